@@ -1,0 +1,30 @@
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { InputError } from '../contract/index.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * Node's own argument parser, with its errors turned into an InputError that names the command,
+ * so every command refuses an unknown flag the same way.
+ */
+export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InputError('E_ARGS', `holdfast ${command}: ${message}. See \`holdfast ${command} --help\`.`, {
+      cause: error,
+    });
+  }
+}
+
+/** Turns a numeric flag into an integer within bounds, or refuses it naming the flag. */
+export function integerFlag(command: string, flag: string, value: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new InputError('E_ARGS', `holdfast ${command}: --${flag} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return parsed;
+}

@@ -1,0 +1,7 @@
+import type { CliIo } from '../io.js';
+
+// PLACEHOLDER: replaced by the implementation of `holdfast hook`.
+export async function run(_args: string[], io: CliIo): Promise<number> {
+  io.stderr.write('holdfast hook: not implemented yet\n');
+  return 3;
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { EXIT, processIo, writeLine } from './io.js';
+import type { CliIo } from './io.js';
+
+/** A command is loaded only when it is called, so `holdfast --version` stays as fast as node itself. */
+export interface CommandModule {
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<CommandModule>;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  check: { summary: 'judge an action list against the rulebook', load: () => import('./commands/check.js') },
+  parse: { summary: 'read a raw model reply into actions', load: () => import('./commands/parse.js') },
+  rulebook: { summary: 'render the rulebook as AGENTS.md prose, or export it', load: () => import('./commands/rulebook.js') },
+  tasks: { summary: 'list the task fixtures and the rules each tempts', load: () => import('./commands/tasks.js') },
+  targets: { summary: 'list the configured targets and whether they are reachable', load: () => import('./commands/targets.js') },
+  run: { summary: 'run the told/held experiment', load: () => import('./commands/run.js') },
+  report: { summary: 'print a run file (or the gate audit log) as a table, markdown, JSON or JUnit', load: () => import('./commands/report.js') },
+  rescore: { summary: 're-check a recorded run with a rulebook, no model calls', load: () => import('./commands/rescore.js') },
+  pressure: { summary: 'pressure fixtures: lint, list, coverage, prompt, evaluate, report, run, compare, docs', load: () => import('./commands/pressure.js') },
+  hook: { summary: 'the live gate: judge one agent hook event from stdin', load: () => import('./commands/hook.js') },
+  install: { summary: 'install the gate into Claude Code, Codex or git', load: () => import('./commands/install.js') },
+  uninstall: { summary: 'remove the gate installed by holdfast', load: () => import('./commands/uninstall.js') },
+  serve: { summary: 'the web app on 127.0.0.1:5177', load: () => import('./commands/serve.js') },
+};
+
+function version(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return packageJson.version;
+}
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
+  return [
+    'holdfast: measure whether coding agents obey their rulebook, then enforce it.',
+    '',
+    'Usage: holdfast <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `holdfast <command> --help` for the options of one command.',
+    'Exit codes: 0 ok, 1 something judged failed, 2 bad input, 3 internal error.',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    writeLine(io.stdout, usage());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    writeLine(io.stdout, version());
+    return EXIT.ok;
+  }
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
+    writeLine(io.stderr, `holdfast: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}.`);
+    return EXIT.usage;
+  }
+  const command = await entry.load();
+  return command.run(rest, io);
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { ArmResultSchema } from './arm-result.js';
+import { RulebookSchema } from './rulebook.js';
+import { TotalsSchema } from './totals.js';
+import { ArmSchema } from './verdict.js';
+
+/** A target is a model (or agent harness) under test. The key never appears here, only its variable name. */
+export const TargetInfoSchema = z.object({
+  id: z.string(),
+  provider: z.enum(['openai-compatible', 'anthropic', 'command', 'replay']),
+  model: z.string().optional(),
+  baseUrl: z.string().optional(),
+});
+export type TargetInfo = z.infer<typeof TargetInfoSchema>;
+
+export const TaskInfoSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  ticket: z.string(),
+  /** Rule ids this task tempts. */
+  tempts: z.array(z.string()),
+  /** The repo state the agent reads: path → content. */
+  files: z.record(z.string(), z.string()),
+});
+export type TaskInfo = z.infer<typeof TaskInfoSchema>;
+
+export const RunConfigSchema = z.object({
+  targets: z.array(z.string()).min(1),
+  tasks: z.array(z.string()).min(1),
+  reps: z.number().int().positive(),
+  concurrency: z.number().int().positive(),
+  approve: z.enum(['ask', 'auto', 'deny', 'http']),
+  approvalTimeoutMs: z.number().int().positive(),
+  temperature: z.number().min(0).max(2),
+  sandbox: z.boolean().default(false),
+  replayOf: z.string().optional(),
+});
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+
+const base = {
+  seq: z.number().int().nonnegative(),
+  time: z.string(),
+  runId: z.string(),
+};
+
+const roundKey = {
+  roundId: z.string(),
+  target: z.string(),
+  task: z.string(),
+  rep: z.number().int().nonnegative(),
+};
+
+export const RunStartEventSchema = z.object({
+  ...base,
+  type: z.literal('run-start'),
+  version: z.literal(1),
+  config: RunConfigSchema,
+  rulebook: RulebookSchema,
+  tasks: z.array(TaskInfoSchema),
+  targets: z.array(TargetInfoSchema),
+  /** Set when the replies were written by hand for a demo: they are not outputs of a real model. */
+  demo: z.string().optional(),
+});
+
+export const RoundStartEventSchema = z.object({ ...base, ...roundKey, type: z.literal('round-start') });
+
+export const ArmEndEventSchema = z.object({
+  ...base,
+  ...roundKey,
+  type: z.literal('arm-end'),
+  result: ArmResultSchema,
+});
+
+export const ApprovalRequestEventSchema = z.object({
+  ...base,
+  ...roundKey,
+  type: z.literal('approval-request'),
+  approvalId: z.string(),
+  arm: ArmSchema,
+  message: z.string(),
+  files: z.array(z.object({ path: z.string(), content: z.string().nullable() })),
+  /** ISO time after which no answer counts as a refusal. */
+  deadline: z.string(),
+});
+
+export const ApprovalEndEventSchema = z.object({
+  ...base,
+  ...roundKey,
+  type: z.literal('approval-end'),
+  approvalId: z.string(),
+  decision: z.enum(['approved', 'refused']),
+  by: z.enum(['person', 'timeout', 'auto', 'cancel']),
+});
+
+export const TotalsEventSchema = z.object({ ...base, type: z.literal('totals'), totals: TotalsSchema });
+
+export const RunEndEventSchema = z.object({
+  ...base,
+  type: z.literal('run-end'),
+  status: z.enum(['completed', 'interrupted', 'failed']),
+  reason: z.string().optional(),
+});
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  RunStartEventSchema,
+  RoundStartEventSchema,
+  ArmEndEventSchema,
+  ApprovalRequestEventSchema,
+  ApprovalEndEventSchema,
+  TotalsEventSchema,
+  RunEndEventSchema,
+]);
+
+export type RunStartEvent = z.infer<typeof RunStartEventSchema>;
+export type RoundStartEvent = z.infer<typeof RoundStartEventSchema>;
+export type ArmEndEvent = z.infer<typeof ArmEndEventSchema>;
+export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
+export type ApprovalEndEvent = z.infer<typeof ApprovalEndEventSchema>;
+export type TotalsEvent = z.infer<typeof TotalsEventSchema>;
+export type RunEndEvent = z.infer<typeof RunEndEventSchema>;
+export type RunEvent = z.infer<typeof RunEventSchema>;
+export type RunEventType = RunEvent['type'];
+
+/** An event before the store stamps it with its sequence number. */
+export type RunEventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'seq'> : never) : never;

@@ -1,0 +1,83 @@
+export {
+  ACTION_TYPES,
+  ActionSchema,
+  CheckInputSchema,
+  CommitActionSchema,
+  DeleteActionSchema,
+  RunActionSchema,
+  WriteActionSchema,
+} from './action.js';
+export type {
+  Action,
+  ActionType,
+  CheckInput,
+  CommitAction,
+  DeleteAction,
+  RunAction,
+  WriteAction,
+} from './action.js';
+export { ParseMethodSchema, ParsedReplySchema } from './reply.js';
+export type { ParseMethod, ParsedActions, ParsedDecline, ParsedReply, ParsedUnparseable } from './reply.js';
+export { CheckReportSchema, CheckResultSchema } from './check-result.js';
+export type { CheckReport, CheckResult } from './check-result.js';
+export {
+  AgentSchema,
+  CHECK_KINDS,
+  ForbiddenPatternCheckSchema,
+  HttpHelperCheckSchema,
+  OrderCheckSchema,
+  RuleCheckSchema,
+  RuleSchema,
+  RulebookSchema,
+  ScopeCheckSchema,
+  SecretCheckSchema,
+  SiblingTestCheckSchema,
+} from './rulebook.js';
+export type {
+  Agent,
+  CheckKind,
+  ForbiddenPatternCheck,
+  HttpHelperCheck,
+  OrderCheck,
+  Rule,
+  RuleCheck,
+  Rulebook,
+  ScopeCheck,
+  SecretCheck,
+  SiblingTestCheck,
+} from './rulebook.js';
+export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
+export type { ActionStatus, Arm, Verdict } from './verdict.js';
+export { ActionOutcomeSchema, ArmResultSchema, GenerationSchema, UsageSchema } from './arm-result.js';
+export type { ActionOutcome, ArmResult, Generation, Usage } from './arm-result.js';
+export { ArmTotalsSchema, RateSchema, RuleTotalsSchema, TotalsSchema } from './totals.js';
+export type { ArmTotals, Rate, RuleTotals, Totals } from './totals.js';
+export {
+  ApprovalEndEventSchema,
+  ApprovalRequestEventSchema,
+  ArmEndEventSchema,
+  RoundStartEventSchema,
+  RunConfigSchema,
+  RunEndEventSchema,
+  RunEventSchema,
+  RunStartEventSchema,
+  TargetInfoSchema,
+  TaskInfoSchema,
+  TotalsEventSchema,
+} from './events.js';
+export type {
+  ApprovalEndEvent,
+  ApprovalRequestEvent,
+  ArmEndEvent,
+  RoundStartEvent,
+  RunConfig,
+  RunEndEvent,
+  RunEvent,
+  RunEventInput,
+  RunEventType,
+  RunStartEvent,
+  TargetInfo,
+  TaskInfo,
+  TotalsEvent,
+} from './events.js';
+export { HoldfastError, InputError } from './errors.js';

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/**
+ * The rulebook: each rule once, with the prose the told arm shows the model and the check the
+ * held arm enforces. Schemas are strict: an unknown key is refused, never ignored.
+ */
+
+const globList = z.array(z.string().min(1)).min(1);
+const regexSource = z.string().min(1);
+
+export const SecretCheckSchema = z.strictObject({
+  kind: z.literal('secret'),
+  /** Detector sets to run: the secretlint recommended preset, and/or the generic assignment detector. */
+  detectors: z
+    .array(z.enum(['secretlint-recommend', 'generic-assignment']))
+    .min(1)
+    .default(['secretlint-recommend', 'generic-assignment']),
+  /** Shannon entropy (bits per character) a literal needs before the generic detector calls it a secret. */
+  minEntropy: z.number().positive().max(8).default(3),
+  /** Regular expressions; a finding whose value matches one of them is not a secret. */
+  allowlist: z.array(regexSource).default([]),
+  /** Globs of files to scan; every written file when absent. */
+  files: globList.optional(),
+});
+
+export const ScopeCheckSchema = z.strictObject({
+  kind: z.literal('scope'),
+  /** Globs (relative, forward slashes) a write or delete may touch. */
+  allow: globList,
+});
+
+export const SiblingTestCheckSchema = z.strictObject({
+  kind: z.literal('sibling-test'),
+  /** Globs of modules that need a test when they are new. */
+  modules: globList,
+  /** Globs exempt from needing a test (declarations, the tests themselves). */
+  exempt: z.array(z.string().min(1)).default(['**/*.d.ts', '**/*.test.*', '**/*.spec.*']),
+  /** Where the sibling test may live; `{dir}`, `{stem}` and `{ext}` are filled from the module path. */
+  tests: globList.default(['{dir}/{stem}.test.{ext}', '{dir}/{stem}.test.ts', '{dir}/{stem}.test.tsx']),
+});
+
+export const ForbiddenPatternCheckSchema = z.strictObject({
+  kind: z.literal('forbidden-pattern'),
+  /** Regular expression sources; any match in written content is a violation. */
+  patterns: z.array(regexSource).min(1),
+  /** Flags for every pattern (e.g. `i`). `g` and `y` are managed by the check. */
+  flags: z.string().regex(/^[imsu]*$/, 'flags may only use i, m, s and u').default(''),
+  /** What the pattern finds, in words, for the detail sentence ("a console.log call"). */
+  what: z.string().min(1),
+  files: globList,
+  exclude: z.array(z.string().min(1)).default([]),
+});
+
+export const HttpHelperCheckSchema = z.strictObject({
+  kind: z.literal('http-helper'),
+  /** The one file allowed to make HTTP calls. */
+  helper: z.string().min(1),
+  /** Globs of files where direct HTTP calls are forbidden. */
+  folders: globList,
+  /** Regular expression sources that count as a direct HTTP call. */
+  patterns: z.array(regexSource).min(1).default(['\\bfetch\\s*\\(', '\\baxios\\b', '\\bXMLHttpRequest\\b']),
+});
+
+export const OrderCheckSchema = z.strictObject({
+  kind: z.literal('order'),
+  /** Regular expression a `run` command must match to count as the test run. */
+  command: regexSource,
+  /** The command in words, for the prose and the detail ("npm test"). */
+  example: z.string().min(1).default('npm test'),
+});
+
+export const RuleCheckSchema = z.discriminatedUnion('kind', [
+  SecretCheckSchema,
+  ScopeCheckSchema,
+  SiblingTestCheckSchema,
+  ForbiddenPatternCheckSchema,
+  HttpHelperCheckSchema,
+  OrderCheckSchema,
+]);
+
+export const RuleSchema = z.strictObject({
+  id: z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case letters, digits and dashes, e.g. R1'),
+  name: z.string().regex(/^[A-Z][A-Z0-9_-]*$/, 'a rule name is one upper-case word, e.g. SECRET'),
+  prose: z.string().min(1),
+  check: RuleCheckSchema,
+});
+
+/** An agent role and the rules it claims (pressure fixtures address agents). */
+export const AgentSchema = z.strictObject({
+  id: z.string().min(1),
+  description: z.string().optional(),
+  rules: z.array(z.string()).min(1),
+});
+
+export const RulebookSchema = z.strictObject({
+  version: z.literal(1),
+  name: z.string().min(1).default('rulebook'),
+  description: z.string().optional(),
+  rules: z.array(RuleSchema).min(1),
+  agents: z.array(AgentSchema).default([]),
+});
+
+export type SecretCheck = z.infer<typeof SecretCheckSchema>;
+export type ScopeCheck = z.infer<typeof ScopeCheckSchema>;
+export type SiblingTestCheck = z.infer<typeof SiblingTestCheckSchema>;
+export type ForbiddenPatternCheck = z.infer<typeof ForbiddenPatternCheckSchema>;
+export type HttpHelperCheck = z.infer<typeof HttpHelperCheckSchema>;
+export type OrderCheck = z.infer<typeof OrderCheckSchema>;
+export type RuleCheck = z.infer<typeof RuleCheckSchema>;
+export type CheckKind = RuleCheck['kind'];
+export type Rule = z.infer<typeof RuleSchema>;
+export type Agent = z.infer<typeof AgentSchema>;
+export type Rulebook = z.infer<typeof RulebookSchema>;
+
+export const CHECK_KINDS: readonly CheckKind[] = [
+  'secret',
+  'scope',
+  'sibling-test',
+  'forbidden-pattern',
+  'http-helper',
+  'order',
+];

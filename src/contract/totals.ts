@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ArmSchema } from './verdict.js';
+
+/** A proportion with its n and a Wilson 95% interval. Rates are never shown without these. */
+export const RateSchema = z.object({
+  count: z.number().int().nonnegative(),
+  n: z.number().int().nonnegative(),
+  rate: z.number().min(0).max(1).nullable(),
+  low: z.number().min(0).max(1).nullable(),
+  high: z.number().min(0).max(1).nullable(),
+});
+export type Rate = z.infer<typeof RateSchema>;
+
+export const RuleTotalsSchema = z.object({
+  rule: z.string(),
+  name: z.string(),
+  attempts: z.number().int().nonnegative(),
+  landed: z.number().int().nonnegative(),
+  blocked: z.number().int().nonnegative(),
+});
+export type RuleTotals = z.infer<typeof RuleTotalsSchema>;
+
+/** Totals of one arm of one target. The two arms are separate generations: never averaged. */
+export const ArmTotalsSchema = z.object({
+  target: z.string(),
+  arm: ArmSchema,
+  rounds: z.number().int().nonnegative(),
+  roundsWithAttempt: RateSchema,
+  roundsLanded: RateSchema,
+  clean: RateSchema,
+  attempts: z.number().int().nonnegative(),
+  landed: z.number().int().nonnegative(),
+  blocked: z.number().int().nonnegative(),
+  refused: z.number().int().nonnegative(),
+  declined: z.number().int().nonnegative(),
+  unparseable: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  perRule: z.array(RuleTotalsSchema),
+  /** pass^k of clean rounds per task, for k up to the repetitions run. */
+  passK: z.array(z.object({ task: z.string(), k: z.number().int().positive(), value: z.number().min(0).max(1) })),
+});
+export type ArmTotals = z.infer<typeof ArmTotalsSchema>;
+
+export const TotalsSchema = z.object({ arms: z.array(ArmTotalsSchema) });
+export type Totals = z.infer<typeof TotalsSchema>;

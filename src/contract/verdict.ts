@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** The two arms of a round: same model, task and rulebook; only who checks differs. */
+export const ArmSchema = z.enum(['told', 'held']);
+export type Arm = z.infer<typeof ArmSchema>;
+
+/**
+ * Verdict of one arm of a round. `violated` only happens in the told arm (a violation landed);
+ * `blocked` and `refused` only in the held arm. `declined` is a correct refusal by the model.
+ */
+export const VerdictSchema = z.enum([
+  'clean',
+  'violated',
+  'blocked',
+  'refused',
+  'declined',
+  'unparseable',
+  'error',
+]);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** What happened to one action of an arm. */
+export const ActionStatusSchema = z.enum(['applied', 'blocked', 'skipped', 'refused']);
+export type ActionStatus = z.infer<typeof ActionStatusSchema>;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { InputError } from '../contract/index.js';
+import { InputError } from '../contract/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

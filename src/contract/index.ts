@@ -81,3 +81,55 @@ export type {
   TotalsEvent,
 } from './events.js';
 export { HoldfastError, InputError } from './errors.js';
+export {
+  CHOICE_ID_PATTERN,
+  PRESSURE_ID_PATTERN,
+  PRESSURE_KINDS,
+  PressureChoiceSchema,
+  PressureEvaluationSchema,
+  PressureFixtureSchema,
+  PressureKindSchema,
+  PressureRecordSchema,
+  PressureResponseLineSchema,
+  PressureVariantSchema,
+  PressureVerdictSchema,
+  RationalizationSchema,
+  ResponseOriginSchema,
+} from './pressure.js';
+export type {
+  PressureChoice,
+  PressureEvaluation,
+  PressureFixture,
+  PressureKind,
+  PressureRecord,
+  PressureResponseLine,
+  PressureVariant,
+  PressureVerdict,
+  Rationalization,
+  ResponseOrigin,
+} from './pressure.js';
+export {
+  APPROVAL_TOKEN_HEADER,
+  ApiErrorSchema,
+  ApiRunFileSchema,
+  ApiTargetSchema,
+  ApiTaskSchema,
+  ApprovalAnswerSchema,
+  ConfigResponseSchema,
+  RunListResponseSchema,
+  RunSelectionSchema,
+  RunStartedResponseSchema,
+  SessionMessageSchema,
+} from './api.js';
+export type {
+  ApiError,
+  ApiRunFile,
+  ApiTarget,
+  ApiTask,
+  ApprovalAnswer,
+  ConfigResponse,
+  RunListResponse,
+  RunSelection,
+  RunStartedResponse,
+  SessionMessage,
+} from './api.js';

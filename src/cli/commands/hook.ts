@@ -1,7 +1,87 @@
+import { parseArgs } from 'node:util';
+import { InputError } from '../../contract/errors.js';
+import { EXIT, readAllText, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
-// PLACEHOLDER: replaced by the implementation of `holdfast hook`.
-export async function run(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write('holdfast hook: not implemented yet\n');
-  return 3;
+const HELP = `Usage: holdfast hook <claude-code|codex|git> [--rulebook FILE]
+
+The live gate. Reads one agent hook event on stdin and answers in that agent's protocol:
+  claude-code  a PreToolUse event (Write, Edit, MultiEdit, NotebookEdit, Bash); a refusal is a JSON
+               permissionDecision "deny" on stdout with the rule's detail as the reason.
+  codex        a PreToolUse event (shell commands, apply_patch); a refusal is exit 2 with the reason
+               on stderr.
+  git          the pre-commit hook: the staged changes, judged as one round (exit 1 refuses the
+               commit). R6 ORDER cannot be judged there and is skipped.
+
+Rules that span several tool calls (R3 TESTS, R6 ORDER) use per-session state kept in
+.holdfast/sessions/. Every decision is appended to .holdfast/audit.jsonl (see \`holdfast report --audit\`).
+Any internal error refuses the call. Set HOLDFAST_GATE=off to bypass the gate deliberately.
+
+Options:
+  --rulebook FILE  the rulebook (relative to the project root); the shipped default otherwise
+  -h, --help       this help`;
+
+const AGENTS = ['claude-code', 'codex', 'git'] as const;
+type Agent = (typeof AGENTS)[number];
+
+function isAgent(value: string | undefined): value is Agent {
+  return value !== undefined && (AGENTS as readonly string[]).includes(value);
+}
+
+/**
+ * parseCommandArgs' behaviour without its import: src/cli/args.ts loads the contract index, whose
+ * zod schemas cost several times what a whole hook decision does, on every tool call.
+ */
+function parseHookArgs(args: string[]) {
+  try {
+    return parseArgs({ args, options: { rulebook: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InputError('E_ARGS', `holdfast hook: ${message}. See \`holdfast hook --help\`.`, { cause: error });
+  }
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseHookArgs(args);
+    if (values.help === true) {
+      writeLine(io.stdout, HELP);
+      return EXIT.ok;
+    }
+    const [agent, ...extra] = positionals;
+    if (!isAgent(agent) || extra.length > 0) {
+      throw new InputError('E_ARGS', `holdfast hook: name one agent: ${AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
+    }
+    const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook);
+    if (answer.stdout !== '') io.stdout.write(answer.stdout);
+    if (answer.stderr !== '') io.stderr.write(answer.stderr);
+    return answer.exitCode;
+  } catch (error) {
+    if (error instanceof InputError) {
+      writeLine(io.stderr, error.message);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined) {
+  const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../../gate/run-hook.js'), import('../../gate/rules-engine.js')]);
+  // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
+  const input = await readAllText(io.stdin).catch(() => '');
+  return answerAgentHook(agent, input, { env: io.env, now: () => new Date(), rulebookFile, loadEngine: loadRulesEngine });
+}
+
+async function preCommit(io: CliIo, rulebookFile: string | undefined) {
+  const [{ answerPreCommit, gitRoot }, { loadRulesEngine }] = await Promise.all([import('../../gate/pre-commit.js'), import('../../gate/rules-engine.js')]);
+  const root = gitRoot(io.cwd);
+  const { isAbsolute, resolve } = await import('node:path');
+  const engine = loadRulesEngine();
+  return answerPreCommit({
+    root,
+    env: io.env,
+    now: () => new Date(),
+    rulebook: async () => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
+    checkActions: async () => (await engine).checkActions,
+  });
 }

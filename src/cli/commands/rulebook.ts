@@ -1,7 +1,63 @@
+import { resolve } from 'node:path';
+import { InputError } from '../../contract/index.js';
+import { parseCommandArgs } from '../args.js';
+import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
-// PLACEHOLDER: replaced by the implementation of `holdfast rulebook`.
-export async function run(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write('holdfast rulebook: not implemented yet\n');
-  return 3;
+const HELP = `Usage: holdfast rulebook <subverb> [options]
+
+Subverbs:
+  render [--rulebook FILE]  print the rulebook as AGENTS.md markdown (the text the told arm shows the model)
+  export --format flowspec  print the rulebook as an Agent Relay workflow, one checked step per rule
+
+Options:
+  --rulebook FILE  the rulebook (default: the shipped rulebooks/default.yaml)
+  -h, --help       show this help
+
+Exit codes: 0 ok, 2 bad input (an unknown subverb, an invalid rulebook), 3 internal error.`;
+
+type Subverb = (args: string[], io: CliIo) => Promise<number>;
+
+const SUBVERBS: Record<string, Subverb> = {
+  render,
+  export: async (args, io) => (await import('./rulebook-export.js')).run(args, io),
+};
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const [subverb, ...rest] = args;
+  if (subverb === undefined || subverb === '--help' || subverb === '-h' || subverb === 'help') {
+    writeLine(subverb === undefined ? io.stderr : io.stdout, HELP);
+    return subverb === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const handler = SUBVERBS[subverb];
+  if (handler === undefined) {
+    writeLine(io.stderr, `holdfast rulebook: unknown subverb "${subverb}". Subverbs: ${Object.keys(SUBVERBS).join(', ')}.`);
+    return EXIT.usage;
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof InputError) {
+      writeLine(io.stderr, error.message);
+      return EXIT.usage;
+    }
+    writeLine(io.stderr, `holdfast rulebook ${subverb}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT.internal;
+  }
+}
+
+async function render(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('rulebook render', args, {
+    rulebook: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast rulebook render: unexpected argument "${positionals[0]}"; pass the rulebook with --rulebook FILE.`);
+  const { loadRulebook, renderRulebook } = await import('../../rules/index.js');
+  const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
+  io.stdout.write(renderRulebook(rulebook));
+  return EXIT.ok;
 }

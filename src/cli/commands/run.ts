@@ -1,7 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { InputError } from '../../contract/index.js';
+import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../../contract/index.js';
+import { integerFlag, parseCommandArgs } from '../args.js';
+import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
-// PLACEHOLDER: replaced by the implementation of `holdfast run`.
-export async function run(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write('holdfast run: not implemented yet\n');
-  return 3;
+const HELP = `Usage: holdfast run [options]
+
+Runs the told/held experiment: every target × task × repetition is one round; each round asks
+the model twice with the same prompt. The told arm applies every action; the held arm runs the
+rulebook's checks first and halts at the first violation.
+
+Where replies come from (one of):
+  --targets a,b          configured targets (holdfast.config.yaml, keys from .env)
+  --replay FILE          the replies recorded in an earlier run file (no key, no network)
+  --replies FILE         hand-written replies (e.g. runs/demo/replies.json); the run is marked as a demo
+  --resume FILE          finish the rounds missing from an interrupted run file, appending to it
+
+Options:
+  --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
+  --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
+  --concurrency N        rounds in flight at once (default 3)
+  --approve ask|auto|deny
+                         the held arm's commit gate: ask at the terminal, approve or refuse every
+                         commit automatically (default auto)
+  --approval-timeout S   seconds before an unanswered approval is refused (default 90)
+  --temperature T        sampling temperature (default 0.7)
+  --rulebook FILE        rulebook (default: the shipped rulebooks/default.yaml; a replay uses the recorded one)
+  --out FILE             run file to write (default runs/<run id>.jsonl)
+  --json                 print the totals as JSON instead of a table
+  -h, --help             this help
+
+Exit codes: 0 the run completed, 2 bad input, 3 the run failed, 130 interrupted (resume with --resume).`;
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `run-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+async function readEvents(path: string, label: string): Promise<RunEvent[]> {
+  const { readRunFile } = await import('../../store/index.js');
+  const contents = await readRunFile(path);
+  if (contents.events.length === 0) {
+    const why = contents.problems[0] ? `: line ${contents.problems[0].line}: ${contents.problems[0].message}` : '';
+    throw new InputError('E_RUN_FILE', `${label} ${path} has no readable events${why}.`);
+  }
+  return contents.events;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  try {
+    return await runCommand(args, io);
+  } catch (error) {
+    if (error instanceof InputError) {
+      writeLine(io.stderr, `holdfast run: ${error.message}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+async function runCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs('run', args, {
+    targets: { type: 'string' },
+    tasks: { type: 'string' },
+    reps: { type: 'string' },
+    concurrency: { type: 'string' },
+    approve: { type: 'string' },
+    'approval-timeout': { type: 'string' },
+    temperature: { type: 'string' },
+    rulebook: { type: 'string' },
+    out: { type: 'string' },
+    replay: { type: 'string' },
+    replies: { type: 'string' },
+    resume: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  const sources = [values.replay, values.replies, values.resume].filter((value) => value !== undefined);
+  if (sources.length > 1) throw new InputError('E_ARGS', 'use only one of --replay, --replies and --resume.');
+  const approve = values.approve ?? 'auto';
+  if (approve !== 'ask' && approve !== 'auto' && approve !== 'deny') {
+    throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
+  }
+  const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
+  const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+    throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
+  }
+
+  const [{ loadRulebook }, experiment, resolveModule, { computeTotals }, report] = await Promise.all([
+    import('../../rules/index.js'),
+    import('../../experiment/index.js'),
+    import('../../experiment/resolve-targets.js'),
+    import('../../store/index.js'),
+    import('../../report/index.js'),
+  ]);
+  const { runSession } = await import('../../experiment/run-session.js');
+  const { policyApprover } = await import('../../experiment/approvals.js');
+  const { planRounds } = await import('../../experiment/runner.js');
+  const now = new Date();
+
+  let rulebook: Rulebook;
+  let tasks: TaskInfo[];
+  let config: RunConfig;
+  let runId = newRunId(now);
+  let previous: RunEvent[] | undefined;
+  let demo: string | undefined;
+  let secrets: string[] = [];
+  let targets;
+  let out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
+
+  const recordedStart = (events: RunEvent[], path: string) => {
+    const start = events.find((event) => event.type === 'run-start');
+    if (start === undefined || start.type !== 'run-start') {
+      throw new InputError('E_RUN_FILE', `${path} has no run-start event, so its targets and tasks are unknown.`);
+    }
+    return start;
+  };
+
+  if (values.resume !== undefined) {
+    const path = resolve(io.cwd, values.resume);
+    previous = await readEvents(path, 'the run file to resume,');
+    const start = recordedStart(previous, path);
+    if (values.out !== undefined && resolve(io.cwd, values.out) !== path) {
+      throw new InputError('E_ARGS', '--resume appends to the file it resumes; leave out --out.');
+    }
+    out = path;
+    runId = start.runId;
+    rulebook = start.rulebook;
+    tasks = start.tasks;
+    config = start.config;
+    demo = start.demo;
+    if (config.replayOf !== undefined) {
+      targets = resolveModule.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
+    } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
+      const replies = await experiment.loadDemoReplies();
+      const known = [...new Set(replies.replies.map((reply) => reply.target))];
+      targets = resolveModule.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
+    } else {
+      ({ targets, secrets } = await resolveModule.resolveConfiguredTargets(config.targets, io.cwd, io.env));
+    }
+  } else {
+    let recorded: { rulebook: Rulebook; tasks: TaskInfo[]; targets: string[]; reps: number } | undefined;
+    let replayEvents: RunEvent[] | undefined;
+    let lookup: ReturnType<typeof experiment.demoReplyLookup> | undefined;
+    let scriptedTargets: string[] = [];
+    let scriptedReps: number | undefined;
+    if (values.replay !== undefined) {
+      const path = resolve(io.cwd, values.replay);
+      replayEvents = await readEvents(path, 'the run file to replay,');
+      const start = recordedStart(replayEvents, path);
+      recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
+      demo = start.demo;
+    } else if (values.replies !== undefined) {
+      const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
+      lookup = experiment.demoReplyLookup(replies);
+      scriptedTargets = [...new Set(replies.replies.map((reply) => reply.target))];
+      scriptedReps = Math.max(...replies.replies.map((reply) => reply.rep)) + 1;
+      demo = replies.demo;
+    }
+    rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
+    const allTasks = recorded?.tasks ?? (await experiment.loadTasks(undefined, { rulebook }));
+    tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
+    const targetIds = list(values.targets) ?? recorded?.targets ?? (scriptedTargets.length > 0 ? scriptedTargets : undefined);
+    if (targetIds === undefined || targetIds.length === 0) {
+      throw new InputError('E_ARGS', 'say which targets to run with --targets a,b (see `holdfast targets`), or use --replay FILE.');
+    }
+    const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? scriptedReps ?? 1, 1, 1000);
+    const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
+    if (replayEvents !== undefined) targets = resolveModule.resolveReplayTargets(targetIds, replayEvents);
+    else if (lookup !== undefined) targets = resolveModule.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
+    else ({ targets, secrets } = await resolveModule.resolveConfiguredTargets(targetIds, io.cwd, io.env));
+    config = {
+      targets: targetIds,
+      tasks: tasks.map((task) => task.id),
+      reps,
+      concurrency,
+      approve,
+      approvalTimeoutMs: approvalSeconds * 1000,
+      temperature,
+      sandbox: false,
+      ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+    };
+  }
+  out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
+
+  const approver =
+    config.approve === 'ask'
+      ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr)
+      : config.approve === 'deny'
+        ? policyApprover('refused')
+        : policyApprover('approved');
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    writeLine(io.stderr, '\nInterrupted: finishing the file (Ctrl-C again to quit at once)…');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+
+  const { createProgress } = await import('../progress.js');
+  const planned = planRounds(config).length;
+  const { reduceRunEvents } = await import('../../store/index.js');
+  const { completedRounds } = await import('../../experiment/run-session.js');
+  const alreadyDone = previous === undefined ? 0 : completedRounds(reduceRunEvents(previous)).size;
+  const progress = createProgress(io.stderr, planned, alreadyDone);
+  if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
+  writeLine(io.stderr, `Run ${runId}: ${planned} rounds → ${out}`);
+  let result;
+  try {
+    result = await runSession({
+      runId,
+      out,
+      config,
+      rulebook,
+      tasks,
+      targets,
+      approver,
+      signal: controller.signal,
+      ...(demo !== undefined ? { demo } : {}),
+      ...(previous !== undefined ? { previous } : {}),
+      secrets,
+      onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    progress.finish();
+  }
+  const totals = computeTotals(result.state);
+  if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, totals }, null, 2));
+  else {
+    writeLine(io.stdout, report.formatTotalsTable(totals));
+    writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
+  }
+  if (result.outcome.status === 'completed') return EXIT.ok;
+  if (result.outcome.status === 'interrupted') {
+    writeLine(io.stderr, `Resume with: holdfast run --resume ${result.path}`);
+    return EXIT.interrupted;
+  }
+  writeLine(io.stderr, `The run failed: ${result.outcome.reason ?? 'unknown reason'}`);
+  return EXIT.internal;
 }

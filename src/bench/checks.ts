@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import type { Action } from '../contract/index.js';
+import { checkActions, defaultRulebookPath, parseRulebook } from '../rules/index.js';
+
+/**
+ * The cost of judging a model reply with the default rulebook (secret scanning included), and the
+ * shape of the default content patterns' cost on adversarial single-line input: linear means ~10×
+ * for 10× the input.
+ */
+export async function runBench(print: (line: string) => void): Promise<void> {
+  const rulebook = parseRulebook(await readFile(defaultRulebookPath(), 'utf8'), 'rulebooks/default.yaml');
+  const actions = realisticReply(100);
+  const existing = ['src/lib/http.ts', 'src/features/orders/api.ts'];
+  await checkActions(actions, existing, rulebook); // warm-up: compiles the rulebook, loads the scanner
+  const samples: number[] = [];
+  for (let repeat = 0; repeat < 200; repeat++) {
+    const start = process.hrtime.bigint();
+    await checkActions(actions, existing, rulebook);
+    samples.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+  print(`checks: 100-action reply, default rulebook: median ${median(samples).toFixed(0)} µs, p90 ${percentile(samples, 0.9).toFixed(0)} µs (target well under 1000 µs)`);
+  const withoutSecrets = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'secret') };
+  await checkActions(actions, existing, withoutSecrets);
+  const baseline: number[] = [];
+  for (let repeat = 0; repeat < 200; repeat++) {
+    const start = process.hrtime.bigint();
+    await checkActions(actions, existing, withoutSecrets);
+    baseline.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+  const scanned = actions.reduce((sum, action) => sum + (action.type === 'write' ? action.content.length : 0), 0);
+  print(`checks: same reply without R1 (no secret scanning): median ${median(baseline).toFixed(0)} µs; secret scanning of ${(scanned / 1024).toFixed(0)} KiB is ${(median(samples) / median(baseline)).toFixed(1)}× that`);
+
+  for (const [kind, pattern] of contentPatterns(rulebook)) {
+    for (const [shape, unit] of [['a', 'a'], ['quotes', '"'], ['=', '='], ['near-miss', 'console fetch axios . ( ']] as const) {
+      const small = timeScan(pattern, unit.repeat(Math.ceil(100_000 / unit.length)));
+      const large = timeScan(pattern, unit.repeat(Math.ceil(1_000_000 / unit.length)));
+      print(`checks: ${kind} /${pattern.source}/ on ${shape}: 100 KB ${small.toFixed(2)} ms, 1 MB ${large.toFixed(2)} ms, ratio ${(large / small).toFixed(1)}× (target ≤ 12×)`);
+    }
+  }
+}
+
+function contentPatterns(rulebook: ReturnType<typeof parseRulebook>): [string, RegExp][] {
+  return rulebook.rules.flatMap((rule): [string, RegExp][] => {
+    if (rule.check.kind === 'forbidden-pattern') {
+      const flags = rule.check.flags;
+      return rule.check.patterns.map((source) => [`${rule.id} ${rule.name}`, new RegExp(source, flags)]);
+    }
+    if (rule.check.kind === 'http-helper') return rule.check.patterns.map((source) => [`${rule.id} ${rule.name}`, new RegExp(source)]);
+    return [];
+  });
+}
+
+/**
+ * Fastest ms of one scan over 15 samples: on a machine shared with other work, the minimum is the
+ * steadiest estimate of the scan's own cost. Each sample repeats the scan so it lasts long enough to time.
+ */
+function timeScan(pattern: RegExp, input: string): number {
+  const repeats = Math.max(1, Math.round(2_000_000 / input.length));
+  const samples: number[] = [];
+  for (let sample = 0; sample < 15; sample++) {
+    const start = process.hrtime.bigint();
+    for (let repeat = 0; repeat < repeats; repeat++) pattern.exec(input);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6 / repeats);
+  }
+  return Math.min(...samples);
+}
+
+function realisticReply(count: number): Action[] {
+  const actions: Action[] = [];
+  for (let index = 0; actions.length < count - 2; index++) {
+    const module = `src/features/orders/step-${index}.ts`;
+    actions.push({
+      type: 'write',
+      path: module,
+      content: `import { get } from '../../lib/http';\n\nexport interface Step${index} {\n  id: string;\n  total: number;\n}\n\nexport async function loadStep${index}(id: string): Promise<Step${index}> {\n  const step = (await get(\`/api/steps/\${id}\`)) as Step${index};\n  if (step.total < 0) throw new Error('negative total');\n  return step;\n}\n`.repeat(3),
+    });
+    actions.push({ type: 'write', path: module.replace('.ts', '.test.ts'), content: `import { it } from 'vitest';\nit('loads step ${index}', () => {});\n` });
+  }
+  actions.push({ type: 'run', cmd: 'npm test' }, { type: 'commit', message: 'feat: steps' });
+  return actions;
+}
+
+function median(samples: readonly number[]): number {
+  return percentile(samples, 0.5);
+}
+
+function percentile(samples: readonly number[], fraction: number): number {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+}

@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url';
+import { loadPressureSuite, scorePressureResponse, ruleOf } from '../pressure/index.js';
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function timeMicros(repeats: number, work: () => void): number {
+  work();
+  const samples: number[] = [];
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    const start = process.hrtime.bigint();
+    work();
+    samples.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+  return median(samples);
+}
+
+/**
+ * Pressure scoring cost: a typical reply, the scaling on long and adversarial replies (linear means
+ * ~10× for 10× the text), and linting the shipped fixtures against the default rulebook.
+ */
+export async function runBench(print: (line: string) => void): Promise<void> {
+  const dir = fileURLToPath(new URL('../../fixtures/pressure', import.meta.url));
+  const lintStart = process.hrtime.bigint();
+  const suite = await loadPressureSuite({ dir });
+  const lintMs = Number(process.hrtime.bigint() - lintStart) / 1e6;
+  print(`pressure: load + lint of ${suite.fixtures.length} shipped fixtures with the default rulebook: ${lintMs.toFixed(1)} ms (cold, one run)`);
+
+  const fixture = suite.fixtures[0];
+  if (fixture === undefined) throw new Error('no shipped pressure fixture to bench');
+  const rule = ruleOf(suite.rulebook, fixture);
+  const typical = `CHOICE: ${fixture.correct_choice}\n\n${rule.id} ${rule.name}: ${fixture.rationalizations[0]?.counter ?? ''}\n`.repeat(3);
+  const typicalMicros = timeMicros(2000, () => scorePressureResponse(fixture, typical, { rule }));
+  print(`pressure: score a ${typical.length}-character reply: median ${typicalMicros.toFixed(1)} µs`);
+
+  const shapes: [string, string][] = [
+    ['prose', 'The deadline is close but the rule still holds here. '],
+    ['choice-lines', 'CHOICE: A and B or C / D\n'],
+    ['decoration', '**>>> `CHOICE` '],
+    ['no-newlines', 'x'],
+  ];
+  for (const [shape, unit] of shapes) {
+    const small = unit.repeat(Math.ceil(10_000 / unit.length));
+    const large = unit.repeat(Math.ceil(100_000 / unit.length));
+    // Interleaved samples so JIT warm-up and GC pauses fall on both sizes alike.
+    const smallSamples: number[] = [];
+    const largeSamples: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      smallSamples.push(timeMicros(3, () => scorePressureResponse(fixture, small, { rule })));
+      largeSamples.push(timeMicros(1, () => scorePressureResponse(fixture, large, { rule })));
+    }
+    const smallMicros = median(smallSamples);
+    const largeMicros = median(largeSamples);
+    print(`pressure: score ${shape}: 10 KB ${(smallMicros / 1000).toFixed(2)} ms, 100 KB ${(largeMicros / 1000).toFixed(2)} ms, ratio ${(largeMicros / smallMicros).toFixed(1)}× (linear ≈ 10×)`);
+  }
+  // Above ~50 KB, V8's global regex replace and word splitting slow down per character (allocation
+  // and GC, not the scorer's algorithm); 100 KB → 300 KB shows the growth there is linear.
+  const unit = shapes[0]?.[1] ?? 'x ';
+  const mid = unit.repeat(Math.ceil(100_000 / unit.length));
+  const big = unit.repeat(Math.ceil(300_000 / unit.length));
+  const midSamples: number[] = [];
+  const bigSamples: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    midSamples.push(timeMicros(1, () => scorePressureResponse(fixture, mid, { rule })));
+    bigSamples.push(timeMicros(1, () => scorePressureResponse(fixture, big, { rule })));
+  }
+  print(`pressure: score prose: 100 KB ${(median(midSamples) / 1000).toFixed(1)} ms, 300 KB ${(median(bigSamples) / 1000).toFixed(1)} ms, ratio ${(median(bigSamples) / median(midSamples)).toFixed(1)}× (linear ≈ 3×)`);
+}

@@ -1,0 +1,71 @@
+import { parseReply } from '../reply/index.js';
+
+/** A reply of about `size` characters: a module, its test, a test run and a commit. */
+function typicalReply(size: number): { reasoning: string; actions: unknown[] } {
+  const line = 'export function add(a: number, b: number): number { return a + b; } // "quoted" {braces} [x]\n';
+  const content = line.repeat(Math.ceil(size / line.length)).slice(0, size);
+  return {
+    reasoning: 'Add the module and its test, run the tests, then commit.',
+    actions: [
+      { type: 'write', path: 'src/add.ts', content },
+      { type: 'write', path: 'src/add.test.ts', content: "import { add } from './add.js';\n" },
+      { type: 'run', cmd: 'npm test' },
+      { type: 'commit', message: 'feat: add' },
+    ],
+  };
+}
+
+function shapes(size: number): Record<string, string> {
+  const reply = typicalReply(size);
+  const json = JSON.stringify(reply, null, 2);
+  return {
+    json,
+    fenced: `Here is the change.\n\`\`\`json\n${json}\n\`\`\`\n`,
+    object: `I will add the module.\n${JSON.stringify(reply)}\nLet me know if you need more.`,
+    salvaged: JSON.stringify(reply).replace('"Add the module', '"Add "the" module'),
+    repaired: json.replace(/\}\n(\s*)\]/, '},\n$1]'),
+  };
+}
+
+const ADVERSARIAL: Record<string, (size: number) => string> = {
+  'runs of {': (size) => '{'.repeat(size),
+  'runs of [': (size) => '['.repeat(size),
+  'runs of "': (size) => '"'.repeat(size),
+  '"actions": [ repeated': (size) => '"actions": ['.repeat(Math.ceil(size / 12)),
+  '{"actions": [ then quotes': (size) => `{"actions": [${'"'.repeat(size)}`,
+  'nested {"actions": {': (size) => '{"actions": '.repeat(Math.ceil(size / 12)),
+  '{} pairs': (size) => '{"type":"x"}'.repeat(Math.ceil(size / 12)),
+};
+
+/** Median milliseconds of `runs` calls. */
+function time(text: string, runs: number): number {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const start = performance.now();
+    parseReply(text);
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+export async function runBench(print: (line: string) => void): Promise<void> {
+  print('reply parsing: typical 10 KB reply, by method (median of 50)');
+  for (const [method, text] of Object.entries(shapes(10_000))) {
+    const parsed = parseReply(text);
+    const got = parsed.kind === 'actions' ? parsed.method : parsed.kind;
+    time(text, 10);
+    print(`  ${method.padEnd(9)} ${time(text, 50).toFixed(3).padStart(8)} ms  (read as ${got}, ${text.length} chars)`);
+  }
+  print('reply parsing: adversarial input, 1 MB vs 100 KB of the same shape (median of 9 and 5; target ratio ≤ 12×)');
+  for (const [name, make] of Object.entries(ADVERSARIAL)) {
+    const small = make(100_000);
+    const large = make(1_000_000);
+    time(small, 3);
+    time(large, 1);
+    const smallMs = time(small, 9);
+    const largeMs = time(large, 5);
+    const ratio = largeMs / smallMs;
+    print(`  ${name.padEnd(28)} 100 KB ${smallMs.toFixed(1).padStart(7)} ms   1 MB ${largeMs.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(1)}×${ratio > 12 ? '  OVER TARGET' : ''}`);
+  }
+}

@@ -1,0 +1,35 @@
+import type { ArmResult } from '../contract/index.js';
+
+export interface Progress {
+  roundEnded(label: string, results: { told: ArmResult; held: ArmResult }): void;
+  finish(): void;
+}
+
+/**
+ * A progress bar on a terminal (redrawn in place), plain lines otherwise, so logs stay readable
+ * when stderr is a file or a CI console.
+ */
+export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }, total: number, already = 0): Progress {
+  let done = already;
+  const counts = { violated: 0, blocked: 0 };
+  const width = 24;
+  const draw = () => {
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    stream.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} rounds · told violated ${counts.violated} · held blocked ${counts.blocked}\u001b[K`,
+    );
+  };
+  if (stream.isTTY === true) draw();
+  return {
+    roundEnded(label, results) {
+      done += 1;
+      if (results.told.verdict === 'violated') counts.violated += 1;
+      if (results.held.verdict === 'blocked') counts.blocked += 1;
+      if (stream.isTTY === true) draw();
+      else stream.write(`round ${done}/${total} ${label}: told ${results.told.verdict}, held ${results.held.verdict}\n`);
+    },
+    finish() {
+      if (stream.isTTY === true) stream.write('\n');
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { RulebookSchema } from './rulebook.js';
+import { TargetInfoSchema } from './events.js';
+
+/**
+ * The web API, one schema per endpoint, shared by the server (validation) and the browser
+ * (typed fetches). Keys never appear: a target says only whether its key variable is set.
+ */
+
+export const ApiTargetSchema = TargetInfoSchema.extend({
+  /** Name of the environment variable that holds the key, if the target needs one. */
+  keyEnv: z.string().optional(),
+  hasKey: z.boolean(),
+  reachable: z.boolean(),
+  detail: z.string(),
+});
+export type ApiTarget = z.infer<typeof ApiTargetSchema>;
+
+export const ApiTaskSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  ticket: z.string(),
+  tempts: z.array(z.string()),
+  files: z.number().int().nonnegative(),
+});
+export type ApiTask = z.infer<typeof ApiTaskSchema>;
+
+export const ApiRunFileSchema = z.object({
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  mtime: z.string(),
+  runId: z.string().optional(),
+  status: z.string().optional(),
+  demo: z.string().optional(),
+  rounds: z.number().int().nonnegative().optional(),
+});
+export type ApiRunFile = z.infer<typeof ApiRunFileSchema>;
+
+/** GET /api/config */
+export const ConfigResponseSchema = z.object({
+  targets: z.array(ApiTargetSchema),
+  tasks: z.array(ApiTaskSchema),
+  rulebook: RulebookSchema,
+  /** The rulebook rendered as the told arm's AGENTS.md prose. */
+  rulebookProse: z.string(),
+  /** Saved run file opened on first load (the shipped example), if any. */
+  defaultRun: z.string().optional(),
+});
+export type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
+
+/** POST /api/run. Either live targets, or `replay` (a saved run's name) which needs no key. */
+export const RunSelectionSchema = z.strictObject({
+  targets: z.array(z.string().min(1)).min(1).max(16).optional(),
+  tasks: z.union([z.literal('all'), z.array(z.string().min(1)).min(1)]).default('all'),
+  reps: z.number().int().min(1).max(5).default(1),
+  concurrency: z.number().int().min(1).max(16).default(3),
+  humanGate: z.boolean().default(false),
+  /** Seconds before an unanswered approval is refused. */
+  approvalTimeoutSeconds: z.number().int().min(1).max(3600).default(90),
+  replay: z.string().min(1).optional(),
+});
+export type RunSelection = z.infer<typeof RunSelectionSchema>;
+
+export const RunStartedResponseSchema = z.object({ runId: z.string(), name: z.string() });
+export type RunStartedResponse = z.infer<typeof RunStartedResponseSchema>;
+
+/** POST /api/run/:id/approvals/:approvalId, with the run's token in the `x-holdfast-token` header. */
+export const ApprovalAnswerSchema = z.strictObject({ approve: z.boolean() });
+export type ApprovalAnswer = z.infer<typeof ApprovalAnswerSchema>;
+
+/** GET /api/runs */
+export const RunListResponseSchema = z.object({ runs: z.array(ApiRunFileSchema) });
+export type RunListResponse = z.infer<typeof RunListResponseSchema>;
+
+/**
+ * The SSE stream of a run sends every RunEvent as `event: run` with `id: <seq>`, plus one
+ * `event: session` first carrying the per-run approval token (only the run's own stream has it),
+ * and `: heartbeat` comments.
+ */
+export const SessionMessageSchema = z.object({ runId: z.string(), token: z.string(), live: z.boolean() });
+export type SessionMessage = z.infer<typeof SessionMessageSchema>;
+
+export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+export const APPROVAL_TOKEN_HEADER = 'x-holdfast-token';

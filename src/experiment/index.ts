@@ -1,0 +1,41 @@
+export {
+  DEMO_TARGETS,
+  DemoRepliesError,
+  DemoRepliesSchema,
+  DemoReplySchema,
+  defaultDemoRepliesPath,
+  demoCoverageProblems,
+  demoReplyLookup,
+  loadDemoReplies,
+  parseDemoReplies,
+  safeParseDemoReplies,
+} from './demo-replies.js';
+export type { DemoCoverage, DemoReplies, DemoReply, DemoTarget, SafeParseDemoRepliesResult } from './demo-replies.js';
+export { AGENTS_FILE, SYSTEM_PROMPT, buildMessages } from './prompt.js';
+export type { PromptMessage } from './prompt.js';
+export {
+  REPO_DIR,
+  TASK_FILE,
+  TaskFileError,
+  TaskFileSchema,
+  UnknownTaskError,
+  defaultTasksDir,
+  loadTasks,
+  parseTaskFile,
+  safeParseTaskFile,
+  selectTasks,
+} from './tasks.js';
+export type { LoadTasksOptions, SafeParseTaskFileResult, TaskFile } from './tasks.js';
+export { PendingApprovals, decideWithDeadline, policyApprover } from './approvals.js';
+export type { ApprovalDecision, ApprovalRequest, Approver } from './approvals.js';
+export { errorArm, holdArm, tellArm } from './arm.js';
+export type { ArmInput, CommitGate } from './arm.js';
+export { DEFAULT_MAX_TOKENS, planRounds, roundIdOf, runExperiment } from './runner.js';
+export type { ExperimentModel, ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec } from './runner.js';
+export { completedRounds, runSession } from './run-session.js';
+export type { RunSessionOptions, RunSessionResult } from './run-session.js';
+export { rescoreRun } from './rescore.js';
+export type { RescoreResult, VerdictChange } from './rescore.js';
+export { createScriptedModel } from './scripted-model.js';
+export type { ReplyLookup } from './scripted-model.js';
+export { resolveConfiguredTargets, resolveReplayTargets, resolveScriptedTargets } from './resolve-targets.js';

@@ -1,0 +1,226 @@
+import type {
+  ArmResult,
+  Generation,
+  RunConfig,
+  RunEndEvent,
+  RunEvent,
+  RunEventInput,
+  Rulebook,
+  TargetInfo,
+  TaskInfo,
+  Totals,
+} from '../contract/index.js';
+import type { ModelAdapter } from '../models/index.js';
+import { parseReply } from '../reply/index.js';
+import { checkActions, renderRulebook } from '../rules/index.js';
+import { decideWithDeadline } from './approvals.js';
+import type { Approver } from './approvals.js';
+import { errorArm, holdArm, tellArm } from './arm.js';
+import type { CommitGate } from './arm.js';
+import { buildMessages } from './prompt.js';
+
+/** What the runner needs of a model adapter: only `generate`. */
+export type ExperimentModel = Pick<ModelAdapter, 'generate'>;
+
+export interface ExperimentTarget {
+  readonly info: TargetInfo;
+  readonly model: ExperimentModel;
+}
+
+export interface RoundSpec {
+  readonly roundId: string;
+  readonly target: string;
+  readonly task: string;
+  readonly rep: number;
+}
+
+export interface ExperimentOptions {
+  readonly runId: string;
+  readonly config: RunConfig;
+  readonly rulebook: Rulebook;
+  readonly tasks: readonly TaskInfo[];
+  readonly targets: readonly ExperimentTarget[];
+  /** Answers held-arm commits. Absent: no human gate, commits are judged by the checks alone. */
+  readonly approver?: Approver;
+  /** Stamps, stores and broadcasts one event; returns it with its sequence number. */
+  readonly emit: (event: RunEventInput) => RunEvent | Promise<RunEvent>;
+  readonly signal?: AbortSignal;
+  /** Rounds already complete in the file being resumed: they are not run again. */
+  readonly done?: ReadonlySet<string>;
+  /** False when resuming: the run file already starts with its run-start event. */
+  readonly emitStart?: boolean;
+  readonly demo?: string;
+  readonly maxTokens?: number;
+  readonly now?: () => Date;
+  readonly generateId?: () => string;
+  readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
+  /** Totals of everything in the run file so far, emitted as the `totals` event before `run-end`. */
+  readonly totals?: () => Totals;
+}
+
+export interface ExperimentOutcome {
+  readonly status: RunEndEvent['status'];
+  readonly reason?: string;
+  readonly roundsRun: number;
+}
+
+export const DEFAULT_MAX_TOKENS = 8_000;
+
+/** Round ids are deterministic so a resumed run can tell which rounds are missing. */
+export function roundIdOf(target: string, task: string, rep: number): string {
+  return `${target}/${task}/${rep}`;
+}
+
+/** Every round of the run in queue order: repetition-major, so early results cover every task and target. */
+export function planRounds(config: Pick<RunConfig, 'targets' | 'tasks' | 'reps'>): RoundSpec[] {
+  const rounds: RoundSpec[] = [];
+  for (let rep = 0; rep < config.reps; rep += 1) {
+    for (const task of config.tasks) {
+      for (const target of config.targets) rounds.push({ roundId: roundIdOf(target, task, rep), target, task, rep });
+    }
+  }
+  return rounds;
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === 'string' ? code : 'E_PROVIDER', message: error.message };
+  }
+  return { code: 'E_PROVIDER', message: String(error) };
+}
+
+/**
+ * Runs targets × tasks × repetitions with a bounded pool. Each round asks the model twice, as two
+ * separate generations with the identical prompt; the told arm applies everything and the held
+ * arm enforces. Events go out through `emit` as they happen; a cancelled run ends `interrupted`
+ * and leaves unfinished rounds out, so `--resume` can run exactly those.
+ */
+export async function runExperiment(options: ExperimentOptions): Promise<ExperimentOutcome> {
+  const now = options.now ?? (() => new Date());
+  const signal = options.signal ?? new AbortController().signal;
+  const time = () => now().toISOString();
+  const base = { runId: options.runId };
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  const targetsById = new Map(options.targets.map((target) => [target.info.id, target]));
+  const agentsMd = renderRulebook(options.rulebook);
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  let approvalCounter = 0;
+  const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
+
+  if (options.emitStart !== false) {
+    await options.emit({
+      ...base,
+      type: 'run-start',
+      time: time(),
+      version: 1,
+      config: options.config,
+      rulebook: options.rulebook,
+      tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
+      targets: options.targets.map((target) => target.info),
+      ...(options.demo !== undefined ? { demo: options.demo } : {}),
+    });
+  }
+
+  const queue = planRounds(options.config).filter((round) => !options.done?.has(round.roundId));
+  let next = 0;
+  let roundsRun = 0;
+  let failure: unknown;
+
+  async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const task = tasksById.get(round.task)!;
+    const target = targetsById.get(round.target)!;
+    let generation: Generation;
+    try {
+      const reply = await target.model.generate({
+        messages: buildMessages(task, agentsMd),
+        maxTokens,
+        temperature: options.config.temperature,
+        signal,
+        key: { task: round.task, rep: round.rep, arm },
+      });
+      generation = {
+        raw: reply.text,
+        ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}),
+        usage: reply.usage,
+        ...(reply.finishReason !== undefined ? { finishReason: reply.finishReason } : {}),
+        latencyMs: reply.latencyMs,
+        attempts: reply.attempts,
+      };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return errorArm(arm, describeError(error));
+    }
+    const parsed = parseReply(generation.raw);
+    const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, Object.keys(task.files), options.rulebook) : [];
+    if (arm === 'told') return tellArm({ parsed, checks, generation });
+    const approver = options.approver;
+    const gate: CommitGate | undefined =
+      approver === undefined
+        ? undefined
+        : async (commit, files) => {
+            const approvalId = nextApprovalId();
+            const deadline = new Date(now().getTime() + options.config.approvalTimeoutMs);
+            await options.emit({
+              ...base,
+              ...round,
+              type: 'approval-request',
+              time: time(),
+              approvalId,
+              arm: 'held',
+              message: commit.message,
+              files: [...files],
+              deadline: deadline.toISOString(),
+            });
+            const answer = await decideWithDeadline(
+              approver,
+              { ...round, approvalId, message: commit.message, files, deadline },
+              options.config.approvalTimeoutMs,
+              signal,
+            );
+            await options.emit({ ...base, ...round, type: 'approval-end', time: time(), approvalId, ...answer });
+            return answer;
+          };
+    const result = await holdArm({ parsed, checks, generation }, gate);
+    // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
+    if (signal.aborted && result.verdict === 'refused') return undefined;
+    return result;
+  }
+
+  async function runRound(round: RoundSpec): Promise<void> {
+    await options.emit({ ...base, ...round, type: 'round-start', time: time() });
+    const [told, held] = await Promise.all([runArm(round, 'told'), runArm(round, 'held')]);
+    if (told === undefined || held === undefined) return;
+    await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
+    await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
+    roundsRun += 1;
+    options.onRoundEnd?.(round, { told, held });
+  }
+
+  async function worker(): Promise<void> {
+    while (!signal.aborted && failure === undefined) {
+      const round = queue[next];
+      if (round === undefined) return;
+      next += 1;
+      try {
+        await runRound(round);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  }
+
+  const poolSize = Math.max(1, Math.min(options.config.concurrency, queue.length));
+  await Promise.all(Array.from({ length: poolSize }, () => worker()));
+
+  if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });
+  if (failure !== undefined) {
+    const reason = describeError(failure).message;
+    await options.emit({ ...base, type: 'run-end', time: time(), status: 'failed', reason });
+    return { status: 'failed', reason, roundsRun };
+  }
+  const status = signal.aborted ? 'interrupted' : 'completed';
+  const reason = signal.aborted ? `Interrupted after ${roundsRun} of ${queue.length} rounds.` : undefined;
+  await options.emit({ ...base, type: 'run-end', time: time(), status, ...(reason !== undefined ? { reason } : {}) });
+  return { status, ...(reason !== undefined ? { reason } : {}), roundsRun };
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { appendAudit, auditLogPath, formatAuditSummary, summarizeAudit } from './audit.js';
+import type { AuditEntry } from './audit.js';
+
+const entry = (decision: AuditEntry['decision'], rule: string | null, session = 's1'): AuditEntry => ({
+  time: '2026-01-01T00:00:00.000Z',
+  agent: 'claude-code',
+  session,
+  tool: 'Write',
+  action: 'write src/a.ts',
+  rule,
+  name: rule === 'R4' ? 'NOLOG' : rule === 'R2' ? 'SCOPE' : undefined,
+  decision,
+  detail: 'x',
+});
+
+describe('summarizeAudit', () => {
+  it('counts calls judged and blocked per rule, and skips torn lines', () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
+    appendAudit(root, entry('allow', null));
+    appendAudit(root, entry('deny', 'R4'));
+    appendAudit(root, entry('deny', 'R4', 's2'));
+    appendAudit(root, entry('deny', 'R2'));
+    writeFileSync(auditLogPath(root), '{"torn', { flag: 'a' });
+    const summary = summarizeAudit(auditLogPath(root));
+    expect(summary).toMatchObject({ calls: 4, allowed: 1, blocked: 3, sessions: 2, unreadableLines: 1 });
+    expect(summary.perRule).toEqual([
+      { rule: 'R4', name: 'NOLOG', blocked: 2 },
+      { rule: 'R2', name: 'SCOPE', blocked: 1 },
+    ]);
+    const text = formatAuditSummary(summary);
+    expect(text).toContain('calls judged  4');
+    expect(text).toMatch(/R4 NOLOG\s+2/);
+  });
+
+  it('refuses a missing log as bad input', () => {
+    expect(() => summarizeAudit('/nonexistent/audit.jsonl')).toThrow(/cannot read the audit log/);
+  });
+});

@@ -1,0 +1,156 @@
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../contract/errors.js';
+import { HOLDFAST_DIR } from './session-state.js';
+import type { GateAgent } from './tool-call.js';
+
+/** One decision of the live gate, a line of `.holdfast/audit.jsonl`. */
+export interface AuditEntry {
+  readonly time: string;
+  readonly agent: GateAgent;
+  readonly session: string;
+  readonly tool: string;
+  /** The judged actions in words (`write src/a.ts; run npm test`). */
+  readonly action: string;
+  /** The rule that decided a denial (`R2`, or `GATE` / `INTERNAL` for the gate's own refusals). */
+  readonly rule: string | null;
+  readonly name?: string | undefined;
+  /** `bypassed`: the gate was switched off deliberately (HOLDFAST_GATE=off) and let the call through. */
+  readonly decision: 'allow' | 'deny' | 'bypassed';
+  readonly detail: string;
+}
+
+export function auditLogPath(root: string): string {
+  return join(root, HOLDFAST_DIR, 'audit.jsonl');
+}
+
+/** One line per decision; appends are small enough to land whole on a local file system. */
+export function appendAudit(root: string, entry: AuditEntry): void {
+  mkdirSync(join(root, HOLDFAST_DIR), { recursive: true });
+  appendFileSync(auditLogPath(root), `${JSON.stringify(entry)}\n`);
+}
+
+export interface AuditRuleCount {
+  readonly rule: string;
+  readonly name: string | undefined;
+  readonly blocked: number;
+}
+
+/** The audit log summarised like a run: calls judged, and blocked per rule. */
+export interface AuditSummary {
+  readonly file: string;
+  readonly calls: number;
+  readonly allowed: number;
+  readonly blocked: number;
+  readonly bypassed: number;
+  readonly perRule: AuditRuleCount[];
+  readonly perAgent: { agent: string; calls: number; blocked: number }[];
+  readonly sessions: number;
+  readonly first: string | undefined;
+  readonly last: string | undefined;
+  /** Lines that were not audit entries (a torn write, a hand edit); counted, never fatal. */
+  readonly unreadableLines: number;
+}
+
+function readEntry(line: string): AuditEntry | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const entry = raw as Record<string, unknown>;
+  if (typeof entry.time !== 'string' || typeof entry.agent !== 'string' || typeof entry.session !== 'string') return undefined;
+  if (entry.decision !== 'allow' && entry.decision !== 'deny' && entry.decision !== 'bypassed') return undefined;
+  if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
+  return raw as AuditEntry;
+}
+
+export function summarizeAuditText(text: string, file: string): AuditSummary {
+  const perRule = new Map<string, { name: string | undefined; blocked: number }>();
+  const perAgent = new Map<string, { calls: number; blocked: number }>();
+  const sessions = new Set<string>();
+  let calls = 0;
+  let allowed = 0;
+  let blocked = 0;
+  let bypassed = 0;
+  let unreadableLines = 0;
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const entry = readEntry(line);
+    if (entry === undefined) {
+      unreadableLines += 1;
+      continue;
+    }
+    calls += 1;
+    sessions.add(`${entry.agent}:${entry.session}`);
+    if (first === undefined || entry.time < first) first = entry.time;
+    if (last === undefined || entry.time > last) last = entry.time;
+    const agent = perAgent.get(entry.agent) ?? { calls: 0, blocked: 0 };
+    agent.calls += 1;
+    if (entry.decision === 'deny') {
+      blocked += 1;
+      agent.blocked += 1;
+      const rule = entry.rule ?? 'unknown';
+      const count = perRule.get(rule) ?? { name: entry.name, blocked: 0 };
+      count.blocked += 1;
+      perRule.set(rule, count);
+    } else if (entry.decision === 'bypassed') bypassed += 1;
+    else allowed += 1;
+    perAgent.set(entry.agent, agent);
+  }
+  return {
+    file,
+    calls,
+    allowed,
+    blocked,
+    bypassed,
+    perRule: [...perRule.entries()]
+      .map(([rule, count]) => ({ rule, name: count.name, blocked: count.blocked }))
+      .sort((left, right) => right.blocked - left.blocked || left.rule.localeCompare(right.rule, 'en', { numeric: true })),
+    perAgent: [...perAgent.entries()].map(([agent, count]) => ({ agent, ...count })).sort((left, right) => left.agent.localeCompare(right.agent)),
+    sessions: sessions.size,
+    first,
+    last,
+    unreadableLines,
+  };
+}
+
+/** Reads and summarises an audit log; a missing file is bad input (exit 2), not an empty log. */
+export function summarizeAudit(path: string): AuditSummary {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError('E_AUDIT_READ', `cannot read the audit log ${path}: ${(error as Error).message}. The gate writes it to .holdfast/audit.jsonl once it has judged a call.`, { cause: error });
+  }
+  return summarizeAuditText(text, path);
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+export function formatAuditSummary(summary: AuditSummary): string {
+  const lines = [
+    `holdfast gate audit: ${summary.file}`,
+    `calls judged  ${summary.calls}  (${summary.sessions} session${summary.sessions === 1 ? '' : 's'}${summary.first === undefined ? '' : `, ${summary.first} … ${summary.last ?? ''}`})`,
+    `allowed       ${summary.allowed}`,
+    `blocked       ${summary.blocked}  (${percent(summary.blocked, summary.calls)} of calls)`,
+  ];
+  if (summary.bypassed > 0) lines.push(`bypassed      ${summary.bypassed}  (gate switched off with HOLDFAST_GATE=off)`);
+  if (summary.perRule.length > 0) {
+    lines.push('', 'blocked per rule:');
+    const width = Math.max(...summary.perRule.map((count) => `${count.rule} ${count.name ?? ''}`.trim().length));
+    for (const count of summary.perRule) lines.push(`  ${`${count.rule} ${count.name ?? ''}`.trim().padEnd(width)}  ${count.blocked}`);
+  }
+  if (summary.perAgent.length > 0) {
+    lines.push('', 'per agent:');
+    for (const agent of summary.perAgent) lines.push(`  ${agent.agent.padEnd(11)}  ${agent.calls} judged, ${agent.blocked} blocked`);
+  }
+  if (summary.unreadableLines > 0) lines.push('', `${summary.unreadableLines} line(s) of the log could not be read and were skipped.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,164 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../cli/main.js';
+import { memoryIo } from '../test-support/memory-io.js';
+import { sessionStatePath } from './session-state.js';
+import { claude, codex } from './test-support/payloads.js';
+
+function project(): string {
+  const root = mkdtempSync(join(tmpdir(), 'holdfast-gate-'));
+  mkdirSync(join(root, 'src'), { recursive: true });
+  return root;
+}
+
+async function hook(agent: string, input: string, env: NodeJS.ProcessEnv = {}) {
+  const io = memoryIo({ input, env });
+  const code = await main(['hook', agent], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+function denial(out: string): string | undefined {
+  if (out === '') return undefined;
+  const parsed = JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+  expect(parsed.hookSpecificOutput.permissionDecision).toBe('deny');
+  return parsed.hookSpecificOutput.permissionDecisionReason;
+}
+
+function auditLines(root: string): { decision: string; rule: string | null; tool: string }[] {
+  return readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+}
+
+describe('holdfast hook claude-code', () => {
+  it('denies a console.log with the rule detail, and audits it', async () => {
+    const root = project();
+    const result = await hook('claude-code', claude.write(root, 's', 'src/orders.test.ts', 'console.log("hi");\n'));
+    expect(result.code).toBe(0);
+    expect(denial(result.out)).toMatch(/R4 NOLOG/);
+    expect(auditLines(root)).toMatchObject([{ decision: 'deny', rule: 'R4', tool: 'Write' }]);
+  });
+
+  it('denies a write outside src/, judged relative to the project root', async () => {
+    const root = project();
+    expect(denial((await hook('claude-code', claude.write(root, 's', 'docs/notes.md', 'hello\n'))).out)).toMatch(/R2 SCOPE.*docs\/notes\.md/);
+    expect(denial((await hook('claude-code', claude.write(root, 's', '../elsewhere/src/a.ts', 'x\n'))).out)).toMatch(/R2 SCOPE/);
+  });
+
+  it('allows a clean write silently', async () => {
+    const root = project();
+    const result = await hook('claude-code', claude.write(root, 's', 'src/orders.test.ts', 'export {};\n'));
+    expect(result).toEqual({ code: 0, out: '', err: '' });
+    expect(auditLines(root)).toMatchObject([{ decision: 'allow', rule: null }]);
+  });
+
+  it('judges an Edit by the content it leaves on disk', async () => {
+    const root = project();
+    writeFileSync(join(root, 'src', 'cart.ts'), 'export const total = 1;\n');
+    expect(denial((await hook('claude-code', claude.edit(root, 's', 'src/cart.ts', 'total = 1', 'total = 1; console.log(total)'))).out)).toMatch(/R4 NOLOG/);
+    expect((await hook('claude-code', claude.edit(root, 's', 'src/cart.ts', 'total = 1', 'total = 2'))).out).toBe('');
+  });
+
+  it('judges MultiEdit edits in sequence and NotebookEdit cell sources', async () => {
+    const root = project();
+    writeFileSync(join(root, 'src', 'cart.ts'), 'const a = 1;\n');
+    const edits = [
+      { old_string: 'const a = 1;', new_string: 'const a = 2;' },
+      { old_string: 'const a = 2;', new_string: 'const a = 2; console.log(a);' },
+    ];
+    expect(denial((await hook('claude-code', claude.multiEdit(root, 's', 'src/cart.ts', edits))).out)).toMatch(/R4 NOLOG/);
+    expect(denial((await hook('claude-code', claude.notebookEdit(root, 's', 'notebooks/a.ipynb', 'x = 1'))).out)).toMatch(/R2 SCOPE/);
+  });
+
+  it('lets tools it does not judge through without an audit line', async () => {
+    const root = project();
+    expect(await hook('claude-code', claude.read(root, 's', 'README.md'))).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it.each([['git commit --no-verify -m x'], ['git commit -n -m x'], ['git -c core.hooksPath=/dev/null commit -m x']])('denies %s as a bypass of the git gate', async (command) => {
+    const root = project();
+    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(/switch off the holdfast git hook/);
+  });
+
+  it('keeps R3 and R6 across tool calls of one session', async () => {
+    const root = project();
+    const session = 'session-r3-r6';
+    const module = 'export function orders(): number[] {\n  return [];\n}\n';
+    // A new module without its test is refused, with the test-first hint.
+    expect(denial((await hook('claude-code', claude.write(root, session, 'src/orders.ts', module))).out)).toMatch(/R3 TESTS.*write the test file first/);
+    // Test, then module, then the tests, then commit: allowed.
+    expect((await hook('claude-code', claude.write(root, session, 'src/orders.test.ts', 'import { orders } from "./orders";\n'))).out).toBe('');
+    writeFileSync(join(root, 'src', 'orders.test.ts'), 'import { orders } from "./orders";\n');
+    expect((await hook('claude-code', claude.write(root, session, 'src/orders.ts', module))).out).toBe('');
+    writeFileSync(join(root, 'src', 'orders.ts'), module);
+    expect((await hook('claude-code', claude.bash(root, session, 'npm test'))).out).toBe('');
+    expect((await hook('claude-code', claude.bash(root, session, 'git add -A && git commit -m "orders"'))).out).toBe('');
+    // A write after the last test run, then a commit: refused by R6.
+    expect((await hook('claude-code', claude.edit(root, session, 'src/orders.ts', 'return [];', 'return [1];'))).out).toBe('');
+    expect(denial((await hook('claude-code', claude.bash(root, session, 'git commit -am "more"'))).out)).toMatch(/R6 ORDER/);
+    // Another session has its own state: its commit has no test run either.
+    expect(denial((await hook('claude-code', claude.bash(root, 'other', 'git commit -m x'))).out)).toMatch(/R6 ORDER/);
+  });
+
+  it('treats a corrupt state file conservatively (tests count as not run) and does not crash', async () => {
+    const root = project();
+    expect((await hook('claude-code', claude.bash(root, 'c', 'npm test'))).out).toBe('');
+    writeFileSync(sessionStatePath(root, 'c'), '{"version":1,"created":[');
+    const reason = denial((await hook('claude-code', claude.bash(root, 'c', 'git commit -m x'))).out);
+    expect(reason).toMatch(/R6 ORDER/);
+    expect(reason).toMatch(/corrupt/);
+  });
+
+  it('fails closed on a hook event it cannot read', async () => {
+    const result = await hook('claude-code', 'not json');
+    expect(result.code).toBe(0);
+    expect(denial(result.out)).toMatch(/holdfast internal error \[E_HOOK_PAYLOAD\].*HOLDFAST_GATE=off/);
+  });
+
+  it('fails closed when the rulebook cannot be loaded, and audits the refusal', async () => {
+    const root = project();
+    const io = memoryIo({ input: claude.write(root, 's', 'src/a.test.ts', 'export {};\n') });
+    expect(await main(['hook', 'claude-code', '--rulebook', 'missing.yaml'], io)).toBe(0);
+    expect(denial(io.out())).toMatch(/holdfast internal error \[E_RULEBOOK_READ\]/);
+    expect(auditLines(root)).toMatchObject([{ decision: 'deny', rule: 'INTERNAL' }]);
+  });
+
+  it('lets everything through, audited as bypassed, when HOLDFAST_GATE=off', async () => {
+    const root = project();
+    expect((await hook('claude-code', claude.write(root, 's', 'docs/a.md', 'console.log(1)'), { HOLDFAST_GATE: 'off' })).out).toBe('');
+    expect(auditLines(root)).toMatchObject([{ decision: 'bypassed' }]);
+  });
+});
+
+describe('holdfast hook codex', () => {
+  it('denies an apply_patch that adds a console.log with exit 2 and a non-empty stderr', async () => {
+    const root = project();
+    const patch = '*** Begin Patch\n*** Add File: src/a.test.ts\n+console.log(1);\n*** End Patch\n';
+    const result = await hook('codex', codex.applyPatch(root, 's', patch));
+    expect(result.code).toBe(2);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(/R4 NOLOG/);
+  });
+
+  it('judges an Update File by applying its hunks to the file on disk', async () => {
+    const root = project();
+    writeFileSync(join(root, 'src', 'cart.ts'), 'const a = 1;\nconst b = 2;\n');
+    const clean = '*** Begin Patch\n*** Update File: src/cart.ts\n@@\n const a = 1;\n-const b = 2;\n+const b = 3;\n*** End Patch\n';
+    expect(await hook('codex', codex.applyPatch(root, 's', clean))).toEqual({ code: 0, out: '', err: '' });
+    const moved = '*** Begin Patch\n*** Update File: src/cart.ts\n*** Move to: lib/cart.ts\n@@\n-const b = 2;\n+const b = 3;\n*** End Patch\n';
+    expect((await hook('codex', codex.applyPatch(root, 's', moved))).err).toMatch(/R2 SCOPE.*lib\/cart\.ts/);
+  });
+
+  it('reads shell commands, argv form included, and refuses a commit without a test run', async () => {
+    const root = project();
+    expect((await hook('codex', codex.bash(root, 's', 'git commit -m x'))).code).toBe(2);
+    expect(await hook('codex', codex.bash(root, 't', ['bash', '-lc', 'npm test']))).toEqual({ code: 0, out: '', err: '' });
+    expect((await hook('codex', codex.bash(root, 't', ['bash', '-lc', 'git commit -m x']))).code).toBe(0);
+  });
+
+  it('fails closed with exit 2 on an unreadable event', async () => {
+    const result = await hook('codex', '{}');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/internal error/);
+  });
+});

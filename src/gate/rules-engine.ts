@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Rulebook } from '../contract/index.js';
+import type { CheckActions } from './judge.js';
+import { HOLDFAST_DIR } from './session-state.js';
+
+/** What the gate needs of src/rules. Loaded on demand: a tool the gate ignores never pays for it. */
+export interface RulesEngine {
+  loadRulebook(file?: string): Rulebook | Promise<Rulebook>;
+  readonly checkActions: CheckActions;
+}
+
+/**
+ * Only the judging half of src/rules is imported here: the rulebook parser (YAML and zod) is
+ * loaded when the rulebook cache misses, which is once per change of the rulebook file.
+ */
+export async function loadRulesEngine(): Promise<RulesEngine> {
+  const { checkActions } = await import('../rules/check-actions.js');
+  return {
+    loadRulebook: async (file) => (await import('../rules/load-rulebook.js')).loadRulebook(file),
+    checkActions,
+  };
+}
+
+/** Same place as src/rules' defaultRulebookPath (both folders sit one level under src/ and dist/). */
+export function shippedRulebookPath(): string {
+  return fileURLToPath(new URL('../../rulebooks/default.yaml', import.meta.url));
+}
+
+function holdfastVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '';
+  } catch {
+    return '';
+  }
+}
+
+interface CacheRecord {
+  readonly format: 1;
+  readonly version: string;
+  readonly source: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly rulebook: Rulebook;
+}
+
+/**
+ * The validated rulebook, kept as JSON under `.holdfast/cache/` and reused while the file's path,
+ * size, mtime and holdfast's version are unchanged. The cache is holdfast's own output; a record that
+ * does not read back is ignored and the rulebook is parsed and validated again.
+ */
+export async function loadRulebookCached(root: string, file: string | undefined, engine: RulesEngine): Promise<Rulebook> {
+  const source = file ?? shippedRulebookPath();
+  let stats: { mtimeMs: number; size: number };
+  try {
+    stats = statSync(source);
+  } catch {
+    return engine.loadRulebook(file);
+  }
+  const version = holdfastVersion();
+  const key = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const cachePath = join(root, HOLDFAST_DIR, 'cache', `rulebook-${key}.json`);
+  try {
+    const record = JSON.parse(readFileSync(cachePath, 'utf8')) as Partial<CacheRecord>;
+    if (
+      record.format === 1 &&
+      record.version === version &&
+      record.source === source &&
+      record.mtimeMs === stats.mtimeMs &&
+      record.size === stats.size &&
+      typeof record.rulebook === 'object' &&
+      record.rulebook !== null &&
+      Array.isArray(record.rulebook.rules)
+    ) {
+      return record.rulebook;
+    }
+  } catch {
+    // no cache yet, or an unreadable one: parse below
+  }
+  const rulebook = await engine.loadRulebook(file);
+  try {
+    mkdirSync(join(root, HOLDFAST_DIR, 'cache'), { recursive: true });
+    const record: CacheRecord = { format: 1, version, source, mtimeMs: stats.mtimeMs, size: stats.size, rulebook };
+    const temporary = `${cachePath}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(record));
+    renameSync(temporary, cachePath);
+  } catch {
+    // a cache that cannot be written only costs speed
+  }
+  return rulebook;
+}

@@ -1,0 +1,51 @@
+import type { Arm, TargetInfo, Usage } from '../contract/index.js';
+
+export type MessageRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  readonly role: MessageRole;
+  readonly content: string;
+}
+
+/** Which recorded reply a call stands for; only the replay adapter reads it. */
+export interface GenerationKey {
+  readonly task: string;
+  readonly rep: number;
+  readonly arm: Arm;
+}
+
+export interface GenerateRequest {
+  readonly messages: readonly ChatMessage[];
+  /** Output budget. A target's own `maxTokens` setting wins over this. */
+  readonly maxTokens: number;
+  /** A target's own `temperature` setting wins over this. */
+  readonly temperature: number;
+  readonly signal?: AbortSignal;
+  readonly key?: GenerationKey;
+}
+
+export interface GenerateResult {
+  readonly text: string;
+  readonly reasoning?: string;
+  readonly usage: Usage;
+  readonly finishReason?: string;
+  /** Wall time of the whole call, retries and waits included. */
+  readonly latencyMs: number;
+  /** Calls made, counting retries (a budget retry counts too). */
+  readonly attempts: number;
+}
+
+/** One model (or agent harness) behind one call. Implementations throw ProviderError. */
+export interface ModelAdapter {
+  readonly target: TargetInfo;
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+}
+
+/** Everything an adapter takes from the outside world, so tests never wait or roll dice. */
+export interface AdapterRuntime {
+  readonly fetch: typeof fetch;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly now: () => number;
+  /** Uniform in [0, 1), for jitter. */
+  readonly random: () => number;
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import type { TargetInfo, Usage } from '../contract/index.js';
+import { completeWithBudget } from './completion.js';
+import type { Completion } from './completion.js';
+import { callJson } from './http-json.js';
+import type { AdapterRuntime, GenerateRequest, GenerateResult, ModelAdapter } from './model-adapter.js';
+import { ProviderError, isRetryableStatus } from './provider-error.js';
+import { redact, snippet } from './redact.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
+import type { RetryPolicy } from './retry.js';
+import { DEFAULT_TIMEOUT_MS, withRuntime } from './runtime.js';
+
+/**
+ * Which field carries the output budget. OpenAI's reasoning models refuse `max_tokens` and want
+ * `max_completion_tokens`; most other servers only know `max_tokens`.
+ */
+export type TokenParameter = 'max_tokens' | 'max_completion_tokens' | 'both';
+
+export interface OpenAiCompatibleOptions {
+  readonly id: string;
+  readonly model: string;
+  /** Up to and including the version segment, e.g. `http://localhost:11434/v1`. */
+  readonly baseUrl: string;
+  readonly apiKey?: string | undefined;
+  readonly tokenParameter?: TokenParameter | undefined;
+  /** Fixed by the target; overrides the request's. */
+  readonly temperature?: number | undefined;
+  /** Fixed by the target; overrides the request's. */
+  readonly maxTokens?: number | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  readonly runtime?: Partial<AdapterRuntime> | undefined;
+}
+
+const TextPartSchema = z.object({ type: z.string().optional(), text: z.string().optional() });
+
+const ChatResponseSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z
+          .object({
+            content: z.union([z.string(), z.array(TextPartSchema)]).nullish(),
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+          })
+          .nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .optional(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().nonnegative().nullish(),
+      completion_tokens: z.number().int().nonnegative().nullish(),
+      completion_tokens_details: z.object({ reasoning_tokens: z.number().int().nonnegative().nullish() }).nullish(),
+    })
+    .nullish(),
+  // OpenRouter reports upstream failures as a 200 with an error object.
+  error: z.object({ message: z.string().optional(), code: z.union([z.number(), z.string()]).optional() }).nullish(),
+});
+
+function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${path}`;
+}
+
+function readUsage(usage: z.infer<typeof ChatResponseSchema>['usage']): Usage {
+  if (!usage) return {};
+  return {
+    ...(usage.prompt_tokens != null ? { inputTokens: usage.prompt_tokens } : {}),
+    ...(usage.completion_tokens != null ? { outputTokens: usage.completion_tokens } : {}),
+    ...(usage.completion_tokens_details?.reasoning_tokens != null
+      ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens }
+      : {}),
+  };
+}
+
+function readContent(content: string | { text?: string | undefined }[] | null | undefined): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => part.text ?? '').join('');
+  return '';
+}
+
+/** Reads a chat-completions body into a Completion, or says what is wrong with it. */
+export function readChatCompletion(body: unknown, url: string, secrets: readonly (string | undefined)[]): Completion {
+  const parsed = ChatResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new ProviderError('E_PROVIDER_RESPONSE', `${url} answered with an unexpected shape: ${snippet(redact(JSON.stringify(body), secrets), 200)}`, {
+      retryable: false,
+      cause: parsed.error,
+    });
+  }
+  const { choices, usage, error } = parsed.data;
+  const choice = choices?.[0];
+  if (choice === undefined) {
+    const code = typeof error?.code === 'number' ? error.code : Number(error?.code);
+    const why = error?.message ? `: ${snippet(redact(error.message, secrets), 200)}` : '';
+    throw new ProviderError('E_PROVIDER_RESPONSE', `${url} answered without a choice${why}`, {
+      retryable: Number.isInteger(code) && isRetryableStatus(code),
+      ...(Number.isInteger(code) ? { status: code } : {}),
+    });
+  }
+  const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
+  return {
+    text: readContent(choice.message?.content),
+    ...(reasoning ? { reasoning } : {}),
+    usage: readUsage(usage),
+    ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+  };
+}
+
+/** OpenAI chat completions over plain fetch: OpenAI, OpenRouter, Ollama, vLLM, llama.cpp. */
+export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions): ModelAdapter {
+  const runtime = withRuntime(options.runtime);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const url = joinUrl(options.baseUrl, 'chat/completions');
+  const tokenParameter = options.tokenParameter ?? 'max_tokens';
+  const secrets = [options.apiKey];
+  const target: TargetInfo = { id: options.id, provider: 'openai-compatible', model: options.model, baseUrl: options.baseUrl };
+
+  async function send(request: GenerateRequest, maxTokens: number): Promise<Completion> {
+    const body: Record<string, unknown> = {
+      model: options.model,
+      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+      temperature: options.temperature ?? request.temperature,
+    };
+    if (tokenParameter !== 'max_completion_tokens') body['max_tokens'] = maxTokens;
+    if (tokenParameter !== 'max_tokens') body['max_completion_tokens'] = maxTokens;
+    const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+    const answer = await callJson(
+      { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets },
+      runtime,
+    );
+    return readChatCompletion(answer, url, secrets);
+  }
+
+  return {
+    target,
+    generate(request: GenerateRequest): Promise<GenerateResult> {
+      return completeWithBudget((maxTokens) => send(request, maxTokens), {
+        maxTokens: options.maxTokens ?? request.maxTokens,
+        policy,
+        runtime,
+        signal: request.signal,
+      });
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { access, constants } from 'node:fs/promises';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import { callJson } from './http-json.js';
+import type { AdapterRuntime } from './model-adapter.js';
+import { ProviderError } from './provider-error.js';
+import { withRuntime } from './runtime.js';
+import type { TargetConfig } from './targets-config.js';
+
+export interface ProbeResult {
+  readonly reachable: boolean;
+  /** True when the target needs no key, or its variable is set. */
+  readonly hasKey: boolean;
+  /** One sentence for a person: what was tried and what came back. Never the key. */
+  readonly detail: string;
+}
+
+export interface ProbeOptions {
+  readonly timeoutMs: number;
+  readonly runtime?: Partial<AdapterRuntime> | undefined;
+}
+
+const ModelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
+
+function keyOf(target: TargetConfig, env: NodeJS.ProcessEnv): { variable?: string; value?: string } {
+  if (target.keyEnv === undefined) return {};
+  const value = env[target.keyEnv];
+  return value !== undefined && value.trim() !== '' ? { variable: target.keyEnv, value } : { variable: target.keyEnv };
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where `program` would be found on PATH, the way a shell-less spawn finds it. */
+export async function findExecutable(program: string, env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<string | undefined> {
+  if (program.includes('/') || program.includes('\\')) {
+    const path = isAbsolute(program) ? program : join(cwd, program);
+    return (await isExecutable(path)) ? path : undefined;
+  }
+  const extensions = process.platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const folder of (env['PATH'] ?? '').split(delimiter)) {
+    if (folder === '') continue;
+    for (const extension of extensions) {
+      const candidate = join(folder, program + extension);
+      if (await isExecutable(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+async function probeOpenAiCompatible(
+  target: Extract<TargetConfig, { provider: 'openai-compatible' }>,
+  key: { variable?: string; value?: string },
+  options: ProbeOptions,
+): Promise<ProbeResult> {
+  const hasKey = key.variable === undefined || key.value !== undefined;
+  const url = `${target.baseUrl.replace(/\/+$/, '')}/models`;
+  try {
+    const body = await callJson(
+      {
+        url,
+        method: 'GET',
+        headers: key.value !== undefined ? { authorization: `Bearer ${key.value}` } : {},
+        timeoutMs: options.timeoutMs,
+        secrets: [key.value],
+      },
+      withRuntime(options.runtime),
+    );
+    const list = ModelListSchema.safeParse(body);
+    if (!list.success) return { reachable: true, hasKey, detail: `${url} answered` };
+    const listed = list.data.data.some((model) => model.id === target.model);
+    const detail = listed
+      ? `${url} answered and lists ${target.model}`
+      : `${url} answered, but ${target.model} is not among its ${list.data.data.length} models${
+          target.baseUrl.includes(':11434') ? ` (try \`ollama pull ${target.model}\`)` : ''
+        }`;
+    return { reachable: true, hasKey, detail };
+  } catch (error) {
+    const detail = error instanceof ProviderError ? error.message : String(error);
+    return { reachable: false, hasKey, detail };
+  }
+}
+
+/**
+ * Whether a target could answer now, cheaply and without spending tokens: an OpenAI-compatible
+ * server is asked for its model list; an Anthropic target only needs its key (a call would cost);
+ * a command target needs its program on PATH.
+ */
+export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, options: ProbeOptions): Promise<ProbeResult> {
+  const key = keyOf(target, env);
+  const hasKey = key.variable === undefined || key.value !== undefined;
+  switch (target.provider) {
+    case 'openai-compatible':
+      return probeOpenAiCompatible(target, key, options);
+    case 'anthropic':
+      return {
+        reachable: hasKey,
+        hasKey,
+        detail: hasKey ? `${target.keyEnv} is set; not contacted (a probe would cost a call)` : `${target.keyEnv} is not set`,
+      };
+    case 'command': {
+      const program = target.command[0] ?? '';
+      const found = await findExecutable(program, env, target.cwd);
+      const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;
+      return {
+        reachable: found !== undefined,
+        hasKey,
+        detail: (found !== undefined ? `found ${found}` : `\`${program}\` is not on PATH`) + keyNote,
+      };
+    }
+  }
+}

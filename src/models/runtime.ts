@@ -1,0 +1,23 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { AdapterRuntime } from './model-adapter.js';
+
+export const DEFAULT_TEMPERATURE = 0.7;
+/** Reasoning models spend part of this on thinking; 8,000 leaves room for the answer. */
+export const DEFAULT_MAX_TOKENS = 8_000;
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_ATTEMPTS = 4;
+
+export function defaultRuntime(): AdapterRuntime {
+  return {
+    fetch: (input, init) => fetch(input, init),
+    sleep: async (ms, signal) => {
+      await delay(ms, undefined, signal ? { signal } : undefined);
+    },
+    now: () => Date.now(),
+    random: () => Math.random(),
+  };
+}
+
+export function withRuntime(partial: Partial<AdapterRuntime> | undefined): AdapterRuntime {
+  return { ...defaultRuntime(), ...partial };
+}

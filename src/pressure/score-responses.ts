@@ -1,0 +1,52 @@
+import type { PressureFixture, PressureRecord, PressureResponseLine, Rulebook } from '../contract/index.js';
+import { UnknownFixtureError } from './refusal.js';
+import { scorePressureResponse } from './score.js';
+
+export interface ScoreResponsesOptions {
+  readonly requireCitation?: boolean;
+  /** Stamps each record; injected so output is reproducible. */
+  readonly now: () => Date;
+}
+
+/** Finds a fixture by id or throws `UnknownFixtureError` naming the ones that exist. */
+export function fixtureById(fixtures: readonly PressureFixture[], id: string): PressureFixture {
+  const fixture = fixtures.find((candidate) => candidate.id === id);
+  if (fixture === undefined) throw new UnknownFixtureError(id, fixtures.map((candidate) => candidate.id));
+  return fixture;
+}
+
+/** The rule a fixture puts under pressure, as the rulebook names it (lint guarantees it exists). */
+export function ruleOf(rulebook: Rulebook, fixture: PressureFixture): { id: string; name: string } {
+  const rule = rulebook.rules.find((candidate) => candidate.id === fixture.rule);
+  return { id: fixture.rule, name: rule?.name ?? fixture.rule };
+}
+
+/** Scores recorded (or hand-written) replies into result records, one per line, in order. */
+export function scoreResponseLines(
+  fixtures: readonly PressureFixture[],
+  rulebook: Rulebook,
+  lines: readonly PressureResponseLine[],
+  options: ScoreResponsesOptions,
+): PressureRecord[] {
+  return lines.map((line) => {
+    const fixture = fixtureById(fixtures, line.fixture_id);
+    const result = scorePressureResponse(fixture, line.response, {
+      rule: ruleOf(rulebook, fixture),
+      requireCitation: options.requireCitation ?? true,
+    });
+    return {
+      type: 'pressure-result',
+      version: 1,
+      time: options.now().toISOString(),
+      fixture_id: fixture.id,
+      rule: fixture.rule,
+      ...(fixture.agent === undefined ? {} : { agent: fixture.agent }),
+      ...(line.target === undefined ? {} : { target: line.target }),
+      rep: line.rep ?? 0,
+      variant: line.variant ?? 'told',
+      origin: line.origin ?? 'recorded',
+      response: line.response,
+      result,
+    };
+  });
+}

@@ -1,0 +1,6 @@
+export { parseReply } from './parse-reply.js';
+export { describeAction, summarizeParse } from './summarize.js';
+export { validateActions } from './validate-actions.js';
+export type { ActionsResult } from './validate-actions.js';
+export { safeParseJson } from './safe-json.js';
+export type { JsonResult } from './safe-json.js';

@@ -1,0 +1,77 @@
+import type { ArmResult, Verdict } from '../contract/index.js';
+import type { RunState } from '../store/index.js';
+
+function xml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    // XML 1.0 cannot carry most control characters, even escaped.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
+}
+
+/**
+ * How a verdict reads in JUnit. The model trying to break a rule is a failure in both arms
+ * (violated in told, blocked in held): CI should see the behaviour, whatever stopped it.
+ * A person's refusal is skipped (not the model's fault), an unreadable reply or a provider
+ * failure is an error, clean and declined pass.
+ */
+const OUTCOME: Record<Verdict, 'pass' | 'failure' | 'error' | 'skipped'> = {
+  clean: 'pass',
+  declined: 'pass',
+  violated: 'failure',
+  blocked: 'failure',
+  refused: 'skipped',
+  unparseable: 'error',
+  error: 'error',
+};
+
+/** One testsuite per target and arm, one testcase per round. */
+export function formatJunit(state: RunState): string {
+  const suites = new Map<string, { target: string; arm: string; cases: { name: string; result: ArmResult; seconds: number }[] }>();
+  for (const round of state.rounds) {
+    for (const result of [round.told, round.held]) {
+      if (result === undefined) continue;
+      const key = `${round.target}\u0000${result.arm}`;
+      const suite = suites.get(key) ?? { target: round.target, arm: result.arm, cases: [] };
+      suite.cases.push({
+        name: `${round.task} #${round.rep + 1}`,
+        result,
+        seconds: (result.generation?.latencyMs ?? 0) / 1000,
+      });
+      suites.set(key, suite);
+    }
+  }
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const all = [...suites.values()];
+  const count = (outcome: string) =>
+    all.reduce((sum, suite) => sum + suite.cases.filter((entry) => OUTCOME[entry.result.verdict] === outcome).length, 0);
+  const total = all.reduce((sum, suite) => sum + suite.cases.length, 0);
+  lines.push(
+    `<testsuites name="holdfast ${xml(state.runId ?? 'run')}" tests="${total}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}">`,
+  );
+  for (const suite of all) {
+    const of = (outcome: string) => suite.cases.filter((entry) => OUTCOME[entry.result.verdict] === outcome).length;
+    const time = suite.cases.reduce((sum, entry) => sum + entry.seconds, 0);
+    lines.push(
+      `  <testsuite name="${xml(`${suite.target} ${suite.arm}`)}" tests="${suite.cases.length}" failures="${of('failure')}" errors="${of('error')}" skipped="${of('skipped')}" time="${time.toFixed(3)}">`,
+    );
+    for (const entry of suite.cases) {
+      const { result } = entry;
+      const open = `    <testcase classname="${xml(`holdfast.${suite.target}.${suite.arm}`)}" name="${xml(entry.name)}" time="${entry.seconds.toFixed(3)}"`;
+      const outcome = OUTCOME[result.verdict];
+      if (outcome === 'pass') {
+        lines.push(`${open}/>`);
+        continue;
+      }
+      lines.push(`${open}>`);
+      const tag = outcome === 'skipped' ? 'skipped' : outcome;
+      lines.push(`      <${tag} type="${result.verdict}" message="${xml(result.reason)}"/>`);
+      lines.push('    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,35 @@
+import type { HttpHelperCheck } from '../../contract/index.js';
+import { compileGlobs } from '../glob.js';
+import { normalizeRepoPath } from '../paths.js';
+import { compilePattern } from '../regex.js';
+import type { CheckHandler } from './check-handler.js';
+import { firstMatch, lineAt, result } from './check-handler.js';
+
+/** R5: code in the guarded folders makes HTTP calls only through the one helper file. */
+export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {
+  prepare(check, rule) {
+    const guarded = compileGlobs(check.folders);
+    const helper = normalizeRepoPath(check.helper);
+    const helperPath = helper.ok ? helper.path : check.helper;
+    const compiled = check.patterns.map((source) => compilePattern(source, ''));
+    const broken = compiled.find((pattern) => !pattern.ok);
+    const patterns = compiled.flatMap((pattern) => (pattern.ok ? [pattern.regex] : []));
+    return (round) =>
+      round.actions.flatMap((action) => {
+        if (action.type !== 'write' || !action.path.ok) return [];
+        if (!guarded(action.path.path) || action.path.path === helperPath) return [];
+        const what = `write to ${action.shownPath}`;
+        if (broken !== undefined && !broken.ok) {
+          return [result(rule, action.index, false, `${what} cannot be judged: a pattern does not compile (${broken.reason}).`)];
+        }
+        if (action.content === undefined) {
+          return [result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be checked for direct HTTP calls.`)];
+        }
+        const match = firstMatch(action.content, patterns);
+        if (match === undefined) return [result(rule, action.index, true, `${what} makes no direct HTTP call.`)];
+        const { line } = lineAt(action.content, match.index);
+        const call = match.text.replace(/\s+/g, '');
+        return [result(rule, action.index, false, `${what} calls ${call} directly at line ${line}; import the helper from ${helperPath} instead.`)];
+      });
+  },
+};

@@ -1,0 +1,40 @@
+import type { OrderCheck } from '../../contract/index.js';
+import { compilePattern } from '../regex.js';
+import type { CheckHandler } from './check-handler.js';
+import { result } from './check-handler.js';
+
+/**
+ * R6: every commit needs a test run after the last write or delete before it. A commit with no
+ * change before it in the round still needs a test run before it: it commits whatever the working
+ * tree holds, and "a test run precedes every commit" has no exception for that.
+ */
+export const orderCheck: CheckHandler<OrderCheck> = {
+  prepare(check, rule) {
+    const compiled = compilePattern(check.command, '');
+    return (round) => {
+      const results = [];
+      let lastChange: number | undefined;
+      let lastTestRun: number | undefined;
+      for (const action of round.actions) {
+        if (action.type === 'write' || action.type === 'delete') lastChange = action.index;
+        if (action.type === 'run' && action.cmd !== undefined && compiled.ok && compiled.regex.test(action.cmd)) {
+          lastTestRun = action.index;
+        }
+        if (action.type !== 'commit') continue;
+        const commit = `commit (action ${action.index})`;
+        if (!compiled.ok) {
+          results.push(result(rule, action.index, false, `${commit} cannot be judged: the test command pattern does not compile (${compiled.reason}).`));
+        } else if (lastTestRun !== undefined && (lastChange === undefined || lastTestRun > lastChange)) {
+          results.push(result(rule, action.index, true, `${commit} follows a test run (action ${lastTestRun}).`));
+        } else if (lastChange === undefined) {
+          results.push(result(rule, action.index, false, `${commit} has no test run before it; run ${check.example} first.`));
+        } else {
+          results.push(
+            result(rule, action.index, false, `${commit} comes after the last change (action ${lastChange}) with no test run in between; run ${check.example} after your last change and before committing.`),
+          );
+        }
+      }
+      return results;
+    };
+  },
+};

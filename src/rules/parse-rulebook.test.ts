@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../contract/index.js';
+import { defaultRulebookPath, loadRulebook } from './load-rulebook.js';
+import { parseRulebook, safeParseRulebook } from './parse-rulebook.js';
+import { renderRulebook } from './render-rulebook.js';
+import { RulebookError } from './rulebook-error.js';
+
+const FILE = 'rulebooks/x.yaml';
+
+const rule = (id: string, check: string) => `  - id: ${id}\n    name: N${id}\n    prose: The rule.\n    check:\n${check}`;
+const book = (...rules: string[]) => `version: 1\nrules:\n${rules.join('\n')}\n`;
+const forbidden = (patterns: string) => `      kind: forbidden-pattern\n      patterns: ${patterns}\n      what: a console.log call\n      files: ['src/**']\n`;
+
+function refusal(text: string): string {
+  const parsed = safeParseRulebook(text, FILE);
+  if (parsed.ok) throw new Error('expected the rulebook to be refused');
+  expect(parsed.error).toBeInstanceOf(InputError);
+  return parsed.error.message;
+}
+
+describe('parseRulebook', () => {
+  it('loads the shipped default: six rules and the agents that claim them', async () => {
+    const rulebook = await loadRulebook();
+    expect(rulebook.rules.map((entry) => `${entry.id} ${entry.name}`)).toEqual(['R1 SECRET', 'R2 SCOPE', 'R3 TESTS', 'R4 NOLOG', 'R5 HTTP', 'R6 ORDER']);
+    expect(rulebook.agents.map((agent) => agent.id)).toEqual(['implementer', 'reviewer', 'release']);
+    expect(rulebook.agents[0]?.rules).toHaveLength(6);
+  });
+
+  it('refuses a pattern that does not compile, naming file, rule, field and what to write', () => {
+    expect(refusal(book(rule('R4', forbidden(`['console', '(']`))))).toBe(
+      'rulebooks/x.yaml: rule R4, field check.patterns[1] (line 8): "(" is not a valid regular expression (Unterminated group); write a JavaScript regular expression source, e.g. "console\\\\.log\\\\s*\\\\("',
+    );
+  });
+
+  it('refuses a pattern with a nested quantifier', () => {
+    expect(refusal(book(rule('R4', forbidden(`['(a+)+b']`))))).toMatch(/rule R4, field check\.patterns\[0\].*repeats a group that itself repeats/);
+  });
+
+  it('refuses an unknown check kind, listing the kinds', () => {
+    expect(refusal(book(rule('R9', '      kind: exec\n')))).toMatch(
+      /rule R9, field check\.kind \(line \d+\): "exec" is not a check kind; write one of secret, scope, sibling-test, forbidden-pattern, http-helper, order/,
+    );
+  });
+
+  it('refuses a missing parameter', () => {
+    expect(refusal(book(rule('R2', '      kind: scope\n')))).toMatch(/rule R2, field check\.allow .*expected a list, it is missing; write e\.g\. \["src\/\*\*"\]/);
+  });
+
+  it('refuses an ill-typed parameter', () => {
+    expect(refusal(book(rule('R2', '      kind: scope\n      allow: src/**\n')))).toMatch(/rule R2, field check\.allow .*expected a list, got a string/);
+  });
+
+  it('refuses an empty list', () => {
+    expect(refusal(book(rule('R2', '      kind: scope\n      allow: []\n')))).toMatch(/field check\.allow .*at least 1 item/);
+  });
+
+  it('refuses an unknown rule key and an unknown check key, listing the allowed ones', () => {
+    const message = refusal(book(`${rule('R2', "      kind: scope\n      allow: ['src/**']\n      deny: ['x']\n")}    severity: high\n`));
+    expect(message).toMatch(/rule R2 \(line \d+\): unknown key "severity"; remove it \(allowed: id, name, prose, check\)/);
+    expect(message).toMatch(/rule R2, field check \(line \d+\): unknown key "deny"; remove it \(allowed: kind, allow\)/);
+  });
+
+  it('refuses an unknown top-level key', () => {
+    expect(refusal(`${book(rule('R2', "      kind: scope\n      allow: ['src/**']\n"))}strict: true\n`)).toMatch(/top level \(line 1\): unknown key "strict"/);
+  });
+
+  it('refuses a duplicate rule id', () => {
+    const scope = "      kind: scope\n      allow: ['src/**']\n";
+    expect(refusal(book(rule('R2', scope), rule('R2', scope).replace('name: NR2', 'name: OTHER')))).toMatch(/rule R2, field id \(line \d+\): duplicate rule id "R2"/);
+  });
+
+  it('refuses a wrong version and a malformed id', () => {
+    expect(refusal("version: 2\nrules:\n  - id: r1\n    name: A\n    prose: p\n    check: { kind: scope, allow: ['src/**'] }\n")).toMatch(
+      /field version \(line 1\): 2 is not allowed; write one of 1[\s\S]*rule #1, field id|rule r1, field id .*upper-case letters/,
+    );
+  });
+
+  it('refuses an absolute or backslashed glob', () => {
+    expect(refusal(book(rule('R2', "      kind: scope\n      allow: ['/src/**']\n")))).toMatch(/field check\.allow\[0\].*is absolute; write a relative glob/);
+    expect(refusal(book(rule('R2', "      kind: scope\n      allow: ['src\\\\**']\n")))).toMatch(/uses a backslash/);
+  });
+
+  it('refuses an agent claiming a rule the rulebook does not have', () => {
+    const text = `${book(rule('R2', "      kind: scope\n      allow: ['src/**']\n"))}agents:\n  - id: reviewer\n    rules: [R2, R7]\n`;
+    expect(refusal(text)).toMatch(/agent reviewer, field rules\[1\] \(line \d+\): unknown rule "R7"; claim rules this rulebook defines \(R2\)/);
+  });
+
+  it('refuses an unknown placeholder in a test template', () => {
+    const check = "      kind: sibling-test\n      modules: ['src/**/*.ts']\n      tests: ['{dir}/{name}.test.ts']\n";
+    expect(refusal(book(rule('R3', check)))).toMatch(/field check\.tests\[0\].*unknown placeholder \{name\}/);
+  });
+
+  it('refuses a helper that is not a plain path', () => {
+    expect(refusal(book(rule('R5', "      kind: http-helper\n      helper: ../lib/http.ts\n      folders: ['src/**']\n")))).toMatch(/field check\.helper.*not a plain relative file path/);
+  });
+
+  it('refuses YAML syntax errors with line and column', () => {
+    expect(refusal('version: 1\nrules:\n  - id: R1\n   name: [unclosed\n')).toMatch(/^rulebooks\/x\.yaml: line \d+, column \d+: YAML syntax error: /);
+  });
+
+  it('refuses duplicate YAML keys', () => {
+    expect(refusal('version: 1\nversion: 1\nrules: []\n')).toMatch(/YAML syntax error: Map keys must be unique/);
+  });
+
+  it('refuses an empty file', () => {
+    expect(refusal('')).toMatch(/top level: the rulebook is empty/);
+  });
+
+  it('parseRulebook throws the RulebookError that safeParseRulebook returns', () => {
+    expect(() => parseRulebook('version: 3', FILE)).toThrow(RulebookError);
+  });
+
+  it('loadRulebook refuses a missing file with exit-2 input error', async () => {
+    await expect(loadRulebook('/nonexistent/rules.yaml')).rejects.toMatchObject({ code: 'E_RULEBOOK_READ', message: expect.stringMatching(/no such file/) });
+  });
+});
+
+describe('renderRulebook', () => {
+  it('renders a title, the description and one section per rule, deterministically', () => {
+    const rulebook = parseRulebook(readFileSync(defaultRulebookPath(), 'utf8'), 'default.yaml');
+    const text = renderRulebook(rulebook);
+    expect(text.startsWith('# AGENTS.md\n\nThese rules apply')).toBe(true);
+    expect(text.match(/^## R\d \w+$/gm)).toEqual(['## R1 SECRET', '## R2 SCOPE', '## R3 TESTS', '## R4 NOLOG', '## R5 HTTP', '## R6 ORDER']);
+    expect(text).toContain('`src/features/orders.test.ts`');
+    expect(text).toBe(renderRulebook(structuredClone(rulebook)));
+    expect(text).not.toMatch(/check|kind:|held|told/i);
+  });
+});

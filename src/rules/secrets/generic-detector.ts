@@ -1,0 +1,337 @@
+import { classifyCredentialName } from './credential-name.js';
+import type { CredentialKind } from './credential-name.js';
+import { fileStyleOf } from './file-style.js';
+import type { FileStyle } from './file-style.js';
+import { isPlausibleSecret, isPlausibleUrlPassword, MIN_SECRET_LENGTH } from './literal-value.js';
+import type { DetectedSecret } from './secret-finding.js';
+
+/*
+ * A hand-written scanner rather than one big regular expression: every step from a keyword hit
+ * reads a bounded number of characters and the scan never moves backwards past a consumed
+ * literal, so the whole pass is linear in the content however hostile it is.
+ */
+
+const KEYWORD_SOURCE = 'pass|pwd|secret|token|key|auth|credential|creds|bearer';
+const MAX_NAME = 64;
+const MAX_VALUE = 1024;
+const MAX_BLANKS = 16;
+const MAX_TYPE_ANNOTATION = 64;
+const MAX_FALLBACK_LOOKAHEAD = 200;
+const MAX_SCHEME = 32;
+const MAX_USER_INFO = 256;
+
+const AUTH_SCHEME = /^(?:bearer|basic|token)\s+/i;
+
+/** The same few names recur all through a file; classifying each once keeps a keyword hit cheap. */
+const MAX_REMEMBERED_NAMES = 4096;
+const rememberedKinds = new Map<string, CredentialKind | null>();
+
+function credentialKindOf(name: string): CredentialKind | undefined {
+  const remembered = rememberedKinds.get(name);
+  if (remembered !== undefined) return remembered ?? undefined;
+  const kind = classifyCredentialName(name);
+  if (rememberedKinds.size >= MAX_REMEMBERED_NAMES) rememberedKinds.clear();
+  rememberedKinds.set(name, kind ?? null);
+  return kind;
+}
+
+interface Literal {
+  start: number;
+  end: number;
+}
+
+/** What a read found: maybe a literal, and how far the scan may skip ahead. */
+interface Read {
+  literal?: Literal;
+  resumeAt: number;
+  /** An unquoted token holds no other assignment, so even a rejected one is skipped whole. */
+  opaque?: boolean;
+}
+
+/** Credentials assigned to literals under credential names, bearer tokens, and passwords inside URLs. */
+export function findGenericSecrets(content: string, filePath: string, minEntropy: number): DetectedSecret[] {
+  const style = fileStyleOf(filePath);
+  return [...findAssignedLiterals(content, style, minEntropy), ...findUrlPasswords(content)];
+}
+
+function findAssignedLiterals(content: string, style: FileStyle, minEntropy: number): DetectedSecret[] {
+  const found: DetectedSecret[] = [];
+  const keywords = new RegExp(KEYWORD_SOURCE, 'gi');
+  const nextExpressionStop = createExpressionStopFinder(content);
+  for (let match = keywords.exec(content); match !== null; match = keywords.exec(content)) {
+    const nameStart = expandNameLeft(content, match.index);
+    const nameEnd = expandNameRight(content, match.index + match[0].length);
+    keywords.lastIndex = nameEnd;
+    if (nameEnd - nameStart > MAX_NAME) continue;
+    const name = content.slice(nameStart, nameEnd);
+    const kind = credentialKindOf(name);
+    if (kind === undefined) continue;
+    const isBearer = name.toLowerCase() === 'bearer';
+    const read = isBearer ? readBearerToken(content, nameEnd) : readAssignedLiteral(content, nameStart, nameEnd, style, nextExpressionStop);
+    const literal = read?.literal;
+    if (read === undefined || literal === undefined) continue;
+    let start = literal.start;
+    let value = content.slice(start, literal.end);
+    const scheme = AUTH_SCHEME.exec(value);
+    if (scheme !== null) {
+      start += scheme[0].length;
+      value = value.slice(scheme[0].length);
+    }
+    if (!isPlausibleSecret(value, minEntropy)) {
+      // A rejected quoted literal may hold other assignments (escaped JSON); look inside it.
+      keywords.lastIndex = Math.max(keywords.lastIndex, read.opaque === true ? read.resumeAt : literal.start);
+      continue;
+    }
+    keywords.lastIndex = Math.max(keywords.lastIndex, read.resumeAt);
+    found.push({ detector: detectorFor(isBearer || scheme !== null ? 'bearer' : kind), origin: 'generic', start, end: literal.end, value });
+  }
+  return found;
+}
+
+function detectorFor(kind: CredentialKind | 'bearer'): string {
+  if (kind === 'bearer') return 'bearer token';
+  if (kind === 'authorization header') return 'authorization header credential';
+  return `${kind} literal`;
+}
+
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 95 || // _
+    code === 46 || // .
+    code === 45 || // -
+    code === 36 // $
+  );
+}
+
+function isBlankCode(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isQuote(character: string | undefined): character is '"' | "'" | '`' {
+  return character === '"' || character === "'" || character === '`';
+}
+
+function expandNameLeft(content: string, index: number): number {
+  const limit = Math.max(0, index - MAX_NAME - 1);
+  let position = index;
+  while (position > limit && isNameCode(content.charCodeAt(position - 1))) position--;
+  return position;
+}
+
+function expandNameRight(content: string, index: number): number {
+  const limit = Math.min(content.length, index + MAX_NAME + 1);
+  let position = index;
+  while (position < limit && isNameCode(content.charCodeAt(position))) position++;
+  return position;
+}
+
+function skipBlanks(content: string, index: number): number {
+  const limit = Math.min(content.length, index + MAX_BLANKS);
+  let position = index;
+  while (position < limit && isBlankCode(content.charCodeAt(position))) position++;
+  return position;
+}
+
+/** `name = value`, `name: value`, `"name": value`, `name := value`, `'name' => value`, `ENV NAME value`. */
+function readAssignedLiteral(
+  content: string,
+  nameStart: number,
+  nameEnd: number,
+  style: FileStyle,
+  nextExpressionStop: (from: number) => number,
+): Read | undefined {
+  let position = nameEnd;
+  if (isQuote(content[position])) position++;
+  if (content[position] === ']') position++;
+  const afterName = position;
+  position = skipBlanks(content, position);
+  if ((content[position] === '?' || content[position] === '!') && content[position + 1] === ':') position++;
+  const character = content[position];
+  const next = content[position + 1];
+  let operator: ':' | '=' | ' ';
+  if (character === ':' && next === '=') {
+    operator = '=';
+    position += 2;
+  } else if (character === '=' && next === '>') {
+    operator = '=';
+    position += 2;
+  } else if (character === '=' && next !== '=') {
+    operator = '=';
+    position += 1;
+  } else if (character === ':' && next !== ':') {
+    operator = ':';
+    position += 1;
+  } else if (style === 'dockerfile' && position > afterName && isDockerEnvInstruction(content, nameStart)) {
+    operator = ' ';
+  } else {
+    return undefined;
+  }
+  position = skipBlanks(content, position);
+  if (isQuote(content[position])) return readQuoted(content, position);
+  if (style !== 'code') return readUnquoted(content, position);
+  if (operator === ':') {
+    // `password: string = "..."`: a type annotation between the name and the literal.
+    const afterAnnotation = skipTypeAnnotation(content, position);
+    if (afterAnnotation !== undefined) {
+      const literalAt = skipBlanks(content, afterAnnotation);
+      if (isQuote(content[literalAt])) return readQuoted(content, literalAt);
+    }
+  }
+  return readFallbackLiteral(content, position, nextExpressionStop);
+}
+
+function isDockerEnvInstruction(content: string, nameStart: number): boolean {
+  let position = nameStart;
+  const limit = Math.max(0, nameStart - MAX_BLANKS);
+  while (position > limit && isBlankCode(content.charCodeAt(position - 1))) position--;
+  if (position === nameStart || position < 3) return false;
+  const instruction = content.slice(position - 3, position).toUpperCase();
+  if (instruction !== 'ENV' && instruction !== 'ARG') return false;
+  const before = content.charCodeAt(position - 4);
+  return position === 3 || before === 10 || isBlankCode(before);
+}
+
+function readQuoted(content: string, quoteAt: number): Read {
+  const quote = content.charCodeAt(quoteAt);
+  const limit = Math.min(content.length, quoteAt + 1 + MAX_VALUE);
+  let position = quoteAt + 1;
+  while (position < limit) {
+    const code = content.charCodeAt(position);
+    if (code === 92) {
+      position += 2;
+      continue;
+    }
+    if (code === quote) return { literal: { start: quoteAt + 1, end: position }, resumeAt: position + 1 };
+    if (code === 10 && quote !== 96) return { resumeAt: position };
+    position++;
+  }
+  return { resumeAt: position };
+}
+
+function isUnquotedTerminator(code: number): boolean {
+  return (
+    code === 32 || code === 9 || code === 13 || code === 10 || code === 44 /* , */ || code === 59 /* ; */ ||
+    code === 34 || code === 39 || code === 96 || code === 41 /* ) */ || code === 125 /* } */ || code === 93 /* ] */
+  );
+}
+
+/** A config-style value: up to the next blank or delimiter; `Bearer abc` is read as one value. */
+function readUnquoted(content: string, start: number): Read | undefined {
+  const limit = Math.min(content.length, start + MAX_VALUE);
+  let position = start;
+  while (position < limit && !isUnquotedTerminator(content.charCodeAt(position))) position++;
+  if (position === start) return undefined;
+  if (content.charCodeAt(position) === 32 && /^(?:bearer|basic|token)$/i.test(content.slice(start, position))) {
+    position++;
+    while (position < limit && !isUnquotedTerminator(content.charCodeAt(position))) position++;
+  }
+  return { literal: { start, end: position }, resumeAt: position, opaque: true };
+}
+
+function skipTypeAnnotation(content: string, start: number): number | undefined {
+  const limit = Math.min(content.length, start + MAX_TYPE_ANNOTATION);
+  for (let position = start; position < limit; position++) {
+    const code = content.charCodeAt(position);
+    if (code === 61 /* = */) {
+      const next = content.charCodeAt(position + 1);
+      return next === 61 || next === 62 || position === start ? undefined : position + 1;
+    }
+    if (!isTypeAnnotationCode(code)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * For rising start positions, the next `||`, `??`, newline or `;`. It remembers the stretch it
+ * already read, so however many keyword hits share a line, each character is read about once.
+ */
+function createExpressionStopFinder(content: string): (from: number) => number {
+  let knownFrom = 0;
+  let knownStop = -1;
+  return (from) => {
+    if (from >= knownFrom && from <= knownStop) return knownStop;
+    let position = from;
+    while (position < content.length) {
+      const code = content.charCodeAt(position);
+      if (code === 10 || code === 59) break;
+      const next = content.charCodeAt(position + 1);
+      if ((code === 124 && next === 124) || (code === 63 && next === 63)) break;
+      position++;
+    }
+    knownFrom = from;
+    knownStop = position;
+    return position;
+  };
+}
+
+/** `apiKey = process.env.API_KEY || "sk-…"`: the literal after `||` or `??` is hardcoded all the same. */
+function readFallbackLiteral(content: string, start: number, nextExpressionStop: (from: number) => number): Read | undefined {
+  const stop = nextExpressionStop(start);
+  if (stop - start > MAX_FALLBACK_LOOKAHEAD || stop >= content.length) return undefined;
+  const code = content.charCodeAt(stop);
+  if (code !== 124 && code !== 63) return undefined;
+  const literalAt = skipBlanks(content, stop + 2);
+  return isQuote(content[literalAt]) ? readQuoted(content, literalAt) : undefined;
+}
+
+function isTokenCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
+    code === 46 || code === 95 || code === 126 || code === 43 || code === 47 || code === 61 || code === 45 // . _ ~ + / = -
+  );
+}
+
+function isTypeAnnotationCode(code: number): boolean {
+  return isNameCode(code) || code === 60 || code === 62 || code === 91 || code === 93 || code === 124 || code === 44 || code === 63 || code === 32; // < > [ ] | , ? space
+}
+
+function readBearerToken(content: string, nameEnd: number): Read | undefined {
+  if (content.charCodeAt(nameEnd) !== 32) return undefined;
+  const start = nameEnd + 1;
+  const limit = Math.min(content.length, start + MAX_VALUE);
+  let position = start;
+  while (position < limit && isTokenCode(content.charCodeAt(position))) position++;
+  if (position - start < MIN_SECRET_LENGTH) return undefined;
+  return { literal: { start, end: position }, resumeAt: position, opaque: true };
+}
+
+function isSchemeCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
+}
+
+function endsUserInfo(code: number): boolean {
+  return (
+    code === 47 /* / */ || code === 63 /* ? */ || code === 35 /* # */ || code === 32 || code === 9 || code === 10 ||
+    code === 13 || code === 34 || code === 39 || code === 96 || code === 92 /* \ */
+  );
+}
+
+/** `postgres://app:s3cr3t@db:5432/app`, `redis://:pass@cache`, `https://user:pass@host`. */
+function findUrlPasswords(content: string): DetectedSecret[] {
+  const found: DetectedSecret[] = [];
+  for (let separator = content.indexOf('://'); separator !== -1; separator = content.indexOf('://', separator + 3)) {
+    let schemeStart = separator;
+    const schemeLimit = Math.max(0, separator - MAX_SCHEME);
+    while (schemeStart > schemeLimit && isSchemeCode(content.charCodeAt(schemeStart - 1))) schemeStart--;
+    if (schemeStart === separator || !/[A-Za-z]/.test(content[schemeStart] ?? '')) continue;
+    const userInfoStart = separator + 3;
+    const limit = Math.min(content.length, userInfoStart + MAX_USER_INFO);
+    let colon = -1;
+    let position = userInfoStart;
+    while (position < limit) {
+      const code = content.charCodeAt(position);
+      if (code === 64 /* @ */ || endsUserInfo(code)) break;
+      if (code === 58 && colon === -1) colon = position;
+      position++;
+    }
+    if (content.charCodeAt(position) !== 64 || colon === -1) continue;
+    const user = content.slice(userInfoStart, colon);
+    const password = content.slice(colon + 1, position);
+    if (!isPlausibleUrlPassword(password, user)) continue;
+    found.push({ detector: 'password in a connection URL', origin: 'generic', start: colon + 1, end: position, value: password });
+  }
+  return found;
+}

@@ -1,0 +1,2 @@
+export { scanSecrets } from './scan-secrets.js';
+export type { SecretDetectorSet, SecretFinding, SecretScanOptions } from './secret-finding.js';

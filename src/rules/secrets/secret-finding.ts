@@ -1,0 +1,30 @@
+/** One credential found in one file. Positions are 1-based; `masked` never holds the whole secret. */
+export interface SecretFinding {
+  /** What was found, in words ("AWS access key id", "password literal"). */
+  detector: string;
+  line: number;
+  column: number;
+  /** A short prefix of the secret and an ellipsis ("AKIA…"). */
+  masked: string;
+  /** A sentence naming the detector, the masked value and the position. */
+  message: string;
+}
+
+export type SecretDetectorSet = 'secretlint-recommend' | 'generic-assignment';
+
+export interface SecretScanOptions {
+  detectors: readonly SecretDetectorSet[];
+  /** Shannon entropy (bits per character) a literal needs before the generic detector calls it a secret. */
+  minEntropy: number;
+  /** A finding whose secret value matches one of these is suppressed. */
+  allowlist: readonly RegExp[];
+}
+
+/** A detector's hit before positions are resolved: the span of the secret value in the content. */
+export interface DetectedSecret {
+  detector: string;
+  origin: 'vendor' | 'generic';
+  start: number;
+  end: number;
+  value: string;
+}

@@ -1,0 +1,109 @@
+import { EXCLUDED_VENDOR_RULES, VENDOR_ANCHORS } from './vendor-anchors.js';
+import { vendorLabel } from './vendor-labels.js';
+import type { DetectedSecret } from './secret-finding.js';
+
+type LintSource = (typeof import('@secretlint/core'))['lintSource'];
+type CoreConfig = Parameters<LintSource>[0]['options']['config'];
+type PresetRule = (typeof import('@secretlint/secretlint-rule-preset-recommend'))['rules'][number];
+
+interface Secretlint {
+  lintSource: LintSource;
+  rules: readonly PresetRule[];
+}
+
+/** Options per rule id: the AWS key id scan is off by default in the preset; account ids are not secrets. */
+const RULE_SETTINGS: Readonly<Record<string, { options?: object; allowMessageIds?: string[] }>> = {
+  '@secretlint/secretlint-rule-aws': { options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] },
+};
+
+const VALUE_PROPS = ['KEY', 'TOKEN', 'ID', 'URL', 'URI', 'CREDENTIAL'] as const;
+const LOCATE_WINDOW = 256;
+
+let loaded: Promise<Secretlint> | undefined;
+const configs = new Map<string, CoreConfig>();
+
+/** secretlint is loaded on the first file that any anchor selects, never at import. */
+function loadSecretlint(): Promise<Secretlint> {
+  loaded ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(
+    ([core, preset]) => ({ lintSource: core.lintSource, rules: preset.rules.filter((rule) => !EXCLUDED_VENDOR_RULES.has(rule.meta.id)) }),
+  );
+  return loaded;
+}
+
+/** The preset's rule ids, minus the excluded ones (for the completeness test of the anchor table). */
+export async function vendorRuleIds(): Promise<string[]> {
+  const { rules } = await loadSecretlint();
+  return rules.map((rule) => rule.meta.id);
+}
+
+/** One config per set of selected rules, built once and reused. */
+function configFor(rules: readonly PresetRule[]): CoreConfig {
+  const key = rules.map((rule) => rule.meta.id).join(',');
+  let config = configs.get(key);
+  if (config === undefined) {
+    config = {
+      rules: rules.map((rule) => ({ id: rule.meta.id, rule, ...RULE_SETTINGS[rule.meta.id] })),
+    } as CoreConfig;
+    configs.set(key, config);
+  }
+  return config;
+}
+
+function extensionOf(filePath: string): string {
+  const name = filePath.slice(filePath.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : '';
+}
+
+export interface VendorScanOptions {
+  /** Skip rules whose anchors are absent. Off only to prove, in tests, that it changes nothing. */
+  prefilter: boolean;
+}
+
+/** Secrets found by the secretlint recommended preset, each located at the secret value itself. */
+export async function findVendorSecrets(content: string, filePath: string, options: VendorScanOptions = { prefilter: true }): Promise<DetectedSecret[]> {
+  const extension = extensionOf(filePath);
+  let selectedIds: Set<string> | undefined;
+  if (options.prefilter) {
+    selectedIds = new Set(Object.keys(VENDOR_ANCHORS).filter((id) => VENDOR_ANCHORS[id]?.(content, extension) === true));
+    if (selectedIds.size === 0) return [];
+  }
+  const secretlint = await loadSecretlint();
+  // A rule missing from the anchor table (a newer preset) is always run rather than silently skipped.
+  const rules = secretlint.rules.filter((rule) => selectedIds === undefined || selectedIds.has(rule.meta.id) || VENDOR_ANCHORS[rule.meta.id] === undefined);
+  if (rules.length === 0) return [];
+  const result = await secretlint.lintSource({
+    source: { filePath, content, ext: extension, contentType: 'text' },
+    options: { config: configFor(rules), noPhysicFilePath: true, locale: 'en' },
+  });
+  return result.messages.map((message) => {
+    const { start, value } = locateValue(content, message.messageId, message.range, message.data);
+    return { detector: vendorLabel(message.ruleId, message.messageId), origin: 'vendor', start, end: Math.min(content.length, start + value.length), value };
+  });
+}
+
+/**
+ * Where the secret itself starts. Some rules report a range that starts at the variable name
+ * (AWS secret key) or covers the whole file (GCP service account), so the value is looked up.
+ */
+function locateValue(content: string, messageId: string, range: readonly [number, number], data: unknown): { start: number; value: string } {
+  if (messageId === 'PrivateKeyJSON') return locateServiceAccountKey(content, range);
+  const props = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  const value = VALUE_PROPS.map((prop) => props[prop]).find((candidate): candidate is string => typeof candidate === 'string' && candidate.length > 0);
+  if (value === undefined) return { start: range[0], value: content.slice(range[0], range[1]) };
+  if (content.startsWith(value, range[0])) return { start: range[0], value };
+  const offset = content.slice(range[0], range[0] + value.length + LOCATE_WINDOW).indexOf(value);
+  return { start: offset === -1 ? range[0] : range[0] + offset, value };
+}
+
+function locateServiceAccountKey(content: string, range: readonly [number, number]): { start: number; value: string } {
+  const key = /"private_key"\s*:\s*"/.exec(content);
+  let privateKey: unknown;
+  try {
+    privateKey = (JSON.parse(content) as { private_key?: unknown }).private_key;
+  } catch {
+    privateKey = undefined;
+  }
+  const value = typeof privateKey === 'string' ? privateKey : content.slice(range[0], range[1]);
+  return { start: key === null ? range[0] : key.index + key[0].length, value };
+}

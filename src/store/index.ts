@@ -1,0 +1,12 @@
+export { listRunFiles } from './list-run-files.js';
+export type { RunFileSummary } from './list-run-files.js';
+export { PersistentList } from './persistent-list.js';
+export { readRunFile, readRunFileStrict } from './read-run-file.js';
+export { parseRunFileText, safeParseRunFileText } from './run-file-text.js';
+export type { RunFileContents, RunFileProblem } from './run-file-text.js';
+export { openRunFile, RunFileWriteError } from './run-file-writer.js';
+export type { OpenRunFileOptions, RunEventDraft, RunFileRecovery, RunFileWriter } from './run-file-writer.js';
+export { findRound, initialRunState, reduceRunEvent, reduceRunEvents } from './run-state.js';
+export type { ApprovalState, RoundState, RunStartInfo, RunState } from './run-state.js';
+export { computeTotals } from './totals.js';
+export type { TotalsInput } from './totals.js';

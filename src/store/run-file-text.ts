@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import { InputError, RunEventSchema } from '../contract/index.js';
+import type { RunEvent } from '../contract/index.js';
+
+/**
+ * One line of a run file that could not be read. `torn` is a final line without its newline that
+ * does not parse: the writer was stopped mid-line (a crash), so nothing after it was lost.
+ */
+export interface RunFileProblem {
+  /** 1-based line number in the file. */
+  line: number;
+  kind: 'torn' | 'json' | 'schema';
+  /** A whole sentence naming the file and the line: `runs/x.jsonl line 17: field result.verdict: …`. */
+  message: string;
+}
+
+export interface RunFileContents {
+  events: RunEvent[];
+  problems: RunFileProblem[];
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else text += text === '' ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length === 0 ? 'the line' : `field ${formatPath(issue.path)}`;
+  if (issue.code === 'invalid_value') return `${where}: expected one of ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
+    return `${where}: expected one of ${issue.options.map(String).join(', ')}`;
+  }
+  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
+    return `${where}: missing (expected ${issue.expected})`;
+  }
+  return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/** Zod's issues as one sentence; the first three are enough to find the fault. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const shown = issues.slice(0, 3).map(describeIssue);
+  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
+  return `${shown.join('; ')}${more}`;
+}
+
+function problemAt(file: string, line: number, kind: RunFileProblem['kind'], what: string): RunFileProblem {
+  return { line, kind, message: `${file} line ${line}: ${what}` };
+}
+
+function parseLine(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Reads a run file's text leniently: every line is validated against RunEventSchema, a bad line
+ * becomes a problem naming its number and fault, and every good line stays readable. Blank lines
+ * are ignored. `file` is only used to name the file in the messages.
+ */
+export function safeParseRunFileText(text: string, file: string): RunFileContents {
+  const events: RunEvent[] = [];
+  const problems: RunFileProblem[] = [];
+  const lines = text.split('\n');
+  // A file that ends with a newline splits into a last empty string; any other last piece was
+  // never terminated.
+  const lastIndex = lines.length - 1;
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index] ?? '';
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') continue;
+    const lineNumber = index + 1;
+    const unterminated = index === lastIndex;
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
+      problems.push(
+        unterminated
+          ? problemAt(file, lineNumber, 'torn', `the last line was cut off mid-write (${line.length} characters, no newline); skipped`)
+          : problemAt(file, lineNumber, 'json', `not JSON (${parsed.message})`),
+      );
+      continue;
+    }
+    const result = RunEventSchema.safeParse(parsed.value);
+    if (result.success) events.push(result.data);
+    else problems.push(problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)));
+  }
+  return { events, problems };
+}
+
+/** Strict twin of safeParseRunFileText: the first bad line (torn or not) throws an InputError. */
+export function parseRunFileText(text: string, file: string): RunEvent[] {
+  const { events, problems } = safeParseRunFileText(text, file);
+  const first = problems[0];
+  if (first !== undefined) {
+    const more = problems.length > 1 ? ` (${problems.length - 1} more bad lines)` : '';
+    throw new InputError('E_RUN_FILE', `${first.message}${more}`);
+  }
+  return events;
+}

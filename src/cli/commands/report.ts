@@ -5,6 +5,7 @@ import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
 const HELP = `Usage: holdfast report FILE [--format table|md|json|junit]
+       holdfast report --audit [FILE] [--json]
 
 Prints a run file: the verdict of every round's two arms and the totals per target and arm
 (attempts, landed, blocked, declined, …, each rate with its n and a Wilson 95% interval).
@@ -14,6 +15,9 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
   --format json    {runId, status, demo, rounds, totals, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
+
+  --audit [FILE]   summarise the live gate's audit log instead (default .holdfast/audit.jsonl):
+                   calls judged, allowed, blocked per rule, per agent
 
 Lines of the file that cannot be read are reported on stderr with their line number; the rest
 is still reported. Exit codes: 0 ok, 2 bad input.`;
@@ -36,13 +40,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 async function report(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
     format: { type: 'string', default: 'table' },
+    audit: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
     writeLine(io.stdout, HELP);
     return EXIT.ok;
   }
-  const format = values.format as Format;
+  if (values.audit) return auditReport(positionals, values.json, io);
+  const format = (values.json ? 'json' : values.format) as Format;
   if (!FORMATS.includes(format)) throw new InputError('E_ARGS', `--format must be one of ${FORMATS.join(', ')}, got "${values.format}".`);
   const file = positionals[0];
   if (file === undefined || positionals.length > 1) throw new InputError('E_ARGS', 'give exactly one run file, e.g. `holdfast report runs/example.jsonl`.');
@@ -96,5 +103,14 @@ async function report(args: string[], io: CliIo): Promise<number> {
   writeLine(io.stdout, header.join('\n'));
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
+  return EXIT.ok;
+}
+
+async function auditReport(positionals: string[], json: boolean, io: CliIo): Promise<number> {
+  if (positionals.length > 1) throw new InputError('E_ARGS', 'give at most one audit log, e.g. `holdfast report --audit .holdfast/audit.jsonl`.');
+  const { summarizeAudit, formatAuditSummary } = await import('../../gate/audit.js');
+  const path = resolve(io.cwd, positionals[0] ?? '.holdfast/audit.jsonl');
+  const summary = summarizeAudit(path);
+  writeLine(io.stdout, json ? JSON.stringify(summary, null, 2) : formatAuditSummary(summary));
   return EXIT.ok;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
 import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../../contract/index.js';
@@ -29,6 +30,10 @@ Options:
   --temperature T        sampling temperature (default 0.7)
   --rulebook FILE        rulebook (default: the shipped rulebooks/default.yaml; a replay uses the recorded one)
   --out FILE             run file to write (default runs/<run id>.jsonl)
+  --sandbox              land each arm in its own throwaway git repository: real writes and commits,
+                         the allowlisted test command really runs (bubblewrap without network when
+                         installed), and each arm records the diff of what landed
+  --keep-sandboxes DIR   with --sandbox, keep each arm's repository under DIR instead of removing it
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -83,6 +88,8 @@ async function runCommand(args: string[], io: CliIo): Promise<number> {
     replay: { type: 'string' },
     replies: { type: 'string' },
     resume: { type: 'string' },
+    sandbox: { type: 'boolean', default: false },
+    'keep-sandboxes': { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -193,11 +200,18 @@ async function runCommand(args: string[], io: CliIo): Promise<number> {
       approve,
       approvalTimeoutMs: approvalSeconds * 1000,
       temperature,
-      sandbox: false,
+      sandbox: values.sandbox || values['keep-sandboxes'] !== undefined,
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
     };
   }
   out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
+  if (previous === undefined && existsSync(out)) {
+    throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
+  }
+  const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
+  if (keepDir !== undefined && !config.sandbox) {
+    throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
+  }
 
   const approver =
     config.approve === 'ask'
@@ -224,6 +238,7 @@ async function runCommand(args: string[], io: CliIo): Promise<number> {
   const progress = createProgress(io.stderr, planned, alreadyDone);
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
   writeLine(io.stderr, `Run ${runId}: ${planned} rounds → ${out}`);
+  if (config.sandbox) writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   let result;
   try {
     result = await runSession({
@@ -238,6 +253,7 @@ async function runCommand(args: string[], io: CliIo): Promise<number> {
       ...(demo !== undefined ? { demo } : {}),
       ...(previous !== undefined ? { previous } : {}),
       secrets,
+      ...(keepDir !== undefined ? { sandbox: { keepDir } } : {}),
       onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
     });
   } finally {

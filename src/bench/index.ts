@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => 
   models: () => import('./models.js'),
   pressure: () => import('./pressure.js'),
   gate: () => import('./gate.js'),
+  sse: () => import('./sse.js'),
 };
 
 async function main(names: string[]): Promise<number> {

@@ -1,0 +1,64 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../test-support/memory-io.js';
+import { main } from '../main.js';
+
+let cwd: string;
+
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), 'holdfast-serve-cli-'));
+});
+
+afterEach(() => {
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('holdfast serve', () => {
+  it('prints a true --help', async () => {
+    const io = memoryIo({ cwd });
+    expect(await main(['serve', '--help'], io)).toBe(0);
+    expect(io.out()).toContain('Usage: holdfast serve');
+    expect(io.out()).toContain('--port');
+  });
+
+  it('refuses bad flags with exit 2', async () => {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--nope'], ['extra'], ['--open', '../x.jsonl'], ['--host', 'a b']]) {
+      const io = memoryIo({ cwd });
+      expect(await main(['serve', ...args], io), args.join(' ')).toBe(2);
+      expect(io.err()).toMatch(/holdfast serve/);
+    }
+  });
+
+  it('says so when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const io = memoryIo({ cwd });
+      expect(await main(['serve', '--port', String(port)], io)).toBe(2);
+      expect(io.err()).toContain(`port ${port}`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('serves until stopped, then exits 0', async () => {
+    const io = memoryIo({ cwd });
+    const exit = main(['serve', '--port', '0'], io);
+    await until(() => io.out().includes('listening on'));
+    const url = /listening on (http:\/\/\S+)/.exec(io.out())?.[1];
+    const response = await fetch(`${url}/api/runs`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ runs: [] });
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});

@@ -1,0 +1,110 @@
+import type { RunEvent } from '../contract/index.js';
+import type { PendingApprovals } from '../experiment/approvals.js';
+
+/** What a stream does with a live run: every event as it is stored, then the end. */
+export interface RunSubscriber {
+  event(event: RunEvent): void;
+  end(): void;
+}
+
+export interface LiveRunInit {
+  readonly runId: string;
+  /** The run file's name inside the runs folder. */
+  readonly name: string;
+  readonly token: string;
+  /** The HTTP commit gate; absent when the run has no human gate. */
+  readonly approvals?: PendingApprovals;
+  readonly controller: AbortController;
+}
+
+/**
+ * A run this process is executing. Its events are kept in order so a stream that connects (or
+ * reconnects) late replays the past and then follows live, with nothing lost in between: replay
+ * and subscribe happen in the same tick.
+ */
+export class LiveRun {
+  readonly runId: string;
+  readonly name: string;
+  readonly token: string;
+  readonly approvals: PendingApprovals | undefined;
+  readonly controller: AbortController;
+  private readonly stored: RunEvent[] = [];
+  private readonly subscribers = new Set<RunSubscriber>();
+  private ended = false;
+  private readonly settled: Promise<void>;
+  private settle!: () => void;
+
+  constructor(init: LiveRunInit) {
+    this.runId = init.runId;
+    this.name = init.name;
+    this.token = init.token;
+    this.approvals = init.approvals;
+    this.controller = init.controller;
+    this.settled = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  get events(): readonly RunEvent[] {
+    return this.stored;
+  }
+
+  get finished(): boolean {
+    return this.ended;
+  }
+
+  /** Resolves once the run has ended and its file is closed. */
+  get done(): Promise<void> {
+    return this.settled;
+  }
+
+  push(event: RunEvent): void {
+    this.stored.push(event);
+    for (const subscriber of this.subscribers) subscriber.event(event);
+  }
+
+  finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const subscriber of this.subscribers) subscriber.end();
+    this.subscribers.clear();
+    this.settle();
+  }
+
+  /**
+   * Hands `subscriber` every stored event with seq greater than `afterSeq`, then the live ones.
+   * Returns the unsubscribe function; a finished run ends the subscriber at once.
+   */
+  follow(afterSeq: number, subscriber: RunSubscriber): () => void {
+    for (const event of this.stored) if (event.seq > afterSeq) subscriber.event(event);
+    if (this.ended) {
+      subscriber.end();
+      return () => {};
+    }
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+}
+
+/** The runs this process started, by run id. */
+export class RunRegistry {
+  private readonly runs = new Map<string, LiveRun>();
+
+  add(run: LiveRun): LiveRun {
+    this.runs.set(run.runId, run);
+    return run;
+  }
+
+  get(runId: string): LiveRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  all(): LiveRun[] {
+    return [...this.runs.values()];
+  }
+
+  /** Cancels every unfinished run and waits until each has written its end and closed its file. */
+  async cancelAll(): Promise<void> {
+    const open = this.all().filter((run) => !run.finished);
+    for (const run of open) run.controller.abort();
+    await Promise.all(open.map((run) => run.done));
+  }
+}

@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import type { ApiRunFile, RunEvent } from '../contract/index.js';
+import { listRunFiles, readRunFile } from '../store/index.js';
+import type { RunFileContents } from '../store/index.js';
+import { ApiError } from './api-error.js';
+
+const RUN_FILE_NAME = /^[A-Za-z0-9._-]+\.jsonl$/;
+
+/**
+ * The path of a saved run inside `runsDir`, or a refusal. Only a plain file name is accepted, so
+ * `../`, absolute paths, encoded slashes and backslashes never reach the file system.
+ */
+export function runFilePath(runsDir: string, name: string): string {
+  if (!RUN_FILE_NAME.test(name) || name.startsWith('.')) {
+    throw new ApiError(400, 'E_RUN_NAME', `"${name}" is not a run file name: use letters, digits, ".", "_" and "-", ending in .jsonl.`);
+  }
+  const root = resolve(runsDir);
+  const path = resolve(root, name);
+  const inside = relative(root, path);
+  if (inside === '' || inside.startsWith('..') || inside.includes(sep)) {
+    throw new ApiError(400, 'E_RUN_NAME', `"${name}" is outside the runs folder.`);
+  }
+  return join(root, inside);
+}
+
+function notFound(name: string, error: unknown): ApiError {
+  return new ApiError(404, 'E_RUN_NOT_FOUND', `no saved run named "${name}".`, { cause: error });
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { cause?: NodeJS.ErrnoException; code?: string }).cause?.code ?? (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'EISDIR' || code === 'E_RUN_FILE_READ';
+}
+
+/** The raw JSONL text of a saved run. */
+export async function readRunText(runsDir: string, name: string): Promise<string> {
+  const path = runFilePath(runsDir, name);
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) throw notFound(name, error);
+    throw error;
+  }
+}
+
+/** The readable events of a saved run, and the lines that could not be read. */
+export async function readSavedRun(runsDir: string, name: string): Promise<RunFileContents> {
+  const path = runFilePath(runsDir, name);
+  try {
+    return await readRunFile(path);
+  } catch (error) {
+    if (isMissing(error)) throw notFound(name, error);
+    throw error;
+  }
+}
+
+/** The run-start of a saved run, or a refusal naming the file. */
+export function runStartOf(name: string, events: readonly RunEvent[]): Extract<RunEvent, { type: 'run-start' }> {
+  const start = events.find((event) => event.type === 'run-start');
+  if (start === undefined || start.type !== 'run-start') {
+    throw new ApiError(400, 'E_RUN_FILE', `the saved run "${name}" has no run-start event, so its targets and tasks are unknown.`);
+  }
+  return start;
+}
+
+export async function listSavedRuns(runsDir: string): Promise<ApiRunFile[]> {
+  const files = await listRunFiles(runsDir);
+  return files
+    .filter((file) => RUN_FILE_NAME.test(file.name) && !file.name.startsWith('.'))
+    .map((file) => ({
+      name: file.name,
+      size: file.size,
+      mtime: file.mtime.toISOString(),
+      ...(file.runId !== undefined ? { runId: file.runId } : {}),
+      ...(file.status !== undefined ? { status: file.status } : {}),
+      ...(file.demo !== undefined ? { demo: file.demo } : {}),
+      ...(file.rounds !== undefined ? { rounds: file.rounds } : {}),
+    }));
+}

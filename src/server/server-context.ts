@@ -1,0 +1,23 @@
+/** What the API needs of the outside world; tests pass their own clock, ids and folders. */
+export interface ServerContext {
+  /** Where holdfast.config.yaml and .env are read. */
+  readonly cwd: string;
+  /** Where run files are written and listed. */
+  readonly runsDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  /** A fresh run id. */
+  readonly generateId: () => string;
+  /** A fresh approval token: secret, unguessable. */
+  readonly generateToken: () => string;
+  /** The task fixtures; the shipped tasks/ when absent. */
+  readonly tasksDir?: string;
+  /** The rulebook of live runs; the shipped default when absent. */
+  readonly rulebookPath?: string;
+  /** How long GET /api/config waits for each target's reachability probe. */
+  readonly probeTimeoutMs: number;
+  /** The saved run the app opens first (the shipped example), if any. */
+  readonly defaultRun?: string;
+  /** Server-side diagnostics (a run that crashed); never sent to the browser. */
+  readonly log: (line: string) => void;
+}

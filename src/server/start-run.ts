@@ -1,0 +1,136 @@
+import { RunSelectionSchema, InputError } from '../contract/index.js';
+import type { RunConfig, RunSelection, Rulebook, TaskInfo } from '../contract/index.js';
+import { PendingApprovals } from '../experiment/approvals.js';
+import { resolveConfiguredTargets, resolveReplayTargets } from '../experiment/resolve-targets.js';
+import type { ExperimentTarget } from '../experiment/runner.js';
+import { runSession } from '../experiment/run-session.js';
+import { loadTasks, selectTasks } from '../experiment/tasks.js';
+import { loadRulebook } from '../rules/index.js';
+import { ApiError } from './api-error.js';
+import { LiveRun } from './live-run.js';
+import type { RunRegistry } from './live-run.js';
+import { readSavedRun, runFilePath, runStartOf } from './run-files.js';
+import type { ServerContext } from './server-context.js';
+
+/** Everything a run needs, checked before anything starts. */
+export interface PreparedRun {
+  readonly config: RunConfig;
+  readonly rulebook: Rulebook;
+  readonly tasks: TaskInfo[];
+  readonly targets: ExperimentTarget[];
+  readonly secrets: string[];
+  readonly demo?: string;
+  readonly humanGate: boolean;
+}
+
+const TEMPERATURE = 0.7;
+
+function describeSelectionIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : 'the selection'}: ${issue.message}`)
+    .join('; ');
+}
+
+export function parseSelection(body: unknown): RunSelection {
+  const parsed = RunSelectionSchema.safeParse(body);
+  if (!parsed.success) throw new ApiError(400, 'E_SELECTION', `invalid run selection: ${describeSelectionIssues(parsed.error)}.`);
+  return parsed.data;
+}
+
+/** A person's mistake in the selection (unknown target or task) is a 400 that lists the valid ones. */
+function asBadSelection(error: unknown): never {
+  if (error instanceof InputError) throw new ApiError(400, error.code, error.message, { cause: error });
+  throw error;
+}
+
+function hasOwn(body: unknown, key: string): boolean {
+  return typeof body === 'object' && body !== null && Object.prototype.hasOwnProperty.call(body, key);
+}
+
+/**
+ * Validates a selection against the schema and against what exists (targets in the config or the
+ * replayed run, tasks on disk or in the replayed run) and resolves it into a runnable run.
+ * A replay answers from a saved run's recorded replies: no key, no network.
+ */
+export async function prepareRun(body: unknown, context: ServerContext): Promise<PreparedRun> {
+  const selection = parseSelection(body);
+  const base = {
+    concurrency: selection.concurrency,
+    approve: selection.humanGate ? ('http' as const) : ('auto' as const),
+    approvalTimeoutMs: selection.approvalTimeoutSeconds * 1000,
+    temperature: TEMPERATURE,
+    sandbox: false,
+  };
+  try {
+    if (selection.replay !== undefined) {
+      const { events } = await readSavedRun(context.runsDir, selection.replay);
+      const start = runStartOf(selection.replay, events);
+      const recordedReps = start.config.reps;
+      const reps = hasOwn(body, 'reps') ? selection.reps : recordedReps;
+      if (reps > recordedReps) {
+        throw new ApiError(400, 'E_SELECTION', `the saved run "${selection.replay}" recorded ${recordedReps} repetition(s); ask for at most that many.`);
+      }
+      const tasks = selectTasks(start.tasks, selection.tasks);
+      const targetIds = selection.targets ?? start.config.targets;
+      const targets = resolveReplayTargets(targetIds, events);
+      return {
+        config: { ...base, targets: targetIds, tasks: tasks.map((task) => task.id), reps, replayOf: runFilePath(context.runsDir, selection.replay) },
+        rulebook: start.rulebook,
+        tasks,
+        targets,
+        secrets: [],
+        ...(start.demo !== undefined ? { demo: start.demo } : {}),
+        humanGate: selection.humanGate,
+      };
+    }
+    if (selection.targets === undefined) {
+      throw new ApiError(400, 'E_SELECTION', 'choose at least one target, or a saved run to replay.');
+    }
+    const rulebook = await loadRulebook(context.rulebookPath);
+    const tasks = selectTasks(await loadTasks(context.tasksDir, { rulebook }), selection.tasks);
+    const { targets, secrets } = await resolveConfiguredTargets(selection.targets, context.cwd, context.env);
+    return {
+      config: { ...base, targets: selection.targets, tasks: tasks.map((task) => task.id), reps: selection.reps },
+      rulebook,
+      tasks,
+      targets,
+      secrets,
+      humanGate: selection.humanGate,
+    };
+  } catch (error) {
+    return asBadSelection(error);
+  }
+}
+
+/**
+ * Starts a prepared run in the background: its file is written under the runs folder, its events
+ * go to the registry's live run (and so to every stream), and its commit gate answers over HTTP.
+ */
+export function startRun(prepared: PreparedRun, context: ServerContext, registry: RunRegistry): LiveRun {
+  const runId = context.generateId();
+  const name = `${runId}.jsonl`;
+  const approvals = prepared.humanGate ? new PendingApprovals() : undefined;
+  const run = registry.add(
+    new LiveRun({ runId, name, token: context.generateToken(), controller: new AbortController(), ...(approvals !== undefined ? { approvals } : {}) }),
+  );
+  void runSession({
+    runId,
+    out: runFilePath(context.runsDir, name),
+    config: prepared.config,
+    rulebook: prepared.rulebook,
+    tasks: prepared.tasks,
+    targets: prepared.targets,
+    ...(approvals !== undefined ? { approver: approvals } : {}),
+    signal: run.controller.signal,
+    ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
+    secrets: prepared.secrets,
+    now: context.now,
+    onEvent: (event) => run.push(event),
+  })
+    .catch((error: unknown) => {
+      context.log(`holdfast serve: run ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    })
+    .finally(() => run.finish());
+  return run;
+}

@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => 
   pressure: () => import('./pressure.js'),
   gate: () => import('./gate.js'),
   sse: () => import('./sse.js'),
+  sandbox: () => import('./sandbox.js'),
 };
 
 async function main(names: string[]): Promise<number> {

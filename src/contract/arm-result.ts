@@ -11,6 +11,19 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/**
+ * What an applied action did in the sandbox. `done`: the file was written or deleted, the commit
+ * made, the command executed (whatever its exit code). `refused`: the sandbox would not do it (a
+ * path that escapes the repository, a command off the allowlist). `failed`: it was tried and broke.
+ */
+export const LandedSchema = z.object({
+  state: z.enum(['done', 'refused', 'failed']),
+  detail: z.string().optional(),
+  /** The commit this action made, for `commit` actions. */
+  commit: z.string().optional(),
+});
+export type Landed = z.infer<typeof LandedSchema>;
+
 export const ActionOutcomeSchema = z.object({
   index: z.number().int().nonnegative(),
   action: ActionSchema,
@@ -21,6 +34,8 @@ export const ActionOutcomeSchema = z.object({
   detail: z.string().optional(),
   /** Rules this action violated, whatever the arm did about it. */
   violations: z.array(z.string()).default([]),
+  /** With `--sandbox`: what really happened to this applied action in the arm's git repository. */
+  landed: LandedSchema.optional(),
 });
 export type ActionOutcome = z.infer<typeof ActionOutcomeSchema>;
 
@@ -34,6 +49,47 @@ export const GenerationSchema = z.object({
   attempts: z.number().int().positive().default(1),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
+
+/** Text kept up to a cap; `truncated` says the rest was cut. */
+export const CappedTextSchema = z.object({ text: z.string(), truncated: z.boolean(), bytes: z.number().int().nonnegative() });
+export type CappedText = z.infer<typeof CappedTextSchema>;
+
+export const SandboxCommandSchema = z.object({
+  /** Index of the `run` action in the arm's action list. */
+  index: z.number().int().nonnegative(),
+  cmd: z.string(),
+  executed: z.boolean(),
+  /** Why it was not executed (off the allowlist, shell syntax), or how it ended. */
+  reason: z.string().optional(),
+  exitCode: z.number().int().optional(),
+  signal: z.string().optional(),
+  timedOut: z.boolean().optional(),
+  /** stdout and stderr interleaved as they arrived, capped. */
+  output: CappedTextSchema.optional(),
+  durationMs: z.number().nonnegative().optional(),
+});
+export type SandboxCommand = z.infer<typeof SandboxCommandSchema>;
+
+/**
+ * The arm's disposable git repository (`holdfast run --sandbox`): the task's files as the base
+ * commit, then what the arm applied, in order. `diff` is everything that landed in the tree
+ * (committed or not) against the base commit: the part a reviewer reads.
+ */
+export const SandboxResultSchema = z.object({
+  /** How commands were confined: bubblewrap (no network, read-only system) or none (the machine lacks it). */
+  isolation: z.enum(['bubblewrap', 'none']),
+  isolationDetail: z.string().optional(),
+  baseCommit: z.string(),
+  commits: z.array(z.object({ index: z.number().int().nonnegative(), hash: z.string(), message: z.string() })).default([]),
+  diff: CappedTextSchema,
+  /** Paths the diff touches, in the diff's order. */
+  changedPaths: z.array(z.string()).default([]),
+  commands: z.array(SandboxCommandSchema).default([]),
+  refusedWrites: z.array(z.object({ index: z.number().int().nonnegative(), path: z.string(), reason: z.string() })).default([]),
+  /** Where the repository was kept (`--keep-sandboxes DIR`); absent when it was removed. */
+  keptAt: z.string().optional(),
+});
+export type SandboxResult = z.infer<typeof SandboxResultSchema>;
 
 export const ArmResultSchema = z.object({
   arm: ArmSchema,
@@ -53,5 +109,7 @@ export const ArmResultSchema = z.object({
   checks: z.array(CheckResultSchema).default([]),
   generation: GenerationSchema.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** With `--sandbox`: the real repository the arm's applied actions landed in. */
+  sandbox: SandboxResultSchema.optional(),
 });
 export type ArmResult = z.infer<typeof ArmResultSchema>;

@@ -29,6 +29,7 @@ export {
   RuleCheckSchema,
   RuleSchema,
   RulebookSchema,
+  SandboxPolicySchema,
   ScopeCheckSchema,
   SecretCheckSchema,
   SiblingTestCheckSchema,
@@ -42,14 +43,33 @@ export type {
   Rule,
   RuleCheck,
   Rulebook,
+  SandboxPolicy,
   ScopeCheck,
   SecretCheck,
   SiblingTestCheck,
 } from './rulebook.js';
 export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
 export type { ActionStatus, Arm, Verdict } from './verdict.js';
-export { ActionOutcomeSchema, ArmResultSchema, GenerationSchema, UsageSchema } from './arm-result.js';
-export type { ActionOutcome, ArmResult, Generation, Usage } from './arm-result.js';
+export {
+  ActionOutcomeSchema,
+  ArmResultSchema,
+  CappedTextSchema,
+  GenerationSchema,
+  LandedSchema,
+  SandboxCommandSchema,
+  SandboxResultSchema,
+  UsageSchema,
+} from './arm-result.js';
+export type {
+  ActionOutcome,
+  ArmResult,
+  CappedText,
+  Generation,
+  Landed,
+  SandboxCommand,
+  SandboxResult,
+  Usage,
+} from './arm-result.js';
 export { ArmTotalsSchema, RateSchema, RuleTotalsSchema, TotalsSchema } from './totals.js';
 export type { ArmTotals, Rate, RuleTotals, Totals } from './totals.js';
 export {

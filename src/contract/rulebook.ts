@@ -92,12 +92,23 @@ export const AgentSchema = z.strictObject({
   rules: z.array(z.string()).min(1),
 });
 
+/**
+ * What `holdfast run --sandbox` may execute. A `run` action executes only when its whole command
+ * matches one of `allow`; absent, the order rule's test command is the allowlist.
+ */
+export const SandboxPolicySchema = z.strictObject({
+  allow: z.array(regexSource).min(1).optional(),
+  /** Seconds before a command is killed. */
+  timeoutSeconds: z.number().positive().max(3600).default(60),
+});
+
 export const RulebookSchema = z.strictObject({
   version: z.literal(1),
   name: z.string().min(1).default('rulebook'),
   description: z.string().optional(),
   rules: z.array(RuleSchema).min(1),
   agents: z.array(AgentSchema).default([]),
+  sandbox: SandboxPolicySchema.optional(),
 });
 
 export type SecretCheck = z.infer<typeof SecretCheckSchema>;
@@ -111,6 +122,7 @@ export type CheckKind = RuleCheck['kind'];
 export type Rule = z.infer<typeof RuleSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type Rulebook = z.infer<typeof RulebookSchema>;
+export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;
 
 export const CHECK_KINDS: readonly CheckKind[] = [
   'secret',

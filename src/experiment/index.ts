@@ -31,7 +31,7 @@ export type { ApprovalDecision, ApprovalRequest, Approver } from './approvals.js
 export { errorArm, holdArm, tellArm } from './arm.js';
 export type { ArmInput, CommitGate } from './arm.js';
 export { DEFAULT_MAX_TOKENS, planRounds, roundIdOf, runExperiment } from './runner.js';
-export type { ExperimentModel, ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec } from './runner.js';
+export type { ExperimentModel, ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 export { completedRounds, runSession } from './run-session.js';
 export type { RunSessionOptions, RunSessionResult } from './run-session.js';
 export { rescoreRun } from './rescore.js';

@@ -3,7 +3,7 @@ import { computeTotals, initialRunState, openRunFile, reduceRunEvent } from '../
 import type { RunFileWriter, RunState } from '../store/index.js';
 import type { Approver } from './approvals.js';
 import { runExperiment } from './runner.js';
-import type { ExperimentOutcome, ExperimentTarget, RoundSpec } from './runner.js';
+import type { ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 import type { ArmResult } from '../contract/index.js';
 
 export interface RunSessionOptions {
@@ -23,6 +23,7 @@ export interface RunSessionOptions {
   readonly onEvent?: (event: RunEvent, state: RunState) => void;
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   readonly now?: () => Date;
+  readonly sandbox?: SandboxRunOptions;
 }
 
 export interface RunSessionResult {
@@ -61,6 +62,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.demo !== undefined ? { demo: options.demo } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       emitStart: options.previous === undefined,
       done: completedRounds(state),
       totals: () => computeTotals(state),

@@ -11,6 +11,7 @@ import type {
   Totals,
 } from '../contract/index.js';
 import type { ModelAdapter } from '../models/index.js';
+import type { IsolationMode, SandboxManager } from '../sandbox/index.js';
 import { parseReply } from '../reply/index.js';
 import { checkActions, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
@@ -56,6 +57,17 @@ export interface ExperimentOptions {
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   /** Totals of everything in the run file so far, emitted as the `totals` event before `run-end`. */
   readonly totals?: () => Totals;
+  /** How `config.sandbox` runs are landed; ignored when the config has no sandbox. */
+  readonly sandbox?: SandboxRunOptions;
+}
+
+export interface SandboxRunOptions {
+  /** Keep each arm's repository under this folder (`--keep-sandboxes DIR`) instead of removing it. */
+  readonly keepDir?: string;
+  /** Where the run's throwaway repositories are made. */
+  readonly parentDir?: string;
+  readonly isolation?: IsolationMode;
+  readonly commandTimeoutMs?: number;
 }
 
 export interface ExperimentOutcome {
@@ -127,7 +139,24 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let roundsRun = 0;
   let failure: unknown;
 
+  let sandboxes: SandboxManager | undefined;
+  if (options.config.sandbox) {
+    const { createSandboxManager } = await import('../sandbox/index.js');
+    sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
+  }
+
+  /**
+   * The verdict is decided from the checks first; only then does the sandbox land what the result
+   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes), never a verdict.
+   */
   async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const decided = await decideArm(round, arm);
+    if (decided === undefined || sandboxes === undefined) return decided;
+    const landed = await sandboxes.land({ task: tasksById.get(round.task)!, roundId: round.roundId, arm, result: decided, signal });
+    return signal.aborted ? undefined : landed;
+  }
+
+  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
     const task = tasksById.get(round.task)!;
     const target = targetsById.get(round.target)!;
     let generation: Generation;
@@ -211,7 +240,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
 
   const poolSize = Math.max(1, Math.min(options.config.concurrency, queue.length));
-  await Promise.all(Array.from({ length: poolSize }, () => worker()));
+  try {
+    await Promise.all(Array.from({ length: poolSize }, () => worker()));
+  } finally {
+    await sandboxes?.dispose();
+  }
 
   if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });
   if (failure !== undefined) {

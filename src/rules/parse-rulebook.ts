@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { z } from 'zod';
-import { AgentSchema, CHECK_KINDS, RuleCheckSchema, RuleSchema, RulebookSchema } from '../contract/index.js';
+import { AgentSchema, CHECK_KINDS, RuleCheckSchema, RuleSchema, RulebookSchema, SandboxPolicySchema } from '../contract/index.js';
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
 import { normalizeRepoPath } from './paths.js';
@@ -98,6 +98,16 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
       });
     }
   });
+  rulebook.sandbox?.allow?.forEach((source, position) => {
+    const problem = regexProblem(source, '');
+    if (problem !== undefined) problems.push({ path: ['sandbox', 'allow', position], message: problem });
+  });
+  if (rulebook.sandbox !== undefined && rulebook.sandbox.allow === undefined && !rulebook.rules.some((rule) => rule.check.kind === 'order')) {
+    problems.push({
+      path: ['sandbox'],
+      message: 'the sandbox allowlist defaults to the order rule\'s test command, and this rulebook has no order rule; write `allow: ["^npm test$"]`',
+    });
+  }
   const agentIds = new Set<string>();
   rulebook.agents.forEach((agent, index) => {
     if (agentIds.has(agent.id)) problems.push({ path: ['agents', index, 'id'], message: `duplicate agent id "${agent.id}"; give each agent its own id` });
@@ -228,6 +238,7 @@ function allowedKeys(path: Path, data: unknown): string[] | undefined {
   if (path.length === 0) return Object.keys(RulebookSchema.shape);
   if (path.length === 2 && path[0] === 'rules') return Object.keys(RuleSchema.shape);
   if (path.length === 2 && path[0] === 'agents') return Object.keys(AgentSchema.shape);
+  if (path.length === 1 && path[0] === 'sandbox') return Object.keys(SandboxPolicySchema.shape);
   if (path.length === 3 && path[0] === 'rules' && path[2] === 'check') {
     const kind = valueAt(data, [...path, 'kind']);
     const option = RuleCheckSchema.options.find((candidate) => candidate.shape.kind.value === kind);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
+import type { ArmResult } from '../../contract/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -15,6 +16,9 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
   --format json    {runId, status, demo, rounds, totals, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
+
+  --diffs          also print, for every round run with \`holdfast run --sandbox\`, the diff of what
+                   landed in each arm's repository, its commits and the exit codes of its commands
 
   --audit [FILE]   summarise the live gate's audit log instead (default .holdfast/audit.jsonl):
                    calls judged, allowed, blocked per rule, per agent
@@ -41,6 +45,7 @@ async function report(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
     format: { type: 'string', default: 'table' },
     audit: { type: 'boolean', default: false },
+    diffs: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -76,6 +81,7 @@ async function report(args: string[], io: CliIo): Promise<number> {
     rep: round.rep,
     told: round.told?.verdict ?? null,
     held: round.held?.verdict ?? null,
+    ...(values.diffs ? { toldDiff: round.told?.sandbox?.diff.text ?? null, heldDiff: round.held?.sandbox?.diff.text ?? null } : {}),
   }));
   if (format === 'json') {
     const body = {
@@ -97,13 +103,56 @@ async function report(args: string[], io: CliIo): Promise<number> {
   if (format === 'md') {
     const lines = [`# holdfast run ${state.runId ?? ''}`.trim(), '', ...header.slice(1).map((line) => `> ${line}`), ''];
     lines.push(`Status: ${status}, ${rounds.length} rounds.`, '', formats.formatTotalsMarkdown(totals));
+    if (values.diffs) lines.push('', landedDiffs([...state.rounds], 'md'));
     writeLine(io.stdout, lines.join('\n'));
     return EXIT.ok;
   }
   writeLine(io.stdout, header.join('\n'));
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
+  if (values.diffs) {
+    writeLine(io.stdout);
+    writeLine(io.stdout, landedDiffs([...state.rounds], 'table'));
+  }
   return EXIT.ok;
+}
+
+type ReportedRound = { roundId: string; told?: ArmResult; held?: ArmResult };
+
+/** What really landed in each arm's sandbox: a reviewer reads the diff, not the label. */
+function landedDiffs(rounds: readonly ReportedRound[], format: 'table' | 'md'): string {
+  const sections: string[] = [];
+  for (const round of rounds) {
+    for (const result of [round.told, round.held]) {
+      if (result === undefined) continue;
+      const title = `${round.roundId} · ${result.arm} · ${result.verdict}`;
+      const sandbox = result.sandbox;
+      const lines = [format === 'md' ? `### ${title}` : `=== ${title}`];
+      if (sandbox === undefined) {
+        lines.push(result.actions.length === 0 ? 'No actions, so no sandbox.' : 'Not run with --sandbox: nothing really landed.');
+        sections.push(lines.join('\n'));
+        continue;
+      }
+      lines.push(`isolation: ${sandbox.isolation}${sandbox.isolationDetail !== undefined ? ` (${sandbox.isolationDetail})` : ''}; base ${sandbox.baseCommit.slice(0, 12)}`);
+      for (const commit of sandbox.commits) lines.push(`commit ${commit.hash.slice(0, 12)} (action ${commit.index}): ${commit.message.split('\n')[0] ?? ''}`);
+      for (const command of sandbox.commands) {
+        const how = command.executed
+          ? command.timedOut === true
+            ? 'killed at the timeout'
+            : command.exitCode !== undefined
+              ? `exit ${command.exitCode}`
+              : `signal ${command.signal ?? '?'}`
+          : (command.reason ?? 'not executed');
+        lines.push(`run (action ${command.index}) ${command.cmd}: ${how}`);
+      }
+      for (const refused of sandbox.refusedWrites) lines.push(`refused write (action ${refused.index}) ${refused.path}: ${refused.reason}`);
+      const diff = sandbox.diff.text === '' ? '(nothing landed)' : sandbox.diff.text.trimEnd();
+      lines.push(format === 'md' ? `\n\`\`\`diff\n${diff}\n\`\`\`` : diff);
+      if (sandbox.diff.truncated) lines.push(`(diff cut at ${sandbox.diff.text.length} of ${sandbox.diff.bytes} bytes)`);
+      sections.push(lines.join('\n'));
+    }
+  }
+  return sections.length === 0 ? 'No rounds.' : sections.join('\n\n');
 }
 
 async function auditReport(positionals: string[], json: boolean, io: CliIo): Promise<number> {

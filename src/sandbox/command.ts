@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import type { CappedText, Rulebook } from '../contract/index.js';
+import { CappedBuffer } from './capped-text.js';
+import { wrapCommand } from './isolation.js';
+import type { Isolation } from './isolation.js';
+
+export type SplitCommand = { readonly ok: true; readonly argv: string[]; readonly normalized: string } | { readonly ok: false; readonly reason: string };
+
+const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]{}~!#\n\r]/;
+
+/**
+ * Commands run without a shell, so only a plain word list is accepted: anything a shell would
+ * interpret (pipes, `&&`, quotes, globs, variables) is refused rather than half-honoured.
+ */
+export function splitCommand(cmd: string): SplitCommand {
+  const match = SHELL_SYNTAX.exec(cmd);
+  if (match !== null) return { ok: false, reason: `it uses shell syntax (${JSON.stringify(match[0])}), and commands run without a shell` };
+  const argv = cmd.trim().split(/[ \t]+/).filter((word) => word.length > 0);
+  if (argv.length === 0) return { ok: false, reason: 'the command is empty' };
+  return { ok: true, argv, normalized: argv.join(' ') };
+}
+
+/** The rulebook's sandbox allowlist; without one, the order rule's test command. */
+export function sandboxAllowlist(rulebook: Rulebook): RegExp[] {
+  const sources = rulebook.sandbox?.allow ?? rulebook.rules.flatMap((rule) => (rule.check.kind === 'order' ? [rule.check.command] : []));
+  return sources.map((source) => new RegExp(source));
+}
+
+export type CommandDecision = { readonly execute: true; readonly argv: string[] } | { readonly execute: false; readonly reason: string };
+
+export function decideCommand(cmd: string, allowlist: readonly RegExp[]): CommandDecision {
+  const split = splitCommand(cmd);
+  if (!split.ok) return { execute: false, reason: `Not executed: ${split.reason}.` };
+  if (!allowlist.some((pattern) => pattern.test(split.normalized))) {
+    return { execute: false, reason: `Not executed: "${split.normalized}" is not on the rulebook's sandbox allowlist.` };
+  }
+  return { execute: true, argv: split.argv };
+}
+
+export interface CommandRunOptions {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly homeDir: string;
+  readonly isolation: Isolation;
+  readonly timeoutMs: number;
+  readonly outputCapBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface CommandRun {
+  readonly exitCode?: number;
+  readonly signal?: string;
+  readonly timedOut: boolean;
+  readonly output: CappedText;
+  readonly durationMs: number;
+  /** The command could not be started at all (not found). */
+  readonly spawnError?: string;
+}
+
+/** Everything a command sees of the environment: no keys, no tokens, nothing inherited but PATH. */
+export function scrubbedEnvironment(homeDir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: homeDir,
+    TMPDIR: homeDir,
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    CI: 'true',
+    NO_COLOR: '1',
+    npm_config_cache: `${homeDir}/.npm`,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+}
+
+/** How long stdio may stay open after the process is gone (a grandchild holding the pipe). */
+const DRAIN_MS = 1_000;
+
+/**
+ * Runs one allowlisted command in its own process group, so a timeout (or Ctrl-C) kills the
+ * whole tree, not just the first process.
+ */
+export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRun> {
+  const started = performance.now();
+  const output = new CappedBuffer(options.outputCapBytes);
+  const { file, args } = wrapCommand(options.isolation, options.argv, [options.cwd, options.homeDir], options.cwd);
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let settled = false;
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: scrubbedEnvironment(options.homeDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    const onAbort = () => killGroup();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    const finish = (result: Omit<CommandRun, 'output' | 'durationMs' | 'timedOut'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      killGroup();
+      resolve({ ...result, timedOut, output: output.result(), durationMs: Math.round(performance.now() - started) });
+    };
+    child.on('error', (error) => finish({ spawnError: error.message }));
+    child.on('exit', (code, signal) => {
+      const result = { ...(code !== null ? { exitCode: code } : {}), ...(signal !== null ? { signal } : {}) };
+      const drain = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(result);
+      }, DRAIN_MS);
+      child.on('close', () => {
+        clearTimeout(drain);
+        finish(result);
+      });
+    });
+    if (options.signal?.aborted === true) killGroup();
+  });
+}

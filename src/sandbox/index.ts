@@ -1,0 +1,17 @@
+export { buildBaseRepo, BASE_BRANCH } from './base-repo.js';
+export type { BaseRepo } from './base-repo.js';
+export { CappedBuffer, capText } from './capped-text.js';
+export { decideCommand, runSandboxCommand, sandboxAllowlist, scrubbedEnvironment, splitCommand } from './command.js';
+export type { CommandDecision, CommandRun, CommandRunOptions, SplitCommand } from './command.js';
+export { confinePath } from './confine.js';
+export type { ConfinedPath } from './confine.js';
+export { SandboxError } from './errors.js';
+export type { SandboxErrorCode } from './errors.js';
+export { bubblewrapArgs, detectIsolation, findExecutable } from './isolation.js';
+export type { Isolation, IsolationMode } from './isolation.js';
+export { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, diffAgainstBase, landArm } from './land.js';
+export type { LandOptions } from './land.js';
+export { createSandboxManager, defaultSandboxParent } from './manager.js';
+export type { LandRequest, SandboxManager, SandboxManagerOptions } from './manager.js';
+export { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+export type { SandboxRepo } from './materialise.js';

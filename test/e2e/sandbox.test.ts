@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { readRunFile, reduceRunEvents } from '../../src/store/index.js';
+import { memoryIo } from '../../src/test-support/memory-io.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const REPLIES = join(ROOT, 'runs/demo/replies.json');
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'holdfast-e2e-sandbox-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('holdfast run --sandbox', () => {
+  it('lands real commits in the told arm, real refusals in the held arm, and report --diffs shows them', async () => {
+    const out = join(dir, 'run.jsonl');
+    const keep = join(dir, 'kept');
+    const io = memoryIo({ cwd: dir });
+    const code = await main(
+      ['run', '--replies', REPLIES, '--tasks', 'debug-checkout-logging', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--keep-sandboxes', keep, '--out', out],
+      io,
+    );
+    expect(io.err()).toContain('Sandboxed');
+    expect(code).toBe(0);
+    const state = reduceRunEvents((await readRunFile(out)).events);
+    expect(state.start?.config.sandbox).toBe(true);
+    const round = state.rounds.at(0)!;
+    expect(round.told?.verdict).toBe('violated');
+    expect(round.held?.verdict).toBe('blocked');
+    const told = round.told!.sandbox!;
+    const held = round.held!.sandbox!;
+    expect(told.commits.length).toBeGreaterThan(0);
+    expect(told.diff.text).toMatch(/^\+.*console\.log/m);
+    expect(held.commits).toEqual([]);
+    expect(held.diff.text).not.toMatch(/^\+.*console\.log/m);
+    expect(told.commands.every((command) => command.executed && (command.exitCode !== undefined || command.timedOut === true))).toBe(true);
+
+    const gitEnv = { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' };
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: told.keptAt!, encoding: 'utf8', env: gitEnv }).trim();
+    expect(head).toBe(told.commits[told.commits.length - 1]!.hash);
+    expect(readdirSync(join(keep, 'demo-hasty_debug-checkout-logging_0')).sort()).toEqual(['held', 'told']);
+
+    const report = memoryIo({ cwd: dir });
+    expect(await main(['report', out, '--diffs'], report)).toBe(0);
+    expect(report.out()).toContain('=== demo-hasty/debug-checkout-logging/0 · told · violated');
+    expect(report.out()).toMatch(/^commit [0-9a-f]{12} \(action \d+\)/m);
+    expect(report.out()).toMatch(/^\+.*console\.log/m);
+  });
+
+  it('refuses --keep-sandboxes on a resumed run that was not sandboxed', async () => {
+    const out = join(dir, 'plain.jsonl');
+    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--out', out], memoryIo({ cwd: dir }))).toBe(0);
+    const io = memoryIo({ cwd: dir });
+    expect(await main(['run', '--resume', out, '--keep-sandboxes', join(dir, 'k2')], io)).toBe(2);
+    expect(io.err()).toMatch(/--keep-sandboxes needs a sandboxed run/);
+    expect(existsSync(join(dir, 'k2'))).toBe(false);
+  });
+});

@@ -1,3 +1,4 @@
+import type { HttpFetch } from './http-request.js';
 import type { Arm, TargetInfo, Usage } from '../contract/index.js';
 
 export type MessageRole = 'system' | 'user' | 'assistant';
@@ -43,7 +44,7 @@ export interface ModelAdapter {
 
 /** Everything an adapter takes from the outside world, so tests never wait or roll dice. */
 export interface AdapterRuntime {
-  readonly fetch: typeof fetch;
+  readonly fetch: HttpFetch;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now: () => number;
   /** Uniform in [0, 1), for jitter. */

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { nodeHttpFetch } from './http-request.js';
 import type { AdapterRuntime } from './model-adapter.js';
 
 export const DEFAULT_TEMPERATURE = 0.7;
@@ -9,7 +10,7 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
 
 export function defaultRuntime(): AdapterRuntime {
   return {
-    fetch: (input, init) => fetch(input, init),
+    fetch: nodeHttpFetch,
     sleep: async (ms, signal) => {
       await delay(ms, undefined, signal ? { signal } : undefined);
     },

@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => 
   gate: () => import('./gate.js'),
   sse: () => import('./sse.js'),
   sandbox: () => import('./sandbox.js'),
+  web: () => import('./web.js'),
 };
 
 async function main(names: string[]): Promise<number> {

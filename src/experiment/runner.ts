@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type {
   ArmResult,
   Generation,
@@ -111,6 +112,8 @@ function describeError(error: unknown): { code: string; message: string } {
 export async function runExperiment(options: ExperimentOptions): Promise<ExperimentOutcome> {
   const now = options.now ?? (() => new Date());
   const signal = options.signal ?? new AbortController().signal;
+  // Every in-flight model call listens for cancellation; a wide pool is not a leak.
+  setMaxListeners(0, signal);
   const time = () => now().toISOString();
   const base = { runId: options.runId };
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));

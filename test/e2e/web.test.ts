@@ -1,0 +1,186 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArmTotals, Totals } from '../../src/contract/index.js';
+import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
+import type { WebHarness } from '../../src/bench/web-harness.js';
+import { parseRunFileText } from '../../src/store/browser.js';
+
+const RESULTS = join(process.cwd(), 'test-results');
+
+let harness: WebHarness;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let context: BrowserContext;
+let exampleTotals: Totals;
+
+beforeAll(async () => {
+  harness = await startWebHarness();
+  browser = await launchChromium();
+  context = browser.context;
+  const events = parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl');
+  const totals = events.findLast((event) => event.type === 'totals');
+  if (totals?.type !== 'totals') throw new Error('the shipped example run has no totals event');
+  exampleTotals = totals.totals;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+async function openPage(hash = ''): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${harness.server.url}/${hash}`);
+  return page;
+}
+
+async function readArmFigures(page: Page, row: ArmTotals): Promise<Record<string, number>> {
+  const figures: Record<string, number> = {};
+  for (const key of ['attempts', 'landed', 'blocked', 'declined', 'refused', 'unparseable', 'errors'] as const) {
+    figures[key] = Number(await page.getByTestId(`count-${row.target}-${row.arm}-${key}`).getAttribute('data-value'));
+  }
+  for (const key of ['roundsWithAttempt', 'roundsLanded', 'clean'] as const) {
+    const rate = page.getByTestId(`rate-${row.target}-${row.arm}-${key}`);
+    figures[`${key}.count`] = Number(await rate.getAttribute('data-count'));
+    figures[`${key}.n`] = Number(await rate.getAttribute('data-n'));
+  }
+  return figures;
+}
+
+function expectedFigures(row: ArmTotals): Record<string, number> {
+  return {
+    attempts: row.attempts,
+    landed: row.landed,
+    blocked: row.blocked,
+    declined: row.declined,
+    refused: row.refused,
+    unparseable: row.unparseable,
+    errors: row.errors,
+    'roundsWithAttempt.count': row.roundsWithAttempt.count,
+    'roundsWithAttempt.n': row.roundsWithAttempt.n,
+    'roundsLanded.count': row.roundsLanded.count,
+    'roundsLanded.n': row.roundsLanded.n,
+    'clean.count': row.clean.count,
+    'clean.n': row.clean.n,
+  };
+}
+
+async function startReplay(page: Page, gate: { timeoutSeconds: number } | undefined): Promise<void> {
+  await page.getByTestId('selection').waitFor();
+  if (gate !== undefined) {
+    await page.getByTestId('human-gate').check();
+    await page.getByTestId('approval-timeout').fill(String(gate.timeoutSeconds));
+  }
+  await page.getByTestId('replay-file').selectOption('example.jsonl');
+  await page.getByTestId('start-replay').click();
+  await page.waitForURL(/#\/live\//);
+}
+
+describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
+  it('opens on the shipped example run with its demo banner, strip and totals, matching the run file', async () => {
+    const page = await openPage();
+    await expect(page.getByTestId('demo-banner').textContent()).resolves.toContain('not produced by a model');
+    await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
+    await page.getByTestId('totals').waitFor();
+
+    for (const row of exampleTotals.arms) {
+      expect(await readArmFigures(page, row), `${row.target} ${row.arm}`).toEqual(expectedFigures(row));
+    }
+    const cleanText = await page.getByTestId(`rate-${exampleTotals.arms[0]?.target}-told-clean`).textContent();
+    expect(cleanText).toMatch(/^\d+\/\d+ \d+% \[\d+%–\d+%\]$/);
+
+    await mkdir(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'web-totals.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('opens a round from the strip and shows both arms, and lists every rule with its check', async () => {
+    const page = await openPage();
+    const strip = page.locator('[data-testid="verdict-strip"][data-drawn="48"]');
+    await strip.waitFor();
+    // The first round's told cell sits just under the first band label.
+    await strip.click({ position: { x: 3 + 15 * 3, y: 19 } });
+    const roundView = page.getByTestId('round-view');
+    await roundView.waitFor();
+    expect(await roundView.getAttribute('data-round-id')).toBeTruthy();
+    await expect(page.getByTestId('arm-told').getAttribute('data-verdict')).resolves.toMatch(/^(clean|violated|declined|unparseable|error)$/);
+    await expect(page.getByTestId('arm-held').getAttribute('data-verdict')).resolves.toMatch(/^(clean|blocked|refused|declined|unparseable|error)$/);
+
+    await mkdir(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'web-round.png') });
+    // The round list is virtualised: of 48 rounds only the visible rows (plus overscan) exist.
+    await expect(page.getByTestId('round-list').getAttribute('data-count')).resolves.toBe('48');
+    const rows = await page.getByTestId('round-row').count();
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(48);
+
+    await page.getByTestId('tab-rulebook').click();
+    await expect(page.locator('[data-testid^="rule-R"]').count()).resolves.toBe(6);
+    await expect(page.getByTestId('rule-R2').textContent()).resolves.toContain('must resolve inside');
+    await page.close();
+  });
+
+  it('starts a replay from the UI and streams its rounds until the run completes', async () => {
+    const page = await openPage();
+    await startReplay(page, undefined);
+    await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
+    await expect(page.getByTestId('demo-banner').isVisible()).resolves.toBe(true);
+    // A replay answers with the same recorded replies, so its totals equal the example's.
+    for (const row of exampleTotals.arms) {
+      expect(await readArmFigures(page, row), `${row.target} ${row.arm}`).toEqual(expectedFigures(row));
+    }
+    await page.close();
+  });
+
+  it('gates commits: approve lands the commit, refuse shows refused', async () => {
+    const page = await openPage();
+    await startReplay(page, { timeoutSeconds: 600 });
+    await mkdir(RESULTS, { recursive: true });
+
+    const first = page.getByTestId('approval-pending').first();
+    await first.waitFor({ timeout: 30_000 });
+    await expect(first.getByTestId('countdown').textContent()).resolves.toMatch(/refused in \d+:\d\d/);
+    await page.screenshot({ path: join(RESULTS, 'web-approval.png') });
+    const approvedId = await first.getAttribute('data-approval-id');
+    await first.getByRole('button', { name: 'Approve commit' }).click();
+    const approved = page.locator(`[data-testid="approval-finished"][data-approval-id="${approvedId}"]`);
+    await approved.waitFor();
+    expect(await approved.getAttribute('data-decision')).toBe('approved');
+    expect(await approved.getAttribute('data-by')).toBe('person');
+
+    const second = page.locator(`[data-testid="approval-pending"]:not([data-approval-id="${approvedId}"])`).first();
+    await second.waitFor({ timeout: 30_000 });
+    const refusedId = await second.getAttribute('data-approval-id');
+    await second.getByRole('button', { name: 'Refuse' }).click();
+    const refused = page.locator(`[data-testid="approval-finished"][data-approval-id="${refusedId}"]`);
+    await refused.waitFor();
+    expect(await refused.getAttribute('data-decision')).toBe('refused');
+
+    // The approved round's commit was applied …
+    await approved.getByRole('button').click();
+    await page.locator('[data-testid="round-view"] [data-testid="action"][data-status="applied"]', { hasText: 'commit' }).first().waitFor();
+    // … and the refused round's arm ends refused.
+    await refused.getByRole('button').click();
+    await page.locator('[data-testid="round-view"] [data-verdict="refused"]').first().waitFor();
+    await page.locator('[data-testid="round-view"] [data-testid="action"][data-status="refused"]').first().waitFor();
+
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+
+  it('refuses an unanswered commit on its own when the configured timeout passes', async () => {
+    const page = await openPage();
+    await startReplay(page, { timeoutSeconds: 1 });
+    const timedOut = page.locator('[data-testid="approval-finished"][data-by="timeout"]').first();
+    await timedOut.waitFor({ timeout: 30_000 });
+    expect(await timedOut.getAttribute('data-decision')).toBe('refused');
+    await page.getByRole('button', { name: 'Cancel run' }).click().catch(() => undefined);
+    await page.close();
+  });
+});

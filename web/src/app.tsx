@@ -1,0 +1,186 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ApiRunFile, ConfigResponse, RunSelection } from '../../src/contract/index.js';
+import { computeTotals, findRound } from '../../src/store/browser.js';
+import { answerApproval, cancelRun, fetchConfig, fetchRunList, startRun } from './api-client.js';
+import { ApprovalsPanel } from './components/approvals-panel.js';
+import { RoundList } from './components/round-list.js';
+import { RoundView } from './components/round-view.js';
+import { RulebookPanel } from './components/rulebook-panel.js';
+import { SelectionPanel } from './components/selection-panel.js';
+import { TotalsView } from './components/totals-view.js';
+import { VerdictStrip } from './components/verdict-strip.js';
+import { hashOfSource, sourceFromHash } from './run-source.js';
+import type { RunSource } from './run-source.js';
+import { useRun } from './use-run.js';
+
+type Tab = 'totals' | 'rounds' | 'rulebook';
+
+function useHashSource(defaultRun: string | undefined): [RunSource | undefined, (source: RunSource) => void] {
+  const [hash, setHash] = useState(() => window.location.hash);
+  useEffect(() => {
+    const onChange = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  const fromHash = sourceFromHash(hash);
+  const source = fromHash ?? (defaultRun === undefined ? undefined : ({ kind: 'file', name: defaultRun } as const));
+  const open = useCallback((next: RunSource) => {
+    window.location.hash = hashOfSource(next);
+  }, []);
+  return [source, open];
+}
+
+export function App() {
+  const [config, setConfig] = useState<ConfigResponse | undefined>(undefined);
+  const [configError, setConfigError] = useState<string | undefined>(undefined);
+  const [runFiles, setRunFiles] = useState<readonly ApiRunFile[]>([]);
+  const [tab, setTab] = useState<Tab>('totals');
+  const [selectedRoundId, setSelectedRoundId] = useState<string | undefined>(undefined);
+
+  const refreshRunFiles = useCallback(() => {
+    fetchRunList().then(
+      (list) => setRunFiles(list.runs),
+      () => undefined,
+    );
+  }, []);
+  const [source, openSource] = useHashSource(config?.defaultRun);
+  const view = useRun(source, refreshRunFiles);
+
+  // A link to a run draws that run first: the configuration and the run list (which probes targets
+  // and reads file headers) are asked for once it is on screen. Without a link the configuration
+  // comes first, since it names the run to open.
+  const [linkedOnOpen] = useState(() => sourceFromHash(window.location.hash) !== undefined);
+  const [sideDataAsked, setSideDataAsked] = useState(false);
+  const runOnScreen = view.connection !== 'loading';
+  useEffect(() => {
+    if (sideDataAsked || (linkedOnOpen && !runOnScreen)) return;
+    setSideDataAsked(true);
+    fetchConfig().then(setConfig, (error: unknown) => setConfigError(error instanceof Error ? error.message : String(error)));
+    refreshRunFiles();
+  }, [sideDataAsked, linkedOnOpen, runOnScreen, refreshRunFiles]);
+  const { state } = view;
+  useEffect(() => setSelectedRoundId(undefined), [source?.kind, source?.kind === 'file' ? source.name : source?.runId]);
+
+  const rounds = state.rounds.toArray();
+  const totals = useMemo(() => computeTotals(state), [state.rounds, state.start]);
+  const targets = useMemo(() => state.start?.config.targets ?? [], [state.start]);
+  const tasks = state.start?.tasks ?? [];
+  const rulebook = state.start?.rulebook ?? config?.rulebook;
+  const temptedBy = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const task of state.start?.tasks ?? config?.tasks ?? []) for (const rule of task.tempts) map.set(rule, [...(map.get(rule) ?? []), task.id]);
+    return map;
+  }, [state.start, config]);
+
+  const selectedPosition = selectedRoundId === undefined ? -1 : findRound(state, selectedRoundId);
+  const selectedRound = selectedPosition >= 0 ? state.rounds.at(selectedPosition) : undefined;
+  const finishedArms = rounds.reduce((sum, round) => sum + (round.told === undefined ? 0 : 1) + (round.held === undefined ? 0 : 1), 0);
+  const planned = state.start === undefined ? undefined : state.start.config.targets.length * state.start.config.tasks.length * state.start.config.reps;
+
+  const liveRunId = source?.kind === 'live' ? source.runId : undefined;
+  const token = view.token;
+  const answer = useMemo(
+    () => (liveRunId === undefined || token === undefined ? undefined : (approvalId: string, approve: boolean) => answerApproval(liveRunId, approvalId, approve, token)),
+    [liveRunId, token],
+  );
+  const onStart = useCallback(
+    async (selection: Partial<RunSelection>) => {
+      const started = await startRun(selection);
+      setTab('totals');
+      openSource({ kind: 'live', runId: started.runId });
+    },
+    [openSource],
+  );
+  const selectRound = useCallback((roundId: string) => {
+    setSelectedRoundId(roundId);
+    setTab('rounds');
+  }, []);
+
+  const running = source?.kind === 'live' && state.end === undefined;
+  const pickerValue = source?.kind === 'file' ? source.name : '';
+
+  return (
+    <div className="app">
+      <header className="top">
+        <h1>holdfast</h1>
+        <label className="picker">
+          run
+          <select
+            value={pickerValue}
+            data-testid="run-picker"
+            onChange={(event) => {
+              if (event.target.value !== '') openSource({ kind: 'file', name: event.target.value });
+            }}
+          >
+            {source?.kind === 'live' ? <option value="">live: {source.runId}</option> : null}
+            {source?.kind === 'file' && !runFiles.some((file) => file.name === source.name) ? <option value={source.name}>{source.name}</option> : null}
+            {runFiles.map((file) => (
+              <option key={file.name} value={file.name}>
+                {file.name}
+                {file.rounds !== undefined ? ` · ${file.rounds} rounds` : ''}
+                {file.status !== undefined ? ` · ${file.status}` : ''}
+                {file.demo !== undefined ? ' · demo' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="run-status" data-testid="run-status" data-status={state.end?.status ?? (view.connection === 'loading' ? 'loading' : 'running')}>
+          {state.runId ?? ''}
+          {' · '}
+          {state.end !== undefined ? state.end.status : view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? `running (${view.connection})` : 'incomplete file'}
+          {' · '}
+          {rounds.length}
+          {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
+        </span>
+        {running && token !== undefined && liveRunId !== undefined ? (
+          <button type="button" className="refuse" onClick={() => void cancelRun(liveRunId, token).catch(() => undefined)}>
+            Cancel run
+          </button>
+        ) : null}
+      </header>
+
+      {state.start?.demo !== undefined ? (
+        <div className="demo-banner" role="note" data-testid="demo-banner">
+          <b>Demo run.</b> These replies were written by hand for the demo; they were not produced by a model. {state.start.demo}
+        </div>
+      ) : null}
+      {view.error !== undefined ? <div className="error-banner">Could not load the run: {view.error}</div> : null}
+      {configError !== undefined ? <div className="error-banner">Could not load the configuration: {configError}</div> : null}
+      {view.problems.length > 0 ? (
+        <div className="warning-banner">
+          {view.problems.length} line{view.problems.length === 1 ? '' : 's'} of this run could not be read: {view.problems[0]}
+        </div>
+      ) : null}
+      {state.end?.reason !== undefined ? <div className="warning-banner">Run {state.end.status}: {state.end.reason}</div> : null}
+
+      <div className="layout">
+        <aside>{config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}</aside>
+        <main>
+          {state.pendingApprovals.length > 0 || state.start?.config.approve === 'http' || state.start?.config.approve === 'ask' ? (
+            <ApprovalsPanel pending={state.pendingApprovals} finished={state.finishedApprovals.toArray()} answer={answer} onOpenRound={selectRound} />
+          ) : null}
+          <VerdictStrip rounds={rounds} targets={targets} selectedRoundId={selectedRoundId} onSelect={selectRound} />
+          <nav className="tabs" role="tablist">
+            {(['totals', 'rounds', 'rulebook'] as const).map((name) => (
+              <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? 'on' : ''} data-testid={`tab-${name}`} onClick={() => setTab(name)}>
+                {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : 'Rulebook'}
+              </button>
+            ))}
+          </nav>
+          {tab === 'totals' ? <TotalsView totals={totals} /> : null}
+          {tab === 'rounds' ? (
+            <div className="rounds-split">
+              <RoundList rounds={rounds} selectedRoundId={selectedRoundId} onSelect={setSelectedRoundId} />
+              {selectedRound !== undefined ? (
+                <RoundView round={selectedRound} task={tasks.find((task) => task.id === selectedRound.task)} />
+              ) : (
+                <p className="muted">Pick a round in the list or the strip.</p>
+              )}
+            </div>
+          ) : null}
+          {tab === 'rulebook' && rulebook !== undefined ? <RulebookPanel rulebook={rulebook} temptedBy={temptedBy} /> : null}
+        </main>
+      </div>
+    </div>
+  );
+}

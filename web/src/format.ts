@@ -1,0 +1,22 @@
+import type { Rate } from '../../src/contract/index.js';
+
+export { formatRate } from '../../src/report/format-rate.js';
+
+export function percent(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}
+
+/** Whether a rate has an estimate to draw; a rate with n = 0 is shown as "–", never 0%. */
+export function hasEstimate(rate: Rate): rate is Rate & { rate: number; low: number; high: number } {
+  return rate.n > 0 && rate.rate !== null && rate.low !== null && rate.high !== null;
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A countdown such as `1:05`; never negative. */
+export function formatCountdown(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import { RunEventSchema, SessionMessageSchema } from '../../src/contract/index.js';
+import type { RunEvent } from '../../src/contract/index.js';
+import { initialRunState, reduceRunEvents } from '../../src/store/browser.js';
+import type { RunState } from '../../src/store/browser.js';
+import { fetchSavedRun } from './api-client.js';
+import type { RunSource } from './run-source.js';
+
+export type Connection = 'loading' | 'open' | 'reconnecting' | 'closed' | 'failed';
+
+export interface RunView {
+  readonly state: RunState;
+  readonly connection: Connection;
+  /** The approval token; only the run's own live stream carries it. */
+  readonly token?: string;
+  readonly problems: readonly string[];
+  readonly error?: string;
+}
+
+const EMPTY: RunView = { state: initialRunState(), connection: 'loading', problems: [] };
+
+/**
+ * Events of one run, applied by the reducer the CLI uses. A saved run is one fetch; a live run is
+ * one EventSource, which resumes with Last-Event-ID on its own after a drop (the reducer skips any
+ * event it already applied). Events are applied in batches so a burst costs one render, not one each.
+ */
+export function useRun(source: RunSource | undefined, onEnd?: () => void): RunView {
+  const [view, setView] = useState<RunView>(EMPTY);
+
+  useEffect(() => {
+    setView({ ...EMPTY, state: initialRunState() });
+    if (source === undefined) return;
+    let disposed = false;
+
+    if (source.kind === 'file') {
+      fetchSavedRun(source.name).then(
+        (saved) => {
+          if (disposed) return;
+          performance.mark('holdfast:reduce-start');
+          const state = reduceRunEvents(saved.events);
+          performance.measure('holdfast:reduce', 'holdfast:reduce-start');
+          setView({ state, connection: 'closed', problems: saved.problems });
+        },
+        (error: unknown) => {
+          if (disposed) return;
+          setView({ ...EMPTY, connection: 'failed', error: error instanceof Error ? error.message : String(error) });
+        },
+      );
+      return () => {
+        disposed = true;
+      };
+    }
+
+    const stream = new EventSource(`/api/run/${encodeURIComponent(source.runId)}/stream`);
+    let queue: RunEvent[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    let ended = false;
+    const flush = (): void => {
+      flushTimer = undefined;
+      const batch = queue;
+      queue = [];
+      setView((current) => ({ ...current, state: reduceRunEvents(batch, current.state), connection: ended ? 'closed' : current.connection }));
+      if (ended) onEnd?.();
+    };
+    const schedule = (): void => {
+      flushTimer ??= setTimeout(flush, 30);
+    };
+
+    stream.addEventListener('open', () => setView((current) => ({ ...current, connection: ended ? 'closed' : 'open' })));
+    stream.addEventListener('error', () => {
+      if (ended || disposed) return;
+      const state = stream.readyState === EventSource.CLOSED ? 'failed' : 'reconnecting';
+      setView((current) => ({ ...current, connection: state, ...(state === 'failed' ? { error: 'the run stream closed' } : {}) }));
+    });
+    stream.addEventListener('session', (message: MessageEvent<string>) => {
+      const parsed = SessionMessageSchema.safeParse(safeJson(message.data));
+      // A saved run's stream sends an empty token: nothing of it can be approved.
+      if (parsed.success && parsed.data.token !== '') setView((current) => ({ ...current, token: parsed.data.token }));
+    });
+    stream.addEventListener('run', (message: MessageEvent<string>) => {
+      const parsed = RunEventSchema.safeParse(safeJson(message.data));
+      if (!parsed.success) {
+        setView((current) => ({ ...current, problems: [...current.problems, `event ${message.lastEventId}: not a run event`] }));
+        return;
+      }
+      queue.push(parsed.data);
+      // The run is over: stop the stream so the browser does not reconnect to a finished run.
+      if (parsed.data.type === 'run-end') {
+        ended = true;
+        stream.close();
+      }
+      schedule();
+    });
+
+    return () => {
+      disposed = true;
+      stream.close();
+      if (flushTimer !== undefined) clearTimeout(flushTimer);
+    };
+    // onEnd is a notification, not an input: a new callback must not reopen the stream.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [source?.kind, source?.kind === 'file' ? source.name : source?.runId]);
+
+  return view;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

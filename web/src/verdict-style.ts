@@ -1,0 +1,42 @@
+import type { ActionStatus, ParseMethod, Verdict } from '../../src/contract/index.js';
+
+/** Colours read at a glance: green is right (declined is a correct refusal), red landed, amber stopped. */
+export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
+  clean: '#2f9e44',
+  declined: '#63c7a0',
+  violated: '#e03131',
+  blocked: '#f59f00',
+  refused: '#8e44c9',
+  unparseable: '#adb5bd',
+  error: '#495057',
+};
+
+export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
+  clean: 'clean',
+  declined: 'declined (correct refusal)',
+  violated: 'violated',
+  blocked: 'blocked',
+  refused: 'refused',
+  unparseable: 'unparseable',
+  error: 'error',
+};
+
+export const VERDICT_ORDER: readonly Verdict[] = ['clean', 'declined', 'violated', 'blocked', 'refused', 'unparseable', 'error'];
+
+/** Drawn for a round whose arm has not finished yet. */
+export const PENDING_COLOR = '#e9ecef';
+
+export const STATUS_LABEL: Readonly<Record<ActionStatus, string>> = {
+  applied: 'applied',
+  blocked: 'blocked',
+  skipped: 'not reached',
+  refused: 'refused',
+};
+
+export const PARSE_LABEL: Readonly<Record<ParseMethod, string>> = {
+  json: 'direct JSON',
+  fenced: 'fenced block',
+  object: 'object in prose',
+  salvaged: 'salvaged actions array',
+  repaired: 'repaired JSON',
+};

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { InputError } from '../contract/errors.js';
 import { EXIT, processIo, writeLine } from './io.js';
 import type { CliIo } from './io.js';
 
@@ -66,6 +67,17 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     writeLine(io.stderr, `holdfast: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}.`);
     return EXIT.usage;
   }
-  const command = await entry.load();
-  return command.run(rest, io);
+  try {
+    const command = await entry.load();
+    return await command.run(rest, io);
+  } catch (error) {
+    // Commands may let bad input surface as an InputError: one place turns it into exit 2.
+    if (error instanceof InputError) {
+      writeLine(io.stderr, `holdfast ${name}: ${error.message}`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    writeLine(io.stderr, `holdfast ${name}: internal error: ${message}`);
+    return EXIT.internal;
+  }
 }

@@ -30,18 +30,6 @@ const FORMATS = ['table', 'md', 'json', 'junit'] as const;
 type Format = (typeof FORMATS)[number];
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  try {
-    return await report(args, io);
-  } catch (error) {
-    if (error instanceof InputError) {
-      writeLine(io.stderr, `holdfast report: ${error.message}`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-}
-
-async function report(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
     format: { type: 'string', default: 'table' },
     audit: { type: 'boolean', default: false },

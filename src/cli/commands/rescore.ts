@@ -17,18 +17,6 @@ run had a human gate).
 Exit codes: 0 ok (whether or not verdicts changed), 2 bad input.`;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  try {
-    return await rescore(args, io);
-  } catch (error) {
-    if (error instanceof InputError) {
-      writeLine(io.stderr, `holdfast rescore: ${error.message}`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-}
-
-async function rescore(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('rescore', args, {
     rulebook: { type: 'string' },
     json: { type: 'boolean', default: false },

@@ -63,18 +63,6 @@ async function readEvents(path: string, label: string): Promise<RunEvent[]> {
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  try {
-    return await runCommand(args, io);
-  } catch (error) {
-    if (error instanceof InputError) {
-      writeLine(io.stderr, `holdfast run: ${error.message}`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-}
-
-async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs('run', args, {
     targets: { type: 'string' },
     tasks: { type: 'string' },

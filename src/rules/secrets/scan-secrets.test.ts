@@ -81,15 +81,20 @@ describe('scanSecrets: vendor formats (secretlint recommended preset)', () => {
   });
 });
 
-describe('scanSecrets: formats the preset does not know are caught when assigned', () => {
+describe('scanSecrets: prefixed formats the preset does not know', () => {
   it.each([
-    ['Stripe live key', 'src/billing.ts', `const stripeSecretKey = "${secrets.stripeLiveKey}";`],
+    ['Stripe live secret key', 'src/billing.ts', `const stripeSecretKey = "${secrets.stripeLiveKey}";`],
     ['Google API key', 'src/maps.ts', `export const GOOGLE_API_KEY = '${secrets.googleApiKey}';`],
     ['Twilio API key', 'config/sms.yaml', `twilio:\n  api_key: ${secrets.twilioApiKey}`],
-    ['OpenAI legacy key', 'app.py', `OPENAI_API_KEY = "${secrets.openaiLegacyKey}"`],
-  ])('%s', async (_name, file, content) => {
+    ['OpenAI API key', 'app.py', `OPENAI_API_KEY = "${secrets.openaiLegacyKey}"`],
+  ])('%s: found once, by its vendor name', async (name, file, content) => {
     const findings = await scanSecrets(content, file, ALL);
     expect(findings).toHaveLength(1);
+    expect(findings[0]?.detector).toBe(name);
+  });
+
+  it('are still caught by the generic detector alone when assigned', async () => {
+    const findings = await scanSecrets(`const stripeSecretKey = "${secrets.stripeLiveKey}";`, 'src/billing.ts', GENERIC_ONLY);
     expect(findings[0]?.detector).toMatch(/literal$/);
   });
 });

@@ -1,4 +1,5 @@
 import { findGenericSecrets } from './generic-detector.js';
+import { findPrefixedSecrets } from './prefix-detector.js';
 import { maskSecret } from './mask.js';
 import { createPositionLookup } from './source-position.js';
 import type { DetectedSecret, SecretFinding, SecretScanOptions } from './secret-finding.js';
@@ -10,7 +11,9 @@ import { findVendorSecrets } from './vendor-detector.js';
  * where both find the same secret, the vendor's finding is the one reported.
  */
 export async function scanSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<SecretFinding[]> {
-  const vendor = options.detectors.includes('secretlint-recommend') ? await findVendorSecrets(content, filePath) : [];
+  const vendor = options.detectors.includes('secretlint-recommend')
+    ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
+    : [];
   const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
   const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => found.value.search(pattern) !== -1);
   const kept = deduplicate(vendor.filter(allowed), generic.filter(allowed));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RulebookSchema } from './rulebook.js';
-import { TargetInfoSchema } from './events.js';
+import { RunEventSchema, TargetInfoSchema } from './events.js';
 
 /**
  * The web API, one schema per endpoint, shared by the server (validation) and the browser
@@ -71,6 +71,30 @@ export type ApprovalAnswer = z.infer<typeof ApprovalAnswerSchema>;
 /** GET /api/runs */
 export const RunListResponseSchema = z.object({ runs: z.array(ApiRunFileSchema) });
 export type RunListResponse = z.infer<typeof RunListResponseSchema>;
+
+/**
+ * How much of a saved run GET /api/runs/:name sends (`?view=`). `full` (the default) is the file as
+ * written. `lean` is every event, with arm-end results stripped of their bulk: `generation.raw` is
+ * `''`, `reasoning` and `generation.reasoning` are absent, each write's `content` is `''`, and
+ * `sandbox.diff.text` and command `output.text` are `''`. Verdicts, reasons, action statuses, rules,
+ * details, checks, usage and latency are untouched, so totals computed from it equal the full run's.
+ * A round's full events come from GET /api/runs/:name/rounds/:roundId.
+ */
+export const RunViewSchema = z.enum(['full', 'lean']);
+export type RunView = z.infer<typeof RunViewSchema>;
+
+/** GET /api/runs/:name with `Accept: application/json` (the default answer is the JSONL itself). */
+export const SavedRunResponseSchema = z.object({
+  name: z.string(),
+  view: RunViewSchema.optional(),
+  events: z.array(RunEventSchema),
+  problems: z.array(z.object({ line: z.number().int().positive(), kind: z.string(), message: z.string() })),
+});
+export type SavedRunResponse = z.infer<typeof SavedRunResponseSchema>;
+
+/** GET /api/runs/:name/rounds/:roundId (roundId URL-encoded): every event of that round, in full. */
+export const RoundEventsResponseSchema = z.object({ events: z.array(RunEventSchema) });
+export type RoundEventsResponse = z.infer<typeof RoundEventsResponseSchema>;
 
 /**
  * The SSE stream of a run sends every RunEvent as `event: run` with `id: <seq>`, plus one

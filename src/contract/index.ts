@@ -136,9 +136,12 @@ export {
   ApiTaskSchema,
   ApprovalAnswerSchema,
   ConfigResponseSchema,
+  RoundEventsResponseSchema,
   RunListResponseSchema,
   RunSelectionSchema,
   RunStartedResponseSchema,
+  RunViewSchema,
+  SavedRunResponseSchema,
   SessionMessageSchema,
 } from './api.js';
 export type {
@@ -148,8 +151,11 @@ export type {
   ApiTask,
   ApprovalAnswer,
   ConfigResponse,
+  RoundEventsResponse,
   RunListResponse,
   RunSelection,
   RunStartedResponse,
+  RunView,
+  SavedRunResponse,
   SessionMessage,
 } from './api.js';

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError } from '../contract/index.js';
-import type { ApiError as ApiErrorBody, RunListResponse, RunStartedResponse } from '../contract/index.js';
+import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema } from '../contract/index.js';
+import type { ApiError as ApiErrorBody, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
 import { ApiError } from './api-error.js';
 import { buildConfigResponse } from './config-response.js';
 import { RunRegistry } from './live-run.js';
 import type { LiveRun } from './live-run.js';
-import { listSavedRuns, readRunText, readSavedRun } from './run-files.js';
+import { leanRunEvent } from './lean-run.js';
+import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound, readSavedRun } from './run-files.js';
+import { RunIndexCache } from './run-index.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
@@ -65,6 +67,14 @@ function wantsJson(request: Request): boolean {
   return accept.includes('application/json') && !accept.includes('application/x-ndjson');
 }
 
+function viewOf(request: Request): RunView {
+  const asked = request.query['view'];
+  if (asked === undefined) return 'full';
+  const parsed = RunViewSchema.safeParse(asked);
+  if (!parsed.success) throw new ApiError(400, 'E_VIEW', `view must be "full" or "lean", got ${JSON.stringify(asked)}.`);
+  return parsed.data;
+}
+
 /**
  * The API as an Express app, without a port, so every route is testable in-process. Security is
  * applied before any route: Host check for everything, same-origin JSON for every state change.
@@ -87,6 +97,7 @@ export function createApp(options: AppOptions): HoldfastApp {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   let allowed = allowedHostHeaders(options.host, options.port);
   const runs = new RunRegistry();
+  const runIndexes = new RunIndexCache();
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -146,12 +157,30 @@ export function createApp(options: AppOptions): HoldfastApp {
 
   api.get('/runs/:name', async (request, response) => {
     const name = String(request.params['name']);
+    const view = viewOf(request);
     if (wantsJson(request)) {
       const { events, problems } = await readSavedRun(context.runsDir, name);
-      response.json({ name, events, problems });
+      const body: SavedRunResponse = { name, view, events: view === 'lean' ? events.map(leanRunEvent) : events, problems };
+      response.json(body);
       return;
     }
-    response.type('application/x-ndjson; charset=utf-8').send(await readRunText(context.runsDir, name));
+    response.set('X-Holdfast-View', view).type('application/x-ndjson; charset=utf-8');
+    if (view === 'full') {
+      response.send(await readRunText(context.runsDir, name));
+      return;
+    }
+    const gzipped = request.acceptsEncodings('gzip', 'identity') === 'gzip';
+    const bytes = await readLeanRunBytes(runIndexes, context.runsDir, name, gzipped);
+    response.vary('Accept-Encoding');
+    if (gzipped) response.set('Content-Encoding', 'gzip');
+    response.send(bytes);
+  });
+
+  api.get('/runs/:name/rounds/:roundId', async (request, response) => {
+    const name = String(request.params['name']);
+    const roundId = String(request.params['roundId']);
+    const body: RoundEventsResponse = { events: await readSavedRound(runIndexes, context.runsDir, name, roundId) };
+    response.json(body);
   });
 
   api.use((request, _response, next) => next(new ApiError(404, 'E_NOT_FOUND', `no API route ${request.method} /api${request.path}.`)));

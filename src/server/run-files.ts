@@ -4,6 +4,8 @@ import type { ApiRunFile, RunEvent } from '../contract/index.js';
 import { listRunFiles, readRunFile } from '../store/index.js';
 import type { RunFileContents } from '../store/index.js';
 import { ApiError } from './api-error.js';
+import { readRoundEvents } from './run-index.js';
+import type { RunIndexCache } from './run-index.js';
 
 const RUN_FILE_NAME = /^[A-Za-z0-9._-]+\.jsonl$/;
 
@@ -42,6 +44,58 @@ export async function readRunText(runsDir: string, name: string): Promise<string
     if (isMissing(error)) throw notFound(name, error);
     throw error;
   }
+}
+
+/**
+ * The lean JSONL of a saved run (see `leanRunFileLine`), gzipped when asked, from the cache when
+ * the file is unchanged.
+ */
+export async function readLeanRunBytes(cache: RunIndexCache, runsDir: string, name: string, gzipped: boolean): Promise<Buffer> {
+  const path = runFilePath(runsDir, name);
+  try {
+    const index = await cache.get(path);
+    return gzipped ? await index.gzipped() : index.lean;
+  } catch (error) {
+    if (isMissing(error)) throw notFound(name, error);
+    throw error;
+  }
+}
+
+const ROUND_ID_MAX = 512;
+
+/**
+ * Refuses a round id that is not one: ids are `target/task/rep`, so slashes are expected, but never
+ * an empty, `.` or `..` segment, a backslash or a control character. The id only ever selects lines
+ * of the named run file, never a path; the refusal keeps the route's input as narrow as the data.
+ */
+export function checkRoundId(roundId: string): string {
+  const bad =
+    roundId === '' ||
+    roundId.length > ROUND_ID_MAX ||
+    /[\\\u0000-\u001f\u007f]/.test(roundId) ||
+    roundId.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+  if (bad) throw new ApiError(400, 'E_ROUND_ID', `"${roundId.slice(0, 80)}" is not a round id: expected target/task/rep (URL-encoded as one path segment).`);
+  return roundId;
+}
+
+/** Every event of one round of a saved run, in file order: round-start, approvals, arm-ends. */
+export async function readSavedRound(cache: RunIndexCache, runsDir: string, name: string, roundId: string): Promise<RunEvent[]> {
+  const path = runFilePath(runsDir, name);
+  checkRoundId(roundId);
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const ranges = (await cache.get(path)).rounds.get(roundId);
+      if (ranges === undefined) break;
+      const events = await readRoundEvents(path, roundId, ranges);
+      if (events !== undefined) return events;
+      // The file changed under the index without changing size and mtime: read it again, once.
+      cache.forget(path);
+    }
+  } catch (error) {
+    if (isMissing(error)) throw notFound(name, error);
+    throw error;
+  }
+  throw new ApiError(404, 'E_ROUND_NOT_FOUND', `the saved run "${name}" has no round "${roundId.slice(0, 200)}".`);
 }
 
 /** The readable events of a saved run, and the lines that could not be read. */

@@ -124,6 +124,36 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it('loads a saved run lean and fetches an opened round in full: written content and raw reply', async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    await page.goto(`${harness.server.url}/#/runs/example.jsonl`);
+    await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
+    expect(requested).toContain('/api/runs/example.jsonl?view=lean');
+    expect(requested.some((url) => url.includes('/rounds/'))).toBe(false);
+
+    await page.getByTestId('tab-rounds').click();
+    await page.getByTestId('round-row').first().click();
+    const roundView = page.locator('[data-testid="round-view"][data-detail="full"]');
+    await roundView.waitFor();
+    const roundId = await roundView.getAttribute('data-round-id');
+    expect(requested).toContain(`/api/runs/example.jsonl/rounds/${encodeURIComponent(roundId ?? '')}`);
+
+    const told = page.getByTestId('arm-told');
+    await told.getByRole('button', { name: 'Show raw reply' }).click();
+    await expect(page.getByTestId('raw-told').textContent()).resolves.toMatch(/"actions"/);
+    const written = told.locator('details.written').first();
+    await written.locator('summary').click();
+    await written.getByRole('button', { name: 'written content' }).click();
+    const content = await written.locator('pre[aria-label^="content of "]').textContent();
+    expect(content?.trim().length ?? 0).toBeGreaterThan(20);
+    await page.close();
+  });
+
   it('starts a replay from the UI and streams its rounds until the run completes', async () => {
     const page = await openPage();
     await startReplay(page, undefined);

@@ -4,10 +4,11 @@ import {
   ApiErrorSchema,
   ConfigResponseSchema,
   RunEventSchema,
+  RoundEventsResponseSchema,
   RunListResponseSchema,
   RunStartedResponseSchema,
 } from '../../src/contract/index.js';
-import type { ConfigResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse } from '../../src/contract/index.js';
+import type { ConfigResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse, RunView } from '../../src/contract/index.js';
 import { safeParseRunFileText } from '../../src/store/browser.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -123,12 +124,15 @@ async function readStreamedLines(body: ReadableStream<Uint8Array>, name: string)
 /**
  * A saved run file. The JSONL text is read line by line while it downloads, so a big run is parsed
  * during the transfer instead of after it. A JSON answer (`[...]` or `{ events: [...] }`) is read
- * too. Every event is validated against the contract either way.
+ * too. Every event is validated against the contract either way. The `lean` view leaves out the
+ * replies, reasoning and written contents (see `RunViewSchema`): fetch a round with
+ * `fetchRoundEvents` to show them.
  */
-export async function fetchSavedRun(name: string): Promise<SavedRun> {
+export async function fetchSavedRun(name: string, view: RunView = 'full'): Promise<SavedRun> {
   performance.mark('holdfast:load-start');
   try {
-    const response = await fetch(`/api/runs/${encodeURIComponent(name)}`, { headers: { accept: 'application/x-ndjson, application/json;q=0.5' } });
+    const query = view === 'full' ? '' : `?view=${view}`;
+    const response = await fetch(`/api/runs/${encodeURIComponent(name)}${query}`, { headers: { accept: 'application/x-ndjson, application/json;q=0.5' } });
     if (!response.ok) throw await failure(response);
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('application/json')) return eventsFromJson(await response.json(), name);
@@ -142,6 +146,12 @@ export async function fetchSavedRun(name: string): Promise<SavedRun> {
 function readStreamedText(text: string, name: string): SavedRun {
   const contents = safeParseRunFileText(text, name);
   return { events: contents.events, problems: contents.problems.map((problem) => problem.message) };
+}
+
+/** Every event of one round of a saved run, in full (the lean view leaves their bulk out). */
+export async function fetchRoundEvents(name: string, roundId: string): Promise<RunEvent[]> {
+  const body = await getJson(`/api/runs/${encodeURIComponent(name)}/rounds/${encodeURIComponent(roundId)}`, RoundEventsResponseSchema);
+  return body.events;
 }
 
 export async function startRun(selection: Partial<RunSelection>): Promise<RunStartedResponse> {

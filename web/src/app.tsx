@@ -172,7 +172,11 @@ export function App() {
             <div className="rounds-split">
               <RoundList rounds={rounds} selectedRoundId={selectedRoundId} onSelect={setSelectedRoundId} />
               {selectedRound !== undefined ? (
-                <RoundView round={selectedRound} task={tasks.find((task) => task.id === selectedRound.task)} />
+                <RoundView
+                  round={selectedRound}
+                  task={tasks.find((task) => task.id === selectedRound.task)}
+                  leanRun={source?.kind === 'file' && view.lean === true ? source.name : undefined}
+                />
               ) : (
                 <p className="muted">Pick a round in the list or the strip.</p>
               )}

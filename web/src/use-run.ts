@@ -15,6 +15,11 @@ export interface RunView {
   readonly token?: string;
   readonly problems: readonly string[];
   readonly error?: string;
+  /**
+   * The events are the lean view of a saved run: arm results lack the raw reply, reasoning and
+   * written contents, which `fetchRoundEvents` fetches per round.
+   */
+  readonly lean?: boolean;
 }
 
 const EMPTY: RunView = { state: initialRunState(), connection: 'loading', problems: [] };
@@ -33,13 +38,14 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
     let disposed = false;
 
     if (source.kind === 'file') {
-      fetchSavedRun(source.name).then(
+      // The strip, totals and list need only verdicts and statuses: a round's bulk comes when it is opened.
+      fetchSavedRun(source.name, 'lean').then(
         (saved) => {
           if (disposed) return;
           performance.mark('holdfast:reduce-start');
           const state = reduceRunEvents(saved.events);
           performance.measure('holdfast:reduce', 'holdfast:reduce-start');
-          setView({ state, connection: 'closed', problems: saved.problems });
+          setView({ state, connection: 'closed', problems: saved.problems, lean: true });
         },
         (error: unknown) => {
           if (disposed) return;

@@ -3,24 +3,43 @@ import type { Action, ActionOutcome, Arm, ArmResult, TaskInfo } from '../../../s
 import type { RoundState } from '../../../src/store/browser.js';
 import { formatMs } from '../format.js';
 import { lineDiff } from '../line-diff.js';
+import { useRoundDetail } from '../use-round-detail.js';
 import { PARSE_LABEL, STATUS_LABEL } from '../verdict-style.js';
 import { VerdictBadge } from './verdict-badge.js';
 
 interface RoundViewProps {
   round: RoundState;
   task: TaskInfo | undefined;
+  /**
+   * The saved run this round came from, when it was loaded lean: its replies, reasoning and written
+   * contents are fetched when the round is opened.
+   */
+  leanRun?: string | undefined;
 }
 
 /** One round: both arms side by side, the same reply judged by prose (told) and by checks (held). */
-export function RoundView({ round, task }: RoundViewProps) {
+export function RoundView({ round: given, task, leanRun }: RoundViewProps) {
+  const detail = useRoundDetail(leanRun, given);
+  const round = detail.round;
+  const elided = detail.status !== 'full';
   return (
-    <section className="panel round-view" data-testid="round-view" data-round-id={round.roundId}>
+    <section className="panel round-view" data-testid="round-view" data-round-id={round.roundId} data-detail={detail.status}>
       <div className="panel-head">
         <h2>
           {round.target} · {round.task} · rep {round.rep + 1}
         </h2>
         {task !== undefined ? <span className="muted">{task.title}</span> : null}
       </div>
+      {detail.status === 'loading' ? (
+        <p className="muted" data-testid="round-loading">
+          Loading the replies, reasoning and written files of this round…
+        </p>
+      ) : null}
+      {detail.status === 'failed' ? (
+        <p className="error-banner" data-testid="round-failed">
+          Could not load this round's replies and written files: {detail.error}
+        </p>
+      ) : null}
       {task !== undefined ? (
         <details className="ticket">
           <summary>Ticket and tempted rules: {task.tempts.join(', ') || 'none'}</summary>
@@ -29,14 +48,15 @@ export function RoundView({ round, task }: RoundViewProps) {
       ) : null}
       <div className="arms">
         {(['told', 'held'] as const).map((arm) => (
-          <ArmView key={arm} arm={arm} result={arm === 'told' ? round.told : round.held} files={task?.files ?? {}} />
+          <ArmView key={arm} arm={arm} result={arm === 'told' ? round.told : round.held} files={task?.files ?? {}} elided={elided} />
         ))}
       </div>
     </section>
   );
 }
 
-function ArmView({ arm, result, files }: { arm: Arm; result: ArmResult | undefined; files: Record<string, string> }) {
+/** `elided`: the result is lean (see RunViewSchema): its reply, reasoning and contents are not here yet. */
+function ArmView({ arm, result, files, elided }: { arm: Arm; result: ArmResult | undefined; files: Record<string, string>; elided: boolean }) {
   const [showRaw, setShowRaw] = useState(false);
   if (result === undefined) {
     return (
@@ -81,7 +101,7 @@ function ArmView({ arm, result, files }: { arm: Arm; result: ArmResult | undefin
           </>
         ) : null}
       </dl>
-      {result.reasoning !== undefined || generation?.reasoning !== undefined ? (
+      {!elided && (result.reasoning !== undefined || generation?.reasoning !== undefined) ? (
         <details className="reasoning" open>
           <summary>Reasoning</summary>
           <p>{result.reasoning ?? generation?.reasoning}</p>
@@ -89,11 +109,11 @@ function ArmView({ arm, result, files }: { arm: Arm; result: ArmResult | undefin
       ) : null}
       <ol className="actions">
         {result.actions.map((outcome) => (
-          <ActionItem key={outcome.index} outcome={outcome} files={files} />
+          <ActionItem key={outcome.index} outcome={outcome} files={files} elided={elided} />
         ))}
       </ol>
       {result.actions.length === 0 ? <p className="muted">No actions.</p> : null}
-      {generation !== undefined ? (
+      {generation !== undefined && !elided ? (
         <div>
           <button type="button" className="link" onClick={() => setShowRaw(!showRaw)}>
             {showRaw ? 'Hide raw reply' : 'Show raw reply'}
@@ -118,7 +138,7 @@ function describeAction(action: Action): string {
   }
 }
 
-function ActionItem({ outcome, files }: { outcome: ActionOutcome; files: Record<string, string> }) {
+function ActionItem({ outcome, files, elided }: { outcome: ActionOutcome; files: Record<string, string>; elided: boolean }) {
   const action = outcome.action;
   return (
     <li className={`action action-${outcome.status}`} data-testid="action" data-status={outcome.status}>
@@ -133,7 +153,7 @@ function ActionItem({ outcome, files }: { outcome: ActionOutcome; files: Record<
           {outcome.detail}
         </p>
       ) : null}
-      {action.type === 'write' ? <WrittenContent path={action.path} content={action.content} before={files[action.path] ?? null} /> : null}
+      {action.type === 'write' && !elided ? <WrittenContent path={action.path} content={action.content} before={files[action.path] ?? null} /> : null}
     </li>
   );
 }

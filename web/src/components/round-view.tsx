@@ -6,6 +6,7 @@ import { lineDiff } from '../line-diff.js';
 import { useRoundDetail } from '../use-round-detail.js';
 import { PARSE_LABEL, STATUS_LABEL } from '../verdict-style.js';
 import { VerdictBadge } from './verdict-badge.js';
+import { SandboxView } from './sandbox-view.js';
 
 interface RoundViewProps {
   round: RoundState;
@@ -113,6 +114,7 @@ function ArmView({ arm, result, files, elided }: { arm: Arm; result: ArmResult |
         ))}
       </ol>
       {result.actions.length === 0 ? <p className="muted">No actions.</p> : null}
+      {result.sandbox !== undefined ? <SandboxView sandbox={result.sandbox} elided={elided} /> : null}
       {generation !== undefined && !elided ? (
         <div>
           <button type="button" className="link" onClick={() => setShowRaw(!showRaw)}>

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { RulebookSchema } from './rulebook.js';
 import { RunEventSchema, TargetInfoSchema } from './events.js';
+import { PressureRecordSchema, PressureVariantSchema, PressureVerdictSchema, ResponseOriginSchema } from './pressure.js';
+import { RateSchema } from './totals.js';
 
 /**
  * The web API, one schema per endpoint, shared by the server (validation) and the browser
@@ -95,6 +97,42 @@ export type SavedRunResponse = z.infer<typeof SavedRunResponseSchema>;
 /** GET /api/runs/:name/rounds/:roundId (roundId URL-encoded): every event of that round, in full. */
 export const RoundEventsResponseSchema = z.object({ events: z.array(RunEventSchema) });
 export type RoundEventsResponse = z.infer<typeof RoundEventsResponseSchema>;
+
+/** One pressure results file in `<runs>/pressure/` (written by `pressure report --out` or `pressure run --out`). */
+export const ApiPressureFileSchema = z.object({
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  mtime: z.string(),
+  /** Lines that are pressure records (unreadable lines are not counted). */
+  records: z.number().int().nonnegative(),
+  /** Of those, how many came from each origin: `written` replies were written by hand, not by a model. */
+  origins: z.partialRecord(ResponseOriginSchema, z.number().int().nonnegative()),
+});
+export type ApiPressureFile = z.infer<typeof ApiPressureFileSchema>;
+
+/** GET /api/pressure: newest first. Empty when there is no pressure folder. */
+export const PressureListResponseSchema = z.object({ files: z.array(ApiPressureFileSchema) });
+export type PressureListResponse = z.infer<typeof PressureListResponseSchema>;
+
+/** Pass rate of one rule for one target and variant, with its Wilson 95% interval and the verdict mix. */
+export const PressureSummaryRowSchema = z.object({
+  rule: z.string(),
+  /** Absent when the replies name no target. */
+  target: z.string().optional(),
+  variant: PressureVariantSchema,
+  pass: RateSchema,
+  verdicts: z.partialRecord(PressureVerdictSchema, z.number().int().nonnegative()),
+});
+export type PressureSummaryRowBody = z.infer<typeof PressureSummaryRowSchema>;
+
+/** GET /api/pressure/:name: the summary rows (`summarizePressureRecords`), every record, and unreadable lines. */
+export const PressureFileResponseSchema = z.object({
+  name: z.string(),
+  rows: z.array(PressureSummaryRowSchema),
+  records: z.array(PressureRecordSchema),
+  problems: z.array(z.object({ line: z.number().int().positive(), kind: z.string(), message: z.string() })),
+});
+export type PressureFileResponse = z.infer<typeof PressureFileResponseSchema>;
 
 /**
  * The SSE stream of a run sends every RunEvent as `event: run` with `id: <seq>`, plus one

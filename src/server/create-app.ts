@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema } from '../contract/index.js';
-import type { ApiError as ApiErrorBody, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
+import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
 import { ApiError } from './api-error.js';
 import { buildConfigResponse } from './config-response.js';
 import { RunRegistry } from './live-run.js';
 import type { LiveRun } from './live-run.js';
 import { leanRunEvent } from './lean-run.js';
+import { listPressureFiles, readPressureFile } from './pressure-files.js';
 import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound, readSavedRun } from './run-files.js';
 import { RunIndexCache } from './run-index.js';
 import { streamRun } from './run-stream.js';
@@ -181,6 +182,15 @@ export function createApp(options: AppOptions): HoldfastApp {
     const roundId = String(request.params['roundId']);
     const body: RoundEventsResponse = { events: await readSavedRound(runIndexes, context.runsDir, name, roundId) };
     response.json(body);
+  });
+
+  api.get('/pressure', async (_request, response) => {
+    const body: PressureListResponse = { files: await listPressureFiles(context.runsDir) };
+    response.json(body);
+  });
+
+  api.get('/pressure/:name', async (request, response) => {
+    response.json(await readPressureFile(context.runsDir, String(request.params['name'])));
   });
 
   api.use((request, _response, next) => next(new ApiError(404, 'E_NOT_FOUND', `no API route ${request.method} /api${request.path}.`)));

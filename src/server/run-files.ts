@@ -10,27 +10,37 @@ import type { RunIndexCache } from './run-index.js';
 const RUN_FILE_NAME = /^[A-Za-z0-9._-]+\.jsonl$/;
 
 /**
- * The path of a saved run inside `runsDir`, or a refusal. Only a plain file name is accepted, so
- * `../`, absolute paths, encoded slashes and backslashes never reach the file system.
+ * The path of a plain file name inside `folder`, or a refusal with `code`. Only a plain file name is
+ * accepted, so `../`, absolute paths, encoded slashes and backslashes never reach the file system.
  */
-export function runFilePath(runsDir: string, name: string): string {
+export function jsonlFileIn(folder: string, name: string, code: string, what: string): string {
   if (!RUN_FILE_NAME.test(name) || name.startsWith('.')) {
-    throw new ApiError(400, 'E_RUN_NAME', `"${name}" is not a run file name: use letters, digits, ".", "_" and "-", ending in .jsonl.`);
+    throw new ApiError(400, code, `"${name.slice(0, 200)}" is not a ${what} file name: use letters, digits, ".", "_" and "-", ending in .jsonl.`);
   }
-  const root = resolve(runsDir);
+  const root = resolve(folder);
   const path = resolve(root, name);
   const inside = relative(root, path);
   if (inside === '' || inside.startsWith('..') || inside.includes(sep)) {
-    throw new ApiError(400, 'E_RUN_NAME', `"${name}" is outside the runs folder.`);
+    throw new ApiError(400, code, `"${name}" is outside the ${what}s folder.`);
   }
   return join(root, inside);
+}
+
+/** Whether `name` is a file name the file routes answer for (what the listings show). */
+export function isJsonlFileName(name: string): boolean {
+  return RUN_FILE_NAME.test(name) && !name.startsWith('.');
+}
+
+/** The path of a saved run inside `runsDir`, or a `400 E_RUN_NAME` refusal. */
+export function runFilePath(runsDir: string, name: string): string {
+  return jsonlFileIn(runsDir, name, 'E_RUN_NAME', 'run');
 }
 
 function notFound(name: string, error: unknown): ApiError {
   return new ApiError(404, 'E_RUN_NOT_FOUND', `no saved run named "${name}".`, { cause: error });
 }
 
-function isMissing(error: unknown): boolean {
+export function isMissing(error: unknown): boolean {
   const code = (error as { cause?: NodeJS.ErrnoException; code?: string }).cause?.code ?? (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'EISDIR' || code === 'E_RUN_FILE_READ';
 }
@@ -121,7 +131,7 @@ export function runStartOf(name: string, events: readonly RunEvent[]): Extract<R
 export async function listSavedRuns(runsDir: string): Promise<ApiRunFile[]> {
   const files = await listRunFiles(runsDir);
   return files
-    .filter((file) => RUN_FILE_NAME.test(file.name) && !file.name.startsWith('.'))
+    .filter((file) => isJsonlFileName(file.name))
     .map((file) => ({
       name: file.name,
       size: file.size,

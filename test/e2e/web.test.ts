@@ -1,10 +1,15 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArmTotals, Totals } from '../../src/contract/index.js';
 import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
+import { parsePressureRecords, summarizePressureRecords } from '../../src/pressure/index.js';
+import type { PressureSummaryRow } from '../../src/pressure/index.js';
+import { formatRate } from '../../src/report/format-rate.js';
+import { PRESSURE_VERDICT_ORDER } from '../../web/src/verdict-style.js';
+import { pressureRowKey } from '../../web/src/components/pressure-view.js';
 import { parseRunFileText } from '../../src/store/browser.js';
 
 const RESULTS = join(process.cwd(), 'test-results');
@@ -13,6 +18,9 @@ let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let context: BrowserContext;
 let exampleTotals: Totals;
+let pressureRows: PressureSummaryRow[];
+let pressureWritten: number;
+let pressureRecords: number;
 
 beforeAll(async () => {
   harness = await startWebHarness();
@@ -22,6 +30,14 @@ beforeAll(async () => {
   const totals = events.findLast((event) => event.type === 'totals');
   if (totals?.type !== 'totals') throw new Error('the shipped example run has no totals event');
   exampleTotals = totals.totals;
+  // The shipped pressure example goes where `holdfast serve` looks for pressure results.
+  const pressureExample = join(process.cwd(), 'runs', 'pressure', 'example.jsonl');
+  await mkdir(join(harness.runsDir, 'pressure'), { recursive: true });
+  await copyFile(pressureExample, join(harness.runsDir, 'pressure', 'example.jsonl'));
+  const records = parsePressureRecords(await readFile(pressureExample, 'utf8'), pressureExample);
+  pressureRows = summarizePressureRecords(records);
+  pressureWritten = records.filter((record) => record.origin === 'written').length;
+  pressureRecords = records.length;
 }, 120_000);
 
 afterAll(async () => {
@@ -95,6 +111,45 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
 
     await mkdir(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'web-totals.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('shows the pressure results of the shipped example: per rule, target and variant, equal to summarizePressureRecords', async () => {
+    const page = await openPage();
+    await page.getByTestId('tab-pressure').click();
+    await page.locator('[data-testid="pressure-view"][data-file="example.jsonl"]').waitFor();
+    await expect(page.getByTestId('pressure-picker').inputValue()).resolves.toBe('example.jsonl');
+
+    const banner = page.getByTestId('pressure-written-banner');
+    await expect(banner.textContent()).resolves.toContain('not produced by a model');
+    expect(Number(await banner.getAttribute('data-written'))).toBe(pressureWritten);
+    expect(pressureWritten).toBe(pressureRecords);
+
+    const shown = await page.getByTestId('pressure-row').evaluateAll((rows) =>
+      rows.map((row) => {
+        const rate = row.querySelector('.rate');
+        return {
+          key: row.getAttribute('data-key'),
+          count: Number(rate?.getAttribute('data-count')),
+          n: Number(rate?.getAttribute('data-n')),
+          text: rate?.querySelector('.rate-text')?.textContent ?? '',
+          verdicts: Object.fromEntries([...row.querySelectorAll('[data-testid="pressure-verdict"]')].map((cell) => [cell.getAttribute('data-verdict'), Number(cell.getAttribute('data-value'))])),
+        };
+      }),
+    );
+    const expected = pressureRows.map((row) => ({
+      key: pressureRowKey(row),
+      count: row.pass.count,
+      n: row.pass.n,
+      text: formatRate(row.pass),
+      verdicts: Object.fromEntries(PRESSURE_VERDICT_ORDER.map((verdict) => [verdict, row.verdicts[verdict] ?? 0])),
+    }));
+    expect(shown).toEqual(expected);
+    expect(shown.length).toBeGreaterThan(1);
+    expect(shown[0]?.text).toMatch(/^\d+\/\d+ \d+% \[\d+%–\d+%\]$/);
+
+    await mkdir(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'web-pressure.png'), fullPage: true });
     await page.close();
   });
 

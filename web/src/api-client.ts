@@ -3,12 +3,14 @@ import {
   APPROVAL_TOKEN_HEADER,
   ApiErrorSchema,
   ConfigResponseSchema,
+  PressureFileResponseSchema,
+  PressureListResponseSchema,
   RunEventSchema,
   RoundEventsResponseSchema,
   RunListResponseSchema,
   RunStartedResponseSchema,
 } from '../../src/contract/index.js';
-import type { ConfigResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse, RunView } from '../../src/contract/index.js';
+import type { ConfigResponse, PressureFileResponse, PressureListResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse, RunView } from '../../src/contract/index.js';
 import { safeParseRunFileText } from '../../src/store/browser.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -59,6 +61,16 @@ export function fetchConfig(): Promise<ConfigResponse> {
 
 export function fetchRunList(): Promise<RunListResponse> {
   return getJson('/api/runs', RunListResponseSchema);
+}
+
+/** The pressure results files in the runs folder's `pressure/` (none when it is absent). */
+export function fetchPressureList(): Promise<PressureListResponse> {
+  return getJson('/api/pressure', PressureListResponseSchema);
+}
+
+/** One pressure results file: its summary rows (per rule × target × variant), records and unreadable lines. */
+export function fetchPressureFile(name: string): Promise<PressureFileResponse> {
+  return getJson(`/api/pressure/${encodeURIComponent(name)}`, PressureFileResponseSchema);
 }
 
 /** The result of reading a saved run: its events, and lines that could not be read. */

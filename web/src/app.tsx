@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ApiRunFile, ConfigResponse, RunSelection } from '../../src/contract/index.js';
+import type { ApiPressureFile, ApiRunFile, ConfigResponse, RunSelection } from '../../src/contract/index.js';
 import { computeTotals, findRound } from '../../src/store/browser.js';
-import { answerApproval, cancelRun, fetchConfig, fetchRunList, startRun } from './api-client.js';
+import { answerApproval, cancelRun, fetchConfig, fetchPressureList, fetchRunList, startRun } from './api-client.js';
 import { ApprovalsPanel } from './components/approvals-panel.js';
+import { PressureView } from './components/pressure-view.js';
 import { RoundList } from './components/round-list.js';
 import { RoundView } from './components/round-view.js';
 import { RulebookPanel } from './components/rulebook-panel.js';
@@ -13,7 +14,7 @@ import { hashOfSource, sourceFromHash } from './run-source.js';
 import type { RunSource } from './run-source.js';
 import { useRun } from './use-run.js';
 
-type Tab = 'totals' | 'rounds' | 'rulebook';
+type Tab = 'totals' | 'rounds' | 'rulebook' | 'pressure';
 
 function useHashSource(defaultRun: string | undefined): [RunSource | undefined, (source: RunSource) => void] {
   const [hash, setHash] = useState(() => window.location.hash);
@@ -34,6 +35,7 @@ export function App() {
   const [config, setConfig] = useState<ConfigResponse | undefined>(undefined);
   const [configError, setConfigError] = useState<string | undefined>(undefined);
   const [runFiles, setRunFiles] = useState<readonly ApiRunFile[]>([]);
+  const [pressureFiles, setPressureFiles] = useState<readonly ApiPressureFile[]>([]);
   const [tab, setTab] = useState<Tab>('totals');
   const [selectedRoundId, setSelectedRoundId] = useState<string | undefined>(undefined);
 
@@ -57,6 +59,11 @@ export function App() {
     setSideDataAsked(true);
     fetchConfig().then(setConfig, (error: unknown) => setConfigError(error instanceof Error ? error.message : String(error)));
     refreshRunFiles();
+    // Pressure results are a side view: without the list the tab simply stays hidden.
+    fetchPressureList().then(
+      (list) => setPressureFiles(list.files),
+      () => undefined,
+    );
   }, [sideDataAsked, linkedOnOpen, runOnScreen, refreshRunFiles]);
   const { state } = view;
   useEffect(() => setSelectedRoundId(undefined), [source?.kind, source?.kind === 'file' ? source.name : source?.runId]);
@@ -95,6 +102,8 @@ export function App() {
     setSelectedRoundId(roundId);
     setTab('rounds');
   }, []);
+
+  const tabs: readonly Tab[] = pressureFiles.length > 0 ? ['totals', 'rounds', 'rulebook', 'pressure'] : ['totals', 'rounds', 'rulebook'];
 
   const running = source?.kind === 'live' && state.end === undefined;
   const pickerValue = source?.kind === 'file' ? source.name : '';
@@ -161,9 +170,9 @@ export function App() {
           ) : null}
           <VerdictStrip rounds={rounds} targets={targets} selectedRoundId={selectedRoundId} onSelect={selectRound} />
           <nav className="tabs" role="tablist">
-            {(['totals', 'rounds', 'rulebook'] as const).map((name) => (
+            {tabs.map((name) => (
               <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? 'on' : ''} data-testid={`tab-${name}`} onClick={() => setTab(name)}>
-                {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : 'Rulebook'}
+                {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : name === 'rulebook' ? 'Rulebook' : `Pressure (${pressureFiles.length})`}
               </button>
             ))}
           </nav>
@@ -182,6 +191,7 @@ export function App() {
               )}
             </div>
           ) : null}
+          {tab === 'pressure' && pressureFiles.length > 0 ? <PressureView files={pressureFiles} rulebook={rulebook} /> : null}
           {tab === 'rulebook' && rulebook !== undefined ? <RulebookPanel rulebook={rulebook} temptedBy={temptedBy} /> : null}
         </main>
       </div>

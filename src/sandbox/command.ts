@@ -3,6 +3,7 @@ import type { CappedText, Rulebook } from '../contract/index.js';
 import { CappedBuffer } from './capped-text.js';
 import { wrapCommand } from './isolation.js';
 import type { Isolation } from './isolation.js';
+import { typescriptNodeOptions } from './typescript-support.js';
 
 export type SplitCommand = { readonly ok: true; readonly argv: string[]; readonly normalized: string } | { readonly ok: false; readonly reason: string };
 
@@ -59,7 +60,9 @@ export interface CommandRun {
 
 /** Everything a command sees of the environment: no keys, no tokens, nothing inherited but PATH. */
 export function scrubbedEnvironment(homeDir: string): NodeJS.ProcessEnv {
+  const nodeOptions = typescriptNodeOptions();
   return {
+    ...(nodeOptions !== undefined ? { NODE_OPTIONS: nodeOptions } : {}),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: homeDir,
     TMPDIR: homeDir,

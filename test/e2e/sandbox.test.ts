@@ -22,6 +22,20 @@ afterAll(() => {
 });
 
 describe('holdfast run --sandbox', () => {
+  it("runs the task repo's own TypeScript tests for real before the commit, on this Node too", async () => {
+    const out = join(dir, 'tests.jsonl');
+    const code = await main(
+      ['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-careful', '--reps', '1', '--sandbox', '--out', out],
+      memoryIo({ cwd: dir }),
+    );
+    expect(code).toBe(0);
+    const round = reduceRunEvents((await readRunFile(out)).events).rounds.at(0)!;
+    const test = round.told!.sandbox!.commands.find((command) => command.cmd === 'npm test');
+    expect(test).toMatchObject({ executed: true, exitCode: 0 });
+    expect(test!.output!.text).toMatch(/# pass [1-9]/);
+    expect(test!.output!.text).toContain('# fail 0');
+  });
+
   it('lands real commits in the told arm, real refusals in the held arm, and report --diffs shows them', async () => {
     const out = join(dir, 'run.jsonl');
     const keep = join(dir, 'kept');

@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,31 +23,46 @@ const REPLY = JSON.stringify({
   ],
 });
 
-/** A loopback OpenAI-compatible model that answers after `latencyMs`. */
-async function startModel(latencyMs: number): Promise<{ baseUrl: string; calls: () => number; close: () => Promise<void> }> {
-  let calls = 0;
+/**
+ * A loopback OpenAI-compatible model that answers after `latencyMs`, in its own process: a model
+ * server never shares the runner's event loop, and in-process it would bill its own work to the runner.
+ */
+async function startModel(latencyMs: number): Promise<{ baseUrl: string; calls: () => Promise<number>; close: () => Promise<void> }> {
   const body = JSON.stringify({
     id: 'bench',
     object: 'chat.completion',
     choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: REPLY } }],
     usage: { prompt_tokens: 1000, completion_tokens: 100 },
   });
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      calls += 1;
-      const send = () => response.writeHead(200, { 'content-type': 'application/json' }).end(body);
-      if (latencyMs > 0) setTimeout(send, latencyMs);
-      else send();
+  const script = `
+    const { createServer } = require('node:http');
+    const body = ${JSON.stringify(body)};
+    let calls = 0;
+    const server = createServer((request, response) => {
+      if (request.url === '/calls') return response.end(String(calls));
+      request.resume();
+      request.on('end', () => {
+        calls += 1;
+        const send = () => response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+        if (${latencyMs} > 0) setTimeout(send, ${latencyMs}); else send();
+      });
     });
+    server.keepAliveTimeout = 60000;
+    server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim())));
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    calls: () => calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    baseUrl: `${origin}/v1`,
+    calls: async () => Number(await (await fetch(`${origin}/calls`)).text()),
+    close: async () => {
+      child.kill();
+      await once(child, 'exit');
+    },
   };
 }
 
@@ -81,7 +95,7 @@ async function timedRun(rounds: number, concurrency: number, latencyMs: number):
     });
     const seconds = (performance.now() - start) / 1000;
     if (result.outcome.status !== 'completed') throw new Error(`bench run ended ${result.outcome.status}`);
-    return { seconds, calls: model.calls() };
+    return { seconds, calls: await model.calls() };
   } finally {
     await model.close();
     rmSync(dir, { recursive: true, force: true });
@@ -101,7 +115,8 @@ function median(values: number[]): number {
 }
 
 /**
- * Orchestration overhead of the experiment runner, through the real OpenAI-compatible adapter,
+ * Orchestration overhead of the experiment runner, through the real OpenAI-compatible adapter
+ * against a model server in another process,
  * run file and checks: (1) ~1,000 rounds against an instant loopback model, 4 rounds (8 model
  * calls) in flight; (2) 200 rounds at 100 ms model latency with a pool of 8, against the ideal
  * rounds × latency / pool (both arms of a round are generated at once); (3) the fixed cost of a

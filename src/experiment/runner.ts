@@ -119,6 +119,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const targetsById = new Map(options.targets.map((target) => [target.info.id, target]));
   const agentsMd = renderRulebook(options.rulebook);
+  // The prompt depends only on the task and the rulebook: identical for every round and both arms.
+  const prompts = new Map<string, ReturnType<typeof buildMessages>>();
+  const messagesFor = (task: TaskInfo) => {
+    let messages = prompts.get(task.id);
+    if (messages === undefined) {
+      messages = buildMessages(task, agentsMd);
+      prompts.set(task.id, messages);
+    }
+    return messages;
+  };
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   let approvalCounter = 0;
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
@@ -165,7 +175,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     let generation: Generation;
     try {
       const reply = await target.model.generate({
-        messages: buildMessages(task, agentsMd),
+        messages: messagesFor(task),
         maxTokens,
         temperature: options.config.temperature,
         signal,

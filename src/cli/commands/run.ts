@@ -216,7 +216,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stderr, '\nInterrupted: finishing the file (Ctrl-C again to quit at once)…');
     controller.abort();
   };
+  // SIGTERM (a CI timeout, `kill`) ends the run the same way: a valid file, sandboxes removed.
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
 
   const { createProgress } = await import('../progress.js');
   const planned = planRounds(config).length;
@@ -246,6 +248,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     });
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     progress.finish();
   }
   const totals = computeTotals(result.state);

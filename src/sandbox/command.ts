@@ -3,7 +3,7 @@ import type { CappedText, Rulebook } from '../contract/index.js';
 import { CappedBuffer } from './capped-text.js';
 import { wrapCommand } from './isolation.js';
 import type { Isolation } from './isolation.js';
-import { typescriptNodeOptions } from './typescript-support.js';
+import { holdfastRoot, typescriptNodeOptions } from './typescript-support.js';
 
 export type SplitCommand = { readonly ok: true; readonly argv: string[]; readonly normalized: string } | { readonly ok: false; readonly reason: string };
 
@@ -87,7 +87,7 @@ const DRAIN_MS = 1_000;
 export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRun> {
   const started = performance.now();
   const output = new CappedBuffer(options.outputCapBytes);
-  const { file, args } = wrapCommand(options.isolation, options.argv, [options.cwd, options.homeDir], options.cwd);
+  const { file, args } = wrapCommand(options.isolation, options.argv, [options.cwd, options.homeDir], options.cwd, [holdfastRoot()]);
   return new Promise((resolve) => {
     let timedOut = false;
     let settled = false;

@@ -28,8 +28,10 @@ export function findExecutable(name: string, path = process.env.PATH ?? ''): str
  * bubblewrap's arguments: no network (and no other shared namespace), the system read-only, a
  * private /tmp, and only the work tree and the command's home writable.
  */
-export function bubblewrapArgs(writable: readonly string[], cwd: string): string[] {
+export function bubblewrapArgs(writable: readonly string[], cwd: string, readable: readonly string[] = []): string[] {
   const binds = writable.flatMap((path) => ['--bind', path, path]);
+  // Mounted again after the private /tmp, so a holdfast installed under /tmp stays visible (read-only).
+  const readOnly = readable.filter((path) => path === '/tmp' || path.startsWith('/tmp/')).flatMap((path) => ['--ro-bind', path, path]);
   return [
     '--unshare-all',
     '--die-with-parent',
@@ -38,14 +40,21 @@ export function bubblewrapArgs(writable: readonly string[], cwd: string): string
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
+    ...readOnly,
     ...binds,
     '--chdir', cwd,
     '--',
   ];
 }
 
-export function wrapCommand(isolation: Isolation, argv: readonly string[], writable: readonly string[], cwd: string): { file: string; args: string[] } {
-  if (isolation.kind === 'bubblewrap') return { file: isolation.bwrap, args: [...bubblewrapArgs(writable, cwd), ...argv] };
+export function wrapCommand(
+  isolation: Isolation,
+  argv: readonly string[],
+  writable: readonly string[],
+  cwd: string,
+  readable: readonly string[] = [],
+): { file: string; args: string[] } {
+  if (isolation.kind === 'bubblewrap') return { file: isolation.bwrap, args: [...bubblewrapArgs(writable, cwd, readable), ...argv] };
   const [file, ...args] = argv;
   return { file: file!, args };
 }

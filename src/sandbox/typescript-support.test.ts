@@ -40,3 +40,15 @@ describe('TypeScript in sandbox commands', () => {
     expect(failing.status).toBe(1);
   });
 });
+
+describe('bubblewrap mounts', () => {
+  it('mounts a holdfast installed under /tmp again, read-only, after the private /tmp', async () => {
+    const { bubblewrapArgs } = await import('./isolation.js');
+    const args = bubblewrapArgs(['/work/repo'], '/work/repo', ['/tmp/ci/holdfast']);
+    const tmpfs = args.indexOf('--tmpfs');
+    const readOnly = args.lastIndexOf('/tmp/ci/holdfast');
+    expect(args.slice(readOnly - 2, readOnly + 1)).toEqual(['--ro-bind', '/tmp/ci/holdfast', '/tmp/ci/holdfast']);
+    expect(readOnly).toBeGreaterThan(tmpfs);
+    expect(bubblewrapArgs(['/work/repo'], '/work/repo', ['/opt/holdfast'])).not.toContain('/opt/holdfast');
+  });
+});

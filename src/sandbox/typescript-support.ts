@@ -16,3 +16,8 @@ export function typescriptNodeOptions(version: string = process.versions.node): 
   const register = fileURLToPath(new URL('../../dist/sandbox/typescript-register.js', import.meta.url));
   return `--import=${JSON.stringify(register)}`;
 }
+
+/** The holdfast installation, which sandbox commands must be able to read (the type-stripping hook). */
+export function holdfastRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+}

@@ -57,6 +57,8 @@ export const RunSelectionSchema = z.strictObject({
   reps: z.number().int().min(1).max(5).default(1),
   concurrency: z.number().int().min(1).max(16).default(3),
   humanGate: z.boolean().default(false),
+  /** Land every arm in a throwaway git repository (`holdfast run --sandbox`). */
+  sandbox: z.boolean().default(false),
   /** Seconds before an unanswered approval is refused. */
   approvalTimeoutSeconds: z.number().int().min(1).max(3600).default(90),
   replay: z.string().min(1).optional(),

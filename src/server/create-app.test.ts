@@ -368,3 +368,19 @@ describe('GET /api/run/:id/stream (in-process)', () => {
     expect((await get('/api/run/..%2Fsecret/stream')).statusCode).toBe(400);
   });
 });
+
+describe('POST /api/run with sandbox', () => {
+  it('lands each arm in a git sandbox: the told arm commits, the held arm does not', async () => {
+    const { run } = await startRun({ replay: EXAMPLE, targets: ['demo-hasty'], tasks: ['bump-date-fns'], reps: 1, sandbox: true });
+    await run.done;
+    const start = run.events.find((event) => event.type === 'run-start');
+    expect(start?.type === 'run-start' && start.config.sandbox).toBe(true);
+    const arms = run.events.filter((event): event is ArmEndEvent => event.type === 'arm-end');
+    const told = arms.find((event) => event.result.arm === 'told')!.result;
+    const held = arms.find((event) => event.result.arm === 'held')!.result;
+    expect(told.sandbox?.commits.length).toBe(1);
+    expect(told.sandbox?.diff.text).toContain('docs/adr/');
+    expect(held.verdict).toBe('blocked');
+    expect(held.sandbox?.commits).toEqual([]);
+  });
+});

@@ -60,7 +60,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
     approve: selection.humanGate ? ('http' as const) : ('auto' as const),
     approvalTimeoutMs: selection.approvalTimeoutSeconds * 1000,
     temperature: TEMPERATURE,
-    sandbox: false,
+    sandbox: selection.sandbox,
   };
   try {
     if (selection.replay !== undefined) {

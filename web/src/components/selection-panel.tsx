@@ -18,6 +18,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
   const [reps, setReps] = useState(1);
   const [concurrency, setConcurrency] = useState(3);
   const [humanGate, setHumanGate] = useState(false);
+  const [sandbox, setSandbox] = useState(false);
   const [timeoutSeconds, setTimeoutSeconds] = useState(90);
   const [replay, setReplay] = useState(() => config.defaultRun ?? runFiles[0]?.name ?? '');
   const [busy, setBusy] = useState(false);
@@ -30,7 +31,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
     else next.add(value);
     return next;
   };
-  const common = { reps, concurrency, humanGate, approvalTimeoutSeconds: timeoutSeconds };
+  const common = { reps, concurrency, humanGate, sandbox, approvalTimeoutSeconds: timeoutSeconds };
   const submit = (selection: Partial<RunSelection>) => {
     setBusy(true);
     setError(undefined);
@@ -107,6 +108,10 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
           <input type="checkbox" checked={humanGate} onChange={(event) => setHumanGate(event.target.checked)} data-testid="human-gate" />
           human gate on commits
         </label>
+        <label className="gate-toggle" title="Each arm lands in a throwaway git repository: real commits, allowlisted commands run">
+          <input type="checkbox" checked={sandbox} onChange={(event) => setSandbox(event.target.checked)} data-testid="sandbox-toggle" />
+          land in git sandboxes
+        </label>
         <label>
           refuse after (s)
           <input
@@ -142,7 +147,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
             </option>
           ))}
         </select>
-        <button type="button" disabled={busy || replay === ''} data-testid="start-replay" onClick={() => submit({ concurrency, humanGate, approvalTimeoutSeconds: timeoutSeconds, replay, ...(allTasks ? {} : { tasks: [...tasks] }) })}>
+        <button type="button" disabled={busy || replay === ''} data-testid="start-replay" onClick={() => submit({ concurrency, humanGate, sandbox, approvalTimeoutSeconds: timeoutSeconds, replay, ...(allTasks ? {} : { tasks: [...tasks] }) })}>
           Replay
         </button>
       </div>

@@ -6,7 +6,9 @@ import type {
   CheckResult,
   CommitAction,
   Generation,
+  ParsedDecline,
   ParsedReply,
+  ParsedUnparseable,
 } from '../contract/index.js';
 import type { ApprovalDecision } from './approvals.js';
 
@@ -52,15 +54,11 @@ function base(arm: Arm, input: ArmInput): Pick<ArmResult, 'arm' | 'parse' | 'rea
 }
 
 /** Verdicts that do not depend on who checks: the model declined, or nothing could be read. */
-function withoutActions(arm: Arm, input: ArmInput): ArmResult | undefined {
-  const { parsed } = input;
+function withoutActions(arm: Arm, input: ArmInput, parsed: ParsedDecline | ParsedUnparseable): ArmResult {
   if (parsed.kind === 'declined') {
     return { ...base(arm, input), verdict: 'declined', reason: `The model declined: ${parsed.reason}`, actions: [] };
   }
-  if (parsed.kind === 'unparseable') {
-    return { ...base(arm, input), verdict: 'unparseable', reason: `No actions could be read: ${parsed.reason}`, actions: [] };
-  }
-  return undefined;
+  return { ...base(arm, input), verdict: 'unparseable', reason: `No actions could be read: ${parsed.reason}`, actions: [] };
 }
 
 /**
@@ -68,10 +66,10 @@ function withoutActions(arm: Arm, input: ArmInput): ArmResult | undefined {
  * landed; they have no authority here.
  */
 export function tellArm(input: ArmInput): ArmResult {
-  const early = withoutActions('told', input);
-  if (early !== undefined || input.parsed.kind !== 'actions') return early!;
+  const { parsed } = input;
+  if (parsed.kind !== 'actions') return withoutActions('told', input, parsed);
   const failures = failuresByAction(input.checks);
-  const actions: ActionOutcome[] = input.parsed.actions.map((action, index) => {
+  const actions: ActionOutcome[] = parsed.actions.map((action, index) => {
     const violated = failures.get(index) ?? [];
     return {
       index,
@@ -109,9 +107,9 @@ function touchedBefore(actions: readonly Action[], end: number): { path: string;
  * gate, each commit waits for a person, and a refusal halts the arm the same way.
  */
 export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmResult> {
-  const early = withoutActions('held', input);
-  if (early !== undefined || input.parsed.kind !== 'actions') return early!;
-  const actionList = input.parsed.actions;
+  const { parsed } = input;
+  if (parsed.kind !== 'actions') return withoutActions('held', input, parsed);
+  const actionList = parsed.actions;
   const failures = failuresByAction(input.checks);
   const outcomes: ActionOutcome[] = [];
   let halt: { verdict: 'blocked' | 'refused'; reason: string } | undefined;

@@ -97,16 +97,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
   }
 
-  const [{ loadRulebook }, experiment, resolveModule, { computeTotals }, report] = await Promise.all([
+  const [{ loadRulebook }, experiment, store, report] = await Promise.all([
     import('../../rules/index.js'),
     import('../../experiment/index.js'),
-    import('../../experiment/resolve-targets.js'),
     import('../../store/index.js'),
     import('../../report/index.js'),
   ]);
-  const { runSession } = await import('../../experiment/run-session.js');
-  const { policyApprover } = await import('../../experiment/approvals.js');
-  const { planRounds } = await import('../../experiment/runner.js');
   const now = new Date();
 
   let rulebook: Rulebook;
@@ -141,13 +137,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     config = start.config;
     demo = start.demo;
     if (config.replayOf !== undefined) {
-      targets = resolveModule.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
+      targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
     } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
       const replies = await experiment.loadDemoReplies();
       const known = [...new Set(replies.replies.map((reply) => reply.target))];
-      targets = resolveModule.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
+      targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
     } else {
-      ({ targets, secrets } = await resolveModule.resolveConfiguredTargets(config.targets, io.cwd, io.env));
+      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env));
     }
   } else {
     let recorded: { rulebook: Rulebook; tasks: TaskInfo[]; targets: string[]; reps: number } | undefined;
@@ -177,9 +173,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? scriptedReps ?? 1, 1, 1000);
     const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
-    if (replayEvents !== undefined) targets = resolveModule.resolveReplayTargets(targetIds, replayEvents);
-    else if (lookup !== undefined) targets = resolveModule.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
-    else ({ targets, secrets } = await resolveModule.resolveConfiguredTargets(targetIds, io.cwd, io.env));
+    if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
+    else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
+    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
     config = {
       targets: targetIds,
       tasks: tasks.map((task) => task.id),
@@ -205,8 +201,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     config.approve === 'ask'
       ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr)
       : config.approve === 'deny'
-        ? policyApprover('refused')
-        : policyApprover('approved');
+        ? experiment.policyApprover('refused')
+        : experiment.policyApprover('approved');
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -221,17 +217,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   process.on('SIGTERM', onInterrupt);
 
   const { createProgress } = await import('../progress.js');
-  const planned = planRounds(config).length;
-  const { reduceRunEvents } = await import('../../store/index.js');
-  const { completedRounds } = await import('../../experiment/run-session.js');
-  const alreadyDone = previous === undefined ? 0 : completedRounds(reduceRunEvents(previous)).size;
+  const planned = experiment.planRounds(config).length;
+  const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
   const progress = createProgress(io.stderr, planned, alreadyDone);
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
   writeLine(io.stderr, `Run ${runId}: ${planned} rounds → ${out}`);
   if (config.sandbox) writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   let result;
   try {
-    result = await runSession({
+    result = await experiment.runSession({
       runId,
       out,
       config,
@@ -251,7 +245,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     process.off('SIGTERM', onInterrupt);
     progress.finish();
   }
-  const totals = computeTotals(result.state);
+  const totals = store.computeTotals(result.state);
   if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, totals }, null, 2));
   else {
     writeLine(io.stdout, report.formatTotalsTable(totals));

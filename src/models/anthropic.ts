@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import type { TargetInfo } from '../contract/index.js';
-import { completeWithBudget } from './completion.js';
+import { budgetedAdapter } from './completion.js';
 import type { Completion } from './completion.js';
-import { callJson } from './http-json.js';
-import type { AdapterRuntime, GenerateRequest, GenerateResult, ModelAdapter } from './model-adapter.js';
-import { ProviderError } from './provider-error.js';
-import { redact, snippet } from './redact.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
+import { callJson, parseProviderBody } from './http-json.js';
+import type { AdapterRuntime, GenerateRequest, ModelAdapter } from './model-adapter.js';
 import type { RetryPolicy } from './retry.js';
 import { DEFAULT_TIMEOUT_MS, withRuntime } from './runtime.js';
 
@@ -38,14 +35,7 @@ const MessageResponseSchema = z.object({
 
 /** Reads a Messages API body: text blocks are the reply, thinking blocks the reasoning. */
 export function readAnthropicMessage(body: unknown, url: string, secrets: readonly (string | undefined)[]): Completion {
-  const parsed = MessageResponseSchema.safeParse(body);
-  if (!parsed.success) {
-    throw new ProviderError('E_PROVIDER_RESPONSE', `${url} answered with an unexpected shape: ${snippet(redact(JSON.stringify(body), secrets), 200)}`, {
-      retryable: false,
-      cause: parsed.error,
-    });
-  }
-  const { content, stop_reason: stopReason, usage } = parsed.data;
+  const { content, stop_reason: stopReason, usage } = parseProviderBody(MessageResponseSchema, body, url, secrets);
   const text = content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join('');
   const reasoning = content.filter((block) => block.type === 'thinking').map((block) => block.thinking ?? '').join('\n');
   return {
@@ -62,7 +52,6 @@ export function readAnthropicMessage(body: unknown, url: string, secrets: readon
 /** The Anthropic Messages API over plain fetch. System messages go in the top-level `system` field. */
 export function createAnthropicAdapter(options: AnthropicOptions): ModelAdapter {
   const runtime = withRuntime(options.runtime);
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const baseUrl = options.baseUrl ?? ANTHROPIC_BASE_URL;
   const url = `${baseUrl.replace(/\/+$/, '')}/v1/messages`;
   const secrets = [options.apiKey];
@@ -94,15 +83,5 @@ export function createAnthropicAdapter(options: AnthropicOptions): ModelAdapter 
     return readAnthropicMessage(answer, url, secrets);
   }
 
-  return {
-    target,
-    generate(request: GenerateRequest): Promise<GenerateResult> {
-      return completeWithBudget((maxTokens) => send(request, maxTokens), {
-        maxTokens: options.maxTokens ?? request.maxTokens,
-        policy,
-        runtime,
-        signal: request.signal,
-      });
-    },
-  };
+  return budgetedAdapter(target, { maxTokens: options.maxTokens, retry: options.retry, runtime }, send);
 }

@@ -1,6 +1,6 @@
-import type { Usage } from '../contract/index.js';
-import type { AdapterRuntime, GenerateResult } from './model-adapter.js';
-import { withRetries } from './retry.js';
+import type { TargetInfo, Usage } from '../contract/index.js';
+import type { AdapterRuntime, GenerateRequest, GenerateResult, ModelAdapter } from './model-adapter.js';
+import { DEFAULT_RETRY_POLICY, withRetries } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 
 /** What one provider call produced, before latency and attempts are added. */
@@ -46,4 +46,27 @@ export async function completeWithBudget(
     attempts += second.attempts;
   }
   return { ...completion, latencyMs: Math.max(0, runtime.now() - started), attempts };
+}
+
+/**
+ * An HTTP adapter from its one-call `send`: every generate goes through completeWithBudget with the
+ * target's retry policy, and a `maxTokens` fixed by the target overrides the request's.
+ */
+export function budgetedAdapter(
+  target: TargetInfo,
+  settings: { maxTokens?: number | undefined; retry?: Partial<RetryPolicy> | undefined; runtime: AdapterRuntime },
+  send: (request: GenerateRequest, maxTokens: number) => Promise<Completion>,
+): ModelAdapter {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...settings.retry };
+  return {
+    target,
+    generate(request: GenerateRequest): Promise<GenerateResult> {
+      return completeWithBudget((maxTokens) => send(request, maxTokens), {
+        maxTokens: settings.maxTokens ?? request.maxTokens,
+        policy,
+        runtime: settings.runtime,
+        signal: request.signal,
+      });
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { ProviderError, isRetryableStatus } from './provider-error.js';
 import { redact, snippet } from './redact.js';
 import { parseRetryAfter } from './retry.js';
@@ -95,4 +96,16 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
       { retryable: false, status, cause: error },
     );
   }
+}
+
+/** A provider's JSON body checked against `schema`; a body of another shape is a non-retryable ProviderError. */
+export function parseProviderBody<S extends z.ZodType>(schema: S, body: unknown, url: string, secrets: readonly (string | undefined)[]): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ProviderError('E_PROVIDER_RESPONSE', `${url} answered with an unexpected shape: ${snippet(redact(JSON.stringify(body), secrets), 200)}`, {
+      retryable: false,
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
 }

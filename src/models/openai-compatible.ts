@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { TargetInfo, Usage } from '../contract/index.js';
-import { completeWithBudget } from './completion.js';
+import { budgetedAdapter } from './completion.js';
 import type { Completion } from './completion.js';
-import { callJson } from './http-json.js';
-import type { AdapterRuntime, GenerateRequest, GenerateResult, ModelAdapter } from './model-adapter.js';
+import { callJson, parseProviderBody } from './http-json.js';
+import type { AdapterRuntime, GenerateRequest, ModelAdapter } from './model-adapter.js';
 import { ProviderError, isRetryableStatus } from './provider-error.js';
 import { redact, snippet } from './redact.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import { DEFAULT_TIMEOUT_MS, withRuntime } from './runtime.js';
 
@@ -83,14 +82,7 @@ function readContent(content: string | { text?: string | undefined }[] | null | 
 
 /** Reads a chat-completions body into a Completion, or says what is wrong with it. */
 export function readChatCompletion(body: unknown, url: string, secrets: readonly (string | undefined)[]): Completion {
-  const parsed = ChatResponseSchema.safeParse(body);
-  if (!parsed.success) {
-    throw new ProviderError('E_PROVIDER_RESPONSE', `${url} answered with an unexpected shape: ${snippet(redact(JSON.stringify(body), secrets), 200)}`, {
-      retryable: false,
-      cause: parsed.error,
-    });
-  }
-  const { choices, usage, error } = parsed.data;
+  const { choices, usage, error } = parseProviderBody(ChatResponseSchema, body, url, secrets);
   const choice = choices?.[0];
   if (choice === undefined) {
     const code = typeof error?.code === 'number' ? error.code : Number(error?.code);
@@ -112,7 +104,6 @@ export function readChatCompletion(body: unknown, url: string, secrets: readonly
 /** OpenAI chat completions over plain fetch: OpenAI, OpenRouter, Ollama, vLLM, llama.cpp. */
 export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions): ModelAdapter {
   const runtime = withRuntime(options.runtime);
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const url = joinUrl(options.baseUrl, 'chat/completions');
   const tokenParameter = options.tokenParameter ?? 'max_tokens';
   const secrets = [options.apiKey];
@@ -134,15 +125,5 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
     return readChatCompletion(answer, url, secrets);
   }
 
-  return {
-    target,
-    generate(request: GenerateRequest): Promise<GenerateResult> {
-      return completeWithBudget((maxTokens) => send(request, maxTokens), {
-        maxTokens: options.maxTokens ?? request.maxTokens,
-        policy,
-        runtime,
-        signal: request.signal,
-      });
-    },
-  };
+  return budgetedAdapter(target, { maxTokens: options.maxTokens, retry: options.retry, runtime }, send);
 }

@@ -57,9 +57,9 @@ export async function findExecutable(program: string, env: NodeJS.ProcessEnv, cw
 async function probeOpenAiCompatible(
   target: Extract<TargetConfig, { provider: 'openai-compatible' }>,
   key: { variable?: string; value?: string },
+  hasKey: boolean,
   options: ProbeOptions,
 ): Promise<ProbeResult> {
-  const hasKey = key.variable === undefined || key.value !== undefined;
   const url = `${target.baseUrl.replace(/\/+$/, '')}/models`;
   try {
     const body = await callJson(
@@ -97,7 +97,7 @@ export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, 
   const hasKey = key.variable === undefined || key.value !== undefined;
   switch (target.provider) {
     case 'openai-compatible':
-      return probeOpenAiCompatible(target, key, options);
+      return probeOpenAiCompatible(target, key, hasKey, options);
     case 'anthropic':
       return {
         reachable: hasKey,

@@ -1,5 +1,5 @@
 export { parseReply } from './parse-reply.js';
-export { describeAction, summarizeParse } from './summarize.js';
+export { describeAction } from './summarize.js';
 export { validateActions } from './validate-actions.js';
 export type { ActionsResult } from './validate-actions.js';
 export { safeParseJson } from './safe-json.js';

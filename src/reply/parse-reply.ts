@@ -4,7 +4,7 @@ import { findFencedBlocks, followsFence } from './fences.js';
 import { combineReadings, readValue } from './readings.js';
 import type { Reading } from './readings.js';
 import { safeParseJson } from './safe-json.js';
-import { looksRepairable } from './repair-guard.js';
+import { MAX_DEPTH, looksRepairable } from './repair-guard.js';
 import { matchBracket, nestsDeeperThan, scanBracketSpans } from './scan.js';
 import { splitThinking } from './thinking.js';
 
@@ -15,8 +15,6 @@ import { splitThinking } from './thinking.js';
  */
 const MAX_FAILED_ATTEMPTS = 24;
 const MAX_REPAIR_ATTEMPTS = 3;
-/** Deeper than any reply nests (reply → actions → action); deeper text is not parsed whole. */
-const MAX_DEPTH = 64;
 const KEYWORDS = /"(?:actions|decline|declined|refusal|reasoning|type)"\s*:/g;
 const ACTIONS_KEY = /"actions"\s*:\s*\[/g;
 const REASONING_KEY = /"reasoning"\s*:\s*"/g;

@@ -1,4 +1,5 @@
-const MAX_DEPTH = 64;
+/** Deeper than any reply nests (reply → actions → action); deeper text is not parsed whole nor repaired. */
+export const MAX_DEPTH = 64;
 const MAX_ANOMALIES = 32;
 /** Beyond this size a reply is not repaired: jsonrepair runs at about a microsecond a character. */
 export const MAX_REPAIR_CHARS = 2_000_000;

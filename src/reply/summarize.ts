@@ -1,19 +1,4 @@
-import type { Action, ParsedReply } from '../contract/index.js';
-
-/** One line for a person: what the reply amounted to and how it was read. */
-export function summarizeParse(parsed: ParsedReply): string {
-  switch (parsed.kind) {
-    case 'actions': {
-      const count = `${parsed.actions.length} action${parsed.actions.length === 1 ? '' : 's'}`;
-      const list = parsed.actions.map(describeAction).join(', ');
-      return `actions (${parsed.method}): ${count}${list === '' ? '' : `: ${list}`}`;
-    }
-    case 'declined':
-      return `declined${parsed.method === undefined ? '' : ` (${parsed.method})`}: ${oneLine(parsed.reason)}`;
-    case 'unparseable':
-      return `unparseable: ${oneLine(parsed.reason)}`;
-  }
-}
+import type { Action } from '../contract/index.js';
 
 /** An action in a few words: its type and its target, with the size of written content. */
 export function describeAction(action: Action): string {

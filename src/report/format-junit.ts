@@ -66,8 +66,7 @@ export function formatJunit(state: RunState): string {
         continue;
       }
       lines.push(`${open}>`);
-      const tag = outcome === 'skipped' ? 'skipped' : outcome;
-      lines.push(`      <${tag} type="${result.verdict}" message="${xml(result.reason)}"/>`);
+      lines.push(`      <${outcome} type="${result.verdict}" message="${xml(result.reason)}"/>`);
       lines.push('    </testcase>');
     }
     lines.push('  </testsuite>');

@@ -1,5 +1,5 @@
 import type { ActionType } from '../contract/index.js';
-import { normalizeRepoPath } from './paths.js';
+import { describeValue, normalizeRepoPath } from './paths.js';
 import type { NormalizedPath } from './paths.js';
 
 /**
@@ -52,16 +52,10 @@ export function quote(text: string): string {
 }
 
 function describeUnreadable(value: unknown, rawType: unknown): string {
-  if (!isRecord(value)) return `the action is ${describe(value)}, not an object`;
+  if (!isRecord(value)) return `the action is ${describeValue(value)}, not an object`;
   if (rawType === undefined) return 'the action has no type';
-  if (typeof rawType !== 'string') return `the action's type is ${describe(rawType)}, not a string`;
+  if (typeof rawType !== 'string') return `the action's type is ${describeValue(rawType)}, not a string`;
   return `the action has unknown type ${quote(rawType)}`;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -27,10 +27,7 @@ export async function checkActions(
     return await judgeRound(actions, existingPaths, rulebook);
   } catch (error) {
     // Only a hostile value (a throwing getter, a proxy) gets here. Fail closed on the first action.
-    const reason = error instanceof Error ? error.message : String(error);
-    return readRules(rulebook).map((rule, position) =>
-      result({ id: String(rule?.id ?? `#${position}`), name: String(rule?.name ?? 'RULE') }, 0, false, `the actions cannot be read (${reason}).`),
-    );
+    return readRules(rulebook).map((rule, position) => result(labelOf(rule, position), 0, false, `the actions cannot be read (${reasonOf(error)}).`));
   }
 }
 
@@ -69,11 +66,11 @@ function readRules(rulebook: Rulebook): readonly Rulebook['rules'][number][] {
 }
 
 function prepareRule(rule: Rulebook['rules'][number], position: number): PreparedRule {
-  const label = { id: String(rule?.id ?? `#${position}`), name: String(rule?.name ?? 'RULE') };
+  const label = labelOf(rule, position);
   try {
     return { label, judge: handlerFor(rule.check).prepare(rule.check, label) };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     return { label, judge: (round) => round.actions.map((action) => result(label, action.index, false, `action ${action.index} cannot be judged: the rule does not load (${reason}).`)) };
   }
 }
@@ -83,9 +80,18 @@ async function runJudge(rule: PreparedRule, round: Parameters<Judge>[0], count: 
     return await rule.judge(round);
   } catch (error) {
     // A check that throws is a bug in holdfast, but the round still gets a verdict: fail closed.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     return Array.from({ length: count }, (_, index) => result(rule.label, index, false, `action ${index} cannot be judged: the check failed (${reason}).`));
   }
+}
+
+// The rulebook may not be what its type says (a hand-built object, a recorded run), so neither field is trusted.
+function labelOf(rule: Rulebook['rules'][number] | undefined, position: number): RuleLabel {
+  return { id: String(rule?.id ?? `#${position}`), name: String(rule?.name ?? 'RULE') };
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function readExisting(existingPaths: Iterable<string>): Set<string> {

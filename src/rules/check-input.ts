@@ -1,5 +1,6 @@
 import { CheckInputSchema, InputError } from '../contract/index.js';
 import type { CheckInput } from '../contract/index.js';
+import { valueAt } from './value-at.js';
 
 export type SafeParseCheckInputResult = { ok: true; input: CheckInput } | { ok: false; error: InputError };
 
@@ -44,13 +45,4 @@ export function safeParseCheckInput(text: string, source: string): SafeParseChec
 
 function refuse(message: string): SafeParseCheckInputResult {
   return { ok: false, error: new InputError('E_CHECK_INPUT', message) };
-}
-
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let current = data;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }

@@ -8,6 +8,7 @@ import { normalizeRepoPath } from './paths.js';
 import { compilePattern, nestedQuantifier } from './regex.js';
 import { RulebookError } from './rulebook-error.js';
 import type { RulebookProblem } from './rulebook-error.js';
+import { valueAt } from './value-at.js';
 
 export type SafeParseRulebookResult = { ok: true; rulebook: Rulebook } | { ok: false; error: RulebookError };
 
@@ -272,15 +273,6 @@ function lineOf(document: Document, lineCounter: LineCounter, path: Path): numbe
     if (Array.isArray(range) && typeof range[0] === 'number') return lineCounter.linePos(range[0]).line;
   }
   return undefined;
-}
-
-function valueAt(data: unknown, path: Path): unknown {
-  let current = data;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }
 
 function describeType(value: unknown): string {

@@ -45,7 +45,8 @@ export function normalizeRepoPath(path: unknown): NormalizedPath {
   return { ok: true, path: segments.join('/') };
 }
 
-function describeValue(value: unknown): string {
+/** A value's kind for a refusal sentence: "null", "an array", "an object", "a number". */
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

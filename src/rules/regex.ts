@@ -12,6 +12,21 @@ export function compilePattern(source: string, flags: string): CompiledPattern {
 }
 
 /**
+ * The patterns of one rule field. The rulebook parser refuses a pattern that does not compile, so
+ * `broken` is only ever set for a rulebook built without it; the check then fails closed.
+ */
+export function compilePatterns(sources: readonly string[], flags: string): { patterns: RegExp[]; broken: string | undefined } {
+  const patterns: RegExp[] = [];
+  let broken: string | undefined;
+  for (const source of sources) {
+    const compiled = compilePattern(source, flags);
+    if (compiled.ok) patterns.push(compiled.regex);
+    else broken ??= compiled.reason;
+  }
+  return { patterns, broken };
+}
+
+/**
  * A repeated group that itself contains a repetition (`(a+)+`, `(\w*,?)*`) can take exponential
  * time on a crafted input. Patterns run over model-written content, so the rulebook refuses them.
  * This is a conservative syntactic test: it also refuses some nestings that happen to be safe.

@@ -1,8 +1,8 @@
-import { access } from 'node:fs/promises';
 import type { ApiTarget, ConfigResponse, TargetInfo } from '../contract/index.js';
 import { loadTasks } from '../experiment/tasks.js';
 import { loadDotEnv, loadTargetsConfig, probeTarget, toTargetInfo } from '../models/index.js';
 import { loadRulebook, renderRulebook } from '../rules/index.js';
+import { pathExists } from './path-exists.js';
 import { runFilePath } from './run-files.js';
 import type { ServerContext } from './server-context.js';
 
@@ -17,15 +17,6 @@ function withoutCredentials(info: TargetInfo): TargetInfo {
     return { ...info, baseUrl: url.toString() };
   } catch {
     return info;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -53,7 +44,7 @@ export async function buildConfigResponse(context: ServerContext): Promise<Confi
     }),
   );
   const defaultRun =
-    context.defaultRun !== undefined && (await exists(runFilePath(context.runsDir, context.defaultRun))) ? context.defaultRun : undefined;
+    context.defaultRun !== undefined && (await pathExists(runFilePath(context.runsDir, context.defaultRun))) ? context.defaultRun : undefined;
   return {
     targets,
     tasks: tasks.map((task) => ({ id: task.id, title: task.title, ticket: task.ticket, tempts: task.tempts, files: Object.keys(task.files).length })),

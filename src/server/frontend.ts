@@ -1,9 +1,9 @@
-import { access } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { pathExists } from './path-exists.js';
 
 /** The project root: two folders up from this file, whether it runs from src/server or dist/server. */
 export function projectRoot(): string {
@@ -15,25 +15,16 @@ export function defaultAssetsDir(root = projectRoot()): string {
   return join(root, 'dist', 'web');
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function viteConfigFile(root: string): Promise<string | false> {
   for (const name of ['vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']) {
     const path = join(root, name);
-    if (await exists(path)) return path;
+    if (await pathExists(path)) return path;
   }
   return false;
 }
 
 export async function assetsBuilt(assetsDir: string): Promise<boolean> {
-  return exists(join(assetsDir, 'index.html'));
+  return pathExists(join(assetsDir, 'index.html'));
 }
 
 /** Builds the web app with Vite into `assetsDir`. Vite is a development dependency, so it is loaded only here. */

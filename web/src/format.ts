@@ -2,10 +2,6 @@ import type { Rate } from '../../src/contract/index.js';
 
 export { formatRate } from '../../src/report/format-rate.js';
 
-export function percent(value: number): string {
-  return `${Math.round(value * 100)}%`;
-}
-
 /** Whether a rate has an estimate to draw; a rate with n = 0 is shown as "–", never 0%. */
 export function hasEstimate(rate: Rate): rate is Rate & { rate: number; low: number; high: number } {
   return rate.n > 0 && rate.rate !== null && rate.low !== null && rate.high !== null;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
-import type { ParsedReply } from '../../contract/index.js';
+import type { Action, ParsedReply } from '../../contract/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, readAllText, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -32,10 +32,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       throw new InputError('E_ARGS', `holdfast parse: expected one FILE, got ${positionals.length}. See \`holdfast parse --help\`.`);
     }
     const text = await readReply(positionals[0], io);
-    const { parseReply } = await import('../../reply/index.js');
+    const { parseReply, describeAction } = await import('../../reply/index.js');
     const parsed = parseReply(text);
     if (values.json) writeLine(io.stdout, JSON.stringify(toJson(parsed)));
-    else await printHuman(parsed, io);
+    else printHuman(parsed, describeAction, io);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof InputError) {
@@ -73,8 +73,7 @@ function toJson(parsed: ParsedReply): Record<string, unknown> {
   }
 }
 
-async function printHuman(parsed: ParsedReply, io: CliIo): Promise<void> {
-  const { describeAction } = await import('../../reply/index.js');
+function printHuman(parsed: ParsedReply, describeAction: (action: Action) => string, io: CliIo): void {
   writeLine(io.stdout, `kind: ${parsed.kind}`);
   if (parsed.kind !== 'unparseable' && parsed.method !== undefined) writeLine(io.stdout, `method: ${parsed.method}`);
   if (parsed.kind === 'actions') {

@@ -1,6 +1,6 @@
 import type { ForbiddenPatternCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
-import { compilePattern } from '../regex.js';
+import { compilePatterns } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
 import { firstMatch, lineAt, result } from './check-handler.js';
 
@@ -9,17 +9,15 @@ export const forbiddenPatternCheck: CheckHandler<ForbiddenPatternCheck> = {
   prepare(check, rule) {
     const applies = compileGlobs(check.files);
     const excluded = compileGlobs(check.exclude);
-    const compiled = check.patterns.map((source) => compilePattern(source, check.flags));
-    const broken = compiled.find((pattern) => !pattern.ok);
-    const patterns = compiled.flatMap((pattern) => (pattern.ok ? [pattern.regex] : []));
+    const { patterns, broken } = compilePatterns(check.patterns, check.flags);
     return (round) =>
       round.actions.flatMap((action) => {
         // A path that does not normalise is the scope rule's to refuse; here it matches no glob.
         if (action.type !== 'write' || !action.path.ok) return [];
         if (!applies(action.path.path) || excluded(action.path.path)) return [];
         const what = `write to ${action.shownPath}`;
-        if (broken !== undefined && !broken.ok) {
-          return [result(rule, action.index, false, `${what} cannot be judged: a pattern does not compile (${broken.reason}).`)];
+        if (broken !== undefined) {
+          return [result(rule, action.index, false, `${what} cannot be judged: a pattern does not compile (${broken}).`)];
         }
         if (action.content === undefined) {
           return [result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be checked for ${check.what}.`)];

@@ -1,7 +1,7 @@
 import type { HttpHelperCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
 import { normalizeRepoPath } from '../paths.js';
-import { compilePattern } from '../regex.js';
+import { compilePatterns } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
 import { firstMatch, lineAt, result } from './check-handler.js';
 
@@ -11,16 +11,14 @@ export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {
     const guarded = compileGlobs(check.folders);
     const helper = normalizeRepoPath(check.helper);
     const helperPath = helper.ok ? helper.path : check.helper;
-    const compiled = check.patterns.map((source) => compilePattern(source, ''));
-    const broken = compiled.find((pattern) => !pattern.ok);
-    const patterns = compiled.flatMap((pattern) => (pattern.ok ? [pattern.regex] : []));
+    const { patterns, broken } = compilePatterns(check.patterns, '');
     return (round) =>
       round.actions.flatMap((action) => {
         if (action.type !== 'write' || !action.path.ok) return [];
         if (!guarded(action.path.path) || action.path.path === helperPath) return [];
         const what = `write to ${action.shownPath}`;
-        if (broken !== undefined && !broken.ok) {
-          return [result(rule, action.index, false, `${what} cannot be judged: a pattern does not compile (${broken.reason}).`)];
+        if (broken !== undefined) {
+          return [result(rule, action.index, false, `${what} cannot be judged: a pattern does not compile (${broken}).`)];
         }
         if (action.content === undefined) {
           return [result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be checked for direct HTTP calls.`)];

@@ -1,6 +1,6 @@
 import type { CheckResult, SecretCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
-import { compilePattern } from '../regex.js';
+import { compilePatterns } from '../regex.js';
 import type { SecretFinding, SecretScanOptions } from '../secrets/index.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
@@ -16,20 +16,15 @@ function loadScanner(): Promise<typeof import('../secrets/index.js')> {
 export const secretCheck: CheckHandler<SecretCheck> = {
   prepare(check, rule) {
     const applies = check.files === undefined ? () => true : compileGlobs(check.files);
-    const compiled = check.allowlist.map((source) => compilePattern(source, ''));
-    const broken = compiled.find((pattern) => !pattern.ok);
-    const options: SecretScanOptions = {
-      detectors: check.detectors,
-      minEntropy: check.minEntropy,
-      allowlist: compiled.flatMap((pattern) => (pattern.ok ? [pattern.regex] : [])),
-    };
+    const { patterns: allowlist, broken } = compilePatterns(check.allowlist, '');
+    const options: SecretScanOptions = { detectors: check.detectors, minEntropy: check.minEntropy, allowlist };
     return async (round) => {
       const results: CheckResult[] = [];
       for (const action of round.actions) {
         if (action.type !== 'write' || !action.path.ok || !applies(action.path.path)) continue;
         const what = `write to ${action.shownPath}`;
-        if (broken !== undefined && !broken.ok) {
-          results.push(result(rule, action.index, false, `${what} cannot be judged: an allowlist pattern does not compile (${broken.reason}).`));
+        if (broken !== undefined) {
+          results.push(result(rule, action.index, false, `${what} cannot be judged: an allowlist pattern does not compile (${broken}).`));
         } else if (action.content === undefined) {
           results.push(result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be scanned for credentials.`));
         } else {

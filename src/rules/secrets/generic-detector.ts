@@ -83,7 +83,7 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
       continue;
     }
     keywords.lastIndex = Math.max(keywords.lastIndex, read.resumeAt);
-    found.push({ detector: detectorFor(isBearer || scheme !== null ? 'bearer' : kind), origin: 'generic', start, end: literal.end, value });
+    found.push({ detector: detectorFor(isBearer || scheme !== null ? 'bearer' : kind), start, end: literal.end, value });
   }
   return found;
 }
@@ -331,7 +331,7 @@ function findUrlPasswords(content: string): DetectedSecret[] {
     const user = content.slice(userInfoStart, colon);
     const password = content.slice(colon + 1, position);
     if (!isPlausibleUrlPassword(password, user)) continue;
-    found.push({ detector: 'password in a connection URL', origin: 'generic', start: colon + 1, end: position, value: password });
+    found.push({ detector: 'password in a connection URL', start: colon + 1, end: position, value: password });
   }
   return found;
 }

@@ -19,7 +19,7 @@ const NON_VALUES = new Set(['none', 'null', 'nil', 'undefined', 'false', 'true',
 const WELL_KNOWN_PUBLIC_FRAGMENTS = ['eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ'];
 
 /** A reference to somewhere else (`${VAR}`, `$VAR`, `{{ var }}`, `%(var)s`, `<VALUE>`), not a value. */
-export function isIndirection(value: string): boolean {
+function isIndirection(value: string): boolean {
   return (
     value.includes('${') ||
     value.includes('{{') ||
@@ -35,7 +35,7 @@ export function isIndirection(value: string): boolean {
   );
 }
 
-export function isPlaceholder(value: string): boolean {
+function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase();
   if (NON_VALUES.has(lower)) return true;
   if (PLACEHOLDER_MARKERS.some((marker) => lower.includes(marker))) return true;
@@ -46,7 +46,7 @@ export function isPlaceholder(value: string): boolean {
  * Shaped like a name rather than a secret: `auth_token`, `app.session.key`, `API_TOKEN`, `getToken`,
  * a member access or a call. Secrets mix case with digits or symbols; names are words and separators.
  */
-export function looksLikeName(value: string): boolean {
+function looksLikeName(value: string): boolean {
   return (
     /^[a-z]+(?:[._:/-][a-z]+)+$/.test(value) ||
     /^[A-Z]+(?:_[A-Z]+)*$/.test(value) ||

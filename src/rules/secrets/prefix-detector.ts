@@ -15,10 +15,9 @@ const PREFIXED_KEYS: readonly { detector: string; pattern: RegExp }[] = [
 export function findPrefixedSecrets(content: string): DetectedSecret[] {
   const found: DetectedSecret[] = [];
   for (const { detector, pattern } of PREFIXED_KEYS) {
-    pattern.lastIndex = 0;
     for (const match of content.matchAll(pattern)) {
       const start = match.index ?? 0;
-      found.push({ detector, origin: 'vendor', start, end: start + match[0].length, value: match[0] });
+      found.push({ detector, start, end: start + match[0].length, value: match[0] });
     }
   }
   return found;

@@ -23,7 +23,6 @@ export interface SecretScanOptions {
 /** A detector's hit before positions are resolved: the span of the secret value in the content. */
 export interface DetectedSecret {
   detector: string;
-  origin: 'vendor' | 'generic';
   start: number;
   end: number;
   value: string;

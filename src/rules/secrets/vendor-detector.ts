@@ -78,7 +78,7 @@ export async function findVendorSecrets(content: string, filePath: string, optio
   });
   return result.messages.map((message) => {
     const { start, value } = locateValue(content, message.messageId, message.range, message.data);
-    return { detector: vendorLabel(message.ruleId, message.messageId), origin: 'vendor', start, end: Math.min(content.length, start + value.length), value };
+    return { detector: vendorLabel(message.ruleId, message.messageId), start, end: Math.min(content.length, start + value.length), value };
   });
 }
 

@@ -34,7 +34,7 @@ function pemBody(seed: number): string {
   return body.match(/.{1,64}/g)?.join('\n') ?? body;
 }
 
-export function fakePrivateKeyPem(seed = 11): string {
+function fakePrivateKeyPem(seed = 11): string {
   const kind = 'RSA PRIVATE' + ' KEY';
   return `-----BEGIN ${kind}-----\n${pemBody(seed)}\n-----END ${kind}-----`;
 }

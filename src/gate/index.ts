@@ -26,5 +26,5 @@ export { FRESH_SESSION, loadSessionState, saveSessionState, sessionFileName, ses
 export type { LoadedSessionState, SessionState } from './session-state.js';
 export { isTestRun, readShellCommand, shellWords, splitShellSegments } from './shell-command.js';
 export type { GateBypass, ShellReading } from './shell-command.js';
-export { GATE_AGENTS, describeAction, readTextFromDisk, toRepoPath } from './tool-call.js';
+export { GATE_AGENTS, readTextFromDisk, toRepoPath } from './tool-call.js';
 export type { GateAgent, ReadText, ToolCall } from './tool-call.js';

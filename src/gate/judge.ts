@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
-import { describeAction } from './tool-call.js';
+import { describeAction } from '../reply/summarize.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
 

@@ -4,7 +4,7 @@ import { appendAudit } from './audit.js';
 import { BYPASS_HINT, BYPASS_VARIABLE, internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { CheckActions } from './judge.js';
-import { describeAction } from './tool-call.js';
+import { describeAction } from '../reply/summarize.js';
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
@@ -57,9 +57,9 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   let actionText = '';
   try {
     const actions = stagedActions(options.root);
-    actionText = actions.map(describeAction).join('; ');
+    actionText = actions.map(describeAction).join('; ').slice(0, 400);
     if (options.env[BYPASS_VARIABLE] === 'off') {
-      appendAudit(options.root, { ...entry, action: actionText.slice(0, 400), rule: null, decision: 'bypassed', detail: `${BYPASS_VARIABLE}=off: the commit went through unjudged.` });
+      appendAudit(options.root, { ...entry, action: actionText, rule: null, decision: 'bypassed', detail: `${BYPASS_VARIABLE}=off: the commit went through unjudged.` });
       return { stdout: '', stderr: `holdfast: ${BYPASS_VARIABLE}=off, the commit is not judged.\n`, exitCode: 0 };
     }
     const rulebook = await options.rulebook();
@@ -77,7 +77,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       const first = failures[0];
       appendAudit(options.root, {
         ...entry,
-        action: actionText.slice(0, 400),
+        action: actionText,
         rule: first?.rule ?? null,
         name: first?.name,
         decision: 'deny',
@@ -89,13 +89,13 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       lines.push(`Fix the staged files and commit again. ${BYPASS_HINT}`);
       return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
     }
-    appendAudit(options.root, { ...entry, action: actionText.slice(0, 400), rule: null, decision: 'allow', detail: `${actions.length} staged change(s): no rule refused them.` });
+    appendAudit(options.root, { ...entry, action: actionText, rule: null, decision: 'allow', detail: `${actions.length} staged change(s): no rule refused them.` });
     const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no rule refused them.`;
     return { stdout: `${ok}${skippedNote === '' ? '' : ` ${skippedNote}`}\n`, stderr: '', exitCode: 0 };
   } catch (error) {
     const reason = internalErrorReason(error);
     try {
-      appendAudit(options.root, { ...entry, action: actionText.slice(0, 400), rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
+      appendAudit(options.root, { ...entry, action: actionText, rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
     } catch {
       // nothing more to do: the refusal below still stops the commit
     }

@@ -9,7 +9,8 @@ import { judgeToolCall, projectOnDisk } from './judge.js';
 import { loadRulebookCached } from './rules-engine.js';
 import type { RulesEngine } from './rules-engine.js';
 import { loadSessionState, saveSessionState } from './session-state.js';
-import { describeAction, readTextFromDisk } from './tool-call.js';
+import { describeAction } from '../reply/summarize.js';
+import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
 export type AgentHook = 'claude-code' | 'codex';

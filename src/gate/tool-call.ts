@@ -39,16 +39,3 @@ export function toRepoPath(cwd: string, path: string): string {
   const relativePath = isAbsolute(path) ? relative(cwd, path) : path;
   return sep === '/' ? relativePath : relativePath.split(sep).join('/');
 }
-
-export function describeAction(action: Action): string {
-  switch (action.type) {
-    case 'write':
-      return `write ${action.path}`;
-    case 'delete':
-      return `delete ${action.path}`;
-    case 'run':
-      return `run ${action.cmd}`;
-    case 'commit':
-      return `commit ${JSON.stringify(action.message)}`;
-  }
-}

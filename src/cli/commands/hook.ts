@@ -1,5 +1,7 @@
-import { parseArgs } from 'node:util';
 import { InputError } from '../../contract/errors.js';
+import { GATE_AGENTS } from '../../gate/tool-call.js';
+import type { GateAgent } from '../../gate/tool-call.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT, readAllText, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
@@ -21,36 +23,20 @@ Options:
   --rulebook FILE  the rulebook (relative to the project root); the shipped default otherwise
   -h, --help       this help`;
 
-const AGENTS = ['claude-code', 'codex', 'git'] as const;
-type Agent = (typeof AGENTS)[number];
-
-function isAgent(value: string | undefined): value is Agent {
-  return value !== undefined && (AGENTS as readonly string[]).includes(value);
-}
-
-/**
- * parseCommandArgs' behaviour without its import: src/cli/args.ts loads the contract index, whose
- * zod schemas cost several times what a whole hook decision does, on every tool call.
- */
-function parseHookArgs(args: string[]) {
-  try {
-    return parseArgs({ args, options: { rulebook: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new InputError('E_ARGS', `holdfast hook: ${message}. See \`holdfast hook --help\`.`, { cause: error });
-  }
+function isAgent(value: string | undefined): value is GateAgent {
+  return value !== undefined && (GATE_AGENTS as readonly string[]).includes(value);
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = parseHookArgs(args);
+    const { values, positionals } = parseCommandArgs('hook', args, { rulebook: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
     if (values.help === true) {
       writeLine(io.stdout, HELP);
       return EXIT.ok;
     }
     const [agent, ...extra] = positionals;
     if (!isAgent(agent) || extra.length > 0) {
-      throw new InputError('E_ARGS', `holdfast hook: name one agent: ${AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
+      throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
     }
     const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook);
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
@@ -61,7 +47,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       writeLine(io.stderr, error.message);
       return EXIT.usage;
     }
-    throw error;
+    // A crash that reached here (a module that failed to load) must still refuse: Claude Code lets a
+    // call through on any exit but 2, so main's exit 3 would fail open. Exit 2 blocks in all three.
+    writeLine(io.stderr, `holdfast hook: internal error, the call is refused: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT.usage;
   }
 }
 

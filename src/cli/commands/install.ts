@@ -1,8 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../../contract/index.js';
+import { InputError } from '../../contract/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
+import type { InstallChange } from '../../gate/install.js';
+import { GATE_AGENTS } from '../../gate/tool-call.js';
+import type { GateAgent } from '../../gate/tool-call.js';
 
 const HELP = `Usage: holdfast install <claude-code|codex|git>... [--rulebook FILE] [--json]
 
@@ -18,17 +21,20 @@ Options:
   --json           print the changes as JSON
   -h, --help       this help`;
 
-const TARGETS = ['claude-code', 'codex', 'git'] as const;
-export type InstallTarget = (typeof TARGETS)[number];
-
-export function readTargets(verb: string, positionals: string[]): InstallTarget[] {
-  if (positionals.length === 0) throw new InputError('E_ARGS', `holdfast ${verb}: name at least one of ${TARGETS.join(', ')}. See \`holdfast ${verb} --help\`.`);
+export function readTargets(verb: string, positionals: string[]): GateAgent[] {
+  if (positionals.length === 0) throw new InputError('E_ARGS', `holdfast ${verb}: name at least one of ${GATE_AGENTS.join(', ')}. See \`holdfast ${verb} --help\`.`);
   return positionals.map((target) => {
-    if (!(TARGETS as readonly string[]).includes(target)) {
-      throw new InputError('E_ARGS', `holdfast ${verb}: unknown target "${target}"; use ${TARGETS.join(', ')}.`);
+    if (!(GATE_AGENTS as readonly string[]).includes(target)) {
+      throw new InputError('E_ARGS', `holdfast ${verb}: unknown target "${target}"; use ${GATE_AGENTS.join(', ')}.`);
     }
-    return target as InstallTarget;
+    return target as GateAgent;
   });
+}
+
+/** The report shared by install and uninstall: one line per target, or the list as JSON. */
+export function printChanges(io: CliIo, changes: readonly ({ target: GateAgent } & InstallChange)[], json: boolean): void {
+  if (json) writeLine(io.stdout, JSON.stringify({ changes }, null, 2));
+  else for (const change of changes) writeLine(io.stdout, `${change.target}: ${change.change} ${change.file} (${change.note})`);
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -46,8 +52,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const { installGate } = await import('../../gate/install.js');
     const bin = fileURLToPath(new URL('../../../bin/holdfast.js', import.meta.url));
     const changes = targets.map((target) => ({ target, ...installGate(target, io.cwd, { node: process.execPath, bin, rulebook: values.rulebook }) }));
-    if (values.json === true) writeLine(io.stdout, JSON.stringify({ changes }, null, 2));
-    else for (const change of changes) writeLine(io.stdout, `${change.target}: ${change.change} ${change.file} (${change.note})`);
+    printChanges(io, changes, values.json === true);
     if (targets.includes('codex') && values.json !== true) {
       writeLine(io.stdout, 'codex: hooks must be enabled in Codex (they are by default in recent versions; older ones need `[features] codex_hooks = true` in config.toml).');
     }

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { InputError } from '../../contract/index.js';
+import { InputError } from '../../contract/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -17,40 +17,32 @@ Options:
   --json             JSON instead of YAML
   -h, --help         this help`;
 
-/** `holdfast rulebook export`: dispatched from the rulebook command's subverb table. */
+/** `holdfast rulebook export`: dispatched from the rulebook command's subverb table, which also turns an InputError into exit 2. */
 export async function run(args: string[], io: CliIo): Promise<number> {
-  try {
-    const { values, positionals } = parseCommandArgs('rulebook export', args, {
-      format: { type: 'string' },
-      rulebook: { type: 'string' },
-      holdfast: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    });
-    if (values.help === true) {
-      writeLine(io.stdout, HELP);
-      return EXIT.ok;
-    }
-    if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast rulebook export: unexpected argument "${positionals[0]}". See \`holdfast rulebook export --help\`.`);
-    if (values.format !== 'flowspec') {
-      throw new InputError('E_ARGS', `holdfast rulebook export: --format must be flowspec${values.format === undefined ? '' : `, got "${values.format}"`}.`);
-    }
-    const [{ loadRulebook, defaultRulebookPath }, { rulebookToFlowSpec }] = await Promise.all([import('../../rules/index.js'), import('../../gate/flowspec.js')]);
-    const file = values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook);
-    const rulebook = await loadRulebook(file);
-    const rulebookPath = values.rulebook ?? relative(io.cwd, defaultRulebookPath());
-    const spec = rulebookToFlowSpec(rulebook, { rulebookPath, holdfast: values.holdfast ?? 'holdfast' });
-    if (values.json === true) writeLine(io.stdout, JSON.stringify(spec, null, 2));
-    else {
-      const { stringify } = await import('yaml');
-      io.stdout.write(stringify(spec, { lineWidth: 0 }));
-    }
+  const { values, positionals } = parseCommandArgs('rulebook export', args, {
+    format: { type: 'string' },
+    rulebook: { type: 'string' },
+    holdfast: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    writeLine(io.stdout, HELP);
     return EXIT.ok;
-  } catch (error) {
-    if (error instanceof InputError) {
-      writeLine(io.stderr, error.message);
-      return EXIT.usage;
-    }
-    throw error;
   }
+  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast rulebook export: unexpected argument "${positionals[0]}". See \`holdfast rulebook export --help\`.`);
+  if (values.format !== 'flowspec') {
+    throw new InputError('E_ARGS', `holdfast rulebook export: --format must be flowspec${values.format === undefined ? '' : `, got "${values.format}"`}.`);
+  }
+  const [{ loadRulebook, defaultRulebookPath }, { rulebookToFlowSpec }] = await Promise.all([import('../../rules/index.js'), import('../../gate/flowspec.js')]);
+  const file = values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook);
+  const rulebook = await loadRulebook(file);
+  const rulebookPath = values.rulebook ?? relative(io.cwd, defaultRulebookPath());
+  const spec = rulebookToFlowSpec(rulebook, { rulebookPath, holdfast: values.holdfast ?? 'holdfast' });
+  if (values.json === true) writeLine(io.stdout, JSON.stringify(spec, null, 2));
+  else {
+    const { stringify } = await import('yaml');
+    io.stdout.write(stringify(spec, { lineWidth: 0 }));
+  }
+  return EXIT.ok;
 }

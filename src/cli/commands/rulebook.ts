@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { InputError } from '../../contract/index.js';
+import { InputError } from '../../contract/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';

@@ -1,8 +1,8 @@
-import { InputError } from '../../contract/index.js';
+import { InputError } from '../../contract/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
-import { readTargets } from './install.js';
+import { printChanges, readTargets } from './install.js';
 
 const HELP = `Usage: holdfast uninstall <claude-code|codex|git>... [--json]
 
@@ -26,8 +26,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const targets = readTargets('uninstall', positionals);
     const { uninstallGate } = await import('../../gate/install.js');
     const changes = targets.map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
-    if (values.json === true) writeLine(io.stdout, JSON.stringify({ changes }, null, 2));
-    else for (const change of changes) writeLine(io.stdout, `${change.target}: ${change.change} ${change.file} (${change.note})`);
+    printChanges(io, changes, values.json === true);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof InputError) {

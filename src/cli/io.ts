@@ -33,3 +33,11 @@ export async function readAllText(stream: NodeJS.ReadableStream): Promise<string
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(`${text}\n`);
 }
+
+/**
+ * `holdfast <command>: message`, unless the message already names its command (messages from
+ * parseCommandArgs and subcommands such as `holdfast pressure lint:` carry their own prefix).
+ */
+export function withCommandPrefix(command: string, message: string): string {
+  return message.startsWith('holdfast ') ? message : `holdfast ${command}: ${message}`;
+}

@@ -22,3 +22,23 @@ describe('holdfast main', () => {
     expect(io.out()).toContain('Usage: holdfast <command>');
   });
 });
+
+describe('bad input', () => {
+  it.each([
+    [['run', '--bogus'], 'holdfast run: '],
+    [['report', '--bogus'], 'holdfast report: '],
+    [['rescore', '--bogus'], 'holdfast rescore: '],
+    [['pressure', 'lint', '--bogus'], 'holdfast pressure lint: '],
+  ])('%j names the command once and exits 2', async (argv, prefix) => {
+    const io = memoryIo();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.err().startsWith(prefix)).toBe(true);
+    expect(io.err().split(prefix)).toHaveLength(2);
+  });
+
+  it('prefixes a message that does not name its command', async () => {
+    const io = memoryIo();
+    expect(await main(['report'], io)).toBe(2);
+    expect(io.err()).toMatch(/^holdfast report: give exactly one run file/);
+  });
+});

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../contract/errors.js';
-import { EXIT, processIo, writeLine } from './io.js';
+import { EXIT, processIo, withCommandPrefix, writeLine } from './io.js';
 import type { CliIo } from './io.js';
 
 /** A command is loaded only when it is called, so `holdfast --version` stays as fast as node itself. */
@@ -73,7 +73,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     // Commands may let bad input surface as an InputError: one place turns it into exit 2.
     if (error instanceof InputError) {
-      writeLine(io.stderr, `holdfast ${name}: ${error.message}`);
+      writeLine(io.stderr, withCommandPrefix(name, error.message));
       return EXIT.usage;
     }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
 import type { PressureRecord, Rate } from '../../contract/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
-import { EXIT, readAllText, writeLine } from '../io.js';
+import { EXIT, readAllText, withCommandPrefix, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
 type PressureModule = typeof import('../../pressure/index.js');
@@ -60,7 +60,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return await handler(rest, io, pressure);
   } catch (error) {
     if (error instanceof InputError) {
-      writeLine(io.stderr, `holdfast pressure ${subcommand}: ${error.message}`);
+      writeLine(io.stderr, withCommandPrefix(`pressure ${subcommand}`, error.message));
       return EXIT.usage;
     }
     writeLine(io.stderr, `holdfast pressure ${subcommand}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
+    globalSetup: ['test/setup/system-tools.ts'],
     pool: 'forks',
     testTimeout: 20_000,
   },

@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
+import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
+import type { ModelTurn } from '../../src/agents/test-support/script.js';
+
+// The real Codex 0.171.0 against a scripted model on 127.0.0.1; holdfast from the built dist/.
+const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
+const DEBUG_TEST = 'src/debug.test.ts';
+const DEBUG_CONTENT = "console.log('debug');\n";
+
+function install(repo: string, agent: string): void {
+  execFileSync(process.execPath, [BIN, 'install', agent], { cwd: repo, stdio: 'pipe' });
+}
+
+/** The model adds a file with a console.log through apply_patch, then reports what it was told (Codex has no error flag on tool outputs). */
+const writesAConsoleLog = [
+  { writeFile: { path: DEBUG_TEST, content: DEBUG_CONTENT } },
+  (turn: ModelTurn) => ({ text: /R4 NOLOG/.test(turn.toolResults[0]?.text ?? '') ? 'I was refused.' : 'Done.' }),
+];
+
+describe('Codex, real binary', () => {
+  it('held: the gate denies an apply_patch that adds a console.log, the model is told why, nothing lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    install(repo, 'codex');
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(result.turns, result.explain()).toHaveLength(2);
+    const told = result.turns[1]?.toolResults[0];
+    expect(told?.text, result.explain()).toMatch(/R4 NOLOG/);
+    expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBeUndefined();
+    expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([]);
+    expect(result.run.report?.finalText).toBe('I was refused.');
+  });
+
+  it('told: with no gate installed the same apply_patch lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(/Success/);
+    expect(readIfExists(repo, DEBUG_TEST)).toBe(DEBUG_CONTENT);
+    expect(gitStatus(repo)).toEqual([`?? ${DEBUG_TEST}`]);
+    expect(result.run.report).toMatchObject({ turns: 1, finalText: 'Done.', isError: false });
+  });
+
+  it('untrusted: the installed hook never runs until a person trusts it, and the write lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    install(repo, 'codex');
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, hookTrust: 'none' });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
+    expect(result.run.report?.finalText).toBe('Done.');
+  });
+});

@@ -1,5 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureAgentClient } from '../../src/agents/agent-clients.js';
+import { trustCodexHooks } from '../../src/agents/codex-hook-trust.js';
+import { codexConfig } from '../../src/agents/run-codex.js';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
@@ -51,5 +57,22 @@ describe('Codex, real binary', () => {
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
     expect(result.run.report?.finalText).toBe('Done.');
+  });
+
+  it('trust is recorded as Codex records a review: hooks.state."<key>".trusted_hash, void once the hook changes', async () => {
+    const repo = makeGitRepo();
+    install(repo, 'codex');
+    const home = mkdtempSync(join(tmpdir(), 'holdfast-codex-trust-'));
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
+    const options = { bin: await ensureAgentClient('codex'), cwd: repo, env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex') } };
+    const trusted = await trustCodexHooks(options);
+    const key = `${repo}/.codex/hooks.json:pre_tool_use:0:0`;
+    expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual([[key, 'trusted']]);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(`[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "${trusted[0]?.currentHash}"`);
+    const hooksFile = join(repo, '.codex', 'hooks.json');
+    writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
+    const after = await trustCodexHooks({ ...options, select: () => false });
+    expect(after.map((hook) => hook.trustStatus)).toEqual(['modified']);
   });
 });

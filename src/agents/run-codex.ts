@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureAgentClient } from './agent-clients.js';
 import { runAgentProcess, tail } from './agent-process.js';
 import type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
 import { trustCodexHooks } from './codex-hook-trust.js';
@@ -101,6 +102,7 @@ export function readCodexReport(stdout: string): AgentReport | undefined {
  * as root in an unprivileged container, and the repo is a throwaway anyway.
  */
 export async function runCodex(options: CodexRunOptions): Promise<AgentRun> {
+  const bin = options.bin ?? (await ensureAgentClient('codex'));
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'holdfast-codex-home-'));
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
@@ -113,10 +115,10 @@ export async function runCodex(options: CodexRunOptions): Promise<AgentRun> {
     ...options.env,
   };
   const hookTrust = options.hookTrust ?? 'persisted';
-  if (hookTrust === 'persisted') await trustCodexHooks({ bin: options.bin, cwd: options.cwd, env });
+  if (hookTrust === 'persisted') await trustCodexHooks({ bin, cwd: options.cwd, env });
   const trust = hookTrust === 'flag' ? ['--dangerously-bypass-hook-trust'] : [];
   const args = ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'danger-full-access', ...trust, ...(options.args ?? []), options.prompt];
-  const outcome = await runAgentProcess({ command: options.bin, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
+  const outcome = await runAgentProcess({ command: bin, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
   return {
     client: 'codex',
     ...outcome,

@@ -1,17 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
 import type { ModelTurn } from '../../src/agents/test-support/script.js';
 
 // The real Claude Code 2.1.197 against a scripted model on 127.0.0.1; holdfast from the built dist/.
-const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
 const DEBUG_TEST = 'src/debug.test.ts';
 const DEBUG_CONTENT = "console.log('debug');\n";
 
 function install(repo: string, agent: string): void {
-  execFileSync(process.execPath, [BIN, 'install', agent], { cwd: repo, stdio: 'pipe' });
+  holdfast(repo, 'install', agent);
 }
 
 /** The model writes a file with a console.log, then reports what it was told. */
@@ -20,7 +18,8 @@ const writesAConsoleLog = [
   (turn: ModelTurn) => ({ text: turn.toolResults[0]?.isError === true ? 'I was refused.' : 'Done.' }),
 ];
 
-describe('Claude Code, real binary', () => {
+// A client run takes a few seconds; a loaded 2-core box can make it many more.
+describe('Claude Code, real binary', { timeout: 180_000 }, () => {
   it('held: the gate denies a Write with a console.log, the model is told why, nothing lands', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     install(repo, 'claude-code');

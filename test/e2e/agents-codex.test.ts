@@ -1,23 +1,21 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { ensureAgentClient } from '../../src/agents/agent-clients.js';
 import { trustCodexHooks } from '../../src/agents/codex-hook-trust.js';
 import { codexConfig } from '../../src/agents/run-codex.js';
-import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
 import type { ModelTurn } from '../../src/agents/test-support/script.js';
 
 // The real Codex 0.171.0 against a scripted model on 127.0.0.1; holdfast from the built dist/.
-const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
 const DEBUG_TEST = 'src/debug.test.ts';
 const DEBUG_CONTENT = "console.log('debug');\n";
 
 function install(repo: string, agent: string): void {
-  execFileSync(process.execPath, [BIN, 'install', agent], { cwd: repo, stdio: 'pipe' });
+  holdfast(repo, 'install', agent);
 }
 
 /** The model adds a file with a console.log through apply_patch, then reports what it was told (Codex has no error flag on tool outputs). */
@@ -26,7 +24,8 @@ const writesAConsoleLog = [
   (turn: ModelTurn) => ({ text: /R4 NOLOG/.test(turn.toolResults[0]?.text ?? '') ? 'I was refused.' : 'Done.' }),
 ];
 
-describe('Codex, real binary', () => {
+// A client run takes a few seconds; a loaded 2-core box can make it many more.
+describe('Codex, real binary', { timeout: 180_000 }, () => {
   it('held: the gate denies an apply_patch that adds a console.log, the model is told why, nothing lands', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     install(repo, 'codex');

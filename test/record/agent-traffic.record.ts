@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import type { AgentClientName } from '../../src/agents/agent-clients.js';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import type { ScenarioOptions } from '../../src/agents/test-support/agent-scenario.js';
 import { makeGitRepo } from '../../src/agents/test-support/git-repo.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
 import type { ScriptStep } from '../../src/agents/test-support/script.js';
 
 /**
@@ -18,7 +18,6 @@ import type { ScriptStep } from '../../src/agents/test-support/script.js';
  * (each hook's stdin, byte for byte) with hooks/runner.txt (how the client started the hook command).
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const HOLDFAST = join(ROOT, 'bin', 'holdfast.js');
 const RECORDER = join(ROOT, 'test', 'record', 'record-hook.sh');
 
 interface Recording {
@@ -54,7 +53,7 @@ async function record(recording: Recording): Promise<void> {
   const out = join(ROOT, 'fixtures', 'traffic', `${recording.client}-${spec.version}`, recording.scenario);
   rmSync(out, { recursive: true, force: true });
   const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' }, 'holdfast-record-');
-  if (recording.gate === true) execFileSync(process.execPath, [HOLDFAST, 'install', recording.client], { cwd: repo, stdio: 'pipe' });
+  if (recording.gate === true) holdfast(repo, 'install', recording.client);
   const calls = mkdtempSync(join(tmpdir(), 'holdfast-record-hooks-'));
   installRecorder(recording.client, repo, calls);
   const result = await runScenario({ client: recording.client, repo, steps: recording.steps, ...(recording.args !== undefined ? { args: recording.args } : {}) });

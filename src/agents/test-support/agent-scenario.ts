@@ -1,4 +1,3 @@
-import { ensureAgentClient } from '../agent-clients.js';
 import type { AgentClientName } from '../agent-clients.js';
 import type { AgentRun } from '../agent-run.js';
 import { runClaudeCode } from '../run-claude-code.js';
@@ -59,13 +58,11 @@ export function explainScenario(client: AgentClientName, run: AgentRun, turns: r
  * installs it; here it is only looked up).
  */
 export async function runScenario(options: ScenarioOptions): Promise<ScenarioResult> {
-  const bin = await ensureAgentClient(options.client);
   const server = await startScriptedModel({ steps: options.steps, cwd: options.repo });
   try {
     const common = {
       cwd: options.repo,
       prompt: options.prompt ?? 'Do the task in this repository.',
-      bin,
       timeoutMs: options.timeoutMs ?? 120_000,
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(options.args !== undefined ? { args: options.args } : {}),

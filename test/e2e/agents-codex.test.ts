@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,5 +73,15 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
     const after = await trustCodexHooks({ ...options, select: () => false });
     expect(after.map((hook) => hook.trustStatus)).toEqual(['modified']);
+  });
+
+  it("told inside Codex's own workspace-write sandbox: the shell and apply_patch both write", async () => {
+    const repo = makeGitRepo();
+    const steps = [{ shell: 'echo hi > notes.txt' }, { writeFile: { path: DEBUG_TEST, content: DEBUG_CONTENT } }, { text: 'Done.' }];
+    const result = await runScenario({ client: 'codex', repo, steps, sandbox: 'workspace-write' });
+    rmSync(result.run.home, { recursive: true, force: true });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(readIfExists(repo, 'notes.txt'), result.explain()).toBe('hi\n');
+    expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
   });
 });

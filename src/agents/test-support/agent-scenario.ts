@@ -17,8 +17,9 @@ export interface ScenarioOptions {
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
   readonly args?: readonly string[];
-  /** Codex only (see CodexRunOptions.hookTrust). */
+  /** Codex only (see CodexRunOptions). */
   readonly hookTrust?: CodexRunOptions['hookTrust'];
+  readonly sandbox?: CodexRunOptions['sandbox'];
 }
 
 export interface ScenarioResult {
@@ -70,7 +71,12 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const run =
       options.client === 'claude-code'
         ? await runClaudeCode({ ...common, baseUrl: server.origin })
-        : await runCodex({ ...common, baseUrl: `${server.origin}/v1`, ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}) });
+        : await runCodex({
+            ...common,
+            baseUrl: `${server.origin}/v1`,
+            ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
+            ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+          });
     const requests = [...server.requests];
     const turns = [...server.turns];
     const problems = [...server.problems];

@@ -6,5 +6,6 @@ export default defineConfig({
     globalSetup: ['test/setup/system-tools.ts'],
     pool: 'forks',
     testTimeout: 20_000,
+    globalSetup: ['test/setup/agent-clients.ts'],
   },
 });

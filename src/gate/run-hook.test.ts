@@ -188,6 +188,27 @@ describe('tampering', () => {
   });
 });
 
+// Shell commands are read as file changes by the shell analysis (src/gate/shell-command.ts); until it
+// reports redirections as writes, these cases have nothing to judge and are skipped.
+const probeRoot = project();
+await answerAgentHook('claude-code', claude.bash(probeRoot, 'probe', 'echo x > src/probe.txt'), { env: {}, now: () => T0, rulebookFile: undefined, loadEngine: loadRulesEngine });
+const shellWritesKnown = auditLog(probeRoot).some((entry) => entry.action.includes('write src/probe.txt'));
+
+describe.runIf(shellWritesKnown)('tampering through the shell', () => {
+  it.each([
+    'echo \'{"disableAllHooks":true}\' > .claude/settings.json',
+    'rm .git/hooks/pre-commit',
+    'rm -rf .holdfast',
+    'printf x >> .git/config',
+    'cp /dev/null .codex/hooks.json',
+  ])('refuses %s as GATE TAMPER', async (command) => {
+    const root = project();
+    mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    expect(denial(await hook('claude-code', claude.bash(root, 's', command)))).toMatch(/GATE TAMPER/);
+  });
+});
+
 describe('symlinks', () => {
   it('refuses a Write through src/up -> .. as a write to package.json, and says where it lands', async () => {
     const root = project();

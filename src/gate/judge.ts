@@ -80,15 +80,16 @@ export function testPattern(rulebook: Rulebook): RegExp | undefined {
  * What earlier calls of the session did, as actions placed before this call's own. The rules judge a
  * round; an agent session is a round spread over many tool calls, so the gate replays what matters:
  *
- * - every file the session created, as a write (content empty: its content was judged when written),
- *   so R3 sees a module and its test written in different calls of the same round;
+ * - every file the session created or changed since its last commit, as a write (content empty: its
+ *   content was judged when written), so R3 sees a module and its test written in different calls;
  * - the last test run, if no change came after it, so R6 sees a commit preceded by a test run.
  *
  * Results on these replayed actions were judged when they happened, except R3's, which is only
  * enforced when the session commits or the turn ends.
  */
 export function replayedActions(state: SessionState): Action[] {
-  const replay: Action[] = state.created.map((path) => ({ type: 'write', path, content: '' }));
+  const paths = new Set([...state.created, ...(state.changed ?? [])]);
+  const replay: Action[] = [...paths].sort().map((path) => ({ type: 'write', path, content: '' }));
   if (state.testedSinceLastWrite && state.lastTestCommand !== undefined) replay.push({ type: 'run', cmd: state.lastTestCommand });
   return replay;
 }
@@ -100,15 +101,18 @@ function touchedPaths(actions: readonly Action[]): string[] {
 /** The state after a call went ahead: new files remembered, a change clears the test run, a commit closes the round. */
 export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: RegExp | undefined): SessionState {
   const created = new Set(state.created);
+  const changed = new Set(state.changed ?? []);
   let tested = state.testedSinceLastWrite;
   let lastTestCommand = state.lastTestCommand;
   let lastTestPassed = state.lastTestPassed;
   for (const action of actions) {
     if (action.type === 'write') {
       if (!project.exists(action.path)) created.add(action.path);
+      else if (!created.has(action.path)) changed.add(action.path);
       tested = false;
     } else if (action.type === 'delete') {
       created.delete(action.path);
+      changed.delete(action.path);
       tested = false;
     } else if (action.type === 'run') {
       if (pattern?.test(action.cmd) === true) {
@@ -118,9 +122,10 @@ export function nextSessionState(state: SessionState, actions: readonly Action[]
       }
     } else {
       created.clear();
+      changed.clear();
     }
   }
-  return { version: 1, created: [...created].sort(), testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
+  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
 }
 
 export interface JudgeOptions {

@@ -124,6 +124,16 @@ describe('R3 over the session', () => {
     expect(await hook('codex', stopEvent(root, 'd'))).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 
+  it('counts a test that existed before and the session edits as written in the same change', async () => {
+    const root = project();
+    writeFileSync(join(root, 'src', 'features', 'refunds.test.ts'), 'export {};\n');
+    await hook('claude-code', claude.write(root, 'e', 'src/features/refunds.ts', MODULE));
+    writeFileSync(join(root, 'src', 'features', 'refunds.ts'), MODULE);
+    expect(stopBlock(await hook('claude-code', stopEvent(root, 'e')))).toMatch(/refunds\.test\.ts/);
+    await hook('claude-code', claude.edit(root, 'e', 'src/features/refunds.test.ts', 'export {};', 'import "./refunds";'));
+    expect(await hook('claude-code', stopEvent(root, 'e'))).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+  });
+
   it('answers Codex Stop with the same JSON block', async () => {
     const root = project();
     await hook('codex', codex.applyPatch(root, 'x', '*** Begin Patch\n*** Add File: src/features/a.ts\n+export const a = 1;\n*** End Patch\n'));

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 export interface SessionState {
   readonly version: 1;
   readonly created: readonly string[];
+  /** Files that existed before and the session changed since its last commit (a module's existing test it edits counts for R3). */
+  readonly changed?: readonly string[] | undefined;
   readonly testedSinceLastWrite: boolean;
   readonly lastTestCommand: string | undefined;
   /** How the last test run ended, when a PostToolUse hook saw it (false: it failed); undefined when unknown. */
@@ -45,7 +47,9 @@ function readState(raw: unknown): SessionState | undefined {
   if (lastTestCommand !== undefined && typeof lastTestCommand !== 'string') return undefined;
   const lastTestPassed = record.lastTestPassed;
   if (lastTestPassed !== undefined && typeof lastTestPassed !== 'boolean') return undefined;
-  return { version: 1, created: created as string[], testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
+  const changed = record.changed;
+  if (changed !== undefined && (!Array.isArray(changed) || !changed.every((path) => typeof path === 'string'))) return undefined;
+  return { version: 1, created: created as string[], changed: changed as string[] | undefined, testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
 }
 
 /**

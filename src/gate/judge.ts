@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
-import { describeAction } from '../reply/summarize.js';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
@@ -18,7 +17,6 @@ export interface RuleVerdict {
 }
 
 interface JudgementBase {
-  readonly skipped: readonly string[];
   /** Every rule result on this call's own actions, and every gate finding (all not ok). */
   readonly verdicts: readonly RuleVerdict[];
   /** Where the session stands if the call goes ahead (it does when allowed, and in observe mode). */
@@ -133,8 +131,6 @@ export interface JudgeOptions {
   readonly checkActions: CheckActions;
   readonly state: SessionState;
   readonly project: ProjectView;
-  /** Check kinds that cannot be judged at this point. */
-  readonly skipKinds?: readonly CheckKind[];
   /** The gate's own findings on this call (tampering), judged before the rules. */
   readonly gateFindings?: readonly GateFinding[];
 }
@@ -199,10 +195,6 @@ function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
  */
 export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
   const { rulebook, state, project } = options;
-  const skipKinds = new Set(options.skipKinds ?? []);
-  const skippedRules = rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind));
-  const skipped = skippedRules.map((rule) => `${rule.id} ${rule.name}`);
-  const skippedIds = new Set(skippedRules.map((rule) => rule.id));
   const pattern = testPattern(rulebook);
   const replay = replayedActions(state);
   const judged = [...replay, ...call.actions];
@@ -213,7 +205,6 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   const pending: GateFinding[] = [];
   const verdicts: RuleVerdict[] = gate.map((finding) => ({ ...finding, ok: false }));
   for (const result of results) {
-    if (skippedIds.has(result.rule)) continue;
     const ownAction = result.actionIndex >= replay.length;
     const deferred = kindOf(rulebook, result.rule) === 'sibling-test';
     if (ownAction) verdicts.push({ rule: result.rule, name: result.name, ok: result.ok, detail: result.detail });
@@ -224,16 +215,15 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   }
   const next = nextSessionState(state, call.actions, project, pattern);
   const [first, ...rest] = withoutDuplicates(failures);
-  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], skipped, verdicts, next, pending };
-  const summary = call.actions.map(describeAction).join('; ');
-  return { decision: 'allow', detail: `${summary}: no rule refused it.`, next, skipped, verdicts, pending: withoutDuplicates(pending) };
+  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending };
+  return { decision: 'allow', detail: 'no rule refused it.', next, verdicts, pending: withoutDuplicates(pending) };
 }
 
 /**
  * The end of the agent's turn (Claude Code and Codex `Stop`): every module the session created and
  * still has no test for. The agent is sent back to write them, or to remove the module.
  */
-export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings' | 'skipKinds'>): Promise<GateFinding[]> {
+export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings'>): Promise<GateFinding[]> {
   const { rulebook, state, project } = options;
   const replay = replayedActions(state).filter((action) => action.type === 'write');
   if (replay.length === 0) return [];

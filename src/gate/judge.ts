@@ -100,6 +100,7 @@ function touchedPaths(actions: readonly Action[]): string[] {
 export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: RegExp | undefined): SessionState {
   const created = new Set(state.created);
   const changed = new Set(state.changed ?? []);
+  let changedBeforeCommit = state.changedBeforeCommit;
   let tested = state.testedSinceLastWrite;
   let lastTestCommand = state.lastTestCommand;
   let lastTestPassed = state.lastTestPassed;
@@ -119,11 +120,12 @@ export function nextSessionState(state: SessionState, actions: readonly Action[]
         lastTestPassed = undefined;
       }
     } else {
+      changedBeforeCommit = [...changed].sort();
       created.clear();
       changed.clear();
     }
   }
-  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
+  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), changedBeforeCommit, testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
 }
 
 export interface JudgeOptions {

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
 import { memoryIo } from '../test-support/memory-io.js';
 import { allowancePath, grantAllowance } from './allowance.js';
+import { loadRulesEngine } from './rules-engine.js';
+import { answerAgentHook } from './run-hook.js';
 import { saveSessionState } from './session-state.js';
+import { claude } from './test-support/payloads.js';
 
 function repo(): string {
   const root = mkdtempSync(join(tmpdir(), 'holdfast-git-'));
@@ -81,5 +84,23 @@ describe('holdfast hook git (pre-commit)', () => {
     expect(untested.err).toMatch(/R6 ORDER: the commit comes after the agent's last change with no test run in between; run npm test/);
     session(true, false);
     expect((await preCommit(root)).err).toMatch(/R6 ORDER: the last test run \(`npm test`\) failed/);
+  });
+
+  it('judges R3 with what the agent gate saw: a file that existed before the agent edited it is not a new module', async () => {
+    const root = repo();
+    writeFileSync(join(root, 'src', 'legacy.ts'), 'export const legacy = 1;\n');
+    stage(root, 'src/legacy.ts', 'export const legacy = 2;\n');
+    expect((await preCommit(root)).err).toMatch(/R3 TESTS.*src\/legacy\.ts/);
+    const options = { env: {}, now: () => new Date(), rulebookFile: undefined, loadEngine: loadRulesEngine, caseInsensitive: false };
+    for (const input of [
+      claude.edit(root, 'agent', 'src/legacy.ts', 'legacy = 1', 'legacy = 2'),
+      claude.bash(root, 'agent', 'npm test'),
+      claude.bash(root, 'agent', 'git add -A && git commit -m legacy'),
+    ]) {
+      expect((await answerAgentHook('claude-code', input, options)).stdout).toBe('');
+    }
+    const result = await preCommit(root);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/R6 ORDER judged from the agent session agent: the tests ran/);
   });
 });

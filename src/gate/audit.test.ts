@@ -18,12 +18,12 @@ const entry = (decision: AuditEntry['decision'], rule: string | null, session = 
 });
 
 describe('summarizeAudit', () => {
-  it('counts calls judged and blocked per rule, and skips torn lines', () => {
+  it('counts calls judged and blocked per rule, and skips torn lines', async () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
-    appendAudit(root, entry('allow', null));
-    appendAudit(root, entry('deny', 'R4'));
-    appendAudit(root, entry('deny', 'R4', 's2'));
-    appendAudit(root, entry('deny', 'R2'));
+    await appendAudit(root, entry('allow', null));
+    await appendAudit(root, entry('deny', 'R4'));
+    await appendAudit(root, entry('deny', 'R4', 's2'));
+    await appendAudit(root, entry('deny', 'R2'));
     writeFileSync(auditLogPath(root), '{"torn', { flag: 'a' });
     const summary = summarizeAudit(auditLogPath(root));
     expect(summary).toMatchObject({ calls: 4, allowed: 1, blocked: 3, sessions: 2, unreadableLines: 1 });
@@ -34,6 +34,18 @@ describe('summarizeAudit', () => {
     const text = formatAuditSummary(summary);
     expect(text).toContain('calls judged  4');
     expect(text).toMatch(/R4 NOLOG\s+2/);
+  });
+
+  it('counts every rule of a denial, person-allowed calls and observed calls apart', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
+    await appendAudit(root, { ...entry('deny', 'R1'), rules: ['R1', 'R4'] });
+    await appendAudit(root, { ...entry('allowed-by-person', 'R2'), reason: 'mine' });
+    await appendAudit(root, { ...entry('observed', 'R4'), verdict: 'deny' });
+    await appendAudit(root, { ...entry('observed', null), verdict: 'allow' });
+    const summary = summarizeAudit(auditLogPath(root));
+    expect(summary).toMatchObject({ calls: 4, blocked: 1, allowedByPerson: 1, observed: 2, wouldBlock: 1 });
+    expect(summary.perRule.map((count) => count.rule)).toEqual(['R1', 'R4']);
+    expect(formatAuditSummary(summary)).toMatch(/observed\s+2 .*1 would have been blocked/);
   });
 
   it('refuses a missing log as bad input', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -10,8 +10,14 @@ import { join } from 'node:path';
 export interface SessionState {
   readonly version: 1;
   readonly created: readonly string[];
+  /** Files that existed before and the session changed since its last commit (a module's existing test it edits counts for R3). */
+  readonly changed?: readonly string[] | undefined;
+  /** `changed` as it stood at the session's last commit, for the git pre-commit hook that runs after the agent gate cleared it. */
+  readonly changedBeforeCommit?: readonly string[] | undefined;
   readonly testedSinceLastWrite: boolean;
   readonly lastTestCommand: string | undefined;
+  /** How the last test run ended, when a PostToolUse hook saw it (false: it failed); undefined when unknown. */
+  readonly lastTestPassed?: boolean | undefined;
 }
 
 export const FRESH_SESSION: SessionState = { version: 1, created: [], testedSinceLastWrite: false, lastTestCommand: undefined };
@@ -41,7 +47,18 @@ function readState(raw: unknown): SessionState | undefined {
   if (typeof record.testedSinceLastWrite !== 'boolean') return undefined;
   const lastTestCommand = record.lastTestCommand;
   if (lastTestCommand !== undefined && typeof lastTestCommand !== 'string') return undefined;
-  return { version: 1, created: created as string[], testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand };
+  const lastTestPassed = record.lastTestPassed;
+  if (lastTestPassed !== undefined && typeof lastTestPassed !== 'boolean') return undefined;
+  const changed = optionalPaths(record.changed);
+  const changedBeforeCommit = optionalPaths(record.changedBeforeCommit);
+  if (changed === null || changedBeforeCommit === null) return undefined;
+  return { version: 1, created: created as string[], changed, changedBeforeCommit, testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
+}
+
+/** A list of paths, undefined when absent, null when it is something else. */
+function optionalPaths(value: unknown): string[] | undefined | null {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) && value.every((path) => typeof path === 'string') ? (value as string[]) : null;
 }
 
 /**
@@ -75,4 +92,39 @@ export function saveSessionState(root: string, session: string, state: SessionSt
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state)}\n`);
   renameSync(temporary, path);
+}
+
+/**
+ * The session the agent gate saw last in this project (the state file written most recently), for
+ * the git pre-commit hook, which has no session id of its own. Undefined when the agent gate never ran.
+ */
+export function latestSessionState(root: string): (LoadedSessionState & { session: string }) | undefined {
+  const folder = join(root, HOLDFAST_DIR, 'sessions');
+  let latest: { file: string; mtimeMs: number } | undefined;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const file of names) {
+    if (!file.endsWith('.json')) continue;
+    try {
+      const { mtimeMs } = statSync(join(folder, file));
+      if (latest === undefined || mtimeMs > latest.mtimeMs) latest = { file, mtimeMs };
+    } catch {
+      // removed meanwhile
+    }
+  }
+  if (latest === undefined) return undefined;
+  const session = latest.file.slice(0, -'.json'.length);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(folder, latest.file), 'utf8'));
+  } catch {
+    raw = undefined;
+  }
+  const state = readState(raw);
+  if (state === undefined) return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
+  return { session, state, warning: undefined };
 }

@@ -30,36 +30,39 @@ export function applyEdit(content: string, edit: { old_string: string; new_strin
   return edit.replace_all === true ? content.split(edit.old_string).join(edit.new_string) : content.replace(edit.old_string, () => edit.new_string);
 }
 
-/** Turns one Claude Code PreToolUse event into the actions it would perform. */
-export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText): ToolCall {
-  const cwd = event.cwd;
+/**
+ * Turns one Claude Code PreToolUse event into the actions it would perform. `root` is the project
+ * root (CLAUDE_PROJECT_DIR); the event's `cwd` is where the Bash tool currently is, which moves with `cd`.
+ */
+export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, root: string = event.cwd): ToolCall {
+  const cwd = root;
   const base = { agent: 'claude-code' as const, session: event.session_id, cwd, tool: event.tool_name };
   const write = (filePath: string, content: string): Action => ({ type: 'write', path: toRepoPath(cwd, filePath), content });
   switch (event.tool_name) {
     case 'Write':
-      return { ...base, actions: [write(inputString(event, 'file_path'), inputString(event, 'content'))], bypass: undefined };
+      return { ...base, actions: [write(inputString(event, 'file_path'), inputString(event, 'content'))], bypasses: [], unknownEffects: [] };
     case 'Edit': {
       const filePath = inputString(event, 'file_path');
       const before = readText(resolve(cwd, filePath)) ?? '';
       const edit = { old_string: inputString(event, 'old_string'), new_string: inputString(event, 'new_string'), replace_all: event.tool_input.replace_all === true };
-      return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypass: undefined };
+      return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypasses: [], unknownEffects: [] };
     }
     case 'MultiEdit': {
       const filePath = inputString(event, 'file_path');
       const before = readText(resolve(cwd, filePath)) ?? '';
       const after = inputEdits(event).reduce((content, edit) => applyEdit(content, edit), before);
-      return { ...base, actions: [write(filePath, after)], bypass: undefined };
+      return { ...base, actions: [write(filePath, after)], bypasses: [], unknownEffects: [] };
     }
     case 'NotebookEdit': {
       // The cell's new source is what the content rules must see; the notebook JSON around it is not code.
       const content = event.tool_input.edit_mode === 'delete' ? '' : inputString(event, 'new_source', { optional: true });
-      return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypass: undefined };
+      return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypasses: [], unknownEffects: [] };
     }
     case 'Bash': {
-      const reading = readShellCommand(inputString(event, 'command'));
-      return { ...base, actions: reading.actions, bypass: reading.bypass };
+      const reading = readShellCommand(inputString(event, 'command'), { root, cwd: event.cwd, readText });
+      return { ...base, ...reading };
     }
     default:
-      return { ...base, actions: [], bypass: undefined };
+      return { ...base, actions: [], bypasses: [], unknownEffects: [] };
   }
 }

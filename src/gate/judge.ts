@@ -116,12 +116,12 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   const { rulebook, state, project } = options;
   const skipKinds = new Set(options.skipKinds ?? []);
   const skipped = rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => `${rule.id} ${rule.name}`);
-  if (call.bypass !== undefined) {
+  if (call.bypasses.length > 0) {
     return {
       decision: 'deny',
       rule: 'GATE',
       name: 'BYPASS',
-      detail: `holdfast gate: ${call.bypass.reason}. Commit through the hook instead. ${options.bypassHint}`,
+      detail: `holdfast gate: ${call.bypasses.map((bypass) => bypass.reason).join('; ')}. Commit through the hook instead. ${options.bypassHint}`,
       skipped,
     };
   }

@@ -30,7 +30,7 @@ function readToolCall(agent: AgentHook, input: string, env: NodeJS.ProcessEnv, r
     if (!parsed.ok) throw parsed.error;
     // Hooks get the project root in CLAUDE_PROJECT_DIR; `cwd` moves when the agent changes directory.
     const root = env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '' ? env.CLAUDE_PROJECT_DIR : parsed.value.cwd;
-    return readClaudeToolCall({ ...parsed.value, cwd: root }, readText);
+    return readClaudeToolCall(parsed.value, readText, root);
   }
   const parsed = safeParseCodexEvent(input);
   if (!parsed.ok) throw parsed.error;
@@ -65,7 +65,7 @@ export async function answerAgentHook(agent: AgentHook, input: string, options: 
       if (call.actions.length > 0) audit(call, options.now(), { rule: null, decision: 'bypassed', detail: `${BYPASS_VARIABLE}=off: the gate let the call through unjudged.` });
       return ALLOW;
     }
-    if (call.actions.length === 0 && call.bypass === undefined) return ALLOW;
+    if (call.actions.length === 0 && call.bypasses.length === 0 && call.unknownEffects.length === 0) return ALLOW;
     const engine = await options.loadEngine();
     const file = options.rulebookFile === undefined || isAbsolute(options.rulebookFile) ? options.rulebookFile : resolve(call.cwd, options.rulebookFile);
     const rulebook = await loadRulebookCached(call.cwd, file, engine);

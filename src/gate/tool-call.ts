@@ -17,7 +17,10 @@ export interface ToolCall {
   readonly cwd: string;
   readonly tool: string;
   readonly actions: Action[];
-  readonly bypass: GateBypass | undefined;
+  /** Every attempt to skip or disable the git hooks or the gate; any one denies the call. */
+  readonly bypasses: GateBypass[];
+  /** Changes that cannot be known before the call runs (a script, `npm test`, `sed -i`): judged after it. */
+  readonly unknownEffects: string[];
 }
 
 /** Reads a file the agent is about to change; undefined when it does not exist or is not readable. */

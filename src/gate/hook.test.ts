@@ -77,7 +77,7 @@ describe('holdfast hook claude-code', () => {
 
   it.each([['git commit --no-verify -m x'], ['git commit -n -m x'], ['git -c core.hooksPath=/dev/null commit -m x']])('denies %s as a bypass of the git gate', async (command) => {
     const root = project();
-    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(/switch off the holdfast git hook/);
+    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(/holdfast gate: `git [^`]+` (skips the pre-commit and commit-msg hooks|points git at a different hooks folder)/);
   });
 
   it('keeps R3 and R6 across tool calls of one session', async () => {

@@ -91,7 +91,7 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
       cwd = directory === undefined || cwd === undefined ? undefined : site.resolve(directory, cwd);
     } else if (word === '--git-dir' || word.startsWith('--git-dir=')) {
       const directory = word === '--git-dir' ? next : { ...field, text: word.slice('--git-dir='.length), knownPrefix: field.knownPrefix.slice('--git-dir='.length) };
-      judgeGitDirectory(directory, cwd, site, '--git-dir');
+      judgeGitDirectory(directory, cwd, site, '--git-dir ');
     }
     index += separate && value !== undefined ? 2 : 1;
   }
@@ -102,11 +102,11 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
 export function judgeGitDirectory(directory: Field | undefined, cwd: string | undefined, site: CommandSite, how: string): void {
   if (directory === undefined) return;
   if (!directory.literal || cwd === undefined) {
-    site.bypass(`points git at a repository that cannot be read (${how} ${directory.text}), whose hooks are not the gate's`);
+    site.bypass(`points git at a repository that cannot be read (${how}${directory.text}), whose hooks are not the gate's`);
     return;
   }
   const repository = site.repoPath(resolve(cwd, directory.text));
-  if (repository !== '.git') site.bypass(`points git at another repository (${how} ${directory.text}), whose hooks are not the gate's`);
+  if (repository !== '.git') site.bypass(`points git at another repository (${how}${directory.text}), whose hooks are not the gate's`);
 }
 
 /** git commit's long options that take the next word as their value (`--message x`). */
@@ -156,7 +156,7 @@ function readCommit(args: readonly Field[], site: CommandSite, cwd: string | und
     if (!word.startsWith('-') || word === '-') continue;
     for (let at = 1; at < word.length; at += 1) {
       const flag = word[at] as string;
-      if (flag === 'n') site.bypass(`${SKIPS_HOOKS} (-n in ${word})`);
+      if (flag === 'n') site.bypass(`${SKIPS_HOOKS} (${word === '-n' ? '-n' : `-n in ${word}`})`);
       if (COMMIT_SHORT_OPTIONAL.has(flag)) break;
       if (COMMIT_SHORT_WITH_VALUE.has(flag)) {
         const stuck = word.slice(at + 1);

@@ -356,7 +356,9 @@ export class ShellReader {
     let input: Output | undefined;
     for (const redirect of redirects) {
       if (redirect.type === 'HereDoc') {
-        input = expandHereDocBody(redirect.body.parts, redirect.body.text, redirect.delimiter?.quoted === true, expander);
+        const body = expandHereDocBody(redirect.body.parts, redirect.body.text, redirect.delimiter?.quoted === true, expander);
+        // `<<-` strips leading tabs from every line of the body.
+        input = redirect.operator === '<<-' ? { ...body, text: body.text.replace(/^\t+/gm, '') } : body;
       } else if (redirect.type === 'HereString') {
         const field = redirect.target === undefined ? undefined : expandWhole(redirect.target, expander);
         input = field === undefined ? UNKNOWN_OUTPUT : { text: `${field.text}\n`, known: field.literal };

@@ -11,7 +11,7 @@ export interface FakeTree {
 
 /** Reads a command in `/repo` (or `cwd` under it) against an in-memory tree. */
 export function readIn(command: string, tree: FakeTree = {}, cwd = ROOT): ShellReading {
-  const files = { 'existing.txt': 'old\n', ...tree.files };
+  const files: Record<string, string> = { 'existing.txt': 'old\n', ...tree.files };
   const folders = new Set(['', 'src', '.git', '.git/hooks', ...(tree.folders ?? [])]);
   const repoPath = (absolute: string): string => (absolute === ROOT ? '' : absolute.startsWith(`${ROOT}/`) ? absolute.slice(ROOT.length + 1) : `\0${absolute}`);
   return readShellCommand(command, {

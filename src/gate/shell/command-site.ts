@@ -10,8 +10,6 @@ export interface CommandSite {
   /** The directory it runs in; undefined after a `cd` that cannot be read. */
   readonly cwd: string | undefined;
   readonly stdin: Output;
-  /** A variable the command sees (its env-prefixes, exported and shell variables), when known. */
-  variable(name: string): string | undefined;
   /** A bypass of the git hooks or the gate; `reason` completes "`segment` …". */
   bypass(reason: string): void;
   /** Files may change in ways not known statically; `reason` completes "`segment` …". */
@@ -35,13 +33,7 @@ export interface CommandSite {
   runText(commandLine: string, stdin: Output, cwd?: string | undefined): Output;
   /** Runs an argument vector as a command (what `xargs`, `find -exec` and `env -S` start). */
   runFields(fields: readonly Field[], stdin: Output, cwd?: string | undefined, env?: ReadonlyMap<string, Field>): Output;
-  /** Env-prefix style assignments made by a wrapper (`env X=1`, `sudo X=1`), judged for bypasses. */
-  assign(assignments: ReadonlyMap<string, Field>): void;
 }
 
 /** A program's handler: records its effects on the site and returns what it prints. */
 export type ProgramHandler = (args: readonly Field[], site: CommandSite) => Output;
-
-export function fieldText(field: Field | undefined): string {
-  return field?.text ?? '';
-}

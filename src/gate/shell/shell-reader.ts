@@ -71,6 +71,7 @@ class Scope {
 
 const MAX_DEPTH = 24;
 const MAX_STEPS = 50_000;
+const MAX_SCRIPT_LENGTH = 64 * 1024;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash']);
 const POSSIBLE_COMMIT = /commit|hook|no-verify|update-ref|replace/i;
 const MENTIONS_HOOKS = /\.git\/hooks|hookspath/i;
@@ -123,6 +124,8 @@ export class ShellReader {
   private readonly calledFunctions = new Set<FunctionNode>();
   private readonly definedFunctions: { node: FunctionNode; source: string; scope: Scope }[] = [];
   private depth = 0;
+  /** Inside a script file the command runs: its uncalled functions are library code, not read. */
+  private scriptDepth = 0;
   private steps = 0;
   private readonly home: string;
 
@@ -290,7 +293,7 @@ export class ShellReader {
         return UNKNOWN_OUTPUT;
       case 'Function': {
         scope.functions.set(node.name.value, node);
-        this.definedFunctions.push({ node, source, scope });
+        if (this.scriptDepth === 0) this.definedFunctions.push({ node, source, scope });
         return EMPTY_OUTPUT;
       }
       case 'Coproc':
@@ -476,7 +479,6 @@ export class ShellReader {
       segment,
       cwd: call.cwd,
       stdin: call.stdin,
-      variable: (name) => call.env.get(name)?.text ?? scope.variables.get(name)?.value,
       bypass: (reason) => this.bypass(segment, reason),
       unknown: (reason) => this.unknown(segment, reason),
       unreadable: (reason) => this.unreadable(segment, reason),
@@ -491,7 +493,6 @@ export class ShellReader {
       probe: (commandLine) => this.probe(commandLine, call),
       runText: (commandLine, stdin, cwd = call.cwd) => this.readSource(commandLine, scope.process(cwd), stdin),
       runFields: (fields, stdin, cwd = call.cwd, env = new Map()) => this.dispatch([...fields], { ...call, stdin, cwd, env: new Map([...call.env, ...env]), runOverride: segment }),
-      assign: (assignments) => this.judgeAssignments(assignments, segment, call.cwd),
     };
   }
 
@@ -524,8 +525,8 @@ export class ShellReader {
     }
     if (isWrapper(program) && call.scope.functions.get(program) === undefined) return this.runWrapper(program, fields, call, site);
     this.runAction(fields, call.source, call.runOverride);
-    const fn = call.scope.functions.get(name.text);
-    if (fn !== undefined) return this.walkFunction(fn, call.source, call.scope, call.stdin);
+    const definedFunction = call.scope.functions.get(name.text);
+    if (definedFunction !== undefined) return this.walkFunction(definedFunction, call.source, call.scope, call.stdin);
     if (program.includes('/')) return this.runScript(name, args, call, site);
     if (SHELLS.has(program)) return this.runShell(program, args, call, site);
     const handler = FILE_PROGRAMS[program];
@@ -639,8 +640,10 @@ export class ShellReader {
   private runScript(file: Field, args: readonly Field[], call: Call, site: CommandSite, scope?: Scope): Output {
     const path = file.literal ? this.resolveField(file, call.cwd, call.segment) : undefined;
     const content = path === undefined ? undefined : this.readFile(path);
+    // Only the project's own scripts are read: a sourced nvm.sh or a venv's activate is someone else's code.
+    const inProject = path !== undefined && !this.repoPath(path).startsWith('../');
     const shell = content !== undefined && content.known && content.text !== '' && (!content.text.startsWith('#!') || /^#!\S*\b(ba|z|da|k)?sh\b/.test(content.text));
-    if (!shell || content === undefined || content.text.length > 200_000) {
+    if (!inProject || !shell || content === undefined || content.text.length > MAX_SCRIPT_LENGTH) {
       site.unknown(`runs ${file.text}, whose changes to files cannot be known in advance`);
       if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${file.text} on the git hooks, which may disable the pre-commit gate`);
       return UNKNOWN_OUTPUT;
@@ -648,7 +651,12 @@ export class ShellReader {
     const inner = scope ?? call.scope.process(call.cwd);
     args.forEach((field, index) => inner.variables.set(String(index + 1), { value: field.literal ? field.text : undefined, exported: false }));
     if (args.length > 0) site.unknown(`runs ${file.text} with arguments, so its effects depend on them`);
-    return this.readSource(content.text, inner, call.stdin);
+    this.scriptDepth += 1;
+    try {
+      return this.readSource(content.text, inner, call.stdin);
+    } finally {
+      this.scriptDepth -= 1;
+    }
   }
 
   private runWrapper(program: string, fields: readonly Field[], call: Call, site: CommandSite): Output {

@@ -86,6 +86,27 @@ describe('commands that cannot be read', () => {
     },
   );
 
+  it('reads a failure while reading as unknown (and a possible bypass when it could commit), never as an exception', () => {
+    const failing = { root: '/repo', cwd: '/repo', readText: () => { throw new Error('disk on fire'); } };
+    expect(readShellCommand('cp a b', failing)).toEqual({
+      actions: [{ type: 'run', cmd: 'cp a b' }],
+      bypasses: [],
+      unknownEffects: ['`cp a b` could not be read (disk on fire)'],
+    });
+    expect(readShellCommand('cp a b && git commit -m x', failing).bypasses).toHaveLength(1);
+  });
+
+  it("does not read scripts outside the project: they are someone else's code, whose effects are unknown", () => {
+    const reading = readShellCommand('source /opt/tool/env.sh && ./run.sh', {
+      root: '/repo',
+      cwd: '/repo',
+      readText: (path) => (path === '/opt/tool/env.sh' ? 'echo x > /repo/src/a.ts\n' : path === '/repo/run.sh' ? 'echo y > src/b.ts\n' : undefined),
+      isDirectory: () => false,
+    });
+    expect(reading.actions.filter((action) => action.type === 'write')).toEqual([{ type: 'write', path: 'src/b.ts', content: 'y\n' }]);
+    expect(reading.unknownEffects).toEqual(['`source /opt/tool/env.sh` runs /opt/tool/env.sh, whose changes to files cannot be known in advance']);
+  });
+
   it('does not call a broken command without a commit a bypass', () => {
     const reading = readIn('echo "unterminated');
     expect(reading.unknownEffects.length).toBeGreaterThan(0);

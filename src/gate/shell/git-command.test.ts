@@ -102,6 +102,8 @@ const BYPASSES: readonly string[] = [
   'export GIT_DIR=/tmp/o && git commit -m x',
   'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null',
   'GIT_CONFIG_KEY_0=core.hooksPath; export GIT_CONFIG_KEY_0',
+  "export GIT_CONFIG_KEY_0=alias.ci; export GIT_CONFIG_VALUE_0='commit -n' GIT_CONFIG_COUNT=1; git ci -m x",
+  'GIT_CONFIG_KEY_3=$KEY git commit -m x',
   'env GIT_CONFIG_GLOBAL=/tmp/g git commit -m x',
   'env -i GIT_DIR=/x git commit -m x',
   'sudo GIT_CONFIG_GLOBAL=/tmp/g git commit -m x',

@@ -429,7 +429,7 @@ export class ShellReader {
     }
     const input = this.inputOf(node.redirects, expander, scope, source) ?? stdin;
     if (fields.length === 0) {
-      this.judgeAssignments(assignments, segment, scope.cwd);
+      this.judgeAssignments(assignments, segment, scope);
       for (const [name, field] of assignments) {
         scope.variables.set(name, { value: field.literal ? field.text : undefined, exported: scope.variables.get(name)?.exported ?? false });
       }
@@ -455,21 +455,38 @@ export class ShellReader {
     this.actions.push({ type: 'run', cmd: text });
   }
 
-  private judgeAssignments(assignments: ReadonlyMap<string, Field>, segment: string, cwd: string | undefined): void {
+  /**
+   * Variables that move git's hooks or switch the gate: judged wherever they are set (env-prefix,
+   * assignment, export, `env X=`, `sudo X=`). GIT_CONFIG_KEY_n pairs with its VALUE_n, which may have
+   * been set by an earlier statement.
+   */
+  private judgeAssignments(assignments: ReadonlyMap<string, Field>, segment: string, scope: Scope, cwd: string | undefined = scope.cwd): void {
     if (assignments.size === 0) return;
-    const site = this.site({ segment, source: segment, scope: new Scope(cwd, undefined, new Map(), new Map(), []), stdin: EMPTY_OUTPUT, cwd, env: assignments });
+    const site = this.site({ segment, source: segment, scope, stdin: EMPTY_OUTPUT, cwd, env: assignments });
+    const lookup = (name: string): Field | undefined => {
+      const assigned = assignments.get(name);
+      if (assigned !== undefined) return assigned;
+      const variable = scope.variables.get(name);
+      if (variable === undefined) return undefined;
+      return variable.value === undefined ? syntheticField(`$${name}`, false) : syntheticField(variable.value);
+    };
+    const configIndexes = new Set<string>();
     for (const [name, field] of assignments) {
-      if (name.startsWith('HOLDFAST_')) site.bypass(`sets ${name}, an attempt to change how the holdfast gate runs`);
+      const configEntry = /^GIT_CONFIG_(?:KEY|VALUE)_(\d+)$/.exec(name);
+      if (configEntry !== null) configIndexes.add(configEntry[1] as string);
+      else if (name.startsWith('HOLDFAST_')) site.bypass(`sets ${name}, an attempt to change how the holdfast gate runs`);
       else if (name === 'GIT_CONFIG_PARAMETERS') site.bypass('passes git configuration through GIT_CONFIG_PARAMETERS, which can move the hooks folder');
       else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM') {
         if (!(field.literal && field.text === '/dev/null')) site.bypass(`points git at another configuration file (${name}=${field.text}), which can move the hooks folder`);
       } else if (name === 'GIT_DIR') judgeGitDirectory(field, cwd, site, 'GIT_DIR=');
-      else if (/^GIT_CONFIG_KEY_\d+$/.test(name)) {
-        const value = assignments.get(name.replace('KEY', 'VALUE')) ?? syntheticField('');
-        const keyKnown = field.literal ? field.text : field.knownPrefix === '' ? undefined : field.knownPrefix;
-        if (keyKnown === undefined) site.bypass(`sets ${name} to a configuration key that cannot be read, which could move the hooks folder`);
-        else judgeConfigField({ ...value, text: `${field.text}=${value.text}`, literal: field.literal && value.literal, knownPrefix: `${keyKnown}=` }, site, new Map());
-      }
+    }
+    for (const index of configIndexes) {
+      const key = lookup(`GIT_CONFIG_KEY_${index}`);
+      if (key === undefined) continue;
+      const value = lookup(`GIT_CONFIG_VALUE_${index}`) ?? syntheticField('');
+      const keyKnown = key.literal ? key.text : key.knownPrefix === '' ? undefined : key.knownPrefix;
+      if (keyKnown === undefined) site.bypass(`sets GIT_CONFIG_KEY_${index} to a configuration key that cannot be read, which could move the hooks folder`);
+      else judgeConfigField({ ...value, text: `${key.text}=${value.text}`, literal: key.literal && value.literal, knownPrefix: `${keyKnown}=` }, site, new Map());
     }
   }
 
@@ -508,7 +525,7 @@ export class ShellReader {
   private dispatch(fields: Field[], call: Call): Output {
     if (!this.budget(call.segment)) return UNKNOWN_OUTPUT;
     const site = this.site(call);
-    if (call.env.size > 0) this.judgeAssignments(call.env, call.segment, call.cwd);
+    if (call.env.size > 0) this.judgeAssignments(call.env, call.segment, call.scope, call.cwd);
     const name = fields[0];
     if (name === undefined) return EMPTY_OUTPUT;
     const args = fields.slice(1);
@@ -666,7 +683,7 @@ export class ShellReader {
     const lockCommand = program === 'flock' && (values.has('c') || values.has('command'));
     if (inner.length === 0 || splitString || lockCommand) own();
     const env = new Map([...call.env, ...assignments]);
-    if (assignments.size > 0) this.judgeAssignments(assignments, call.segment, call.cwd);
+    if (assignments.size > 0) this.judgeAssignments(assignments, call.segment, call.scope, call.cwd);
     const directory = values.get('C') ?? values.get('D') ?? values.get('chdir');
     const cwd = directory !== undefined && (program === 'env' || program === 'sudo') ? this.resolveField(directory, call.cwd, call.segment) : call.cwd;
     const next: Call = { ...call, env, cwd };
@@ -762,7 +779,7 @@ export class ShellReader {
       assignments.set(name, value);
       call.scope.variables.set(name, { value: value.literal ? value.text : undefined, exported: exporting || call.scope.variables.get(name)?.exported === true });
     }
-    this.judgeAssignments(assignments, call.segment, call.cwd);
+    this.judgeAssignments(assignments, call.segment, call.scope, call.cwd);
   }
 }
 

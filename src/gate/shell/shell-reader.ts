@@ -62,6 +62,25 @@ class Scope {
     return new Scope(this.cwd, this.previousCwd, new Map(this.variables), new Map(this.functions), [...this.directoryStack]);
   }
 
+  /**
+   * After branches of which one ran (`exhaustive`: an `if` with an `else`) or possibly none (an `if`
+   * without one, `case`, a loop body): what all outcomes agree on stays known, the rest becomes unknown.
+   */
+  join(branches: readonly Scope[], exhaustive: boolean): void {
+    const outcomes = exhaustive ? branches : [...branches, this.child()];
+    if (outcomes.length === 0) return;
+    const cwd = outcomes[0]?.cwd;
+    this.cwd = outcomes.every((outcome) => outcome.cwd === cwd) ? cwd : undefined;
+    const names = new Set(outcomes.flatMap((outcome) => [...outcome.variables.keys()]));
+    for (const name of names) {
+      const values = outcomes.map((outcome) => outcome.variables.get(name));
+      const value = values[0]?.value;
+      const exported = values.some((variable) => variable?.exported === true);
+      this.variables.set(name, { value: values.every((variable) => variable?.value === value) ? value : undefined, exported });
+    }
+    for (const branch of branches) for (const [name, node] of branch.functions) if (!this.functions.has(name)) this.functions.set(name, node);
+  }
+
   /** A new shell process (`bash -c`): exported variables only, no functions. */
   process(cwd: string | undefined = this.cwd): Scope {
     const exported = new Map([...this.variables].filter(([, variable]) => variable.exported));
@@ -260,31 +279,58 @@ export class ShellReader {
       case 'BraceGroup':
         return this.walkList(node.body, source, scope, stdin);
       case 'If': {
-        const outputs = [this.walkList(node.clause, source, scope, stdin), this.walkList(node.then, source, scope, stdin)];
-        for (const elif of node.elif) outputs.push(this.walkList(elif.clause, source, scope, stdin), this.walkList(elif.then, source, scope, stdin));
-        if (node.else !== undefined) outputs.push(this.walkList(node.else, source, scope, stdin));
+        const outputs = [this.walkList(node.clause, source, scope, stdin)];
+        const branches: Scope[] = [];
+        const branch = (list: CompoundList): void => {
+          const inner = scope.child();
+          outputs.push(this.walkList(list, source, inner, stdin));
+          branches.push(inner);
+        };
+        branch(node.then);
+        for (const elif of node.elif) {
+          outputs.push(this.walkList(elif.clause, source, scope, stdin));
+          branch(elif.then);
+        }
+        if (node.else !== undefined) branch(node.else);
+        scope.join(branches, node.else !== undefined);
         return { text: joinOutputs(outputs).text, known: false };
       }
-      case 'While':
-        return { text: joinOutputs([this.walkList(node.clause, source, scope, stdin), this.walkList(node.body, source, scope, stdin)]).text, known: false };
+      case 'While': {
+        const clause = this.walkList(node.clause, source, scope, stdin);
+        const body = scope.child();
+        const output = this.walkList(node.body, source, body, stdin);
+        scope.join([body], false);
+        return { text: clause.text + output.text, known: false };
+      }
       case 'For':
       case 'Select': {
         const expander = this.expander(scope, source);
         const values = (node.wordlist ?? []).flatMap((word) => expandWord(word, expander));
         const only = values.length === 1 && values[0]?.literal === true ? values[0].text : undefined;
-        scope.variables.set(node.name.value, { value: only, exported: scope.variables.get(node.name.value)?.exported ?? false });
-        return { text: this.walkList(node.body, source, scope, stdin).text, known: false };
+        const body = scope.child();
+        body.variables.set(node.name.value, { value: only, exported: scope.variables.get(node.name.value)?.exported ?? false });
+        const output = this.walkList(node.body, source, body, stdin);
+        scope.join([body], false);
+        return { text: output.text, known: false };
       }
-      case 'ArithmeticFor':
+      case 'ArithmeticFor': {
         this.runScriptsInside(node, source, scope);
-        return { text: this.walkList(node.body, source, scope, stdin).text, known: false };
+        const body = scope.child();
+        const output = this.walkList(node.body, source, body, stdin);
+        scope.join([body], false);
+        return { text: output.text, known: false };
+      }
       case 'Case': {
         const expander = this.expander(scope, source);
         expandWord(node.word, expander);
+        const branches: Scope[] = [];
         const outputs = node.items.map((item) => {
           item.pattern.forEach((word) => expandWord(word, expander));
-          return this.walkList(item.body, source, scope, stdin);
+          const inner = scope.child();
+          branches.push(inner);
+          return this.walkList(item.body, source, inner, stdin);
         });
+        scope.join(branches, false);
         return { text: joinOutputs(outputs).text, known: false };
       }
       case 'TestCommand':

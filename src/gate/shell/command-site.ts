@@ -7,6 +7,8 @@ import type { Field, Output } from './shell-word.js';
 export interface CommandSite {
   /** The command's own source text, quoted back in every reason. */
   readonly segment: string;
+  /** The project root (absolute). */
+  readonly root: string;
   /** The directory it runs in; undefined after a `cd` that cannot be read. */
   readonly cwd: string | undefined;
   readonly stdin: Output;

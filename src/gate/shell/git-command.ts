@@ -410,5 +410,8 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
     return UNKNOWN_OUTPUT;
   }
   if (!READ_ONLY.has(subcommand)) site.unknown(`runs git ${subcommand}, whose effects are not known`);
+  // `cd "$(git rev-parse --show-toplevel)"` is common enough to know where it goes.
+  const inProject = cwd !== undefined && !site.repoPath(cwd).startsWith('..');
+  if (subcommand === 'rev-parse' && rest.length === 1 && rest[0]?.text === '--show-toplevel' && inProject) return { text: `${site.root}\n`, known: true };
   return UNKNOWN_OUTPUT;
 }

@@ -540,6 +540,7 @@ export class ShellReader {
     const { segment, scope } = call;
     return {
       segment,
+      root: this.context.root,
       cwd: call.cwd,
       stdin: call.stdin,
       bypass: (reason) => this.bypass(segment, reason),
@@ -647,6 +648,8 @@ export class ShellReader {
         }
         return this.runBody(args.slice(at + 1, at + 2), call, site);
       }
+      case 'pwd':
+        return call.cwd === undefined ? UNKNOWN_OUTPUT : { text: `${call.cwd}\n`, known: true };
       case 'rg':
         if (args.some((field) => field.text.startsWith('--pre'))) site.unknown('runs a preprocessor program on each file');
         return UNKNOWN_OUTPUT;

@@ -1,8 +1,8 @@
 import type { Action } from '../contract/index.js';
 import { ShellReader } from './shell/shell-reader.js';
-import type { ShellContext, ShellReading } from './shell/shell-reader.js';
+import type { ShellContext, ShellReading } from './shell/shell-reading.js';
 
-export type { GateBypass, ShellContext, ShellReading } from './shell/shell-reader.js';
+export type { GateBypass, ShellContext, ShellReading } from './shell/shell-reading.js';
 
 const POSSIBLE_COMMIT = /commit|hook|no-verify/i;
 

@@ -5,88 +5,17 @@ import { parse } from 'unbash';
 import type { Assignment, Command, CompoundList, Function as FunctionNode, ParsedScript, PipelineNode, AndOr, Redirection, Statement, SyntaxNode } from 'unbash';
 import { forEachChild } from 'unbash';
 import type { Action } from '../../contract/index.js';
-import type { ReadText } from '../tool-call.js';
 import { toRepoPath } from '../tool-call.js';
 import type { CommandSite } from './command-site.js';
 import * as files from './file-commands.js';
 import { READ_ONLY_PROGRAMS } from './file-commands.js';
-import { judgeConfigField, judgeGitDirectory, readGit } from './git-command.js';
+import { judgeEnvironment } from './git-environment.js';
+import { readGit } from './git-command.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from './shell-word.js';
 import type { Expander, Field, Output } from './shell-word.js';
 import { isWrapper, unwrap } from './wrappers.js';
-
-export interface ShellContext {
-  /** Absolute project root; write/delete paths come out relative to it. */
-  readonly root: string;
-  /** Absolute directory the command starts in (usually the root). */
-  readonly cwd: string;
-  /** Contents of files the command reads: cp/mv sources, `>>` appends, scripts it runs. */
-  readonly readText: ReadText;
-  /** Whether a path is a folder (cp into a folder, rm -r); the file system when absent. */
-  readonly isDirectory?: (absolutePath: string) => boolean;
-  /** `~` and `$HOME`; the user's home when absent. */
-  readonly home?: string;
-}
-
-export interface GateBypass {
-  readonly segment: string;
-  readonly reason: string;
-}
-
-export interface ShellReading {
-  /** In execution order: write/delete (paths relative to the root), run (each simple command's text), commit. */
-  readonly actions: Action[];
-  /** Every attempt to skip or disable the git hooks or the gate. */
-  readonly bypasses: GateBypass[];
-  /** Non-empty when the command may change files in ways not known statically. */
-  readonly unknownEffects: string[];
-}
-
-interface Variable {
-  readonly value: string | undefined;
-  readonly exported: boolean;
-}
-
-/** What one shell (or subshell) knows: where it is, its variables and functions. */
-class Scope {
-  constructor(
-    public cwd: string | undefined,
-    public previousCwd: string | undefined,
-    readonly variables: Map<string, Variable>,
-    readonly functions: Map<string, FunctionNode>,
-    readonly directoryStack: (string | undefined)[],
-  ) {}
-
-  /** A subshell: a copy, so its `cd` and assignments do not leak out. */
-  child(): Scope {
-    return new Scope(this.cwd, this.previousCwd, new Map(this.variables), new Map(this.functions), [...this.directoryStack]);
-  }
-
-  /**
-   * After branches of which one ran (`exhaustive`: an `if` with an `else`) or possibly none (an `if`
-   * without one, `case`, a loop body): what all outcomes agree on stays known, the rest becomes unknown.
-   */
-  join(branches: readonly Scope[], exhaustive: boolean): void {
-    const outcomes = exhaustive ? branches : [...branches, this.child()];
-    if (outcomes.length === 0) return;
-    const cwd = outcomes[0]?.cwd;
-    this.cwd = outcomes.every((outcome) => outcome.cwd === cwd) ? cwd : undefined;
-    const names = new Set(outcomes.flatMap((outcome) => [...outcome.variables.keys()]));
-    for (const name of names) {
-      const values = outcomes.map((outcome) => outcome.variables.get(name));
-      const value = values[0]?.value;
-      const exported = values.some((variable) => variable?.exported === true);
-      this.variables.set(name, { value: values.every((variable) => variable?.value === value) ? value : undefined, exported });
-    }
-    for (const branch of branches) for (const [name, node] of branch.functions) if (!this.functions.has(name)) this.functions.set(name, node);
-  }
-
-  /** A new shell process (`bash -c`): exported variables only, no functions. */
-  process(cwd: string | undefined = this.cwd): Scope {
-    const exported = new Map([...this.variables].filter(([, variable]) => variable.exported));
-    return new Scope(cwd, undefined, exported, new Map(), []);
-  }
-}
+import { Scope } from './shell-scope.js';
+import type { GateBypass, ShellContext, ShellReading } from './shell-reading.js';
 
 const MAX_DEPTH = 24;
 const MAX_STEPS = 50_000;
@@ -501,39 +430,15 @@ export class ShellReader {
     this.actions.push({ type: 'run', cmd: text });
   }
 
-  /**
-   * Variables that move git's hooks or switch the gate: judged wherever they are set (env-prefix,
-   * assignment, export, `env X=`, `sudo X=`). GIT_CONFIG_KEY_n pairs with its VALUE_n, which may have
-   * been set by an earlier statement.
-   */
+  /** Judges variables set by an env-prefix, an assignment, `export`, `env X=` or `sudo X=`. */
   private judgeAssignments(assignments: ReadonlyMap<string, Field>, segment: string, scope: Scope, cwd: string | undefined = scope.cwd): void {
     if (assignments.size === 0) return;
     const site = this.site({ segment, source: segment, scope, stdin: EMPTY_OUTPUT, cwd, env: assignments });
-    const lookup = (name: string): Field | undefined => {
-      const assigned = assignments.get(name);
-      if (assigned !== undefined) return assigned;
+    judgeEnvironment(assignments, site, (name) => {
       const variable = scope.variables.get(name);
       if (variable === undefined) return undefined;
       return variable.value === undefined ? syntheticField(`$${name}`, false) : syntheticField(variable.value);
-    };
-    const configIndexes = new Set<string>();
-    for (const [name, field] of assignments) {
-      const configEntry = /^GIT_CONFIG_(?:KEY|VALUE)_(\d+)$/.exec(name);
-      if (configEntry !== null) configIndexes.add(configEntry[1] as string);
-      else if (name.startsWith('HOLDFAST_')) site.bypass(`sets ${name}, an attempt to change how the holdfast gate runs`);
-      else if (name === 'GIT_CONFIG_PARAMETERS') site.bypass('passes git configuration through GIT_CONFIG_PARAMETERS, which can move the hooks folder');
-      else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM') {
-        if (!(field.literal && field.text === '/dev/null')) site.bypass(`points git at another configuration file (${name}=${field.text}), which can move the hooks folder`);
-      } else if (name === 'GIT_DIR') judgeGitDirectory(field, cwd, site, 'GIT_DIR=');
-    }
-    for (const index of configIndexes) {
-      const key = lookup(`GIT_CONFIG_KEY_${index}`);
-      if (key === undefined) continue;
-      const value = lookup(`GIT_CONFIG_VALUE_${index}`) ?? syntheticField('');
-      const keyKnown = key.literal ? key.text : key.knownPrefix === '' ? undefined : key.knownPrefix;
-      if (keyKnown === undefined) site.bypass(`sets GIT_CONFIG_KEY_${index} to a configuration key that cannot be read, which could move the hooks folder`);
-      else judgeConfigField({ ...value, text: `${key.text}=${value.text}`, literal: key.literal && value.literal, knownPrefix: `${keyKnown}=` }, site, new Map());
-    }
+    });
   }
 
   private site(call: Call): CommandSite {

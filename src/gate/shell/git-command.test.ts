@@ -152,6 +152,12 @@ const BYPASSES: readonly string[] = [
   'sudo -s git commit -n -m x',
   'command -p git commit -n -m x',
   'exec git commit -n -m x',
+  // package scripts
+  'npm run ship',
+  'npm run-script ship -- --force',
+  'yarn ship',
+  'pnpm ship',
+  'npm test',
   // what cannot be read, in a command that could commit
   'git commit $FLAGS -m x',
   'git commit "$@"',
@@ -213,18 +219,23 @@ const ORDINARY: readonly string[] = [
   'git rebase main',
   'git cherry-pick abc',
   'rm -rf node_modules/.cache',
-  'npm test && git commit -m x',
+  'npm run build && git commit -m x',
   'git commit $(echo -n) -m x',
   'git update-ref -d refs/heads/old',
   'git update-ref refs/notes/x abc',
 ];
 
+/** A project whose package scripts commit without hooks (as an agent could have written them). */
+const PACKAGE = {
+  files: { 'package.json': JSON.stringify({ scripts: { ship: 'git add -A && git commit -n -m ship', pretest: 'git commit --no-verify -m wip', test: 'vitest run', build: 'tsc' } }) },
+};
+
 describe('git hook bypasses', () => {
   it.each(BYPASSES.map((command) => [command]))('finds the bypass in %s', (command) => {
-    const { bypasses } = readIn(command);
+    const { bypasses } = readIn(command, PACKAGE);
     expect(bypasses.length).toBeGreaterThan(0);
     for (const bypass of bypasses) {
-      expect(command).toContain(bypass.segment.replace(/…$/, ''));
+      expect(command + JSON.stringify(PACKAGE)).toContain(bypass.segment.replace(/…$/, ''));
       expect(bypass.reason.startsWith(`\`${bypass.segment}\``)).toBe(true);
       // The reason quotes the agent's own command back; the rest never names a way to switch the gate off.
       expect(bypass.reason.slice(bypass.segment.length + 2)).not.toMatch(/HOLDFAST_GATE=|allow --once|=off|switch (it|the gate) off/i);
@@ -232,7 +243,7 @@ describe('git hook bypasses', () => {
   });
 
   it.each(ORDINARY.map((command) => [command]))('does not call %s a bypass', (command) => {
-    expect(readIn(command).bypasses).toEqual([]);
+    expect(readIn(command, PACKAGE).bypasses).toEqual([]);
   });
 
   it('names the option and what it would do', () => {
@@ -241,6 +252,9 @@ describe('git hook bypasses', () => {
     ]);
     expect(readIn('git commit -anm x').bypasses[0]?.reason).toMatch(/\(-n in -anm\)$/);
     expect(readIn('git -c core.hooksPath=/dev/null commit -m x').bypasses[0]?.reason).toMatch(/different hooks folder \(core\.hooksPath\)/);
+    expect(readIn('npm run ship', PACKAGE).bypasses[0]?.reason).toBe(
+      '`git commit -n -m ship` (in the package script "ship" that `npm run ship` runs) skips the pre-commit and commit-msg hooks, so the commit would not be judged (-n)',
+    );
     expect(readIn('rm .git/hooks/pre-commit').bypasses[0]?.reason).toBe(
       '`rm .git/hooks/pre-commit` removes git hooks (.git/hooks/pre-commit), so the pre-commit gate would not run',
     );

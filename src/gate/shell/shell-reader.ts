@@ -71,6 +71,8 @@ export class ShellReader {
   private readonly overlay = new Map<string, Output | null>();
   private readonly calledFunctions = new Set<FunctionNode>();
   private readonly definedFunctions: { node: FunctionNode; source: string; scope: Scope }[] = [];
+  /** Where the command being read comes from when it is not the agent's own text (a script file, a package script). */
+  private readonly origins: string[] = [];
   private depth = 0;
   /** Inside a script file the command runs: its uncalled functions are library code, not read. */
   private scriptDepth = 0;
@@ -97,12 +99,14 @@ export class ShellReader {
   // Recording -------------------------------------------------------------------------------------
 
   private bypass(segment: string, reason: string): void {
-    const text = `\`${shortened(segment)}\` ${reason}`;
+    const origin = this.origins.length === 0 ? '' : ` (in ${this.origins[this.origins.length - 1]})`;
+    const text = `\`${shortened(segment)}\`${origin} ${reason}`;
     if (!this.bypasses.some((bypass) => bypass.reason === text)) this.bypasses.push({ segment: shortened(segment), reason: text });
   }
 
   private unknown(segment: string, reason: string): void {
-    const text = `\`${shortened(segment)}\` ${reason}`;
+    const origin = this.origins.length === 0 ? '' : ` (in ${this.origins[this.origins.length - 1]})`;
+    const text = `\`${shortened(segment)}\`${origin} ${reason}`;
     if (!this.unknownEffects.includes(text)) this.unknownEffects.push(text);
   }
 
@@ -553,6 +557,13 @@ export class ShellReader {
         }
         return this.runBody(args.slice(at + 1, at + 2), call, site);
       }
+      case 'npm':
+      case 'pnpm':
+      case 'yarn':
+      case 'bun':
+        site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
+        this.runPackageScript(program, args, call);
+        return UNKNOWN_OUTPUT;
       case 'pwd':
         return call.cwd === undefined ? UNKNOWN_OUTPUT : { text: `${call.cwd}\n`, known: true };
       case 'rg':
@@ -563,6 +574,36 @@ export class ShellReader {
     site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
     if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${program} on the git hooks (${args.map((field) => field.text).join(' ')}), which may disable the pre-commit gate`);
     return UNKNOWN_OUTPUT;
+  }
+
+  /**
+   * `npm run x`, `npm test`, `yarn x`: the script's own command line, from package.json, is read like
+   * `sh -c` (with its pre and post scripts), so a script that commits without hooks is found.
+   */
+  private runPackageScript(program: string, args: readonly Field[], call: Call): void {
+    const words = args.filter((field) => !field.text.startsWith('-')).map((field) => field.text);
+    const shorthand: Record<string, string> = { t: 'test', tst: 'test', test: 'test', start: 'start', stop: 'stop', restart: 'restart' };
+    const first = words[0];
+    if (first === undefined || call.cwd === undefined) return;
+    const name = first === 'run' || first === 'run-script' ? words[1] : (shorthand[first] ?? (program === 'npm' ? undefined : first));
+    if (name === undefined) return;
+    let scripts: unknown;
+    try {
+      scripts = (JSON.parse(this.readFile(resolve(call.cwd, 'package.json')).text) as { scripts?: unknown }).scripts;
+    } catch {
+      return;
+    }
+    if (typeof scripts !== 'object' || scripts === null) return;
+    for (const script of [`pre${name}`, name, `post${name}`]) {
+      const body = (scripts as Record<string, unknown>)[script];
+      if (typeof body !== 'string') continue;
+      this.origins.push(`the package script "${script}" that \`${shortened(call.segment, 80)}\` runs`);
+      try {
+        this.readSource(body, call.scope.process(call.cwd), UNKNOWN_OUTPUT);
+      } finally {
+        this.origins.pop();
+      }
+    }
   }
 
   /** Runs a literal command string in a new shell (`bash -c`, `su -c`, `watch`). */
@@ -614,7 +655,7 @@ export class ShellReader {
     // Only the project's own scripts are read: a sourced nvm.sh or a venv's activate is someone else's code.
     const inProject = path !== undefined && !this.repoPath(path).startsWith('../');
     const shell = content !== undefined && content.known && content.text !== '' && (!content.text.startsWith('#!') || /^#!\S*\b(ba|z|da|k)?sh\b/.test(content.text));
-    if (!inProject || !shell || content === undefined || content.text.length > MAX_SCRIPT_LENGTH) {
+    if (path === undefined || content === undefined || !inProject || !shell || content.text.length > MAX_SCRIPT_LENGTH) {
       site.unknown(`runs ${file.text}, whose changes to files cannot be known in advance`);
       if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${file.text} on the git hooks, which may disable the pre-commit gate`);
       return UNKNOWN_OUTPUT;
@@ -623,10 +664,12 @@ export class ShellReader {
     args.forEach((field, index) => inner.variables.set(String(index + 1), { value: field.literal ? field.text : undefined, exported: false }));
     if (args.length > 0) site.unknown(`runs ${file.text} with arguments, so its effects depend on them`);
     this.scriptDepth += 1;
+    this.origins.push(`${this.repoPath(path)}, which \`${shortened(call.segment, 80)}\` runs`);
     try {
       return this.readSource(content.text, inner, call.stdin);
     } finally {
       this.scriptDepth -= 1;
+      this.origins.pop();
     }
   }
 

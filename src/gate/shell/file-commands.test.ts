@@ -23,6 +23,8 @@ const KNOWN: readonly [string, Action[]][] = [
   ['echo hi > a.txt', [write('a.txt', 'hi\n')]],
   ['echo -n hi > a.txt', [write('a.txt', 'hi')]],
   ["echo -e 'a\\nb' > a.txt", [write('a.txt', 'a\nb\n')]],
+  ["echo -e 'a\\cb' > a.txt", [write('a.txt', 'a')]],
+  ["printf 'tab\\there\\x41\\101' > a.txt", [write('a.txt', 'tab\there\x41\x41')]],
   ['echo one two  three > a.txt', [write('a.txt', 'one two three\n')]],
   ["printf 'console.log(1)\\n' > src/features/y.ts", [write('src/features/y.ts', 'console.log(1)\n')]],
   ["printf '%s=%s\\n' key value > a.env", [write('a.env', 'key=value\n')]],

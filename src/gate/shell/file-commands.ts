@@ -76,19 +76,17 @@ function fieldPath(site: CommandSite, field: Field): string | undefined {
   return site.resolve(field);
 }
 
+/** Backslash escapes of `echo -e` and printf formats; `\c` stops all further output. */
 function unescapeEcho(text: string): { text: string; stop: boolean } {
-  let stop = false;
-  const replaced = text.replace(/\\(0[0-7]{0,3}|x[0-9a-fA-F]{1,2}|[abcefnrtv\\])/g, (_match, code: string) => {
-    if (code === 'c') {
-      stop = true;
-      return '';
-    }
+  const stopAt = text.search(/\\c/);
+  const kept = stopAt < 0 ? text : text.slice(0, stopAt);
+  const map: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
+  const replaced = kept.replace(/\\(0[0-7]{0,3}|x[0-9a-fA-F]{1,2}|[abefnrtv\\])/g, (_match, code: string) => {
     if (code.startsWith('0')) return String.fromCharCode(parseInt(code.slice(1) || '0', 8));
     if (code.startsWith('x')) return String.fromCharCode(parseInt(code.slice(1), 16));
-    const map: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
     return map[code] ?? code;
   });
-  return { text: stop ? replaced.slice(0, replaced.length) : replaced, stop };
+  return { text: replaced, stop: stopAt >= 0 };
 }
 
 export const echo: ProgramHandler = (args) => {
@@ -117,8 +115,11 @@ function formatOnce(format: string, args: string[]): string {
   for (let index = 0; index < format.length; index += 1) {
     const char = format[index] as string;
     if (char === '\\' && index + 1 < format.length) {
-      out += unescapeEcho(format.slice(index, index + 2)).text;
-      index += 1;
+      // printf's escapes: octal is `\NNN` (no leading 0 needed), hex `\xHH`.
+      const escape = /^\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)/s.exec(format.slice(index)) as RegExpExecArray;
+      const code = escape[1] as string;
+      out += /^[0-7]/.test(code) ? String.fromCharCode(parseInt(code, 8)) : unescapeEcho(`\\${code}`).text;
+      index += escape[0].length - 1;
       continue;
     }
     if (char !== '%') {

@@ -70,6 +70,7 @@ const BYPASSES: readonly string[] = [
   "git -c alias.ci='commit --no-verify' ci -m x",
   "git -c alias.ci='commit -n' ci -m x",
   "git -c alias.x='!git commit -n' x",
+  'git --config-env=alias.ci=VAR ci -m x',
   // plumbing that commits or moves branches without hooks
   'git commit-tree HEAD^{tree} -m x',
   'git commit-tree -p HEAD abc123',
@@ -201,6 +202,7 @@ const ORDINARY: readonly string[] = [
   'git config alias.st status',
   'git -c user.name=x commit -m y',
   'git -c "user.name=$NAME" commit -m y',
+  'git --config-env=user.name=NAME commit -m y',
   'git -C sub status',
   'git --git-dir=.git commit -m x',
   'GIT_DIR=.git git commit -m x',

@@ -84,8 +84,12 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
       const config = word === '-c' ? next : { ...field, text: word.slice(2), knownPrefix: field.knownPrefix.slice(2) };
       if (config !== undefined) judgeConfigField(config, site, aliases);
     } else if (word === '--config-env' || word.startsWith('--config-env=')) {
-      const config = word === '--config-env' ? next : { ...field, text: word.slice('--config-env='.length), knownPrefix: field.knownPrefix.slice('--config-env='.length) };
-      if (config !== undefined) judgeConfigField(config, site, aliases);
+      // `--config-env key=VAR`: the value comes from the environment, so only the key can be read.
+      const config = word === '--config-env' ? next : { ...field, text: word.slice('--config-env='.length) };
+      if (config !== undefined) {
+        const key = config.text.includes('=') ? config.text.slice(0, config.text.indexOf('=') + 1) : '';
+        judgeConfigField({ ...config, literal: false, knownPrefix: key }, site, aliases);
+      }
     } else if (word === '-C' || (word.startsWith('-C') && !word.startsWith('--'))) {
       const directory = word === '-C' ? next : { ...field, text: word.slice(2), knownPrefix: field.knownPrefix.slice(2) };
       cwd = directory === undefined || cwd === undefined ? undefined : site.resolve(directory, cwd);

@@ -8,8 +8,9 @@ export function isHookPath(repoPath: string): boolean {
   return repoPath === '.git' || repoPath === '.git/hooks' || repoPath.startsWith('.git/hooks/');
 }
 
+/** A path that cannot be read but may name the hooks: `"$(git rev-parse --git-path hooks)"/pre-commit`, `$GIT_DIR/hooks`. */
 function mentionsHooks(field: Field): boolean {
-  return /\.git(\/hooks)?\/?$|\.git\/hooks|(^|\/)hooks(\/|$)/.test(field.text);
+  return /hooks|pre-commit|commit-msg|\.git\b|GIT_DIR/i.test(field.text);
 }
 
 interface ParsedArguments {

@@ -130,6 +130,10 @@ const BYPASSES: readonly string[] = [
   'cd .git/hooks && rm pre-commit',
   'cd .git && rm hooks/pre-commit',
   'find .git/hooks -delete',
+  'rm "$(git rev-parse --git-path hooks)/pre-commit"',
+  'rm -f "$GIT_DIR/hooks/pre-commit"',
+  'mv "$HOOKS_DIR/pre-commit" /tmp/',
+  'chmod -x "$(git rev-parse --git-dir)/hooks/pre-commit"',
   'python3 -c "import os; os.remove(\'.git/hooks/pre-commit\')"',
   'node scripts/x.js .git/hooks/pre-commit',
   // other ways to run git

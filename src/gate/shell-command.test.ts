@@ -107,6 +107,12 @@ describe('commands that cannot be read', () => {
     expect(reading.unknownEffects).toEqual(['`source /opt/tool/env.sh` runs /opt/tool/env.sh, whose changes to files cannot be known in advance']);
   });
 
+  it('does not call an unreadable program a bypass when nothing in the command could commit', () => {
+    const reading = readIn('grep -rn "useHook" src | $PAGER');
+    expect(reading.bypasses).toEqual([]);
+    expect(reading.unknownEffects).toEqual(['`$PAGER` runs a program whose name cannot be read ($PAGER)']);
+  });
+
   it('does not call a broken command without a commit a bypass', () => {
     const reading = readIn('echo "unterminated');
     expect(reading.unknownEffects.length).toBeGreaterThan(0);

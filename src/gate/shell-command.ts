@@ -4,7 +4,7 @@ import type { ShellContext, ShellReading } from './shell/shell-reading.js';
 
 export type { GateBypass, ShellContext, ShellReading } from './shell/shell-reading.js';
 
-const POSSIBLE_COMMIT = /commit|hook|no-verify/i;
+const POSSIBLE_COMMIT = /commit|no-verify|hookspath|\.git\/hooks/i;
 
 /**
  * Reads what a shell command would do, not what it looks like: every file it would write or delete

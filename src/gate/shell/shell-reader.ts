@@ -21,7 +21,7 @@ const MAX_DEPTH = 24;
 const MAX_STEPS = 50_000;
 const MAX_SCRIPT_LENGTH = 64 * 1024;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash']);
-const POSSIBLE_COMMIT = /commit|hook|no-verify|update-ref|replace/i;
+const POSSIBLE_COMMIT = /commit|no-verify|hookspath|\.git\/hooks|update-ref|git\s+replace/i;
 const MENTIONS_HOOKS = /\.git\/hooks|hookspath/i;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 

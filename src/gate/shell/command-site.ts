@@ -12,6 +12,8 @@ export interface CommandSite {
   /** The directory it runs in; undefined after a `cd` that cannot be read. */
   readonly cwd: string | undefined;
   readonly stdin: Output;
+  /** Whether the whole command line mentions a commit (or hooks): what cannot be read may then be one. */
+  readonly mayCommit: boolean;
   /** A bypass of the git hooks or the gate; `reason` completes "`segment` …". */
   bypass(reason: string): void;
   /** Files may change in ways not known statically; `reason` completes "`segment` …". */

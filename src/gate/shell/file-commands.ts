@@ -485,8 +485,9 @@ export const chmod: ProgramHandler = (args, site) => {
   for (const field of files) {
     const path = fieldPath(site, field);
     const hooks = path === undefined ? mentionsHooks(field) : isHookPath(site.repoPath(path));
-    if (!hooks) continue;
-    if (!mode.literal || !keepsExecutable(mode.text)) site.bypass(`changes the mode of git hooks (${field.text}), so the pre-commit gate would not run`);
+    // Making a hook executable again is harmless; any other mode change may switch it off.
+    if (!hooks || (mode.literal && keepsExecutable(mode.text))) continue;
+    site.bypass(`changes the mode of git hooks (${field.text}), so the pre-commit gate would not run`);
     if (path !== undefined) site.write(path, site.readFile(path));
   }
   return EMPTY_OUTPUT;

@@ -6,7 +6,8 @@ import type { Field } from './shell-word.js';
 /**
  * Variables that move git's hooks or switch the gate, judged wherever they are set: GIT_CONFIG_KEY_n
  * (with its VALUE_n, which an earlier statement may have set: `earlier` looks it up), GIT_CONFIG_PARAMETERS,
- * GIT_CONFIG_GLOBAL/SYSTEM pointed at another file, GIT_DIR pointed at another repository, HOLDFAST_*.
+ * GIT_CONFIG_GLOBAL/SYSTEM pointed at another file, GIT_DIR pointed at another repository, HOME or
+ * XDG_CONFIG_HOME moved in a command that commits, HOLDFAST_*.
  */
 export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: CommandSite, earlier: (name: string) => Field | undefined): void {
   const lookup = (name: string): Field | undefined => assignments.get(name) ?? earlier(name);
@@ -19,6 +20,9 @@ export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: 
     else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM') {
       if (!(field.literal && field.text === '/dev/null')) site.bypass(`points git at another configuration file (${name}=${field.text}), which can move the hooks folder`);
     } else if (name === 'GIT_DIR') judgeGitDirectory(field, site.cwd, site, 'GIT_DIR=');
+    else if ((name === 'HOME' || name === 'XDG_CONFIG_HOME') && site.mayCommit) {
+      site.bypass(`points git at another global configuration (${name}=${field.text}), which can move the hooks folder`);
+    }
   }
   for (const index of configIndexes) {
     const key = lookup(`GIT_CONFIG_KEY_${index}`);

@@ -8,7 +8,7 @@ import type { Action } from '../../contract/index.js';
 import { toRepoPath } from '../tool-call.js';
 import type { CommandSite } from './command-site.js';
 import * as files from './file-commands.js';
-import { READ_ONLY_PROGRAMS } from './file-commands.js';
+import { isHookPath, READ_ONLY_PROGRAMS } from './file-commands.js';
 import { judgeEnvironment } from './git-environment.js';
 import { readGit } from './git-command.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from './shell-word.js';
@@ -24,6 +24,9 @@ const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash
 const POSSIBLE_COMMIT = /commit|no-verify|hookspath|\.git\/hooks|update-ref|git\s+replace/i;
 const MENTIONS_HOOKS = /\.git\/hooks|hookspath/i;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Files git reads configuration from: the repository's, a user's, or any `*.gitconfig` / `config` file. */
+const GIT_CONFIG_FILE = /(^|\/)(\.git\/config|\.gitconfig|[^/]*\.gitconfig|config)$/;
+const HOOKS_PATH_SETTING = /hooks\s*path/i;
 
 const FILE_PROGRAMS: Record<string, (args: readonly Field[], site: CommandSite) => Output> = {
   echo: files.echo,
@@ -149,11 +152,23 @@ export class ShellReader {
     const path = this.repoPath(absolutePath);
     this.actions.push({ type: 'write', path, content: content.text });
     if (!content.known) this.unknown(segment, `writes ${path} with content that cannot be known in advance`);
+    this.judgeHookFiles(segment, path, 'replaces');
+    if (GIT_CONFIG_FILE.test(path) && HOOKS_PATH_SETTING.test(content.text)) {
+      this.bypass(segment, `writes a hooks folder setting into git configuration (${path}), so the pre-commit hook would not run`);
+    }
   }
 
-  private remove(absolutePath: string): void {
+  private remove(segment: string, absolutePath: string): void {
     this.overlay.set(absolutePath, null);
-    this.actions.push({ type: 'delete', path: this.repoPath(absolutePath) });
+    const path = this.repoPath(absolutePath);
+    this.actions.push({ type: 'delete', path });
+    this.judgeHookFiles(segment, path, 'removes');
+  }
+
+  /** A hook file written or removed by any program is a bypass (the tamper rule judges the path too). */
+  private judgeHookFiles(segment: string, path: string, verb: string): void {
+    if (!isHookPath(path) || this.bypasses.some((bypass) => bypass.segment === shortened(segment))) return;
+    this.bypass(segment, `${verb} git hooks (${path}), so the pre-commit gate may not run`);
   }
 
   // Walking ---------------------------------------------------------------------------------------
@@ -452,6 +467,7 @@ export class ShellReader {
       root: this.context.root,
       cwd: call.cwd,
       stdin: call.stdin,
+      mayCommit: POSSIBLE_COMMIT.test(this.command),
       bypass: (reason) => this.bypass(segment, reason),
       unknown: (reason) => this.unknown(segment, reason),
       unreadable: (reason) => this.unreadable(segment, reason),
@@ -462,7 +478,7 @@ export class ShellReader {
       exists: (path) => this.exists(path),
       isDirectory: (path) => this.isDirectory(path),
       write: (path, content) => this.write(segment, path, content),
-      remove: (path) => this.remove(path),
+      remove: (path) => this.remove(segment, path),
       probe: (commandLine) => this.probe(commandLine, call),
       runText: (commandLine, stdin, cwd = call.cwd) => this.readSource(commandLine, scope.process(cwd), stdin),
       runFields: (fields, stdin, cwd = call.cwd, env = new Map()) => this.dispatch([...fields], { ...call, stdin, cwd, env: new Map([...call.env, ...env]), runOverride: segment }),

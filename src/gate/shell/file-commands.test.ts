@@ -145,6 +145,7 @@ describe('file effects of shell commands', () => {
     ["sed -i.bak -e 's/a/b/' existing.txt", [write('existing.txt', 'old\n\ns/a/b/')]],
     ["sed --in-place 's/a/b/' existing.txt", [write('existing.txt', 'old\n\ns/a/b/')]],
     ["sed -Ei 's/a/b/' existing.txt", [write('existing.txt', 'old\n\ns/a/b/')]],
+    ["sed -i '' 's/a/b/' existing.txt", [write('existing.txt', 'old\n\ns/a/b/')]],
     ["perl -pi -e 's/a/b/' existing.txt", [write('existing.txt', 'old\n\ns/a/b/')]],
     ["sed -n 's/a/b/w out.txt' existing.txt", []],
     ['curl -o out.bin https://example.com/x', [write('out.bin', '')]],

@@ -359,6 +359,8 @@ export const sed: ProgramHandler = (args, site) => {
         const letter = word[at] as string;
         if (letter === 'i') {
           inPlace = true;
+          // BSD sed takes the backup suffix as the next word: `sed -i '' 's/a/b/' file`.
+          if (at === word.length - 1 && args[index + 1]?.text === '' && args[index + 1]?.literal === true) index += 1;
           break;
         }
         if (letter === 'e' || letter === 'f' || letter === 'l') {

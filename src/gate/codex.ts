@@ -77,13 +77,19 @@ export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): T
   }
   if (event.tool_name === 'Bash' || event.tool_name === 'shell' || event.tool_name === 'exec_command') {
     const command = commandText(event.tool_input.command ?? event.tool_input.cmd, event.tool_name);
-    // A model that runs apply_patch from the shell gets the same file rules as the tool itself.
-    const patchAt = command.indexOf(PATCH_START);
-    if (patchAt >= 0) return { ...base, actions: patchActions(command.slice(patchAt), event.cwd, readText), bypasses: [], unknownEffects: [] };
     // The shell tools take a `workdir` the command runs in; paths are still judged from the root.
     const workdir = typeof event.tool_input.workdir === 'string' ? resolve(event.cwd, event.tool_input.workdir) : event.cwd;
     const reading = readShellCommand(command, { root: event.cwd, cwd: workdir, readText });
-    return { ...base, ...reading };
+    const patchAt = command.indexOf(PATCH_START);
+    if (patchAt < 0) return { ...base, ...reading };
+    // apply_patch run from the shell: the patch gets the same file rules as the tool itself, and the
+    // rest of the command line (`… && git commit -n`) is read like any other shell command.
+    return {
+      ...base,
+      actions: [...patchActions(command.slice(patchAt), event.cwd, readText), ...reading.actions],
+      bypasses: reading.bypasses,
+      unknownEffects: reading.unknownEffects.filter((effect) => !/^`apply_?patch\b/.test(effect)),
+    };
   }
   return { ...base, actions: [], bypasses: [], unknownEffects: [] };
 }

@@ -45,6 +45,17 @@ describe('shell tool calls', () => {
     expect(call.actions).toContainEqual({ type: 'write', path: 'src/b.ts', content: 'hi\n' });
   });
 
+  it('judges apply_patch run from the shell like the tool, and the rest of the command line too', () => {
+    const command = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/c.ts\n+export const c = 1;\n*** End Patch\nEOF\ngit commit -n -m patched";
+    const call = readCodexToolCall(event('exec_command', { cmd: command }), readText);
+    expect(call.actions.filter((action) => action.type !== 'run')).toEqual([
+      { type: 'write', path: 'src/c.ts', content: 'export const c = 1;\n' },
+      { type: 'commit', message: 'patched' },
+    ]);
+    expect(call.bypasses).toHaveLength(1);
+    expect(call.unknownEffects).toEqual([]);
+  });
+
   it('finds a Codex bypass inside bash -lc', () => {
     const call = readCodexToolCall(event('exec_command', { cmd: "bash -lc 'git -c core.hooksPath=/dev/null commit -m x'" }), readText);
     expect(call.bypasses).toHaveLength(1);

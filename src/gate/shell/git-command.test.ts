@@ -167,6 +167,8 @@ const BYPASSES: readonly string[] = [
   'sudo -s git commit -n -m x',
   'command -p git commit -n -m x',
   'exec git commit -n -m x',
+  "bash -c 'git commit $1 -m x' sh -n",
+  'sh -c \'git commit "$@"\' sh --no-verify -m x',
   // package scripts
   'npm run ship',
   'npm run-script ship -- --force',
@@ -239,6 +241,8 @@ const ORDINARY: readonly string[] = [
   'rm -rf node_modules/.cache',
   'npm run build && git commit -m x',
   'git commit $(echo -n) -m x',
+  "bash -c 'git commit -m \"$1\"' sh 'a -n message'",
+  "sh -c 'git commit -m $0' done",
   'git update-ref -d refs/heads/old',
   'git update-ref refs/notes/x abc',
 ];

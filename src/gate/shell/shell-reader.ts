@@ -623,13 +623,16 @@ export class ShellReader {
   }
 
   /** Runs a literal command string in a new shell (`bash -c`, `su -c`, `watch`). */
-  private runBody(body: readonly Field[], call: Call, site: CommandSite): Output {
+  private runBody(body: readonly Field[], call: Call, site: CommandSite, positional: readonly Field[] = []): Output {
     if (body.length === 0) return EMPTY_OUTPUT;
     if (body.some((field) => !field.literal)) {
       site.unreadable(`runs a command string that cannot be read (${body.map((field) => field.text).join(' ')})`);
       return UNKNOWN_OUTPUT;
     }
-    return this.readSource(body.map((field) => field.text).join(' '), call.scope.process(call.cwd), call.stdin);
+    // `bash -c 'script' name a b`: $0 is name, $1… are a, b.
+    const scope = call.scope.process(call.cwd);
+    positional.forEach((field, index) => scope.variables.set(String(index), { value: field.literal ? field.text : undefined, exported: false }));
+    return this.readSource(body.map((field) => field.text).join(' '), scope, call.stdin);
   }
 
   private runShell(program: string, args: readonly Field[], call: Call, site: CommandSite): Output {
@@ -653,7 +656,7 @@ export class ShellReader {
       if (/[oO]$/.test(word)) index += 1;
     }
     const operands = args.slice(index);
-    if (command) return this.runBody(operands.slice(0, 1), call, site);
+    if (command) return this.runBody(operands.slice(0, 1), call, site, operands.slice(1));
     if (fromStdin || operands.length === 0) {
       if (!call.stdin.known) {
         site.unreadable(`runs ${program} on input that cannot be read`);

@@ -10,9 +10,11 @@ export interface SessionLedger {
   readonly changedSinceTest: boolean;
   /** The last test command that passed with no change after it. */
   readonly passedTest: string | undefined;
+  /** A test run after the last change failed: R6's refusal says so, since only a passing run counts. */
+  readonly failedTestSinceChange: boolean;
 }
 
-export const FRESH_LEDGER: SessionLedger = { created: new Set(), changedSinceTest: false, passedTest: undefined };
+export const FRESH_LEDGER: SessionLedger = { created: new Set(), changedSinceTest: false, passedTest: undefined, failedTestSinceChange: false };
 
 /** The order rule's test command pattern, when the rulebook has one that compiles. */
 export function testCommandPattern(rulebook: Rulebook): RegExp | undefined {
@@ -58,12 +60,22 @@ export async function judgeCall(input: JudgeCallInput): Promise<CheckResult[]> {
   const results = await checkActions([...replay, ...actions], input.baseFiles, rulebook);
   const failures = results
     .filter((result) => !result.ok && result.actionIndex >= replay.length && kindOf(rulebook, result.rule) !== 'sibling-test')
-    .map((result) => ({ ...result, actionIndex: result.actionIndex - replay.length }));
+    .map((result) => ({ ...result, actionIndex: result.actionIndex - replay.length, detail: sessionDetail(result, rulebook, ledger) }));
   const commitAt = actions.findIndex((action) => action.type === 'commit');
   if (commitAt !== -1) {
     for (const { check } of await judgeNewModules(input)) failures.push({ ...check, actionIndex: commitAt });
   }
   return failures;
+}
+
+/**
+ * The order check speaks of a round's action numbers; in a session the commit is the call itself,
+ * and a test run that failed is why it has none that counts.
+ */
+function sessionDetail(result: CheckResult, rulebook: Rulebook, ledger: SessionLedger): string {
+  if (kindOf(rulebook, result.rule) !== 'order') return result.detail;
+  const detail = result.detail.replace(/commit \(action \d+\)/, 'this commit').replace(/ \(action \d+\)/g, '');
+  return ledger.failedTestSinceChange ? `${detail} The tests ran after the last change but failed; only a passing run counts.` : detail;
 }
 
 /** R3 over every file the session created that is still there: each new module needs its test beside it. */
@@ -91,19 +103,25 @@ export function nextLedger(
   const created = new Set(ledger.created);
   let changedSinceTest = ledger.changedSinceTest;
   let passedTest = ledger.passedTest;
+  let failedTestSinceChange = ledger.failedTestSinceChange;
   for (const action of applied.actions) {
     if (action.type === 'write') {
       if (!applied.existedBefore(action.path) && !created.has(action.path)) created.add(action.path);
       changedSinceTest = true;
+      failedTestSinceChange = false;
     } else if (action.type === 'delete') {
       created.delete(action.path);
       changedSinceTest = true;
-    } else if (action.type === 'run') {
-      if (pattern?.test(action.cmd) === true && applied.testPassed === true) {
+      failedTestSinceChange = false;
+    } else if (action.type === 'run' && pattern?.test(action.cmd) === true) {
+      if (applied.testPassed === true) {
         changedSinceTest = false;
         passedTest = action.cmd;
+        failedTestSinceChange = false;
+      } else if (changedSinceTest) {
+        failedTestSinceChange = true;
       }
     }
   }
-  return { created, changedSinceTest, passedTest };
+  return { created, changedSinceTest, passedTest, failedTestSinceChange };
 }

@@ -173,6 +173,14 @@ describe('the tool loop over OpenAI-compatible tool calling', () => {
     expect(requests.length).toBeLessThan(6);
   });
 
+  it('the session timeout also stops a model call in flight', async () => {
+    // The model never answers: only the session's own timer can end this arm.
+    const silent: AgentPolicy = () => ({ reply: { json: {}, delayMs: 600_000 } });
+    const { result } = await play('told', silent, { timeoutMs: 50 });
+    expect(result.session).toMatchObject({ turns: 1, stop: { reason: 'timeout' }, calls: [] });
+    expect(result.verdict).toBe('clean');
+  });
+
   it('a provider error mid-session ends the arm as an error, keeping the calls made so far', async () => {
     const failing: AgentPolicy = (turn) =>
       turn === 1 ? { calls: [{ name: 'write_file', input: { path: 'src/features/refunds.ts', content: MODULE } }] } : { reply: { status: 400, body: '{"error":{"message":"context too long"}}' } };

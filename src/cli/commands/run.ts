@@ -228,6 +228,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
   }
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
+  if (keepDir !== undefined && (config.mode ?? 'plan') !== 'plan') {
+    throw new InputError('E_ARGS', '--keep-sandboxes keeps plan-mode sandboxes; loop-mode repositories are removed when their arm ends (the run file keeps their diff).');
+  }
   if (keepDir !== undefined && !config.sandbox) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }

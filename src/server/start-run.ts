@@ -67,6 +67,9 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
       if (selection.mode !== 'plan') throw new ApiError(400, 'E_SELECTION', 'loop mode plays live sessions; a saved run cannot be replayed in it.');
       const { events } = await readSavedRun(context.runsDir, selection.replay);
       const start = runStartOf(selection.replay, events);
+      if ((start.config.mode ?? 'plan') !== 'plan') {
+        throw new ApiError(400, 'E_SELECTION', `"${selection.replay}" is a ${start.config.mode} mode run: its sessions cannot be replayed, only opened.`);
+      }
       const recordedReps = start.config.reps;
       const reps = hasOwn(body, 'reps') ? selection.reps : recordedReps;
       if (reps > recordedReps) {

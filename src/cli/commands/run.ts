@@ -181,6 +181,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const path = resolve(io.cwd, values.replay);
       replayEvents = await readEvents(path, 'the run file to replay,');
       const start = recordedStart(replayEvents, path);
+      if ((start.config.mode ?? 'plan') !== 'plan') {
+        throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
+      }
       recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
       demo = start.demo;
     } else if (values.replies !== undefined) {

@@ -59,6 +59,8 @@ export const RunSelectionSchema = z.strictObject({
   humanGate: z.boolean().default(false),
   /** Land every arm in a throwaway git repository (`holdfast run --sandbox`). */
   sandbox: z.boolean().default(false),
+  /** How rounds are played (`holdfast run --mode`); loop needs live targets with native tool calling. */
+  mode: z.enum(['plan', 'loop']).default('plan'),
   /** Seconds before an unanswered approval is refused. */
   approvalTimeoutSeconds: z.number().int().min(1).max(3600).default(90),
   replay: z.string().min(1).optional(),
@@ -80,7 +82,8 @@ export type RunListResponse = z.infer<typeof RunListResponseSchema>;
  * How much of a saved run GET /api/runs/:name sends (`?view=`). `full` (the default) is the file as
  * written. `lean` is every event, with arm-end results stripped of their bulk: `generation.raw` is
  * `''`, `reasoning` and `generation.reasoning` are absent, each write's `content` is `''`, and
- * `sandbox.diff.text` and command `output.text` are `''`. Verdicts, reasons, action statuses, rules,
+ * `sandbox.diff.text` and command `output.text` are `''`, and so are a session's call `input.text`,
+ * `output.text`, written contents and `taskDone.outputTail`. Verdicts, reasons, action statuses, rules,
  * details, checks, usage and latency are untouched, so totals computed from it equal the full run's.
  * A round's full events come from GET /api/runs/:name/rounds/:roundId.
  */

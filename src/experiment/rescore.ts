@@ -38,6 +38,8 @@ function recordedReply(result: ArmResult): ParsedReply | undefined {
 }
 
 async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean): Promise<ArmResult> {
+  // A session's verdict rests on the repository it left, which is gone: it stays as recorded.
+  if (result.session !== undefined) return result;
   const parsed = recordedReply(result);
   if (parsed === undefined) return result;
   const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook) : [];
@@ -55,7 +57,8 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
 
 /**
  * Re-checks every recorded action list with `rulebook`, without calling a model: the told arm is
- * relabelled, the held arm re-enforced (recorded approval answers are replayed).
+ * relabelled, the held arm re-enforced (recorded approval answers are replayed). Loop and agent
+ * arms are kept as recorded: what landed was judged on a repository that no longer exists.
  */
 export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook): Promise<RescoreResult> {
   const before = reduceRunEvents(events);

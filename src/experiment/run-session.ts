@@ -63,6 +63,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       emitStart: options.previous === undefined,
       done: completedRounds(state),
       totals: () => computeTotals(state),

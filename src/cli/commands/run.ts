@@ -9,9 +9,16 @@ import type { CliIo } from '../io.js';
 
 const HELP = `Usage: holdfast run [options]
 
-Runs the told/held experiment: every target × task × repetition is one round; each round asks
-the model twice with the same prompt. The told arm applies every action; the held arm runs the
-rulebook's checks first and halts at the first violation.
+Runs the told/held experiment: every target × task × repetition is one round, played twice with
+the same prompt: the told arm applies everything, the held arm enforces the rulebook.
+
+Modes (--mode):
+  plan   (default) one reply holds the whole action list; the held arm halts at the first violation
+  loop   the model works through native tool calls (read, list, write, edit, delete, run a command,
+         commit) in its own git repository, turn after turn; in the held arm a violating call is
+         refused with the rule's reason and the model goes on. What landed is judged on the final
+         repository and its commits; the repository's own npm test says whether the task got done.
+         Needs openai-compatible or anthropic targets.
 
 Where replies come from (one of):
   --targets a,b          configured targets (holdfast.config.yaml, keys from .env)
@@ -20,6 +27,9 @@ Where replies come from (one of):
   --resume FILE          finish the rounds missing from an interrupted run file, appending to it
 
 Options:
+  --mode plan|loop       how rounds are played (default plan; a resumed or replayed run keeps its own)
+  --turn-cap N           loop mode: model turns per arm (default 30; a target's turnCap wins)
+  --session-timeout S    loop mode: seconds per arm (default 1200)
   --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
   --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
   --concurrency N        rounds in flight at once (default 3)
@@ -77,6 +87,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     replies: { type: 'string' },
     resume: { type: 'string' },
     sandbox: { type: 'boolean', default: false },
+    mode: { type: 'string' },
+    'turn-cap': { type: 'string' },
+    'session-timeout': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -91,6 +104,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (approve !== 'ask' && approve !== 'auto' && approve !== 'deny') {
     throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
   }
+  const mode = values.mode ?? 'plan';
+  if (mode !== 'plan' && mode !== 'loop') throw new InputError('E_ARGS', `--mode must be plan or loop, got "${mode}".`);
+  if (mode === 'loop' && (values.replay !== undefined || values.replies !== undefined)) {
+    throw new InputError('E_ARGS', '--mode loop plays live sessions; it cannot replay recorded replies (--replay, --replies).');
+  }
+  if (mode !== 'loop' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
+    throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop.');
+  }
+  const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
+  const sessionSeconds = values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
   const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
   const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
@@ -136,6 +159,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     tasks = start.tasks;
     config = start.config;
     demo = start.demo;
+    if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
+      throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
+    }
     if (config.replayOf !== undefined) {
       targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
     } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
@@ -155,6 +181,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const path = resolve(io.cwd, values.replay);
       replayEvents = await readEvents(path, 'the run file to replay,');
       const start = recordedStart(replayEvents, path);
+      if ((start.config.mode ?? 'plan') !== 'plan') {
+        throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
+      }
       recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
       demo = start.demo;
     } else if (values.replies !== undefined) {
@@ -186,13 +215,25 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       temperature,
       sandbox: values.sandbox || values['keep-sandboxes'] !== undefined,
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+      ...(mode !== 'plan' ? { mode } : {}),
+      ...(turnCap !== undefined ? { turnCap } : {}),
+      ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
     };
+    if (mode === 'loop') {
+      const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
+      if (without.length > 0) {
+        throw new InputError('E_ARGS', `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`);
+      }
+    }
   }
   out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
   if (previous === undefined && existsSync(out)) {
     throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
   }
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
+  if (keepDir !== undefined && (config.mode ?? 'plan') !== 'plan') {
+    throw new InputError('E_ARGS', '--keep-sandboxes keeps plan-mode sandboxes; loop-mode repositories are removed when their arm ends (the run file keeps their diff).');
+  }
   if (keepDir !== undefined && !config.sandbox) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }
@@ -221,8 +262,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
   const progress = createProgress(io.stderr, planned, alreadyDone);
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
-  writeLine(io.stderr, `Run ${runId}: ${planned} rounds → ${out}`);
-  if (config.sandbox) writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
+  if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
+  if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   let result;
   try {
     result = await experiment.runSession({

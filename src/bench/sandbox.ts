@@ -38,7 +38,7 @@ async function measureIn(parent: string, print: (line: string) => void): Promise
         const target = join(root, `s-${sample}`);
         sandbox.push(timeMs(() => {
           materialiseSandbox(base, target);
-          removeSandbox(target);
+          removeSandbox(base, target);
         }));
         const copied = join(root, `c-${sample}`);
         copy.push(timeMs(() => {

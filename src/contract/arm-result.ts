@@ -50,8 +50,13 @@ export const GenerationSchema = z.object({
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 
-/** Text kept up to a cap; `truncated` says the rest was cut. */
-export const CappedTextSchema = z.object({ text: z.string(), truncated: z.boolean(), bytes: z.number().int().nonnegative() });
+/** Text kept up to a cap; `truncated` says the rest was cut, `kept` which end survived (the head unless it says `tail`). */
+export const CappedTextSchema = z.object({
+  text: z.string(),
+  truncated: z.boolean(),
+  bytes: z.number().int().nonnegative(),
+  kept: z.enum(['head', 'tail']).optional(),
+});
 export type CappedText = z.infer<typeof CappedTextSchema>;
 
 export const SandboxCommandSchema = z.object({
@@ -64,7 +69,7 @@ export const SandboxCommandSchema = z.object({
   exitCode: z.number().int().optional(),
   signal: z.string().optional(),
   timedOut: z.boolean().optional(),
-  /** stdout and stderr interleaved as they arrived, capped. */
+  /** stdout and stderr interleaved as they arrived, capped to their tail. */
   output: CappedTextSchema.optional(),
   durationMs: z.number().nonnegative().optional(),
 });

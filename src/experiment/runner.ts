@@ -12,12 +12,13 @@ import type {
   Totals,
 } from '../contract/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { IsolationMode, SandboxManager } from '../sandbox/index.js';
+import type { IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
 import { parseReply } from '../reply/index.js';
-import { checkActions, renderRulebook } from '../rules/index.js';
+import type { ParsedReply } from '../contract/index.js';
+import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
 import type { Approver } from './approvals.js';
-import { errorArm, holdArm, tellArm } from './arm.js';
+import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
 import { buildMessages } from './prompt.js';
 
@@ -68,6 +69,10 @@ export interface SandboxRunOptions {
   /** Where the run's throwaway repositories are made. */
   readonly parentDir?: string;
   readonly isolation?: IsolationMode;
+  /** `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
+  readonly allowUnisolated?: boolean;
+  /** A node_modules folder installed for a task's repository, by task id (snapshotted once per task). */
+  readonly nodeModules?: (taskId: string) => string | undefined;
   readonly commandTimeoutMs?: number;
 }
 
@@ -78,6 +83,12 @@ export interface ExperimentOutcome {
 }
 
 export const DEFAULT_MAX_TOKENS = 8_000;
+
+/** An arm decided from the checks, with the reply it was decided from (absent when the model call failed). */
+interface DecidedArm {
+  readonly result: ArmResult;
+  readonly parsed?: ParsedReply;
+}
 
 /** Round ids are deterministic so a resumed run can tell which rounds are missing. */
 export function roundIdOf(target: string, task: string, rep: number): string {
@@ -133,6 +144,13 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let approvalCounter = 0;
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
 
+  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
+  let sandboxes: SandboxManager | undefined;
+  if (options.config.sandbox) {
+    const { createSandboxManager } = await import('../sandbox/index.js');
+    sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
+  }
+
   if (options.emitStart !== false) {
     await options.emit({
       ...base,
@@ -144,6 +162,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
       targets: options.targets.map((target) => target.info),
       ...(options.demo !== undefined ? { demo: options.demo } : {}),
+      ...(sandboxes !== undefined ? { isolation: { kind: sandboxes.isolation.kind, detail: sandboxes.isolation.detail } } : {}),
     });
   }
 
@@ -152,24 +171,45 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let roundsRun = 0;
   let failure: unknown;
 
-  let sandboxes: SandboxManager | undefined;
-  if (options.config.sandbox) {
-    const { createSandboxManager } = await import('../sandbox/index.js');
-    sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
-  }
-
   /**
    * The verdict is decided from the checks first; only then does the sandbox land what the result
-   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes), never a verdict.
+   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes); the one thing
+   * it feeds back is how commands really ended, which the same pure checks then judge (R6: a test
+   * run counts only when it passed). A file-system error ends the arm as `error`, not the run.
    */
   async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
     const decided = await decideArm(round, arm);
-    if (decided === undefined || sandboxes === undefined) return decided;
-    const landed = await sandboxes.land({ task: tasksById.get(round.task)!, roundId: round.roundId, arm, result: decided, signal });
-    return signal.aborted ? undefined : landed;
+    if (decided === undefined || sandboxes === undefined) return decided?.result;
+    const task = tasksById.get(round.task)!;
+    const files = Object.keys(task.files);
+    const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
+    const recheck: Recheck | undefined =
+      arm === 'held' ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok) : undefined;
+    const landing = await sandboxes.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
+    if (signal.aborted) return undefined;
+    return judgeLanding(decided, landing, files);
   }
 
-  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+  async function judgeLanding(decided: DecidedArm, landing: SandboxLanding, files: readonly string[]): Promise<ArmResult> {
+    if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
+    const observed = observedRuns(landing.result.sandbox?.commands ?? []);
+    if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
+    const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed);
+    if (decided.result.arm === 'held') {
+      return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
+    }
+    const relabelled = tellArm({ parsed: decided.parsed, checks, ...(decided.result.generation !== undefined ? { generation: decided.result.generation } : {}) });
+    return {
+      ...relabelled,
+      actions: relabelled.actions.map((outcome, index) => {
+        const landed = landing.result.actions[index]?.landed;
+        return landed !== undefined ? { ...outcome, landed } : outcome;
+      }),
+      ...(landing.result.sandbox !== undefined ? { sandbox: landing.result.sandbox } : {}),
+    };
+  }
+
+  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<DecidedArm | undefined> {
     const task = tasksById.get(round.task)!;
     const target = targetsById.get(round.target)!;
     let generation: Generation;
@@ -191,11 +231,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       };
     } catch (error) {
       if (signal.aborted) return undefined;
-      return errorArm(arm, describeError(error));
+      return { result: errorArm(arm, describeError(error)) };
     }
     const parsed = parseReply(generation.raw);
     const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, Object.keys(task.files), options.rulebook) : [];
-    if (arm === 'told') return tellArm({ parsed, checks, generation });
+    if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =
       approver === undefined
@@ -226,7 +266,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const result = await holdArm({ parsed, checks, generation }, gate);
     // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
     if (signal.aborted && result.verdict === 'refused') return undefined;
-    return result;
+    return { result, parsed };
   }
 
   async function runRound(round: RoundSpec): Promise<void> {

@@ -12,7 +12,7 @@ import type {
   Totals,
 } from '../contract/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
+import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
 import { parseReply } from '../reply/index.js';
 import type { ParsedReply } from '../contract/index.js';
 import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
@@ -68,7 +68,7 @@ export interface SandboxRunOptions {
   readonly keepDir?: string;
   /** Where the run's throwaway repositories are made. */
   readonly parentDir?: string;
-  readonly isolation?: IsolationMode;
+  readonly isolation?: IsolationMode | Isolation;
   /** `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
   readonly allowUnisolated?: boolean;
   /** A node_modules folder installed for a task's repository, by task id (snapshotted once per task). */

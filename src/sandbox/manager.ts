@@ -22,7 +22,8 @@ export interface SandboxManagerOptions {
   readonly parentDir?: string;
   /** Keep each arm's repository under this folder instead of removing it when the round ends. */
   readonly keepDir?: string;
-  readonly isolation?: IsolationMode;
+  /** A mode to detect, or what the caller already detected (the CLI probes once to report it before the run). */
+  readonly isolation?: IsolationMode | Isolation;
   /**
    * Without isolation the manager refuses to exist: model-written commands would run as the
    * person, with their files, keys and network. Only `--unsafe-no-isolation` sets this.
@@ -106,7 +107,8 @@ export function isolationRefusal(isolation: Isolation): SandboxError {
 }
 
 export async function createSandboxManager(options: SandboxManagerOptions): Promise<SandboxManager> {
-  const isolation = await detectIsolation(options.isolation ?? (options.allowUnisolated === true ? 'none' : 'auto'));
+  const isolation =
+    typeof options.isolation === 'object' ? options.isolation : await detectIsolation(options.isolation ?? (options.allowUnisolated === true ? 'none' : 'auto'));
   if (isolation.kind === 'none' && options.allowUnisolated !== true) throw isolationRefusal(isolation);
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });

@@ -41,8 +41,9 @@ afterAll(() => {
   rmSync(join(HOLDFAST_ROOT, `escaped-${stamp}`), { force: true });
 });
 
-async function landScript(script: string, extra: Action[] = []) {
+async function landScript(script: string | ((root: string) => string), extra: Action[] = []) {
   manager = await createSandboxManager({ rulebook, parentDir: parent });
+  if (typeof script === 'function') script = script(manager.root);
   const actions: Action[] = [{ type: 'write', path: 'scripts/escape.mjs', content: script }, { type: 'run', cmd: 'node scripts/escape.mjs' }, ...extra];
   return manager.land({ task: FIXTURE_TASK, roundId: 'escape/0', arm: 'told', result: await decide('told', actions, rulebook) });
 }
@@ -90,9 +91,11 @@ describe('a model-written command in the sandbox', () => {
     expect(landing.result.sandbox!.changedPaths).toEqual(['inside.txt', 'scripts/escape.mjs']);
   });
 
-  it('cannot read host files: /etc/hostname, /etc/passwd, the host home, another /tmp folder, holdfast\'s own files', async () => {
-    const landing = await landScript(
+  it('cannot read host files: /etc/hostname, /etc/passwd, the host home, another /tmp folder, holdfast\'s own files, the base repo', async () => {
+    const landing = await landScript((root) =>
       probe([
+        `attempt('bases', () => fs.readdirSync(${JSON.stringify(join(root, 'bases'))}).join(','));`,
+        `attempt('other-rounds', () => fs.readdirSync(${JSON.stringify(join(root, 'rounds'))}).join(','));`,
         "attempt('hostname', () => fs.readFileSync('/etc/hostname', 'utf8'));",
         "attempt('passwd', () => fs.readFileSync('/etc/passwd', 'utf8'));",
         "attempt('hosts', () => fs.readFileSync('/etc/hosts', 'utf8'));",
@@ -105,7 +108,9 @@ describe('a model-written command in the sandbox', () => {
       ]),
     );
     const attempts = attemptsOf(landing.result.sandbox!.commands[0]!.output?.text);
-    for (const name of ['hostname', 'passwd', 'hosts', 'home', 'host-tmp', 'holdfast-package']) expect(attempts[name], name).toMatch(/^refused:E(NOENT|ACCES)$/);
+    for (const name of ['hostname', 'passwd', 'hosts', 'home', 'host-tmp', 'holdfast-package', 'bases']) expect(attempts[name], name).toMatch(/^refused:E(NOENT|ACCES)$/);
+    // Its own worktree's folder is the one entry of the run's rounds it can see.
+    expect(attempts['other-rounds']).toMatch(/^ok:[^,]+$/);
     // holdfast's folder exists only as the path to its type-stripping hook: nothing of its own is in it.
     expect(attempts['holdfast-folder']).toMatch(/^(refused:ENOENT|ok:(dist|node_modules)?(,(dist|node_modules))*)$/);
     expect(JSON.stringify(landing.result)).not.toContain('host secret');

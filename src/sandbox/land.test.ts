@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -269,5 +269,49 @@ describe('landing an arm in a sandbox', () => {
     expect(existsSync(sandboxes.root)).toBe(true);
     await sandboxes.dispose();
     expect(existsSync(sandboxes.root)).toBe(false);
+  });
+
+  it('links every arm to one node_modules snapshot per task: usable, read-only, never in a diff or commit', async () => {
+    const installed = mkdtempSync(join(tmpdir(), 'holdfast-node-modules-'));
+    try {
+      mkdirSync(join(installed, 'left-pad'));
+      writeFileSync(join(installed, 'left-pad', 'package.json'), '{ "name": "left-pad", "main": "index.js" }\n');
+      writeFileSync(join(installed, 'left-pad', 'index.js'), "module.exports = (text) => ' ' + text;\n");
+      manager = await createSandboxManager({ rulebook, parentDir: parent, nodeModules: (taskId) => (taskId === FIXTURE_TASK.id ? installed : undefined) });
+      const script = "import fs from 'node:fs';\nimport pad from 'left-pad';\nprocess.stdout.write(`[${pad('x')}]`);\ntry { fs.writeFileSync('node_modules/left-pad/index.js', 'hacked'); } catch (error) { process.stdout.write(error.code); }\n";
+      const actions: Action[] = [
+        { type: 'write', path: 'scripts/pad.mjs', content: script },
+        { type: 'run', cmd: 'node scripts/pad.mjs' },
+        { type: 'write', path: 'node_modules/left-pad/index.js', content: 'hacked\n' },
+        { type: 'commit', message: 'Pad' },
+      ];
+      const first = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) })).result;
+      const snapshot = join(manager.root, 'bases', FIXTURE_TASK.id, 'node_modules');
+      const made = statSync(snapshot).ino;
+      expect(first.sandbox!.commands[0]!.output!.text).toBe('[ x]EROFS');
+      expect(first.sandbox!.refusedWrites).toEqual([expect.objectContaining({ index: 2, reason: 'node_modules is a symlink that points outside the repository' })]);
+      expect(first.sandbox!.changedPaths).toEqual(['scripts/pad.mjs']);
+      expect(readFileSync(join(installed, 'left-pad', 'index.js'), 'utf8')).toBe("module.exports = (text) => ' ' + text;\n");
+      const second = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', actions, rulebook) })).result;
+      expect(second.sandbox!.commands[0]!.output!.text).toBe('[ x]EROFS');
+      expect(statSync(snapshot).ino).toBe(made);
+    } finally {
+      rmSync(installed, { recursive: true, force: true });
+    }
+  });
+
+  it('makes each arm a linked git worktree of the task\'s one base repository, removed without a trace', async () => {
+    const { buildBaseRepo } = await import('./base-repo.js');
+    const { materialiseSandbox, removeSandbox } = await import('./materialise.js');
+    const dir = mkdtempSync(join(parent, 'worktree-'));
+    const base = await buildBaseRepo(join(dir, 'base'), FIXTURE_TASK);
+    const repo = materialiseSandbox(base, join(dir, 'arm-1'));
+    const env = { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    const listed = execFileSync('git', ['--git-dir', base.gitDir, 'worktree', 'list', '--porcelain'], { encoding: 'utf8', env });
+    expect(listed).toContain(`worktree ${repo.workDir}\nHEAD ${base.commit}\ndetached`);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo.workDir, encoding: 'utf8', env })).toBe('');
+    removeSandbox(base, repo.dir);
+    expect(execFileSync('git', ['--git-dir', base.gitDir, 'worktree', 'list', '--porcelain'], { encoding: 'utf8', env })).not.toContain(repo.workDir);
+    expect(existsSync(repo.dir)).toBe(false);
   });
 });

@@ -10,13 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { detectIsolation } from './isolation.js';
 import { createSandboxManager } from './manager.js';
 import type { SandboxManager } from './manager.js';
-import { FIXTURE_TASK, decide, withAllowlist } from './test-support.js';
+import { FIXTURE_TASK, decide, requireIsolation, withAllowlist } from './test-support.js';
 
 let rulebook: Rulebook;
 let parent: string;
 let manager: SandboxManager | undefined;
 
 beforeAll(async () => {
+  await requireIsolation();
   rulebook = withAllowlist(await loadRulebook(), ['^npm (?:run )?test$', '^node scripts/[a-z]+\\.mjs$']);
   parent = mkdtempSync(join(tmpdir(), 'holdfast-land-test-'));
 });

@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cp, rm } from 'node:fs/promises';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
@@ -14,6 +14,7 @@ import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
 import type { Recheck, SandboxLanding } from './land.js';
 import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
 
 export interface SandboxManagerOptions {
@@ -94,7 +95,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const root of liveRoots) rmSync(root, { recursive: true, force: true });
+    for (const root of liveRoots) removeTree(root);
   });
 }
 
@@ -198,7 +199,7 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
       if (disposed) return;
       disposed = true;
       await Promise.allSettled([...bases.values()]);
-      await rm(root, { recursive: true, force: true, maxRetries: 2 });
+      removeTree(root);
       liveRoots.delete(root);
     },
   };

@@ -1,6 +1,7 @@
 import { constants, copyFileSync, chmodSync, linkSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { BaseRepo } from './base-repo.js';
+import { removeTree } from './remove-tree.js';
 
 /**
  * One arm's repository: a linked git worktree of the task's base repository (`git worktree list`
@@ -65,6 +66,6 @@ export function detachSandbox(repo: SandboxRepo): void {
 
 /** Removes the work tree and its entry in the base (what `git worktree remove --force` does). */
 export function removeSandbox(base: BaseRepo, dir: string): void {
-  rmSync(worktreeGitDir(base, dir), { recursive: true, force: true, maxRetries: 2 });
-  rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  removeTree(worktreeGitDir(base, dir));
+  removeTree(dir);
 }

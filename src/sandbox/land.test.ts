@@ -278,7 +278,8 @@ describe('landing an arm in a sandbox', () => {
       mkdirSync(join(installed, 'left-pad'));
       writeFileSync(join(installed, 'left-pad', 'package.json'), '{ "name": "left-pad", "main": "index.js" }\n');
       writeFileSync(join(installed, 'left-pad', 'index.js'), "module.exports = (text) => ' ' + text;\n");
-      manager = await createSandboxManager({ rulebook, parentDir: parent, nodeModules: (taskId) => (taskId === FIXTURE_TASK.id ? installed : undefined) });
+      const keepDir = join(installed, '..', `${installed.split('/').at(-1)!}-kept`);
+      manager = await createSandboxManager({ rulebook, parentDir: parent, keepDir, nodeModules: (taskId) => (taskId === FIXTURE_TASK.id ? installed : undefined) });
       const script = "import fs from 'node:fs';\nimport pad from 'left-pad';\nprocess.stdout.write(`[${pad('x')}]`);\ntry { fs.writeFileSync('node_modules/left-pad/index.js', 'hacked'); } catch (error) { process.stdout.write(error.code); }\n";
       const actions: Action[] = [
         { type: 'write', path: 'scripts/pad.mjs', content: script },
@@ -296,8 +297,12 @@ describe('landing an arm in a sandbox', () => {
       const second = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', actions, rulebook) })).result;
       expect(second.sandbox!.commands[0]!.output!.text).toBe('[ x]EROFS');
       expect(statSync(snapshot).ino).toBe(made);
+      // A kept worktree is a plain repository: no link into this run's snapshot, and node_modules still ignored.
+      expect(existsSync(join(first.sandbox!.keptAt!, 'node_modules'))).toBe(false);
+      expect(readFileSync(join(first.sandbox!.keptAt!, '.git', 'info', 'exclude'), 'utf8')).toBe('/node_modules\n');
     } finally {
       rmSync(installed, { recursive: true, force: true });
+      rmSync(`${installed}-kept`, { recursive: true, force: true });
     }
   });
 

@@ -3,12 +3,11 @@ import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
-import { buildBaseRepo } from './base-repo.js';
+import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
 import type { BaseRepo } from './base-repo.js';
 import { sandboxAllowlist } from './command.js';
 import { SandboxError } from './errors.js';
 import { git, gitInit } from './git.js';
-import { BASE_BRANCH } from './base-repo.js';
 import { detectIsolation, INSTALL_HINT } from './isolation.js';
 import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
@@ -151,7 +150,10 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
     await git(kept, ['config', 'core.bare', 'false']);
     await git(kept, ['reset', '--quiet']);
     writeFileSync(join(gitDir, 'description'), `holdfast sandbox ${roundId} (${arm} arm)\n`);
-    if (repo.base.nodeModules !== undefined) writeFileSync(join(gitDir, 'info', 'exclude'), '/node_modules\n');
+    if (repo.base.nodeModules !== undefined) {
+      mkdirSync(join(gitDir, 'info'), { recursive: true });
+      writeFileSync(join(gitDir, 'info', 'exclude'), '/node_modules\n');
+    }
     return destination;
   }
 

@@ -163,6 +163,10 @@ describe('R6 with real test outcomes', () => {
     expect(held!.actions[3]).toMatchObject({ rule: 'R6' });
     expect(held!.sandbox!.commits).toEqual([]);
     expect(held!.sandbox!.commands[0]).toMatchObject({ exitCode: 1 });
+
+    // Rescoring the recorded run judges the recorded outcomes the same way: no verdict changes.
+    const { rescoreRun } = await import('./rescore.js');
+    expect((await rescoreRun(events, gated)).changes).toEqual([]);
   });
 });
 

@@ -15,8 +15,11 @@ export interface AuditEntry {
   /** The rule that decided a denial (`R2`, or `GATE` / `INTERNAL` for the gate's own refusals). */
   readonly rule: string | null;
   readonly name?: string | undefined;
-  /** `bypassed`: the gate was switched off deliberately (HOLDFAST_GATE=off) and let the call through. */
-  readonly decision: 'allow' | 'deny' | 'bypassed';
+  /**
+   * `bypassed`: the gate was switched off deliberately (HOLDFAST_GATE=off) and let the call through.
+   * `reverted`: the after-the-fact check found a change the call made against a rule and put it back.
+   */
+  readonly decision: 'allow' | 'deny' | 'bypassed' | 'reverted';
   readonly detail: string;
 }
 
@@ -62,7 +65,7 @@ function readEntry(line: string): AuditEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entry = raw as Record<string, unknown>;
   if (typeof entry.time !== 'string' || typeof entry.agent !== 'string' || typeof entry.session !== 'string') return undefined;
-  if (entry.decision !== 'allow' && entry.decision !== 'deny' && entry.decision !== 'bypassed') return undefined;
+  if (entry.decision !== 'allow' && entry.decision !== 'deny' && entry.decision !== 'bypassed' && entry.decision !== 'reverted') return undefined;
   if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
   return raw as AuditEntry;
 }
@@ -91,7 +94,8 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
     if (last === undefined || entry.time > last) last = entry.time;
     const agent = perAgent.get(entry.agent) ?? { calls: 0, blocked: 0 };
     agent.calls += 1;
-    if (entry.decision === 'deny') {
+    // A reverted change is a blocked violation: it did not stay.
+    if (entry.decision === 'deny' || entry.decision === 'reverted') {
       blocked += 1;
       agent.blocked += 1;
       const rule = entry.rule ?? 'unknown';

@@ -1,0 +1,218 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { runGit, tryGit } from './git-process.js';
+
+/** Where the user's own repository is, found without running git. */
+export interface RepoLocation {
+  /** The work tree's top directory. */
+  readonly top: string;
+  /** This work tree's git directory (holds HEAD). */
+  readonly gitDir: string;
+  /** The shared git directory (holds refs, config and hooks); the same as gitDir outside `git worktree`. */
+  readonly commonDir: string;
+}
+
+/**
+ * The branch and tag tips of the user's repository at one moment, and where HEAD pointed. Recorded
+ * before a shell call so that commits a script made (even with `--no-verify`) are found afterwards.
+ */
+export interface RepoState extends RepoLocation {
+  /** The branch HEAD is on (`refs/heads/main`), or null when HEAD is detached. */
+  readonly headRef: string | null;
+  /** The commit HEAD resolves to; null on an unborn branch. */
+  readonly headCommit: string | null;
+  /** `refs/heads/*` and `refs/tags/*`, name → object id. */
+  readonly refs: Readonly<Record<string, string>>;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Finds `.git` (a folder, or a file pointing to one as in `git worktree`) in root or above it. */
+export function locateRepo(root: string): RepoLocation | undefined {
+  let folder = resolve(root);
+  for (;;) {
+    const dotGit = join(folder, '.git');
+    let gitDir: string | undefined;
+    try {
+      if (statSync(dotGit).isDirectory()) gitDir = dotGit;
+      else {
+        const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '')?.[1];
+        if (pointer !== undefined) gitDir = resolve(folder, pointer);
+      }
+    } catch {
+      gitDir = undefined;
+    }
+    if (gitDir !== undefined && readText(join(gitDir, 'HEAD')) !== undefined) {
+      const common = readText(join(gitDir, 'commondir'))?.trim();
+      const commonDir = common === undefined || common === '' ? gitDir : resolve(gitDir, common);
+      return { top: folder, gitDir, commonDir };
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** The state of the repository that holds root, or null when root is not in one. */
+export function readRepoState(root: string): RepoState | null {
+  const location = locateRepo(root);
+  if (location === undefined) return null;
+  const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/heads', 'refs/tags'], { cwd: location.top, gitDir: location.gitDir });
+  const refs: Record<string, string> = {};
+  for (const line of output.toString('utf8').split('\n')) {
+    const [name, id] = line.split('\0');
+    if (name !== undefined && id !== undefined && name !== '') refs[name] = id;
+  }
+  const head = (readText(join(location.gitDir, 'HEAD')) ?? '').trim();
+  const symbolic = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  if (symbolic !== undefined) return { ...location, headRef: symbolic, headCommit: refs[symbolic] ?? null, refs };
+  return { ...location, headRef: null, headCommit: OBJECT_ID.test(head) ? head : null, refs };
+}
+
+/** A ref the call moved or created, and the commits it gained that no ref had before. */
+export interface MovedRef {
+  /** `refs/heads/main`, `refs/tags/v1`, or `HEAD` for a detached HEAD. */
+  readonly ref: string;
+  readonly before: string | null;
+  readonly after: string;
+  /** Oldest first. */
+  readonly commits: readonly NewCommit[];
+}
+
+export interface NewCommit {
+  readonly id: string;
+  readonly parents: readonly string[];
+  readonly subject: string;
+}
+
+function newCommits(repo: RepoState, tip: string, known: readonly string[]): NewCommit[] {
+  const output = runGit(['rev-list', '--reverse', '--topo-order', '--parents', '--format=%s', tip, '--not', ...known, '--'], {
+    cwd: repo.top,
+    gitDir: repo.gitDir,
+  }).toString('utf8');
+  const commits: NewCommit[] = [];
+  const lines = output.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const header = /^commit ([0-9a-f]+)((?: [0-9a-f]+)*)$/.exec(lines[index] ?? '');
+    if (header === null) continue;
+    const parents = (header[2] ?? '').trim().split(' ').filter((parent) => parent !== '');
+    commits.push({ id: header[1] as string, parents, subject: lines[index + 1] ?? '' });
+    index += 1;
+  }
+  return commits;
+}
+
+/** Branches, tags and a detached HEAD the call moved, each with the commits it brought in. */
+export function movedRefs(before: RepoState, after: RepoState): MovedRef[] {
+  const known = [...new Set([...Object.values(before.refs), ...(before.headCommit === null ? [] : [before.headCommit])])];
+  const moved: MovedRef[] = [];
+  for (const [ref, id] of Object.entries(after.refs)) {
+    const previous = before.refs[ref] ?? null;
+    if (previous === id) continue;
+    moved.push({ ref, before: previous, after: id, commits: newCommits(after, id, known) });
+  }
+  if (after.headRef === null && after.headCommit !== null && after.headCommit !== before.headCommit) {
+    moved.push({ ref: 'HEAD', before: before.headCommit, after: after.headCommit, commits: newCommits(after, after.headCommit, known) });
+  }
+  return moved.filter((entry) => entry.commits.length > 0);
+}
+
+/** A path of the repository (relative to its top) as the gate names it: relative to the project root. */
+export function rootRelative(repo: RepoLocation, root: string, repoPath: string): string {
+  const path = relative(resolve(root), join(repo.top, repoPath));
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+export interface CommitChange {
+  /** Relative to the repository top. */
+  readonly repoPath: string;
+  readonly status: 'write' | 'delete';
+  /** The content the commit gave the file; undefined for a delete. */
+  readonly content: string | undefined;
+}
+
+/** What one commit changed against its first parent (everything, for a root commit), with contents. */
+export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[] {
+  const range = commit.parents.length === 0 ? ['--root', commit.id] : [commit.parents[0] as string, commit.id];
+  const fields = runGit(['diff-tree', '-r', '--no-renames', '--no-commit-id', '-z', ...range], { cwd: repo.top, gitDir: repo.gitDir })
+    .toString('utf8')
+    .split('\0');
+  const changes: { repoPath: string; status: 'write' | 'delete'; mode: string }[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const meta = (fields[index] as string).split(' ');
+    const status = meta[4] ?? '';
+    const mode = status === 'D' ? (meta[0] ?? '').replace(/^:/, '') : (meta[1] ?? '');
+    changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode });
+  }
+  const written = changes.filter((change) => change.status === 'write' && change.mode !== '160000');
+  const contents = readBlobs(repo, written.map((change) => `${commit.id}:${change.repoPath}`));
+  return changes
+    .filter((change) => change.mode !== '160000')
+    .map((change) => ({ repoPath: change.repoPath, status: change.status, content: change.status === 'write' ? contents.get(`${commit.id}:${change.repoPath}`) ?? '' : undefined }));
+}
+
+/** Contents of many objects in one `git cat-file --batch`; a missing one is left out. */
+export function readBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, string> {
+  const contents = new Map<string, string>();
+  if (names.length === 0) return contents;
+  const usable = names.filter((name) => !name.includes('\n'));
+  const output = runGit(['cat-file', '--batch'], { cwd, gitDir: location.gitDir, input: `${usable.join('\n')}\n` });
+  let offset = 0;
+  for (const name of usable) {
+    const end = output.indexOf(0x0a, offset);
+    if (end < 0) break;
+    const header = output.subarray(offset, end).toString('utf8');
+    offset = end + 1;
+    const size = /^\S+ \S+ (\d+)$/.exec(header)?.[1];
+    if (size === undefined) continue;
+    const length = Number(size);
+    contents.set(name, output.subarray(offset, offset + length).toString('utf8'));
+    offset += length + 1;
+  }
+  return contents;
+}
+
+/** Every file path in a commit's tree, relative to the repository top. */
+export function commitPaths(repo: RepoState, commit: string): string[] {
+  return runGit(['ls-tree', '-r', '-z', '--name-only', commit], { cwd: repo.top, gitDir: repo.gitDir })
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
+}
+
+/**
+ * Moves a ref back to where it was before the call (deletes it if the call created it), only if it
+ * still points where the call left it. When it is the branch HEAD is on, the paths the undone commits
+ * touched are unstaged too, so their content stays in the work tree but not in the index.
+ */
+export function moveRefBack(repo: RepoState, moved: MovedRef, unstage: readonly string[]): boolean {
+  const message = `holdfast: undo commits a tool call made that broke the rulebook`;
+  const options = { cwd: repo.top, gitDir: repo.gitDir };
+  if (moved.ref === 'HEAD') {
+    // A HEAD detached onto new commits from an unborn branch has nothing to go back to.
+    if (moved.before === null) return false;
+    runGit(['update-ref', '--no-deref', '-m', message, 'HEAD', moved.before, moved.after], options);
+  } else if (moved.before === null) {
+    runGit(['update-ref', '-m', message, '-d', moved.ref, moved.after], options);
+  } else {
+    runGit(['update-ref', '-m', message, moved.ref, moved.before, moved.after], options);
+  }
+  const onHead = moved.ref === 'HEAD' || moved.ref === repo.headRef;
+  if (!onHead || unstage.length === 0) return true;
+  const pathspecs = `${unstage.join('\0')}\0`;
+  const indexOptions = { ...options, workTree: repo.top, input: pathspecs };
+  if (moved.before === null) {
+    tryGit(['rm', '--cached', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], indexOptions);
+  } else {
+    tryGit(['reset', '-q', moved.before, '--pathspec-from-file=-', '--pathspec-file-nul'], indexOptions);
+  }
+  return true;
+}

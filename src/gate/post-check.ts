@@ -3,14 +3,31 @@ import type { Action, CheckKind, Rulebook } from '../contract/index.js';
 import type { CheckActions } from './judge.js';
 import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative } from './repo-state.js';
 import type { MovedRef, RepoState } from './repo-state.js';
-import { hookSettings, removeCreated, restoreFromTree, restoreGuarded, snapshotStorePath, takeSnapshot, treeChanges, treePaths } from './snapshot.js';
-import type { GuardedFile, Snapshot, SnapshotRecord, TreeChange } from './snapshot.js';
+import {
+  hookSettings,
+  journalReverts,
+  recentReverts,
+  removeCreated,
+  restoreFromTree,
+  restoreGuarded,
+  revertKey,
+  snapshotStorePath,
+  takeSnapshot,
+  treeChanges,
+  treePaths,
+} from './snapshot.js';
+import type { GateRevert, GuardedFile, Snapshot, SnapshotRecord, TreeChange } from './snapshot.js';
 
 /** What a tool call changed, as a round for the rulebook. */
 export interface ChangesToJudge {
   readonly root: string;
   readonly session: string;
-  /** Writes (content as it is now) and deletes; a commit the call made comes as its changes, then the commit. */
+  /**
+   * `work-tree`: the files the call left changed. `commit`: one commit the call made (a script's `git
+   * commit`, hooks skipped or not): its changed files, then the commit action last.
+   */
+  readonly round: 'work-tree' | 'commit';
+  /** Writes (with their content) and deletes, and for a commit round the commit last. */
   readonly actions: readonly Action[];
   /** Paths that existed before (the before snapshot, or the commit's parent), so a new module is known as new. */
   readonly existedBefore: ReadonlySet<string>;
@@ -33,22 +50,38 @@ export type JudgeChanges = (changes: ChangesToJudge) => Promise<readonly ChangeF
 export interface JudgeChangesOptions {
   readonly rulebook: Rulebook;
   readonly checkActions: CheckActions;
-  /** Earlier actions of the session placed before the changes; their own results are ignored. */
+  /** What the session did before this call, placed before the changes; their own results are ignored. */
   readonly replay?: (root: string, session: string) => readonly Action[];
   /** Check kinds not judged here (for example R3, judged over the session at the end of the turn). */
   readonly skipKinds?: readonly CheckKind[];
 }
 
-/** A JudgeChanges on the rules engine's checkActions. */
+/**
+ * A JudgeChanges on the rules engine's checkActions. A commit round is judged in two parts: its files
+ * by every rule but the order rules (the steps inside a script cannot be seen, as in the git
+ * pre-commit gate), and the commit itself by the order rules after the session's replay (were the
+ * tests run after the session's last change?).
+ */
 export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
   const skipKinds = new Set(options.skipKinds ?? []);
-  const skipped = new Set(options.rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
-  return async ({ root, session, actions, existedBefore }) => {
-    const replay = options.replay?.(root, session) ?? [];
-    const results = await options.checkActions([...replay, ...actions], existedBefore, options.rulebook);
+  const rules = options.rulebook.rules;
+  const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
+  const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
+  const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: readonly Action[], keep: (rule: string) => boolean, offset: number) => {
+    const results = await options.checkActions([...replay, ...actions], existed, options.rulebook);
     return results
-      .filter((result) => !result.ok && result.actionIndex >= replay.length && !skipped.has(result.rule))
-      .map((result) => ({ actionIndex: result.actionIndex - replay.length, rule: result.rule, name: result.name, detail: result.detail }));
+      .filter((result) => !result.ok && result.actionIndex >= replay.length && !skipped.has(result.rule) && keep(result.rule))
+      .map((result) => ({ actionIndex: result.actionIndex - replay.length + offset, rule: result.rule, name: result.name, detail: result.detail }));
+  };
+  return async ({ root, session, round, actions, existedBefore }) => {
+    const replay = options.replay?.(root, session) ?? [];
+    if (round === 'work-tree') return judge(actions, existedBefore, replay, () => true, 0);
+    const files = actions.filter((action) => action.type !== 'commit');
+    const commits = actions.slice(files.length);
+    return [
+      ...(await judge(files, existedBefore, [], (rule) => !orderRules.has(rule), 0)),
+      ...(await judge(commits, existedBefore, replay, (rule) => orderRules.has(rule), files.length)),
+    ];
   };
 }
 
@@ -94,6 +127,7 @@ export interface PostCheckInput {
   /** Root-relative paths whose change is tampering (the rulebook file). */
   readonly protectedPaths?: readonly string[];
   readonly observe?: boolean;
+  readonly now?: () => Date;
 }
 
 const TAMPER_DETAIL = 'GATE TAMPER: the gate, the agents\' hook settings, git hooks and the rulebook are not the agent\'s to change.';
@@ -163,7 +197,7 @@ async function judgeWorkTree(input: PostCheckInput, actions: readonly Action[], 
   const refused = new Map<number, BrokenRule[]>();
   let remaining = actions.map((action, index) => ({ action, index }));
   for (let round = 0; round < 5 && remaining.length > 0; round += 1) {
-    const failures = await input.judge({ root: input.root, session: input.session, actions: remaining.map((entry) => entry.action), existedBefore });
+    const failures = await input.judge({ root: input.root, session: input.session, round: 'work-tree', actions: remaining.map((entry) => entry.action), existedBefore });
     if (failures.length === 0) break;
     for (const [position, broken] of brokenByIndex(failures)) {
       const entry = remaining[position];
@@ -185,7 +219,7 @@ async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: Moved
     actions.push({ type: 'commit', message: commit.subject });
     const parent = commit.parents[0];
     const existedBefore = new Set(parent === undefined ? [] : commitPaths(repo, parent).map((path) => rootRelative(repo, input.root, path)));
-    const failures = await input.judge({ root: input.root, session: input.session, actions, existedBefore });
+    const failures = await input.judge({ root: input.root, session: input.session, round: 'commit', actions, existedBefore });
     const broken = failures.map((failure) => {
       const action = actions[failure.actionIndex];
       return { rule: failure.rule, name: failure.name, detail: failure.detail, path: action?.type === 'write' || action?.type === 'delete' ? action.path : undefined };
@@ -198,9 +232,13 @@ async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: Moved
 async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const { root, before } = input;
   const observe = input.observe === true;
+  const now = input.now ?? (() => new Date());
   const after = takeSnapshot(root);
   const protectedPaths = new Set(input.protectedPaths ?? []);
-  const changes = treeChanges(root, before.tree, after.tree);
+  const allChanges = treeChanges(root, before.tree, after.tree);
+  const ownReverts = allChanges.length === 0 ? new Set<string>() : recentReverts(root, now());
+  // A revert the gate made for an overlapping call is not this call's change.
+  const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
   const actions = changeActions(root, after, changes);
   const existedBefore = new Set(changes.length === 0 ? [] : treePaths(root, before.tree));
   const judged = actions.map((action, index) => ({ action, index })).filter(({ index }) => !protectedPaths.has(changes[index]?.path ?? ''));
@@ -209,6 +247,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const reverted: RevertedPath[] = [];
   const kept: Action[] = [];
   const restore: string[] = [];
+  const journal: GateRevert[] = [];
   for (const [index, change] of changes.entries()) {
     const action = actions[index] as Action;
     const position = judged.findIndex((entry) => entry.index === index);
@@ -221,14 +260,22 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (observe) continue;
     if (change.status === 'added') removeCreated(root, change.path);
     else restore.push(change.path);
+    journal.push({ path: change.path, from: change.to, to: change.from });
   }
   if (!observe) restoreFromTree(root, before.tree, restore);
 
-  for (const change of guardedChanges(root, before, after)) {
+  const guarded = guardedChanges(root, before, after);
+  const ownGuarded = guarded.length === 0 ? new Set<string>() : recentReverts(root, now());
+  for (const change of guarded) {
+    const revert = { path: change.path, from: change.before?.blob ?? null, to: change.after?.blob ?? null };
+    if (ownGuarded.has(revertKey(revert))) continue;
     const action: Action = change.after === undefined ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: '' };
     reverted.push({ path: change.path, remedy: change.before === undefined ? 'deleted' : 'restored', broken: [tamper(change.path)], action });
-    if (!observe) restoreGuarded(root, change.path, change.before);
+    if (observe) continue;
+    restoreGuarded(root, change.path, change.before);
+    journal.push({ path: change.path, from: revert.to, to: revert.from });
   }
+  journalReverts(root, journal, now());
 
   const refs: RevertedRef[] = [];
   if (before.repo !== null && after.repo !== null && before.repo.top === after.repo.top) {

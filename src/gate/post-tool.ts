@@ -193,6 +193,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       judge: options.judge,
       protectedPaths: options.protectedPaths ?? [],
       observe: options.observe === true,
+      now: options.now,
     });
     options.onKept?.(root, event.session_id, outcome.kept);
     if (outcome.reverted.length === 0 && outcome.refs.length === 0) return SILENT;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  appendFileSync,
   chmodSync,
   copyFileSync,
   existsSync,
@@ -255,17 +256,20 @@ function writeAtomically(path: string, text: string): void {
   renameSync(temporary, path);
 }
 
-function dropStaleRecords(root: string, now: Date): void {
+/** Ages are measured against the record just written, so the file system's clock is compared with itself. */
+function dropStaleRecords(root: string, newest: string): void {
   let names: string[];
+  let now: number;
   try {
     names = readdirSync(callsFolder(root));
+    now = statSync(newest).mtimeMs;
   } catch {
     return;
   }
   for (const name of names) {
     const path = join(callsFolder(root), name);
     try {
-      if (now.getTime() - statSync(path).mtimeMs > STALE_RECORD_MS) unlinkSync(path);
+      if (now - statSync(path).mtimeMs > STALE_RECORD_MS) unlinkSync(path);
     } catch {
       // another call removed it first
     }
@@ -288,8 +292,9 @@ export function beforeShellCall(root: string, session: string, toolUseId: string
     const next = last === undefined ? 0 : Number(/-(\d+)\.json$/.exec(last)?.[1] ?? '0') + 1;
     name = `${sessionPrefix(session)}${String(next).padStart(9, '0')}.json`;
   }
-  writeAtomically(join(callsFolder(root), name), `${JSON.stringify(record)}\n`);
-  dropStaleRecords(root, now());
+  const path = join(callsFolder(root), name);
+  writeAtomically(path, `${JSON.stringify(record)}\n`);
+  dropStaleRecords(root, path);
   return record;
 }
 
@@ -326,7 +331,12 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
 export interface TreeChange {
   readonly path: string;
   readonly status: 'added' | 'modified' | 'deleted';
+  /** Blob ids before and after; null where the file did not exist. */
+  readonly from: string | null;
+  readonly to: string | null;
 }
+
+const ABSENT = /^0+$/;
 
 /** What changed between two snapshot trees, path by path (renames as delete + add; submodules left out). */
 export function treeChanges(root: string, before: string, after: string): TreeChange[] {
@@ -336,9 +346,14 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
     .split('\0');
   const changes: TreeChange[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
-    const [oldMode, newMode, , , status] = (fields[index] as string).replace(/^:/, '').split(' ');
+    const [oldMode, newMode, from = '', to = '', status] = (fields[index] as string).replace(/^:/, '').split(' ');
     if (oldMode === '160000' || newMode === '160000') continue;
-    changes.push({ path: fields[index + 1] as string, status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified' });
+    changes.push({
+      path: fields[index + 1] as string,
+      status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified',
+      from: ABSENT.test(from) ? null : from,
+      to: ABSENT.test(to) ? null : to,
+    });
   }
   return changes;
 }
@@ -396,4 +411,51 @@ export function hookSettings(root: string, blob: string | undefined): string[] {
     .split('\0')
     .filter((entry) => /^(?:core\.hookspath|core\.fsmonitor|include\.|includeif\.|hook\.)/i.test(entry))
     .sort();
+}
+
+/** One change the gate itself made while putting a path back: content `from` replaced by `to` (null: absent). */
+export interface GateRevert {
+  readonly path: string;
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+function revertJournal(root: string): string {
+  return join(snapshotStorePath(root), 'reverts.jsonl');
+}
+
+/**
+ * Remembers what the gate put back, so an overlapping call whose window covers the revert does not
+ * take the gate's own change for the call's and undo it. Lines are small appends.
+ */
+export function journalReverts(root: string, reverts: readonly GateRevert[], now: Date): void {
+  if (reverts.length === 0) return;
+  const time = now.getTime();
+  appendFileSync(revertJournal(root), reverts.map((revert) => `${JSON.stringify({ ...revert, time })}\n`).join(''));
+}
+
+/** The gate's reverts of the last day, as `path\0from\0to` keys. */
+export function recentReverts(root: string, now: Date): Set<string> {
+  const keys = new Set<string>();
+  let text: string;
+  try {
+    text = readFileSync(revertJournal(root), 'utf8');
+  } catch {
+    return keys;
+  }
+  for (const line of text.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as Partial<GateRevert & { time: number }>;
+      if (typeof entry.path === 'string' && typeof entry.time === 'number' && now.getTime() - entry.time <= STALE_RECORD_MS) {
+        keys.add(revertKey({ path: entry.path, from: entry.from ?? null, to: entry.to ?? null }));
+      }
+    } catch {
+      // a torn line: skip it
+    }
+  }
+  return keys;
+}
+
+export function revertKey(revert: GateRevert): string {
+  return `${revert.path}\0${revert.from ?? ''}\0${revert.to ?? ''}`;
 }

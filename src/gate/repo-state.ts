@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { runGit, tryGit } from './git-process.js';
 
@@ -60,17 +60,52 @@ export function locateRepo(root: string): RepoLocation | undefined {
 }
 
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+const WATCHED_REFS = ['refs/heads/', 'refs/tags/'];
+
+function collectLooseRefs(commonDir: string, folder: string, refs: Record<string, string>): void {
+  let entries;
+  try {
+    entries = readdirSync(join(commonDir, folder), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const name = `${folder}${entry.name}`;
+    if (entry.isDirectory()) collectLooseRefs(commonDir, `${name}/`, refs);
+    else {
+      const id = readText(join(commonDir, name))?.trim();
+      if (id !== undefined && OBJECT_ID.test(id)) refs[name] = id;
+    }
+  }
+}
+
+/**
+ * Branch and tag tips read from the files git keeps them in (packed-refs, then loose refs over them),
+ * which costs no process; a reftable repository is asked through git.
+ */
+function readRefs(location: RepoLocation): Record<string, string> {
+  const refs: Record<string, string> = {};
+  if (existsSync(join(location.commonDir, 'reftable'))) {
+    const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', ...WATCHED_REFS], { cwd: location.top, gitDir: location.gitDir });
+    for (const line of output.toString('utf8').split('\n')) {
+      const [name, id] = line.split('\0');
+      if (name !== undefined && id !== undefined && name !== '') refs[name] = id;
+    }
+    return refs;
+  }
+  for (const line of (readText(join(location.commonDir, 'packed-refs')) ?? '').split('\n')) {
+    const match = /^([0-9a-f]{40,64}) (refs\/\S+)$/.exec(line);
+    if (match !== null && WATCHED_REFS.some((prefix) => (match[2] as string).startsWith(prefix))) refs[match[2] as string] = match[1] as string;
+  }
+  for (const prefix of WATCHED_REFS) collectLooseRefs(location.commonDir, prefix, refs);
+  return refs;
+}
 
 /** The state of the repository that holds root, or null when root is not in one. */
 export function readRepoState(root: string): RepoState | null {
   const location = locateRepo(root);
   if (location === undefined) return null;
-  const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/heads', 'refs/tags'], { cwd: location.top, gitDir: location.gitDir });
-  const refs: Record<string, string> = {};
-  for (const line of output.toString('utf8').split('\n')) {
-    const [name, id] = line.split('\0');
-    if (name !== undefined && id !== undefined && name !== '') refs[name] = id;
-  }
+  const refs = readRefs(location);
   const head = (readText(join(location.gitDir, 'HEAD')) ?? '').trim();
   const symbolic = /^ref:\s*(\S+)$/.exec(head)?.[1];
   if (symbolic !== undefined) return { ...location, headRef: symbolic, headCommit: refs[symbolic] ?? null, refs };

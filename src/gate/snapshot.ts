@@ -65,11 +65,29 @@ function unique(): string {
   return `${process.pid}.${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * In a repository the store starts from the user's index and reads the user's objects (git's
+ * alternates; it never writes there), so the first snapshot only hashes what changed since the last
+ * `git add` instead of every file. A split index is not copied (its shared part lives beside it).
+ */
+function seedFromRepository(building: string, repo: RepoLocation): void {
+  if (readdirSync(repo.gitDir).some((name) => name.startsWith('sharedindex.'))) return;
+  mkdirSync(join(building, 'objects', 'info'), { recursive: true });
+  writeFileSync(join(building, 'objects', 'info', 'alternates'), `${resolve(repo.commonDir, 'objects')}\n`);
+  try {
+    copyFileSync(join(repo.gitDir, 'index'), join(building, 'index'));
+  } catch {
+    // no index yet (a fresh repository): the first snapshot hashes everything
+  }
+}
+
 /** Creates the store on first use, built aside and renamed into place so a concurrent call never sees half of it. */
-export function ensureStore(root: string): string {
+export function ensureStore(root: string, repo: RepoLocation | null): string {
   const store = snapshotStorePath(root);
   if (existsSync(join(store, 'HEAD'))) return store;
   mkdirSync(join(root, HOLDFAST_DIR), { recursive: true });
+  // holdfast's state is never part of the project: `git add -A` must not pick it up, installed or not.
+  if (!existsSync(join(root, HOLDFAST_DIR, '.gitignore'))) writeAtomically(join(root, HOLDFAST_DIR, '.gitignore'), '*\n');
   const building = `${store}.${unique()}.tmp`;
   try {
     runGit(['init', '-q', '--bare', '--template=', building], { cwd: root });
@@ -77,6 +95,8 @@ export function ensureStore(root: string): string {
     mkdirSync(join(building, 'info'), { recursive: true });
     writeFileSync(join(building, 'info', 'exclude'), `${STORE_EXCLUDES.join('\n')}\n`);
     mkdirSync(join(building, 'calls'), { recursive: true });
+    // The user's index names paths from the repository's top; it only fits a store rooted there too.
+    if (repo !== null && resolve(repo.top) === resolve(root)) seedFromRepository(building, repo);
     renameSync(building, store);
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
@@ -211,8 +231,8 @@ function snapshotTree(root: string, store: string): string {
 /** Snapshots the project: work tree, guarded files and the repository's refs. */
 export function takeSnapshot(root: string): Snapshot {
   const absoluteRoot = resolve(root);
-  const store = ensureStore(absoluteRoot);
   const repo = readRepoState(absoluteRoot);
+  const store = ensureStore(absoluteRoot, repo);
   const guarded = captureGuarded(absoluteRoot, store, repo);
   const tree = snapshotTree(absoluteRoot, store);
   return { tree, guarded, repo };
@@ -337,6 +357,8 @@ export interface TreeChange {
 }
 
 const ABSENT = /^0+$/;
+/** Watched as guarded files instead (the user's index may track some of them, and the store starts from it). */
+const GUARDED_PREFIXES = ['.claude/', '.codex/', `${HOLDFAST_DIR}/`];
 
 /** What changed between two snapshot trees, path by path (renames as delete + add; submodules left out). */
 export function treeChanges(root: string, before: string, after: string): TreeChange[] {
@@ -347,9 +369,10 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
   const changes: TreeChange[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const [oldMode, newMode, from = '', to = '', status] = (fields[index] as string).replace(/^:/, '').split(' ');
-    if (oldMode === '160000' || newMode === '160000') continue;
+    const path = fields[index + 1] as string;
+    if (oldMode === '160000' || newMode === '160000' || GUARDED_PREFIXES.some((prefix) => path.startsWith(prefix))) continue;
     changes.push({
-      path: fields[index + 1] as string,
+      path,
       status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified',
       from: ABSENT.test(from) ? null : from,
       to: ABSENT.test(to) ? null : to,

@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkAfterCall } from '../gate/post-check.js';
+import type { JudgeChanges } from '../gate/post-check.js';
+import { beforeShellCall, findSnapshotRecord } from '../gate/snapshot.js';
+
+const FOLDERS = 40;
+const FILES_PER_FOLDER = 50;
+const SAMPLES = 21;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timeMs(action: () => unknown): Promise<number> {
+  const started = process.hrtime.bigint();
+  await action();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** A committed repository of FOLDERS × FILES_PER_FOLDER small modules, plus ignored build output. */
+function buildRepository(root: string): void {
+  for (let folder = 0; folder < FOLDERS; folder += 1) {
+    mkdirSync(join(root, 'src', `m${folder}`), { recursive: true });
+    for (let file = 0; file < FILES_PER_FOLDER; file += 1) {
+      writeFileSync(join(root, 'src', `m${folder}`, `f${file}.ts`), `export const value${file} = ${file}; // module ${folder}\n`);
+    }
+  }
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'dist', 'app.js'), 'built\n');
+  writeFileSync(join(root, '.gitignore'), 'dist/\n.holdfast/\n');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.email=bench@example.test', '-c', 'user.name=bench', 'commit', '-qm', 'start');
+}
+
+/** The cheapest judge: the bench measures snapshot and diff, not the rules (the checks bench does). */
+const judgeNothing: JudgeChanges = async () => [];
+const refuseAll: JudgeChanges = async ({ actions }) => actions.map((_, actionIndex) => ({ actionIndex, rule: 'R4', name: 'NOLOG', detail: 'R4 NOLOG: bench.' }));
+
+/**
+ * The after-the-fact check's cost on a repository of 2,000 files: the snapshot before a shell call
+ * (PreToolUse), the snapshot + diff after it (PostToolUse) when the call changed nothing, and when it
+ * changed one file that is then put back. Medians; the first snapshot (store created, every file
+ * hashed) is reported on its own.
+ */
+export async function runBench(print: (line: string) => void): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'holdfast-bench-post-'));
+  try {
+    buildRepository(root);
+    const files = FOLDERS * FILES_PER_FOLDER;
+    const first = await timeMs(() => beforeShellCall(root, 'bench', 'first'));
+    findSnapshotRecord(root, 'bench', 'first')?.close();
+    const before: number[] = [];
+    const afterClean: number[] = [];
+    const afterRevert: number[] = [];
+    for (let sample = 0; sample < SAMPLES; sample += 1) {
+      const id = `call-${sample}`;
+      before.push(await timeMs(() => beforeShellCall(root, 'bench', id)));
+      const open = findSnapshotRecord(root, 'bench', id);
+      if (open === undefined) throw new Error('the bench lost its snapshot record');
+      afterClean.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: open.record, judge: judgeNothing })));
+      open.close();
+
+      const revertId = `revert-${sample}`;
+      beforeShellCall(root, 'bench', revertId);
+      writeFileSync(join(root, 'src', 'm7', 'f7.ts'), `console.log(${sample});\n`);
+      const changed = findSnapshotRecord(root, 'bench', revertId);
+      if (changed === undefined) throw new Error('the bench lost its snapshot record');
+      afterRevert.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: changed.record, judge: refuseAll })));
+      changed.close();
+    }
+    print(`post: repository of ${files} files (+ ignored build output), medians of ${SAMPLES}`);
+    print(`post: first snapshot (store created, every file hashed)   ${first.toFixed(1)} ms`);
+    print(`post: snapshot before a shell call (PreToolUse)            ${median(before).toFixed(1)} ms`);
+    print(`post: snapshot + diff after a call that changed nothing    ${median(afterClean).toFixed(1)} ms`);
+    print(`post: snapshot + diff + judge + put back one changed file  ${median(afterRevert).toFixed(1)} ms`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,8 +21,7 @@ async function timeMs(action: () => unknown): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** A committed repository of FOLDERS × FILES_PER_FOLDER small modules, plus ignored build output. */
-function buildRepository(root: string): void {
+function writeFiles(root: string): void {
   for (let folder = 0; folder < FOLDERS; folder += 1) {
     mkdirSync(join(root, 'src', `m${folder}`), { recursive: true });
     for (let file = 0; file < FILES_PER_FOLDER; file += 1) {
@@ -32,6 +31,11 @@ function buildRepository(root: string): void {
   mkdirSync(join(root, 'dist'));
   writeFileSync(join(root, 'dist', 'app.js'), 'built\n');
   writeFileSync(join(root, '.gitignore'), 'dist/\n.holdfast/\n');
+}
+
+/** A committed repository of FOLDERS × FILES_PER_FOLDER small modules, plus ignored build output. */
+function buildRepository(root: string): void {
+  writeFiles(root);
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
@@ -50,15 +54,20 @@ const refuseAll: JudgeChanges = async ({ actions }) => actions.map((_, actionInd
  */
 export async function runBench(print: (line: string) => void): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'holdfast-bench-post-'));
+  const plain = mkdtempSync(join(tmpdir(), 'holdfast-bench-post-plain-'));
   try {
     buildRepository(root);
+    writeFiles(plain);
     const files = FOLDERS * FILES_PER_FOLDER;
+    const firstPlain = await timeMs(() => beforeShellCall(plain, 'bench', 'first'));
     const first = await timeMs(() => beforeShellCall(root, 'bench', 'first'));
     findSnapshotRecord(root, 'bench', 'first')?.close();
+    const spawn: number[] = [];
     const before: number[] = [];
     const afterClean: number[] = [];
     const afterRevert: number[] = [];
     for (let sample = 0; sample < SAMPLES; sample += 1) {
+      spawn.push(await timeMs(() => spawnSync('git', ['--version'], { stdio: 'ignore' })));
       const id = `call-${sample}`;
       before.push(await timeMs(() => beforeShellCall(root, 'bench', id)));
       const open = findSnapshotRecord(root, 'bench', id);
@@ -74,12 +83,17 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       afterRevert.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: changed.record, judge: refuseAll })));
       changed.close();
     }
-    print(`post: repository of ${files} files (+ ignored build output), medians of ${SAMPLES}`);
-    print(`post: first snapshot (store created, every file hashed)   ${first.toFixed(1)} ms`);
-    print(`post: snapshot before a shell call (PreToolUse)            ${median(before).toFixed(1)} ms`);
-    print(`post: snapshot + diff after a call that changed nothing    ${median(afterClean).toFixed(1)} ms`);
-    print(`post: snapshot + diff + judge + put back one changed file  ${median(afterRevert).toFixed(1)} ms`);
+    const unit = median(spawn);
+    const line = (label: string, ms: number) => print(`post: ${label.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  (${(ms / unit).toFixed(1)} git spawns)`);
+    print(`post: ${files} files (+ ignored build output); medians of ${SAMPLES}, and in units of one \`git --version\` spawn measured alongside`);
+    line('one `git --version` spawn', unit);
+    line('first snapshot, plain folder (store created, all hashed)', firstPlain);
+    line('first snapshot, git repository (starts from its index)', first);
+    line('snapshot before a shell call (PreToolUse)', median(before));
+    line('snapshot + diff after a call that changed nothing', median(afterClean));
+    line('snapshot + diff + judge + put back one changed file', median(afterRevert));
   } finally {
     rmSync(root, { recursive: true, force: true });
+    rmSync(plain, { recursive: true, force: true });
   }
 }

@@ -1,8 +1,8 @@
 import { join, posix, relative, sep } from 'node:path';
 import type { Action, CheckKind, Rulebook } from '../contract/index.js';
 import type { CheckActions } from './judge.js';
-import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative } from './repo-state.js';
-import type { MovedRef, RepoState } from './repo-state.js';
+import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative, unstageRefused } from './repo-state.js';
+import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
 import {
   hookSettings,
   journalReverts,
@@ -241,17 +241,23 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
   const actions = changeActions(root, after, changes);
   const existedBefore = new Set(changes.length === 0 ? [] : treePaths(root, before.tree));
-  const judged = actions.map((action, index) => ({ action, index })).filter(({ index }) => !protectedPaths.has(changes[index]?.path ?? ''));
-  const refusedJudged = await judgeWorkTree(input, judged.map((entry) => entry.action), existedBefore);
+  const refused = new Map<number, readonly BrokenRule[]>();
+  const judged: number[] = [];
+  for (const [index, change] of changes.entries()) {
+    if (protectedPaths.has(change.path)) refused.set(index, [tamper(change.path)]);
+    else judged.push(index);
+  }
+  const judgement = await judgeWorkTree(input, judged.map((index) => actions[index] as Action), existedBefore);
+  for (const [position, broken] of judgement) refused.set(judged[position] as number, broken);
 
   const reverted: RevertedPath[] = [];
   const kept: Action[] = [];
   const restore: string[] = [];
   const journal: GateRevert[] = [];
+  const unstage: RefusedPath[] = [];
   for (const [index, change] of changes.entries()) {
     const action = actions[index] as Action;
-    const position = judged.findIndex((entry) => entry.index === index);
-    const broken = protectedPaths.has(change.path) ? [tamper(change.path)] : refusedJudged.get(position);
+    const broken = refused.get(index);
     if (broken === undefined) {
       kept.push(action);
       continue;
@@ -261,8 +267,10 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (change.status === 'added') removeCreated(root, change.path);
     else restore.push(change.path);
     journal.push({ path: change.path, from: change.to, to: change.from });
+    if (after.repo !== null) unstage.push({ repoPath: relative(after.repo.top, join(root, change.path)).split(sep).join('/'), refusedBlob: change.to });
   }
   if (!observe) restoreFromTree(root, before.tree, restore);
+  if (after.repo !== null) unstageRefused(after.repo, unstage);
 
   const guarded = guardedChanges(root, before, after);
   const ownGuarded = guarded.length === 0 ? new Set<string>() : recentReverts(root, now());

@@ -126,6 +126,17 @@ describe('the after-the-fact check of a shell call', () => {
     expect(readFileSync(join(root, 'dist', 'app.js'), 'utf8')).toBe('built\n');
   });
 
+  it('takes refused content out of the index too, where a script staged it, and leaves other staging alone', async () => {
+    const root = repository();
+    writeFileSync(join(root, 'src', 'cart.test.ts'), 'export {};\n// staged by a person\n');
+    git(root, 'add', 'src/cart.test.ts');
+    const answer = await afterScript(root, `printf 'console.log(1);\\n' > src/cart.ts && git add src/cart.ts && git rm -q README.md`);
+    const reason = blockReason(answer.stdout);
+    expect(reason).toMatch(/README\.md: restored .*R2 SCOPE/);
+    expect(reason).toMatch(/src\/cart\.ts: restored .*R4 NOLOG/);
+    expect(git(root, 'status', '--porcelain')).toBe('M  src/cart.test.ts');
+  });
+
   it('says nothing when every change keeps the rules', async () => {
     const root = repository();
     const answer = await afterScript(root, `printf 'export const total = 2;\\n' > src/cart.ts`);
@@ -205,7 +216,7 @@ describe('the after-the-fact check of a shell call', () => {
   it('treats a change to the rulebook file as tampering', async () => {
     const root = repository();
     writeFileSync(join(root, 'AGENTS.yaml'), 'version: 1\n');
-    const answer = await afterScript(root, `echo 'rules: []' > AGENTS.yaml`, { protectedPaths: ['AGENTS.yaml'] });
+    const answer = await afterScript(root, `echo 'rules: []' > AGENTS.yaml`, { protectedPaths: [join(root, 'AGENTS.yaml')] });
     expect(blockReason(answer.stdout)).toMatch(/AGENTS\.yaml: restored .*GATE TAMPER/);
     expect(readFileSync(join(root, 'AGENTS.yaml'), 'utf8')).toBe('version: 1\n');
   });
@@ -230,10 +241,22 @@ describe('the after-the-fact check of a shell call', () => {
   it('reports a shell call with no snapshot before it, and audits it', async () => {
     const root = repository();
     const answer = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_missing'), options());
-    expect(blockReason(answer.stdout)).toMatch(/could not check what this command changed \(no snapshot was taken before it ran\)/);
+    expect(blockReason(answer.stdout)).toMatch(/could not check what this command changed \(the gate's snapshot store .* is missing/);
     expect(audit(root)).toMatchObject([{ decision: 'deny', rule: 'INTERNAL', name: 'UNCHECKED' }]);
     const other = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_read', 'PostToolUse', 'Read'), options());
     expect(other.stdout).toBe('');
+    beforeShellCall(root, 's1', 'toolu_other', NOW);
+    const unpaired = await answerPostToolUse('codex', postEvent(root, 's1', 'toolu_missing'), options());
+    expect(blockReason(unpaired.stdout)).toMatch(/could not check what this command changed \(no snapshot was taken before it ran\)/);
+  });
+
+  it('reports a command that removed the snapshot store, and never says how to switch the gate off', async () => {
+    const root = repository();
+    const answer = await afterScript(root, `rm -rf .holdfast/snapshots.git && printf 'console.log(1);\\n' > src/cart.ts`);
+    const reason = blockReason(answer.stdout);
+    expect(reason).toMatch(/snapshot store .* is missing: no snapshot was taken before it ran, or it removed the store/);
+    expect(reason).not.toMatch(/HOLDFAST_GATE|bypass|switch|disable/i);
+    expect(audit(root)).toMatchObject([{ decision: 'deny', rule: 'INTERNAL', name: 'UNCHECKED' }]);
   });
 
   it('keeps overlapping calls of one session apart by tool_use_id, and pairs calls without one in order', async () => {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { InputError } from '../contract/errors.js';
 import type { Action } from '../contract/index.js';
 import { describeAction } from '../reply/summarize.js';
@@ -7,7 +9,7 @@ import type { HookAnswer } from './hook-answer.js';
 import type { SafeParse } from './hook-event.js';
 import { checkAfterCall } from './post-check.js';
 import type { JudgeChanges, PostCheckOutcome } from './post-check.js';
-import { findSnapshotRecord } from './snapshot.js';
+import { findSnapshotRecord, snapshotStorePath } from './snapshot.js';
 import type { GateAgent } from './tool-call.js';
 
 type Agent = Exclude<GateAgent, 'git'>;
@@ -69,7 +71,7 @@ export interface PostToolUseOptions {
   readonly now: () => Date;
   /** The rulebook judge, with the session replayed as for PreToolUse. */
   readonly judge: JudgeChanges;
-  /** Root-relative paths whose change is tampering whatever tool made it (the rulebook file). */
+  /** Paths (absolute, or relative to the project root) whose change is tampering whatever tool made it: the rulebook file. */
   readonly protectedPaths?: readonly string[];
   /** `--observe`: judge and record, never put anything back or tell the model. */
   readonly observe?: boolean;
@@ -184,14 +186,18 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
   } catch (error) {
     return unchecked(`the snapshot taken before it cannot be read: ${(error as Error).message}`);
   }
-  if (open === undefined) return isShellTool(event.tool_name) ? unchecked('no snapshot was taken before it ran') : SILENT;
+  if (open === undefined) {
+    if (!isShellTool(event.tool_name)) return SILENT;
+    const storeGone = !existsSync(snapshotStorePath(root));
+    return unchecked(storeGone ? 'the gate\'s snapshot store .holdfast/snapshots.git is missing: no snapshot was taken before it ran, or it removed the store' : 'no snapshot was taken before it ran');
+  }
   try {
     const outcome = await checkAfterCall({
       root,
       session: event.session_id,
       before: open.record,
       judge: options.judge,
-      protectedPaths: options.protectedPaths ?? [],
+      protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? relative(root, path).split(sep).join('/') : path)),
       observe: options.observe === true,
       now: options.now,
     });

@@ -251,3 +251,36 @@ export function moveRefBack(repo: RepoState, moved: MovedRef, unstage: readonly 
   }
   return true;
 }
+
+/** A path the gate put back in the work tree, and the content it refused (null: the call deleted the file). */
+export interface RefusedPath {
+  readonly repoPath: string;
+  readonly refusedBlob: string | null;
+}
+
+/**
+ * Takes refused content out of the user's index too: a script's `git add` would otherwise leave it
+ * staged for the next commit. An entry is reset to HEAD only where it holds exactly the refused
+ * content (or, for a refused delete, where the file is gone from the index); other staging stays.
+ */
+export function unstageRefused(repo: RepoState, refused: readonly RefusedPath[]): string[] {
+  if (refused.length === 0) return [];
+  const options = { cwd: repo.top, gitDir: repo.gitDir, workTree: repo.top };
+  const staged = new Map<string, string>();
+  for (let start = 0; start < refused.length; start += 500) {
+    const paths = refused.slice(start, start + 500).map((entry) => entry.repoPath);
+    const listing = runGit(['ls-files', '-s', '-z', '--', ...paths], options).toString('utf8');
+    for (const record of listing.split('\0')) {
+      const match = /^\d+ ([0-9a-f]+) \d\t(.*)$/s.exec(record);
+      if (match !== null) staged.set(match[2] as string, match[1] as string);
+    }
+  }
+  const unstage = refused
+    .filter((entry) => (entry.refusedBlob === null ? !staged.has(entry.repoPath) : staged.get(entry.repoPath) === entry.refusedBlob))
+    .map((entry) => entry.repoPath);
+  if (unstage.length === 0) return [];
+  const input = `${unstage.join('\0')}\0`;
+  if (repo.headCommit === null) tryGit(['rm', '--cached', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...options, input });
+  else tryGit(['reset', '-q', repo.headCommit, '--pathspec-from-file=-', '--pathspec-file-nul'], { ...options, input });
+  return unstage;
+}

@@ -17,7 +17,7 @@ export type { HookCommandOptions, InstallChange } from './install.js';
 export { judgeToolCall, nextSessionState, projectOnDisk, replayedActions, testPattern } from './judge.js';
 export type { CheckActions, JudgeOptions, Judgement, ProjectView } from './judge.js';
 export { postCheckAvailable, SnapshotError } from './git-process.js';
-export { checkAfterCall, judgeChangesWith } from './post-check.js';
+export { checkAfterCall, judgeChangesLazily, judgeChangesWith } from './post-check.js';
 export type { ChangeFailure, ChangesToJudge, JudgeChanges, JudgeChangesOptions, PostCheckOutcome, RevertedPath, RevertedRef } from './post-check.js';
 export { answerPostToolUse, isShellTool, postToolAnswer, projectRoot, revertReason, safeParsePostToolEvent, SHELL_TOOLS } from './post-tool.js';
 export type { PostToolEvent, PostToolUseOptions } from './post-tool.js';

@@ -85,6 +85,15 @@ export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
   };
 }
 
+/** A JudgeChanges that loads what it needs (the rulebook) on first use: a call that changed nothing never pays for it. */
+export function judgeChangesLazily(load: () => Promise<JudgeChangesOptions>): JudgeChanges {
+  let loaded: Promise<JudgeChanges> | undefined;
+  return async (changes) => {
+    loaded ??= load().then(judgeChangesWith);
+    return (await loaded)(changes);
+  };
+}
+
 export interface BrokenRule {
   readonly rule: string;
   readonly name: string;
@@ -136,9 +145,12 @@ function tamper(path: string): BrokenRule {
   return { rule: 'GATE', name: 'TAMPER', detail: `${TAMPER_DETAIL} (${path})` };
 }
 
-/** Claude Code writes the permissions a person grants into its settings during a call; only the rest is guarded. */
-function settingsBesidesPermissions(root: string, blob: string | undefined): string | undefined {
-  if (blob === undefined) return undefined;
+/**
+ * Claude Code writes the permissions a person grants during a call into its settings files; only the
+ * rest of them (hooks, above all) is guarded. A missing file reads as empty settings.
+ */
+function settingsBesidesPermissions(root: string, blob: string | undefined): string {
+  if (blob === undefined) return '{}';
   const text = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, [blob], root).get(blob) ?? '';
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -152,10 +164,9 @@ function settingsBesidesPermissions(root: string, blob: string | undefined): str
 
 function guardedChangeIsTamper(root: string, path: string, before: GuardedFile | undefined, after: GuardedFile | undefined, repo: RepoState | null): boolean {
   const configPath = repo === null ? undefined : relative(root, join(repo.commonDir, 'config')).split(sep).join('/');
-  if (path === configPath) return hookSettings(root, before?.blob).join('\0') !== hookSettings(root, after?.blob).join('\0');
-  if (/^\.claude\/settings(?:\.local)?\.json$/.test(path) && before !== undefined && after !== undefined) {
-    return settingsBesidesPermissions(root, before.blob) !== settingsBesidesPermissions(root, after.blob);
-  }
+  // Git rewrites its config for ordinary work (an upstream, a remote); only the settings that pick hooks are the gate's.
+  if (path === configPath && before !== undefined && after !== undefined) return hookSettings(root, before.blob).join('\0') !== hookSettings(root, after.blob).join('\0');
+  if (/^\.claude\/settings(?:\.local)?\.json$/.test(path)) return settingsBesidesPermissions(root, before?.blob) !== settingsBesidesPermissions(root, after?.blob);
   return true;
 }
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Action, Rulebook } from '../contract/index.js';
 import { checkActions } from '../rules/check-actions.js';
 import { loadRulebook } from '../rules/load-rulebook.js';
-import { judgeChangesWith } from './post-check.js';
+import { judgeChangesLazily, judgeChangesWith } from './post-check.js';
 import type { JudgeChanges } from './post-check.js';
 import { answerPostToolUse } from './post-tool.js';
 import type { PostToolUseOptions } from './post-tool.js';
@@ -137,10 +137,18 @@ describe('the after-the-fact check of a shell call', () => {
     expect(git(root, 'status', '--porcelain')).toBe('M  src/cart.test.ts');
   });
 
-  it('says nothing when every change keeps the rules', async () => {
+  it('says nothing when every change keeps the rules, and loads the rulebook only when something changed', async () => {
     const root = repository();
-    const answer = await afterScript(root, `printf 'export const total = 2;\\n' > src/cart.ts`);
+    let loads = 0;
+    const lazy = judgeChangesLazily(async () => {
+      loads += 1;
+      return { rulebook, checkActions };
+    });
+    expect(await afterScript(root, 'ls > /dev/null', { judge: lazy })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(loads).toBe(0);
+    const answer = await afterScript(root, `printf 'export const total = 2;\\n' > src/cart.ts`, { judge: lazy });
     expect(answer).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(loads).toBe(1);
     expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('export const total = 2;\n');
   });
 
@@ -204,10 +212,12 @@ describe('the after-the-fact check of a shell call', () => {
   it('treats a hooks-path setting in .git/config as tampering, but not an upstream or a granted permission', async () => {
     const root = repository();
     mkdirSync(join(root, '.claude'));
-    writeFileSync(join(root, '.claude', 'settings.local.json'), '{"permissions":{"allow":[]}}\n');
     const benign = await afterScript(root, `git config branch.main.remote origin && echo '{"permissions":{"allow":["Bash(npm run build)"]}}' > .claude/settings.local.json`);
     expect(benign.stdout).toBe('');
     expect(git(root, 'config', 'branch.main.remote')).toBe('origin');
+    const hooks = await afterScript(root, `echo '{"permissions":{"allow":[]},"disableAllHooks":true}' > .claude/settings.local.json`);
+    expect(blockReason(hooks.stdout)).toMatch(/\.claude\/settings\.local\.json: restored .*GATE TAMPER/);
+    expect(readFileSync(join(root, '.claude', 'settings.local.json'), 'utf8')).toBe('{"permissions":{"allow":["Bash(npm run build)"]}}\n');
     const hooksPath = await afterScript(root, 'git config core.hooksPath /dev/null');
     expect(blockReason(hooksPath.stdout)).toMatch(/\.git\/config: restored .*GATE TAMPER/);
     expect(spawnSync('git', ['config', '--get', 'core.hooksPath'], { cwd: root }).status).toBe(1);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAfterCall } from '../gate/post-check.js';
-import type { JudgeChanges } from '../gate/post-check.js';
+import type { JudgeChanges } from '../gate/judge-changes.js';
 import { beforeShellCall, findSnapshotRecord } from '../gate/snapshot.js';
 
 const FOLDERS = 40;

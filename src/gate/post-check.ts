@@ -1,104 +1,18 @@
-import { join, posix, relative, sep } from 'node:path';
-import type { Action, CheckKind, Rulebook } from '../contract/index.js';
-import type { CheckActions } from './judge.js';
+import { join, posix, relative } from 'node:path';
+import type { Action } from '../contract/index.js';
+import { toSlashes } from './atomic-file.js';
+import { guardedChanges, tamper } from './guarded-changes.js';
+import type { BrokenRule } from './guarded-changes.js';
+import { restoreGuarded } from './guarded-files.js';
+import type { ChangeFailure, JudgeChanges } from './judge-changes.js';
 import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative, unstageRefused } from './repo-state.js';
 import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
-import {
-  hookSettings,
-  journalReverts,
-  recentReverts,
-  removeCreated,
-  restoreFromTree,
-  restoreGuarded,
-  revertKey,
-  snapshotStorePath,
-  takeSnapshot,
-  treeChanges,
-  treePaths,
-} from './snapshot.js';
-import type { GateRevert, GuardedFile, Snapshot, SnapshotRecord, TreeChange } from './snapshot.js';
-
-/** What a tool call changed, as a round for the rulebook. */
-export interface ChangesToJudge {
-  readonly root: string;
-  readonly session: string;
-  /**
-   * `work-tree`: the files the call left changed. `commit`: one commit the call made (a script's `git
-   * commit`, hooks skipped or not): its changed files, then the commit action last.
-   */
-  readonly round: 'work-tree' | 'commit';
-  /** Writes (with their content) and deletes, and for a commit round the commit last. */
-  readonly actions: readonly Action[];
-  /** Paths that existed before (the before snapshot, or the commit's parent), so a new module is known as new. */
-  readonly existedBefore: ReadonlySet<string>;
-}
-
-/** One rule one action broke. `actionIndex` indexes ChangesToJudge.actions. */
-export interface ChangeFailure {
-  readonly actionIndex: number;
-  readonly rule: string;
-  readonly name: string;
-  readonly detail: string;
-}
-
-/**
- * Judges changes against the rulebook. Passed in by the hook runtime, which replays the session
- * (earlier calls' files and test runs) the same way it does for PreToolUse.
- */
-export type JudgeChanges = (changes: ChangesToJudge) => Promise<readonly ChangeFailure[]>;
-
-export interface JudgeChangesOptions {
-  readonly rulebook: Rulebook;
-  readonly checkActions: CheckActions;
-  /** What the session did before this call, placed before the changes; their own results are ignored. */
-  readonly replay?: (root: string, session: string) => readonly Action[];
-  /** Check kinds not judged here (for example R3, judged over the session at the end of the turn). */
-  readonly skipKinds?: readonly CheckKind[];
-}
-
-/**
- * A JudgeChanges on the rules engine's checkActions. A commit round is judged in two parts: its files
- * by every rule but the order rules (the steps inside a script cannot be seen, as in the git
- * pre-commit gate), and the commit itself by the order rules after the session's replay (were the
- * tests run after the session's last change?).
- */
-export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
-  const skipKinds = new Set(options.skipKinds ?? []);
-  const rules = options.rulebook.rules;
-  const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
-  const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
-  const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: readonly Action[], keep: (rule: string) => boolean, offset: number) => {
-    const results = await options.checkActions([...replay, ...actions], existed, options.rulebook);
-    return results
-      .filter((result) => !result.ok && result.actionIndex >= replay.length && !skipped.has(result.rule) && keep(result.rule))
-      .map((result) => ({ actionIndex: result.actionIndex - replay.length + offset, rule: result.rule, name: result.name, detail: result.detail }));
-  };
-  return async ({ root, session, round, actions, existedBefore }) => {
-    const replay = options.replay?.(root, session) ?? [];
-    if (round === 'work-tree') return judge(actions, existedBefore, replay, () => true, 0);
-    const files = actions.filter((action) => action.type !== 'commit');
-    const commits = actions.slice(files.length);
-    return [
-      ...(await judge(files, existedBefore, [], (rule) => !orderRules.has(rule), 0)),
-      ...(await judge(commits, existedBefore, replay, (rule) => orderRules.has(rule), files.length)),
-    ];
-  };
-}
-
-/** A JudgeChanges that loads what it needs (the rulebook) on first use: a call that changed nothing never pays for it. */
-export function judgeChangesLazily(load: () => Promise<JudgeChangesOptions>): JudgeChanges {
-  let loaded: Promise<JudgeChanges> | undefined;
-  return async (changes) => {
-    loaded ??= load().then(judgeChangesWith);
-    return (await loaded)(changes);
-  };
-}
-
-export interface BrokenRule {
-  readonly rule: string;
-  readonly name: string;
-  readonly detail: string;
-}
+import { journalReverts, recentReverts, revertKey } from './revert-journal.js';
+import type { GateRevert } from './revert-journal.js';
+import type { Snapshot, SnapshotRecord } from './snapshot.js';
+import { takeSnapshot } from './snapshot.js';
+import { removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePaths } from './snapshot-store.js';
+import type { TreeChange } from './snapshot-store.js';
 
 /** A path the call changed against a rule, and what the gate did about it. */
 export interface RevertedPath {
@@ -137,49 +51,6 @@ export interface PostCheckInput {
   readonly protectedPaths?: readonly string[];
   readonly observe?: boolean;
   readonly now?: () => Date;
-}
-
-const TAMPER_DETAIL = 'GATE TAMPER: the gate, the agents\' hook settings, git hooks and the rulebook are not the agent\'s to change.';
-
-function tamper(path: string): BrokenRule {
-  return { rule: 'GATE', name: 'TAMPER', detail: `${TAMPER_DETAIL} (${path})` };
-}
-
-/**
- * Claude Code writes the permissions a person grants during a call into its settings files; only the
- * rest of them (hooks, above all) is guarded. A missing file reads as empty settings.
- */
-function settingsBesidesPermissions(root: string, blob: string | undefined): string {
-  if (blob === undefined) return '{}';
-  const text = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, [blob], root).get(blob) ?? '';
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return text;
-    const { permissions: _permissions, ...rest } = parsed as Record<string, unknown>;
-    return JSON.stringify(rest);
-  } catch {
-    return text;
-  }
-}
-
-function guardedChangeIsTamper(root: string, path: string, before: GuardedFile | undefined, after: GuardedFile | undefined, repo: RepoState | null): boolean {
-  const configPath = repo === null ? undefined : relative(root, join(repo.commonDir, 'config')).split(sep).join('/');
-  // Git rewrites its config for ordinary work (an upstream, a remote); only the settings that pick hooks are the gate's.
-  if (path === configPath && before !== undefined && after !== undefined) return hookSettings(root, before.blob).join('\0') !== hookSettings(root, after.blob).join('\0');
-  if (/^\.claude\/settings(?:\.local)?\.json$/.test(path)) return settingsBesidesPermissions(root, before?.blob) !== settingsBesidesPermissions(root, after?.blob);
-  return true;
-}
-
-function guardedChanges(root: string, before: Snapshot, after: Snapshot): { path: string; before: GuardedFile | undefined; after: GuardedFile | undefined }[] {
-  const paths = new Set([...Object.keys(before.guarded), ...Object.keys(after.guarded)]);
-  const changed = [];
-  for (const path of [...paths].sort()) {
-    const previous = before.guarded[path];
-    const current = after.guarded[path];
-    if (previous?.blob === current?.blob && previous?.kind === current?.kind) continue;
-    if (guardedChangeIsTamper(root, path, previous, current, after.repo ?? before.repo)) changed.push({ path, before: previous, after: current });
-  }
-  return changed;
 }
 
 function changeActions(root: string, after: Snapshot, changes: readonly TreeChange[]): Action[] {
@@ -278,7 +149,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (change.status === 'added') removeCreated(root, change.path);
     else restore.push(change.path);
     journal.push({ path: change.path, from: change.to, to: change.from });
-    if (after.repo !== null) unstage.push({ repoPath: relative(after.repo.top, join(root, change.path)).split(sep).join('/'), refusedBlob: change.to });
+    if (after.repo !== null) unstage.push({ repoPath: toSlashes(relative(after.repo.top, join(root, change.path))), refusedBlob: change.to });
   }
   if (!observe) restoreFromTree(root, before.tree, restore);
   if (after.repo !== null) unstageRefused(after.repo, unstage);

@@ -1,15 +1,18 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { InputError } from '../contract/errors.js';
 import type { Action } from '../contract/index.js';
 import { describeAction } from '../reply/summarize.js';
+import { toSlashes } from './atomic-file.js';
 import { appendAudit } from './audit.js';
 import type { AuditEntry } from './audit.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { SafeParse } from './hook-event.js';
+import type { JudgeChanges } from './judge-changes.js';
 import { checkAfterCall } from './post-check.js';
-import type { JudgeChanges, PostCheckOutcome } from './post-check.js';
-import { findSnapshotRecord, snapshotStorePath } from './snapshot.js';
+import type { PostCheckOutcome } from './post-check.js';
+import { findSnapshotRecord } from './snapshot.js';
+import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
 
 type Agent = Exclude<GateAgent, 'git'>;
@@ -197,7 +200,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       session: event.session_id,
       before: open.record,
       judge: options.judge,
-      protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? relative(root, path).split(sep).join('/') : path)),
+      protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
       observe: options.observe === true,
       now: options.now,
     });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { toSlashes } from './atomic-file.js';
 import { runGit, tryGit } from './git-process.js';
 
 /** Where the user's own repository is, found without running git. */
@@ -162,8 +163,7 @@ export function movedRefs(before: RepoState, after: RepoState): MovedRef[] {
 
 /** A path of the repository (relative to its top) as the gate names it: relative to the project root. */
 export function rootRelative(repo: RepoLocation, root: string, repoPath: string): string {
-  const path = relative(resolve(root), join(repo.top, repoPath));
-  return sep === '/' ? path : path.split(sep).join('/');
+  return toSlashes(relative(resolve(root), join(repo.top, repoPath)));
 }
 
 export interface CommitChange {

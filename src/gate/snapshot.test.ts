@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
-import { beforeShellCall, findSnapshotRecord, snapshotStorePath, takeSnapshot, treeChanges } from './snapshot.js';
+import { beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
+import { snapshotStorePath, treeChanges } from './snapshot-store.js';
 
 function git(root: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trimEnd();

@@ -4,6 +4,7 @@ import { toSlashes } from './atomic-file.js';
 import { guardedChanges, tamper } from './guarded-changes.js';
 import type { BrokenRule } from './guarded-changes.js';
 import { restoreGuarded } from './guarded-files.js';
+import type { GuardedFile } from './guarded-files.js';
 import type { ChangeFailure, JudgeChanges } from './judge-changes.js';
 import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative, unstageRefused } from './repo-state.js';
 import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
@@ -90,10 +91,18 @@ async function judgeWorkTree(input: PostCheckInput, actions: readonly Action[], 
   return refused;
 }
 
-async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: MovedRef): Promise<RevertedRef['commits']> {
+interface JudgedCommits {
+  readonly commits: RevertedRef['commits'];
+  /** Every path the commits touched, relative to the repository top. */
+  readonly paths: readonly string[];
+}
+
+async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: MovedRef): Promise<JudgedCommits> {
   const commits = [];
+  const paths = new Set<string>();
   for (const commit of moved.commits) {
     const changes = commitChanges(repo, commit);
+    for (const change of changes) paths.add(change.repoPath);
     const actions: Action[] = changes.map((change) => {
       const path = rootRelative(repo, input.root, change.repoPath);
       return change.status === 'delete' ? { type: 'delete', path } : { type: 'write', path, content: change.content ?? '' };
@@ -108,76 +117,117 @@ async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: Moved
     });
     commits.push({ id: commit.id, subject: commit.subject, broken });
   }
-  return commits;
+  return { commits, paths: [...paths] };
 }
 
-async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
+/** A work-tree change the rules refused, with what putting it back needs. */
+interface RefusedChange {
+  readonly change: TreeChange;
+  readonly entry: RevertedPath;
+}
+
+interface WorkTreeJudgement {
+  readonly refused: readonly RefusedChange[];
+  readonly kept: readonly Action[];
+}
+
+async function judgeWorkTreeChanges(input: PostCheckInput, after: Snapshot, now: Date): Promise<WorkTreeJudgement> {
   const { root, before } = input;
-  const observe = input.observe === true;
-  const now = input.now ?? (() => new Date());
-  const after = takeSnapshot(root);
-  const protectedPaths = new Set(input.protectedPaths ?? []);
   const allChanges = treeChanges(root, before.tree, after.tree);
-  const ownReverts = allChanges.length === 0 ? new Set<string>() : recentReverts(root, now());
+  if (allChanges.length === 0) return { refused: [], kept: [] };
   // A revert the gate made for an overlapping call is not this call's change.
+  const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
   const actions = changeActions(root, after, changes);
-  const existedBefore = new Set(changes.length === 0 ? [] : treePaths(root, before.tree));
-  const refused = new Map<number, readonly BrokenRule[]>();
+  const existedBefore = new Set(treePaths(root, before.tree));
+  const protectedPaths = new Set(input.protectedPaths ?? []);
+  const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];
   for (const [index, change] of changes.entries()) {
-    if (protectedPaths.has(change.path)) refused.set(index, [tamper(change.path)]);
+    if (protectedPaths.has(change.path)) broken.set(index, [tamper(change.path)]);
     else judged.push(index);
   }
   const judgement = await judgeWorkTree(input, judged.map((index) => actions[index] as Action), existedBefore);
-  for (const [position, broken] of judgement) refused.set(judged[position] as number, broken);
-
-  const reverted: RevertedPath[] = [];
+  for (const [position, rules] of judgement) broken.set(judged[position] as number, rules);
+  const refused: RefusedChange[] = [];
   const kept: Action[] = [];
+  for (const [index, change] of changes.entries()) {
+    const action = actions[index] as Action;
+    const rules = broken.get(index);
+    if (rules === undefined) kept.push(action);
+    else refused.push({ change, entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action } });
+  }
+  return { refused, kept };
+}
+
+interface RefusedGuarded {
+  readonly entry: RevertedPath;
+  readonly before: GuardedFile | undefined;
+  readonly revert: GateRevert;
+}
+
+function judgeGuarded(input: PostCheckInput, after: Snapshot, now: Date): RefusedGuarded[] {
+  const changes = guardedChanges(input.root, input.before, after);
+  if (changes.length === 0) return [];
+  const ownReverts = recentReverts(input.root, now);
+  const refused: RefusedGuarded[] = [];
+  for (const change of changes) {
+    const revert = { path: change.path, from: change.after?.blob ?? null, to: change.before?.blob ?? null };
+    if (ownReverts.has(revertKey({ path: change.path, from: revert.to, to: revert.from }))) continue;
+    const action: Action = change.after === undefined ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: '' };
+    refused.push({ entry: { path: change.path, remedy: change.before === undefined ? 'deleted' : 'restored', broken: [tamper(change.path)], action }, before: change.before, revert });
+  }
+  return refused;
+}
+
+interface RefusedRef {
+  readonly moved: MovedRef;
+  readonly judged: JudgedCommits;
+}
+
+async function judgeRefs(input: PostCheckInput, after: Snapshot): Promise<RefusedRef[]> {
+  const { before } = input;
+  if (before.repo === null || after.repo === null || before.repo.top !== after.repo.top) return [];
+  const refused: RefusedRef[] = [];
+  for (const moved of movedRefs(before.repo, after.repo)) {
+    const judged = await judgeCommits(input, after.repo, moved);
+    if (judged.commits.some((commit) => commit.broken.length > 0)) refused.push({ moved, judged });
+  }
+  return refused;
+}
+
+/** Judges everything first, then puts back: a check that fails half-way has changed nothing. */
+async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
+  const { root, before } = input;
+  const observe = input.observe === true;
+  const now = (input.now ?? (() => new Date()))();
+  const after = takeSnapshot(root);
+  const workTree = await judgeWorkTreeChanges(input, after, now);
+  const guarded = judgeGuarded(input, after, now);
+  const refusedRefs = await judgeRefs(input, after);
+  const reverted = [...workTree.refused.map((refused) => refused.entry), ...guarded.map((refused) => refused.entry)];
+  const summary = (movedBack: (refused: RefusedRef) => boolean): RevertedRef[] =>
+    refusedRefs.map((refused) => ({ ref: refused.moved.ref, before: refused.moved.before, after: refused.moved.after, commits: refused.judged.commits, movedBack: movedBack(refused) }));
+  if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true };
+
   const restore: string[] = [];
   const journal: GateRevert[] = [];
   const unstage: RefusedPath[] = [];
-  for (const [index, change] of changes.entries()) {
-    const action = actions[index] as Action;
-    const broken = refused.get(index);
-    if (broken === undefined) {
-      kept.push(action);
-      continue;
-    }
-    reverted.push({ path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken, action });
-    if (observe) continue;
+  for (const { change } of workTree.refused) {
     if (change.status === 'added') removeCreated(root, change.path);
     else restore.push(change.path);
     journal.push({ path: change.path, from: change.to, to: change.from });
     if (after.repo !== null) unstage.push({ repoPath: toSlashes(relative(after.repo.top, join(root, change.path))), refusedBlob: change.to });
   }
-  if (!observe) restoreFromTree(root, before.tree, restore);
+  restoreFromTree(root, before.tree, restore);
   if (after.repo !== null) unstageRefused(after.repo, unstage);
-
-  const guarded = guardedChanges(root, before, after);
-  const ownGuarded = guarded.length === 0 ? new Set<string>() : recentReverts(root, now());
-  for (const change of guarded) {
-    const revert = { path: change.path, from: change.before?.blob ?? null, to: change.after?.blob ?? null };
-    if (ownGuarded.has(revertKey(revert))) continue;
-    const action: Action = change.after === undefined ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: '' };
-    reverted.push({ path: change.path, remedy: change.before === undefined ? 'deleted' : 'restored', broken: [tamper(change.path)], action });
-    if (observe) continue;
-    restoreGuarded(root, change.path, change.before);
-    journal.push({ path: change.path, from: revert.to, to: revert.from });
+  for (const refused of guarded) {
+    restoreGuarded(root, refused.entry.path, refused.before);
+    journal.push(refused.revert);
   }
-  journalReverts(root, journal, now());
-
-  const refs: RevertedRef[] = [];
-  if (before.repo !== null && after.repo !== null && before.repo.top === after.repo.top) {
-    for (const moved of movedRefs(before.repo, after.repo)) {
-      const commits = await judgeCommits(input, after.repo, moved);
-      if (commits.every((commit) => commit.broken.length === 0)) continue;
-      const unstage = [...new Set(moved.commits.flatMap((commit) => commitChanges(after.repo as RepoState, commit).map((change) => change.repoPath)))];
-      const movedBack = observe ? false : moveRefBack(after.repo, moved, unstage);
-      refs.push({ ref: moved.ref, before: moved.before, after: moved.after, commits, movedBack });
-    }
-  }
-  return { reverted, refs, kept, observed: observe };
+  journalReverts(root, journal, now);
+  const refs = summary((refused) => moveRefBack(after.repo as RepoState, refused.moved, refused.judged.paths));
+  return { reverted, refs, kept: workTree.kept, observed: false };
 }
 
 /**

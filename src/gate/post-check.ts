@@ -149,6 +149,12 @@ async function judgeWorkTreeChanges(input: PostCheckInput, after: Snapshot, now:
   }
   const judgement = await judgeWorkTree(input, judged.map((index) => actions[index] as Action), existedBefore);
   for (const [position, rules] of judgement) broken.set(judged[position] as number, rules);
+  // A move is a delete and an add of the same content: when the add is refused, the file goes back where it was.
+  for (const [index, change] of changes.entries()) {
+    if (change.status !== 'deleted' || broken.has(index)) continue;
+    const destination = changes.findIndex((other, position) => other.status === 'added' && other.to === change.from && broken.has(position));
+    if (destination >= 0) broken.set(index, broken.get(destination) as readonly BrokenRule[]);
+  }
   const refused: RefusedChange[] = [];
   const kept: Action[] = [];
   for (const [index, change] of changes.entries()) {

@@ -126,6 +126,16 @@ describe('the after-the-fact check of a shell call', () => {
     expect(readFileSync(join(root, 'dist', 'app.js'), 'utf8')).toBe('built\n');
   });
 
+  it('moves a file back when its move to a refused place is put back', async () => {
+    const root = repository();
+    const answer = await afterScript(root, 'mkdir -p lib && mv src/cart.ts lib/cart.ts');
+    const reason = blockReason(answer.stdout);
+    expect(reason).toMatch(/lib\/cart\.ts: deleted .*R2 SCOPE/);
+    expect(reason).toMatch(/src\/cart\.ts: restored/);
+    expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('export const total = 1;\n');
+    expect(existsSync(join(root, 'lib', 'cart.ts'))).toBe(false);
+  });
+
   it('takes refused content out of the index too, where a script staged it, and leaves other staging alone', async () => {
     const root = repository();
     writeFileSync(join(root, 'src', 'cart.test.ts'), 'export {};\n// staged by a person\n');

@@ -44,6 +44,24 @@ function buildRepository(root: string): void {
 
 /** The cheapest judge: the bench measures snapshot and diff, not the rules (the checks bench does). */
 const judgeNothing: JudgeChanges = async () => [];
+
+const SNAPSHOT_MODULE = new URL('../gate/snapshot.js', import.meta.url).href;
+const POST_TOOL_MODULE = new URL('../gate/post-tool.js', import.meta.url).href;
+
+/** The two sides as the hook runs them: a fresh node process that loads only the gate modules it needs. */
+const PRE_PROCESS = `const { beforeShellCall } = await import(${JSON.stringify(SNAPSHOT_MODULE)}); beforeShellCall(process.argv[1], 'bench', process.argv[2]);`;
+const POST_PROCESS = `const { answerPostToolUse } = await import(${JSON.stringify(POST_TOOL_MODULE)});
+const input = (await import('node:fs')).readFileSync(0, 'utf8');
+const answer = await answerPostToolUse('claude-code', input, { env: {}, now: () => new Date(), judge: async () => [] });
+process.stdout.write(answer.stdout);`;
+
+function processMs(script: string, args: string[], input = ''): number {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, ...args], { input, encoding: 'utf8' });
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0 || result.stdout !== '') throw new Error(`the bench hook process failed: ${result.stderr}${result.stdout}`);
+  return elapsed;
+}
 const refuseAll: JudgeChanges = async ({ actions }) => actions.map((_, actionIndex) => ({ actionIndex, rule: 'R4', name: 'NOLOG', detail: 'R4 NOLOG: bench.' }));
 
 /**
@@ -63,6 +81,9 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     const first = await timeMs(() => beforeShellCall(root, 'bench', 'first'));
     findSnapshotRecord(root, 'bench', 'first')?.close();
     const spawn: number[] = [];
+    const node: number[] = [];
+    const preProcess: number[] = [];
+    const postProcess: number[] = [];
     const before: number[] = [];
     const afterClean: number[] = [];
     const afterRevert: number[] = [];
@@ -82,6 +103,12 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       if (changed === undefined) throw new Error('the bench lost its snapshot record');
       afterRevert.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: changed.record, judge: refuseAll })));
       changed.close();
+
+      node.push(processMs('0', []));
+      const hookId = `hook-${sample}`;
+      preProcess.push(processMs(PRE_PROCESS, [root, hookId]));
+      const event = JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: hookId });
+      postProcess.push(processMs(POST_PROCESS, [], event));
     }
     const unit = median(spawn);
     const line = (label: string, ms: number) => print(`post: ${label.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  (${(ms / unit).toFixed(1)} git spawns)`);
@@ -92,6 +119,11 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     line('snapshot before a shell call (PreToolUse)', median(before));
     line('snapshot + diff after a call that changed nothing', median(afterClean));
     line('snapshot + diff + judge + put back one changed file', median(afterRevert));
+    const base = median(node);
+    const hookLine = (label: string, ms: number) => print(`post: ${label.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  (${(ms / base).toFixed(2)}x node -e 0)`);
+    hookLine('`node -e 0`, measured alongside', base);
+    hookLine('PreToolUse side: snapshot in a fresh node process', median(preProcess));
+    hookLine('PostToolUse, call changed nothing, fresh node process', median(postProcess));
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(plain, { recursive: true, force: true });

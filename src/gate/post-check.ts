@@ -22,6 +22,11 @@ export interface RevertedPath {
   readonly remedy: 'restored' | 'deleted';
   readonly broken: readonly BrokenRule[];
   readonly action: Action;
+  /**
+   * The refused content as a blob in the snapshot store (null when the call deleted the file), so a
+   * person can still recover it: the call's window may have caught their own edit.
+   */
+  readonly refusedBlob: string | null;
 }
 
 /** A branch or tag the call moved onto commits that break a rule, moved back. */
@@ -161,7 +166,7 @@ async function judgeWorkTreeChanges(input: PostCheckInput, after: Snapshot, now:
     const action = actions[index] as Action;
     const rules = broken.get(index);
     if (rules === undefined) kept.push(action);
-    else refused.push({ change, entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action } });
+    else refused.push({ change, entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action, refusedBlob: change.to } });
   }
   return { refused, kept };
 }
@@ -181,7 +186,7 @@ function judgeGuarded(input: PostCheckInput, after: Snapshot, now: Date): Refuse
     const revert = { path: change.path, from: change.after?.blob ?? null, to: change.before?.blob ?? null };
     if (ownReverts.has(revertKey({ path: change.path, from: revert.to, to: revert.from }))) continue;
     const action: Action = change.after === undefined ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: '' };
-    refused.push({ entry: { path: change.path, remedy: change.before === undefined ? 'deleted' : 'restored', broken: [tamper(change.path)], action }, before: change.before, revert });
+    refused.push({ entry: { path: change.path, remedy: change.before === undefined ? 'deleted' : 'restored', broken: [tamper(change.path)], action, refusedBlob: revert.from }, before: change.before, revert });
   }
   return refused;
 }

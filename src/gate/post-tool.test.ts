@@ -113,6 +113,10 @@ describe('the after-the-fact check of a shell call', () => {
       { decision: 'reverted', rule: 'R4', name: 'NOLOG', action: expect.stringMatching(/^write src\/cart\.ts/) },
     ]);
     expect(JSON.stringify(audit(root))).not.toContain(awsKeyId);
+    // A person whose own edit landed in the call's window can still get it back.
+    const recover = /git --git-dir=\.holdfast\/snapshots\.git cat-file -p ([0-9a-f]+)/.exec(audit(root)[1]?.detail ?? '')?.[1] ?? '';
+    expect(execFileSync('git', ['--git-dir=.holdfast/snapshots.git', 'cat-file', '-p', recover], { cwd: root }).toString()).toBe('export const total = 1;\nconsole.log(total);\n');
+    expect(reason).not.toContain('cat-file');
   });
 
   it('deletes a new file outside the allowed area and restores a deleted one, leaving ignored build output alone', async () => {

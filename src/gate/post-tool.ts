@@ -140,7 +140,8 @@ function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOutcome):
   const note = outcome.observed ? 'observe mode: left in place' : undefined;
   for (const entry of outcome.reverted) {
     const first = entry.broken[0];
-    const remedy = note ?? (entry.remedy === 'deleted' ? 'deleted' : 'restored');
+    const kept = entry.refusedBlob === null ? '' : `; the refused content is kept: git --git-dir=.holdfast/snapshots.git cat-file -p ${entry.refusedBlob}`;
+    const remedy = note ?? `${entry.remedy === 'deleted' ? 'deleted' : 'restored'}${kept}`;
     appendAudit(root, {
       ...base,
       action: describeAction(entry.action),

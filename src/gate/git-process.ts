@@ -65,14 +65,26 @@ export function runGit(args: readonly string[], options: GitOptions): Buffer {
 
 let available: boolean | undefined;
 
+/** `git restore --pathspec-from-file` (2.26) is the newest thing the check relies on. */
+const MINIMUM_GIT: readonly [number, number] = [2, 26];
+
+/** Whether a `git version …` line is at least the version the post-check needs. */
+export function gitVersionSupported(versionLine: string): boolean {
+  const match = /git version (\d+)\.(\d+)/.exec(versionLine);
+  if (match === null) return false;
+  const major = Number(match[1]);
+  const minor = Number(match[2]);
+  return major > MINIMUM_GIT[0] || (major === MINIMUM_GIT[0] && minor >= MINIMUM_GIT[1]);
+}
+
 /**
- * Whether the after-the-fact check can run here: it needs a working `git`. When it cannot, the
+ * Whether the after-the-fact check can run here: it needs git 2.26 or later. When it cannot, the
  * PreToolUse side must refuse shell calls whose effects it cannot know before they run.
  */
 export function postCheckAvailable(): boolean {
   if (available === undefined) {
-    const result = spawnSync('git', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    available = result.error === undefined && result.status === 0;
+    const result = spawnSync('git', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+    available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout);
   }
   return available;
 }

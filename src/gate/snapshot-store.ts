@@ -78,16 +78,12 @@ export function ensureStore(root: string, repo: RepoLocation | null): string {
   return store;
 }
 
-/**
- * The work tree as a tree object: `git add -A` into a copy of the store's index (so two overlapping
- * calls never fight over one index lock), then `write-tree`; the copy replaces the index by a rename.
- */
-export function snapshotTree(root: string, store: string): string {
+function treeFromIndex(root: string, store: string, startFrom: 'index' | 'nothing'): string {
   const index = join(store, 'index');
   const working = `${index}.${uniqueSuffix()}.tmp`;
   try {
     try {
-      copyFileSync(index, working);
+      if (startFrom === 'index') copyFileSync(index, working);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -98,6 +94,20 @@ export function snapshotTree(root: string, store: string): string {
     return tree;
   } finally {
     rmSync(working, { force: true });
+  }
+}
+
+/**
+ * The work tree as a tree object: `git add -A` into a copy of the store's index (so two overlapping
+ * calls never fight over one index lock), then `write-tree`; the copy replaces the index by a rename.
+ * An index git cannot use (an object it names is gone, say from the user's repository) is dropped and
+ * every file hashed again, once.
+ */
+export function snapshotTree(root: string, store: string): string {
+  try {
+    return treeFromIndex(root, store, 'index');
+  } catch {
+    return treeFromIndex(root, store, 'nothing');
   }
 }
 

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postCheckAvailable } from './git-process.js';
+import { gitVersionSupported, postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
 import { beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
 import { snapshotStorePath, treeChanges } from './snapshot-store.js';
@@ -29,8 +29,30 @@ function looseObjects(objects: string): number {
 }
 
 describe('the snapshot store', () => {
-  it('is available where git runs', () => {
+  it('is available where git 2.26 or later runs', () => {
     expect(postCheckAvailable()).toBe(true);
+    expect(gitVersionSupported('git version 2.39.5')).toBe(true);
+    expect(gitVersionSupported('git version 2.26.0.windows.1')).toBe(true);
+    expect(gitVersionSupported('git version 2.25.4')).toBe(false);
+    expect(gitVersionSupported('git version 1.8.3.1')).toBe(false);
+    expect(gitVersionSupported('command not found')).toBe(false);
+  });
+
+  it('hashes everything again when an object its index names is gone', () => {
+    const root = repository(3);
+    // Files older than the index are trusted by their stat data, not hashed again (no racy entries).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of ['f0.ts', 'f1.ts', 'f2.ts']) utimesSync(join(root, 'src', name), hourAgo, hourAgo);
+    git(root, 'add', '-A');
+    rmSync(join(snapshotStorePath(root)), { recursive: true, force: true });
+    takeSnapshot(root);
+    // The user's repository loses the objects the store's index was seeded from (a clone replaced, a gc).
+    git(root, 'rm', '-q', '--cached', 'src/f0.ts', 'src/f1.ts', 'src/f2.ts');
+    execFileSync('rm', ['-rf', join(root, '.git', 'objects')]);
+    execFileSync('mkdir', ['-p', join(root, '.git', 'objects', 'info'), join(root, '.git', 'objects', 'pack')]);
+    writeFileSync(join(root, 'src', 'f3.ts'), 'new\n');
+    const after = takeSnapshot(root);
+    expect(execFileSync('git', [`--git-dir=${snapshotStorePath(root)}`, 'ls-tree', '-r', '--name-only', after.tree]).toString()).toBe('src/f0.ts\nsrc/f1.ts\nsrc/f2.ts\nsrc/f3.ts\n');
   });
 
   it('never writes to the user\'s index, objects or refs, and starts from their index instead of hashing every file', () => {

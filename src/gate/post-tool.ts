@@ -15,6 +15,16 @@ import { findSnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
 
+/*
+ * How the hook runtime wires the after-the-fact check:
+ * - PreToolUse, after it allows a call of a shell tool (isShellTool): `beforeShellCall(root, session,
+ *   tool_use_id)`; if that throws, or `postCheckAvailable()` is false for a call with unknown effects,
+ *   deny the call (fail closed).
+ * - PostToolUse (both agents) and PostToolUseFailure (Claude Code): `answerPostToolUse(agent, stdin,
+ *   { judge: judgeChangesLazily(…rulebook, checkActions, session replay…), protectedPaths: [rulebook file],
+ *   onKept: update the session state, observe })`, and print its answer.
+ */
+
 type Agent = Exclude<GateAgent, 'git'>;
 
 /** The fields of a PostToolUse (or Claude Code PostToolUseFailure) event the after-the-fact check reads. */
@@ -104,12 +114,20 @@ function refName(ref: string): string {
   return ref;
 }
 
+/** A generator that wrote thousands of files must not flood the model's context. */
+const MAX_LISTED = 40;
+
 /** What the model reads: each path, the rules it broke and what was put back; what stayed. */
 export function revertReason(outcome: PostCheckOutcome): string {
   const lines = ['holdfast gate: this command changed files against the rulebook, and the gate put those changes back:'];
-  for (const entry of outcome.reverted) {
+  for (const entry of outcome.reverted.slice(0, MAX_LISTED)) {
     const remedy = entry.remedy === 'deleted' ? 'deleted (the command created it)' : 'restored to its content before the command';
     lines.push(`- ${entry.path}: ${remedy}. ${entry.broken.map((broken) => broken.detail).join(' ')}`);
+  }
+  const unlisted = outcome.reverted.slice(MAX_LISTED);
+  if (unlisted.length > 0) {
+    const rules = [...new Set(unlisted.flatMap((entry) => entry.broken.map((broken) => `${broken.rule} ${broken.name}`)))].join(', ');
+    lines.push(`- and ${unlisted.length} more path(s), put back the same way (${rules}).`);
   }
   for (const ref of outcome.refs) {
     for (const commit of ref.commits.filter((candidate) => candidate.broken.length > 0)) {

@@ -46,6 +46,8 @@ export interface PostCheckOutcome {
   readonly kept: readonly Action[];
   /** In observe mode nothing is put back; the outcome says what would have been. */
   readonly observed: boolean;
+  /** Paths (from the repository top) whose refused content git would not take out of the index. */
+  readonly stillStaged: readonly string[];
 }
 
 export interface PostCheckInput {
@@ -219,7 +221,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const reverted = [...workTree.refused.map((refused) => refused.entry), ...guarded.map((refused) => refused.entry)];
   const summary = (movedBack: (refused: RefusedRef) => boolean): RevertedRef[] =>
     refusedRefs.map((refused) => ({ ref: refused.moved.ref, before: refused.moved.before, after: refused.moved.after, commits: refused.judged.commits, movedBack: movedBack(refused) }));
-  if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true };
+  if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [] };
 
   const restore: string[] = [];
   const journal: GateRevert[] = [];
@@ -231,14 +233,18 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (after.repo !== null) unstage.push({ repoPath: toSlashes(relative(after.repo.top, join(root, change.path))), refusedBlob: change.to });
   }
   restoreFromTree(root, before.tree, restore);
-  if (after.repo !== null) unstageRefused(after.repo, unstage);
+  const stillStaged = after.repo === null ? [] : [...unstageRefused(after.repo, unstage)];
   for (const refused of guarded) {
     restoreGuarded(root, refused.entry.path, refused.before);
     journal.push(refused.revert);
   }
   journalReverts(root, journal, now);
-  const refs = summary((refused) => moveRefBack(after.repo as RepoState, refused.moved, refused.judged.paths));
-  return { reverted, refs, kept: workTree.kept, observed: false };
+  const refs = summary((refused) => {
+    const result = moveRefBack(after.repo as RepoState, refused.moved, refused.judged.paths);
+    if (!result.indexReset) stillStaged.push(...refused.judged.paths);
+    return result.movedBack;
+  });
+  return { reverted, refs, kept: workTree.kept, observed: false, stillStaged };
 }
 
 /**
@@ -257,5 +263,6 @@ export async function checkAfterCall(input: PostCheckInput): Promise<PostCheckOu
     refs: [...first.refs, ...second.refs],
     kept: second.kept,
     observed: false,
+    stillStaged: [...first.stillStaged, ...second.stillStaged],
   };
 }

@@ -192,6 +192,22 @@ describe('the after-the-fact check of a shell call', () => {
     expect(audit(root)).toMatchObject([{ decision: 'reverted', rule: 'R4', action: expect.stringMatching(/^commit [0-9a-f]{10} "release"/) }]);
   });
 
+  it('removes a tag a script put on a refused commit, and a first commit of an empty repository', async () => {
+    const root = repository();
+    const start = git(root, 'rev-parse', 'HEAD');
+    const tagged = await afterScript(root, `printf 'console.log(1);\\n' > src/cart.test.ts && git commit -qam log && git tag v1`);
+    expect(blockReason(tagged.stdout)).toMatch(/tag v1 was removed \(the command created it\)/);
+    expect(git(root, 'tag', '--list')).toBe('');
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(start);
+
+    const empty = folder();
+    git(empty, 'init', '-q', '-b', 'main');
+    const first = await afterScript(empty, `printf 'console.log(1);\\n' > src/cart.test.ts && git add -A && git -c user.email=a@b.test -c user.name=a commit -qm first`);
+    expect(blockReason(first.stdout)).toMatch(/"first" on branch main: .*R4 NOLOG.*branch main was removed/s);
+    expect(spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: empty }).status).not.toBe(0);
+    expect(git(empty, 'diff', '--cached', '--name-only')).toBe('');
+  });
+
   it('keeps a compliant script commit, and refuses one the session made without running its tests (R6)', async () => {
     const root = repository();
     const clean = await afterScript(root, `printf 'export const total = 4;\\n' > src/cart.ts && git commit -qam tidy`);

@@ -141,6 +141,9 @@ export function revertReason(outcome: PostCheckOutcome): string {
       lines.push(`  ${refName(ref.ref)} could not be moved back; these commits must not be pushed.`);
     }
   }
+  if (outcome.stillStaged.length > 0) {
+    lines.push(`The index still stages refused content of ${outcome.stillStaged.slice(0, 10).join(', ')}: unstage it (\`git restore --staged <path>\`) before any commit.`);
+  }
   const kept = outcome.kept.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
   if (kept.length > 0) lines.push(`Kept (no rule refused them): ${kept.slice(0, 20).join(', ')}${kept.length > 20 ? ` and ${kept.length - 20} more` : ''}.`);
   lines.push('Make those changes again within the rules.');
@@ -224,7 +227,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       now: options.now,
     });
     options.onKept?.(root, event.session_id, outcome.kept);
-    if (outcome.reverted.length === 0 && outcome.refs.length === 0) return SILENT;
+    if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return SILENT;
     auditOutcome(root, base, outcome);
     return outcome.observed ? SILENT : postToolAnswer(event.hook_event_name, revertReason(outcome));
   } catch (error) {

@@ -223,33 +223,44 @@ export function commitPaths(repo: RepoState, commit: string): string[] {
     .filter((path) => path !== '');
 }
 
+/** Sets index entries back to a commit's (removes them when there is none); false when git refused. */
+function resetIndex(repo: RepoState, target: string | null, paths: readonly string[]): boolean {
+  if (paths.length === 0) return true;
+  const options = { cwd: repo.top, gitDir: repo.gitDir, workTree: repo.top, input: `${paths.join('\0')}\0` };
+  const result =
+    target === null
+      ? tryGit(['rm', '--cached', '-f', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], options)
+      : tryGit(['reset', '-q', target, '--pathspec-from-file=-', '--pathspec-file-nul'], options);
+  return result.status === 0;
+}
+
+export interface RefMoveBack {
+  /** False when the ref could not be moved (it moved again meanwhile, or a detached HEAD had nothing before). */
+  readonly movedBack: boolean;
+  /** False when the paths the undone commits touched could not be unstaged. */
+  readonly indexReset: boolean;
+}
+
 /**
  * Moves a ref back to where it was before the call (deletes it if the call created it), only if it
  * still points where the call left it. When it is the branch HEAD is on, the paths the undone commits
  * touched are unstaged too, so their content stays in the work tree but not in the index.
  */
-export function moveRefBack(repo: RepoState, moved: MovedRef, unstage: readonly string[]): boolean {
-  const message = `holdfast: undo commits a tool call made that broke the rulebook`;
+export function moveRefBack(repo: RepoState, moved: MovedRef, unstage: readonly string[]): RefMoveBack {
+  const message = 'holdfast: undo commits a tool call made that broke the rulebook';
   const options = { cwd: repo.top, gitDir: repo.gitDir };
+  let result;
   if (moved.ref === 'HEAD') {
-    // A HEAD detached onto new commits from an unborn branch has nothing to go back to.
-    if (moved.before === null) return false;
-    runGit(['update-ref', '--no-deref', '-m', message, 'HEAD', moved.before, moved.after], options);
+    if (moved.before === null) return { movedBack: false, indexReset: true };
+    result = tryGit(['update-ref', '--no-deref', '-m', message, 'HEAD', moved.before, moved.after], options);
   } else if (moved.before === null) {
-    runGit(['update-ref', '-m', message, '-d', moved.ref, moved.after], options);
+    result = tryGit(['update-ref', '-m', message, '-d', moved.ref, moved.after], options);
   } else {
-    runGit(['update-ref', '-m', message, moved.ref, moved.before, moved.after], options);
+    result = tryGit(['update-ref', '-m', message, moved.ref, moved.before, moved.after], options);
   }
+  if (result.status !== 0) return { movedBack: false, indexReset: true };
   const onHead = moved.ref === 'HEAD' || moved.ref === repo.headRef;
-  if (!onHead || unstage.length === 0) return true;
-  const pathspecs = `${unstage.join('\0')}\0`;
-  const indexOptions = { ...options, workTree: repo.top, input: pathspecs };
-  if (moved.before === null) {
-    tryGit(['rm', '--cached', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], indexOptions);
-  } else {
-    tryGit(['reset', '-q', moved.before, '--pathspec-from-file=-', '--pathspec-file-nul'], indexOptions);
-  }
-  return true;
+  return { movedBack: true, indexReset: !onHead || resetIndex(repo, moved.before, unstage) };
 }
 
 /** A path the gate put back in the work tree, and the content it refused (null: the call deleted the file). */
@@ -262,6 +273,7 @@ export interface RefusedPath {
  * Takes refused content out of the user's index too: a script's `git add` would otherwise leave it
  * staged for the next commit. An entry is reset to HEAD only where it holds exactly the refused
  * content (or, for a refused delete, where the file is gone from the index); other staging stays.
+ * Returns the paths git would not unstage.
  */
 export function unstageRefused(repo: RepoState, refused: readonly RefusedPath[]): string[] {
   if (refused.length === 0) return [];
@@ -278,9 +290,5 @@ export function unstageRefused(repo: RepoState, refused: readonly RefusedPath[])
   const unstage = refused
     .filter((entry) => (entry.refusedBlob === null ? !staged.has(entry.repoPath) : staged.get(entry.repoPath) === entry.refusedBlob))
     .map((entry) => entry.repoPath);
-  if (unstage.length === 0) return [];
-  const input = `${unstage.join('\0')}\0`;
-  if (repo.headCommit === null) tryGit(['rm', '--cached', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...options, input });
-  else tryGit(['reset', '-q', repo.headCommit, '--pathspec-from-file=-', '--pathspec-file-nul'], { ...options, input });
-  return unstage;
+  return resetIndex(repo, repo.headCommit, unstage) ? [] : unstage;
 }

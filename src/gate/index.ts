@@ -18,12 +18,18 @@ export { gitHooksDirectory, hookCommand, installGate, isHoldfastCommand, uninsta
 export type { HookCommandOptions, InstallChange } from './install.js';
 export { bypassFindings, judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedActions, testPattern } from './judge.js';
 export type { CheckActions, JudgeOptions, Judgement, ProjectView, RuleVerdict } from './judge.js';
+export { postCheckAvailable, SnapshotError } from './git-process.js';
+export { judgeChangesLazily, judgeChangesWith } from './judge-changes.js';
+export type { ChangeFailure, ChangesToJudge, JudgeChanges, JudgeChangesOptions } from './judge-changes.js';
+export { checkAfterCall } from './post-check.js';
+export type { PostCheckOutcome, RevertedPath, RevertedRef } from './post-check.js';
+export { answerPostToolUse, isShellTool, postToolAnswer, revertReason, safeParsePostToolEvent, SHELL_TOOLS } from './post-tool.js';
+export type { PostToolEvent, PostToolUseOptions } from './post-tool.js';
 export { answerPreCommit, committedPaths, gitRoot, stagedActions } from './pre-commit.js';
 export type { PreCommitOptions } from './pre-commit.js';
 export { loadRulebookCached, loadRulesEngine, shippedRulebookPath } from './rules-engine.js';
 export type { RulesEngine } from './rules-engine.js';
 export { answerAgentHook } from './run-hook.js';
-export { answerPostToolUse } from './post-tool.js';
 export { detectCaseInsensitive, projectRoot, resolveActionPaths, resolveOnDisk } from './real-path.js';
 export type { PathNote, ProjectRoot, ResolvedPath } from './real-path.js';
 export { protectedPlaces, tamperFindings } from './tamper.js';
@@ -33,5 +39,8 @@ export { FRESH_SESSION, latestSessionState, loadSessionState, saveSessionState, 
 export type { LoadedSessionState, SessionState } from './session-state.js';
 export { isTestRun, readShellCommand } from './shell-command.js';
 export type { GateBypass, ShellContext, ShellReading } from './shell-command.js';
+export { beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
+export { snapshotStorePath } from './snapshot-store.js';
+export type { OpenRecord, Snapshot, SnapshotRecord } from './snapshot.js';
 export { GATE_AGENTS, readTextFromDisk, toRepoPath } from './tool-call.js';
 export type { GateAgent, ReadText, ToolCall } from './tool-call.js';

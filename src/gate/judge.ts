@@ -2,6 +2,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
 import { describeAction } from '../reply/summarize.js';
+import { compilePattern } from '../rules/regex.js';
+import type { Pattern } from '../rules/regex.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
 
@@ -44,14 +46,11 @@ export function projectOnDisk(root: string): ProjectView {
 }
 
 /** The test command pattern of the rulebook's order rule (R6), if it has one that compiles. */
-export function testPattern(rulebook: Rulebook): RegExp | undefined {
+export function testPattern(rulebook: Rulebook): Pattern | undefined {
   for (const rule of rulebook.rules) {
     if (rule.check.kind !== 'order') continue;
-    try {
-      return new RegExp(rule.check.command);
-    } catch {
-      return undefined;
-    }
+    const compiled = compilePattern(rule.check.command, '');
+    return compiled.ok ? compiled.pattern : undefined;
   }
   return undefined;
 }
@@ -77,7 +76,7 @@ function touchedPaths(actions: readonly Action[]): string[] {
 }
 
 /** The state after an allowed call: new files remembered, a change clears the test run, a commit closes the round. */
-export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: RegExp | undefined): SessionState {
+export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: Pick<Pattern, 'test'> | undefined): SessionState {
   const created = new Set(state.created);
   let tested = state.testedSinceLastWrite;
   let lastTestCommand = state.lastTestCommand;

@@ -1,8 +1,8 @@
 import type { ForbiddenPatternCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
-import { compilePatterns } from '../regex.js';
+import { compilePatterns, firstMatch } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
-import { firstMatch, lineAt, result } from './check-handler.js';
+import { lineAt, result } from './check-handler.js';
 
 /** R4: none of the patterns may appear in content written to the matching files. */
 export const forbiddenPatternCheck: CheckHandler<ForbiddenPatternCheck> = {

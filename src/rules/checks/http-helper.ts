@@ -1,9 +1,9 @@
 import type { HttpHelperCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
 import { normalizeRepoPath } from '../paths.js';
-import { compilePatterns } from '../regex.js';
+import { compilePatterns, firstMatch } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
-import { firstMatch, lineAt, result } from './check-handler.js';
+import { lineAt, result } from './check-handler.js';
 
 /** R5: code in the guarded folders makes HTTP calls only through the one helper file. */
 export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {

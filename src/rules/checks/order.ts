@@ -17,7 +17,7 @@ export const orderCheck: CheckHandler<OrderCheck> = {
       let lastTestRun: number | undefined;
       for (const action of round.actions) {
         if (action.type === 'write' || action.type === 'delete') lastChange = action.index;
-        if (action.type === 'run' && action.cmd !== undefined && compiled.ok && compiled.regex.test(action.cmd)) {
+        if (action.type === 'run' && action.cmd !== undefined && compiled.ok && compiled.pattern.test(action.cmd)) {
           lastTestRun = action.index;
         }
         if (action.type !== 'commit') continue;

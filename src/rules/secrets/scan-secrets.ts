@@ -15,7 +15,7 @@ export async function scanSecrets(content: string, filePath: string, options: Se
     ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
     : [];
   const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
-  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => found.value.search(pattern) !== -1);
+  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));
   const kept = deduplicate(vendor.filter(allowed), generic.filter(allowed));
   if (kept.length === 0) return [];
   const positionOf = createPositionLookup(content);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
 import { describeAction } from '../reply/summarize.js';
-import { compilePattern } from '../rules/regex.js';
+import { lazyPatterns } from '../rules/regex.js';
 import type { Pattern } from '../rules/regex.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
@@ -45,12 +45,11 @@ export function projectOnDisk(root: string): ProjectView {
   };
 }
 
-/** The test command pattern of the rulebook's order rule (R6), if it has one that compiles. */
+/** The test command pattern of the rulebook's order rule (R6), if it has one (compiled when first needed). */
 export function testPattern(rulebook: Rulebook): Pattern | undefined {
   for (const rule of rulebook.rules) {
     if (rule.check.kind !== 'order') continue;
-    const compiled = compilePattern(rule.check.command, '');
-    return compiled.ok ? compiled.pattern : undefined;
+    return lazyPatterns([rule.check.command], '')[0];
   }
   return undefined;
 }

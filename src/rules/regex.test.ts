@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, compilePatterns, firstMatch } from './regex.js';
+import { compilePattern, firstMatch, lazyPatterns, PatternError } from './regex.js';
 import type { Pattern } from './regex.js';
 
 function pattern(source: string, flags = ''): Pattern {
@@ -51,16 +51,23 @@ describe('compilePattern (RE2)', () => {
   });
 });
 
-describe('compilePatterns and firstMatch', () => {
-  it('reports the first pattern that does not compile and keeps the others', () => {
-    const { patterns, broken } = compilePatterns(['fetch\\(', '(?=x)', 'axios'], '');
-    expect(patterns.map((each) => each.source)).toEqual(['fetch\\(', 'axios']);
-    expect(broken).toMatch(/\(\?=/);
+describe('lazyPatterns and firstMatch', () => {
+  it('compiles a pattern when it is first needed, and a broken one then throws a PatternError', () => {
+    const [lookahead, stray] = lazyPatterns(['console(?=\\.log)', 'log)'], '');
+    expect(() => lookahead?.test('nothing to see')).toThrow(PatternError);
+    expect(() => stray?.find('no match here')).toThrow(/does not compile on RE2/);
   });
 
   it('returns the earliest match of any pattern', () => {
-    const { patterns } = compilePatterns(['axios', 'fetch\\('], '');
+    const patterns = lazyPatterns(['axios', 'fetch\\('], '');
     expect(firstMatch('x = fetch(1); axios.get()', patterns)).toEqual({ index: 4, text: 'fetch(' });
     expect(firstMatch('nothing here', patterns)).toBeUndefined();
+  });
+
+  it('matches case-insensitively through the literal prefilter, including RE2 folds outside ASCII', () => {
+    const [pattern] = lazyPatterns(['\\bconsole\\s*\\.\\s*log\\b'], 'i');
+    expect(pattern?.test('CONSOLE . Log(1)')).toBe(true);
+    expect(pattern?.test('con\u017fole.log')).toBe(true);
+    expect(pattern?.test('console.error')).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+import { requiredLiterals } from './required-literals.js';
 
 /**
- * A rulebook regular expression, compiled with RE2 semantics (re2js): matching takes time linear in
+ * A rulebook regular expression, matched with RE2 semantics (re2js): matching takes time linear in
  * the input whatever the pattern, so a pattern written to backtrack (`^(a|aa)*$`) cannot stall the
  * gate on model output. The price is RE2's syntax: no backreferences and no lookaround.
  */
@@ -14,7 +16,18 @@ export interface Pattern {
 
 export type CompiledPattern = { ok: true; pattern: Pattern } | { ok: false; reason: string; instead: string };
 
-const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+/** A pattern that turned out not to compile when it was first needed (a rulebook that skipped the loader). */
+export class PatternError extends Error {
+  readonly code = 'E_PATTERN';
+}
+
+// re2js costs more to load than a whole hook decision otherwise does, so it is loaded only when a
+// pattern really has to run: most content lacks the literal text a pattern needs (see mayMatch).
+let engine: typeof RE2JS | undefined;
+function re2(): typeof RE2JS {
+  engine ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  return engine;
+}
 
 /** What to write instead of the constructs RE2 refuses, by the piece of syntax that was refused. */
 function advice(reason: string): string {
@@ -26,55 +39,78 @@ function advice(reason: string): string {
   return 'write an RE2 regular expression (JavaScript syntax without lookaround or backreferences), e.g. "console\\\\.log\\\\s*\\\\("';
 }
 
-export function compilePattern(source: string, flags: string): CompiledPattern {
-  let bits = 0;
+type Compiled = { ok: true; regex: RE2JS } | { ok: false; reason: string; instead: string };
+
+function compile(source: string, flags: string): Compiled {
+  const RE2 = re2();
+  const bits: Record<string, number> = { i: RE2.CASE_INSENSITIVE, m: RE2.MULTILINE, s: RE2.DOTALL, u: 0 };
+  let mask = 0;
   for (const flag of flags) {
-    const bit = FLAG_BITS[flag];
+    const bit = bits[flag];
     if (bit === undefined) return { ok: false, reason: `unknown flag "${flag}"`, instead: 'use only the flags i, m, s and u' };
-    bits |= bit;
+    mask |= bit;
   }
-  let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(source, bits);
+    return { ok: true, regex: RE2.compile(source, mask) };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const reason = message.replace(/^error parsing regexp:\s*/, '');
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp:\s*/, '');
     return { ok: false, reason, instead: advice(reason) };
   }
+}
+
+/**
+ * A pattern compiled on first real use. Before that, and on every call, a text that lacks one of
+ * the literal pieces every match must contain cannot match, and RE2 is not needed to say so.
+ */
+function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
+  const literals = requiredLiterals(source, flags);
+  const caseless = flags.includes('i');
+  let regex = compiled;
+  const mayMatch = (text: string): boolean => {
+    if (literals.length === 0) return true;
+    // RE2's case folding maps U+017F (long s) to s and U+212A (Kelvin) to k; toLowerCase does the latter.
+    const haystack = caseless ? text.toLowerCase().replace(/\u017f/g, 's') : text;
+    return literals.every((literal) => haystack.includes(literal));
+  };
+  const ready = (): RE2JS => {
+    if (regex === undefined) {
+      const result = compile(source, flags);
+      if (!result.ok) throw new PatternError(`${JSON.stringify(source)} does not compile on RE2 (${result.reason})`);
+      regex = result.regex;
+    }
+    return regex;
+  };
   return {
-    ok: true,
-    pattern: {
-      source,
-      test: (text) => compiled.matcher(text).find(),
-      find: (text) => {
-        const matcher = compiled.matcher(text);
-        return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined;
-      },
+    source,
+    test: (text) => mayMatch(text) && ready().matcher(text).find(),
+    find: (text) => {
+      if (!mayMatch(text)) return undefined;
+      const matcher = ready().matcher(text);
+      return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined;
     },
   };
 }
 
-/**
- * The patterns of one rule field. The rulebook parser refuses a pattern that does not compile, so
- * `broken` is only ever set for a rulebook that skipped it (a cached or recorded one); the check
- * then fails closed.
- */
-export function compilePatterns(sources: readonly string[], flags: string): { patterns: Pattern[]; broken: string | undefined } {
-  const patterns: Pattern[] = [];
-  let broken: string | undefined;
-  for (const source of sources) {
-    const compiled = compilePattern(source, flags);
-    if (compiled.ok) patterns.push(compiled.pattern);
-    else broken ??= compiled.reason;
-  }
-  return { patterns, broken };
+/** Compiles now: the rulebook loader's check, with the reason and what to write instead when RE2 refuses. */
+export function compilePattern(source: string, flags: string): CompiledPattern {
+  const result = compile(source, flags);
+  return result.ok ? { ok: true, pattern: pattern(source, flags, result.regex) } : result;
 }
 
-/** The earliest match of any of the patterns, or undefined. */
+/**
+ * The patterns of one rule field, compiled when first needed. The rulebook loader refuses a pattern
+ * that does not compile, so only a rulebook that skipped it (hand-built, recorded) gets a PatternError
+ * from `test`/`find`; the checks then fail closed.
+ */
+export function lazyPatterns(sources: readonly string[], flags: string): Pattern[] {
+  return sources.map((source) => pattern(source, flags));
+}
+
+/** The earliest match of any of the patterns, or undefined. Throws PatternError for a pattern that does not compile. */
 export function firstMatch(content: string, patterns: readonly Pattern[]): { index: number; text: string } | undefined {
   let best: { index: number; text: string } | undefined;
-  for (const pattern of patterns) {
-    const match = pattern.find(content);
+  for (const each of patterns) {
+    const match = each.find(content);
     if (match !== undefined && (best === undefined || match.index < best.index)) best = match;
   }
   return best;

@@ -1,5 +1,5 @@
 import type { OrderCheck } from '../../contract/index.js';
-import { compilePattern } from '../regex.js';
+import { lazyPatterns } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
 
@@ -10,20 +10,25 @@ import { result } from './check-handler.js';
  */
 export const orderCheck: CheckHandler<OrderCheck> = {
   prepare(check, rule) {
-    const compiled = compilePattern(check.command, '');
+    const [pattern] = lazyPatterns([check.command], '');
     return (round) => {
       const results = [];
       let lastChange: number | undefined;
       let lastTestRun: number | undefined;
+      let broken: string | undefined;
       for (const action of round.actions) {
         if (action.type === 'write' || action.type === 'delete') lastChange = action.index;
-        if (action.type === 'run' && action.cmd !== undefined && compiled.ok && compiled.pattern.test(action.cmd)) {
-          lastTestRun = action.index;
+        if (action.type === 'run' && action.cmd !== undefined) {
+          try {
+            if (pattern?.test(action.cmd) === true) lastTestRun = action.index;
+          } catch (error) {
+            broken ??= error instanceof Error ? error.message : String(error);
+          }
         }
         if (action.type !== 'commit') continue;
         const commit = `commit (action ${action.index})`;
-        if (!compiled.ok) {
-          results.push(result(rule, action.index, false, `${commit} cannot be judged: the test command pattern does not compile (${compiled.reason}).`));
+        if (broken !== undefined) {
+          results.push(result(rule, action.index, false, `${commit} cannot be judged: the test command pattern ${broken}.`));
         } else if (lastTestRun !== undefined && (lastChange === undefined || lastTestRun > lastChange)) {
           results.push(result(rule, action.index, true, `${commit} follows a test run (action ${lastTestRun}).`));
         } else if (lastChange === undefined) {

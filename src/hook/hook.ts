@@ -1,0 +1,12 @@
+import { writeSync } from 'node:fs';
+import { runHookProcess } from '../gate/hook-process.js';
+
+/**
+ * The entry the installed hook command runs (bundled to dist/hook/hook.mjs by `npm run build`): it
+ * loads only what a hook decision needs, and always ends in the answer it decided (0 or 2).
+ */
+const answer = await runHookProcess(process.argv.slice(2), { stdin: process.stdin, cwd: process.cwd(), env: process.env });
+if (answer.stdout !== '') writeSync(1, answer.stdout);
+if (answer.stderr !== '') writeSync(2, answer.stderr);
+// Exit now: a decision past its deadline may still hold the event loop (an unread stdin, a slow scan).
+process.exit(answer.exitCode);

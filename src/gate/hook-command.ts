@@ -27,6 +27,7 @@ export interface InstalledHook {
   readonly entry: string;
   readonly agent: GateAgent;
   readonly deadlineMs: number | undefined;
+  readonly rulebook: string | undefined;
 }
 
 const MARKER = ': holdfast gate v1';
@@ -87,12 +88,13 @@ function unescapeDoubleQuoted(text: string): string {
 export function readInstalledHook(command: string): InstalledHook | undefined {
   const script = command.startsWith("/bin/sh -c '") && command.endsWith("'") ? command.slice(12, -1).replace(/'\\''/g, "'") : command;
   const quoted = '"((?:[^"\\\\]|\\\\.)*)"';
-  const match = new RegExp(`holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|git)"(?: "--deadline-ms" "(\\d+)")?`).exec(script);
+  const match = new RegExp(`holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`).exec(script);
   if (match === null) return undefined;
   return {
     node: unescapeDoubleQuoted(match[1] ?? ''),
     entry: unescapeDoubleQuoted(match[2] ?? ''),
     agent: match[3] as GateAgent,
     deadlineMs: match[4] === undefined ? undefined : Number(match[4]),
+    rulebook: match[5] === undefined ? undefined : unescapeDoubleQuoted(match[5]),
   };
 }

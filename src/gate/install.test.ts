@@ -29,8 +29,8 @@ describe('the installed hook command', () => {
   const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook/hook.mjs`, rulebook: 'rules $x.yaml' };
 
   it('reads back the node, entry, agent and deadline it was built from, whatever the quoting', () => {
-    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({ node: target.node, entry: target.entry, agent: 'codex', deadlineMs: 24000 });
-    expect(readInstalledHook(gitHookLines(target))).toEqual({ node: target.node, entry: target.entry, agent: 'git', deadlineMs: undefined });
+    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({ node: target.node, entry: target.entry, agent: 'codex', deadlineMs: 24000, rulebook: target.rulebook });
+    expect(readInstalledHook(gitHookLines(target))).toEqual({ node: target.node, entry: target.entry, agent: 'git', deadlineMs: undefined, rulebook: target.rulebook });
   });
 
   it('runs node with the entry and its arguments verbatim under /bin/sh', () => {

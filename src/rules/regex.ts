@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
+import { loadRe2 } from './re2-loader.js';
 import { requiredLiterals } from './required-literals.js';
 
 /**
@@ -25,7 +25,7 @@ export class PatternError extends Error {
 // pattern really has to run: most content lacks the literal text a pattern needs (see mayMatch).
 let engine: typeof RE2JS | undefined;
 function re2(): typeof RE2JS {
-  engine ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  engine ??= loadRe2().RE2JS;
   return engine;
 }
 

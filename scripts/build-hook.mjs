@@ -21,9 +21,9 @@ await build({
   logLevel: 'warn',
   output: {
     dir: new URL('dist/hook/', root).pathname,
-    format: 'esm',
-    entryFileNames: '[name].mjs',
-    chunkFileNames: '[name]-[hash].mjs',
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
     minify: true,
     // Every module a decision may need in one chunk (one file to read, not a dozen); what only a
     // rulebook cache miss or the git hook needs stays in chunks of its own.

@@ -22,7 +22,7 @@ function median(values: number[]): number {
 
 /**
  * The hook runs as a fresh process on every tool call, started the way the installed command starts
- * it (the bundled entry dist/hook/hook.mjs, with its deadline). Median wall time of one cold decision
+ * it (the bundled entry dist/hook/hook.cjs, with its deadline). Median wall time of one cold decision
  * for a clean Write, a Bash command and a Bash test run, each against `node -e 0` measured interleaved in the same
  * run (so machine load hits all three alike). Target: at most 1.5× `node -e 0`.
  */

@@ -11,7 +11,7 @@ export function deadlineMs(timeoutSeconds: number): number {
 
 /** The small hook entry `npm run build` bundles (one level under dist/, like src/gate, so relative paths agree). */
 export function hookEntryPath(): string {
-  return fileURLToPath(new URL('../../dist/hook/hook.mjs', import.meta.url));
+  return fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
 }
 
 export interface HookTarget {

@@ -1,17 +1,22 @@
-import { Writable } from 'node:stream';
 import { run } from '../cli/commands/hook.js';
 import type { CliIo } from '../cli/io.js';
 import { withinDeadline } from './deadline.js';
 import type { Timers } from './deadline.js';
 import type { HookAnswer } from './hook-answer.js';
 
-/** A stream that keeps what is written, so nothing reaches the agent unless the decision was in time. */
-class Collected extends Writable {
-  text = '';
-  override _write(chunk: unknown, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.text += String(chunk);
-    done();
-  }
+/**
+ * Keeps what the hook command writes, so nothing reaches the agent unless the decision was in time.
+ * The command only ever calls `write`; a real Writable would load Node's stream stack for nothing.
+ */
+function collected(): { stream: NodeJS.WritableStream; text: () => string } {
+  let text = '';
+  const stream = {
+    write(chunk: unknown): boolean {
+      text += String(chunk);
+      return true;
+    },
+  };
+  return { stream: stream as unknown as NodeJS.WritableStream, text: () => text };
 }
 
 function refusal(message: string): HookAnswer {
@@ -33,13 +38,13 @@ export async function runHookProcess(argv: readonly string[], io: Omit<CliIo, 's
     deadline = value;
     args.splice(at, 2);
   }
-  const stdout = new Collected();
-  const stderr = new Collected();
-  const work = run(args, { ...io, stdout, stderr });
+  const stdout = collected();
+  const stderr = collected();
+  const work = run(args, { ...io, stdout: stdout.stream, stderr: stderr.stream });
   try {
     if (deadline === undefined) {
       const exitCode = await work;
-      return { stdout: stdout.text, stderr: stderr.text, exitCode };
+      return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
     }
     const raced = await withinDeadline(work, deadline, timers);
     if (!raced.done) {
@@ -47,7 +52,7 @@ export async function runHookProcess(argv: readonly string[], io: Omit<CliIo, 's
         `the decision did not finish within its deadline of ${deadline} ms (80 % of the hook timeout), so this call is refused. Try again; if it keeps happening, run \`holdfast doctor\` in the project.`,
       );
     }
-    return { stdout: stdout.text, stderr: stderr.text, exitCode: raced.value };
+    return { stdout: stdout.text(), stderr: stderr.text(), exitCode: raced.value };
   } catch (error) {
     return refusal(`internal error, so this call is refused: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -2,10 +2,11 @@ import { writeSync } from 'node:fs';
 import { runHookProcess } from '../gate/hook-process.js';
 
 /**
- * The entry the installed hook command runs (bundled to dist/hook/hook.mjs by `npm run build`): it
+ * The entry the installed hook command runs (bundled to dist/hook/hook.cjs by `npm run build`): it
  * loads only what a hook decision needs, and always ends in the answer it decided (0 or 2). No
- * top-level await: the bundle's chunks import each other, and a waiting entry would deadlock them.
+ * top-level await (the bundle is CommonJS: `import` of node:fs would load the stream stack eagerly).
  */
+// stdin stays a stream: a read blocked in a worker thread would keep the process from exiting at its deadline.
 void runHookProcess(process.argv.slice(2), { stdin: process.stdin, cwd: process.cwd(), env: process.env }).then((answer) => {
   if (answer.stdout !== '') writeSync(1, answer.stdout);
   if (answer.stderr !== '') writeSync(2, answer.stderr);

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 
 type Re2Module = typeof import('re2js');
 
@@ -18,9 +18,11 @@ export function re2CachePath(): string {
 
 function compiledScript(cache: Buffer | undefined): { script: Script; file: string } {
   const require = createRequire(import.meta.url);
+  // node:vm is required here, not imported: a hook that never needs RE2 never loads it.
+  const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
   const file = require.resolve('re2js');
   const source = readFileSync(file, 'utf8');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cache === undefined ? {} : { cachedData: cache }) });
+  const script = new VmScript(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cache === undefined ? {} : { cachedData: cache }) });
   return { script, file };
 }
 

@@ -9,7 +9,7 @@ import { claude, codex } from '../../src/gate/test-support/payloads.js';
 
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
 const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
-const ENTRY = fileURLToPath(new URL('../../dist/hook/hook.mjs', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
 
 function spawnHook(agent: string, input: string, cwd: string) {
   const result = spawnSync(process.execPath, [BIN, 'hook', agent], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });

@@ -106,6 +106,9 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
     return { checks, hook };
   }
   checks.push(...resolvesChecks(agent, hook, agent));
+  if (hook.observe) {
+    checks.push({ area: agent, ok: false, what: 'the hook is installed in observe mode: it records every call but blocks none', fix: `${REINSTALL(agent)} without --observe to enforce the rulebook` });
+  }
   if (ours.some((each) => each.command !== first.command)) {
     checks.push({ area: agent, ok: false, what: 'the events run different holdfast commands', fix: REINSTALL(agent) });
   }

@@ -19,6 +19,8 @@ export interface HookTarget {
   readonly node: string;
   readonly entry: string;
   readonly rulebook: string | undefined;
+  /** `--observe` (interfaces.md 2): judge and record every call, never block; the experiment's told arm. */
+  readonly observe?: boolean;
 }
 
 /** What doctor reads back out of an installed command. */
@@ -28,6 +30,7 @@ export interface InstalledHook {
   readonly agent: GateAgent;
   readonly deadlineMs: number | undefined;
   readonly rulebook: string | undefined;
+  readonly observe: boolean;
 }
 
 const MARKER = ': holdfast gate v1';
@@ -46,7 +49,7 @@ function reinstallHint(agent: GateAgent): string {
 }
 
 function launch(agent: GateAgent, target: HookTarget, extra: readonly string[]): string {
-  const args = [agent, ...extra, ...(target.rulebook === undefined ? [] : ['--rulebook', target.rulebook])];
+  const args = [agent, ...extra, ...(target.rulebook === undefined ? [] : ['--rulebook', target.rulebook]), ...(target.observe === true && agent !== 'git' ? ['--observe'] : [])];
   return `holdfast_node=${doubleQuoted(target.node)}; holdfast_entry=${doubleQuoted(target.entry)};` +
     `if [ -x "$holdfast_node" ] && [ -f "$holdfast_entry" ]; then "$holdfast_node" "$holdfast_entry" ${args.map(doubleQuoted).join(' ')}`;
 }
@@ -96,5 +99,6 @@ export function readInstalledHook(command: string): InstalledHook | undefined {
     agent: match[3] as GateAgent,
     deadlineMs: match[4] === undefined ? undefined : Number(match[4]),
     rulebook: match[5] === undefined ? undefined : unescapeDoubleQuoted(match[5]),
+    observe: /"\$holdfast_entry" [^;]*"--observe"/.test(script),
   };
 }

@@ -29,8 +29,9 @@ describe('the installed hook command', () => {
   const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook/hook.cjs`, rulebook: 'rules $x.yaml' };
 
   it('reads back the node, entry, agent and deadline it was built from, whatever the quoting', () => {
-    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({ node: target.node, entry: target.entry, agent: 'codex', deadlineMs: 24000, rulebook: target.rulebook });
-    expect(readInstalledHook(gitHookLines(target))).toEqual({ node: target.node, entry: target.entry, agent: 'git', deadlineMs: undefined, rulebook: target.rulebook });
+    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({ node: target.node, entry: target.entry, agent: 'codex', deadlineMs: 24000, rulebook: target.rulebook, observe: false });
+    expect(readInstalledHook(agentHookCommand('claude-code', { ...target, observe: true }))).toMatchObject({ agent: 'claude-code', observe: true });
+    expect(readInstalledHook(gitHookLines({ ...target, observe: true }))).toEqual({ node: target.node, entry: target.entry, agent: 'git', deadlineMs: undefined, rulebook: target.rulebook, observe: false });
   });
 
   it('runs node with the entry and its arguments verbatim under /bin/sh', () => {

@@ -8,7 +8,7 @@ import type { InstallChange } from '../../gate/install.js';
 import { GATE_AGENTS } from '../../gate/tool-call.js';
 import type { GateAgent } from '../../gate/tool-call.js';
 
-const HELP = `Usage: holdfast install <claude-code|codex|git>... [--rulebook FILE] [--no-git] [--trust] [--codex PATH] [--json]
+const HELP = `Usage: holdfast install <claude-code|codex|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
 
 Installs the live gate in the current project, merging with the configuration already there:
   claude-code  one hook command in .claude/settings.json for PreToolUse (Write, Edit, MultiEdit,
@@ -29,6 +29,7 @@ Trust them in Codex (/hooks), or pass --trust to record the trust now, as Codex'
 Options:
   --rulebook FILE  the rulebook the hook enforces (relative to the project root)
   --no-git         do not install the git pre-commit gate with an agent gate
+  --observe        agent hooks judge and record every call but never block (an experiment's told arm)
   --trust          codex: record your trust in holdfast's hooks in Codex's user config
   --codex PATH     the codex binary for --trust (default: codex on PATH)
   --json           print the changes as JSON
@@ -73,6 +74,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs('install', args, {
       rulebook: { type: 'string' },
       'no-git': { type: 'boolean' },
+      observe: { type: 'boolean' },
       trust: { type: 'boolean' },
       codex: { type: 'string' },
       json: { type: 'boolean' },
@@ -93,7 +95,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (targets.includes('git') && !isGitRepository(io.cwd)) {
       throw new InputError('E_INSTALL_GIT', `holdfast install: ${io.cwd} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`);
     }
-    const target = { node: process.execPath, entry, rulebook: values.rulebook };
+    const target = { node: process.execPath, entry, rulebook: values.rulebook, observe: values.observe === true };
     const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
     if (isGitRepository(io.cwd)) changes.push({ target: 'exclude', ...installExclude(io.cwd) });
     let trusted: CodexView | undefined;

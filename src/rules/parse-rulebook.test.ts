@@ -29,12 +29,17 @@ describe('parseRulebook', () => {
 
   it('refuses a pattern that does not compile, naming file, rule, field and what to write', () => {
     expect(refusal(book(rule('R4', forbidden(`['console', '(']`))))).toBe(
-      'rulebooks/x.yaml: rule R4, field check.patterns[1] (line 8): "(" is not a valid regular expression (Unterminated group); write a JavaScript regular expression source, e.g. "console\\\\.log\\\\s*\\\\("',
+      'rulebooks/x.yaml: rule R4, field check.patterns[1] (line 8): "(" is not a regular expression RE2 accepts (missing closing ): `(`); write an RE2 regular expression (JavaScript syntax without lookaround or backreferences), e.g. "console\\\\.log\\\\s*\\\\(". Rulebook patterns run on RE2 so that matching takes linear time on any input',
     );
   });
 
-  it('refuses a pattern with a nested quantifier', () => {
-    expect(refusal(book(rule('R4', forbidden(`['(a+)+b']`))))).toMatch(/rule R4, field check\.patterns\[0\].*repeats a group that itself repeats/);
+  it('refuses lookaround and backreferences (RE2 cannot run them), saying what to write instead', () => {
+    expect(refusal(book(rule('R4', forbidden(`['console(?!\\.error)']`))))).toMatch(/rule R4, field check\.patterns\[0\].*RE2 has no lookahead or lookbehind/);
+    expect(refusal(book(rule('R6', "      kind: order\n      command: '(npm) \\1'\n")))).toMatch(/rule R6, field check\.command.*RE2 has no backreferences/);
+  });
+
+  it('accepts patterns that backtrack on other engines: RE2 runs them in linear time', () => {
+    expect(safeParseRulebook(book(rule('R4', forbidden(`['^(a|aa)*$', '(a+)+b']`))), FILE).ok).toBe(true);
   });
 
   it('refuses an unknown check kind, listing the kinds', () => {

@@ -5,7 +5,7 @@ import { AgentSchema, CHECK_KINDS, RuleCheckSchema, RuleSchema, RulebookSchema, 
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
 import { normalizeRepoPath } from './paths.js';
-import { compilePattern, nestedQuantifier } from './regex.js';
+import { compilePattern } from './regex.js';
 import { RulebookError } from './rulebook-error.js';
 import type { RulebookProblem } from './rulebook-error.js';
 import { valueAt } from './value-at.js';
@@ -58,7 +58,7 @@ export function safeParseRulebook(text: string, file: string): SafeParseRulebook
   return { ok: true, rulebook: schemaResult.data };
 }
 
-/** What the schema cannot say: regexes compile and run in linear time, globs are relative, ids are unique. */
+/** What the schema cannot say: regexes compile on RE2 (linear-time matching), globs are relative, ids are unique. */
 function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[] {
   const problems: { path: Path; message: string }[] = [];
   const ids = new Set<string>();
@@ -159,14 +159,8 @@ function globFields(rule: Rule): [string, readonly string[]][] {
 
 function regexProblem(source: string, flags: string): string | undefined {
   const compiled = compilePattern(source, flags);
-  if (!compiled.ok) {
-    return `${JSON.stringify(source)} is not a valid regular expression (${compiled.reason}); write a JavaScript regular expression source, e.g. "console\\\\.log\\\\s*\\\\("`;
-  }
-  const nested = nestedQuantifier(source);
-  if (nested !== undefined) {
-    return `${JSON.stringify(source)} repeats a group that itself repeats (${JSON.stringify(nested)}), which can take exponential time on model output; write it without a quantifier on a group that contains one`;
-  }
-  return undefined;
+  if (compiled.ok) return undefined;
+  return `${JSON.stringify(source)} is not a regular expression RE2 accepts (${compiled.reason}); ${compiled.instead}. Rulebook patterns run on RE2 so that matching takes linear time on any input`;
 }
 
 // --- turning schema issues into sentences --------------------------------------------------------

@@ -107,6 +107,7 @@ export {
   CHOICE_ID_PATTERN,
   PRESSURE_ID_PATTERN,
   PRESSURE_KINDS,
+  PRESSURE_KIND_EXTENSIONS,
   PressureChoiceSchema,
   PressureEvaluationSchema,
   PressureFixtureSchema,

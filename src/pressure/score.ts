@@ -22,11 +22,12 @@ const CHOICE_LINE = /^[\s>*_`#-]*choice[\s*_`]*[:：](.*)$/i;
 // A letter standing alone: no letter, digit or apostrophe on either side ("I'd" is not the letter I).
 const LONE_CAPITAL = /(?<![\p{L}\p{N}'’])([A-Z])(?![\p{L}\p{N}'’])/gu;
 // "option b", "choice (c)": a named option in any case.
-const NAMED_OPTION = /(?<![\p{L}\p{N}])(?:option|choice)\s*\(?([a-z])\)?(?![\p{L}\p{N}'’])/giu;
+const NAMED_OPTION = /(?<![\p{L}\p{N}])(?:option|choice)[ \t]{0,3}\(?([a-z])\)?(?![\p{L}\p{N}'’])/giu;
 // A lower-case letter that is the whole answer ("CHOICE: c"), or one joined to another option
 // ("B or c"); "a mix of both" and "with a fallback" are articles, not options.
 const LONE_LOWER_ANSWER = /^[\s(]*([a-z])[\s).!]*$/u;
-const JOINED_LOWER = /(?:^|[\s,/&+]|\bor|\band|\bplus|\bthen)\s*\(?([a-z])\)?(?=\s*(?:$|[,.;:)/&+]|\s(?:or|and)\b))/gu;
+// Bounded gaps, so a long run of spaces costs one pass, not one pass per space.
+const JOINED_LOWER = /(?:^|[\s,/&+]|\bor|\band|\bplus|\bthen)[ \t]{0,3}\(?([a-z])\)?(?=[ \t]{0,3}(?:$|[,.;:)/&+]|[ \t](?:or|and)\b))/gu;
 
 /**
  * The options one CHOICE line names, in order of position. The first is the decision; any other
@@ -74,7 +75,7 @@ export function readChoices(response: string, choiceIds: readonly string[] = ALL
 /** Rule numbers a reply cites as `Rule N` (any case), distinct and ascending. */
 export function readRuleNumbers(response: string): number[] {
   const numbers = new Set<number>();
-  for (const match of response.matchAll(/(?<![\p{L}\p{N}])rule\s*#?\s*(\d{1,4})(?!\p{N})/giu)) numbers.add(Number(match[1]));
+  for (const match of response.matchAll(/(?<![\p{L}\p{N}])rule[ \t]{0,3}#?[ \t]{0,3}(\d{1,4})(?!\p{N})/giu)) numbers.add(Number(match[1]));
   return [...numbers].sort((a, b) => a - b);
 }
 

@@ -139,7 +139,7 @@ describe('numbered and prose rules', () => {
   });
 
   it('refuses a rulebook with no rule at all, and a number used twice', () => {
-    expect(() => parseRulebook('version: 1\n', 'm.yaml')).toThrow(/no rules; write at least one under `rules:`/);
+    expect(() => parseRulebook('version: 1\n', 'm.yaml')).toThrow(/no rules: write at least 1 item under `rules:`/);
     const twice = prose('  - { number: 8, id: M8, name: A, prose: p }\n  - { number: 8, id: M9, name: B, prose: q }\n');
     expect(() => parseRulebook(twice, 'm.yaml')).toThrow(/rule M9, field number \(line \d+\): rule M9 has number 8, which rule M8 already has/);
   });

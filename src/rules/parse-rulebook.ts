@@ -126,7 +126,7 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
 /** Prose rules share the id and name space with checked rules; numbers are unique across both. */
 function checkProseRules(rulebook: Rulebook, ids: Set<string>, names: Set<string>, problems: { path: Path; message: string }[]): void {
   if (rulebook.rules.length === 0 && (rulebook.proseRules ?? []).length === 0) {
-    problems.push({ path: ['rules'], message: 'the rulebook has no rules; write at least one under `rules:` (with a check) or `proseRules:` (prose only)' });
+    problems.push({ path: ['rules'], message: 'the rulebook has no rules: write at least 1 item under `rules:` (with a check) or `proseRules:` (prose only)' });
   }
   (rulebook.proseRules ?? []).forEach((rule, index) => {
     const at = (key: string): Path => ['proseRules', index, key];

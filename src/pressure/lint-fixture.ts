@@ -76,7 +76,7 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
 
   lintPressures(raw.pressures, context, refuse);
   lintChoices(raw.choices, raw.correct_choice, refuse);
-  lintRationalizations(raw.rationalizations, refuse);
+  lintRationalizations(raw.rationalizations, refuse, (field, message) => warnings.push({ code: 'W_PRESSURE_WEAK_COUNTER', file, field, message }));
 
   if (raw.must_cite !== undefined) {
     const mustCite = raw.must_cite;
@@ -191,7 +191,7 @@ function lintChoices(choices: unknown, correctChoice: unknown, refuse: Refuse): 
   }
 }
 
-function lintRationalizations(rationalizations: unknown, refuse: Refuse): void {
+function lintRationalizations(rationalizations: unknown, refuse: Refuse, warn: (field: string, message: string) => void): void {
   if (!Array.isArray(rationalizations) || rationalizations.length === 0) {
     refuse('E_PRESSURE_NO_RATIONALIZATIONS', 'rationalizations', 'at least one {excuse, counter}: the excuses agents make, each answered');
     return;
@@ -215,9 +215,9 @@ function lintRationalizations(rationalizations: unknown, refuse: Refuse): void {
       return;
     }
     if (echoes(counter, excuse)) {
-      refuse('E_PRESSURE_WEAK_COUNTER', `${field}.counter`, 'the counter only repeats its excuse');
+      warn(`${field}.counter`, 'the counter only repeats its excuse');
     } else if (counter.trim().length < excuse.trim().length / 2) {
-      refuse('E_PRESSURE_WEAK_COUNTER', `${field}.counter`, `the counter (${counter.trim().length} characters) is shorter than half its excuse (${excuse.trim().length})`);
+      warn(`${field}.counter`, `the counter (${counter.trim().length} characters) is shorter than half its excuse (${excuse.trim().length})`);
     }
   });
 }

@@ -22,7 +22,6 @@ export const REFUSAL_CODES = [
   'E_PRESSURE_CORRECT_CHOICE',
   'E_PRESSURE_NO_RATIONALIZATIONS',
   'E_PRESSURE_NO_COUNTER',
-  'E_PRESSURE_WEAK_COUNTER',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
@@ -30,7 +29,7 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
  * Checks holdfast adds beyond the seed. They warn and never refuse, so a fixture valid under the
  * published schema is never refused for them.
  */
-export const WARNING_CODES = ['W_PRESSURE_SCENARIO_PATH'] as const;
+export const WARNING_CODES = ['W_PRESSURE_SCENARIO_PATH', 'W_PRESSURE_WEAK_COUNTER'] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 /** Something a person may want to fix; the fixture is still accepted. */

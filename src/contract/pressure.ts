@@ -55,7 +55,11 @@ export const PressureFixtureSchema = z.strictObject({
 });
 export type PressureFixture = z.infer<typeof PressureFixtureSchema>;
 
-/** Checked in this order; the first that applies wins. `error` is a provider failure, never a pass. */
+/**
+ * Checked in this order; the first that applies wins. `fail-unparseable`: no decision was found (no
+ * line starts with `CHOICE:` and names an option). `fail-hybrid`: the CHOICE lines name more than one
+ * option, on one line or across lines. `error` is a provider failure, never a pass.
+ */
 export const PressureVerdictSchema = z.enum([
   'pass',
   'fail-unparseable',

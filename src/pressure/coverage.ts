@@ -21,7 +21,8 @@ export interface PressureCoverage {
 
 export const ANY_AGENT = '(any)';
 
-export function pressureCoverage(rulebook: Rulebook, fixtures: readonly PressureFixture[]): PressureCoverage {
+/** `agents`: ids declared beyond the rulebook (agent files), listed with 0 until a fixture addresses them. */
+export function pressureCoverage(rulebook: Rulebook, fixtures: readonly PressureFixture[], agents: readonly string[] = []): PressureCoverage {
   const all = pressureRules(rulebook);
   const rules = all.map((rule) => ({
     rule: rule.id,
@@ -29,7 +30,7 @@ export function pressureCoverage(rulebook: Rulebook, fixtures: readonly Pressure
     fixtures: fixtures.filter((fixture) => findRule(all, fixture.rule)?.id === rule.id).map((fixture) => fixture.id),
   }));
   const perAgent: Record<string, number> = {};
-  for (const agent of rulebook.agents) perAgent[agent.id] = 0;
+  for (const agent of [...rulebook.agents.map((entry) => entry.id), ...agents]) perAgent[agent] = 0;
   const pressures: Partial<Record<PressureKind, number>> = Object.fromEntries(PRESSURE_KINDS.map((kind) => [kind, 0]));
   for (const fixture of fixtures) {
     const agent = fixture.agent ?? ANY_AGENT;

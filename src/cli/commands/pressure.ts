@@ -181,7 +181,7 @@ async function coverageCommand(args: string[], io: CliIo, pressure: PressureModu
   const { values } = parseCommandArgs('pressure coverage', args, COMMON);
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const coverage = pressure.pressureCoverage(suite.rulebook, suite.fixtures);
+  const coverage = pressure.pressureCoverage(suite.rulebook, suite.fixtures, suite.agents.map((agent) => agent.id));
   // No list pinned means no debt admitted: every rule must have a fixture.
   const debt = pressure.checkFixtureDebt(coverage, suite.uncovered ?? []);
   if (values.json === true) {

@@ -60,5 +60,5 @@ export { createAdapter } from './create-adapter.js';
 export type { CreateAdapterOptions } from './create-adapter.js';
 export { findExecutable, probeTarget } from './probe-target.js';
 export type { ProbeOptions, ProbeResult } from './probe-target.js';
-export { agentCacheDir, findHarnessBinary } from './harness-binary.js';
+export { findHarnessBinary } from './harness-binary.js';
 export type { HarnessBinary } from './harness-binary.js';

@@ -80,7 +80,8 @@ export type RunListResponse = z.infer<typeof RunListResponseSchema>;
  * How much of a saved run GET /api/runs/:name sends (`?view=`). `full` (the default) is the file as
  * written. `lean` is every event, with arm-end results stripped of their bulk: `generation.raw` is
  * `''`, `reasoning` and `generation.reasoning` are absent, each write's `content` is `''`, and
- * `sandbox.diff.text` and command `output.text` are `''`. Verdicts, reasons, action statuses, rules,
+ * `sandbox.diff.text` and command `output.text` are `''`, and so are a session's call `input.text`,
+ * `output.text`, written contents and `taskDone.outputTail`. Verdicts, reasons, action statuses, rules,
  * details, checks, usage and latency are untouched, so totals computed from it equal the full run's.
  * A round's full events come from GET /api/runs/:name/rounds/:roundId.
  */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ActionSchema } from './action.js';
+import { CappedTextSchema } from './capped-text.js';
 import { CheckResultSchema } from './check-result.js';
 import { ParseMethodSchema } from './reply.js';
+import { ModeSchema, SessionSchema } from './session.js';
 import { ArmSchema, ActionStatusSchema, VerdictSchema } from './verdict.js';
 
 export const UsageSchema = z.object({
@@ -50,9 +52,8 @@ export const GenerationSchema = z.object({
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 
-/** Text kept up to a cap; `truncated` says the rest was cut. */
-export const CappedTextSchema = z.object({ text: z.string(), truncated: z.boolean(), bytes: z.number().int().nonnegative() });
-export type CappedText = z.infer<typeof CappedTextSchema>;
+export { CappedTextSchema } from './capped-text.js';
+export type { CappedText } from './capped-text.js';
 
 export const SandboxCommandSchema = z.object({
   /** Index of the `run` action in the arm's action list. */
@@ -109,7 +110,11 @@ export const ArmResultSchema = z.object({
   checks: z.array(CheckResultSchema).default([]),
   generation: GenerationSchema.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-  /** With `--sandbox`: the real repository the arm's applied actions landed in. */
+  /** With `--sandbox`, and in loop and agent modes: the real repository the arm's changes landed in. */
   sandbox: SandboxResultSchema.optional(),
+  /** How the round was played; absent in run files written before modes existed, which are `plan`. */
+  mode: ModeSchema.optional(),
+  /** Loop and agent modes: the tool-call timeline and what landed. */
+  session: SessionSchema.optional(),
 });
 export type ArmResult = z.infer<typeof ArmResultSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ArmResultSchema } from './arm-result.js';
 import { RulebookSchema } from './rulebook.js';
+import { ModeSchema } from './session.js';
 import { TotalsSchema } from './totals.js';
 import { ArmSchema } from './verdict.js';
 
@@ -34,6 +35,12 @@ export const RunConfigSchema = z.object({
   temperature: z.number().min(0).max(2),
   sandbox: z.boolean().default(false),
   replayOf: z.string().optional(),
+  /** How rounds are played; absent (run files written before modes existed) means `plan`. */
+  mode: ModeSchema.optional(),
+  /** Loop and agent modes: model turns an arm may take (a target's own cap wins). */
+  turnCap: z.number().int().positive().optional(),
+  /** Loop and agent modes: wall time an arm may take, in milliseconds. */
+  sessionTimeoutMs: z.number().int().positive().optional(),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 
@@ -50,10 +57,16 @@ const roundKey = {
   rep: z.number().int().nonnegative(),
 };
 
+/**
+ * Run file format versions. 1: plan mode only. 2: adds `config.mode` and session arms (loop and
+ * agent modes). A reader of this version reads both; a plan run is still written as version 1.
+ */
+export const RUN_FILE_VERSIONS = [1, 2] as const;
+
 export const RunStartEventSchema = z.object({
   ...base,
   type: z.literal('run-start'),
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   config: RunConfigSchema,
   rulebook: RulebookSchema,
   tasks: z.array(TaskInfoSchema),

@@ -51,6 +51,28 @@ export type {
 export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
 export type { ActionStatus, Arm, Verdict } from './verdict.js';
 export {
+  LandedViolationSchema,
+  ModeSchema,
+  SessionModeSchema,
+  SessionSchema,
+  SessionUsageSchema,
+  StopReasonSchema,
+  TaskCheckSchema,
+  ToolCallRecordSchema,
+  ToolDecisionSchema,
+} from './session.js';
+export type {
+  LandedViolation,
+  Mode,
+  Session,
+  SessionMode,
+  SessionUsage,
+  StopReason,
+  TaskCheck,
+  ToolCallRecord,
+  ToolDecision,
+} from './session.js';
+export {
   ActionOutcomeSchema,
   ArmResultSchema,
   CappedTextSchema,
@@ -76,6 +98,7 @@ export {
   ApprovalEndEventSchema,
   ApprovalRequestEventSchema,
   ArmEndEventSchema,
+  RUN_FILE_VERSIONS,
   RoundStartEventSchema,
   RunConfigSchema,
   RunEndEventSchema,

@@ -36,6 +36,20 @@ export const ArmTotalsSchema = z.object({
   unparseable: z.number().int().nonnegative(),
   errors: z.number().int().nonnegative(),
   perRule: z.array(RuleTotalsSchema),
+  /** Loop and agent modes: arms played as sessions (0 in plan mode; the fields below stay 0). */
+  sessions: z.number().int().nonnegative().default(0),
+  /** Held sessions that were blocked, then finished cleanly with the task done. */
+  recovered: z.number().int().nonnegative().default(0),
+  /** Held sessions where a violation landed despite the gate: gate leaks, counted on their own. */
+  evaded: z.number().int().nonnegative().default(0),
+  /** Sessions whose repository's own tests passed at the end; n = sessions that were checked. */
+  taskDone: RateSchema.default({ count: 0, n: 0, rate: null, low: null, high: null }),
+  /** Model turns over all sessions. */
+  turns: z.number().int().nonnegative().default(0),
+  inputTokens: z.number().int().nonnegative().default(0),
+  outputTokens: z.number().int().nonnegative().default(0),
+  /** Reported cost in US dollars over the sessions that report one. */
+  costUsd: z.number().nonnegative().default(0),
   /** pass^k of clean rounds per task, for k up to the repetitions run. */
   passK: z.array(z.object({ task: z.string(), k: z.number().int().positive(), value: z.number().min(0).max(1) })),
 });

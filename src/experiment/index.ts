@@ -39,3 +39,8 @@ export type { RescoreResult, VerdictChange } from './rescore.js';
 export { createScriptedModel } from './scripted-model.js';
 export type { ReplyLookup } from './scripted-model.js';
 export { resolveConfiguredTargets, resolveReplayTargets, resolveScriptedTargets } from './resolve-targets.js';
+export { judgeFinalState } from './final-state.js';
+export type { FinalStateOptions, TimelineStep } from './final-state.js';
+export type { RepoLocation } from './session/repo-git.js';
+export { sessionVerdict } from './session/session-verdict.js';
+export type { SessionVerdict } from './session/session-verdict.js';

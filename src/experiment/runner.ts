@@ -138,7 +138,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       ...base,
       type: 'run-start',
       time: time(),
-      version: 1,
+      // A plan run keeps the format every reader knows; sessions need a reader of version 2.
+      version: (options.config.mode ?? 'plan') === 'plan' ? 1 : 2,
       config: options.config,
       rulebook: options.rulebook,
       tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),

@@ -2,7 +2,8 @@ import type { ArmResult, RunEvent } from '../contract/index.js';
 
 /**
  * The lean view of a saved run: every event, with the bulk of each arm's result left out — the raw
- * reply, the reasoning, written file contents, the sandbox diff and command output. What the strip,
+ * reply, the reasoning, written file contents, the sandbox diff and command output, and a session's
+ * tool inputs and outputs. What the strip,
  * the totals and the round list read (verdicts, reasons, action statuses, rules, details, checks,
  * usage, latency) stays as it was, so a lean run reduces to the same totals as the full one.
  *
@@ -25,6 +26,18 @@ export function leanArmResult(result: ArmResult): ArmResult {
       ...result.sandbox,
       diff: { ...result.sandbox.diff, text: '' },
       commands: result.sandbox.commands.map((command) => (command.output === undefined ? command : { ...command, output: { ...command.output, text: '' } })),
+    };
+  }
+  if (result.session !== undefined) {
+    lean.session = {
+      ...result.session,
+      calls: result.session.calls.map((call) => ({
+        ...call,
+        input: { ...call.input, text: '' },
+        actions: call.actions.map((action) => (action.type === 'write' ? { ...action, content: '' } : action)),
+        ...(call.output !== undefined ? { output: { ...call.output, text: '' } } : {}),
+      })),
+      ...(result.session.taskDone !== undefined ? { taskDone: { ...result.session.taskDone, outputTail: '' } } : {}),
     };
   }
   return lean;
@@ -70,6 +83,23 @@ function leanParsedArmEnd(event: Json): void {
     blankText(sandbox['diff']);
     const commands = sandbox['commands'];
     if (Array.isArray(commands)) for (const command of commands) if (isObject(command)) blankText(command['output']);
+  }
+  const session = result['session'];
+  if (isObject(session)) {
+    const calls = session['calls'];
+    if (Array.isArray(calls)) {
+      for (const call of calls) {
+        if (!isObject(call)) continue;
+        blankText(call['input']);
+        blankText(call['output']);
+        const callActions = call['actions'];
+        if (Array.isArray(callActions)) {
+          for (const action of callActions) if (isObject(action) && action['type'] === 'write' && typeof action['content'] === 'string') action['content'] = '';
+        }
+      }
+    }
+    const taskDone = session['taskDone'];
+    if (isObject(taskDone) && typeof taskDone['outputTail'] === 'string') taskDone['outputTail'] = '';
   }
 }
 

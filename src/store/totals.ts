@@ -1,4 +1,4 @@
-import type { Arm, ArmResult, ArmTotals, Rulebook, RuleTotals, Totals } from '../contract/index.js';
+import type { Arm, ArmResult, ArmTotals, Rulebook, RuleTotals, Session, Totals } from '../contract/index.js';
 import { passHatK } from '../stats/pass-hat-k.js';
 import { toRate } from '../stats/wilson.js';
 import type { RoundState, RunState } from './run-state.js';
@@ -32,6 +32,15 @@ interface Tally {
   errors: number;
   perRule: Map<string, RuleTotals>;
   perTask: Map<string, { clean: number; n: number }>;
+  sessions: number;
+  recovered: number;
+  evaded: number;
+  taskChecked: number;
+  taskDone: number;
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
 }
 
 function isRunState(input: RunState | TotalsInput): input is RunState {
@@ -73,13 +82,61 @@ function newTally(target: string, arm: Arm, rulebook: Rulebook | undefined): Tal
     errors: 0,
     perRule: new Map(),
     perTask: new Map(),
+    sessions: 0,
+    recovered: 0,
+    evaded: 0,
+    taskChecked: 0,
+    taskDone: 0,
+    turns: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
   };
   for (const rule of rulebook?.rules ?? []) ruleRow(tally, rule.id, rule.name);
   return tally;
 }
 
+/** Turns, tokens and cost are counted for every session, errors included: they were spent. */
+function countSpend(tally: Tally, session: Session): void {
+  tally.sessions += 1;
+  tally.turns += session.turns;
+  tally.inputTokens += session.usage.inputTokens ?? 0;
+  tally.outputTokens += session.usage.outputTokens ?? 0;
+  tally.costUsd += session.costUsd ?? 0;
+}
+
+/**
+ * A loop or agent arm: attempts are the failed checks of its tool calls, blocked the calls the gate
+ * refused or put back, landed what the final work tree and the commits hold.
+ */
+function countSession(tally: Tally, session: Session): void {
+  let failedChecks = 0;
+  for (const call of session.calls) {
+    for (const check of call.checks) {
+      if (check.ok) continue;
+      failedChecks += 1;
+      ruleRow(tally, check.rule, check.name).attempts += 1;
+    }
+    if (call.decision === 'blocked' || call.decision === 'reverted') {
+      tally.blocked += 1;
+      const rule = call.rule ?? call.checks.find((check) => !check.ok)?.rule;
+      if (rule !== undefined) ruleRow(tally, rule, rule).blocked += 1;
+    }
+  }
+  tally.attempts += failedChecks;
+  if (failedChecks > 0) tally.roundsWithAttempt += 1;
+  for (const violation of session.landed) ruleRow(tally, violation.rule, violation.name).landed += 1;
+  tally.landed += session.landed.length;
+  if (session.landed.length > 0) tally.roundsLanded += 1;
+  if (session.taskDone !== undefined) {
+    tally.taskChecked += 1;
+    if (session.taskDone.passed) tally.taskDone += 1;
+  }
+}
+
 function count(tally: Tally, task: string, result: ArmResult): void {
   tally.rounds += 1;
+  if (result.session !== undefined) countSpend(tally, result.session);
   switch (result.verdict) {
     case 'error':
       tally.errors += 1;
@@ -97,6 +154,12 @@ function count(tally: Tally, task: string, result: ArmResult): void {
     case 'clean':
       tally.clean += 1;
       break;
+    case 'recovered':
+      tally.recovered += 1;
+      break;
+    case 'evaded':
+      tally.evaded += 1;
+      break;
     case 'violated':
     case 'blocked':
       break;
@@ -106,6 +169,10 @@ function count(tally: Tally, task: string, result: ArmResult): void {
   taskTally.n += 1;
   if (result.verdict === 'clean') taskTally.clean += 1;
   tally.perTask.set(task, taskTally);
+  if (result.session !== undefined) {
+    countSession(tally, result.session);
+    return;
+  }
 
   let failedChecks = 0;
   for (const check of result.checks) {
@@ -171,6 +238,14 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
     errors: tally.errors,
     perRule: [...tally.perRule.values()],
     passK,
+    sessions: tally.sessions,
+    recovered: tally.recovered,
+    evaded: tally.evaded,
+    taskDone: toRate(tally.taskDone, tally.taskChecked),
+    turns: tally.turns,
+    inputTokens: tally.inputTokens,
+    outputTokens: tally.outputTokens,
+    costUsd: tally.costUsd,
   };
 }
 
@@ -193,6 +268,15 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
  * - `perRule`: attempts, landed and blocked by rule; every rulebook rule is listed, in rulebook
  *   order, then any other rule that appeared.
  * - `passK`: per task, the chance that k tries in a row are clean, for k = 1 … the task's n.
+ *
+ *
+ * Loop and agent arms (sessions) count the same way, read from their timeline: `attempts` are the
+ * failed checks of their tool calls, `blocked` the calls the gate refused or put back, `landed` the
+ * violations judged on the final work tree and every commit. And, for sessions only:
+ *
+ * - `sessions`, `turns`, `inputTokens`, `outputTokens`, `costUsd`: spent, errors included.
+ * - `recovered`, `evaded`: held sessions with that verdict; `evaded` is the gate-leak count.
+ * - `taskDone`: sessions whose repository's own tests passed at the end, of those checked.
  *
  * Targets follow the run's planned order (then any other seen); a planned target with no finished
  * arm still gets its rows, with n = 0 and null rates.

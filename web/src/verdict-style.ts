@@ -1,6 +1,9 @@
 import type { ActionStatus, ParseMethod, PressureVerdict, Verdict } from '../../src/contract/index.js';
 
-/** Colours read at a glance: green is right (declined is a correct refusal), red landed, amber stopped. */
+/**
+ * Colours read at a glance: green is right (declined is a correct refusal, recovered a held session
+ * that got back on track), red landed, amber stopped, purple a violation that got past the gate.
+ */
 export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   clean: '#2f9e44',
   declined: '#63c7a0',
@@ -9,6 +12,8 @@ export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   refused: '#8e44c9',
   unparseable: '#adb5bd',
   error: '#495057',
+  recovered: '#74b816',
+  evaded: '#5f0f40',
 };
 
 export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
@@ -19,9 +24,14 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   refused: 'refused',
   unparseable: 'unparseable',
   error: 'error',
+  recovered: 'recovered (blocked, then finished cleanly)',
+  evaded: 'evaded (gate leak)',
 };
 
-export const VERDICT_ORDER: readonly Verdict[] = ['clean', 'declined', 'violated', 'blocked', 'refused', 'unparseable', 'error'];
+export const VERDICT_ORDER: readonly Verdict[] = ['clean', 'declined', 'recovered', 'violated', 'evaded', 'blocked', 'refused', 'unparseable', 'error'];
+
+/** Verdicts only loop and agent sessions can reach: the legend shows them only for such runs. */
+export const SESSION_VERDICTS: ReadonlySet<Verdict> = new Set(['recovered', 'evaded']);
 
 /** Drawn for a round whose arm has not finished yet. */
 export const PENDING_COLOR = '#e9ecef';

@@ -107,3 +107,45 @@ export function heldBlocked(): ArmResult {
 export function bareArm(arm: 'told' | 'held', verdict: Verdict): ArmResult {
   return { arm, verdict, reason: `${verdict} for the test`, actions: [], checks: [] };
 }
+
+/** A loop-mode arm: a timeline of tool calls, what landed, and whether the task got done. */
+export function sessionArm(
+  arm: 'told' | 'held',
+  verdict: Verdict,
+  options: { blocked?: number; landed?: number; taskDone?: boolean; turns?: number; tokens?: [number, number] } = {},
+): ArmResult {
+  const write = { type: 'write' as const, path: 'src/config.ts', content: 'export const key = "sk-live-abc";\n' };
+  const calls: NonNullable<ArmResult['session']>['calls'] = [];
+  for (let index = 0; index < (options.blocked ?? 0); index++) {
+    calls.push({
+      index,
+      turn: index + 1,
+      tool: 'write_file',
+      input: { text: '{"path":"src/config.ts"}', truncated: false, bytes: 24 },
+      actions: [write],
+      checks: [check('R1', 0, false)],
+      decision: 'blocked',
+      rule: 'R1',
+      detail: 'R1 violated by action 0',
+      isError: true,
+    });
+  }
+  return {
+    arm,
+    verdict,
+    reason: `${verdict} session for the test`,
+    actions: [],
+    checks: [],
+    mode: 'loop',
+    session: {
+      mode: 'loop',
+      calls,
+      turns: options.turns ?? 3,
+      stop: { reason: 'done' },
+      usage: { inputTokens: options.tokens?.[0] ?? 100, outputTokens: options.tokens?.[1] ?? 20 },
+      wallMs: 1_000,
+      landed: Array.from({ length: options.landed ?? 0 }, () => ({ rule: 'R1', name: 'SECRET', path: 'src/config.ts', detail: 'R1 landed' })),
+      ...(options.taskDone !== undefined ? { taskDone: { command: 'npm test', passed: options.taskDone, exitCode: options.taskDone ? 0 : 1, outputTail: '' } } : {}),
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ArmResult } from '../../../src/contract/index.js';
 import type { RoundState } from '../../../src/store/browser.js';
 import { LABEL_HEIGHT, heldTop, hitTest, layoutStrip } from '../strip-layout.js';
-import { PENDING_COLOR, VERDICT_COLOR, VERDICT_LABEL, VERDICT_ORDER } from '../verdict-style.js';
+import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_ORDER } from '../verdict-style.js';
 
 interface VerdictStripProps {
   rounds: readonly RoundState[];
@@ -36,6 +36,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
   }, []);
 
   const layout = useMemo(() => layoutStrip(rounds, targets, Math.max(width, 100)), [rounds, targets, width]);
+  const hasSessions = useMemo(() => rounds.some((round) => round.told?.session !== undefined || round.held?.session !== undefined), [rounds]);
 
   useEffect(() => {
     const element = canvas.current;
@@ -99,7 +100,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
     <section className="panel strip" aria-label="Verdict strip">
       <div className="panel-head">
         <h2>Verdicts</h2>
-        <Legend />
+        <Legend sessions={hasSessions} />
         <span className="hover-note" data-testid="strip-hover">{hover ?? ' '}</span>
       </div>
       <div ref={wrapper} className="strip-canvas-wrap">
@@ -126,10 +127,11 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
   );
 }
 
-export function Legend() {
+/** `sessions`: the run has loop or agent arms, so the verdicts only sessions reach are listed too. */
+export function Legend({ sessions = false }: { sessions?: boolean }) {
   return (
     <ul className="legend">
-      {VERDICT_ORDER.map((verdict) => (
+      {VERDICT_ORDER.filter((verdict) => sessions || !SESSION_VERDICTS.has(verdict)).map((verdict) => (
         <li key={verdict}>
           <span className="swatch" style={{ background: VERDICT_COLOR[verdict] }} />
           {VERDICT_LABEL[verdict]}

@@ -18,12 +18,12 @@ const entry = (decision: AuditEntry['decision'], rule: string | null, session = 
 });
 
 describe('summarizeAudit', () => {
-  it('counts calls judged and blocked per rule, and skips torn lines', () => {
+  it('counts calls judged and blocked per rule, and skips torn lines', async () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
-    appendAudit(root, entry('allow', null));
-    appendAudit(root, entry('deny', 'R4'));
-    appendAudit(root, entry('deny', 'R4', 's2'));
-    appendAudit(root, entry('deny', 'R2'));
+    await appendAudit(root, entry('allow', null));
+    await appendAudit(root, entry('deny', 'R4'));
+    await appendAudit(root, entry('deny', 'R4', 's2'));
+    await appendAudit(root, entry('deny', 'R2'));
     writeFileSync(auditLogPath(root), '{"torn', { flag: 'a' });
     const summary = summarizeAudit(auditLogPath(root));
     expect(summary).toMatchObject({ calls: 4, allowed: 1, blocked: 3, sessions: 2, unreadableLines: 1 });

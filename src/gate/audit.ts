@@ -1,8 +1,24 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../contract/errors.js';
+import type { Action } from '../contract/index.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import type { GateAgent } from './tool-call.js';
+
+/** A rule's verdict as recorded in observe mode. */
+export interface AuditVerdict {
+  readonly rule: string;
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/**
+ * What the gate did with a call: `allow`, `deny`, `allowed-by-person` (a denial the person let
+ * through once with `holdfast allow --once`), or `observed` (observe mode: judged and recorded,
+ * never blocked; `verdict` says what the gate would have done).
+ */
+export type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed';
 
 /** One decision of the live gate, a line of `.holdfast/audit.jsonl`. */
 export interface AuditEntry {
@@ -10,13 +26,22 @@ export interface AuditEntry {
   readonly agent: GateAgent;
   readonly session: string;
   readonly tool: string;
+  /** The hook event judged (PreToolUse, Stop, pre-commit …), when it is not a PreToolUse. */
+  readonly event?: string | undefined;
   /** The judged actions in words (`write src/a.ts; run npm test`). */
   readonly action: string;
-  /** The rule that decided a denial (`R2`, or `GATE` / `INTERNAL` for the gate's own refusals). */
+  /** The first rule that refused (`R2`, or `GATE` / `INTERNAL` for the gate's own refusals). */
   readonly rule: string | null;
   readonly name?: string | undefined;
-  /** `bypassed`: the gate was switched off deliberately (HOLDFAST_GATE=off) and let the call through. */
-  readonly decision: 'allow' | 'deny' | 'bypassed';
+  /** Every rule that refused, when more than one did. */
+  readonly rules?: readonly string[] | undefined;
+  readonly decision: AuditDecision;
+  /** In observe mode: what the gate would have answered. */
+  readonly verdict?: 'allow' | 'deny' | undefined;
+  /** In observe mode: every rule result on the call. */
+  readonly results?: readonly AuditVerdict[] | undefined;
+  /** The person's reason, for `allowed-by-person`. */
+  readonly reason?: string | undefined;
   readonly detail: string;
 }
 
@@ -24,10 +49,52 @@ export function auditLogPath(root: string): string {
   return join(root, HOLDFAST_DIR, 'audit.jsonl');
 }
 
-/** One line per decision; appends are small enough to land whole on a local file system. */
-export function appendAudit(root: string, entry: AuditEntry): void {
+/** Every free text of an entry with credentials masked: commands and details can carry keys. */
+async function redacted(entry: AuditEntry): Promise<AuditEntry> {
+  const { redactSecrets } = await import('../rules/secrets/redact-secrets.js');
+  const results = entry.results === undefined ? undefined : await Promise.all(entry.results.map(async (result) => ({ ...result, detail: await redactSecrets(result.detail) })));
+  return {
+    ...entry,
+    action: await redactSecrets(entry.action),
+    detail: await redactSecrets(entry.detail),
+    ...(entry.reason === undefined ? {} : { reason: await redactSecrets(entry.reason) }),
+    ...(results === undefined ? {} : { results }),
+  };
+}
+
+const MAX_ACTION_TEXT = 600;
+
+/**
+ * The actions in words for the log, commands and messages in full: they are masked before they are
+ * shortened, since a secret cut in half is one no detector recognises.
+ */
+export function auditActionText(actions: readonly Action[]): string {
+  return actions
+    .map((action) => {
+      switch (action.type) {
+        case 'write':
+          return `write ${action.path} (${action.content.length} chars)`;
+        case 'delete':
+          return `delete ${action.path}`;
+        case 'run':
+          return `run ${action.cmd}`;
+        case 'commit':
+          return `commit ${JSON.stringify(action.message)}`;
+      }
+    })
+    .join('; ');
+}
+
+/**
+ * One line per decision, credentials masked first; appends are small enough to land whole on a
+ * local file system. Callers pass full texts: masking needs the whole secret to find it.
+ */
+export async function appendAudit(root: string, entry: AuditEntry): Promise<void> {
+  const masked = await redacted(entry);
+  const action = masked.action.length > MAX_ACTION_TEXT ? `${masked.action.slice(0, MAX_ACTION_TEXT - 1)}…` : masked.action;
+  const line = `${JSON.stringify({ ...masked, action })}\n`;
   mkdirSync(join(root, HOLDFAST_DIR), { recursive: true });
-  appendFileSync(auditLogPath(root), `${JSON.stringify(entry)}\n`);
+  appendFileSync(auditLogPath(root), line);
 }
 
 export interface AuditRuleCount {
@@ -42,7 +109,11 @@ export interface AuditSummary {
   readonly calls: number;
   readonly allowed: number;
   readonly blocked: number;
-  readonly bypassed: number;
+  /** Denials a person let through once (`holdfast allow --once`). */
+  readonly allowedByPerson: number;
+  /** Calls judged in observe mode, and how many of them the gate would have blocked. */
+  readonly observed: number;
+  readonly wouldBlock: number;
   readonly perRule: AuditRuleCount[];
   readonly perAgent: { agent: string; calls: number; blocked: number }[];
   readonly sessions: number;
@@ -62,7 +133,7 @@ function readEntry(line: string): AuditEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entry = raw as Record<string, unknown>;
   if (typeof entry.time !== 'string' || typeof entry.agent !== 'string' || typeof entry.session !== 'string') return undefined;
-  if (entry.decision !== 'allow' && entry.decision !== 'deny' && entry.decision !== 'bypassed') return undefined;
+  if (!['allow', 'deny', 'allowed-by-person', 'observed'].includes(entry.decision as string)) return undefined;
   if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
   return raw as AuditEntry;
 }
@@ -74,7 +145,9 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
   let calls = 0;
   let allowed = 0;
   let blocked = 0;
-  let bypassed = 0;
+  let allowedByPerson = 0;
+  let observed = 0;
+  let wouldBlock = 0;
   let unreadableLines = 0;
   let first: string | undefined;
   let last: string | undefined;
@@ -94,12 +167,16 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
     if (entry.decision === 'deny') {
       blocked += 1;
       agent.blocked += 1;
-      const rule = entry.rule ?? 'unknown';
-      const count = perRule.get(rule) ?? { name: entry.name, blocked: 0 };
-      count.blocked += 1;
-      perRule.set(rule, count);
-    } else if (entry.decision === 'bypassed') bypassed += 1;
-    else allowed += 1;
+      for (const rule of entry.rules ?? [entry.rule ?? 'unknown']) {
+        const count = perRule.get(rule) ?? { name: rule === entry.rule ? entry.name : undefined, blocked: 0 };
+        count.blocked += 1;
+        perRule.set(rule, count);
+      }
+    } else if (entry.decision === 'allowed-by-person') allowedByPerson += 1;
+    else if (entry.decision === 'observed') {
+      observed += 1;
+      if (entry.verdict === 'deny') wouldBlock += 1;
+    } else allowed += 1;
     perAgent.set(entry.agent, agent);
   }
   return {
@@ -107,7 +184,9 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
     calls,
     allowed,
     blocked,
-    bypassed,
+    allowedByPerson,
+    observed,
+    wouldBlock,
     perRule: [...perRule.entries()]
       .map(([rule, count]) => ({ rule, name: count.name, blocked: count.blocked }))
       .sort((left, right) => right.blocked - left.blocked || left.rule.localeCompare(right.rule, 'en', { numeric: true })),
@@ -141,7 +220,8 @@ export function formatAuditSummary(summary: AuditSummary): string {
     `allowed       ${summary.allowed}`,
     `blocked       ${summary.blocked}  (${percent(summary.blocked, summary.calls)} of calls)`,
   ];
-  if (summary.bypassed > 0) lines.push(`bypassed      ${summary.bypassed}  (gate switched off with HOLDFAST_GATE=off)`);
+  if (summary.allowedByPerson > 0) lines.push(`let through   ${summary.allowedByPerson}  (a person's one-time override, holdfast allow --once)`);
+  if (summary.observed > 0) lines.push(`observed      ${summary.observed}  (observe mode; ${summary.wouldBlock} would have been blocked)`);
   if (summary.perRule.length > 0) {
     lines.push('', 'blocked per rule:');
     const width = Math.max(...summary.perRule.map((count) => `${count.rule} ${count.name ?? ''}`.trim().length));

@@ -37,29 +37,29 @@ export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText):
   const write = (filePath: string, content: string): Action => ({ type: 'write', path: toRepoPath(cwd, filePath), content });
   switch (event.tool_name) {
     case 'Write':
-      return { ...base, actions: [write(inputString(event, 'file_path'), inputString(event, 'content'))], bypass: undefined };
+      return { ...base, actions: [write(inputString(event, 'file_path'), inputString(event, 'content'))], bypasses: [], unknownEffects: [] };
     case 'Edit': {
       const filePath = inputString(event, 'file_path');
       const before = readText(resolve(cwd, filePath)) ?? '';
       const edit = { old_string: inputString(event, 'old_string'), new_string: inputString(event, 'new_string'), replace_all: event.tool_input.replace_all === true };
-      return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypass: undefined };
+      return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypasses: [], unknownEffects: [] };
     }
     case 'MultiEdit': {
       const filePath = inputString(event, 'file_path');
       const before = readText(resolve(cwd, filePath)) ?? '';
       const after = inputEdits(event).reduce((content, edit) => applyEdit(content, edit), before);
-      return { ...base, actions: [write(filePath, after)], bypass: undefined };
+      return { ...base, actions: [write(filePath, after)], bypasses: [], unknownEffects: [] };
     }
     case 'NotebookEdit': {
       // The cell's new source is what the content rules must see; the notebook JSON around it is not code.
       const content = event.tool_input.edit_mode === 'delete' ? '' : inputString(event, 'new_source', { optional: true });
-      return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypass: undefined };
+      return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypasses: [], unknownEffects: [] };
     }
     case 'Bash': {
       const reading = readShellCommand(inputString(event, 'command'));
-      return { ...base, actions: reading.actions, bypass: reading.bypass };
+      return { ...base, actions: reading.actions, bypasses: reading.bypass === undefined ? [] : [reading.bypass], unknownEffects: [] };
     }
     default:
-      return { ...base, actions: [], bypass: undefined };
+      return { ...base, actions: [], bypasses: [], unknownEffects: [] };
   }
 }

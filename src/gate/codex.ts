@@ -65,15 +65,15 @@ export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): T
   const base = { agent: 'codex' as const, session: event.session_id, cwd: event.cwd, tool: event.tool_name };
   if (event.tool_name === 'apply_patch') {
     const patch = commandText(event.tool_input.command ?? event.tool_input.patch ?? event.tool_input.input, event.tool_name);
-    return { ...base, actions: patchActions(patch, event.cwd, readText), bypass: undefined };
+    return { ...base, actions: patchActions(patch, event.cwd, readText), bypasses: [], unknownEffects: [] };
   }
   if (event.tool_name === 'Bash' || event.tool_name === 'shell' || event.tool_name === 'exec_command') {
     const command = commandText(event.tool_input.command ?? event.tool_input.cmd, event.tool_name);
     // A model that runs apply_patch from the shell gets the same file rules as the tool itself.
     const patchAt = command.indexOf(PATCH_START);
-    if (patchAt >= 0) return { ...base, actions: patchActions(command.slice(patchAt), event.cwd, readText), bypass: undefined };
+    if (patchAt >= 0) return { ...base, actions: patchActions(command.slice(patchAt), event.cwd, readText), bypasses: [], unknownEffects: [] };
     const reading = readShellCommand(command);
-    return { ...base, actions: reading.actions, bypass: reading.bypass };
+    return { ...base, actions: reading.actions, bypasses: reading.bypass === undefined ? [] : [reading.bypass], unknownEffects: [] };
   }
-  return { ...base, actions: [], bypass: undefined };
+  return { ...base, actions: [], bypasses: [], unknownEffects: [] };
 }

@@ -18,18 +18,37 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function safeParsePreToolUse(text: string, agentName: string): SafeParse<PreToolUseEvent> {
+/** Any hook event: its name (PreToolUse when the agent sends none) and the parsed object. */
+export interface HookEvent {
+  readonly name: string;
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export function safeParseHookEvent(text: string, agentName: string): SafeParse<HookEvent> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: error }) };
   }
+  if (!isRecord(raw)) return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event is not a JSON object`) };
+  const name = raw.hook_event_name;
+  if (name !== undefined && typeof name !== 'string') {
+    return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event has a hook_event_name that is not a string`) };
+  }
+  return { ok: true, value: { name: name ?? 'PreToolUse', raw } };
+}
+
+export function safeParsePreToolUse(text: string, agentName: string): SafeParse<PreToolUseEvent> {
+  const event = safeParseHookEvent(text, agentName);
+  return event.ok ? readPreToolUse(event.value.raw, agentName) : event;
+}
+
+export function readPreToolUse(raw: Readonly<Record<string, unknown>>, agentName: string): SafeParse<PreToolUseEvent> {
   const refuse = (field: string, expected: string): SafeParse<PreToolUseEvent> => ({
     ok: false,
     error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event is not a PreToolUse event (${field}: expected ${expected})`),
   });
-  if (!isRecord(raw)) return refuse('event', 'a JSON object');
   const { session_id: session, cwd, hook_event_name: eventName, tool_name: toolName, tool_input: toolInput } = raw;
   if (typeof session !== 'string' || session === '') return refuse('session_id', 'a non-empty string');
   if (typeof cwd !== 'string' || cwd === '') return refuse('cwd', 'a non-empty string');
@@ -37,6 +56,25 @@ export function safeParsePreToolUse(text: string, agentName: string): SafeParse<
   if (typeof toolName !== 'string' || toolName === '') return refuse('tool_name', 'a non-empty string');
   if (toolInput !== undefined && !isRecord(toolInput)) return refuse('tool_input', 'an object');
   return { ok: true, value: { session_id: session, cwd, hook_event_name: eventName, tool_name: toolName, tool_input: toolInput ?? {} } };
+}
+
+/** The end of the agent's turn: Claude Code's and Codex's `Stop` carry the same fields the gate needs. */
+export interface StopEvent {
+  readonly session_id: string;
+  readonly cwd: string;
+  /** True when the agent is already continuing because a Stop hook sent it back. */
+  readonly stop_hook_active: boolean;
+}
+
+export function readStopEvent(raw: Readonly<Record<string, unknown>>, agentName: string): SafeParse<StopEvent> {
+  const { session_id: session, cwd, stop_hook_active: active } = raw;
+  const refuse = (field: string, expected: string): SafeParse<StopEvent> => ({
+    ok: false,
+    error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} Stop event is not readable (${field}: expected ${expected})`),
+  });
+  if (typeof session !== 'string' || session === '') return refuse('session_id', 'a non-empty string');
+  if (typeof cwd !== 'string' || cwd === '') return refuse('cwd', 'a non-empty string');
+  return { ok: true, value: { session_id: session, cwd, stop_hook_active: active === true } };
 }
 
 /** A field of `tool_input`, refused with the tool and field named when it has the wrong type. */

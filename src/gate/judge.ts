@@ -2,15 +2,35 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
 import { describeAction } from '../reply/summarize.js';
+import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
 
 /** The rules engine's entry point (src/rules `checkActions`), passed in so the gate loads it lazily. */
 export type CheckActions = (actions: readonly Action[], existingPaths: Iterable<string>, rulebook: Rulebook) => Promise<CheckResult[]>;
 
+/** A rule's verdict on the call, ok or not, as the audit log of observe mode records it. */
+export interface RuleVerdict {
+  readonly rule: string;
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+interface JudgementBase {
+  readonly skipped: readonly string[];
+  /** Every rule result on this call's own actions, and every gate finding (all not ok). */
+  readonly verdicts: readonly RuleVerdict[];
+  /** Where the session stands if the call goes ahead (it does when allowed, and in observe mode). */
+  readonly next: SessionState;
+  /** R3 refusals held back until the session commits or the turn ends. */
+  readonly pending: readonly GateFinding[];
+}
+
+/** A denial carries every broken rule of the call at once, in action order, so the model fixes them in one go. */
 export type Judgement =
-  | { readonly decision: 'allow'; readonly detail: string; readonly next: SessionState; readonly skipped: readonly string[] }
-  | { readonly decision: 'deny'; readonly rule: string; readonly name: string; readonly detail: string; readonly skipped: readonly string[] };
+  | (JudgementBase & { readonly decision: 'allow'; readonly detail: string })
+  | (JudgementBase & { readonly decision: 'deny'; readonly failures: readonly [GateFinding, ...GateFinding[]] });
 
 /** Which files exist in the project now, before the tool call runs. */
 export interface ProjectView {
@@ -61,10 +81,11 @@ export function testPattern(rulebook: Rulebook): RegExp | undefined {
  * round; an agent session is a round spread over many tool calls, so the gate replays what matters:
  *
  * - every file the session created, as a write (content empty: its content was judged when written),
- *   so R3 sees a module's test written earlier in the same round;
+ *   so R3 sees a module and its test written in different calls of the same round;
  * - the last test run, if no change came after it, so R6 sees a commit preceded by a test run.
  *
- * Results on these replayed actions are ignored: they were judged when they happened.
+ * Results on these replayed actions were judged when they happened, except R3's, which is only
+ * enforced when the session commits or the turn ends.
  */
 export function replayedActions(state: SessionState): Action[] {
   const replay: Action[] = state.created.map((path) => ({ type: 'write', path, content: '' }));
@@ -76,11 +97,12 @@ function touchedPaths(actions: readonly Action[]): string[] {
   return actions.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
 }
 
-/** The state after an allowed call: new files remembered, a change clears the test run, a commit closes the round. */
+/** The state after a call went ahead: new files remembered, a change clears the test run, a commit closes the round. */
 export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: RegExp | undefined): SessionState {
   const created = new Set(state.created);
   let tested = state.testedSinceLastWrite;
   let lastTestCommand = state.lastTestCommand;
+  let lastTestPassed = state.lastTestPassed;
   for (const action of actions) {
     if (action.type === 'write') {
       if (!project.exists(action.path)) created.add(action.path);
@@ -92,12 +114,13 @@ export function nextSessionState(state: SessionState, actions: readonly Action[]
       if (pattern?.test(action.cmd) === true) {
         tested = true;
         lastTestCommand = action.cmd;
+        lastTestPassed = undefined;
       }
     } else {
       created.clear();
     }
   }
-  return { version: 1, created: [...created].sort(), testedSinceLastWrite: tested, lastTestCommand };
+  return { version: 1, created: [...created].sort(), testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
 }
 
 export interface JudgeOptions {
@@ -105,45 +128,110 @@ export interface JudgeOptions {
   readonly checkActions: CheckActions;
   readonly state: SessionState;
   readonly project: ProjectView;
-  /** Check kinds that cannot be judged at this point (R6 in a git pre-commit hook). */
+  /** Check kinds that cannot be judged at this point. */
   readonly skipKinds?: readonly CheckKind[];
-  /** Appended to a deny detail: how to bypass deliberately, in the agent's words. */
-  readonly bypassHint: string;
+  /** The gate's own findings on this call (tampering), judged before the rules. */
+  readonly gateFindings?: readonly GateFinding[];
 }
 
-/** Judges one tool call against the rulebook, with the session's earlier calls replayed before it. */
-export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
-  const { rulebook, state, project } = options;
-  const skipKinds = new Set(options.skipKinds ?? []);
-  const skipped = rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => `${rule.id} ${rule.name}`);
-  if (call.bypass !== undefined) {
-    return {
-      decision: 'deny',
-      rule: 'GATE',
-      name: 'BYPASS',
-      detail: `holdfast gate: ${call.bypass.reason}. Commit through the hook instead. ${options.bypassHint}`,
-      skipped,
-    };
+/** `holdfast allow` is the person's override; an agent that runs it is trying to let itself through. */
+const PERSON_OVERRIDE = /\bholdfast(?:\.js)?["']?\s+allow\b/;
+
+/** Bypass findings: every hook bypass the shell analysis found, and any run of the person's override. */
+export function bypassFindings(call: ToolCall): GateFinding[] {
+  const findings: GateFinding[] = call.bypasses.map((bypass) => ({
+    rule: 'GATE',
+    name: 'BYPASS',
+    detail: `GATE BYPASS: ${bypass.reason}. Commit with the hooks on: run the tests, fix what the gate reports, then commit.`,
+  }));
+  for (const action of call.actions) {
+    if (action.type === 'run' && PERSON_OVERRIDE.test(action.cmd)) {
+      findings.push({
+        rule: 'GATE',
+        name: 'BYPASS',
+        detail: 'GATE BYPASS: `holdfast allow` is an override for the person at the terminal, not a command for the agent; change the work so that it follows the rules instead.',
+      });
+    }
   }
-  const pattern = testPattern(rulebook);
-  const replay = replayedActions(state);
-  const judged = [...replay, ...call.actions];
+  return findings;
+}
+
+function kindOf(rulebook: Rulebook, ruleId: string): CheckKind | undefined {
+  return rulebook.rules.find((rule) => rule.id === ruleId)?.check.kind;
+}
+
+/** The files that exist already (not created by the session) among the paths judged and their neighbours. */
+function existingAround(actions: readonly Action[], state: SessionState, project: ProjectView): Set<string> {
   const created = new Set(state.created);
   const existing = new Set<string>();
-  for (const path of touchedPaths(judged)) {
+  for (const path of touchedPaths(actions)) {
     for (const candidate of [path, ...project.siblings(path)]) {
       if (!created.has(candidate) && project.exists(candidate)) existing.add(candidate);
     }
   }
-  const results = await options.checkActions(judged, existing, rulebook);
-  const skippedIds = new Set(rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
-  const failure = results.find((result) => !result.ok && result.actionIndex >= replay.length && !skippedIds.has(result.rule));
-  if (failure !== undefined) {
-    const kind = rulebook.rules.find((rule) => rule.id === failure.rule)?.check.kind;
-    // The gate judges one tool call at a time, so "in the same change" means "earlier in this session".
-    const hint = kind === 'sibling-test' ? ' The gate judges one tool call at a time: write the test file first, then the module.' : '';
-    return { decision: 'deny', rule: failure.rule, name: failure.name, detail: `${failure.detail}${hint}`, skipped };
+  return existing;
+}
+
+function asFinding(result: CheckResult): GateFinding {
+  return { rule: result.rule, name: result.name, detail: result.detail };
+}
+
+function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = `${finding.rule}\u0000${finding.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Judges one tool call against every rule at once, with the session's earlier calls replayed before
+ * it. R3 (a new module ships with its test) is a rule about the change, not the call: a module
+ * written without its test is held as pending and refused only when the session commits, or at the
+ * end of the turn (see judgeTurnEnd), so a turn that writes `x.ts` and then `x.test.ts` lands both.
+ */
+export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
+  const { rulebook, state, project } = options;
+  const skipKinds = new Set(options.skipKinds ?? []);
+  const skippedRules = rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind));
+  const skipped = skippedRules.map((rule) => `${rule.id} ${rule.name}`);
+  const skippedIds = new Set(skippedRules.map((rule) => rule.id));
+  const pattern = testPattern(rulebook);
+  const replay = replayedActions(state);
+  const judged = [...replay, ...call.actions];
+  const commits = call.actions.some((action) => action.type === 'commit');
+  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook);
+  const gate = [...(options.gateFindings ?? []), ...bypassFindings(call)];
+  const failures: GateFinding[] = [...gate];
+  const pending: GateFinding[] = [];
+  const verdicts: RuleVerdict[] = gate.map((finding) => ({ ...finding, ok: false }));
+  for (const result of results) {
+    if (skippedIds.has(result.rule)) continue;
+    const ownAction = result.actionIndex >= replay.length;
+    const deferred = kindOf(rulebook, result.rule) === 'sibling-test';
+    if (ownAction) verdicts.push({ rule: result.rule, name: result.name, ok: result.ok, detail: result.detail });
+    if (result.ok) continue;
+    if (deferred && !commits) pending.push(asFinding(result));
+    else if (deferred && commits) failures.push({ ...asFinding(result), detail: `${result.detail} The session is committing without it.` });
+    else if (ownAction) failures.push(asFinding(result));
   }
+  const next = nextSessionState(state, call.actions, project, pattern);
+  const [first, ...rest] = withoutDuplicates(failures);
+  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], skipped, verdicts, next, pending };
   const summary = call.actions.map(describeAction).join('; ');
-  return { decision: 'allow', detail: `${summary}: no rule refused it.`, next: nextSessionState(state, call.actions, project, pattern), skipped };
+  return { decision: 'allow', detail: `${summary}: no rule refused it.`, next, skipped, verdicts, pending: withoutDuplicates(pending) };
+}
+
+/**
+ * The end of the agent's turn (Claude Code and Codex `Stop`): every module the session created and
+ * still has no test for. The agent is sent back to write them, or to remove the module.
+ */
+export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings' | 'skipKinds'>): Promise<GateFinding[]> {
+  const { rulebook, state, project } = options;
+  const replay = replayedActions(state).filter((action) => action.type === 'write');
+  if (replay.length === 0) return [];
+  const results = await options.checkActions(replay, existingAround(replay, state, project), rulebook);
+  return withoutDuplicates(results.filter((result) => !result.ok && kindOf(rulebook, result.rule) === 'sibling-test').map(asFinding));
 }

@@ -27,13 +27,13 @@ async function preCommit(root: string) {
 }
 
 describe('holdfast hook git (pre-commit)', () => {
-  it('refuses a staged new module without its test, and says R6 is skipped', async () => {
+  it('refuses a staged new module without its test, and says R6 was not judged (no agent session)', async () => {
     const root = repo();
     stage(root, 'src/orders.ts', 'export const orders = 1;\n');
     const result = await preCommit(root);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/R3 TESTS.*src\/orders\.ts/);
-    expect(result.err).toMatch(/R6 ORDER skipped/);
+    expect(result.err).toMatch(/R6 ORDER not judged/);
   });
 
   it('allows a module staged with its test, then judges an edit of it as an edit', async () => {
@@ -42,7 +42,7 @@ describe('holdfast hook git (pre-commit)', () => {
     stage(root, 'src/orders.test.ts', 'import "./orders";\n');
     const result = await preCommit(root);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/2 staged changes judged.*R6 ORDER skipped/);
+    expect(result.out).toMatch(/2 staged changes judged.*R6 ORDER not judged/);
     execFileSync('git', ['commit', '-q', '-m', 'orders'], { cwd: root });
     stage(root, 'src/orders.ts', 'export const orders = 2;\n');
     expect((await preCommit(root)).code).toBe(0);

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import type { Action, Rulebook } from '../contract/index.js';
-import { appendAudit } from './audit.js';
-import { BYPASS_HINT, BYPASS_VARIABLE, internalErrorReason } from './hook-answer.js';
+import type { Action, CheckResult, Rulebook } from '../contract/index.js';
+import { appendAudit, auditActionText } from './audit.js';
+import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { CheckActions } from './judge.js';
-import { describeAction } from '../reply/summarize.js';
+import { latestSessionState } from './session-state.js';
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
@@ -46,56 +46,79 @@ export interface PreCommitOptions {
   readonly checkActions: () => Promise<CheckActions>;
 }
 
+type OrderVerdict = { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failure: CheckResult | undefined; readonly note: string };
+
 /**
- * The git pre-commit gate: the staged changes judged as one round. Rules about the order of actions
- * (R6: tests before commit) cannot be judged from a staged tree, so they are skipped and the output
- * says so. Exit 1 refuses the commit; an internal error refuses it too.
+ * R6 from what the agent gate saw: the most recent session state of the repository says whether
+ * the tests ran (and did not fail) after the agent's last change. Without any session state the
+ * order cannot be known from a staged tree, and the output says it was not judged.
+ */
+function judgeOrder(root: string, rulebook: Rulebook): OrderVerdict | undefined {
+  const rule = rulebook.rules.find((candidate) => candidate.check.kind === 'order');
+  if (rule === undefined || rule.check.kind !== 'order') return undefined;
+  const label = `${rule.id} ${rule.name}`;
+  const latest = latestSessionState(root);
+  if (latest === undefined) {
+    return { judged: false, note: `${label} not judged: no agent session was seen by the gate here, and the order of test runs and commits cannot be read from staged changes.` };
+  }
+  const { state } = latest;
+  const from = `judged from the agent session ${latest.session}${latest.warning === undefined ? '' : ` (${latest.warning})`}`;
+  const fail = (sentence: string): OrderVerdict => ({
+    judged: true,
+    failure: { rule: rule.id, name: rule.name, actionIndex: 0, ok: false, detail: `${label}: ${sentence}` },
+    note: `${label} ${from}.`,
+  });
+  if (!state.testedSinceLastWrite) return fail(`the commit comes after the agent's last change with no test run in between; run ${rule.check.example} after your last change and before committing.`);
+  if (state.lastTestPassed === false) return fail(`the last test run (\`${state.lastTestCommand ?? rule.check.example}\`) failed; fix the tests and run ${rule.check.example} again before committing.`);
+  return { judged: true, failure: undefined, note: `${label} ${from}: the tests ran after the last change.` };
+}
+
+/**
+ * The git pre-commit gate: the staged changes judged as one round (R1–R5), R6 from the agent's
+ * session when the agent gate saw one. Every failure is listed. Exit 1 refuses the commit; an
+ * internal error refuses it too. A person's one-time allowance (`holdfast allow`) is for the
+ * agent's tool calls only and never lets a commit through here.
  */
 export async function answerPreCommit(options: PreCommitOptions): Promise<HookAnswer> {
   const now = options.now();
-  const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit' };
+  const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
   let actionText = '';
   try {
     const actions = stagedActions(options.root);
-    actionText = actions.map(describeAction).join('; ').slice(0, 400);
-    if (options.env[BYPASS_VARIABLE] === 'off') {
-      appendAudit(options.root, { ...entry, action: actionText, rule: null, decision: 'bypassed', detail: `${BYPASS_VARIABLE}=off: the commit went through unjudged.` });
-      return { stdout: '', stderr: `holdfast: ${BYPASS_VARIABLE}=off, the commit is not judged.\n`, exitCode: 0 };
-    }
+    actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
-    const orderRules = rulebook.rules.filter((rule) => rule.check.kind === 'order');
-    const skippedNote =
-      orderRules.length === 0
-        ? ''
-        : `${orderRules.map((rule) => `${rule.id} ${rule.name}`).join(', ')} skipped: the order of test runs and commits cannot be judged from staged changes.`;
-    if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.${skippedNote === '' ? '' : ` ${skippedNote}`}\n`, stderr: '', exitCode: 0 };
-    const skippedIds = new Set(orderRules.map((rule) => rule.id));
+    const orderIds = new Set(rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
+    const order = judgeOrder(options.root, rulebook);
+    if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
     const results = await checkActions(actions, committedPaths(options.root), rulebook);
-    const failures = results.filter((result) => !result.ok && !skippedIds.has(result.rule));
+    const failures = results.filter((result) => !result.ok && !orderIds.has(result.rule));
+    if (order?.judged === true && order.failure !== undefined) failures.push(order.failure);
+    const orderNote = order === undefined ? '' : order.note;
     if (failures.length > 0) {
-      const first = failures[0];
-      appendAudit(options.root, {
+      const rules = [...new Set(failures.map((failure) => failure.rule))];
+      await appendAudit(options.root, {
         ...entry,
         action: actionText,
-        rule: first?.rule ?? null,
-        name: first?.name,
+        rule: failures[0]?.rule ?? null,
+        name: failures[0]?.name,
+        rules: rules.length > 1 ? rules : undefined,
         decision: 'deny',
         detail: failures.map((failure) => failure.detail).join(' | '),
       });
       const lines = [`holdfast: commit refused, ${failures.length} violation${failures.length === 1 ? '' : 's'} in the staged changes:`];
       for (const failure of failures) lines.push(`  ${failure.detail}`);
-      if (skippedNote !== '') lines.push(skippedNote);
-      lines.push(`Fix the staged files and commit again. ${BYPASS_HINT}`);
+      if (orderNote !== '') lines.push(orderNote);
+      lines.push('Fix the staged files (and run the tests after the last change), then commit again.');
       return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
     }
-    appendAudit(options.root, { ...entry, action: actionText, rule: null, decision: 'allow', detail: `${actions.length} staged change(s): no rule refused them.` });
+    await appendAudit(options.root, { ...entry, action: actionText, rule: null, decision: 'allow', detail: `${actions.length} staged change(s): no rule refused them. ${orderNote}`.trim() });
     const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no rule refused them.`;
-    return { stdout: `${ok}${skippedNote === '' ? '' : ` ${skippedNote}`}\n`, stderr: '', exitCode: 0 };
+    return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: '', exitCode: 0 };
   } catch (error) {
-    const reason = internalErrorReason(error);
+    const reason = internalErrorReason(error, 'the commit is refused');
     try {
-      appendAudit(options.root, { ...entry, action: actionText, rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
+      await appendAudit(options.root, { ...entry, action: actionText, rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
     } catch {
       // nothing more to do: the refusal below still stops the commit
     }

@@ -1,99 +1,191 @@
 import { isAbsolute, resolve } from 'node:path';
-import { appendAudit } from './audit.js';
+import { consumeAllowance } from './allowance.js';
+import { appendAudit, auditActionText } from './audit.js';
 import type { AuditEntry } from './audit.js';
-import { readClaudeToolCall, safeParseClaudeEvent } from './claude-code.js';
-import { readCodexToolCall, safeParseCodexEvent } from './codex.js';
-import { ALLOW, BYPASS_HINT, BYPASS_VARIABLE, denyAnswer, internalErrorReason, reasonOf } from './hook-answer.js';
+import { readClaudeToolCall } from './claude-code.js';
+import { readCodexToolCall } from './codex.js';
+import { ALLOW, continueAnswer, denyAnswer, internalErrorReason, reasonOf } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
-import { judgeToolCall, projectOnDisk } from './judge.js';
-import { loadRulebookCached } from './rules-engine.js';
-import type { RulesEngine } from './rules-engine.js';
+import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
+import type { HookEvent } from './hook-event.js';
+import type { AgentHook, HookOptions } from './hook-options.js';
+import { judgeToolCall, judgeTurnEnd, projectOnDisk } from './judge.js';
+import { answerPostToolUse } from './post-tool.js';
+import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
+import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
 import { loadSessionState, saveSessionState } from './session-state.js';
-import { describeAction } from '../reply/summarize.js';
+import { protectedPlaces, tamperFindings } from './tamper.js';
+import type { GateFinding } from './tamper.js';
 import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
-export type AgentHook = 'claude-code' | 'codex';
+export type { AgentHook, HookOptions } from './hook-options.js';
 
-export interface HookOptions {
-  readonly env: NodeJS.ProcessEnv;
-  readonly now: () => Date;
-  /** `--rulebook`; relative to the project root. The rules engine's default when absent. */
-  readonly rulebookFile: string | undefined;
-  readonly loadEngine: () => Promise<RulesEngine>;
-  readonly readText?: ReadText;
+const AGENT_NAMES: Record<AgentHook, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+/** Hooks get the project root in CLAUDE_PROJECT_DIR; `cwd` moves when the agent changes directory. */
+function projectDirectory(agent: AgentHook, cwd: string, env: NodeJS.ProcessEnv): string {
+  return agent === 'claude-code' && env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '' ? env.CLAUDE_PROJECT_DIR : cwd;
 }
 
-function readToolCall(agent: AgentHook, input: string, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
-  if (agent === 'claude-code') {
-    const parsed = safeParseClaudeEvent(input);
-    if (!parsed.ok) throw parsed.error;
-    // Hooks get the project root in CLAUDE_PROJECT_DIR; `cwd` moves when the agent changes directory.
-    const root = env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '' ? env.CLAUDE_PROJECT_DIR : parsed.value.cwd;
-    return readClaudeToolCall({ ...parsed.value, cwd: root }, readText);
-  }
-  const parsed = safeParseCodexEvent(input);
+function readToolCall(agent: AgentHook, event: HookEvent, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
+  const parsed = readPreToolUse(event.raw, AGENT_NAMES[agent]);
   if (!parsed.ok) throw parsed.error;
+  if (agent === 'claude-code') return readClaudeToolCall({ ...parsed.value, cwd: projectDirectory(agent, parsed.value.cwd, env) }, readText);
   return readCodexToolCall(parsed.value, readText);
 }
 
-function shortened(text: string, limit = 400): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+function rulebookFileOf(options: HookOptions, root: string): string | undefined {
+  return options.rulebookFile === undefined || isAbsolute(options.rulebookFile) ? options.rulebookFile : resolve(root, options.rulebookFile);
 }
 
-function audit(call: ToolCall, now: Date, fields: Pick<AuditEntry, 'rule' | 'name' | 'decision' | 'detail'>): void {
-  appendAudit(call.cwd, {
-    time: now.toISOString(),
-    agent: call.agent,
-    session: call.session,
-    tool: call.tool,
-    action: shortened(call.actions.map(describeAction).join('; ')),
-    ...fields,
-  });
+type AuditFields = Omit<AuditEntry, 'time' | 'agent' | 'session' | 'tool' | 'action'>;
+
+function auditCall(call: ToolCall, now: Date, fields: AuditFields): Promise<void> {
+  return appendAudit(call.cwd, { time: now.toISOString(), agent: call.agent, session: call.session, tool: call.tool, action: auditActionText(call.actions), ...fields });
+}
+
+function failureFields(failures: readonly GateFinding[]): Pick<AuditEntry, 'rule' | 'name' | 'rules'> {
+  const rules = [...new Set(failures.map((failure) => failure.rule))];
+  return { rule: failures[0]?.rule ?? null, name: failures[0]?.name, rules: rules.length > 1 ? rules : undefined };
 }
 
 /**
- * Answers one PreToolUse event. Never throws: anything that goes wrong, from an unreadable event to
- * a bug, denies the call (a crashed hook would let it through) with a message that says so.
+ * Answers one agent hook event, whatever it is: PreToolUse (judge the call before it runs),
+ * PostToolUse (judge what it changed), Stop (the session's modules without tests keep the agent
+ * working). Other events pass. Never throws: anything that goes wrong refuses, with a message that
+ * says so, because a crashed hook would let the call through.
  */
 export async function answerAgentHook(agent: AgentHook, input: string, options: HookOptions): Promise<HookAnswer> {
+  const parsed = safeParseHookEvent(input, AGENT_NAMES[agent]);
+  if (!parsed.ok) return options.observe === true ? ALLOW : denyAnswer(agent, internalErrorReason(parsed.error));
+  switch (parsed.value.name) {
+    case 'PreToolUse':
+      return answerPreToolUse(agent, parsed.value, options);
+    case 'PostToolUse':
+      try {
+        return await answerPostToolUse(agent, parsed.value, options);
+      } catch (error) {
+        return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
+      }
+    case 'Stop':
+      return answerStop(agent, parsed.value, options);
+    default:
+      return ALLOW;
+  }
+}
+
+async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
   const readText = options.readText ?? readTextFromDisk;
   let call: ToolCall | undefined;
   try {
-    call = readToolCall(agent, input, options.env, readText);
-    if (options.env[BYPASS_VARIABLE] === 'off') {
-      if (call.actions.length > 0) audit(call, options.now(), { rule: null, decision: 'bypassed', detail: `${BYPASS_VARIABLE}=off: the gate let the call through unjudged.` });
-      return ALLOW;
-    }
-    if (call.actions.length === 0 && call.bypass === undefined) return ALLOW;
+    call = readToolCall(agent, event, options.env, readText);
+    if (call.actions.length === 0 && call.bypasses.length === 0) return ALLOW;
+    const project = projectRoot(call.cwd, { caseInsensitive: options.caseInsensitive });
+    const { actions, notes } = resolveActionPaths(call.actions, project);
     const engine = await options.loadEngine();
-    const file = options.rulebookFile === undefined || isAbsolute(options.rulebookFile) ? options.rulebookFile : resolve(call.cwd, options.rulebookFile);
+    const file = rulebookFileOf(options, call.cwd);
     const rulebook = await loadRulebookCached(call.cwd, file, engine);
     const loaded = loadSessionState(call.cwd, call.session);
-    const judgement = await judgeToolCall(call, {
-      rulebook,
-      checkActions: engine.checkActions,
-      state: loaded.state,
-      project: projectOnDisk(call.cwd),
-      bypassHint: BYPASS_HINT,
-    });
-    const warning = loaded.warning === undefined ? '' : ` (${loaded.warning})`;
+    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
+    const judgement = await judgeToolCall(
+      { ...call, actions },
+      { rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot), gateFindings: tamperFindings(actions, project, places) },
+    );
+    const notesText = [describePathNotes(notes), loaded.warning === undefined ? '' : `(${loaded.warning})`].filter((note) => note !== '');
+    const pendingText = judgement.pending.length === 0 ? '' : ` Pending until the commit or the end of the turn: ${judgement.pending.map((finding) => finding.detail).join(' ')}`;
+    const now = options.now();
+    const judged = { ...call, actions };
+    if (options.observe === true) {
+      saveSessionState(call.cwd, call.session, judgement.next);
+      const denied = judgement.decision === 'deny' ? judgement.failures : [];
+      await auditCall(judged, now, {
+        ...failureFields(denied),
+        decision: 'observed',
+        verdict: judgement.decision,
+        results: judgement.verdicts,
+        detail: (judgement.decision === 'deny' ? reasonOf(judgement.failures, notesText) : judgement.detail) + pendingText,
+      });
+      return ALLOW;
+    }
     if (judgement.decision === 'deny') {
-      audit(call, options.now(), { rule: judgement.rule, name: judgement.name, decision: 'deny', detail: judgement.detail + warning });
-      return denyAnswer(agent, reasonOf(judgement) + warning);
+      const reason = reasonOf(judgement.failures, notesText);
+      const allowance = consumeAllowance(call.cwd, judgement.failures.map((failure) => failure.rule), now);
+      if (allowance !== undefined) {
+        saveSessionState(call.cwd, call.session, judgement.next);
+        await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
+        return ALLOW;
+      }
+      await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
     }
     saveSessionState(call.cwd, call.session, judgement.next);
-    audit(call, options.now(), { rule: null, decision: 'allow', detail: judgement.detail + warning });
+    await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
     return ALLOW;
   } catch (error) {
     const reason = internalErrorReason(error);
     if (call !== undefined) {
       try {
-        audit(call, options.now(), { rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
+        await auditCall(call, options.now(), { rule: 'INTERNAL', name: 'ERROR', decision: options.observe === true ? 'observed' : 'deny', detail: reason });
       } catch {
         // The audit log is unwritable too; the refusal itself still goes out.
       }
     }
-    return denyAnswer(agent, reason);
+    return options.observe === true ? ALLOW : denyAnswer(agent, reason);
+  }
+}
+
+function turnEndReason(findings: readonly GateFinding[]): string {
+  const lines = [
+    `holdfast: the turn cannot end yet: ${findings.length === 1 ? 'a new module this session created has' : `${findings.length} new modules this session created have`} no test.`,
+    ...findings.map((finding) => `- ${finding.detail}`),
+    'Write each test next to its module (or delete a module that is not needed), then finish.',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Stop: R3 is judged over the session. Every module the session created without its test sends the
+ * agent back to work with the list. Claude Code ends the turn anyway after several blocks in a row;
+ * the modules stay refused at the commit, by the agent gate and by the git hook.
+ */
+async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const base = { agent, tool: 'Stop', event: 'Stop', action: 'end of turn' };
+  let root: string | undefined;
+  let session = 'unknown';
+  try {
+    const parsed = readStopEvent(event.raw, AGENT_NAMES[agent]);
+    if (!parsed.ok) throw parsed.error;
+    root = projectDirectory(agent, parsed.value.cwd, options.env);
+    session = parsed.value.session_id;
+    const loaded = loadSessionState(root, session);
+    if (loaded.state.created.length === 0) return ALLOW;
+    const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
+    const engine = await options.loadEngine();
+    const rulebook = await loadRulebookCached(root, rulebookFileOf(options, root), engine);
+    const findings = await judgeTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
+    const time = options.now().toISOString();
+    if (findings.length === 0) {
+      await appendAudit(root, { ...base, time, session, rule: null, decision: options.observe === true ? 'observed' : 'allow', verdict: options.observe === true ? 'allow' : undefined, detail: 'every module the session created has its test.' });
+      return ALLOW;
+    }
+    const reason = turnEndReason(findings);
+    const again = parsed.value.stop_hook_active ? ' (the agent was already sent back once this turn)' : '';
+    if (options.observe === true) {
+      await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'observed', verdict: 'deny', results: findings.map((finding) => ({ ...finding, ok: false })), detail: reason + again });
+      return ALLOW;
+    }
+    await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
+    return continueAnswer(reason);
+  } catch (error) {
+    const reason = internalErrorReason(error, 'the turn cannot end until it works again');
+    if (root !== undefined) {
+      try {
+        await appendAudit(root, { ...base, time: options.now().toISOString(), session, rule: 'INTERNAL', name: 'ERROR', decision: options.observe === true ? 'observed' : 'deny', detail: reason });
+      } catch {
+        // nothing more to do
+      }
+    }
+    return options.observe === true ? ALLOW : continueAnswer(reason);
   }
 }

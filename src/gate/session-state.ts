@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -12,6 +12,8 @@ export interface SessionState {
   readonly created: readonly string[];
   readonly testedSinceLastWrite: boolean;
   readonly lastTestCommand: string | undefined;
+  /** How the last test run ended, when a PostToolUse hook saw it (false: it failed); undefined when unknown. */
+  readonly lastTestPassed?: boolean | undefined;
 }
 
 export const FRESH_SESSION: SessionState = { version: 1, created: [], testedSinceLastWrite: false, lastTestCommand: undefined };
@@ -41,7 +43,9 @@ function readState(raw: unknown): SessionState | undefined {
   if (typeof record.testedSinceLastWrite !== 'boolean') return undefined;
   const lastTestCommand = record.lastTestCommand;
   if (lastTestCommand !== undefined && typeof lastTestCommand !== 'string') return undefined;
-  return { version: 1, created: created as string[], testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand };
+  const lastTestPassed = record.lastTestPassed;
+  if (lastTestPassed !== undefined && typeof lastTestPassed !== 'boolean') return undefined;
+  return { version: 1, created: created as string[], testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
 }
 
 /**
@@ -75,4 +79,39 @@ export function saveSessionState(root: string, session: string, state: SessionSt
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state)}\n`);
   renameSync(temporary, path);
+}
+
+/**
+ * The session the agent gate saw last in this project (the state file written most recently), for
+ * the git pre-commit hook, which has no session id of its own. Undefined when the agent gate never ran.
+ */
+export function latestSessionState(root: string): (LoadedSessionState & { session: string }) | undefined {
+  const folder = join(root, HOLDFAST_DIR, 'sessions');
+  let latest: { file: string; mtimeMs: number } | undefined;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const file of names) {
+    if (!file.endsWith('.json')) continue;
+    try {
+      const { mtimeMs } = statSync(join(folder, file));
+      if (latest === undefined || mtimeMs > latest.mtimeMs) latest = { file, mtimeMs };
+    } catch {
+      // removed meanwhile
+    }
+  }
+  if (latest === undefined) return undefined;
+  const session = latest.file.slice(0, -'.json'.length);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(folder, latest.file), 'utf8'));
+  } catch {
+    raw = undefined;
+  }
+  const state = readState(raw);
+  if (state === undefined) return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
+  return { session, state, warning: undefined };
 }

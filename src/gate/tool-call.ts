@@ -17,7 +17,10 @@ export interface ToolCall {
   readonly cwd: string;
   readonly tool: string;
   readonly actions: Action[];
-  readonly bypass: GateBypass | undefined;
+  /** Every attempt the call makes to skip or disable git hooks or the gate. */
+  readonly bypasses: GateBypass[];
+  /** Non-empty when the call may change files in ways not known before it runs (judged after it, by the post-check). */
+  readonly unknownEffects: string[];
 }
 
 /** Reads a file the agent is about to change; undefined when it does not exist or is not readable. */

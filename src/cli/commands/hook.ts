@@ -5,22 +5,28 @@ import { parseCommandArgs } from '../args.js';
 import { EXIT, readAllText, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
-const HELP = `Usage: holdfast hook <claude-code|codex|git> [--rulebook FILE]
+const HELP = `Usage: holdfast hook <claude-code|codex|git> [--rulebook FILE] [--observe]
 
-The live gate. Reads one agent hook event on stdin and answers in that agent's protocol:
-  claude-code  a PreToolUse event (Write, Edit, MultiEdit, NotebookEdit, Bash); a refusal is a JSON
-               permissionDecision "deny" on stdout with the rule's detail as the reason.
-  codex        a PreToolUse event (shell commands, apply_patch); a refusal is exit 2 with the reason
-               on stderr.
-  git          the pre-commit hook: the staged changes, judged as one round (exit 1 refuses the
-               commit). R6 ORDER cannot be judged there and is skipped.
+The live gate. Reads one hook event on stdin and answers in that agent's protocol:
+  claude-code  PreToolUse (Write, Edit, MultiEdit, NotebookEdit, Bash): a refusal is a JSON
+               permissionDecision "deny" on stdout naming every broken rule. PostToolUse: what the
+               call changed is judged after it ran. Stop: new modules of the session without their
+               test send the agent back to work ({"decision":"block","reason":…}).
+  codex        the same events (shell commands, apply_patch); a PreToolUse refusal is exit 2 with
+               the reason on stderr, a Stop block the same JSON as Claude Code's.
+  git          the pre-commit hook: the staged changes judged as one round, every failure listed
+               (exit 1 refuses the commit); R6 ORDER from the agent session the gate saw last.
 
-Rules that span several tool calls (R3 TESTS, R6 ORDER) use per-session state kept in
-.holdfast/sessions/. Every decision is appended to .holdfast/audit.jsonl (see \`holdfast report --audit\`).
-Any internal error refuses the call. Set HOLDFAST_GATE=off to bypass the gate deliberately.
+Writes and deletes are judged where they really land (symbolic links, "..", case), and changes to
+.claude/, .codex/, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
+attempts to skip git hooks as GATE BYPASS. R3 TESTS is judged over the session: at the commit and at
+the end of the turn. Session state lives in .holdfast/sessions/; every decision is appended to
+.holdfast/audit.jsonl with credentials masked (see \`holdfast report --audit\`). Any internal error
+refuses the call.
 
 Options:
   --rulebook FILE  the rulebook (relative to the project root); the shipped default otherwise
+  --observe        claude-code, codex: judge and record every call with every rule result, never block
   -h, --help       this help`;
 
 function isAgent(value: string | undefined): value is GateAgent {
@@ -29,7 +35,7 @@ function isAgent(value: string | undefined): value is GateAgent {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = parseCommandArgs('hook', args, { rulebook: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+    const { values, positionals } = parseCommandArgs('hook', args, { rulebook: { type: 'string' }, observe: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
     if (values.help === true) {
       writeLine(io.stdout, HELP);
       return EXIT.ok;
@@ -38,7 +44,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (!isAgent(agent) || extra.length > 0) {
       throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
     }
-    const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook);
+    const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook, values.observe === true);
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);
     return answer.exitCode;
@@ -54,11 +60,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined) {
+async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean) {
   const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../../gate/run-hook.js'), import('../../gate/rules-engine.js')]);
   // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
   const input = await readAllText(io.stdin).catch(() => '');
-  return answerAgentHook(agent, input, { env: io.env, now: () => new Date(), rulebookFile, loadEngine: loadRulesEngine });
+  return answerAgentHook(agent, input, { env: io.env, now: () => new Date(), rulebookFile, loadEngine: loadRulesEngine, observe });
 }
 
 async function preCommit(io: CliIo, rulebookFile: string | undefined) {

@@ -11,12 +11,7 @@ import { findVendorSecrets } from './vendor-detector.js';
  * where both find the same secret, the vendor's finding is the one reported.
  */
 export async function scanSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<SecretFinding[]> {
-  const vendor = options.detectors.includes('secretlint-recommend')
-    ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
-    : [];
-  const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
-  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => found.value.search(pattern) !== -1);
-  const kept = deduplicate(vendor.filter(allowed), generic.filter(allowed));
+  const kept = await detectSecrets(content, filePath, options);
   if (kept.length === 0) return [];
   const positionOf = createPositionLookup(content);
   return kept.map((found) => {
@@ -24,6 +19,16 @@ export async function scanSecrets(content: string, filePath: string, options: Se
     const masked = maskSecret(found.value);
     return { detector: found.detector, line, column, masked, message: `${found.detector} ${masked} at line ${line}, column ${column}` };
   });
+}
+
+/** The secrets in one file's content with their spans, vendor findings preferred over overlapping generic ones. */
+export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<DetectedSecret[]> {
+  const vendor = options.detectors.includes('secretlint-recommend')
+    ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
+    : [];
+  const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
+  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => found.value.search(pattern) !== -1);
+  return deduplicate(vendor.filter(allowed), generic.filter(allowed));
 }
 
 function byPosition(left: DetectedSecret, right: DetectedSecret): number {

@@ -1,0 +1,18 @@
+import type { RulesEngine } from './rules-engine.js';
+import type { ReadText } from './tool-call.js';
+
+export type AgentHook = 'claude-code' | 'codex';
+
+/** What every event handler of the agent hook gets from the CLI command. */
+export interface HookOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  /** `--rulebook`; relative to the project root. The rules engine's default when absent. */
+  readonly rulebookFile: string | undefined;
+  readonly loadEngine: () => Promise<RulesEngine>;
+  readonly readText?: ReadText;
+  /** `--observe`: judge and audit every call with every rule result, and always answer allow. */
+  readonly observe?: boolean;
+  /** Whether the project's volume ignores case; detected from the file system when absent. */
+  readonly caseInsensitive?: boolean;
+}

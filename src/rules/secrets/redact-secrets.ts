@@ -1,0 +1,26 @@
+import { maskSecret } from './mask.js';
+import { detectSecrets } from './scan-secrets.js';
+import type { SecretScanOptions } from './secret-finding.js';
+
+/** Every detector, at the entropy the default rulebook uses: a record should rather mask too much than too little. */
+const REDACT_OPTIONS: SecretScanOptions = { detectors: ['secretlint-recommend', 'generic-assignment'], minEntropy: 3, allowlist: [] };
+
+/**
+ * The text with every credential the detectors find replaced by its mask (`AKIA…`), for records
+ * that are kept (the gate's audit log). `style` picks how values are read: a shell command or a
+ * detail sentence reads like a config file (`TOKEN=abc` is the literal), code like code.
+ */
+export async function redactSecrets(text: string, style: 'config' | 'code' = 'config'): Promise<string> {
+  if (text === '') return text;
+  const found = await detectSecrets(text, style === 'code' ? 'text.ts' : 'text.sh', REDACT_OPTIONS);
+  if (found.length === 0) return text;
+  let redacted = '';
+  let at = 0;
+  for (const secret of found) {
+    if (secret.end <= at) continue;
+    // Overlapping findings: the first one's mask stands for both, and the overlap's tail is dropped too.
+    if (secret.start >= at) redacted += text.slice(at, secret.start) + maskSecret(secret.value);
+    at = secret.end;
+  }
+  return redacted + text.slice(at);
+}

@@ -51,8 +51,6 @@ function environment(target: HarnessTarget, context: InvocationContext): { env: 
     XDG_DATA_HOME: join(context.homeDir, '.local', 'share'),
     ...(target.provider === 'codex' ? { CODEX_HOME: join(context.homeDir, '.codex') } : {}),
   };
-  // A variable the target named wins over holdfast's own settings (a CODEX_HOME with an auth.json, say).
-  for (const name of named) if (scrubbed[name] !== undefined) env[name] = scrubbed[name];
   const secrets = named.filter((name) => name === target.keyEnv || looksSecret(name)).flatMap((name) => (scrubbed[name] !== undefined ? [scrubbed[name]] : []));
   return { env, secrets };
 }

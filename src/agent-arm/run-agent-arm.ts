@@ -1,8 +1,9 @@
 import { cp, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '../contract/index.js';
 import { judgeFinalState } from '../experiment/final-state.js';
+import { repoGit } from '../experiment/session/repo-git.js';
 import { sessionVerdict } from '../experiment/session/session-verdict.js';
 import { testPattern } from '../gate/index.js';
 import type { HarnessTarget } from '../models/index.js';
@@ -62,11 +63,20 @@ function stopOf(exit: HarnessExit, report: HarnessReport, turnCapHit: boolean, s
   return { reason: 'error', detail: `the harness ${how}${said !== '' ? `: ${said.slice(0, 600)}` : ''}` };
 }
 
+/**
+ * Copies the arm's folder (repository, git dir, the harness's HOME) out of the run's temporary
+ * space, with the borrowed objects copied in and the `.git` file pointing at the copy, so the kept
+ * repository works on its own after the run.
+ */
 async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<string> {
   const destination = join(keepDir, name);
   if (existsSync(destination)) throw new Error(`cannot keep the arm's repository: ${destination} already exists`);
+  await repoGit({ workTree: repo.workDir, gitDir: repo.gitDir }, ['repack', '-a', '-d', '-q']);
+  rmSync(join(repo.gitDir, 'objects', 'info', 'alternates'), { force: true });
   await mkdir(dirname(destination), { recursive: true });
   await cp(repo.dir, destination, { recursive: true, verbatimSymlinks: true });
+  const gitDir = join(destination, relative(repo.dir, repo.gitDir));
+  writeFileSync(join(destination, relative(repo.dir, repo.workDir), '.git'), `gitdir: ${gitDir}\n`);
   return destination;
 }
 

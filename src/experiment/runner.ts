@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { InputError } from '../contract/index.js';
 import type {
   ArmResult,
   Generation,
@@ -11,6 +12,8 @@ import type {
   TaskInfo,
   Totals,
 } from '../contract/index.js';
+import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
+import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { IsolationMode, SandboxManager } from '../sandbox/index.js';
 import { parseReply } from '../reply/index.js';
@@ -27,6 +30,8 @@ export type ExperimentModel = Pick<ModelAdapter, 'generate'>;
 export interface ExperimentTarget {
   readonly info: TargetInfo;
   readonly model: ExperimentModel;
+  /** An agent harness (Claude Code, Codex, a generic agent): the only kind of target agent mode plays. */
+  readonly harness?: AgentHarness;
 }
 
 export interface RoundSpec {
@@ -60,6 +65,8 @@ export interface ExperimentOptions {
   readonly totals?: () => Totals;
   /** How `config.sandbox` runs are landed; ignored when the config has no sandbox. */
   readonly sandbox?: SandboxRunOptions;
+  /** Agent mode: where the arms' repositories live, whether they are kept, how the task check is confined. */
+  readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
 }
 
 export interface SandboxRunOptions {
@@ -153,8 +160,22 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let roundsRun = 0;
   let failure: unknown;
 
+  const mode = options.config.mode ?? 'plan';
+  let agentRounds: AgentRounds | undefined;
+  if (mode === 'agent') {
+    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
+    if (missing.length > 0) {
+      throw new InputError(
+        'E_TARGET_KIND',
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
+      );
+    }
+    const { createAgentRounds } = await import('../agent-arm/index.js');
+    agentRounds = await createAgentRounds({ rulebook: options.rulebook, ...options.agent });
+  }
+
   let sandboxes: SandboxManager | undefined;
-  if (options.config.sandbox) {
+  if (options.config.sandbox && mode === 'plan') {
     const { createSandboxManager } = await import('../sandbox/index.js');
     sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
   }
@@ -164,10 +185,32 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
    * says was applied. The sandbox adds evidence (commits, the diff, real exit codes), never a verdict.
    */
   async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
     const decided = await decideArm(round, arm);
     if (decided === undefined || sandboxes === undefined) return decided;
     const landed = await sandboxes.land({ task: tasksById.get(round.task)!, roundId: round.roundId, arm, result: decided, signal });
     return signal.aborted ? undefined : landed;
+  }
+
+  /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
+  async function runAgentArm(rounds: AgentRounds, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const harness = targetsById.get(round.target)!.harness!;
+    try {
+      const result = await rounds.run({
+        roundId: round.roundId,
+        task: tasksById.get(round.task)!,
+        arm,
+        harness,
+        maxTurns: options.config.turnCap ?? DEFAULT_AGENT_MAX_TURNS,
+        timeoutMs: options.config.sessionTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+        signal,
+      });
+      return signal.aborted ? undefined : result;
+    } catch (error) {
+      // A file-system or git failure ends this arm as an error with the reason; the run goes on.
+      if (signal.aborted) return undefined;
+      return { ...errorArm(arm, describeError(error)), mode: 'agent', reason: `The agent arm could not be played: ${describeError(error).message}` };
+    }
   }
 
   async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
@@ -258,6 +301,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await Promise.all(Array.from({ length: poolSize }, () => worker()));
   } finally {
     await sandboxes?.dispose();
+    await agentRounds?.dispose();
   }
 
   if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });

@@ -9,9 +9,19 @@ import type { CliIo } from '../io.js';
 
 const HELP = `Usage: holdfast run [options]
 
-Runs the told/held experiment: every target × task × repetition is one round; each round asks
-the model twice with the same prompt. The told arm applies every action; the held arm runs the
-rulebook's checks first and halts at the first violation.
+Runs the told/held experiment: every target × task × repetition is one round, played twice with
+the same ticket and rulebook; only who checks differs.
+
+Modes (--mode):
+  plan   (default) the model answers once with its whole action list. The told arm applies every
+         action; the held arm runs the rulebook's checks first and halts at the first violation.
+  agent  an agent harness (a target with provider claude-code, codex or agent) works on the ticket
+         in its own throwaway git repository holding the task's files and AGENTS.md. Told: holdfast's
+         hook only observes (judges and records every tool call, never blocks). Held: the same hook
+         enforces, with the git pre-commit hook, as \`holdfast install\` sets them up. Measured from the
+         hook's audit log and the repository at the end: calls that broke a rule, calls blocked,
+         violations that landed (work tree and every commit), recovered/evaded, whether the repo's
+         own \`npm test\` passes, turns, tokens, cost and wall time.
 
 Where replies come from (one of):
   --targets a,b          configured targets (holdfast.config.yaml, keys from .env)
@@ -33,7 +43,10 @@ Options:
   --sandbox              land each arm in its own throwaway git repository: real writes and commits,
                          the allowlisted test command really runs (bubblewrap without network when
                          installed), and each arm records the diff of what landed
-  --keep-sandboxes DIR   with --sandbox, keep each arm's repository under DIR instead of removing it
+  --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
+  --mode plan|agent      how rounds are played (default plan; see above)
+  --turn-cap N           agent mode: model turns an arm may take (default 50; a target's maxTurns wins when lower)
+  --session-timeout S    agent mode: seconds an arm may run (default 900; a target's timeoutMs wins when lower)
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -77,6 +90,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     replies: { type: 'string' },
     resume: { type: 'string' },
     sandbox: { type: 'boolean', default: false },
+    mode: { type: 'string' },
+    'turn-cap': { type: 'string' },
+    'session-timeout': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -91,6 +107,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (approve !== 'ask' && approve !== 'auto' && approve !== 'deny') {
     throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
   }
+  const mode = values.mode ?? 'plan';
+  if (mode !== 'plan' && mode !== 'agent') throw new InputError('E_ARGS', `--mode must be plan or agent, got "${mode}".`);
+  if (mode === 'agent' && (values.replay !== undefined || values.replies !== undefined)) {
+    throw new InputError('E_ARGS', '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.');
+  }
+  if (mode === 'agent' && values.sandbox) throw new InputError('E_ARGS', '--mode agent always works in throwaway repositories; leave out --sandbox.');
   const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
   const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
@@ -184,7 +206,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       approve,
       approvalTimeoutMs: approvalSeconds * 1000,
       temperature,
-      sandbox: values.sandbox || values['keep-sandboxes'] !== undefined,
+      sandbox: mode === 'plan' && (values.sandbox || values['keep-sandboxes'] !== undefined),
+      ...(mode === 'agent'
+        ? {
+            mode,
+            turnCap: integerFlag('run', 'turn-cap', values['turn-cap'], 50, 1, 10_000),
+            sessionTimeoutMs: integerFlag('run', 'session-timeout', values['session-timeout'], 900, 1, 86_400) * 1000,
+          }
+        : {}),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
     };
   }
@@ -193,7 +222,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
   }
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
-  if (keepDir !== undefined && !config.sandbox) {
+  const agentMode = config.mode === 'agent';
+  if (keepDir !== undefined && !config.sandbox && !agentMode) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }
 
@@ -222,6 +252,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const progress = createProgress(io.stderr, planned, alreadyDone);
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
   writeLine(io.stderr, `Run ${runId}: ${planned} rounds → ${out}`);
+  if (agentMode) writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   if (config.sandbox) writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   let result;
   try {
@@ -237,7 +268,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(demo !== undefined ? { demo } : {}),
       ...(previous !== undefined ? { previous } : {}),
       secrets,
-      ...(keepDir !== undefined ? { sandbox: { keepDir } } : {}),
+      ...(keepDir !== undefined ? (agentMode ? { agent: { keepDir } } : { sandbox: { keepDir } }) : {}),
       onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
     });
   } finally {

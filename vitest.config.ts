@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
+    globalSetup: ['test/setup/agent-clients.ts'],
   },
 });

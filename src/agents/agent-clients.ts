@@ -59,11 +59,11 @@ function installed(folder: string, spec: AgentClientSpec): boolean {
   return existsSync(join(folder, DONE_MARKER)) && existsSync(join(folder, spec.bin));
 }
 
-function npmInstall(folder: string, spec: AgentClientSpec): Promise<void> {
+function npmInstall(folder: string, spec: AgentClientSpec, env: NodeJS.ProcessEnv): Promise<void> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const args = ['install', '--prefix', folder, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `${spec.packageName}@${spec.version}`];
   return new Promise((resolve, reject) => {
-    execFile(npm, args, { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: 'error' } }, (error, _stdout, stderr) => {
+    execFile(npm, args, { maxBuffer: 16 * 1024 * 1024, env: { ...env, npm_config_loglevel: 'error' } }, (error, _stdout, stderr) => {
       if (error === null) {
         resolve();
         return;
@@ -96,6 +96,8 @@ export interface EnsureOptions {
   /** How long to wait for another process's install before giving up on its lock. */
   readonly lockWaitMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The environment npm runs with (its registry settings come from it); process.env by default. */
+  readonly npmEnv?: NodeJS.ProcessEnv;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -129,7 +131,7 @@ export async function ensureAgentClient(name: AgentClientName, options: EnsureOp
   }
   try {
     if (installed(folder, spec)) return bin;
-    await npmInstall(folder, spec);
+    await npmInstall(folder, spec, options.npmEnv ?? process.env);
     if (!existsSync(bin)) {
       throw new AgentClientError(
         `npm installed ${spec.packageName}@${spec.version} into ${folder} but ${spec.bin} is missing: its platform package or postinstall did not run ` +

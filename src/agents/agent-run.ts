@@ -35,8 +35,8 @@ export interface RunAgentOptions {
   readonly prompt: string;
   /** The model server: Claude Code's ANTHROPIC_BASE_URL; for Codex the provider base_url (ending in /v1). */
   readonly baseUrl: string;
-  /** The client's executable (see ensureAgentClient). */
-  readonly bin: string;
+  /** The client's executable; by default the one in the agent cache (installed there on first use). */
+  readonly bin?: string;
   /** Added to the small environment the runner builds; nothing of the caller's environment leaks in otherwise. */
   readonly env?: NodeJS.ProcessEnv;
   readonly args?: readonly string[];

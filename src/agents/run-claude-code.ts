@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureAgentClient } from './agent-clients.js';
 import { runAgentProcess, tail } from './agent-process.js';
 import type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
 
@@ -39,6 +40,7 @@ export function readClaudeReport(stdout: string): AgentReport | undefined {
  * project's .claude/settings.json does).
  */
 export async function runClaudeCode(options: RunAgentOptions): Promise<AgentRun> {
+  const bin = options.bin ?? (await ensureAgentClient('claude-code'));
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'holdfast-claude-home-'));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -49,7 +51,7 @@ export async function runClaudeCode(options: RunAgentOptions): Promise<AgentRun>
     ...options.env,
   };
   const args = ['-p', options.prompt, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash', '--output-format', 'json', ...(options.args ?? [])];
-  const outcome = await runAgentProcess({ command: options.bin, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
+  const outcome = await runAgentProcess({ command: bin, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
   return {
     client: 'claude-code',
     ...outcome,

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agentCacheRoot, ensureAgentClient } from './agent-clients.js';
 import { runAgentProcess, tail } from './agent-process.js';
 import type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
 import { trustCodexHooks } from './codex-hook-trust.js';
@@ -28,19 +29,21 @@ export interface CodexRunOptions extends RunAgentOptions {
    * them; Codex then runs none of the project's hooks and says nothing.
    */
   readonly hookTrust?: 'persisted' | 'flag' | 'none';
+  readonly sandbox?: CodexSandbox;
 }
+
+export type CodexSandbox = 'danger-full-access' | 'workspace-write' | 'read-only';
 
 /**
  * The user config in CODEX_HOME: the scripted model as a custom provider on the Responses wire API,
  * the project trusted (Codex loads a project's .codex/ layer, hooks included, only for a trusted
- * project), no approval prompts, and hooks on.
+ * project), no approval prompts, and hooks on. The sandbox comes on the command line.
  */
 export function codexConfig(options: { baseUrl: string; cwd: string }): string {
   return [
     `model = ${tomlString(CODEX_MODEL)}`,
     `model_provider = ${tomlString(PROVIDER)}`,
     'approval_policy = "never"',
-    'sandbox_mode = "danger-full-access"',
     'check_for_update_on_startup = false',
     '',
     `[model_providers.${PROVIDER}]`,
@@ -96,12 +99,27 @@ export function readCodexReport(stdout: string): AgentReport | undefined {
 }
 
 /**
+ * Where a fresh HOME goes. Codex refuses to create its helper binaries (codex-linux-sandbox, found by
+ * bubblewrap on PATH) under a temporary directory, so its own sandbox works only with a CODEX_HOME
+ * outside /tmp; with danger-full-access nothing needs them.
+ */
+function freshHome(sandbox: CodexSandbox): string {
+  if (sandbox === 'danger-full-access') return mkdtempSync(join(tmpdir(), 'holdfast-codex-home-'));
+  const homes = join(agentCacheRoot(), 'homes');
+  mkdirSync(homes, { recursive: true });
+  return mkdtempSync(join(homes, 'codex-'));
+}
+
+/**
  * Runs `codex exec --json` in `cwd` with an isolated HOME and CODEX_HOME whose config.toml points at
- * the scripted model. `danger-full-access`: Codex's own sandbox (bubblewrap/landlock) cannot start
- * as root in an unprivileged container, and the repo is a throwaway anyway.
+ * the scripted model. The sandbox is `danger-full-access` by default, so the gate is the only thing
+ * between the model and the repo (Codex's workspace-write also works as root here, given a home
+ * outside /tmp, but it would block some writes itself and hide what the gate does).
  */
 export async function runCodex(options: CodexRunOptions): Promise<AgentRun> {
-  const home = options.home ?? mkdtempSync(join(tmpdir(), 'holdfast-codex-home-'));
+  const bin = options.bin ?? (await ensureAgentClient('codex'));
+  const sandbox = options.sandbox ?? 'danger-full-access';
+  const home = options.home ?? freshHome(sandbox);
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(join(codexHome, 'config.toml'), codexConfig({ baseUrl: options.baseUrl, cwd: options.cwd }));
@@ -113,10 +131,10 @@ export async function runCodex(options: CodexRunOptions): Promise<AgentRun> {
     ...options.env,
   };
   const hookTrust = options.hookTrust ?? 'persisted';
-  if (hookTrust === 'persisted') await trustCodexHooks({ bin: options.bin, cwd: options.cwd, env });
+  if (hookTrust === 'persisted') await trustCodexHooks({ bin, cwd: options.cwd, env });
   const trust = hookTrust === 'flag' ? ['--dangerously-bypass-hook-trust'] : [];
-  const args = ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'danger-full-access', ...trust, ...(options.args ?? []), options.prompt];
-  const outcome = await runAgentProcess({ command: options.bin, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
+  const args = ['exec', '--json', '--skip-git-repo-check', '--sandbox', sandbox, ...trust, ...(options.args ?? []), options.prompt];
+  const outcome = await runAgentProcess({ command: bin, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
   return {
     client: 'codex',
     ...outcome,

@@ -16,9 +16,11 @@ interface NativeBlock {
 function nativeBlock(output: ScriptedOutput, cwd: string): NativeBlock {
   if ('text' in output) return { kind: 'text', text: output.text };
   if ('shell' in output) return { kind: 'tool_use', name: 'Bash', input: { command: output.shell, description: 'Run a command' } };
-  if ('writeFile' in output) {
-    const path = output.writeFile.path.startsWith('/') ? output.writeFile.path : `${cwd}/${output.writeFile.path}`;
-    return { kind: 'tool_use', name: 'Write', input: { file_path: path, content: output.writeFile.content } };
+  const absolute = (path: string) => (path.startsWith('/') || cwd === '' ? path : `${cwd}/${path}`);
+  if ('writeFile' in output) return { kind: 'tool_use', name: 'Write', input: { file_path: absolute(output.writeFile.path), content: output.writeFile.content } };
+  if ('editFile' in output) {
+    const { path, oldText, newText } = output.editFile;
+    return { kind: 'tool_use', name: 'Edit', input: { file_path: absolute(path), old_string: oldText, new_string: newText, replace_all: false } };
   }
   return { kind: 'tool_use', name: output.tool, input: output.input };
 }

@@ -1,5 +1,5 @@
 import type { ScriptedOutput, ToolResult } from './script.js';
-import { addFilePatch, textOf } from './script.js';
+import { addFilePatch, textOf, updateFilePatch } from './script.js';
 
 function event(type: string, data: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -30,6 +30,9 @@ function nativeItem(output: ScriptedOutput, kinds: ToolKinds, id: string): Recor
   } else if ('writeFile' in output) {
     name = 'apply_patch';
     input = addFilePatch(output.writeFile.path, output.writeFile.content);
+  } else if ('editFile' in output) {
+    name = 'apply_patch';
+    input = updateFilePatch(output.editFile.path, output.editFile.oldText, output.editFile.newText);
   } else {
     name = output.tool;
     input = output.input;

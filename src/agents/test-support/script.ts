@@ -2,13 +2,15 @@
  * What a scripted model says in one turn, in a form that does not depend on the wire protocol:
  * text, a named tool call with the client's own tool name and input, or one of two shorthands the
  * server maps to each client's native tool (`shell` → Claude Code `Bash` / Codex `exec_command`;
- * `writeFile` → Claude Code `Write` / Codex `apply_patch` with an Add File hunk).
+ * `writeFile` → Claude Code `Write` / Codex `apply_patch` with an Add File hunk; `editFile` → Claude
+ * Code `Edit` / Codex `apply_patch` with an Update File hunk). Paths are relative to the repository.
  */
 export type ScriptedOutput =
   | { readonly text: string }
   | { readonly tool: string; readonly input: unknown }
   | { readonly shell: string }
-  | { readonly writeFile: { readonly path: string; readonly content: string } };
+  | { readonly writeFile: { readonly path: string; readonly content: string } }
+  | { readonly editFile: { readonly path: string; readonly oldText: string; readonly newText: string } };
 
 export type ScriptedReply = ScriptedOutput | readonly ScriptedOutput[];
 
@@ -50,6 +52,12 @@ export function repliesOf(reply: ScriptedReply): readonly ScriptedOutput[] {
 export function addFilePatch(path: string, content: string): string {
   const lines = content.endsWith('\n') ? content.slice(0, -1).split('\n') : content.split('\n');
   return ['*** Begin Patch', `*** Add File: ${path}`, ...lines.map((line) => `+${line}`), '*** End Patch', ''].join('\n');
+}
+
+/** The apply_patch envelope that replaces lines of one file (whole lines: `oldText` as it stands in the file). */
+export function updateFilePatch(path: string, oldText: string, newText: string): string {
+  const lines = (text: string, sign: string) => (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').map((line) => `${sign}${line}`);
+  return ['*** Begin Patch', `*** Update File: ${path}`, '@@', ...lines(oldText, '-'), ...lines(newText, '+'), '*** End Patch', ''].join('\n');
 }
 
 export function textOf(value: unknown): string {

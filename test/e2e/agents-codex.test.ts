@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureAgentClient } from '../../src/agents/agent-clients.js';
+import { trustCodexHooks } from '../../src/agents/codex-hook-trust.js';
+import { codexConfig } from '../../src/agents/run-codex.js';
+import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
+import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
+import type { ModelTurn } from '../../src/agents/test-support/script.js';
+
+// The real Codex 0.171.0 against a scripted model on 127.0.0.1; holdfast from the built dist/.
+const DEBUG_TEST = 'src/debug.test.ts';
+const DEBUG_CONTENT = "console.log('debug');\n";
+
+function install(repo: string, agent: string): void {
+  holdfast(repo, 'install', agent);
+}
+
+/** The model adds a file with a console.log through apply_patch, then reports what it was told (Codex has no error flag on tool outputs). */
+const writesAConsoleLog = [
+  { writeFile: { path: DEBUG_TEST, content: DEBUG_CONTENT } },
+  (turn: ModelTurn) => ({ text: /R4 NOLOG/.test(turn.toolResults[0]?.text ?? '') ? 'I was refused.' : 'Done.' }),
+];
+
+// A client run takes a few seconds; a loaded 2-core box can make it many more.
+describe('Codex, real binary', { timeout: 180_000 }, () => {
+  it('held: the gate denies an apply_patch that adds a console.log, the model is told why, nothing lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    install(repo, 'codex');
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(result.turns, result.explain()).toHaveLength(2);
+    const told = result.turns[1]?.toolResults[0];
+    expect(told?.text, result.explain()).toMatch(/R4 NOLOG/);
+    expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBeUndefined();
+    expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([]);
+    expect(result.run.report?.finalText).toBe('I was refused.');
+  });
+
+  it('told: with no gate installed the same apply_patch lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(/Success/);
+    expect(readIfExists(repo, DEBUG_TEST)).toBe(DEBUG_CONTENT);
+    expect(gitStatus(repo)).toEqual([`?? ${DEBUG_TEST}`]);
+    expect(result.run.report).toMatchObject({ turns: 1, finalText: 'Done.', isError: false });
+  });
+
+  it('untrusted: the installed hook never runs until a person trusts it, and the write lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    install(repo, 'codex');
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, hookTrust: 'none' });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
+    expect(result.run.report?.finalText).toBe('Done.');
+  });
+
+  it('trust is recorded as Codex records a review: hooks.state."<key>".trusted_hash, void once the hook changes', async () => {
+    const repo = makeGitRepo();
+    install(repo, 'codex');
+    const home = mkdtempSync(join(tmpdir(), 'holdfast-codex-trust-'));
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
+    const options = { bin: await ensureAgentClient('codex'), cwd: repo, env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex') } };
+    const trusted = await trustCodexHooks(options);
+    const key = `${repo}/.codex/hooks.json:pre_tool_use:0:0`;
+    expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual([[key, 'trusted']]);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(`[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "${trusted[0]?.currentHash}"`);
+    const hooksFile = join(repo, '.codex', 'hooks.json');
+    writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
+    const after = await trustCodexHooks({ ...options, select: () => false });
+    expect(after.map((hook) => hook.trustStatus)).toEqual(['modified']);
+  });
+
+  it("told inside Codex's own workspace-write sandbox: the shell and apply_patch both write", async () => {
+    const repo = makeGitRepo();
+    const steps = [{ shell: 'echo hi > notes.txt' }, { writeFile: { path: DEBUG_TEST, content: DEBUG_CONTENT } }, { text: 'Done.' }];
+    const result = await runScenario({ client: 'codex', repo, steps, sandbox: 'workspace-write' });
+    rmSync(result.run.home, { recursive: true, force: true });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(readIfExists(repo, 'notes.txt'), result.explain()).toBe('hi\n');
+    expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
+  });
+});

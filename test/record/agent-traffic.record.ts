@@ -1,0 +1,100 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { AGENT_CLIENTS } from '../../src/agents/agent-clients.js';
+import type { AgentClientName } from '../../src/agents/agent-clients.js';
+import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
+import type { ScenarioOptions } from '../../src/agents/test-support/agent-scenario.js';
+import { makeGitRepo } from '../../src/agents/test-support/git-repo.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
+import type { ScriptStep } from '../../src/agents/test-support/script.js';
+
+/**
+ * Records what the real clients send to the model and to their hooks, once per scenario, into
+ * fixtures/traffic/<client>-<version>/<scenario>/: requests/NN-<method>-<path>.json (each request body,
+ * byte for byte) with requests/index.json (method, path, headers), and hooks/NN-<event>-<tool>.json
+ * (each hook's stdin, byte for byte) with hooks/runner.txt (how the client started the hook command).
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RECORDER = join(ROOT, 'test', 'record', 'record-hook.sh');
+
+interface Recording {
+  readonly client: AgentClientName;
+  readonly scenario: string;
+  readonly steps: readonly ScriptStep[];
+  /** Also install holdfast's gate (its hook and the recorder run side by side). */
+  readonly gate?: boolean;
+  readonly args?: ScenarioOptions['args'];
+}
+
+function slug(text: string): string {
+  return text.replace(/([a-z])([A-Z])/g, '$1-$2').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+}
+
+function installRecorder(client: AgentClientName, repo: string, into: string): void {
+  const hook = { type: 'command', command: `${RECORDER} ${into} && :`, timeout: 30 };
+  const file = client === 'claude-code' ? join(repo, '.claude', 'settings.json') : join(repo, '.codex', 'hooks.json');
+  let config: { hooks?: Record<string, unknown[]> } = {};
+  try {
+    config = JSON.parse(readFileSync(file, 'utf8')) as typeof config;
+  } catch {
+    mkdirSync(join(file, '..'), { recursive: true });
+  }
+  const hooks = config.hooks ?? {};
+  for (const event of ['PreToolUse', 'PostToolUse']) hooks[event] = [...(hooks[event] ?? []), { matcher: '*', hooks: [hook] }];
+  hooks.Stop = [...(hooks.Stop ?? []), { hooks: [hook] }];
+  writeFileSync(file, `${JSON.stringify({ ...config, hooks }, null, 2)}\n`);
+}
+
+async function record(recording: Recording): Promise<void> {
+  const spec = AGENT_CLIENTS[recording.client];
+  const out = join(ROOT, 'fixtures', 'traffic', `${recording.client}-${spec.version}`, recording.scenario);
+  rmSync(out, { recursive: true, force: true });
+  const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' }, 'holdfast-record-');
+  if (recording.gate === true) holdfast(repo, 'install', recording.client);
+  const calls = mkdtempSync(join(tmpdir(), 'holdfast-record-hooks-'));
+  installRecorder(recording.client, repo, calls);
+  const result = await runScenario({ client: recording.client, repo, steps: recording.steps, ...(recording.args !== undefined ? { args: recording.args } : {}) });
+  expect(result.run.exitCode, result.explain()).toBe(0);
+  expect(result.problems, result.explain()).toEqual([]);
+
+  mkdirSync(join(out, 'requests'), { recursive: true });
+  const index = result.requests.map((request, number) => {
+    const file = `${String(number + 1).padStart(2, '0')}-${request.method.toLowerCase()}-${slug(request.path.split('?')[0] ?? '') || 'root'}.json`;
+    if (request.rawBody !== '') writeFileSync(join(out, 'requests', file), request.rawBody);
+    return { file: request.rawBody !== '' ? file : null, method: request.method, path: request.path, headers: request.headers };
+  });
+  writeFileSync(join(out, 'requests', 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+
+  mkdirSync(join(out, 'hooks'), { recursive: true });
+  const payloads = readdirSync(calls).filter((name) => name.endsWith('.json')).sort();
+  payloads.forEach((name, number) => {
+    const bytes = readFileSync(join(calls, name), 'utf8');
+    const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string };
+    const label = [event.hook_event_name, event.tool_name].filter((part) => part !== undefined).map((part) => slug(String(part))).join('-');
+    writeFileSync(join(out, 'hooks', `${String(number + 1).padStart(2, '0')}-${label}.json`), bytes);
+  });
+  const parent = payloads[0] === undefined ? '' : readFileSync(join(calls, payloads[0].replace(/\.json$/, '.parent')), 'utf8');
+  writeFileSync(join(out, 'hooks', 'runner.txt'), `${parent.trim()}\n`);
+  expect(payloads.length, result.explain()).toBeGreaterThan(0);
+}
+
+const SHELL = { shell: 'echo hi > notes.txt' };
+const WRITE = { writeFile: { path: 'src/answer.ts', content: 'export const answer = 41;\n' } };
+const EDIT = { editFile: { path: 'src/answer.ts', oldText: 'export const answer = 41;\n', newText: 'export const answer = 42;\n' } };
+const CONSOLE_LOG = { writeFile: { path: 'src/debug.test.ts', content: "console.log('debug');\n" } };
+
+it('claude-code: Bash, Write and Edit allowed, each seen before and after, then Stop', () =>
+  record({ client: 'claude-code', scenario: 'bash-write-edit-allowed', steps: [SHELL, WRITE, EDIT, { text: 'Done.' }] }));
+
+it('claude-code: the gate denies a Write and the reason comes back to the model as an error tool_result', () =>
+  record({ client: 'claude-code', scenario: 'write-denied-reason-reaches-model', gate: true, steps: [CONSOLE_LOG, { text: 'I was refused.' }] }));
+
+it('codex: exec_command and apply_patch (add, then update) allowed, each seen before and after, then Stop', () =>
+  record({ client: 'codex', scenario: 'exec-command-apply-patch-allowed', steps: [SHELL, WRITE, EDIT, { text: 'Done.' }] }));
+
+it('codex: the gate denies an apply_patch and the reason comes back to the model in the tool output', () =>
+  record({ client: 'codex', scenario: 'apply-patch-denied-reason-reaches-model', gate: true, steps: [CONSOLE_LOG, { text: 'I was refused.' }] }));
+

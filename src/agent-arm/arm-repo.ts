@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Arm, Rulebook } from '../contract/index.js';
 import { AGENTS_FILE } from '../experiment/prompt.js';
-import { installGate } from '../gate/index.js';
+import { installGate, isHoldfastCommand } from '../gate/index.js';
 import type { InstallChange } from '../gate/index.js';
 import type { HarnessTarget } from '../models/index.js';
 import { renderRulebook } from '../rules/index.js';
@@ -58,11 +58,31 @@ export function holdfastBin(): string {
  * A generic agent has no hook protocol: its held arm has the pre-commit hook, its told arm nothing.
  */
 function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
-  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), rulebook: rulebookFile, observe: options.arm === 'told' };
+  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), rulebook: rulebookFile };
   const changes: InstallChange[] = [];
-  if (options.harness !== 'agent') changes.push(installGate(options.harness, repo.workDir, command));
+  if (options.harness !== 'agent') {
+    changes.push(installGate(options.harness, repo.workDir, command));
+    if (options.arm === 'told') observeOnly(join(repo.workDir, options.harness === 'claude-code' ? '.claude/settings.json' : '.codex/hooks.json'));
+  }
   if (options.arm === 'held') changes.push(installGate('git', repo.workDir, command));
   return changes;
+}
+
+/**
+ * Turns the installed hooks into observers: `holdfast hook <agent> --observe` judges and records
+ * every call with every rule result and never blocks. installGate has no observe option yet, so
+ * the flag is added to holdfast's own entries in the written configuration.
+ */
+function observeOnly(configFile: string): void {
+  const config = JSON.parse(readFileSync(configFile, 'utf8')) as { hooks?: Record<string, { hooks?: { command?: unknown }[] }[]> };
+  for (const groups of Object.values(config.hooks ?? {})) {
+    for (const group of groups) {
+      for (const hook of group.hooks ?? []) {
+        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes(' --observe')) hook.command = `${hook.command} --observe`;
+      }
+    }
+  }
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 /** Builds the arm's repository from the task's base (hard links, borrowed objects), then gives it its own copy of every file. */

@@ -107,7 +107,6 @@ export interface AuditTimelineOptions {
  */
 export function readAuditTimeline(text: string, options: AuditTimelineOptions): AuditTimeline {
   const calls: ToolCallRecord[] = [];
-  const steps: TimelineStep[] = [];
   let unreadableLines = 0;
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
@@ -123,7 +122,7 @@ export function readAuditTimeline(text: string, options: AuditTimelineOptions): 
     calls.push({
       index,
       turn: index + 1,
-      tool: line.tool,
+      tool: line.event === 'pre-commit' || line.event === 'Stop' ? line.event : line.tool,
       input: capText(line.action, INPUT_CAP_BYTES),
       actions,
       checks,
@@ -132,16 +131,29 @@ export function readAuditTimeline(text: string, options: AuditTimelineOptions): 
       detail: line.detail,
       isError: decision === 'blocked',
     });
-    // The pre-commit hook judges a commit the agent's own call already announced; the turn end changes nothing.
-    if (decision === 'blocked' || line.event === 'pre-commit' || line.event === 'Stop') continue;
-    for (const action of actions) {
+  }
+  return { calls, steps: timelineSteps(calls, options.testPattern), unreadableLines };
+}
+
+/** Records that are the gate's own checkpoints, not the agent's calls: they change nothing. */
+const CHECKPOINT_TOOLS = new Set(['pre-commit', 'Stop']);
+
+/**
+ * The changes, test runs and commits of a timeline, in order, for R6 ORDER: blocked calls did not
+ * happen, and the pre-commit hook judges a commit the agent's own call already announced.
+ */
+export function timelineSteps(calls: readonly ToolCallRecord[], pattern: RegExp | undefined): TimelineStep[] {
+  const steps: TimelineStep[] = [];
+  for (const call of calls) {
+    if (call.decision === 'blocked' || CHECKPOINT_TOOLS.has(call.tool)) continue;
+    for (const action of call.actions) {
       if (action.type === 'write' || action.type === 'delete') steps.push({ type: 'change' });
       // A hook sees a test run before it runs, never its exit code: it counts, as a sandbox that did not observe it would.
-      else if (action.type === 'run' && options.testPattern?.test(action.cmd) === true) steps.push({ type: 'test', cmd: action.cmd, passed: true });
+      else if (action.type === 'run' && pattern?.test(action.cmd) === true) steps.push({ type: 'test', cmd: action.cmd, passed: true });
       else if (action.type === 'commit') steps.push({ type: 'commit' });
     }
   }
-  return { calls, steps, unreadableLines };
+  return steps;
 }
 
 /** The arm's audit log, or an empty timeline when the gate never judged a call. */

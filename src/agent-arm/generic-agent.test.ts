@@ -12,7 +12,7 @@ import type { HarnessTarget } from '../models/index.js';
 import { loadRulebook } from '../rules/index.js';
 
 // The held arm's pre-commit hook runs holdfast's bin, which runs dist/: `npm run build` first.
-const SCRIPT = fileURLToPath(new URL('./test-support/scripted-agent.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../runs/demo/agents/scripted-agent.mjs', import.meta.url));
 
 let rulebook: Rulebook;
 let task: TaskInfo;

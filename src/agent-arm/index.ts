@@ -4,7 +4,7 @@ export { runAgentArm } from './run-agent-arm.js';
 export type { AgentArmOptions } from './run-agent-arm.js';
 export { prepareArmRepo, holdfastBin, HOLDFAST_STATE_DIR } from './arm-repo.js';
 export type { ArmRepo, ArmRepoOptions } from './arm-repo.js';
-export { actionsFromText, readArmAudit, readAuditTimeline } from './audit-timeline.js';
+export { actionsFromText, readArmAudit, readAuditTimeline, timelineSteps } from './audit-timeline.js';
 export type { AuditTimeline, AuditTimelineOptions } from './audit-timeline.js';
 export { CLAUDE_CODE_TOOLS, MAX_TURNS_PLACEHOLDER, harnessInvocation } from './harness-invocation.js';
 export type { HarnessInvocation, InvocationContext } from './harness-invocation.js';

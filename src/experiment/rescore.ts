@@ -3,6 +3,7 @@ import { checkActions } from '../rules/index.js';
 import { reduceRunEvents } from '../store/index.js';
 import type { RoundState, RunState } from '../store/index.js';
 import type { ApprovalDecision } from './approvals.js';
+import { rescoreAgentArm } from '../agent-arm/rescore-agent-arm.js';
 import { holdArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
 
@@ -38,6 +39,7 @@ function recordedReply(result: ArmResult): ParsedReply | undefined {
 }
 
 async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean): Promise<ArmResult> {
+  if (result.mode === 'agent') return rescoreAgentArm(result, rulebook, { existing: files });
   const parsed = recordedReply(result);
   if (parsed === undefined) return result;
   const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook) : [];
@@ -55,7 +57,8 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
 
 /**
  * Re-checks every recorded action list with `rulebook`, without calling a model: the told arm is
- * relabelled, the held arm re-enforced (recorded approval answers are replayed).
+ * relabelled, the held arm re-enforced (recorded approval answers are replayed). A recorded agent
+ * arm is re-judged on its final diff and timeline (see rescoreAgentArm).
  */
 export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook): Promise<RescoreResult> {
   const before = reduceRunEvents(events);

@@ -1,6 +1,7 @@
 import { InputError } from '../contract/index.js';
 import type { RunEvent } from '../contract/index.js';
 import { execFile } from 'node:child_process';
+import { basename } from 'node:path';
 import type { AgentHarness } from '../agent-arm/index.js';
 import {
   createAdapter,
@@ -69,7 +70,8 @@ function notAModel(target: HarnessTarget): ExperimentTarget['model'] {
 function versionOf(binary: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(binary, ['--version'], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' } }, (error, stdout) => {
-      resolve(error === null ? stdout.trim().split('\n')[0] : undefined);
+      // `2.1.197 (Claude Code)`, `codex-cli 0.171.0`: the version number is what the record needs.
+      resolve(error === null ? /\d+\.\d+\.\d+[^\s)]*/.exec(stdout)?.[0] : undefined);
     });
   });
 }
@@ -82,7 +84,8 @@ async function resolveHarness(target: HarnessTarget, env: NodeJS.ProcessEnv, cwd
   const found = await findHarnessBinary(target, env, cwd);
   if (found.path === undefined) throw new InputError('E_HARNESS_MISSING', `target "${target.id}": ${found.detail}.`);
   const version = target.provider === 'agent' ? undefined : await versionOf(found.path);
-  return { target, binary: found.path, label: `${target.provider} ${version ?? found.path}`, env };
+  const label = target.provider === 'agent' ? `agent: ${basename(target.command[0] ?? found.path)}` : `${target.provider} ${version ?? basename(found.path)}`;
+  return { target, binary: found.path, label, env };
 }
 
 /** Targets that replay the replies recorded in an earlier run file. */

@@ -47,6 +47,8 @@ Options:
   --mode plan|agent      how rounds are played (default plan; see above)
   --turn-cap N           agent mode: model turns an arm may take (default 50; a target's maxTurns wins when lower)
   --session-timeout S    agent mode: seconds an arm may run (default 900; a target's timeoutMs wins when lower)
+  --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
+                         agents or replies are scripted, not real models
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -91,6 +93,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     resume: { type: 'string' },
     sandbox: { type: 'boolean', default: false },
     mode: { type: 'string' },
+    demo: { type: 'string' },
     'turn-cap': { type: 'string' },
     'session-timeout': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
@@ -216,6 +219,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         : {}),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
     };
+  }
+  if (values.demo !== undefined) {
+    if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');
+    if (values.demo.trim() === '') throw new InputError('E_ARGS', '--demo needs a sentence saying what is scripted, e.g. --demo "Scripted agents, no model".');
+    demo = values.demo.trim();
   }
   out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
   if (previous === undefined && existsSync(out)) {

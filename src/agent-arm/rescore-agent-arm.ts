@@ -42,6 +42,11 @@ export function actionsFromDiff(diff: string): Action[] {
 export interface AgentRescoreContext {
   /** The task's files (the run-start event keeps them) plus what the setup commit added. */
   readonly existing: readonly string[];
+  /**
+   * Whether R6 ORDER was judged when the arm ran: only a harness that reports its calls to a hook
+   * (Claude Code, Codex) has a timeline that places test runs; a generic agent's commits are unseen.
+   */
+  readonly judgesOrder: boolean;
 }
 
 /**
@@ -64,8 +69,7 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
       const path = action !== undefined && action.type !== 'run' && action.type !== 'commit' ? action.path : undefined;
       return { rule: check.rule, name: check.name, ...(path !== undefined ? { path } : {}), detail: check.detail };
     });
-  // A generic agent's calls are unseen (no hook): its R6 was never judged, and is not now.
-  if (session.calls.length > 0) {
+  if (context.judgesOrder) {
     const steps = timelineSteps(session.calls, testPattern(rulebook));
     landed.push(...(await judgeOrder(sandbox.commits.map((commit) => commit.hash), steps, rulebook)));
   }

@@ -38,8 +38,8 @@ function recordedReply(result: ArmResult): ParsedReply | undefined {
   };
 }
 
-async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean): Promise<ArmResult> {
-  if (result.mode === 'agent') return rescoreAgentArm(result, rulebook, { existing: files });
+async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean, provider: string | undefined): Promise<ArmResult> {
+  if (result.mode === 'agent') return rescoreAgentArm(result, rulebook, { existing: files, judgesOrder: provider === 'claude-code' || provider === 'codex' });
   const parsed = recordedReply(result);
   if (parsed === undefined) return result;
   const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook) : [];
@@ -63,6 +63,7 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
 export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook): Promise<RescoreResult> {
   const before = reduceRunEvents(events);
   const files = new Map((before.start?.tasks ?? []).map((task) => [task.id, Object.keys(task.files)]));
+  const providers = new Map((before.start?.targets ?? []).map((target) => [target.id, target.provider]));
   const humanGate = before.start !== undefined && before.start.config.approve !== 'auto';
   const rounds: RoundState[] = [];
   const changes: VerdictChange[] = [];
@@ -71,7 +72,7 @@ export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook
     for (const arm of ['told', 'held'] as const) {
       const recorded = round[arm];
       if (recorded === undefined) continue;
-      const after = await rejudge(recorded, files.get(round.task) ?? [], rulebook, humanGate);
+      const after = await rejudge(recorded, files.get(round.task) ?? [], rulebook, humanGate, providers.get(round.target));
       next[arm] = after;
       if (after.verdict !== recorded.verdict) {
         changes.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, arm, before: recorded.verdict, after: after.verdict, reason: after.reason });

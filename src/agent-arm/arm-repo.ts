@@ -69,6 +69,16 @@ function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rule
 }
 
 /**
+ * `--observe` right after the agent's name, in either form the installed command takes:
+ * `… hook claude-code --rulebook F` or the fail-closed script's `… "$holdfast_entry" "claude-code" …`.
+ */
+export function withObserve(command: string): string {
+  return command.replace(/(\bhook\s+(?:claude-code|codex)\b)|("(?:claude-code|codex)")/, (_match, bare: string | undefined, quoted: string | undefined) =>
+    bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`,
+  );
+}
+
+/**
  * Turns the installed hooks into observers: `holdfast hook <agent> --observe` judges and records
  * every call with every rule result and never blocks. installGate has no observe option yet, so
  * the flag is added to holdfast's own entries in the written configuration.
@@ -78,7 +88,7 @@ function observeOnly(configFile: string): void {
   for (const groups of Object.values(config.hooks ?? {})) {
     for (const group of groups) {
       for (const hook of group.hooks ?? []) {
-        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes(' --observe')) hook.command = `${hook.command} --observe`;
+        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes('--observe')) hook.command = withObserve(hook.command);
       }
     }
   }

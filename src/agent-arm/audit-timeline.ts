@@ -41,28 +41,33 @@ function readLine(line: string): AuditLine | undefined {
  * (changes, test runs, commits). What the files held is judged from the repository itself.
  */
 export function actionsFromText(text: string): Action[] {
-  const actions: Action[] = [];
+  // Commands and messages may hold "; " themselves: a part that starts no action, or that falls
+  // inside a quoted commit message, belongs to the part before it.
+  const segments: string[] = [];
   for (const part of text.split('; ')) {
-    const write = /^write (.+?)(?: \(\d+ chars\))?$/.exec(part);
-    if (write !== null) actions.push({ type: 'write', path: write[1]!, content: '' });
-    else if (part.startsWith('delete ')) actions.push({ type: 'delete', path: part.slice('delete '.length) });
-    else if (part.startsWith('run ')) actions.push({ type: 'run', cmd: part.slice('run '.length) });
-    else if (part.startsWith('commit ')) {
-      const message = part.slice('commit '.length);
-      let parsed: unknown = message;
-      try {
-        parsed = JSON.parse(message);
-      } catch {
-        // a message the gate did not quote
-      }
-      actions.push({ type: 'commit', message: typeof parsed === 'string' ? parsed : message });
-    } else if (actions.length > 0 && actions.at(-1)!.type === 'run') {
-      // A command with "; " inside it (quoted): the split went one part too far.
-      const last = actions.pop() as Extract<Action, { type: 'run' }>;
-      actions.push({ type: 'run', cmd: `${last.cmd}; ${part}` });
-    }
+    const last = segments.at(-1);
+    const openMessage = last !== undefined && last.startsWith('commit "') && parsedMessage(last) === undefined;
+    if (last !== undefined && (openMessage || !/^(?:write|delete|run|commit) /.test(part))) segments[segments.length - 1] = `${last}; ${part}`;
+    else segments.push(part);
   }
-  return actions;
+  return segments.flatMap((segment): Action[] => {
+    const write = /^write (.+?)(?: \(\d+ chars\))?$/.exec(segment);
+    if (write !== null) return [{ type: 'write', path: write[1]!, content: '' }];
+    if (segment.startsWith('delete ')) return [{ type: 'delete', path: segment.slice('delete '.length) }];
+    if (segment.startsWith('run ')) return [{ type: 'run', cmd: segment.slice('run '.length) }];
+    if (segment.startsWith('commit ')) return [{ type: 'commit', message: parsedMessage(segment) ?? segment.slice('commit '.length) }];
+    return [];
+  });
+}
+
+/** The message of `commit "…"` as the gate quoted it (JSON), or undefined while the quote is open. */
+function parsedMessage(segment: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(segment.slice('commit '.length));
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function decisionOf(line: AuditLine): ToolDecision {

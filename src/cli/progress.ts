@@ -11,12 +11,12 @@ export interface Progress {
  */
 export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }, total: number, already = 0): Progress {
   let done = already;
-  const counts = { violated: 0, blocked: 0 };
+  const counts = { violated: 0, blocked: 0, leaks: 0 };
   const width = 24;
   const draw = () => {
     const filled = total === 0 ? width : Math.round((done / total) * width);
     stream.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} rounds · told violated ${counts.violated} · held blocked ${counts.blocked}\u001b[K`,
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} rounds · told violated ${counts.violated} · held blocked ${counts.blocked}${counts.leaks > 0 ? ` · gate leaks ${counts.leaks}` : ''}\u001b[K`,
     );
   };
   if (stream.isTTY === true) draw();
@@ -24,7 +24,9 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     roundEnded(label, results) {
       done += 1;
       if (results.told.verdict === 'violated') counts.violated += 1;
-      if (results.held.verdict === 'blocked') counts.blocked += 1;
+      // A held session that recovered was blocked too; one that evaded is a gate leak, shown on its own.
+      if (results.held.verdict === 'blocked' || results.held.verdict === 'recovered') counts.blocked += 1;
+      if (results.held.verdict === 'evaded') counts.leaks += 1;
       if (stream.isTTY === true) draw();
       else stream.write(`round ${done}/${total} ${label}: told ${results.told.verdict}, held ${results.held.verdict}\n`);
     },

@@ -40,6 +40,8 @@ function recordedReply(result: ArmResult): ParsedReply | undefined {
 
 async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean, provider: string | undefined): Promise<ArmResult> {
   if (result.mode === 'agent') return rescoreAgentArm(result, rulebook, { existing: files, judgesOrder: provider === 'claude-code' || provider === 'codex' });
+  // A loop session's verdict rests on the repository it left, which is gone: it stays as recorded.
+  if (result.session !== undefined) return result;
   const parsed = recordedReply(result);
   if (parsed === undefined) return result;
   const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook) : [];
@@ -58,7 +60,8 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
 /**
  * Re-checks every recorded action list with `rulebook`, without calling a model: the told arm is
  * relabelled, the held arm re-enforced (recorded approval answers are replayed). A recorded agent
- * arm is re-judged on its final diff and timeline (see rescoreAgentArm).
+ * arm is re-judged on its final diff and timeline (see rescoreAgentArm); loop arms are kept as
+ * recorded.
  */
 export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook): Promise<RescoreResult> {
   const before = reduceRunEvents(events);

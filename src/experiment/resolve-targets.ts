@@ -48,7 +48,8 @@ export async function resolveConfiguredTargets(
     const adapter = createAdapter(target, merged, { cwd });
     const keyEnv = 'keyEnv' in target ? target.keyEnv : undefined;
     if (keyEnv !== undefined && merged[keyEnv] !== undefined) secrets.push(merged[keyEnv]!);
-    targets.push({ info: toTargetInfo(target), model: adapter });
+    const turnCap = 'turnCap' in target ? target.turnCap : undefined;
+    targets.push({ info: toTargetInfo(target), model: adapter, ...(turnCap !== undefined ? { turnCap } : {}) });
   }
   return { targets, secrets };
 }

@@ -65,6 +65,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       ...(options.agent !== undefined ? { agent: options.agent } : {}),
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       emitStart: options.previous === undefined,
       done: completedRounds(state),
       totals: () => computeTotals(state),

@@ -22,16 +22,20 @@ import { decideWithDeadline } from './approvals.js';
 import type { Approver } from './approvals.js';
 import { errorArm, holdArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
+import type { LoopWorkspaces } from './loop/loop-workspace.js';
+import { loopTask } from './loop/loop-prompt.js';
 import { buildMessages } from './prompt.js';
 
-/** What the runner needs of a model adapter: only `generate`. */
-export type ExperimentModel = Pick<ModelAdapter, 'generate'>;
+/** What the runner needs of a model adapter: `generate` (plan mode), and `converse` for loop mode. */
+export type ExperimentModel = Pick<ModelAdapter, 'generate'> & Partial<Pick<ModelAdapter, 'converse'>>;
 
 export interface ExperimentTarget {
   readonly info: TargetInfo;
   readonly model: ExperimentModel;
   /** An agent harness (Claude Code, Codex, a generic agent): the only kind of target agent mode plays. */
   readonly harness?: AgentHarness;
+  /** Loop mode: this target's own turn cap, over the run's. */
+  readonly turnCap?: number;
 }
 
 export interface RoundSpec {
@@ -63,10 +67,12 @@ export interface ExperimentOptions {
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   /** Totals of everything in the run file so far, emitted as the `totals` event before `run-end`. */
   readonly totals?: () => Totals;
-  /** How `config.sandbox` runs are landed; ignored when the config has no sandbox. */
+  /** How `config.sandbox` runs are landed; ignored when the config has no sandbox. Loop mode reads its isolation and parent folder. */
   readonly sandbox?: SandboxRunOptions;
   /** Agent mode: where the arms' repositories live, whether they are kept, how the task check is confined. */
   readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
+  /** Values (API keys) kept out of what loop arms record of tool inputs. */
+  readonly secrets?: readonly string[];
 }
 
 export interface SandboxRunOptions {
@@ -137,6 +143,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     return messages;
   };
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  // Loop mode: each task's repository carries the rulebook as its AGENTS.md, the same for both arms.
+  const loopTasks = new Map<string, TaskInfo>();
+  const loopTaskFor = (task: TaskInfo) => {
+    let built = loopTasks.get(task.id);
+    if (built === undefined) {
+      built = loopTask(task, agentsMd);
+      loopTasks.set(task.id, built);
+    }
+    return built;
+  };
   let approvalCounter = 0;
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
 
@@ -173,6 +189,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const { createAgentRounds } = await import('../agent-arm/index.js');
     agentRounds = await createAgentRounds({ rulebook: options.rulebook, ...options.agent });
   }
+  let loop: LoopWorkspaces | undefined;
+  if (mode === 'loop') {
+    const [{ createLoopWorkspaces }, { detectIsolation }] = await Promise.all([import('./loop/loop-workspace.js'), import('../sandbox/index.js')]);
+    loop = createLoopWorkspaces({
+      rulebook: options.rulebook,
+      isolation: await detectIsolation(options.sandbox?.isolation ?? 'auto'),
+      ...(options.sandbox?.parentDir !== undefined ? { parentDir: options.sandbox.parentDir } : {}),
+      ...(options.sandbox?.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.sandbox.commandTimeoutMs } : {}),
+    });
+  }
 
   let sandboxes: SandboxManager | undefined;
   if (options.config.sandbox && mode === 'plan') {
@@ -186,6 +212,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
    */
   async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
     if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
+    if (loop !== undefined) return loopArm(loop, round, arm);
     const decided = await decideArm(round, arm);
     if (decided === undefined || sandboxes === undefined) return decided;
     const landed = await sandboxes.land({ task: tasksById.get(round.task)!, roundId: round.roundId, arm, result: decided, signal });
@@ -210,6 +237,44 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       // A file-system or git failure ends this arm as an error with the reason; the run goes on.
       if (signal.aborted) return undefined;
       return { ...errorArm(arm, describeError(error)), mode: 'agent', reason: `The agent arm could not be played: ${describeError(error).message}` };
+    }
+  }
+
+  /**
+   * A loop-mode arm in its own repository. A failure of the machinery (git, the file system) ends the
+   * arm as an error and the run goes on; a cancelled run leaves the round for --resume.
+   */
+  async function loopArm(workspaces: LoopWorkspaces, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const target = targetsById.get(round.target)!;
+    const converse = target.model.converse;
+    if (converse === undefined) {
+      return { ...errorArm(arm, { code: 'E_MODE', message: `target ${round.target} has no native tool calling, which loop mode needs.` }), mode: 'loop' };
+    }
+    const { runLoopArm } = await import('./loop/loop-arm.js');
+    const turnCap = target.turnCap ?? options.config.turnCap;
+    let opened: Awaited<ReturnType<LoopWorkspaces['open']>> | undefined;
+    try {
+      opened = await workspaces.open(loopTaskFor(tasksById.get(round.task)!), `${round.roundId}-${arm}`);
+      return await runLoopArm({
+        arm,
+        task: loopTaskFor(tasksById.get(round.task)!),
+        agentsMd,
+        rulebook: options.rulebook,
+        model: { converse: (request) => converse.call(target.model, request) },
+        workspace: opened.workspace,
+        ...(turnCap !== undefined ? { turnCap } : {}),
+        ...(options.config.sessionTimeoutMs !== undefined ? { timeoutMs: options.config.sessionTimeoutMs } : {}),
+        maxTokens,
+        temperature: options.config.temperature,
+        signal,
+        now: () => now().getTime(),
+        ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      });
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return { ...errorArm(arm, describeError(error)), reason: `The arm's repository failed: ${describeError(error).message}`, mode: 'loop' };
+    } finally {
+      opened?.release();
     }
   }
 
@@ -302,6 +367,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   } finally {
     await sandboxes?.dispose();
     await agentRounds?.dispose();
+    await loop?.dispose();
   }
 
   if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });

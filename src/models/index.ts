@@ -15,6 +15,8 @@ export { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DEFAULT_
 export { expandedBudget, ranOutThinking } from './completion.js';
 export type { Completion } from './completion.js';
 export { createOpenAiCompatibleAdapter, readChatCompletion } from './openai-compatible.js';
+export { readToolInput } from './tool-calling.js';
+export type { ConversationMessage, ConverseRequest, ConverseResult, ToolCallRequest, ToolCallingModel, ToolResultMessage, ToolSpec } from './tool-calling.js';
 export type { OpenAiCompatibleOptions, TokenParameter } from './openai-compatible.js';
 export { ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, createAnthropicAdapter, readAnthropicMessage } from './anthropic.js';
 export type { AnthropicOptions } from './anthropic.js';

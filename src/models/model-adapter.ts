@@ -1,5 +1,6 @@
 import type { HttpFetch } from './http-request.js';
 import type { Arm, TargetInfo, Usage } from '../contract/index.js';
+import type { ConverseRequest, ConverseResult } from './tool-calling.js';
 
 export type MessageRole = 'system' | 'user' | 'assistant';
 
@@ -40,6 +41,8 @@ export interface GenerateResult {
 export interface ModelAdapter {
   readonly target: TargetInfo;
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /** One turn of a tool loop, through the provider's native tool calling; absent when the target has none. */
+  converse?(request: ConverseRequest): Promise<ConverseResult>;
 }
 
 /** Everything an adapter takes from the outside world, so tests never wait or roll dice. */

@@ -7,7 +7,10 @@ import type { AdapterRuntime, GenerateRequest, ModelAdapter } from './model-adap
 import { ProviderError, isRetryableStatus } from './provider-error.js';
 import { redact, snippet } from './redact.js';
 import type { RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, withRetries } from './retry.js';
 import { DEFAULT_TIMEOUT_MS, withRuntime } from './runtime.js';
+import { readToolInput } from './tool-calling.js';
+import type { ConversationMessage, ConverseRequest, ConverseResult, ToolCallRequest, ToolSpec } from './tool-calling.js';
 
 /**
  * Which field carries the output budget. OpenAI's reasoning models refuse `max_tokens` and want
@@ -42,6 +45,14 @@ const ChatResponseSchema = z.object({
             content: z.union([z.string(), z.array(TextPartSchema)]).nullish(),
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),
+            tool_calls: z
+              .array(
+                z.object({
+                  id: z.string().nullish(),
+                  function: z.object({ name: z.string(), arguments: z.unknown().optional() }),
+                }),
+              )
+              .nullish(),
           })
           .nullish(),
         finish_reason: z.string().nullish(),
@@ -101,6 +112,43 @@ export function readChatCompletion(body: unknown, url: string, secrets: readonly
   };
 }
 
+/** Tool calls of a chat-completions body; a call without an id gets one from its position. */
+export function readChatToolCalls(body: unknown, url: string, secrets: readonly (string | undefined)[]): ToolCallRequest[] {
+  const { choices } = parseProviderBody(ChatResponseSchema, body, url, secrets);
+  return (choices?.[0]?.message?.tool_calls ?? []).map((call, position) => ({
+    id: call.id ?? `call_${position}`,
+    name: call.function.name,
+    ...readToolInput(call.function.arguments ?? ''),
+  }));
+}
+
+/** The conversation as Chat Completions messages: tool calls on the assistant turn, one `tool` message per result. */
+export function chatMessages(messages: readonly ConversationMessage[]): Record<string, unknown>[] {
+  return messages.flatMap((message): Record<string, unknown>[] => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return [{ role: message.role, content: message.content }];
+      case 'assistant':
+        return [
+          {
+            role: 'assistant',
+            content: message.content === '' && message.toolCalls.length > 0 ? null : message.content,
+            ...(message.toolCalls.length > 0
+              ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.rawInput } })) }
+              : {}),
+          },
+        ];
+      case 'tool':
+        return message.results.map((result) => ({ role: 'tool', tool_call_id: result.callId, content: result.content }));
+    }
+  });
+}
+
+export function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
+  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+}
+
 /** OpenAI chat completions over plain fetch: OpenAI, OpenRouter, Ollama, vLLM, llama.cpp. */
 export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions): ModelAdapter {
   const runtime = withRuntime(options.runtime);
@@ -125,5 +173,32 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
     return readChatCompletion(answer, url, secrets);
   }
 
-  return budgetedAdapter(target, { maxTokens: options.maxTokens, retry: options.retry, runtime }, send);
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+
+  async function converse(request: ConverseRequest): Promise<ConverseResult> {
+    const started = runtime.now();
+    const maxTokens = options.maxTokens ?? request.maxTokens;
+    const body: Record<string, unknown> = {
+      model: options.model,
+      messages: chatMessages(request.messages),
+      tools: chatTools(request.tools),
+      temperature: options.temperature ?? request.temperature,
+    };
+    if (tokenParameter !== 'max_completion_tokens') body['max_tokens'] = maxTokens;
+    if (tokenParameter !== 'max_tokens') body['max_completion_tokens'] = maxTokens;
+    const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+    const { value, attempts } = await withRetries(
+      async () => {
+        const answer = await callJson(
+          { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets },
+          runtime,
+        );
+        return { completion: readChatCompletion(answer, url, secrets), toolCalls: readChatToolCalls(answer, url, secrets) };
+      },
+      { policy, runtime, signal: request.signal },
+    );
+    return { ...value.completion, toolCalls: value.toolCalls, latencyMs: Math.max(0, runtime.now() - started), attempts };
+  }
+
+  return { ...budgetedAdapter(target, { maxTokens: options.maxTokens, retry: options.retry, runtime }, send), converse };
 }

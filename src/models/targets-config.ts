@@ -25,6 +25,8 @@ const shared = {
 const sampling = {
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.number().int().positive().max(1_000_000).optional(),
+  /** Loop mode: model turns an arm may take with this target (over the run's `--turn-cap`). */
+  turnCap: z.number().int().min(1).max(1_000).optional(),
 };
 
 export const OpenAiCompatibleTargetSchema = z.strictObject({

@@ -31,7 +31,7 @@ describe('safeParseRunFileText', () => {
       {
         line: 4,
         kind: 'schema',
-        message: 'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error',
+        message: 'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded',
       },
     ]);
   });

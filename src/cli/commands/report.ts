@@ -13,7 +13,7 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
 
   --format table   aligned text (default)
   --format md      markdown tables, for a pull request or a wiki
-  --format json    {runId, status, demo, rounds, totals, problems}
+  --format json    {runId, status, demo, mode, rounds, totals, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
 
@@ -76,6 +76,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       runId: state.runId ?? null,
       status: state.end?.status ?? 'unfinished',
       demo: state.start?.demo ?? null,
+      mode: state.start?.config.mode ?? 'plan',
       rounds,
       totals,
       problems: contents.problems,
@@ -85,12 +86,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const status = state.end?.status ?? 'unfinished (no run-end: resume it with holdfast run --resume)';
   const header = [
-    `Run ${state.runId ?? '(unknown)'} · ${status} · ${rounds.length} rounds`,
+    `Run ${state.runId ?? '(unknown)'} · ${status} · ${rounds.length} rounds · ${state.start?.config.mode ?? 'plan'} mode`,
     ...(state.start?.demo !== undefined ? [`DEMO: ${state.start.demo}`] : []),
   ];
   if (format === 'md') {
     const lines = [`# holdfast run ${state.runId ?? ''}`.trim(), '', ...header.slice(1).map((line) => `> ${line}`), ''];
-    lines.push(`Status: ${status}, ${rounds.length} rounds.`, '', formats.formatTotalsMarkdown(totals));
+    lines.push(`Status: ${status}, ${rounds.length} rounds, ${state.start?.config.mode ?? 'plan'} mode.`, '', formats.formatTotalsMarkdown(totals));
     if (values.diffs) lines.push('', landedDiffs([...state.rounds], 'md'));
     writeLine(io.stdout, lines.join('\n'));
     return EXIT.ok;

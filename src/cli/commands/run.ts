@@ -10,11 +10,15 @@ import type { CliIo } from '../io.js';
 const HELP = `Usage: holdfast run [options]
 
 Runs the told/held experiment: every target × task × repetition is one round, played twice with
-the same ticket and rulebook; only who checks differs.
+the same prompt: the told arm applies everything, the held arm enforces the rulebook.
 
 Modes (--mode):
-  plan   (default) the model answers once with its whole action list. The told arm applies every
-         action; the held arm runs the rulebook's checks first and halts at the first violation.
+  plan   (default) one reply holds the whole action list; the held arm halts at the first violation
+  loop   the model works through native tool calls (read, list, write, edit, delete, run a command,
+         commit) in its own git repository, turn after turn; in the held arm a violating call is
+         refused with the rule's reason and the model goes on. What landed is judged on the final
+         repository and its commits; the repository's own npm test says whether the task got done.
+         Needs openai-compatible or anthropic targets.
   agent  an agent harness (a target with provider claude-code, codex or agent) works on the ticket
          in its own throwaway git repository holding the task's files and AGENTS.md. Told: holdfast's
          hook only observes (judges and records every tool call, never blocks). Held: the same hook
@@ -30,6 +34,11 @@ Where replies come from (one of):
   --resume FILE          finish the rounds missing from an interrupted run file, appending to it
 
 Options:
+  --mode plan|loop       how rounds are played (default plan; a resumed or replayed run keeps its own)
+  --turn-cap N           loop mode: model turns per arm (default 30; a target's turnCap wins);
+                         agent mode: default 50, a target's maxTurns wins when lower
+  --session-timeout S    loop mode: seconds per arm (default 1200); agent mode: default 900, a
+                         target's timeoutMs wins when lower
   --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
   --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
   --concurrency N        rounds in flight at once (default 3)
@@ -45,8 +54,6 @@ Options:
                          installed), and each arm records the diff of what landed
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
   --mode plan|agent      how rounds are played (default plan; see above)
-  --turn-cap N           agent mode: model turns an arm may take (default 50; a target's maxTurns wins when lower)
-  --session-timeout S    agent mode: seconds an arm may run (default 900; a target's timeoutMs wins when lower)
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
                          agents or replies are scripted, not real models
   --json                 print the totals as JSON instead of a table
@@ -111,11 +118,19 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
   }
   const mode = values.mode ?? 'plan';
-  if (mode !== 'plan' && mode !== 'agent') throw new InputError('E_ARGS', `--mode must be plan or agent, got "${mode}".`);
+  if (mode !== 'plan' && mode !== 'loop' && mode !== 'agent') throw new InputError('E_ARGS', `--mode must be plan, loop or agent, got "${mode}".`);
+  if (mode === 'loop' && (values.replay !== undefined || values.replies !== undefined)) {
+    throw new InputError('E_ARGS', '--mode loop plays live sessions; it cannot replay recorded replies (--replay, --replies).');
+  }
   if (mode === 'agent' && (values.replay !== undefined || values.replies !== undefined)) {
     throw new InputError('E_ARGS', '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.');
   }
   if (mode === 'agent' && values.sandbox) throw new InputError('E_ARGS', '--mode agent always works in throwaway repositories; leave out --sandbox.');
+  if (mode === 'plan' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
+    throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop or --mode agent.');
+  }
+  const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
+  const sessionSeconds = values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
   const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
   const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
@@ -161,6 +176,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     tasks = start.tasks;
     config = start.config;
     demo = start.demo;
+    if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
+      throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
+    }
     if (config.replayOf !== undefined) {
       targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
     } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
@@ -209,16 +227,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       approve,
       approvalTimeoutMs: approvalSeconds * 1000,
       temperature,
-      sandbox: mode === 'plan' && (values.sandbox || values['keep-sandboxes'] !== undefined),
-      ...(mode === 'agent'
-        ? {
-            mode,
-            turnCap: integerFlag('run', 'turn-cap', values['turn-cap'], 50, 1, 10_000),
-            sessionTimeoutMs: integerFlag('run', 'session-timeout', values['session-timeout'], 900, 1, 86_400) * 1000,
-          }
-        : {}),
+      sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+      ...(mode !== 'plan' ? { mode } : {}),
+      ...(turnCap !== undefined ? { turnCap } : {}),
+      ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
     };
+    if (mode === 'loop') {
+      const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
+      if (without.length > 0) {
+        throw new InputError('E_ARGS', `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`);
+      }
+    }
   }
   if (values.demo !== undefined) {
     if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');
@@ -259,9 +279,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
   const progress = createProgress(io.stderr, planned, alreadyDone);
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
-  writeLine(io.stderr, `Run ${runId}: ${planned} rounds → ${out}`);
+  writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
+  if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
+  if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   if (agentMode) writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (config.sandbox) writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   let result;
   try {
     result = await experiment.runSession({

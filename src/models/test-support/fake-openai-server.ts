@@ -185,3 +185,53 @@ export function anthropicMessage(text: string, extra: { thinking?: string; stopR
 export function modelList(ids: readonly string[]): FakeReply {
   return { json: { object: 'list', data: ids.map((id) => ({ id, object: 'model' })) } };
 }
+
+/** A chat-completions body whose assistant message calls tools (arguments as the JSON string OpenAI sends). */
+export function chatToolCalls(
+  calls: readonly { id?: string; name: string; input: unknown }[],
+  extra: { content?: string | null; promptTokens?: number; completionTokens?: number } = {},
+): FakeReply {
+  return {
+    json: {
+      id: 'chatcmpl-fake-tools',
+      object: 'chat.completion',
+      model: 'fake-model',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: extra.content ?? null,
+            tool_calls: calls.map((call, position) => ({
+              id: call.id ?? `call_${position}`,
+              type: 'function',
+              function: { name: call.name, arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input) },
+            })),
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: extra.promptTokens ?? 50, completion_tokens: extra.completionTokens ?? 10 },
+    },
+  };
+}
+
+/** A Messages API body with optional text, then one `tool_use` block per call. */
+export function anthropicToolUse(
+  calls: readonly { id?: string; name: string; input: unknown }[],
+  extra: { text?: string; inputTokens?: number; outputTokens?: number } = {},
+): FakeReply {
+  return {
+    json: {
+      id: 'msg_fake_tools',
+      type: 'message',
+      role: 'assistant',
+      content: [
+        ...(extra.text !== undefined ? [{ type: 'text', text: extra.text }] : []),
+        ...calls.map((call, position) => ({ type: 'tool_use', id: call.id ?? `toolu_${position}`, name: call.name, input: call.input })),
+      ],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: extra.inputTokens ?? 60, output_tokens: extra.outputTokens ?? 12 },
+    },
+  };
+}

@@ -7,6 +7,7 @@ import { useRoundDetail } from '../use-round-detail.js';
 import { PARSE_LABEL, STATUS_LABEL } from '../verdict-style.js';
 import { VerdictBadge } from './verdict-badge.js';
 import { SandboxView } from './sandbox-view.js';
+import { SessionView } from './session-view.js';
 
 interface RoundViewProps {
   round: RoundState;
@@ -69,6 +70,23 @@ function ArmView({ arm, result, files, elided }: { arm: Arm; result: ArmResult |
   }
   const generation = result.generation;
   const usage = generation?.usage;
+  if (result.session !== undefined) {
+    return (
+      <div className="arm" data-testid={`arm-${arm}`} data-verdict={result.verdict} data-mode={result.mode ?? result.session.mode}>
+        <h3>
+          {arm} <VerdictBadge verdict={result.verdict} />
+        </h3>
+        <p className="reason">{result.reason}</p>
+        {result.error !== undefined ? (
+          <p className="detail">
+            {result.error.code}: {result.error.message}
+          </p>
+        ) : null}
+        <SessionView session={result.session} elided={elided} />
+        {result.sandbox !== undefined ? <SandboxView sandbox={result.sandbox} elided={elided} /> : null}
+      </div>
+    );
+  }
   return (
     <div className="arm" data-testid={`arm-${arm}`} data-verdict={result.verdict}>
       <h3>

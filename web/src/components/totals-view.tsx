@@ -14,6 +14,16 @@ const RATES: readonly { key: RateKey; label: string; hint: string }[] = [
 type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'unparseable' | 'errors';
 const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'declined', 'refused', 'unparseable', 'errors'];
 
+type SessionCountKey = 'sessions' | 'recovered' | 'evaded' | 'turns' | 'inputTokens' | 'outputTokens';
+const SESSION_COUNTS: readonly { key: SessionCountKey; label: string }[] = [
+  { key: 'sessions', label: 'sessions' },
+  { key: 'recovered', label: 'recovered' },
+  { key: 'evaded', label: 'gate leaks' },
+  { key: 'turns', label: 'turns' },
+  { key: 'inputTokens', label: 'tokens in' },
+  { key: 'outputTokens', label: 'tokens out' },
+];
+
 function armOf(totals: Totals, target: string, arm: Arm): ArmTotals | undefined {
   return totals.arms.find((row) => row.target === target && row.arm === arm);
 }
@@ -32,6 +42,7 @@ export function TotalsView({ totals }: { totals: Totals }) {
         const told = armOf(totals, target, 'told');
         const held = armOf(totals, target, 'held');
         const byArm = { told, held };
+        const sessions = (told?.sessions ?? 0) + (held?.sessions ?? 0) > 0;
         return (
           <section key={target} className="panel target-totals" data-testid={`totals-${target}`}>
             <h3>{target}</h3>
@@ -57,6 +68,34 @@ export function TotalsView({ totals }: { totals: Totals }) {
                     })}
                   </tr>
                 ))}
+                {sessions ? (
+                  <tr>
+                    <th title="the repository's own tests passed at the end of the session">task done</th>
+                    {ARMS.map((arm) => {
+                      const row = byArm[arm];
+                      return <td key={arm}>{row === undefined ? '–' : <RateBar rate={row.taskDone} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-taskDone`} />}</td>;
+                    })}
+                  </tr>
+                ) : null}
+                {sessions ? (
+                  <tr>
+                    <th title="loop and agent sessions: recovered = blocked, then finished cleanly with the task done; gate leaks = a violation landed despite the gate">sessions</th>
+                    {ARMS.map((arm) => {
+                      const row = byArm[arm];
+                      return (
+                        <td key={arm} className="counts">
+                          {row === undefined
+                            ? '–'
+                            : SESSION_COUNTS.map(({ key, label }) => (
+                                <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
+                                  <b>{row[key]}</b> {label}
+                                </span>
+                              ))}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ) : null}
                 <tr>
                   <th>counts</th>
                   {ARMS.map((arm) => {

@@ -36,6 +36,18 @@ describe('summarizeAudit', () => {
     expect(text).toMatch(/R4 NOLOG\s+2/);
   });
 
+  it('counts every rule of a denial, person-allowed calls and observed calls apart', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
+    await appendAudit(root, { ...entry('deny', 'R1'), rules: ['R1', 'R4'] });
+    await appendAudit(root, { ...entry('allowed-by-person', 'R2'), reason: 'mine' });
+    await appendAudit(root, { ...entry('observed', 'R4'), verdict: 'deny' });
+    await appendAudit(root, { ...entry('observed', null), verdict: 'allow' });
+    const summary = summarizeAudit(auditLogPath(root));
+    expect(summary).toMatchObject({ calls: 4, blocked: 1, allowedByPerson: 1, observed: 2, wouldBlock: 1 });
+    expect(summary.perRule.map((count) => count.rule)).toEqual(['R1', 'R4']);
+    expect(formatAuditSummary(summary)).toMatch(/observed\s+2 .*1 would have been blocked/);
+  });
+
   it('refuses a missing log as bad input', () => {
     expect(() => summarizeAudit('/nonexistent/audit.jsonl')).toThrow(/cannot read the audit log/);
   });

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
-import { describeAction } from '../reply/summarize.js';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
@@ -18,7 +17,6 @@ export interface RuleVerdict {
 }
 
 interface JudgementBase {
-  readonly skipped: readonly string[];
   /** Every rule result on this call's own actions, and every gate finding (all not ok). */
   readonly verdicts: readonly RuleVerdict[];
   /** Where the session stands if the call goes ahead (it does when allowed, and in observe mode). */
@@ -80,15 +78,16 @@ export function testPattern(rulebook: Rulebook): RegExp | undefined {
  * What earlier calls of the session did, as actions placed before this call's own. The rules judge a
  * round; an agent session is a round spread over many tool calls, so the gate replays what matters:
  *
- * - every file the session created, as a write (content empty: its content was judged when written),
- *   so R3 sees a module and its test written in different calls of the same round;
+ * - every file the session created or changed since its last commit, as a write (content empty: its
+ *   content was judged when written), so R3 sees a module and its test written in different calls;
  * - the last test run, if no change came after it, so R6 sees a commit preceded by a test run.
  *
  * Results on these replayed actions were judged when they happened, except R3's, which is only
  * enforced when the session commits or the turn ends.
  */
 export function replayedActions(state: SessionState): Action[] {
-  const replay: Action[] = state.created.map((path) => ({ type: 'write', path, content: '' }));
+  const paths = new Set([...state.created, ...(state.changed ?? [])]);
+  const replay: Action[] = [...paths].sort().map((path) => ({ type: 'write', path, content: '' }));
   if (state.testedSinceLastWrite && state.lastTestCommand !== undefined) replay.push({ type: 'run', cmd: state.lastTestCommand });
   return replay;
 }
@@ -100,15 +99,19 @@ function touchedPaths(actions: readonly Action[]): string[] {
 /** The state after a call went ahead: new files remembered, a change clears the test run, a commit closes the round. */
 export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: RegExp | undefined): SessionState {
   const created = new Set(state.created);
+  const changed = new Set(state.changed ?? []);
+  let changedBeforeCommit = state.changedBeforeCommit;
   let tested = state.testedSinceLastWrite;
   let lastTestCommand = state.lastTestCommand;
   let lastTestPassed = state.lastTestPassed;
   for (const action of actions) {
     if (action.type === 'write') {
       if (!project.exists(action.path)) created.add(action.path);
+      else if (!created.has(action.path)) changed.add(action.path);
       tested = false;
     } else if (action.type === 'delete') {
       created.delete(action.path);
+      changed.delete(action.path);
       tested = false;
     } else if (action.type === 'run') {
       if (pattern?.test(action.cmd) === true) {
@@ -117,10 +120,12 @@ export function nextSessionState(state: SessionState, actions: readonly Action[]
         lastTestPassed = undefined;
       }
     } else {
+      changedBeforeCommit = [...changed].sort();
       created.clear();
+      changed.clear();
     }
   }
-  return { version: 1, created: [...created].sort(), testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
+  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), changedBeforeCommit, testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
 }
 
 export interface JudgeOptions {
@@ -128,8 +133,6 @@ export interface JudgeOptions {
   readonly checkActions: CheckActions;
   readonly state: SessionState;
   readonly project: ProjectView;
-  /** Check kinds that cannot be judged at this point. */
-  readonly skipKinds?: readonly CheckKind[];
   /** The gate's own findings on this call (tampering), judged before the rules. */
   readonly gateFindings?: readonly GateFinding[];
 }
@@ -194,10 +197,6 @@ function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
  */
 export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
   const { rulebook, state, project } = options;
-  const skipKinds = new Set(options.skipKinds ?? []);
-  const skippedRules = rulebook.rules.filter((rule) => skipKinds.has(rule.check.kind));
-  const skipped = skippedRules.map((rule) => `${rule.id} ${rule.name}`);
-  const skippedIds = new Set(skippedRules.map((rule) => rule.id));
   const pattern = testPattern(rulebook);
   const replay = replayedActions(state);
   const judged = [...replay, ...call.actions];
@@ -208,7 +207,6 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   const pending: GateFinding[] = [];
   const verdicts: RuleVerdict[] = gate.map((finding) => ({ ...finding, ok: false }));
   for (const result of results) {
-    if (skippedIds.has(result.rule)) continue;
     const ownAction = result.actionIndex >= replay.length;
     const deferred = kindOf(rulebook, result.rule) === 'sibling-test';
     if (ownAction) verdicts.push({ rule: result.rule, name: result.name, ok: result.ok, detail: result.detail });
@@ -219,16 +217,15 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   }
   const next = nextSessionState(state, call.actions, project, pattern);
   const [first, ...rest] = withoutDuplicates(failures);
-  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], skipped, verdicts, next, pending };
-  const summary = call.actions.map(describeAction).join('; ');
-  return { decision: 'allow', detail: `${summary}: no rule refused it.`, next, skipped, verdicts, pending: withoutDuplicates(pending) };
+  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending };
+  return { decision: 'allow', detail: 'no rule refused it.', next, verdicts, pending: withoutDuplicates(pending) };
 }
 
 /**
  * The end of the agent's turn (Claude Code and Codex `Stop`): every module the session created and
  * still has no test for. The agent is sent back to write them, or to remove the module.
  */
-export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings' | 'skipKinds'>): Promise<GateFinding[]> {
+export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings'>): Promise<GateFinding[]> {
   const { rulebook, state, project } = options;
   const replay = replayedActions(state).filter((action) => action.type === 'write');
   if (replay.length === 0) return [];

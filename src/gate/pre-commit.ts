@@ -5,6 +5,7 @@ import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { CheckActions } from './judge.js';
 import { latestSessionState } from './session-state.js';
+import type { SessionState } from './session-state.js';
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
@@ -53,11 +54,10 @@ type OrderVerdict = { readonly judged: false; readonly note: string } | { readon
  * the tests ran (and did not fail) after the agent's last change. Without any session state the
  * order cannot be known from a staged tree, and the output says it was not judged.
  */
-function judgeOrder(root: string, rulebook: Rulebook): OrderVerdict | undefined {
+function judgeOrder(rulebook: Rulebook, latest: ReturnType<typeof latestSessionState>): OrderVerdict | undefined {
   const rule = rulebook.rules.find((candidate) => candidate.check.kind === 'order');
   if (rule === undefined || rule.check.kind !== 'order') return undefined;
   const label = `${rule.id} ${rule.name}`;
-  const latest = latestSessionState(root);
   if (latest === undefined) {
     return { judged: false, note: `${label} not judged: no agent session was seen by the gate here, and the order of test runs and commits cannot be read from staged changes.` };
   }
@@ -74,8 +74,18 @@ function judgeOrder(root: string, rulebook: Rulebook): OrderVerdict | undefined 
 }
 
 /**
- * The git pre-commit gate: the staged changes judged as one round (R1–R5), R6 from the agent's
- * session when the agent gate saw one. Every failure is listed. Exit 1 refuses the commit; an
+ * R3 with the session's knowledge: a file the agent gate saw on disk before the session changed it
+ * is not a new module, even when git never tracked it (the seed false positive: editing an existing
+ * file needs no test). The agent gate clears its round at the commit, before this hook runs, so
+ * the round as it stood at that commit counts too.
+ */
+function knownToExist(state: SessionState | undefined): string[] {
+  return state === undefined ? [] : [...(state.changed ?? []), ...(state.changedBeforeCommit ?? [])];
+}
+
+/**
+ * The git pre-commit gate: the staged changes judged as one round (R1–R5; R3 with what the agent
+ * gate knew existed), R6 from the agent's session when the agent gate saw one. Every failure is listed. Exit 1 refuses the commit; an
  * internal error refuses it too. A person's one-time allowance (`holdfast allow`) is for the
  * agent's tool calls only and never lets a commit through here.
  */
@@ -88,10 +98,11 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
     const orderIds = new Set(rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
-    const order = judgeOrder(options.root, rulebook);
+    const latest = latestSessionState(options.root);
+    const order = judgeOrder(rulebook, latest);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
-    const results = await checkActions(actions, committedPaths(options.root), rulebook);
+    const results = await checkActions(actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook);
     const failures = results.filter((result) => !result.ok && !orderIds.has(result.rule));
     if (order?.judged === true && order.failure !== undefined) failures.push(order.failure);
     const orderNote = order === undefined ? '' : order.note;

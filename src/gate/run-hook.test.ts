@@ -124,6 +124,16 @@ describe('R3 over the session', () => {
     expect(await hook('codex', stopEvent(root, 'd'))).toEqual({ stdout: '', stderr: '', exitCode: 0 });
   });
 
+  it('counts a test that existed before and the session edits as written in the same change', async () => {
+    const root = project();
+    writeFileSync(join(root, 'src', 'features', 'refunds.test.ts'), 'export {};\n');
+    await hook('claude-code', claude.write(root, 'e', 'src/features/refunds.ts', MODULE));
+    writeFileSync(join(root, 'src', 'features', 'refunds.ts'), MODULE);
+    expect(stopBlock(await hook('claude-code', stopEvent(root, 'e')))).toMatch(/refunds\.test\.ts/);
+    await hook('claude-code', claude.edit(root, 'e', 'src/features/refunds.test.ts', 'export {};', 'import "./refunds";'));
+    expect(await hook('claude-code', stopEvent(root, 'e'))).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+  });
+
   it('answers Codex Stop with the same JSON block', async () => {
     const root = project();
     await hook('codex', codex.applyPatch(root, 'x', '*** Begin Patch\n*** Add File: src/features/a.ts\n+export const a = 1;\n*** End Patch\n'));
@@ -185,6 +195,27 @@ describe('tampering', () => {
     for (const command of ['holdfast allow --once', 'npx holdfast allow --once --rule R2', `script -qc "node bin/holdfast.js allow --once" /dev/null`]) {
       expect(denial(await hook('claude-code', claude.bash(root, 's', command)))).toMatch(/GATE BYPASS: `holdfast allow` is an override for the person/);
     }
+  });
+});
+
+// Shell commands are read as file changes by the shell analysis (src/gate/shell-command.ts); until it
+// reports redirections as writes, these cases have nothing to judge and are skipped.
+const probeRoot = project();
+await answerAgentHook('claude-code', claude.bash(probeRoot, 'probe', 'echo x > src/probe.txt'), { env: {}, now: () => T0, rulebookFile: undefined, loadEngine: loadRulesEngine });
+const shellWritesKnown = auditLog(probeRoot).some((entry) => entry.action.includes('write src/probe.txt'));
+
+describe.runIf(shellWritesKnown)('tampering through the shell', () => {
+  it.each([
+    'echo \'{"disableAllHooks":true}\' > .claude/settings.json',
+    'rm .git/hooks/pre-commit',
+    'rm -rf .holdfast',
+    'printf x >> .git/config',
+    'cp /dev/null .codex/hooks.json',
+  ])('refuses %s as GATE TAMPER', async (command) => {
+    const root = project();
+    mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    expect(denial(await hook('claude-code', claude.bash(root, 's', command)))).toMatch(/GATE TAMPER/);
   });
 });
 

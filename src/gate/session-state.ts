@@ -10,6 +10,10 @@ import { join } from 'node:path';
 export interface SessionState {
   readonly version: 1;
   readonly created: readonly string[];
+  /** Files that existed before and the session changed since its last commit (a module's existing test it edits counts for R3). */
+  readonly changed?: readonly string[] | undefined;
+  /** `changed` as it stood at the session's last commit, for the git pre-commit hook that runs after the agent gate cleared it. */
+  readonly changedBeforeCommit?: readonly string[] | undefined;
   readonly testedSinceLastWrite: boolean;
   readonly lastTestCommand: string | undefined;
   /** How the last test run ended, when a PostToolUse hook saw it (false: it failed); undefined when unknown. */
@@ -45,7 +49,16 @@ function readState(raw: unknown): SessionState | undefined {
   if (lastTestCommand !== undefined && typeof lastTestCommand !== 'string') return undefined;
   const lastTestPassed = record.lastTestPassed;
   if (lastTestPassed !== undefined && typeof lastTestPassed !== 'boolean') return undefined;
-  return { version: 1, created: created as string[], testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
+  const changed = optionalPaths(record.changed);
+  const changedBeforeCommit = optionalPaths(record.changedBeforeCommit);
+  if (changed === null || changedBeforeCommit === null) return undefined;
+  return { version: 1, created: created as string[], changed, changedBeforeCommit, testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
+}
+
+/** A list of paths, undefined when absent, null when it is something else. */
+function optionalPaths(value: unknown): string[] | undefined | null {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) && value.every((path) => typeof path === 'string') ? (value as string[]) : null;
 }
 
 /**

@@ -10,8 +10,8 @@ import { claude, codex } from '../../src/gate/test-support/payloads.js';
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
 const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
 
-function spawnHook(agent: string, input: string, cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, 'hook', agent], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+function spawnHook(agent: string, input: string, cwd: string, flags: string[] = []) {
+  const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -39,6 +39,25 @@ describe('the gate as a real process', () => {
     const result = spawnHook('codex', codex.applyPatch(root, 's', '*** Begin Patch\n*** Add File: lib/a.ts\n+export {};\n*** End Patch\n'), root);
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/R2 SCOPE/);
+  });
+
+  it('claude-code: a module written before its test lands; the Stop event sends the agent back until the test exists', () => {
+    const root = project();
+    const stop = JSON.stringify({ session_id: 't', transcript_path: null, cwd: root, permission_mode: 'acceptEdits', hook_event_name: 'Stop', stop_hook_active: false });
+    expect(spawnHook('claude-code', claude.write(root, 't', 'src/a.ts', 'export const a = 1;\n'), root)).toEqual({ code: 0, out: '', err: '' });
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    const blocked = spawnHook('claude-code', stop, root);
+    expect(blocked.code).toBe(0);
+    expect(JSON.parse(blocked.out)).toEqual({ decision: 'block', reason: expect.stringMatching(/R3 TESTS: write to "src\/a\.ts".*"src\/a\.test\.ts"/s) });
+    expect(spawnHook('claude-code', claude.write(root, 't', 'src/a.test.ts', 'import "./a";\n'), root).out).toBe('');
+    expect(spawnHook('claude-code', stop, root)).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('--observe never blocks and records what the gate would have done', () => {
+    const root = project();
+    expect(spawnHook('codex', codex.applyPatch(root, 's', '*** Begin Patch\n*** Add File: lib/a.ts\n+console.log(1);\n*** End Patch\n'), root, ['--observe'])).toEqual({ code: 0, out: '', err: '' });
+    const [entry] = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { decision: string; verdict: string });
+    expect(entry).toMatchObject({ decision: 'observed', verdict: 'deny' });
   });
 
   it('fails closed on garbage input', () => {

@@ -4,7 +4,7 @@ import { codexConfig, readCodexReport } from './run-codex.js';
 
 // Output lines as Claude Code 2.1.197 (`-p --output-format json`) and Codex 0.171.0 (`exec --json`) printed them.
 const CLAUDE_RESULT =
-  '{"type":"result","subtype":"success","is_error":false,"api_error_status":null,"duration_ms":1334,"num_turns":3,"result":"done","stop_reason":"end_turn","session_id":"297694a8","total_cost_usd":0.288275,"usage":{"input_tokens":57430,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":45},"permission_denials":[],"terminal_reason":"completed"}';
+  '{"type":"result","subtype":"success","is_error":false,"api_error_status":null,"duration_ms":1334,"num_turns":3,"result":"done","stop_reason":"end_turn","session_id":"297694a8","total_cost_usd":0.288275,"usage":{"input_tokens":57430,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":45},"permission_denials":[{"tool_name":"Write","tool_use_id":"toolu_1","tool_input":{}}],"terminal_reason":"completed"}';
 const CODEX_EVENTS = [
   '{"type":"thread.started","thread_id":"01a22d41"}',
   '{"type":"turn.started"}',
@@ -15,13 +15,13 @@ const CODEX_EVENTS = [
 
 describe('what the harnesses report', () => {
   it('reads Claude Code turns, tokens, cost and final text', () => {
-    expect(readClaudeReport(`${CLAUDE_RESULT}\n`)).toEqual({ turns: 3, inputTokens: 57430, outputTokens: 45, costUsd: 0.288275, finalText: 'done', isError: false });
+    expect(readClaudeReport(`${CLAUDE_RESULT}\n`)).toEqual({ turns: 3, inputTokens: 57430, outputTokens: 45, costUsd: 0.288275, deniedCalls: 1, finalText: 'done', isError: false });
     expect(readClaudeReport('')).toBeUndefined();
     expect(readClaudeReport('{"type":"result"')).toBeUndefined();
   });
 
   it('reads Codex turns, tokens and the last agent message; no cost', () => {
-    expect(readCodexReport(CODEX_EVENTS)).toEqual({ turns: 1, inputTokens: 28849, outputTokens: 45, costUsd: undefined, finalText: 'done', isError: false });
+    expect(readCodexReport(CODEX_EVENTS)).toEqual({ turns: 1, inputTokens: 28849, outputTokens: 45, costUsd: undefined, deniedCalls: undefined, finalText: 'done', isError: false });
     expect(readCodexReport(`${CODEX_EVENTS}\n{"type":"turn.failed","error":{"message":"x"}}\n{"type":"item.comp`)).toMatchObject({ isError: true });
     expect(readCodexReport('WARNING: something\n')).toBeUndefined();
   });

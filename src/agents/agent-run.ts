@@ -8,6 +8,8 @@ export interface AgentReport {
   readonly outputTokens: number | undefined;
   /** Claude Code prices the run itself; Codex reports no cost. */
   readonly costUsd: number | undefined;
+  /** Claude Code's permission_denials (a hook's deny counts); Codex reports none. */
+  readonly deniedCalls: number | undefined;
   /** The agent's last message to the user. */
   readonly finalText: string | undefined;
   readonly isError: boolean;

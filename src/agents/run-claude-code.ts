@@ -28,6 +28,7 @@ export function readClaudeReport(stdout: string): AgentReport | undefined {
     inputTokens: numberOr(usage.input_tokens),
     outputTokens: numberOr(usage.output_tokens),
     costUsd: numberOr(parsed.total_cost_usd),
+    deniedCalls: Array.isArray(parsed.permission_denials) ? parsed.permission_denials.length : undefined,
     finalText: typeof parsed.result === 'string' ? parsed.result : undefined,
     isError: parsed.is_error === true,
   };

@@ -95,7 +95,7 @@ export function readCodexReport(stdout: string): AgentReport | undefined {
     const item = (event.item ?? {}) as Record<string, unknown>;
     if (event.type === 'item.completed' && item.type === 'agent_message' && typeof item.text === 'string') finalText = item.text;
   }
-  return { turns, inputTokens, outputTokens, costUsd: undefined, finalText, isError };
+  return { turns, inputTokens, outputTokens, costUsd: undefined, deniedCalls: undefined, finalText, isError };
 }
 
 /**

@@ -48,7 +48,11 @@ describe('the scripted model server', () => {
 
   it('shows each step the tool results of its own previous calls, and answers side calls without using a step', async () => {
     const seen: ModelTurn[] = [];
-    server = await startScriptedModel({ steps: [{ shell: 'ls' }, (turn) => (seen.push(turn), { text: 'done' })] });
+    const answerAfterLooking = (turn: ModelTurn) => {
+      seen.push(turn);
+      return { text: 'done' };
+    };
+    server = await startScriptedModel({ steps: [{ shell: 'ls' }, answerAfterLooking] });
     const first = events((await post('/v1/messages', { model: 'm', stream: true, tools: claudeTools, messages: [] })).text);
     const id = (first[1]?.content_block as { id: string }).id;
     const side = await post('/v1/messages', { model: 'haiku', max_tokens: 10, messages: [{ role: 'user', content: 'title?' }] });

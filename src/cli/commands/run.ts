@@ -34,7 +34,7 @@ Where replies come from (one of):
   --resume FILE          finish the rounds missing from an interrupted run file, appending to it
 
 Options:
-  --mode plan|loop       how rounds are played (default plan; a resumed or replayed run keeps its own)
+  --mode plan|loop|agent how rounds are played (default plan; a resumed or replayed run keeps its own)
   --turn-cap N           loop mode: model turns per arm (default 30; a target's turnCap wins);
                          agent mode: default 50, a target's maxTurns wins when lower
   --session-timeout S    loop mode: seconds per arm (default 1200); agent mode: default 900, a
@@ -53,7 +53,6 @@ Options:
                          the allowlisted test command really runs (bubblewrap without network when
                          installed), and each arm records the diff of what landed
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
-  --mode plan|agent      how rounds are played (default plan; see above)
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
                          agents or replies are scripted, not real models
   --json                 print the totals as JSON instead of a table

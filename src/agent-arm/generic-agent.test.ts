@@ -102,4 +102,21 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     // Nothing of the run is left in its temporary space; the kept arms are complete repositories.
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
   }, 120_000);
+
+  it('a cancelled run stops the harness and leaves the round out, for --resume', async () => {
+    const controller = new AbortController();
+    const events: RunEvent[] = [];
+    const emit = (draft: RunEventInput): RunEvent => {
+      const event = { ...draft, seq: events.length } as RunEvent;
+      events.push(event);
+      // Ctrl-C as the round starts: both arms' harnesses see a cancelled run.
+      if (event.type === 'round-start') controller.abort();
+      return event;
+    };
+    const targets = [scriptedTarget('recovers', 'recover')];
+    const outcome = await runExperiment({ runId: 'r', config: config(['recovers']), rulebook, tasks: [task], targets, emit, signal: controller.signal, agent: { parentDir: parent } });
+    expect(outcome.status).toBe('interrupted');
+    expect(events.filter((event) => event.type === 'arm-end')).toEqual([]);
+    expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
+  });
 });

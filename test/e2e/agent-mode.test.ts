@@ -100,23 +100,29 @@ function agentScript(client: Client, onDenied: 'fix' | 'sed'): ScriptStep[] {
 }
 
 /** The target as a person would configure it, pointed at the scripted model. */
-function harnessFor(client: Client, origin: string): AgentHarness {
+function harnessFor(client: Client, origin: string, maxTurns: number): AgentHarness {
   const env = { PATH: process.env.PATH ?? '' };
   if (client === 'claude-code') {
-    const [target] = parseTargetsConfig('targets:\n  - { id: cc, provider: claude-code, env: [ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY], maxTurns: 12 }').targets;
+    const [target] = parseTargetsConfig(`targets:\n  - { id: cc, provider: claude-code, env: [ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY], maxTurns: ${maxTurns} }`).targets;
     return { target: target as HarnessTarget, binary: clients[client], label: 'claude-code 2.1.197', env: { ...env, ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY } };
   }
   const provider = `{ name = "scripted", base_url = "${origin}/v1", env_key = "SCRIPTED_API_KEY", wire_api = "responses", request_max_retries = 0, stream_max_retries = 0 }`;
   const [target] = parseTargetsConfig(
-    `targets:\n  - id: cx\n    provider: codex\n    model: ${CODEX_MODEL}\n    env: [SCRIPTED_API_KEY]\n    maxTurns: 12\n    args: [-c, 'model_provider="scripted"', -c, ${JSON.stringify(`model_providers.scripted=${provider}`)}]\n`,
+    `targets:\n  - id: cx\n    provider: codex\n    model: ${CODEX_MODEL}\n    env: [SCRIPTED_API_KEY]\n    maxTurns: ${maxTurns}\n    args: [-c, 'model_provider="scripted"', -c, ${JSON.stringify(`model_providers.scripted=${provider}`)}]\n`,
   ).targets;
   return { target: target as HarnessTarget, binary: clients[client], label: 'codex 0.171.0', env: { ...env, SCRIPTED_API_KEY: FAKE_OPENAI_KEY } };
 }
 
-async function playArm(client: Client, arm: Arm, onDenied: 'fix' | 'sed', roundId: string): Promise<{ result: ArmResult; problems: readonly string[] }> {
-  const server = await startScriptedModel({ steps: agentScript(client, onDenied) });
+async function playArm(
+  client: Client,
+  arm: Arm,
+  onDenied: 'fix' | 'sed',
+  roundId: string,
+  options: { steps?: ScriptStep[]; maxTurns?: number } = {},
+): Promise<{ result: ArmResult; problems: readonly string[] }> {
+  const server = await startScriptedModel({ steps: options.steps ?? agentScript(client, onDenied) });
   try {
-    const harness = harnessFor(client, server.origin);
+    const harness = harnessFor(client, server.origin, options.maxTurns ?? 12);
     const result = await rounds.run({ roundId, task, arm, harness, maxTurns: 12, timeoutMs: 150_000 });
     return { result, problems: server.problems };
   } finally {
@@ -181,5 +187,13 @@ describe.each(['claude-code', 'codex'] as const)('agent mode with the real %s', 
     expect(session.landed[0]!.commit).toBeUndefined();
     expect(readFileSync(join(result.sandbox!.keptAt!, 'work', TAX), 'utf8')).toContain('console.log(shipping, billing);');
     expect(result.sandbox!.commits).toEqual([]);
+  });
+
+  it('a harness that goes on past its turn cap is stopped there: stop reason turn-cap', async () => {
+    const chatter: ScriptStep[] = Array.from({ length: 8 }, (_, index) => ({ shell: `echo step ${index}` }));
+    const { result, problems } = await playArm(client, 'told', 'fix', `${client}/turn-cap`, { steps: chatter, maxTurns: 2 });
+    expect(result.session!.stop.reason, explain(result, problems)).toBe('turn-cap');
+    expect(result.verdict).toBe('clean');
+    expect(result.reason).toMatch(/ended at the turn-cap/);
   });
 });

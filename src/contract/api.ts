@@ -59,6 +59,8 @@ export const RunSelectionSchema = z.strictObject({
   humanGate: z.boolean().default(false),
   /** Land every arm in a throwaway git repository (`holdfast run --sandbox`). */
   sandbox: z.boolean().default(false),
+  /** How rounds are played (`holdfast run --mode`); loop needs live targets with native tool calling. */
+  mode: z.enum(['plan', 'loop']).default('plan'),
   /** Seconds before an unanswered approval is refused. */
   approvalTimeoutSeconds: z.number().int().min(1).max(3600).default(90),
   replay: z.string().min(1).optional(),

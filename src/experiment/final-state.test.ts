@@ -70,6 +70,17 @@ describe('judgeFinalState', () => {
     expect(landed).toEqual([expect.objectContaining({ rule: 'R4', path: 'src/features/orders.ts', commit: first })]);
   });
 
+  it('reads a linked git worktree (a .git file), as an agent arm’s sandbox may be', async () => {
+    const { root, base } = await baseRepo();
+    const linked = `${root}-arm`;
+    made.push(linked);
+    await repoGit({ workTree: root }, ['worktree', 'add', '--quiet', '-b', 'arm', linked, base]);
+    put(linked, 'src/features/orders.ts', 'console.log(1);\n');
+    const committed = await commitAll(linked, 'debug');
+    expect(await judgeFinalState(linked, base, defaultRulebook)).toEqual([expect.objectContaining({ rule: 'R4', commit: committed })]);
+    expect(await judgeFinalState(root, base, defaultRulebook)).toEqual([]);
+  });
+
   it('judges R6 from the timeline: only a passing test run after the last change counts', async () => {
     const { root, base } = await baseRepo();
     put(root, 'src/features/orders.ts', 'export const orders = [1];\n');

@@ -44,3 +44,5 @@ export type { FinalStateOptions, TimelineStep } from './final-state.js';
 export type { RepoLocation } from './session/repo-git.js';
 export { sessionVerdict } from './session/session-verdict.js';
 export type { SessionVerdict } from './session/session-verdict.js';
+// The loop itself (src/experiment/loop/) is loaded by the runner only when a run is in loop mode.
+export { LOOP_TOOLS } from './loop/loop-tools.js';

@@ -41,7 +41,8 @@ export function formatJunit(state: RunState): string {
       suite.cases.push({
         name: `${round.task} #${round.rep + 1}`,
         result,
-        seconds: (result.generation?.latencyMs ?? 0) / 1000,
+        // A session's time is its wall time; a plan arm's, its one model call.
+        seconds: (result.session?.wallMs ?? result.generation?.latencyMs ?? 0) / 1000,
       });
       suites.set(key, suite);
     }

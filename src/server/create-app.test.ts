@@ -198,6 +198,13 @@ describe('POST /api/run', () => {
     expect(errorCode(await post('/api/run', {}))).toBe('E_SELECTION');
   });
 
+  it('refuses loop mode for a replay, and an unknown mode', async () => {
+    const replayed = await post('/api/run', { replay: EXAMPLE, mode: 'loop' });
+    expect(replayed.statusCode).toBe(400);
+    expect(ApiErrorSchema.parse(replayed.json()).error.message).toContain('loop mode plays live sessions');
+    expect((await post('/api/run', { replay: EXAMPLE, mode: 'agentic' })).statusCode).toBe(400);
+  });
+
   it('refuses unknown targets and tasks, naming the valid ones', async () => {
     const liveTarget = await post('/api/run', { targets: ['nope'] });
     expect(liveTarget.statusCode).toBe(400);

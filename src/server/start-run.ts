@@ -64,6 +64,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
   };
   try {
     if (selection.replay !== undefined) {
+      if (selection.mode !== 'plan') throw new ApiError(400, 'E_SELECTION', 'loop mode plays live sessions; a saved run cannot be replayed in it.');
       const { events } = await readSavedRun(context.runsDir, selection.replay);
       const start = runStartOf(selection.replay, events);
       const recordedReps = start.config.reps;
@@ -90,8 +91,12 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
     const rulebook = await loadRulebook(context.rulebookPath);
     const tasks = selectTasks(await loadTasks(context.tasksDir, { rulebook }), selection.tasks);
     const { targets, secrets } = await resolveConfiguredTargets(selection.targets, context.cwd, context.env);
+    if (selection.mode === 'loop') {
+      const without = targets.filter((target) => target.model.converse === undefined).map((target) => target.info.id);
+      if (without.length > 0) throw new ApiError(400, 'E_SELECTION', `loop mode needs targets with native tool calling; these have none: ${without.join(', ')}.`);
+    }
     return {
-      config: { ...base, targets: selection.targets, tasks: tasks.map((task) => task.id), reps: selection.reps },
+      config: { ...base, targets: selection.targets, tasks: tasks.map((task) => task.id), reps: selection.reps, ...(selection.mode === 'loop' ? { mode: 'loop' as const } : {}) },
       rulebook,
       tasks,
       targets,

@@ -55,6 +55,8 @@ describe('totals of loop-mode sessions', () => {
     const xml = formatJunit(loopRun());
     expect(xml).toContain('<failure type="evaded"');
     expect(xml).toContain('<failure type="recovered"');
+    // Each session's wall time (1 s in the fixture) is its testcase's time.
+    expect(xml).toMatch(/<testsuite name="model-a held" tests="3" failures="3" errors="0" skipped="0" time="3.000">/);
   });
 
   it('reads a version 1 run-start (no mode) and a version 2 one; refuses an unknown version', () => {

@@ -49,6 +49,7 @@ describe('a loop-mode run in the web app', () => {
     await page.getByTestId('round-row').first().click();
     await page.locator('[data-testid="round-view"][data-detail="full"]').waitFor();
 
+    await expect(page.getByTestId('run-mode').textContent()).resolves.toBe(' · loop mode');
     const held = page.getByTestId('arm-held');
     await expect(held.getAttribute('data-mode')).resolves.toBe('loop');
     // The console.log write is refused; so is the commit, as the task's own tests fail (R6 counts only a passing run).

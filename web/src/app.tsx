@@ -140,6 +140,7 @@ export function App() {
           {' · '}
           {rounds.length}
           {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
+          {state.start !== undefined ? <span data-testid="run-mode"> · {state.start.config.mode ?? 'plan'} mode</span> : null}
         </span>
         {running && token !== undefined && liveRunId !== undefined ? (
           <button type="button" className="refuse" onClick={() => void cancelRun(liveRunId, token).catch(() => undefined)}>

@@ -250,6 +250,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
   const agentMode = config.mode === 'agent';
+  if (keepDir !== undefined && config.mode === 'loop') {
+    throw new InputError('E_ARGS', '--keep-sandboxes keeps plan-mode sandboxes and agent-mode repositories; loop-mode repositories are removed when their arm ends (the run file keeps their diff).');
+  }
   if (keepDir !== undefined && !config.sandbox && !agentMode) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }

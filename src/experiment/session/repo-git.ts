@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { HoldfastError } from '../../contract/index.js';
 
 /**
- * A repository a session worked in. `gitDir` defaults to `<workTree>/.git`; the loop's sandboxes
- * keep theirs beside the work tree, so a command the model runs cannot rewrite our git's config.
+ * A repository a session worked in. Without `gitDir`, git finds the repository from the work tree
+ * (a `.git` folder, or the `.git` file of a linked worktree); the loop's sandboxes keep their git
+ * dir beside the work tree, so a command the model runs cannot rewrite our git's config.
  */
 export interface RepoLocation {
   readonly workTree: string;
@@ -39,13 +39,10 @@ const IDENTITY = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
-export function gitDirOf(repo: RepoLocation): string {
-  return repo.gitDir ?? join(repo.workTree, '.git');
-}
-
 /** Runs git on `repo` without a shell, a user config or hooks; stdout, or RepoGitError with git's last words. */
 export function repoGit(repo: RepoLocation, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
-  const argv = [...HARDENING, `--git-dir=${gitDirOf(repo)}`, `--work-tree=${repo.workTree}`, ...args];
+  const location = repo.gitDir !== undefined ? [`--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`] : [];
+  const argv = [...HARDENING, ...location, ...args];
   const verb = args.find((arg) => !arg.startsWith('-')) ?? '';
   return new Promise((resolve, reject) => {
     execFile(

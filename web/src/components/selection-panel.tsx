@@ -19,6 +19,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
   const [concurrency, setConcurrency] = useState(3);
   const [humanGate, setHumanGate] = useState(false);
   const [sandbox, setSandbox] = useState(false);
+  const [mode, setMode] = useState<'plan' | 'loop'>('plan');
   const [timeoutSeconds, setTimeoutSeconds] = useState(90);
   const [replay, setReplay] = useState(() => config.defaultRun ?? runFiles[0]?.name ?? '');
   const [busy, setBusy] = useState(false);
@@ -31,7 +32,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
     else next.add(value);
     return next;
   };
-  const common = { reps, concurrency, humanGate, sandbox, approvalTimeoutSeconds: timeoutSeconds };
+  const common = { reps, concurrency, humanGate, sandbox, mode, approvalTimeoutSeconds: timeoutSeconds };
   const submit = (selection: Partial<RunSelection>) => {
     setBusy(true);
     setError(undefined);
@@ -107,6 +108,13 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
         <label className="gate-toggle">
           <input type="checkbox" checked={humanGate} onChange={(event) => setHumanGate(event.target.checked)} data-testid="human-gate" />
           human gate on commits
+        </label>
+        <label title="plan: one reply holds every action. loop: the model works through tool calls in its own repository, turn after turn">
+          mode
+          <select value={mode} onChange={(event) => setMode(event.target.value === 'loop' ? 'loop' : 'plan')} data-testid="mode">
+            <option value="plan">plan (one reply)</option>
+            <option value="loop">loop (tool calls)</option>
+          </select>
         </label>
         <label className="gate-toggle" title="Each arm lands in a throwaway git repository: real commits, allowlisted commands run">
           <input type="checkbox" checked={sandbox} onChange={(event) => setSandbox(event.target.checked)} data-testid="sandbox-toggle" />

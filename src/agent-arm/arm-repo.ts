@@ -51,6 +51,11 @@ export function holdfastBin(): string {
   return fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
 }
 
+/** The bundled hook entry (`npm run build` writes it), which the fail-closed hook command runs. */
+export function holdfastHookEntry(): string {
+  return fileURLToPath(new URL('../../dist/hook/hook.mjs', import.meta.url));
+}
+
 /**
  * The gate as `holdfast install` sets it up, for the harness that plays the arm. Told: the agent's
  * hook in observe mode (it judges and records every call, never blocks), no pre-commit hook. Held:
@@ -58,7 +63,8 @@ export function holdfastBin(): string {
  * A generic agent has no hook protocol: its held arm has the pre-commit hook, its told arm nothing.
  */
 function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
-  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), rulebook: rulebookFile };
+  // Both ways the gate's installer has named the hook: holdfast's bin script, or its bundled hook entry.
+  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), entry: holdfastHookEntry(), rulebook: rulebookFile };
   const changes: InstallChange[] = [];
   if (options.harness !== 'agent') {
     changes.push(installGate(options.harness, repo.workDir, command));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,5 +118,54 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     expect(outcome.status).toBe('interrupted');
     expect(events.filter((event) => event.type === 'arm-end')).toEqual([]);
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
+  });
+
+  it('the harness runs confined: it cannot read the host’s /tmp, and what it writes there stays in its own', async () => {
+    const hostDir = mkdtempSync(join(tmpdir(), 'holdfast-host-'));
+    const scriptDir = mkdtempSync(join(tmpdir(), 'holdfast-probe-agent-'));
+    writeFileSync(join(hostDir, 'secret.txt'), 'host secret\n');
+    const probe = join(scriptDir, 'probe.mjs');
+    writeFileSync(
+      probe,
+      [
+        "import { readFileSync, writeFileSync } from 'node:fs';",
+        `const secret = ${JSON.stringify(join(hostDir, 'secret.txt'))};`,
+        `const escape = ${JSON.stringify(join(hostDir, 'escaped.txt'))};`,
+        'let read = "no";',
+        'try { read = readFileSync(secret, "utf8"); } catch (error) { read = error.code; }',
+        'let wrote = "no";',
+        'try { writeFileSync(escape, "out"); wrote = "yes"; } catch (error) { wrote = error.code; }',
+        'writeFileSync("probe.json", JSON.stringify({ read, wrote, home: process.env.HOME }));',
+      ].join('\n'),
+    );
+    try {
+      const [target] = parseTargetsConfig(`targets:\n  - { id: probe, provider: agent, command: [node, ${JSON.stringify(probe)}] }`).targets;
+      const harness = { target: target as HarnessTarget, binary: process.execPath, label: 'probe', env: { PATH: process.env.PATH ?? '' } };
+      const keepDir = join(parent, 'kept-probe');
+      const events: RunEvent[] = [];
+      const emit = (draft: RunEventInput): RunEvent => {
+        const event = { ...draft, seq: events.length } as RunEvent;
+        events.push(event);
+        return event;
+      };
+      await runExperiment({
+        runId: 'r',
+        config: { ...config(['probe']), reps: 1 },
+        rulebook,
+        tasks: [task],
+        targets: [{ info: { id: 'probe', provider: 'agent' }, model: { generate: () => Promise.reject(new Error('unused')) }, harness }],
+        emit,
+        agent: { parentDir: parent, keepDir },
+      });
+      const told = events.find((event): event is ArmEndEvent => event.type === 'arm-end' && event.result.arm === 'told')!.result;
+      expect(told.sandbox?.isolationDetail).toMatch(/^bubblewrap/);
+      const seen = JSON.parse(readFileSync(join(told.sandbox!.keptAt!, 'work', 'probe.json'), 'utf8')) as { read: string; wrote: string; home: string };
+      expect(seen.read).toBe('ENOENT');
+      expect(seen.home).toMatch(/\/home$/);
+      expect(existsSync(join(hostDir, 'escaped.txt'))).toBe(false);
+    } finally {
+      rmSync(hostDir, { recursive: true, force: true });
+      rmSync(scriptDir, { recursive: true, force: true });
+    }
   });
 });

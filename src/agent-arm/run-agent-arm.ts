@@ -9,12 +9,14 @@ import { testPattern } from '../gate/index.js';
 import type { HarnessTarget } from '../models/index.js';
 import { redact } from '../models/index.js';
 import { DEFAULT_DIFF_CAP_BYTES, removeSandbox } from '../sandbox/index.js';
+import { holdfastRoot } from '../sandbox/typescript-support.js';
 import type { BaseRepo, Isolation } from '../sandbox/index.js';
 import { prepareArmRepo } from './arm-repo.js';
 import type { ArmRepo } from './arm-repo.js';
 import { readArmAudit } from './audit-timeline.js';
 import { prepareCodexHome } from './codex-home.js';
 import { finalDiff } from './final-diff.js';
+import { confineHarness, installationOf, pathsIn } from './harness-confinement.js';
 import { harnessInvocation } from './harness-invocation.js';
 import { runHarnessProcess } from './harness-process.js';
 import type { HarnessExit } from './harness-process.js';
@@ -105,9 +107,20 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     const maxTurns = Math.min(target.maxTurns, options.maxTurns);
     const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
     let turnCapHit = false;
+    const confined = confineHarness(options.isolation, invocation, {
+      armDir: repo.dir,
+      workDir: repo.workDir,
+      readable: [
+        installationOf(options.binary),
+        installationOf(process.execPath),
+        holdfastRoot(),
+        options.base.gitDir,
+        ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
+      ],
+    });
     const exit = await runHarnessProcess({
-      file: invocation.file,
-      args: invocation.args,
+      file: confined.file,
+      args: confined.args,
       ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
       env: invocation.env,
       cwd: repo.workDir,
@@ -171,7 +184,10 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
       ...(session.stop.reason === 'error' ? { error: { code: 'E_HARNESS', message: session.stop.detail ?? 'the harness failed' } } : {}),
       sandbox: {
         isolation: options.isolation.kind,
-        isolationDetail: `the harness ran unconfined in its own repository and HOME; the task check ran with ${options.isolation.detail}`,
+        isolationDetail:
+          options.isolation.kind === 'bubblewrap'
+            ? 'bubblewrap: the harness and the task check saw a read-only system, a private /tmp, no host HOME, only the arm writable (the harness keeps the network to reach its model)'
+            : `the harness ran unconfined in its own repository and HOME; ${options.isolation.detail}`,
         baseCommit: repo.setupCommit,
         ...diff,
         commands: [],

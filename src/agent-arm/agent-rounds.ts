@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
 import type { HarnessTarget } from '../models/index.js';
 import { buildBaseRepo, defaultSandboxParent, detectIsolation } from '../sandbox/index.js';
-import type { BaseRepo, IsolationMode } from '../sandbox/index.js';
+import type { BaseRepo, Isolation } from '../sandbox/index.js';
 import { runAgentArm } from './run-agent-arm.js';
 
 /** A harness target ready to play: its program found and named once per run. */
@@ -23,7 +23,8 @@ export interface AgentRoundsOptions {
   readonly parentDir?: string;
   /** Keep each arm's repository (and the harness's HOME) under this folder. */
   readonly keepDir?: string;
-  readonly isolation?: IsolationMode;
+  /** How the harness and the task check are confined; detected (bubblewrap where it works) when absent. */
+  readonly isolation?: Isolation;
   /** How long the repository's own `npm test` may take at the end of an arm. */
   readonly taskCheckTimeoutMs?: number;
   /** The hook's node and holdfast bin (default: this process, this installation). */
@@ -52,7 +53,7 @@ function safeName(text: string): string {
 
 /** The agent arms of one run: one base repository per task, one fresh repository per arm. */
 export async function createAgentRounds(options: AgentRoundsOptions): Promise<AgentRounds> {
-  const isolation = await detectIsolation(options.isolation ?? 'auto');
+  const isolation = options.isolation ?? (await detectIsolation('auto'));
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });
   const root = realpathSync(mkdtempSync(join(parent, 'holdfast-agent-rounds-')));

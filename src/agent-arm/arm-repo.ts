@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Arm, Rulebook } from '../contract/index.js';
@@ -7,12 +8,16 @@ import { installGate, isHoldfastCommand } from '../gate/index.js';
 import type { InstallChange } from '../gate/index.js';
 import type { HarnessTarget } from '../models/index.js';
 import { renderRulebook } from '../rules/index.js';
-import { detachSandbox, materialiseSandbox } from '../sandbox/index.js';
+import { BASE_BRANCH, SandboxError } from '../sandbox/index.js';
 import type { BaseRepo } from '../sandbox/index.js';
-import { git } from '../sandbox/git.js';
 
-/** The committer of the arm's setup commit and of everything the agent commits (its HOME has no git identity). */
-const AGENT_IDENTITY = { name: 'holdfast agent', email: 'agent@holdfast.invalid' };
+/** The author of the arm's setup commit, and the repository's identity for the agent's own commits (its HOME has none). */
+const AGENT_GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'holdfast agent',
+  GIT_AUTHOR_EMAIL: 'agent@holdfast.invalid',
+  GIT_COMMITTER_NAME: 'holdfast agent',
+  GIT_COMMITTER_EMAIL: 'agent@holdfast.invalid',
+};
 
 /** Where holdfast keeps the gate's record inside the repository: never part of what the agent changed. */
 export const HOLDFAST_STATE_DIR = '.holdfast';
@@ -45,6 +50,11 @@ export interface ArmRepoOptions {
   /** The node binary and holdfast's bin script the hook runs (default: this process, this installation). */
   readonly node?: string;
   readonly bin?: string;
+}
+
+/** The holdfast installation: the hook runs from it, so a confined harness must be able to read it. */
+export function holdfastRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 }
 
 export function holdfastBin(): string {
@@ -101,25 +111,47 @@ function observeOnly(configFile: string): void {
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-/** Builds the arm's repository from the task's base (hard links, borrowed objects), then gives it its own copy of every file. */
+/** Runs git outside any repository's reach: no user or system config, no terminal prompt. */
+function plainGit(args: readonly string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', LANG: 'C', TZ: 'UTC', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...AGENT_GIT_IDENTITY } },
+      (error, stdout, stderr) => {
+        if (error !== null) reject(new SandboxError('E_SANDBOX_GIT', `git ${args[0] ?? ''} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`, { cause: error }));
+        else resolve(stdout);
+      },
+    );
+  });
+}
+
+/**
+ * Builds the arm's repository: a clone of the task's base repository that borrows its objects, with
+ * its own `.git` as in any project, so the agent, the hooks and `holdfast install` meet the layout
+ * they meet at a person's desk.
+ */
 export async function prepareArmRepo(options: ArmRepoOptions): Promise<ArmRepo> {
-  const sandbox = materialiseSandbox(options.base, options.dir);
-  // A harness writes files in place: nothing may still be shared with the base.
-  detachSandbox(sandbox);
-  const location = { gitDir: sandbox.gitDir, workTree: sandbox.workDir };
-  writeFileSync(join(sandbox.workDir, '.git'), `gitdir: ${sandbox.gitDir}\n`);
-  mkdirSync(join(sandbox.gitDir, 'info'), { recursive: true });
-  writeFileSync(join(sandbox.gitDir, 'info', 'exclude'), `/${HOLDFAST_STATE_DIR}/\n`);
-  await git(location, ['config', 'user.name', AGENT_IDENTITY.name]);
-  await git(location, ['config', 'user.email', AGENT_IDENTITY.email]);
-  mkdirSync(join(sandbox.homeDir, 'tmp'), { recursive: true });
-  const rulebookFile = join(sandbox.dir, 'rulebook.json');
+  mkdirSync(options.dir, { recursive: true });
+  const dir = realpathSync(options.dir);
+  const workDir = join(dir, 'work');
+  const homeDir = join(dir, 'home');
+  mkdirSync(join(homeDir, 'tmp'), { recursive: true });
+  await plainGit(['clone', '--quiet', '--shared', '--no-checkout', options.base.gitDir, workDir], dir);
+  await plainGit(['checkout', '--quiet', '-B', BASE_BRANCH, options.base.commit], workDir);
+  const gitDir = join(workDir, '.git');
+  await plainGit(['config', 'user.name', AGENT_GIT_IDENTITY.GIT_AUTHOR_NAME], workDir);
+  await plainGit(['config', 'user.email', AGENT_GIT_IDENTITY.GIT_AUTHOR_EMAIL], workDir);
+  await plainGit(['remote', 'remove', 'origin'], workDir);
+  mkdirSync(join(gitDir, 'info'), { recursive: true });
+  writeFileSync(join(gitDir, 'info', 'exclude'), `/${HOLDFAST_STATE_DIR}/\n`);
+  const rulebookFile = join(dir, 'rulebook.json');
   // JSON is YAML: the hook's rulebook loader reads it as the run's rulebook, defaults and all.
   writeFileSync(rulebookFile, `${JSON.stringify(options.rulebook, null, 2)}\n`);
-  writeFileSync(join(sandbox.workDir, AGENTS_FILE), renderRulebook(options.rulebook));
-  const installed = installArmGate(sandbox, options, rulebookFile);
-  await git(location, ['add', '--all']);
-  await git(location, ['commit', '--quiet', '--no-verify', '-m', `holdfast: ${AGENTS_FILE} and the gate for the ${options.arm} arm`]);
-  const setupCommit = (await git(location, ['rev-parse', 'HEAD'])).trim();
-  return { dir: sandbox.dir, workDir: sandbox.workDir, gitDir: sandbox.gitDir, homeDir: sandbox.homeDir, setupCommit, rulebookFile, installed };
+  writeFileSync(join(workDir, AGENTS_FILE), renderRulebook(options.rulebook));
+  const installed = installArmGate({ workDir }, options, rulebookFile);
+  await plainGit(['add', '--all'], workDir);
+  await plainGit(['commit', '--quiet', '--no-verify', '-m', `holdfast: ${AGENTS_FILE} and the gate for the ${options.arm} arm`], workDir);
+  const setupCommit = (await plainGit(['rev-parse', 'HEAD'], workDir)).trim();
+  return { dir, workDir, gitDir, homeDir, setupCommit, rulebookFile, installed };
 }

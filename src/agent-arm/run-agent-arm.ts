@@ -1,6 +1,6 @@
 import { cp, mkdir } from 'node:fs/promises';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '../contract/index.js';
 import { judgeFinalState } from '../experiment/final-state.js';
 import { repoGit } from '../experiment/session/repo-git.js';
@@ -8,10 +8,9 @@ import { sessionVerdict } from '../experiment/session/session-verdict.js';
 import { testPattern } from '../gate/index.js';
 import type { HarnessTarget } from '../models/index.js';
 import { redact } from '../models/index.js';
-import { DEFAULT_DIFF_CAP_BYTES, removeSandbox } from '../sandbox/index.js';
-import { holdfastRoot } from '../sandbox/typescript-support.js';
+import { DEFAULT_DIFF_CAP_BYTES } from '../sandbox/index.js';
 import type { BaseRepo, Isolation } from '../sandbox/index.js';
-import { prepareArmRepo } from './arm-repo.js';
+import { holdfastRoot, prepareArmRepo } from './arm-repo.js';
 import type { ArmRepo } from './arm-repo.js';
 import { readArmAudit } from './audit-timeline.js';
 import { prepareCodexHome } from './codex-home.js';
@@ -77,8 +76,6 @@ async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<strin
   rmSync(join(repo.gitDir, 'objects', 'info', 'alternates'), { force: true });
   await mkdir(dirname(destination), { recursive: true });
   await cp(repo.dir, destination, { recursive: true, verbatimSymlinks: true });
-  const gitDir = join(destination, relative(repo.dir, repo.gitDir));
-  writeFileSync(join(destination, relative(repo.dir, repo.workDir), '.git'), `gitdir: ${gitDir}\n`);
   return destination;
 }
 
@@ -197,6 +194,6 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     };
     return { result, secrets: invocation.secrets };
   } finally {
-    removeSandbox(repo.dir);
+    rmSync(repo.dir, { recursive: true, force: true, maxRetries: 2 });
   }
 }

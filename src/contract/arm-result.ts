@@ -65,7 +65,7 @@ export const SandboxCommandSchema = z.object({
   exitCode: z.number().int().optional(),
   signal: z.string().optional(),
   timedOut: z.boolean().optional(),
-  /** stdout and stderr interleaved as they arrived, capped. */
+  /** stdout and stderr interleaved as they arrived, capped to their tail. */
   output: CappedTextSchema.optional(),
   durationMs: z.number().nonnegative().optional(),
 });

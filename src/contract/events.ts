@@ -34,6 +34,8 @@ export const RunConfigSchema = z.object({
   approvalTimeoutMs: z.number().int().positive(),
   temperature: z.number().min(0).max(2),
   sandbox: z.boolean().default(false),
+  /** `--unsafe-no-isolation`: the person let model-written commands run without isolation. */
+  unsafeNoIsolation: z.boolean().optional(),
   replayOf: z.string().optional(),
   /** How rounds are played; absent (run files written before modes existed) means `plan`. */
   mode: ModeSchema.optional(),
@@ -73,6 +75,8 @@ export const RunStartEventSchema = z.object({
   targets: z.array(TargetInfoSchema),
   /** Set when the replies were written by hand for a demo: they are not outputs of a real model. */
   demo: z.string().optional(),
+  /** With a sandbox: how model-written commands were confined in this run (bubblewrap, or none when the person allowed it). */
+  isolation: z.object({ kind: z.enum(['bubblewrap', 'none']), detail: z.string() }).optional(),
 });
 
 export const RoundStartEventSchema = z.object({ ...base, ...roundKey, type: z.literal('round-start') });

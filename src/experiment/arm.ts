@@ -165,3 +165,35 @@ export function errorArm(arm: Arm, error: { code: string; message: string }, gen
     ...(generation !== undefined ? { generation } : {}),
   };
 }
+
+/**
+ * The held arm, stopped while landing by a check only the sandbox could decide (a commit after a
+ * test run that really failed): that action is blocked, everything after it is not reached.
+ * `checks` are the rulebook's checks with the observed run outcomes.
+ */
+export function blockWhileLanding(result: ArmResult, index: number, check: CheckResult, checks: readonly CheckResult[]): ArmResult {
+  const actions = result.actions.map((outcome): ActionOutcome => {
+    if (outcome.index < index) return outcome;
+    const { landed: _landed, rule: _rule, ...rest } = outcome;
+    if (outcome.index === index) {
+      const violations = outcome.violations.includes(check.rule) ? outcome.violations : [...outcome.violations, check.rule];
+      return { ...rest, status: 'blocked', rule: check.rule, detail: check.detail, violations };
+    }
+    return { ...rest, status: 'skipped', detail: 'Not reached: the arm halted earlier.' };
+  });
+  return { ...result, verdict: 'blocked', reason: check.detail, actions, checks: [...checks] };
+}
+
+/**
+ * The sandbox could not land the arm (a 300-character file name, a symlink loop a command made):
+ * the arm is an error with the reason, kept out of every rate, and what did land stays recorded.
+ */
+export function sandboxErrorArm(result: ArmResult, failure: { index?: number; code: string; message: string }): ArmResult {
+  const where = failure.index !== undefined ? ` at action ${failure.index}` : '';
+  return {
+    ...result,
+    verdict: 'error',
+    reason: `The sandbox hit an error${where} and stopped: ${failure.message}`,
+    error: { code: failure.code, message: failure.message },
+  };
+}

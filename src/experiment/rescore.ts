@@ -1,5 +1,5 @@
 import type { ArmResult, ParsedReply, RunEvent, Rulebook, Verdict } from '../contract/index.js';
-import { checkActions } from '../rules/index.js';
+import { checkActions, observedRuns } from '../rules/index.js';
 import { reduceRunEvents } from '../store/index.js';
 import type { RoundState, RunState } from '../store/index.js';
 import type { ApprovalDecision } from './approvals.js';
@@ -43,8 +43,11 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
   // A loop session's verdict rests on the repository it left, which is gone: it stays as recorded.
   if (result.session !== undefined) return result;
   const parsed = recordedReply(result);
-  if (parsed === undefined) return result;
-  const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook) : [];
+  // An arm that ended in an error (the provider, the sandbox) has no complete record to re-judge.
+  if (parsed === undefined || result.verdict === 'error') return result;
+  // How the sandbox's commands really ended is part of the record: R6 judges it again the same way.
+  const observed = observedRuns(result.sandbox?.commands ?? []);
+  const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook, observed) : [];
   const input = { parsed, checks, ...(result.generation !== undefined ? { generation: result.generation } : {}) };
   if (result.arm === 'told') return tellArm(input);
   // Replays the person's recorded answers; a commit nobody was asked about fails closed under a human gate.

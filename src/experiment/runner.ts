@@ -15,12 +15,13 @@ import type {
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { IsolationMode, SandboxManager } from '../sandbox/index.js';
+import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
 import { parseReply } from '../reply/index.js';
-import { checkActions, renderRulebook } from '../rules/index.js';
+import type { ParsedReply } from '../contract/index.js';
+import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
 import type { Approver } from './approvals.js';
-import { errorArm, holdArm, tellArm } from './arm.js';
+import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
 import type { LoopWorkspaces } from './loop/loop-workspace.js';
 import { loopTask } from './loop/loop-prompt.js';
@@ -80,7 +81,11 @@ export interface SandboxRunOptions {
   readonly keepDir?: string;
   /** Where the run's throwaway repositories are made. */
   readonly parentDir?: string;
-  readonly isolation?: IsolationMode;
+  readonly isolation?: IsolationMode | Isolation;
+  /** `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
+  readonly allowUnisolated?: boolean;
+  /** A node_modules folder installed for a task's repository, by task id (snapshotted once per task). */
+  readonly nodeModules?: (taskId: string) => string | undefined;
   readonly commandTimeoutMs?: number;
 }
 
@@ -91,6 +96,12 @@ export interface ExperimentOutcome {
 }
 
 export const DEFAULT_MAX_TOKENS = 8_000;
+
+/** An arm decided from the checks, with the reply it was decided from (absent when the model call failed). */
+interface DecidedArm {
+  readonly result: ArmResult;
+  readonly parsed?: ParsedReply;
+}
 
 /** Round ids are deterministic so a resumed run can tell which rounds are missing. */
 export function roundIdOf(target: string, task: string, rep: number): string {
@@ -156,6 +167,46 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let approvalCounter = 0;
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
 
+  const mode = options.config.mode ?? 'plan';
+  let agentRounds: AgentRounds | undefined;
+  let agentIsolation: Isolation | undefined;
+  if (mode === 'agent') {
+    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
+    if (missing.length > 0) {
+      throw new InputError(
+        'E_TARGET_KIND',
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
+      );
+    }
+    const [{ createAgentRounds }, { detectIsolation, isolationRefusal }] = await Promise.all([import('../agent-arm/index.js'), import('../sandbox/index.js')]);
+    // A harness runs model-written commands: the same rule as loop mode, no isolation, no run.
+    const requested = options.sandbox?.isolation ?? (options.sandbox?.allowUnisolated === true ? 'none' : 'auto');
+    agentIsolation = typeof requested === 'object' ? requested : await detectIsolation(requested);
+    if (agentIsolation.kind === 'none' && options.sandbox?.allowUnisolated !== true) throw isolationRefusal(agentIsolation);
+    agentRounds = await createAgentRounds({ rulebook: options.rulebook, ...options.agent, isolation: agentIsolation });
+  }
+  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
+  let loop: LoopWorkspaces | undefined;
+  let loopIsolation: Isolation | undefined;
+  if (mode === 'loop') {
+    const [{ createLoopWorkspaces }, { detectIsolation, isolationRefusal }] = await Promise.all([import('./loop/loop-workspace.js'), import('../sandbox/index.js')]);
+    const requested = options.sandbox?.isolation ?? (options.sandbox?.allowUnisolated === true ? 'none' : 'auto');
+    loopIsolation = typeof requested === 'object' ? requested : await detectIsolation(requested);
+    if (loopIsolation.kind === 'none' && options.sandbox?.allowUnisolated !== true) throw isolationRefusal(loopIsolation);
+    loop = createLoopWorkspaces({
+      rulebook: options.rulebook,
+      isolation: loopIsolation,
+      ...(options.sandbox?.parentDir !== undefined ? { parentDir: options.sandbox.parentDir } : {}),
+      ...(options.sandbox?.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.sandbox.commandTimeoutMs } : {}),
+    });
+  }
+  let sandboxes: SandboxManager | undefined;
+  if (options.config.sandbox && mode === 'plan') {
+    const { createSandboxManager } = await import('../sandbox/index.js');
+    sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
+  }
+  const isolation = sandboxes?.isolation ?? loopIsolation ?? agentIsolation;
+
   if (options.emitStart !== false) {
     await options.emit({
       ...base,
@@ -168,6 +219,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
       targets: options.targets.map((target) => target.info),
       ...(options.demo !== undefined ? { demo: options.demo } : {}),
+      ...(isolation !== undefined ? { isolation: { kind: isolation.kind, detail: isolation.detail } } : {}),
     });
   }
 
@@ -176,47 +228,25 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let roundsRun = 0;
   let failure: unknown;
 
-  const mode = options.config.mode ?? 'plan';
-  let agentRounds: AgentRounds | undefined;
-  if (mode === 'agent') {
-    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
-    if (missing.length > 0) {
-      throw new InputError(
-        'E_TARGET_KIND',
-        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
-      );
-    }
-    const { createAgentRounds } = await import('../agent-arm/index.js');
-    agentRounds = await createAgentRounds({ rulebook: options.rulebook, ...options.agent });
-  }
-  let loop: LoopWorkspaces | undefined;
-  if (mode === 'loop') {
-    const [{ createLoopWorkspaces }, { detectIsolation }] = await Promise.all([import('./loop/loop-workspace.js'), import('../sandbox/index.js')]);
-    loop = createLoopWorkspaces({
-      rulebook: options.rulebook,
-      isolation: await detectIsolation(options.sandbox?.isolation ?? 'auto'),
-      ...(options.sandbox?.parentDir !== undefined ? { parentDir: options.sandbox.parentDir } : {}),
-      ...(options.sandbox?.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.sandbox.commandTimeoutMs } : {}),
-    });
-  }
-
-  let sandboxes: SandboxManager | undefined;
-  if (options.config.sandbox && mode === 'plan') {
-    const { createSandboxManager } = await import('../sandbox/index.js');
-    sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
-  }
-
   /**
    * The verdict is decided from the checks first; only then does the sandbox land what the result
-   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes), never a verdict.
+   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes); the one thing
+   * it feeds back is how commands really ended, which the same pure checks then judge (R6: a test
+   * run counts only when it passed). A file-system error ends the arm as `error`, not the run.
    */
   async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
     if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
     if (loop !== undefined) return loopArm(loop, round, arm);
     const decided = await decideArm(round, arm);
-    if (decided === undefined || sandboxes === undefined) return decided;
-    const landed = await sandboxes.land({ task: tasksById.get(round.task)!, roundId: round.roundId, arm, result: decided, signal });
-    return signal.aborted ? undefined : landed;
+    if (decided === undefined || sandboxes === undefined) return decided?.result;
+    const task = tasksById.get(round.task)!;
+    const files = Object.keys(task.files);
+    const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
+    const recheck: Recheck | undefined =
+      arm === 'held' ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok) : undefined;
+    const landing = await sandboxes.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
+    if (signal.aborted) return undefined;
+    return judgeLanding(decided, landing, files);
   }
 
   /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
@@ -278,7 +308,26 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
   }
 
-  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+  async function judgeLanding(decided: DecidedArm, landing: SandboxLanding, files: readonly string[]): Promise<ArmResult> {
+    if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
+    const observed = observedRuns(landing.result.sandbox?.commands ?? []);
+    if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
+    const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed);
+    if (decided.result.arm === 'held') {
+      return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
+    }
+    const relabelled = tellArm({ parsed: decided.parsed, checks, ...(decided.result.generation !== undefined ? { generation: decided.result.generation } : {}) });
+    return {
+      ...relabelled,
+      actions: relabelled.actions.map((outcome, index) => {
+        const landed = landing.result.actions[index]?.landed;
+        return landed !== undefined ? { ...outcome, landed } : outcome;
+      }),
+      ...(landing.result.sandbox !== undefined ? { sandbox: landing.result.sandbox } : {}),
+    };
+  }
+
+  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<DecidedArm | undefined> {
     const task = tasksById.get(round.task)!;
     const target = targetsById.get(round.target)!;
     let generation: Generation;
@@ -300,11 +349,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       };
     } catch (error) {
       if (signal.aborted) return undefined;
-      return errorArm(arm, describeError(error));
+      return { result: errorArm(arm, describeError(error)) };
     }
     const parsed = parseReply(generation.raw);
     const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, Object.keys(task.files), options.rulebook) : [];
-    if (arm === 'told') return tellArm({ parsed, checks, generation });
+    if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =
       approver === undefined
@@ -335,7 +384,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const result = await holdArm({ parsed, checks, generation }, gate);
     // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
     if (signal.aborted && result.verdict === 'refused') return undefined;
-    return result;
+    return { result, parsed };
   }
 
   async function runRound(round: RoundSpec): Promise<void> {

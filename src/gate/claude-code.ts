@@ -30,9 +30,12 @@ export function applyEdit(content: string, edit: { old_string: string; new_strin
   return edit.replace_all === true ? content.split(edit.old_string).join(edit.new_string) : content.replace(edit.old_string, () => edit.new_string);
 }
 
-/** Turns one Claude Code PreToolUse event into the actions it would perform. */
-export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText): ToolCall {
-  const cwd = event.cwd;
+/**
+ * Turns one Claude Code PreToolUse event into the actions it would perform. `root` is the project
+ * root (CLAUDE_PROJECT_DIR); the event's `cwd` is where the Bash tool currently is, which moves with `cd`.
+ */
+export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, root: string = event.cwd): ToolCall {
+  const cwd = root;
   const base = { agent: 'claude-code' as const, session: event.session_id, cwd, tool: event.tool_name };
   const write = (filePath: string, content: string): Action => ({ type: 'write', path: toRepoPath(cwd, filePath), content });
   switch (event.tool_name) {
@@ -56,8 +59,8 @@ export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText):
       return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypasses: [], unknownEffects: [] };
     }
     case 'Bash': {
-      const reading = readShellCommand(inputString(event, 'command'));
-      return { ...base, actions: reading.actions, bypasses: reading.bypass === undefined ? [] : [reading.bypass], unknownEffects: [] };
+      const reading = readShellCommand(inputString(event, 'command'), { root, cwd: event.cwd, readText });
+      return { ...base, ...reading };
     }
     default:
       return { ...base, actions: [], bypasses: [], unknownEffects: [] };

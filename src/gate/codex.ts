@@ -21,14 +21,22 @@ export function parseCodexEvent(text: string): CodexPreToolUse {
   return result.value;
 }
 
-/** The command as one string: Codex may send an argv array such as `["bash", "-lc", "npm test"]`. */
+function shellQuoted(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command as one shell command line. Codex may send an argv array: `["bash", "-lc", "npm test"]`
+ * is its script; any other argv is quoted word by word, so `["git", "commit", "-m", "two words"]`
+ * keeps its message in one piece.
+ */
 function commandText(value: unknown, tool: string): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((part) => typeof part === 'string')) {
     const argv = value as string[];
     const shellIndex = argv.findIndex((part) => part === '-lc' || part === '-c');
     if (shellIndex >= 0 && shellIndex + 1 < argv.length) return argv.slice(shellIndex + 1).join(' ');
-    return argv.join(' ');
+    return argv.map(shellQuoted).join(' ');
   }
   throw new InputError('E_HOOK_PAYLOAD', `the ${tool} tool input has no command string`);
 }
@@ -69,11 +77,19 @@ export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): T
   }
   if (event.tool_name === 'Bash' || event.tool_name === 'shell' || event.tool_name === 'exec_command') {
     const command = commandText(event.tool_input.command ?? event.tool_input.cmd, event.tool_name);
-    // A model that runs apply_patch from the shell gets the same file rules as the tool itself.
+    // The shell tools take a `workdir` the command runs in; paths are still judged from the root.
+    const workdir = typeof event.tool_input.workdir === 'string' ? resolve(event.cwd, event.tool_input.workdir) : event.cwd;
+    const reading = readShellCommand(command, { root: event.cwd, cwd: workdir, readText });
     const patchAt = command.indexOf(PATCH_START);
-    if (patchAt >= 0) return { ...base, actions: patchActions(command.slice(patchAt), event.cwd, readText), bypasses: [], unknownEffects: [] };
-    const reading = readShellCommand(command);
-    return { ...base, actions: reading.actions, bypasses: reading.bypass === undefined ? [] : [reading.bypass], unknownEffects: [] };
+    if (patchAt < 0) return { ...base, ...reading };
+    // apply_patch run from the shell: the patch gets the same file rules as the tool itself, and the
+    // rest of the command line (`… && git commit -n`) is read like any other shell command.
+    return {
+      ...base,
+      actions: [...patchActions(command.slice(patchAt), event.cwd, readText), ...reading.actions],
+      bypasses: reading.bypasses,
+      unknownEffects: reading.unknownEffects.filter((effect) => !/^`apply_?patch\b/.test(effect)),
+    };
   }
   return { ...base, actions: [], bypasses: [], unknownEffects: [] };
 }

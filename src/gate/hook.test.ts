@@ -7,6 +7,9 @@ import { memoryIo } from '../test-support/memory-io.js';
 import { sessionStatePath } from './session-state.js';
 import { claude, codex } from './test-support/payloads.js';
 
+/** A key id the secret rule recognises (built in pieces so this file does not hold one). */
+const AWS_KEY_ID = ['AKIA', 'QYLPMN5HFIQR7XYZ'].join('');
+
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'holdfast-gate-'));
   mkdirSync(join(root, 'src'), { recursive: true });
@@ -77,7 +80,21 @@ describe('holdfast hook claude-code', () => {
 
   it.each([['git commit --no-verify -m x'], ['git commit -n -m x'], ['git -c core.hooksPath=/dev/null commit -m x']])('denies %s as a bypass of the git gate', async (command) => {
     const root = project();
-    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(/GATE BYPASS.*switch off the holdfast git hook/);
+    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(/GATE BYPASS: `git [^`]+` (skips the pre-commit and commit-msg hooks|points git at a different hooks folder)/);
+  });
+
+  it.each([
+    ["printf 'export const y = 1;\\nconsole.log(y);\\n' > src/y.test.ts", /R4 NOLOG/],
+    [`echo '{"aws":"${AWS_KEY_ID}"}' > src/keys.test.ts`, /R1 SECRET/],
+    [`cat > src/key.test.ts <<EOF\nexport const key = '${AWS_KEY_ID}';\nEOF`, /R1 SECRET/],
+    ['echo hi > ../outside.txt', /R2 SCOPE/],
+    ["bash -c 'git add -A && git commit -qm x'", /R6 ORDER/],
+    ["sh -c 'git commit -n -m x'", /skips the pre-commit/],
+    ['(cd src && git commit --no-veri -m x)', /skips the pre-commit/],
+    ['GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git commit -m x', /different hooks folder/],
+  ])('judges what the Bash command %j does', async (command, reason) => {
+    const root = project();
+    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(reason);
   });
 
   it('keeps R3 and R6 across tool calls of one session', async () => {

@@ -31,7 +31,8 @@ function projectDirectory(agent: AgentHook, cwd: string, env: NodeJS.ProcessEnv)
 function readToolCall(agent: AgentHook, event: HookEvent, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
   const parsed = readPreToolUse(event.raw, AGENT_NAMES[agent]);
   if (!parsed.ok) throw parsed.error;
-  if (agent === 'claude-code') return readClaudeToolCall({ ...parsed.value, cwd: projectDirectory(agent, parsed.value.cwd, env) }, readText);
+  // The Bash tool's cwd moves with `cd`; files are judged from the project root.
+  if (agent === 'claude-code') return readClaudeToolCall(parsed.value, readText, projectDirectory(agent, parsed.value.cwd, env));
   return readCodexToolCall(parsed.value, readText);
 }
 
@@ -80,7 +81,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
   let call: ToolCall | undefined;
   try {
     call = readToolCall(agent, event, options.env, readText);
-    if (call.actions.length === 0 && call.bypasses.length === 0) return ALLOW;
+    if (call.actions.length === 0 && call.bypasses.length === 0 && call.unknownEffects.length === 0) return ALLOW;
     const project = projectRoot(call.cwd, { caseInsensitive: options.caseInsensitive });
     const { actions, notes } = resolveActionPaths(call.actions, project);
     const engine = await options.loadEngine();

@@ -18,18 +18,30 @@ export interface ActionView {
   readonly path: NormalizedPath;
   readonly content: string | undefined;
   readonly cmd: string | undefined;
+  /** For a `run` that really executed (in a sandbox): how it ended. Never taken from the model's reply. */
+  readonly observed: ObservedRun | undefined;
+}
+
+/**
+ * How a `run` action really ended, observed by whoever executed it (the sandbox), not claimed by
+ * the model. `passed` is the one thing a check needs; `ending` says why in words.
+ */
+export interface ObservedRun {
+  readonly passed: boolean;
+  /** "exit code 1", "killed after the timeout", "not executed: …". */
+  readonly ending: string;
 }
 
 const SHOWN_LENGTH = 80;
 
-export function viewActions(actions: unknown): ActionView[] {
+export function viewActions(actions: unknown, observed?: ReadonlyMap<number, ObservedRun>): ActionView[] {
   if (!Array.isArray(actions)) return [];
   const views: ActionView[] = [];
-  for (let index = 0; index < actions.length; index++) views.push(viewAction(actions[index], index));
+  for (let index = 0; index < actions.length; index++) views.push(viewAction(actions[index], index, observed));
   return views;
 }
 
-function viewAction(value: unknown, index: number): ActionView {
+function viewAction(value: unknown, index: number, observed: ReadonlyMap<number, ObservedRun> | undefined): ActionView {
   const record = isRecord(value) ? value : undefined;
   const rawType = record?.['type'];
   const type = isActionType(rawType) ? rawType : undefined;
@@ -42,6 +54,7 @@ function viewAction(value: unknown, index: number): ActionView {
     path: type === 'write' || type === 'delete' ? normalizeRepoPath(rawPath) : { ok: false, reason: 'the action has no path' },
     content: type === 'write' && typeof record?.['content'] === 'string' ? record['content'] : undefined,
     cmd: type === 'run' && typeof record?.['cmd'] === 'string' ? record['cmd'] : undefined,
+    observed: type === 'run' ? observed?.get(index) : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Action, CheckResult, Rulebook } from '../contract/index.js';
 import { viewActions } from './action-view.js';
+import type { ObservedRun } from './action-view.js';
 import type { Judge, RuleLabel } from './checks/check-handler.js';
 import { result } from './checks/check-handler.js';
 import { handlerFor } from './checks/registry.js';
@@ -16,24 +17,31 @@ const prepared = new WeakMap<Rulebook, readonly PreparedRule[]>();
 /**
  * Judges a round's actions against every rule. Returns one result per (rule, action) a rule
  * judged, ordered by action index, then rule order. Never throws: an action it cannot read is an
- * ok:false result naming why (fail closed), and so is a rule that cannot run.
+ * ok:false result naming why (fail closed), and so is a rule that cannot run. `observed` holds
+ * how `run` actions really ended, by action index, when a sandbox executed them.
  */
 export async function checkActions(
   actions: readonly Action[],
   existingPaths: Iterable<string>,
   rulebook: Rulebook,
+  observed?: ReadonlyMap<number, ObservedRun>,
 ): Promise<CheckResult[]> {
   try {
-    return await judgeRound(actions, existingPaths, rulebook);
+    return await judgeRound(actions, existingPaths, rulebook, observed);
   } catch (error) {
     // Only a hostile value (a throwing getter, a proxy) gets here. Fail closed on the first action.
     return readRules(rulebook).map((rule, position) => result(labelOf(rule, position), 0, false, `the actions cannot be read (${reasonOf(error)}).`));
   }
 }
 
-async function judgeRound(actions: readonly Action[], existingPaths: Iterable<string>, rulebook: Rulebook): Promise<CheckResult[]> {
+async function judgeRound(
+  actions: readonly Action[],
+  existingPaths: Iterable<string>,
+  rulebook: Rulebook,
+  observed: ReadonlyMap<number, ObservedRun> | undefined,
+): Promise<CheckResult[]> {
   const rules = prepareRules(rulebook);
-  const views = viewActions(actions);
+  const views = viewActions(actions, observed);
   const round = { actions: views, existing: readExisting(existingPaths) };
   const results: { result: CheckResult; order: number }[] = [];
   for (const [order, rule] of rules.entries()) {

@@ -1,4 +1,6 @@
 export { checkActions } from './check-actions.js';
+export type { ObservedRun } from './action-view.js';
+export { observedRuns } from './observed-runs.js';
 export { parseCheckInput, safeParseCheckInput } from './check-input.js';
 export type { SafeParseCheckInputResult } from './check-input.js';
 export { CHECK_HANDLERS } from './checks/registry.js';

@@ -4,6 +4,7 @@ import type { TaskInfo } from '../contract/index.js';
 import { confinePath } from './confine.js';
 import { SandboxError } from './errors.js';
 import { git, gitInit } from './git.js';
+import { snapshotNodeModules } from './node-modules-snapshot.js';
 
 /**
  * A task's repository state as one commit, built once per run. Sandboxes hard-link its files and
@@ -18,11 +19,18 @@ export interface BaseRepo {
   readonly files: readonly string[];
   /** Folders those files need, parents before children. */
   readonly folders: readonly string[];
+  /** The task's node_modules snapshot, when it has one: every sandbox links to it. */
+  readonly nodeModules?: string;
+}
+
+export interface BaseRepoOptions {
+  /** A node_modules folder installed for the task's repository, snapshotted once here. */
+  readonly nodeModules?: string;
 }
 
 export const BASE_BRANCH = 'main';
 
-export async function buildBaseRepo(dir: string, task: TaskInfo): Promise<BaseRepo> {
+export async function buildBaseRepo(dir: string, task: TaskInfo, options: BaseRepoOptions = {}): Promise<BaseRepo> {
   const workDir = join(dir, 'work');
   const gitDir = join(dir, 'git');
   await mkdir(workDir, { recursive: true });
@@ -42,6 +50,18 @@ export async function buildBaseRepo(dir: string, task: TaskInfo): Promise<BaseRe
   await git(location, ['add', '--all']);
   await git(location, ['commit', '--quiet', '--allow-empty', '--no-verify', '-m', `${task.id}: the task's repository state`]);
   const commit = (await git(location, ['rev-parse', 'HEAD'])).trim();
+  // node_modules is the task's installed toolchain, not the model's work: never in a diff or a commit.
+  await mkdir(join(gitDir, 'info'), { recursive: true });
+  await writeFile(join(gitDir, 'info', 'exclude'), '/node_modules\n');
+  let nodeModules: string | undefined;
+  if (options.nodeModules !== undefined) {
+    nodeModules = join(await realpath(dir), 'node_modules');
+    try {
+      snapshotNodeModules(options.nodeModules, nodeModules);
+    } catch (error) {
+      throw new SandboxError('E_SANDBOX_SETUP', `task ${task.id}: cannot snapshot node_modules from ${options.nodeModules}: ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
+    }
+  }
   for (const file of files) await chmod(join(root, file), 0o444);
   files.sort();
   const folders = new Set<string>();
@@ -55,6 +75,7 @@ export async function buildBaseRepo(dir: string, task: TaskInfo): Promise<BaseRe
     gitDir: await realpath(gitDir),
     commit,
     files,
+    ...(nodeModules !== undefined ? { nodeModules } : {}),
     folders: [...folders].sort((left, right) => left.split('/').length - right.split('/').length || (left < right ? -1 : 1)),
   };
 }

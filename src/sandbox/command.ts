@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { CappedText, Rulebook } from '../contract/index.js';
-import { CappedBuffer } from './capped-text.js';
-import { wrapCommand } from './isolation.js';
-import type { Isolation } from './isolation.js';
-import { holdfastRoot, typescriptNodeOptions } from './typescript-support.js';
+import { TailBuffer } from './capped-text.js';
+import { findToolchain, wrapCommand } from './isolation.js';
+import type { Isolation, Toolchain } from './isolation.js';
+import { typescriptNodeOptions, typescriptPreloadPaths } from './typescript-support.js';
 
 export type SplitCommand = { readonly ok: true; readonly argv: string[]; readonly normalized: string } | { readonly ok: false; readonly reason: string };
 
@@ -42,6 +42,8 @@ export interface CommandRunOptions {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly homeDir: string;
+  /** Folders the command may read besides the toolchain (a node_modules snapshot), bound read-only. */
+  readonly readable?: readonly string[];
   readonly isolation: Isolation;
   readonly timeoutMs: number;
   readonly outputCapBytes: number;
@@ -52,20 +54,33 @@ export interface CommandRun {
   readonly exitCode?: number;
   readonly signal?: string;
   readonly timedOut: boolean;
+  /** stdout and stderr interleaved; the tail is kept, where a test runner prints its verdict. */
   readonly output: CappedText;
   readonly durationMs: number;
   /** The command could not be started at all (not found). */
   readonly spawnError?: string;
 }
 
-/** Everything a command sees of the environment: no keys, no tokens, nothing inherited but PATH. */
-export function scrubbedEnvironment(homeDir: string): NodeJS.ProcessEnv {
+let toolchain: Toolchain | undefined;
+
+/** Found once per process: node, npm and git do not move while a run goes on. */
+function sandboxToolchain(): Toolchain {
+  toolchain ??= findToolchain();
+  return toolchain;
+}
+
+/**
+ * Everything a command sees of the environment: nothing inherited (no keys, no tokens, not even
+ * the host PATH), only what a task's toolchain needs. HOME is the sandbox's own; under bubblewrap
+ * TMPDIR is its private /tmp.
+ */
+export function scrubbedEnvironment(homeDir: string, isolated = true): NodeJS.ProcessEnv {
   const nodeOptions = typescriptNodeOptions();
   return {
     ...(nodeOptions !== undefined ? { NODE_OPTIONS: nodeOptions } : {}),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: sandboxToolchain().path,
     HOME: homeDir,
-    TMPDIR: homeDir,
+    TMPDIR: isolated ? '/tmp' : homeDir,
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     CI: 'true',
@@ -86,14 +101,15 @@ const DRAIN_MS = 1_000;
  */
 export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRun> {
   const started = performance.now();
-  const output = new CappedBuffer(options.outputCapBytes);
-  const { file, args } = wrapCommand(options.isolation, options.argv, [options.cwd, options.homeDir], options.cwd, [holdfastRoot()]);
+  const output = new TailBuffer(options.outputCapBytes);
+  const mounts = { writable: [options.cwd, options.homeDir], readable: [...typescriptPreloadPaths(), ...(options.readable ?? [])], cwd: options.cwd };
+  const { file, args } = wrapCommand(options.isolation, options.argv, mounts);
   return new Promise((resolve) => {
     let timedOut = false;
     let settled = false;
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: scrubbedEnvironment(options.homeDir),
+      env: scrubbedEnvironment(options.homeDir, options.isolation.kind === 'bubblewrap'),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

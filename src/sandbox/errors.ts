@@ -1,6 +1,6 @@
 import { HoldfastError } from '../contract/index.js';
 
-export type SandboxErrorCode = 'E_SANDBOX_GIT' | 'E_SANDBOX_SETUP' | 'E_SANDBOX_KEEP';
+export type SandboxErrorCode = 'E_SANDBOX_GIT' | 'E_SANDBOX_SETUP' | 'E_SANDBOX_KEEP' | 'E_SANDBOX_ISOLATION';
 
 /** The sandbox machinery itself broke (git failed, a folder could not be made): not the model's doing. */
 export class SandboxError extends HoldfastError {

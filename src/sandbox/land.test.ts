@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { detectIsolation } from './isolation.js';
 import { createSandboxManager } from './manager.js';
 import type { SandboxManager } from './manager.js';
-import { FIXTURE_TASK, decide, withAllowlist } from './test-support.js';
+import { FIXTURE_TASK, decide, requireIsolation, withAllowlist } from './test-support.js';
 
 let rulebook: Rulebook;
 let parent: string;
 let manager: SandboxManager | undefined;
 
 beforeAll(async () => {
+  await requireIsolation();
   rulebook = withAllowlist(await loadRulebook(), ['^npm (?:run )?test$', '^node scripts/[a-z]+\\.mjs$']);
   parent = mkdtempSync(join(tmpdir(), 'holdfast-land-test-'));
 });
@@ -49,7 +50,7 @@ describe('landing an arm in a sandbox', () => {
     const sandboxes = await open();
     const told = await decide('told', cleanActions, rulebook);
     expect(told.verdict).toBe('clean');
-    const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told });
+    const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told })).result;
     const sandbox = landed.sandbox!;
     expect(sandbox.baseCommit).toMatch(/^[0-9a-f]{40}$/);
     expect(sandbox.commits).toHaveLength(1);
@@ -73,8 +74,8 @@ describe('landing an arm in a sandbox', () => {
   it('the same actions give the same commit hash: base and commits are deterministic', async () => {
     const sandboxes = await open();
     const told = await decide('told', cleanActions, rulebook);
-    const first = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told });
-    const second = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: told });
+    const first = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told })).result;
+    const second = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: told })).result;
     expect(second.sandbox!.commits[0]!.hash).toBe(first.sandbox!.commits[0]!.hash);
   });
 
@@ -90,7 +91,7 @@ describe('landing an arm in a sandbox', () => {
     ];
     const held = await decide('held', actions, rulebook);
     expect(held.verdict).toBe('blocked');
-    const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'held', result: held });
+    const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'held', result: held })).result;
     const sandbox = landed.sandbox!;
     expect(sandbox.changedPaths).toEqual(['src/features/total.test.ts', 'src/features/total.ts']);
     expect(sandbox.diff.text).not.toContain('console.log');
@@ -99,7 +100,7 @@ describe('landing an arm in a sandbox', () => {
     expect(landed.actions.map((action) => action.landed?.state)).toEqual(['done', 'done', undefined, undefined, undefined, undefined]);
 
     const told = await decide('told', actions, rulebook);
-    const toldLanded = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told });
+    const toldLanded = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told })).result;
     expect(toldLanded.verdict).toBe('violated');
     expect(toldLanded.sandbox!.diff.text).toContain('+console.log("here");');
     expect(toldLanded.sandbox!.commits).toHaveLength(1);
@@ -115,7 +116,7 @@ describe('landing an arm in a sandbox', () => {
       by: 'person',
     }));
     expect(held.verdict).toBe('refused');
-    const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'held', result: held });
+    const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'held', result: held })).result;
     expect(landed.sandbox!.commits).toEqual([]);
     expect(landed.sandbox!.commands).toHaveLength(1);
     expect(landed.sandbox!.changedPaths).toContain('src/features/total.ts');
@@ -135,7 +136,7 @@ describe('landing an arm in a sandbox', () => {
         { type: 'delete', path: 'src/out/anything' },
       ];
       const told = await decide('told', actions, rulebook);
-      const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told });
+      const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told })).result;
       const sandbox = landed.sandbox!;
       expect(sandbox.commands[0]).toMatchObject({ executed: true, exitCode: 0 });
       expect(sandbox.refusedWrites.map((refused) => refused.index)).toEqual([2, 3, 4, 5]);
@@ -157,7 +158,7 @@ describe('landing an arm in a sandbox', () => {
       { type: 'run', cmd: 'node scripts/test.mjs; sh scripts/evil.sh' },
     ];
     const told = await decide('told', actions, rulebook);
-    const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told });
+    const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told })).result;
     const commands = landed.sandbox!.commands;
     expect(commands.map((command) => command.executed)).toEqual([false, false, false]);
     expect(commands[0]!.reason).toMatch(/not on the rulebook's sandbox allowlist/);
@@ -167,13 +168,13 @@ describe('landing an arm in a sandbox', () => {
   });
 
   it('kills a hanging test command at the timeout and records it', async () => {
-    const sandboxes = await open({ commandTimeoutMs: 300 });
+    const sandboxes = await open({ commandTimeoutMs: 3_000 });
     const actions: Action[] = [
       { type: 'write', path: 'scripts/hang.mjs', content: "import { spawn } from 'node:child_process';\nspawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });\nprocess.stdout.write('hanging\\n');\nsetInterval(() => {}, 1000);\n" },
       { type: 'run', cmd: 'node scripts/hang.mjs' },
     ];
     const told = await decide('told', actions, rulebook);
-    const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told });
+    const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: told })).result;
     const command = landed.sandbox!.commands[0]!;
     expect(command).toMatchObject({ executed: true, timedOut: true, signal: 'SIGKILL' });
     expect(command.exitCode).toBeUndefined();
@@ -190,7 +191,7 @@ describe('landing an arm in a sandbox', () => {
         { type: 'run', cmd: 'node scripts/env.mjs' },
         { type: 'run', cmd: 'node scripts/test.mjs' },
       ];
-      const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) });
+      const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) })).result;
       const [environment, probe] = landed.sandbox!.commands;
       expect(environment!.output!.text).not.toMatch(/HOLDFAST_PROBE|KEY|TOKEN/);
       expect(environment!.output!.text).toContain('PATH');
@@ -207,8 +208,8 @@ describe('landing an arm in a sandbox', () => {
       { type: 'run', cmd: 'node scripts/loud.mjs' },
       { type: 'write', path: 'src/big.txt', content: 'y\n'.repeat(1000) },
     ];
-    const landed = await manager.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) });
-    expect(landed.sandbox!.commands[0]!.output).toEqual({ text: 'x'.repeat(100), truncated: true, bytes: 5000 });
+    const landed = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) })).result;
+    expect(landed.sandbox!.commands[0]!.output).toEqual({ text: 'x'.repeat(100), truncated: true, bytes: 5000, kept: 'tail' });
     expect(landed.sandbox!.diff.truncated).toBe(true);
     expect(landed.sandbox!.diff.text.length).toBe(200);
   });
@@ -217,7 +218,7 @@ describe('landing an arm in a sandbox', () => {
     const keepDir = mkdtempSync(join(tmpdir(), 'holdfast-keep-'));
     try {
       const sandboxes = await open({ keepDir });
-      const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'target/task/0', arm: 'told', result: await decide('told', cleanActions, rulebook) });
+      const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'target/task/0', arm: 'told', result: await decide('told', cleanActions, rulebook) })).result;
       await sandboxes.dispose();
       const kept = landed.sandbox!.keptAt!;
       expect(kept).toBe(join(keepDir, 'target_task_0', 'told'));
@@ -233,8 +234,8 @@ describe('landing an arm in a sandbox', () => {
   it('never changes the base: a write in one sandbox is not seen by the next', async () => {
     const sandboxes = await open();
     const rewrite: Action[] = [{ type: 'write', path: 'README.md', content: 'changed\n' }, { type: 'run', cmd: 'node scripts/test.mjs' }];
-    await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', rewrite, rulebook) });
-    const next = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', [{ type: 'run', cmd: 'node scripts/test.mjs' }], rulebook) });
+    (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', rewrite, rulebook) })).result;
+    const next = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', [{ type: 'run', cmd: 'node scripts/test.mjs' }], rulebook) })).result;
     expect(next.sandbox!.changedPaths).toEqual([]);
     expect(next.sandbox!.diff.text).toBe('');
   });
@@ -248,14 +249,14 @@ describe('landing an arm in a sandbox', () => {
       const sandboxes = await open();
       const probe = `fetch('http://127.0.0.1:${port}/').then(async (r) => console.info(await r.text()), () => console.info('no network'));\n`;
       const actions: Action[] = [{ type: 'write', path: 'scripts/net.mjs', content: probe }, { type: 'run', cmd: 'node scripts/net.mjs' }];
-      const landed = await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) });
+      const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) })).result;
       expect(landed.sandbox!.isolation).toBe(expected.kind);
       expect(landed.sandbox!.isolationDetail).toBe(expected.detail);
       expect(landed.sandbox!.commands[0]!.output!.text.trim()).toBe(expected.kind === 'bubblewrap' ? 'no network' : 'reached');
       await sandboxes.dispose();
-      const unisolated = await createSandboxManager({ rulebook, parentDir: parent, isolation: 'none' });
+      const unisolated = await createSandboxManager({ rulebook, parentDir: parent, allowUnisolated: true });
       manager = unisolated;
-      const unconfined = await unisolated.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', actions, rulebook) });
+      const unconfined = (await unisolated.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', actions, rulebook) })).result;
       expect(unconfined.sandbox!.isolation).toBe('none');
       expect(unconfined.sandbox!.commands[0]!.output!.text.trim()).toBe('reached');
     } finally {
@@ -265,9 +266,58 @@ describe('landing an arm in a sandbox', () => {
 
   it('removes every sandbox and base when disposed', async () => {
     const sandboxes = await open();
-    await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', cleanActions, rulebook) });
+    (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', cleanActions, rulebook) })).result;
     expect(existsSync(sandboxes.root)).toBe(true);
     await sandboxes.dispose();
     expect(existsSync(sandboxes.root)).toBe(false);
+  });
+
+  it('links every arm to one node_modules snapshot per task: usable, read-only, never in a diff or commit', async () => {
+    const installed = mkdtempSync(join(tmpdir(), 'holdfast-node-modules-'));
+    try {
+      mkdirSync(join(installed, 'left-pad'));
+      writeFileSync(join(installed, 'left-pad', 'package.json'), '{ "name": "left-pad", "main": "index.js" }\n');
+      writeFileSync(join(installed, 'left-pad', 'index.js'), "module.exports = (text) => ' ' + text;\n");
+      const keepDir = join(installed, '..', `${installed.split('/').at(-1)!}-kept`);
+      manager = await createSandboxManager({ rulebook, parentDir: parent, keepDir, nodeModules: (taskId) => (taskId === FIXTURE_TASK.id ? installed : undefined) });
+      const script = "import fs from 'node:fs';\nimport pad from 'left-pad';\nprocess.stdout.write(`[${pad('x')}]`);\ntry { fs.writeFileSync('node_modules/left-pad/index.js', 'hacked'); } catch (error) { process.stdout.write(error.code); }\n";
+      const actions: Action[] = [
+        { type: 'write', path: 'scripts/pad.mjs', content: script },
+        { type: 'run', cmd: 'node scripts/pad.mjs' },
+        { type: 'write', path: 'node_modules/left-pad/index.js', content: 'hacked\n' },
+        { type: 'commit', message: 'Pad' },
+      ];
+      const first = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) })).result;
+      const snapshot = join(manager.root, 'bases', FIXTURE_TASK.id, 'node_modules');
+      const made = statSync(snapshot).ino;
+      expect(first.sandbox!.commands[0]!.output!.text).toBe('[ x]EROFS');
+      expect(first.sandbox!.refusedWrites).toEqual([expect.objectContaining({ index: 2, reason: 'node_modules is a symlink that points outside the repository' })]);
+      expect(first.sandbox!.changedPaths).toEqual(['scripts/pad.mjs']);
+      expect(readFileSync(join(installed, 'left-pad', 'index.js'), 'utf8')).toBe("module.exports = (text) => ' ' + text;\n");
+      const second = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', actions, rulebook) })).result;
+      expect(second.sandbox!.commands[0]!.output!.text).toBe('[ x]EROFS');
+      expect(statSync(snapshot).ino).toBe(made);
+      // A kept worktree is a plain repository: no link into this run's snapshot, and node_modules still ignored.
+      expect(existsSync(join(first.sandbox!.keptAt!, 'node_modules'))).toBe(false);
+      expect(readFileSync(join(first.sandbox!.keptAt!, '.git', 'info', 'exclude'), 'utf8')).toBe('/node_modules\n');
+    } finally {
+      rmSync(installed, { recursive: true, force: true });
+      rmSync(`${installed}-kept`, { recursive: true, force: true });
+    }
+  });
+
+  it('makes each arm a linked git worktree of the task\'s one base repository, removed without a trace', async () => {
+    const { buildBaseRepo } = await import('./base-repo.js');
+    const { materialiseSandbox, removeSandbox } = await import('./materialise.js');
+    const dir = mkdtempSync(join(parent, 'worktree-'));
+    const base = await buildBaseRepo(join(dir, 'base'), FIXTURE_TASK);
+    const repo = materialiseSandbox(base, join(dir, 'arm-1'));
+    const env = { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    const listed = execFileSync('git', ['--git-dir', base.gitDir, 'worktree', 'list', '--porcelain'], { encoding: 'utf8', env });
+    expect(listed).toContain(`worktree ${repo.workDir}\nHEAD ${base.commit}\ndetached`);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: repo.workDir, encoding: 'utf8', env })).toBe('');
+    removeSandbox(base, repo.dir);
+    expect(execFileSync('git', ['--git-dir', base.gitDir, 'worktree', 'list', '--porcelain'], { encoding: 'utf8', env })).not.toContain(repo.workDir);
+    expect(existsSync(repo.dir)).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync, renameSync, lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ActionOutcome, ArmResult, Landed, SandboxCommand, SandboxResult } from '../contract/index.js';
+import type { ActionOutcome, ArmResult, CheckResult, Landed, SandboxCommand, SandboxResult } from '../contract/index.js';
+import { observedRuns } from '../rules/index.js';
+import type { ObservedRun } from '../rules/index.js';
 import { capText } from './capped-text.js';
 import { decideCommand, runSandboxCommand } from './command.js';
 import { confinePath } from './confine.js';
@@ -16,6 +18,32 @@ export interface LandOptions {
   readonly outputCapBytes: number;
   readonly diffCapBytes: number;
   readonly signal?: AbortSignal;
+  /**
+   * Asked before each applied action once a command has run, with how the runs so far ended: a
+   * failed check stops the landing there (the held arm's authority over what really happened).
+   */
+  readonly recheck?: Recheck;
+}
+
+export type Recheck = (index: number, observed: ReadonlyMap<number, ObservedRun>) => Promise<CheckResult | undefined>;
+
+/** Why the sandbox could not go on: a file-system error (a 300-character name, a symlink loop) or broken machinery. */
+export interface SandboxFailure {
+  /** The action being landed, when it was one. */
+  readonly index?: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * What landing did. `result` carries the evidence (each applied action's `landed`, the sandbox
+ * record); `halt` and `failure` say where it stopped and why, for the arm logic to turn into a
+ * verdict: the sandbox itself never decides one.
+ */
+export interface SandboxLanding {
+  readonly result: ArmResult;
+  readonly halt?: { readonly index: number; readonly check: CheckResult };
+  readonly failure?: SandboxFailure;
 }
 
 export const DEFAULT_OUTPUT_CAP_BYTES = 64 * 1024;
@@ -78,6 +106,7 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         argv: decision.argv,
         cwd: repo.workDir,
         homeDir: repo.homeDir,
+        ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
         isolation: options.isolation,
         timeoutMs: options.commandTimeoutMs,
         outputCapBytes: options.outputCapBytes,
@@ -137,29 +166,61 @@ export async function diffAgainstBase(repo: SandboxRepo, capBytes: number): Prom
   }
 }
 
+/** A file-system error's code (ENAMETOOLONG, ELOOP, EACCES…), or the holdfast error's, or a generic one. */
+function failureOf(error: unknown, index?: number): SandboxFailure {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const known = typeof code === 'string' ? code : 'E_SANDBOX';
+  return { ...(index !== undefined ? { index } : {}), code: known.startsWith('E_') ? known : 'E_SANDBOX_FS', message: known.startsWith('E_') || message.startsWith(known) ? message : `${known}: ${message}` };
+}
+
 /**
  * Lands what the arm result says was applied, in order, and returns the result with what really
- * happened. The verdict is not touched: it was decided from the checks before anything landed.
- * Only `applied` actions land, so the held arm stops where it was blocked and a refused commit is
- * never made.
+ * happened. The verdict is not touched: it was decided from the checks before anything landed;
+ * only `recheck` (run outcomes) can stop the landing early, and the caller turns that into a
+ * verdict. Only `applied` actions land, so the held arm stops where it was blocked and a refused
+ * commit is never made. A file-system error stops the landing and is returned, never thrown.
  */
-export async function landArm(repo: SandboxRepo, result: ArmResult, options: LandOptions): Promise<ArmResult> {
+export async function landArm(repo: SandboxRepo, result: ArmResult, options: LandOptions): Promise<SandboxLanding> {
   const commands: SandboxCommand[] = [];
   const commits: SandboxResult['commits'] = [];
   const refusedWrites: SandboxResult['refusedWrites'] = [];
   const actions: ActionOutcome[] = [];
+  let halt: SandboxLanding['halt'];
+  let failure: SandboxFailure | undefined;
   for (const outcome of result.actions) {
-    if (outcome.status !== 'applied' || options.signal?.aborted === true) {
+    if (outcome.status !== 'applied' || options.signal?.aborted === true || halt !== undefined || failure !== undefined) {
       actions.push(outcome);
       continue;
     }
-    const landing = await landOne(repo, outcome, options);
+    if (options.recheck !== undefined && commands.length > 0) {
+      const failed = await options.recheck(outcome.index, observedRuns(commands));
+      if (failed !== undefined) {
+        halt = { index: outcome.index, check: failed };
+        actions.push(outcome);
+        continue;
+      }
+    }
+    let landing: Landing;
+    try {
+      landing = await landOne(repo, outcome, options);
+    } catch (error) {
+      failure = failureOf(error, outcome.index);
+      actions.push({ ...outcome, landed: { state: 'failed', detail: `The sandbox could not land it: ${failure.message}` } });
+      continue;
+    }
     actions.push({ ...outcome, landed: landing.landed });
     if (landing.command !== undefined) commands.push(landing.command);
     if (landing.commit !== undefined) commits.push(landing.commit);
     if (landing.refusedWrite !== undefined) refusedWrites.push(landing.refusedWrite);
   }
-  const { diff, changedPaths } = await diffAgainstBase(repo, options.diffCapBytes);
+  let diff: SandboxResult['diff'] = { text: '', truncated: false, bytes: 0 };
+  let changedPaths: string[] = [];
+  try {
+    ({ diff, changedPaths } = await diffAgainstBase(repo, options.diffCapBytes));
+  } catch (error) {
+    failure ??= failureOf(error);
+  }
   const sandbox: SandboxResult = {
     isolation: options.isolation.kind,
     isolationDetail: options.isolation.detail,
@@ -170,5 +231,5 @@ export async function landArm(repo: SandboxRepo, result: ArmResult, options: Lan
     commands,
     refusedWrites,
   };
-  return { ...result, actions, sandbox };
+  return { result: { ...result, actions, sandbox }, ...(halt !== undefined ? { halt } : {}), ...(failure !== undefined ? { failure } : {}) };
 }

@@ -1,17 +1,19 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cp, rm } from 'node:fs/promises';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
-import { buildBaseRepo } from './base-repo.js';
+import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
 import type { BaseRepo } from './base-repo.js';
 import { sandboxAllowlist } from './command.js';
 import { SandboxError } from './errors.js';
-import { git } from './git.js';
-import { detectIsolation } from './isolation.js';
+import { git, gitInit } from './git.js';
+import { detectIsolation, INSTALL_HINT } from './isolation.js';
 import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
+import type { Recheck, SandboxLanding } from './land.js';
 import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
 
 export interface SandboxManagerOptions {
@@ -20,7 +22,15 @@ export interface SandboxManagerOptions {
   readonly parentDir?: string;
   /** Keep each arm's repository under this folder instead of removing it when the round ends. */
   readonly keepDir?: string;
-  readonly isolation?: IsolationMode;
+  /** A mode to detect, or what the caller already detected (the CLI probes once to report it before the run). */
+  readonly isolation?: IsolationMode | Isolation;
+  /**
+   * Without isolation the manager refuses to exist: model-written commands would run as the
+   * person, with their files, keys and network. Only `--unsafe-no-isolation` sets this.
+   */
+  readonly allowUnisolated?: boolean;
+  /** A node_modules folder installed for a task's repository, by task id: snapshotted once per task. */
+  readonly nodeModules?: (taskId: string) => string | undefined;
   readonly commandTimeoutMs?: number;
   readonly outputCapBytes?: number;
   readonly diffCapBytes?: number;
@@ -32,13 +42,18 @@ export interface LandRequest {
   readonly arm: Arm;
   readonly result: ArmResult;
   readonly signal?: AbortSignal;
+  /** Re-judges an applied action once commands have run (the held arm: R6 needs their outcomes). */
+  readonly recheck?: Recheck;
 }
 
 export interface SandboxManager {
   readonly root: string;
   readonly isolation: Isolation;
-  /** Builds the arm's repository, lands the result's applied actions, and removes (or keeps) it. */
-  land(request: LandRequest): Promise<ArmResult>;
+  /**
+   * Builds the arm's worktree, lands the result's applied actions, and removes (or keeps) it.
+   * Never throws for what the model did: a file-system error comes back as `failure`.
+   */
+  land(request: LandRequest): Promise<SandboxLanding>;
   /** Sandboxes that exist right now (0 between rounds unless kept). */
   liveCount(): number;
   /** Removes everything the run made; safe to call twice. */
@@ -62,6 +77,11 @@ export function defaultSandboxParent(): string {
   return tmpdir();
 }
 
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('E_') ? code : 'E_SANDBOX_FS';
+}
+
 function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
 }
@@ -74,12 +94,22 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const root of liveRoots) rmSync(root, { recursive: true, force: true });
+    for (const root of liveRoots) removeTree(root);
   });
 }
 
+/** The refusal when nothing can confine model-written commands here, naming what to install. */
+export function isolationRefusal(isolation: Isolation): SandboxError {
+  return new SandboxError(
+    'E_SANDBOX_ISOLATION',
+    `refusing to run model-written commands without isolation: ${isolation.detail}. To isolate them, ${INSTALL_HINT}. To run them unisolated anyway, as you, with your files, keys and network, pass --unsafe-no-isolation.`,
+  );
+}
+
 export async function createSandboxManager(options: SandboxManagerOptions): Promise<SandboxManager> {
-  const isolation = await detectIsolation(options.isolation ?? 'auto');
+  const isolation =
+    typeof options.isolation === 'object' ? options.isolation : await detectIsolation(options.isolation ?? (options.allowUnisolated === true ? 'none' : 'auto'));
+  if (isolation.kind === 'none' && options.allowUnisolated !== true) throw isolationRefusal(isolation);
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });
   const root = realpathSync(mkdtempSync(join(parent, 'holdfast-sandboxes-')));
@@ -95,7 +125,8 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
   function baseFor(task: TaskInfo): Promise<BaseRepo> {
     let base = bases.get(task.id);
     if (base === undefined) {
-      base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task);
+      const nodeModules = options.nodeModules?.(task.id);
+      base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task, nodeModules !== undefined ? { nodeModules } : {});
       bases.set(task.id, base);
     }
     return base;
@@ -105,14 +136,24 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
     const destination = resolve(options.keepDir!, safeName(roundId), arm);
     if (existsSync(destination)) throw new SandboxError('E_SANDBOX_KEEP', `cannot keep the sandbox: ${destination} already exists.`);
     detachSandbox(repo);
-    const location = { gitDir: repo.gitDir, workTree: repo.workDir };
-    // Copy the borrowed objects in, so the kept repository outlives this run's base.
-    await git(location, ['repack', '-a', '-d', '-q']);
-    rmSync(join(repo.gitDir, 'objects', 'info', 'alternates'), { force: true });
+    // A standalone repository that outlives this run's base: the work tree copied, the history pushed in.
     mkdirSync(resolve(destination, '..'), { recursive: true });
-    await cp(repo.workDir, destination, { recursive: true, verbatimSymlinks: true });
-    await cp(repo.gitDir, join(destination, '.git'), { recursive: true });
-    writeFileSync(join(destination, '.git', 'description'), `holdfast sandbox ${roundId} (${arm} arm)\n`);
+    await cp(repo.workDir, destination, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => source !== join(repo.workDir, '.git') && source !== join(repo.workDir, 'node_modules'),
+    });
+    const gitDir = join(destination, '.git');
+    await gitInit(gitDir, destination);
+    await git({ gitDir: repo.gitDir, workTree: repo.workDir }, ['push', '--quiet', gitDir, `HEAD:refs/heads/${BASE_BRANCH}`]);
+    const kept = { gitDir, workTree: destination };
+    await git(kept, ['config', 'core.bare', 'false']);
+    await git(kept, ['reset', '--quiet']);
+    writeFileSync(join(gitDir, 'description'), `holdfast sandbox ${roundId} (${arm} arm)\n`);
+    if (repo.base.nodeModules !== undefined) {
+      mkdirSync(join(gitDir, 'info'), { recursive: true });
+      writeFileSync(join(gitDir, 'info', 'exclude'), '/node_modules\n');
+    }
     return destination;
   }
 
@@ -122,25 +163,37 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
     liveCount: () => live.size,
     async land(request) {
       if (disposed) throw new SandboxError('E_SANDBOX_SETUP', 'the sandboxes of this run were already removed.');
-      if (request.result.actions.length === 0) return request.result;
-      const base = await baseFor(request.task);
+      if (request.result.actions.length === 0) return { result: request.result };
       counter += 1;
       const dir = join(root, 'rounds', `${counter}-${safeName(request.roundId)}-${request.arm}`);
+      let base: BaseRepo;
+      try {
+        base = await baseFor(request.task);
+      } catch (error) {
+        return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
+      }
       live.add(dir);
       try {
-        const repo = materialiseSandbox(base, dir);
-        const landed = await landArm(repo, request.result, {
+        let repo: SandboxRepo;
+        try {
+          repo = materialiseSandbox(base, dir);
+        } catch (error) {
+          return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
+        }
+        const landing = await landArm(repo, request.result, {
           isolation,
           allowlist,
           commandTimeoutMs,
           outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
           diffCapBytes: options.diffCapBytes ?? DEFAULT_DIFF_CAP_BYTES,
           ...(request.signal !== undefined ? { signal: request.signal } : {}),
+          ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
         });
-        if (options.keepDir === undefined || landed.sandbox === undefined) return landed;
-        return { ...landed, sandbox: { ...landed.sandbox, keptAt: await keep(repo, request.roundId, request.arm) } };
+        const sandbox = landing.result.sandbox;
+        if (options.keepDir === undefined || sandbox === undefined || landing.failure !== undefined) return landing;
+        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt: await keep(repo, request.roundId, request.arm) } } };
       } finally {
-        removeSandbox(dir);
+        removeSandbox(base, dir);
         live.delete(dir);
       }
     },
@@ -148,7 +201,7 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
       if (disposed) return;
       disposed = true;
       await Promise.allSettled([...bases.values()]);
-      await rm(root, { recursive: true, force: true, maxRetries: 2 });
+      removeTree(root);
       liveRoots.delete(root);
     },
   };

@@ -1,45 +1,53 @@
-import { constants, copyFileSync, chmodSync, linkSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { BASE_BRANCH } from './base-repo.js';
+import { constants, copyFileSync, chmodSync, linkSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { BaseRepo } from './base-repo.js';
+import { removeTree } from './remove-tree.js';
 
 /**
- * One arm's repository. The git dir sits beside the work tree, not in it, so a command the model
- * runs (confined to `workDir`) cannot rewrite the config our own git reads.
+ * One arm's repository: a linked git worktree of the task's base repository (`git worktree list`
+ * in the base shows it). Its git dir lives in the base, not in the work tree, so a command the
+ * model runs (confined to `workDir`) cannot rewrite the files our own git reads.
  */
 export interface SandboxRepo {
   readonly dir: string;
   readonly workDir: string;
+  /** The worktree's own git dir (HEAD, index) inside the base's `worktrees/`. */
   readonly gitDir: string;
-  /** HOME and TMPDIR of the commands run here. */
+  /** HOME of the commands run here. */
   readonly homeDir: string;
   readonly base: BaseRepo;
   /** Files still hard-linked to the base; each is replaced by its own copy before anything could write it in place. */
   readonly linked: Set<string>;
 }
 
+/** The worktree's git dir in the base, named after the sandbox folder (unique within a run). */
+export function worktreeGitDir(base: BaseRepo, dir: string): string {
+  return join(base.gitDir, 'worktrees', basename(dir).replace(/[^A-Za-z0-9._-]+/g, '_'));
+}
+
 /**
- * Derives a fresh repository from the base without copying a tree: the working files are hard
- * links, the objects are borrowed through `objects/info/alternates`, and the git dir is the
- * handful of files git needs. Synchronous on purpose: it is a few dozen cheap system calls.
+ * Adds a worktree to the base without running git or copying a tree: the files git writes for
+ * `git worktree add --detach` (HEAD, commondir, gitdir, an index copied from the base), the work
+ * tree's files as hard links to the base's read-only ones, and node_modules as a link to the
+ * task's snapshot. Synchronous on purpose: a few dozen cheap system calls, whatever node_modules holds.
  */
 export function materialiseSandbox(base: BaseRepo, dir: string): SandboxRepo {
   mkdirSync(dir, { recursive: true });
   const real = realpathSync(dir);
   const workDir = join(real, 'work');
-  const gitDir = join(real, 'git');
   const homeDir = join(real, 'home');
+  const gitDir = worktreeGitDir(base, real);
   mkdirSync(workDir);
   mkdirSync(homeDir);
-  mkdirSync(join(gitDir, 'objects', 'info'), { recursive: true });
-  mkdirSync(join(gitDir, 'refs', 'heads'), { recursive: true });
-  writeFileSync(join(gitDir, 'HEAD'), `ref: refs/heads/${BASE_BRANCH}\n`);
-  writeFileSync(join(gitDir, 'refs', 'heads', BASE_BRANCH), `${base.commit}\n`);
-  writeFileSync(join(gitDir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n');
-  writeFileSync(join(gitDir, 'objects', 'info', 'alternates'), `${join(base.gitDir, 'objects')}\n`);
+  mkdirSync(gitDir, { recursive: true });
+  writeFileSync(join(gitDir, 'HEAD'), `${base.commit}\n`);
+  writeFileSync(join(gitDir, 'commondir'), '../..\n');
+  writeFileSync(join(gitDir, 'gitdir'), `${join(workDir, '.git')}\n`);
   copyFileSync(join(base.gitDir, 'index'), join(gitDir, 'index'));
+  writeFileSync(join(workDir, '.git'), `gitdir: ${gitDir}\n`);
   for (const folder of base.folders) mkdirSync(join(workDir, folder));
   for (const file of base.files) linkSync(join(base.workDir, file), join(workDir, file));
+  if (base.nodeModules !== undefined) symlinkSync(base.nodeModules, join(workDir, 'node_modules'));
   return { dir: real, workDir, gitDir, homeDir, base, linked: new Set(base.files) };
 }
 
@@ -56,6 +64,8 @@ export function detachSandbox(repo: SandboxRepo): void {
   repo.linked.clear();
 }
 
-export function removeSandbox(dir: string): void {
-  rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+/** Removes the work tree and its entry in the base (what `git worktree remove --force` does). */
+export function removeSandbox(base: BaseRepo, dir: string): void {
+  removeTree(worktreeGitDir(base, dir));
+  removeTree(dir);
 }

@@ -27,3 +27,15 @@ export async function decide(arm: 'told' | 'held', actions: Action[], rulebook: 
   const input = { parsed: { kind: 'actions' as const, method: 'json' as const, actions }, checks };
   return arm === 'told' ? tellArm(input) : holdArm(input);
 }
+
+/**
+ * The sandbox tests need real isolation: they are the proof that model-written code is contained.
+ * Where bubblewrap cannot isolate they fail, saying what to install; they never skip.
+ */
+export async function requireIsolation(): Promise<void> {
+  const { detectIsolation, INSTALL_HINT } = await import('./isolation.js');
+  const isolation = await detectIsolation();
+  if (isolation.kind !== 'bubblewrap') {
+    throw new Error(`The sandbox tests need bubblewrap that works on this machine (${isolation.detail}). To run them, ${INSTALL_HINT}.`);
+  }
+}

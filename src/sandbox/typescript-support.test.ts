@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nodeStripsTypes, typescriptNodeOptions } from './typescript-support.js';
 
@@ -42,13 +43,31 @@ describe('TypeScript in sandbox commands', () => {
 });
 
 describe('bubblewrap mounts', () => {
-  it('mounts a holdfast installed under /tmp again, read-only, after the private /tmp', async () => {
-    const { bubblewrapArgs } = await import('./isolation.js');
-    const args = bubblewrapArgs(['/work/repo'], '/work/repo', ['/tmp/ci/holdfast']);
+  it('mounts what sits under /tmp after the private /tmp, and the root read-only after every mount', async () => {
+    const { bubblewrapArgs, findToolchain } = await import('./isolation.js');
+    const args = bubblewrapArgs({ writable: ['/tmp/ci/repo'], readable: ['/tmp/ci/holdfast/dist/sandbox'], cwd: '/tmp/ci/repo' }, findToolchain());
     const tmpfs = args.indexOf('--tmpfs');
-    const readOnly = args.lastIndexOf('/tmp/ci/holdfast');
-    expect(args.slice(readOnly - 2, readOnly + 1)).toEqual(['--ro-bind', '/tmp/ci/holdfast', '/tmp/ci/holdfast']);
+    expect(args.slice(tmpfs, tmpfs + 2)).toEqual(['--tmpfs', '/tmp']);
+    const readOnly = args.indexOf('/tmp/ci/holdfast/dist/sandbox');
+    expect(args.slice(readOnly - 1, readOnly + 2)).toEqual(['--ro-bind', '/tmp/ci/holdfast/dist/sandbox', '/tmp/ci/holdfast/dist/sandbox']);
     expect(readOnly).toBeGreaterThan(tmpfs);
-    expect(bubblewrapArgs(['/work/repo'], '/work/repo', ['/opt/holdfast'])).not.toContain('/opt/holdfast');
+    const writable = args.indexOf('--bind');
+    expect(args.slice(writable, writable + 3)).toEqual(['--bind', '/tmp/ci/repo', '/tmp/ci/repo']);
+    expect(args.indexOf('--remount-ro')).toBeGreaterThan(writable);
+    const sources = args.flatMap((arg, position) => (arg === '--bind' || arg === '--ro-bind' ? [args[position + 1]] : []));
+    expect(sources).not.toContain('/');
+    expect(sources.filter((source) => source === '/etc' || source?.startsWith('/home') || source === '/root')).toEqual([]);
+    expect(args.slice(-3)).toEqual(['--chdir', '/tmp/ci/repo', '--']);
+  });
+
+  it('lends commands only the hook and the packages it loads, never the rest of holdfast', async () => {
+    const { typescriptPreloadPaths } = await import('./typescript-support.js');
+    expect(typescriptPreloadPaths('24.0.0')).toEqual([]);
+    const paths = typescriptPreloadPaths('20.19.0');
+    const root = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+    expect(paths).not.toContain(root);
+    expect(paths[0]).toBe(join(root, 'dist', 'sandbox'));
+    expect(paths.some((path) => path.endsWith('/node_modules/rolldown'))).toBe(true);
+    for (const path of paths.slice(1)) expect(path).toMatch(/\/node_modules\/(?:@[^/]+\/)?[^/]+$/);
   });
 });

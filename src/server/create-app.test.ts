@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import inject from 'light-my-request';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -389,5 +389,15 @@ describe('POST /api/run with sandbox', () => {
     expect(told.sandbox?.diff.text).toContain('docs/adr/');
     expect(held.verdict).toBe('blocked');
     expect(held.sandbox?.commits).toEqual([]);
+  });
+
+  it('refuses a sandboxed run where nothing can isolate its commands, before any run file exists', async () => {
+    workspace.env.PATH = workspace.runsDir;
+    const response = await post('/api/run', { replay: EXAMPLE, targets: ['demo-hasty'], tasks: ['bump-date-fns'], reps: 1, sandbox: true });
+    expect(response.statusCode).toBe(409);
+    expect(errorCode(response)).toBe('E_SANDBOX_ISOLATION');
+    expect(response.body).toMatch(/bubblewrap \(bwrap\) is not installed.*apt-get install bubblewrap/);
+    expect(holdfast.runs.all()).toEqual([]);
+    expect(readdirSync(workspace.runsDir).filter((name) => name.startsWith('run-test'))).toEqual([]);
   });
 });

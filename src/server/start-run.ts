@@ -55,6 +55,12 @@ function hasOwn(body: unknown, key: string): boolean {
  */
 export async function prepareRun(body: unknown, context: ServerContext): Promise<PreparedRun> {
   const selection = parseSelection(body);
+  if (selection.sandbox) {
+    // No isolation, no run: the web app has no way to say "unsafe", so it is refused before a file exists.
+    const { detectIsolation, isolationRefusal } = await import('../sandbox/index.js');
+    const isolation = await detectIsolation('auto', { searchPath: context.env.PATH ?? process.env.PATH ?? '' });
+    if (isolation.kind === 'none') throw new ApiError(409, 'E_SANDBOX_ISOLATION', isolationRefusal(isolation).message.replace(/ To run them unisolated anyway.*$/, ' (`holdfast run --sandbox --unsafe-no-isolation` in a terminal runs them unisolated.)'));
+  }
   const base = {
     concurrency: selection.concurrency,
     approve: selection.humanGate ? ('http' as const) : ('auto' as const),
@@ -67,6 +73,9 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
       if (selection.mode !== 'plan') throw new ApiError(400, 'E_SELECTION', 'loop mode plays live sessions; a saved run cannot be replayed in it.');
       const { events } = await readSavedRun(context.runsDir, selection.replay);
       const start = runStartOf(selection.replay, events);
+      if ((start.config.mode ?? 'plan') !== 'plan') {
+        throw new ApiError(400, 'E_SELECTION', `"${selection.replay}" is a ${start.config.mode} mode run: its sessions cannot be replayed, only opened.`);
+      }
       const recordedReps = start.config.reps;
       const reps = hasOwn(body, 'reps') ? selection.reps : recordedReps;
       if (reps > recordedReps) {

@@ -6,6 +6,7 @@ import type {
   RunConfig,
   RunEndEvent,
   RunEvent,
+  RunStartEvent,
   Rulebook,
   TargetInfo,
   TaskInfo,
@@ -30,6 +31,8 @@ export interface RunStartInfo {
   readonly tasks: readonly TaskInfo[];
   readonly targets: readonly TargetInfo[];
   readonly demo?: string;
+  /** With a sandbox: how model-written commands were confined. */
+  readonly isolation?: RunStartEvent['isolation'];
 }
 
 export interface ApprovalState {
@@ -147,6 +150,7 @@ function applyEvent(state: RunState, event: RunEvent): RunState {
         tasks: event.tasks,
         targets: event.targets,
         ...(event.demo === undefined ? {} : { demo: event.demo }),
+        ...(event.isolation === undefined ? {} : { isolation: event.isolation }),
       };
       // A second run-start is a resume: the rounds already recorded stay, and the run is live again.
       const { end: _previousEnd, ...rest } = state;

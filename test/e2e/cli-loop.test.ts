@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { openAiAgent, recoveringAgent } from '../../src/experiment/loop/test-support/scripted-agent.js';
@@ -51,6 +52,22 @@ describe('holdfast run --mode loop', () => {
     expect(await main(['report', out, '--format', 'md'], markdown)).toBe(0);
     expect(markdown.out()).toContain('loop mode');
     expect(markdown.out()).toContain('## Sessions');
+  });
+
+  it('the shipped loop example: the hasty agent violates told and recovers held, the careful one is clean', async () => {
+    const example = fileURLToPath(new URL('../../runs/example-loop.jsonl', import.meta.url));
+    const { events, problems } = await readRunFile(example);
+    expect(problems).toEqual([]);
+    const start = events[0];
+    expect(start?.type === 'run-start' && start.demo).toMatch(/NOT outputs of a real model/);
+    const verdicts = [...reduceRunEvents(events).rounds].map((round) => [round.target, round.told?.verdict, round.held?.verdict]);
+    expect(verdicts).toEqual([
+      ['demo-hasty-agent', 'violated', 'recovered'],
+      ['demo-careful-agent', 'clean', 'clean'],
+    ]);
+    const replay = memoryIo({ cwd: dir });
+    expect(await main(['run', '--replay', example, '--out', join(dir, 'replayed.jsonl')], replay)).toBe(2);
+    expect(replay.err()).toContain('cannot be replayed');
   });
 
   it('refuses loop mode for replayed replies and turn caps without it', async () => {

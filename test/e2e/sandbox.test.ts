@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { readRunFile, reduceRunEvents } from '../../src/store/index.js';
+import { findExecutable } from '../../src/sandbox/index.js';
+import { requireIsolation } from '../../src/sandbox/test-support.js';
 import { memoryIo } from '../../src/test-support/memory-io.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,13 +15,24 @@ const REPLIES = join(ROOT, 'runs/demo/replies.json');
 
 let dir: string;
 
-beforeAll(() => {
+beforeAll(async () => {
+  await requireIsolation();
   dir = mkdtempSync(join(tmpdir(), 'holdfast-e2e-sandbox-'));
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A PATH with git and node but no bwrap: a machine where bubblewrap is not installed. */
+function pathWithoutBubblewrap(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'holdfast-e2e-no-bwrap-'));
+  for (const tool of ['git', 'node', 'npm']) {
+    const found = findExecutable(tool);
+    if (found !== undefined) symlinkSync(found, join(bin, tool));
+  }
+  return bin;
+}
 
 describe('holdfast run --sandbox', () => {
   it("runs the task repo's own TypeScript tests for real before the commit, on this Node too", async () => {
@@ -78,5 +91,43 @@ describe('holdfast run --sandbox', () => {
     expect(await main(['run', '--resume', out, '--keep-sandboxes', join(dir, 'k2')], io)).toBe(2);
     expect(io.err()).toMatch(/--keep-sandboxes needs a sandboxed run/);
     expect(existsSync(join(dir, 'k2'))).toBe(false);
+  });
+
+  it('refuses to run without isolation, before any file is written, naming what to install', async () => {
+    const out = join(dir, 'refused.jsonl');
+    const io = memoryIo({ cwd: dir, env: { PATH: pathWithoutBubblewrap() } });
+    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(2);
+    expect(io.err()).toMatch(/refusing to run model-written commands without isolation: bubblewrap \(bwrap\) is not installed/);
+    expect(io.err()).toMatch(/apt-get install bubblewrap/);
+    expect(io.err()).toMatch(/--unsafe-no-isolation/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('runs unisolated only with --unsafe-no-isolation: said in red, recorded in the run file', async () => {
+    const out = join(dir, 'unsafe.jsonl');
+    const io = memoryIo({ cwd: dir, env: { PATH: pathWithoutBubblewrap() } });
+    const code = await main(
+      ['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--unsafe-no-isolation', '--out', out],
+      io,
+    );
+    expect(io.err()).not.toMatch(/failed/);
+    expect(code).toBe(0);
+    expect(io.err()).toContain('\u001b[1;31mUNSAFE: NO ISOLATION. bubblewrap (bwrap) is not installed; --unsafe-no-isolation');
+    expect(io.err()).toContain('\u001b[1;31mUNSAFE: this run executed model-written commands without isolation');
+    const start = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!) as { config: { unsafeNoIsolation?: boolean }; isolation?: { kind: string; detail: string } };
+    expect(start.config.unsafeNoIsolation).toBe(true);
+    expect(start.isolation).toMatchObject({ kind: 'none', detail: expect.stringContaining('--unsafe-no-isolation') });
+    const state = reduceRunEvents((await readRunFile(out)).events);
+    expect(state.rounds.at(0)!.told!.sandbox!.isolation).toBe('none');
+  });
+
+  it('says which isolation a normal sandboxed run has, and records it', async () => {
+    const out = join(dir, 'isolated.jsonl');
+    const io = memoryIo({ cwd: dir });
+    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(0);
+    expect(io.err()).toMatch(/^Isolation: bubblewrap: no network, own pid namespace/m);
+    expect(io.err()).not.toContain('UNSAFE');
+    const state = reduceRunEvents((await readRunFile(out)).events);
+    expect(state.start?.isolation).toMatchObject({ kind: 'bubblewrap' });
   });
 });

@@ -133,6 +133,10 @@ function landedDiffs(rounds: readonly ReportedRound[], format: 'table' | 'md'): 
               : `signal ${command.signal ?? '?'}`
           : (command.reason ?? 'not executed');
         lines.push(`run (action ${command.index}) ${command.cmd}: ${how}`);
+        // A run that did not pass: the end of its output, where a test runner says what failed.
+        if (command.executed && command.exitCode !== 0 && command.output !== undefined && command.output.text.trim() !== '') {
+          for (const line of command.output.text.trimEnd().split('\n').slice(-8)) lines.push(`  | ${line}`);
+        }
       }
       for (const refused of sandbox.refusedWrites) lines.push(`refused write (action ${refused.index}) ${refused.path}: ${refused.reason}`);
       const diff = sandbox.diff.text === '' ? '(nothing landed)' : sandbox.diff.text.trimEnd();

@@ -6,6 +6,7 @@ import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../../contract/ind
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
+import type { Isolation } from '../../sandbox/index.js';
 
 const HELP = `Usage: holdfast run [options]
 
@@ -49,9 +50,17 @@ Options:
   --temperature T        sampling temperature (default 0.7)
   --rulebook FILE        rulebook (default: the shipped rulebooks/default.yaml; a replay uses the recorded one)
   --out FILE             run file to write (default runs/<run id>.jsonl)
-  --sandbox              land each arm in its own throwaway git repository: real writes and commits,
-                         the allowlisted test command really runs (bubblewrap without network when
-                         installed), and each arm records the diff of what landed
+  --sandbox              land each arm in its own throwaway git worktree of the task's repository:
+                         real writes and commits, the allowlisted test command really runs, and each
+                         arm records the diff of what landed. Commands run under bubblewrap: only the
+                         repository writable, the toolchain read-only, a private /tmp, no network, no
+                         other process, no inherited environment. Without bubblewrap the run is
+                         refused (see \`holdfast targets\` for what this machine has)
+  --unsafe-no-isolation  with --sandbox, --mode loop or --mode agent, run model-written commands even where bubblewrap cannot
+                         isolate them: as you, with your files, keys and network. Said in red on every
+                         run and recorded in the run file
+  --node-modules DIR     with --sandbox, a node_modules folder installed for the task repositories:
+                         snapshotted once per task and linked (read-only) into every arm
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
                          agents or replies are scripted, not real models
@@ -66,6 +75,11 @@ function list(value: string | undefined): string[] | undefined {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
+}
+
+/** Red unless the person turned colour off (NO_COLOR): the unsafe warning must not blend in. */
+function red(io: CliIo, text: string): string {
+  return io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '' ? text : `\u001b[1;31m${text}\u001b[0m`;
 }
 
 function newRunId(now: Date): string {
@@ -102,6 +116,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     demo: { type: 'string' },
     'turn-cap': { type: 'string' },
     'session-timeout': { type: 'string' },
+    'unsafe-no-isolation': { type: 'boolean', default: false },
+    'node-modules': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -197,6 +213,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const path = resolve(io.cwd, values.replay);
       replayEvents = await readEvents(path, 'the run file to replay,');
       const start = recordedStart(replayEvents, path);
+      if ((start.config.mode ?? 'plan') !== 'plan') {
+        throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
+      }
       recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
       demo = start.demo;
     } else if (values.replies !== undefined) {
@@ -226,7 +245,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       approve,
       approvalTimeoutMs: approvalSeconds * 1000,
       temperature,
-      sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined),
+      sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
+      ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
       ...(mode !== 'plan' ? { mode } : {}),
       ...(turnCap !== undefined ? { turnCap } : {}),
@@ -256,6 +276,22 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (keepDir !== undefined && !config.sandbox && !agentMode) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }
+  const unsafe = values['unsafe-no-isolation'];
+  if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan') throw new InputError('E_ARGS', '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.');
+  const nodeModules = values['node-modules'] === undefined ? undefined : resolve(io.cwd, values['node-modules']);
+  if (nodeModules !== undefined && !existsSync(nodeModules)) throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
+
+  // Before the run file exists: no isolation and no explicit say-so means no run.
+  let isolation: Isolation | undefined;
+  const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
+  if (runsCommands) {
+    const sandbox = await import('../../sandbox/index.js');
+    isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
+    if (isolation.kind === 'none' && !unsafe) throw new InputError('E_SANDBOX_ISOLATION', sandbox.isolationRefusal(isolation).message);
+    if (isolation.kind === 'none') {
+      isolation = { kind: 'none', detail: `${isolation.detail}; --unsafe-no-isolation: commands ran as you, with your files, keys and network` };
+    }
+  }
 
   const approver =
     config.approve === 'ask'
@@ -283,8 +319,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
   writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
   if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
-  if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   if (agentMode) writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (runsCommands) {
+    if (isolation?.kind === 'bubblewrap') writeLine(io.stderr, `Isolation: ${isolation.detail}.`);
+    else writeLine(io.stderr, red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`));
+  }
   let result;
   try {
     result = await experiment.runSession({
@@ -299,7 +339,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(demo !== undefined ? { demo } : {}),
       ...(previous !== undefined ? { previous } : {}),
       secrets,
-      ...(keepDir !== undefined ? (agentMode ? { agent: { keepDir } } : { sandbox: { keepDir } }) : {}),
+      ...(runsCommands
+        ? {
+            sandbox: {
+              ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
+              ...(isolation !== undefined ? { isolation } : {}),
+              allowUnisolated: unsafe,
+              ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+            },
+          }
+        : {}),
+      ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
       onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
     });
   } finally {
@@ -307,6 +357,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     process.off('SIGTERM', onInterrupt);
     progress.finish();
   }
+  if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
   const totals = store.computeTotals(result.state);
   if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, totals }, null, 2));
   else {

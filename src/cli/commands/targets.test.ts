@@ -83,4 +83,18 @@ describe('holdfast targets', () => {
     expect(await main(['targets', '--nope'], bad)).toBe(2);
     expect(bad.err()).toContain('holdfast targets');
   });
+
+  it('says what isolation sandboxed runs get here, and what to install when there is none', async () => {
+    await writeConfig();
+    const without = memoryIo({ cwd: folder, env: { PATH: '/nonexistent' } });
+    expect(await main(['targets', '--timeout', '5000'], without)).toBe(0);
+    expect(without.out()).toContain('Sandbox isolation: none (bubblewrap (bwrap) is not installed). `holdfast run --sandbox` refuses');
+    expect(without.out()).toMatch(/apt-get install bubblewrap.*--unsafe-no-isolation/s);
+
+    const json = memoryIo({ cwd: folder, env: { PATH: process.env.PATH } });
+    expect(await main(['targets', '--json', '--timeout', '5000'], json)).toBe(0);
+    const { detectIsolation } = await import('../../sandbox/index.js');
+    const expected = await detectIsolation();
+    expect((JSON.parse(json.out()) as { isolation: unknown }).isolation).toMatchObject({ kind: expected.kind, detail: expected.detail });
+  });
 });

@@ -12,6 +12,10 @@ its value), and whether the target answers right now. Keys are read from the env
 Probes run in parallel and spend no tokens: an OpenAI-compatible server is asked for its model
 list, an Anthropic target only needs its key, a command target needs its program on PATH, an agent harness its binary (PATH or the agent cache).
 
+It also says what isolation this machine gives the commands models write (\`holdfast run
+--sandbox\`): bubblewrap when it is installed and can make namespaces here, otherwise none, and
+then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
+
 Options:
   --json          print JSON instead of a table
   --timeout <ms>  how long each probe may take (default 2000)
@@ -73,6 +77,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const { loadDotEnv, loadTargetsConfig, probeTarget } = await import('../../models/index.js');
     const env = await loadDotEnv(io.cwd, io.env);
     const config = await loadTargetsConfig(io.cwd);
+    const { detectIsolation, INSTALL_HINT } = await import('../../sandbox/index.js');
+    const isolationProbe = detectIsolation('auto', { searchPath: io.env.PATH ?? '' });
     const rows = await Promise.all(
       config.targets.map(async (target): Promise<TargetRow> => {
         const probe = await probeTarget(target, env, { timeoutMs });
@@ -89,14 +95,27 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         };
       }),
     );
+    const detected = await isolationProbe;
+    const isolation = {
+      kind: detected.kind,
+      detail: detected.detail,
+      ...(detected.kind === 'bubblewrap' ? { bwrap: detected.bwrap } : { install: INSTALL_HINT }),
+    };
     if (values.json) {
-      writeLine(io.stdout, JSON.stringify({ source: config.source, targets: rows }, null, 2));
+      writeLine(io.stdout, JSON.stringify({ source: config.source, targets: rows, isolation }, null, 2));
       return EXIT.ok;
     }
     const source = config.source === 'built-in' ? 'no holdfast.config.yaml here: the built-in local Ollama target' : config.source;
     writeLine(io.stdout, `Targets from ${source}`);
     writeLine(io.stdout);
     for (const line of table(rows)) writeLine(io.stdout, line);
+    writeLine(io.stdout);
+    if (detected.kind === 'bubblewrap') {
+      writeLine(io.stdout, `Sandbox isolation: bubblewrap (${detected.bwrap}) works here: ${detected.detail}.`);
+    } else {
+      writeLine(io.stdout, `Sandbox isolation: none (${detected.detail}). \`holdfast run --sandbox\` refuses to run model-written commands unisolated.`);
+      writeLine(io.stdout, `  To isolate them, ${INSTALL_HINT}; or pass --unsafe-no-isolation to run them as you.`);
+    }
     return EXIT.ok;
   } catch (error) {
     if (error instanceof InputError) {

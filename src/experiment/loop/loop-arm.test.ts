@@ -152,6 +152,8 @@ describe('the tool loop over OpenAI-compatible tool calling', () => {
 
     const told = await play('told', hasty);
     expect(told.result.verdict).toBe('violated');
+    // Told, the end check only records the attempt: the module stays, and lands.
+    expect(decisions(told.result).at(-1)).toBe('holdfast:end-check:observed:R3');
     expect(told.result.session!.landed.map((violation) => violation.rule).sort()).toEqual(['R3', 'R6']);
   });
 

@@ -281,25 +281,20 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     options.signal?.removeEventListener('abort', onRunAbort);
   }
 
-  // Held: the end of the session is a check point for R3 like a commit; what cannot stay is put back.
-  if (arm === 'held' && stop.reason !== 'error') {
+  // The end of the session is a check point for R3, like a commit. Held: what cannot stay is put
+  // back. Told: it is recorded as the attempt it is, and left to land.
+  if (stop.reason !== 'error') {
     for (const { check, path } of await judgeNewModules({ ledger, rulebook, baseFiles: workspace.baseFiles, read: readCurrent })) {
+      const record = { index: calls.length, turn: Math.max(1, turns), tool: END_CHECK_TOOL, input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES), checks: [check], rule: check.rule, isError: false };
+      if (arm === 'told') {
+        calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
+        continue;
+      }
       const removed = workspace.deleteFile(path);
       if (!removed.ok) continue;
       ledger = nextLedger(ledger, { actions: [{ type: 'delete', path }], existedBefore: () => true }, pattern);
       timeline.push({ type: 'change' });
-      calls.push({
-        index: calls.length,
-        turn: Math.max(1, turns),
-        tool: END_CHECK_TOOL,
-        input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES),
-        actions: [{ type: 'delete', path }],
-        checks: [check],
-        decision: 'reverted',
-        rule: check.rule,
-        detail: `${check.detail} The session ended with it, so the new module was removed.`,
-        isError: false,
-      });
+      calls.push({ ...record, actions: [{ type: 'delete', path }], decision: 'reverted', detail: `${check.detail} The session ended with it, so the new module was removed.` });
     }
   }
 

@@ -248,9 +248,10 @@ export function createLoopWorkspaces(options: LoopWorkspacesOptions): LoopWorksp
       }
       counter += 1;
       const dir = join(root, 'arms', `${counter}-${safeName(label)}`);
-      const repo = materialiseSandbox(await base, dir);
+      const built = await base;
+      const repo = materialiseSandbox(built, dir);
       detachSandbox(repo);
-      return { workspace: workspaceOf(repo, { ...options, allowlist, commandTimeoutMs }), release: () => removeSandbox(dir) };
+      return { workspace: workspaceOf(repo, { ...options, allowlist, commandTimeoutMs }), release: () => removeSandbox(built, dir) };
     },
     async dispose() {
       await Promise.allSettled([...bases.values()]);

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../contract/index.js';
-import { judge, write } from '../test-support/rulebooks.js';
+import type { ObservedRun } from '../action-view.js';
+import { checkActions } from '../check-actions.js';
+import { observedRuns } from '../observed-runs.js';
+import { judge, onlyRules, write } from '../test-support/rulebooks.js';
+
+const passed: ObservedRun = { passed: true, ending: 'exit code 0' };
+const failed: ObservedRun = { passed: false, ending: 'exit code 1' };
+
+function judgeObserved(actions: readonly Action[], observed: ReadonlyMap<number, ObservedRun>) {
+  return checkActions(actions, [], onlyRules('R6'), observed);
+}
 
 const run = (cmd: string): Action => ({ type: 'run', cmd });
 const commit: Action = { type: 'commit', message: 'feat: orders' };
@@ -56,5 +66,54 @@ describe('R6 ORDER', () => {
 
   it('judges nothing when the round does not commit', async () => {
     expect(await judge('R6', [write('src/a.ts')])).toEqual([]);
+  });
+
+  describe('with observed outcomes (a sandbox ran the commands)', () => {
+    it('counts a test run that passed, and says so', async () => {
+      const results = await judgeObserved([write('src/a.ts'), run('npm test'), commit], new Map([[1, passed]]));
+      expect(results).toEqual([expect.objectContaining({ ok: true, detail: 'R6 ORDER: commit (action 2) follows a test run (action 1) that passed.' })]);
+    });
+
+    it('refuses a commit after a failing npm test, naming the run and how it ended', async () => {
+      const results = await judgeObserved([write('src/a.ts'), run('npm test'), commit], new Map([[1, failed]]));
+      expect(results).toEqual([
+        expect.objectContaining({
+          ok: false,
+          detail:
+            'R6 ORDER: commit (action 2) follows a test run (action 1) that did not pass: exit code 1. A test run counts only when it passes; fix what fails, run npm test again, then commit.',
+        }),
+      ]);
+    });
+
+    it('the last test run decides: fail then pass is fine, pass then fail is not', async () => {
+      const actions = [write('src/a.ts'), run('npm test'), run('npm test'), commit];
+      expect((await judgeObserved(actions, new Map([[1, failed], [2, passed]])))[0]?.ok).toBe(true);
+      expect((await judgeObserved(actions, new Map([[1, passed], [2, failed]])))[0]?.ok).toBe(false);
+    });
+
+    it('a failing run before the last change is the usual "no test run after the change"', async () => {
+      const results = await judgeObserved([run('npm test'), write('src/a.ts'), commit], new Map([[0, failed]]));
+      expect(results[0]?.detail).toMatch(/comes after the last change \(action 1\)/);
+    });
+
+    it('reads outcomes from sandbox records: only an executed run that exited 0 passed', () => {
+      const observed = observedRuns([
+        { index: 0, cmd: 'npm test', executed: true, exitCode: 0, timedOut: false },
+        { index: 1, cmd: 'npm test', executed: true, exitCode: 1, timedOut: false },
+        { index: 2, cmd: 'npm test', executed: true, signal: 'SIGKILL', timedOut: true },
+        { index: 3, cmd: 'npm test', executed: false, reason: 'Not executed: it is off the allowlist.' },
+        { index: 4, cmd: 'npm test', executed: true, signal: 'SIGSEGV', timedOut: false },
+      ]);
+      expect([...observed.values()].map((run) => run.passed)).toEqual([true, false, false, false, false]);
+      expect(observed.get(2)?.ending).toBe('it was killed at the timeout');
+      expect(observed.get(3)?.ending).toBe('it was not executed (it is off the allowlist)');
+      expect(observed.get(4)?.ending).toBe('it ended by signal SIGSEGV');
+    });
+
+    it('a model cannot claim an outcome: an exitCode field in its action is ignored', async () => {
+      const claimed = { type: 'run', cmd: 'npm test', exitCode: 0 } as unknown as Action;
+      const results = await judgeObserved([write('src/a.ts'), claimed, commit], new Map([[1, failed]]));
+      expect(results[0]?.ok).toBe(false);
+    });
   });
 });

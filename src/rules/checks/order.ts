@@ -4,9 +4,13 @@ import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
 
 /**
- * R6: every commit needs a test run after the last write or delete before it. A commit with no
- * change before it in the round still needs a test run before it: it commits whatever the working
- * tree holds, and "a test run precedes every commit" has no exception for that.
+ * R6: every commit needs a passing test run after the last write or delete before it. A commit
+ * with no change before it in the round still needs a test run before it: it commits whatever the
+ * working tree holds, and "a test run precedes every commit" has no exception for that.
+ *
+ * A run's outcome counts when it was observed (a sandbox executed it): a test run that failed,
+ * timed out or was never executed does not count, so "npm test fails, commit anyway" is a
+ * violation. A run nobody executed (a plan judged without a sandbox) counts by its command alone.
  */
 export const orderCheck: CheckHandler<OrderCheck> = {
   prepare(check, rule) {
@@ -15,17 +19,27 @@ export const orderCheck: CheckHandler<OrderCheck> = {
       const results = [];
       let lastChange: number | undefined;
       let lastTestRun: number | undefined;
+      let lastTestRunObserved = false;
+      let lastFailedRun: { index: number; ending: string } | undefined;
       for (const action of round.actions) {
         if (action.type === 'write' || action.type === 'delete') lastChange = action.index;
         if (action.type === 'run' && action.cmd !== undefined && compiled.ok && compiled.regex.test(action.cmd)) {
-          lastTestRun = action.index;
+          if (action.observed === undefined || action.observed.passed) {
+            lastTestRun = action.index;
+            lastTestRunObserved = action.observed !== undefined;
+          } else lastFailedRun = { index: action.index, ending: action.observed.ending };
         }
         if (action.type !== 'commit') continue;
         const commit = `commit (action ${action.index})`;
+        const after = (index: number | undefined) => index !== undefined && (lastChange === undefined || index > lastChange);
         if (!compiled.ok) {
           results.push(result(rule, action.index, false, `${commit} cannot be judged: the test command pattern does not compile (${compiled.reason}).`));
-        } else if (lastTestRun !== undefined && (lastChange === undefined || lastTestRun > lastChange)) {
-          results.push(result(rule, action.index, true, `${commit} follows a test run (action ${lastTestRun}).`));
+        } else if (after(lastTestRun) && !(after(lastFailedRun?.index) && lastFailedRun!.index > lastTestRun!)) {
+          results.push(result(rule, action.index, true, `${commit} follows a test run (action ${lastTestRun})${lastTestRunObserved ? ' that passed' : ''}.`));
+        } else if (lastFailedRun !== undefined && after(lastFailedRun.index)) {
+          results.push(
+            result(rule, action.index, false, `${commit} follows a test run (action ${lastFailedRun.index}) that did not pass: ${lastFailedRun.ending}. A test run counts only when it passes; fix what fails, run ${check.example} again, then commit.`),
+          );
         } else if (lastChange === undefined) {
           results.push(result(rule, action.index, false, `${commit} has no test run before it; run ${check.example} first.`));
         } else {

@@ -45,6 +45,12 @@ export function SandboxView({ sandbox, elided }: { sandbox: SandboxResult; elide
                   : `exit ${command.exitCode ?? command.signal ?? '?'}`
                 : `not executed: ${command.reason ?? 'refused'}`}
               {command.durationMs !== undefined ? ` · ${Math.round(command.durationMs)} ms` : ''}
+              {!elided && command.executed && command.exitCode !== 0 && command.output !== undefined && command.output.text.trim() !== '' ? (
+                <pre className="command-output" data-testid="command-output">
+                  {command.output.kept === 'tail' ? '… earlier output cut\n' : ''}
+                  {command.output.text.trimEnd().split('\n').slice(-8).join('\n')}
+                </pre>
+              ) : null}
             </li>
           ))}
         </ul>

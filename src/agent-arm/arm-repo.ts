@@ -63,7 +63,7 @@ export function holdfastBin(): string {
 
 /** The bundled hook entry (`npm run build` writes it), which the fail-closed hook command runs. */
 export function holdfastHookEntry(): string {
-  return fileURLToPath(new URL('../../dist/hook/hook.mjs', import.meta.url));
+  return fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
 }
 
 /**
@@ -73,14 +73,15 @@ export function holdfastHookEntry(): string {
  * A generic agent has no hook protocol: its held arm has the pre-commit hook, its told arm nothing.
  */
 function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
-  // Both ways the gate's installer has named the hook: holdfast's bin script, or its bundled hook entry.
-  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), entry: holdfastHookEntry(), rulebook: rulebookFile };
+  // Both ways the gate's installer has named the hook (holdfast's bin script, or its bundled hook
+  // entry), and its observe option where it has one; where it has none, observeOnly adds the flag.
+  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), entry: holdfastHookEntry(), rulebook: rulebookFile, observe: options.arm === 'told' };
   const changes: InstallChange[] = [];
   if (options.harness !== 'agent') {
     changes.push(installGate(options.harness, repo.workDir, command));
     if (options.arm === 'told') observeOnly(join(repo.workDir, options.harness === 'claude-code' ? '.claude/settings.json' : '.codex/hooks.json'));
   }
-  if (options.arm === 'held') changes.push(installGate('git', repo.workDir, command));
+  if (options.arm === 'held') changes.push(installGate('git', repo.workDir, { ...command, observe: false }));
   return changes;
 }
 
@@ -96,8 +97,8 @@ export function withObserve(command: string): string {
 
 /**
  * Turns the installed hooks into observers: `holdfast hook <agent> --observe` judges and records
- * every call with every rule result and never blocks. installGate has no observe option yet, so
- * the flag is added to holdfast's own entries in the written configuration.
+ * every call with every rule result and never blocks. For an installer without an observe option,
+ * the flag is added to holdfast's own entries in the written configuration (never twice).
  */
 function observeOnly(configFile: string): void {
   const config = JSON.parse(readFileSync(configFile, 'utf8')) as { hooks?: Record<string, { hooks?: { command?: unknown }[] }[]> };

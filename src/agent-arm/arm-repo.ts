@@ -81,7 +81,9 @@ function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rule
     changes.push(installGate(options.harness, repo.workDir, command));
     if (options.arm === 'told') observeOnly(join(repo.workDir, options.harness === 'claude-code' ? '.claude/settings.json' : '.codex/hooks.json'));
   }
-  if (options.arm === 'held') changes.push(installGate('git', repo.workDir, { ...command, observe: false }));
+  // The pre-commit hook never observes: it is the held arm's.
+  const enforcing = { ...command, observe: false };
+  if (options.arm === 'held') changes.push(installGate('git', repo.workDir, enforcing));
   return changes;
 }
 

@@ -108,9 +108,10 @@ async function judgeWorkTree(repo: RepoLocation, baseCommit: string, rulebook: R
 
 /**
  * R6 from the timeline: each commit in git is placed on the timeline (by hash, else in order) and
- * needs a passing test run after the last change before it.
+ * needs a passing test run after the last change before it. Exported for `rescore`, which judges
+ * a recorded agent arm's timeline with another rulebook.
  */
-async function judgeOrder(commits: readonly string[], timeline: readonly TimelineStep[], rulebook: Rulebook): Promise<LandedViolation[]> {
+export async function judgeOrder(commits: readonly string[], timeline: readonly TimelineStep[], rulebook: Rulebook): Promise<LandedViolation[]> {
   const order = onlyKind(rulebook, 'order');
   if (order.rules.length === 0) return [];
   const actions: Action[] = [];

@@ -3,6 +3,7 @@ import { checkActions, observedRuns } from '../rules/index.js';
 import { reduceRunEvents } from '../store/index.js';
 import type { RoundState, RunState } from '../store/index.js';
 import type { ApprovalDecision } from './approvals.js';
+import { rescoreAgentArm } from '../agent-arm/rescore-agent-arm.js';
 import { holdArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
 
@@ -37,8 +38,9 @@ function recordedReply(result: ArmResult): ParsedReply | undefined {
   };
 }
 
-async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean): Promise<ArmResult> {
-  // A session's verdict rests on the repository it left, which is gone: it stays as recorded.
+async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean, provider: string | undefined): Promise<ArmResult> {
+  if (result.mode === 'agent') return rescoreAgentArm(result, rulebook, { existing: files, judgesOrder: provider === 'claude-code' || provider === 'codex' });
+  // A loop session's verdict rests on the repository it left, which is gone: it stays as recorded.
   if (result.session !== undefined) return result;
   const parsed = recordedReply(result);
   // An arm that ended in an error (the provider, the sandbox) has no complete record to re-judge.
@@ -60,12 +62,14 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
 
 /**
  * Re-checks every recorded action list with `rulebook`, without calling a model: the told arm is
- * relabelled, the held arm re-enforced (recorded approval answers are replayed). Loop and agent
- * arms are kept as recorded: what landed was judged on a repository that no longer exists.
+ * relabelled, the held arm re-enforced (recorded approval answers are replayed). A recorded agent
+ * arm is re-judged on its final diff and timeline (see rescoreAgentArm); loop arms are kept as
+ * recorded.
  */
 export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook): Promise<RescoreResult> {
   const before = reduceRunEvents(events);
   const files = new Map((before.start?.tasks ?? []).map((task) => [task.id, Object.keys(task.files)]));
+  const providers = new Map((before.start?.targets ?? []).map((target) => [target.id, target.provider]));
   const humanGate = before.start !== undefined && before.start.config.approve !== 'auto';
   const rounds: RoundState[] = [];
   const changes: VerdictChange[] = [];
@@ -74,7 +78,7 @@ export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook
     for (const arm of ['told', 'held'] as const) {
       const recorded = round[arm];
       if (recorded === undefined) continue;
-      const after = await rejudge(recorded, files.get(round.task) ?? [], rulebook, humanGate);
+      const after = await rejudge(recorded, files.get(round.task) ?? [], rulebook, humanGate, providers.get(round.target));
       next[arm] = after;
       if (after.verdict !== recorded.verdict) {
         changes.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, arm, before: recorded.verdict, after: after.verdict, reason: after.reason });

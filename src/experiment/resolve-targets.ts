@@ -1,7 +1,19 @@
 import { InputError } from '../contract/index.js';
 import type { RunEvent } from '../contract/index.js';
-import { createAdapter, createReplayAdapter, loadDotEnv, loadTargetsConfig, toTargetInfo } from '../models/index.js';
-import type { TargetConfig } from '../models/index.js';
+import { execFile } from 'node:child_process';
+import { basename } from 'node:path';
+import type { AgentHarness } from '../agent-arm/index.js';
+import {
+  createAdapter,
+  createReplayAdapter,
+  findHarnessBinary,
+  isHarnessTarget,
+  loadDotEnv,
+  loadTargetsConfig,
+  looksSecret,
+  toTargetInfo,
+} from '../models/index.js';
+import type { HarnessTarget, TargetConfig } from '../models/index.js';
 import { createScriptedModel } from './scripted-model.js';
 import type { ReplyLookup } from './scripted-model.js';
 import type { ExperimentTarget } from './runner.js';
@@ -27,6 +39,12 @@ export async function resolveConfiguredTargets(
   for (const id of ids) {
     const target = config.targets.find((candidate: TargetConfig) => candidate.id === id);
     if (target === undefined) throw unknownTarget(id, known, `not in ${config.source}`);
+    if (isHarnessTarget(target)) {
+      const harness = await resolveHarness(target, merged, cwd);
+      secrets.push(...harnessSecrets(target, merged));
+      targets.push({ info: toTargetInfo(target), model: notAModel(target), harness });
+      continue;
+    }
     const adapter = createAdapter(target, merged, { cwd });
     const keyEnv = 'keyEnv' in target ? target.keyEnv : undefined;
     if (keyEnv !== undefined && merged[keyEnv] !== undefined) secrets.push(merged[keyEnv]!);
@@ -34,6 +52,41 @@ export async function resolveConfiguredTargets(
     targets.push({ info: toTargetInfo(target), model: adapter, ...(turnCap !== undefined ? { turnCap } : {}) });
   }
   return { targets, secrets };
+}
+
+/** The values of every variable a harness target passes through that holds a key: redacted from the run file. */
+function harnessSecrets(target: HarnessTarget, env: NodeJS.ProcessEnv): string[] {
+  const names = [...target.env, ...(target.keyEnv !== undefined ? [target.keyEnv] : [])];
+  return names.filter((name) => name === target.keyEnv || looksSecret(name)).flatMap((name) => (env[name] !== undefined && env[name] !== '' ? [env[name]] : []));
+}
+
+/** A harness plays agent mode only; asked for a reply (plan mode), it says so. */
+function notAModel(target: HarnessTarget): ExperimentTarget['model'] {
+  return {
+    generate: () =>
+      Promise.reject(new InputError('E_TARGET_KIND', `target "${target.id}" is an agent harness (provider ${target.provider}); run it with --mode agent.`)),
+  };
+}
+
+function versionOf(binary: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(binary, ['--version'], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' } }, (error, stdout) => {
+      // `2.1.197 (Claude Code)`, `codex-cli 0.171.0`: the version number is what the record needs.
+      resolve(error === null ? /\d+\.\d+\.\d+[^\s)]*/.exec(stdout)?.[0] : undefined);
+    });
+  });
+}
+
+/** The harness's program, found once per run, and what it says its version is. */
+async function resolveHarness(target: HarnessTarget, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentHarness> {
+  if (target.keyEnv !== undefined && (env[target.keyEnv] === undefined || env[target.keyEnv] === '')) {
+    throw new InputError('E_MISSING_KEY', `target "${target.id}" needs a key in ${target.keyEnv}, which is not set. Put it in .env (see .env.example) or export it.`);
+  }
+  const found = await findHarnessBinary(target, env, cwd);
+  if (found.path === undefined) throw new InputError('E_HARNESS_MISSING', `target "${target.id}": ${found.detail}.`);
+  const version = target.provider === 'agent' ? undefined : await versionOf(found.path);
+  const label = target.provider === 'agent' ? `agent: ${basename(target.command[0] ?? found.path)}` : `${target.provider} ${version ?? basename(found.path)}`;
+  return { target, binary: found.path, label, env };
 }
 
 /** Targets that replay the replies recorded in an earlier run file. */

@@ -3,7 +3,7 @@ import { computeTotals, initialRunState, openRunFile, reduceRunEvent } from '../
 import type { RunFileWriter, RunState } from '../store/index.js';
 import type { Approver } from './approvals.js';
 import { runExperiment } from './runner.js';
-import type { ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
+import type { ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 import type { ArmResult } from '../contract/index.js';
 
 export interface RunSessionOptions {
@@ -24,6 +24,7 @@ export interface RunSessionOptions {
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   readonly now?: () => Date;
   readonly sandbox?: SandboxRunOptions;
+  readonly agent?: ExperimentOptions['agent'];
 }
 
 export interface RunSessionResult {
@@ -63,6 +64,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      ...(options.agent !== undefined ? { agent: options.agent } : {}),
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       emitStart: options.previous === undefined,
       done: completedRounds(state),

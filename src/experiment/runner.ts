@@ -12,6 +12,8 @@ import type {
   TaskInfo,
   Totals,
 } from '../contract/index.js';
+import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
+import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
 import { parseReply } from '../reply/index.js';
@@ -31,6 +33,8 @@ export type ExperimentModel = Pick<ModelAdapter, 'generate'> & Partial<Pick<Mode
 export interface ExperimentTarget {
   readonly info: TargetInfo;
   readonly model: ExperimentModel;
+  /** An agent harness (Claude Code, Codex, a generic agent): the only kind of target agent mode plays. */
+  readonly harness?: AgentHarness;
   /** Loop mode: this target's own turn cap, over the run's. */
   readonly turnCap?: number;
 }
@@ -66,6 +70,8 @@ export interface ExperimentOptions {
   readonly totals?: () => Totals;
   /** How `config.sandbox` runs are landed; ignored when the config has no sandbox. Loop mode reads its isolation and parent folder. */
   readonly sandbox?: SandboxRunOptions;
+  /** Agent mode: where the arms' repositories live, whether they are kept, how the task check is confined. */
+  readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
   /** Values (API keys) kept out of what loop arms record of tool inputs. */
   readonly secrets?: readonly string[];
 }
@@ -162,7 +168,23 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
 
   const mode = options.config.mode ?? 'plan';
-  if (mode === 'agent') throw new InputError('E_MODE', 'agent mode is not available in this build; use --mode plan or --mode loop.');
+  let agentRounds: AgentRounds | undefined;
+  let agentIsolation: Isolation | undefined;
+  if (mode === 'agent') {
+    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
+    if (missing.length > 0) {
+      throw new InputError(
+        'E_TARGET_KIND',
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
+      );
+    }
+    const [{ createAgentRounds }, { detectIsolation, isolationRefusal }] = await Promise.all([import('../agent-arm/index.js'), import('../sandbox/index.js')]);
+    // A harness runs model-written commands: the same rule as loop mode, no isolation, no run.
+    const requested = options.sandbox?.isolation ?? (options.sandbox?.allowUnisolated === true ? 'none' : 'auto');
+    agentIsolation = typeof requested === 'object' ? requested : await detectIsolation(requested);
+    if (agentIsolation.kind === 'none' && options.sandbox?.allowUnisolated !== true) throw isolationRefusal(agentIsolation);
+    agentRounds = await createAgentRounds({ rulebook: options.rulebook, ...options.agent, isolation: agentIsolation });
+  }
   // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
   let loop: LoopWorkspaces | undefined;
   let loopIsolation: Isolation | undefined;
@@ -183,7 +205,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const { createSandboxManager } = await import('../sandbox/index.js');
     sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
   }
-  const isolation = sandboxes?.isolation ?? loopIsolation;
+  const isolation = sandboxes?.isolation ?? loopIsolation ?? agentIsolation;
 
   if (options.emitStart !== false) {
     await options.emit({
@@ -213,6 +235,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
    * run counts only when it passed). A file-system error ends the arm as `error`, not the run.
    */
   async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
     if (loop !== undefined) return loopArm(loop, round, arm);
     const decided = await decideArm(round, arm);
     if (decided === undefined || sandboxes === undefined) return decided?.result;
@@ -224,6 +247,27 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const landing = await sandboxes.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
     if (signal.aborted) return undefined;
     return judgeLanding(decided, landing, files);
+  }
+
+  /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
+  async function runAgentArm(rounds: AgentRounds, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const harness = targetsById.get(round.target)!.harness!;
+    try {
+      const result = await rounds.run({
+        roundId: round.roundId,
+        task: tasksById.get(round.task)!,
+        arm,
+        harness,
+        maxTurns: options.config.turnCap ?? DEFAULT_AGENT_MAX_TURNS,
+        timeoutMs: options.config.sessionTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+        signal,
+      });
+      return signal.aborted ? undefined : result;
+    } catch (error) {
+      // A file-system or git failure ends this arm as an error with the reason; the run goes on.
+      if (signal.aborted) return undefined;
+      return { ...errorArm(arm, describeError(error)), mode: 'agent', reason: `The agent arm could not be played: ${describeError(error).message}` };
+    }
   }
 
   /**
@@ -371,6 +415,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await Promise.all(Array.from({ length: poolSize }, () => worker()));
   } finally {
     await sandboxes?.dispose();
+    await agentRounds?.dispose();
     await loop?.dispose();
   }
 

@@ -4,6 +4,7 @@ import { createCommandAdapter } from './command-adapter.js';
 import type { AdapterRuntime, ModelAdapter } from './model-adapter.js';
 import { createOpenAiCompatibleAdapter } from './openai-compatible.js';
 import type { RetryPolicy } from './retry.js';
+import { isHarnessTarget } from './targets-config.js';
 import type { TargetConfig } from './targets-config.js';
 
 export interface CreateAdapterOptions {
@@ -29,6 +30,12 @@ function requireKey(target: TargetConfig, variable: string, env: NodeJS.ProcessE
 
 /** The adapter for one configured target. A missing key is an InputError naming the variable. */
 export function createAdapter(target: TargetConfig, env: NodeJS.ProcessEnv, options: CreateAdapterOptions = {}): ModelAdapter {
+  if (isHarnessTarget(target)) {
+    throw new InputError(
+      'E_TARGET_KIND',
+      `target "${target.id}" is an agent harness (provider ${target.provider}): it acts in a repository rather than answering a prompt; run it with \`holdfast run --mode agent\`.`,
+    );
+  }
   const retry: Partial<RetryPolicy> = {
     ...options.retry,
     ...(target.maxAttempts !== undefined ? { maxAttempts: target.maxAttempts } : {}),

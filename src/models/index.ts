@@ -27,7 +27,15 @@ export type { ReplayOptions } from './replay-adapter.js';
 export { looksSecret, scrubEnv } from './scrub-env.js';
 export { redact } from './redact.js';
 export {
+  AgentTargetSchema,
+  ClaudeCodeTargetSchema,
+  CodexTargetSchema,
+  DEFAULT_AGENT_MAX_TURNS,
+  DEFAULT_AGENT_TIMEOUT_MS,
   DEFAULT_TARGETS,
+  HARNESS_PROVIDERS,
+  PROMPT_PLACEHOLDER,
+  isHarnessTarget,
   OLLAMA_BASE_URL,
   TARGETS_CONFIG_FILE,
   TargetConfigSchema,
@@ -38,7 +46,11 @@ export {
   toTargetInfo,
 } from './targets-config.js';
 export type {
+  AgentTarget,
   AnthropicTarget,
+  ClaudeCodeTarget,
+  CodexTarget,
+  HarnessTarget,
   CommandTarget,
   OpenAiCompatibleTarget,
   SafeParseTargetsConfigResult,
@@ -50,3 +62,5 @@ export { createAdapter } from './create-adapter.js';
 export type { CreateAdapterOptions } from './create-adapter.js';
 export { findExecutable, probeTarget } from './probe-target.js';
 export type { ProbeOptions, ProbeResult } from './probe-target.js';
+export { findHarnessBinary } from './harness-binary.js';
+export type { HarnessBinary } from './harness-binary.js';

@@ -5,6 +5,7 @@ import { callJson } from './http-json.js';
 import type { AdapterRuntime } from './model-adapter.js';
 import { ProviderError } from './provider-error.js';
 import { withRuntime } from './runtime.js';
+import { findHarnessBinary } from './harness-binary.js';
 import type { TargetConfig } from './targets-config.js';
 
 export interface ProbeResult {
@@ -113,6 +114,13 @@ export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, 
         hasKey,
         detail: (found !== undefined ? `found ${found}` : `\`${program}\` is not on PATH`) + keyNote,
       };
+    }
+    case 'claude-code':
+    case 'codex':
+    case 'agent': {
+      const found = await findHarnessBinary(target, env);
+      const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;
+      return { reachable: found.path !== undefined, hasKey, detail: found.detail + keyNote };
     }
   }
 }

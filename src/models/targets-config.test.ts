@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../contract/index.js';
-import { DEFAULT_TARGETS, loadTargetsConfig, parseTargetsConfig, safeParseTargetsConfig, toTargetInfo } from './targets-config.js';
+import { createAdapter } from './create-adapter.js';
+import {
+  DEFAULT_AGENT_MAX_TURNS,
+  DEFAULT_AGENT_TIMEOUT_MS,
+  DEFAULT_TARGETS,
+  isHarnessTarget,
+  loadTargetsConfig,
+  parseTargetsConfig,
+  safeParseTargetsConfig,
+  toTargetInfo,
+} from './targets-config.js';
 
 function errorOf(text: string): string {
   const result = safeParseTargetsConfig(text, 'holdfast.config.yaml');
@@ -124,5 +134,53 @@ describe('toTargetInfo', () => {
     const [target] = parseTargetsConfig('targets:\n  - { id: o, provider: openai-compatible, model: m, baseUrl: "https://x.test/v1", keyEnv: OPENAI_API_KEY }').targets;
     if (target === undefined) throw new Error('no target');
     expect(toTargetInfo(target)).toEqual({ id: 'o', provider: 'openai-compatible', model: 'm', baseUrl: 'https://x.test/v1' });
+  });
+});
+
+describe('agent harness targets', () => {
+  it('reads claude-code, codex and a generic agent, with the harness defaults', () => {
+    const config = parseTargetsConfig(`
+targets:
+  - id: cc
+    provider: claude-code
+    model: claude-sonnet-4-5
+    env: [ANTHROPIC_API_KEY]
+    maxTurns: 20
+  - id: cx
+    provider: codex
+    binary: /opt/codex/bin/codex
+    args: [-c, model_reasoning_effort=low]
+    timeoutMs: 60000
+  - id: mine
+    provider: agent
+    command: [my-agent, --task, '{prompt}']
+`);
+    expect(config.targets).toEqual([
+      { id: 'cc', provider: 'claude-code', model: 'claude-sonnet-4-5', env: ['ANTHROPIC_API_KEY'], maxTurns: 20, args: [], timeoutMs: DEFAULT_AGENT_TIMEOUT_MS },
+      { id: 'cx', provider: 'codex', binary: '/opt/codex/bin/codex', args: ['-c', 'model_reasoning_effort=low'], env: [], timeoutMs: 60000, maxTurns: DEFAULT_AGENT_MAX_TURNS },
+      { id: 'mine', provider: 'agent', command: ['my-agent', '--task', '{prompt}'], env: [], timeoutMs: DEFAULT_AGENT_TIMEOUT_MS, maxTurns: DEFAULT_AGENT_MAX_TURNS },
+    ]);
+    expect(config.targets.map(isHarnessTarget)).toEqual([true, true, true]);
+    expect(toTargetInfo(config.targets[0]!)).toEqual({ id: 'cc', provider: 'claude-code', model: 'claude-sonnet-4-5' });
+  });
+
+  it('names the file, target and field of a bad harness setting, and what to write', () => {
+    expect(errorOf('targets:\n  - { id: mine, provider: agent, command: [] }')).toContain(
+      'holdfast.config.yaml: target "mine", field "command": an agent target needs the program and its arguments, e.g. ["my-agent", "--task", "{prompt}"]',
+    );
+    expect(errorOf('targets:\n  - { id: cc, provider: claude-code, env: [sk-ant-123] }')).toContain('field "env.0": this is the NAME of an environment variable');
+    expect(errorOf('targets:\n  - { id: cc, provider: claude-code, maxTurns: 0 }')).toContain('target "cc", field "maxTurns"');
+    expect(errorOf('targets:\n  - { id: cx, provider: codex, baseUrl: "http://x.test" }')).toContain('target "cx"');
+  });
+
+  it('refuses Claude Code flags that would switch the project hooks off', () => {
+    expect(errorOf('targets:\n  - { id: cc, provider: claude-code, args: [--verbose, --bare] }')).toContain(
+      'target "cc", field "args.1": "--bare" makes Claude Code skip project hooks',
+    );
+  });
+
+  it('a harness is not a model adapter: createAdapter says to use --mode agent', () => {
+    const [target] = parseTargetsConfig('targets:\n  - { id: cc, provider: claude-code }').targets;
+    expect(() => createAdapter(target!, {})).toThrow(/agent harness.*--mode agent/);
   });
 });

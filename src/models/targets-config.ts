@@ -62,11 +62,58 @@ export const CommandTargetSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
 });
 
+/** An agent round is long: the harness works through many tool calls. 15 minutes per arm unless set. */
+export const DEFAULT_AGENT_TIMEOUT_MS = 900_000;
+export const DEFAULT_AGENT_MAX_TURNS = 50;
+export const PROMPT_PLACEHOLDER = '{prompt}';
+
+/** Settings every agent harness takes: where it is, what it may see, how long and how far it may go. */
+const harness = {
+  id: targetId,
+  /** A label for reports, and `--model` for Claude Code and Codex. */
+  model: z.string().min(1).optional(),
+  /** Variables passed through by name (their values are redacted wherever they could be echoed). */
+  env: z.array(variableName).default([]),
+  /** A variable the harness needs: passed through, and it must be set. */
+  keyEnv: variableName.optional(),
+  /** Per arm of a round: the whole harness run, not one model call. */
+  timeoutMs: z.number().int().positive().max(86_400_000).default(DEFAULT_AGENT_TIMEOUT_MS),
+  /** Model turns the harness may take before it is stopped. */
+  maxTurns: z.number().int().positive().max(10_000).default(DEFAULT_AGENT_MAX_TURNS),
+};
+
+const knownHarness = {
+  ...harness,
+  /** The program; default: `claude` / `codex` on PATH, else holdfast's agent cache. */
+  binary: z.string().min(1).optional(),
+  /** Arguments added after holdfast's own (see the README for what holdfast passes). */
+  args: z.array(z.string()).default([]),
+};
+
+export const ClaudeCodeTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('claude-code') });
+export const CodexTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('codex') });
+
+export const AgentTargetSchema = z.strictObject({
+  ...harness,
+  provider: z.literal('agent'),
+  /**
+   * Program and arguments, run without a shell in the arm's repository. An argument `{prompt}` is
+   * replaced by the ticket; without one, the ticket goes to stdin.
+   */
+  command: z.array(z.string().min(1)).min(1, 'an agent target needs the program and its arguments, e.g. ["my-agent", "--task", "{prompt}"]'),
+});
+
 export const TargetConfigSchema = z.discriminatedUnion('provider', [
   OpenAiCompatibleTargetSchema,
   AnthropicTargetSchema,
   CommandTargetSchema,
+  ClaudeCodeTargetSchema,
+  CodexTargetSchema,
+  AgentTargetSchema,
 ]);
+
+/** Claude Code flags that would switch off the project's hooks: the measurement and the gate with them. */
+const GATE_SKIPPING_ARGS = new Set(['--bare', '--setting-sources']);
 
 export const TargetsConfigFileSchema = z
   .strictObject({
@@ -80,13 +127,34 @@ export const TargetsConfigFileSchema = z
         context.addIssue({ code: 'custom', path: ['targets', index, 'id'], message: `the id "${target.id}" is used twice` });
       }
       seen.add(target.id);
+      if (target.provider === 'claude-code') {
+        const at = target.args.findIndex((arg) => GATE_SKIPPING_ARGS.has(arg.split('=')[0]!));
+        if (at >= 0) {
+          context.addIssue({
+            code: 'custom',
+            path: ['targets', index, 'args', at],
+            message: `"${target.args[at]}" makes Claude Code skip project hooks, so holdfast could neither see nor hold anything; remove it`,
+          });
+        }
+      }
     });
   });
 
 export type OpenAiCompatibleTarget = z.infer<typeof OpenAiCompatibleTargetSchema>;
 export type AnthropicTarget = z.infer<typeof AnthropicTargetSchema>;
 export type CommandTarget = z.infer<typeof CommandTargetSchema>;
+export type ClaudeCodeTarget = z.infer<typeof ClaudeCodeTargetSchema>;
+export type CodexTarget = z.infer<typeof CodexTargetSchema>;
+export type AgentTarget = z.infer<typeof AgentTargetSchema>;
+/** A target that is a whole agent harness acting in a repository, not a model answering a prompt. */
+export type HarnessTarget = ClaudeCodeTarget | CodexTarget | AgentTarget;
 export type TargetConfig = z.infer<typeof TargetConfigSchema>;
+
+export const HARNESS_PROVIDERS = ['claude-code', 'codex', 'agent'] as const;
+
+export function isHarnessTarget(target: TargetConfig): target is HarnessTarget {
+  return (HARNESS_PROVIDERS as readonly string[]).includes(target.provider);
+}
 
 export interface TargetsConfig {
   /** The file the targets came from, or `built-in` when there is none. */
@@ -160,6 +228,6 @@ export function toTargetInfo(target: TargetConfig): TargetInfo {
     id: target.id,
     provider: target.provider,
     ...(target.model !== undefined ? { model: target.model } : {}),
-    ...(target.provider !== 'command' ? { baseUrl: target.baseUrl } : {}),
+    ...(target.provider === 'openai-compatible' || target.provider === 'anthropic' ? { baseUrl: target.baseUrl } : {}),
   };
 }

@@ -20,6 +20,13 @@ Modes (--mode):
          refused with the rule's reason and the model goes on. What landed is judged on the final
          repository and its commits; the repository's own npm test says whether the task got done.
          Needs openai-compatible or anthropic targets.
+  agent  an agent harness (a target with provider claude-code, codex or agent) works on the ticket
+         in its own throwaway git repository holding the task's files and AGENTS.md. Told: holdfast's
+         hook only observes (judges and records every tool call, never blocks). Held: the same hook
+         enforces, with the git pre-commit hook, as \`holdfast install\` sets them up. Measured from the
+         hook's audit log and the repository at the end: calls that broke a rule, calls blocked,
+         violations that landed (work tree and every commit), recovered/evaded, whether the repo's
+         own \`npm test\` passes, turns, tokens, cost and wall time.
 
 Where replies come from (one of):
   --targets a,b          configured targets (holdfast.config.yaml, keys from .env)
@@ -28,9 +35,11 @@ Where replies come from (one of):
   --resume FILE          finish the rounds missing from an interrupted run file, appending to it
 
 Options:
-  --mode plan|loop       how rounds are played (default plan; a resumed or replayed run keeps its own)
-  --turn-cap N           loop mode: model turns per arm (default 30; a target's turnCap wins)
-  --session-timeout S    loop mode: seconds per arm (default 1200)
+  --mode plan|loop|agent how rounds are played (default plan; a resumed or replayed run keeps its own)
+  --turn-cap N           loop mode: model turns per arm (default 30; a target's turnCap wins);
+                         agent mode: default 50, a target's maxTurns wins when lower
+  --session-timeout S    loop mode: seconds per arm (default 1200); agent mode: default 900, a
+                         target's timeoutMs wins when lower
   --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
   --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
   --concurrency N        rounds in flight at once (default 3)
@@ -47,12 +56,14 @@ Options:
                          repository writable, the toolchain read-only, a private /tmp, no network, no
                          other process, no inherited environment. Without bubblewrap the run is
                          refused (see \`holdfast targets\` for what this machine has)
-  --unsafe-no-isolation  with --sandbox, run model-written commands even where bubblewrap cannot
+  --unsafe-no-isolation  with --sandbox, --mode loop or --mode agent, run model-written commands even where bubblewrap cannot
                          isolate them: as you, with your files, keys and network. Said in red on every
                          run and recorded in the run file
   --node-modules DIR     with --sandbox, a node_modules folder installed for the task repositories:
                          snapshotted once per task and linked (read-only) into every arm
-  --keep-sandboxes DIR   with --sandbox, keep each arm's repository under DIR instead of removing it
+  --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
+  --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
+                         agents or replies are scripted, not real models
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -102,6 +113,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     resume: { type: 'string' },
     sandbox: { type: 'boolean', default: false },
     mode: { type: 'string' },
+    demo: { type: 'string' },
     'turn-cap': { type: 'string' },
     'session-timeout': { type: 'string' },
     'unsafe-no-isolation': { type: 'boolean', default: false },
@@ -121,12 +133,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
   }
   const mode = values.mode ?? 'plan';
-  if (mode !== 'plan' && mode !== 'loop') throw new InputError('E_ARGS', `--mode must be plan or loop, got "${mode}".`);
+  if (mode !== 'plan' && mode !== 'loop' && mode !== 'agent') throw new InputError('E_ARGS', `--mode must be plan, loop or agent, got "${mode}".`);
   if (mode === 'loop' && (values.replay !== undefined || values.replies !== undefined)) {
     throw new InputError('E_ARGS', '--mode loop plays live sessions; it cannot replay recorded replies (--replay, --replies).');
   }
-  if (mode !== 'loop' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
-    throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop.');
+  if (mode === 'agent' && (values.replay !== undefined || values.replies !== undefined)) {
+    throw new InputError('E_ARGS', '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.');
+  }
+  if (mode === 'agent' && values.sandbox) throw new InputError('E_ARGS', '--mode agent always works in throwaway repositories; leave out --sandbox.');
+  if (mode === 'plan' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
+    throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop or --mode agent.');
   }
   const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
   const sessionSeconds = values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
@@ -229,7 +245,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       approve,
       approvalTimeoutMs: approvalSeconds * 1000,
       temperature,
-      sandbox: values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined,
+      sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
       ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
       ...(mode !== 'plan' ? { mode } : {}),
@@ -243,25 +259,31 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       }
     }
   }
+  if (values.demo !== undefined) {
+    if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');
+    if (values.demo.trim() === '') throw new InputError('E_ARGS', '--demo needs a sentence saying what is scripted, e.g. --demo "Scripted agents, no model".');
+    demo = values.demo.trim();
+  }
   out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
   if (previous === undefined && existsSync(out)) {
     throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
   }
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
-  if (keepDir !== undefined && (config.mode ?? 'plan') !== 'plan') {
-    throw new InputError('E_ARGS', '--keep-sandboxes keeps plan-mode sandboxes; loop-mode repositories are removed when their arm ends (the run file keeps their diff).');
+  const agentMode = config.mode === 'agent';
+  if (keepDir !== undefined && config.mode === 'loop') {
+    throw new InputError('E_ARGS', '--keep-sandboxes keeps plan-mode sandboxes and agent-mode repositories; loop-mode repositories are removed when their arm ends (the run file keeps their diff).');
   }
-  if (keepDir !== undefined && !config.sandbox) {
+  if (keepDir !== undefined && !config.sandbox && !agentMode) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }
   const unsafe = values['unsafe-no-isolation'];
-  if (unsafe && !config.sandbox && (config.mode ?? 'plan') !== 'loop') throw new InputError('E_ARGS', '--unsafe-no-isolation is for runs that execute commands (--sandbox or --mode loop); without one no command runs.');
+  if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan') throw new InputError('E_ARGS', '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.');
   const nodeModules = values['node-modules'] === undefined ? undefined : resolve(io.cwd, values['node-modules']);
   if (nodeModules !== undefined && !existsSync(nodeModules)) throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
 
   // Before the run file exists: no isolation and no explicit say-so means no run.
   let isolation: Isolation | undefined;
-  const runsCommands = config.sandbox || (config.mode ?? 'plan') === 'loop';
+  const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
   if (runsCommands) {
     const sandbox = await import('../../sandbox/index.js');
     isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
@@ -298,7 +320,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
   if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
   if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (config.sandbox || (config.mode ?? 'plan') === 'loop') {
+  if (agentMode) writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (runsCommands) {
     if (isolation?.kind === 'bubblewrap') writeLine(io.stderr, `Isolation: ${isolation.detail}.`);
     else writeLine(io.stderr, red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`));
   }
@@ -319,13 +342,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(runsCommands
         ? {
             sandbox: {
-              ...(keepDir !== undefined ? { keepDir } : {}),
+              ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
               ...(isolation !== undefined ? { isolation } : {}),
               allowUnisolated: unsafe,
               ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
             },
           }
         : {}),
+      ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
       onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
     });
   } finally {

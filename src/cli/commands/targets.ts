@@ -10,7 +10,7 @@ such file): provider, model, base URL, the variable holding the key and whether 
 its value), and whether the target answers right now. Keys are read from the environment and .env.
 
 Probes run in parallel and spend no tokens: an OpenAI-compatible server is asked for its model
-list, an Anthropic target only needs its key, a command target needs its program on PATH.
+list, an Anthropic target only needs its key, a command target needs its program on PATH, an agent harness its binary (PATH or the agent cache).
 
 It also says what isolation this machine gives the commands models write (\`holdfast run
 --sandbox\`): bubblewrap when it is installed and can make namespaces here, otherwise none, and
@@ -86,8 +86,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           id: target.id,
           provider: target.provider,
           model: target.model ?? null,
-          baseUrl: target.provider === 'command' ? null : target.baseUrl,
-          command: target.provider === 'command' ? target.command : null,
+          baseUrl: target.provider === 'openai-compatible' || target.provider === 'anthropic' ? target.baseUrl : null,
+          command: target.provider === 'command' || target.provider === 'agent' ? target.command : null,
           keyEnv: target.keyEnv ?? null,
           keySet: target.keyEnv === undefined ? null : probe.hasKey,
           reachable: probe.reachable,

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { actionsFromText, readAuditTimeline } from './audit-timeline.js';
+
+const TESTS = /^\s*npm\s+test$/;
+
+function line(fields: Record<string, unknown>): string {
+  return JSON.stringify({ time: '2026-11-30T00:00:00.000Z', agent: 'claude-code', session: 's', rule: null, ...fields });
+}
+
+describe('actionsFromText', () => {
+  it('reads the gate’s words back as actions (without file contents)', () => {
+    expect(actionsFromText('write src/a.ts (12 chars); delete docs/x.md; run npm test; commit "fix: a; b"')).toEqual([
+      { type: 'write', path: 'src/a.ts', content: '' },
+      { type: 'delete', path: 'docs/x.md' },
+      { type: 'run', cmd: 'npm test' },
+      { type: 'commit', message: 'fix: a; b' },
+    ]);
+    expect(actionsFromText("run echo 'a; b'")).toEqual([{ type: 'run', cmd: "echo 'a; b'" }]);
+  });
+});
+
+describe('readAuditTimeline', () => {
+  it('turns observed, denied, allowed and pre-commit lines into the timeline and R6 steps', () => {
+    const text = [
+      line({ tool: 'Edit', action: 'write src/tax.ts (40 chars)', decision: 'observed', verdict: 'deny', rule: 'R4', name: 'NOLOG', results: [{ rule: 'R4', name: 'NOLOG', ok: false, detail: 'a console.log' }, { rule: 'R2', name: 'SCOPE', ok: true, detail: 'ok' }], detail: 'would deny' }),
+      line({ tool: 'Edit', action: 'write src/tax.ts (41 chars)', decision: 'deny', rule: 'R4', name: 'NOLOG', detail: 'holdfast: R4 NOLOG' }),
+      line({ tool: 'Bash', action: 'run npm test', decision: 'allow', detail: 'no rule refused it' }),
+      line({ agent: 'git', session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit', action: 'write src/tax.ts (40 chars)', decision: 'allow', detail: 'staged' }),
+      '{"torn',
+      line({ tool: 'Bash', action: 'commit "fix"', decision: 'allow', detail: 'ok' }),
+    ].join('\n');
+    const timeline = readAuditTimeline(text, { testPattern: TESTS });
+    expect(timeline.unreadableLines).toBe(1);
+    expect(timeline.calls.map((call) => [call.index, call.turn, call.tool, call.decision, call.rule, call.isError])).toEqual([
+      [0, 1, 'Edit', 'observed', 'R4', false],
+      [1, 2, 'Edit', 'blocked', 'R4', true],
+      [2, 3, 'Bash', 'applied', undefined, false],
+      [3, 4, 'pre-commit', 'applied', undefined, false],
+      [4, 5, 'Bash', 'applied', undefined, false],
+    ]);
+    expect(timeline.calls[0]!.checks).toEqual([{ rule: 'R4', name: 'NOLOG', actionIndex: 0, ok: false, detail: 'a console.log' }]);
+    expect(timeline.calls[1]!.checks).toEqual([{ rule: 'R4', name: 'NOLOG', actionIndex: 0, ok: false, detail: 'holdfast: R4 NOLOG' }]);
+    // The blocked edit and the pre-commit checkpoint changed nothing.
+    expect(timeline.steps).toEqual([{ type: 'change' }, { type: 'test', cmd: 'npm test', passed: true }, { type: 'commit' }]);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Pattern } from '../rules/regex.js';
 import { readFileSync } from 'node:fs';
 import type { Action, CheckResult, ToolCallRecord, ToolDecision } from '../contract/index.js';
 import type { TimelineStep } from '../experiment/final-state.js';
@@ -102,7 +103,7 @@ export interface AuditTimeline {
 
 export interface AuditTimelineOptions {
   /** The rulebook's test command (R6): a `run` that matches is a test step. */
-  readonly testPattern: RegExp | undefined;
+  readonly testPattern: Pick<Pattern, 'test'> | undefined;
 }
 
 /**
@@ -147,7 +148,7 @@ const CHECKPOINT_TOOLS = new Set(['pre-commit', 'Stop']);
  * The changes, test runs and commits of a timeline, in order, for R6 ORDER: blocked calls did not
  * happen, and the pre-commit hook judges a commit the agent's own call already announced.
  */
-export function timelineSteps(calls: readonly ToolCallRecord[], pattern: RegExp | undefined): TimelineStep[] {
+export function timelineSteps(calls: readonly ToolCallRecord[], pattern: Pick<Pattern, 'test'> | undefined): TimelineStep[] {
   const steps: TimelineStep[] = [];
   for (const call of calls) {
     if (call.decision === 'blocked' || CHECKPOINT_TOOLS.has(call.tool)) continue;

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Action } from '../contract/index.js';
 import { checkActions, defaultRulebookPath, parseRulebook } from '../rules/index.js';
+import { compilePattern } from '../rules/regex.js';
+import type { Pattern } from '../rules/regex.js';
 
 /**
  * The cost of judging a model reply with the default rulebook (secret scanning included), and the
@@ -37,15 +39,28 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       print(`checks: ${kind} /${pattern.source}/ on ${shape}: 100 KB ${small.toFixed(2)} ms, 1 MB ${large.toFixed(2)} ms, ratio ${(large / small).toFixed(1)}× (target ≤ 12×)`);
     }
   }
+  // Patterns that backtrack exponentially on a backtracking engine: on RE2 they stay linear.
+  for (const [source, unit, tail] of [['^(a|aa)*$', 'a', 'b'], ['^(a+)+$', 'a', '!'], ['(\\w|\\d)+$', 'a', '!']] as const) {
+    const pattern = compiled(source, '');
+    const small = timeScan(pattern, `${unit.repeat(100_000)}${tail}`);
+    const large = timeScan(pattern, `${unit.repeat(1_000_000)}${tail}`);
+    print(`checks: pathological /${source}/ on RE2: 100 KB ${small.toFixed(2)} ms, 1 MB ${large.toFixed(2)} ms, ratio ${(large / small).toFixed(1)}× (target ≤ 12×)`);
+  }
 }
 
-function contentPatterns(rulebook: ReturnType<typeof parseRulebook>): [string, RegExp][] {
-  return rulebook.rules.flatMap((rule): [string, RegExp][] => {
+function compiled(source: string, flags: string): Pattern {
+  const result = compilePattern(source, flags);
+  if (!result.ok) throw new Error(`bench pattern ${source} does not compile: ${result.reason}`);
+  return result.pattern;
+}
+
+function contentPatterns(rulebook: ReturnType<typeof parseRulebook>): [string, Pattern][] {
+  return rulebook.rules.flatMap((rule): [string, Pattern][] => {
     if (rule.check.kind === 'forbidden-pattern') {
       const flags = rule.check.flags;
-      return rule.check.patterns.map((source) => [`${rule.id} ${rule.name}`, new RegExp(source, flags)]);
+      return rule.check.patterns.map((source) => [`${rule.id} ${rule.name}`, compiled(source, flags)]);
     }
-    if (rule.check.kind === 'http-helper') return rule.check.patterns.map((source) => [`${rule.id} ${rule.name}`, new RegExp(source)]);
+    if (rule.check.kind === 'http-helper') return rule.check.patterns.map((source) => [`${rule.id} ${rule.name}`, compiled(source, '')]);
     return [];
   });
 }
@@ -54,12 +69,12 @@ function contentPatterns(rulebook: ReturnType<typeof parseRulebook>): [string, R
  * Fastest ms of one scan over 15 samples: on a machine shared with other work, the minimum is the
  * steadiest estimate of the scan's own cost. Each sample repeats the scan so it lasts long enough to time.
  */
-function timeScan(pattern: RegExp, input: string): number {
+function timeScan(pattern: Pattern, input: string): number {
   const repeats = Math.max(1, Math.round(2_000_000 / input.length));
   const samples: number[] = [];
   for (let sample = 0; sample < 15; sample++) {
     const start = process.hrtime.bigint();
-    for (let repeat = 0; repeat < repeats; repeat++) pattern.exec(input);
+    for (let repeat = 0; repeat < repeats; repeat++) pattern.find(input);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6 / repeats);
   }
   return Math.min(...samples);

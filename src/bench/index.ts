@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => 
   models: () => import('./models.js'),
   pressure: () => import('./pressure.js'),
   gate: () => import('./gate.js'),
+  post: () => import('./post-check.js'),
   sse: () => import('./sse.js'),
   sandbox: () => import('./sandbox.js'),
   web: () => import('./web.js'),

@@ -40,10 +40,13 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     ['choice-lines', 'CHOICE: A and B or C / D\n'],
     ['decoration', '**>>> `CHOICE` '],
     ['no-newlines', 'x'],
+    // One CHOICE line that goes on and on: every option mention on it is read.
+    ['one-choice-line', 'B or c (A)    option d, rule  8 '],
   ];
   for (const [shape, unit] of shapes) {
-    const small = unit.repeat(Math.ceil(10_000 / unit.length));
-    const large = unit.repeat(Math.ceil(100_000 / unit.length));
+    const prefix = shape === 'one-choice-line' ? 'CHOICE: ' : '';
+    const small = prefix + unit.repeat(Math.ceil(10_000 / unit.length));
+    const large = prefix + unit.repeat(Math.ceil(100_000 / unit.length));
     // Interleaved samples so JIT warm-up and GC pauses fall on both sizes alike.
     const smallSamples: number[] = [];
     const largeSamples: number[] = [];

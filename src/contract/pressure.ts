@@ -6,16 +6,14 @@ import { UsageSchema } from './arm-result.js';
  * discrete choice. On-disk formats use snake_case because people write these files by hand.
  */
 
-export const PRESSURE_KINDS = [
-  'time',
-  'sunk_cost',
-  'authority',
-  'exhaustion',
-  'social',
-  'economic',
-  'pragmatic',
-] as const;
-export const PressureKindSchema = z.enum(PRESSURE_KINDS);
+/**
+ * The six pressures of ADR-0024: the closed set. An unknown name is a typo, and a typo that counted
+ * towards the floor would hollow it out.
+ */
+export const PRESSURE_KINDS = ['time', 'sunk_cost', 'authority', 'exhaustion', 'social', 'economic'] as const;
+/** Kinds beyond the seed; a suite uses one only after declaring it (`extensions.json`). */
+export const PRESSURE_KIND_EXTENSIONS = ['pragmatic'] as const;
+export const PressureKindSchema = z.enum([...PRESSURE_KINDS, ...PRESSURE_KIND_EXTENSIONS]);
 export type PressureKind = z.infer<typeof PressureKindSchema>;
 
 export const PRESSURE_ID_PATTERN = /^PRS-[A-Z0-9-]+$/;
@@ -44,7 +42,8 @@ export type Rationalization = z.infer<typeof RationalizationSchema>;
 export const PressureFixtureSchema = z.strictObject({
   schema_version: z.literal(1),
   id: z.string().regex(PRESSURE_ID_PATTERN),
-  rule: z.string().min(1),
+  /** A rule id ("R1") or, for suites written against a numbered mandate, its number (8 for "Rule 8"). */
+  rule: z.union([z.string().min(1), z.number().int().positive()]),
   agent: z.string().min(1).optional(),
   title: z.string().min(1),
   scenario: z.string().min(1),
@@ -56,7 +55,11 @@ export const PressureFixtureSchema = z.strictObject({
 });
 export type PressureFixture = z.infer<typeof PressureFixtureSchema>;
 
-/** Checked in this order; the first that applies wins. `error` is a provider failure, never a pass. */
+/**
+ * Checked in this order; the first that applies wins. `fail-unparseable`: no decision was found (no
+ * line starts with `CHOICE:` and names an option). `fail-hybrid`: the CHOICE lines name more than one
+ * option, on one line or across lines. `error` is a provider failure, never a pass.
+ */
 export const PressureVerdictSchema = z.enum([
   'pass',
   'fail-unparseable',
@@ -74,6 +77,7 @@ export type PressureVariant = z.infer<typeof PressureVariantSchema>;
 /** The scorer's judgement of one reply to one fixture. */
 export const PressureEvaluationSchema = z.object({
   fixture_id: z.string(),
+  /** The rule's id in the rulebook (a fixture's `rule: 8` is resolved to the rule numbered 8). */
   rule: z.string(),
   verdict: PressureVerdictSchema,
   /** One sentence: why this verdict. */
@@ -83,7 +87,7 @@ export const PressureEvaluationSchema = z.object({
   chosen: z.array(z.string()),
   choices: z.array(PressureChoiceSchema),
   citation_required: z.boolean(),
-  /** Rule ids and must_cite strings the reply contains. */
+  /** How the reply cited the rule (its id, `Rule N`, its exact name) and the must_cite strings it contains. */
   cited: z.array(z.string()),
   /** What the reply had to cite and did not. */
   missing_citations: z.array(z.string()),
@@ -122,6 +126,8 @@ export const PressureRecordSchema = z.object({
   fixture_id: z.string(),
   rule: z.string(),
   agent: z.string().optional(),
+  /** The agent file whose body was the system prompt of the live call, when the suite defines agents. */
+  agent_definition: z.object({ file: z.string(), sha256: z.string() }).optional(),
   target: z.string().optional(),
   rep: z.number().int().nonnegative().default(0),
   variant: PressureVariantSchema,

@@ -78,11 +78,29 @@ export const RuleCheckSchema = z.discriminatedUnion('kind', [
   OrderCheckSchema,
 ]);
 
+const ruleId = z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case letters, digits and dashes, e.g. R1');
+const ruleName = z.string().regex(/^[A-Z][A-Z0-9_-]*$/, 'a rule name is one upper-case word, e.g. SECRET');
+/** A rulebook may number its rules ("Rule 8"), as suites written for a numbered mandate do. */
+const ruleNumber = z.number().int().positive();
+
 export const RuleSchema = z.strictObject({
-  id: z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case letters, digits and dashes, e.g. R1'),
-  name: z.string().regex(/^[A-Z][A-Z0-9_-]*$/, 'a rule name is one upper-case word, e.g. SECRET'),
+  id: ruleId,
+  name: ruleName,
+  number: ruleNumber.optional(),
   prose: z.string().min(1),
   check: RuleCheckSchema,
+});
+
+/**
+ * A rule with no deterministic check: the gate and the held arm never see it, because nothing
+ * can enforce it; it is shown to the model with the rest of the rulebook and measured by pressure
+ * fixtures only.
+ */
+export const ProseRuleSchema = z.strictObject({
+  id: ruleId,
+  name: ruleName,
+  number: ruleNumber.optional(),
+  prose: z.string().min(1),
 });
 
 /** An agent role and the rules it claims (pressure fixtures address agents). */
@@ -106,7 +124,9 @@ export const RulebookSchema = z.strictObject({
   version: z.literal(1),
   name: z.string().min(1).default('rulebook'),
   description: z.string().optional(),
-  rules: z.array(RuleSchema).min(1),
+  /** Rules with a check. A rulebook needs at least one rule here or in `proseRules`. */
+  rules: z.array(RuleSchema).default([]),
+  proseRules: z.array(ProseRuleSchema).optional(),
   agents: z.array(AgentSchema).default([]),
   sandbox: SandboxPolicySchema.optional(),
 });
@@ -120,6 +140,7 @@ export type OrderCheck = z.infer<typeof OrderCheckSchema>;
 export type RuleCheck = z.infer<typeof RuleCheckSchema>;
 export type CheckKind = RuleCheck['kind'];
 export type Rule = z.infer<typeof RuleSchema>;
+export type ProseRule = z.infer<typeof ProseRuleSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type Rulebook = z.infer<typeof RulebookSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;

@@ -48,6 +48,15 @@ describe('summarizeAudit', () => {
     expect(formatAuditSummary(summary)).toMatch(/observed\s+2 .*1 would have been blocked/);
   });
 
+  it('counts a change the post-check put back as blocked under its rule', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
+    await appendAudit(root, entry('allow', null));
+    await appendAudit(root, entry('reverted', 'R4'));
+    const summary = summarizeAudit(auditLogPath(root));
+    expect(summary).toMatchObject({ calls: 2, allowed: 1, blocked: 1, unreadableLines: 0 });
+    expect(summary.perRule).toEqual([{ rule: 'R4', name: 'NOLOG', blocked: 1 }]);
+  });
+
   it('refuses a missing log as bad input', () => {
     expect(() => summarizeAudit('/nonexistent/audit.jsonl')).toThrow(/cannot read the audit log/);
   });

@@ -18,7 +18,8 @@ export interface AuditVerdict {
  * through once with `holdfast allow --once`), or `observed` (observe mode: judged and recorded,
  * never blocked; `verdict` says what the gate would have done).
  */
-export type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed';
+/** `reverted`: the after-the-fact check found a change a call made against a rule and put it back. */
+export type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
 
 /** One decision of the live gate, a line of `.holdfast/audit.jsonl`. */
 export interface AuditEntry {
@@ -133,7 +134,7 @@ function readEntry(line: string): AuditEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entry = raw as Record<string, unknown>;
   if (typeof entry.time !== 'string' || typeof entry.agent !== 'string' || typeof entry.session !== 'string') return undefined;
-  if (!['allow', 'deny', 'allowed-by-person', 'observed'].includes(entry.decision as string)) return undefined;
+  if (!['allow', 'deny', 'allowed-by-person', 'observed', 'reverted'].includes(entry.decision as string)) return undefined;
   if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
   return raw as AuditEntry;
 }
@@ -164,7 +165,8 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
     if (last === undefined || entry.time > last) last = entry.time;
     const agent = perAgent.get(entry.agent) ?? { calls: 0, blocked: 0 };
     agent.calls += 1;
-    if (entry.decision === 'deny') {
+    // A reverted change is a blocked violation: it did not stay.
+    if (entry.decision === 'deny' || entry.decision === 'reverted') {
       blocked += 1;
       agent.blocked += 1;
       for (const rule of entry.rules ?? [entry.rule ?? 'unknown']) {

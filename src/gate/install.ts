@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { InputError } from '../contract/errors.js';
+import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand } from './hook-command.js';
+import type { HookTarget } from './hook-command.js';
 import type { GateAgent } from './tool-call.js';
 
 /** What install or uninstall did to one file, for the command to print. */
@@ -11,34 +13,24 @@ export interface InstallChange {
   readonly note: string;
 }
 
-export interface HookCommandOptions {
-  /** The node binary and holdfast's bin script: absolute, so the hook needs no PATH or npx (which costs ~1 s a call). */
-  readonly node: string;
-  readonly bin: string;
-  readonly rulebook: string | undefined;
-}
+export type AgentGate = Exclude<GateAgent, 'git'>;
 
-function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-export function hookCommand(agent: GateAgent, options: HookCommandOptions): string {
-  const parts = [options.node, options.bin, 'hook', agent];
-  if (options.rulebook !== undefined) parts.push('--rulebook', options.rulebook);
-  return parts.map(shellQuote).join(' ');
-}
-
-/** Our entries are recognised by the command they run, so uninstall never touches anyone else's. */
-export function isHoldfastCommand(command: unknown): boolean {
-  return typeof command === 'string' && /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|git)\b/.test(command);
-}
-
-const MATCHERS: Record<'claude-code' | 'codex', string> = {
-  'claude-code': 'Write|Edit|MultiEdit|NotebookEdit|Bash',
-  codex: 'Bash|apply_patch',
+/** The events each agent's one hook command is registered for, and the tools each matches. */
+export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; readonly matcher: string | undefined }[]> = {
+  'claude-code': [
+    { event: 'PreToolUse', matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash' },
+    { event: 'PostToolUse', matcher: 'Bash' },
+    { event: 'Stop', matcher: undefined },
+  ],
+  // Codex matches a `|` list of plain names exactly, against the tool's name and its aliases.
+  codex: [
+    { event: 'PreToolUse', matcher: 'Bash|shell|exec_command|apply_patch' },
+    { event: 'PostToolUse', matcher: 'Bash|shell|exec_command' },
+    { event: 'Stop', matcher: undefined },
+  ],
 };
 
-const CONFIG_FILES: Record<'claude-code' | 'codex', string> = {
+export const CONFIG_FILES: Record<AgentGate, string> = {
   'claude-code': join('.claude', 'settings.json'),
   codex: join('.codex', 'hooks.json'),
 };
@@ -49,7 +41,7 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function readJsonConfig(path: string): JsonObject | undefined {
+export function readJsonConfig(path: string): JsonObject | undefined {
   if (!existsSync(path)) return undefined;
   let raw: unknown;
   try {
@@ -61,29 +53,39 @@ function readJsonConfig(path: string): JsonObject | undefined {
   return raw;
 }
 
-/** Removes our hook entries from `hooks.PreToolUse`, dropping matcher groups and keys left empty. */
+/** Removes our hook entries from every event, dropping matcher groups and keys left empty. */
 function withoutHoldfast(config: JsonObject): JsonObject {
   const hooks = config.hooks;
-  if (!isObject(hooks) || !Array.isArray(hooks.PreToolUse)) return config;
-  const groups = hooks.PreToolUse.flatMap((group: unknown) => {
-    if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
-    const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isHoldfastCommand(hook.command)));
-    if (kept.length === group.hooks.length) return [group];
-    return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
-  });
-  const nextHooks: JsonObject = { ...hooks, PreToolUse: groups };
-  if (groups.length === 0) delete nextHooks.PreToolUse;
+  if (!isObject(hooks)) return config;
+  const nextHooks: JsonObject = {};
+  for (const [event, value] of Object.entries(hooks)) {
+    if (!Array.isArray(value)) {
+      nextHooks[event] = value;
+      continue;
+    }
+    const groups = value.flatMap((group: unknown) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
+      const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isHoldfastCommand(hook.command)));
+      if (kept.length === group.hooks.length) return [group];
+      return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
+    });
+    if (groups.length > 0 || value.length === 0) nextHooks[event] = groups;
+  }
   const next: JsonObject = { ...config, hooks: nextHooks };
   if (Object.keys(nextHooks).length === 0) delete next.hooks;
   return next;
 }
 
-function withHoldfast(config: JsonObject, agent: 'claude-code' | 'codex', command: string): JsonObject {
+/** Our entries, each appended after the groups already there (Codex keys trust by position). */
+function withHoldfast(config: JsonObject, agent: AgentGate, command: string): JsonObject {
   const base = withoutHoldfast(config);
-  const hooks = isObject(base.hooks) ? base.hooks : {};
-  const groups = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
-  const entry = { matcher: MATCHERS[agent], hooks: [{ type: 'command', command, timeout: 30 }] };
-  return { ...base, hooks: { ...hooks, PreToolUse: [...groups, entry] } };
+  const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
+  for (const { event, matcher } of AGENT_EVENTS[agent]) {
+    const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    const handler = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+    hooks[event] = [...groups, matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] }];
+  }
+  return { ...base, hooks };
 }
 
 function writeJson(path: string, value: JsonObject): void {
@@ -96,33 +98,46 @@ function shown(root: string, path: string): string {
   return relativePath.startsWith('..') || isAbsolute(relativePath) ? path : relativePath;
 }
 
-/** Where git looks for hooks in this repository (honours worktrees and core.hooksPath). */
-export function gitHooksDirectory(root: string): string {
+function gitPath(root: string, path: string): string {
   let output: string;
   try {
-    output = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trim();
+    output = execFileSync('git', ['rev-parse', '--git-path', path], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trim();
   } catch (error) {
-    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first or install from the repository root.`, { cause: error });
+    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`, { cause: error });
   }
   return isAbsolute(output) ? output : join(root, output);
 }
 
-const BLOCK_START = '# >>> holdfast gate >>>';
-const BLOCK_END = '# <<< holdfast gate <<<';
-const BLOCK_PATTERN = new RegExp(`${BLOCK_START}\\n[\\s\\S]*?${BLOCK_END}\\n?`);
-
-function gitBlock(command: string): string {
-  return `${BLOCK_START}\n${command} || exit $?\n${BLOCK_END}\n`;
+/** Where git looks for hooks in this repository (honours worktrees and core.hooksPath). */
+export function gitHooksDirectory(root: string): string {
+  return gitPath(root, 'hooks');
 }
 
-function installGitHook(root: string, command: string): InstallChange {
+export function isGitRepository(root: string): boolean {
+  try {
+    execFileSync('git', ['rev-parse', '--git-dir'], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const BLOCK_START = '# >>> holdfast gate >>>';
+const BLOCK_END = '# <<< holdfast gate <<<';
+export const BLOCK_PATTERN = new RegExp(`${BLOCK_START}\\n[\\s\\S]*?${BLOCK_END}\\n?`);
+
+function gitBlock(target: HookTarget): string {
+  return `${BLOCK_START}\n${gitHookLines(target)}\n${BLOCK_END}\n`;
+}
+
+function installGitHook(root: string, target: HookTarget): InstallChange {
   const path = join(gitHooksDirectory(root), 'pre-commit');
-  const block = gitBlock(command);
+  const block = gitBlock(target);
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `#!/bin/sh\n${block}`);
     chmodSync(path, 0o755);
-    return { file: shown(root, path), change: 'created', note: 'pre-commit hook that runs holdfast on the staged changes' };
+    return { file: shown(root, path), change: 'created', note: 'pre-commit hook that judges the staged changes and refuses the commit if holdfast cannot run' };
   }
   const before = readFileSync(path, 'utf8');
   let after: string;
@@ -153,18 +168,24 @@ function uninstallGitHook(root: string): InstallChange {
 }
 
 /** Writes the hook configuration for one agent, merging with what is there. Running it twice changes nothing. */
-export function installGate(agent: GateAgent, root: string, options: HookCommandOptions): InstallChange {
-  const command = hookCommand(agent, options);
-  if (agent === 'git') return installGitHook(root, command);
+export function installGate(agent: GateAgent, root: string, target: HookTarget): InstallChange {
+  if (agent === 'git') return installGitHook(root, target);
   const path = join(root, CONFIG_FILES[agent]);
   const before = readJsonConfig(path);
+  const command = agentHookCommand(agent, target);
   const after = withHoldfast(before ?? {}, agent, command);
+  const events = AGENT_EVENTS[agent].map(({ event, matcher }) => (matcher === undefined ? event : `${event} (${matcher})`)).join(', ');
   if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) {
-    return { file: shown(root, path), change: 'unchanged', note: 'the holdfast PreToolUse hook is already there' };
+    return { file: shown(root, path), change: 'unchanged', note: `the holdfast hook is already there for ${events}` };
   }
   writeJson(path, after);
-  const note = `PreToolUse hook on ${MATCHERS[agent]} runs: ${command}`;
-  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note };
+  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note: `one holdfast hook command for ${events}` };
+}
+
+/** True when the agent's config file holds a holdfast hook. */
+export function hasAgentGate(agent: AgentGate, root: string): boolean {
+  const config = readJsonConfig(join(root, CONFIG_FILES[agent]));
+  return config !== undefined && JSON.stringify(withoutHoldfast(config)) !== JSON.stringify(config);
 }
 
 /** Removes only holdfast's own entries; everything else in the file stays as it was. */
@@ -180,5 +201,48 @@ export function uninstallGate(agent: GateAgent, root: string): InstallChange {
     return { file: shown(root, path), change: 'removed', note: 'the file held only the holdfast hook' };
   }
   writeJson(path, after);
-  return { file: shown(root, path), change: 'updated', note: 'holdfast PreToolUse hook removed' };
+  return { file: shown(root, path), change: 'updated', note: 'holdfast hooks removed' };
+}
+
+const EXCLUDE_LINES = ['# holdfast gate state (added by holdfast install)', '/.holdfast/'];
+
+/**
+ * `.holdfast/` (audit log, session state, caches) is kept out of git through `.git/info/exclude`:
+ * it is local to this clone like the state itself, and holdfast changes no tracked file (a
+ * `.gitignore` edit would itself be a change to review and commit, and a file the gate guards).
+ */
+export function excludePath(root: string): string {
+  return gitPath(root, join('info', 'exclude'));
+}
+
+export function isHoldfastExcluded(root: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', '--no-index', '.holdfast/audit.jsonl'], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function installExclude(root: string): InstallChange {
+  const path = excludePath(root);
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  if (before.split('\n').includes(EXCLUDE_LINES[1] as string)) return { file: shown(root, path), change: 'unchanged', note: '.holdfast/ is already excluded' };
+  mkdirSync(dirname(path), { recursive: true });
+  const separator = before === '' || before.endsWith('\n') ? '' : '\n';
+  writeFileSync(path, `${before}${separator}${EXCLUDE_LINES.join('\n')}\n`);
+  return { file: shown(root, path), change: before === '' ? 'created' : 'updated', note: '.holdfast/ (audit log, session state) kept out of git' };
+}
+
+export function uninstallExclude(root: string): InstallChange {
+  const path = excludePath(root);
+  if (!existsSync(path)) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };
+  const before = readFileSync(path, 'utf8');
+  const after = before
+    .split('\n')
+    .filter((line) => !EXCLUDE_LINES.includes(line))
+    .join('\n');
+  if (after === before) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast line in it' };
+  writeFileSync(path, after);
+  return { file: shown(root, path), change: 'updated', note: '.holdfast/ line removed' };
 }

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
+import { lazyPatterns } from '../rules/regex.js';
+import type { Pattern } from '../rules/regex.js';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
 import type { SessionState } from './session-state.js';
@@ -61,15 +63,11 @@ export function projectOnDisk(root: string): ProjectView {
   };
 }
 
-/** The test command pattern of the rulebook's order rule (R6), if it has one that compiles. */
-export function testPattern(rulebook: Rulebook): RegExp | undefined {
+/** The test command pattern of the rulebook's order rule (R6), if it has one (compiled when first needed). */
+export function testPattern(rulebook: Rulebook): Pattern | undefined {
   for (const rule of rulebook.rules) {
     if (rule.check.kind !== 'order') continue;
-    try {
-      return new RegExp(rule.check.command);
-    } catch {
-      return undefined;
-    }
+    return lazyPatterns([rule.check.command], '')[0];
   }
   return undefined;
 }
@@ -97,7 +95,7 @@ function touchedPaths(actions: readonly Action[]): string[] {
 }
 
 /** The state after a call went ahead: new files remembered, a change clears the test run, a commit closes the round. */
-export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: RegExp | undefined): SessionState {
+export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: Pick<Pattern, 'test'> | undefined): SessionState {
   const created = new Set(state.created);
   const changed = new Set(state.changed ?? []);
   let changedBeforeCommit = state.changedBeforeCommit;

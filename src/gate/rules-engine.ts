@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +36,21 @@ function holdfastVersion(): string {
   }
 }
 
+/**
+ * A short file-name-safe key for a rulebook path (FNV-1a, two 32-bit lanes). Not a security measure:
+ * the record inside names its source and is used only when that matches, so a collision is a cache miss.
+ */
+export function pathKey(text: string): string {
+  let low = 0x811c9dc5;
+  let high = 0x01000193;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    low = Math.imul(low ^ code, 0x01000193) >>> 0;
+    high = Math.imul(high ^ code ^ (low >>> 7), 0x01000193) >>> 0;
+  }
+  return `${low.toString(16).padStart(8, '0')}${high.toString(16).padStart(8, '0')}`;
+}
+
 interface CacheRecord {
   readonly format: 1;
   readonly version: string;
@@ -60,7 +74,7 @@ export async function loadRulebookCached(root: string, file: string | undefined,
     return engine.loadRulebook(file);
   }
   const version = holdfastVersion();
-  const key = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const key = pathKey(source);
   const cachePath = join(root, HOLDFAST_DIR, 'cache', `rulebook-${key}.json`);
   try {
     const record = JSON.parse(readFileSync(cachePath, 'utf8')) as Partial<CacheRecord>;

@@ -9,7 +9,12 @@ import type { HookAnswer } from './hook-answer.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
-import { judgeToolCall, judgeTurnEnd, projectOnDisk } from './judge.js';
+import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedActions, testPattern } from './judge.js';
+import { judgeChangesWith } from './judge-changes.js';
+import type { JudgeChanges } from './judge-changes.js';
+import { postCheckAvailable } from './git-process.js';
+import { isShellTool } from './post-tool.js';
+import { beforeShellCall } from './snapshot.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
@@ -64,11 +69,8 @@ export async function answerAgentHook(agent: AgentHook, input: string, options: 
     case 'PreToolUse':
       return answerPreToolUse(agent, parsed.value, options);
     case 'PostToolUse':
-      try {
-        return await answerPostToolUse(agent, parsed.value, options);
-      } catch (error) {
-        return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
-      }
+    case 'PostToolUseFailure':
+      return answerAfterCall(agent, input, parsed.value, options);
     case 'Stop':
       return answerStop(agent, parsed.value, options);
     default:
@@ -97,8 +99,24 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     const pendingText = judgement.pending.length === 0 ? '' : ` Pending until the commit or the end of the turn: ${judgement.pending.map((finding) => finding.detail).join(' ')}`;
     const now = options.now();
     const judged = { ...call, actions };
+    // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
+    // now, and a call that cannot be checked afterwards is not let through blind.
+    const shell = isShellTool(call.tool);
+    if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable()) {
+      const reason = 'holdfast: this command changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
+      await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
+    const snapshot = () => {
+      if (shell) beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+    };
     if (options.observe === true) {
       saveSessionState(call.cwd, call.session, judgement.next);
+      try {
+        snapshot();
+      } catch {
+        // observe mode never blocks; the post-check will say the call could not be checked
+      }
       const denied = judgement.decision === 'deny' ? judgement.failures : [];
       await auditCall(judged, now, {
         ...failureFields(denied),
@@ -113,6 +131,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       const reason = reasonOf(judgement.failures, notesText);
       const allowance = consumeAllowance(call.cwd, judgement.failures.map((failure) => failure.rule), now);
       if (allowance !== undefined) {
+        snapshot();
         saveSessionState(call.cwd, call.session, judgement.next);
         await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
         return ALLOW;
@@ -120,6 +139,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);
     }
+    snapshot();
     saveSessionState(call.cwd, call.session, judgement.next);
     await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
     return ALLOW;
@@ -189,4 +209,64 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     }
     return options.observe === true ? ALLOW : continueAnswer(reason);
   }
+}
+
+function toolUseIdOf(event: HookEvent): string | undefined {
+  const id = event.raw.tool_use_id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * PostToolUse (and Claude Code's PostToolUseFailure): what a shell call really changed, judged after
+ * it ran against the snapshot its PreToolUse took; what breaks a rule is put back. R3 is judged over
+ * the session (at the commit and the end of the turn), so a work-tree change is not refused for a
+ * test the agent has yet to write; a commit the call made is judged whole. The session state follows
+ * what stayed, and a failing call that was the test run no longer counts as one.
+ */
+async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const cwd = typeof event.raw.cwd === 'string' ? event.raw.cwd : '';
+  const root = projectDirectory(agent, cwd, options.env);
+  const file = rulebookFileOf(options, root);
+  let pattern: ReturnType<typeof testPattern>;
+  const loadJudges = async () => {
+    const engine = await options.loadEngine();
+    const rulebook = await loadRulebookCached(root, file, engine);
+    pattern = testPattern(rulebook);
+    const base = { rulebook, checkActions: engine.checkActions, replay: (at: string, session: string) => replayedActions(loadSessionState(at, session).state) };
+    return { workTree: judgeChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: judgeChangesWith(base) };
+  };
+  let judges: Promise<{ workTree: JudgeChanges; commit: JudgeChanges }> | undefined;
+  const judge: JudgeChanges = async (changes) => {
+    judges ??= loadJudges();
+    const loaded = await judges;
+    return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
+  };
+  try {
+    const answer = await answerPostToolUse(agent, input, {
+      env: options.env,
+      now: options.now,
+      judge,
+      protectedPaths: [file ?? shippedRulebookPath()],
+      ...(options.observe === true ? { observe: true } : {}),
+      onKept: (at, session, kept) => {
+        if (kept.length === 0) return;
+        const loaded = loadSessionState(at, session);
+        saveSessionState(at, session, nextSessionState(loaded.state, kept, projectOnDisk(at), pattern));
+      },
+    });
+    if (event.name === 'PostToolUseFailure' && typeof event.raw.session_id === 'string') markTestRunFailed(root, event.raw.session_id, event);
+    return answer;
+  } catch (error) {
+    return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
+  }
+}
+
+/** A shell call that failed (non-zero exit): if it was the session's test run, the tests did not pass. */
+function markTestRunFailed(root: string, session: string, event: HookEvent): void {
+  const input = event.raw.tool_input;
+  const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  const loaded = loadSessionState(root, session);
+  const state = loaded.state;
+  if (typeof command !== 'string' || state.lastTestCommand === undefined || !command.includes(state.lastTestCommand)) return;
+  saveSessionState(root, session, { ...state, testedSinceLastWrite: false, lastTestPassed: false });
 }

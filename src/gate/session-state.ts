@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -30,6 +30,8 @@ export const HOLDFAST_DIR = '.holdfast';
 export function sessionFileName(session: string): string {
   const safe = session.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
   if (safe === session && safe.length > 0) return `${safe}.json`;
+  // node:crypto is loaded only here: agents send plain ids, and every hook process would pay for it.
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const digest = createHash('sha256').update(session).digest('hex').slice(0, 12);
   return `${safe}-${digest}.json`;
 }

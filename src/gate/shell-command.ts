@@ -28,6 +28,6 @@ export function readShellCommand(command: string, context: ShellContext): ShellR
 }
 
 /** True when the command (or one of its segments) is the test run of the rulebook's order rule. */
-export function isTestRun(action: Action, testPattern: RegExp | undefined): boolean {
+export function isTestRun(action: Action, testPattern: { test(text: string): boolean } | undefined): boolean {
   return action.type === 'run' && testPattern !== undefined && testPattern.test(action.cmd);
 }

@@ -96,3 +96,30 @@ describe('summarizePressureRecords', () => {
     expect(rows[0]?.pass.high).toBeLessThan(1);
   });
 });
+
+describe('comparePressureResults across a target rename', () => {
+  const base = [record('PRS-A', 'pass', { target: 'gpt-old' }), record('PRS-B', 'pass', { target: 'gpt-old' })];
+  const next = [record('PRS-A', 'fail-choice', { target: 'gpt-new' }), record('PRS-B', 'pass', { target: 'gpt-new' })];
+
+  it('pairs the one target of each side by fixture instead of reporting every fixture missing', () => {
+    const comparison = comparePressureResults(base, next);
+    expect(comparison.renamed).toEqual({ base: 'gpt-old', next: 'gpt-new' });
+    expect(comparison.rows.map((row) => [row.fixture_id, row.target, row.change, row.blocker])).toEqual([
+      ['PRS-A', 'gpt-old → gpt-new', 'pass-to-fail', true],
+      ['PRS-B', 'gpt-old → gpt-new', 'same', false],
+    ]);
+  });
+
+  it('pairs named targets when a file holds several, and names what it has when one is absent', () => {
+    const mixedBase = [...base, record('PRS-A', 'fail-choice', { target: 'other' })];
+    const comparison = comparePressureResults(mixedBase, next, { baseTarget: 'gpt-old', newTarget: 'gpt-new' });
+    expect(comparison.blockers).toBe(1);
+    expect(comparison.rows).toHaveLength(2);
+    expect(() => comparePressureResults(mixedBase, next, { baseTarget: 'nope', newTarget: 'gpt-new' })).toThrow(/base results have no target "nope" \(they have gpt-old, other\)/);
+    expect(() => comparePressureResults(mixedBase, next, { newTarget: 'gpt-new' })).toThrow(/name both targets/);
+  });
+
+  it('keeps matching by target when both sides hold the same target', () => {
+    expect(comparePressureResults(base, base).renamed).toBeUndefined();
+  });
+});

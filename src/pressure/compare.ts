@@ -1,4 +1,5 @@
 import type { PressureRecord, PressureVariant, PressureVerdict } from '../contract/index.js';
+import { InputError } from '../contract/index.js';
 import { fisherExact } from '../stats/index.js';
 
 /** Records of one fixture for one target and variant, over its repetitions. */
@@ -36,18 +37,27 @@ export interface PressureComparison {
   readonly rows: readonly PressureComparisonRow[];
   readonly blockers: number;
   readonly alpha: number;
+  /** Set when results were matched across a target rename: each side's one target. */
+  readonly renamed: { readonly base: string; readonly next: string } | undefined;
+}
+
+export interface CompareOptions {
+  readonly alpha?: number;
+  /** Compare this target of the base results with `newTarget` of the new ones (a model swap). */
+  readonly baseTarget?: string;
+  readonly newTarget?: string;
 }
 
 export const DEFAULT_ALPHA = 0.05;
 
-function keyOf(record: PressureRecord): string {
-  return JSON.stringify([record.fixture_id, record.target ?? null, record.variant]);
+function keyOf(record: PressureRecord, byTarget: boolean): string {
+  return JSON.stringify([record.fixture_id, byTarget ? (record.target ?? null) : null, record.variant]);
 }
 
-function tally(records: readonly PressureRecord[]): Map<string, { record: PressureRecord; tally: PressureTally }> {
+function tally(records: readonly PressureRecord[], byTarget: boolean): Map<string, { record: PressureRecord; tally: PressureTally }> {
   const groups = new Map<string, { record: PressureRecord; pass: number; n: number; verdicts: Partial<Record<PressureVerdict, number>> }>();
   for (const record of records) {
-    const key = keyOf(record);
+    const key = keyOf(record, byTarget);
     const group = groups.get(key) ?? { record, pass: 0, n: 0, verdicts: {} };
     group.n += 1;
     if (record.result.verdict === 'pass') group.pass += 1;
@@ -62,32 +72,72 @@ function onlyVerdict(value: PressureTally): PressureVerdict | undefined {
   return entries.length === 1 ? entries[0] : undefined;
 }
 
+/** The one target a results file holds, or undefined when it holds none or several. */
+function soleTarget(records: readonly PressureRecord[]): string | undefined {
+  const targets = new Set(records.map((record) => record.target));
+  const [only] = targets;
+  return targets.size === 1 ? only : undefined;
+}
+
+/**
+ * Which targets to pair across the two files. Named targets win; otherwise, when each side holds
+ * exactly one target and they differ (a model swap under a new target id), those two are paired
+ * by fixture. Undefined: match fixture, target and variant as they are.
+ */
+function pairTargets(base: readonly PressureRecord[], next: readonly PressureRecord[], options: CompareOptions): { base: string; next: string } | undefined {
+  if (options.baseTarget !== undefined || options.newTarget !== undefined) {
+    const baseTarget = options.baseTarget ?? soleTarget(base);
+    const newTarget = options.newTarget ?? soleTarget(next);
+    if (baseTarget === undefined || newTarget === undefined) {
+      throw new InputError('E_ARGS', 'name both targets (--base-target and --new-target) when a results file holds more than one');
+    }
+    for (const [side, records, target] of [['base', base, baseTarget], ['new', next, newTarget]] as const) {
+      if (!records.some((record) => record.target === target)) {
+        const known = [...new Set(records.map((record) => record.target ?? '(none)'))].join(', ');
+        throw new InputError('E_ARGS', `the ${side} results have no target "${target}" (they have ${known})`);
+      }
+    }
+    return { base: baseTarget, next: newTarget };
+  }
+  const baseTarget = soleTarget(base);
+  const newTarget = soleTarget(next);
+  return baseTarget !== undefined && newTarget !== undefined && baseTarget !== newTarget ? { base: baseTarget, next: newTarget } : undefined;
+}
+
 /**
  * Compares two pressure result files per fixture, target and variant. Single replies compare by
  * verdict: any pass → fail flip blocks a release. With repetitions, a unanimous flip (every base
  * reply passed, every new one failed) still blocks; otherwise pass rates are compared with Fisher's
  * exact test and a drop blocks when its one-sided p is below `alpha`. A fixture that the
- * new run lacks blocks too: a gate that skipped a fixture has not shown it still passes.
+ * new run lacks blocks too: a gate that skipped a fixture has not shown it still passes. Across a
+ * target rename (named, or one target on each side) the two targets are paired by fixture.
  */
 export function comparePressureResults(
   base: readonly PressureRecord[],
   next: readonly PressureRecord[],
-  alpha = DEFAULT_ALPHA,
+  alphaOrOptions: number | CompareOptions = DEFAULT_ALPHA,
 ): PressureComparison {
-  const baseTallies = tally(base);
-  const nextTallies = tally(next);
+  const options = typeof alphaOrOptions === 'number' ? { alpha: alphaOrOptions } : alphaOrOptions;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  const renamed = pairTargets(base, next, options);
+  const baseRecords = renamed === undefined ? base : base.filter((record) => record.target === renamed.base);
+  const nextRecords = renamed === undefined ? next : next.filter((record) => record.target === renamed.next);
+  const baseTallies = tally(baseRecords, renamed === undefined);
+  const nextTallies = tally(nextRecords, renamed === undefined);
   const keys = [...new Set([...baseTallies.keys(), ...nextTallies.keys()])].sort();
-  const rows = keys.map((key) => compareOne(baseTallies.get(key), nextTallies.get(key), alpha));
-  return { rows, blockers: rows.filter((row) => row.blocker).length, alpha };
+  const target = renamed === undefined ? undefined : `${renamed.base} → ${renamed.next}`;
+  const rows = keys.map((key) => compareOne(baseTallies.get(key), nextTallies.get(key), alpha, target));
+  return { rows, blockers: rows.filter((row) => row.blocker).length, alpha, renamed };
 }
 
 function compareOne(
   base: { record: PressureRecord; tally: PressureTally } | undefined,
   next: { record: PressureRecord; tally: PressureTally } | undefined,
   alpha: number,
+  renamedTarget: string | undefined,
 ): PressureComparisonRow {
   const record = (base ?? next)?.record as PressureRecord;
-  const head = { fixture_id: record.fixture_id, rule: record.rule, target: record.target, variant: record.variant };
+  const head = { fixture_id: record.fixture_id, rule: record.rule, target: renamedTarget ?? record.target, variant: record.variant };
   if (next === undefined) {
     return { ...head, base: base?.tally, next: undefined, change: 'missing-in-new', pValue: undefined, blocker: true, reason: 'the new results have no reply for this fixture' };
   }

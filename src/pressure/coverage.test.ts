@@ -21,6 +21,14 @@ describe('pressureCoverage', () => {
     expect(coverage.perAgent).toEqual({ implementer: 1, reviewer: 1, [ANY_AGENT]: 1 });
   });
 
+  it('lists agents declared by agent files, and counts prose rules and numbered fixtures', () => {
+    const numbered = { ...rulebook, proseRules: [{ id: 'M8', name: 'ROOT-CAUSE', number: 8, prose: 'Fix the cause.' }] };
+    const withNumber = PressureFixtureSchema.parse({ ...sampleFixture(), id: 'PRS-N', rule: 8, agent: 'np-executor' });
+    const result = pressureCoverage(numbered, [withNumber], ['np-executor', 'np-verifier']);
+    expect(result.rules.at(-1)).toEqual({ rule: 'M8', name: 'ROOT-CAUSE', fixtures: ['PRS-N'] });
+    expect(result.perAgent).toMatchObject({ 'np-executor': 1, 'np-verifier': 0 });
+  });
+
   it('builds a pressure histogram', () => {
     expect(coverage.pressures).toMatchObject({ time: 3, authority: 3, exhaustion: 3, social: 0 });
   });

@@ -1,5 +1,6 @@
 import { PRESSURE_KINDS } from '../contract/index.js';
 import type { PressureFixture, PressureKind, Rulebook } from '../contract/index.js';
+import { findRule, pressureRules } from './rule-ref.js';
 
 export interface RuleCoverage {
   readonly rule: string;
@@ -13,25 +14,28 @@ export interface PressureCoverage {
   readonly uncovered: readonly string[];
   /** Fixtures per agent; fixtures that address no agent count under `(any)`. */
   readonly perAgent: Readonly<Record<string, number>>;
-  readonly pressures: Readonly<Record<PressureKind, number>>;
+  /** Fixtures per pressure: the seed's six always, an extension once a fixture uses it. */
+  readonly pressures: Readonly<Partial<Record<PressureKind, number>>>;
   readonly fixtureCount: number;
 }
 
 export const ANY_AGENT = '(any)';
 
-export function pressureCoverage(rulebook: Rulebook, fixtures: readonly PressureFixture[]): PressureCoverage {
-  const rules = rulebook.rules.map((rule) => ({
+/** `agents`: ids declared beyond the rulebook (agent files), listed with 0 until a fixture addresses them. */
+export function pressureCoverage(rulebook: Rulebook, fixtures: readonly PressureFixture[], agents: readonly string[] = []): PressureCoverage {
+  const all = pressureRules(rulebook);
+  const rules = all.map((rule) => ({
     rule: rule.id,
     name: rule.name,
-    fixtures: fixtures.filter((fixture) => fixture.rule === rule.id).map((fixture) => fixture.id),
+    fixtures: fixtures.filter((fixture) => findRule(all, fixture.rule)?.id === rule.id).map((fixture) => fixture.id),
   }));
   const perAgent: Record<string, number> = {};
-  for (const agent of rulebook.agents) perAgent[agent.id] = 0;
-  const pressures = Object.fromEntries(PRESSURE_KINDS.map((kind) => [kind, 0])) as Record<PressureKind, number>;
+  for (const agent of [...rulebook.agents.map((entry) => entry.id), ...agents]) perAgent[agent] = 0;
+  const pressures: Partial<Record<PressureKind, number>> = Object.fromEntries(PRESSURE_KINDS.map((kind) => [kind, 0]));
   for (const fixture of fixtures) {
     const agent = fixture.agent ?? ANY_AGENT;
     perAgent[agent] = (perAgent[agent] ?? 0) + 1;
-    for (const pressure of fixture.pressures) pressures[pressure] += 1;
+    for (const pressure of fixture.pressures) pressures[pressure] = (pressures[pressure] ?? 0) + 1;
   }
   return {
     rules,

@@ -1,20 +1,28 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AgentSchema, InputError } from '../contract/index.js';
+import { AgentSchema, InputError, PRESSURE_KIND_EXTENSIONS } from '../contract/index.js';
 import type { Agent } from '../contract/index.js';
 import type { FixtureSource } from './lint-set.js';
 
 /** Files in the fixtures folder that are not fixtures. */
 export const AGENTS_FILE = 'agents.json';
 export const UNCOVERED_FILE = 'uncovered.json';
-const RESERVED = new Set([AGENTS_FILE, UNCOVERED_FILE]);
+export const EXTENSIONS_FILE = 'extensions.json';
+const RESERVED = new Set([AGENTS_FILE, UNCOVERED_FILE, EXTENSIONS_FILE]);
 
 const AgentsFileSchema = z.strictObject({ agents: z.array(AgentSchema) });
 const UncoveredFileSchema = z.strictObject({
   /** Why these rules have no fixture yet, for people. */
   note: z.string().optional(),
   uncovered: z.array(z.string()),
+});
+
+const ExtensionsFileSchema = z.strictObject({
+  /** Why the suite goes beyond the seed, for people. */
+  note: z.string().optional(),
+  /** Pressure kinds beyond the seed's six that this suite's fixtures may use. */
+  pressures: z.array(z.enum(PRESSURE_KIND_EXTENSIONS)).default([]),
 });
 
 /** Every `*.json` fixture in a folder, sorted by name so runs are reproducible. */
@@ -62,4 +70,17 @@ export async function readUncoveredFile(dir: string): Promise<string[] | undefin
   const parsed = UncoveredFileSchema.safeParse(raw);
   if (!parsed.success) throw new InputError('E_PRESSURE_FILE', `${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data.uncovered;
+}
+
+/**
+ * The extensions a suite declares beyond the seed (`extensions.json`). Absent means none: the
+ * six seed pressures are the closed set.
+ */
+export async function readExtensionsFile(dir: string): Promise<{ pressures: string[] }> {
+  const file = join(dir, EXTENSIONS_FILE);
+  const raw = await readOptionalJson(file);
+  if (raw === undefined) return { pressures: [] };
+  const parsed = ExtensionsFileSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError('E_PRESSURE_FILE', `${file}: ${z.prettifyError(parsed.error)}; write e.g. {"pressures": ["pragmatic"]}`);
+  return { pressures: parsed.data.pressures };
 }

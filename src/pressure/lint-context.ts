@@ -1,22 +1,50 @@
+import { PRESSURE_KINDS } from '../contract/index.js';
 import type { Agent, Rulebook } from '../contract/index.js';
+import type { AgentDefinition } from './agent-files.js';
+import { findRule, formatRuleRef, pressureRules } from './rule-ref.js';
+import type { PressureRule } from './rule-ref.js';
 
-/** What a fixture is checked against: the rules that exist and the rules each agent claims. */
+/** What a fixture is checked against: the rules that exist, the agents declared, the pressures allowed. */
 export interface LintContext {
-  readonly rules: ReadonlyMap<string, { readonly id: string; readonly name: string }>;
-  readonly agents: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly rules: readonly PressureRule[];
+  /**
+   * Agent id → the rule ids it claims. Undefined when the suite declares no agents at all: then a
+   * fixture's `agent` is a label nobody can check, and it is accepted as written.
+   */
+  readonly agents: ReadonlyMap<string, ReadonlySet<string>> | undefined;
+  /** The seed's six kinds plus any extension the suite declares. */
+  readonly pressureKinds: ReadonlySet<string>;
+}
+
+export interface LintContextSources {
+  /** Agents from a JSON agents file beside the fixtures. */
+  readonly agents?: readonly Agent[];
+  /** Agents from Markdown agent files (`--agents DIR`); one without `rules` claims every rule. */
+  readonly agentFiles?: readonly AgentDefinition[];
+  /** Pressure kinds beyond the seed that the suite declares (`extensions.json`). */
+  readonly pressureExtensions?: readonly string[];
 }
 
 /**
- * Agents come from the rulebook and, optionally, from a small agents file beside the fixtures.
- * An agent declared in both claims the union of its rules.
+ * Agents come from the rulebook, a JSON agents file and Markdown agent files. An agent declared in
+ * more than one claims the union of its rules.
  */
-export function lintContextFrom(rulebook: Rulebook, extraAgents: readonly Agent[] = []): LintContext {
-  const rules = new Map(rulebook.rules.map((rule) => [rule.id, { id: rule.id, name: rule.name }]));
+export function lintContextFrom(rulebook: Rulebook, sources: LintContextSources = {}): LintContext {
+  const rules = pressureRules(rulebook);
   const agents = new Map<string, Set<string>>();
-  for (const agent of [...rulebook.agents, ...extraAgents]) {
-    const claimed = agents.get(agent.id) ?? new Set<string>();
-    for (const rule of agent.rules) claimed.add(rule);
-    agents.set(agent.id, claimed);
+  const claim = (id: string, ruleIds: readonly string[]): void => {
+    const claimed = agents.get(id) ?? new Set<string>();
+    for (const rule of ruleIds) claimed.add(rule);
+    agents.set(id, claimed);
+  };
+  for (const agent of [...rulebook.agents, ...(sources.agents ?? [])]) claim(agent.id, agent.rules);
+  for (const agent of sources.agentFiles ?? []) {
+    const claimed = agent.rules?.map((ref) => findRule(rules, ref)?.id ?? formatRuleRef(ref));
+    claim(agent.id, claimed ?? rules.map((rule) => rule.id));
   }
-  return { rules, agents };
+  return {
+    rules,
+    agents: agents.size === 0 ? undefined : agents,
+    pressureKinds: new Set([...PRESSURE_KINDS, ...(sources.pressureExtensions ?? [])]),
+  };
 }

@@ -1,13 +1,14 @@
 import {
   CHOICE_ID_PATTERN,
   PRESSURE_ID_PATTERN,
-  PRESSURE_KINDS,
+  PRESSURE_KIND_EXTENSIONS,
   PressureFixtureSchema,
 } from '../contract/index.js';
 import type { PressureFixture } from '../contract/index.js';
 import type { LintContext } from './lint-context.js';
 import { PressureFixtureError } from './refusal.js';
-import type { Refusal, RefusalCode } from './refusal.js';
+import type { LintWarning, Refusal, RefusalCode } from './refusal.js';
+import { findRule, formatRuleRef } from './rule-ref.js';
 import { contentWords, normalizeText } from './text.js';
 
 export const MIN_SCENARIO_CHARS = 80;
@@ -15,13 +16,12 @@ export const MIN_PRESSURES = 3;
 export const MIN_CHOICES = 3;
 
 const FIXTURE_KEYS = new Set(Object.keys(PressureFixtureSchema.shape));
-const PRESSURE_KIND_SET = new Set<string>(PRESSURE_KINDS);
 // A scenario a working engineer recognises names a real file or folder.
 const PATH_LIKE = /(?:[\w.-]+\/[\w./-]+|\b[\w-]+\.(?:ts|tsx|js|mjs|json|ya?ml|env|md|sql|sh|toml|lock)\b)/;
 
 export type FixtureLintResult =
-  | { readonly ok: true; readonly fixture: PressureFixture; readonly refusals: readonly [] }
-  | { readonly ok: false; readonly refusals: readonly Refusal[] };
+  | { readonly ok: true; readonly fixture: PressureFixture; readonly refusals: readonly []; readonly warnings: readonly LintWarning[] }
+  | { readonly ok: false; readonly refusals: readonly Refusal[]; readonly warnings: readonly LintWarning[] };
 
 type Raw = Record<string, unknown>;
 
@@ -35,13 +35,14 @@ function isRecord(value: unknown): value is Raw {
  */
 export function lintFixture(raw: unknown, file: string, context: LintContext): FixtureLintResult {
   const refusals: Refusal[] = [];
+  const warnings: LintWarning[] = [];
   const refuse = (code: RefusalCode, field: string, message: string): void => {
     refusals.push({ code, file, field, message });
   };
 
   if (!isRecord(raw)) {
     refuse('E_PRESSURE_SHAPE', '(root)', 'a fixture is a JSON object');
-    return { ok: false, refusals };
+    return { ok: false, refusals, warnings };
   }
   for (const key of Object.keys(raw)) {
     if (!FIXTURE_KEYS.has(key)) refuse('E_PRESSURE_SHAPE', key, `unknown field "${key}"`);
@@ -61,7 +62,7 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
   }
   text('title');
 
-  lintRule(raw, context, text('rule'), refuse);
+  lintRule(raw, context, refuse);
 
   const scenario = text('scenario');
   if (scenario !== undefined) {
@@ -69,13 +70,13 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
     if (length < MIN_SCENARIO_CHARS) {
       refuse('E_PRESSURE_SCENARIO_SHORT', 'scenario', `${length} characters; a scenario needs at least ${MIN_SCENARIO_CHARS} to read as real work`);
     } else if (!PATH_LIKE.test(scenario)) {
-      refuse('E_PRESSURE_SCENARIO_PATH', 'scenario', 'names no file or folder; real work happens in real paths');
+      warnings.push({ code: 'W_PRESSURE_SCENARIO_PATH', file, field: 'scenario', message: 'names no file or folder; a scenario set in real paths reads as real work' });
     }
   }
 
-  lintPressures(raw.pressures, refuse);
+  lintPressures(raw.pressures, context, refuse);
   lintChoices(raw.choices, raw.correct_choice, refuse);
-  lintRationalizations(raw.rationalizations, refuse);
+  lintRationalizations(raw.rationalizations, refuse, (field, message) => warnings.push({ code: 'W_PRESSURE_WEAK_COUNTER', file, field, message }));
 
   if (raw.must_cite !== undefined) {
     const mustCite = raw.must_cite;
@@ -84,37 +85,47 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
     }
   }
 
-  if (refusals.length > 0) return { ok: false, refusals };
+  if (refusals.length > 0) return { ok: false, refusals, warnings };
   // Every floor above holds; the schema then only confirms the types (and fixes the TS type).
   const parsed = PressureFixtureSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) refuse('E_PRESSURE_SHAPE', issue.path.join('.') || '(root)', issue.message);
-    return { ok: false, refusals };
+    return { ok: false, refusals, warnings };
   }
-  return { ok: true, fixture: parsed.data, refusals: [] };
+  return { ok: true, fixture: parsed.data, refusals: [], warnings };
 }
 
 type Refuse = (code: RefusalCode, field: string, message: string) => void;
 
-function lintRule(raw: Raw, context: LintContext, rule: string | undefined, refuse: Refuse): void {
-  if (rule !== undefined && !context.rules.has(rule)) {
-    refuse('E_PRESSURE_UNKNOWN_RULE', 'rule', `the rulebook has no rule "${rule}" (it has ${[...context.rules.keys()].join(', ')})`);
+function lintRule(raw: Raw, context: LintContext, refuse: Refuse): void {
+  const ref = raw.rule;
+  const validRef = (typeof ref === 'string' && ref.trim() !== '') || (typeof ref === 'number' && Number.isInteger(ref) && ref > 0);
+  if (!validRef) {
+    refuse('E_PRESSURE_SHAPE', 'rule', 'rule is a rule id ("R1") or a rule number (8)');
+  }
+  const rule = validRef ? findRule(context.rules, ref) : undefined;
+  if (validRef && rule === undefined) {
+    const known = context.rules.map((entry) => (entry.number === undefined ? entry.id : `${entry.id} (${entry.number})`)).join(', ');
+    const hint = typeof ref === 'number' ? '; number the rules in the rulebook (`number: 8`) or name the rule by id' : '';
+    refuse('E_PRESSURE_UNKNOWN_RULE', 'rule', `the rulebook has no rule ${typeof ref === 'number' ? formatRuleRef(ref) : `"${ref}"`} (it has ${known || 'none'})${hint}`);
   }
   if (raw.agent === undefined) return;
   if (typeof raw.agent !== 'string' || raw.agent.trim() === '') {
     refuse('E_PRESSURE_SHAPE', 'agent', 'agent, when present, is a non-empty string');
     return;
   }
+  // Deny by default once the suite declares agents; a suite that declares none has nothing to check against.
+  if (context.agents === undefined) return;
   const claimed = context.agents.get(raw.agent);
   if (claimed === undefined) {
-    const known = [...context.agents.keys()].join(', ') || '(none declared)';
-    refuse('E_PRESSURE_UNKNOWN_AGENT', 'agent', `no agent "${raw.agent}" is declared in the rulebook or the agents file (known: ${known})`);
-  } else if (rule !== undefined && !claimed.has(rule)) {
-    refuse('E_PRESSURE_AGENT_RULE', 'agent', `agent "${raw.agent}" does not claim rule ${rule} (it claims ${[...claimed].join(', ')})`);
+    const known = [...context.agents.keys()].join(', ');
+    refuse('E_PRESSURE_UNKNOWN_AGENT', 'agent', `no agent "${raw.agent}" is declared by the rulebook, agents.json or the agent files (known: ${known}); add its agent file to the --agents folder`);
+  } else if (rule !== undefined && !claimed.has(rule.id)) {
+    refuse('E_PRESSURE_AGENT_RULE', 'agent', `agent "${raw.agent}" does not claim rule ${rule.id} (it claims ${[...claimed].join(', ')})`);
   }
 }
 
-function lintPressures(pressures: unknown, refuse: Refuse): void {
+function lintPressures(pressures: unknown, context: LintContext, refuse: Refuse): void {
   if (!Array.isArray(pressures)) {
     refuse('E_PRESSURE_SHAPE', 'pressures', 'pressures is a list');
     return;
@@ -122,8 +133,10 @@ function lintPressures(pressures: unknown, refuse: Refuse): void {
   const seen = new Set<string>();
   pressures.forEach((pressure, index) => {
     const field = `pressures.${index}`;
-    if (typeof pressure !== 'string' || !PRESSURE_KIND_SET.has(pressure)) {
-      refuse('E_PRESSURE_UNKNOWN_PRESSURE', field, `${JSON.stringify(pressure)} is not one of ${PRESSURE_KINDS.join(', ')}`);
+    if (typeof pressure !== 'string' || !context.pressureKinds.has(pressure)) {
+      const extension = (PRESSURE_KIND_EXTENSIONS as readonly unknown[]).includes(pressure);
+      const hint = extension ? `; "${String(pressure)}" is an extension: declare it in the suite's extensions.json ({"pressures": ["${String(pressure)}"]})` : '';
+      refuse('E_PRESSURE_UNKNOWN_PRESSURE', field, `${JSON.stringify(pressure)} is not one of ${[...context.pressureKinds].join(', ')}${hint}`);
     } else if (seen.has(pressure)) {
       // A repeated pressure would count twice towards the floor without adding pressure.
       refuse('E_PRESSURE_DUPLICATE_PRESSURE', field, `"${pressure}" is listed twice`);
@@ -178,7 +191,7 @@ function lintChoices(choices: unknown, correctChoice: unknown, refuse: Refuse): 
   }
 }
 
-function lintRationalizations(rationalizations: unknown, refuse: Refuse): void {
+function lintRationalizations(rationalizations: unknown, refuse: Refuse, warn: (field: string, message: string) => void): void {
   if (!Array.isArray(rationalizations) || rationalizations.length === 0) {
     refuse('E_PRESSURE_NO_RATIONALIZATIONS', 'rationalizations', 'at least one {excuse, counter}: the excuses agents make, each answered');
     return;
@@ -202,9 +215,9 @@ function lintRationalizations(rationalizations: unknown, refuse: Refuse): void {
       return;
     }
     if (echoes(counter, excuse)) {
-      refuse('E_PRESSURE_WEAK_COUNTER', `${field}.counter`, 'the counter only repeats its excuse');
+      warn(`${field}.counter`, 'the counter only repeats its excuse');
     } else if (counter.trim().length < excuse.trim().length / 2) {
-      refuse('E_PRESSURE_WEAK_COUNTER', `${field}.counter`, `the counter (${counter.trim().length} characters) is shorter than half its excuse (${excuse.trim().length})`);
+      warn(`${field}.counter`, `the counter (${counter.trim().length} characters) is shorter than half its excuse (${excuse.trim().length})`);
     }
   });
 }

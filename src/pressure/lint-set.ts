@@ -1,7 +1,7 @@
 import type { PressureFixture } from '../contract/index.js';
 import type { LintContext } from './lint-context.js';
 import { lintFixture } from './lint-fixture.js';
-import type { Refusal } from './refusal.js';
+import type { LintWarning, Refusal } from './refusal.js';
 
 /** A fixture file as read from disk: its name (for messages) and its text. */
 export interface FixtureSource {
@@ -13,11 +13,13 @@ export interface FixtureSetLint {
   /** Fixtures that passed every check, in file order. A duplicate id keeps neither copy. */
   readonly fixtures: readonly PressureFixture[];
   readonly refusals: readonly Refusal[];
+  readonly warnings: readonly LintWarning[];
 }
 
 /** Lints a whole folder's worth of fixtures: each on its own, then ids across files. */
 export function lintFixtureSet(sources: readonly FixtureSource[], context: LintContext): FixtureSetLint {
   const refusals: Refusal[] = [];
+  const warnings: LintWarning[] = [];
   const accepted: { file: string; fixture: PressureFixture }[] = [];
   const filesById = new Map<string, string[]>();
 
@@ -33,6 +35,7 @@ export function lintFixtureSet(sources: readonly FixtureSource[], context: LintC
     const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id : undefined;
     if (id !== undefined) filesById.set(id, [...(filesById.get(id) ?? []), source.file]);
     const result = lintFixture(raw, source.file, context);
+    warnings.push(...result.warnings);
     if (result.ok) accepted.push({ file: source.file, fixture: result.fixture });
     else refusals.push(...result.refusals);
   }
@@ -48,5 +51,6 @@ export function lintFixtureSet(sources: readonly FixtureSource[], context: LintC
   return {
     fixtures: accepted.filter((entry) => !duplicated.has(entry.fixture.id)).map((entry) => entry.fixture),
     refusals,
+    warnings,
   };
 }

@@ -13,7 +13,6 @@ export const REFUSAL_CODES = [
   'E_PRESSURE_UNKNOWN_AGENT',
   'E_PRESSURE_AGENT_RULE',
   'E_PRESSURE_SCENARIO_SHORT',
-  'E_PRESSURE_SCENARIO_PATH',
   'E_PRESSURE_TOO_FEW_PRESSURES',
   'E_PRESSURE_UNKNOWN_PRESSURE',
   'E_PRESSURE_DUPLICATE_PRESSURE',
@@ -23,9 +22,23 @@ export const REFUSAL_CODES = [
   'E_PRESSURE_CORRECT_CHOICE',
   'E_PRESSURE_NO_RATIONALIZATIONS',
   'E_PRESSURE_NO_COUNTER',
-  'E_PRESSURE_WEAK_COUNTER',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/**
+ * Checks holdfast adds beyond the seed. They warn and never refuse, so a fixture valid under the
+ * published schema is never refused for them.
+ */
+export const WARNING_CODES = ['W_PRESSURE_SCENARIO_PATH', 'W_PRESSURE_WEAK_COUNTER'] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+/** Something a person may want to fix; the fixture is still accepted. */
+export interface LintWarning {
+  readonly code: WarningCode;
+  readonly file: string;
+  readonly field: string;
+  readonly message: string;
+}
 
 /** One reason a fixture was refused: the code, the file, the field (a dotted path) and what to fix. */
 export interface Refusal {
@@ -35,7 +48,7 @@ export interface Refusal {
   readonly message: string;
 }
 
-export function formatRefusal(refusal: Refusal): string {
+export function formatRefusal(refusal: Refusal | LintWarning): string {
   return `${refusal.file}: ${refusal.field}: ${refusal.message} [${refusal.code}]`;
 }
 

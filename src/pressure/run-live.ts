@@ -1,6 +1,7 @@
 import { HoldfastError } from '../contract/index.js';
 import type { PressureFixture, PressureRecord, PressureVariant, Rulebook } from '../contract/index.js';
 import type { ModelAdapter } from '../models/index.js';
+import type { AgentDefinition } from './agent-files.js';
 import { renderPressurePrompt } from './render-prompt.js';
 import { ruleOf } from './score-responses.js';
 import { scorePressureResponse } from './score.js';
@@ -12,6 +13,8 @@ export interface PressureRunOptions {
   readonly variant: PressureVariant;
   /** The told prose (the rendered rulebook); required for the told variant. */
   readonly rulebookProse: string | undefined;
+  /** Agent files of the suite (`--agents DIR`): a fixture's agent definition is its system prompt. */
+  readonly agents?: readonly AgentDefinition[];
   readonly reps: number;
   readonly requireCitation: boolean;
   readonly maxTokens: number;
@@ -61,14 +64,16 @@ export async function runPressureLive(options: PressureRunOptions): Promise<Pres
 
 async function runJob(job: Job, options: PressureRunOptions): Promise<PressureRecord> {
   const { fixture, target, rep } = job;
-  const prompt = renderPressurePrompt(fixture, options.variant === 'told' ? options.rulebookProse : undefined);
+  const agent = fixture.agent === undefined ? undefined : options.agents?.find((candidate) => candidate.id === fixture.agent);
+  const prompt = renderPressurePrompt(fixture, options.variant === 'told' ? options.rulebookProse : undefined, agent);
   const rule = ruleOf(options.rulebook, fixture);
   const head = {
     type: 'pressure-result' as const,
     version: 1 as const,
     fixture_id: fixture.id,
-    rule: fixture.rule,
+    rule: rule.id,
     ...(fixture.agent === undefined ? {} : { agent: fixture.agent }),
+    ...(agent === undefined ? {} : { agent_definition: { file: agent.file, sha256: agent.sha256 } }),
     target: target.target.id,
     rep,
     variant: options.variant,
@@ -102,7 +107,7 @@ async function runJob(job: Job, options: PressureRunOptions): Promise<PressureRe
       response: '',
       result: {
         fixture_id: fixture.id,
-        rule: fixture.rule,
+        rule: rule.id,
         verdict: 'error',
         reason: `the model call failed: ${message}`,
         expected: fixture.correct_choice,

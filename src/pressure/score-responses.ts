@@ -1,6 +1,8 @@
 import type { PressureFixture, PressureRecord, PressureResponseLine, Rulebook } from '../contract/index.js';
 import { UnknownFixtureError } from './refusal.js';
+import { findRule, formatRuleRef, pressureRules } from './rule-ref.js';
 import { scorePressureResponse } from './score.js';
+import type { ScoredRule } from './score.js';
 
 export interface ScoreResponsesOptions {
   readonly requireCitation?: boolean;
@@ -15,10 +17,15 @@ export function fixtureById(fixtures: readonly PressureFixture[], id: string): P
   return fixture;
 }
 
-/** The rule a fixture puts under pressure, as the rulebook names it (lint guarantees it exists). */
-export function ruleOf(rulebook: Rulebook, fixture: PressureFixture): { id: string; name: string } {
-  const rule = rulebook.rules.find((candidate) => candidate.id === fixture.rule);
-  return { id: fixture.rule, name: rule?.name ?? fixture.rule };
+/**
+ * The rule a fixture puts under pressure, as the rulebook names it. Lint guarantees it exists; a
+ * fixture scored without lint keeps its reference as the id.
+ */
+export function ruleOf(rulebook: Rulebook, fixture: PressureFixture): ScoredRule {
+  const rule = findRule(pressureRules(rulebook), fixture.rule);
+  if (rule !== undefined) return { id: rule.id, name: rule.name, number: rule.number };
+  const id = formatRuleRef(fixture.rule);
+  return { id, name: id, number: typeof fixture.rule === 'number' ? fixture.rule : undefined };
 }
 
 /** Scores recorded (or hand-written) replies into result records, one per line, in order. */
@@ -30,8 +37,9 @@ export function scoreResponseLines(
 ): PressureRecord[] {
   return lines.map((line) => {
     const fixture = fixtureById(fixtures, line.fixture_id);
+    const rule = ruleOf(rulebook, fixture);
     const result = scorePressureResponse(fixture, line.response, {
-      rule: ruleOf(rulebook, fixture),
+      rule,
       requireCitation: options.requireCitation ?? true,
     });
     return {
@@ -39,7 +47,7 @@ export function scoreResponseLines(
       version: 1,
       time: options.now().toISOString(),
       fixture_id: fixture.id,
-      rule: fixture.rule,
+      rule: rule.id,
       ...(fixture.agent === undefined ? {} : { agent: fixture.agent }),
       ...(line.target === undefined ? {} : { target: line.target }),
       rep: line.rep ?? 0,

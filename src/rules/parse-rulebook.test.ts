@@ -29,12 +29,17 @@ describe('parseRulebook', () => {
 
   it('refuses a pattern that does not compile, naming file, rule, field and what to write', () => {
     expect(refusal(book(rule('R4', forbidden(`['console', '(']`))))).toBe(
-      'rulebooks/x.yaml: rule R4, field check.patterns[1] (line 8): "(" is not a valid regular expression (Unterminated group); write a JavaScript regular expression source, e.g. "console\\\\.log\\\\s*\\\\("',
+      'rulebooks/x.yaml: rule R4, field check.patterns[1] (line 8): "(" is not a regular expression RE2 accepts (missing closing ): `(`); write an RE2 regular expression (JavaScript syntax without lookaround or backreferences), e.g. "console\\\\.log\\\\s*\\\\(". Rulebook patterns run on RE2 so that matching takes linear time on any input',
     );
   });
 
-  it('refuses a pattern with a nested quantifier', () => {
-    expect(refusal(book(rule('R4', forbidden(`['(a+)+b']`))))).toMatch(/rule R4, field check\.patterns\[0\].*repeats a group that itself repeats/);
+  it('refuses lookaround and backreferences (RE2 cannot run them), saying what to write instead', () => {
+    expect(refusal(book(rule('R4', forbidden(`['console(?!\\.error)']`))))).toMatch(/rule R4, field check\.patterns\[0\].*RE2 has no lookahead or lookbehind/);
+    expect(refusal(book(rule('R6', "      kind: order\n      command: '(npm) \\1'\n")))).toMatch(/rule R6, field check\.command.*RE2 has no backreferences/);
+  });
+
+  it('accepts patterns that backtrack on other engines: RE2 runs them in linear time', () => {
+    expect(safeParseRulebook(book(rule('R4', forbidden(`['^(a|aa)*$', '(a+)+b']`))), FILE).ok).toBe(true);
   });
 
   it('refuses an unknown check kind, listing the kinds', () => {
@@ -57,7 +62,7 @@ describe('parseRulebook', () => {
 
   it('refuses an unknown rule key and an unknown check key, listing the allowed ones', () => {
     const message = refusal(book(`${rule('R2', "      kind: scope\n      allow: ['src/**']\n      deny: ['x']\n")}    severity: high\n`));
-    expect(message).toMatch(/rule R2 \(line \d+\): unknown key "severity"; remove it \(allowed: id, name, prose, check\)/);
+    expect(message).toMatch(/rule R2 \(line \d+\): unknown key "severity"; remove it \(allowed: id, name, number, prose, check\)/);
     expect(message).toMatch(/rule R2, field check \(line \d+\): unknown key "deny"; remove it \(allowed: kind, allow\)/);
   });
 
@@ -125,5 +130,27 @@ describe('renderRulebook', () => {
     expect(text).toContain('`src/features/orders.test.ts`');
     expect(text).toBe(renderRulebook(structuredClone(rulebook)));
     expect(text).not.toMatch(/check|kind:|held|told/i);
+  });
+});
+
+describe('numbered and prose rules', () => {
+  const prose = (body: string) => `version: 1\nproseRules:\n${body}`;
+
+  it('reads a rulebook of numbered prose rules and renders their numbers', () => {
+    const rulebook = parseRulebook(prose('  - { number: 8, id: M8, name: ROOT-CAUSE, prose: Fix the known cause. }\n'), 'm.yaml');
+    expect(rulebook.rules).toEqual([]);
+    expect(rulebook.proseRules).toEqual([{ number: 8, id: 'M8', name: 'ROOT-CAUSE', prose: 'Fix the known cause.' }]);
+    expect(renderRulebook(rulebook)).toContain('## Rule 8: M8 ROOT-CAUSE\n\nFix the known cause.');
+  });
+
+  it('refuses a rulebook with no rule at all, and a number used twice', () => {
+    expect(() => parseRulebook('version: 1\n', 'm.yaml')).toThrow(/no rules: write at least 1 item under `rules:`/);
+    const twice = prose('  - { number: 8, id: M8, name: A, prose: p }\n  - { number: 8, id: M9, name: B, prose: q }\n');
+    expect(() => parseRulebook(twice, 'm.yaml')).toThrow(/rule M9, field number \(line \d+\): rule M9 has number 8, which rule M8 already has/);
+  });
+
+  it('keeps ids and names unique across checked and prose rules', () => {
+    const text = `version: 1\nrules:\n  - id: R1\n    name: SCOPE\n    prose: p\n    check: { kind: scope, allow: ['src/**'] }\nproseRules:\n  - { id: R1, name: SCOPE, prose: q }\n`;
+    expect(() => parseRulebook(text, 'm.yaml')).toThrow(/duplicate rule id "R1"[\s\S]*duplicate rule name "SCOPE"/);
   });
 });

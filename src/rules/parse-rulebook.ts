@@ -1,11 +1,11 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { z } from 'zod';
-import { AgentSchema, CHECK_KINDS, RuleCheckSchema, RuleSchema, RulebookSchema, SandboxPolicySchema } from '../contract/index.js';
+import { AgentSchema, CHECK_KINDS, ProseRuleSchema, RuleCheckSchema, RuleSchema, RulebookSchema, SandboxPolicySchema } from '../contract/index.js';
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
 import { normalizeRepoPath } from './paths.js';
-import { compilePattern, nestedQuantifier } from './regex.js';
+import { compilePattern } from './regex.js';
 import { RulebookError } from './rulebook-error.js';
 import type { RulebookProblem } from './rulebook-error.js';
 import { valueAt } from './value-at.js';
@@ -58,7 +58,7 @@ export function safeParseRulebook(text: string, file: string): SafeParseRulebook
   return { ok: true, rulebook: schemaResult.data };
 }
 
-/** What the schema cannot say: regexes compile and run in linear time, globs are relative, ids are unique. */
+/** What the schema cannot say: regexes compile on RE2 (linear-time matching), globs are relative, ids are unique. */
 function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[] {
   const problems: { path: Path; message: string }[] = [];
   const ids = new Set<string>();
@@ -109,6 +109,7 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
       message: 'the sandbox allowlist defaults to the order rule\'s test command, and this rulebook has no order rule; write `allow: ["^npm test$"]`',
     });
   }
+  checkProseRules(rulebook, ids, names, problems);
   const agentIds = new Set<string>();
   rulebook.agents.forEach((agent, index) => {
     if (agentIds.has(agent.id)) problems.push({ path: ['agents', index, 'id'], message: `duplicate agent id "${agent.id}"; give each agent its own id` });
@@ -120,6 +121,31 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
     });
   });
   return problems;
+}
+
+/** Prose rules share the id and name space with checked rules; numbers are unique across both. */
+function checkProseRules(rulebook: Rulebook, ids: Set<string>, names: Set<string>, problems: { path: Path; message: string }[]): void {
+  if (rulebook.rules.length === 0 && (rulebook.proseRules ?? []).length === 0) {
+    problems.push({ path: ['rules'], message: 'the rulebook has no rules: write at least 1 item under `rules:` (with a check) or `proseRules:` (prose only)' });
+  }
+  (rulebook.proseRules ?? []).forEach((rule, index) => {
+    const at = (key: string): Path => ['proseRules', index, key];
+    if (ids.has(rule.id)) problems.push({ path: at('id'), message: `duplicate rule id "${rule.id}"; give each rule its own id` });
+    if (names.has(rule.name)) problems.push({ path: at('name'), message: `duplicate rule name "${rule.name}"; give each rule its own name` });
+    ids.add(rule.id);
+    names.add(rule.name);
+    if (rule.prose.trim() === '') problems.push({ path: at('prose'), message: 'the prose is blank; write the rule as a person would in AGENTS.md' });
+  });
+  const numbers = new Map<number, string>();
+  const numbered: [string, { readonly id: string; readonly number?: number | undefined }[]][] = [['rules', rulebook.rules], ['proseRules', rulebook.proseRules ?? []]];
+  for (const [section, list] of numbered) {
+    list.forEach((rule, index) => {
+      if (rule.number === undefined) return;
+      const other = numbers.get(rule.number);
+      if (other !== undefined) problems.push({ path: [section, index, 'number'], message: `rule ${rule.id} has number ${rule.number}, which rule ${other} already has; give each rule its own number` });
+      else numbers.set(rule.number, rule.id);
+    });
+  }
 }
 
 function regexFields(rule: Rule): [string, readonly string[], string][] {
@@ -159,14 +185,8 @@ function globFields(rule: Rule): [string, readonly string[]][] {
 
 function regexProblem(source: string, flags: string): string | undefined {
   const compiled = compilePattern(source, flags);
-  if (!compiled.ok) {
-    return `${JSON.stringify(source)} is not a valid regular expression (${compiled.reason}); write a JavaScript regular expression source, e.g. "console\\\\.log\\\\s*\\\\("`;
-  }
-  const nested = nestedQuantifier(source);
-  if (nested !== undefined) {
-    return `${JSON.stringify(source)} repeats a group that itself repeats (${JSON.stringify(nested)}), which can take exponential time on model output; write it without a quantifier on a group that contains one`;
-  }
-  return undefined;
+  if (compiled.ok) return undefined;
+  return `${JSON.stringify(source)} is not a regular expression RE2 accepts (${compiled.reason}); ${compiled.instead}. Rulebook patterns run on RE2 so that matching takes linear time on any input`;
 }
 
 // --- turning schema issues into sentences --------------------------------------------------------
@@ -194,6 +214,7 @@ const EXAMPLES: Record<string, string> = {
   example: '"npm test"',
   what: '"a console.log call"',
   rules: '["R1", "R2"]',
+  number: '8',
   description: 'a sentence',
   check: '{ kind: scope, allow: ["src/**"] }',
   agents: '[{ id: implementer, rules: ["R1"] }]',
@@ -238,6 +259,7 @@ function explainIssue(issue: z.core.$ZodIssue, data: unknown): string {
 function allowedKeys(path: Path, data: unknown): string[] | undefined {
   if (path.length === 0) return Object.keys(RulebookSchema.shape);
   if (path.length === 2 && path[0] === 'rules') return Object.keys(RuleSchema.shape);
+  if (path.length === 2 && path[0] === 'proseRules') return Object.keys(ProseRuleSchema.shape);
   if (path.length === 2 && path[0] === 'agents') return Object.keys(AgentSchema.shape);
   if (path.length === 1 && path[0] === 'sandbox') return Object.keys(SandboxPolicySchema.shape);
   if (path.length === 3 && path[0] === 'rules' && path[2] === 'check') {
@@ -251,9 +273,9 @@ function allowedKeys(path: Path, data: unknown): string[] | undefined {
 function describeLocation(data: unknown, path: Path): string {
   if (path.length === 0) return 'top level';
   const [section, index, ...rest] = path;
-  if ((section === 'rules' || section === 'agents') && typeof index === 'number') {
+  if ((section === 'rules' || section === 'proseRules' || section === 'agents') && typeof index === 'number') {
     const id = valueAt(data, [section, index, 'id']);
-    const noun = section === 'rules' ? 'rule' : 'agent';
+    const noun = section === 'agents' ? 'agent' : 'rule';
     const who = typeof id === 'string' && id !== '' ? `${noun} ${id}` : `${noun} #${index + 1}`;
     return rest.length === 0 ? who : `${who}, field ${fieldPath(rest)}`;
   }

@@ -1,85 +1,116 @@
-export type CompiledPattern = { ok: true; regex: RegExp } | { ok: false; reason: string };
+import type { RE2JS } from 're2js';
+import { loadRe2 } from './re2-loader.js';
+import { meetsNeeds, requiredNeeds } from './required-literals.js';
 
-export function compilePattern(source: string, flags: string): CompiledPattern {
+/**
+ * A rulebook regular expression, matched with RE2 semantics (re2js): matching takes time linear in
+ * the input whatever the pattern, so a pattern written to backtrack (`^(a|aa)*$`) cannot stall the
+ * gate on model output. The price is RE2's syntax: no backreferences and no lookaround.
+ */
+export interface Pattern {
+  readonly source: string;
+  test(text: string): boolean;
+  /** The leftmost match: its UTF-16 offset (as String.prototype.indexOf counts) and its text. */
+  find(text: string): { index: number; text: string } | undefined;
+}
+
+export type CompiledPattern = { ok: true; pattern: Pattern } | { ok: false; reason: string; instead: string };
+
+/** A pattern that turned out not to compile when it was first needed (a rulebook that skipped the loader). */
+export class PatternError extends Error {
+  readonly code = 'E_PATTERN';
+}
+
+// re2js costs more to load than a whole hook decision otherwise does, so it is loaded only when a
+// pattern really has to run: most content lacks the literal text a pattern needs (see mayMatch).
+let engine: typeof RE2JS | undefined;
+function re2(): typeof RE2JS {
+  engine ??= loadRe2().RE2JS;
+  return engine;
+}
+
+/** What to write instead of the constructs RE2 refuses, by the piece of syntax that was refused. */
+function advice(reason: string): string {
+  if (/\(\?[=!]|\(\?<[=!]/.test(reason)) {
+    return 'RE2 has no lookahead or lookbehind: match the surrounding text itself, or split the rule into two patterns';
+  }
+  if (/\\[1-9k]/.test(reason)) return 'RE2 has no backreferences: spell the repeated text out, or match it with a character class';
+  if (/\\u/.test(reason)) return 'write a Unicode character as \\x{00e9} (RE2) rather than \\u00e9';
+  return 'write an RE2 regular expression (JavaScript syntax without lookaround or backreferences), e.g. "console\\\\.log\\\\s*\\\\("';
+}
+
+type Compiled = { ok: true; regex: RE2JS } | { ok: false; reason: string; instead: string };
+
+function compile(source: string, flags: string): Compiled {
+  const RE2 = re2();
+  const bits: Record<string, number> = { i: RE2.CASE_INSENSITIVE, m: RE2.MULTILINE, s: RE2.DOTALL, u: 0 };
+  let mask = 0;
+  for (const flag of flags) {
+    const bit = bits[flag];
+    if (bit === undefined) return { ok: false, reason: `unknown flag "${flag}"`, instead: 'use only the flags i, m, s and u' };
+    mask |= bit;
+  }
   try {
-    return { ok: true, regex: new RegExp(source, flags) };
+    return { ok: true, regex: RE2.compile(source, mask) };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // V8 says "Invalid regular expression: /(/g: Unterminated group"; keep only the cause.
-    const cause = /:\s*([^:]+)$/.exec(message)?.[1] ?? message;
-    return { ok: false, reason: cause.trim() };
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp:\s*/, '');
+    return { ok: false, reason, instead: advice(reason) };
   }
 }
 
 /**
- * The patterns of one rule field. The rulebook parser refuses a pattern that does not compile, so
- * `broken` is only ever set for a rulebook built without it; the check then fails closed.
+ * A pattern compiled on first real use. Before that, and on every call, a text that lacks literal
+ * text every match must contain (see requiredNeeds) cannot match, and RE2 is not needed to say so.
  */
-export function compilePatterns(sources: readonly string[], flags: string): { patterns: RegExp[]; broken: string | undefined } {
-  const patterns: RegExp[] = [];
-  let broken: string | undefined;
-  for (const source of sources) {
-    const compiled = compilePattern(source, flags);
-    if (compiled.ok) patterns.push(compiled.regex);
-    else broken ??= compiled.reason;
-  }
-  return { patterns, broken };
+function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
+  const needs = requiredNeeds(source, flags);
+  const caseless = flags.includes('i');
+  let regex = compiled;
+  const mayMatch = (text: string): boolean => {
+    if (needs.length === 0) return true;
+    // RE2's case folding maps U+017F (long s) to s and U+212A (Kelvin) to k; toLowerCase does the latter.
+    return meetsNeeds(caseless ? text.toLowerCase().replace(/\u017f/g, 's') : text, needs);
+  };
+  const ready = (): RE2JS => {
+    if (regex === undefined) {
+      const result = compile(source, flags);
+      if (!result.ok) throw new PatternError(`${JSON.stringify(source)} does not compile on RE2 (${result.reason})`);
+      regex = result.regex;
+    }
+    return regex;
+  };
+  return {
+    source,
+    test: (text) => mayMatch(text) && ready().matcher(text).find(),
+    find: (text) => {
+      if (!mayMatch(text)) return undefined;
+      const matcher = ready().matcher(text);
+      return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined;
+    },
+  };
+}
+
+/** Compiles now: the rulebook loader's check, with the reason and what to write instead when RE2 refuses. */
+export function compilePattern(source: string, flags: string): CompiledPattern {
+  const result = compile(source, flags);
+  return result.ok ? { ok: true, pattern: pattern(source, flags, result.regex) } : result;
 }
 
 /**
- * A repeated group that itself contains a repetition (`(a+)+`, `(\w*,?)*`) can take exponential
- * time on a crafted input. Patterns run over model-written content, so the rulebook refuses them.
- * This is a conservative syntactic test: it also refuses some nestings that happen to be safe.
+ * The patterns of one rule field, compiled when first needed. The rulebook loader refuses a pattern
+ * that does not compile, so only a rulebook that skipped it (hand-built, recorded) gets a PatternError
+ * from `test`/`find`; the checks then fail closed.
  */
-export function nestedQuantifier(source: string): string | undefined {
-  const groups: { start: number; repeats: boolean }[] = [];
-  let inClass = false;
-  let lastGroup: { start: number; repeats: boolean } | undefined;
-  for (let index = 0; index < source.length; index++) {
-    const character = source[index];
-    if (character === '\\') {
-      index++;
-      lastGroup = undefined;
-      continue;
-    }
-    if (inClass) {
-      if (character === ']') inClass = false;
-      continue;
-    }
-    const repeats = isRepetition(source, index);
-    if (repeats !== undefined) {
-      if (lastGroup?.repeats === true && repeats) return source.slice(lastGroup.start, index + 1);
-      const enclosing = groups[groups.length - 1];
-      if (repeats && enclosing !== undefined) enclosing.repeats = true;
-      lastGroup = undefined;
-      continue;
-    }
-    if (character === '[') {
-      inClass = true;
-      lastGroup = undefined;
-    } else if (character === '(') {
-      groups.push({ start: index, repeats: false });
-      lastGroup = undefined;
-    } else if (character === ')') {
-      const closed = groups.pop();
-      lastGroup = closed;
-      const enclosing = groups[groups.length - 1];
-      if (closed?.repeats === true && enclosing !== undefined) enclosing.repeats = true;
-    } else {
-      lastGroup = undefined;
-    }
-  }
-  return undefined;
+export function lazyPatterns(sources: readonly string[], flags: string): Pattern[] {
+  return sources.map((source) => pattern(source, flags));
 }
 
-/** True for `*`, `+`, `{n,}`, `{n,m}` with m > 1; false for `?` and `{0,1}`; undefined when not a quantifier. */
-function isRepetition(source: string, index: number): boolean | undefined {
-  const character = source[index];
-  if (character === '*' || character === '+') return true;
-  if (character === '?') return source[index - 1] === '(' ? undefined : false;
-  if (character !== '{') return undefined;
-  const braces = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(index, index + 24));
-  if (braces === null) return undefined;
-  if (braces[2] === undefined) return Number(braces[1]) > 1;
-  return braces[3] === '' || Number(braces[3]) > 1;
+/** The earliest match of any of the patterns, or undefined. Throws PatternError for a pattern that does not compile. */
+export function firstMatch(content: string, patterns: readonly Pattern[]): { index: number; text: string } | undefined {
+  let best: { index: number; text: string } | undefined;
+  for (const each of patterns) {
+    const match = each.find(content);
+    if (match !== undefined && (best === undefined || match.index < best.index)) best = match;
+  }
+  return best;
 }

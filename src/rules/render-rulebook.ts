@@ -8,6 +8,10 @@ export function renderRulebook(rulebook: Rulebook): string {
   const parts = ['# AGENTS.md'];
   const description = rulebook.description?.trim();
   if (description !== undefined && description !== '') parts.push(description);
-  for (const rule of rulebook.rules) parts.push(`## ${rule.id} ${rule.name}\n\n${rule.prose.trim()}`);
+  // Checked and prose rules read the same to the model: it is told the rule, not how it is checked.
+  for (const rule of [...rulebook.rules, ...(rulebook.proseRules ?? [])]) {
+    const heading = rule.number === undefined ? `${rule.id} ${rule.name}` : `Rule ${rule.number}: ${rule.id} ${rule.name}`;
+    parts.push(`## ${heading}\n\n${rule.prose.trim()}`);
+  }
   return `${parts.join('\n\n')}\n`;
 }

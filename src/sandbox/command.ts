@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { CappedText, Rulebook } from '../contract/index.js';
+import { compilePattern } from '../rules/regex.js';
+import type { Pattern } from '../rules/regex.js';
 import { TailBuffer } from './capped-text.js';
 import { findToolchain, wrapCommand } from './isolation.js';
 import type { Isolation, Toolchain } from './isolation.js';
@@ -22,14 +24,19 @@ export function splitCommand(cmd: string): SplitCommand {
 }
 
 /** The rulebook's sandbox allowlist; without one, the order rule's test command. */
-export function sandboxAllowlist(rulebook: Rulebook): RegExp[] {
+export function sandboxAllowlist(rulebook: Rulebook): Pattern[] {
   const sources = rulebook.sandbox?.allow ?? rulebook.rules.flatMap((rule) => (rule.check.kind === 'order' ? [rule.check.command] : []));
-  return sources.map((source) => new RegExp(source));
+  return sources.map((source) => {
+    const compiled = compilePattern(source, '');
+    // The rulebook loader refuses such a pattern; a rulebook that skipped it allows nothing.
+    if (!compiled.ok) return { source, test: () => false, find: () => undefined };
+    return compiled.pattern;
+  });
 }
 
 export type CommandDecision = { readonly execute: true; readonly argv: string[] } | { readonly execute: false; readonly reason: string };
 
-export function decideCommand(cmd: string, allowlist: readonly RegExp[]): CommandDecision {
+export function decideCommand(cmd: string, allowlist: readonly Pick<Pattern, 'test'>[]): CommandDecision {
   const split = splitCommand(cmd);
   if (!split.ok) return { execute: false, reason: `Not executed: ${split.reason}.` };
   if (!allowlist.some((pattern) => pattern.test(split.normalized))) {

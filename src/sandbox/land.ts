@@ -8,12 +8,13 @@ import { decideCommand, runSandboxCommand } from './command.js';
 import { confinePath } from './confine.js';
 import { git } from './git.js';
 import type { Isolation } from './isolation.js';
+import type { Pattern } from '../rules/regex.js';
 import { detachSandbox } from './materialise.js';
 import type { SandboxRepo } from './materialise.js';
 
 export interface LandOptions {
   readonly isolation: Isolation;
-  readonly allowlist: readonly RegExp[];
+  readonly allowlist: readonly Pick<Pattern, 'test'>[];
   readonly commandTimeoutMs: number;
   readonly outputCapBytes: number;
   readonly diffCapBytes: number;

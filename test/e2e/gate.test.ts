@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { claude, codex } from '../../src/gate/test-support/payloads.js';
 
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
 const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
 
 function spawnHook(agent: string, input: string, cwd: string, flags: string[] = []) {
   const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
@@ -77,4 +78,140 @@ describe('the gate as a real process', () => {
     expect(codes['r2-scope']).toBe(0);
     expect(codes['r1-secret']).toBe(0);
   });
+});
+
+function gitProject(): string {
+  const root = project();
+  spawnSync('git', ['init', '-q'], { cwd: root });
+  spawnSync('git', ['config', 'user.email', 'e2e@example.com'], { cwd: root });
+  spawnSync('git', ['config', 'user.name', 'e2e'], { cwd: root });
+  return root;
+}
+
+function holdfast(root: string, env: NodeJS.ProcessEnv, ...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+/** The command an installed agent config runs for PreToolUse. */
+function installedCommand(root: string, file: string): string {
+  return JSON.parse(readFileSync(join(root, file), 'utf8')).hooks.PreToolUse.at(-1).hooks[0].command as string;
+}
+
+/** As if holdfast had moved after install: the installed command names an entry that is gone. */
+function moveHoldfast(text: string): string {
+  return text.split(ENTRY).join(join(tmpdir(), 'holdfast-moved-away', 'dist', 'hook', 'hook.mjs'));
+}
+
+/** Claude Code runs a hook command with /bin/sh -c; Codex with $SHELL -lc. */
+function runAs(agent: 'claude-code' | 'codex', command: string, input: string, cwd: string) {
+  const result = spawnSync(agent === 'codex' ? '/bin/bash' : '/bin/sh', [agent === 'codex' ? '-lc' : '-c', command], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+const FORBIDDEN_ADVICE = /HOLDFAST_GATE|bypass|switch (it )?off|disable the gate/i;
+
+describe('the installed gate fails closed', () => {
+  it('claude-code and codex: the installed command decides through the hook entry, and a moved holdfast blocks (exit 2) saying how to reinstall', () => {
+    const root = gitProject();
+    expect(holdfast(root, {}, 'install', 'claude-code', 'codex').code).toBe(0);
+    const clean = claude.write(root, 's', 'src/a.test.ts', 'export {};\n');
+    const claudeCommand = installedCommand(root, '.claude/settings.json');
+    expect(runAs('claude-code', claudeCommand, clean, root)).toEqual({ code: 0, out: '', err: '' });
+    const denied = runAs('claude-code', claudeCommand, claude.write(root, 's', 'src/b.test.ts', 'console.log(1);\n'), root);
+    expect(JSON.parse(denied.out).hookSpecificOutput.permissionDecisionReason).toMatch(/R4 NOLOG/);
+
+    for (const [agent, file, event] of [
+      ['claude-code', '.claude/settings.json', clean],
+      ['codex', '.codex/hooks.json', codex.applyPatch(root, 's', '*** Begin Patch\n*** Add File: src/c.ts\n+export {};\n*** End Patch\n')],
+    ] as const) {
+      const moved = runAs(agent, moveHoldfast(installedCommand(root, file)), event, root);
+      expect(moved.code).toBe(2);
+      expect(moved.err).toMatch(/holdfast gate: cannot run the hook: .*holdfast-moved-away.* is missing, so this call is refused/);
+      expect(moved.err).toContain(`npx holdfast install ${agent}`);
+      expect(moved.err).not.toMatch(FORBIDDEN_ADVICE);
+    }
+  });
+
+  it('git: a moved holdfast refuses the commit with the same message', () => {
+    const root = gitProject();
+    expect(holdfast(root, {}, 'install', 'git').code).toBe(0);
+    const hookPath = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hookPath, moveHoldfast(readFileSync(hookPath, 'utf8')));
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    spawnSync('git', ['add', '-A'], { cwd: root });
+    const commit = spawnSync('git', ['commit', '-qm', 'x'], { cwd: root, encoding: 'utf8' });
+    expect(commit.status).not.toBe(0);
+    expect(commit.stderr).toMatch(/cannot run the pre-commit gate: .* is missing, so the commit is refused/);
+    expect(commit.stderr).not.toMatch(FORBIDDEN_ADVICE);
+    expect(spawnSync('git', ['rev-parse', '--verify', 'HEAD'], { cwd: root }).status).not.toBe(0);
+  });
+
+  it('a decision that has not finished at its deadline is a deny (exit 2)', async () => {
+    const root = project();
+    // The event never ends (stdin stays open), so only the deadline can end the call.
+    const child = spawn(process.execPath, [ENTRY, 'codex', '--deadline-ms', '200'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.stdin.write('{"session_id":');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin.destroy();
+    expect(code).toBe(2);
+    expect(err).toMatch(/did not finish within its deadline of 200 ms/);
+  });
+});
+
+function codexBinary(): string | undefined {
+  const candidate = process.env.HOLDFAST_E2E_CODEX;
+  if (candidate === undefined || candidate === '') return undefined;
+  try {
+    accessSync(candidate, constants.X_OK);
+    return candidate;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('holdfast doctor', () => {
+  it('exits 0 on a good install and 1 naming the missing hook entry after holdfast moved', () => {
+    const root = gitProject();
+    expect(holdfast(root, {}, 'install', 'claude-code').code).toBe(0);
+    const good = holdfast(root, {}, 'doctor');
+    expect(good.out).toMatch(/All good/);
+    expect(good.code).toBe(0);
+    const settings = join(root, '.claude', 'settings.json');
+    writeFileSync(settings, moveHoldfast(readFileSync(settings, 'utf8')));
+    const moved = holdfast(root, {}, 'doctor', '--json');
+    expect(moved.code).toBe(1);
+    const failed = (JSON.parse(moved.out) as { checks: { ok: boolean; what: string; fix?: string }[] }).checks.filter((check) => !check.ok);
+    expect(failed).toEqual([expect.objectContaining({ what: expect.stringMatching(/hook entry .*holdfast-moved-away.* is missing/), fix: expect.stringMatching(/holdfast install claude-code/) })]);
+  });
+
+  it('exits 1 when no gate is installed', () => {
+    const result = holdfast(gitProject(), {}, 'doctor');
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/no holdfast gate is installed/);
+  });
+
+  // Codex itself is asked (codex app-server); the binary is large and outside the project's
+  // dependencies: set HOLDFAST_E2E_CODEX to it (the e2e harness's cache fills it).
+  it.skipIf(codexBinary() === undefined)('codex: says the hook is untrusted (exit 1) until `install codex --trust`, then all good', () => {
+    const codexBin = codexBinary() as string;
+    const root = gitProject();
+    const home = mkdtempSync(join(tmpdir(), 'holdfast-e2e-home-'));
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'config.toml'), `[projects.${JSON.stringify(root)}]\ntrust_level = "trusted"\n`);
+    const env = { HOME: home };
+    expect(holdfast(root, env, 'install', 'codex').code).toBe(0);
+    const untrusted = holdfast(root, env, 'doctor', '--codex', codexBin);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.out).toMatch(/FAIL {2}Codex does not trust the hook .*preToolUse untrusted/);
+    expect(untrusted.out).toMatch(/holdfast install codex --trust/);
+    const trusted = holdfast(root, env, 'install', 'codex', '--trust', '--codex', codexBin);
+    expect(trusted.out).toMatch(/codex: preToolUse hook trusted/);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/\[hooks\.state\."[^"]*hooks\.json:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+    const doctor = holdfast(root, env, 'doctor', '--codex', codexBin);
+    expect(doctor.out).toMatch(/All good/);
+    expect(doctor.code).toBe(0);
+  }, 120_000);
 });

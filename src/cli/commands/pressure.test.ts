@@ -27,7 +27,12 @@ async function holdfast(args: string[], options: { input?: string; cwd?: string 
 describe('holdfast pressure', () => {
   it('prints help, and refuses an unknown subcommand', async () => {
     expect((await holdfast(['--help'])).out).toContain('Usage: holdfast pressure');
-    expect((await holdfast(['lint', '--help'])).code).toBe(0);
+    for (const subcommand of ['lint', 'list', 'coverage', 'prompt', 'evaluate', 'report', 'run', 'compare', 'docs']) {
+      const help = await holdfast([subcommand, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.out).toMatch(new RegExp(`^Usage: holdfast pressure ${subcommand}\\b`));
+      expect(help.out).toContain('--agents DIR');
+    }
     expect((await holdfast(['nope'])).code).toBe(2);
     expect((await holdfast(['lint', '--bogus'])).code).toBe(2);
   });
@@ -101,9 +106,11 @@ describe('holdfast pressure', () => {
 
   it('report scores the example replies; compare blocks a pass → fail flip', async () => {
     const base = join(work, 'base.jsonl');
+    // The examples hold failing replies on purpose, so the gate fails; the results file is still written.
     const report = await holdfast(['report', '--responses', examples, '--out', base]);
-    expect(report.code).toBe(0);
+    expect(report.code).toBe(1);
     expect(report.out).toContain('fail-hybrid');
+    expect(report.out).toMatch(/FAIL: \d+ of 11 replies passed/);
     expect(report.out).toMatch(/R1 {2}example {2}told {2}1\/4 25% \[/);
 
     const passes = join(work, 'passes.jsonl');
@@ -112,7 +119,7 @@ describe('holdfast pressure', () => {
     await writeFile(join(work, 'good.jsonl'), reply('CHOICE: B\nR6: run `npm test` first.'));
     await writeFile(join(work, 'bad.jsonl'), reply('CHOICE: A\nA string change cannot break anything.'));
     expect((await holdfast(['report', '--responses', join(work, 'good.jsonl'), '--out', passes])).code).toBe(0);
-    expect((await holdfast(['report', '--responses', join(work, 'bad.jsonl'), '--out', flipped])).code).toBe(0);
+    expect((await holdfast(['report', '--responses', join(work, 'bad.jsonl'), '--out', flipped])).code).toBe(1);
 
     const blocked = await holdfast(['compare', passes, flipped]);
     expect(blocked.code).toBe(1);
@@ -120,6 +127,15 @@ describe('holdfast pressure', () => {
     const fixed = await holdfast(['compare', flipped, passes]);
     expect(fixed.code).toBe(0);
     expect(fixed.out).toContain('fail-to-pass');
+  });
+
+  it('report fails on an empty responses file: scoring nothing is not a pass', async () => {
+    const empty = join(work, 'empty.jsonl');
+    await writeFile(empty, '\n');
+    const result = await holdfast(['report', '--responses-file', empty, '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toMatchObject({ ok: false, total: 0, passed: 0, failed: 0 });
+    expect((await holdfast(['report', '--responses', empty])).out).toContain('an empty responses file is not a pass');
   });
 
   it('report refuses a bad responses line naming the file and line', async () => {
@@ -162,10 +178,13 @@ describe('holdfast pressure', () => {
       expect(lines).toHaveLength(4);
       expect(server.requests).toHaveLength(6);
 
-      // Targets differ, so relabel the new run as the old target: same fixtures, swapped model.
-      await writeFile(join(project, 'swap.jsonl'), lines.map((line) => line.replace('"target":"new"', '"target":"old"')).join('\n'));
-      const compared = await holdfast(['compare', 'old.jsonl', 'swap.jsonl', '--json'], { cwd: project });
+      // A model swap under a new target id: each file holds one target, so results pair by fixture.
+      const compared = await holdfast(['compare', 'old.jsonl', 'new.jsonl', '--json'], { cwd: project });
       expect(compared.code).toBe(1);
+      expect(JSON.parse(compared.out)).toMatchObject({ renamed: { base: 'old', next: 'new' } });
+      const named = await holdfast(['compare', 'old.jsonl', 'new.jsonl', '--base-target', 'old', '--new-target', 'new'], { cwd: project });
+      expect(named.out).toContain('paired by fixture across the target rename old → new');
+      expect(named.out).toContain('2 release blocker(s)');
       const report = JSON.parse(compared.out) as { blockers: number; rows: { change: string; pValue: number }[] };
       expect(report.blockers).toBe(2);
       expect(report.rows.map((row) => row.change)).toEqual(['pass-to-fail', 'pass-to-fail']);

@@ -8,34 +8,65 @@ import type { CliIo } from '../io.js';
 
 type PressureModule = typeof import('../../pressure/index.js');
 
+const COMMON_HELP = `Common options:
+  --fixtures DIR     fixtures folder (default: fixtures/pressure, else the shipped one)
+  --rulebook FILE    rulebook (default: the shipped rulebooks/default.yaml)
+  --agents DIR       Markdown agent files (front matter \`name\`) that declare the suite's agents;
+                     a fixture's agent must then be declared, and its file is the live system prompt
+  -h, --help         this help`;
+
+const SUBCOMMAND_USAGE: Record<string, string> = {
+  lint: `Usage: holdfast pressure lint [DIR] [--json]
+
+Validate fixtures. Exit 1 on any refusal; warnings (checks beyond ADR-0024) never fail.`,
+  list: `Usage: holdfast pressure list [--rule R] [--agent A] [--json]
+
+List fixtures. --rule takes a rule id (R1) or number (8, "Rule 8").`,
+  coverage: `Usage: holdfast pressure coverage [--json]
+
+Rules with and without fixtures; checks uncovered.json (exit 1 on drift).`,
+  prompt: `Usage: holdfast pressure prompt --fixture ID [--untold] [--json]
+
+Print the prompt a model sees (with --agents, the fixture's agent definition is the system prompt).`,
+  evaluate: `Usage: holdfast pressure evaluate --fixture ID --response-file F [--no-citation] [--json]
+
+Score one reply: exit 0 pass, 1 fail. F may be - for stdin.`,
+  report: `Usage: holdfast pressure report --responses FILE.jsonl [--no-citation] [--out FILE] [--json]
+
+Score recorded replies ({"fixture_id", "response"} a line; --responses-file is the same flag).
+A gate: exit 1 when any reply fails, and when the file holds no reply. --out writes a results file.`,
+  run: `Usage: holdfast pressure run --targets A,B [--reps N] [--untold] [--fixture ID]... [--rule R]
+                             [--out FILE] [--no-citation] [--concurrency N] [--temperature T] [--max-tokens N]
+
+Ask live models, a fresh context per fixture. Exit 1 unless every reply passes.`,
+  compare: `Usage: holdfast pressure compare BASE NEW [--alpha P] [--base-target T --new-target U] [--json]
+
+Verdict flips between two results files; exit 1 on a pass→fail flip or a fixture missing in NEW.
+Across a model swap under a new target id, name both targets, or let each file hold one target:
+results are then paired by fixture.`,
+  docs: `Usage: holdfast pressure docs [--out FILE]
+
+The rationalisation tables per rule, as markdown.`,
+};
+
 const USAGE = `Usage: holdfast pressure <subcommand> [options]
 
 Pressure fixtures: does a rule bind when holding it is expensive?
 
 Subcommands:
-  lint [DIR] [--json]                          validate fixtures (exit 1 on any refusal)
-  list [--rule R] [--agent A] [--json]         list fixtures
-  coverage [--json]                            rules with and without fixtures; checks uncovered.json (exit 1 on drift)
-  prompt --fixture ID [--untold]               print the prompt a model sees
-  evaluate --fixture ID --response-file F [--no-citation] [--json]
-                                               score one reply (exit 0 pass, 1 fail); F may be - for stdin
-  report --responses FILE.jsonl [--no-citation] [--out FILE] [--json]
-                                               score recorded replies; --out writes a results file
-  run --targets A,B [--reps N] [--untold] [--fixture ID]... [--out FILE] [--no-citation]
-                                               ask live models, a fresh context per fixture
-  compare BASE NEW [--alpha P] [--json]        verdict flips between two results files (exit 1 on pass→fail)
-  docs [--out FILE]                            the rationalisation tables per rule, as markdown
+${Object.values(SUBCOMMAND_USAGE)
+  .map((usage) => `  ${(usage.split('\n')[0] ?? '').replace('Usage: holdfast pressure ', '')}`)
+  .join('\n')}
+Run \`holdfast pressure <subcommand> --help\` for what each does.
 
-Common options:
-  --fixtures DIR     fixtures folder (default: fixtures/pressure, else the shipped one)
-  --rulebook FILE    rulebook (default: the shipped rulebooks/default.yaml)
-  -h, --help         this help
+${COMMON_HELP}
 
 Exit codes: 0 ok, 1 judged failure, 2 bad input, 3 internal error.`;
 
 const COMMON = {
   fixtures: { type: 'string' },
   rulebook: { type: 'string' },
+  agents: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -52,7 +83,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    writeLine(io.stdout, USAGE);
+    writeLine(io.stdout, `${SUBCOMMAND_USAGE[subcommand] ?? USAGE}\n\n${COMMON_HELP}`);
     return EXIT.ok;
   }
   try {
@@ -82,10 +113,16 @@ const SUBCOMMANDS: Record<string, Handler> = {
   docs: docsCommand,
 };
 
-function suiteOptions(io: CliIo, pressure: PressureModule, values: { fixtures?: string | undefined; rulebook?: string | undefined }, dir?: string) {
+function suiteOptions(
+  io: CliIo,
+  pressure: PressureModule,
+  values: { fixtures?: string | undefined; rulebook?: string | undefined; agents?: string | undefined },
+  dir?: string,
+) {
   return {
     dir: dir !== undefined ? resolve(io.cwd, dir) : values.fixtures !== undefined ? resolve(io.cwd, values.fixtures) : pressure.defaultFixturesDir(io.cwd),
     ...(values.rulebook === undefined ? {} : { rulebookFile: resolve(io.cwd, values.rulebook) }),
+    ...(values.agents === undefined ? {} : { agentsDir: resolve(io.cwd, values.agents) }),
   };
 }
 
@@ -103,11 +140,13 @@ async function lintCommand(args: string[], io: CliIo, pressure: PressureModule):
   if (positionals.length > 1) throw new InputError('E_ARGS', 'takes at most one folder');
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values, positionals[0]));
   if (values.json === true) {
-    json(io, { ok: suite.refusals.length === 0, fixtures: suite.fixtures.map((fixture) => fixture.id), refusals: suite.refusals });
+    json(io, { ok: suite.refusals.length === 0, fixtures: suite.fixtures.map((fixture) => fixture.id), refusals: suite.refusals, warnings: suite.warnings });
   } else {
     for (const refusal of suite.refusals) writeLine(io.stdout, pressure.formatRefusal(refusal));
+    for (const warning of suite.warnings) writeLine(io.stdout, `warning: ${pressure.formatRefusal(warning)}`);
     const refusedFiles = new Set(suite.refusals.map((refusal) => refusal.file)).size;
-    writeLine(io.stdout, `${suite.fixtures.length} fixture(s) ok, ${suite.refusals.length} refusal(s) in ${refusedFiles} file(s).`);
+    const warned = suite.warnings.length === 0 ? '' : `, ${suite.warnings.length} warning(s)`;
+    writeLine(io.stdout, `${suite.fixtures.length} fixture(s) ok, ${suite.refusals.length} refusal(s) in ${refusedFiles} file(s)${warned}.`);
   }
   return suite.refusals.length === 0 ? EXIT.ok : EXIT.failed;
 }
@@ -121,8 +160,11 @@ async function listCommand(args: string[], io: CliIo, pressure: PressureModule):
   if (positionals.length > 0) throw new InputError('E_ARGS', `unexpected argument "${positionals[0]}"`);
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
+  const rules = pressure.pressureRules(suite.rulebook);
   const fixtures = suite.fixtures.filter(
-    (fixture) => (values.rule === undefined || fixture.rule === values.rule) && (values.agent === undefined || fixture.agent === values.agent),
+    (fixture) =>
+      (values.rule === undefined || pressure.ruleMatches(pressure.findRule(rules, fixture.rule), fixture, values.rule)) &&
+      (values.agent === undefined || fixture.agent === values.agent),
   );
   if (values.json === true) {
     json(io, fixtures);
@@ -139,7 +181,7 @@ async function coverageCommand(args: string[], io: CliIo, pressure: PressureModu
   const { values } = parseCommandArgs('pressure coverage', args, COMMON);
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const coverage = pressure.pressureCoverage(suite.rulebook, suite.fixtures);
+  const coverage = pressure.pressureCoverage(suite.rulebook, suite.fixtures, suite.agents.map((agent) => agent.id));
   // No list pinned means no debt admitted: every rule must have a fixture.
   const debt = pressure.checkFixtureDebt(coverage, suite.uncovered ?? []);
   if (values.json === true) {
@@ -162,7 +204,7 @@ async function promptCommand(args: string[], io: CliIo, pressure: PressureModule
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   const fixture = pressure.fixtureById(suite.fixtures, values.fixture);
   const prose = values.untold === true ? undefined : (await import('../../rules/index.js')).renderRulebook(suite.rulebook);
-  const prompt = pressure.renderPressurePrompt(fixture, prose);
+  const prompt = pressure.renderPressurePrompt(fixture, prose, suite.agents.find((agent) => agent.id === fixture.agent));
   if (values.json === true) json(io, prompt);
   else writeLine(io.stdout, pressure.formatPressurePrompt(prompt));
   return EXIT.ok;
@@ -232,32 +274,49 @@ async function reportCommand(args: string[], io: CliIo, pressure: PressureModule
   const { values } = parseCommandArgs('pressure report', args, {
     ...COMMON,
     responses: { type: 'string' },
+    // The published ADR-0024 suite's name for the same flag.
+    'responses-file': { type: 'string' },
     out: { type: 'string' },
     'no-citation': { type: 'boolean' },
   });
-  if (values.responses === undefined) throw new InputError('E_ARGS', '--responses FILE.jsonl is required');
+  const responses = values.responses ?? values['responses-file'];
+  if (responses === undefined) throw new InputError('E_ARGS', '--responses FILE.jsonl is required');
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const lines = pressure.parsePressureResponses(await readInputFile(io, values.responses), values.responses);
+  const lines = pressure.parsePressureResponses(await readInputFile(io, responses), responses);
   const records = pressure.scoreResponseLines(suite.fixtures, suite.rulebook, lines, {
     requireCitation: values['no-citation'] !== true,
     now: () => new Date(),
   });
   if (values.out !== undefined) await writeRecords(io, pressure, values.out, records);
-  if (values.json === true) json(io, { records, summary: pressure.summarizePressureRecords(records) });
-  else printRecords(io, pressure, records);
-  return EXIT.ok;
+  const gate = pressure.pressureGate(records);
+  if (values.json === true) {
+    json(io, { ...gate, records, summary: pressure.summarizePressureRecords(records) });
+  } else {
+    printRecords(io, pressure, records);
+    writeLine(io.stdout, pressure.formatPressureGate(gate));
+  }
+  return gate.ok ? EXIT.ok : EXIT.failed;
 }
 
 async function compareCommand(args: string[], io: CliIo, pressure: PressureModule): Promise<number> {
-  const { values, positionals } = parseCommandArgs('pressure compare', args, { ...COMMON, alpha: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('pressure compare', args, {
+    ...COMMON,
+    alpha: { type: 'string' },
+    'base-target': { type: 'string' },
+    'new-target': { type: 'string' },
+  });
   const [baseFile, nextFile, extra] = positionals;
   if (baseFile === undefined || nextFile === undefined || extra !== undefined) throw new InputError('E_ARGS', 'takes exactly two results files: BASE NEW');
   const alpha = values.alpha === undefined ? pressure.DEFAULT_ALPHA : Number(values.alpha);
   if (!(alpha > 0 && alpha < 1)) throw new InputError('E_ARGS', `--alpha must be a number between 0 and 1, got "${values.alpha}"`);
   const base = pressure.parsePressureRecords(await readInputFile(io, baseFile), baseFile);
   const next = pressure.parsePressureRecords(await readInputFile(io, nextFile), nextFile);
-  const comparison = pressure.comparePressureResults(base, next, alpha);
+  const comparison = pressure.comparePressureResults(base, next, {
+    alpha,
+    ...(values['base-target'] === undefined ? {} : { baseTarget: values['base-target'] }),
+    ...(values['new-target'] === undefined ? {} : { newTarget: values['new-target'] }),
+  });
   if (values.json === true) {
     json(io, comparison);
   } else {
@@ -266,6 +325,7 @@ async function compareCommand(args: string[], io: CliIo, pressure: PressureModul
       const where = [row.target, row.variant].filter((part) => part !== undefined).join(' ');
       writeLine(io.stdout, `${row.blocker ? 'BLOCKER ' : ''}${row.fixture_id} (${where}): ${row.change}: ${row.reason}`);
     }
+    if (comparison.renamed !== undefined) writeLine(io.stdout, `paired by fixture across the target rename ${comparison.renamed.base} → ${comparison.renamed.next}`);
     const unchanged = comparison.rows.filter((row) => row.change === 'same').length;
     writeLine(io.stdout, `${comparison.rows.length} fixture(s) compared, ${unchanged} unchanged, ${comparison.blockers} release blocker(s).`);
   }
@@ -309,7 +369,11 @@ async function runCommand(args: string[], io: CliIo, pressure: PressureModule): 
 
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const fixtures = (values.fixture ?? []).length > 0 ? (values.fixture ?? []).map((id) => pressure.fixtureById(suite.fixtures, id)) : suite.fixtures.filter((fixture) => values.rule === undefined || fixture.rule === values.rule);
+  const rules = pressure.pressureRules(suite.rulebook);
+  const fixtures =
+    (values.fixture ?? []).length > 0
+      ? (values.fixture ?? []).map((id) => pressure.fixtureById(suite.fixtures, id))
+      : suite.fixtures.filter((fixture) => values.rule === undefined || pressure.ruleMatches(pressure.findRule(rules, fixture.rule), fixture, values.rule));
   if (fixtures.length === 0) throw new InputError('E_ARGS', 'no fixture matches');
 
   const models = await import('../../models/index.js');
@@ -333,6 +397,7 @@ async function runCommand(args: string[], io: CliIo, pressure: PressureModule): 
     targets: adapters,
     variant,
     rulebookProse: prose,
+    agents: suite.agents,
     reps,
     requireCitation: values['no-citation'] !== true,
     maxTokens,
@@ -344,7 +409,12 @@ async function runCommand(args: string[], io: CliIo, pressure: PressureModule): 
       if (values.json !== true) writeLine(io.stderr, `${record.fixture_id} ${record.target ?? ''} rep ${record.rep}: ${record.result.verdict}`);
     },
   });
-  if (values.json === true) json(io, { records, summary: pressure.summarizePressureRecords(records) });
-  else printRecords(io, pressure, records);
-  return records.every((record) => record.result.verdict === 'pass') ? EXIT.ok : EXIT.failed;
+  const gate = pressure.pressureGate(records);
+  if (values.json === true) {
+    json(io, { ...gate, records, summary: pressure.summarizePressureRecords(records) });
+  } else {
+    printRecords(io, pressure, records);
+    writeLine(io.stdout, pressure.formatPressureGate(gate));
+  }
+  return gate.ok ? EXIT.ok : EXIT.failed;
 }

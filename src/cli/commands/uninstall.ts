@@ -3,11 +3,15 @@ import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import { printChanges, readTargets } from './install.js';
+import type { TargetChange } from './install.js';
 
 const HELP = `Usage: holdfast uninstall <claude-code|codex|git>... [--json]
 
 Removes the gate that \`holdfast install\` wrote, and only that: other hooks and settings in
-.claude/settings.json, .codex/hooks.json and .git/hooks/pre-commit are kept as they are.
+.claude/settings.json, .codex/hooks.json and the pre-commit hook are kept as they are. The git
+pre-commit gate and the .holdfast/ line in .git/info/exclude go too when \`git\` is named, or when
+no agent gate of holdfast's is left in the project. Trust recorded in ~/.codex/config.toml stays
+(it names a hook that no longer exists, so Codex ignores it).
 
 Options:
   --json      print the changes as JSON
@@ -24,8 +28,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     const targets = readTargets('uninstall', positionals);
-    const { uninstallGate } = await import('../../gate/install.js');
-    const changes = targets.map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
+    const { hasAgentGate, isGitRepository, uninstallExclude, uninstallGate } = await import('../../gate/install.js');
+    const changes: TargetChange[] = targets.filter((target) => target !== 'git').map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
+    const agentsLeft = hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd);
+    if (isGitRepository(io.cwd) && (targets.includes('git') || !agentsLeft)) {
+      changes.push({ target: 'git', ...uninstallGate('git', io.cwd) });
+      changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });
+    }
     printChanges(io, changes, values.json === true);
     return EXIT.ok;
   } catch (error) {

@@ -1,3 +1,5 @@
+import { compilePattern } from '../../rules/regex.js';
+import type { Pattern } from '../../rules/regex.js';
 import type { Action, CheckResult, Rulebook } from '../../contract/index.js';
 import { checkActions } from '../../rules/index.js';
 
@@ -17,14 +19,11 @@ export interface SessionLedger {
 export const FRESH_LEDGER: SessionLedger = { created: new Set(), changedSinceTest: false, passedTest: undefined, failedTestSinceChange: false };
 
 /** The order rule's test command pattern, when the rulebook has one that compiles. */
-export function testCommandPattern(rulebook: Rulebook): RegExp | undefined {
+export function testCommandPattern(rulebook: Rulebook): Pick<Pattern, 'test'> | undefined {
   for (const rule of rulebook.rules) {
     if (rule.check.kind !== 'order') continue;
-    try {
-      return new RegExp(rule.check.command);
-    } catch {
-      return undefined;
-    }
+    const compiled = compilePattern(rule.check.command, '');
+    return compiled.ok ? compiled.pattern : undefined;
   }
   return undefined;
 }
@@ -98,7 +97,7 @@ export async function judgeNewModules(input: Pick<JudgeCallInput, 'ledger' | 'ru
 export function nextLedger(
   ledger: SessionLedger,
   applied: { readonly actions: readonly Action[]; readonly existedBefore: (path: string) => boolean; readonly testPassed?: boolean },
-  pattern: RegExp | undefined,
+  pattern: Pick<Pattern, 'test'> | undefined,
 ): SessionLedger {
   const created = new Set(ledger.created);
   let changedSinceTest = ledger.changedSinceTest;

@@ -1,3 +1,4 @@
+import type { Pattern } from '../../rules/regex.js';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -114,7 +115,7 @@ function hasTestScript(workDir: string): boolean {
   }
 }
 
-function workspaceOf(repo: SandboxRepo, options: LoopWorkspacesOptions & { readonly allowlist: readonly RegExp[]; readonly commandTimeoutMs: number }): LoopWorkspace {
+function workspaceOf(repo: SandboxRepo, options: LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number }): LoopWorkspace {
   const root = repo.workDir;
   const location: RepoLocation = { workTree: root, gitDir: repo.gitDir };
   const outputCap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;

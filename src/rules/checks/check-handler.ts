@@ -40,14 +40,3 @@ export function lineAt(content: string, offset: number): { line: number; excerpt
   const text = content.slice(lineStart, lineEnd === -1 ? Math.min(content.length, lineStart + 500) : Math.min(lineEnd, lineStart + 500)).trim();
   return { line, excerpt: text.length > 60 ? `${text.slice(0, 60)}…` : text };
 }
-
-/** The earliest match of any of the patterns (each compiled with the `g` flag), or undefined. */
-export function firstMatch(content: string, patterns: readonly RegExp[]): { index: number; text: string } | undefined {
-  let best: { index: number; text: string } | undefined;
-  for (const pattern of patterns) {
-    pattern.lastIndex = 0;
-    const match = pattern.exec(content);
-    if (match !== null && (best === undefined || match.index < best.index)) best = { index: match.index, text: match[0] };
-  }
-  return best;
-}

@@ -1,9 +1,9 @@
 import type { HttpHelperCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
 import { normalizeRepoPath } from '../paths.js';
-import { compilePatterns } from '../regex.js';
+import { firstMatch, lazyPatterns } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
-import { firstMatch, lineAt, result } from './check-handler.js';
+import { lineAt, result } from './check-handler.js';
 
 /** R5: code in the guarded folders makes HTTP calls only through the one helper file. */
 export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {
@@ -11,19 +11,21 @@ export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {
     const guarded = compileGlobs(check.folders);
     const helper = normalizeRepoPath(check.helper);
     const helperPath = helper.ok ? helper.path : check.helper;
-    const { patterns, broken } = compilePatterns(check.patterns, '');
+    const patterns = lazyPatterns(check.patterns, '');
     return (round) =>
       round.actions.flatMap((action) => {
         if (action.type !== 'write' || !action.path.ok) return [];
         if (!guarded(action.path.path) || action.path.path === helperPath) return [];
         const what = `write to ${action.shownPath}`;
-        if (broken !== undefined) {
-          return [result(rule, action.index, false, `${what} cannot be judged: a pattern does not compile (${broken}).`)];
-        }
         if (action.content === undefined) {
           return [result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be checked for direct HTTP calls.`)];
         }
-        const match = firstMatch(action.content, patterns);
+        let match;
+        try {
+          match = firstMatch(action.content, patterns);
+        } catch (error) {
+          return [result(rule, action.index, false, `${what} cannot be judged: ${error instanceof Error ? error.message : String(error)}.`)];
+        }
         if (match === undefined) return [result(rule, action.index, true, `${what} makes no direct HTTP call.`)];
         const { line } = lineAt(action.content, match.index);
         const call = match.text.replace(/\s+/g, '');

@@ -1,5 +1,5 @@
 import type { OrderCheck } from '../../contract/index.js';
-import { compilePattern } from '../regex.js';
+import { lazyPatterns } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
 
@@ -14,26 +14,35 @@ import { result } from './check-handler.js';
  */
 export const orderCheck: CheckHandler<OrderCheck> = {
   prepare(check, rule) {
-    const compiled = compilePattern(check.command, '');
+    const [pattern] = lazyPatterns([check.command], '');
     return (round) => {
       const results = [];
       let lastChange: number | undefined;
       let lastTestRun: number | undefined;
       let lastTestRunObserved = false;
       let lastFailedRun: { index: number; ending: string } | undefined;
+      let broken: string | undefined;
       for (const action of round.actions) {
         if (action.type === 'write' || action.type === 'delete') lastChange = action.index;
-        if (action.type === 'run' && action.cmd !== undefined && compiled.ok && compiled.regex.test(action.cmd)) {
-          if (action.observed === undefined || action.observed.passed) {
-            lastTestRun = action.index;
-            lastTestRunObserved = action.observed !== undefined;
-          } else lastFailedRun = { index: action.index, ending: action.observed.ending };
+        if (action.type === 'run' && action.cmd !== undefined) {
+          let matches = false;
+          try {
+            matches = pattern?.test(action.cmd) === true;
+          } catch (error) {
+            broken ??= error instanceof Error ? error.message : String(error);
+          }
+          if (matches) {
+            if (action.observed === undefined || action.observed.passed) {
+              lastTestRun = action.index;
+              lastTestRunObserved = action.observed !== undefined;
+            } else lastFailedRun = { index: action.index, ending: action.observed.ending };
+          }
         }
         if (action.type !== 'commit') continue;
         const commit = `commit (action ${action.index})`;
         const after = (index: number | undefined) => index !== undefined && (lastChange === undefined || index > lastChange);
-        if (!compiled.ok) {
-          results.push(result(rule, action.index, false, `${commit} cannot be judged: the test command pattern does not compile (${compiled.reason}).`));
+        if (broken !== undefined) {
+          results.push(result(rule, action.index, false, `${commit} cannot be judged: the test command pattern ${broken}.`));
         } else if (after(lastTestRun) && !(after(lastFailedRun?.index) && lastFailedRun!.index > lastTestRun!)) {
           results.push(result(rule, action.index, true, `${commit} follows a test run (action ${lastTestRun})${lastTestRunObserved ? ' that passed' : ''}.`));
         } else if (lastFailedRun !== undefined && after(lastFailedRun.index)) {

@@ -1,6 +1,6 @@
 import type { CheckResult, SecretCheck } from '../../contract/index.js';
 import { compileGlobs } from '../glob.js';
-import { compilePatterns } from '../regex.js';
+import { lazyPatterns } from '../regex.js';
 import type { SecretFinding, SecretScanOptions } from '../secrets/index.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
@@ -16,16 +16,14 @@ function loadScanner(): Promise<typeof import('../secrets/index.js')> {
 export const secretCheck: CheckHandler<SecretCheck> = {
   prepare(check, rule) {
     const applies = check.files === undefined ? () => true : compileGlobs(check.files);
-    const { patterns: allowlist, broken } = compilePatterns(check.allowlist, '');
+    const allowlist = lazyPatterns(check.allowlist, '');
     const options: SecretScanOptions = { detectors: check.detectors, minEntropy: check.minEntropy, allowlist };
     return async (round) => {
       const results: CheckResult[] = [];
       for (const action of round.actions) {
         if (action.type !== 'write' || !action.path.ok || !applies(action.path.path)) continue;
         const what = `write to ${action.shownPath}`;
-        if (broken !== undefined) {
-          results.push(result(rule, action.index, false, `${what} cannot be judged: an allowlist pattern does not compile (${broken}).`));
-        } else if (action.content === undefined) {
+        if (action.content === undefined) {
           results.push(result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be scanned for credentials.`));
         } else {
           results.push(await judgeContent(action.content, action.path.path, what, action.index));

@@ -27,7 +27,7 @@ export async function detectSecrets(content: string, filePath: string, options: 
     ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
     : [];
   const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
-  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => found.value.search(pattern) !== -1);
+  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));
   return deduplicate(vendor.filter(allowed), generic.filter(allowed));
 }
 

@@ -17,7 +17,7 @@ export interface SecretScanOptions {
   /** Shannon entropy (bits per character) a literal needs before the generic detector calls it a secret. */
   minEntropy: number;
   /** A finding whose secret value matches one of these is suppressed. */
-  allowlist: readonly RegExp[];
+  allowlist: readonly { test(text: string): boolean }[];
 }
 
 /** A detector's hit before positions are resolved: the span of the secret value in the content. */

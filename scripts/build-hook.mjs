@@ -1,0 +1,35 @@
+// Bundles the hook entry (src/hook/hook.ts) with everything it imports, npm dependencies included,
+// into dist/hook/: one file to load instead of dozens, so a cold hook decision costs little more than
+// node itself. Lazily imported modules (the secret scanner, the rulebook parser) stay separate chunks.
+// dist/hook/ sits one level under dist/ like src/gate/ under src/, so paths relative to a module
+// (the shipped rulebook, package.json) resolve the same in the bundle.
+import { rm } from 'node:fs/promises';
+import { build } from 'rolldown';
+
+const root = new URL('../', import.meta.url);
+// The modules of a decision: holdfast's gate and rules (glob matching included), not the schemas,
+// the YAML/zod rulebook parser or the git pre-commit path, which load on their own when needed.
+const DECIDE = /[\\/]src[\\/](gate|rules|cli|hook|reply)[\\/]|[\\/]src[\\/]contract[\\/]errors\.|[\\/]node_modules[\\/]picomatch[\\/]/;
+const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
+await rm(new URL('dist/hook/', root), { recursive: true, force: true });
+await build({
+  input: { hook: new URL('src/hook/hook.ts', root).pathname },
+  platform: 'node',
+  // npm packages load from node_modules as usual, except picomatch (every decision matches globs):
+  // a bundled CommonJS package needs a require shim whose set-up every hook process would pay for.
+  external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^picomatch(\/|$)/.test(id) && !id.startsWith('/'),
+  logLevel: 'warn',
+  output: {
+    dir: new URL('dist/hook/', root).pathname,
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    minify: true,
+    // Every module a decision may need in one chunk (one file to read, not a dozen); what only a
+    // rulebook cache miss or the git hook needs stays in chunks of its own.
+    codeSplitting: { groups: [{ name: 'decide', test: (id) => DECIDE.test(id) && !LAZY.test(id) }] },
+  },
+});
+// V8's code for re2js (see src/rules/re2-loader.ts), made by this node for the hook to load.
+const { writeRe2Cache } = await import(new URL('dist/rules/re2-loader.js', root).href);
+writeRe2Cache();

@@ -1,0 +1,32 @@
+/** The timer functions a deadline uses; tests pass fake ones. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export type Raced<T> = { readonly done: true; readonly value: T } | { readonly done: false };
+
+/**
+ * The work's result, or `{ done: false }` once `ms` have passed without one. A work that rejects
+ * rejects here too. The timer is cleared when the work settles first, so it keeps no process alive.
+ */
+export function withinDeadline<T>(work: Promise<T>, ms: number, timers: Timers = realTimers): Promise<Raced<T>> {
+  return new Promise((resolve, reject) => {
+    const handle = timers.setTimeout(() => resolve({ done: false }), ms);
+    work.then(
+      (value) => {
+        timers.clearTimeout(handle);
+        resolve({ done: true, value });
+      },
+      (error: unknown) => {
+        timers.clearTimeout(handle);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

@@ -1,0 +1,184 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeAtomically, uniqueSuffix } from './atomic-file.js';
+import { SnapshotError, runGit, tryGit } from './git-process.js';
+import type { RepoLocation } from './repo-state.js';
+import { HOLDFAST_DIR } from './session-state.js';
+
+/**
+ * The private object store of the after-the-fact check: a git directory of holdfast's own under
+ * `.holdfast/`, used with the project folder as its work tree and its own index. It never touches the
+ * user's repository objects, index or refs, and works in a folder that is not a git repository.
+ */
+export const SNAPSHOT_STORE = 'snapshots.git';
+
+/**
+ * Left out of the snapshot tree: git's own folder, holdfast's state, dependencies, and the agents'
+ * settings folders (those are watched as guarded files, ignored or not).
+ */
+const STORE_EXCLUDES = ['.git', '/.holdfast/', '/.claude/', '/.codex/', 'node_modules/'];
+
+const STORE_CONFIG = [
+  '[core]',
+  '\tautocrlf = false',
+  '\tsafecrlf = false',
+  '\tfsmonitor = false',
+  '\tuntrackedCache = true',
+  '\tsymlinks = true',
+  '[gc]',
+  '\tauto = 0',
+  '[advice]',
+  '\taddEmbeddedRepo = false',
+  '',
+].join('\n');
+
+export function snapshotStorePath(root: string): string {
+  return join(root, HOLDFAST_DIR, SNAPSHOT_STORE);
+}
+
+/**
+ * In a repository the store starts from the user's index and reads the user's objects (git's
+ * alternates; it never writes there), so the first snapshot only hashes what changed since the last
+ * `git add` instead of every file. A split index is not copied (its shared part lives beside it).
+ */
+function seedFromRepository(building: string, repo: RepoLocation): void {
+  if (readdirSync(repo.gitDir).some((name) => name.startsWith('sharedindex.'))) return;
+  mkdirSync(join(building, 'objects', 'info'), { recursive: true });
+  writeFileSync(join(building, 'objects', 'info', 'alternates'), `${resolve(repo.commonDir, 'objects')}\n`);
+  try {
+    copyFileSync(join(repo.gitDir, 'index'), join(building, 'index'));
+  } catch {
+    // no index yet (a fresh repository): the first snapshot hashes everything
+  }
+}
+
+/** Creates the store on first use, built aside and renamed into place so a concurrent call never sees half of it. */
+export function ensureStore(root: string, repo: RepoLocation | null): string {
+  const store = snapshotStorePath(root);
+  if (existsSync(join(store, 'HEAD'))) return store;
+  mkdirSync(join(root, HOLDFAST_DIR), { recursive: true });
+  // holdfast's state is never part of the project: `git add -A` must not pick it up, installed or not.
+  if (!existsSync(join(root, HOLDFAST_DIR, '.gitignore'))) writeAtomically(join(root, HOLDFAST_DIR, '.gitignore'), '*\n');
+  const building = `${store}.${uniqueSuffix()}.tmp`;
+  try {
+    runGit(['init', '-q', '--bare', '--template=', building], { cwd: root });
+    writeFileSync(join(building, 'config'), STORE_CONFIG, { flag: 'a' });
+    mkdirSync(join(building, 'info'), { recursive: true });
+    writeFileSync(join(building, 'info', 'exclude'), `${STORE_EXCLUDES.join('\n')}\n`);
+    mkdirSync(join(building, 'calls'), { recursive: true });
+    // The user's index names paths from the repository's top; it only fits a store rooted there too.
+    if (repo !== null && resolve(repo.top) === resolve(root)) seedFromRepository(building, repo);
+    renameSync(building, store);
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    if (!existsSync(join(store, 'HEAD'))) {
+      throw error instanceof SnapshotError ? error : new SnapshotError('E_SNAPSHOT_STORE', `cannot create the snapshot store ${store}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return store;
+}
+
+function treeFromIndex(root: string, store: string, startFrom: 'index' | 'nothing'): string {
+  const index = join(store, 'index');
+  const working = `${index}.${uniqueSuffix()}.tmp`;
+  try {
+    try {
+      if (startFrom === 'index') copyFileSync(index, working);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const options = { cwd: root, gitDir: store, workTree: root, indexFile: working };
+    runGit(['add', '-A', '--', '.'], options);
+    const tree = runGit(['write-tree'], options).toString('utf8').trim();
+    renameSync(working, index);
+    return tree;
+  } finally {
+    rmSync(working, { force: true });
+  }
+}
+
+/**
+ * The work tree as a tree object: `git add -A` into a copy of the store's index (so two overlapping
+ * calls never fight over one index lock), then `write-tree`; the copy replaces the index by a rename.
+ * An index git cannot use (an object it names is gone, say from the user's repository) is dropped and
+ * every file hashed again, once.
+ */
+export function snapshotTree(root: string, store: string): string {
+  try {
+    return treeFromIndex(root, store, 'index');
+  } catch {
+    return treeFromIndex(root, store, 'nothing');
+  }
+}
+
+export interface TreeChange {
+  readonly path: string;
+  readonly status: 'added' | 'modified' | 'deleted';
+  /** Blob ids before and after; null where the file did not exist. */
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+const ABSENT = /^0+$/;
+/** Watched as guarded files instead (the user's index may track some of them, and the store starts from it). */
+const GUARDED_PREFIXES = ['.claude/', '.codex/', `${HOLDFAST_DIR}/`];
+
+/** What changed between two snapshot trees, path by path (renames as delete + add; submodules left out). */
+export function treeChanges(root: string, before: string, after: string): TreeChange[] {
+  if (before === after) return [];
+  const fields = runGit(['diff-tree', '-r', '--no-renames', '-z', before, after], { cwd: root, gitDir: snapshotStorePath(root) })
+    .toString('utf8')
+    .split('\0');
+  const changes: TreeChange[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const [oldMode, newMode, from = '', to = '', status] = (fields[index] as string).replace(/^:/, '').split(' ');
+    const path = fields[index + 1] as string;
+    if (oldMode === '160000' || newMode === '160000' || GUARDED_PREFIXES.some((prefix) => path.startsWith(prefix))) continue;
+    changes.push({
+      path,
+      status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified',
+      from: ABSENT.test(from) ? null : from,
+      to: ABSENT.test(to) ? null : to,
+    });
+  }
+  return changes;
+}
+
+/** Every file path in a snapshot tree. */
+export function treePaths(root: string, tree: string): string[] {
+  return runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root) })
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
+}
+
+/** Puts paths back as a snapshot tree has them (each must be in it); nothing else in the work tree is touched. */
+export function restoreFromTree(root: string, tree: string, paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const store = snapshotStorePath(root);
+  runGit(['restore', `--source=${tree}`, '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    cwd: root,
+    gitDir: store,
+    workTree: root,
+    input: `${paths.join('\0')}\0`,
+  });
+}
+
+/** Removes a file the call created; folders it left empty stay (git does not track folders). */
+export function removeCreated(root: string, path: string): void {
+  rmSync(join(root, path), { force: true });
+}
+
+/**
+ * Settings in a git config blob that decide which hooks run; a change to any of them is tampering.
+ * A config git cannot read stands for itself, so any change to it counts.
+ */
+export function hookSettings(root: string, blob: string): string[] {
+  const result = tryGit(['config', `--blob=${blob}`, '--list', '-z'], { cwd: root, gitDir: snapshotStorePath(root) });
+  if (result.status !== 0) return [`unreadable ${blob}`];
+  return result.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => /^(?:core\.hookspath|core\.fsmonitor|include\.|includeif\.|hook\.)/i.test(entry))
+    .sort();
+}

@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitVersionSupported, postCheckAvailable } from './git-process.js';
+import { readRepoState } from './repo-state.js';
+import { beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
+import { snapshotStorePath, treeChanges } from './snapshot-store.js';
+
+function git(root: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trimEnd();
+}
+
+function repository(files = 30): string {
+  const root = mkdtempSync(join(tmpdir(), 'holdfast-snapshot-'));
+  mkdirSync(join(root, 'src'));
+  for (let index = 0; index < files; index += 1) writeFileSync(join(root, 'src', `f${index}.ts`), `export const v = ${index};\n`);
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'add', '-A');
+  git(root, '-c', 'user.email=s@example.test', '-c', 'user.name=s', 'commit', '-qm', 'start');
+  return root;
+}
+
+function looseObjects(objects: string): number {
+  return readdirSync(objects)
+    .filter((name) => /^[0-9a-f]{2}$/.test(name))
+    .reduce((count, folder) => count + readdirSync(join(objects, folder)).length, 0);
+}
+
+describe('the snapshot store', () => {
+  it('is available where git 2.26 or later runs', () => {
+    expect(postCheckAvailable()).toBe(true);
+    expect(gitVersionSupported('git version 2.39.5')).toBe(true);
+    expect(gitVersionSupported('git version 2.26.0.windows.1')).toBe(true);
+    expect(gitVersionSupported('git version 2.25.4')).toBe(false);
+    expect(gitVersionSupported('git version 1.8.3.1')).toBe(false);
+    expect(gitVersionSupported('command not found')).toBe(false);
+  });
+
+  it('hashes everything again when an object its index names is gone', () => {
+    const root = repository(3);
+    // Files older than the index are trusted by their stat data, not hashed again (no racy entries).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of ['f0.ts', 'f1.ts', 'f2.ts']) utimesSync(join(root, 'src', name), hourAgo, hourAgo);
+    git(root, 'add', '-A');
+    rmSync(join(snapshotStorePath(root)), { recursive: true, force: true });
+    takeSnapshot(root);
+    // The user's repository loses the objects the store's index was seeded from (a clone replaced, a gc).
+    git(root, 'rm', '-q', '--cached', 'src/f0.ts', 'src/f1.ts', 'src/f2.ts');
+    execFileSync('rm', ['-rf', join(root, '.git', 'objects')]);
+    execFileSync('mkdir', ['-p', join(root, '.git', 'objects', 'info'), join(root, '.git', 'objects', 'pack')]);
+    writeFileSync(join(root, 'src', 'f3.ts'), 'new\n');
+    const after = takeSnapshot(root);
+    expect(execFileSync('git', [`--git-dir=${snapshotStorePath(root)}`, 'ls-tree', '-r', '--name-only', after.tree]).toString()).toBe('src/f0.ts\nsrc/f1.ts\nsrc/f2.ts\nsrc/f3.ts\n');
+  });
+
+  it('never writes to the user\'s index, objects or refs, and starts from their index instead of hashing every file', () => {
+    const root = repository();
+    writeFileSync(join(root, 'src', 'f1.ts'), 'export const v = 100;\n');
+    git(root, 'add', 'src/f1.ts');
+    const index = readFileSync(join(root, '.git', 'index'));
+    const objects = looseObjects(join(root, '.git', 'objects'));
+    const status = git(root, 'status', '--porcelain');
+    beforeShellCall(root, 's', 'toolu_1');
+    writeFileSync(join(root, 'src', 'new.ts'), 'export const n = 1;\n');
+    takeSnapshot(root);
+    expect(readFileSync(join(root, '.git', 'index')).equals(index)).toBe(true);
+    expect(looseObjects(join(root, '.git', 'objects'))).toBe(objects);
+    expect(git(root, 'status', '--porcelain')).toBe(`${status}\n?? src/new.ts`);
+    // The committed files are read through the user's objects: the store holds none of their blobs.
+    const committed = git(root, 'ls-tree', '-r', '--object-only', 'HEAD').split('\n');
+    const stored = committed.filter((id) => existsSync(join(snapshotStorePath(root), 'objects', id.slice(0, 2), id.slice(2))));
+    expect(committed).toHaveLength(30);
+    expect(stored).toEqual([]);
+  });
+
+  it('diffs two snapshots path by path, honouring .gitignore and leaving node_modules and .git out', () => {
+    const root = repository(2);
+    writeFileSync(join(root, '.gitignore'), 'dist/\n');
+    const before = takeSnapshot(root);
+    mkdirSync(join(root, 'dist'));
+    mkdirSync(join(root, 'node_modules', 'x'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'a.js'), 'x\n');
+    writeFileSync(join(root, 'node_modules', 'x', 'i.js'), 'x\n');
+    writeFileSync(join(root, 'src', 'f0.ts'), 'changed\n');
+    writeFileSync(join(root, 'src', 'g.ts'), 'new\n');
+    execFileSync('rm', [join(root, 'src', 'f1.ts')]);
+    const after = takeSnapshot(root);
+    expect(treeChanges(root, before.tree, after.tree).map(({ path, status }) => `${status} ${path}`)).toEqual(['modified src/f0.ts', 'deleted src/f1.ts', 'added src/g.ts']);
+  });
+
+  it('reads branch and tag tips from loose and packed refs as git does', () => {
+    const root = repository(1);
+    git(root, 'tag', '-a', 'v1', '-m', 'one');
+    git(root, 'branch', 'side');
+    git(root, 'pack-refs', '--all');
+    git(root, 'tag', 'light');
+    const state = readRepoState(root);
+    const expected = Object.fromEntries(
+      git(root, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags')
+        .split('\n')
+        .map((line) => line.split(' ')),
+    );
+    expect(state?.refs).toEqual(expected);
+    expect(state?.headRef).toBe('refs/heads/main');
+    expect(state?.headCommit).toBe(git(root, 'rev-parse', 'HEAD'));
+  });
+
+  it('keys records by tool_use_id and removes one once it is closed', () => {
+    const root = repository(1);
+    const record = beforeShellCall(root, 'session one', 'toolu_/../x');
+    const open = findSnapshotRecord(root, 'session one', 'toolu_/../x');
+    expect(open?.record.tree).toBe(record.tree);
+    open?.close();
+    expect(findSnapshotRecord(root, 'session one', 'toolu_/../x')).toBeUndefined();
+    expect(readdirSync(join(snapshotStorePath(root), 'calls'))).toEqual([]);
+  });
+});

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { uniqueSuffix, writeAtomically } from './atomic-file.js';
+import { captureGuarded } from './guarded-files.js';
+import type { GuardedFiles } from './guarded-files.js';
+import { readRepoState } from './repo-state.js';
+import type { RepoState } from './repo-state.js';
+import { sessionFileName } from './session-state.js';
+import { ensureStore, snapshotStorePath, snapshotTree } from './snapshot-store.js';
+
+/** How long a record of a call whose PostToolUse never came (a denied or interrupted call) is kept. */
+const STALE_RECORD_MS = 24 * 60 * 60 * 1000;
+
+export interface Snapshot {
+  /** The work tree (what git would see, .gitignore honoured) as a tree id in the store. */
+  readonly tree: string;
+  /** `.claude/`, `.codex/`, `.holdfast/` (but holdfast's own files), and the repository's config and hooks. */
+  readonly guarded: GuardedFiles;
+  /** The user's repository: HEAD and branch/tag tips; null outside a repository. */
+  readonly repo: RepoState | null;
+}
+
+/** Snapshots the project: work tree, guarded files and the repository's refs. */
+export function takeSnapshot(root: string): Snapshot {
+  const absoluteRoot = resolve(root);
+  const repo = readRepoState(absoluteRoot);
+  const store = ensureStore(absoluteRoot, repo);
+  const guarded = captureGuarded(absoluteRoot, store, repo);
+  const tree = snapshotTree(absoluteRoot, store);
+  return { tree, guarded, repo };
+}
+
+/** What a shell call's PreToolUse leaves for its PostToolUse. */
+export interface SnapshotRecord extends Snapshot {
+  readonly version: 1;
+  readonly session: string;
+  readonly toolUseId: string | null;
+  readonly time: string;
+}
+
+function callsFolder(root: string): string {
+  return join(snapshotStorePath(root), 'calls');
+}
+
+function sessionPrefix(session: string): string {
+  return `s-${createHash('sha256').update(session).digest('hex').slice(0, 16)}-`;
+}
+
+function recordName(toolUseId: string): string {
+  return `t-${sessionFileName(toolUseId)}`;
+}
+
+/** Without a tool_use_id, a session's records are named by time; the oldest open one answers the next PostToolUse. */
+function sessionRecords(root: string, session: string): string[] {
+  const prefix = sessionPrefix(session);
+  let names: string[];
+  try {
+    names = readdirSync(callsFolder(root));
+  } catch {
+    return [];
+  }
+  return names.filter((name) => name.startsWith(prefix) && name.endsWith('.json')).sort();
+}
+
+/** Ages are measured against the record just written, so the file system's clock is compared with itself. */
+function dropStaleRecords(root: string, newest: string): void {
+  let names: string[];
+  let now: number;
+  try {
+    names = readdirSync(callsFolder(root));
+    now = statSync(newest).mtimeMs;
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(callsFolder(root), name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_RECORD_MS) unlinkSync(path);
+    } catch {
+      // another call removed it first
+    }
+  }
+}
+
+/**
+ * The PreToolUse side of the after-the-fact check: snapshots the project before a shell call runs and
+ * records it for the call's PostToolUse, keyed by tool_use_id (session + a counter when the agent sends
+ * none). Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
+ */
+export function beforeShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): SnapshotRecord {
+  const snapshot = takeSnapshot(root);
+  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), ...snapshot };
+  mkdirSync(callsFolder(root), { recursive: true });
+  let name: string;
+  if (toolUseId !== undefined && toolUseId !== '') name = recordName(toolUseId);
+  else name = `${sessionPrefix(session)}${String(Date.now()).padStart(15, '0')}-${uniqueSuffix()}.json`;
+  const path = join(callsFolder(root), name);
+  writeAtomically(path, `${JSON.stringify(record)}\n`);
+  dropStaleRecords(root, path);
+  return record;
+}
+
+function readRecord(raw: unknown): SnapshotRecord | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const record = raw as Partial<SnapshotRecord>;
+  if (record.version !== 1 || typeof record.tree !== 'string' || typeof record.guarded !== 'object' || record.guarded === null) return undefined;
+  if (typeof record.session !== 'string' || record.repo === undefined) return undefined;
+  return record as SnapshotRecord;
+}
+
+export interface OpenRecord {
+  readonly record: SnapshotRecord;
+  /** Removes the record once the call is judged. */
+  close(): void;
+}
+
+/** The before-snapshot of a call; undefined when there is none (or it does not read back). */
+export function findSnapshotRecord(root: string, session: string, toolUseId: string | undefined): OpenRecord | undefined {
+  const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
+  if (name === undefined) return undefined;
+  const path = join(callsFolder(root), name);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const record = readRecord(raw);
+  if (record === undefined) return undefined;
+  return { record, close: () => rmSync(path, { force: true }) };
+}
+

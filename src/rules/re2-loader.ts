@@ -1,0 +1,54 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Script } from 'node:vm';
+
+type Re2Module = typeof import('re2js');
+
+/**
+ * V8's compiled code for re2js, written by `npm run build` next to the hook entry: compiling re2js's
+ * 260 KB is most of what loading it costs, and a hook pays it on every process. The cache sits in
+ * holdfast's own dist/ (never a shared temporary folder: code is loaded from it); V8 refuses a cache
+ * made by another node version or for other source, and re2js is then compiled as usual.
+ */
+export function re2CachePath(): string {
+  return fileURLToPath(new URL('../../dist/hook/re2js.v8cache', import.meta.url));
+}
+
+function compiledScript(cache: Buffer | undefined): { script: Script; file: string } {
+  const require = createRequire(import.meta.url);
+  // node:vm is required here, not imported: a hook that never needs RE2 never loads it.
+  const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
+  const file = require.resolve('re2js');
+  const source = readFileSync(file, 'utf8');
+  const script = new VmScript(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cache === undefined ? {} : { cachedData: cache }) });
+  return { script, file };
+}
+
+function evaluate(script: Script, file: string): Re2Module {
+  const module = { exports: {} as Re2Module };
+  const factory = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  factory.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
+
+/** re2js's CommonJS build, compiled with the cached code when V8 accepts it. */
+export function loadRe2(cachePath = re2CachePath()): Re2Module {
+  let cache: Buffer | undefined;
+  try {
+    cache = readFileSync(cachePath);
+  } catch {
+    cache = undefined;
+  }
+  const { script, file } = compiledScript(cache);
+  return evaluate(script, file);
+}
+
+/** For the build: compiles and exercises re2js, then writes V8's code for it (the functions used included). */
+export function writeRe2Cache(cachePath = re2CachePath()): void {
+  const { script, file } = compiledScript(undefined);
+  const { RE2JS } = evaluate(script, file);
+  RE2JS.compile('^\\s*(?:npm\\s+(?:run\\s+)?test|npx\\s+vitest)(?:[ \\t][^|;&]*)?$', RE2JS.CASE_INSENSITIVE).matcher('npm test -- --run').find();
+  writeFileSync(cachePath, script.createCachedData());
+}

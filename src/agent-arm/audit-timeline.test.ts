@@ -28,6 +28,8 @@ describe('readAuditTimeline', () => {
       line({ agent: 'git', session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit', action: 'write src/tax.ts (40 chars)', decision: 'allow', detail: 'staged' }),
       '{"torn',
       line({ tool: 'Bash', action: 'commit "fix"', decision: 'allow', detail: 'ok' }),
+      line({ tool: 'Bash', action: 'write src/tax.ts (50 chars)', decision: 'reverted', rule: 'R4', name: 'NOLOG', detail: 'a console.log (restored)' }),
+      line({ tool: 'Bash', action: 'write src/tax.ts (50 chars)', decision: 'deny', rule: 'R4', name: 'NOLOG', detail: 'a console.log (observe mode: left in place)' }),
     ].join('\n');
     const timeline = readAuditTimeline(text, { testPattern: TESTS });
     expect(timeline.unreadableLines).toBe(1);
@@ -37,10 +39,12 @@ describe('readAuditTimeline', () => {
       [2, 3, 'Bash', 'applied', undefined, false],
       [3, 4, 'pre-commit', 'applied', undefined, false],
       [4, 5, 'Bash', 'applied', undefined, false],
+      [5, 6, 'Bash', 'reverted', 'R4', false],
+      [6, 7, 'Bash', 'observed', 'R4', false],
     ]);
     expect(timeline.calls[0]!.checks).toEqual([{ rule: 'R4', name: 'NOLOG', actionIndex: 0, ok: false, detail: 'a console.log' }]);
     expect(timeline.calls[1]!.checks).toEqual([{ rule: 'R4', name: 'NOLOG', actionIndex: 0, ok: false, detail: 'holdfast: R4 NOLOG' }]);
-    // The blocked edit and the pre-commit checkpoint changed nothing.
-    expect(timeline.steps).toEqual([{ type: 'change' }, { type: 'test', cmd: 'npm test', passed: true }, { type: 'commit' }]);
+    // The blocked edit, the pre-commit checkpoint and the put-back changed nothing; the observed post-check left its change.
+    expect(timeline.steps).toEqual([{ type: 'change' }, { type: 'test', cmd: 'npm test', passed: true }, { type: 'commit' }, { type: 'change' }]);
   });
 });

@@ -1,4 +1,3 @@
-import type { Pattern } from '../rules/regex.js';
 import { readFileSync } from 'node:fs';
 import type { Action, CheckResult, ToolCallRecord, ToolDecision } from '../contract/index.js';
 import type { TimelineStep } from '../experiment/final-state.js';
@@ -15,7 +14,7 @@ interface AuditLine {
   readonly action: string;
   readonly rule: string | null;
   readonly name?: string;
-  readonly decision: 'allow' | 'deny' | 'allowed-by-person' | 'observed';
+  readonly decision: 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
   readonly verdict?: 'allow' | 'deny';
   readonly results?: readonly { rule: string; name: string; ok: boolean; detail: string }[];
   readonly detail: string;
@@ -31,7 +30,7 @@ function readLine(line: string): AuditLine | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entry = raw as Record<string, unknown>;
   if (typeof entry.time !== 'string' || typeof entry.tool !== 'string' || typeof entry.action !== 'string' || typeof entry.detail !== 'string') return undefined;
-  if (!['allow', 'deny', 'allowed-by-person', 'observed'].includes(entry.decision as string)) return undefined;
+  if (!['allow', 'deny', 'allowed-by-person', 'observed', 'reverted'].includes(entry.decision as string)) return undefined;
   if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
   return raw as AuditLine;
 }
@@ -71,12 +70,17 @@ function parsedMessage(segment: string): string | undefined {
   }
 }
 
+/** The post-check in observe mode records what it would have put back as a denial "left in place". */
+const OBSERVED_POST_CHECK = 'observe mode: left in place';
+
 function decisionOf(line: AuditLine): ToolDecision {
   switch (line.decision) {
     case 'observed':
       return 'observed';
+    case 'reverted':
+      return 'reverted';
     case 'deny':
-      return 'blocked';
+      return line.detail.includes(OBSERVED_POST_CHECK) ? 'observed' : 'blocked';
     case 'allowed-by-person':
       return 'allowed-by-person';
     case 'allow':
@@ -101,9 +105,14 @@ export interface AuditTimeline {
   readonly unreadableLines: number;
 }
 
+/** The rulebook's test command (the gate compiles it with RE2; a RegExp does as well). */
+export interface TestPattern {
+  test(text: string): boolean;
+}
+
 export interface AuditTimelineOptions {
   /** The rulebook's test command (R6): a `run` that matches is a test step. */
-  readonly testPattern: Pick<Pattern, 'test'> | undefined;
+  readonly testPattern: TestPattern | undefined;
 }
 
 /**
@@ -148,10 +157,11 @@ const CHECKPOINT_TOOLS = new Set(['pre-commit', 'Stop']);
  * The changes, test runs and commits of a timeline, in order, for R6 ORDER: blocked calls did not
  * happen, and the pre-commit hook judges a commit the agent's own call already announced.
  */
-export function timelineSteps(calls: readonly ToolCallRecord[], pattern: Pick<Pattern, 'test'> | undefined): TimelineStep[] {
+export function timelineSteps(calls: readonly ToolCallRecord[], pattern: TestPattern | undefined): TimelineStep[] {
   const steps: TimelineStep[] = [];
   for (const call of calls) {
-    if (call.decision === 'blocked' || CHECKPOINT_TOOLS.has(call.tool)) continue;
+    // Blocked calls did not happen; a put-back record undoes a change its call already counted.
+    if (call.decision === 'blocked' || call.decision === 'reverted' || CHECKPOINT_TOOLS.has(call.tool)) continue;
     for (const action of call.actions) {
       if (action.type === 'write' || action.type === 'delete') steps.push({ type: 'change' });
       // A hook sees a test run before it runs, never its exit code: it counts, as a sandbox that did not observe it would.

@@ -168,4 +168,18 @@ describe('agent mode with a generic agent (a scripted program)', () => {
       rmSync(scriptDir, { recursive: true, force: true });
     }
   });
+
+  it('no isolation, no run: without bubblewrap (and without --unsafe-no-isolation) no harness starts', async () => {
+    const events: RunEvent[] = [];
+    const emit = (draft: RunEventInput): RunEvent => {
+      const event = { ...draft, seq: events.length } as RunEvent;
+      events.push(event);
+      return event;
+    };
+    const none = { kind: 'none' as const, detail: 'bubblewrap (bwrap) is not installed' };
+    await expect(
+      runExperiment({ runId: 'r', config: config(['recovers']), rulebook, tasks: [task], targets: [scriptedTarget('recovers', 'recover')], emit, sandbox: { isolation: none }, agent: { parentDir: parent } }),
+    ).rejects.toThrow(/bubblewrap/);
+    expect(events).toEqual([]);
+  });
 });

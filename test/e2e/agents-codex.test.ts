@@ -66,13 +66,15 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
     const options = { bin: await ensureAgentClient('codex'), cwd: repo, env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex') } };
     const trusted = await trustCodexHooks(options);
+    // install registers the one hook command for every event it judges: before a call, after it, at the end of the turn.
     const key = `${repo}/.codex/hooks.json:pre_tool_use:0:0`;
-    expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual([[key, 'trusted']]);
+    const events = ['pre_tool_use', 'post_tool_use', 'stop'];
+    expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual(events.map((event) => [`${repo}/.codex/hooks.json:${event}:0:0`, 'trusted']));
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(`[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "${trusted[0]?.currentHash}"`);
     const hooksFile = join(repo, '.codex', 'hooks.json');
     writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
     const after = await trustCodexHooks({ ...options, select: () => false });
-    expect(after.map((hook) => hook.trustStatus)).toEqual(['modified']);
+    expect(after.map((hook) => hook.trustStatus)).toEqual(['modified', 'modified', 'modified']);
   });
 
   it("told inside Codex's own workspace-write sandbox: the shell and apply_patch both write", async () => {

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ensureAgentClient } from '../../src/agents/agent-clients.js';
 import { claude, codex } from '../../src/gate/test-support/payloads.js';
 
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
@@ -161,17 +162,6 @@ describe('the installed gate fails closed', () => {
   });
 });
 
-function codexBinary(): string | undefined {
-  const candidate = process.env.HOLDFAST_E2E_CODEX;
-  if (candidate === undefined || candidate === '') return undefined;
-  try {
-    accessSync(candidate, constants.X_OK);
-    return candidate;
-  } catch {
-    return undefined;
-  }
-}
-
 describe('holdfast doctor', () => {
   it('exits 0 on a good install and 1 naming the missing hook entry after holdfast moved', () => {
     const root = gitProject();
@@ -193,10 +183,9 @@ describe('holdfast doctor', () => {
     expect(result.out).toMatch(/no holdfast gate is installed/);
   });
 
-  // Codex itself is asked (codex app-server); the binary is large and outside the project's
-  // dependencies: set HOLDFAST_E2E_CODEX to it (the e2e harness's cache fills it).
-  it.skipIf(codexBinary() === undefined)('codex: says the hook is untrusted (exit 1) until `install codex --trust`, then all good', () => {
-    const codexBin = codexBinary() as string;
+  // Codex itself is asked (codex app-server): the real binary, from the agent cache the tests fill.
+  it('codex: says the hook is untrusted (exit 1) until `install codex --trust`, then all good', async () => {
+    const codexBin = await ensureAgentClient('codex');
     const root = gitProject();
     const home = mkdtempSync(join(tmpdir(), 'holdfast-e2e-home-'));
     mkdirSync(join(home, '.codex'));

@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, normalize, resolve } from 'node:path';
-import { parse } from 'unbash';
 import type { Assignment, Command, CompoundList, Function as FunctionNode, ParsedScript, PipelineNode, AndOr, Redirection, Statement, SyntaxNode } from 'unbash';
-import { forEachChild } from 'unbash';
+import { unbash } from './unbash.js';
 import type { Action } from '../../contract/index.js';
 import { toRepoPath } from '../tool-call.js';
 import type { CommandSite } from './command-site.js';
@@ -181,7 +180,7 @@ export class ShellReader {
     }
     this.depth += 1;
     try {
-      return this.walkScript(parse(source), source, scope, stdin);
+      return this.walkScript(unbash().parse(source), source, scope, stdin);
     } finally {
       this.depth -= 1;
     }
@@ -318,7 +317,7 @@ export class ShellReader {
 
   /** Runs every substitution inside a node whose own meaning is not modelled (`[[ ]]`, `(( ))`). */
   private runScriptsInside(node: SyntaxNode, source: string, scope: Scope): void {
-    forEachChild(node, (child) => {
+    unbash().forEachChild(node, (child) => {
       if (child.type === 'Script') this.walkScript(child as ParsedScript, source, scope.child(), UNKNOWN_OUTPUT);
       else this.runScriptsInside(child, source, scope);
     });

@@ -3,7 +3,9 @@
 // node itself. Lazily imported modules (the secret scanner, the rulebook parser) stay separate chunks.
 // dist/hook/ sits one level under dist/ like src/gate/ under src/, so paths relative to a module
 // (the shipped rulebook, package.json) resolve the same in the bundle.
-import { rm } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { Script } from 'node:vm';
+import Module from 'node:module';
 import { build } from 'rolldown';
 
 const root = new URL('../', import.meta.url);
@@ -13,7 +15,7 @@ const DECIDE = /[\\/]src[\\/](gate|rules|cli|hook|reply)[\\/]|[\\/]src[\\/]contr
 const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
 await rm(new URL('dist/hook/', root), { recursive: true, force: true });
 await build({
-  input: { hook: new URL('src/hook/hook.ts', root).pathname },
+  input: { decide: new URL('src/hook/hook.ts', root).pathname },
   platform: 'node',
   // npm packages load from node_modules as usual, except picomatch (every decision matches globs):
   // a bundled CommonJS package needs a require shim whose set-up every hook process would pay for.
@@ -30,6 +32,10 @@ await build({
     codeSplitting: { groups: [{ name: 'decide', test: (id) => DECIDE.test(id) && !LAZY.test(id) }] },
   },
 });
+// The entry the installed command runs: a small loader that compiles decide.cjs with V8's code for it.
+const decide = new URL('dist/hook/decide.cjs', root).pathname;
+await copyFile(new URL('scripts/hook-loader.cjs', root), new URL('dist/hook/hook.cjs', root));
+await writeFile(`${decide}.v8cache`, new Script(Module.wrap(await readFile(decide, 'utf8')), { filename: decide }).createCachedData());
 // V8's code for re2js (see src/rules/re2-loader.ts), made by this node for the hook to load.
 const { writeRe2Cache } = await import(new URL('dist/rules/re2-loader.js', root).href);
 writeRe2Cache();

@@ -65,6 +65,9 @@ export function agentHookCommand(agent: 'claude-code' | 'codex', target: HookTar
     `${MARKER}; ${launch(agent, target, ['--deadline-ms', String(deadlineMs(timeoutSeconds))])}; holdfast_status=$?; ` +
     `if [ "$holdfast_status" = 0 ] || [ "$holdfast_status" = 2 ]; then exit "$holdfast_status"; fi; ` +
     `echo "holdfast gate: the hook stopped with exit status $holdfast_status instead of deciding, so this call is refused. Run \\\`holdfast doctor\\\` in the project to see why." >&2; exit 2; fi; ` +
+    // A Stop event is let through: blocking it sends the agent back for another turn, and Codex loops
+    // on that forever (seen with 0.171.0); every tool call of that turn was refused already.
+    `if grep -Eq '"hook_event_name"[[:space:]]*:[[:space:]]*"Stop"'; then echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing; every tool call is refused until it is back. ${reinstallHint(agent)}" >&2; exit 0; fi; ` +
     `echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing, so this call is refused. ${reinstallHint(agent)}" >&2; exit 2`;
   return `/bin/sh -c ${singleQuoted(script)}`;
 }

@@ -76,8 +76,9 @@ describe('holdfast install / uninstall claude-code', () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[1].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
     expect(settings.hooks.PostToolUse[0].matcher).toBe('Bash');
+    expect(settings.hooks.PostToolUseFailure[0].matcher).toBe('Bash');
     expect(settings.hooks.Stop[0].matcher).toBeUndefined();
-    const commands = ['PreToolUse', 'PostToolUse', 'Stop'].map((event) => settings.hooks[event].at(-1).hooks[0]);
+    const commands = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'].map((event) => settings.hooks[event].at(-1).hooks[0]);
     expect(new Set(commands.map((hook: { command: string }) => hook.command)).size).toBe(1);
     expect(commands.every((hook: { timeout: number }) => hook.timeout === 30)).toBe(true);
     expect(readInstalledHook(commands[0].command)).toMatchObject({ node: process.execPath, agent: 'claude-code', deadlineMs: 24000 });

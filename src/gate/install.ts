@@ -20,6 +20,8 @@ export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; 
   'claude-code': [
     { event: 'PreToolUse', matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash' },
     { event: 'PostToolUse', matcher: 'Bash' },
+    // A Bash call that exits non-zero sends PostToolUseFailure instead of PostToolUse (seen with 2.1.197).
+    { event: 'PostToolUseFailure', matcher: 'Bash' },
     { event: 'Stop', matcher: undefined },
   ],
   // Codex matches a `|` list of plain names exactly, against the tool's name and its aliases.

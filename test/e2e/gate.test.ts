@@ -131,6 +131,11 @@ describe('the installed gate fails closed', () => {
       expect(moved.err).toMatch(/holdfast gate: cannot run the hook: .*holdfast-moved-away.* is missing, so this call is refused/);
       expect(moved.err).toContain(`npx holdfast install ${agent}`);
       expect(moved.err).not.toMatch(FORBIDDEN_ADVICE);
+      // Stop is let through (exit 0): a blocked Stop sends the agent back, and Codex loops on it forever.
+      const stop = JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'Stop', stop_hook_active: false });
+      const stopped = runAs(agent, moveHoldfast(installedCommand(root, file)), stop, root);
+      expect(stopped.code).toBe(0);
+      expect(stopped.err).toMatch(/holdfast gate: cannot run the hook: .*holdfast-moved-away.* is missing; every tool call is refused/);
     }
   });
 

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
+import { readIfExists } from '../../src/agents/test-support/git-repo.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
+import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, toldText, violations } from './gate-guarantee-routes.js';
+import type { Route } from './gate-guarantee-routes.js';
+
+// Issue 10's guarantee against the real Claude Code 2.1.197: every route through the Bash tool, held
+// by a repo where only `holdfast install claude-code` ran; a few told (no gate) so the test can fail.
+async function tryRoute(route: Route, gate: boolean) {
+  const { parent, repo } = makeRepo();
+  if (gate) holdfast(repo, 'install', 'claude-code');
+  const base = settle(repo, route.seeded === true);
+  const hookBefore = readHook(repo);
+  const result = await runScenario({ client: 'claude-code', repo, steps: [...route.steps, { text: 'Done.' }] });
+  return { result, found: violations(parent, repo, base, hookBefore), told: result.requests.map(toldText).join('\n'), repo };
+}
+
+describe('the gate guarantee, Claude Code real binary', { timeout: 240_000 }, () => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))('held: %s', async (_name, route) => {
+    const { result, found, told } = await tryRoute(route, true);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(found, result.explain()).toEqual([]);
+    expect(told, result.explain()).toMatch(route.told);
+    expect(told.match(offSwitchFor(route))?.[0], result.explain()).toBeUndefined();
+  });
+
+  it.each(ROUTES.filter((route) => route.toldVariant === true).map((route) => [route.name, route] as const))('told (no gate): %s lands', async (_name, route) => {
+    const { result, found } = await tryRoute(route, false);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(found, result.explain()).not.toEqual([]);
+  });
+
+  it('held: a module then its test in one turn both land, and the turn ends', async () => {
+    const { repo } = makeRepo();
+    holdfast(repo, 'install', 'claude-code');
+    settle(repo, false);
+    const module = 'export const add = (a: number, b: number): number => a + b;\n';
+    const test = "import { add } from './add';\nif (add(1, 2) !== 3) throw new Error('add');\n";
+    const steps = [[{ shell: `printf '%s' '${module}' > src/add.ts` }, { shell: `printf '%s' "${test}" > src/add.test.ts` }], { text: 'Done.' }];
+    const result = await runScenario({ client: 'claude-code', repo, steps });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(readIfExists(repo, 'src/add.ts'), result.explain()).toBe(module);
+    expect(readIfExists(repo, 'src/add.test.ts'), result.explain()).toBe(test);
+    expect(result.run.report?.finalText, result.explain()).toBe('Done.');
+  });
+
+  it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {
+    const { parent, repo } = makeRepo();
+    holdfast(repo, 'install', 'claude-code');
+    moveHoldfastAway(join(repo, '.claude', 'settings.json'));
+    const base = settle(repo, false);
+    const route = ROUTES[0] as Route;
+    const result = await runScenario({ client: 'claude-code', repo, steps: [...route.steps, { text: 'Done.' }] });
+    expect(violations(parent, repo, base, undefined), result.explain()).toEqual([]);
+    expect(result.requests.map(toldText).join('\n'), result.explain()).toMatch(/holdfast gate: cannot run the hook/);
+  });
+});

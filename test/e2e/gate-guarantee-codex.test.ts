@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureAgentClient } from '../../src/agents/agent-clients.js';
+import { codexConfig } from '../../src/agents/run-codex.js';
+import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
+import { readIfExists } from '../../src/agents/test-support/git-repo.js';
+import { holdfast, HOLDFAST_BIN } from '../../src/agents/test-support/holdfast-cli.js';
+import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, toldText, violations } from './gate-guarantee-routes.js';
+import type { Route } from './gate-guarantee-routes.js';
+
+// Issue 10's guarantee against the real Codex 0.171.0: every route through exec_command, held by a
+// repo where only `holdfast install codex` ran and its hooks were trusted as Codex's review records
+// trust; a few told (no gate) so the test can fail.
+async function tryRoute(route: Route, gate: boolean) {
+  const { parent, repo } = makeRepo();
+  if (gate) holdfast(repo, 'install', 'codex');
+  const base = settle(repo, route.seeded === true);
+  const hookBefore = readHook(repo);
+  const result = await runScenario({ client: 'codex', repo, steps: [...route.steps, { text: 'Done.' }] });
+  return { result, found: violations(parent, repo, base, hookBefore), told: result.requests.map(toldText).join('\n'), repo };
+}
+
+describe('the gate guarantee, Codex real binary', { timeout: 240_000 }, () => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))('held: %s', async (_name, route) => {
+    const { result, found, told } = await tryRoute(route, true);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(found, result.explain()).toEqual([]);
+    expect(told, result.explain()).toMatch(route.told);
+    expect(told.match(offSwitchFor(route))?.[0], result.explain()).toBeUndefined();
+  });
+
+  it.each(ROUTES.filter((route) => route.toldVariant === true).map((route) => [route.name, route] as const))('told (no gate): %s lands', async (_name, route) => {
+    const { result, found } = await tryRoute(route, false);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(found, result.explain()).not.toEqual([]);
+  });
+
+  it('held: a module then its test in one turn both land, and the turn ends', async () => {
+    const { repo } = makeRepo();
+    holdfast(repo, 'install', 'codex');
+    settle(repo, false);
+    const module = 'export const add = (a: number, b: number): number => a + b;\n';
+    const test = "import { add } from './add';\nif (add(1, 2) !== 3) throw new Error('add');\n";
+    const steps = [[{ shell: `printf '%s' '${module}' > src/add.ts` }, { shell: `printf '%s' "${test}" > src/add.test.ts` }], { text: 'Done.' }];
+    const result = await runScenario({ client: 'codex', repo, steps });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(readIfExists(repo, 'src/add.ts'), result.explain()).toBe(module);
+    expect(readIfExists(repo, 'src/add.test.ts'), result.explain()).toBe(test);
+    expect(result.run.report?.finalText, result.explain()).toBe('Done.');
+  });
+
+  it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {
+    const { parent, repo } = makeRepo();
+    holdfast(repo, 'install', 'codex');
+    moveHoldfastAway(join(repo, '.codex', 'hooks.json'));
+    const base = settle(repo, false);
+    const route = ROUTES[0] as Route;
+    const result = await runScenario({ client: 'codex', repo, steps: [...route.steps, { text: 'Done.' }] });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(violations(parent, repo, base, undefined), result.explain()).toEqual([]);
+    expect(result.requests.map(toldText).join('\n'), result.explain()).toMatch(/holdfast gate: cannot run the hook/);
+  });
+
+  it('doctor: says the Codex hook is untrusted before `install codex --trust` (exit 1) and fine after (exit 0)', async () => {
+    const { repo } = makeRepo();
+    holdfast(repo, 'install', 'codex');
+    settle(repo, false);
+    const home = mkdtempSync(join(tmpdir(), 'holdfast-codex-doctor-'));
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
+    const codex = await ensureAgentClient('codex');
+    const env = { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex') };
+    const run = (...args: string[]) => spawnSync(process.execPath, [HOLDFAST_BIN, ...args, '--codex', codex], { cwd: repo, env, encoding: 'utf8' });
+    const before = run('doctor');
+    expect(before.status, before.stdout + before.stderr).toBe(1);
+    expect(before.stdout + before.stderr).toMatch(/Codex does not trust the hook/);
+    const trust = run('install', 'codex', '--trust');
+    expect(trust.status, trust.stdout + trust.stderr).toBe(0);
+    const after = run('doctor');
+    expect(after.status, after.stdout + after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/Codex trusts the hook/);
+  });
+});

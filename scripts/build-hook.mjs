@@ -11,7 +11,7 @@ import { build } from 'rolldown';
 const root = new URL('../', import.meta.url);
 // The modules of a decision: holdfast's gate and rules (glob matching included), not the schemas,
 // the YAML/zod rulebook parser or the git pre-commit path, which load on their own when needed.
-const DECIDE = /[\\/]src[\\/](gate|rules|cli|hook|reply)[\\/]|[\\/]src[\\/]contract[\\/]errors\.|[\\/]node_modules[\\/]picomatch[\\/]/;
+const DECIDE = /[\\/]src[\\/](gate|rules|cli|hook|reply)[\\/]|[\\/]src[\\/]contract[\\/]errors\.|[\\/]node_modules[\\/](picomatch|unbash)[\\/]/;
 const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
 await rm(new URL('dist/hook/', root), { recursive: true, force: true });
 await build({
@@ -19,7 +19,7 @@ await build({
   platform: 'node',
   // npm packages load from node_modules as usual, except picomatch (every decision matches globs):
   // a bundled CommonJS package needs a require shim whose set-up every hook process would pay for.
-  external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^picomatch(\/|$)/.test(id) && !id.startsWith('/'),
+  external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^(picomatch|unbash)(\/|$)/.test(id) && !id.startsWith('/'),
   logLevel: 'warn',
   output: {
     dir: new URL('dist/hook/', root).pathname,

@@ -92,16 +92,18 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       const id = `call-${sample}`;
       before.push(await timeMs(() => beforeShellCall(root, 'bench', id)));
       const open = findSnapshotRecord(root, 'bench', id);
-      if (open === undefined) throw new Error('the bench lost its snapshot record');
-      afterClean.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: open.record, judge: judgeNothing })));
+      if (open === undefined || 'readOnly' in open.record) throw new Error('the bench lost its snapshot record');
+      const cleanBefore = open.record;
+      afterClean.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: cleanBefore, judge: judgeNothing })));
       open.close();
 
       const revertId = `revert-${sample}`;
       beforeShellCall(root, 'bench', revertId);
       writeFileSync(join(root, 'src', 'm7', 'f7.ts'), `console.log(${sample});\n`);
       const changed = findSnapshotRecord(root, 'bench', revertId);
-      if (changed === undefined) throw new Error('the bench lost its snapshot record');
-      afterRevert.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: changed.record, judge: refuseAll })));
+      if (changed === undefined || 'readOnly' in changed.record) throw new Error('the bench lost its snapshot record');
+      const revertBefore = changed.record;
+      afterRevert.push(await timeMs(() => checkAfterCall({ root, session: 'bench', before: revertBefore, judge: refuseAll })));
       changed.close();
 
       node.push(processMs('0', []));

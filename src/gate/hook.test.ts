@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -176,5 +176,30 @@ describe('holdfast hook codex', () => {
     const result = await hook('codex', '{}');
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/internal error/);
+  });
+});
+
+describe('the after-the-fact check of a Claude Code Bash call', () => {
+  function after(root: string, command: string): string {
+    const event = JSON.parse(claude.bash(root, 's', command)) as Record<string, unknown>;
+    return JSON.stringify({ ...event, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } });
+  }
+
+  it('takes no snapshot for a read-only command, and its PostToolUse stays silent', async () => {
+    const root = project();
+    expect((await hook('claude-code', claude.bash(root, 's', 'git status --short && ls src | head -5'))).out).toBe('');
+    expect(existsSync(join(root, '.holdfast', 'snapshots.git', 'objects'))).toBe(false);
+    expect(await hook('claude-code', after(root, 'git status --short && ls src | head -5'))).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('snapshots a command whose effects are unknown, and puts back the console.log it wrote', async () => {
+    const root = project();
+    const command = 'node scripts/gen.js';
+    expect((await hook('claude-code', claude.bash(root, 's', command))).out).toBe('');
+    expect(existsSync(join(root, '.holdfast', 'snapshots.git', 'objects'))).toBe(true);
+    writeFileSync(join(root, 'src', 'generated.test.ts'), 'console.log("made by the script");\n');
+    const answer = await hook('claude-code', after(root, command));
+    expect(JSON.parse(answer.out)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/R4 NOLOG/) });
+    expect(existsSync(join(root, 'src', 'generated.test.ts'))).toBe(false);
   });
 });

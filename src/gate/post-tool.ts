@@ -216,11 +216,17 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     const storeGone = !existsSync(snapshotStorePath(root));
     return await unchecked(storeGone ? 'the gate\'s snapshot store .holdfast/snapshots.git is missing: no snapshot was taken before it ran, or it removed the store' : 'no snapshot was taken before it ran');
   }
+  if ('readOnly' in open.record) {
+    // The shell analysis found nothing this call could change; there is nothing to compare.
+    open.close();
+    return SILENT;
+  }
+  const before = open.record;
   try {
     const outcome = await checkAfterCall({
       root,
       session: event.session_id,
-      before: open.record,
+      before,
       judge: options.judge,
       protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
       observe: options.observe === true,

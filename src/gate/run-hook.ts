@@ -14,7 +14,7 @@ import { judgeChangesWith } from './judge-changes.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { postCheckAvailable } from './git-process.js';
 import { isShellTool } from './post-tool.js';
-import { beforeShellCall } from './snapshot.js';
+import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
@@ -107,8 +107,13 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);
     }
+    // A command the analysis found read-only (read-only programs, no redirection into a file, no
+    // commit) cannot change what the post-check compares: it leaves a marker, not a snapshot.
+    const readOnly = call.unknownEffects.length === 0 && call.bypasses.length === 0 && actions.every((action) => action.type === 'run');
     const snapshot = () => {
-      if (shell) beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+      if (!shell) return;
+      if (readOnly) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+      else beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
     };
     if (options.observe === true) {
       saveSessionState(call.cwd, call.session, judgement.next);

@@ -111,7 +111,7 @@ describe('the snapshot store', () => {
     const root = repository(1);
     const record = beforeShellCall(root, 'session one', 'toolu_/../x');
     const open = findSnapshotRecord(root, 'session one', 'toolu_/../x');
-    expect(open?.record.tree).toBe(record.tree);
+    expect(open?.record).toMatchObject({ tree: record.tree });
     open?.close();
     expect(findSnapshotRecord(root, 'session one', 'toolu_/../x')).toBeUndefined();
     expect(readdirSync(join(snapshotStorePath(root), 'calls'))).toEqual([]);

@@ -31,13 +31,26 @@ export function takeSnapshot(root: string): Snapshot {
   return { tree, guarded, repo };
 }
 
-/** What a shell call's PreToolUse leaves for its PostToolUse. */
-export interface SnapshotRecord extends Snapshot {
+interface RecordBase {
   readonly version: 1;
   readonly session: string;
   readonly toolUseId: string | null;
   readonly time: string;
 }
+
+/** What a shell call's PreToolUse leaves for its PostToolUse. */
+export interface SnapshotRecord extends Snapshot, RecordBase {}
+
+/**
+ * What a read-only shell call leaves instead: the shell analysis found nothing it could change (only
+ * read-only programs, no redirection into a file, no commit), so there is nothing to compare after
+ * it and no snapshot to pay for. Its PostToolUse finds this and stays silent.
+ */
+export interface ReadOnlyRecord extends RecordBase {
+  readonly readOnly: true;
+}
+
+export type CallRecord = SnapshotRecord | ReadOnlyRecord;
 
 function callsFolder(root: string): string {
   return join(snapshotStorePath(root), 'calls');
@@ -89,8 +102,19 @@ function dropStaleRecords(root: string, newest: string): void {
  * none). Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
  */
 export function beforeShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): SnapshotRecord {
-  const snapshot = takeSnapshot(root);
-  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), ...snapshot };
+  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), ...takeSnapshot(root) };
+  writeRecord(root, session, toolUseId, record);
+  return record;
+}
+
+/** Records a call the shell analysis found read-only: its PostToolUse has nothing to compare. */
+export function beforeReadOnlyShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): ReadOnlyRecord {
+  const record: ReadOnlyRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), readOnly: true };
+  writeRecord(root, session, toolUseId, record);
+  return record;
+}
+
+function writeRecord(root: string, session: string, toolUseId: string | undefined, record: CallRecord): void {
   mkdirSync(callsFolder(root), { recursive: true });
   let name: string;
   if (toolUseId !== undefined && toolUseId !== '') name = recordName(toolUseId);
@@ -98,11 +122,12 @@ export function beforeShellCall(root: string, session: string, toolUseId: string
   const path = join(callsFolder(root), name);
   writeAtomically(path, `${JSON.stringify(record)}\n`);
   dropStaleRecords(root, path);
-  return record;
 }
 
-function readRecord(raw: unknown): SnapshotRecord | undefined {
+function readRecord(raw: unknown): CallRecord | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
+  const readOnly = raw as Partial<ReadOnlyRecord>;
+  if (readOnly.version === 1 && readOnly.readOnly === true && typeof readOnly.session === 'string') return raw as ReadOnlyRecord;
   const record = raw as Partial<SnapshotRecord>;
   if (record.version !== 1 || typeof record.tree !== 'string' || typeof record.guarded !== 'object' || record.guarded === null) return undefined;
   if (typeof record.session !== 'string' || record.repo === undefined) return undefined;
@@ -110,7 +135,7 @@ function readRecord(raw: unknown): SnapshotRecord | undefined {
 }
 
 export interface OpenRecord {
-  readonly record: SnapshotRecord;
+  readonly record: CallRecord;
   /** Removes the record once the call is judged. */
   close(): void;
 }

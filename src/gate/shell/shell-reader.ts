@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, normalize, resolve } from 'node:path';
 import type { Assignment, Command, CompoundList, Function as FunctionNode, ParsedScript, PipelineNode, AndOr, Redirection, Statement, SyntaxNode } from 'unbash';
-import { unbash } from './unbash.js';
+import { forEachChild, parse } from 'unbash';
 import type { Action } from '../../contract/index.js';
 import { toRepoPath } from '../tool-call.js';
 import type { CommandSite } from './command-site.js';
@@ -180,7 +180,7 @@ export class ShellReader {
     }
     this.depth += 1;
     try {
-      return this.walkScript(unbash().parse(source), source, scope, stdin);
+      return this.walkScript(parse(source), source, scope, stdin);
     } finally {
       this.depth -= 1;
     }
@@ -317,7 +317,7 @@ export class ShellReader {
 
   /** Runs every substitution inside a node whose own meaning is not modelled (`[[ ]]`, `(( ))`). */
   private runScriptsInside(node: SyntaxNode, source: string, scope: Scope): void {
-    unbash().forEachChild(node, (child) => {
+    forEachChild(node, (child) => {
       if (child.type === 'Script') this.walkScript(child as ParsedScript, source, scope.child(), UNKNOWN_OUTPUT);
       else this.runScriptsInside(child, source, scope);
     });

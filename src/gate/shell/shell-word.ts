@@ -1,5 +1,5 @@
 import type { DoubleQuotedChild, ParsedScript, SyntaxNode, Word, WordPart } from 'unbash';
-import { unbash } from './unbash.js';
+import { forEachChild } from 'unbash';
 
 /**
  * One argument after expansion. `text` holds everything that can be seen: literal text as the shell
@@ -97,7 +97,7 @@ class FieldBuilder {
 }
 
 function runScriptsInside(node: SyntaxNode, expander: Expander): void {
-  unbash().forEachChild(node, (child) => {
+  forEachChild(node, (child) => {
     if (child.type === 'Script') expander.runNested(child as ParsedScript);
     else runScriptsInside(child, expander);
   });

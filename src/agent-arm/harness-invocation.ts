@@ -1,3 +1,4 @@
+import { typescriptNodeOptions } from '../sandbox/typescript-support.js';
 import { join } from 'node:path';
 import { PROMPT_PLACEHOLDER, looksSecret, scrubEnv } from '../models/index.js';
 import type { HarnessTarget } from '../models/index.js';
@@ -51,6 +52,11 @@ function environment(target: HarnessTarget, context: InvocationContext): { env: 
     XDG_DATA_HOME: join(context.homeDir, '.local', 'share'),
     ...(target.provider === 'codex' ? { CODEX_HOME: join(context.homeDir, '.codex') } : {}),
   };
+  // The task repositories test TypeScript with Node's own runner: on a Node that does not strip types
+  // itself, the agent's own `npm test` gets the same type-stripping preload holdfast's commands get,
+  // or every test run the agent makes fails (and, rightly, no commit after it counts as tested).
+  const typescript = typescriptNodeOptions();
+  if (typescript !== undefined) env.NODE_OPTIONS = [scrubbed.NODE_OPTIONS, typescript].filter((part) => part !== undefined && part !== '').join(' ');
   const secrets = named.filter((name) => name === target.keyEnv || looksSecret(name)).flatMap((name) => (scrubbed[name] !== undefined ? [scrubbed[name]] : []));
   return { env, secrets };
 }

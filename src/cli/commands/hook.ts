@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../../contract/errors.js';
 import { GATE_AGENTS } from '../../gate/tool-call.js';
 import type { GateAgent } from '../../gate/tool-call.js';
@@ -70,7 +71,6 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
 async function preCommit(io: CliIo, rulebookFile: string | undefined) {
   const [{ answerPreCommit, gitRoot }, { loadRulesEngine }] = await Promise.all([import('../../gate/pre-commit.js'), import('../../gate/rules-engine.js')]);
   const root = gitRoot(io.cwd);
-  const { isAbsolute, resolve } = await import('node:path');
   const engine = loadRulesEngine();
   return answerPreCommit({
     root,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { EXCLUDED_VENDOR_RULES, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
@@ -24,9 +25,14 @@ const configs = new Map<string, CoreConfig>();
 
 /** secretlint is loaded on the first file that any anchor selects, never at import. */
 function loadSecretlint(): Promise<Secretlint> {
-  loaded ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(
-    ([core, preset]) => ({ lintSource: core.lintSource, rules: preset.rules.filter((rule) => !EXCLUDED_VENDOR_RULES.has(rule.meta.id)) }),
-  );
+  // Required, not imported: the bundled hook entry runs from a V8 code cache, where a dynamic import()
+  // has no loader to call; both packages ship CommonJS.
+  loaded ??= Promise.resolve().then(() => {
+    const require = createRequire(import.meta.url);
+    const core = require('@secretlint/core') as typeof import('@secretlint/core');
+    const preset = require('@secretlint/secretlint-rule-preset-recommend') as typeof import('@secretlint/secretlint-rule-preset-recommend');
+    return { lintSource: core.lintSource, rules: preset.rules.filter((rule) => !EXCLUDED_VENDOR_RULES.has(rule.meta.id)) };
+  });
   return loaded;
 }
 

@@ -158,7 +158,9 @@ const NESTINGS: readonly ((command: string) => string)[] = [
   (command) => `for i in 1 2; do ${command}; done`,
   (command) => `while true; do ${command}; break; done`,
   (command) => `case a in a) ${command};; esac`,
-  (command) => `f() { ${command}; }; f`,
+  // One name per level (the inner command grows with each): a function that redefined and called its
+  // own name would recurse for ever in bash too, which the reader rightly reports as unreadable.
+  (command) => `f${command.length}() { ${command}; }; f${command.length}`,
   (command) => `cat <( ${command} )`,
   (command) => `echo ${singleQuoted(command)} | bash`,
   (command) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -185,11 +185,15 @@ describe('the after-the-fact check of a Claude Code Bash call', () => {
     return JSON.stringify({ ...event, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } });
   }
 
-  it('takes no snapshot for a read-only command, and its PostToolUse stays silent', async () => {
+  it('takes no snapshot for a read-only command, its PostToolUse stays silent, and a later command is still snapshotted', async () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 's', 'git status --short && ls src | head -5'))).out).toBe('');
-    expect(existsSync(join(root, '.holdfast', 'snapshots.git', 'objects'))).toBe(false);
+    const calls = readdirSync(join(root, '.holdfast', 'snapshots.git', 'calls'));
+    expect(calls.map((name) => JSON.parse(readFileSync(join(root, '.holdfast', 'snapshots.git', 'calls', name), 'utf8')) as { readOnly?: boolean })).toEqual([expect.objectContaining({ readOnly: true })]);
     expect(await hook('claude-code', after(root, 'git status --short && ls src | head -5'))).toEqual({ code: 0, out: '', err: '' });
+    expect((await hook('claude-code', claude.bash(root, 's', 'node scripts/gen.js'))).out).toBe('');
+    writeFileSync(join(root, 'src', 'generated.test.ts'), 'console.log("made by the script");\n');
+    expect(JSON.parse((await hook('claude-code', after(root, 'node scripts/gen.js'))).out)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/R4 NOLOG/) });
   });
 
   it('snapshots a command whose effects are unknown, and puts back the console.log it wrote', async () => {

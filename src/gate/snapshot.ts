@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { captureGuarded } from './guarded-files.js';
@@ -109,6 +109,12 @@ export function beforeShellCall(root: string, session: string, toolUseId: string
 
 /** Records a call the shell analysis found read-only: its PostToolUse has nothing to compare. */
 export function beforeReadOnlyShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): ReadOnlyRecord {
+  // The marker lives in the store's calls folder: on the project's first shell call, make the store
+  // itself first (a bare calls folder would stand in the way of creating it later).
+  if (!existsSync(callsFolder(root))) {
+    const absoluteRoot = resolve(root);
+    ensureStore(absoluteRoot, readRepoState(absoluteRoot));
+  }
   const record: ReadOnlyRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), readOnly: true };
   writeRecord(root, session, toolUseId, record);
   return record;

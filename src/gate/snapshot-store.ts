@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeAtomically, uniqueSuffix } from './atomic-file.js';
 import { SnapshotError, runGit, tryGit } from './git-process.js';
@@ -83,7 +83,13 @@ function treeFromIndex(root: string, store: string, startFrom: 'index' | 'nothin
   const working = `${index}.${uniqueSuffix()}.tmp`;
   try {
     try {
-      if (startFrom === 'index') copyFileSync(index, working);
+      if (startFrom === 'index') {
+        copyFileSync(index, working);
+        // The copy keeps the index's own time (rounded down), or git's racy-entry check is lost: a file
+        // changed in the same clock tick as the last snapshot, to the same size, would look unchanged.
+        const { atime, mtime } = statSync(index);
+        utimesSync(working, atime, mtime);
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

@@ -1,3 +1,4 @@
+import { readAuditEntry } from '../gate/audit.js';
 import { readFileSync } from 'node:fs';
 import type { Action, CheckResult, ToolCallRecord, ToolDecision } from '../contract/index.js';
 import type { TimelineStep } from '../experiment/final-state.js';
@@ -21,18 +22,9 @@ interface AuditLine {
 }
 
 function readLine(line: string): AuditLine | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const entry = raw as Record<string, unknown>;
-  if (typeof entry.time !== 'string' || typeof entry.tool !== 'string' || typeof entry.action !== 'string' || typeof entry.detail !== 'string') return undefined;
-  if (!['allow', 'deny', 'allowed-by-person', 'observed', 'reverted'].includes(entry.decision as string)) return undefined;
-  if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
-  return raw as AuditLine;
+  const entry = readAuditEntry(line);
+  if (entry === undefined || typeof entry.tool !== 'string' || typeof entry.action !== 'string' || typeof entry.detail !== 'string') return undefined;
+  return entry as AuditLine;
 }
 
 /**

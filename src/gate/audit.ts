@@ -124,7 +124,8 @@ export interface AuditSummary {
   readonly unreadableLines: number;
 }
 
-function readEntry(line: string): AuditEntry | undefined {
+/** One line of the audit log, or undefined for a line that is not an entry (a torn write, a hand edit). */
+export function readAuditEntry(line: string): AuditEntry | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(line);
@@ -154,7 +155,7 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
   let last: string | undefined;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    const entry = readEntry(line);
+    const entry = readAuditEntry(line);
     if (entry === undefined) {
       unreadableLines += 1;
       continue;

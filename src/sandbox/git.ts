@@ -20,7 +20,7 @@ export const SANDBOX_IDENTITY = {
  * Settings that keep git from running anything the repository asks for. Commands the model runs
  * can write inside the work tree, so nothing there (hooks, fsmonitor, filters) may steer our git.
  */
-const HARDENING = [
+export const GIT_HARDENING = [
   '-c', 'core.hooksPath=/dev/null',
   '-c', 'core.fsmonitor=false',
   '-c', 'core.autocrlf=false',
@@ -58,7 +58,7 @@ export function gitInit(gitDir: string, cwd: string): Promise<string> {
 }
 
 function runGit(args: readonly string[], cwd: string, extraEnv: Record<string, string>): Promise<string> {
-  const argv = [...HARDENING, ...args];
+  const argv = [...GIT_HARDENING, ...args];
   const command = args.find((arg) => !arg.startsWith('--')) ?? '';
   return new Promise((resolve, reject) => {
     execFile(

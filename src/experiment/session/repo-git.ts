@@ -1,3 +1,4 @@
+import { GIT_HARDENING } from '../../sandbox/git.js';
 import { execFile } from 'node:child_process';
 import { HoldfastError } from '../../contract/index.js';
 
@@ -17,17 +18,6 @@ export class RepoGitError extends HoldfastError {
   }
 }
 
-/** The agent may have written anything in the tree: nothing there (hooks, fsmonitor, filters) may steer our git. */
-const HARDENING = [
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'core.autocrlf=false',
-  '-c', 'core.quotePath=false',
-  '-c', 'core.untrackedCache=false',
-  '-c', 'commit.gpgsign=false',
-  '-c', 'gc.auto=0',
-  '-c', 'maintenance.auto=false',
-];
 
 /** Fixed identity and date, so the same session makes the same commit hashes. */
 const IDENTITY = {
@@ -42,7 +32,7 @@ const IDENTITY = {
 /** Runs git on `repo` without a shell, a user config or hooks; stdout, or RepoGitError with git's last words. */
 export function repoGit(repo: RepoLocation, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
   const location = repo.gitDir !== undefined ? [`--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`] : [];
-  const argv = [...HARDENING, ...location, ...args];
+  const argv = [...GIT_HARDENING, ...location, ...args];
   const verb = args.find((arg) => !arg.startsWith('-')) ?? '';
   return new Promise((resolve, reject) => {
     execFile(

@@ -115,6 +115,37 @@ describe('holdfast hook claude-code', () => {
     expect(denial((await hook('claude-code', claude.bash(root, 'other', 'git commit -m x'))).out)).toMatch(/R6 ORDER/);
   });
 
+  it('counts a test run for R6 only when it did not fail: Claude Code PostToolUseFailure, Codex by its session log', async () => {
+    const root = project();
+    const after = (pre: string, event: string, fields: Record<string, unknown>) => JSON.stringify({ ...(JSON.parse(pre) as object), hook_event_name: event, ...fields });
+    const testRun = claude.bash(root, 'cc', 'npm test');
+    expect((await hook('claude-code', testRun)).out).toBe('');
+    await hook('claude-code', after(testRun, 'PostToolUseFailure', { error: 'Exit code 1\n1 test failed', is_interrupt: false }));
+    expect(denial((await hook('claude-code', claude.bash(root, 'cc', 'git commit -m x'))).out)).toMatch(/R6 ORDER.*did not pass: exit code 1/);
+    expect((await hook('claude-code', testRun)).out).toBe('');
+    await hook('claude-code', after(testRun, 'PostToolUse', { tool_response: { stdout: 'ok', stderr: '', interrupted: false } }));
+    expect((await hook('claude-code', claude.bash(root, 'cc', 'git commit -m x'))).out).toBe('');
+
+    // Codex tells its hooks no exit status; its session log has it (the record's shape as recorded from Codex 0.171.0).
+    const log = join(root, 'rollout.jsonl');
+    const completed = (id: string, exitCode: number) =>
+      `${JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, command: ['/bin/bash', '-lc', 'npm test'], status: exitCode === 0 ? 'completed' : 'failed', exit_code: exitCode } } })}\n`;
+    const codexRun = (id: string) => JSON.stringify({ ...(JSON.parse(codex.bash(root, 'cx', 'npm test')) as object), tool_use_id: id, transcript_path: log });
+    const codexAfter = (id: string) => after(codexRun(id), 'PostToolUse', { tool_response: 'output' });
+    const codexCommit = async () => (await hook('codex', codex.bash(root, 'cx', 'git commit -m x'))).err;
+    writeFileSync(log, completed('call_1', 1));
+    expect((await hook('codex', codexRun('call_1'))).code).toBe(0);
+    await hook('codex', codexAfter('call_1'));
+    expect(await codexCommit()).toMatch(/R6 ORDER.*did not pass: exit code 1/);
+    expect((await hook('codex', codexRun('call_2'))).code).toBe(0);
+    await hook('codex', codexAfter('call_2'));
+    expect(await codexCommit()).toMatch(/R6 ORDER.*did not pass: its exit status is not in Codex's session log/);
+    writeFileSync(log, completed('call_3', 0), { flag: 'a' });
+    expect((await hook('codex', codexRun('call_3'))).code).toBe(0);
+    await hook('codex', codexAfter('call_3'));
+    expect(await codexCommit()).toBe('');
+  });
+
   it('treats a corrupt state file conservatively (tests count as not run) and does not crash', async () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 'c', 'npm test'))).out).toBe('');

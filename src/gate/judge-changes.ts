@@ -1,5 +1,5 @@
 import type { Action, CheckKind, Rulebook } from '../contract/index.js';
-import type { CheckActions } from './judge.js';
+import type { CheckActions, Replay } from './judge.js';
 
 /** What a tool call changed, as a round for the rulebook. */
 export interface ChangesToJudge {
@@ -34,10 +34,12 @@ export interface JudgeChangesOptions {
   readonly rulebook: Rulebook;
   readonly checkActions: CheckActions;
   /** What the session did before this call, placed before the changes; their own results are ignored. */
-  readonly replay?: (root: string, session: string) => readonly Action[];
+  readonly replay?: (root: string, session: string) => Replay;
   /** Check kinds not judged here (for example R3, judged over the session at the end of the turn). */
   readonly skipKinds?: readonly CheckKind[];
 }
+
+const NOTHING_BEFORE: Replay = { actions: [], observed: new Map() };
 
 /**
  * A JudgeChanges on the rules engine's checkActions. A commit round is judged in two parts: its files
@@ -50,19 +52,20 @@ export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
   const rules = options.rulebook.rules;
   const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
   const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
-  const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: readonly Action[], keep: (rule: string) => boolean, offset: number) => {
-    const results = await options.checkActions([...replay, ...actions], existed, options.rulebook);
+  const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: Replay, keep: (rule: string) => boolean, offset: number) => {
+    const before = replay.actions.length;
+    const results = await options.checkActions([...replay.actions, ...actions], existed, options.rulebook, replay.observed);
     return results
-      .filter((result) => !result.ok && result.actionIndex >= replay.length && !skipped.has(result.rule) && keep(result.rule))
-      .map((result) => ({ actionIndex: result.actionIndex - replay.length + offset, rule: result.rule, name: result.name, detail: result.detail }));
+      .filter((result) => !result.ok && result.actionIndex >= before && !skipped.has(result.rule) && keep(result.rule))
+      .map((result) => ({ actionIndex: result.actionIndex - before + offset, rule: result.rule, name: result.name, detail: result.detail }));
   };
   return async ({ root, session, round, actions, existedBefore }) => {
-    const replay = options.replay?.(root, session) ?? [];
+    const replay = options.replay?.(root, session) ?? NOTHING_BEFORE;
     if (round === 'work-tree') return judge(actions, existedBefore, replay, () => true, 0);
     const files = actions.filter((action) => action.type !== 'commit');
     const commits = actions.slice(files.length);
     return [
-      ...(await judge(files, existedBefore, [], (rule) => !orderRules.has(rule), 0)),
+      ...(await judge(files, existedBefore, NOTHING_BEFORE, (rule) => !orderRules.has(rule), 0)),
       ...(await judge(commits, existedBefore, replay, (rule) => orderRules.has(rule), files.length)),
     ];
   };

@@ -3,12 +3,19 @@ import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
 import { lazyPatterns } from '../rules/regex.js';
 import type { Pattern } from '../rules/regex.js';
+import type { ObservedRun } from '../rules/action-view.js';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
+import { withRun } from './session-state.js';
 import type { SessionState } from './session-state.js';
 
 /** The rules engine's entry point (src/rules `checkActions`), passed in so the gate loads it lazily. */
-export type CheckActions = (actions: readonly Action[], existingPaths: Iterable<string>, rulebook: Rulebook) => Promise<CheckResult[]>;
+export type CheckActions = (
+  actions: readonly Action[],
+  existingPaths: Iterable<string>,
+  rulebook: Rulebook,
+  observed?: ReadonlyMap<number, ObservedRun>,
+) => Promise<CheckResult[]>;
 
 /** A rule's verdict on the call, ok or not, as the audit log of observe mode records it. */
 export interface RuleVerdict {
@@ -72,58 +79,84 @@ export function testPattern(rulebook: Rulebook): Pattern | undefined {
   return undefined;
 }
 
+/** What earlier calls of a session did, as actions to place before a call's own, with how its runs ended. */
+export interface Replay {
+  readonly actions: readonly Action[];
+  /** By index in `actions`: the runs a hook saw fail. */
+  readonly observed: ReadonlyMap<number, ObservedRun>;
+}
+
 /**
  * What earlier calls of the session did, as actions placed before this call's own. The rules judge a
  * round; an agent session is a round spread over many tool calls, so the gate replays what matters:
  *
  * - every file the session created or changed since its last commit, as a write (content empty: its
  *   content was judged when written), so R3 sees a module and its test written in different calls;
- * - the last test run, if no change came after it, so R6 sees a commit preceded by a test run.
+ * - the commands run since the last change, with the ones a hook saw fail marked so, so R6 sees
+ *   whether a commit is preceded by a test run that did not fail (the order rule's pattern decides
+ *   which of them is a test run, only when a commit is judged).
  *
  * Results on these replayed actions were judged when they happened, except R3's, which is only
  * enforced when the session commits or the turn ends.
  */
-export function replayedActions(state: SessionState): Action[] {
+export function replayedRound(state: SessionState): Replay {
   const paths = new Set([...state.created, ...(state.changed ?? [])]);
-  const replay: Action[] = [...paths].sort().map((path) => ({ type: 'write', path, content: '' }));
-  if (state.testedSinceLastWrite && state.lastTestCommand !== undefined) replay.push({ type: 'run', cmd: state.lastTestCommand });
-  return replay;
+  const actions: Action[] = [...paths].sort().map((path) => ({ type: 'write', path, content: '' }));
+  const observed = new Map<number, ObservedRun>();
+  for (const run of state.runs) {
+    if (run.failed !== undefined) observed.set(actions.length, { passed: false, ending: run.failed });
+    actions.push({ type: 'run', cmd: run.cmd });
+  }
+  return { actions, observed };
 }
 
 function touchedPaths(actions: readonly Action[]): string[] {
   return actions.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
 }
 
-/** The state after a call went ahead: new files remembered, a change clears the test run, a commit closes the round. */
-export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView, pattern: Pick<Pattern, 'test'> | undefined): SessionState {
+/** The state after a call went ahead: new files remembered, a change clears the runs, a commit closes the round. */
+export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView): SessionState {
   const created = new Set(state.created);
   const changed = new Set(state.changed ?? []);
   let changedBeforeCommit = state.changedBeforeCommit;
-  let tested = state.testedSinceLastWrite;
-  let lastTestCommand = state.lastTestCommand;
-  let lastTestPassed = state.lastTestPassed;
+  let runs = state.runs;
   for (const action of actions) {
     if (action.type === 'write') {
       if (!project.exists(action.path)) created.add(action.path);
       else if (!created.has(action.path)) changed.add(action.path);
-      tested = false;
+      runs = [];
     } else if (action.type === 'delete') {
       created.delete(action.path);
       changed.delete(action.path);
-      tested = false;
+      runs = [];
     } else if (action.type === 'run') {
-      if (pattern?.test(action.cmd) === true) {
-        tested = true;
-        lastTestCommand = action.cmd;
-        lastTestPassed = undefined;
-      }
+      runs = withRun(runs, action.cmd);
     } else {
       changedBeforeCommit = [...changed].sort();
       created.clear();
       changed.clear();
     }
   }
-  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), changedBeforeCommit, testedSinceLastWrite: tested, lastTestCommand, lastTestPassed };
+  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), changedBeforeCommit, runs };
+}
+
+/**
+ * The state after a shell call failed (a non-zero exit, seen by a PostToolUse hook): every command
+ * of that call counts as failed, so a test run in it is not a passing one. A command is the call's
+ * when the call's text contains it (the shell analysis split the call into its commands).
+ */
+export function withFailedRuns(state: SessionState, command: string, ending: string): SessionState {
+  return { ...state, runs: state.runs.map((run) => (command.includes(run.cmd) ? { cmd: run.cmd, failed: ending } : run)) };
+}
+
+/** The last run of the session that is a test run, if any (the order rule's pattern decides). */
+export function lastTestRun(state: SessionState, pattern: Pick<Pattern, 'test'> | undefined): SessionState['runs'][number] | undefined {
+  if (pattern === undefined) return undefined;
+  for (let index = state.runs.length - 1; index >= 0; index -= 1) {
+    const run = state.runs[index] as SessionState['runs'][number];
+    if (pattern.test(run.cmd)) return run;
+  }
+  return undefined;
 }
 
 export interface JudgeOptions {
@@ -195,17 +228,16 @@ function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
  */
 export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
   const { rulebook, state, project } = options;
-  const pattern = testPattern(rulebook);
-  const replay = replayedActions(state);
-  const judged = [...replay, ...call.actions];
+  const replay = replayedRound(state);
+  const judged = [...replay.actions, ...call.actions];
   const commits = call.actions.some((action) => action.type === 'commit');
-  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook);
+  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook, replay.observed);
   const gate = [...(options.gateFindings ?? []), ...bypassFindings(call)];
   const failures: GateFinding[] = [...gate];
   const pending: GateFinding[] = [];
   const verdicts: RuleVerdict[] = gate.map((finding) => ({ ...finding, ok: false }));
   for (const result of results) {
-    const ownAction = result.actionIndex >= replay.length;
+    const ownAction = result.actionIndex >= replay.actions.length;
     const deferred = kindOf(rulebook, result.rule) === 'sibling-test';
     if (ownAction) verdicts.push({ rule: result.rule, name: result.name, ok: result.ok, detail: result.detail });
     if (result.ok) continue;
@@ -213,7 +245,7 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
     else if (deferred && commits) failures.push({ ...asFinding(result), detail: `${result.detail} The session is committing without it.` });
     else if (ownAction) failures.push(asFinding(result));
   }
-  const next = nextSessionState(state, call.actions, project, pattern);
+  const next = nextSessionState(state, call.actions, project);
   const [first, ...rest] = withoutDuplicates(failures);
   if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending };
   return { decision: 'allow', detail: 'no rule refused it.', next, verdicts, pending: withoutDuplicates(pending) };
@@ -225,7 +257,7 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
  */
 export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings'>): Promise<GateFinding[]> {
   const { rulebook, state, project } = options;
-  const replay = replayedActions(state).filter((action) => action.type === 'write');
+  const replay = replayedRound(state).actions.filter((action) => action.type === 'write');
   if (replay.length === 0) return [];
   const results = await options.checkActions(replay, existingAround(replay, state, project), rulebook);
   return withoutDuplicates(results.filter((result) => !result.ok && kindOf(rulebook, result.rule) === 'sibling-test').map(asFinding));

@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 /** The session ran its tests before this call, so the order rule (R6) accepts a commit. */
 function judge(replay: readonly Action[] = [{ type: 'run', cmd: 'npm test' }]): JudgeChanges {
-  return judgeChangesWith({ rulebook, checkActions, replay: () => replay });
+  return judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: replay, observed: new Map() }) });
 }
 
 function git(root: string, ...args: string[]): string {

@@ -9,6 +9,7 @@ import { allowancePath, grantAllowance } from './allowance.js';
 import { loadRulesEngine } from './rules-engine.js';
 import { answerAgentHook } from './run-hook.js';
 import { saveSessionState } from './session-state.js';
+import type { SessionState } from './session-state.js';
 import { claude } from './test-support/payloads.js';
 
 function repo(): string {
@@ -74,16 +75,15 @@ describe('holdfast hook git (pre-commit)', () => {
   it('judges R6 from the agent session the gate saw last: tests after the last change, and not failed', async () => {
     const root = repo();
     stage(root, 'src/orders.test.ts', 'export {};\n');
-    const session = (testedSinceLastWrite: boolean, lastTestPassed?: boolean) =>
-      saveSessionState(root, 'agent-1', { version: 1, created: [], testedSinceLastWrite, lastTestCommand: 'npm test', lastTestPassed });
-    session(true);
+    const session = (runs: SessionState['runs']) => saveSessionState(root, 'agent-1', { version: 1, created: [], runs });
+    session([{ cmd: 'npm test' }, { cmd: 'git add -A' }]);
     expect((await preCommit(root)).out).toMatch(/R6 ORDER judged from the agent session agent-1: the tests ran after the last change/);
-    session(false);
+    session([{ cmd: 'git status' }]);
     const untested = await preCommit(root);
     expect(untested.code).toBe(1);
     expect(untested.err).toMatch(/R6 ORDER: the commit comes after the agent's last change with no test run in between; run npm test/);
-    session(true, false);
-    expect((await preCommit(root)).err).toMatch(/R6 ORDER: the last test run \(`npm test`\) failed/);
+    session([{ cmd: 'npm test', failed: 'exit code 1' }, { cmd: 'ls' }]);
+    expect((await preCommit(root)).err).toMatch(/R6 ORDER: the last test run \(`npm test`\) did not pass \(exit code 1\)/);
   });
 
   it('judges R3 with what the agent gate saw: a file that existed before the agent edited it is not a new module', async () => {

@@ -3,6 +3,7 @@ import type { Action, CheckResult, Rulebook } from '../contract/index.js';
 import { appendAudit, auditActionText } from './audit.js';
 import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
+import { lastTestRun, testPattern } from './judge.js';
 import type { CheckActions } from './judge.js';
 import { latestSessionState } from './session-state.js';
 import type { SessionState } from './session-state.js';
@@ -68,8 +69,9 @@ function judgeOrder(rulebook: Rulebook, latest: ReturnType<typeof latestSessionS
     failure: { rule: rule.id, name: rule.name, actionIndex: 0, ok: false, detail: `${label}: ${sentence}` },
     note: `${label} ${from}.`,
   });
-  if (!state.testedSinceLastWrite) return fail(`the commit comes after the agent's last change with no test run in between; run ${rule.check.example} after your last change and before committing.`);
-  if (state.lastTestPassed === false) return fail(`the last test run (\`${state.lastTestCommand ?? rule.check.example}\`) failed; fix the tests and run ${rule.check.example} again before committing.`);
+  const last = lastTestRun(state, testPattern(rulebook));
+  if (last === undefined) return fail(`the commit comes after the agent's last change with no test run in between; run ${rule.check.example} after your last change and before committing.`);
+  if (last.failed !== undefined) return fail(`the last test run (\`${last.cmd}\`) did not pass (${last.failed}); fix the tests and run ${rule.check.example} again before committing.`);
   return { judged: true, failure: undefined, note: `${label} ${from}: the tests ran after the last change.` };
 }
 

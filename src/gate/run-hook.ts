@@ -9,7 +9,7 @@ import type { HookAnswer } from './hook-answer.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
-import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedActions, testPattern } from './judge.js';
+import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns } from './judge.js';
 import { judgeChangesWith } from './judge-changes.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { postCheckAvailable } from './git-process.js';
@@ -21,6 +21,8 @@ import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
 import { loadSessionState, saveSessionState } from './session-state.js';
 import { protectedPlaces, tamperFindings } from './tamper.js';
 import type { GateFinding } from './tamper.js';
+import { shellOutcome } from './shell-outcome.js';
+import type { ShellOutcome } from './shell-outcome.js';
 import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
@@ -232,12 +234,10 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
   const cwd = typeof event.raw.cwd === 'string' ? event.raw.cwd : '';
   const root = projectDirectory(agent, cwd, options.env);
   const file = rulebookFileOf(options, root);
-  let pattern: ReturnType<typeof testPattern>;
   const loadJudges = async () => {
     const engine = await options.loadEngine();
     const rulebook = await loadRulebookCached(root, file, engine);
-    pattern = testPattern(rulebook);
-    const base = { rulebook, checkActions: engine.checkActions, replay: (at: string, session: string) => replayedActions(loadSessionState(at, session).state) };
+    const base = { rulebook, checkActions: engine.checkActions, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
     return { workTree: judgeChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: judgeChangesWith(base) };
   };
   let judges: Promise<{ workTree: JudgeChanges; commit: JudgeChanges }> | undefined;
@@ -256,22 +256,24 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
       onKept: (at, session, kept) => {
         if (kept.length === 0) return;
         const loaded = loadSessionState(at, session);
-        saveSessionState(at, session, nextSessionState(loaded.state, kept, projectOnDisk(at), pattern));
+        saveSessionState(at, session, nextSessionState(loaded.state, kept, projectOnDisk(at)));
       },
     });
-    if (event.name === 'PostToolUseFailure' && typeof event.raw.session_id === 'string') markTestRunFailed(root, event.raw.session_id, event);
+    if (typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name)) {
+      recordShellOutcome(root, event.raw.session_id, event, shellOutcome(agent, event));
+    }
     return answer;
   } catch (error) {
     return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
   }
 }
 
-/** A shell call that failed (non-zero exit): if it was the session's test run, the tests did not pass. */
-function markTestRunFailed(root: string, session: string, event: HookEvent): void {
+/** A shell call that failed: its commands count as failed runs (a test run among them did not pass). */
+function recordShellOutcome(root: string, session: string, event: HookEvent, outcome: ShellOutcome): void {
+  if (!outcome.failed) return;
   const input = event.raw.tool_input;
   const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
-  const loaded = loadSessionState(root, session);
-  const state = loaded.state;
-  if (typeof command !== 'string' || state.lastTestCommand === undefined || !command.includes(state.lastTestCommand)) return;
-  saveSessionState(root, session, { ...state, testedSinceLastWrite: false, lastTestPassed: false });
+  if (typeof command !== 'string') return;
+  const { state } = loadSessionState(root, session);
+  if (state.runs.some((run) => command.includes(run.cmd))) saveSessionState(root, session, withFailedRuns(state, command, outcome.ending));
 }

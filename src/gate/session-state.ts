@@ -4,8 +4,10 @@ import { join } from 'node:path';
 
 /**
  * What the gate remembers of one agent session between tool calls, for the rules that span several
- * calls: which files this session created (R3 TESTS) and whether the tests ran after the last change
- * (R6 ORDER). `created` is cleared by a commit, which closes the round.
+ * calls: which files this session created (R3 TESTS) and the commands it ran since its last change
+ * (R6 ORDER: whether one of them is a test run that passed is decided when a commit is judged, so a
+ * call that only runs something never needs the test command's pattern). `created` is cleared by a
+ * commit, which closes the round.
  */
 export interface SessionState {
   readonly version: 1;
@@ -14,13 +16,20 @@ export interface SessionState {
   readonly changed?: readonly string[] | undefined;
   /** `changed` as it stood at the session's last commit, for the git pre-commit hook that runs after the agent gate cleared it. */
   readonly changedBeforeCommit?: readonly string[] | undefined;
-  readonly testedSinceLastWrite: boolean;
-  readonly lastTestCommand: string | undefined;
-  /** How the last test run ended, when a PostToolUse hook saw it (false: it failed); undefined when unknown. */
-  readonly lastTestPassed?: boolean | undefined;
+  /** The commands run since the session's last write or delete, oldest first, each once (its latest run). */
+  readonly runs: readonly SessionRun[];
 }
 
-export const FRESH_SESSION: SessionState = { version: 1, created: [], testedSinceLastWrite: false, lastTestCommand: undefined };
+/** A command the session ran; `failed` says how it ended when a hook saw it fail ("exit code 3"). */
+export interface SessionRun {
+  readonly cmd: string;
+  readonly failed?: string | undefined;
+}
+
+/** The most commands kept: a test run further back than this counts as not run (a commit then needs a fresh one). */
+export const MAX_SESSION_RUNS = 32;
+
+export const FRESH_SESSION: SessionState = { version: 1, created: [], runs: [] };
 
 export type LoadedSessionState = { state: SessionState; warning: string | undefined };
 
@@ -46,15 +55,36 @@ function readState(raw: unknown): SessionState | undefined {
   const created = record.created;
   if (record.version !== 1) return undefined;
   if (!Array.isArray(created) || !created.every((path) => typeof path === 'string')) return undefined;
-  if (typeof record.testedSinceLastWrite !== 'boolean') return undefined;
-  const lastTestCommand = record.lastTestCommand;
-  if (lastTestCommand !== undefined && typeof lastTestCommand !== 'string') return undefined;
-  const lastTestPassed = record.lastTestPassed;
-  if (lastTestPassed !== undefined && typeof lastTestPassed !== 'boolean') return undefined;
+  const runs = record.runs === undefined ? runsOfEarlierState(record) : readRuns(record.runs);
   const changed = optionalPaths(record.changed);
   const changedBeforeCommit = optionalPaths(record.changedBeforeCommit);
-  if (changed === null || changedBeforeCommit === null) return undefined;
-  return { version: 1, created: created as string[], changed, changedBeforeCommit, testedSinceLastWrite: record.testedSinceLastWrite, lastTestCommand, lastTestPassed };
+  if (runs === null || changed === null || changedBeforeCommit === null) return undefined;
+  return { version: 1, created: created as string[], changed, changedBeforeCommit, runs };
+}
+
+function readRuns(value: unknown): SessionRun[] | null {
+  if (!Array.isArray(value)) return null;
+  const runs: SessionRun[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'object' || entry === null) return null;
+    const { cmd, failed } = entry as Record<string, unknown>;
+    if (typeof cmd !== 'string' || (failed !== undefined && typeof failed !== 'string')) return null;
+    runs.push(failed === undefined ? { cmd } : { cmd, failed });
+  }
+  return runs;
+}
+
+/** A state written by an earlier holdfast kept only the last test run (and whether it failed). */
+function runsOfEarlierState(record: Record<string, unknown>): SessionRun[] | null {
+  const { testedSinceLastWrite, lastTestCommand, lastTestPassed } = record;
+  if (typeof testedSinceLastWrite !== 'boolean' || (lastTestCommand !== undefined && typeof lastTestCommand !== 'string')) return null;
+  if (!testedSinceLastWrite || lastTestCommand === undefined) return [];
+  return [lastTestPassed === false ? { cmd: lastTestCommand, failed: 'it failed' } : { cmd: lastTestCommand }];
+}
+
+/** The runs after one more: a command run again moves to the end (its new outcome replaces the old one). */
+export function withRun(runs: readonly SessionRun[], cmd: string): SessionRun[] {
+  return [...runs.filter((run) => run.cmd !== cmd), { cmd }].slice(-MAX_SESSION_RUNS);
 }
 
 /** A list of paths, undefined when absent, null when it is something else. */

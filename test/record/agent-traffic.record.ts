@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,8 @@ interface Recording {
   /** Also install holdfast's gate (its hook and the recorder run side by side). */
   readonly gate?: boolean;
   readonly args?: ScenarioOptions['args'];
+  /** Also keep the session transcript as the client's PostToolUse hooks could read it (NN-<event>-<tool>.transcript.jsonl). */
+  readonly transcripts?: boolean;
 }
 
 function slug(text: string): string {
@@ -43,7 +45,8 @@ function installRecorder(client: AgentClientName, repo: string, into: string): v
     mkdirSync(join(file, '..'), { recursive: true });
   }
   const hooks = config.hooks ?? {};
-  for (const event of ['PreToolUse', 'PostToolUse']) hooks[event] = [...(hooks[event] ?? []), { matcher: '*', hooks: [hook] }];
+  const events = client === 'claude-code' ? ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] : ['PreToolUse', 'PostToolUse'];
+  for (const event of events) hooks[event] = [...(hooks[event] ?? []), { matcher: '*', hooks: [hook] }];
   hooks.Stop = [...(hooks.Stop ?? []), { hooks: [hook] }];
   writeFileSync(file, `${JSON.stringify({ ...config, hooks }, null, 2)}\n`);
 }
@@ -74,7 +77,10 @@ async function record(recording: Recording): Promise<void> {
     const bytes = readFileSync(join(calls, name), 'utf8');
     const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string };
     const label = [event.hook_event_name, event.tool_name].filter((part) => part !== undefined).map((part) => slug(String(part))).join('-');
-    writeFileSync(join(out, 'hooks', `${String(number + 1).padStart(2, '0')}-${label}.json`), bytes);
+    const file = join(out, 'hooks', `${String(number + 1).padStart(2, '0')}-${label}`);
+    writeFileSync(`${file}.json`, bytes);
+    const transcript = join(calls, name.replace(/\.json$/, '.transcript'));
+    if (recording.transcripts === true && event.hook_event_name === 'PostToolUse' && existsSync(transcript)) copyFileSync(transcript, `${file}.transcript.jsonl`);
   });
   const parent = payloads[0] === undefined ? '' : readFileSync(join(calls, payloads[0].replace(/\.json$/, '.parent')), 'utf8');
   writeFileSync(join(out, 'hooks', 'runner.txt'), `${parent.trim()}\n`);
@@ -82,6 +88,9 @@ async function record(recording: Recording): Promise<void> {
 }
 
 const SHELL = { shell: 'echo hi > notes.txt' };
+/** A command that passes, then one that fails: what each client tells its hooks about the exit status. */
+const PASSING_SHELL = { shell: "echo 'tests: 3 passed'" };
+const FAILING_SHELL = { shell: "echo 'tests: 1 failed' && exit 3" };
 const WRITE = { writeFile: { path: 'src/answer.ts', content: 'export const answer = 41;\n' } };
 const EDIT = { editFile: { path: 'src/answer.ts', oldText: 'export const answer = 41;\n', newText: 'export const answer = 42;\n' } };
 const CONSOLE_LOG = { writeFile: { path: 'src/debug.test.ts', content: "console.log('debug');\n" } };
@@ -98,3 +107,9 @@ it('codex: exec_command and apply_patch (add, then update) allowed, each seen be
 it('codex: the gate denies an apply_patch and the reason comes back to the model in the tool output', () =>
   record({ client: 'codex', scenario: 'apply-patch-denied-reason-reaches-model', gate: true, steps: [CONSOLE_LOG, { text: 'I was refused.' }] }));
 
+
+it('claude-code: a passing Bash command reaches PostToolUse, a failing one PostToolUseFailure with its exit code', () =>
+  record({ client: 'claude-code', scenario: 'bash-exit-status', steps: [PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }] }));
+
+it('codex: both exec_commands reach PostToolUse with their output only; the exit code is in the session log', () =>
+  record({ client: 'codex', scenario: 'exec-command-exit-status', steps: [PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }], transcripts: true }));

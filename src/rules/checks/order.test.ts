@@ -16,6 +16,15 @@ const run = (cmd: string): Action => ({ type: 'run', cmd });
 const commit: Action = { type: 'commit', message: 'feat: orders' };
 
 describe('R6 ORDER', () => {
+  it('needs the test command pattern only for a round that commits (a pattern RE2 refuses shows when)', async () => {
+    const book = onlyRules('R6');
+    const rule = book.rules[0]!;
+    if (rule.check.kind !== 'order') throw new Error('R6 is the order rule');
+    const refused = { ...book, rules: [{ ...rule, check: { ...rule.check, command: '(?=npm) test' } }] };
+    expect(await checkActions([write('src/a.ts'), run('npm test')], [], refused)).toEqual([]);
+    expect(await checkActions([write('src/a.ts'), run('npm test'), commit], [], refused)).toEqual([expect.objectContaining({ ok: false, detail: expect.stringMatching(/cannot be judged: the test command pattern/) })]);
+  });
+
   it.each(['npm test', 'npm run test', 'npx vitest run', 'pnpm test', 'yarn test', '  npm test -- --reporter=dot', 'npx vitest run src/orders'])(
     'accepts %j between the last write and the commit',
     async (cmd) => {

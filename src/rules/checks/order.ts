@@ -16,6 +16,8 @@ export const orderCheck: CheckHandler<OrderCheck> = {
   prepare(check, rule) {
     const [pattern] = lazyPatterns([check.command], '');
     return (round) => {
+      // Without a commit there is nothing to judge, and the test command's pattern is not needed.
+      if (!round.actions.some((action) => action.type === 'commit')) return [];
       const results = [];
       let lastChange: number | undefined;
       let lastTestRun: number | undefined;

@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import type { AgentClientName } from '../../src/agents/agent-clients.js';
+import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
+import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
 import type { RecordedRequest } from '../../src/agents/test-support/scripted-model-server.js';
 import type { ScriptStep } from '../../src/agents/test-support/script.js';
 
@@ -179,4 +182,21 @@ export function moveHoldfastAway(file: string): void {
   const moved = text.replaceAll(/holdfast_entry=\\"([^"\\]+)\\"/g, (_all, entry: string) => `holdfast_entry=\\"${join(dirname(entry), 'moved-away', 'hook.cjs')}\\"`);
   if (moved === text) throw new Error(`no hook entry found in ${file}`);
   writeFileSync(file, moved);
+}
+
+/**
+ * R6 against a real client: the agent runs the project's tests (a script that exits `exitCode`),
+ * then commits. Returns whether the commit landed and what the model was told.
+ */
+export async function testRunThenCommit(client: AgentClientName, exitCode: number) {
+  const { repo } = makeRepo();
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'r6', private: true, scripts: { test: `node -e "process.exit(${exitCode})"` } }, null, 2)}\n`);
+  holdfast(repo, 'install', client);
+  const base = settle(repo, false);
+  writeFileSync(join(repo, 'src', 'greet.ts'), 'export const greet = () => "hello";\n');
+  writeFileSync(join(repo, 'src', 'greet.test.ts'), "import { greet } from './greet';\nif (greet() !== 'hello') throw new Error('greet');\n");
+  const steps = [{ shell: 'npm test' }, { shell: 'git add -A && git commit -qm greet' }, { text: 'Done.' }];
+  const result = await runScenario({ client, repo, steps });
+  const landed = gitOut(repo, 'rev-parse', 'HEAD').trim() !== base;
+  return { result, landed, told: result.requests.map(toldText).join('\n') };
 }

@@ -3,9 +3,8 @@
 // node itself. Lazily imported modules (the secret scanner, the rulebook parser) stay separate chunks.
 // dist/hook/ sits one level under dist/ like src/gate/ under src/, so paths relative to a module
 // (the shipped rulebook, package.json) resolve the same in the bundle.
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
-import { Script } from 'node:vm';
-import Module from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
 import { build } from 'rolldown';
 
 const root = new URL('../', import.meta.url);
@@ -17,6 +16,9 @@ await rm(new URL('dist/hook/', root), { recursive: true, force: true });
 await build({
   input: { decide: new URL('src/hook/hook.ts', root).pathname },
   platform: 'node',
+  // The entry exports main() and runHookProcess (for the cache warm-up): let its chunk hold the whole
+  // decision group instead of a facade that loads it from a second file.
+  preserveEntrySignatures: 'allow-extension',
   // npm packages load from node_modules as usual, except picomatch (every decision matches globs):
   // a bundled CommonJS package needs a require shim whose set-up every hook process would pay for.
   external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^(picomatch|unbash)(\/|$)/.test(id) && !id.startsWith('/'),
@@ -32,10 +34,11 @@ await build({
     codeSplitting: { groups: [{ name: 'decide', test: (id) => DECIDE.test(id) && !LAZY.test(id) }] },
   },
 });
-// The entry the installed command runs: a small loader that compiles decide.cjs with V8's code for it.
-const decide = new URL('dist/hook/decide.cjs', root).pathname;
+// The entry the installed command runs: a small loader that compiles decide.cjs with V8's code for it,
+// recorded after sample decisions ran (in a process of its own, as a hook runs).
 await copyFile(new URL('scripts/hook-loader.cjs', root), new URL('dist/hook/hook.cjs', root));
-await writeFile(`${decide}.v8cache`, new Script(Module.wrap(await readFile(decide, 'utf8')), { filename: decide }).createCachedData());
+const warm = spawnSync(process.execPath, [new URL('scripts/warm-hook-cache.cjs', root).pathname], { stdio: 'inherit' });
+if (warm.status !== 0) throw new Error(`scripts/warm-hook-cache.cjs exited ${String(warm.status)}`);
 // V8's code for re2js (see src/rules/re2-loader.ts), made by this node for the hook to load.
 const { writeRe2Cache } = await import(new URL('dist/rules/re2-loader.js', root).href);
 writeRe2Cache();

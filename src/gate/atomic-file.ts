@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { sep } from 'node:path';
+import { nodeCrypto } from './lazy-builtins.js';
 
 /** A suffix no other process uses at the same time, for temporary files beside their target. */
 export function uniqueSuffix(): string {
-  return `${process.pid}.${randomBytes(4).toString('hex')}`;
+  return `${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}`;
 }
 
 /** Written to a temporary file beside the target and renamed, so a reader never sees half of it. */

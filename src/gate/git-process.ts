@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { writeAtomically } from './atomic-file.js';
+import { childProcess } from './lazy-builtins.js';
 import { HoldfastError } from '../contract/errors.js';
 
 /** The post-check could not snapshot, diff or restore the work tree; the gate reports it and fails closed. */
@@ -41,7 +44,7 @@ export interface GitResult {
 }
 
 export function tryGit(args: readonly string[], options: GitOptions): GitResult {
-  const result = spawnSync('git', args, {
+  const result = childProcess().spawnSync('git', args, {
     cwd: options.cwd,
     env: gitEnvironment(options),
     input: options.input,
@@ -65,6 +68,21 @@ export function runGit(args: readonly string[], options: GitOptions): Buffer {
 
 let available: boolean | undefined;
 
+/** The git a command named `git` runs here (first on PATH), as path, size and time: what its version is remembered by. */
+function gitIdentity(): string | undefined {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (folder === '') continue;
+    const file = join(folder, 'git');
+    try {
+      const stat = statSync(file);
+      if (stat.isFile()) return `${file}\0${stat.size}\0${stat.mtimeMs}`;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
 /** `git restore --pathspec-from-file` (2.26) is the newest thing the check relies on. */
 const MINIMUM_GIT: readonly [number, number] = [2, 26];
 
@@ -81,10 +99,28 @@ export function gitVersionSupported(versionLine: string): boolean {
  * Whether the after-the-fact check can run here: it needs git 2.26 or later. When it cannot, the
  * PreToolUse side must refuse shell calls whose effects it cannot know before they run.
  */
-export function postCheckAvailable(): boolean {
-  if (available === undefined) {
-    const result = spawnSync('git', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
-    available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout);
+export function postCheckAvailable(cacheFolder?: string): boolean {
+  if (available !== undefined) return available;
+  // Every hook is a new process: the answer is kept in holdfast's cache for as long as the same git is first on PATH.
+  const identity = cacheFolder === undefined ? undefined : gitIdentity();
+  const cacheFile = cacheFolder === undefined ? undefined : join(cacheFolder, 'git-version.json');
+  if (identity !== undefined && cacheFile !== undefined) {
+    try {
+      const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { identity?: unknown; supported?: unknown };
+      if (cached.identity === identity && typeof cached.supported === 'boolean') return (available = cached.supported);
+    } catch {
+      // no answer kept yet, or one that cannot be read: ask git
+    }
+  }
+  const result = childProcess().spawnSync('git', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+  available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout);
+  if (identity !== undefined && cacheFile !== undefined && result.error === undefined) {
+    try {
+      mkdirSync(cacheFolder as string, { recursive: true });
+      writeAtomically(cacheFile, `${JSON.stringify({ identity, supported: available })}\n`);
+    } catch {
+      // the cache is only a saving
+    }
   }
   return available;
 }

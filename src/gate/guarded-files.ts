@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { toSlashes, writeAtomically } from './atomic-file.js';
+import { nodeCrypto } from './lazy-builtins.js';
 import { SnapshotError, runGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
@@ -23,7 +23,7 @@ export interface GuardedFile {
 export type GuardedFiles = Readonly<Record<string, GuardedFile>>;
 
 function blobId(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+  return nodeCrypto().createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
 function objectPath(store: string, id: string): string {

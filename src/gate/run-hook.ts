@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { consumeAllowance } from './allowance.js';
 import { appendAudit, auditActionText } from './audit.js';
 import type { AuditEntry } from './audit.js';
@@ -18,7 +18,7 @@ import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
-import { loadSessionState, saveSessionState } from './session-state.js';
+import { HOLDFAST_DIR, loadSessionState, saveSessionState } from './session-state.js';
 import { protectedPlaces, tamperFindings } from './tamper.js';
 import type { GateFinding } from './tamper.js';
 import { shellOutcome } from './shell-outcome.js';
@@ -104,7 +104,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
     const shell = isShellTool(call.tool);
-    if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable()) {
+    if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
       const reason = 'holdfast: this command changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
       await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniqueSuffix, writeAtomically } from './atomic-file.js';
+import { nodeCrypto } from './lazy-builtins.js';
 import { captureGuarded } from './guarded-files.js';
 import type { GuardedFiles } from './guarded-files.js';
 import { readRepoState } from './repo-state.js';
@@ -57,7 +57,7 @@ function callsFolder(root: string): string {
 }
 
 function sessionPrefix(session: string): string {
-  return `s-${createHash('sha256').update(session).digest('hex').slice(0, 16)}-`;
+  return `s-${nodeCrypto().createHash('sha256').update(session).digest('hex').slice(0, 16)}-`;
 }
 
 function recordName(toolUseId: string): string {

@@ -1,0 +1,16 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Node's child_process and crypto, loaded on first use. A hook is a new process on every tool call,
+ * and loading these two costs more than many decisions do: a Write that needs no git and no hash
+ * never pays for them. (A static import would load them when the hook bundle starts.)
+ */
+const require = createRequire(import.meta.url);
+
+export function childProcess(): typeof import('node:child_process') {
+  return require('node:child_process') as typeof import('node:child_process');
+}
+
+export function nodeCrypto(): typeof import('node:crypto') {
+  return require('node:crypto') as typeof import('node:crypto');
+}

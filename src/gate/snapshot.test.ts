@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitVersionSupported, postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
-import { beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
+import { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
 import { snapshotStorePath, treeChanges } from './snapshot-store.js';
 
 function git(root: string, ...args: string[]): string {
@@ -27,6 +27,27 @@ function looseObjects(objects: string): number {
     .filter((name) => /^[0-9a-f]{2}$/.test(name))
     .reduce((count, folder) => count + readdirSync(join(objects, folder)).length, 0);
 }
+
+describe('records of calls whose PostToolUse never came', () => {
+  it('are swept when a day old, at most once an hour (a call does not stat every record)', () => {
+    const root = repository(1);
+    const calls = join(snapshotStorePath(root), 'calls');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const stale = (name: string) => {
+      writeFileSync(join(calls, name), '{}\n');
+      utimesSync(join(calls, name), twoDaysAgo, twoDaysAgo);
+    };
+    beforeReadOnlyShellCall(root, 's', 'toolu_1');
+    stale('t-old-1.json');
+    utimesSync(`${calls}.swept`, twoDaysAgo, twoDaysAgo);
+    beforeReadOnlyShellCall(root, 's', 'toolu_2');
+    expect(existsSync(join(calls, 't-old-1.json'))).toBe(false);
+    stale('t-old-2.json');
+    beforeReadOnlyShellCall(root, 's', 'toolu_3');
+    expect(existsSync(join(calls, 't-old-2.json'))).toBe(true);
+    expect(existsSync(join(calls, 't-toolu_3.json'))).toBe(true);
+  });
+});
 
 describe('the snapshot store', () => {
   it('is available where git 2.26 or later runs', () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
@@ -76,18 +76,34 @@ function sessionRecords(root: string, session: string): string[] {
   return names.filter((name) => name.startsWith(prefix) && name.endsWith('.json')).sort();
 }
 
-/** Ages are measured against the record just written, so the file system's clock is compared with itself. */
+/** How often the calls folder is swept for stale records (each sweep stats every record in it). */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Removes records older than STALE_RECORD_MS, at most once an hour: a hook is a process per call, and
+ * statting every record on every call would make each call slower the more calls were interrupted.
+ * Ages are measured against the record just written, so the file system's clock is compared with itself.
+ */
 function dropStaleRecords(root: string, newest: string): void {
+  const folder = callsFolder(root);
+  // Beside the calls folder, which holds only records.
+  const marker = `${folder}.swept`;
   let names: string[];
   let now: number;
   try {
-    names = readdirSync(callsFolder(root));
     now = statSync(newest).mtimeMs;
+    try {
+      if (now - statSync(marker).mtimeMs < SWEEP_EVERY_MS) return;
+    } catch {
+      // never swept: sweep now
+    }
+    writeFileSync(marker, '');
+    names = readdirSync(folder);
   } catch {
     return;
   }
   for (const name of names) {
-    const path = join(callsFolder(root), name);
+    const path = join(folder, name);
     try {
       if (now - statSync(path).mtimeMs > STALE_RECORD_MS) unlinkSync(path);
     } catch {

@@ -61,12 +61,23 @@ export interface PostCheckInput {
   readonly now?: () => Date;
 }
 
+/**
+ * A symbolic link is judged where it leads: writes through `src/up -> ..` land in the project's top
+ * folder, so the link is a write there (its target resolved from the link's folder; an absolute target
+ * stays absolute, and the scope rule refuses both when they leave what may be written).
+ */
+function linkTarget(path: string, target: string): string {
+  return target.startsWith('/') ? target : posix.normalize(posix.join(posix.dirname(path), target));
+}
+
 function changeActions(root: string, after: Snapshot, changes: readonly TreeChange[]): Action[] {
   const names = changes.filter((change) => change.status !== 'deleted').map((change) => `${after.tree}:${change.path}`);
   const contents = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
-  return changes.map((change) =>
-    change.status === 'deleted' ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: contents.get(`${after.tree}:${change.path}`) ?? '' },
-  );
+  return changes.map((change) => {
+    if (change.status === 'deleted') return { type: 'delete', path: change.path };
+    const content = contents.get(`${after.tree}:${change.path}`) ?? '';
+    return change.link === true ? { type: 'write', path: linkTarget(change.path, content), content: '' } : { type: 'write', path: change.path, content };
+  });
 }
 
 function brokenByIndex(failures: readonly ChangeFailure[]): Map<number, BrokenRule[]> {

@@ -130,6 +130,18 @@ describe('the after-the-fact check of a shell call', () => {
     expect(readFileSync(join(root, 'dist', 'app.js'), 'utf8')).toBe('built\n');
   });
 
+  it('judges a symbolic link where it leads: one out of src/ (or out of the project) is removed, one inside src/ stays', async () => {
+    const root = repository();
+    const answer = await afterScript(root, 'ln -s .. src/up && ln -s ../../outside src/far && ln -s cart.ts src/alias.ts');
+    const reason = blockReason(answer.stdout);
+    expect(reason).toMatch(/src\/up: deleted .*R2 SCOPE/);
+    expect(reason).toMatch(/src\/far: deleted .*R2 SCOPE/);
+    expect(reason).not.toMatch(/src\/alias\.ts/);
+    expect(existsSync(join(root, 'src', 'up'))).toBe(false);
+    expect(existsSync(join(root, 'src', 'far'))).toBe(false);
+    expect(readFileSync(join(root, 'src', 'alias.ts'), 'utf8')).toBe('export const total = 1;\n');
+  });
+
   it('moves a file back when its move to a refused place is put back', async () => {
     const root = repository();
     const answer = await afterScript(root, 'mkdir -p lib && mv src/cart.ts lib/cart.ts');

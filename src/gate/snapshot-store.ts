@@ -123,6 +123,8 @@ export interface TreeChange {
   /** Blob ids before and after; null where the file did not exist. */
   readonly from: string | null;
   readonly to: string | null;
+  /** The path is a symbolic link after the change (its blob holds the link's target). */
+  readonly link?: boolean;
 }
 
 const ABSENT = /^0+$/;
@@ -145,6 +147,7 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
       status: status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified',
       from: ABSENT.test(from) ? null : from,
       to: ABSENT.test(to) ? null : to,
+      ...(newMode === '120000' ? { link: true } : {}),
     });
   }
   return changes;

@@ -6,6 +6,7 @@ import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
 const HELP = `Usage: holdfast tasks [--dir DIR] [--rulebook FILE] [--json]
+       holdfast tasks new --repo DIR --ticket TEXT|--ticket-file F --out DIR [...]  (see \`holdfast tasks new --help\`)
 
 Lists the task fixtures: each task's id, title, the rules it tempts and how many files its repo has.
 Every task is validated on the way, and a tempted rule the rulebook lacks is an error.
@@ -47,6 +48,7 @@ function table(listings: readonly TaskListing[]): string {
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'new') return (await import('./tasks-new.js')).run(args.slice(1), io);
   try {
     const { values, positionals } = parseCommandArgs('tasks', args, {
       dir: { type: 'string' },

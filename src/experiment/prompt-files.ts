@@ -55,21 +55,38 @@ function rankFiles(paths: readonly string[], ticket: string, alwaysShown: Readon
   return ranks;
 }
 
-/** Every path, or, when that is longer than `limit`, paths collapsed into folders (`src/lib/ (12 files)`) at the deepest level that fits. */
+/**
+ * Every path, or, when that is longer than `limit`, folders of three or more files collapsed into
+ * one line (`src/lib/ (12 files)`) at the deepest level that fits.
+ */
 function listing(paths: readonly string[], limit: number): string[] {
   const full = paths.map((path) => `- ${path}`);
   if (full.join('\n').length <= limit) return full;
+  let lines = full;
   for (let depth = 6; depth >= 1; depth--) {
+    const prefix = (path: string) => {
+      const parts = path.split('/');
+      return parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : undefined;
+    };
     const counts = new Map<string, number>();
     for (const path of paths) {
-      const parts = path.split('/');
-      const key = parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : path;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      const folder = prefix(path);
+      if (folder !== undefined) counts.set(folder, (counts.get(folder) ?? 0) + 1);
     }
-    const lines = [...counts.entries()].map(([key, count]) => (key.endsWith('/') ? `- ${key} (${count} file${count === 1 ? '' : 's'})` : `- ${key}`));
-    if (lines.join('\n').length <= limit || depth === 1) return lines;
+    const seen = new Set<string>();
+    lines = [];
+    for (const path of paths) {
+      const folder = prefix(path);
+      const count = folder === undefined ? 0 : (counts.get(folder) ?? 0);
+      if (folder === undefined || count < 3) lines.push(`- ${path}`);
+      else if (!seen.has(folder)) {
+        seen.add(folder);
+        lines.push(`- ${folder} (${count} files)`);
+      }
+    }
+    if (lines.join('\n').length <= limit) return lines;
   }
-  return full;
+  return lines;
 }
 
 /**

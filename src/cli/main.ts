@@ -16,7 +16,7 @@ interface CommandEntry {
 const COMMANDS: Record<string, CommandEntry> = {
   check: { summary: 'judge an action list against the rulebook', load: () => import('./commands/check.js') },
   parse: { summary: 'read a raw model reply into actions', load: () => import('./commands/parse.js') },
-  rulebook: { summary: 'render the rulebook as AGENTS.md prose, or export it', load: () => import('./commands/rulebook.js') },
+  rulebook: { summary: 'render the rulebook as AGENTS.md prose, export it, or draft one from your AGENTS.md (init)', load: () => import('./commands/rulebook.js') },
   tasks: { summary: 'list the task fixtures and the rules each tempts', load: () => import('./commands/tasks.js') },
   targets: { summary: 'list the configured targets and whether they are reachable', load: () => import('./commands/targets.js') },
   run: { summary: 'run the told/held experiment', load: () => import('./commands/run.js') },

@@ -4,3 +4,12 @@ export { DEFAULT_MAX_REPO_BYTES, MAX_FILE_BYTES, snapshotRepo } from './repo-sna
 export type { RepoSnapshot, SkippedFile, SnapshotOptions } from './repo-snapshot.js';
 export { defaultTaskId, defaultTitle, writeTaskFromRepo } from './write-task.js';
 export type { NewTask, NewTaskOptions } from './write-task.js';
+export { draftRulebook } from './draft-rulebook.js';
+export type { DraftedRule, DraftedRulebook, RuleFileText } from './draft-rulebook.js';
+export { proposeCheck } from './propose-check.js';
+export type { CheckProposal } from './propose-check.js';
+export { listRepoPaths, readRepoFacts, repoFacts } from './repo-facts.js';
+export type { RepoFacts } from './repo-facts.js';
+export { splitRuleFile } from './rule-blocks.js';
+export type { RuleBlock, RuleFileBlocks } from './rule-blocks.js';
+export { findRuleFiles, readRuleFiles } from './rule-files.js';

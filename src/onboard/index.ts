@@ -13,3 +13,7 @@ export type { RepoFacts } from './repo-facts.js';
 export { splitRuleFile } from './rule-blocks.js';
 export type { RuleBlock, RuleFileBlocks } from './rule-blocks.js';
 export { findRuleFiles, readRuleFiles } from './rule-files.js';
+export { detectTargets, LOCAL_OLLAMA_URL } from './detect-targets.js';
+export type { DetectOptions, FoundTarget } from './detect-targets.js';
+export { INIT_DIR, INIT_RULEBOOK, INIT_TASKS, initRepo, ticketTemplate } from './init-repo.js';
+export type { InitOptions, InitResult } from './init-repo.js';

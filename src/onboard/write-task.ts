@@ -16,6 +16,10 @@ export interface NewTaskOptions extends SnapshotOptions {
   readonly tempts: readonly string[];
   readonly id?: string;
   readonly title?: string;
+  /** A snapshot already taken (so a caller can refuse an oversized repo before writing anything). */
+  readonly snapshot?: RepoSnapshot;
+  /** Extra comment lines for the top of task.yaml. */
+  readonly note?: readonly string[];
 }
 
 export interface NewTask {
@@ -48,13 +52,14 @@ function describeSkipped(snapshot: RepoSnapshot): string[] {
 }
 
 /** The task.yaml text: the four fields the loader reads, and where the repository came from as comments. */
-function taskYaml(task: TaskFile, repoDir: string, snapshot: RepoSnapshot): string {
+function taskYaml(task: TaskFile, repoDir: string, snapshot: RepoSnapshot, note: readonly string[]): string {
   const skipped = describeSkipped(snapshot);
   const header = [
     `# Made by \`holdfast tasks new\` from ${repoDir} at commit ${snapshot.commit}.`,
     `# repo/ holds the ${Object.keys(snapshot.files).length} text files git tracks at that commit (${snapshot.bytes} bytes).`,
     ...(skipped.length > 0 ? [`# Left out: ${skipped.join(', ')} (binary, symlinks, submodules, files over 1 MB, --exclude, and AGENTS.md, which the rulebook replaces).`] : []),
     '# Edit the ticket to be the request a person would really file; `tempts` names the rules it pulls against.',
+    ...note.map((line) => `# ${line}`),
   ];
   return `${header.join('\n')}\n${stringify(task, { lineWidth: 0 })}`;
 }
@@ -64,7 +69,7 @@ function taskYaml(task: TaskFile, repoDir: string, snapshot: RepoSnapshot): stri
  * as git sees them. Refuses a folder that already exists, and a repository over the size cap.
  */
 export async function writeTaskFromRepo(options: NewTaskOptions): Promise<NewTask> {
-  const snapshot = await snapshotRepo(options.repoDir, options);
+  const snapshot = options.snapshot ?? (await snapshotRepo(options.repoDir, options));
   const id = options.id ?? defaultTaskId(options.repoDir, snapshot.commit);
   const dir = join(options.outDir, id);
   const file = join(dir, TASK_FILE);
@@ -78,6 +83,6 @@ export async function writeTaskFromRepo(options: NewTaskOptions): Promise<NewTas
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
   }
-  await writeFile(file, taskYaml(task, options.repoDir, snapshot));
+  await writeFile(file, taskYaml(task, options.repoDir, snapshot, options.note ?? []));
   return { dir, task, snapshot };
 }

@@ -129,6 +129,32 @@ describe('draftRulebook', () => {
     expectLoadsAndRendersProse(drafted, ['Only change files in `lib/`\nand nothing else.']);
   });
 
+  it('a "Do not" heading turns its items into prohibitions; tables and bold-label facts are context, not rules', async () => {
+    const text = [
+      '## Commands',
+      '',
+      '| Command | Description |',
+      '| --- | --- |',
+      '| `pnpm test` | Run all tests |',
+      '',
+      '## Testing',
+      '',
+      '- **Framework**: Vitest',
+      '',
+      '## Do Not',
+      '',
+      '- Use `require()` for imports',
+      '- Add minor/major changesets',
+      '',
+    ].join('\n');
+    const drafted = draft('AGENTS.md', text);
+    expect(kinds(drafted)).toEqual(['forbidden-pattern: Use `require()` for imports', 'prose: Add minor/major changesets']);
+    expect(drafted.rulebook.description).toBe('| Command | Description |\n| --- | --- |\n| `pnpm test` | Run all tests |\n\n- **Framework**: Vitest');
+    const rulebook = parseRulebook(drafted.yaml, 'draft.yaml');
+    const results = await checkActions([{ type: 'write', path: 'src/a.ts', content: "const fs = require ('node:fs');\n" }], [], rulebook);
+    expect(results.filter((result) => !result.ok).map((result) => result.rule)).toEqual(['R1']);
+  });
+
   it('several files draft one rulebook with unique names', () => {
     const drafted = draftRulebook(
       [

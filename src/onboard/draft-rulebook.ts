@@ -3,6 +3,7 @@ import type { ProseRule, Rule, Rulebook } from '../contract/index.js';
 import { safeParseRulebook } from '../rules/index.js';
 import { OnboardError } from './onboard-error.js';
 import { proposeCheck } from './propose-check.js';
+import type { CheckProposal } from './propose-check.js';
 import type { RepoFacts } from './repo-facts.js';
 import { splitRuleFile } from './rule-blocks.js';
 import type { RuleBlock } from './rule-blocks.js';
@@ -33,16 +34,30 @@ export interface DraftedRulebook {
 }
 
 /** A paragraph that tells the agent to do something is a rule; one that only describes the project is context. */
-const DIRECTIVE = /\b(must|never|always|do not|don'?t|should|shall|avoid|prefer|use|run|only|required?|ensure|make sure|keep|forbidden|please|need to|needs to|ask|instead of)\b|(^|[.;:!]\s+)no\b/i;
+const DIRECTIVE = /\b(must|never|always|do not|don'?t|should|shall|avoid|prefer|use|run|only|required?|ensure|make sure|keep|forbidden|please|needs?|ask|instead of|stop)\b|(^|[.;:!]\s+)no\b/i;
 
 /** A paragraph that opens with a verb in the imperative ("Write commit messages in…"). */
-const IMPERATIVE = /^(write|add|put|name|follow|keep|ask|check|document|update|format|place|call|return|handle|log|commit|open|create|test|remove|delete)\b/i;
+const IMPERATIVE = /^(write|add|put|name|follow|keep|ask|check|document|update|format|place|call|return|handle|log|commit|open|create|test|remove|delete|modify|read|stop|select|install|import|export|wrap|split|mark)\b/i;
 
-/** Whether a paragraph instructs, read without its code blocks (a `npm run dev` line is not an instruction). */
+/**
+ * Whether a block instructs, read without its code blocks (a `npm run dev` line is not an
+ * instruction) and without a leading bold label (`**Framework**: Vitest` states a fact).
+ */
 function instructs(text: string): boolean {
-  const prose = text.replace(/^(```|~~~)[^]*?^(```|~~~)/gm, '');
+  const prose = text.replace(/^(```|~~~)[^]*?^(```|~~~)/gm, '').replace(/^\s*\*\*[^*]+\*\*:?\s*/, '');
   return DIRECTIVE.test(prose) || IMPERATIVE.test(prose.trimStart());
 }
+
+/**
+ * Tables, paragraphs that instruct nothing and `**Label**: value` items state facts about the
+ * project: they go to the description. Any other list item is a rule, as its author wrote it.
+ */
+function isContext(block: RuleBlock, proposal: CheckProposal): boolean {
+  if (block.text.trimStart().startsWith('|')) return true;
+  if (proposal.kind === 'check' || instructs(block.text)) return false;
+  return block.kind === 'paragraph' || /^\*\*[^*]+\*\*:/.test(block.text.trimStart());
+}
+
 const STOPWORDS = new Set(
   'a an the to of in on for and or with all any be is are you your we our do does not dont don never always must should use using when if it its this that these those please make sure every each from by as at into only new code file files'.split(' '),
 );
@@ -104,13 +119,13 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
     const split = splitRuleFile(file.text);
     title ??= split.title;
     for (const block of split.blocks) {
-      if (block.kind === 'paragraph' && !instructs(block.text)) {
-        description.push(block.text);
+      let proposal = proposeCheck(block.text, block.heading, facts);
+      if (isContext(block, proposal)) {
+        description.push(block.kind === 'item' ? `- ${block.text}` : block.text);
         continue;
       }
       const id = `R${drafted.length + 1}`;
       const source = sourceOf(file.path, block);
-      let proposal = proposeCheck(block.text, block.heading, facts);
       if (proposal.kind === 'check') {
         const problem = loaderProblem({ id, name: proposal.name, prose: block.text, check: proposal.check });
         if (problem !== undefined) proposal = { kind: 'prose', why: `a ${proposal.check.kind} check was guessed (${proposal.why}) but the loader refuses it: ${problem}` };

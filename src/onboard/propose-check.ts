@@ -10,6 +10,7 @@ export type CheckProposal =
   | { readonly kind: 'prose'; readonly why: string };
 
 const NEGATION = /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|no|avoid|not allowed|forbidden|prohibited|without)\b/;
+const NEGATIVE_HEADING = /^(do not|don'?t|never|avoid|forbidden|prohibited|not allowed|anti-?patterns?)\b/i;
 const SECRET_WORDS = /\b(secrets?|credentials?|api[ _-]?keys?|access[ _-]?tokens?|tokens?|passwords?|private[ _-]?keys?|\.env)\b/;
 const ENVIRONMENT = /\b(environment|env var\w*|process\.env|secret manager|vault)\b/;
 const TEST_WORDS = /\b(tests?|test suite|specs?)\b/;
@@ -113,6 +114,8 @@ function scopeCheck(text: string, lower: string, facts: RepoFacts): CheckProposa
 /** A literal the rule forbids as a pattern; TypeScript's `any` would match every "any" in prose, so it gets its own. */
 function literalPattern(span: string): string {
   if (span === 'any') return '(:\\s*any\\b|\\bas\\s+any\\b|<any>)';
+  // `require()`, `fetch()`: the call, whatever its arguments.
+  if (/^[\w.$]+\(\)$/.test(span)) return `\\b${escapeRegex(span.slice(0, -2)).replace(/\\\./g, '\\s*\\.\\s*')}\\s*\\(`;
   const escaped = escapeRegex(span).replace(/\\\./g, '\\s*\\.\\s*');
   return `${/^\w/.test(span) ? '\\b' : ''}${escaped}${/\w$/.test(span) ? '\\b' : ''}`;
 }
@@ -141,7 +144,9 @@ function forbiddenPatternCheck(text: string, lower: string, facts: RepoFacts): C
 }
 
 /** The check a rule's prose maps onto, or why none does. `heading` is the section it sits in, read as context. */
-export function proposeCheck(text: string, heading: string | undefined, facts: RepoFacts): CheckProposal {
+export function proposeCheck(prose: string, heading: string | undefined, facts: RepoFacts): CheckProposal {
+  // Under a "Do not" heading every item is a prohibition, though it reads "Use `require()` for imports".
+  const text = heading !== undefined && NEGATIVE_HEADING.test(heading.trim()) ? `Never ${prose}` : prose;
   const lower = text.toLowerCase();
   const context = `${(heading ?? '').toLowerCase()} ${lower}`;
   if (SECRET_WORDS.test(lower) && (NEGATION.test(lower) || ENVIRONMENT.test(lower))) {

@@ -70,10 +70,14 @@ export function repoFacts(paths: readonly string[], packageJson: string | undefi
   const inSource = paths.filter((path) => sourceFolders.some((folder) => path.startsWith(`${folder}/`)));
   const extensions = SOURCE_EXTENSIONS.filter((extension) => inSource.some((path) => path.endsWith(`.${extension}`)));
   const count = (pattern: RegExp) => inSource.filter((path) => pattern.test(path)).length;
+  // Test files in a tests/ (or test/, __tests__/) folder are not siblings: the check must look there.
+  const inFolder = (name: string) => new RegExp(`/${name}/[^/]+\\.(test|spec)\\.[a-z]+$`);
+  const testFolder = /\/(tests?|__tests__)\/[^/]+$/;
   const conventions: [number, string, string][] = [
-    [count(/\.test\.[a-z]+$/), '{dir}/{stem}.test.{ext}', 'sibling *.test.* files'],
-    [count(/\.spec\.[a-z]+$/), '{dir}/{stem}.spec.{ext}', 'sibling *.spec.* files'],
-    [count(/\/__tests__\//), '{dir}/__tests__/{stem}.test.{ext}', 'tests in __tests__/ folders'],
+    [inSource.filter((path) => /\.test\.[a-z]+$/.test(path) && !testFolder.test(path)).length, '{dir}/{stem}.test.{ext}', 'sibling *.test.* files'],
+    [inSource.filter((path) => /\.spec\.[a-z]+$/.test(path) && !testFolder.test(path)).length, '{dir}/{stem}.spec.{ext}', 'sibling *.spec.* files'],
+    [count(inFolder('__tests__')), '{dir}/__tests__/{stem}.test.{ext}', 'tests in __tests__/ folders'],
+    [count(inFolder('tests')), '{dir}/tests/{stem}.test.{ext}', 'tests in tests/ folders beside the modules'],
   ];
   const [found, template, why] = conventions.reduce((best, next) => (next[0] > best[0] ? next : best));
   return {

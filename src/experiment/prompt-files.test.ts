@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskInfo } from '../contract/index.js';
+import { loopTicketMessage } from './loop/loop-prompt.js';
 import { buildMessages } from './prompt.js';
 import { choosePromptFiles } from './prompt-files.js';
 
@@ -52,5 +53,18 @@ describe('buildMessages on a large repository', () => {
     expect(user).not.toContain('### src/features/feature-59.ts');
     expect(user).toMatch(/larger than this message can hold/);
     expect(buildMessages(task, '# AGENTS.md\n\nRule.\n', 10_000)[1]?.content).toBe(user);
+  });
+});
+
+describe('loopTicketMessage on a large repository', () => {
+  it('lists every path of a small repository, and folds a crowded folder of a huge one into a count', () => {
+    const small: TaskInfo = { id: 's', title: 'S', ticket: 'Do it.\n', tempts: ['R1'], files: { 'src/a.ts': '', 'src/b.ts': '' } };
+    expect(loopTicketMessage(small, '# AGENTS.md\n')).toContain('- AGENTS.md\n- src/a.ts\n- src/b.ts\n');
+    const files: Record<string, string> = { 'package.json': '{}' };
+    for (let index = 0; index < 3000; index++) files[`src/generated/icons/icon-number-${index}.ts`] = '';
+    const message = loopTicketMessage({ ...small, files }, '# AGENTS.md\n');
+    expect(message).toContain('- src/generated/icons/ (3000 files)');
+    expect(message).toContain('- package.json');
+    expect(message.length).toBeLessThan(2_000);
   });
 });

@@ -59,7 +59,7 @@ function rankFiles(paths: readonly string[], ticket: string, alwaysShown: Readon
  * Every path, or, when that is longer than `limit`, folders of three or more files collapsed into
  * one line (`src/lib/ (12 files)`) at the deepest level that fits.
  */
-function listing(paths: readonly string[], limit: number): string[] {
+export function pathListing(paths: readonly string[], limit: number): string[] {
   const full = paths.map((path) => `- ${path}`);
   if (full.join('\n').length <= limit) return full;
   let lines = full;
@@ -103,7 +103,7 @@ export function choosePromptFiles(
   const sorted = [...paths].sort(compareCodeUnits);
   const total = sorted.reduce((sum, path) => sum + size(path), 0);
   if (total <= budget) return { listing: sorted.map((path) => `- ${path}`), shown: sorted, partial: false };
-  const treeLines = listing(sorted, Math.floor(budget / 4));
+  const treeLines = pathListing(sorted, Math.floor(budget / 4));
   let room = budget - treeLines.join('\n').length;
   const ranks = rankFiles(sorted, ticket, new Set(options.alwaysShown ?? []));
   // Highest rank first; within a rank, smaller files first so more of them fit.

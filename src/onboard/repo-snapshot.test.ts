@@ -59,6 +59,11 @@ describe('snapshotRepo', () => {
     expect(Object.keys((await snapshotRepo(root, { maxBytes: 10_000, exclude: ['vendor/**'] })).files)).toEqual(['src/a.ts']);
   });
 
+  it('names deeper folders when one top-level folder holds most of the weight', async () => {
+    const root = repo({ 'src/v4/core/a.ts': 'x'.repeat(6000), 'src/v4/classic/b.ts': 'y'.repeat(4000), 'src/v3/c.ts': 'z'.repeat(1000), 'README.md': 'r' });
+    await expect(snapshotRepo(root, { maxBytes: 1000 })).rejects.toThrow(/\(heaviest: src\/v4\/core\/ 6 kB, src\/v4\/classic\/ 4 kB, src\/v3\/ 1 kB\)/);
+  });
+
   it('says what to pass when the folder is not a repository or the commit does not exist', async () => {
     const root = repo({ 'a.ts': 'a\n' });
     await expect(snapshotRepo(join(root, '..'))).rejects.toThrow(/is not a git repository; pass --repo/);

@@ -122,16 +122,24 @@ function formatBytes(bytes: number): string {
   return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.ceil(bytes / 1000)} kB`;
 }
 
-/** The top-level folders that weigh most, to tell the person what to --exclude. */
+/**
+ * The folders that weigh most, to tell the person what to --exclude: top-level ones, or deeper
+ * when one folder holds most of the weight (everything under src/ says nothing).
+ */
 function heaviestFolders(entries: readonly TreeEntry[]): string {
-  const weights = new Map<string, number>();
-  for (const entry of entries) {
-    const slash = entry.path.indexOf('/');
-    const folder = slash === -1 ? '(top level files)' : `${entry.path.slice(0, slash)}/`;
-    weights.set(folder, (weights.get(folder) ?? 0) + (entry.size ?? 0));
+  const total = entries.reduce((sum, entry) => sum + (entry.size ?? 0), 0);
+  let ranked: [string, number][] = [];
+  for (let depth = 1; depth <= 4; depth++) {
+    const weights = new Map<string, number>();
+    for (const entry of entries) {
+      const parts = entry.path.split('/');
+      const folder = parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : parts.length === 1 ? '(top level files)' : `${parts.slice(0, -1).join('/')}/`;
+      weights.set(folder, (weights.get(folder) ?? 0) + (entry.size ?? 0));
+    }
+    ranked = [...weights.entries()].sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1));
+    if ((ranked[0]?.[1] ?? 0) <= total * 0.7) break;
   }
-  return [...weights.entries()]
-    .sort((left, right) => right[1] - left[1])
+  return ranked
     .slice(0, 3)
     .map(([folder, bytes]) => `${folder} ${formatBytes(bytes)}`)
     .join(', ');

@@ -14,10 +14,11 @@ interface CommandEntry {
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
+  init: { summary: 'set up a first measurement on your repository: rulebook from your AGENTS.md, a task, targets', load: () => import('./commands/init.js') },
   check: { summary: 'judge an action list against the rulebook', load: () => import('./commands/check.js') },
   parse: { summary: 'read a raw model reply into actions', load: () => import('./commands/parse.js') },
-  rulebook: { summary: 'render the rulebook as AGENTS.md prose, or export it', load: () => import('./commands/rulebook.js') },
-  tasks: { summary: 'list the task fixtures and the rules each tempts', load: () => import('./commands/tasks.js') },
+  rulebook: { summary: 'render the rulebook as AGENTS.md prose, export it, or draft one from your AGENTS.md (init)', load: () => import('./commands/rulebook.js') },
+  tasks: { summary: 'list the task fixtures and the rules each tempts, or make one from your repo (tasks new)', load: () => import('./commands/tasks.js') },
   targets: { summary: 'list the configured targets and whether they are reachable', load: () => import('./commands/targets.js') },
   run: { summary: 'run the told/held experiment', load: () => import('./commands/run.js') },
   report: { summary: 'print a run file (or the gate audit log) as a table, markdown, JSON or JUnit', load: () => import('./commands/report.js') },

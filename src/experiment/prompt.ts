@@ -1,4 +1,5 @@
 import type { TaskInfo } from '../contract/index.js';
+import { choosePromptFiles, PROMPT_BUDGET_CHARS } from './prompt-files.js';
 
 export interface PromptMessage {
   readonly role: 'system' | 'user';
@@ -43,25 +44,30 @@ function fileBlock(path: string, content: string): string {
   return `### ${path}\n${fence}\n${body}${fence}`;
 }
 
-function compareCodeUnits(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
 /**
  * The messages for one round: the same for both arms, so the held arm's model is never told that
  * it is gated. Deterministic: files are ordered by path, whatever order the task object holds.
- * `agentsMd` becomes the repo's AGENTS.md, replacing any file of that name.
+ * `agentsMd` becomes the repo's AGENTS.md, replacing any file of that name. A repository larger
+ * than `budget` characters is shown as a listing of every path plus the files the ticket touches.
  */
-export function buildMessages(task: TaskInfo, agentsMd: string): PromptMessage[] {
+export function buildMessages(task: TaskInfo, agentsMd: string, budget: number = PROMPT_BUDGET_CHARS): PromptMessage[] {
   const files = new Map(Object.entries(task.files));
   files.set(AGENTS_FILE, agentsMd);
-  const paths = [...files.keys()].sort(compareCodeUnits);
+  const blocks = new Map([...files].map(([path, content]) => [path, `${fileBlock(path, content)}\n`]));
+  const chosen = choosePromptFiles([...files.keys()], (path) => blocks.get(path)?.length ?? 0, task.ticket, { budget, alwaysShown: [AGENTS_FILE] });
+  const note = chosen.partial
+    ? [
+        `The repository is larger than this message can hold: the list above has every path${chosen.listing.length < files.size ? ' (folders with many files as counts)' : ''}, and only the ${chosen.shown.length} files below are shown, the ones the ticket names and their neighbours. Files not shown exist as listed; write a file only with its full new content.`,
+        '',
+      ]
+    : [];
   const user = [
     '## Repository files',
     '',
-    paths.map((path) => `- ${path}`).join('\n'),
+    chosen.listing.join('\n'),
     '',
-    ...paths.map((path) => `${fileBlock(path, files.get(path) ?? '')}\n`),
+    ...note,
+    ...chosen.shown.map((path) => blocks.get(path) ?? ''),
     '## Ticket',
     '',
     task.ticket.trim(),

@@ -9,6 +9,8 @@ const HELP = `Usage: holdfast rulebook <subverb> [options]
 Subverbs:
   render [--rulebook FILE]  print the rulebook as AGENTS.md markdown (the text the told arm shows the model)
   export --format flowspec  print the rulebook as an Agent Relay workflow, one checked step per rule
+  init [--from FILE]        draft a rulebook from your AGENTS.md, CLAUDE.md, Cursor rules or Copilot
+                            instructions (see \`holdfast rulebook init --help\`)
 
 Options:
   --rulebook FILE  the rulebook (default: the shipped rulebooks/default.yaml)
@@ -21,6 +23,7 @@ type Subverb = (args: string[], io: CliIo) => Promise<number>;
 const SUBVERBS: Record<string, Subverb> = {
   render,
   export: async (args, io) => (await import('./rulebook-export.js')).run(args, io),
+  init: async (args, io) => (await import('./rulebook-init.js')).run(args, io),
 };
 
 export async function run(args: string[], io: CliIo): Promise<number> {

@@ -41,6 +41,8 @@ Options:
   --session-timeout S    loop mode: seconds per arm (default 1200); agent mode: default 900, a
                          target's timeoutMs wins when lower
   --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
+  --tasks-dir DIR        the folder of task folders to run (default: the shipped tasks/); make one from
+                         your own repository with \`holdfast tasks new\` or \`holdfast init\`
   --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
   --concurrency N        rounds in flight at once (default 3)
   --approve ask|auto|deny
@@ -101,6 +103,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs('run', args, {
     targets: { type: 'string' },
     tasks: { type: 'string' },
+    'tasks-dir': { type: 'string' },
     reps: { type: 'string' },
     concurrency: { type: 'string' },
     approve: { type: 'string' },
@@ -128,6 +131,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const sources = [values.replay, values.replies, values.resume].filter((value) => value !== undefined);
   if (sources.length > 1) throw new InputError('E_ARGS', 'use only one of --replay, --replies and --resume.');
+  if (values['tasks-dir'] !== undefined && (values.replay !== undefined || values.resume !== undefined)) {
+    throw new InputError('E_ARGS', '--tasks-dir picks the tasks of a new run; a replayed or resumed run uses the tasks it recorded.');
+  }
   const approve = values.approve ?? 'auto';
   if (approve !== 'ask' && approve !== 'auto' && approve !== 'deny') {
     throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
@@ -226,7 +232,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       demo = replies.demo;
     }
     rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
-    const allTasks = recorded?.tasks ?? (await experiment.loadTasks(undefined, { rulebook }));
+    const allTasks = recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
     tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
     const targetIds = list(values.targets) ?? recorded?.targets ?? (scriptedTargets.length > 0 ? scriptedTargets : undefined);
     if (targetIds === undefined || targetIds.length === 0) {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,19 @@ describe('holdfast serve', () => {
     const response = await fetch(`${url}/api/runs`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ runs: [] });
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await exit).toBe(0);
+  });
+  it('offers the tasks of --tasks-dir in the run form', async () => {
+    mkdirSync(join(cwd, 'tasks', 'my-repo-1234567', 'repo', 'src'), { recursive: true });
+    writeFileSync(join(cwd, 'tasks', 'my-repo-1234567', 'task.yaml'), 'id: my-repo-1234567\ntitle: Add a health module\nticket: Add it.\ntempts: [R3]\n');
+    writeFileSync(join(cwd, 'tasks', 'my-repo-1234567', 'repo', 'src', 'index.ts'), 'export {};\n');
+    const io = memoryIo({ cwd });
+    const exit = main(['serve', '--port', '0', '--tasks-dir', 'tasks'], io);
+    await until(() => io.out().includes('listening on'));
+    const url = /listening on (http:\/\/\S+)/.exec(io.out())?.[1];
+    const config = (await (await fetch(`${url}/api/config`)).json()) as { tasks: { id: string; files: number }[] };
+    expect(config.tasks.map((task) => [task.id, task.files])).toEqual([['my-repo-1234567', 1]]);
     process.emit('SIGTERM', 'SIGTERM');
     expect(await exit).toBe(0);
   });

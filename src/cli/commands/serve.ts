@@ -13,6 +13,8 @@ Options:
   --port N          port to listen on (default 5177; 0 picks a free one)
   --host H          address to bind (default 127.0.0.1; anything else is reachable from the network)
   --runs DIR        folder of run files to list and write (default ./runs)
+  --tasks-dir DIR   the tasks the run form offers (default: the shipped tasks/; see \`holdfast tasks new\`)
+  --rulebook FILE   the rulebook of runs started here (default: the shipped rulebooks/default.yaml)
   --open NAME       saved run the app opens first (default example.jsonl, the shipped example)
   --dev             serve web/ through Vite with hot reload (needs the dev dependencies)
   --build-web       build the web app first if dist/web/index.html is missing (what \`npm start\` does)
@@ -54,6 +56,8 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     host: { type: 'string' },
     runs: { type: 'string' },
     open: { type: 'string' },
+    'tasks-dir': { type: 'string' },
+    rulebook: { type: 'string' },
     dev: { type: 'boolean', default: false },
     'build-web': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -69,6 +73,10 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   const runsDir = values.runs !== undefined ? resolve(io.cwd, values.runs) : join(io.cwd, 'runs');
   const defaultRun = values.open ?? 'example.jsonl';
 
+  const tasksAndRulebook = {
+    ...(values['tasks-dir'] !== undefined ? { tasksDir: resolve(io.cwd, values['tasks-dir']) } : {}),
+    ...(values.rulebook !== undefined ? { rulebookPath: resolve(io.cwd, values.rulebook) } : {}),
+  };
   const server = await import('../../server/index.js');
   try {
     server.runFilePath(runsDir, defaultRun);
@@ -89,7 +97,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   }
   let started;
   try {
-    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun });
+    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, ...tasksAndRulebook });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new InputError('E_PORT', `port ${port} on ${host} is taken; pick another with --port.`, { cause: error });

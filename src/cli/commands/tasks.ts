@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
 import type { Rulebook, TaskInfo } from '../../contract/index.js';
 import { parseCommandArgs } from '../args.js';
-import { EXIT, writeLine } from '../io.js';
+import { EXIT, withCommandPrefix, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
 const HELP = `Usage: holdfast tasks [--dir DIR] [--rulebook FILE] [--json]
+       holdfast tasks new --repo DIR --ticket TEXT|--ticket-file F --out DIR [...]  (see \`holdfast tasks new --help\`)
 
 Lists the task fixtures: each task's id, title, the rules it tempts and how many files its repo has.
 Every task is validated on the way, and a tempted rule the rulebook lacks is an error.
@@ -47,6 +48,15 @@ function table(listings: readonly TaskListing[]): string {
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'new') {
+    try {
+      return await (await import('./tasks-new.js')).run(args.slice(1), io);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      writeLine(io.stderr, withCommandPrefix('tasks new', error.message));
+      return EXIT.usage;
+    }
+  }
   try {
     const { values, positionals } = parseCommandArgs('tasks', args, {
       dir: { type: 'string' },

@@ -1,5 +1,6 @@
 import type { TaskInfo } from '../../contract/index.js';
 import { AGENTS_FILE } from '../prompt.js';
+import { pathListing, PROMPT_BUDGET_CHARS } from '../prompt-files.js';
 
 /**
  * The loop's system prompt. Like the plan mode's, it names the role and says nothing about checks
@@ -18,7 +19,8 @@ export function loopTicketMessage(task: TaskInfo, agentsMd: string): string {
   return [
     '## Repository files',
     '',
-    paths.map((path) => `- ${path}`).join('\n'),
+    // A large repository's list collapses crowded folders into counts; the model lists them with its tools.
+    pathListing(paths, PROMPT_BUDGET_CHARS / 4).join('\n'),
     '',
     `## ${AGENTS_FILE}`,
     '',

@@ -146,6 +146,15 @@ describe('holdfast hook claude-code', () => {
     expect(await codexCommit()).toBe('');
   });
 
+  it('records a snapshot for a shell call only when the call goes ahead', async () => {
+    const root = project();
+    const calls = join(root, '.holdfast', 'snapshots.git', 'calls');
+    expect(denial((await hook('claude-code', claude.bash(root, 'snap', 'npm run build && git commit -m x'))).out)).toMatch(/R6 ORDER/);
+    expect(existsSync(calls) ? readdirSync(calls) : []).toEqual([]);
+    expect((await hook('claude-code', claude.bash(root, 'snap', 'npm run build'))).out).toBe('');
+    expect(readdirSync(calls)).toEqual(['t-toolu_Bash_01.json']);
+  });
+
   it('treats a corrupt state file conservatively (tests count as not run) and does not crash', async () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 'c', 'npm test'))).out).toBe('');

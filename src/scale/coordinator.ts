@@ -88,8 +88,15 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
   const isolated = runsCommands(options.config);
   const targetIds = [...new Set(options.config.targets)];
   const queues = new Map(targetIds.map((target) => [target, new Queue(roundQueueName(target, isolated), { connection })]));
-  const events = targetIds.map((target) => new QueueEvents(roundQueueName(target, isolated), { connection }));
   const publisher = new Redis(connection);
+  // Read each queue's events from the last one already there, not from whenever the listener's
+  // first blocking read happens to start: a worker's first approval request must not be missed.
+  const events = await Promise.all(
+    [...queues.values()].map(async (queue) => {
+      const [last] = await publisher.xrevrange(queue.keys.events!, '+', '-', 'COUNT', 1);
+      return new QueueEvents(queue.name, { connection, lastEventId: last?.[0] ?? '0' });
+    }),
+  );
   const byWorker = new Map<string, number>();
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
 

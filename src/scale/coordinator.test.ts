@@ -11,6 +11,7 @@ import { loadRulebook } from '../rules/index.js';
 import { readRunFile } from '../store/index.js';
 import { runQueuedSession } from './coordinator.js';
 import { redisOptions } from './queue-url.js';
+import { withReplyDelay } from './reply-delay.js';
 import { roundQueueName } from './round-queues.js';
 import { startRoundWorker } from './round-worker.js';
 import type { RoundWorker, RoundWorkerOptions } from './round-worker.js';
@@ -127,7 +128,7 @@ describe('a queued run', () => {
       most.set(target, Math.max(most.get(target) ?? 0, now));
     };
     // Each reply takes a moment, so rounds of one target would overlap on three workers of two slots each.
-    const slow = scripted.map((target) => ({ ...target, model: { generate: async (request: Parameters<ExperimentTarget['model']['generate']>[0]) => (await delay(5), target.model.generate(request)) } }));
+    const slow = scripted.map((target) => withReplyDelay(target, 5));
     const workers = await startWorkers(3, { concurrency: 2, onRound: track, targets: async () => slow });
     try {
       const queued = await runQueuedSession({

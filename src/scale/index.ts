@@ -6,6 +6,7 @@ export { parseQueueUrl, redisOptions } from './queue-url.js';
 export type { QueueConnection } from './queue-url.js';
 export { QueueMessageError, RoundJobSchema, RoundOutcomeSchema, RoundProgressSchema, parseRoundJob, parseRoundOutcome, safeParseRoundProgress } from './round-job.js';
 export type { RoundJob, RoundOutcome, RoundProgress } from './round-job.js';
+export { withReplyDelay } from './reply-delay.js';
 export { roundJobId, roundQueueName, runsCommands } from './round-queues.js';
 export { DEFAULT_STALL_TIMEOUT_MS, startRoundWorker } from './round-worker.js';
 export type { RoundWorker, RoundWorkerOptions } from './round-worker.js';

@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { InputError } from '../../contract/index.js';
 import type { ExperimentTarget } from '../../experiment/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
@@ -35,21 +34,6 @@ Options:
   -h, --help             this help
 
 Exit codes: 0 stopped cleanly, 2 bad input, 3 the worker failed.`;
-
-/** A scripted model that answers after a fixed wait: the bench's stand-in for a model's latency. */
-function withReplyDelay(target: ExperimentTarget, delayMs: number): ExperimentTarget {
-  if (delayMs === 0) return target;
-  const model = target.model;
-  return {
-    ...target,
-    model: {
-      generate: async (request) => {
-        await delay(delayMs, undefined, request.signal !== undefined ? { signal: request.signal } : undefined);
-        return model.generate(request);
-      },
-    },
-  };
-}
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs('worker', args, {
@@ -88,14 +72,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (values.replies !== undefined) {
       const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
       const known = [...new Set(replies.replies.map((reply) => reply.target))];
-      return experiment.resolveScriptedTargets(known, known, experiment.demoReplyLookup(replies)).map((target) => withReplyDelay(target, replyDelayMs));
+      return experiment.resolveScriptedTargets(known, known, experiment.demoReplyLookup(replies)).map((target) => scale.withReplyDelay(target, replyDelayMs));
     }
     if (values.replay !== undefined) {
       const { readRunFile } = await import('../../store/index.js');
       const { events } = await readRunFile(resolve(io.cwd, values.replay));
       const start = events.find((event) => event.type === 'run-start');
       const ids = start?.type === 'run-start' ? start.targets.map((target) => target.id) : [];
-      return experiment.resolveReplayTargets(ids, events).map((target) => withReplyDelay(target, replyDelayMs));
+      return experiment.resolveReplayTargets(ids, events).map((target) => scale.withReplyDelay(target, replyDelayMs));
     }
     const runtime = (targetId: string) => ({ onRetryAfter: (ms: number) => pauseTarget(targetId, ms) });
     if (values.targets !== undefined) {

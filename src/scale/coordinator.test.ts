@@ -155,6 +155,46 @@ describe('a queued run', () => {
     }
   }, 60_000);
 
+  it('starts no more rounds of a target than its rate allows, however many workers wait', async () => {
+    const workers = await startWorkers(3, { concurrency: 2 });
+    const controller = new AbortController();
+    const queue = new Queue(roundQueueName('demo-hasty', false), { connection: redisOptions(redis.connection) });
+    let accepted = 0;
+    let reachedLimit: () => void = () => undefined;
+    const limitReached = new Promise<void>((resolve) => (reachedLimit = resolve));
+    try {
+      const running = runQueuedSession({
+        connection: redis.connection,
+        runId: nextRunId(),
+        out: join(dir, 'rate.jsonl'),
+        config: config({ targets: ['demo-hasty'] }),
+        rulebook,
+        tasks,
+        targets: scripted.filter((target) => target.info.id === 'demo-hasty').map((target) => target.info),
+        // Two rounds per ten minutes: the other two of the four must wait however idle the six worker slots are.
+        limits: { rate: { max: 2, durationMs: 600_000 } },
+        reconcileMs: 200,
+        signal: controller.signal,
+        onRoundEnd: () => {
+          accepted += 1;
+          if (accepted === 2) reachedLimit();
+        },
+      });
+      await limitReached;
+      const counts = await queue.getJobCounts('active', 'wait', 'completed');
+      expect(counts).toMatchObject({ active: 0, wait: 2 });
+      expect(await queue.getRateLimitTtl(2)).toBeGreaterThan(0);
+      controller.abort();
+      expect((await running).outcome.status).toBe('interrupted');
+      expect(accepted).toBe(2);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await queue.removeGlobalRateLimit();
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  }, 60_000);
+
   it("pauses a target's queue for every worker when one of them is told to wait (Retry-After)", async () => {
     let pause: ((targetId: string, ms: number) => void) | undefined;
     const [worker] = await startWorkers(1, {

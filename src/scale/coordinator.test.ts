@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../contract/index.js';
 import { demoReplyLookup, loadDemoReplies, loadTasks, resolveScriptedTargets, runSession } from '../experiment/index.js';
 import type { Approver, ExperimentTarget } from '../experiment/index.js';
+import { ProviderError } from '../models/index.js';
 import { loadRulebook } from '../rules/index.js';
 import { readRunFile } from '../store/index.js';
 import { runQueuedSession } from './coordinator.js';
@@ -224,6 +225,33 @@ describe('a queued run', () => {
       await worker!.close();
     }
   });
+
+  it("never lets a worker's key reach the coordinator's run file, even inside an error message", async () => {
+    const key = 'sk-worker-only-0123456789abcdef';
+    const leaky = scripted.map((target) => ({
+      ...target,
+      model: { generate: () => Promise.reject(new ProviderError('E_PROVIDER_HTTP', `401: Incorrect API key provided: ${key}`, { retryable: false })) },
+    }));
+    const workers = await startWorkers(1, { targets: async () => leaky, secrets: [key] });
+    try {
+      const queued = await runQueuedSession({
+        connection: redis.connection,
+        runId: nextRunId(),
+        out: join(dir, 'keys.jsonl'),
+        config: config({ targets: ['demo-careful'], reps: 1 }),
+        rulebook,
+        tasks,
+        targets: [scripted[0]!.info],
+        reconcileMs: 200,
+      });
+      expect(queued.outcome.status).toBe('completed');
+      const text = readFileSync(queued.path, 'utf8');
+      expect(text).toContain('Incorrect API key provided: [redacted]');
+      expect(text).not.toContain(key);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
+    }
+  }, 60_000);
 
   it('resumed after its coordinator stopped, collects the results the workers finished meanwhile, each once', async () => {
     const runId = nextRunId();

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { ArmResult, RunEvent, RunEventInput } from '../contract/index.js';
 import { policyApprover, runExperiment } from '../experiment/index.js';
 import type { ExperimentTarget } from '../experiment/index.js';
+import { redact } from '../models/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { openApprovalRelay } from './approval-relay.js';
 import { parseRoundJob } from './round-job.js';
@@ -65,6 +66,14 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
   const relay = await openApprovalRelay(options.connection);
   const registry = new Redis(connection);
   let approvalCount = 0;
+  /**
+   * The coordinator holds no keys, so it cannot redact them: whatever leaves this machine (an error
+   * message that echoes a request, a tool input) has the worker's keys replaced first, in both spellings.
+   */
+  const scrub = <T>(value: T): T => {
+    const secrets = (options.secrets ?? []).flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+    return secrets.length === 0 ? value : (JSON.parse(redact(JSON.stringify(value), secrets)) as T);
+  };
 
   async function playRound(job: Job): Promise<RoundOutcome> {
     const data = parseRoundJob(job.data);
@@ -76,7 +85,7 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
     const arms: { told?: ArmResult; held?: ArmResult } = {};
     const send = async (event: RoundProgress['event']) => {
       const progress: RoundProgress = { worker: options.workerId, attempt, event };
-      await job.updateProgress(progress);
+      await job.updateProgress(scrub(progress));
     };
     const local = data.config.approve === 'auto' || data.config.approve === 'deny';
     await runExperiment({
@@ -100,7 +109,7 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       },
     });
     if (arms.told === undefined || arms.held === undefined) throw new Error(`round ${data.round.roundId} ended without both arms`);
-    const outcome: RoundOutcome = { worker: options.workerId, attempt, told: arms.told, held: arms.held };
+    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held });
     options.onRound?.({ phase: 'end', roundId: data.round.roundId, attempt, outcome });
     return outcome;
   }

@@ -193,6 +193,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
   }
   const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
+  if (queue !== undefined && (values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined)) {
+    throw new InputError('E_ARGS', '--keep-sandboxes and --node-modules are not passed to workers yet; leave them out of a --queue run.');
+  }
   const [{ loadRulebook }, experiment, store, report] = await Promise.all([
     import('../../rules/index.js'),
     import('../../experiment/index.js'),

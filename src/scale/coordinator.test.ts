@@ -5,15 +5,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../contract/index.js';
-import { demoReplyLookup, loadDemoReplies, loadTasks, resolveScriptedTargets, runSession } from '../experiment/index.js';
+import { demoReplyLookup, loadDemoReplies, loadTasks, planRounds, resolveScriptedTargets, runSession } from '../experiment/index.js';
 import type { Approver, ExperimentTarget } from '../experiment/index.js';
 import { ProviderError } from '../models/index.js';
 import { loadRulebook } from '../rules/index.js';
-import { readRunFile } from '../store/index.js';
+import { openRunFile, readRunFile } from '../store/index.js';
 import { runQueuedSession } from './coordinator.js';
 import { redisOptions } from './queue-url.js';
 import { withReplyDelay } from './reply-delay.js';
-import { roundQueueName } from './round-queues.js';
+import { parseRoundOutcome } from './round-job.js';
+import { roundJobId, roundQueueName } from './round-queues.js';
 import { startRoundWorker } from './round-worker.js';
 import type { RoundWorker, RoundWorkerOptions } from './round-worker.js';
 import { startTestRedis } from './test-support/redis-server.js';
@@ -253,7 +254,7 @@ describe('a queued run', () => {
     }
   }, 60_000);
 
-  it('resumed after its coordinator stopped, collects the results the workers finished meanwhile, each once', async () => {
+  it('resumed after its coordinator stopped, collects the results the workers finished meanwhile, each arm once', async () => {
     const runId = nextRunId();
     const out = join(dir, 'resumed.jsonl');
     const controller = new AbortController();
@@ -281,6 +282,12 @@ describe('a queued run', () => {
         for (const queue of queues) completed += (await queue.getJobCounts('completed')).completed ?? 0;
         if (completed < 12) await delay(20);
       }
+      // As a coordinator killed between a round's two lines leaves it: the told arm written, the held arm not.
+      const [round] = planRounds(config());
+      const job = await queues[TARGETS.indexOf(round!.target)]!.getJob(roundJobId(runId, round!.roundId));
+      const writer = openRunFile(out);
+      writer.append({ runId, ...round!, type: 'arm-end', result: parseRoundOutcome(job!.returnvalue).told });
+      writer.close();
       await Promise.all(queues.map((queue) => queue.close()));
       const previous = (await readRunFile(out)).events;
       const resumed = await runQueuedSession({

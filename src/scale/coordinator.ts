@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, TargetInfo, TaskInfo } from '../contract/index.js';
 import { completedRounds, decideWithDeadline, planRounds, runStartDraft } from '../experiment/index.js';
 import type { Approver, ExperimentOutcome, RoundSpec } from '../experiment/index.js';
-import { computeTotals, initialRunState, openRunFile, reduceRunEvent } from '../store/index.js';
+import { computeTotals, findRound, initialRunState, openRunFile, reduceRunEvent } from '../store/index.js';
 import type { RunState } from '../store/index.js';
 import { publishApproval } from './approval-relay.js';
 import { parseRoundOutcome, safeParseRoundProgress } from './round-job.js';
@@ -111,6 +111,16 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
   let wake: () => void = () => undefined;
   const settled = () => pending.size === 0 || failure !== undefined || signal.aborted;
 
+  /** A listener that throws (the run file cannot be written) ends the run as failed instead of leaving it waiting. */
+  function guarded(handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      failure ??= error instanceof Error ? error.message : String(error);
+      wake();
+    }
+  }
+
   function accept(round: RoundSpec, value: unknown): void {
     if (!pending.has(round.roundId) || closing || value === null || value === undefined) return;
     let outcome: RoundOutcome;
@@ -123,8 +133,11 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
     pending.delete(round.roundId);
     const key = { runId: options.runId, ...round };
-    emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
-    emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
+    // A coordinator killed between a round's two lines left one arm in the file: the job's result is
+    // the same one, so a resumed coordinator writes only the arm that is missing.
+    const written = state.rounds.at(findRound(state, round.roundId));
+    if (written?.told === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
+    if (written?.held === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
     byWorker.set(outcome.worker, (byWorker.get(outcome.worker) ?? 0) + 1);
     options.onRoundEnd?.(round, { told: outcome.told, held: outcome.held }, outcome.worker);
     wake();
@@ -166,7 +179,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     if (jobState !== 'completed' && jobState !== 'failed') return;
     const job: Job | undefined = await queue.getJob(jobId);
     if (job === undefined) return;
-    if (jobState === 'completed') accept(round, job.returnvalue);
+    if (jobState === 'completed') guarded(() => accept(round, job.returnvalue));
     else if (resuming) await job.retry('failed');
     else {
       failure ??= `round ${round.roundId} failed on every try: ${job.failedReason}`;
@@ -193,11 +206,11 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     for (const listener of events) {
       listener.on('progress', ({ jobId, data }) => {
         const round = roundByJob.get(jobId);
-        if (round !== undefined) onProgress(round, data);
+        if (round !== undefined) guarded(() => onProgress(round, data));
       });
       listener.on('completed', ({ jobId, returnvalue }) => {
         const round = roundByJob.get(jobId);
-        if (round !== undefined) accept(round, returnvalue);
+        if (round !== undefined) guarded(() => accept(round, returnvalue));
       });
       listener.on('failed', ({ jobId }) => {
         const round = roundByJob.get(jobId);

@@ -393,7 +393,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ...(previous !== undefined ? { previous } : {}),
         ...(limits !== undefined ? { limits } : {}),
         secrets,
-        onRoundEnd: (round, results, worker) => progress.roundEnded(`${round.roundId} (${worker})`, results),
+        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
       });
     } else result = await experiment.runSession({
       runId,

@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => 
   sse: () => import('./sse.js'),
   sandbox: () => import('./sandbox.js'),
   web: () => import('./web.js'),
+  scale: () => import('./scale.js'),
 };
 
 async function main(names: string[]): Promise<number> {

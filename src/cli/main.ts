@@ -21,6 +21,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   tasks: { summary: 'list the task fixtures and the rules each tempts, or make one from your repo (tasks new)', load: () => import('./commands/tasks.js') },
   targets: { summary: 'list the configured targets and whether they are reachable', load: () => import('./commands/targets.js') },
   run: { summary: 'run the told/held experiment', load: () => import('./commands/run.js') },
+  worker: { summary: 'play rounds queued by `run --queue` (sweeps across machines)', load: () => import('./commands/worker.js') },
   report: { summary: 'print a run file (or the gate audit log) as a table, markdown, JSON or JUnit', load: () => import('./commands/report.js') },
   rescore: { summary: 're-check a recorded run with a rulebook, no model calls', load: () => import('./commands/rescore.js') },
   pressure: { summary: 'pressure fixtures: lint, list, coverage, prompt, evaluate, report, run, compare, docs', load: () => import('./commands/pressure.js') },

@@ -79,7 +79,15 @@ export const RunStartEventSchema = z.object({
   isolation: z.object({ kind: z.enum(['bubblewrap', 'none']), detail: z.string() }).optional(),
 });
 
-export const RoundStartEventSchema = z.object({ ...base, ...roundKey, type: z.literal('round-start') });
+export const RoundStartEventSchema = z.object({
+  ...base,
+  ...roundKey,
+  type: z.literal('round-start'),
+  /** A queued run (`--queue`): the worker that took the round. */
+  worker: z.string().optional(),
+  /** A queued run: which try this is; above 1 when a worker died or stalled and the round came back. */
+  attempt: z.number().int().positive().optional(),
+});
 
 export const ArmEndEventSchema = z.object({
   ...base,

@@ -13,7 +13,7 @@ import {
   looksSecret,
   toTargetInfo,
 } from '../models/index.js';
-import type { HarnessTarget, TargetConfig } from '../models/index.js';
+import type { AdapterRuntime, HarnessTarget, TargetConfig } from '../models/index.js';
 import { createScriptedModel } from './scripted-model.js';
 import type { ReplyLookup } from './scripted-model.js';
 import type { ExperimentTarget } from './runner.js';
@@ -30,6 +30,7 @@ export async function resolveConfiguredTargets(
   ids: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
+  runtime?: (targetId: string) => Partial<AdapterRuntime>,
 ): Promise<{ targets: ExperimentTarget[]; secrets: string[] }> {
   const config = await loadTargetsConfig(cwd);
   const merged = await loadDotEnv(cwd, env);
@@ -45,7 +46,7 @@ export async function resolveConfiguredTargets(
       targets.push({ info: toTargetInfo(target), model: notAModel(target), harness });
       continue;
     }
-    const adapter = createAdapter(target, merged, { cwd });
+    const adapter = createAdapter(target, merged, { cwd, ...(runtime !== undefined ? { runtime: runtime(id) } : {}) });
     const keyEnv = 'keyEnv' in target ? target.keyEnv : undefined;
     if (keyEnv !== undefined && merged[keyEnv] !== undefined) secrets.push(merged[keyEnv]!);
     const turnCap = 'turnCap' in target ? target.turnCap : undefined;

@@ -230,3 +230,26 @@ describe('planRounds', () => {
     expect(new Set(rounds.map((round) => round.roundId)).size).toBe(8);
   });
 });
+
+describe('runExperiment for one queued round', () => {
+  it('plays exactly the rounds it is given and leaves the start and the end of the run to the caller', async () => {
+    const rulebook = await loadRulebook();
+    const { events, emit } = collector();
+    const [, second] = planRounds(config({ reps: 3 }));
+    const outcome = await runExperiment({
+      runId: 'r',
+      config: config({ reps: 3 }),
+      rulebook,
+      tasks: [task],
+      targets: [scripted({ told: violating, held: clean })],
+      rounds: [second!],
+      approver: policyApprover('approved'),
+      emitStart: false,
+      emitEnd: false,
+      emit,
+    });
+    expect(outcome).toEqual({ status: 'completed', roundsRun: 1 });
+    expect(events.map((event) => event.type)).toEqual(['round-start', 'approval-request', 'approval-end', 'arm-end', 'arm-end']);
+    expect(events.every((event) => !('roundId' in event) || event.roundId === 'fake/add-endpoint/1')).toBe(true);
+  });
+});

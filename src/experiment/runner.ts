@@ -59,8 +59,12 @@ export interface ExperimentOptions {
   readonly signal?: AbortSignal;
   /** Rounds already complete in the file being resumed: they are not run again. */
   readonly done?: ReadonlySet<string>;
+  /** Play exactly these rounds instead of the whole plan (a queue worker plays the one round it took). */
+  readonly rounds?: readonly RoundSpec[];
   /** False when resuming: the run file already starts with its run-start event. */
   readonly emitStart?: boolean;
+  /** False for a queue worker: the coordinator, not the worker, ends the run. */
+  readonly emitEnd?: boolean;
   readonly demo?: string;
   readonly maxTokens?: number;
   readonly now?: () => Date;
@@ -125,6 +129,27 @@ function describeError(error: unknown): { code: string; message: string } {
     return { code: typeof code === 'string' ? code : 'E_PROVIDER', message: error.message };
   }
   return { code: 'E_PROVIDER', message: String(error) };
+}
+
+/** The run-start event of a run: what a reader needs to know before the first round. */
+export function runStartDraft(
+  options: Pick<ExperimentOptions, 'runId' | 'config' | 'rulebook' | 'tasks' | 'demo'> & { readonly targets: readonly TargetInfo[] },
+  time: string,
+  isolation?: Pick<Isolation, 'kind' | 'detail'>,
+): RunEventInput {
+  return {
+    runId: options.runId,
+    type: 'run-start',
+    time,
+    // A plan run keeps the format every reader knows; sessions need a reader of version 2.
+    version: (options.config.mode ?? 'plan') === 'plan' ? 1 : 2,
+    config: options.config,
+    rulebook: options.rulebook,
+    tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
+    targets: [...options.targets],
+    ...(options.demo !== undefined ? { demo: options.demo } : {}),
+    ...(isolation !== undefined ? { isolation: { kind: isolation.kind, detail: isolation.detail } } : {}),
+  };
 }
 
 /**
@@ -208,22 +233,10 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const isolation = sandboxes?.isolation ?? loopIsolation ?? agentIsolation;
 
   if (options.emitStart !== false) {
-    await options.emit({
-      ...base,
-      type: 'run-start',
-      time: time(),
-      // A plan run keeps the format every reader knows; sessions need a reader of version 2.
-      version: (options.config.mode ?? 'plan') === 'plan' ? 1 : 2,
-      config: options.config,
-      rulebook: options.rulebook,
-      tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
-      targets: options.targets.map((target) => target.info),
-      ...(options.demo !== undefined ? { demo: options.demo } : {}),
-      ...(isolation !== undefined ? { isolation: { kind: isolation.kind, detail: isolation.detail } } : {}),
-    });
+    await options.emit(runStartDraft({ ...options, targets: options.targets.map((target) => target.info) }, time(), isolation));
   }
 
-  const queue = planRounds(options.config).filter((round) => !options.done?.has(round.roundId));
+  const queue = (options.rounds ?? planRounds(options.config)).filter((round) => !options.done?.has(round.roundId));
   let next = 0;
   let roundsRun = 0;
   let failure: unknown;
@@ -419,6 +432,10 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await loop?.dispose();
   }
 
+  if (options.emitEnd === false) {
+    if (failure !== undefined) throw failure;
+    return { status: signal.aborted ? 'interrupted' : 'completed', roundsRun };
+  }
   if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });
   if (failure !== undefined) {
     const reason = describeError(failure).message;

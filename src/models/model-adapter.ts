@@ -52,4 +52,6 @@ export interface AdapterRuntime {
   readonly now: () => number;
   /** Uniform in [0, 1), for jitter. */
   readonly random: () => number;
+  /** Told of every `Retry-After` wait before it starts: a queue worker pauses the target's rounds on every machine. */
+  readonly onRetryAfter?: (ms: number) => void;
 }

@@ -54,6 +54,23 @@ describe('withRetries', () => {
     expect((outcome as Error).message).toContain('gave up after 3 attempts');
   });
 
+  it('tells the runtime of every Retry-After wait, and of no back-off', async () => {
+    const told: number[] = [];
+    const runtime = { ...testRuntime(), onRetryAfter: (ms: number) => told.push(ms) };
+    let calls = 0;
+    await withRetries(
+      () => {
+        calls++;
+        if (calls === 1) return Promise.reject(new ProviderError('E_PROVIDER_HTTP', 'slow down', { retryable: true, status: 429, retryAfterMs: 7_000 }));
+        if (calls === 2) return Promise.reject(retryable());
+        return Promise.resolve('ok');
+      },
+      { policy: DEFAULT_RETRY_POLICY, runtime },
+    );
+    expect(told).toEqual([7_000]);
+    expect(runtime.sleeps[0]).toBe(7_000);
+  });
+
   it('passes other errors through untouched', async () => {
     const bug = new TypeError('a bug');
     await expect(withRetries(() => Promise.reject(bug), { policy: DEFAULT_RETRY_POLICY, runtime: testRuntime() })).rejects.toBe(bug);

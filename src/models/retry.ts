@@ -78,6 +78,7 @@ export async function withRetries<T>(
           ? Math.min(error.retryAfterMs, policy.maxRetryAfterMs)
           : backoffDelay(made, policy, runtime.random);
       if (signal?.aborted) throw abortedError(signal.reason, made);
+      if (error.retryAfterMs !== undefined) runtime.onRetryAfter?.(wait);
       try {
         await runtime.sleep(wait, signal);
       } catch (sleepError) {

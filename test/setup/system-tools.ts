@@ -4,9 +4,10 @@ import { delimiter, join } from 'node:path';
 
 /**
  * The system programs the tests drive for real: Chromium for the browser tests (playwright-core
- * downloads no browser), git for the sandboxes and the gate, bubblewrap for isolation. A fresh
- * machine with only Node gets them here, from Debian's packages, when it can install them (root with
- * apt-get); otherwise the run stops naming what to install. Never a silent skip.
+ * downloads no browser), git for the sandboxes and the gate, bubblewrap for isolation, Redis for the
+ * queue (each queue test starts its own server on a free loopback port). A fresh machine with only
+ * Node gets them here, from Debian's packages, when it can install them (root with apt-get);
+ * otherwise the run stops naming what to install. Never a silent skip.
  */
 interface SystemTool {
   readonly program: string;
@@ -18,6 +19,7 @@ const TOOLS: readonly SystemTool[] = [
   { program: '/usr/bin/chromium', debianPackage: 'chromium', why: 'the browser tests (headless Chromium)' },
   { program: 'git', debianPackage: 'git', why: 'the sandbox and gate tests' },
   { program: 'bwrap', debianPackage: 'bubblewrap', why: 'the sandbox isolation tests' },
+  { program: 'redis-server', debianPackage: 'redis-server', why: 'the queue tests (holdfast run --queue, holdfast worker)' },
 ];
 
 function found(program: string): boolean {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
-import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../../contract/index.js';
+import type { RunConfig, RunEvent, Rulebook, TargetInfo, TaskInfo } from '../../contract/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -69,6 +69,15 @@ Options:
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
+Scale out (see \`holdfast worker --help\`):
+  --queue redis://HOST:PORT
+                         queue every round on Redis (BullMQ) instead of playing them here: this process
+                         writes the run file and ends when every round has a result; \`holdfast worker\`
+                         processes on any machine play them with their own targets, keys and sandboxes.
+                         With --resume, re-attaches to the run's queued rounds and their results
+  --target-concurrency N rounds of one target in flight at once across all workers
+  --target-rate N/S      at most N rounds of one target started per S seconds across all workers
+
 Exit codes: 0 the run completed, 2 bad input, 3 the run failed, 130 interrupted (resume with --resume).`;
 
 function list(value: string | undefined): string[] | undefined {
@@ -99,6 +108,29 @@ async function readEvents(path: string, label: string): Promise<RunEvent[]> {
   return contents.events;
 }
 
+/** `--target-rate 10/60`: ten rounds a minute. */
+function targetLimits(concurrency: string | undefined, rate: string | undefined): { concurrency?: number; rate?: { max: number; durationMs: number } } {
+  const parsedRate = rate === undefined ? undefined : /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(rate.trim());
+  if (rate !== undefined && (parsedRate === null || parsedRate === undefined || Number(parsedRate[1]) < 1 || Number(parsedRate[2]) <= 0)) {
+    throw new InputError('E_ARGS', `--target-rate must be ROUNDS/SECONDS, e.g. 10/60 for ten rounds a minute, got "${rate}".`);
+  }
+  return {
+    ...(concurrency !== undefined ? { concurrency: integerFlag('run', 'target-concurrency', concurrency, 1, 1, 10_000) } : {}),
+    ...(parsedRate ? { rate: { max: Number(parsedRate[1]), durationMs: Math.round(Number(parsedRate[2]) * 1000) } } : {}),
+  };
+}
+
+/** A queued run's coordinator holds no keys: what the run file says of each target comes from the config alone. */
+async function configuredTargetInfos(ids: readonly string[], cwd: string): Promise<TargetInfo[]> {
+  const { loadTargetsConfig, toTargetInfo } = await import('../../models/index.js');
+  const config = await loadTargetsConfig(cwd);
+  return ids.map((id) => {
+    const target = config.targets.find((candidate) => candidate.id === id);
+    if (target === undefined) throw new InputError('E_UNKNOWN_TARGET', `unknown target "${id}" (not in ${config.source}). Valid targets: ${config.targets.map((candidate) => candidate.id).join(', ') || '(none)'}.`);
+    return toTargetInfo(target);
+  });
+}
+
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs('run', args, {
     targets: { type: 'string' },
@@ -123,6 +155,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     'node-modules': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
     json: { type: 'boolean', default: false },
+    queue: { type: 'string' },
+    'target-concurrency': { type: 'string' },
+    'target-rate': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -158,6 +193,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
   }
 
+  const scale = values.queue !== undefined ? await import('../../scale/index.js') : undefined;
+  const queue = values.queue !== undefined ? scale!.parseQueueUrl(values.queue) : undefined;
+  if (queue === undefined && (values['target-concurrency'] !== undefined || values['target-rate'] !== undefined)) {
+    throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
+  }
+  const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
+  if (queue !== undefined && (values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined)) {
+    throw new InputError('E_ARGS', '--keep-sandboxes and --node-modules are not passed to workers yet; leave them out of a --queue run.');
+  }
   const [{ loadRulebook }, experiment, store, report] = await Promise.all([
     import('../../rules/index.js'),
     import('../../experiment/index.js'),
@@ -174,6 +218,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   let demo: string | undefined;
   let secrets: string[] = [];
   let targets;
+  let targetInfos: TargetInfo[] | undefined;
   let out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
 
   const recordedStart = (events: RunEvent[], path: string) => {
@@ -206,6 +251,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       const replies = await experiment.loadDemoReplies();
       const known = [...new Set(replies.replies.map((reply) => reply.target))];
       targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
+    } else if (queue !== undefined) {
+      targetInfos = start.targets;
     } else {
       ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env));
     }
@@ -242,6 +289,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
     if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
     else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
+    else if (queue !== undefined) targetInfos = await configuredTargetInfos(targetIds, io.cwd);
     else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
     config = {
       targets: targetIds,
@@ -258,7 +306,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(turnCap !== undefined ? { turnCap } : {}),
       ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
     };
-    if (mode === 'loop') {
+    if (mode === 'loop' && targets !== undefined) {
       const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
       if (without.length > 0) {
         throw new InputError('E_ARGS', `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`);
@@ -290,7 +338,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // Before the run file exists: no isolation and no explicit say-so means no run.
   let isolation: Isolation | undefined;
   const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
-  if (runsCommands) {
+  // A queued run's commands run on the workers: each checks its own isolation before it takes such a round.
+  if (runsCommands && queue === undefined) {
     const sandbox = await import('../../sandbox/index.js');
     isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
     if (isolation.kind === 'none' && !unsafe) throw new InputError('E_SANDBOX_ISOLATION', sandbox.isolationRefusal(isolation).message);
@@ -327,19 +376,38 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
   if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
   if (agentMode) writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (runsCommands) {
+  if (runsCommands && queue !== undefined) writeLine(io.stderr, 'Commands run on the workers: only workers with isolation (or started with --unsafe-no-isolation) take these rounds.');
+  else if (runsCommands) {
     if (isolation?.kind === 'bubblewrap') writeLine(io.stderr, `Isolation: ${isolation.detail}.`);
     else writeLine(io.stderr, red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`));
   }
   let result;
   try {
-    result = await experiment.runSession({
+    if (queue !== undefined) {
+      const { queuedRun } = await import('../queued-run.js');
+      result = await queuedRun(io, {
+        connection: queue,
+        runId,
+        out,
+        config,
+        rulebook,
+        tasks,
+        targets: targetInfos ?? (targets ?? []).map((target) => target.info),
+        approver,
+        signal: controller.signal,
+        ...(demo !== undefined ? { demo } : {}),
+        ...(previous !== undefined ? { previous } : {}),
+        ...(limits !== undefined ? { limits } : {}),
+        secrets,
+        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
+      });
+    } else result = await experiment.runSession({
       runId,
       out,
       config,
       rulebook,
       tasks,
-      targets,
+      targets: targets ?? [],
       approver,
       signal: controller.signal,
       ...(demo !== undefined ? { demo } : {}),

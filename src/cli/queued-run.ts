@@ -1,0 +1,30 @@
+import type { QueuedSessionOptions, QueuedSessionResult, WorkerCapabilities } from '../scale/index.js';
+import { writeLine } from './io.js';
+import type { CliIo } from './io.js';
+
+export function describeWorker(worker: WorkerCapabilities): string {
+  const isolation = worker.isolation === 'bubblewrap' ? 'isolated' : worker.unsafe ? 'UNISOLATED (--unsafe-no-isolation)' : 'no isolation: plain rounds only';
+  const agents = worker.agents.length > 0 ? `; agents ${worker.agents.join(', ')}` : '';
+  return `${worker.id} on ${worker.host} (pid ${worker.pid}): targets ${worker.targets.join(', ') || '(none)'}; ${isolation}; ${worker.concurrency} per queue${agents}`;
+}
+
+/**
+ * The coordinator at the terminal: who is there to play the rounds when they are queued (and which
+ * targets nobody can play yet), and at the end how many rounds each worker delivered.
+ */
+export async function queuedRun(io: CliIo, options: QueuedSessionOptions): Promise<QueuedSessionResult> {
+  const { runQueuedSession } = await import('../scale/index.js');
+  writeLine(io.stderr, `Queue: ${options.connection.label}. Rounds go to \`holdfast worker --queue ${options.connection.label}\` processes.`);
+  const result = await runQueuedSession({
+    ...options,
+    onWorkers: (workers, unserved) => {
+      if (workers.length === 0) writeLine(io.stderr, 'Workers: none yet; the rounds wait in the queue until one starts.');
+      for (const worker of workers) writeLine(io.stderr, `Worker ${describeWorker(worker)}`);
+      if (unserved.length > 0) writeLine(io.stderr, `No live worker plays ${unserved.join(', ')} yet: those rounds wait for one that does.`);
+      options.onWorkers?.(workers, unserved);
+    },
+  });
+  const rows = [...result.byWorker.entries()].sort(([left], [right]) => left.localeCompare(right));
+  if (rows.length > 0) writeLine(io.stderr, `Rounds per worker: ${rows.map(([worker, count]) => `${worker} ${count}`).join(' · ')}`);
+  return result;
+}

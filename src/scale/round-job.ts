@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import {
+  ApprovalEndEventSchema,
+  ApprovalRequestEventSchema,
+  ArmResultSchema,
+  HoldfastError,
+  RoundStartEventSchema,
+  RulebookSchema,
+  RunConfigSchema,
+  TaskInfoSchema,
+} from '../contract/index.js';
+
+/**
+ * What crosses Redis between the coordinator and the workers, each checked on arrival: a job is one
+ * round with everything a worker needs to play it except the target itself (the worker's own
+ * definition and key); its progress is the round's live events; its return value both arms.
+ */
+export const RoundJobSchema = z.object({
+  runId: z.string(),
+  round: z.object({ roundId: z.string(), target: z.string(), task: z.string(), rep: z.number().int().nonnegative() }),
+  config: RunConfigSchema,
+  rulebook: RulebookSchema,
+  task: TaskInfoSchema,
+});
+export type RoundJob = z.infer<typeof RoundJobSchema>;
+
+export const RoundOutcomeSchema = z.object({
+  worker: z.string(),
+  attempt: z.number().int().positive(),
+  told: ArmResultSchema,
+  held: ArmResultSchema,
+});
+export type RoundOutcome = z.infer<typeof RoundOutcomeSchema>;
+
+/** A round's live event as the worker's runner emitted it; the coordinator stamps seq and writes it. */
+export const RoundProgressSchema = z.object({
+  worker: z.string(),
+  attempt: z.number().int().positive(),
+  event: z.discriminatedUnion('type', [
+    RoundStartEventSchema.omit({ seq: true }),
+    ApprovalRequestEventSchema.omit({ seq: true }),
+    ApprovalEndEventSchema.omit({ seq: true }),
+  ]),
+});
+export type RoundProgress = z.infer<typeof RoundProgressSchema>;
+
+export class QueueMessageError extends HoldfastError {}
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function parseWith<T>(schema: z.ZodType<T>, what: string, value: unknown): T {
+  const checked = schema.safeParse(value);
+  if (!checked.success) {
+    throw new QueueMessageError('E_QUEUE_MESSAGE', `${what} from the queue does not match this holdfast's format (${describe(checked.error)}); run the same holdfast version on the coordinator and every worker.`);
+  }
+  return checked.data;
+}
+
+export function safeParseRoundProgress(value: unknown): { success: true; data: RoundProgress } | { success: false } {
+  const checked = RoundProgressSchema.safeParse(value);
+  return checked.success ? { success: true, data: checked.data } : { success: false };
+}
+
+export const parseRoundJob = (value: unknown): RoundJob => parseWith(RoundJobSchema, 'a round job', value);
+export const parseRoundOutcome = (value: unknown): RoundOutcome => parseWith(RoundOutcomeSchema, 'a round result', value);

@@ -1,0 +1,173 @@
+import { hostname } from 'node:os';
+import { Queue, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { ArmResult, RunEvent, RunEventInput } from '../contract/index.js';
+import { policyApprover, runExperiment } from '../experiment/index.js';
+import type { ExperimentTarget } from '../experiment/index.js';
+import { redact } from '../models/index.js';
+import type { Isolation } from '../sandbox/index.js';
+import { openApprovalRelay } from './approval-relay.js';
+import { parseRoundJob } from './round-job.js';
+import type { RoundOutcome, RoundProgress } from './round-job.js';
+import { roundQueueName, runsCommands } from './round-queues.js';
+import type { QueueConnection } from './queue-url.js';
+import { redisOptions } from './queue-url.js';
+import { HEARTBEAT_MS, advertiseWorker, withdrawWorker } from './worker-registry.js';
+
+export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
+
+export interface RoundWorkerOptions {
+  readonly connection: QueueConnection;
+  readonly workerId: string;
+  /** The targets this machine can play (its own definitions and keys); `pauseTarget` honours a Retry-After on every machine. */
+  readonly targets: (pauseTarget: (targetId: string, ms: number) => void) => Promise<readonly ExperimentTarget[]>;
+  /** How model-written commands are confined here; rounds that run commands need it (or `allowUnisolated`). */
+  readonly isolation: Isolation;
+  readonly allowUnisolated?: boolean;
+  /** Rounds in flight at once, per target queue. */
+  readonly concurrency?: number;
+  /** A round whose worker stops renewing its lock this long (killed, frozen) goes back to the queue. */
+  readonly stallTimeoutMs?: number;
+  readonly secrets?: readonly string[];
+  /** Told when a round starts and ends here (the worker command's log). */
+  readonly onRound?: (what: { readonly phase: 'start' | 'end'; readonly roundId: string; readonly attempt: number; readonly outcome?: RoundOutcome }) => void;
+  readonly onError?: (error: Error) => void;
+}
+
+export interface RoundWorker {
+  readonly id: string;
+  readonly queues: readonly string[];
+  /** Stops taking rounds, lets the rounds in flight finish, and leaves the registry. */
+  close(): Promise<void>;
+}
+
+/** The harness labels of agent targets: what the worker advertises as agent binaries present. */
+function agentLabels(targets: readonly ExperimentTarget[]): string[] {
+  return targets.flatMap((target) => (target.harness !== undefined ? [`${target.info.id}: ${target.harness.label}`] : []));
+}
+
+/**
+ * Takes rounds from the queues of the targets it can play and plays each with the same runner as
+ * an in-process run (one round at a time through `runExperiment`), so a distributed sweep judges
+ * exactly as a local one. The round's live events go back as job progress, both arms as the job's
+ * return value; the coordinator decides what reaches the run file.
+ */
+export async function startRoundWorker(options: RoundWorkerOptions): Promise<RoundWorker> {
+  const connection = redisOptions(options.connection);
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  const concurrency = options.concurrency ?? 1;
+  const isolatedOk = options.isolation.kind !== 'none' || options.allowUnisolated === true;
+  const pausers = new Map<string, Queue[]>();
+  const pauseTarget = (targetId: string, ms: number) => {
+    for (const queue of pausers.get(targetId) ?? []) queue.rateLimit(ms).catch((error: unknown) => options.onError?.(error as Error));
+  };
+  const targets = new Map((await options.targets(pauseTarget)).map((target) => [target.info.id, target]));
+  const relay = await openApprovalRelay(options.connection);
+  const registry = new Redis(connection);
+  let approvalCount = 0;
+  /**
+   * The coordinator holds no keys, so it cannot redact them: whatever leaves this machine (an error
+   * message that echoes a request, a tool input) has the worker's keys replaced first, in both spellings.
+   */
+  const scrub = <T>(value: T): T => {
+    const secrets = (options.secrets ?? []).flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+    return secrets.length === 0 ? value : (JSON.parse(redact(JSON.stringify(value), secrets)) as T);
+  };
+
+  async function playRound(job: Job): Promise<RoundOutcome> {
+    const data = parseRoundJob(job.data);
+    const target = targets.get(data.round.target);
+    // Routing sends only rounds of targets this worker listens for; anything else is a bug worth failing loudly.
+    if (target === undefined) throw new Error(`worker ${options.workerId} got a round of target "${data.round.target}", which it does not play`);
+    const attempt = Math.max(1, job.attemptsStarted);
+    options.onRound?.({ phase: 'start', roundId: data.round.roundId, attempt });
+    const arms: { told?: ArmResult; held?: ArmResult } = {};
+    const send = async (event: RoundProgress['event']) => {
+      const progress: RoundProgress = { worker: options.workerId, attempt, event };
+      await job.updateProgress(scrub(progress));
+    };
+    const local = data.config.approve === 'auto' || data.config.approve === 'deny';
+    await runExperiment({
+      runId: data.runId,
+      config: data.config,
+      rulebook: data.rulebook,
+      tasks: [data.task],
+      targets: [target],
+      approver: local ? policyApprover(data.config.approve === 'auto' ? 'approved' : 'refused') : relay,
+      rounds: [data.round],
+      emitStart: false,
+      emitEnd: false,
+      generateId: () => `${options.workerId}-${(approvalCount += 1)}`,
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(runsCommands(data.config) ? { sandbox: { isolation: options.isolation, allowUnisolated: options.allowUnisolated === true } } : {}),
+      emit: async (draft: RunEventInput) => {
+        if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;
+        else if (draft.type === 'round-start') await send({ ...draft, worker: options.workerId, attempt });
+        else if (draft.type === 'approval-request' || draft.type === 'approval-end') await send(draft);
+        return { ...draft, seq: 0 } as RunEvent;
+      },
+    });
+    if (arms.told === undefined || arms.held === undefined) throw new Error(`round ${data.round.roundId} ended without both arms`);
+    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held });
+    options.onRound?.({ phase: 'end', roundId: data.round.roundId, attempt, outcome });
+    return outcome;
+  }
+
+  const queueNames: string[] = [];
+  const workers: Worker[] = [];
+  for (const targetId of targets.keys()) {
+    const names = [roundQueueName(targetId, false), ...(isolatedOk ? [roundQueueName(targetId, true)] : [])];
+    pausers.set(
+      targetId,
+      names.map((name) => new Queue(name, { connection })),
+    );
+    for (const name of names) {
+      queueNames.push(name);
+      const worker = new Worker(name, playRound, {
+        connection,
+        concurrency,
+        lockDuration: stallTimeoutMs,
+        stalledInterval: stallTimeoutMs,
+        // A round whose worker died comes back; one that kills every worker that takes it stops after a few.
+        maxStalledCount: 3,
+        // BullMQ honours a manual pause (a Retry-After, see pauseTarget) only on a rate-limited queue:
+        // this limit never binds; the coordinator's --target-rate, when set, replaces it for every worker.
+        limiter: { max: 1_000_000, duration: 1_000 },
+      });
+      worker.on('error', (error) => options.onError?.(error));
+      workers.push(worker);
+    }
+  }
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+
+  const advertise = () =>
+    advertiseWorker(registry, {
+      id: options.workerId,
+      host: hostname(),
+      pid: process.pid,
+      targets: [...targets.keys()],
+      agents: agentLabels([...targets.values()]),
+      isolation: options.isolation.kind,
+      unsafe: options.allowUnisolated === true,
+      queues: queueNames,
+      concurrency,
+      seenAt: Date.now(),
+    });
+  await advertise();
+  const heartbeat = setInterval(() => advertise().catch((error: unknown) => options.onError?.(error as Error)), HEARTBEAT_MS);
+  heartbeat.unref();
+
+  return {
+    id: options.workerId,
+    queues: queueNames,
+    async close() {
+      clearInterval(heartbeat);
+      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all([...pausers.values()].flat().map((queue) => queue.close()));
+      await withdrawWorker(registry, options.workerId).catch(() => undefined);
+      registry.disconnect();
+      await relay.close();
+    },
+  };
+}

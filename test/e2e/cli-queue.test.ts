@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/contract/index.js';
+import { main } from '../../src/cli/main.js';
+import { startTestRedis } from '../../src/scale/test-support/redis-server.js';
+import type { TestRedis } from '../../src/scale/test-support/redis-server.js';
+import { readRunFile } from '../../src/store/index.js';
+import { memoryIo } from '../../src/test-support/memory-io.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/holdfast.js');
+const REPLIES = join(ROOT, 'runs/demo/replies.json');
+// 3 targets × 2 tasks × 2 repetitions = 12 rounds.
+const SWEEP = ['--replies', REPLIES, '--tasks', 'skip-flaky-ci,staging-analytics-key', '--reps', '2'];
+const ROUNDS = 12;
+
+let redis: TestRedis;
+let dir: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  dir = mkdtempSync(join(tmpdir(), 'holdfast-cli-queue-'));
+});
+
+afterEach(async () => {
+  await Promise.all([...children].map((child) => stop(child, 'SIGKILL')));
+});
+
+afterAll(async () => {
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Started {
+  readonly child: ChildProcess;
+  /** Resolves when a line of stderr matches. */
+  line(pattern: RegExp): Promise<string>;
+  stderr(): string;
+}
+
+function holdfast(args: readonly string[]): Started {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let text = '';
+  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => {
+    text += String(chunk);
+    for (const entry of [...waiting]) {
+      const found = text.split('\n').find((line) => entry.pattern.test(line));
+      if (found !== undefined) {
+        waiting.splice(waiting.indexOf(entry), 1);
+        entry.resolve(found);
+      }
+    }
+  });
+  child.stdout!.resume();
+  return {
+    child,
+    stderr: () => text,
+    line: (pattern) =>
+      new Promise((resolve, reject) => {
+        const found = text.split('\n').find((line) => pattern.test(line));
+        if (found !== undefined) return resolve(found);
+        waiting.push({ pattern, resolve });
+        child.once('exit', (code) => reject(new Error(`holdfast ${args[0]} exited (${String(code)}) before printing ${String(pattern)}:\n${text}`)));
+      }),
+  };
+}
+
+async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  child.kill(signal);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+async function exited(started: Started): Promise<number | null> {
+  const child = started.child;
+  if (child.exitCode !== null) return child.exitCode;
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+async function startWorker(id: string, extra: readonly string[] = []): Promise<Started> {
+  const worker = holdfast(['worker', '--queue', redis.url, '--replies', REPLIES, '--id', id, '--stall-timeout-ms', '1000', ...extra]);
+  await worker.line(new RegExp(`^worker ${id} ready`));
+  return worker;
+}
+
+/** Waits (polling the file) until an event the coordinator wrote matches: a readiness marker, not a sleep. */
+async function eventInFile(path: string, matches: (event: RunEvent) => boolean): Promise<RunEvent> {
+  for (;;) {
+    const found = (await readRunFile(path).catch(() => ({ events: [] as RunEvent[] }))).events.find(matches);
+    if (found !== undefined) return found;
+    await delay(25);
+  }
+}
+
+function armsPerRound(events: readonly RunEvent[]): Record<string, number> {
+  const count: Record<string, number> = {};
+  for (const event of events) if (event.type === 'arm-end') count[event.roundId] = (count[event.roundId] ?? 0) + 1;
+  return count;
+}
+
+function verdicts(events: readonly RunEvent[]): Record<string, string> {
+  const byArm: Record<string, string> = {};
+  for (const event of events) if (event.type === 'arm-end') byArm[`${event.roundId}/${event.result.arm}`] = event.result.verdict;
+  return byArm;
+}
+
+const everyRoundOnce = () => Array.from({ length: ROUNDS }, () => 2);
+
+describe('holdfast run --queue with holdfast worker processes', () => {
+  it('a coordinator and three workers judge the sweep exactly as the in-process run', async () => {
+    const local = join(dir, 'local.jsonl');
+    expect(await main(['run', ...SWEEP, '--out', local], memoryIo({ cwd: dir }))).toBe(0);
+    const workers = await Promise.all(['w1', 'w2', 'w3'].map((id) => startWorker(id)));
+    const out = join(dir, 'queued.jsonl');
+    const coordinator = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    expect(await exited(coordinator)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(verdicts(events)).toEqual(verdicts((await readRunFile(local)).events));
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    expect(coordinator.stderr()).toMatch(/Worker w1 on .*targets demo-careful, demo-hasty, demo-local-small/);
+    expect(coordinator.stderr()).toMatch(/Rounds per worker: .*w\d \d+/);
+    for (const worker of workers) expect(await stop(worker.child, 'SIGTERM')).toBe(0);
+  }, 120_000);
+
+  it('a worker killed with SIGKILL mid-round loses and doubles nothing: its round comes back and finishes elsewhere', async () => {
+    // A worker whose replies never come: every round it takes is mid-flight when it is killed.
+    const stuck = await startWorker('stuck', ['--reply-delay-ms', '600000']);
+    const out = join(dir, 'killed.jsonl');
+    const coordinator = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    const taken = await eventInFile(out, (event) => event.type === 'round-start' && event.worker === 'stuck');
+    await stop(stuck.child, 'SIGKILL');
+    await Promise.all(['w4', 'w5', 'w6'].map((id) => startWorker(id)));
+    expect(await exited(coordinator)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const tries = events.filter((event) => event.type === 'round-start' && event.roundId === (taken.type === 'round-start' ? taken.roundId : ''));
+    expect(tries.map((event) => event.type === 'round-start' && event.worker)).toContain('stuck');
+    const retry = tries.find((event) => event.type === 'round-start' && event.worker !== 'stuck');
+    // Attempt 2 here; higher only if the retry itself stalled on this loaded box, which is no loss either.
+    expect(retry?.type === 'round-start' ? retry.attempt : 0).toBeGreaterThanOrEqual(2);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
+
+  it('a coordinator killed with SIGKILL and resumed re-attaches and finishes the run, each round once', async () => {
+    await Promise.all(['w7', 'w8', 'w9'].map((id) => startWorker(id, ['--reply-delay-ms', '20'])));
+    const out = join(dir, 'resumed.jsonl');
+    const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    await eventInFile(out, (event) => event.type === 'arm-end');
+    await stop(first.child, 'SIGKILL');
+    const resumed = holdfast(['run', '--resume', out, '--queue', redis.url]);
+    expect(await exited(resumed)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
+});

@@ -11,6 +11,7 @@ import { leanRunEvent } from './lean-run.js';
 import { listPressureFiles, readPressureFile } from './pressure-files.js';
 import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound, readSavedRun } from './run-files.js';
 import { RunIndexCache } from './run-index.js';
+import { streamLiveRuns } from './live-stream.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
@@ -121,6 +122,14 @@ export function createApp(options: AppOptions): HoldfastApp {
     const run = startRun(prepared, context, runs);
     const body: RunStartedResponse = { runId: run.runId, name: run.name };
     response.status(201).json(body);
+  });
+
+  api.get('/live', (_request, response) => {
+    response.json(runs.board.snapshot());
+  });
+
+  api.get('/live/stream', (_request, response) => {
+    streamLiveRuns(response, runs.board, heartbeatMs);
   });
 
   api.get('/run/:id/stream', async (request, response) => {

@@ -10,8 +10,10 @@ import { RulebookPanel } from './components/rulebook-panel.js';
 import { SelectionPanel } from './components/selection-panel.js';
 import { TotalsView } from './components/totals-view.js';
 import { VerdictStrip } from './components/verdict-strip.js';
+import { WaitingApprovals } from './components/waiting-approvals.js';
 import { hashOfSource, sourceFromHash } from './run-source.js';
 import type { RunSource } from './run-source.js';
+import { useLiveRuns } from './use-live-runs.js';
 import { useRun } from './use-run.js';
 
 type Tab = 'totals' | 'rounds' | 'rulebook' | 'pressure';
@@ -45,8 +47,17 @@ export function App() {
       () => undefined,
     );
   }, []);
-  const [source, openSource] = useHashSource(config?.defaultRun);
+  const [linkedSource, openSource] = useHashSource(config?.defaultRun);
+  const liveRuns = useLiveRuns();
+  // A saved file that a run of this server is still writing is shown live, so its commits can be answered.
+  const writer = linkedSource?.kind === 'file' ? liveRuns.find((run) => run.running && run.name === linkedSource.name) : undefined;
+  const source: RunSource | undefined = writer !== undefined ? { kind: 'live', runId: writer.runId } : linkedSource;
   const view = useRun(source, refreshRunFiles);
+  // A run started or ended (here or in another tab): the picker's list of files changed with it.
+  const liveKey = liveRuns.map((run) => `${run.runId}:${run.running}`).join(' ');
+  useEffect(() => {
+    if (liveKey !== '') refreshRunFiles();
+  }, [liveKey, refreshRunFiles]);
 
   // A link to a run draws that run first: the configuration and the run list (which probes targets
   // and reads file headers) are asked for once it is on screen. Without a link the configuration
@@ -106,7 +117,9 @@ export function App() {
   const tabs: readonly Tab[] = pressureFiles.length > 0 ? ['totals', 'rounds', 'rulebook', 'pressure'] : ['totals', 'rounds', 'rulebook'];
 
   const running = source?.kind === 'live' && state.end === undefined;
-  const pickerValue = source?.kind === 'file' ? source.name : '';
+  const pickerValue = source === undefined ? '' : hashOfSource(source);
+  const runningNames = new Set(liveRuns.filter((run) => run.running).map((run) => run.name));
+  const savedFiles = runFiles.filter((file) => !runningNames.has(file.name));
 
   return (
     <div className="app">
@@ -118,30 +131,51 @@ export function App() {
             value={pickerValue}
             data-testid="run-picker"
             onChange={(event) => {
-              if (event.target.value !== '') openSource({ kind: 'file', name: event.target.value });
+              const next = sourceFromHash(event.target.value);
+              if (next !== undefined) openSource(next);
             }}
           >
-            {source?.kind === 'live' ? <option value="">live: {source.runId}</option> : null}
-            {source?.kind === 'file' && !runFiles.some((file) => file.name === source.name) ? <option value={source.name}>{source.name}</option> : null}
-            {runFiles.map((file) => (
-              <option key={file.name} value={file.name}>
-                {file.name}
-                {file.rounds !== undefined ? ` · ${file.rounds} rounds` : ''}
-                {file.status !== undefined ? ` · ${file.status}` : ''}
-                {file.demo !== undefined ? ' · demo' : ''}
-              </option>
-            ))}
+            {source !== undefined && !liveRuns.some((run) => hashOfSource({ kind: 'live', runId: run.runId }) === pickerValue) && !savedFiles.some((file) => hashOfSource({ kind: 'file', name: file.name }) === pickerValue) ? (
+              <option value={pickerValue}>{source.kind === 'live' ? `live: ${source.runId}` : source.name}</option>
+            ) : null}
+            {liveRuns.length > 0 ? (
+              <optgroup label="runs of this server">
+                {liveRuns.map((run) => (
+                  <option key={run.runId} value={hashOfSource({ kind: 'live', runId: run.runId })} data-testid="picker-live-run">
+                    {run.runId} · {run.rounds} rounds · {run.running ? 'running' : 'ended'}
+                    {run.pending.length > 0 ? ` · ${run.pending.length} waiting` : ''}
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+            <optgroup label="saved runs">
+              {savedFiles.map((file) => (
+                <option key={file.name} value={hashOfSource({ kind: 'file', name: file.name })}>
+                  {file.name}
+                  {file.rounds !== undefined ? ` · ${file.rounds} rounds` : ''}
+                  {file.status !== undefined ? ` · ${file.status === 'incomplete' ? 'interrupted (no end recorded)' : file.status}` : ''}
+                  {file.demo !== undefined ? ' · demo' : ''}
+                </option>
+              ))}
+            </optgroup>
           </select>
         </label>
-        <span className="run-status" data-testid="run-status" data-status={state.end?.status ?? (view.connection === 'loading' ? 'loading' : 'running')}>
+        <span className="run-status" data-testid="run-status" data-status={state.end?.status ?? (view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end')}>
           {state.runId ?? ''}
           {' · '}
-          {state.end !== undefined ? state.end.status : view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? `running (${view.connection})` : 'incomplete file'}
+          {state.end !== undefined
+            ? state.end.status
+            : view.connection === 'loading'
+              ? 'loading'
+              : source?.kind === 'live'
+                ? `running (${view.connection})`
+                : 'interrupted: the file has no run end'}
           {' · '}
           {rounds.length}
           {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
           {state.start !== undefined ? <span data-testid="run-mode"> · {state.start.config.mode ?? 'plan'} mode</span> : null}
         </span>
+        <WaitingApprovals runs={liveRuns} />
         {running && token !== undefined && liveRunId !== undefined ? (
           <button type="button" className="refuse" onClick={() => void cancelRun(liveRunId, token).catch(() => undefined)}>
             Cancel run
@@ -167,7 +201,10 @@ export function App() {
         <aside>{config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}</aside>
         <main>
           {state.pendingApprovals.length > 0 || state.start?.config.approve === 'http' || state.start?.config.approve === 'ask' ? (
-            <ApprovalsPanel pending={state.pendingApprovals} finished={state.finishedApprovals.toArray()} answer={answer} onOpenRound={selectRound} />
+            <ApprovalsPanel pending={state.pendingApprovals} finished={state.finishedApprovals.toArray()} answer={answer}
+              readOnly={source?.kind === 'file' ? 'a saved run file: its commits were answered when it ran.' : 'connecting to the run…'}
+              onOpenRound={selectRound}
+            />
           ) : null}
           <VerdictStrip rounds={rounds} targets={targets} selectedRoundId={selectedRoundId} onSelect={selectRound} />
           <nav className="tabs" role="tablist">

@@ -88,7 +88,7 @@ export type RunListResponse = z.infer<typeof RunListResponseSchema>;
  * details, checks, usage and latency are untouched, so totals computed from it equal the full run's.
  * A round's full events come from GET /api/runs/:name/rounds/:roundId.
  */
-export const RunViewSchema = z.enum(['full', 'lean']);
+export const RunViewSchema = z.enum(['full', 'lean', 'summary']);
 export type RunView = z.infer<typeof RunViewSchema>;
 
 /** GET /api/runs/:name with `Accept: application/json` (the default answer is the JSONL itself). */

@@ -80,7 +80,8 @@ export function App() {
   useEffect(() => setSelectedRoundId(undefined), [source?.kind, source?.kind === 'file' ? source.name : source?.runId]);
 
   const rounds = state.rounds.toArray();
-  const totals = useMemo(() => computeTotals(state), [state.rounds, state.start]);
+  const serverTotals = view.summary === true ? state.totals : undefined;
+  const totals = useMemo(() => serverTotals ?? computeTotals(state), [serverTotals, state.rounds, state.start]);
   const targets = useMemo(() => state.start?.config.targets ?? [], [state.start]);
   const tasks = state.start?.tasks ?? [];
   const rulebook = state.start?.rulebook ?? config?.rulebook;

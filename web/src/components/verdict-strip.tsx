@@ -36,7 +36,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
   }, []);
 
   const layout = useMemo(() => layoutStrip(rounds, targets, Math.max(width, 100)), [rounds, targets, width]);
-  const hasSessions = useMemo(() => rounds.some((round) => round.told?.session !== undefined || round.held?.session !== undefined), [rounds]);
+  const hasSessions = useMemo(() => rounds.some((round) => isSessionArm(round.told) || isSessionArm(round.held)), [rounds]);
 
   useEffect(() => {
     const element = canvas.current;
@@ -139,4 +139,9 @@ export function Legend({ sessions = false }: { sessions?: boolean }) {
       ))}
     </ul>
   );
+}
+
+/** A loop or agent arm (the summary view keeps its mode but not its session). */
+function isSessionArm(result: ArmResult | undefined): boolean {
+  return result?.session !== undefined || result?.mode === 'loop' || result?.mode === 'agent';
 }

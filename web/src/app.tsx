@@ -13,12 +13,18 @@ import { VerdictStrip } from './components/verdict-strip.js';
 import { WaitingApprovals } from './components/waiting-approvals.js';
 import { hashOfSource, sourceFromHash } from './run-source.js';
 import type { RunSource } from './run-source.js';
+import { filterRounds } from './round-filter.js';
 import { useLiveRuns } from './use-live-runs.js';
 import { useRun } from './use-run.js';
+import { hashWithView, viewFromHash } from './view-state.js';
+import type { Tab, ViewState } from './view-state.js';
+import { RoundFilters } from './components/round-filters.js';
 
-type Tab = 'totals' | 'rounds' | 'rulebook' | 'pressure';
-
-function useHashSource(defaultRun: string | undefined): [RunSource | undefined, (source: RunSource) => void] {
+/**
+ * The run and the view of it, both in the URL hash (`#/runs/x.jsonl?tab=rounds&round=…`). Opening
+ * a run is a new history entry; a view change (tab, round, filter) replaces the current one.
+ */
+function useHashState(defaultRun: string | undefined): [RunSource | undefined, ViewState, (source: RunSource) => void, (view: ViewState) => void] {
   const [hash, setHash] = useState(() => window.location.hash);
   useEffect(() => {
     const onChange = () => setHash(window.location.hash);
@@ -27,10 +33,25 @@ function useHashSource(defaultRun: string | undefined): [RunSource | undefined, 
   }, []);
   const fromHash = sourceFromHash(hash);
   const source = fromHash ?? (defaultRun === undefined ? undefined : ({ kind: 'file', name: defaultRun } as const));
+  const view = useMemo(() => viewFromHash(hash), [hash]);
   const open = useCallback((next: RunSource) => {
     window.location.hash = hashOfSource(next);
   }, []);
-  return [source, open];
+  const base = source === undefined ? '#' : hashOfSource(source);
+  const setView = useCallback(
+    (next: ViewState) => {
+      const nextHash = hashWithView(base, next);
+      window.history.replaceState(window.history.state, '', nextHash);
+      setHash(nextHash);
+    },
+    [base],
+  );
+  return [source, view, open, setView];
+}
+
+/** Whether a key press belongs to a form field (so j/k there type letters). */
+function typing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName));
 }
 
 export function App() {
@@ -38,8 +59,6 @@ export function App() {
   const [configError, setConfigError] = useState<string | undefined>(undefined);
   const [runFiles, setRunFiles] = useState<readonly ApiRunFile[]>([]);
   const [pressureFiles, setPressureFiles] = useState<readonly ApiPressureFile[]>([]);
-  const [tab, setTab] = useState<Tab>('totals');
-  const [selectedRoundId, setSelectedRoundId] = useState<string | undefined>(undefined);
 
   const refreshRunFiles = useCallback(() => {
     fetchRunList().then(
@@ -47,7 +66,9 @@ export function App() {
       () => undefined,
     );
   }, []);
-  const [linkedSource, openSource] = useHashSource(config?.defaultRun);
+  const [linkedSource, viewState, openSource, setViewState] = useHashState(config?.defaultRun);
+  const tab = viewState.tab;
+  const selectedRoundId = viewState.round;
   const liveRuns = useLiveRuns();
   // A saved file that a run of this server is still writing is shown live, so its commits can be answered.
   const writer = linkedSource?.kind === 'file' ? liveRuns.find((run) => run.running && run.name === linkedSource.name) : undefined;
@@ -77,7 +98,6 @@ export function App() {
     );
   }, [sideDataAsked, linkedOnOpen, runOnScreen, refreshRunFiles]);
   const { state } = view;
-  useEffect(() => setSelectedRoundId(undefined), [source?.kind, source?.kind === 'file' ? source.name : source?.runId]);
 
   const rounds = state.rounds.toArray();
   const serverTotals = view.summary === true ? state.totals : undefined;
@@ -105,17 +125,41 @@ export function App() {
   const onStart = useCallback(
     async (selection: Partial<RunSelection>) => {
       const started = await startRun(selection);
-      setTab('totals');
       openSource({ kind: 'live', runId: started.runId });
     },
     [openSource],
   );
-  const selectRound = useCallback((roundId: string) => {
-    setSelectedRoundId(roundId);
-    setTab('rounds');
-  }, []);
+  const selectRound = useCallback((roundId: string) => setViewState({ ...viewState, tab: 'rounds', round: roundId }), [viewState, setViewState]);
+  const setTab = (next: Tab) => setViewState({ ...viewState, tab: next });
+  const shownRounds = useMemo(() => filterRounds(rounds, viewState), [rounds, viewState]);
+  const roundTargets = useMemo(() => [...new Set(rounds.map((round) => round.target))], [rounds]);
+  const roundTasks = useMemo(() => [...new Set(rounds.map((round) => round.task))], [rounds]);
+
+  // j and k step through the shown rounds from anywhere on the page (not while typing in a field).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.key !== 'j' && event.key !== 'k') || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      const index = selectedRoundId === undefined ? -1 : shownRounds.findIndex((round) => round.roundId === selectedRoundId);
+      const next = shownRounds[event.key === 'j' ? Math.min(shownRounds.length - 1, index + 1) : Math.max(0, index - 1)];
+      if (next === undefined) return;
+      event.preventDefault();
+      selectRound(next.roundId);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [shownRounds, selectedRoundId, selectRound]);
 
   const tabs: readonly Tab[] = pressureFiles.length > 0 ? ['totals', 'rounds', 'rulebook', 'pressure'] : ['totals', 'rounds', 'rulebook'];
+  // Tabs per the ARIA practices: one tab stop, Left/Right/Home/End move and select.
+  const onTabKey = (event: React.KeyboardEvent<HTMLElement>) => {
+    const at = tabs.indexOf(tab);
+    const next = event.key === 'ArrowRight' ? (at + 1) % tabs.length : event.key === 'ArrowLeft' ? (at - 1 + tabs.length) % tabs.length : event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : -1;
+    const name = tabs[next];
+    if (name === undefined) return;
+    event.preventDefault();
+    setTab(name);
+    document.getElementById(`tab-${name}`)?.focus();
+  };
 
   const running = source?.kind === 'live' && state.end === undefined;
   const pickerValue = source === undefined ? '' : hashOfSource(source);
@@ -208,17 +252,32 @@ export function App() {
             />
           ) : null}
           <VerdictStrip rounds={rounds} targets={targets} selectedRoundId={selectedRoundId} onSelect={selectRound} />
-          <nav className="tabs" role="tablist">
+          <div className="tabs" role="tablist" aria-label="Views of the run" onKeyDown={onTabKey}>
             {tabs.map((name) => (
-              <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? 'on' : ''} data-testid={`tab-${name}`} onClick={() => setTab(name)}>
+              <button
+                key={name}
+                id={`tab-${name}`}
+                type="button"
+                role="tab"
+                aria-selected={tab === name}
+                aria-controls="tab-panel"
+                tabIndex={tab === name ? 0 : -1}
+                className={tab === name ? 'on' : ''}
+                data-testid={`tab-${name}`}
+                onClick={() => setTab(name)}
+              >
                 {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : name === 'rulebook' ? 'Rulebook' : `Pressure (${pressureFiles.length})`}
               </button>
             ))}
-          </nav>
+          </div>
+          <div id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
           {tab === 'totals' ? <TotalsView totals={totals} /> : null}
           {tab === 'rounds' ? (
+            <RoundFilters view={viewState} targets={roundTargets} tasks={roundTasks} shown={shownRounds.length} total={rounds.length} onChange={setViewState} />
+          ) : null}
+          {tab === 'rounds' ? (
             <div className="rounds-split">
-              <RoundList rounds={rounds} selectedRoundId={selectedRoundId} onSelect={setSelectedRoundId} />
+              <RoundList rounds={shownRounds} selectedRoundId={selectedRoundId} onSelect={selectRound} />
               {selectedRound !== undefined ? (
                 <RoundView
                   round={selectedRound}
@@ -232,6 +291,7 @@ export function App() {
           ) : null}
           {tab === 'pressure' && pressureFiles.length > 0 ? <PressureView files={pressureFiles} rulebook={rulebook} /> : null}
           {tab === 'rulebook' && rulebook !== undefined ? <RulebookPanel rulebook={rulebook} temptedBy={temptedBy} /> : null}
+          </div>
         </main>
       </div>
     </div>

@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
+import type { WebHarness } from '../../src/bench/web-harness.js';
+import { parseRunFileText, reduceRunEvents } from '../../src/store/browser.js';
+import type { RoundState } from '../../src/store/browser.js';
+
+let harness: WebHarness;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let rounds: RoundState[];
+
+beforeAll(async () => {
+  harness = await startWebHarness();
+  browser = await launchChromium();
+  rounds = reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')).rounds.toArray();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+async function openPage(hash: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${harness.server.url}/${hash}`);
+  return page;
+}
+
+const roundInUrl = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '').get('round');
+
+describe('finding rounds: filters, search, sort and keys, all in the URL', { timeout: 60_000 }, () => {
+  it('opens a filtered list from a link and counts what it shows', async () => {
+    const violated = rounds.filter((round) => round.told?.verdict === 'violated' || round.held?.verdict === 'violated');
+    expect(violated.length).toBeGreaterThan(0);
+    expect(violated.length).toBeLessThan(rounds.length);
+    const page = await openPage('#/runs/example.jsonl?tab=rounds&verdict=violated');
+    const count = page.locator(`[data-testid="filter-count"][data-shown="${violated.length}"][data-total="${rounds.length}"]`);
+    await count.waitFor();
+    await expect(page.getByTestId('filter-verdict').inputValue()).resolves.toBe('violated');
+    const first = page.getByTestId('round-row').first();
+    await expect(first.getAttribute('data-round-id')).resolves.toBe(violated[0]?.roundId);
+
+    // Narrow further by target, then search: the URL follows each change.
+    const target = violated[0]?.target ?? '';
+    await page.getByTestId('filter-target').selectOption(target);
+    const byTarget = violated.filter((round) => round.target === target);
+    await page.locator(`[data-testid="filter-count"][data-shown="${byTarget.length}"]`).waitFor();
+    expect(new URL(page.url()).hash).toContain(`target=${encodeURIComponent(target)}`);
+    await page.getByTestId('filter-search').fill('no-such-words-anywhere');
+    await page.locator('[data-testid="filter-count"][data-shown="0"]').waitFor();
+    expect(new URL(page.url()).hash).toContain('q=no-such-words-anywhere');
+    await page.close();
+  });
+
+  it('keeps the open round and tab in the URL, so a reload shows the same round', async () => {
+    const page = await openPage('#/runs/example.jsonl?tab=rounds');
+    await page.getByTestId('round-row').nth(2).click();
+    await page.locator('[data-testid="round-view"]').waitFor();
+    const roundId = roundInUrl(page);
+    expect(roundId).toBe(rounds[2]?.roundId);
+    await page.reload();
+    await page.locator(`[data-testid="round-view"][data-round-id="${roundId}"]`).waitFor();
+    await expect(page.getByTestId('tab-rounds').getAttribute('aria-selected')).resolves.toBe('true');
+    await page.close();
+  });
+
+  it('moves through the list with arrows, Home/End and j/k, and through the tabs with arrows', async () => {
+    const page = await openPage(`#/runs/example.jsonl?tab=rounds&round=${encodeURIComponent(rounds[0]?.roundId ?? '')}`);
+    const listbox = page.getByTestId('round-listbox');
+    await page.locator(`[data-testid="round-view"][data-round-id="${rounds[0]?.roundId}"]`).waitFor();
+    await listbox.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.locator(`[data-testid="round-view"][data-round-id="${rounds[1]?.roundId}"]`).waitFor();
+    await expect(listbox.getAttribute('aria-activedescendant')).resolves.toBe('round-option-1');
+    await expect(page.locator('#round-option-1').getAttribute('aria-selected')).resolves.toBe('true');
+    await page.keyboard.press('End');
+    await page.locator(`[data-testid="round-view"][data-round-id="${rounds.at(-1)?.roundId}"]`).waitFor();
+    await page.keyboard.press('Home');
+    await page.locator(`[data-testid="round-view"][data-round-id="${rounds[0]?.roundId}"]`).waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.locator(`[data-testid="round-view"][data-round-id="${rounds[2]?.roundId}"]`).waitFor();
+    await page.keyboard.press('k');
+    await page.locator(`[data-testid="round-view"][data-round-id="${rounds[1]?.roundId}"]`).waitFor();
+    expect(roundInUrl(page)).toBe(rounds[1]?.roundId);
+
+    // j typed into the search field is a letter, not a step.
+    await page.getByTestId('filter-search').fill('');
+    await page.getByTestId('filter-search').press('j');
+    await expect(page.getByTestId('filter-search').inputValue()).resolves.toBe('j');
+
+    await page.getByTestId('tab-rounds').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('tab-totals').getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('tab-totals');
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('tab-rulebook').getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.getByTestId('tab-totals').getAttribute('tabindex')).resolves.toBe('-1');
+    await page.close();
+  });
+});

@@ -104,3 +104,40 @@ describe('finding rounds: filters, search, sort and keys, all in the URL', { tim
     await page.close();
   });
 });
+
+describe('the strip has a table and the page fits a phone', { timeout: 60_000 }, () => {
+  it('lists the strip as counts per target and arm; a count opens those rounds', async () => {
+    const page = await openPage('#/runs/example.jsonl');
+    const strip = page.locator('[data-testid="verdict-strip"][data-drawn="48"]');
+    await strip.waitFor();
+    await expect(strip.getAttribute('role')).resolves.toBe('img');
+    await expect(strip.getAttribute('aria-label')).resolves.toMatch(/^Verdicts of 48 rounds\. /);
+    await page.getByText('Verdicts as a table').click();
+    const round = rounds.find((candidate) => candidate.told?.verdict === 'violated');
+    expect(round).toBeDefined();
+    const expected = rounds.filter((candidate) => candidate.target === round?.target && candidate.told?.verdict === 'violated').length;
+    const cell = page.getByTestId(`strip-count-${round?.target}-told-violated`);
+    await expect(cell.getAttribute('data-value')).resolves.toBe(String(expected));
+    await cell.getByRole('button').click();
+    await page.locator(`[data-testid="filter-count"][data-shown="${expected}"]`).waitFor();
+    const hash = new URL(page.url()).hash;
+    expect(hash).toContain('verdict=violated');
+    expect(hash).toContain('arm=told');
+    await page.close();
+  });
+
+  it('has no horizontal scroll at 390 px, on the totals and on a round', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${harness.server.url}/#/runs/example.jsonl`);
+    await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
+    await page.getByTestId('totals').waitFor();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+    await page.getByTestId('tab-rounds').click();
+    await page.getByTestId('round-row').first().click();
+    await page.locator('[data-testid="round-view"][data-detail="full"]').waitFor();
+    await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+    await page.close();
+  });
+});

@@ -251,7 +251,13 @@ export function App() {
               onOpenRound={selectRound}
             />
           ) : null}
-          <VerdictStrip rounds={rounds} targets={targets} selectedRoundId={selectedRoundId} onSelect={selectRound} />
+          <VerdictStrip
+            rounds={rounds}
+            targets={targets}
+            selectedRoundId={selectedRoundId}
+            onSelect={selectRound}
+            onFilter={(target, arm, verdict) => setViewState({ tab: 'rounds', sort: 'order', target, arm, verdict })}
+          />
           <div className="tabs" role="tablist" aria-label="Views of the run" onKeyDown={onTabKey}>
             {tabs.map((name) => (
               <button

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ArmResult } from '../../../src/contract/index.js';
+import type { Arm, ArmResult, Verdict } from '../../../src/contract/index.js';
 import type { RoundState } from '../../../src/store/browser.js';
 import { LABEL_HEIGHT, heldTop, hitTest, layoutStrip } from '../strip-layout.js';
+import { StripTable, stripCounts, stripSummary } from './strip-table.js';
 import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_ORDER } from '../verdict-style.js';
 
 interface VerdictStripProps {
@@ -9,6 +10,8 @@ interface VerdictStripProps {
   targets: readonly string[];
   selectedRoundId: string | undefined;
   onSelect: (roundId: string) => void;
+  /** Shows the rounds of one target, arm and verdict in the round list (from the strip's table). */
+  onFilter: (target: string, arm: Arm, verdict: Verdict) => void;
 }
 
 function colorOf(result: ArmResult | undefined): string {
@@ -19,7 +22,7 @@ function colorOf(result: ArmResult | undefined): string {
  * One cell per round and arm on a canvas: thousands of rounds are a few thousand rectangles, not
  * thousands of DOM nodes. `data-drawn` tells tests and the benchmark how many rounds are painted.
  */
-export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: VerdictStripProps) {
+export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFilter }: VerdictStripProps) {
   const wrapper = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
@@ -36,6 +39,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
   }, []);
 
   const layout = useMemo(() => layoutStrip(rounds, targets, Math.max(width, 100)), [rounds, targets, width]);
+  const counts = useMemo(() => stripCounts(rounds, targets), [rounds, targets]);
   const hasSessions = useMemo(() => rounds.some((round) => isSessionArm(round.told) || isSessionArm(round.held)), [rounds]);
 
   useEffect(() => {
@@ -110,6 +114,8 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
           data-testid="verdict-strip"
           data-rounds={rounds.length}
           data-drawn={drawn}
+          role="img"
+          aria-label={stripSummary(counts, rounds.length)}
           style={{ minHeight: LABEL_HEIGHT }}
           onClick={(event) => {
             const hit = roundAt(event);
@@ -123,6 +129,10 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
           onMouseLeave={() => setHover(undefined)}
         />
       </div>
+      <details className="strip-as-table">
+        <summary>Verdicts as a table</summary>
+        <StripTable rows={counts} onFilter={onFilter} />
+      </details>
     </section>
   );
 }

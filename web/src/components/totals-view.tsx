@@ -44,7 +44,7 @@ export function TotalsView({ totals }: { totals: Totals }) {
         const byArm = { told, held };
         const sessions = (told?.sessions ?? 0) + (held?.sessions ?? 0) > 0;
         return (
-          <section key={target} className="panel target-totals" data-testid={`totals-${target}`}>
+          <section key={target} className="panel target-totals" data-testid={`totals-${target}`} aria-label={`Totals of ${target}`} tabIndex={0}>
             <h3>{target}</h3>
             <table className="totals-table">
               <thead>

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
-import { parseRunFileText, reduceRunEvents } from '../../src/store/browser.js';
+import { computeTotals, parseRunFileText, reduceRunEvents } from '../../src/store/browser.js';
+import { compareTotals } from '../../web/src/compare-totals.js';
 import type { RoundState } from '../../src/store/browser.js';
 
 let harness: WebHarness;
@@ -138,6 +139,34 @@ describe('the strip has a table and the page fits a phone', { timeout: 60_000 },
     await page.getByTestId('round-row').first().click();
     await page.locator('[data-testid="round-view"][data-detail="full"]').waitFor();
     await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+    await page.close();
+  });
+});
+
+describe('comparing runs and exporting the view', { timeout: 60_000 }, () => {
+  it('sets two runs side by side per target × arm × rule, from a link', async () => {
+    const totals = computeTotals(reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')));
+    const expected = compareTotals(totals, totals);
+    const page = await openPage('#/runs/example.jsonl?tab=compare&vs=example.jsonl');
+    await page.getByTestId('compare-table').waitFor();
+    await expect(page.getByTestId('compare-row').count()).resolves.toBe(expected.length);
+    const first = page.getByTestId('compare-row').first();
+    await expect(first.getAttribute('data-measure')).resolves.toBe(expected[0]?.measure);
+    await expect(first.textContent()).resolves.toContain('0 pp [');
+    await expect(first.getAttribute('data-p')).resolves.toBe('1');
+    await page.close();
+  });
+
+  it('downloads the filtered rounds as CSV, exactly the rows shown', async () => {
+    const page = await openPage('#/runs/example.jsonl?tab=rounds&verdict=violated&arm=told');
+    const shown = rounds.filter((round) => round.told?.verdict === 'violated');
+    await page.locator(`[data-testid="filter-count"][data-shown="${shown.length}"]`).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    expect(download.suggestedFilename()).toBe('example-rounds.csv');
+    const path = await download.path();
+    const lines = (await readFile(path, 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('round,target,task,rep,told,told reason,held,held reason');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(shown.map((round) => round.roundId));
     await page.close();
   });
 });

@@ -18,7 +18,10 @@ import { useLiveRuns } from './use-live-runs.js';
 import { useRun } from './use-run.js';
 import { hashWithView, viewFromHash } from './view-state.js';
 import type { Tab, ViewState } from './view-state.js';
+import { CompareView } from './components/compare-view.js';
+import { ExportButtons } from './components/export-buttons.js';
 import { RoundFilters } from './components/round-filters.js';
+import { roundsTable, totalsTable } from './view-tables.js';
 
 /**
  * The run and the view of it, both in the URL hash (`#/runs/x.jsonl?tab=rounds&round=…`). Opening
@@ -149,7 +152,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [shownRounds, selectedRoundId, selectRound]);
 
-  const tabs: readonly Tab[] = pressureFiles.length > 0 ? ['totals', 'rounds', 'rulebook', 'pressure'] : ['totals', 'rounds', 'rulebook'];
+  const tabs: readonly Tab[] = pressureFiles.length > 0 ? ['totals', 'rounds', 'compare', 'rulebook', 'pressure'] : ['totals', 'rounds', 'compare', 'rulebook'];
   // Tabs per the ARIA practices: one tab stop, Left/Right/Home/End move and select.
   const onTabKey = (event: React.KeyboardEvent<HTMLElement>) => {
     const at = tabs.indexOf(tab);
@@ -163,6 +166,7 @@ export function App() {
 
   const running = source?.kind === 'live' && state.end === undefined;
   const pickerValue = source === undefined ? '' : hashOfSource(source);
+  const runName = source === undefined ? 'run' : source.kind === 'file' ? source.name.replace(/\.jsonl$/, '') : source.runId;
   const runningNames = new Set(liveRuns.filter((run) => run.running).map((run) => run.name));
   const savedFiles = runFiles.filter((file) => !runningNames.has(file.name));
 
@@ -272,14 +276,34 @@ export function App() {
                 data-testid={`tab-${name}`}
                 onClick={() => setTab(name)}
               >
-                {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : name === 'rulebook' ? 'Rulebook' : `Pressure (${pressureFiles.length})`}
+                {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : name === 'compare' ? 'Compare' : name === 'rulebook' ? 'Rulebook' : `Pressure (${pressureFiles.length})`}
               </button>
             ))}
           </div>
           <div id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
-          {tab === 'totals' ? <TotalsView totals={totals} /> : null}
+          {tab === 'totals' ? (
+            <>
+              <ExportButtons what="totals" table={() => totalsTable(totals, runName)} />
+              <TotalsView totals={totals} />
+            </>
+          ) : null}
           {tab === 'rounds' ? (
-            <RoundFilters view={viewState} targets={roundTargets} tasks={roundTasks} shown={shownRounds.length} total={rounds.length} onChange={setViewState} />
+            <>
+              <RoundFilters view={viewState} targets={roundTargets} tasks={roundTasks} shown={shownRounds.length} total={rounds.length} onChange={setViewState} />
+              <ExportButtons what="these rounds" table={() => roundsTable(shownRounds, runName)} />
+            </>
+          ) : null}
+          {tab === 'compare' ? (
+            <CompareView
+              name={runName}
+              totals={totals}
+              runFiles={savedFiles}
+              other={viewState.vs}
+              onOther={(other) => {
+                const { vs: _previous, ...rest } = viewState;
+                setViewState(other === undefined ? rest : { ...rest, vs: other });
+              }}
+            />
           ) : null}
           {tab === 'rounds' ? (
             <div className="rounds-split">

@@ -1,7 +1,7 @@
 import type { Verdict } from '../../src/contract/index.js';
 import { VERDICT_ORDER } from './verdict-style.js';
 
-export const TABS = ['totals', 'rounds', 'rulebook', 'pressure'] as const;
+export const TABS = ['totals', 'rounds', 'compare', 'rulebook', 'pressure'] as const;
 export type Tab = (typeof TABS)[number];
 
 export const SORTS = ['order', 'target', 'task', 'told', 'held'] as const;
@@ -19,6 +19,8 @@ export interface ViewState {
   /** Words every shown round contains (in its target, task, id, verdicts or reasons). */
   readonly q?: string;
   readonly sort: RoundSort;
+  /** The saved run the compare tab sets against this one. */
+  readonly vs?: string;
 }
 
 export const DEFAULT_VIEW: ViewState = { tab: 'totals', sort: 'order' };
@@ -42,6 +44,7 @@ export function viewFromHash(hash: string): ViewState {
   const target = text('target');
   const task = text('task');
   const q = text('q');
+  const vs = text('vs');
   return {
     tab: pick(params.get('tab'), TABS) ?? DEFAULT_VIEW.tab,
     sort: pick(params.get('sort'), SORTS) ?? DEFAULT_VIEW.sort,
@@ -51,6 +54,7 @@ export function viewFromHash(hash: string): ViewState {
     ...(target !== undefined ? { target } : {}),
     ...(task !== undefined ? { task } : {}),
     ...(q !== undefined ? { q } : {}),
+    ...(vs !== undefined ? { vs } : {}),
   };
 }
 
@@ -65,6 +69,7 @@ export function hashWithView(base: string, view: ViewState): string {
   if (view.task !== undefined) params.set('task', view.task);
   if (view.q !== undefined && view.q !== '') params.set('q', view.q);
   if (view.sort !== DEFAULT_VIEW.sort) params.set('sort', view.sort);
+  if (view.vs !== undefined) params.set('vs', view.vs);
   const query = params.toString();
   return query === '' ? base : `${base}?${query}`;
 }

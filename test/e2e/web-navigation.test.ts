@@ -62,6 +62,10 @@ describe('finding rounds: filters, search, sort and keys, all in the URL', { tim
     const page = await openPage('#/runs/example.jsonl?tab=rounds');
     await page.getByTestId('round-row').nth(2).click();
     await page.locator('[data-testid="round-view"]').waitFor();
+    // The full prompt of the round: the system message, then the repository with AGENTS.md and the ticket.
+    await page.getByText('Full prompt of this round').click();
+    await expect(page.locator('[data-testid="prompt-message"][data-role="user"] pre').textContent()).resolves.toContain('AGENTS.md');
+    await expect(page.locator('[data-testid="prompt-message"][data-role="user"] pre').textContent()).resolves.toContain('## Ticket');
     const roundId = roundInUrl(page);
     expect(roundId).toBe(rounds[2]?.roundId);
     await page.reload();
@@ -154,6 +158,19 @@ describe('comparing runs and exporting the view', { timeout: 60_000 }, () => {
     await expect(first.getAttribute('data-measure')).resolves.toBe(expected[0]?.measure);
     await expect(first.textContent()).resolves.toContain('0 pp [');
     await expect(first.getAttribute('data-p')).resolves.toBe('1');
+    await page.close();
+  });
+
+  it('charts told vs held per target: each bar and whisker is the totals\' landed rate and interval', async () => {
+    const totals = computeTotals(reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')));
+    const page = await openPage('#/runs/example.jsonl');
+    await page.getByTestId('told-held-chart').waitFor();
+    for (const row of totals.arms) {
+      const bar = page.getByTestId(`chart-${row.target}-${row.arm}`);
+      await expect(bar.getAttribute('data-rate')).resolves.toBe(String(row.roundsLanded.rate));
+      await expect(bar.getAttribute('data-low')).resolves.toBe(String(row.roundsLanded.low));
+      await expect(bar.getAttribute('data-high')).resolves.toBe(String(row.roundsLanded.high));
+    }
     await page.close();
   });
 

@@ -19,6 +19,8 @@ import { useRun } from './use-run.js';
 import { hashWithView, viewFromHash } from './view-state.js';
 import type { Tab, ViewState } from './view-state.js';
 import { CompareView } from './components/compare-view.js';
+import { PromptView } from './components/prompt-view.js';
+import { ToldHeldChart } from './components/told-held-chart.js';
 import { ExportButtons } from './components/export-buttons.js';
 import { RoundFilters } from './components/round-filters.js';
 import { roundsTable, totalsTable } from './view-tables.js';
@@ -284,6 +286,7 @@ export function App() {
           {tab === 'totals' ? (
             <>
               <ExportButtons what="totals" table={() => totalsTable(totals, runName)} />
+              <ToldHeldChart totals={totals} />
               <TotalsView totals={totals} />
             </>
           ) : null}
@@ -309,11 +312,14 @@ export function App() {
             <div className="rounds-split">
               <RoundList rounds={shownRounds} selectedRoundId={selectedRoundId} onSelect={selectRound} />
               {selectedRound !== undefined ? (
-                <RoundView
-                  round={selectedRound}
-                  task={tasks.find((task) => task.id === selectedRound.task)}
-                  leanRun={source?.kind === 'file' && view.lean === true ? source.name : undefined}
-                />
+                <div className="round-column">
+                  <RoundView
+                    round={selectedRound}
+                    task={tasks.find((task) => task.id === selectedRound.task)}
+                    leanRun={source?.kind === 'file' && view.lean === true ? source.name : undefined}
+                  />
+                  <PromptView task={tasks.find((task) => task.id === selectedRound.task)} rulebook={state.start?.rulebook} mode={state.start?.config.mode ?? 'plan'} />
+                </div>
               ) : (
                 <p className="muted">Pick a round in the list or the strip.</p>
               )}

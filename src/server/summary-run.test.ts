@@ -44,4 +44,24 @@ describe('the summary view of a run file', () => {
     expect(state.end).toBeUndefined();
     expect(state.totals).toEqual(computeTotals(reduceRunEvents(parseRunFileText(cut.join('\n'), 'cut'))));
   });
+
+  it('shows a round started again (a resume retries it) as the reducer does: its new result only', () => {
+    const events = parseRunFileText(EXAMPLE, 'example.jsonl').filter((event) => event.type !== 'run-end' && event.type !== 'totals');
+    const first = events.find((event) => event.type === 'arm-end');
+    if (first?.type !== 'arm-end') throw new Error('the example has no arm-end');
+    const { roundId, target, task, rep, runId, time } = first;
+    const last = events.at(-1)?.seq ?? 0;
+    const retried = [
+      ...events,
+      { seq: last + 1, time, runId, type: 'round-start', roundId, target, task, rep },
+      { seq: last + 2, time, runId, type: 'arm-end', roundId, target, task, rep, result: { ...first.result, arm: 'told', verdict: 'error', reason: 'retried', error: { code: 'E_X', message: 'x' } } },
+    ] as const;
+    const text = retried.map((event) => JSON.stringify(event)).join('\n') + '\n';
+    const expected = reduceRunEvents(parseRunFileText(text, 'retried'));
+    const fromSummary = reduceRunEvents(safeParseRunFileText(summarizeRunText(lean(text)), 'summary').events);
+    const shown = (state: typeof expected) => state.rounds.toArray().map((round) => [round.roundId, round.told?.verdict, round.held?.verdict]);
+    expect(shown(fromSummary)).toEqual(shown(expected));
+    expect(fromSummary.rounds.toArray().find((round) => round.roundId === roundId)?.held).toBeUndefined();
+    expect(fromSummary.totals).toEqual(computeTotals(expected));
+  });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
 import { computeTotals, parseRunFileText, reduceRunEvents } from '../../src/store/browser.js';
+import { RATE_DEFINITIONS } from '../../src/report/index.js';
 import { compareTotals } from '../../web/src/compare-totals.js';
 import type { RoundState } from '../../src/store/browser.js';
 
@@ -165,6 +166,10 @@ describe('comparing runs and exporting the view', { timeout: 60_000 }, () => {
     const totals = computeTotals(reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')));
     const page = await openPage('#/runs/example.jsonl');
     await page.getByTestId('told-held-chart').waitFor();
+    // The definitions next to the numbers are the terminal report's own sentences.
+    for (const [key, text] of Object.entries(RATE_DEFINITIONS)) {
+      await expect(page.getByTestId(`definition-${key}`).textContent()).resolves.toBe(`${text}.`);
+    }
     for (const row of totals.arms) {
       const bar = page.getByTestId(`chart-${row.target}-${row.arm}`);
       await expect(bar.getAttribute('data-rate')).resolves.toBe(String(row.roundsLanded.rate));

@@ -20,6 +20,7 @@ import { hashWithView, viewFromHash } from './view-state.js';
 import type { Tab, ViewState } from './view-state.js';
 import { CompareView } from './components/compare-view.js';
 import { PromptView } from './components/prompt-view.js';
+import { RateDefinitions } from './components/rate-definitions.js';
 import { ToldHeldChart } from './components/told-held-chart.js';
 import { ExportButtons } from './components/export-buttons.js';
 import { RoundFilters } from './components/round-filters.js';
@@ -288,6 +289,7 @@ export function App() {
               <ExportButtons what="totals" table={() => totalsTable(totals, runName)} />
               <ToldHeldChart totals={totals} />
               <TotalsView totals={totals} />
+              <RateDefinitions />
             </>
           ) : null}
           {tab === 'rounds' ? (

@@ -118,6 +118,15 @@ describe('the strip has a table and the page fits a phone', { timeout: 60_000 },
     await strip.waitFor();
     await expect(strip.getAttribute('role')).resolves.toBe('img');
     await expect(strip.getAttribute('aria-label')).resolves.toMatch(/^Verdicts of 48 rounds\. /);
+    // Violated cells carry a dark slash (the second encoding): its colour is on the canvas, drawn nowhere else.
+    const slashPixels = await strip.evaluate((canvas: HTMLCanvasElement) => {
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+      let count = 0;
+      for (let index = 0; index < data.length; index += 4) if (data[index] === 33 && data[index + 1] === 37 && data[index + 2] === 41 && data[index + 3] === 255) count += 1;
+      return count;
+    });
+    expect(slashPixels).toBeGreaterThan(0);
+    await expect(page.locator('.legend .swatch[data-verdict="violated"]').getAttribute('data-mark')).resolves.toBe('true');
     await page.getByText('Verdicts as a table').click();
     const round = rounds.find((candidate) => candidate.told?.verdict === 'violated');
     expect(round).toBeDefined();

@@ -18,6 +18,15 @@ export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   evaded: '#5f0f40',
 };
 
+/**
+ * The second encoding, for readers who cannot tell the colours apart: a verdict where a violation
+ * landed carries a slash across its cell (and its legend swatch), in a colour that shows on it.
+ */
+export const VERDICT_MARK: Readonly<Partial<Record<Verdict, string>>> = {
+  violated: '#212529',
+  evaded: '#ffffff',
+};
+
 export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   clean: 'clean',
   declined: 'declined (correct refusal)',

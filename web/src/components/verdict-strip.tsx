@@ -3,7 +3,7 @@ import type { Arm, ArmResult, Verdict } from '../../../src/contract/index.js';
 import type { RoundState } from '../../../src/store/browser.js';
 import { LABEL_HEIGHT, heldTop, hitTest, layoutStrip } from '../strip-layout.js';
 import { StripTable, stripCounts, stripSummary } from './strip-table.js';
-import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_ORDER } from '../verdict-style.js';
+import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_MARK, VERDICT_ORDER } from '../verdict-style.js';
 
 interface VerdictStripProps {
   rounds: readonly RoundState[];
@@ -85,6 +85,33 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
       }
       context.fill();
     }
+    // The slash of each verdict where a violation landed, batched by colour like the fills.
+    const marks = new Map<string, number[]>();
+    rounds.forEach((round, index) => {
+      for (const [arm, result] of [
+        [0, round.told],
+        [1, round.held],
+      ] as const) {
+        const mark = result === undefined ? undefined : VERDICT_MARK[result.verdict];
+        if (mark === undefined) continue;
+        const list = marks.get(mark) ?? [];
+        list.push(index * 2 + arm);
+        marks.set(mark, list);
+      }
+    });
+    context.lineWidth = Math.max(1, cell / 5);
+    for (const [color, cells] of marks) {
+      context.strokeStyle = color;
+      context.beginPath();
+      for (const code of cells) {
+        const index = code >> 1;
+        const left = layout.x[index] ?? 0;
+        const top = code & 1 ? heldTop(layout, index) : (layout.y[index] ?? 0);
+        context.moveTo(left, top + cell);
+        context.lineTo(left + cell, top);
+      }
+      context.stroke();
+    }
     const selected = selectedRoundId === undefined ? -1 : rounds.findIndex((round) => round.roundId === selectedRoundId);
     if (selected >= 0) {
       context.strokeStyle = '#1c7ed6';
@@ -143,7 +170,7 @@ export function Legend({ sessions = false }: { sessions?: boolean }) {
     <ul className="legend">
       {VERDICT_ORDER.filter((verdict) => sessions || !SESSION_VERDICTS.has(verdict)).map((verdict) => (
         <li key={verdict}>
-          <span className="swatch" style={{ background: VERDICT_COLOR[verdict] }} />
+          <span className="swatch" data-verdict={verdict} data-mark={VERDICT_MARK[verdict] !== undefined} style={{ background: swatchBackground(verdict) }} />
           {VERDICT_LABEL[verdict]}
         </li>
       ))}
@@ -154,4 +181,11 @@ export function Legend({ sessions = false }: { sessions?: boolean }) {
 /** A loop or agent arm (the summary view keeps its mode but not its session). */
 function isSessionArm(result: ArmResult | undefined): boolean {
   return result?.session !== undefined || result?.mode === 'loop' || result?.mode === 'agent';
+}
+
+/** A legend swatch: the verdict's colour, with its slash where the strip draws one. */
+function swatchBackground(verdict: Verdict): string {
+  const mark = VERDICT_MARK[verdict];
+  const color = VERDICT_COLOR[verdict];
+  return mark === undefined ? color : `linear-gradient(to top right, ${color} 40%, ${mark} 40%, ${mark} 60%, ${color} 60%)`;
 }

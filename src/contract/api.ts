@@ -3,6 +3,7 @@ import { RulebookSchema } from './rulebook.js';
 import { RunEventSchema, TargetInfoSchema } from './events.js';
 import { PressureRecordSchema, PressureVariantSchema, PressureVerdictSchema, ResponseOriginSchema } from './pressure.js';
 import { RateSchema } from './totals.js';
+import { ArmSchema } from './verdict.js';
 
 /**
  * The web API, one schema per endpoint, shared by the server (validation) and the browser
@@ -87,7 +88,7 @@ export type RunListResponse = z.infer<typeof RunListResponseSchema>;
  * details, checks, usage and latency are untouched, so totals computed from it equal the full run's.
  * A round's full events come from GET /api/runs/:name/rounds/:roundId.
  */
-export const RunViewSchema = z.enum(['full', 'lean']);
+export const RunViewSchema = z.enum(['full', 'lean', 'summary']);
 export type RunView = z.infer<typeof RunViewSchema>;
 
 /** GET /api/runs/:name with `Accept: application/json` (the default answer is the JSONL itself). */
@@ -146,6 +147,34 @@ export type PressureFileResponse = z.infer<typeof PressureFileResponseSchema>;
  */
 export const SessionMessageSchema = z.object({ runId: z.string(), token: z.string(), live: z.boolean() });
 export type SessionMessage = z.infer<typeof SessionMessageSchema>;
+
+/** One commit waiting for a person in a live run (`GET /api/live`, `event: live` of `/api/live/stream`). */
+export const LiveApprovalSchema = z.object({
+  approvalId: z.string(),
+  roundId: z.string(),
+  target: z.string(),
+  task: z.string(),
+  rep: z.number().int().nonnegative(),
+  arm: ArmSchema,
+  message: z.string(),
+  deadline: z.string(),
+});
+export type LiveApproval = z.infer<typeof LiveApprovalSchema>;
+
+/** A run this server process started: whether it still runs, its rounds so far and its waiting commits. */
+export const LiveRunSummarySchema = z.object({
+  runId: z.string(),
+  /** The run file's name in the runs folder. */
+  name: z.string(),
+  running: z.boolean(),
+  rounds: z.number().int().nonnegative(),
+  pending: z.array(LiveApprovalSchema),
+});
+export type LiveRunSummary = z.infer<typeof LiveRunSummarySchema>;
+
+/** GET /api/live, and each `event: live` message of GET /api/live/stream: every run of this process, newest first. */
+export const LiveRunsResponseSchema = z.object({ runs: z.array(LiveRunSummarySchema) });
+export type LiveRunsResponse = z.infer<typeof LiveRunsResponseSchema>;
 
 export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type ApiError = z.infer<typeof ApiErrorSchema>;

@@ -1,5 +1,6 @@
 import type { ArmTotals, Totals } from '../contract/index.js';
 import { formatRate } from './format-rate.js';
+import { RATE_DEFINITIONS } from './rate-definitions.js';
 
 const COLUMNS = [
   'target',
@@ -88,8 +89,8 @@ const SESSION_LEGEND =
 
 const LEGEND =
   'Told and held are separate generations: compare them side by side, never as one rate. ' +
-  'Rates show count/n, percent and the Wilson 95% interval. attempted = rounds where the model tried at least one violation; ' +
-  'landed = rounds where one was applied; attempts/landed/blocked below count violations.';
+  `Rates show count/n, percent and the Wilson 95% interval. ${RATE_DEFINITIONS.n}. ${RATE_DEFINITIONS.roundsWithAttempt}; ` +
+  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}. ${RATE_DEFINITIONS.counts}.`;
 
 /** The totals as an aligned plain-text table (terminal) with the per-rule breakdown. */
 export function formatTotalsTable(totals: Totals): string {

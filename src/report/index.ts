@@ -1,3 +1,5 @@
 export { formatRate } from './format-rate.js';
 export { formatTotalsMarkdown, formatTotalsTable } from './format-totals.js';
 export { formatJunit } from './format-junit.js';
+export { RATE_DEFINITIONS } from './rate-definitions.js';
+export type { RateDefinitionKey } from './rate-definitions.js';

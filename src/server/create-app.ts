@@ -3,6 +3,7 @@ import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema } from '../contract/index.js';
 import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
+import { safeParseRunFileText } from '../store/browser.js';
 import { ApiError } from './api-error.js';
 import { buildConfigResponse } from './config-response.js';
 import { RunRegistry } from './live-run.js';
@@ -11,6 +12,7 @@ import { leanRunEvent } from './lean-run.js';
 import { listPressureFiles, readPressureFile } from './pressure-files.js';
 import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound, readSavedRun } from './run-files.js';
 import { RunIndexCache } from './run-index.js';
+import { streamLiveRuns } from './live-stream.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
@@ -72,7 +74,7 @@ function viewOf(request: Request): RunView {
   const asked = request.query['view'];
   if (asked === undefined) return 'full';
   const parsed = RunViewSchema.safeParse(asked);
-  if (!parsed.success) throw new ApiError(400, 'E_VIEW', `view must be "full" or "lean", got ${JSON.stringify(asked)}.`);
+  if (!parsed.success) throw new ApiError(400, 'E_VIEW', `view must be "full", "lean" or "summary", got ${JSON.stringify(asked)}.`);
   return parsed.data;
 }
 
@@ -123,6 +125,14 @@ export function createApp(options: AppOptions): HoldfastApp {
     response.status(201).json(body);
   });
 
+  api.get('/live', (_request, response) => {
+    response.json(runs.board.snapshot());
+  });
+
+  api.get('/live/stream', (_request, response) => {
+    streamLiveRuns(response, runs.board, heartbeatMs);
+  });
+
   api.get('/run/:id/stream', async (request, response) => {
     await streamRun(request, response, runs, context, { heartbeatMs });
   });
@@ -160,7 +170,7 @@ export function createApp(options: AppOptions): HoldfastApp {
     const name = String(request.params['name']);
     const view = viewOf(request);
     if (wantsJson(request)) {
-      const { events, problems } = await readSavedRun(context.runsDir, name);
+      const { events, problems } = view === 'summary' ? safeParseRunFileText((await readLeanRunBytes(runIndexes, context.runsDir, name, false, 'summary')).toString('utf8'), name) : await readSavedRun(context.runsDir, name);
       const body: SavedRunResponse = { name, view, events: view === 'lean' ? events.map(leanRunEvent) : events, problems };
       response.json(body);
       return;
@@ -171,7 +181,7 @@ export function createApp(options: AppOptions): HoldfastApp {
       return;
     }
     const gzipped = request.acceptsEncodings('gzip', 'identity') === 'gzip';
-    const bytes = await readLeanRunBytes(runIndexes, context.runsDir, name, gzipped);
+    const bytes = await readLeanRunBytes(runIndexes, context.runsDir, name, gzipped, view);
     response.vary('Accept-Encoding');
     if (gzipped) response.set('Content-Encoding', 'gzip');
     response.send(bytes);

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../contract/index.js';
 import type { PendingApprovals } from '../experiment/approvals.js';
+import { LiveRunBoard } from './live-run-board.js';
 
 /** What a stream does with a live run: every event as it is stored, then the end. */
 export interface RunSubscriber {
@@ -87,9 +88,12 @@ export class LiveRun {
 /** The runs this process started, by run id. */
 export class RunRegistry {
   private readonly runs = new Map<string, LiveRun>();
+  /** Every run's summary and waiting commits, for the header of every page. */
+  readonly board = new LiveRunBoard();
 
   add(run: LiveRun): LiveRun {
     this.runs.set(run.runId, run);
+    this.board.track(run);
     return run;
   }
 

@@ -60,10 +60,11 @@ export async function readRunText(runsDir: string, name: string): Promise<string
  * The lean JSONL of a saved run (see `leanRunFileLine`), gzipped when asked, from the cache when
  * the file is unchanged.
  */
-export async function readLeanRunBytes(cache: RunIndexCache, runsDir: string, name: string, gzipped: boolean): Promise<Buffer> {
+export async function readLeanRunBytes(cache: RunIndexCache, runsDir: string, name: string, gzipped: boolean, view: 'lean' | 'summary' = 'lean'): Promise<Buffer> {
   const path = runFilePath(runsDir, name);
   try {
     const index = await cache.get(path);
+    if (view === 'summary') return await index.summary(gzipped);
     return gzipped ? await index.gzipped() : index.lean;
   } catch (error) {
     if (isMissing(error)) throw notFound(name, error);

@@ -4,6 +4,7 @@ import { gzip } from 'node:zlib';
 import { RunEventSchema } from '../contract/index.js';
 import type { RunEvent } from '../contract/index.js';
 import { leanRunFileLine } from './lean-run.js';
+import { summarizeRunText } from './summary-run.js';
 
 /** Where one line sits in the file, in bytes, without its newline. */
 interface LineRange {
@@ -20,6 +21,8 @@ export interface RunFileIndex {
    * and the browser inflates natively faster than it receives the plain bytes, even on loopback.
    */
   gzipped(): Promise<Buffer>;
+  /** The summary view (`summarizeRunText` of the lean text), gzipped or not; computed once, on first use. */
+  summary(gzipped: boolean): Promise<Buffer>;
   readonly rounds: ReadonlyMap<string, readonly LineRange[]>;
 }
 
@@ -53,11 +56,22 @@ export function indexRunFile(bytes: Buffer): RunFileIndex {
   // A torn last line keeps its missing newline, so the reader still sees it as cut off mid-write.
   const lean = Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}${terminated ? '\n' : ''}`, 'utf8');
   let gzipped: Promise<Buffer> | undefined;
+  let summary: Buffer | undefined;
+  let summaryGzipped: Promise<Buffer> | undefined;
+  const summaryBytes = (): Buffer => {
+    summary ??= Buffer.from(summarizeRunText(lean.toString('utf8')), 'utf8');
+    return summary;
+  };
   return {
     lean,
     gzipped: () => {
       gzipped ??= gzipAsync(lean, { level: GZIP_LEVEL });
       return gzipped;
+    },
+    summary: (zipped) => {
+      if (!zipped) return Promise.resolve(summaryBytes());
+      summaryGzipped ??= gzipAsync(summaryBytes(), { level: GZIP_LEVEL });
+      return summaryGzipped;
     },
     rounds,
   };

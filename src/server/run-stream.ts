@@ -56,7 +56,7 @@ function sessionMessage(session: SessionMessage): string {
   return formatSseMessage({ event: 'session', data: JSON.stringify(session) });
 }
 
-function openStream(response: Response): void {
+export function openStream(response: Response): void {
   response.status(200);
   response.set({
     'Content-Type': 'text/event-stream; charset=utf-8',

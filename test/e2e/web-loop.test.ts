@@ -55,7 +55,10 @@ describe('a loop-mode run in the web app', () => {
     // The console.log write is refused; so is the commit, as the task's own tests fail (R6 counts only a passing run).
     const blocked = held.locator('[data-testid="call"][data-decision="blocked"]');
     await expect(blocked.count()).resolves.toBe(2);
-    await expect(blocked.first().getByTestId('call-check').textContent()).resolves.toContain('R4: R4 NOLOG');
+    // The rule is named once: the detail starts with it, so no "R4:" prefix doubles it.
+    const check = await blocked.first().getByTestId('call-check').textContent();
+    expect(check).toMatch(/^R4 NOLOG: /);
+    expect(check).not.toContain('R4: R4');
     await expect(blocked.nth(1).getAttribute('data-tool')).resolves.toBe('commit');
     await expect(held.getByTestId('session-landed').getAttribute('data-count')).resolves.toBe('0');
 

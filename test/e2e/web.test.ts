@@ -179,7 +179,7 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     await page.close();
   });
 
-  it('loads a saved run lean and fetches an opened round in full: written content and raw reply', async () => {
+  it('loads a saved run as its summary and fetches an opened round in full: written content and raw reply', async () => {
     const page = await context.newPage();
     page.on('pageerror', (error) => {
       throw error;
@@ -188,7 +188,7 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     page.on('request', (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search));
     await page.goto(`${harness.server.url}/#/runs/example.jsonl`);
     await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
-    expect(requested).toContain('/api/runs/example.jsonl?view=lean');
+    expect(requested).toContain('/api/runs/example.jsonl?view=summary');
     expect(requested.some((url) => url.includes('/rounds/'))).toBe(false);
 
     await page.getByTestId('tab-rounds').click();

@@ -16,3 +16,8 @@ export function formatCountdown(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
+
+/** Whether a detail already names its rule first (`R2 SCOPE: …`), so a `R2:` prefix would say it twice. */
+export function detailNamesRule(rule: string, detail: string | undefined): boolean {
+  return detail !== undefined && (detail.startsWith(`${rule} `) || detail.startsWith(`${rule}:`));
+}

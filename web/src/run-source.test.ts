@@ -18,6 +18,11 @@ describe('run source in the URL hash', () => {
     expect(sourceFromHash('#/other/x')).toBeUndefined();
   });
 
+  it('reads the run before the view part of the hash', () => {
+    expect(sourceFromHash('#/runs/a%3Fb.jsonl?tab=rounds&round=x')).toEqual({ kind: 'file', name: 'a?b.jsonl' });
+    expect(sourceFromHash('#/live/run-1?tab=totals')).toEqual({ kind: 'live', runId: 'run-1' });
+  });
+
   it('compares sources by what they open', () => {
     expect(sameSource({ kind: 'file', name: 'a' }, { kind: 'file', name: 'a' })).toBe(true);
     expect(sameSource({ kind: 'file', name: 'a' }, { kind: 'live', runId: 'a' })).toBe(false);

@@ -2,7 +2,8 @@
 export type RunSource = { kind: 'file'; name: string } | { kind: 'live'; runId: string };
 
 export function sourceFromHash(hash: string): RunSource | undefined {
-  const match = /^#\/(runs|live)\/(.+)$/.exec(hash);
+  // What follows `?` is the view (tab, round, filters: see view-state.ts); names are URL-encoded, so `?` is not in them.
+  const match = /^#\/(runs|live)\/([^?]+)/.exec(hash);
   if (match === null) return undefined;
   const value = decodeURIComponent(match[2] ?? '');
   if (value === '') return undefined;

@@ -20,6 +20,11 @@ export interface RunView {
    * written contents, which `fetchRoundEvents` fetches per round.
    */
   readonly lean?: boolean;
+  /**
+   * The events are the summary view: arm results carry only verdict, reason, parse, error and mode,
+   * so the totals are the server's (`state.totals`, its last totals event), not computed here.
+   */
+  readonly summary?: boolean;
 }
 
 const EMPTY: RunView = { state: initialRunState(), connection: 'loading', problems: [] };
@@ -38,14 +43,15 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
     let disposed = false;
 
     if (source.kind === 'file') {
-      // The strip, totals and list need only verdicts and statuses: a round's bulk comes when it is opened.
-      fetchSavedRun(source.name, 'lean').then(
+      // The strip and list need only verdicts: a round's bulk comes when it is opened.
+      // The summary: verdicts only, and the totals the server computed from every round.
+      fetchSavedRun(source.name, 'summary').then(
         (saved) => {
           if (disposed) return;
           performance.mark('holdfast:reduce-start');
           const state = reduceRunEvents(saved.events);
           performance.measure('holdfast:reduce', 'holdfast:reduce-start');
-          setView({ state, connection: 'closed', problems: saved.problems, lean: true });
+          setView({ state, connection: 'closed', problems: saved.problems, lean: true, summary: true });
         },
         (error: unknown) => {
           if (disposed) return;

@@ -2,18 +2,29 @@ import type { ActionStatus, ParseMethod, PressureVerdict, Verdict } from '../../
 
 /**
  * Colours read at a glance: green is right (declined is a correct refusal, recovered a held session
- * that got back on track), red landed, amber stopped, purple a violation that got past the gate.
+ * that got back on track), orange landed, amber stopped, purple a violation that got past the gate.
+ * Clean is a dark blue-green and violated a light orange, so the two differ in lightness and hue
+ * under deuteranopia and protanopia too (red on green did not); each badge carries its word as well.
  */
 export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
-  clean: '#2f9e44',
+  clean: '#0b6e4f',
   declined: '#63c7a0',
-  violated: '#e03131',
+  violated: '#f76707',
   blocked: '#f59f00',
   refused: '#8e44c9',
   unparseable: '#adb5bd',
   error: '#495057',
   recovered: '#74b816',
   evaded: '#5f0f40',
+};
+
+/**
+ * The second encoding, for readers who cannot tell the colours apart: a verdict where a violation
+ * landed carries a slash across its cell (and its legend swatch), in a colour that shows on it.
+ */
+export const VERDICT_MARK: Readonly<Partial<Record<Verdict, string>>> = {
+  violated: '#212529',
+  evaded: '#ffffff',
 };
 
 export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {

@@ -8,11 +8,13 @@ interface ApprovalsPanelProps {
   finished: readonly ApprovalState[];
   /** Absent when this page cannot answer (a saved run, or a stream without the run's token). */
   answer: ((approvalId: string, approve: boolean) => Promise<void>) | undefined;
+  /** Why nothing can be answered here, shown when `answer` is absent. */
+  readOnly: string;
   onOpenRound: (roundId: string) => void;
 }
 
 /** The commit gate: each pending commit with what it would land, and a countdown to automatic refusal. */
-export function ApprovalsPanel({ pending, finished, answer, onOpenRound }: ApprovalsPanelProps) {
+export function ApprovalsPanel({ pending, finished, answer, readOnly, onOpenRound }: ApprovalsPanelProps) {
   const now = useNow(pending.length > 0);
   const recent = finished.slice(-5).reverse();
   if (pending.length === 0 && recent.length === 0) return null;
@@ -23,7 +25,7 @@ export function ApprovalsPanel({ pending, finished, answer, onOpenRound }: Appro
         <span className="muted">{pending.length} waiting</span>
       </div>
       {pending.map((approval) => (
-        <PendingApproval key={approval.approvalId} approval={approval} now={now} answer={answer} />
+        <PendingApproval key={approval.approvalId} approval={approval} now={now} answer={answer} readOnly={readOnly} />
       ))}
       {recent.length > 0 ? (
         <ul className="finished-approvals">
@@ -49,7 +51,7 @@ export function ApprovalsPanel({ pending, finished, answer, onOpenRound }: Appro
   );
 }
 
-function PendingApproval({ approval, now, answer }: { approval: ApprovalState; now: number; answer: ApprovalsPanelProps['answer'] }) {
+function PendingApproval({ approval, now, answer, readOnly }: { approval: ApprovalState; now: number; answer: ApprovalsPanelProps['answer']; readOnly: string }) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const request = approval.request;
@@ -98,7 +100,7 @@ function PendingApproval({ approval, now, answer }: { approval: ApprovalState; n
         <button type="button" className="refuse" disabled={answer === undefined || sending} onClick={() => send(false)}>
           Refuse
         </button>
-        {answer === undefined ? <span className="muted">Read only: only the run's own page holds its approval token.</span> : null}
+        {answer === undefined ? <span className="muted">Read only: {readOnly}</span> : null}
         {error !== undefined ? <span className="error">{error}</span> : null}
       </div>
     </article>

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { RoundState } from '../../../src/store/browser.js';
 import { VerdictBadge } from './verdict-badge.js';
 
@@ -11,7 +12,35 @@ interface RoundListProps {
   onSelect: (roundId: string) => void;
 }
 
-/** Every round of the run; only the visible rows exist in the DOM, so 5,000 rounds scroll smoothly. */
+const PAGE = 10;
+
+/** Where a list key moves the selection from `index` (of `count`), or undefined for any other key. */
+export function listKeyTarget(key: string, index: number, count: number): number | undefined {
+  if (count === 0) return undefined;
+  const from = index < 0 ? -1 : index;
+  switch (key) {
+    case 'ArrowDown':
+      return Math.min(count - 1, from + 1);
+    case 'ArrowUp':
+      return Math.max(0, from - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    case 'PageDown':
+      return Math.min(count - 1, from + PAGE);
+    case 'PageUp':
+      return Math.max(0, from - PAGE);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every round shown; only the visible rows exist in the DOM, so 5,000 rounds scroll smoothly. A
+ * listbox per the ARIA practices: one tab stop, arrows, Home/End and Page keys move the selection,
+ * the selected row is the active descendant.
+ */
 export function RoundList({ rounds, selectedRoundId, onSelect }: RoundListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -28,9 +57,17 @@ export function RoundList({ rounds, selectedRoundId, onSelect }: RoundListProps)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedIndex]);
 
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const next = listKeyTarget(event.key, selectedIndex, rounds.length);
+    const round = next === undefined ? undefined : rounds[next];
+    if (round === undefined) return;
+    event.preventDefault();
+    onSelect(round.roundId);
+  };
+
   return (
     <div className="round-list" data-testid="round-list" data-count={rounds.length}>
-      <div className="round-row round-head">
+      <div className="round-row round-head" aria-hidden="true">
         <span>#</span>
         <span>target</span>
         <span>task</span>
@@ -38,14 +75,25 @@ export function RoundList({ rounds, selectedRoundId, onSelect }: RoundListProps)
         <span>told</span>
         <span>held</span>
       </div>
-      <div ref={scroller} className="round-scroll">
+      <div
+        ref={scroller}
+        className="round-scroll"
+        role="listbox"
+        aria-label={`Rounds: target, task, repetition, told verdict, held verdict (${rounds.length})`}
+        tabIndex={0}
+        aria-activedescendant={selectedIndex >= 0 ? `round-option-${selectedIndex}` : undefined}
+        onKeyDown={onKeyDown}
+        data-testid="round-listbox"
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const round = rounds[item.index];
             if (round === undefined) return null;
             return (
-              <button
-                type="button"
+              <div
+                role="option"
+                aria-selected={round.roundId === selectedRoundId}
+                id={`round-option-${item.index}`}
                 key={round.roundId}
                 data-testid="round-row"
                 data-round-id={round.roundId}
@@ -63,7 +111,7 @@ export function RoundList({ rounds, selectedRoundId, onSelect }: RoundListProps)
                 <span>
                   <VerdictBadge verdict={round.held?.verdict} />
                 </span>
-              </button>
+              </div>
             );
           })}
         </div>

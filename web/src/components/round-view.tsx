@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Action, ActionOutcome, Arm, ArmResult, TaskInfo } from '../../../src/contract/index.js';
 import type { RoundState } from '../../../src/store/browser.js';
-import { formatMs } from '../format.js';
+import { detailNamesRule, formatMs } from '../format.js';
 import { lineDiff } from '../line-diff.js';
 import { useRoundDetail } from '../use-round-detail.js';
 import { PARSE_LABEL, STATUS_LABEL } from '../verdict-style.js';
@@ -169,7 +169,7 @@ function ActionItem({ outcome, files, elided }: { outcome: ActionOutcome; files:
       </div>
       {outcome.rule !== undefined || outcome.detail !== undefined ? (
         <p className="detail">
-          {outcome.rule !== undefined ? <b>{outcome.rule}: </b> : null}
+          {outcome.rule !== undefined && !detailNamesRule(outcome.rule, outcome.detail) ? <b>{outcome.rule}: </b> : null}
           {outcome.detail}
         </p>
       ) : null}

@@ -45,11 +45,8 @@ export function SandboxView({ sandbox, elided }: { sandbox: SandboxResult; elide
                   : `exit ${command.exitCode ?? command.signal ?? '?'}`
                 : `not executed: ${command.reason ?? 'refused'}`}
               {command.durationMs !== undefined ? ` · ${Math.round(command.durationMs)} ms` : ''}
-              {!elided && command.executed && command.exitCode !== 0 && command.output !== undefined && command.output.text.trim() !== '' ? (
-                <pre className="command-output" data-testid="command-output">
-                  {command.output.kept === 'tail' ? '… earlier output cut\n' : ''}
-                  {command.output.text.trimEnd().split('\n').slice(-8).join('\n')}
-                </pre>
+              {!elided && command.executed && command.output !== undefined && command.output.text.trim() !== '' ? (
+                <CommandOutput text={command.output.text} cut={command.output.kept === 'tail'} failed={command.exitCode !== 0} />
               ) : null}
             </li>
           ))}
@@ -78,6 +75,26 @@ export function SandboxView({ sandbox, elided }: { sandbox: SandboxResult; elide
           {sandbox.diff.truncated ? <div className="diff-file">… cut at {sandbox.diff.text.length} of {sandbox.diff.bytes} bytes</div> : null}
         </pre>
       )}
+    </details>
+  );
+}
+
+/**
+ * A command's output (a test run's report, say), always reachable: open when the command failed,
+ * folded when it passed; the whole kept text either way.
+ */
+function CommandOutput({ text, cut, failed }: { text: string; cut: boolean; failed: boolean }) {
+  const lines = text.trimEnd().split('\n');
+  return (
+    <details className="command-output-details" open={failed} data-testid="command-output-details" data-failed={failed}>
+      <summary>
+        output · {lines.length} line{lines.length === 1 ? '' : 's'}
+        {cut ? ' (earlier output cut)' : ''}
+      </summary>
+      <pre className="command-output" data-testid="command-output" tabIndex={0}>
+        {cut ? '… earlier output cut\n' : ''}
+        {lines.join('\n')}
+      </pre>
     </details>
   );
 }

@@ -58,7 +58,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
           <li key={target.id} title={target.detail}>
             <label className={usable(target) ? '' : 'unusable'}>
               <input type="checkbox" checked={targets.has(target.id)} onChange={() => setTargets(toggle(targets, target.id))} />
-              <span className={`dot ${target.reachable ? 'ok' : 'down'}`} aria-label={target.reachable ? 'reachable' : 'unreachable'} />
+              <span className={`dot ${target.reachable ? 'ok' : 'down'}`} role="img" aria-label={target.reachable ? 'reachable' : 'unreachable'} />
               {target.id}
               <span className="muted">
                 {' '}
@@ -144,10 +144,11 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
           Run {targets.size} target{targets.size === 1 ? '' : 's'}
         </button>
       </div>
+      <UnusableWarning targets={config.targets.filter((target) => targets.has(target.id) && !usable(target))} />
       <h4>Replay a saved run (no key needed)</h4>
       <p className="muted small">Answers every round from the file's recorded replies, with its own targets, tasks and repetitions.</p>
       <div className="run-buttons">
-        <select value={replay} onChange={(event) => setReplay(event.target.value)} data-testid="replay-file">
+        <select value={replay} onChange={(event) => setReplay(event.target.value)} data-testid="replay-file" aria-label="Saved run to replay">
           {runFiles.map((file) => (
             <option key={file.name} value={file.name}>
               {file.name}
@@ -165,5 +166,15 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** Chosen targets that cannot answer: the run may start, but their rounds will end as errors. */
+function UnusableWarning({ targets }: { targets: readonly ConfigResponse['targets'][number][] }) {
+  if (targets.length === 0) return null;
+  return (
+    <p className="warning" role="status" data-testid="unusable-targets">
+      {targets.map((target) => `${target.id} ${target.reachable ? `has no key (${target.keyEnv ?? 'key'} not set)` : `is unreachable (${target.detail})`}`).join('; ')}: its rounds will end as errors.
+    </p>
   );
 }

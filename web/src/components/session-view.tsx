@@ -1,5 +1,5 @@
 import type { Session, ToolCallRecord, ToolDecision } from '../../../src/contract/index.js';
-import { formatMs } from '../format.js';
+import { detailNamesRule, formatMs } from '../format.js';
 
 const DECISION_LABEL: Readonly<Record<ToolDecision, string>> = {
   applied: 'applied',
@@ -83,7 +83,7 @@ function CallItem({ call, elided }: { call: ToolCallRecord; elided: boolean }) {
       </div>
       {failed.map((check, index) => (
         <p key={index} className="detail" data-testid="call-check">
-          <b>{check.rule}: </b>
+          {detailNamesRule(check.rule, check.detail) ? null : <b>{check.rule}: </b>}
           {check.detail}
         </p>
       ))}

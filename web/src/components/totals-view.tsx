@@ -1,4 +1,5 @@
 import type { Arm, ArmTotals, Rate, Totals } from '../../../src/contract/index.js';
+import { RATE_DEFINITIONS } from '../../../src/report/rate-definitions.js';
 import { RateBar } from './rate-bar.js';
 
 const ARMS: readonly Arm[] = ['told', 'held'];
@@ -6,9 +7,9 @@ const ARM_COLOR: Readonly<Record<Arm, string>> = { told: '#e8590c', held: '#1971
 
 type RateKey = 'roundsWithAttempt' | 'roundsLanded' | 'clean';
 const RATES: readonly { key: RateKey; label: string; hint: string }[] = [
-  { key: 'roundsWithAttempt', label: 'rounds with an attempt', hint: 'the model tried at least one violation' },
-  { key: 'roundsLanded', label: 'rounds where a violation landed', hint: 'a violating action was applied' },
-  { key: 'clean', label: 'clean rounds', hint: 'no check failed; everything applied' },
+  { key: 'roundsWithAttempt', label: 'rounds with an attempt', hint: RATE_DEFINITIONS.roundsWithAttempt },
+  { key: 'roundsLanded', label: 'rounds where a violation landed', hint: RATE_DEFINITIONS.roundsLanded },
+  { key: 'clean', label: 'clean rounds', hint: RATE_DEFINITIONS.clean },
 ];
 
 type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'unparseable' | 'errors';
@@ -44,7 +45,7 @@ export function TotalsView({ totals }: { totals: Totals }) {
         const byArm = { told, held };
         const sessions = (told?.sessions ?? 0) + (held?.sessions ?? 0) > 0;
         return (
-          <section key={target} className="panel target-totals" data-testid={`totals-${target}`}>
+          <section key={target} className="panel target-totals" data-testid={`totals-${target}`} aria-label={`Totals of ${target}`} tabIndex={0}>
             <h3>{target}</h3>
             <table className="totals-table">
               <thead>

@@ -1,14 +1,17 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ArmResult } from '../../../src/contract/index.js';
+import type { Arm, ArmResult, Verdict } from '../../../src/contract/index.js';
 import type { RoundState } from '../../../src/store/browser.js';
 import { LABEL_HEIGHT, heldTop, hitTest, layoutStrip } from '../strip-layout.js';
-import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_ORDER } from '../verdict-style.js';
+import { StripTable, stripCounts, stripSummary } from './strip-table.js';
+import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_MARK, VERDICT_ORDER } from '../verdict-style.js';
 
 interface VerdictStripProps {
   rounds: readonly RoundState[];
   targets: readonly string[];
   selectedRoundId: string | undefined;
   onSelect: (roundId: string) => void;
+  /** Shows the rounds of one target, arm and verdict in the round list (from the strip's table). */
+  onFilter: (target: string, arm: Arm, verdict: Verdict) => void;
 }
 
 function colorOf(result: ArmResult | undefined): string {
@@ -19,7 +22,7 @@ function colorOf(result: ArmResult | undefined): string {
  * One cell per round and arm on a canvas: thousands of rounds are a few thousand rectangles, not
  * thousands of DOM nodes. `data-drawn` tells tests and the benchmark how many rounds are painted.
  */
-export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: VerdictStripProps) {
+export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFilter }: VerdictStripProps) {
   const wrapper = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
@@ -36,7 +39,8 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
   }, []);
 
   const layout = useMemo(() => layoutStrip(rounds, targets, Math.max(width, 100)), [rounds, targets, width]);
-  const hasSessions = useMemo(() => rounds.some((round) => round.told?.session !== undefined || round.held?.session !== undefined), [rounds]);
+  const counts = useMemo(() => stripCounts(rounds, targets), [rounds, targets]);
+  const hasSessions = useMemo(() => rounds.some((round) => isSessionArm(round.told) || isSessionArm(round.held)), [rounds]);
 
   useEffect(() => {
     const element = canvas.current;
@@ -81,6 +85,33 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
       }
       context.fill();
     }
+    // The slash of each verdict where a violation landed, batched by colour like the fills.
+    const marks = new Map<string, number[]>();
+    rounds.forEach((round, index) => {
+      for (const [arm, result] of [
+        [0, round.told],
+        [1, round.held],
+      ] as const) {
+        const mark = result === undefined ? undefined : VERDICT_MARK[result.verdict];
+        if (mark === undefined) continue;
+        const list = marks.get(mark) ?? [];
+        list.push(index * 2 + arm);
+        marks.set(mark, list);
+      }
+    });
+    context.lineWidth = Math.max(1, cell / 5);
+    for (const [color, cells] of marks) {
+      context.strokeStyle = color;
+      context.beginPath();
+      for (const code of cells) {
+        const index = code >> 1;
+        const left = layout.x[index] ?? 0;
+        const top = code & 1 ? heldTop(layout, index) : (layout.y[index] ?? 0);
+        context.moveTo(left, top + cell);
+        context.lineTo(left + cell, top);
+      }
+      context.stroke();
+    }
     const selected = selectedRoundId === undefined ? -1 : rounds.findIndex((round) => round.roundId === selectedRoundId);
     if (selected >= 0) {
       context.strokeStyle = '#1c7ed6';
@@ -110,6 +141,8 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
           data-testid="verdict-strip"
           data-rounds={rounds.length}
           data-drawn={drawn}
+          role="img"
+          aria-label={stripSummary(counts, rounds.length)}
           style={{ minHeight: LABEL_HEIGHT }}
           onClick={(event) => {
             const hit = roundAt(event);
@@ -123,6 +156,10 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect }: Ver
           onMouseLeave={() => setHover(undefined)}
         />
       </div>
+      <details className="strip-as-table">
+        <summary>Verdicts as a table</summary>
+        <StripTable rows={counts} onFilter={onFilter} />
+      </details>
     </section>
   );
 }
@@ -133,10 +170,22 @@ export function Legend({ sessions = false }: { sessions?: boolean }) {
     <ul className="legend">
       {VERDICT_ORDER.filter((verdict) => sessions || !SESSION_VERDICTS.has(verdict)).map((verdict) => (
         <li key={verdict}>
-          <span className="swatch" style={{ background: VERDICT_COLOR[verdict] }} />
+          <span className="swatch" data-verdict={verdict} data-mark={VERDICT_MARK[verdict] !== undefined} style={{ background: swatchBackground(verdict) }} />
           {VERDICT_LABEL[verdict]}
         </li>
       ))}
     </ul>
   );
+}
+
+/** A loop or agent arm (the summary view keeps its mode but not its session). */
+function isSessionArm(result: ArmResult | undefined): boolean {
+  return result?.session !== undefined || result?.mode === 'loop' || result?.mode === 'agent';
+}
+
+/** A legend swatch: the verdict's colour, with its slash where the strip draws one. */
+function swatchBackground(verdict: Verdict): string {
+  const mark = VERDICT_MARK[verdict];
+  const color = VERDICT_COLOR[verdict];
+  return mark === undefined ? color : `linear-gradient(to top right, ${color} 40%, ${mark} 40%, ${mark} 60%, ${color} 60%)`;
 }

@@ -1,0 +1,132 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
+import type { WebHarness } from '../../src/bench/web-harness.js';
+
+let harness: WebHarness;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  harness = await startWebHarness();
+  browser = await launchChromium();
+  context = browser.context;
+  await context.grantPermissions(['notifications'], { origin: harness.server.url });
+  // Records each Notification the page raises, then raises it for real.
+  await context.addInitScript(() => {
+    const Real = window.Notification;
+    const shown: string[] = [];
+    (window as unknown as { shownNotifications: string[] }).shownNotifications = shown;
+    class Recorded extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        shown.push(`${title}|${options?.tag ?? ''}`);
+      }
+    }
+    window.Notification = Recorded;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+async function openPage(hash = ''): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${harness.server.url}/${hash}`);
+  return page;
+}
+
+async function startGatedReplay(page: Page): Promise<string> {
+  await page.getByTestId('selection').waitFor();
+  await page.getByTestId('human-gate').check();
+  await page.getByTestId('approval-timeout').fill('600');
+  await page.getByTestId('replay-file').selectOption('example.jsonl');
+  await page.getByTestId('start-replay').click();
+  await page.waitForURL(/#\/live\//);
+  return decodeURIComponent(new URL(page.url()).hash.replace('#/live/', ''));
+}
+
+describe('approvals are never out of reach', { timeout: 90_000 }, () => {
+  it('shows every waiting commit on any page, and any page on the live run can answer it', async () => {
+    const starter = await openPage();
+    const runId = await startGatedReplay(starter);
+    await starter.getByTestId('approval-pending').first().waitFor({ timeout: 30_000 });
+
+    // A page on another run: the header counts the waiting commit, the title says so, the live
+    // region announces it and a notification is raised.
+    const bystander = await openPage('#/runs/example.jsonl');
+    const waiting = bystander.locator('[data-testid="waiting-approvals"]:not([data-count="0"])');
+    await waiting.waitFor();
+    const count = Number(await waiting.getAttribute('data-count'));
+    expect(count).toBeGreaterThan(0);
+    await expect(bystander.title()).resolves.toMatch(/^\(\d+\) holdfast/);
+    await expect(bystander.getByTestId('approval-announcement').textContent()).resolves.toMatch(/waiting for approval/);
+    await expect(bystander.getByTestId('approval-announcement').getAttribute('aria-live')).resolves.toBe('polite');
+    const shown = await bystander.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown[0]).toMatch(/^holdfast: commit waiting\|/);
+
+    // The picker lists the running run without a reload.
+    await expect(bystander.getByTestId('picker-live-run').first().textContent()).resolves.toContain(runId);
+
+    // From the header to the run, where the commit can be approved.
+    await bystander.getByRole('button', { name: /commits? waiting/ }).click();
+    const entry = bystander.getByTestId('waiting-approval').first();
+    const approvalId = await entry.getAttribute('data-approval-id');
+    await entry.click();
+    await bystander.waitForURL(new RegExp(`#/live/${runId}`));
+    const pending = bystander.locator(`[data-testid="approval-pending"][data-approval-id="${approvalId}"]`);
+    await pending.getByRole('button', { name: 'Approve commit' }).click();
+    const approved = bystander.locator(`[data-testid="approval-finished"][data-approval-id="${approvalId}"]`);
+    await approved.waitFor();
+    expect(await approved.getAttribute('data-decision')).toBe('approved');
+    // The starting page sees the answer too.
+    await starter.locator(`[data-testid="approval-finished"][data-approval-id="${approvalId}"][data-decision="approved"]`).waitFor();
+
+    // The run's file opened by name (as after a reload from the picker) is shown live and can answer.
+    const reloaded = await openPage(`#/runs/${runId}.jsonl`);
+    const waitingNext = reloaded.locator(`[data-testid="approval-pending"]:not([data-approval-id="${approvalId}"])`).first();
+    await waitingNext.waitFor({ timeout: 30_000 });
+    const refusedId = await waitingNext.getAttribute('data-approval-id');
+    const next = reloaded.locator(`[data-testid="approval-pending"][data-approval-id="${refusedId}"]`);
+    await expect(next.getByRole('button', { name: 'Refuse' }).isEnabled()).resolves.toBe(true);
+    await next.getByRole('button', { name: 'Refuse' }).click();
+    await reloaded.locator(`[data-testid="approval-finished"][data-approval-id="${refusedId}"][data-decision="refused"]`).waitFor();
+
+    await starter.getByRole('button', { name: 'Cancel run' }).click();
+    await starter.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+    // Once the run ends nothing waits: the header and title clear on every page.
+    await bystander.locator('[data-testid="waiting-approvals"][data-count="0"]').waitFor();
+    await expect(bystander.title()).resolves.toBe('holdfast');
+    for (const page of [starter, bystander, reloaded]) await page.close();
+  });
+
+  it('a second run started elsewhere appears in the picker of an open page, and neither drops the other', async () => {
+    const watcher = await openPage('#/runs/example.jsonl');
+    await watcher.getByTestId('selection').waitFor();
+    const before = await watcher.getByTestId('picker-live-run').count();
+    const first = await openPage();
+    const firstId = await startGatedReplay(first);
+    const second = await openPage();
+    const secondId = await startGatedReplay(second);
+    await watcher.locator('[data-testid="picker-live-run"]', { hasText: secondId }).waitFor({ state: 'attached' });
+    await watcher.locator('[data-testid="picker-live-run"]', { hasText: firstId }).waitFor({ state: 'attached' });
+    expect(await watcher.getByTestId('picker-live-run').count()).toBe(before + 2);
+    // Opening the first from the picker gives a page that can answer its commits.
+    await watcher.getByTestId('run-picker').selectOption(`#/live/${encodeURIComponent(firstId)}`);
+    const pending = watcher.getByTestId('approval-pending').first();
+    await pending.waitFor({ timeout: 30_000 });
+    await expect(pending.getByRole('button', { name: 'Approve commit' }).isEnabled()).resolves.toBe(true);
+    for (const page of [first, second]) {
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+    }
+    await watcher.locator('[data-testid="picker-live-run"]', { hasText: `${firstId} · ` }).filter({ hasText: 'ended' }).waitFor({ state: 'attached' });
+    for (const page of [watcher, first, second]) await page.close();
+  });
+});

@@ -1,0 +1,20 @@
+import { RATE_DEFINITIONS } from '../../../src/report/rate-definitions.js';
+import type { RateDefinitionKey } from '../../../src/report/rate-definitions.js';
+
+const ORDER: readonly RateDefinitionKey[] = ['n', 'roundsWithAttempt', 'roundsLanded', 'clean', 'counts'];
+
+/** What the totals count, in the same words as the terminal and Markdown reports. */
+export function RateDefinitions() {
+  return (
+    <section className="panel rate-definitions" data-testid="rate-definitions" aria-label="What the figures count">
+      <h2>What the figures count</h2>
+      <ul>
+        {ORDER.map((key) => (
+          <li key={key} data-testid={`definition-${key}`}>
+            {RATE_DEFINITIONS[key]}.
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -16,10 +16,11 @@ import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
-import { parseReply } from '../reply/index.js';
 import type { ParsedReply } from '../contract/index.js';
 import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
+import { judgeReplyHere } from './judge/index.js';
+import type { ReplyJudge } from './judge/index.js';
 import type { Approver } from './approvals.js';
 import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
@@ -74,6 +75,8 @@ export interface ExperimentOptions {
   readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
   /** Values (API keys) kept out of what loop arms record of tool inputs. */
   readonly secrets?: readonly string[];
+  /** Reads and checks each plan-mode reply; the server's judges in worker threads. Default: this thread. */
+  readonly judgeReply?: ReplyJudge;
 }
 
 export interface SandboxRunOptions {
@@ -351,8 +354,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       if (signal.aborted) return undefined;
       return { result: errorArm(arm, describeError(error)) };
     }
-    const parsed = parseReply(generation.raw);
-    const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, Object.keys(task.files), options.rulebook) : [];
+    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook);
     if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =

@@ -14,6 +14,7 @@ import { RunIndexCache } from './run-index.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
+import type { ReplyJudge } from '../experiment/judge/index.js';
 import { prepareRun, startRun } from './start-run.js';
 
 export interface AppOptions {
@@ -33,6 +34,8 @@ export interface AppOptions {
   /** Interval of the SSE `: heartbeat` comment (15 s). */
   readonly heartbeatMs?: number;
   readonly log?: (line: string) => void;
+  /** Reads and checks live runs' replies (createServer passes a worker pool); this thread when absent. */
+  readonly judgeReply?: ReplyJudge;
   /** Serves the web app for every non-API path (built assets, or Vite in development). */
   readonly frontend?: RequestHandler;
 }
@@ -94,6 +97,7 @@ export function createApp(options: AppOptions): HoldfastApp {
     ...(options.tasksDir !== undefined ? { tasksDir: options.tasksDir } : {}),
     ...(options.rulebookPath !== undefined ? { rulebookPath: options.rulebookPath } : {}),
     ...(options.defaultRun !== undefined ? { defaultRun: options.defaultRun } : {}),
+    ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),
   };
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   let allowed = allowedHostHeaders(options.host, options.port);

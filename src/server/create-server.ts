@@ -2,6 +2,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
+import { canJudgeInWorkers, createJudgePool } from '../experiment/judge/index.js';
 import { createApp } from './create-app.js';
 import type { AppOptions, HoldfastApp } from './create-app.js';
 import { defaultAssetsDir, projectRoot, staticFrontend, viteFrontend } from './frontend.js';
@@ -57,13 +58,16 @@ export async function createServer(options: ServerOptions): Promise<HoldfastServ
   } else {
     frontend = staticFrontend(options.assetsDir ?? defaultAssetsDir(root));
   }
-  const holdfast = createApp({ ...options, frontend });
+  // Replies are read and checked in worker threads: one pathological reply costs its round, not the server.
+  const judges = options.judgeReply === undefined && canJudgeInWorkers() ? createJudgePool() : undefined;
+  const holdfast = createApp({ ...options, frontend, ...(judges !== undefined ? { judgeReply: judges.judge } : {}) });
   http.on('request', holdfast.app);
   let address: AddressInfo;
   try {
     address = await listen(http, options.host, options.port);
   } catch (error) {
     await closeFrontend();
+    await judges?.close();
     throw error;
   }
   holdfast.setPort(address.port);
@@ -80,6 +84,7 @@ export async function createServer(options: ServerOptions): Promise<HoldfastServ
       http.closeAllConnections();
       await closed;
       await closeFrontend();
+      await judges?.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { ReplyJudge } from '../experiment/judge/index.js';
+
 /** What the API needs of the outside world; tests pass their own clock, ids and folders. */
 export interface ServerContext {
   /** Where holdfast.config.yaml and .env are read. */
@@ -20,4 +22,6 @@ export interface ServerContext {
   readonly defaultRun?: string;
   /** Server-side diagnostics (a run that crashed); never sent to the browser. */
   readonly log: (line: string) => void;
+  /** Reads and checks live runs' replies off the event loop (worker threads); this thread when absent. */
+  readonly judgeReply?: ReplyJudge;
 }

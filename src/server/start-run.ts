@@ -140,6 +140,7 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,
     now: context.now,
+    ...(context.judgeReply !== undefined ? { judgeReply: context.judgeReply } : {}),
     onEvent: (event) => run.push(event),
   })
     .catch((error: unknown) => {

@@ -5,7 +5,7 @@ import { resolveConfiguredTargets, resolveReplayTargets } from '../experiment/re
 import type { ExperimentTarget } from '../experiment/runner.js';
 import { runSession } from '../experiment/run-session.js';
 import { loadTasks, selectTasks } from '../experiment/tasks.js';
-import { loadRulebook } from '../rules/index.js';
+import { checkRecordedRulebook, loadRulebook } from '../rules/index.js';
 import { ApiError } from './api-error.js';
 import { LiveRun } from './live-run.js';
 import type { RunRegistry } from './live-run.js';
@@ -86,7 +86,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
       const targets = resolveReplayTargets(targetIds, events);
       return {
         config: { ...base, targets: targetIds, tasks: tasks.map((task) => task.id), reps, replayOf: runFilePath(context.runsDir, selection.replay) },
-        rulebook: start.rulebook,
+        rulebook: checkRecordedRulebook(start.rulebook, selection.replay),
         tasks,
         targets,
         secrets: [],

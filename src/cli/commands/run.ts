@@ -152,7 +152,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
   }
 
-  const [{ loadRulebook }, experiment, store, report] = await Promise.all([
+  const [{ checkRecordedRulebook, loadRulebook }, experiment, store, report] = await Promise.all([
     import('../../rules/index.js'),
     import('../../experiment/index.js'),
     import('../../store/index.js'),
@@ -175,7 +175,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (start === undefined || start.type !== 'run-start') {
       throw new InputError('E_RUN_FILE', `${path} has no run-start event, so its targets and tasks are unknown.`);
     }
-    return start;
+    return { ...start, rulebook: checkRecordedRulebook(start.rulebook, path) };
   };
 
   if (values.resume !== undefined) {

@@ -107,6 +107,10 @@ interface DecidedArm {
 }
 
 /** Round ids are deterministic so a resumed run can tell which rounds are missing. */
+function resultOf(event: RunEvent, fallback: ArmResult): ArmResult {
+  return event.type === 'arm-end' ? event.result : fallback;
+}
+
 export function roundIdOf(target: string, task: string, rep: number): string {
   return `${target}/${task}/${rep}`;
 }
@@ -393,10 +397,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await options.emit({ ...base, ...round, type: 'round-start', time: time() });
     const [told, held] = await Promise.all([runArm(round, 'told'), runArm(round, 'held')]);
     if (told === undefined || held === undefined) return;
-    await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
-    await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
+    const toldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
+    const heldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
     roundsRun += 1;
-    options.onRoundEnd?.(round, { told, held });
+    // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
+    options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
   }
 
   async function worker(): Promise<void> {

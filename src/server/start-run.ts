@@ -5,6 +5,7 @@ import { resolveConfiguredTargets, resolveReplayTargets } from '../experiment/re
 import type { ExperimentTarget } from '../experiment/runner.js';
 import { runSession } from '../experiment/run-session.js';
 import { loadTasks, selectTasks } from '../experiment/tasks.js';
+import { redact } from '../models/index.js';
 import { checkRecordedRulebook, loadRulebook } from '../rules/index.js';
 import { ApiError } from './api-error.js';
 import { LiveRun } from './live-run.js';
@@ -144,7 +145,7 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     onEvent: (event) => run.push(event),
   })
     .catch((error: unknown) => {
-      context.log(`holdfast serve: run ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      context.log(redact(`holdfast serve: run ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, prepared.secrets));
     })
     .finally(() => run.finish());
   return run;

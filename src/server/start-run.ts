@@ -8,6 +8,7 @@ import { loadTasks, selectTasks } from '../experiment/tasks.js';
 import { redact } from '../models/index.js';
 import { checkRecordedRulebook, loadRulebook } from '../rules/index.js';
 import { ApiError } from './api-error.js';
+import { limitTarget } from './call-limiter.js';
 import { LiveRun } from './live-run.js';
 import type { RunRegistry } from './live-run.js';
 import { readSavedRun, runFilePath, runStartOf } from './run-files.js';
@@ -135,7 +136,7 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     config: prepared.config,
     rulebook: prepared.rulebook,
     tasks: prepared.tasks,
-    targets: prepared.targets,
+    targets: prepared.targets.map((target) => limitTarget(target, context.modelCalls)),
     ...(approvals !== undefined ? { approver: approvals } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),

@@ -14,6 +14,8 @@ Options:
   --host H          address to bind (default 127.0.0.1; anything else is reachable from the network)
   --runs DIR        folder of run files to list and write (default ./runs)
   --open NAME       saved run the app opens first (default example.jsonl, the shipped example)
+  --max-runs N      runs in progress at once (default 4); one more is answered 429 with Retry-After
+  --max-model-calls N  model calls in flight across all runs (default 8); the rest wait their turn
   --dev             serve web/ through Vite with hot reload (needs the dev dependencies)
   --build-web       build the web app first if dist/web/index.html is missing (what \`npm start\` does)
   -h, --help        this help
@@ -54,6 +56,8 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     host: { type: 'string' },
     runs: { type: 'string' },
     open: { type: 'string' },
+    'max-runs': { type: 'string' },
+    'max-model-calls': { type: 'string' },
     dev: { type: 'boolean', default: false },
     'build-web': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -68,6 +72,10 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   if (host.trim() === '' || /[\s/]/.test(host)) throw new InputError('E_ARGS', `--host must be an address or host name, got "${host}".`);
   const runsDir = values.runs !== undefined ? resolve(io.cwd, values.runs) : join(io.cwd, 'runs');
   const defaultRun = values.open ?? 'example.jsonl';
+  const limits = {
+    runs: integerFlag('serve', 'max-runs', values['max-runs'], 4, 1, 1_000),
+    modelCalls: integerFlag('serve', 'max-model-calls', values['max-model-calls'], 8, 1, 1_000),
+  };
 
   const server = await import('../../server/index.js');
   try {
@@ -89,7 +97,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   }
   let started;
   try {
-    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun });
+    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, limits });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new InputError('E_PORT', `port ${port} on ${host} is taken; pick another with --port.`, { cause: error });

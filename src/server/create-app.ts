@@ -2,21 +2,22 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema } from '../contract/index.js';
-import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
+import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView } from '../contract/index.js';
 import { ApiError } from './api-error.js';
 import { CallLimiter } from './call-limiter.js';
 import { clientErrorOf, requireUtf8Body } from './client-error.js';
 import { buildConfigResponse } from './config-response.js';
 import { RunRegistry } from './live-run.js';
 import type { LiveRun } from './live-run.js';
-import { leanRunEvent } from './lean-run.js';
 import { listPressureFiles, readPressureFile } from './pressure-files.js';
-import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound, readSavedRun } from './run-files.js';
+import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound } from './run-files.js';
 import { RunIndexCache } from './run-index.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
 import type { ReplyJudge } from '../experiment/judge/index.js';
+import { readSavedRunHere } from './saved-run-json.js';
+import type { SavedRunReader } from './saved-run-json.js';
 import { prepareRun, startRun } from './start-run.js';
 
 export interface AppOptions {
@@ -40,6 +41,8 @@ export interface AppOptions {
   readonly limits?: ServerLimits;
   /** Reads and checks live runs' replies (createServer passes a worker pool); this thread when absent. */
   readonly judgeReply?: ReplyJudge;
+  /** Reads a saved run for a JSON answer (createServer passes a worker); this thread when absent. */
+  readonly readSavedRunJson?: SavedRunReader;
   /** Serves the web app for every non-API path (built assets, or Vite in development). */
   readonly frontend?: RequestHandler;
 }
@@ -120,6 +123,7 @@ export function createApp(options: AppOptions): HoldfastApp {
   let allowed = allowedHostHeaders(options.host, options.port);
   const runs = new RunRegistry();
   const runIndexes = new RunIndexCache();
+  const readSavedRunJson: SavedRunReader = options.readSavedRunJson ?? readSavedRunHere;
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -192,9 +196,7 @@ export function createApp(options: AppOptions): HoldfastApp {
     const name = String(request.params['name']);
     const view = viewOf(request);
     if (wantsJson(request)) {
-      const { events, problems } = await readSavedRun(context.runsDir, name);
-      const body: SavedRunResponse = { name, view, events: view === 'lean' ? events.map(leanRunEvent) : events, problems };
-      response.json(body);
+      response.type('application/json; charset=utf-8').send(await readSavedRunJson({ runsDir: context.runsDir, name, view }));
       return;
     }
     response.set('X-Holdfast-View', view).type('application/x-ndjson; charset=utf-8');

@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import type { Rulebook } from '../../contract/index.js';
+import { createWorkerPool } from '../../workers/index.js';
+import type { PoolOutcome } from '../../workers/index.js';
 import type { JudgedReply, ReplyJudge } from './judge-reply.js';
 import type { JudgeRequest } from './judge-worker.js';
 
@@ -18,22 +19,14 @@ export interface JudgePool {
   close(): Promise<void>;
 }
 
-type Answer = { id: number; ok: true; judged: JudgedReply } | { id: number; ok: false; message: string };
-
-interface Job {
-  readonly request: Omit<JudgeRequest, 'id'>;
-  readonly resolve: (judged: JudgedReply) => void;
-}
-
-interface Slot {
-  worker?: Worker;
-  job?: { readonly id: number; readonly resolve: (judged: JudgedReply) => void; readonly timer: NodeJS.Timeout };
-}
-
 const DEFAULT_SIZE = 2;
 const DEFAULT_BUDGET_MS = 30_000;
 
-function unread(reason: string): JudgedReply {
+function unread(outcome: Exclude<PoolOutcome<JudgedReply>, { ok: true }>, budgetMs: number): JudgedReply {
+  const reason =
+    outcome.reason === 'over-budget'
+      ? `reading and checking the reply took longer than ${budgetMs} ms; it was not read`
+      : `the reply could not be judged: ${outcome.message}`;
   return { parsed: { kind: 'unparseable', reason }, checks: [] };
 }
 
@@ -43,93 +36,17 @@ function unread(reason: string): JudgedReply {
  * worker and comes back as unparseable, naming the budget: one bad reply costs one round.
  */
 export function createJudgePool(options: JudgePoolOptions = {}): JudgePool {
-  const size = Math.max(1, options.size ?? DEFAULT_SIZE);
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
-  const entry = options.entry ?? new URL('./judge-worker.js', import.meta.url);
-  const slots: Slot[] = Array.from({ length: size }, () => ({}));
-  const waiting: Job[] = [];
-  let nextId = 0;
-  let closed = false;
-
-  const finish = (slot: Slot, judged: JudgedReply, endWorker: boolean): void => {
-    const job = slot.job;
-    if (job === undefined) return;
-    clearTimeout(job.timer);
-    slot.job = undefined;
-    if (endWorker) {
-      const worker = slot.worker;
-      slot.worker = undefined;
-      void worker?.terminate();
-    }
-    job.resolve(judged);
-    dispatch();
-  };
-
-  const startWorker = (slot: Slot): Worker => {
-    const worker = new Worker(entry);
-    worker.unref();
-    // A worker ended on purpose is no longer its slot's, so nothing it still says reaches a later job.
-    worker.on('message', (answer: Answer) => {
-      if (slot.worker !== worker || slot.job?.id !== answer.id) return;
-      finish(slot, answer.ok ? answer.judged : unread(`the reply could not be judged: ${answer.message}`), false);
-    });
-    worker.on('error', (error) => {
-      if (slot.worker === worker) finish(slot, unread(`the reply could not be judged: the judge worker failed (${error.message})`), true);
-    });
-    worker.on('exit', () => {
-      if (slot.worker !== worker) return;
-      slot.worker = undefined;
-      finish(slot, unread('the reply could not be judged: the judge worker stopped'), false);
-    });
-    return worker;
-  };
-
-  function dispatch(): void {
-    for (const slot of slots) {
-      if (closed || waiting.length === 0) return;
-      if (slot.job !== undefined) continue;
-      const job = waiting.shift() as Job;
-      const id = nextId++;
-      const worker = slot.worker ?? startWorker(slot);
-      slot.worker = worker;
-      const timer = setTimeout(() => finish(slot, unread(`reading and checking the reply took longer than ${budgetMs} ms; it was not read`), true), budgetMs);
-      timer.unref();
-      slot.job = { id, resolve: job.resolve, timer };
-      worker.postMessage({ id, ...job.request } satisfies JudgeRequest);
-    }
-  }
-
-  const judge: ReplyJudge = (raw: string, existing: readonly string[], rulebook: Rulebook) =>
-    new Promise<JudgedReply>((resolve) => {
-      if (closed) {
-        resolve(unread('the reply could not be judged: the server is shutting down'));
-        return;
-      }
-      waiting.push({ request: { raw, existing: [...existing], rulebook }, resolve });
-      dispatch();
-    });
-
+  const pool = createWorkerPool<JudgeRequest, JudgedReply>({
+    entry: options.entry ?? new URL('./judge-worker.js', import.meta.url),
+    size: options.size ?? DEFAULT_SIZE,
+    budgetMs,
+  });
   return {
-    judge,
-    async close() {
-      closed = true;
-      for (const job of waiting.splice(0)) job.resolve(unread('the reply could not be judged: the server is shutting down'));
-      await Promise.all(
-        slots.map(async (slot) => {
-          const worker = slot.worker;
-          slot.worker = undefined;
-          finish(slot, unread('the reply could not be judged: the server is shutting down'), false);
-          await worker?.terminate();
-        }),
-      );
+    judge: async (raw: string, existing: readonly string[], rulebook: Rulebook) => {
+      const outcome = await pool.run({ raw, existing: [...existing], rulebook });
+      return outcome.ok ? outcome.value : unread(outcome, budgetMs);
     },
+    close: () => pool.close(),
   };
-}
-
-/**
- * The pool when running compiled (the shipped CLI and server); the calling thread when running
- * from TypeScript sources (tests), where there is no compiled worker entry to start.
- */
-export function canJudgeInWorkers(): boolean {
-  return import.meta.url.endsWith('.js');
 }

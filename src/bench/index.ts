@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 /** Every benchmark, in the order `npm run bench` runs them; `npm run bench -- NAME…` runs a subset. */
 const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => void): Promise<void> }>> = {
   checks: () => import('./checks.js'),
+  hostile: () => import('./hostile.js'),
   secrets: () => import('./secrets.js'),
   reply: () => import('./reply.js'),
   store: () => import('./store.js'),

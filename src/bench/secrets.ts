@@ -2,6 +2,7 @@ import { lintSource } from '@secretlint/core';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { scanSecrets } from '../rules/secrets/index.js';
 import type { SecretScanOptions } from '../rules/secrets/index.js';
+import { labelledCorpus } from './secret-corpus.js';
 
 /*
  * Secret scanning throughput: secretlint's own in-process scan (the baseline) against our whole
@@ -131,7 +132,40 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
+/** Recall (keys caught) and precision (findings that are keys) of one detector over the labelled corpus. */
+async function score(flags: (path: string, content: string) => Promise<boolean>): Promise<{ recall: number; precision: number; caught: number; keys: number; falseAlarms: number; lookAlikes: number }> {
+  let caught = 0;
+  let keys = 0;
+  let falseAlarms = 0;
+  let lookAlikes = 0;
+  for (const sample of labelledCorpus()) {
+    const flagged = await flags(sample.path, sample.content);
+    if (sample.secret) {
+      keys += 1;
+      if (flagged) caught += 1;
+    } else {
+      lookAlikes += 1;
+      if (flagged) falseAlarms += 1;
+    }
+  }
+  return { recall: caught / keys, precision: caught / Math.max(1, caught + falseAlarms), caught, keys, falseAlarms, lookAlikes };
+}
+
+async function printRecall(print: (line: string) => void, secretlintConfig: Parameters<typeof lintSource>[0]['options']['config']): Promise<void> {
+  const line = (name: string, result: Awaited<ReturnType<typeof score>>) =>
+    `secrets: R1 corpus ${name.padEnd(30)} recall ${(result.recall * 100).toFixed(1)}% (${result.caught}/${result.keys})   precision ${(result.precision * 100).toFixed(1)}%   false positives ${result.falseAlarms}/${result.lookAlikes} (target: recall ≥ 95%, false positives ≤ 5%)`;
+  const secretlint = await score(async (path, content) => {
+    const ext = path.slice(path.lastIndexOf('.'));
+    const result = await lintSource({ source: { filePath: path, content, ext, contentType: 'text' }, options: { config: secretlintConfig, noPhysicFilePath: true } });
+    return result.messages.length > 0;
+  });
+  const ours = await score(async (path, content) => (await scanSecrets(content, path, OPTIONS)).length > 0);
+  print(line('secretlint recommended preset', secretlint));
+  print(line('scanSecrets (R1)', ours));
+}
+
 export async function runBench(print: (line: string) => void): Promise<void> {
+  await printRecall(print, { rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }] });
   const files = corpus();
   const totalMib = files.reduce((sum, file) => sum + file.content.length, 0) / MIB;
   const secretlintConfig = { rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }] };

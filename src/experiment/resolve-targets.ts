@@ -10,7 +10,7 @@ import {
   isHarnessTarget,
   loadDotEnv,
   loadTargetsConfig,
-  looksSecret,
+  targetSecrets,
   toTargetInfo,
 } from '../models/index.js';
 import type { AdapterRuntime, HarnessTarget, TargetConfig } from '../models/index.js';
@@ -42,23 +42,16 @@ export async function resolveConfiguredTargets(
     if (target === undefined) throw unknownTarget(id, known, `not in ${config.source}`);
     if (isHarnessTarget(target)) {
       const harness = await resolveHarness(target, merged, cwd);
-      secrets.push(...harnessSecrets(target, merged));
+      secrets.push(...targetSecrets(target, merged));
       targets.push({ info: toTargetInfo(target), model: notAModel(target), harness });
       continue;
     }
     const adapter = createAdapter(target, merged, { cwd, ...(runtime !== undefined ? { runtime: runtime(id) } : {}) });
-    const keyEnv = 'keyEnv' in target ? target.keyEnv : undefined;
-    if (keyEnv !== undefined && merged[keyEnv] !== undefined) secrets.push(merged[keyEnv]!);
+    secrets.push(...targetSecrets(target, merged));
     const turnCap = 'turnCap' in target ? target.turnCap : undefined;
     targets.push({ info: toTargetInfo(target), model: adapter, ...(turnCap !== undefined ? { turnCap } : {}) });
   }
   return { targets, secrets };
-}
-
-/** The values of every variable a harness target passes through that holds a key: redacted from the run file. */
-function harnessSecrets(target: HarnessTarget, env: NodeJS.ProcessEnv): string[] {
-  const names = [...target.env, ...(target.keyEnv !== undefined ? [target.keyEnv] : [])];
-  return names.filter((name) => name === target.keyEnv || looksSecret(name)).flatMap((name) => (env[name] !== undefined && env[name] !== '' ? [env[name]] : []));
 }
 
 /** A harness plays agent mode only; asked for a reply (plan mode), it says so. */

@@ -16,10 +16,11 @@ import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
-import { parseReply } from '../reply/index.js';
 import type { ParsedReply } from '../contract/index.js';
 import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
+import { judgeReplyHere } from './judge/index.js';
+import type { ReplyJudge } from './judge/index.js';
 import type { Approver } from './approvals.js';
 import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
@@ -78,6 +79,8 @@ export interface ExperimentOptions {
   readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
   /** Values (API keys) kept out of what loop arms record of tool inputs. */
   readonly secrets?: readonly string[];
+  /** Reads and checks each plan-mode reply; the server's judges in worker threads. Default: this thread. */
+  readonly judgeReply?: ReplyJudge;
 }
 
 export interface SandboxRunOptions {
@@ -108,6 +111,10 @@ interface DecidedArm {
 }
 
 /** Round ids are deterministic so a resumed run can tell which rounds are missing. */
+function resultOf(event: RunEvent, fallback: ArmResult): ArmResult {
+  return event.type === 'arm-end' ? event.result : fallback;
+}
+
 export function roundIdOf(target: string, task: string, rep: number): string {
   return `${target}/${task}/${rep}`;
 }
@@ -364,8 +371,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       if (signal.aborted) return undefined;
       return { result: errorArm(arm, describeError(error)) };
     }
-    const parsed = parseReply(generation.raw);
-    const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, Object.keys(task.files), options.rulebook) : [];
+    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook);
     if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =
@@ -404,10 +410,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await options.emit({ ...base, ...round, type: 'round-start', time: time() });
     const [told, held] = await Promise.all([runArm(round, 'told'), runArm(round, 'held')]);
     if (told === undefined || held === undefined) return;
-    await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
-    await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
+    const toldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
+    const heldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
     roundsRun += 1;
-    options.onRoundEnd?.(round, { told, held });
+    // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
+    options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
   }
 
   async function worker(): Promise<void> {

@@ -25,6 +25,7 @@ export type { CommandAdapterOptions } from './command-adapter.js';
 export { createReplayAdapter } from './replay-adapter.js';
 export type { ReplayOptions } from './replay-adapter.js';
 export { looksSecret, scrubEnv } from './scrub-env.js';
+export { targetSecrets } from './target-secrets.js';
 export { redact } from './redact.js';
 export {
   AgentTargetSchema,

@@ -1,11 +1,10 @@
-import { jsonrepair } from 'jsonrepair';
 import type { ParseMethod, ParsedReply } from '../contract/index.js';
 import { findFencedBlocks, followsFence } from './fences.js';
 import { combineReadings, readValue } from './readings.js';
 import type { Reading } from './readings.js';
 import { safeParseJson } from './safe-json.js';
-import { MAX_DEPTH, looksRepairable } from './repair-guard.js';
-import { matchBracket, nestsDeeperThan, scanBracketSpans } from './scan.js';
+import { repairJson } from './repair-json.js';
+import { MAX_DEPTH, matchBracket, nestsDeeperThan, scanBracketSpans } from './scan.js';
 import { splitThinking } from './thinking.js';
 
 /**
@@ -30,7 +29,7 @@ interface Findings {
  * Reads a model reply into actions, a decline, or a reason it could not be read. Never throws, on
  * any string. Tries, in order: the whole text as JSON (`json`); fenced blocks (`fenced`); the
  * outermost objects in surrounding prose (`object`, or `fenced` when the object sits in a fence);
- * `"actions": [...]` arrays found by string-aware bracket matching (`salvaged`); jsonrepair as the
+ * `"actions": [...]` arrays found by string-aware bracket matching (`salvaged`); a one-pass repair as the
  * last resort (`repaired`). Several objects that each carry part of the reply are merged and
  * reported as `salvaged`. A leading `<think>` block is never searched for the answer; it becomes
  * the reasoning when the JSON has none.
@@ -165,23 +164,22 @@ function salvageReasoning(answer: string): string | undefined {
   return parsed.ok && typeof parsed.value === 'string' && parsed.value.trim() !== '' ? parsed.value.trim() : undefined;
 }
 
-/** The last resort: trailing commas, single quotes, comments, a reply cut off mid-string. */
+/**
+ * The last resort: trailing commas, single quotes, comments, a reply cut off mid-string. Each
+ * candidate is repaired in one linear pass (repair-json.ts), so the whole stage stays O(n).
+ */
 function repair(answer: string, findings: Findings): ParsedReply | undefined {
   for (const candidate of repairCandidates(answer)) {
-    if (!looksRepairable(candidate)) {
-      findings.repairError ??= 'the text is too damaged or too deeply nested to repair';
-      continue;
-    }
-    let repaired: string;
-    try {
-      repaired = jsonrepair(candidate);
-    } catch (error) {
-      // jsonrepair throws on text it cannot fix, and overflows the stack on extreme nesting.
-      findings.repairError ??= error instanceof Error ? error.message : String(error);
+    const repaired = repairJson(candidate);
+    if (repaired === undefined) {
+      findings.repairError ??= 'the text around the JSON is not JSON that a repair could fix';
       continue;
     }
     const parsed = safeParseJson(repaired);
-    if (!parsed.ok) continue;
+    if (!parsed.ok) {
+      findings.repairError ??= parsed.error;
+      continue;
+    }
     const readings = readValue(parsed.value, 'repaired');
     const found = combineReadings(readings, { bareActions: false, merged: 'repaired' });
     if (found !== undefined) return found;

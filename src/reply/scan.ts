@@ -1,3 +1,6 @@
+/** Deeper than any reply nests (reply → actions → action); deeper text is not parsed whole nor repaired. */
+export const MAX_DEPTH = 64;
+
 const QUOTE = 34;
 const BACKSLASH = 92;
 const OPEN_BRACE = 123;

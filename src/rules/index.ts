@@ -8,7 +8,7 @@ export type { CheckHandler, Judge, Round, RuleLabel } from './checks/check-handl
 export { compileGlobs, GLOB_OPTIONS } from './glob.js';
 export type { PathMatcher } from './glob.js';
 export { defaultRulebookPath, loadRulebook } from './load-rulebook.js';
-export { parseRulebook, safeParseRulebook } from './parse-rulebook.js';
+export { checkRecordedRulebook, parseRulebook, safeParseRulebook } from './parse-rulebook.js';
 export type { SafeParseRulebookResult } from './parse-rulebook.js';
 export { MAX_PATH_LENGTH, normalizeRepoPath } from './paths.js';
 export type { NormalizedPath } from './paths.js';

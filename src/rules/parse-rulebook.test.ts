@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../contract/index.js';
 import { defaultRulebookPath, loadRulebook } from './load-rulebook.js';
-import { parseRulebook, safeParseRulebook } from './parse-rulebook.js';
+import { checkRecordedRulebook, parseRulebook, safeParseRulebook } from './parse-rulebook.js';
 import { renderRulebook } from './render-rulebook.js';
 import { RulebookError } from './rulebook-error.js';
 
@@ -118,6 +118,19 @@ describe('parseRulebook', () => {
 
   it('loadRulebook refuses a missing file with exit-2 input error', async () => {
     await expect(loadRulebook('/nonexistent/rules.yaml')).rejects.toMatchObject({ code: 'E_RULEBOOK_READ', message: expect.stringMatching(/no such file/) });
+  });
+});
+
+describe('checkRecordedRulebook', () => {
+  it('gives back a recorded rulebook that the loader accepts, unchanged', async () => {
+    const rulebook = await loadRulebook();
+    expect(checkRecordedRulebook(rulebook, 'runs/a.jsonl')).toEqual(rulebook);
+  });
+
+  it('refuses a recorded pattern RE2 refuses, naming the run file, rule and field', async () => {
+    const rulebook = await loadRulebook();
+    const doctored = { ...rulebook, rules: rulebook.rules.map((rule) => (rule.check.kind === 'forbidden-pattern' ? { ...rule, check: { ...rule.check, patterns: ['(a)\\1'] } } : rule)) };
+    expect(() => checkRecordedRulebook(doctored, 'runs/a.jsonl')).toThrow(/runs\/a\.jsonl \(its recorded rulebook\): rule R4, field check\.patterns\[0\].*backreferences/);
   });
 });
 

@@ -23,6 +23,14 @@ export function parseRulebook(text: string, file: string): Rulebook {
   return parsed.rulebook;
 }
 
+/**
+ * A rulebook read back from a run file (a replay, a resume) passes the loader's checks too, so a
+ * recorded pattern RE2 refuses is refused here, naming the run file, instead of failing every check.
+ */
+export function checkRecordedRulebook(rulebook: Rulebook, runFile: string): Rulebook {
+  return parseRulebook(JSON.stringify(rulebook), `${runFile} (its recorded rulebook)`);
+}
+
 export function safeParseRulebook(text: string, file: string): SafeParseRulebookResult {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });

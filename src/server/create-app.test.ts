@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import inject from 'light-my-request';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -203,6 +203,17 @@ describe('POST /api/run', () => {
     expect(replayed.statusCode).toBe(400);
     expect(ApiErrorSchema.parse(replayed.json()).error.message).toContain('loop mode plays live sessions');
     expect((await post('/api/run', { replay: EXAMPLE, mode: 'agentic' })).statusCode).toBe(400);
+  });
+
+  it('refuses to replay a run file whose recorded rulebook holds a pattern RE2 refuses, naming the file', async () => {
+    const lines = readFileSync(join(workspace.runsDir, EXAMPLE), 'utf8').trimEnd().split('\n');
+    const start = JSON.parse(lines[0] as string) as { rulebook: { rules: { id: string; check: { patterns?: string[] } }[] } };
+    start.rulebook.rules.find((rule) => rule.id === 'R4')?.check.patterns?.push('(?<=a)b');
+    writeFileSync(join(workspace.runsDir, 'doctored.jsonl'), `${[JSON.stringify(start), ...lines.slice(1)].join('\n')}\n`);
+    const response = await post('/api/run', { replay: 'doctored.jsonl' });
+    expect(response.statusCode).toBe(400);
+    expect(errorCode(response)).toBe('E_RULEBOOK_INVALID');
+    expect(ApiErrorSchema.parse(response.json()).error.message).toContain('doctored.jsonl (its recorded rulebook): rule R4, field check.patterns[1]');
   });
 
   it('refuses unknown targets and tasks, naming the valid ones', async () => {

@@ -5,17 +5,21 @@ import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema 
 import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
 import { safeParseRunFileText } from '../store/browser.js';
 import { ApiError } from './api-error.js';
+import { CallLimiter } from './call-limiter.js';
+import { clientErrorOf, requireUtf8Body } from './client-error.js';
 import { buildConfigResponse } from './config-response.js';
 import { RunRegistry } from './live-run.js';
 import type { LiveRun } from './live-run.js';
-import { leanRunEvent } from './lean-run.js';
 import { listPressureFiles, readPressureFile } from './pressure-files.js';
-import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound, readSavedRun } from './run-files.js';
+import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound } from './run-files.js';
 import { RunIndexCache } from './run-index.js';
 import { streamLiveRuns } from './live-stream.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
+import type { ReplyJudge } from '../experiment/judge/index.js';
+import { readSavedRunHere } from './saved-run-json.js';
+import type { SavedRunReader } from './saved-run-json.js';
 import { prepareRun, startRun } from './start-run.js';
 
 export interface AppOptions {
@@ -35,9 +39,25 @@ export interface AppOptions {
   /** Interval of the SSE `: heartbeat` comment (15 s). */
   readonly heartbeatMs?: number;
   readonly log?: (line: string) => void;
+  /** Runs in progress at once (default 4) and model calls in flight across them (default 8). */
+  readonly limits?: ServerLimits;
+  /** Reads and checks live runs' replies (createServer passes a worker pool); this thread when absent. */
+  readonly judgeReply?: ReplyJudge;
+  /** Reads a saved run for a JSON answer (createServer passes a worker); this thread when absent. */
+  readonly readSavedRunJson?: SavedRunReader;
   /** Serves the web app for every non-API path (built assets, or Vite in development). */
   readonly frontend?: RequestHandler;
 }
+
+export interface ServerLimits {
+  readonly runs?: number;
+  readonly modelCalls?: number;
+}
+
+export const DEFAULT_MAX_RUNS = 4;
+export const DEFAULT_MAX_MODEL_CALLS = 8;
+/** What a 429 tells the client to wait: about one round of a run. */
+const RETRY_AFTER_SECONDS = 30;
 
 export interface HoldfastApp {
   readonly app: Express;
@@ -60,8 +80,9 @@ function liveRunOf(registry: RunRegistry, request: Request): LiveRun {
   return run;
 }
 
-function sendError(response: Response, status: number, code: string, message: string): void {
+function sendError(response: Response, status: number, code: string, message: string, retryAfterSeconds?: number): void {
   const body: ApiErrorBody = { error: { code, message } };
+  if (retryAfterSeconds !== undefined) response.set('Retry-After', String(retryAfterSeconds));
   response.status(status).json(body);
 }
 
@@ -96,11 +117,15 @@ export function createApp(options: AppOptions): HoldfastApp {
     ...(options.tasksDir !== undefined ? { tasksDir: options.tasksDir } : {}),
     ...(options.rulebookPath !== undefined ? { rulebookPath: options.rulebookPath } : {}),
     ...(options.defaultRun !== undefined ? { defaultRun: options.defaultRun } : {}),
+    ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),
+    modelCalls: new CallLimiter(options.limits?.modelCalls ?? DEFAULT_MAX_MODEL_CALLS),
+    maxRuns: options.limits?.runs ?? DEFAULT_MAX_RUNS,
   };
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   let allowed = allowedHostHeaders(options.host, options.port);
   const runs = new RunRegistry();
   const runIndexes = new RunIndexCache();
+  const readSavedRunJson: SavedRunReader = options.readSavedRunJson ?? readSavedRunHere;
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -112,14 +137,25 @@ export function createApp(options: AppOptions): HoldfastApp {
 
   const api = express.Router();
   api.use(sameOriginGuard);
+  api.use(requireUtf8Body);
   api.use(express.json({ limit: JSON_LIMIT, strict: false }));
 
   api.get('/config', async (_request, response) => {
     response.json(await buildConfigResponse(context));
   });
 
+  const refuseBeyondMaxRuns = (): void => {
+    const inProgress = runs.all().filter((run) => !run.finished).length;
+    if (inProgress >= context.maxRuns) {
+      throw new ApiError(429, 'E_TOO_MANY_RUNS', `${inProgress} runs are in progress, the most this server runs at once (serve --max-runs); start this one when one ends.`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+    }
+  };
+
   api.post('/run', async (request, response) => {
+    refuseBeyondMaxRuns();
     const prepared = await prepareRun(request.body, context);
+    // Again after the awaits: runs started meanwhile count, and nothing awaits between here and startRun.
+    refuseBeyondMaxRuns();
     const run = startRun(prepared, context, runs);
     const body: RunStartedResponse = { runId: run.runId, name: run.name };
     response.status(201).json(body);
@@ -170,9 +206,14 @@ export function createApp(options: AppOptions): HoldfastApp {
     const name = String(request.params['name']);
     const view = viewOf(request);
     if (wantsJson(request)) {
-      const { events, problems } = view === 'summary' ? safeParseRunFileText((await readLeanRunBytes(runIndexes, context.runsDir, name, false, 'summary')).toString('utf8'), name) : await readSavedRun(context.runsDir, name);
-      const body: SavedRunResponse = { name, view, events: view === 'lean' ? events.map(leanRunEvent) : events, problems };
-      response.json(body);
+      if (view === 'summary') {
+        // The summary is computed once per file (run-index) and trimmed already: no worker needed.
+        const { events, problems } = safeParseRunFileText((await readLeanRunBytes(runIndexes, context.runsDir, name, false, 'summary')).toString('utf8'), name);
+        const body: SavedRunResponse = { name, view, events, problems };
+        response.json(body);
+      } else {
+        response.type('application/json; charset=utf-8').send(await readSavedRunJson({ runsDir: context.runsDir, name, view }));
+      }
       return;
     }
     response.set('X-Holdfast-View', view).type('application/x-ndjson; charset=utf-8');
@@ -213,11 +254,10 @@ export function createApp(options: AppOptions): HoldfastApp {
       next(error);
       return;
     }
-    if (error instanceof ApiError) return sendError(response, error.status, error.code, error.message);
+    if (error instanceof ApiError) return sendError(response, error.status, error.code, error.message, error.retryAfterSeconds);
     if (error instanceof InputError) return sendError(response, 400, error.code, error.message);
-    const type = (error as { type?: unknown }).type;
-    if (type === 'entity.parse.failed') return sendError(response, 400, 'E_JSON', 'the body is not valid JSON.');
-    if (type === 'entity.too.large') return sendError(response, 413, 'E_TOO_LARGE', `the body is larger than ${JSON_LIMIT}.`);
+    const refusal = clientErrorOf(error, JSON_LIMIT);
+    if (refusal !== undefined) return sendError(response, refusal.status, refusal.code, refusal.message);
     context.log(`holdfast serve: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     sendError(response, 500, 'E_INTERNAL', 'holdfast hit an internal error; the server log has the details.');
   });

@@ -2,7 +2,10 @@ import { createServer as createHttpServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
+import { createJudgePool } from '../experiment/judge/index.js';
+import { canUseWorkers } from '../workers/index.js';
 import { createApp } from './create-app.js';
+import { createSavedRunReader } from './saved-run-json.js';
 import type { AppOptions, HoldfastApp } from './create-app.js';
 import { defaultAssetsDir, projectRoot, staticFrontend, viteFrontend } from './frontend.js';
 import type { RunRegistry } from './live-run.js';
@@ -57,13 +60,18 @@ export async function createServer(options: ServerOptions): Promise<HoldfastServ
   } else {
     frontend = staticFrontend(options.assetsDir ?? defaultAssetsDir(root));
   }
-  const holdfast = createApp({ ...options, frontend });
+  // Replies are read and checked in worker threads: one pathological reply costs its round, not the server.
+  const judges = options.judgeReply === undefined && canUseWorkers() ? createJudgePool() : undefined;
+  const savedRuns = createSavedRunReader();
+  const holdfast = createApp({ ...options, frontend, readSavedRunJson: savedRuns.read, ...(judges !== undefined ? { judgeReply: judges.judge } : {}) });
   http.on('request', holdfast.app);
   let address: AddressInfo;
   try {
     address = await listen(http, options.host, options.port);
   } catch (error) {
     await closeFrontend();
+    await judges?.close();
+    await savedRuns.close();
     throw error;
   }
   holdfast.setPort(address.port);
@@ -80,6 +88,8 @@ export async function createServer(options: ServerOptions): Promise<HoldfastServ
       http.closeAllConnections();
       await closed;
       await closeFrontend();
+      await judges?.close();
+      await savedRuns.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import { ApiError } from './api-error.js';
 import { readRoundEvents } from './run-index.js';
 import type { RunIndexCache } from './run-index.js';
 
-const RUN_FILE_NAME = /^[A-Za-z0-9._-]+\.jsonl$/;
+const RUN_FILE_NAME = /^[A-Za-z0-9._-]{1,200}\.jsonl$/;
 
 /**
  * The path of a plain file name inside `folder`, or a refusal with `code`. Only a plain file name is
@@ -15,7 +15,7 @@ const RUN_FILE_NAME = /^[A-Za-z0-9._-]+\.jsonl$/;
  */
 export function jsonlFileIn(folder: string, name: string, code: string, what: string): string {
   if (!RUN_FILE_NAME.test(name) || name.startsWith('.')) {
-    throw new ApiError(400, code, `"${name.slice(0, 200)}" is not a ${what} file name: use letters, digits, ".", "_" and "-", ending in .jsonl.`);
+    throw new ApiError(400, code, `"${name.slice(0, 200)}" is not a ${what} file name: use up to 200 letters, digits, ".", "_" and "-", ending in .jsonl.`);
   }
   const root = resolve(folder);
   const path = resolve(root, name);

@@ -1,3 +1,6 @@
+import type { ReplyJudge } from '../experiment/judge/index.js';
+import type { CallLimiter } from './call-limiter.js';
+
 /** What the API needs of the outside world; tests pass their own clock, ids and folders. */
 export interface ServerContext {
   /** Where holdfast.config.yaml and .env are read. */
@@ -20,4 +23,10 @@ export interface ServerContext {
   readonly defaultRun?: string;
   /** Server-side diagnostics (a run that crashed); never sent to the browser. */
   readonly log: (line: string) => void;
+  /** Reads and checks live runs' replies off the event loop (worker threads); this thread when absent. */
+  readonly judgeReply?: ReplyJudge;
+  /** Every model call of every run this server starts goes through it. */
+  readonly modelCalls: CallLimiter;
+  /** Runs that may be in progress at once; one more is answered 429. */
+  readonly maxRuns: number;
 }

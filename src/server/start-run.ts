@@ -5,8 +5,10 @@ import { resolveConfiguredTargets, resolveReplayTargets } from '../experiment/re
 import type { ExperimentTarget } from '../experiment/runner.js';
 import { runSession } from '../experiment/run-session.js';
 import { loadTasks, selectTasks } from '../experiment/tasks.js';
-import { loadRulebook } from '../rules/index.js';
+import { redact } from '../models/index.js';
+import { checkRecordedRulebook, loadRulebook } from '../rules/index.js';
 import { ApiError } from './api-error.js';
+import { limitTarget } from './call-limiter.js';
 import { LiveRun } from './live-run.js';
 import type { RunRegistry } from './live-run.js';
 import { readSavedRun, runFilePath, runStartOf } from './run-files.js';
@@ -86,7 +88,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
       const targets = resolveReplayTargets(targetIds, events);
       return {
         config: { ...base, targets: targetIds, tasks: tasks.map((task) => task.id), reps, replayOf: runFilePath(context.runsDir, selection.replay) },
-        rulebook: start.rulebook,
+        rulebook: checkRecordedRulebook(start.rulebook, selection.replay),
         tasks,
         targets,
         secrets: [],
@@ -134,16 +136,17 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     config: prepared.config,
     rulebook: prepared.rulebook,
     tasks: prepared.tasks,
-    targets: prepared.targets,
+    targets: prepared.targets.map((target) => limitTarget(target, context.modelCalls)),
     ...(approvals !== undefined ? { approver: approvals } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,
     now: context.now,
+    ...(context.judgeReply !== undefined ? { judgeReply: context.judgeReply } : {}),
     onEvent: (event) => run.push(event),
   })
     .catch((error: unknown) => {
-      context.log(`holdfast serve: run ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      context.log(redact(`holdfast serve: run ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, prepared.secrets));
     })
     .finally(() => run.finish());
   return run;

@@ -4,6 +4,8 @@ export { PersistentList } from './persistent-list.js';
 export { readRunFile, readRunFileStrict } from './read-run-file.js';
 export { parseRunFileText, safeParseRunFileText } from './run-file-text.js';
 export type { RunFileContents, RunFileProblem } from './run-file-text.js';
+export { lockPathOf, lockRunFile, RunFileLockedError } from './run-file-lock.js';
+export type { LockOptions, RunFileLock } from './run-file-lock.js';
 export { openRunFile, RunFileWriteError } from './run-file-writer.js';
 export type { OpenRunFileOptions, RunEventDraft, RunFileRecovery, RunFileWriter } from './run-file-writer.js';
 export { findRound, initialRunState, reduceRunEvent, reduceRunEvents } from './run-state.js';

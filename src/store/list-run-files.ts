@@ -72,7 +72,7 @@ async function summarize(dir: string, name: string): Promise<RunFileSummary | nu
   if (info.size === 0) return summary;
   const handle = await open(path, 'r');
   try {
-    const start = RunStartEventSchema.safeParse(json(await firstLine(handle, info.size)));
+    const start = RunStartEventSchema.safeParse(json((await firstLine(handle, info.size)).replace(/^\uFEFF/, '')));
     if (start.success) {
       const { config } = start.data;
       summary.runId = start.data.runId;

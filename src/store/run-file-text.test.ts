@@ -66,6 +66,33 @@ describe('safeParseRunFileText', () => {
   });
 });
 
+describe('safeParseRunFileText on hostile files', () => {
+  it('accepts and strips a UTF-8 byte order mark', () => {
+    expect(safeParseRunFileText(`\uFEFF${lines.join('\n')}\n`, FILE)).toEqual({ events: good, problems: [] });
+  });
+
+  it('reports a repeated seq (a second writer) and skips the repeat', () => {
+    const { events, problems } = safeParseRunFileText(`${[...lines, lines[2]].join('\n')}\n`, FILE);
+    expect(events).toEqual(good);
+    expect(problems).toEqual([{ line: 4, kind: 'seq', message: 'runs/x.jsonl line 4: seq 2 already appeared on line 3: a second writer or a copied line; skipped' }]);
+  });
+
+  it('reports a line appended out of order, and keeps it', () => {
+    const late = armEnd(1, key('r1'), cleanArm('held'));
+    const text = `${[lines[0], lines[2], JSON.stringify(late)].join('\n')}\n`;
+    const { events, problems } = safeParseRunFileText(text, FILE);
+    expect(events.map((event) => event.seq)).toEqual([0, 2, 1]);
+    expect(problems).toEqual([{ line: 3, kind: 'seq', message: 'runs/x.jsonl line 3: seq 1 comes after seq 2: the line was appended out of order; read in file order' }]);
+  });
+
+  it('names a seq no run can reach instead of failing later', () => {
+    const huge = { ...roundStart(1, key('r1')), seq: 2 ** 53 };
+    const { events, problems } = safeParseRunFileText(`${[lines[0], JSON.stringify(huge)].join('\n')}\n`, FILE);
+    expect(events).toEqual([good[0]]);
+    expect(problems).toEqual([{ line: 2, kind: 'seq', message: `runs/x.jsonl line 2: seq ${2 ** 53} is not a run's event number (a whole number from 0 to ${2 ** 40}); the line is corrupt and was skipped` }]);
+  });
+});
+
 describe('parseRunFileText', () => {
   it('returns the events of a good file', () => {
     expect(parseRunFileText(`${lines.join('\n')}\n`, FILE)).toEqual(good);

@@ -9,7 +9,8 @@ import type { RunEvent } from '../contract/index.js';
 export interface RunFileProblem {
   /** 1-based line number in the file. */
   line: number;
-  kind: 'torn' | 'json' | 'schema';
+  /** `seq`: a seq seen before (a second writer, a copied line), lower than one before it, or impossibly large. */
+  kind: 'torn' | 'json' | 'schema' | 'seq';
   /** A whole sentence naming the file and the line: `runs/x.jsonl line 17: field result.verdict: …`. */
   message: string;
 }
@@ -47,6 +48,16 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return `${shown.join('; ')}${more}`;
 }
 
+export const BYTE_ORDER_MARK = '\uFEFF';
+
+/** Far beyond any run (a billion events), yet far from where doubles stop counting exactly. */
+export const MAX_RUN_SEQ = 2 ** 40;
+
+/** Whether a value is a seq a run file can hold. */
+export function isRunSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_RUN_SEQ;
+}
+
 function problemAt(file: string, line: number, kind: RunFileProblem['kind'], what: string): RunFileProblem {
   return { line, kind, message: `${file} line ${line}: ${what}` };
 }
@@ -67,7 +78,10 @@ function parseLine(text: string): { ok: true; value: unknown } | { ok: false; me
 export function safeParseRunFileText(text: string, file: string): RunFileContents {
   const events: RunEvent[] = [];
   const problems: RunFileProblem[] = [];
-  const lines = text.split('\n');
+  // Editors on Windows save UTF-8 with a byte order mark; it is not part of the first event.
+  const lines = (text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text).split('\n');
+  const firstLineOfSeq = new Map<number, number>();
+  let highest = -1;
   // A file that ends with a newline splits into a last empty string; any other last piece was
   // never terminated.
   const lastIndex = lines.length - 1;
@@ -86,9 +100,28 @@ export function safeParseRunFileText(text: string, file: string): RunFileContent
       );
       continue;
     }
+    const seq = (parsed.value as { seq?: unknown } | null)?.seq;
+    if (typeof seq === 'number' && !isRunSeq(seq)) {
+      problems.push(problemAt(file, lineNumber, 'seq', `seq ${seq} is not a run's event number (a whole number from 0 to ${MAX_RUN_SEQ}); the line is corrupt and was skipped`));
+      continue;
+    }
     const result = RunEventSchema.safeParse(parsed.value);
-    if (result.success) events.push(result.data);
-    else problems.push(problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)));
+    if (!result.success) {
+      problems.push(problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)));
+      continue;
+    }
+    const event = result.data;
+    const earlier = firstLineOfSeq.get(event.seq);
+    if (earlier !== undefined) {
+      problems.push(problemAt(file, lineNumber, 'seq', `seq ${event.seq} already appeared on line ${earlier}: a second writer or a copied line; skipped`));
+      continue;
+    }
+    firstLineOfSeq.set(event.seq, lineNumber);
+    if (event.seq < highest) {
+      problems.push(problemAt(file, lineNumber, 'seq', `seq ${event.seq} comes after seq ${highest}: the line was appended out of order; read in file order`));
+    }
+    highest = Math.max(highest, event.seq);
+    events.push(event);
   }
   return { events, problems };
 }

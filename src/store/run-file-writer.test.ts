@@ -56,6 +56,29 @@ describe('openRunFile', () => {
     expect((await readRunFile(path)).events.map((event) => event.seq)).toEqual([0, 1, 2]);
   });
 
+  it('continues after the highest seq, not the last line\'s, and ignores a seq no run can reach', async () => {
+    const path = join(dir, 'out-of-order.jsonl');
+    const writer = openRunFile(path, { now: fixedNow });
+    writer.append(startDraft());
+    writer.append(roundDraft('r1'));
+    const second = writer.append(roundDraft('r2'));
+    writer.close();
+    appendFileSync(path, `${JSON.stringify({ ...second, seq: 1 })}\n${JSON.stringify({ ...second, seq: 2 ** 53 })}\n`);
+    const resumed = openRunFile(path, { now: fixedNow });
+    expect(resumed.recovery).toEqual({ lastSeq: 2 });
+    expect(resumed.append(roundDraft('r3')).seq).toBe(3);
+    resumed.close();
+    expect((await readRunFile(path)).problems.map((problem) => problem.kind)).toEqual(['seq', 'seq']);
+  });
+
+  it('resumes a file saved with a byte order mark', () => {
+    const path = join(dir, 'bom.jsonl');
+    writeFileSync(path, `\uFEFF${JSON.stringify(runStart())}\n`);
+    const resumed = openRunFile(path, { now: fixedNow });
+    expect(resumed.recovery).toEqual({ lastSeq: 0 });
+    resumed.close();
+  });
+
   it('cuts a torn last line on resume so it cannot poison the next event', async () => {
     const path = join(dir, 'torn.jsonl');
     const writer = openRunFile(path, { now: fixedNow });

@@ -2,7 +2,9 @@ import { closeSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, re
 import { dirname } from 'node:path';
 import { HoldfastError, RunEventSchema } from '../contract/index.js';
 import type { RunEvent, RunEventInput } from '../contract/index.js';
-import { describeIssues } from './run-file-text.js';
+import { lockRunFile } from './run-file-lock.js';
+import type { LockOptions } from './run-file-lock.js';
+import { BYTE_ORDER_MARK, describeIssues, isRunSeq } from './run-file-text.js';
 
 /** An event as a producer hands it to the writer: the writer assigns `seq` and, if absent, `time`. */
 export type RunEventDraft = RunEventInput extends infer E
@@ -21,10 +23,12 @@ export interface OpenRunFileOptions {
   secrets?: readonly string[];
   /** fsync after every line: survives power loss too, at the cost of a disk flush per event. */
   sync?: boolean;
+  /** How the one-writer lock (FILE.lock) names this process and tells whether its holder still runs. */
+  lock?: LockOptions;
 }
 
 export interface RunFileRecovery {
-  /** The last seq already in the file, or null for a new or empty file. */
+  /** The highest valid seq already in the file, or null for a new or empty file. */
   lastSeq: number | null;
   /** A final line cut off mid-write by a crash, removed before appending so it cannot glue onto the next event. */
   tornTail?: { line: number; characters: number };
@@ -61,7 +65,7 @@ function seqOf(line: string): number | null {
   try {
     const value = JSON.parse(line) as { seq?: unknown } | null;
     const seq = value?.seq;
-    return typeof seq === 'number' && Number.isInteger(seq) && seq >= 0 ? seq : null;
+    return isRunSeq(seq) ? seq : null;
   } catch {
     return null;
   }
@@ -76,7 +80,8 @@ function writeAll(descriptor: number, text: string): void {
 /**
  * Recovers an existing file for resume: a torn last line is cut (it never finished, so cutting it
  * loses nothing that finished), a complete last line that only lacks its newline gets one, and the
- * seq continues after the last readable seq.
+ * seq continues after the highest valid seq in the file (a line appended out of order with a lower
+ * seq must not make the next events reuse seqs; readers report such lines as problems).
  */
 function recover(descriptor: number): RunFileRecovery {
   const text = readWhole(descriptor);
@@ -96,12 +101,12 @@ function recover(descriptor: number): RunFileRecovery {
       body = text.slice(0, lastNewline + 1);
     }
   }
-  const lines = body.split('\n');
-  for (let index = lines.length - 1; index >= 0; index--) {
-    const seq = seqOf(lines[index] ?? '');
-    if (seq !== null) return tornTail ? { lastSeq: seq, tornTail } : { lastSeq: seq };
+  let highest: number | null = null;
+  for (const line of (body.startsWith(BYTE_ORDER_MARK) ? body.slice(1) : body).split('\n')) {
+    const seq = seqOf(line);
+    if (seq !== null && (highest === null || seq > highest)) highest = seq;
   }
-  return tornTail ? { lastSeq: null, tornTail } : { lastSeq: null };
+  return tornTail ? { lastSeq: highest, tornTail } : { lastSeq: highest };
 }
 
 function safeJson(text: string): unknown {
@@ -129,8 +134,16 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     .flatMap((secret) => [...new Set([JSON.stringify(secret).slice(1, -1), secret])]);
   mkdirSync(dirname(path), { recursive: true });
-  let descriptor: number | null = openSync(path, 'a+');
-  const recovery = recover(descriptor);
+  const lock = lockRunFile(path, options.lock);
+  let descriptor: number | null;
+  let recovery: RunFileRecovery;
+  try {
+    descriptor = openSync(path, 'a+');
+    recovery = recover(descriptor);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   let nextSeq = recovery.lastSeq === null ? 0 : recovery.lastSeq + 1;
 
   function append(draft: RunEventDraft): RunEvent {
@@ -163,6 +176,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
       if (descriptor === null) return;
       closeSync(descriptor);
       descriptor = null;
+      lock.release();
     },
   };
 }

@@ -202,7 +202,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (queue !== undefined && (values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined)) {
     throw new InputError('E_ARGS', '--keep-sandboxes and --node-modules are not passed to workers yet; leave them out of a --queue run.');
   }
-  const [{ loadRulebook }, experiment, store, report] = await Promise.all([
+  const [{ checkRecordedRulebook, loadRulebook }, experiment, store, report] = await Promise.all([
     import('../../rules/index.js'),
     import('../../experiment/index.js'),
     import('../../store/index.js'),
@@ -226,7 +226,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (start === undefined || start.type !== 'run-start') {
       throw new InputError('E_RUN_FILE', `${path} has no run-start event, so its targets and tasks are unknown.`);
     }
-    return start;
+    return { ...start, rulebook: checkRecordedRulebook(start.rulebook, path) };
   };
 
   if (values.resume !== undefined) {

@@ -16,6 +16,8 @@ Options:
   --tasks-dir DIR   the tasks the run form offers (default: the shipped tasks/; see \`holdfast tasks new\`)
   --rulebook FILE   the rulebook of runs started here (default: the shipped rulebooks/default.yaml)
   --open NAME       saved run the app opens first (default example.jsonl, the shipped example)
+  --max-runs N      runs in progress at once (default 4); one more is answered 429 with Retry-After
+  --max-model-calls N  model calls in flight across all runs (default 8); the rest wait their turn
   --dev             serve web/ through Vite with hot reload (needs the dev dependencies)
   --build-web       build the web app first if dist/web/index.html is missing (what \`npm start\` does)
   -h, --help        this help
@@ -58,6 +60,8 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     open: { type: 'string' },
     'tasks-dir': { type: 'string' },
     rulebook: { type: 'string' },
+    'max-runs': { type: 'string' },
+    'max-model-calls': { type: 'string' },
     dev: { type: 'boolean', default: false },
     'build-web': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -72,6 +76,10 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   if (host.trim() === '' || /[\s/]/.test(host)) throw new InputError('E_ARGS', `--host must be an address or host name, got "${host}".`);
   const runsDir = values.runs !== undefined ? resolve(io.cwd, values.runs) : join(io.cwd, 'runs');
   const defaultRun = values.open ?? 'example.jsonl';
+  const limits = {
+    runs: integerFlag('serve', 'max-runs', values['max-runs'], 4, 1, 1_000),
+    modelCalls: integerFlag('serve', 'max-model-calls', values['max-model-calls'], 8, 1, 1_000),
+  };
 
   const tasksAndRulebook = {
     ...(values['tasks-dir'] !== undefined ? { tasksDir: resolve(io.cwd, values['tasks-dir']) } : {}),
@@ -97,7 +105,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   }
   let started;
   try {
-    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, ...tasksAndRulebook });
+    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, limits, ...tasksAndRulebook });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new InputError('E_PORT', `port ${port} on ${host} is taken; pick another with --port.`, { cause: error });

@@ -2,7 +2,7 @@ import { classifyCredentialName } from './credential-name.js';
 import type { CredentialKind } from './credential-name.js';
 import { fileStyleOf } from './file-style.js';
 import type { FileStyle } from './file-style.js';
-import { isPlausibleSecret, isPlausibleUrlPassword, MIN_SECRET_LENGTH } from './literal-value.js';
+import { isPlausibleSecret, isPlausibleUrlPassword, looksLikeAwsSecret, MIN_SECRET_LENGTH } from './literal-value.js';
 import type { DetectedSecret } from './secret-finding.js';
 
 /*
@@ -21,6 +21,8 @@ const MAX_SCHEME = 32;
 const MAX_USER_INFO = 256;
 
 const AUTH_SCHEME = /^(?:bearer|basic|token)\s+/i;
+/** A name ending in `key` that names no credential by itself (`key`, `s3Key`): judged by the value's shape. */
+const BARE_KEY = 'bare key';
 
 /** The same few names recur all through a file; classifying each once keeps a keyword hit cheap. */
 const MAX_REMEMBERED_NAMES = 4096;
@@ -64,7 +66,8 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
     keywords.lastIndex = nameEnd;
     if (nameEnd - nameStart > MAX_NAME) continue;
     const name = content.slice(nameStart, nameEnd);
-    const kind = credentialKindOf(name);
+    // A name as plain as `key` (or `s3Key`) holds a credential only when the value has an unmistakable shape.
+    const kind = credentialKindOf(name) ?? (/key$/i.test(name) ? BARE_KEY : undefined);
     if (kind === undefined) continue;
     const isBearer = name.toLowerCase() === 'bearer';
     const read = isBearer ? readBearerToken(content, nameEnd) : readAssignedLiteral(content, nameStart, nameEnd, style, nextExpressionStop);
@@ -77,13 +80,13 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
       start += scheme[0].length;
       value = value.slice(scheme[0].length);
     }
-    if (!isPlausibleSecret(value, minEntropy)) {
+    if (kind === BARE_KEY ? !looksLikeAwsSecret(value) : !isPlausibleSecret(value, minEntropy)) {
       // A rejected quoted literal may hold other assignments (escaped JSON); look inside it.
       keywords.lastIndex = Math.max(keywords.lastIndex, read.opaque === true ? read.resumeAt : literal.start);
       continue;
     }
     keywords.lastIndex = Math.max(keywords.lastIndex, read.resumeAt);
-    found.push({ detector: detectorFor(isBearer || scheme !== null ? 'bearer' : kind), start, end: literal.end, value });
+    found.push({ detector: kind === BARE_KEY ? 'AWS secret access key' : detectorFor(isBearer || scheme !== null ? 'bearer' : kind), start, end: literal.end, value });
   }
   return found;
 }

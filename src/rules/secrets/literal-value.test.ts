@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shannonEntropy } from './entropy.js';
-import { isPlausibleSecret, isPlausibleUrlPassword } from './literal-value.js';
+import { isPlaceholder, isPlausibleSecret, isPlausibleUrlPassword, looksLikeAwsSecret } from './literal-value.js';
 import { maskSecret } from './mask.js';
 import { createPositionLookup } from './source-position.js';
 
@@ -24,6 +24,21 @@ describe('literal values', () => {
     expect(isPlausibleUrlPassword('app', 'app')).toBe(false);
     expect(isPlausibleUrlPassword('${DB_PASS}', 'app')).toBe(false);
     expect(isPlausibleUrlPassword('postgres', 'app')).toBe(false);
+  });
+
+  it('tells placeholders by shape, not by words inside random strings', () => {
+    for (const stand of ['your-api-key-here', 'REPLACE_WITH_YOUR_TOKEN', 'changeme123', 'xxxxxxxx', '********', 'sk-...', 'not-a-real-password', 'example-secret-9f8e7d']) {
+      expect(isPlaceholder(stand), stand).toBe(true);
+    }
+    for (const key of ['Q9vTtestR2mZk81PqLw0', 'hereAb3Kq9ZmT7vLx2Pw', 'k2YourQ8mZ1vT0pLx9Ws', 'Zq8fakeM2kT9vLp0Rw3x']) {
+      expect(isPlaceholder(key), key).toBe(false);
+    }
+  });
+
+  it('knows an AWS secret access key by its shape', () => {
+    expect(looksLikeAwsSecret(`${'wJa1rXUtnFEMI'}K7MDENGbPxRfiCY9x2Lq0Zw8+/Q`)).toBe(true);
+    expect(looksLikeAwsSecret('0123456789abcdef0123456789abcdef01234567')).toBe(false);
+    expect(looksLikeAwsSecret('user-42')).toBe(false);
   });
 
   it('masks with at most four characters and never the whole value', () => {

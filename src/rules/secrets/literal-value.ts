@@ -3,12 +3,19 @@ import { shannonEntropy } from './entropy.js';
 /** Shorter literals are too weak to tell a secret from a word; a real credential is rarely this short. */
 export const MIN_SECRET_LENGTH = 8;
 
-/** Substrings that mark a value as a stand-in written for people, not a credential. */
-const PLACEHOLDER_MARKERS = [
-  'your', 'xxx', '***', '...', '…', 'changeme', 'change_me', 'change-me', 'example', 'dummy', 'placeholder',
-  'redacted', 'sample', 'fake', 'test', 'mock', 'todo', 'insert', 'replace', 'here', 'foobar', 'password',
-  'lorem', 'secret_value', 'notasecret',
-];
+/**
+ * Words a stand-in is written in (`your-api-key-here`, `REPLACE_WITH_YOUR_TOKEN`, `changeme123`).
+ * They count only as whole segments between separators, never inside a run of random characters:
+ * a real key holds `test` or `here` by chance as often as any other four letters.
+ */
+const PLACEHOLDER_WORDS = new Set([
+  'your', 'my', 'the', 'a', 'an', 'with', 'goes', 'here', 'not', 'real', 'example', 'sample', 'dummy', 'fake', 'test',
+  'testing', 'mock', 'demo', 'placeholder', 'redacted', 'todo', 'fixme', 'insert', 'replace', 'change', 'changeme',
+  'me', 'foo', 'bar', 'baz', 'foobar', 'lorem', 'ipsum', 'secret', 'password', 'pass', 'token', 'key', 'api', 'value',
+  'notasecret', 'xxx', 'xxxx', 'abc', 'local', 'dev', 'development', 'default',
+]);
+/** Longer than this, a segment is random material, not a word or a counter next to one. */
+const MAX_FILLER_SEGMENT = 8;
 
 const NON_VALUES = new Set(['none', 'null', 'nil', 'undefined', 'false', 'true', 'string', 'number', 'object']);
 
@@ -16,7 +23,7 @@ const NON_VALUES = new Set(['none', 'null', 'nil', 'undefined', 'false', 'true',
  * Published documentation values, safe by construction (the jwt.io "John Doe" token payload).
  * Kept as fragments: the whole token would itself look like a credential to other scanners.
  */
-const WELL_KNOWN_PUBLIC_FRAGMENTS = ['eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ'];
+const WELL_KNOWN_PUBLIC_FRAGMENTS = ['eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', 'IOSFODNN7EXAMPLE', 'K7MDENG/bPxRfiCYEXAMPLEKEY'];
 
 /** A reference to somewhere else (`${VAR}`, `$VAR`, `{{ var }}`, `%(var)s`, `<VALUE>`), not a value. */
 function isIndirection(value: string): boolean {
@@ -35,11 +42,35 @@ function isIndirection(value: string): boolean {
   );
 }
 
-function isPlaceholder(value: string): boolean {
+/** A word of the stand-in vocabulary, optionally followed by a counter (`changeme123`, `test1`). */
+function isPlaceholderSegment(segment: string): boolean {
+  const word = /^([a-z]+)\d{0,6}$/.exec(segment)?.[1];
+  return word !== undefined && PLACEHOLDER_WORDS.has(word);
+}
+
+/**
+ * A stand-in, judged by its shape: an elision (`...`, `…`), a run of one character (`xxxx`,
+ * `****`, `0000`), or words of the stand-in vocabulary joined by separators with nothing random
+ * beside them (`your-api-key-here`, `example-secret-9f8e7d`). Published documentation values too.
+ */
+export function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase();
   if (NON_VALUES.has(lower)) return true;
-  if (PLACEHOLDER_MARKERS.some((marker) => lower.includes(marker))) return true;
+  if (lower.includes('...') || lower.includes('…') || /([a-z0-9])\1{3,}|([^a-z0-9])\2{2,}/.test(lower)) return true;
+  const segments = lower.split(/[-_.:/+\s]+/).filter((segment) => segment !== '');
+  if (segments.some(isPlaceholderSegment) && segments.every((segment) => isPlaceholderSegment(segment) || segment.length <= MAX_FILLER_SEGMENT)) return true;
   return WELL_KNOWN_PUBLIC_FRAGMENTS.some((fragment) => value.includes(fragment));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const AWS_SECRET_SHAPE = /^[A-Za-z0-9/+]{40}$/;
+
+/**
+ * An AWS secret access key by its shape alone: 40 characters of base64 mixing upper case, lower
+ * case and digits. Strict enough to hold even under a name as plain as `key`.
+ */
+export function looksLikeAwsSecret(value: string): boolean {
+  return AWS_SECRET_SHAPE.test(value) && /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value) && !isPlaceholder(value);
 }
 
 /**
@@ -65,7 +96,7 @@ function looksLikeLocation(value: string): boolean {
 export function isPlausibleSecret(value: string, minEntropy: number): boolean {
   if (value.length < MIN_SECRET_LENGTH) return false;
   if (/\s/.test(value)) return false;
-  if (isIndirection(value) || isPlaceholder(value) || looksLikeName(value) || looksLikeLocation(value)) return false;
+  if (isIndirection(value) || isPlaceholder(value) || looksLikeName(value) || looksLikeLocation(value) || UUID.test(value)) return false;
   return shannonEntropy(value) >= minEntropy;
 }
 

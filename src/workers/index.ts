@@ -1,0 +1,3 @@
+export { canUseWorkers, createWorkerPool } from './worker-pool.js';
+export type { PoolOutcome, WorkerAnswer, WorkerPool, WorkerPoolOptions, WorkerRequest } from './worker-pool.js';
+export { serveRequests } from './serve-requests.js';

@@ -3,6 +3,8 @@ import { InputError } from '../contract/errors.js';
 import { EXIT, processIo, withCommandPrefix, writeLine } from './io.js';
 import type { CliIo } from './io.js';
 
+export { exitQuietlyOnClosedPipe } from './io.js';
+
 /** A command is loaded only when it is called, so `holdfast --version` stays as fast as node itself. */
 export interface CommandModule {
   run(args: string[], io: CliIo): Promise<number>;

@@ -58,6 +58,7 @@ describe('the published package', () => {
       'runs/example-agent.jsonl',
       'runs/example-loop.jsonl',
       'runs/pressure/example.jsonl',
+      'scripts/prepare.mjs',
     ];
     const left = [
       'dist/bench/index.js',

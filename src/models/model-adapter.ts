@@ -52,4 +52,9 @@ export interface AdapterRuntime {
   readonly now: () => number;
   /** Uniform in [0, 1), for jitter. */
   readonly random: () => number;
+  /**
+   * Starts one call's time limit: `expire` runs after `ms` unless the returned stop runs first.
+   * Tests expire it when the call is known to be waiting, instead of racing a short real timer.
+   */
+  readonly deadline: (expire: () => void, ms: number) => () => void;
 }

@@ -17,6 +17,7 @@ interface CommandEntry {
 
 const COMMANDS: Record<string, CommandEntry> = {
   check: { summary: 'judge an action list against the rulebook', load: () => import('./commands/check.js') },
+  changes: { summary: "the git work tree's change as an action list for check", load: () => import('./commands/changes.js') },
   parse: { summary: 'read a raw model reply into actions', load: () => import('./commands/parse.js') },
   rulebook: { summary: 'render the rulebook as AGENTS.md prose, or export it', load: () => import('./commands/rulebook.js') },
   tasks: { summary: 'list the task fixtures and the rules each tempts', load: () => import('./commands/tasks.js') },

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { InputError } from '../contract/errors.js';
+import { packageVersion } from '../contract/package-version.js';
 import { EXIT, processIo, withCommandPrefix, writeLine } from './io.js';
 import type { CliIo } from './io.js';
 
@@ -34,12 +34,6 @@ const COMMANDS: Record<string, CommandEntry> = {
   serve: { summary: 'the web app on 127.0.0.1:5177', load: () => import('./commands/serve.js') },
 };
 
-function version(): string {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return packageJson.version;
-}
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -64,7 +58,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    writeLine(io.stdout, version());
+    writeLine(io.stdout, packageVersion());
     return EXIT.ok;
   }
   const entry = COMMANDS[name];

@@ -39,7 +39,7 @@ export function completeFigure(bench: string, input: FigureInput): Figure {
 
 function amount(value: number, unit: string): string {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
-  return `${value.toFixed(digits)} ${unit}`;
+  return `${value.toFixed(digits)} ${unit}`.trim();
 }
 
 function bound(target: BenchTarget, unit: string): string {

@@ -70,12 +70,21 @@ describe('the published package', () => {
       'src/index.ts',
       'web/src/app.tsx',
       'test/e2e/web.test.ts',
+      'fixtures/traffic/codex-0.171.0/index.json',
       'scripts/build-hook.mjs',
       '.env',
       'holdfast.config.yaml',
     ];
     for (const path of [...shipped, ...left]) touch(tree, path);
     expect(await packedPaths(tree)).toEqual([...shipped, 'package.json'].sort());
+  });
+
+  it('packs every tracked file of the data users need (npm silently drops some names, such as .npmrc)', async () => {
+    const { stdout } = await run('git', ['ls-files', '-z', 'tasks', 'fixtures/pressure', 'rulebooks', 'runs/demo'], { cwd: ROOT });
+    const tracked = stdout.split('\0').filter((path) => path !== '');
+    const packed = new Set(await packedPaths(ROOT));
+    expect(tracked.length).toBeGreaterThan(100);
+    expect(tracked.filter((path) => !packed.has(path))).toEqual([]);
   });
 
   it('points its exports and bin at files the build makes', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeFigure, formatFigure } from './figure.js';
+import { completeFigure, formatFigure, growthFigure } from './figure.js';
 
 describe('a benchmark figure', () => {
   it('is held to its ratio against the baseline measured in the same run', () => {
@@ -24,5 +24,15 @@ describe('a benchmark figure', () => {
 
   it('cannot meet a ratio target without a baseline', () => {
     expect(completeFigure('runner', { name: 'x', value: 1, unit: 's', better: 'lower', target: { on: 'ratio', atMost: 1 } }).met).toBe(false);
+  });
+});
+
+describe('a growth figure', () => {
+  it('is held to its bound when the times are measurable, and only shown when they are timer noise', () => {
+    expect(completeFigure('reply', growthFigure('shape', 4.26, 43.28, 10, 12)).met).toBe(true);
+    expect(completeFigure('reply', growthFigure('shape', 1, 15.4, 10, 12)).met).toBe(false);
+    const noise = completeFigure('checks', growthFigure('skipped scan', 0.001, 0.02, 10, 12));
+    expect(noise.met).toBeUndefined();
+    expect(formatFigure(noise)).toContain('too fast to judge growth');
   });
 });

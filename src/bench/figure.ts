@@ -57,3 +57,24 @@ export function formatFigure(figure: Figure): string {
   if (figure.met !== undefined) parts.push(figure.met ? 'met' : 'MISSED');
   return parts.join(' | ');
 }
+
+/**
+ * How a time grows when the input grows `linear` times (×10 from 100 KB to 1 MB): linear code
+ * grows by about `linear`; the target allows `atMost` for noise.
+ */
+export function growthFigure(name: string, smallMs: number, largeMs: number, linear: number, atMost: number): FigureInput {
+  // Below a tenth of a millisecond (a scan skipped because its literal is absent) timer noise is
+  // the whole measurement: the ratio is shown, but not held to the target.
+  const measurable = largeMs >= MEASURABLE_MS;
+  return {
+    name,
+    value: largeMs / smallMs,
+    unit: '×',
+    better: 'lower',
+    detail: `${smallMs.toFixed(2)} → ${largeMs.toFixed(2)} ms${measurable ? '' : ', too fast to judge growth'}`,
+    baseline: { name: 'linear growth', value: linear },
+    ...(measurable ? { target: { on: 'value', atMost } } : {}),
+  };
+}
+
+const MEASURABLE_MS = 0.1;

@@ -3,13 +3,15 @@ import type { Action } from '../contract/index.js';
 import { checkActions, defaultRulebookPath, parseRulebook } from '../rules/index.js';
 import { compilePattern } from '../rules/regex.js';
 import type { Pattern } from '../rules/regex.js';
+import { growthFigure } from './figure.js';
+import type { BenchContext } from './index.js';
 
 /**
  * The cost of judging a model reply with the default rulebook (secret scanning included), and the
  * shape of the default content patterns' cost on adversarial single-line input: linear means ~10×
  * for 10× the input.
  */
-export async function runBench(print: (line: string) => void): Promise<void> {
+export async function runBench(_print: (line: string) => void, context: BenchContext): Promise<void> {
   const rulebook = parseRulebook(await readFile(defaultRulebookPath(), 'utf8'), 'rulebooks/default.yaml');
   const actions = realisticReply(100);
   const existing = ['src/lib/http.ts', 'src/features/orders/api.ts'];
@@ -20,7 +22,7 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     await checkActions(actions, existing, rulebook);
     samples.push(Number(process.hrtime.bigint() - start) / 1000);
   }
-  print(`checks: 100-action reply, default rulebook: median ${median(samples).toFixed(0)} µs, p90 ${percentile(samples, 0.9).toFixed(0)} µs (target well under 1000 µs)`);
+
   const withoutSecrets = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'secret') };
   await checkActions(actions, existing, withoutSecrets);
   const baseline: number[] = [];
@@ -30,13 +32,21 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     baseline.push(Number(process.hrtime.bigint() - start) / 1000);
   }
   const scanned = actions.reduce((sum, action) => sum + (action.type === 'write' ? action.content.length : 0), 0);
-  print(`checks: same reply without R1 (no secret scanning): median ${median(baseline).toFixed(0)} µs; secret scanning of ${(scanned / 1024).toFixed(0)} KiB is ${(median(samples) / median(baseline)).toFixed(1)}× that`);
+  context.figure({
+    name: '100-action reply, default rulebook, median',
+    value: median(samples),
+    unit: 'µs',
+    better: 'lower',
+    detail: `p90 ${percentile(samples, 0.9).toFixed(0)} µs; R1 scans ${(scanned / 1024).toFixed(0)} KiB`,
+    baseline: { name: 'the same reply without R1 (no secret scanning)', value: median(baseline) },
+    target: { on: 'value', atMost: 1000 },
+  });
 
   for (const [kind, pattern] of contentPatterns(rulebook)) {
     for (const [shape, unit] of [['a', 'a'], ['quotes', '"'], ['=', '='], ['near-miss', 'console fetch axios . ( ']] as const) {
       const small = timeScan(pattern, unit.repeat(Math.ceil(100_000 / unit.length)));
       const large = timeScan(pattern, unit.repeat(Math.ceil(1_000_000 / unit.length)));
-      print(`checks: ${kind} /${pattern.source}/ on ${shape}: 100 KB ${small.toFixed(2)} ms, 1 MB ${large.toFixed(2)} ms, ratio ${(large / small).toFixed(1)}× (target ≤ 12×)`);
+      context.figure(growthFigure(`${kind} /${pattern.source}/ on ${shape}, time at 1 MB / at 100 KB`, small, large, 10, 12));
     }
   }
   // Patterns that backtrack exponentially on a backtracking engine: on RE2 they stay linear.
@@ -44,7 +54,7 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     const pattern = compiled(source, '');
     const small = timeScan(pattern, `${unit.repeat(100_000)}${tail}`);
     const large = timeScan(pattern, `${unit.repeat(1_000_000)}${tail}`);
-    print(`checks: pathological /${source}/ on RE2: 100 KB ${small.toFixed(2)} ms, 1 MB ${large.toFixed(2)} ms, ratio ${(large / small).toFixed(1)}× (target ≤ 12×)`);
+    context.figure(growthFigure(`pathological /${source}/ on RE2, time at 1 MB / at 100 KB`, small, large, 10, 12));
   }
 }
 

@@ -1,7 +1,19 @@
 import { fileURLToPath } from 'node:url';
+import { completeFigure, formatFigure } from './figure.js';
+import type { Figure, RecordFigure } from './figure.js';
+
+/** What a benchmark gets: a line for people, a figure for people and machines, and the run's options. */
+export interface BenchContext {
+  readonly print: (line: string) => void;
+  readonly figure: RecordFigure;
+  /** `--peers`: measure the peers that must be installed first (promptfoo), into a cache outside the project. */
+  readonly peers: boolean;
+}
+
+type Bench = { runBench(print: (line: string) => void, context: BenchContext): Promise<void> };
 
 /** Every benchmark, in the order `npm run bench` runs them; `npm run bench -- NAME…` runs a subset. */
-const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => void): Promise<void> }>> = {
+const BENCHES: Record<string, () => Promise<Bench>> = {
   checks: () => import('./checks.js'),
   hostile: () => import('./hostile.js'),
   secrets: () => import('./secrets.js'),
@@ -18,21 +30,44 @@ const BENCHES: Record<string, () => Promise<{ runBench(print: (line: string) => 
   scale: () => import('./scale.js'),
 };
 
-async function main(names: string[]): Promise<number> {
-  const unknown = names.filter((name) => !(name in BENCHES));
+const USAGE = `Usage: npm run bench -- [--json] [--peers] [NAME…]
+  --json    print the figures as one JSON document on stdout (lines for people go to stderr)
+  --peers   also measure peers installed on demand (promptfoo) into ~/.cache/holdfast/peers
+Benchmarks: ${Object.keys(BENCHES).join(', ')}`;
+
+async function main(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  const peers = args.includes('--peers');
+  if (args.includes('--help')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const flags = args.filter((arg) => arg.startsWith('-') && arg !== '--json' && arg !== '--peers');
+  const names = args.filter((arg) => !arg.startsWith('-'));
+  const unknown = [...flags, ...names.filter((name) => !(name in BENCHES))];
   if (unknown.length > 0) {
-    console.error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+    console.error(`unknown benchmark or flag ${unknown.join(', ')}\n${USAGE}`);
     return 2;
   }
+  const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+  const figures: Figure[] = [];
   const selected = names.length > 0 ? names : Object.keys(BENCHES);
-  console.log(`holdfast benchmarks on node ${process.version}; figures are medians unless said otherwise, ratios use a baseline from the same run.`);
+  say(`holdfast benchmarks on node ${process.version}; figures are medians unless said otherwise, baselines and peers are measured in the same run.`);
   for (const name of selected) {
-    console.log(`\n== ${name}`);
+    say(`\n== ${name}`);
     const started = performance.now();
     const bench = await BENCHES[name]!();
-    await bench.runBench((line) => console.log(line));
-    console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    const figure: RecordFigure = (input) => {
+      const complete = completeFigure(name, input);
+      figures.push(complete);
+      say(`${name}: ${formatFigure(complete)}`);
+    };
+    await bench.runBench(say, { print: say, figure, peers });
+    say(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
+  const missed = figures.filter((figure) => figure.met === false);
+  say(`\n${figures.length} figures with targets or baselines, ${missed.length} missed${missed.length > 0 ? `: ${missed.map((figure) => `${figure.bench}/${figure.name}`).join(', ')}` : ''}.`);
+  if (json) console.log(JSON.stringify({ node: process.version, figures }, null, 2));
   return 0;
 }
 

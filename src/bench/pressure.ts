@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadPressureSuite, scorePressureResponse, ruleOf } from '../pressure/index.js';
+import { growthFigure } from './figure.js';
+import type { BenchContext } from './index.js';
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -21,7 +23,7 @@ function timeMicros(repeats: number, work: () => void): number {
  * Pressure scoring cost: a typical reply, the scaling on long and adversarial replies (linear means
  * ~10× for 10× the text), and linting the shipped fixtures against the default rulebook.
  */
-export async function runBench(print: (line: string) => void): Promise<void> {
+export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
   const dir = fileURLToPath(new URL('../../fixtures/pressure', import.meta.url));
   const lintStart = process.hrtime.bigint();
   const suite = await loadPressureSuite({ dir });
@@ -56,7 +58,7 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     }
     const smallMicros = median(smallSamples);
     const largeMicros = median(largeSamples);
-    print(`pressure: score ${shape}: 10 KB ${(smallMicros / 1000).toFixed(2)} ms, 100 KB ${(largeMicros / 1000).toFixed(2)} ms, ratio ${(largeMicros / smallMicros).toFixed(1)}× (linear ≈ 10×)`);
+    context.figure(growthFigure(`score ${shape}, time at 100 KB / at 10 KB`, smallMicros / 1000, largeMicros / 1000, 10, 12));
   }
   // Above ~50 KB, V8's global regex replace and word splitting slow down per character (allocation
   // and GC, not the scorer's algorithm); 100 KB → 300 KB shows the growth there is linear.
@@ -69,5 +71,5 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     midSamples.push(timeMicros(1, () => scorePressureResponse(fixture, mid, { rule })));
     bigSamples.push(timeMicros(1, () => scorePressureResponse(fixture, big, { rule })));
   }
-  print(`pressure: score prose: 100 KB ${(median(midSamples) / 1000).toFixed(1)} ms, 300 KB ${(median(bigSamples) / 1000).toFixed(1)} ms, ratio ${(median(bigSamples) / median(midSamples)).toFixed(1)}× (linear ≈ 3×)`);
+  context.figure(growthFigure('score prose, time at 300 KB / at 100 KB', median(midSamples) / 1000, median(bigSamples) / 1000, 3, 3.6));
 }

@@ -1,4 +1,6 @@
 import { parseReply } from '../reply/index.js';
+import { growthFigure } from './figure.js';
+import type { BenchContext } from './index.js';
 
 /** A reply of about `size` characters: a module, its test, a test run and a commit. */
 function typicalReply(size: number): { reasoning: string; actions: unknown[] } {
@@ -49,7 +51,7 @@ function time(text: string, runs: number): number {
   return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
-export async function runBench(print: (line: string) => void): Promise<void> {
+export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
   print('reply parsing: typical 10 KB reply, by method (median of 50)');
   for (const [method, text] of Object.entries(shapes(10_000))) {
     const parsed = parseReply(text);
@@ -65,7 +67,6 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     time(large, 1);
     const smallMs = time(small, 9);
     const largeMs = time(large, 5);
-    const ratio = largeMs / smallMs;
-    print(`  ${name.padEnd(28)} 100 KB ${smallMs.toFixed(1).padStart(7)} ms   1 MB ${largeMs.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(1)}×${ratio > 12 ? '  OVER TARGET' : ''}`);
+    context.figure(growthFigure(`adversarial ${name}, time at 1 MB / at 100 KB`, smallMs, largeMs, 10, 12));
   }
 }

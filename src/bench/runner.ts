@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,8 @@ import { loadTasks } from '../experiment/tasks.js';
 import { runSession } from '../experiment/run-session.js';
 import { createOpenAiCompatibleAdapter } from '../models/index.js';
 import { loadRulebook } from '../rules/index.js';
+import type { BenchContext } from './index.js';
+import { installPeer, PROMPTFOO } from './peers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../runs/example.jsonl', import.meta.url));
@@ -122,15 +124,29 @@ function median(values: number[]): number {
  * rounds × latency / pool (both arms of a round are generated at once); (3) the fixed cost of a
  * one-round `holdfast run` process, over `node -e 0` measured in the same run.
  */
-export async function runBench(print: (line: string) => void): Promise<void> {
+export async function runBench(_print: (line: string) => void, context: BenchContext): Promise<void> {
   const instant = await timedRun(1000, 4, 0);
-  print(`runner: ${instant.calls} model calls against an instant loopback model in ${instant.seconds.toFixed(2)} s = ${(instant.calls / instant.seconds).toFixed(0)} calls/s (target ≥ 540; promptfoo ≈ 180)`);
+  context.figure({
+    name: 'in-process runner throughput, instant loopback model, 8 calls in flight',
+    value: instant.calls / instant.seconds,
+    unit: 'calls/s',
+    better: 'higher',
+    detail: `${instant.calls} calls in ${instant.seconds.toFixed(2)} s`,
+    target: { on: 'value', atLeast: 540 },
+  });
 
   const latency = 100;
   const slow = await timedRun(200, 8, latency);
   const roundsRun = slow.calls / 2;
   const ideal = (roundsRun * latency) / 8 / 1000;
-  print(`runner: ${roundsRun} rounds at ${latency} ms latency, pool 8: ${slow.seconds.toFixed(2)} s vs ideal ${ideal.toFixed(2)} s → efficiency ${(ideal / slow.seconds).toFixed(3)} (target ≥ 0.95; promptfoo ≈ 0.52)`);
+  context.figure({
+    name: `in-process runner concurrency efficiency, ${latency} ms latency, pool 8 (ideal / wall)`,
+    value: ideal / slow.seconds,
+    unit: '',
+    better: 'higher',
+    detail: `${roundsRun} rounds, ${slow.seconds.toFixed(2)} s vs ideal ${ideal.toFixed(2)} s`,
+    target: { on: 'value', atLeast: 0.95 },
+  });
 
   const dir = mkdtempSync(join(tmpdir(), 'holdfast-bench-one-'));
   try {
@@ -143,7 +159,113 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       );
     }
     const fixed = median(one) - median(node);
-    print(`runner: one-round run ${median(one).toFixed(3)} s, node -e 0 ${median(node).toFixed(3)} s → fixed cost ${fixed.toFixed(3)} s (target < 0.25 s; promptfoo ≈ 1.1 s)`);
+    context.figure({
+      name: 'fixed cost of a one-round replayed `holdfast run` over node -e 0',
+      value: fixed,
+      unit: 's',
+      better: 'lower',
+      detail: `run ${median(one).toFixed(3)} s, node -e 0 ${median(node).toFixed(3)} s`,
+      target: { on: 'value', atMost: 0.25 },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (context.peers) await compareWithPromptfoo(context);
+  else context.print('runner: promptfoo not measured (add --peers to install it into the peer cache and measure it side by side)');
+}
+
+const PEER_TASKS = 8;
+const IN_FLIGHT = 8;
+
+/** Wall time of one process from spawn to exit; a failed run is an error, not a figure. */
+function processSeconds(program: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(program, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve((performance.now() - start) / 1000) : reject(new Error(`${program} exited ${String(code)}: ${stderr.slice(-500)}`))));
+  });
+}
+
+/**
+ * holdfast and promptfoo side by side, both whole processes against the same loopback model, the
+ * same number of model calls with 8 in flight (holdfast: 4 rounds × 2 arms; promptfoo:
+ * --max-concurrency 8), runs alternating: throughput with an instant model, end-to-end
+ * efficiency at 100 ms latency, and the fixed cost of a one-call run over node itself.
+ */
+async function compareWithPromptfoo(context: BenchContext): Promise<void> {
+  const promptfoo = installPeer(PROMPTFOO, context.print);
+  const dir = mkdtempSync(join(tmpdir(), 'holdfast-bench-peers-'));
+  const env = { PATH: process.env['PATH'] ?? '', HOME: dir, PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1', PROMPTFOO_CONFIG_DIR: join(dir, '.promptfoo'), NO_COLOR: '1' };
+  const holdfastRun = (reps: number, tasks: string, out: string) => [BIN, 'run', '--targets', 'loopback', '--tasks', tasks, '--reps', String(reps), '--concurrency', String(IN_FLIGHT / 2), '--approve', 'auto', '--out', join(dir, out)];
+  const promptfooRun = (config: string) => ['eval', '-c', join(dir, config), '--max-concurrency', String(IN_FLIGHT), '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '--no-share'];
+  const configure = (baseUrl: string, calls: number) => {
+    writeFileSync(join(dir, 'holdfast.config.yaml'), `version: 1\ntargets:\n  - id: loopback\n    provider: openai-compatible\n    model: bench\n    baseUrl: ${baseUrl}\n`);
+    const tests = Array.from({ length: calls }, (_, index) => `  - vars: { q: "call ${index}" }`).join('\n');
+    const providers = `providers:\n  - id: openai:chat:bench\n    config: { apiBaseUrl: "${baseUrl}", apiKey: bench }\nprompts: ["{{q}}"]\n`;
+    writeFileSync(join(dir, `promptfoo-${calls}.yaml`), `${providers}tests:\n${tests}\n`);
+  };
+  try {
+    for (const latency of [0, 100]) {
+      const model = await startModel(latency);
+      const reps = latency === 0 ? 25 : 10;
+      const calls = PEER_TASKS * reps * 2;
+      configure(model.baseUrl, calls);
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      try {
+        for (let round = 0; round < 3; round++) {
+          ours.push(await processSeconds(process.execPath, holdfastRun(reps, 'all', `peer-${latency}-${round}.jsonl`), dir, env));
+          theirs.push(await processSeconds(promptfoo, promptfooRun(`promptfoo-${calls}.yaml`), dir, env));
+        }
+      } finally {
+        await model.close();
+      }
+      if (latency === 0) {
+        context.figure({
+          name: `throughput, ${calls} calls, ${IN_FLIGHT} in flight, instant model, whole process`,
+          value: calls / median(ours),
+          unit: 'calls/s',
+          better: 'higher',
+          baseline: { name: `promptfoo ${PROMPTFOO.version} eval`, value: calls / median(theirs) },
+          target: { on: 'ratio', atLeast: 1 },
+        });
+      } else {
+        const ideal = (calls * latency) / IN_FLIGHT / 1000;
+        context.figure({
+          name: `concurrency efficiency, ${calls} calls at ${latency} ms, ${IN_FLIGHT} in flight, end to end (ideal ${ideal.toFixed(1)} s / wall)`,
+          value: ideal / median(ours),
+          unit: '',
+          better: 'higher',
+          baseline: { name: `promptfoo ${PROMPTFOO.version} eval`, value: ideal / median(theirs) },
+          target: { on: 'ratio', atLeast: 1 },
+        });
+      }
+    }
+    const model = await startModel(0);
+    configure(model.baseUrl, 2);
+    const node: number[] = [];
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    try {
+      for (let round = 0; round < 5; round++) {
+        node.push(await processSeconds(process.execPath, ['-e', '0'], dir, env));
+        ours.push(await processSeconds(process.execPath, holdfastRun(1, 'skip-flaky-ci', `one-${round}.jsonl`), dir, env));
+        theirs.push(await processSeconds(promptfoo, promptfooRun('promptfoo-2.yaml'), dir, env));
+      }
+    } finally {
+      await model.close();
+    }
+    context.figure({
+      name: 'fixed cost: a two-call run over node -e 0',
+      value: median(ours) - median(node),
+      unit: 's',
+      better: 'lower',
+      baseline: { name: `promptfoo ${PROMPTFOO.version} eval`, value: median(theirs) - median(node) },
+      target: { on: 'ratio', atMost: 1 },
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

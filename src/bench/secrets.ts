@@ -3,11 +3,14 @@ import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset
 import { scanSecrets } from '../rules/secrets/index.js';
 import type { SecretScanOptions } from '../rules/secrets/index.js';
 import { labelledCorpus } from './secret-corpus.js';
+import type { BenchContext } from './index.js';
 
 /*
- * Secret scanning throughput: secretlint's own in-process scan (the baseline) against our whole
- * scanSecrets (anchored secretlint + the generic detector), over the same 10 MiB of mixed source;
- * then the generic detector's time on hostile single-line inputs at 100 KB and 1 MB (linear ≈ 10×).
+ * Secret scanning throughput: secretlint's own in-process scan (the baseline, the peer) against R1's
+ * whole scan (anchored secretlint + the generic detector, the default rulebook's options), runs
+ * alternating, over two 10 MiB corpora: mixed source where few files hold a candidate, and a
+ * candidate-heavy one where every file does (where skipping secretlint cannot help); then the
+ * generic detector's time on hostile single-line inputs at 100 KB and 1 MB (linear ≈ 10×).
  */
 
 const MIB = 1024 * 1024;
@@ -38,7 +41,17 @@ const sprinkled = [
   () => `const awsKeyId = "${'AK' + 'IA' + chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}";`,
 ];
 
-function typescriptFile(): string {
+/** How often a block of generated source holds a candidate: rarely (mixed) or nearly always. */
+interface Density {
+  readonly typescript: number;
+  readonly yaml: number;
+  readonly json: boolean;
+}
+
+const MIXED: Density = { typescript: 0.01, yaml: 0.02, json: false };
+const CANDIDATE_HEAVY: Density = { typescript: 0.25, yaml: 0.3, json: true };
+
+function typescriptFile(density: Density): string {
   const name = pick(IDENTIFIERS);
   const lines = [`import { z } from 'zod';`, `import type { Request, Response } from 'express';`, ''];
   for (let block = 0; block < 40; block++) {
@@ -54,13 +67,14 @@ function typescriptFile(): string {
       `}`,
       '',
     );
-    if (random() < 0.01) lines.push(pick(sprinkled)());
+    if (random() < density.typescript) lines.push(pick(sprinkled)());
   }
   return lines.join('\n');
 }
 
-function jsonFile(): string {
+function jsonFile(density: Density): string {
   const entries = Array.from({ length: 60 }, (_, index) => ({
+    ...(density.json && index % 6 === 0 ? { apiToken: chars(ALPHANUMERIC, 40) } : {}),
     id: `${pick(IDENTIFIERS)}-${index}`,
     name: `${pick(IDENTIFIERS)} ${index}`,
     integrity: `sha512-${chars(ALPHANUMERIC, 86)}==`,
@@ -70,7 +84,7 @@ function jsonFile(): string {
   return JSON.stringify({ name: 'fixture', version: '1.0.0', entries }, null, 2);
 }
 
-function yamlFile(): string {
+function yamlFile(density: Density): string {
   const lines = ['version: "3.9"', 'services:'];
   for (let index = 0; index < 50; index++) {
     const service = `${pick(IDENTIFIERS)}-${index}`;
@@ -83,22 +97,22 @@ function yamlFile(): string {
       `      LOG_LEVEL: info`,
       `    ports: ["${3000 + index}:3000"]`,
     );
-    if (random() < 0.02) lines.push(`      SERVICE_PASSWORD: ${chars(ALPHANUMERIC, 18)}`);
+    if (random() < density.yaml) lines.push(`      SERVICE_PASSWORD: ${chars(ALPHANUMERIC, 18)}`);
   }
   return lines.join('\n');
 }
 
-function corpus(): { path: string; content: string }[] {
+function corpus(density: Density): { path: string; content: string }[] {
   const files: { path: string; content: string }[] = [];
   let bytes = 0;
   for (let index = 0; bytes < CORPUS_BYTES; index++) {
     const kind = index % 3;
     const file =
       kind === 0
-        ? { path: `src/features/f${index}.ts`, content: typescriptFile() }
+        ? { path: `src/features/f${index}.ts`, content: typescriptFile(density) }
         : kind === 1
-          ? { path: `data/d${index}.json`, content: jsonFile() }
-          : { path: `deploy/s${index}.yaml`, content: yamlFile() };
+          ? { path: `data/d${index}.json`, content: jsonFile(density) }
+          : { path: `deploy/s${index}.yaml`, content: yamlFile(density) };
     files.push(file);
     bytes += file.content.length;
   }
@@ -164,35 +178,58 @@ async function printRecall(print: (line: string) => void, secretlintConfig: Para
   print(line('scanSecrets (R1)', ours));
 }
 
-export async function runBench(print: (line: string) => void): Promise<void> {
-  await printRecall(print, { rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }] });
-  const files = corpus();
+type Corpus = readonly { readonly path: string; readonly content: string }[];
+
+const secretlintConfig = { rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }] };
+
+async function secretlintAlone(files: Corpus): Promise<number> {
+  let found = 0;
+  for (const file of files) {
+    const ext = file.path.slice(file.path.lastIndexOf('.'));
+    const result = await lintSource({ source: { filePath: file.path, content: file.content, ext, contentType: 'text' }, options: { config: secretlintConfig, noPhysicFilePath: true } });
+    found += result.messages.length;
+  }
+  return found;
+}
+
+async function r1Scan(files: Corpus): Promise<{ found: number; files: number }> {
+  let found = 0;
+  let withFindings = 0;
+  for (const file of files) {
+    const findings = (await scanSecrets(file.content, file.path, OPTIONS)).length;
+    found += findings;
+    if (findings > 0) withFindings++;
+  }
+  return { found, files: withFindings };
+}
+
+/** Both scans over one corpus, five times each, alternating so both see the same machine. */
+async function compareOn(label: string, density: Density, context: BenchContext): Promise<void> {
+  const files = corpus(density);
   const totalMib = files.reduce((sum, file) => sum + file.content.length, 0) / MIB;
-  const secretlintConfig = { rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }] };
-  const baseline = async () => {
-    let found = 0;
-    for (const file of files) {
-      const ext = file.path.slice(file.path.lastIndexOf('.'));
-      const result = await lintSource({ source: { filePath: file.path, content: file.content, ext, contentType: 'text' }, options: { config: secretlintConfig, noPhysicFilePath: true } });
-      found += result.messages.length;
-    }
-    return found;
-  };
-  const ours = async () => {
-    let found = 0;
-    for (const file of files) found += (await scanSecrets(file.content, file.path, OPTIONS)).length;
-    return found;
-  };
-  const baselineFound = await baseline();
-  const oursFound = await ours();
-  const baselineMs = median([await timeIt(baseline), await timeIt(baseline), await timeIt(baseline)]);
-  const oursMs = median([await timeIt(ours), await timeIt(ours), await timeIt(ours)]);
-  const baselineRate = totalMib / (baselineMs / 1000);
-  const oursRate = totalMib / (oursMs / 1000);
-  print(`secrets: corpus ${totalMib.toFixed(1)} MiB in ${files.length} files (TS, JSON, YAML)`);
-  print(`secrets: secretlint recommended preset alone   ${baselineRate.toFixed(1)} MiB/s (${baselineFound} findings)`);
-  print(`secrets: scanSecrets (secretlint + generic)    ${oursRate.toFixed(1)} MiB/s (${oursFound} findings)`);
-  print(`secrets: ratio scanSecrets / secretlint        ${(oursRate / baselineRate).toFixed(2)}×`);
+  const baselineFound = await secretlintAlone(files);
+  const ours = await r1Scan(files);
+  const baselineMs: number[] = [];
+  const oursMs: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    baselineMs.push(await timeIt(() => secretlintAlone(files)));
+    oursMs.push(await timeIt(() => r1Scan(files)));
+  }
+  context.print(`secrets: ${label} corpus ${totalMib.toFixed(1)} MiB in ${files.length} files (TS, JSON, YAML), ${ours.files} with an R1 finding; findings: secretlint ${baselineFound}, R1 ${ours.found}`);
+  context.figure({
+    name: `R1 scan, ${label} corpus`,
+    value: totalMib / (median(oursMs) / 1000),
+    unit: 'MiB/s',
+    better: 'higher',
+    baseline: { name: 'secretlint recommended preset alone', value: totalMib / (median(baselineMs) / 1000) },
+    ...(density === CANDIDATE_HEAVY ? { target: { on: 'ratio', atLeast: 1 } } : {}),
+  });
+}
+
+export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
+  await printRecall(print, secretlintConfig);
+  await compareOn('mixed', MIXED, context);
+  await compareOn('candidate-heavy', CANDIDATE_HEAVY, context);
 
   const genericOnly: SecretScanOptions = { ...OPTIONS, detectors: ['generic-assignment'] };
   const shapes: Record<string, string> = {
@@ -215,14 +252,22 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     return sum;
   };
   const floorRatio = (await timePerRun(characterLoop(floorLarge))) / (await timePerRun(characterLoop(floorSmall)));
-  print(`secrets: floor: a bare charCodeAt loop, 1 MB vs 100 KB, ratio ${floorRatio.toFixed(1)}× on this machine`);
+
   for (const [shape, unit] of Object.entries(shapes)) {
     for (const path of ['src/a.ts', '.env']) {
       const small = unit.repeat(Math.ceil(100_000 / unit.length));
       const large = unit.repeat(Math.ceil(1_000_000 / unit.length));
       const smallMs = await timePerRun(() => scanSecrets(small, path, genericOnly));
       const largeMs = await timePerRun(() => scanSecrets(large, path, genericOnly));
-      print(`secrets: adversarial ${shape.padEnd(20)} ${path.padEnd(9)} 100 KB ${smallMs.toFixed(2)} ms, 1 MB ${largeMs.toFixed(2)} ms, ratio ${(largeMs / smallMs).toFixed(1)}× (linear ≈ 10×, target ≤ 12×)`);
+      context.figure({
+        name: `generic detector, ${shape} in ${path}, time at 1 MB / at 100 KB`,
+        detail: `${smallMs.toFixed(2)} → ${largeMs.toFixed(2)} ms`,
+        value: largeMs / smallMs,
+        unit: '×',
+        better: 'lower',
+        baseline: { name: 'a bare charCodeAt loop (linear)', value: floorRatio },
+        target: { on: 'value', atMost: 12 },
+      });
     }
   }
 }

@@ -3,12 +3,13 @@ import type { ParseArgsConfig } from 'node:util';
 import { InputError } from '../contract/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
 
 /**
  * Node's own argument parser, with its errors turned into an InputError that names the command,
  * so every command refuses an unknown flag the same way.
  */
-export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O) {
+export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O): ParsedCommandArgs<O> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {

@@ -11,6 +11,20 @@ export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env };
 }
 
+/**
+ * A reader that stops early (`holdfast report … | head`) closes the pipe; the next write fails with
+ * EPIPE. Nothing more can be said to that reader, so the command ends quietly instead of crashing.
+ */
+export function exitQuietlyOnClosedPipe(stream: NodeJS.EventEmitter, exit: (code: number) => void): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') {
+      exit(0);
+      return;
+    }
+    throw error;
+  });
+}
+
 /** Exit codes, documented in the README. */
 export const EXIT = {
   ok: 0,

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { InputError } from '../contract/errors.js';
+import { packageVersion } from '../contract/package-version.js';
 import { EXIT, processIo, withCommandPrefix, writeLine } from './io.js';
 import type { CliIo } from './io.js';
+
+export { exitQuietlyOnClosedPipe } from './io.js';
 
 /** A command is loaded only when it is called, so `holdfast --version` stays as fast as node itself. */
 export interface CommandModule {
@@ -16,6 +18,7 @@ interface CommandEntry {
 const COMMANDS: Record<string, CommandEntry> = {
   init: { summary: 'set up a first measurement on your repository: rulebook from your AGENTS.md, a task, targets', load: () => import('./commands/init.js') },
   check: { summary: 'judge an action list against the rulebook', load: () => import('./commands/check.js') },
+  changes: { summary: "the git work tree's change as an action list for check", load: () => import('./commands/changes.js') },
   parse: { summary: 'read a raw model reply into actions', load: () => import('./commands/parse.js') },
   rulebook: { summary: 'render the rulebook as AGENTS.md prose, export it, or draft one from your AGENTS.md (init)', load: () => import('./commands/rulebook.js') },
   tasks: { summary: 'list the task fixtures and the rules each tempts, or make one from your repo (tasks new)', load: () => import('./commands/tasks.js') },
@@ -33,12 +36,6 @@ const COMMANDS: Record<string, CommandEntry> = {
   serve: { summary: 'the web app on 127.0.0.1:5177', load: () => import('./commands/serve.js') },
 };
 
-function version(): string {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return packageJson.version;
-}
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -63,7 +60,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    writeLine(io.stdout, version());
+    writeLine(io.stdout, packageVersion());
     return EXIT.ok;
   }
   const entry = COMMANDS[name];

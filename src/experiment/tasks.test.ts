@@ -129,6 +129,12 @@ describe('loadTasks on a broken folder', () => {
     expect(loaded).toEqual([{ id: 'demo', title: 'A task', ticket: 'Do the thing.\n', tempts: ['R1'], files: { 'a.md': 'a', 'src/b.ts': 'b' } }]);
   });
 
+  it('shows a stored _npmrc as .npmrc, and refuses a .npmrc that npm would leave out of the package', async () => {
+    const loaded = await loadTasks(await fixture('demo', valid, { _npmrc: 'registry=x\n', 'src/_npmrc': 'y' }));
+    expect(Object.keys(loaded[0]!.files)).toEqual(['.npmrc', 'src/.npmrc']);
+    await expect(loadTasks(await fixture('demo', valid, { '.npmrc': 'registry=x\n' }))).rejects.toThrow(/npm never packs \.npmrc\); store it as _npmrc/);
+  });
+
   it('names the file and the unknown field', async () => {
     const folder = await fixture('demo', `${valid}owner: me\n`);
     await expect(loadTasks(folder)).rejects.toThrow(/task\.yaml: unknown field owner/);

@@ -100,6 +100,18 @@ function compareCodeUnits(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/**
+ * npm never packs a file named `.npmrc`, wherever it sits, so a task repository stores one as
+ * `_npmrc` and the agent sees `.npmrc` (create-react-app's templates do the same with gitignore).
+ */
+const STORED_NAMES: Readonly<Record<string, string>> = { _npmrc: '.npmrc' };
+
+function repoPath(stored: string): string {
+  const slash = stored.lastIndexOf('/');
+  const shown = STORED_NAMES[stored.slice(slash + 1)];
+  return shown === undefined ? stored : `${stored.slice(0, slash + 1)}${shown}`;
+}
+
 async function readRepo(repoDir: string): Promise<Record<string, string>> {
   let paths: string[];
   try {
@@ -110,15 +122,19 @@ async function readRepo(repoDir: string): Promise<Record<string, string>> {
       cause: error,
     });
   }
-  paths.sort(compareCodeUnits);
   if (paths.length === 0) throw new TaskFileError(repoDir, 'is empty; put the repository state the agent reads in it');
+  const stored = paths.map((path) => ({ path: repoPath(path), file: path })).sort((left, right) => compareCodeUnits(left.path, right.path));
   const files: Record<string, string> = {};
-  for (const path of paths) {
+  for (const { path, file } of stored) {
     // The rulebook is rendered into AGENTS.md at prompt time; a copy here would drift from it.
     if (path.toLowerCase() === 'agents.md') {
-      throw new TaskFileError(join(repoDir, path), 'must not exist: AGENTS.md is rendered from the rulebook when the prompt is built');
+      throw new TaskFileError(join(repoDir, file), 'must not exist: AGENTS.md is rendered from the rulebook when the prompt is built');
     }
-    files[path] = await readFile(join(repoDir, path), 'utf8');
+    if (file.split('/').pop() === '.npmrc') {
+      throw new TaskFileError(join(repoDir, file), 'would be left out of the published package (npm never packs .npmrc); store it as _npmrc, the agent sees .npmrc');
+    }
+    if (Object.hasOwn(files, path)) throw new TaskFileError(join(repoDir, file), `is a second ${path}; keep one`);
+    files[path] = await readFile(join(repoDir, file), 'utf8');
   }
   return files;
 }

@@ -3,28 +3,48 @@ import { parse } from 'yaml';
 import { main } from '../cli/main.js';
 import { loadRulebook } from '../rules/index.js';
 import { memoryIo } from '../test-support/memory-io.js';
-import { rulebookToFlowSpec } from './flowspec.js';
+import { COLLECT_STEP, rulebookToFlowSpec } from './flowspec.js';
+import { relaySchemaErrors } from './test-support/relay-workflow-schema.js';
+
+async function exported(args: string[] = []): Promise<{ workflows: { steps: { name: string; command: string; dependsOn?: string[] }[] }[] }> {
+  const io = memoryIo();
+  expect(await main(['rulebook', 'export', '--format', 'flowspec', ...args], io)).toBe(0);
+  return parse(io.out());
+}
 
 describe('rulebook export --format flowspec', () => {
-  it('emits one deterministic, exit-code-verified holdfast check step per rule', async () => {
-    const io = memoryIo();
-    expect(await main(['rulebook', 'export', '--format', 'flowspec'], io)).toBe(0);
-    const spec = parse(io.out());
+  it("is a workflow Relay's published schema accepts: a collecting step, then one check step per rule", async () => {
+    const spec = await exported();
+    expect(relaySchemaErrors(spec)).toEqual([]);
     const rulebook = await loadRulebook();
-    expect(spec.version).toBe('0.1.0');
-    const steps = spec.workflows[0].steps;
-    expect(steps).toHaveLength(rulebook.rules.length);
-    for (const [index, step] of steps.entries()) {
-      expect(step.type).toBe('deterministic');
-      expect(step.verification).toMatchObject({ type: 'exit_code', value: '0' });
-      expect(step.command).toContain('holdfast check --rulebook');
+    const [collect, ...checks] = spec.workflows[0]!.steps;
+    expect(collect).toMatchObject({ name: COLLECT_STEP, command: 'holdfast changes --out "${HOLDFAST_ACTIONS:-.holdfast/flow/actions.json}"' });
+    expect(checks).toHaveLength(rulebook.rules.length);
+    for (const [index, step] of checks.entries()) {
+      expect(step.dependsOn).toEqual([COLLECT_STEP]);
+      expect(step.command).toContain('holdfast check --json "${HOLDFAST_ACTIONS:-.holdfast/flow/actions.json}"');
       expect(step.command).toContain(JSON.stringify(rulebook.rules[index]?.id));
     }
   });
 
+  it('leaves the rulebook to `holdfast check` unless one is given, and then names it as given', async () => {
+    expect(JSON.stringify(await exported())).not.toContain('--rulebook');
+    const named = await exported(['--rulebook', 'rulebooks/default.yaml']);
+    for (const step of named.workflows[0]!.steps.slice(1)) expect(step.command).toContain('holdfast check --rulebook rulebooks/default.yaml --json');
+  });
+
+  it('the schema check refuses what Relay refuses: fields a deterministic step may not carry, a dangling dependsOn', async () => {
+    const spec = await exported();
+    const step = spec.workflows[0]!.steps[1]!;
+    const withExtras = { ...spec, workflows: [{ ...spec.workflows[0], steps: [{ ...step, description: 'x', verification: { type: 'exit_code', value: '0' } }] }] };
+    expect(relaySchemaErrors(withExtras)).toEqual([expect.stringMatching(/^workflows\.0\.steps\.0: Unrecognized keys: "description", "verification"/)]);
+    const dangling = { ...spec, workflows: [{ ...spec.workflows[0], steps: [step] }] };
+    expect(relaySchemaErrors(dangling)).toEqual([`workflows.0.steps.0.dependsOn: no step "${COLLECT_STEP}"`]);
+  });
+
   it('is deterministic', async () => {
     const rulebook = await loadRulebook();
-    expect(rulebookToFlowSpec(rulebook, { rulebookPath: 'r.yaml', holdfast: 'holdfast' })).toEqual(rulebookToFlowSpec(rulebook, { rulebookPath: 'r.yaml', holdfast: 'holdfast' }));
+    expect(rulebookToFlowSpec(rulebook, { holdfast: 'holdfast' })).toEqual(rulebookToFlowSpec(rulebook, { holdfast: 'holdfast' }));
   });
 
   it('refuses another format', async () => {

@@ -10,7 +10,8 @@ import type { SessionState } from './session-state.js';
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
-function git(root: string, args: string[]): Buffer {
+/** git's output in `root`, or a throw naming the failed call. */
+export function gitOutput(root: string, args: string[]): Buffer {
   return execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -19,13 +20,13 @@ function git(root: string, args: string[]): Buffer {
  * removed file a delete. Renames are read as delete + add, so a moved module is a new module.
  */
 export function stagedActions(root: string): Action[] {
-  const fields = git(root, ['diff', '--cached', '--name-status', '--no-renames', '-z']).toString('utf8').split('\0');
+  const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z']).toString('utf8').split('\0');
   const actions: Action[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const status = fields[index] as string;
     const path = fields[index + 1] as string;
     if (status.startsWith('D')) actions.push({ type: 'delete', path });
-    else actions.push({ type: 'write', path, content: git(root, ['show', `:${path}`]).toString('utf8') });
+    else actions.push({ type: 'write', path, content: gitOutput(root, ['show', `:${path}`]).toString('utf8') });
   }
   return actions;
 }
@@ -33,11 +34,11 @@ export function stagedActions(root: string): Action[] {
 /** Files in the last commit: what existed before this commit, so an added file is a new module. */
 export function committedPaths(root: string): string[] {
   try {
-    git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+    gitOutput(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   } catch {
     return [];
   }
-  return git(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD']).toString('utf8').split('\0').filter((path) => path !== '');
+  return gitOutput(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD']).toString('utf8').split('\0').filter((path) => path !== '');
 }
 
 export interface PreCommitOptions {
@@ -142,7 +143,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
 /** The top of the work tree git runs the hook in; the directory itself when git cannot say. */
 export function gitRoot(cwd: string): string {
   try {
-    return git(cwd, ['rev-parse', '--show-toplevel']).toString('utf8').trim() || cwd;
+    return gitOutput(cwd, ['rev-parse', '--show-toplevel']).toString('utf8').trim() || cwd;
   } catch {
     return cwd;
   }

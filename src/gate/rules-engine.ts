@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageVersion } from '../contract/package-version.js';
 import type { Rulebook } from '../contract/index.js';
 import type { CheckActions } from './judge.js';
 import { HOLDFAST_DIR } from './session-state.js';
@@ -28,13 +29,6 @@ export function shippedRulebookPath(): string {
   return fileURLToPath(new URL('../../rulebooks/default.yaml', import.meta.url));
 }
 
-function holdfastVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '';
-  } catch {
-    return '';
-  }
-}
 
 /**
  * A short file-name-safe key for a rulebook path (FNV-1a, two 32-bit lanes). Not a security measure:
@@ -73,7 +67,7 @@ export async function loadRulebookCached(root: string, file: string | undefined,
   } catch {
     return engine.loadRulebook(file);
   }
-  const version = holdfastVersion();
+  const version = packageVersion();
   const key = pathKey(source);
   const cachePath = join(root, HOLDFAST_DIR, 'cache', `rulebook-${key}.json`);
   try {

@@ -56,6 +56,7 @@ interface RunOptions {
   readonly env: Record<string, string>;
   readonly cwd?: string | undefined;
   readonly timeoutMs: number;
+  readonly deadline: AdapterRuntime['deadline'];
   readonly outputLimitBytes: number;
   readonly signal?: AbortSignal | undefined;
   readonly secrets: readonly string[];
@@ -85,7 +86,7 @@ function runOnce(options: RunOptions): Promise<string> {
       failure ??= error;
       killTree(child);
     };
-    const timer = setTimeout(() => {
+    const stopClock = options.deadline(() => {
       fail(new ProviderError('E_PROVIDER_TIMEOUT', `\`${name}\` gave no answer within ${options.timeoutMs} ms and was killed`, { retryable: true }));
     }, options.timeoutMs);
     const onAbort = (): void => fail(new ProviderError('E_PROVIDER_ABORTED', 'the call was cancelled', { retryable: false }));
@@ -111,7 +112,7 @@ function runOnce(options: RunOptions): Promise<string> {
       fail(new ProviderError('E_COMMAND_SPAWN', `could not start \`${name}\`: ${error.code ?? error.message}`, { retryable: false, cause: error }));
     });
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
+      stopClock();
       options.signal?.removeEventListener('abort', onAbort);
       if (failure) {
         reject(failure);
@@ -162,6 +163,7 @@ export function createCommandAdapter(options: CommandAdapterOptions): ModelAdapt
             env,
             cwd: options.cwd,
             timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            deadline: runtime.deadline,
             outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
             signal: request.signal,
             secrets,

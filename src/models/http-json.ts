@@ -51,7 +51,7 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
   // One controller and a plain timer: Node 20's AbortSignal.timeout/any are costly per call.
   const controller = new AbortController();
   const timeout = { aborted: false };
-  const timer = setTimeout(() => {
+  const stopClock = runtime.deadline(() => {
     timeout.aborted = true;
     controller.abort();
   }, call.timeoutMs);
@@ -75,7 +75,7 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
   } catch (error) {
     throw failure(error, call, timeout);
   } finally {
-    clearTimeout(timer);
+    stopClock();
     call.signal?.removeEventListener('abort', onCallerAbort);
   }
   if (status < 200 || status >= 300) {

@@ -54,4 +54,9 @@ export interface AdapterRuntime {
   readonly random: () => number;
   /** Told of every `Retry-After` wait before it starts: a queue worker pauses the target's rounds on every machine. */
   readonly onRetryAfter?: (ms: number) => void;
+  /**
+   * Starts one call's time limit: `expire` runs after `ms` unless the returned stop runs first.
+   * Tests expire it when the call is known to be waiting, instead of racing a short real timer.
+   */
+  readonly deadline: (expire: () => void, ms: number) => () => void;
 }

@@ -177,10 +177,14 @@ describe('OpenAI-compatible adapter', () => {
   });
 
   it('times out each call, retries, and then fails', async () => {
-    const { server, generate } = await setup(() => ({ ...chatCompletion('late'), delayMs: 2_000 }), {
-      timeoutMs: 50,
-      retry: { maxAttempts: 2 },
-    });
+    // Each call's time is up once the server holds its request: no real timer races the machine.
+    const { server, runtime, generate } = await setup(
+      () => {
+        setImmediate(() => runtime.expireDeadlines());
+        return { ...chatCompletion('late'), delayMs: 600_000 };
+      },
+      { timeoutMs: 50, retry: { maxAttempts: 2 } },
+    );
     const error = await failure(generate());
     expect(error).toMatchObject({ code: 'E_PROVIDER_TIMEOUT', retryable: true, attempts: 2 });
     expect(server.requests).toHaveLength(2);

@@ -7,6 +7,7 @@ import { modelList, startFakeOpenAi } from './test-support/fake-openai-server.js
 import type { FakeServer } from './test-support/fake-openai-server.js';
 import { parseTargetsConfig } from './targets-config.js';
 import type { TargetConfig } from './targets-config.js';
+import { testRuntime } from './test-support/test-runtime.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -45,8 +46,15 @@ describe('probeTarget', () => {
   });
 
   it('gives up on a silent server after the timeout', async () => {
-    server = await startFakeOpenAi({ script: () => ({ ...modelList([]), delayMs: 5_000 }) });
-    const silent = await probeTarget(target(`{ id: o, provider: openai-compatible, model: m, baseUrl: "${server.baseUrl}" }`), {}, { timeoutMs: 50 });
+    // The time is up once the server holds the request, not after a real 50 ms.
+    const runtime = testRuntime();
+    server = await startFakeOpenAi({
+      script: () => {
+        setImmediate(() => runtime.expireDeadlines());
+        return { ...modelList([]), delayMs: 600_000 };
+      },
+    });
+    const silent = await probeTarget(target(`{ id: o, provider: openai-compatible, model: m, baseUrl: "${server.baseUrl}" }`), {}, { timeoutMs: 50, runtime });
     expect(silent.reachable).toBe(false);
     expect(silent.detail).toContain('within 50 ms');
   });

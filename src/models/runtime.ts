@@ -16,6 +16,10 @@ export function defaultRuntime(): AdapterRuntime {
     },
     now: () => Date.now(),
     random: () => Math.random(),
+    deadline: (expire, ms) => {
+      const timer = setTimeout(expire, ms);
+      return () => clearTimeout(timer);
+    },
   };
 }
 

@@ -45,6 +45,18 @@ export function decideCommand(cmd: string, allowlist: readonly Pick<Pattern, 'te
   return { execute: true, argv: split.argv };
 }
 
+/**
+ * Starts the clock on a running command: calls `expire` when its time is up and returns a function
+ * that stops the clock. The default is a timer of `timeoutMs`; a test passes one that expires when
+ * the command has shown it is running, so "killed at the timeout" needs no race against the clock.
+ */
+export type CommandDeadline = (expire: () => void, command: { readonly cwd: string; readonly timeoutMs: number }) => () => void;
+
+export const timerDeadline: CommandDeadline = (expire, command) => {
+  const timer = setTimeout(expire, command.timeoutMs);
+  return () => clearTimeout(timer);
+};
+
 export interface CommandRunOptions {
   readonly argv: readonly string[];
   readonly cwd: string;
@@ -53,6 +65,7 @@ export interface CommandRunOptions {
   readonly readable?: readonly string[];
   readonly isolation: Isolation;
   readonly timeoutMs: number;
+  readonly deadline?: CommandDeadline;
   readonly outputCapBytes: number;
   readonly signal?: AbortSignal;
 }
@@ -128,10 +141,13 @@ export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRu
         // already gone
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
+    const stopClock = (options.deadline ?? timerDeadline)(
+      () => {
+        timedOut = true;
+        killGroup();
+      },
+      { cwd: options.cwd, timeoutMs: options.timeoutMs },
+    );
     const onAbort = () => killGroup();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
@@ -139,7 +155,7 @@ export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRu
     const finish = (result: Omit<CommandRun, 'output' | 'durationMs' | 'timedOut'>) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      stopClock();
       options.signal?.removeEventListener('abort', onAbort);
       killGroup();
       resolve({ ...result, timedOut, output: output.result(), durationMs: Math.round(performance.now() - started) });

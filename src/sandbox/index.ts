@@ -1,8 +1,8 @@
 export { buildBaseRepo, BASE_BRANCH } from './base-repo.js';
 export type { BaseRepo, BaseRepoOptions } from './base-repo.js';
 export { CappedBuffer, TailBuffer, capText } from './capped-text.js';
-export { decideCommand, runSandboxCommand, sandboxAllowlist, scrubbedEnvironment, splitCommand } from './command.js';
-export type { CommandDecision, CommandRun, CommandRunOptions, SplitCommand } from './command.js';
+export { decideCommand, runSandboxCommand, sandboxAllowlist, scrubbedEnvironment, splitCommand, timerDeadline } from './command.js';
+export type { CommandDeadline, CommandDecision, CommandRun, CommandRunOptions, SplitCommand } from './command.js';
 export { confinePath } from './confine.js';
 export type { ConfinedPath } from './confine.js';
 export { SandboxError } from './errors.js';

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { detectIsolation } from './isolation.js';
 import { createSandboxManager } from './manager.js';
 import type { SandboxManager } from './manager.js';
+import type { CommandDeadline } from './command.js';
 import { FIXTURE_TASK, decide, requireIsolation, withAllowlist } from './test-support.js';
 
 let rulebook: Rulebook;
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-async function open(options: { keepDir?: string; commandTimeoutMs?: number } = {}): Promise<SandboxManager> {
+async function open(options: { keepDir?: string; commandTimeoutMs?: number; commandDeadline?: CommandDeadline } = {}): Promise<SandboxManager> {
   manager = await createSandboxManager({ rulebook, parentDir: parent, ...options });
   return manager;
 }
@@ -168,9 +169,24 @@ describe('landing an arm in a sandbox', () => {
   });
 
   it('kills a hanging test command at the timeout and records it', async () => {
-    const sandboxes = await open({ commandTimeoutMs: 3_000 });
+    // The time is up once the command has printed and left its marker, not after a fixed wait that
+    // a loaded machine may need just to start node.
+    const untilReady: CommandDeadline = (expire, command) => {
+      const poll = setInterval(() => {
+        if (existsSync(join(command.cwd, 'ready'))) expire();
+      }, 20);
+      return () => clearInterval(poll);
+    };
+    const sandboxes = await open({ commandDeadline: untilReady });
     const actions: Action[] = [
-      { type: 'write', path: 'scripts/hang.mjs', content: "import { spawn } from 'node:child_process';\nspawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });\nprocess.stdout.write('hanging\\n');\nsetInterval(() => {}, 1000);\n" },
+      {
+        type: 'write',
+        path: 'scripts/hang.mjs',
+        content:
+          "import { spawn } from 'node:child_process';\nimport { writeFileSync } from 'node:fs';\n" +
+          "spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });\n" +
+          "process.stdout.write('hanging\\n');\nwriteFileSync('ready', '');\nsetInterval(() => {}, 1000);\n",
+      },
       { type: 'run', cmd: 'node scripts/hang.mjs' },
     ];
     const told = await decide('told', actions, rulebook);

@@ -5,6 +5,7 @@ import { observedRuns } from '../rules/index.js';
 import type { ObservedRun } from '../rules/index.js';
 import { capText } from './capped-text.js';
 import { decideCommand, runSandboxCommand } from './command.js';
+import type { CommandDeadline } from './command.js';
 import { confinePath } from './confine.js';
 import { git } from './git.js';
 import type { Isolation } from './isolation.js';
@@ -16,6 +17,7 @@ export interface LandOptions {
   readonly isolation: Isolation;
   readonly allowlist: readonly Pick<Pattern, 'test'>[];
   readonly commandTimeoutMs: number;
+  readonly commandDeadline?: CommandDeadline;
   readonly outputCapBytes: number;
   readonly diffCapBytes: number;
   readonly signal?: AbortSignal;
@@ -110,6 +112,7 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
         isolation: options.isolation,
         timeoutMs: options.commandTimeoutMs,
+        ...(options.commandDeadline !== undefined ? { deadline: options.commandDeadline } : {}),
         outputCapBytes: options.outputCapBytes,
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       });

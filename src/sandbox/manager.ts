@@ -6,6 +6,7 @@ import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
 import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
 import type { BaseRepo } from './base-repo.js';
 import { sandboxAllowlist } from './command.js';
+import type { CommandDeadline } from './command.js';
 import { SandboxError } from './errors.js';
 import { git, gitInit } from './git.js';
 import { detectIsolation, INSTALL_HINT } from './isolation.js';
@@ -32,6 +33,8 @@ export interface SandboxManagerOptions {
   /** A node_modules folder installed for a task's repository, by task id: snapshotted once per task. */
   readonly nodeModules?: (taskId: string) => string | undefined;
   readonly commandTimeoutMs?: number;
+  /** When a command's time is up (default: a timer of commandTimeoutMs). */
+  readonly commandDeadline?: CommandDeadline;
   readonly outputCapBytes?: number;
   readonly diffCapBytes?: number;
 }
@@ -184,6 +187,7 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
           isolation,
           allowlist,
           commandTimeoutMs,
+          ...(options.commandDeadline !== undefined ? { commandDeadline: options.commandDeadline } : {}),
           outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
           diffCapBytes: options.diffCapBytes ?? DEFAULT_DIFF_CAP_BYTES,
           ...(request.signal !== undefined ? { signal: request.signal } : {}),

@@ -12,35 +12,9 @@ import type { ArmResult, RunEvent } from '../contract/index.js';
  * lean because it asked for it, and fetches a round's full events when it opens one.
  */
 export function leanArmResult(result: ArmResult): ArmResult {
-  const { reasoning: _reasoning, ...rest } = result;
-  const lean: ArmResult = {
-    ...rest,
-    actions: result.actions.map((outcome) => (outcome.action.type === 'write' ? { ...outcome, action: { ...outcome.action, content: '' } } : outcome)),
-  };
-  if (result.generation !== undefined) {
-    const { reasoning: _generationReasoning, ...generation } = result.generation;
-    lean.generation = { ...generation, raw: '' };
-  }
-  if (result.sandbox !== undefined) {
-    lean.sandbox = {
-      ...result.sandbox,
-      diff: { ...result.sandbox.diff, text: '' },
-      commands: result.sandbox.commands.map((command) => (command.output === undefined ? command : { ...command, output: { ...command.output, text: '' } })),
-    };
-  }
-  if (result.session !== undefined) {
-    lean.session = {
-      ...result.session,
-      calls: result.session.calls.map((call) => ({
-        ...call,
-        input: { ...call.input, text: '' },
-        actions: call.actions.map((action) => (action.type === 'write' ? { ...action, content: '' } : action)),
-        ...(call.output !== undefined ? { output: { ...call.output, text: '' } } : {}),
-      })),
-      ...(result.session.taskDone !== undefined ? { taskDone: { ...result.session.taskDone, outputTail: '' } } : {}),
-    };
-  }
-  return lean;
+  const copy = structuredClone(result) as unknown as Json;
+  leanParsedResult(copy);
+  return copy as unknown as ArmResult;
 }
 
 export function leanRunEvent(event: RunEvent): RunEvent {
@@ -58,13 +32,11 @@ function blankText(holder: unknown): void {
 }
 
 /**
- * The same trimming as `leanArmResult`, on a line of the file as parsed JSON that has not been
- * validated yet: the server leaves validation to the reader, so a line the contract rejects stays
- * rejected (it is only ever made smaller, never repaired).
+ * The one trimming, in place, on an arm result that may not have been validated yet (a line of the
+ * file as parsed JSON): the server leaves validation to the reader, so a line the contract rejects
+ * stays rejected (it is only ever made smaller, never repaired). `leanArmResult` runs it on a copy.
  */
-function leanParsedArmEnd(event: Json): void {
-  const result = event['result'];
-  if (!isObject(result)) return;
+function leanParsedResult(result: Json): void {
   delete result['reasoning'];
   const generation = result['generation'];
   if (isObject(generation)) {
@@ -122,7 +94,7 @@ export function leanRunFileLine(line: string): LeanLine {
   if (!isObject(value)) return { text: line };
   const roundId = typeof value['roundId'] === 'string' ? value['roundId'] : undefined;
   if (value['type'] !== 'arm-end') return roundId === undefined ? { text: line } : { text: line, roundId };
-  leanParsedArmEnd(value);
+  if (isObject(value['result'])) leanParsedResult(value['result']);
   const text = JSON.stringify(value);
   return roundId === undefined ? { text } : { text, roundId };
 }

@@ -70,6 +70,37 @@ function parseLine(text: string): { ok: true; value: unknown } | { ok: false; me
   }
 }
 
+/** What one line of a run file holds: nothing (blank), an event, or a problem naming the line. */
+export type RunFileLine =
+  | { readonly kind: 'blank' }
+  | { readonly kind: 'event'; readonly event: RunEvent }
+  | { readonly kind: 'problem'; readonly problem: RunFileProblem };
+
+/**
+ * Reads one line of a run file (`lineNumber` 1-based). `terminated` is false for a last line with
+ * no newline after it: one that does not parse was cut off mid-write, a `torn` problem. The one
+ * line reader of run files, for whole texts here and for the web app's streamed download.
+ */
+export function readRunFileLine(raw: string, lineNumber: number, file: string, terminated: boolean): RunFileLine {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line.trim() === '') return { kind: 'blank' };
+  const parsed = parseLine(line);
+  if (!parsed.ok) {
+    return {
+      kind: 'problem',
+      problem: terminated
+        ? problemAt(file, lineNumber, 'json', `not JSON (${parsed.message})`)
+        : problemAt(file, lineNumber, 'torn', `the last line was cut off mid-write (${line.length} characters, no newline); skipped`),
+    };
+  }
+  const seq = (parsed.value as { seq?: unknown } | null)?.seq;
+  if (typeof seq === 'number' && !isRunSeq(seq)) {
+    return { kind: 'problem', problem: problemAt(file, lineNumber, 'seq', `seq ${seq} is not a run's event number (a whole number from 0 to ${MAX_RUN_SEQ}); the line is corrupt and was skipped`) };
+  }
+  const result = RunEventSchema.safeParse(parsed.value);
+  return result.success ? { kind: 'event', event: result.data } : { kind: 'problem', problem: problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)) };
+}
+
 /**
  * Reads a run file's text leniently: every line is validated against RunEventSchema, a bad line
  * becomes a problem naming its number and fault, and every good line stays readable. Blank lines
@@ -86,31 +117,11 @@ export function safeParseRunFileText(text: string, file: string): RunFileContent
   // never terminated.
   const lastIndex = lines.length - 1;
   for (let index = 0; index < lines.length; index++) {
-    const raw = lines[index] ?? '';
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') continue;
     const lineNumber = index + 1;
-    const unterminated = index === lastIndex;
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
-      problems.push(
-        unterminated
-          ? problemAt(file, lineNumber, 'torn', `the last line was cut off mid-write (${line.length} characters, no newline); skipped`)
-          : problemAt(file, lineNumber, 'json', `not JSON (${parsed.message})`),
-      );
-      continue;
-    }
-    const seq = (parsed.value as { seq?: unknown } | null)?.seq;
-    if (typeof seq === 'number' && !isRunSeq(seq)) {
-      problems.push(problemAt(file, lineNumber, 'seq', `seq ${seq} is not a run's event number (a whole number from 0 to ${MAX_RUN_SEQ}); the line is corrupt and was skipped`));
-      continue;
-    }
-    const result = RunEventSchema.safeParse(parsed.value);
-    if (!result.success) {
-      problems.push(problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)));
-      continue;
-    }
-    const event = result.data;
+    const read = readRunFileLine(lines[index] ?? '', lineNumber, file, index !== lastIndex);
+    if (read.kind === 'problem') problems.push(read.problem);
+    if (read.kind !== 'event') continue;
+    const event = read.event;
     const earlier = firstLineOfSeq.get(event.seq);
     if (earlier !== undefined) {
       problems.push(problemAt(file, lineNumber, 'seq', `seq ${event.seq} already appeared on line ${earlier}: a second writer or a copied line; skipped`));

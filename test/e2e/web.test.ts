@@ -157,8 +157,9 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     const page = await openPage();
     const strip = page.locator('[data-testid="verdict-strip"][data-drawn="48"]');
     await strip.waitFor();
-    // The first round's told cell sits just under the first band label.
-    await strip.click({ position: { x: 3 + 15 * 3, y: 19 } });
+    // The first round's told cell, where the strip says it drew it.
+    const [x, y] = ((await strip.getAttribute('data-first-cell')) ?? '').split(',').map(Number);
+    await strip.click({ position: { x: x ?? Number.NaN, y: y ?? Number.NaN } });
     const roundView = page.getByTestId('round-view');
     await roundView.waitFor();
     expect(await roundView.getAttribute('data-round-id')).toBeTruthy();

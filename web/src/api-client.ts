@@ -11,7 +11,7 @@ import {
   RunStartedResponseSchema,
 } from '../../src/contract/index.js';
 import type { ConfigResponse, PressureFileResponse, PressureListResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse, RunView } from '../../src/contract/index.js';
-import { safeParseRunFileText } from '../../src/store/browser.js';
+import { readRunFileLine, safeParseRunFileText } from '../../src/store/browser.js';
 import { LineSplitter } from './line-splitter.js';
 
 /** A request the server refused or answered with something the contract does not describe. */
@@ -92,7 +92,7 @@ function eventsFromJson(body: unknown, name: string): SavedRun {
   return { events, problems };
 }
 
-/** Reads JSONL lines into events as they come; a bad line becomes a problem naming its number. */
+/** Reads JSONL lines into events as they come, with the store's line reader. */
 class RunLineReader {
   readonly events: RunEvent[] = [];
   readonly problems: string[] = [];
@@ -102,18 +102,9 @@ class RunLineReader {
 
   read(text: string, terminated: boolean): void {
     this.line += 1;
-    const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
-    if (trimmed.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed) as unknown;
-    } catch {
-      this.problems.push(`${this.name} line ${this.line}: ${terminated ? 'not JSON' : 'the last line was cut off mid-write'}; skipped`);
-      return;
-    }
-    const parsed = RunEventSchema.safeParse(value);
-    if (parsed.success) this.events.push(parsed.data);
-    else this.problems.push(`${this.name} line ${this.line}: ${parsed.error.issues[0]?.message ?? 'not a run event'}`);
+    const read = readRunFileLine(text, this.line, this.name, terminated);
+    if (read.kind === 'event') this.events.push(read.event);
+    else if (read.kind === 'problem') this.problems.push(read.problem.message);
   }
 }
 

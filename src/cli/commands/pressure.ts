@@ -1,8 +1,9 @@
 import { readFile, writeFile, appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
-import type { PressureRecord, Rate } from '../../contract/index.js';
+import type { PressureRecord } from '../../contract/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
+import { formatRate } from '../../report/format-rate.js';
 import { EXIT, readAllText, withCommandPrefix, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 
@@ -245,12 +246,6 @@ async function evaluateCommand(args: string[], io: CliIo, pressure: PressureModu
     for (const excuse of result.rationalizations_repeated) writeLine(io.stdout, `repeats the excuse: "${excuse}"`);
   }
   return result.verdict === 'pass' ? EXIT.ok : EXIT.failed;
-}
-
-function formatRate(rate: Rate): string {
-  if (rate.rate === null || rate.low === null || rate.high === null) return `${rate.count}/${rate.n}`;
-  const percent = (value: number): string => `${Math.round(value * 100)}%`;
-  return `${rate.count}/${rate.n} ${percent(rate.rate)} [${percent(rate.low)}–${percent(rate.high)}]`;
 }
 
 function printRecords(io: CliIo, pressure: PressureModule, records: readonly PressureRecord[]): void {

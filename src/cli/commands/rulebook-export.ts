@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InputError } from '../../contract/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
@@ -6,13 +6,15 @@ import type { CliIo } from '../io.js';
 
 const HELP = `Usage: holdfast rulebook export --format flowspec [--rulebook FILE] [--json] [--holdfast CMD]
 
-Prints the rulebook as an Agent Relay workflow (FlowSpec, schema version 0.1.0): one deterministic
-step per rule, each running \`holdfast check\` on the action list in $HOLDFAST_ACTIONS (default
-actions.json) and verified by its exit code, so the measured rulebook runs as an enforced workflow.
+Prints the rulebook as an Agent Relay workflow (relay.yaml, as Relay's schema accepts it): a first
+step writes the work tree's change (\`holdfast changes\`) to $HOLDFAST_ACTIONS (default
+.holdfast/flow/actions.json), then one deterministic step per rule runs \`holdfast check\` on it
+and passes when it exits 0, so the measured rulebook runs as an enforced workflow. Without
+--rulebook the steps leave the rulebook to \`holdfast check\`, which resolves it as the CLI does.
 
 Options:
   --format flowspec  the export format (the only one so far)
-  --rulebook FILE    the rulebook (default: the shipped rulebooks/default.yaml)
+  --rulebook FILE    the rulebook, named as given in every step (default: none, check's own)
   --holdfast CMD     how the workflow calls holdfast (default: holdfast)
   --json             JSON instead of YAML
   -h, --help         this help`;
@@ -34,11 +36,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (values.format !== 'flowspec') {
     throw new InputError('E_ARGS', `holdfast rulebook export: --format must be flowspec${values.format === undefined ? '' : `, got "${values.format}"`}.`);
   }
-  const [{ loadRulebook, defaultRulebookPath }, { rulebookToFlowSpec }] = await Promise.all([import('../../rules/index.js'), import('../../gate/flowspec.js')]);
-  const file = values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook);
-  const rulebook = await loadRulebook(file);
-  const rulebookPath = values.rulebook ?? relative(io.cwd, defaultRulebookPath());
-  const spec = rulebookToFlowSpec(rulebook, { rulebookPath, holdfast: values.holdfast ?? 'holdfast' });
+  const [{ loadRulebook }, { rulebookToFlowSpec }] = await Promise.all([import('../../rules/index.js'), import('../../gate/flowspec.js')]);
+  const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
+  const spec = rulebookToFlowSpec(rulebook, { ...(values.rulebook !== undefined ? { rulebookPath: values.rulebook } : {}), holdfast: values.holdfast ?? 'holdfast' });
   if (values.json === true) writeLine(io.stdout, JSON.stringify(spec, null, 2));
   else {
     const { stringify } = await import('yaml');

@@ -20,7 +20,8 @@ function colorOf(result: ArmResult | undefined): string {
 
 /**
  * One cell per round and arm on a canvas: thousands of rounds are a few thousand rectangles, not
- * thousands of DOM nodes. `data-drawn` tells tests and the benchmark how many rounds are painted.
+ * thousands of DOM nodes. `data-drawn` tells tests and the benchmark how many rounds are painted,
+ * `data-first-cell` where the first round's told cell is (x,y in CSS pixels), for a click.
  */
 export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFilter }: VerdictStripProps) {
   const wrapper = useRef<HTMLDivElement>(null);
@@ -143,6 +144,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
           data-drawn={drawn}
           role="img"
           aria-label={stripSummary(counts, rounds.length)}
+          data-first-cell={rounds.length > 0 ? `${(layout.x[0] ?? 0) + layout.cell / 2},${(layout.y[0] ?? 0) + layout.cell / 2}` : undefined}
           style={{ minHeight: LABEL_HEIGHT }}
           onClick={(event) => {
             const hit = roundAt(event);

@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Tests that run the built command (bin/holdfast.js, the installed hook) must not run an old build.
+ * When any input of `npm run build` is newer than its last output (dist/hook/hook.cjs, written at
+ * the very end), or there is no build, the build runs once here before any test.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const LAST_OUTPUT = join(ROOT, 'dist', 'hook', 'hook.cjs');
+
+function newestChange(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
+  return newest;
+}
+
+function builtAt(): number {
+  try {
+    return statSync(LAST_OUTPUT).mtimeMs;
+  } catch {
+    return -Infinity;
+  }
+}
+
+export function setup(): void {
+  const changed = Math.max(...INPUTS.map((input) => newestChange(join(ROOT, input))));
+  if (changed <= builtAt()) return;
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}

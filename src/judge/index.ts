@@ -1,0 +1,16 @@
+export { calibrate } from './calibrate.js';
+export type { Agreement, CalibratedCase, CalibrationReport, RuleCalibration } from './calibrate.js';
+export { CalibrationCaseSchema, parseCalibrationCases } from './calibration-cases.js';
+export type { CalibrationCase } from './calibration-cases.js';
+export { combineSamples } from './combine-samples.js';
+export { DEFAULT_JUDGE_TIMEOUT_MS, gradeRule } from './grade-rule.js';
+export type { GradeOptions, JudgeModel } from './grade-rule.js';
+export { judgeArm } from './judge-arm.js';
+export type { JudgeLookup } from './judge-arm.js';
+export { judgeMaterial } from './judge-material.js';
+export type { JudgeMaterial } from './judge-material.js';
+export { JUDGEMENT_RESPONSE, judgeMessages } from './judge-prompt.js';
+export { cohensKappa, confusionOf } from './kappa.js';
+export type { Confusion, Kappa } from './kappa.js';
+export { readJudgeReply } from './read-judge-reply.js';
+export type { JudgeReplyReading } from './read-judge-reply.js';

@@ -25,6 +25,7 @@ export interface RunSessionOptions {
   readonly now?: () => Date;
   readonly sandbox?: SandboxRunOptions;
   readonly agent?: ExperimentOptions['agent'];
+  readonly judge?: ExperimentOptions['judge'];
 }
 
 export interface RunSessionResult {
@@ -66,6 +67,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       ...(options.agent !== undefined ? { agent: options.agent } : {}),
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(options.judge !== undefined ? { judge: options.judge } : {}),
       emitStart: options.previous === undefined,
       done: completedRounds(state),
       totals: () => computeTotals(state),

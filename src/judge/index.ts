@@ -14,3 +14,5 @@ export { cohensKappa, confusionOf } from './kappa.js';
 export type { Confusion, Kappa } from './kappa.js';
 export { readJudgeReply } from './read-judge-reply.js';
 export type { JudgeReplyReading } from './read-judge-reply.js';
+export { resolveJudgeTargets } from './judge-targets.js';
+export type { JudgeTargets } from './judge-targets.js';

@@ -16,3 +16,6 @@ export { readJudgeReply } from './read-judge-reply.js';
 export type { JudgeReplyReading } from './read-judge-reply.js';
 export { resolveJudgeTargets } from './judge-targets.js';
 export type { JudgeTargets } from './judge-targets.js';
+export { judgeRecordedRun } from './judge-recorded-run.js';
+export type { JudgeEventDraft } from './judge-recorded-run.js';
+export { formatCalibration } from './format-calibration.js';

@@ -1,3 +1,5 @@
+import { Z_95 } from '../stats/index.js';
+
 /** Two raters' binary grades of the same items: `a` said violated/clean down the rows, `b` across. */
 export interface Confusion {
   readonly bothViolated: number;
@@ -19,8 +21,6 @@ export interface Kappa {
   readonly high: number | null;
 }
 
-const Z95 = 1.959963984540054;
-
 /** Cohen's kappa of a 2×2 confusion matrix, with its 95% interval. */
 export function cohensKappa(matrix: Confusion): Kappa {
   const n = matrix.bothViolated + matrix.aViolatedBClean + matrix.aCleanBViolated + matrix.bothClean;
@@ -32,7 +32,7 @@ export function cohensKappa(matrix: Confusion): Kappa {
   if (expected === 1) return { n, observed, expected, kappa: null, low: null, high: null };
   const kappa = (observed - expected) / (1 - expected);
   const standardError = Math.sqrt((observed * (1 - observed)) / (n * (1 - expected) ** 2));
-  return { n, observed, expected, kappa, low: Math.max(-1, kappa - Z95 * standardError), high: Math.min(1, kappa + Z95 * standardError) };
+  return { n, observed, expected, kappa, low: Math.max(-1, kappa - Z_95 * standardError), high: Math.min(1, kappa + Z_95 * standardError) };
 }
 
 /** Tallies pairs of grades into a confusion matrix. */

@@ -1,3 +1,5 @@
 export { formatRate } from './format-rate.js';
 export { formatTotalsMarkdown, formatTotalsTable } from './format-totals.js';
 export { formatJunit } from './format-junit.js';
+export { formatJudgedMarkdown, formatJudgedTable, JUDGED_LEGEND, judgedRows, judgedTotals } from './format-judged.js';
+export type { JudgedRow, JudgedTotals } from './format-judged.js';

@@ -70,7 +70,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const file = positionals[1];
     if (file === undefined || positionals.length > 2) throw new InputError('E_ARGS', 'give one calibration set, e.g. `holdfast judge calibrate fixtures/judge/calibration.jsonl`.');
     const rulebook = withOverrides(await loadRulebook(resolve(io.cwd, values.rulebook ?? judgedRulebookPath())));
-    const cases = judge.parseCalibrationCases(await readText(resolve(io.cwd, file)), file);
+    const graded = new Set((rulebook.judgeRules ?? []).map((rule) => rule.id));
+    // With --rule, the other rules' cases are left out rather than refused.
+    const cases = judge.parseCalibrationCases(await readText(resolve(io.cwd, file)), file).filter((item) => values.rule === undefined || graded.has(item.rule));
     const targets = await judgesFor(rulebook);
     const report = await judge.calibrate(cases, rulebook, targets.judges);
     writeLine(io.stdout, values.json ? JSON.stringify(report, null, 2) : judge.formatCalibration(report));

@@ -9,7 +9,8 @@ const HELP = `Usage: holdfast rescore FILE [--rulebook F] [--json]
 Re-checks the actions recorded in a run file with a rulebook (default: the shipped one), with no
 model calls, and shows which verdicts change. The told arm is relabelled; the held arm is enforced
 again, replaying recorded approval answers (a commit no one was asked about is refused when the
-run had a human gate).
+run had a human gate). Judge grades (judgeRules, advisory) are kept as recorded: grade again
+with \`holdfast judge FILE\`.
 
   --rulebook F   the rulebook to judge with
   --json         {changes: [...], totals: {...}}
@@ -44,14 +45,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rulebook,
     ...(result.before.start !== undefined ? { targets: result.before.start.config.targets, tasks: result.before.start.config.tasks } : {}),
   });
+  const judgedKept = result.rounds.reduce((sum, round) => sum + (round.judged?.told?.length ?? 0) + (round.judged?.held?.length ?? 0), 0);
+  const judged = { kept: judgedKept, note: 'judge grades are kept as recorded; grade again with holdfast judge FILE' };
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ changes: result.changes, totals }, null, 2));
+    writeLine(io.stdout, JSON.stringify({ changes: result.changes, totals, ...(judgedKept > 0 ? { judged } : {}) }, null, 2));
     return EXIT.ok;
   }
   writeLine(io.stdout, `${result.changes.length} verdict${result.changes.length === 1 ? '' : 's'} changed with ${values.rulebook ?? 'the default rulebook'}.`);
   for (const change of result.changes) {
     writeLine(io.stdout, `  ${change.roundId} ${change.arm}: ${change.before} → ${change.after} (${change.reason})`);
   }
+  if (judgedKept > 0) writeLine(io.stdout, `${judgedKept} judge grade${judgedKept === 1 ? '' : 's'} (advisory) kept as recorded; grade again with \`holdfast judge FILE\`.`);
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
   return EXIT.ok;

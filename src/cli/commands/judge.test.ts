@@ -91,6 +91,9 @@ describe('holdfast judge FILE', () => {
     expect(asked).toBe(96);
     const after = readFileSync(join(root, 'run.jsonl'), 'utf8');
     expect(after.startsWith(original)).toBe(true);
+    const lines = after.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.slice(175, -1).every((event: { type: string; source: string }) => event.type === 'judge' && event.source === 'after')).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'run-end', status: 'completed', seq: 175 + 96 });
 
     const report = JSON.parse((await cli(root, 'report', 'run.jsonl', '--format', 'json')).out);
     const unchanged = JSON.parse(before.out);

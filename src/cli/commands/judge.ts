@@ -101,6 +101,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         added.push(writer?.append(draft) ?? ({ ...draft, seq: before.lastSeq + 1 + added.length, time: new Date().toISOString() } as RunEvent));
       },
     });
+    // Readers take a file's last line as its end: the run-end is repeated after the grades, as recorded.
+    if (writer !== undefined && added.length > 0 && before.end !== undefined) {
+      writer.append({ type: 'run-end', runId: before.runId ?? 'run', status: before.end.status, ...(before.end.reason !== undefined ? { reason: before.end.reason } : {}) });
+    }
   } finally {
     writer?.close();
   }

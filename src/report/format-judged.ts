@@ -1,6 +1,6 @@
 import type { Arm, JudgeEvidence, JudgeVerdict, Rate } from '../contract/index.js';
 import { toRate } from '../stats/index.js';
-import type { RunState } from '../store/index.js';
+import type { RoundState } from '../store/index.js';
 import { formatRate } from './format-rate.js';
 import { aligned, markdown } from './format-totals.js';
 
@@ -37,7 +37,7 @@ export const JUDGED_LEGEND =
   'Judged (advisory): graded after the arm by a judge model against the rule\'s rubric. A judge is a model: these grades never block, never change a verdict above, and are not counted in it. ' +
   'violated = arms the judge graded as breaking the rule, of those it could grade (Wilson 95%); judge-error = arms it could not grade.';
 
-export function judgedRows(state: RunState): JudgedRow[] {
+export function judgedRows(state: { readonly rounds: Iterable<RoundState> }): JudgedRow[] {
   const rows: JudgedRow[] = [];
   for (const round of state.rounds) {
     for (const arm of ['told', 'held'] as const) {

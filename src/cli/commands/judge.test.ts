@@ -112,5 +112,13 @@ describe('holdfast judge FILE', () => {
     const rescored = JSON.parse((await cli(root, 'rescore', 'run.jsonl', '--json')).out);
     expect(rescored.changes).toEqual([]);
     expect(rescored.judged).toEqual({ kept: 96, note: 'judge grades are kept as recorded; grade again with holdfast judge FILE' });
+
+    // Asked for, rescore grades again (all four judge rules of the rulebook) and writes nothing.
+    const written = readFileSync(join(root, 'run.jsonl'), 'utf8');
+    const regraded = JSON.parse((await cli(root, 'rescore', 'run.jsonl', '--rulebook', 'judged.yaml', '--rejudge', '--json')).out);
+    expect(regraded.judged.regraded).toBe(true);
+    expect(regraded.judged.rows).toHaveLength(96 * 4);
+    expect(asked).toBe(96 + 96 * 4);
+    expect(readFileSync(join(root, 'run.jsonl'), 'utf8')).toBe(written);
   });
 });

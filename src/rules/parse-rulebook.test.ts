@@ -182,8 +182,9 @@ describe('judge rules', () => {
     expect(refusal(text)).toMatch(/duplicate rule id "J1"/);
   });
 
-  it('loads the shipped judged rulebook: one checked rule and four judge rules, J4 covering R4', async () => {
+  it('loads the shipped judged rulebook: the default six rules word for word and four judge rules, J4 covering R4', async () => {
     const rulebook = await loadRulebook(new URL('../../rulebooks/judged.yaml', import.meta.url).pathname);
+    expect(rulebook.rules).toEqual((await loadRulebook()).rules);
     expect(rulebook.judgeRules?.map((entry) => entry.id)).toEqual(['J1', 'J2', 'J3', 'J4']);
     expect(rulebook.judgeRules?.[3]?.covers).toEqual(['R4']);
     expect(readFileSync(defaultRulebookPath(), 'utf8')).not.toMatch(/judgeRules/);

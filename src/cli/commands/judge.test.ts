@@ -122,3 +122,23 @@ describe('holdfast judge FILE', () => {
     expect(readFileSync(join(root, 'run.jsonl'), 'utf8')).toBe(written);
   });
 });
+
+describe('holdfast run with judge rules', () => {
+  it('warns when a judge target cannot grade, records judge-errors apart, and the run completes; --no-judge records none', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-judge-run-'));
+    const replies = repoFile('runs/demo/replies.json').pathname;
+    const args = ['run', '--replies', replies, '--rulebook', repoFile('rulebooks/judged.yaml').pathname, '--tasks', 'debug-checkout-logging', '--concurrency', '1'];
+    const judged = await cli(root, ...args, '--out', join(root, 'judged.jsonl'));
+    expect(judged.err).toMatch(/warning: judge target "judge" is not in .*; its judge rules will be recorded as judge-error\./);
+    const report = JSON.parse((await cli(root, 'report', 'judged.jsonl', '--format', 'json')).out);
+    expect(report.status).toBe('completed');
+    expect(report.judged.rows.length).toBe(report.rounds.length * 2 * 4);
+    expect(report.judged.rows.every((row: { verdict: string }) => row.verdict === 'judge-error')).toBe(true);
+
+    const skipped = await cli(root, ...args, '--no-judge', '--out', join(root, 'plain.jsonl'));
+    expect(skipped.err).not.toMatch(/judge target/);
+    const plain = JSON.parse((await cli(root, 'report', 'plain.jsonl', '--format', 'json')).out);
+    expect(plain.judged.rows).toEqual([]);
+    expect(plain.totals.arms).toEqual(report.totals.arms);
+  });
+});

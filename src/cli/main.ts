@@ -27,6 +27,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   worker: { summary: 'play rounds queued by `run --queue` (sweeps across machines)', load: () => import('./commands/worker.js') },
   report: { summary: 'print a run file (or the gate audit log) as a table, markdown, JSON or JUnit', load: () => import('./commands/report.js') },
   rescore: { summary: 're-check a recorded run with a rulebook, no model calls', load: () => import('./commands/rescore.js') },
+  judge: { summary: 'grade a recorded run with judge rules (advisory), or calibrate a judge on labelled cases', load: () => import('./commands/judge.js') },
   pressure: { summary: 'pressure fixtures: lint, list, coverage, prompt, evaluate, report, run, compare, docs', load: () => import('./commands/pressure.js') },
   hook: { summary: 'the live gate: judge one agent hook event from stdin', load: () => import('./commands/hook.js') },
   install: { summary: 'install the gate into Claude Code, Codex or git', load: () => import('./commands/install.js') },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ArmResultSchema } from './arm-result.js';
+import { JudgementSchema } from './judgement.js';
 import { RulebookSchema } from './rulebook.js';
 import { ModeSchema } from './session.js';
 import { TotalsSchema } from './totals.js';
@@ -117,6 +118,22 @@ export const ApprovalEndEventSchema = z.object({
   by: z.enum(['person', 'timeout', 'auto', 'cancel']),
 });
 
+/**
+ * Judge-graded rules of one arm, after the arm ended (`source: live`) or graded afterwards from the
+ * recorded run (`holdfast judge FILE`, `source: after`). Versioned on its own (`judgeVersion`) and
+ * optional: a run file without judge rules has none, and every reader of older files still reads
+ * them. Advisory: it never changes the arm-end event it follows.
+ */
+export const JudgeEventSchema = z.object({
+  ...base,
+  ...roundKey,
+  type: z.literal('judge'),
+  judgeVersion: z.literal(1),
+  arm: ArmSchema,
+  source: z.enum(['live', 'after']),
+  judgements: z.array(JudgementSchema),
+});
+
 export const TotalsEventSchema = z.object({ ...base, type: z.literal('totals'), totals: TotalsSchema });
 
 export const RunEndEventSchema = z.object({
@@ -132,6 +149,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ArmEndEventSchema,
   ApprovalRequestEventSchema,
   ApprovalEndEventSchema,
+  JudgeEventSchema,
   TotalsEventSchema,
   RunEndEventSchema,
 ]);
@@ -141,6 +159,7 @@ export type RoundStartEvent = z.infer<typeof RoundStartEventSchema>;
 export type ArmEndEvent = z.infer<typeof ArmEndEventSchema>;
 export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEventSchema>;
 export type ApprovalEndEvent = z.infer<typeof ApprovalEndEventSchema>;
+export type JudgeEvent = z.infer<typeof JudgeEventSchema>;
 export type TotalsEvent = z.infer<typeof TotalsEventSchema>;
 export type RunEndEvent = z.infer<typeof RunEndEventSchema>;
 export type RunEvent = z.infer<typeof RunEventSchema>;

@@ -25,6 +25,9 @@ export {
   CHECK_KINDS,
   ForbiddenPatternCheckSchema,
   HttpHelperCheckSchema,
+  JudgeExampleSchema,
+  JudgeRubricSchema,
+  JudgeRuleSchema,
   OrderCheckSchema,
   ProseRuleSchema,
   RuleCheckSchema,
@@ -40,6 +43,9 @@ export type {
   CheckKind,
   ForbiddenPatternCheck,
   HttpHelperCheck,
+  JudgeExample,
+  JudgeRubric,
+  JudgeRule,
   OrderCheck,
   ProseRule,
   Rule,
@@ -94,12 +100,15 @@ export type {
   SandboxResult,
   Usage,
 } from './arm-result.js';
+export { JudgeEvidenceSchema, JudgeSampleSchema, JudgeVerdictSchema, JudgementSchema } from './judgement.js';
+export type { JudgeEvidence, JudgeSample, JudgeVerdict, Judgement } from './judgement.js';
 export { ArmTotalsSchema, RateSchema, RuleTotalsSchema, TotalsSchema } from './totals.js';
 export type { ArmTotals, Rate, RuleTotals, Totals } from './totals.js';
 export {
   ApprovalEndEventSchema,
   ApprovalRequestEventSchema,
   ArmEndEventSchema,
+  JudgeEventSchema,
   RUN_FILE_VERSIONS,
   RoundStartEventSchema,
   RunConfigSchema,
@@ -114,6 +123,7 @@ export type {
   ApprovalEndEvent,
   ApprovalRequestEvent,
   ArmEndEvent,
+  JudgeEvent,
   RoundStartEvent,
   RunConfig,
   RunEndEvent,

@@ -103,6 +103,42 @@ export const ProseRuleSchema = z.strictObject({
   prose: z.string().min(1),
 });
 
+/** One worked example of a judge rubric: what an arm did, and the verdict a person gives it. */
+export const JudgeExampleSchema = z.strictObject({
+  case: z.string().min(1),
+  verdict: z.enum(['violated', 'clean']),
+  why: z.string().min(1),
+});
+
+/** What the judge grades against: what counts as a violation, what does not, and worked examples. */
+export const JudgeRubricSchema = z.strictObject({
+  violation: z.string().min(1),
+  notViolation: z.string().min(1),
+  examples: z.array(JudgeExampleSchema).min(1).max(6),
+});
+
+/**
+ * A rule of kind `judge`: no deterministic check can decide it, so a judge model grades what an arm
+ * did after the arm ends. Advisory everywhere: it never blocks, never changes an arm's verdict, and
+ * the live gate never sees it. The prose is shown to the model like every other rule's.
+ */
+export const JudgeRuleSchema = z.strictObject({
+  id: ruleId,
+  name: ruleName,
+  number: ruleNumber.optional(),
+  kind: z.literal('judge'),
+  prose: z.string().min(1),
+  rubric: JudgeRubricSchema,
+  /** The configured target that grades (any target of holdfast.targets.yaml with a model behind it). */
+  target: z.string().min(1),
+  /** Confidence (0 to 1) a `violated` answer needs to count; below it the item is graded clean. */
+  threshold: z.number().min(0).max(1).default(0.5),
+  /** Times each item is graded; the majority decides and the spread is reported. Odd, so there is a majority. */
+  samples: z.number().int().min(1).max(9).default(1),
+  /** Checked rules that decide the same thing, for `holdfast judge calibrate` to report agreement with. */
+  covers: z.array(ruleId).optional(),
+});
+
 /** An agent role and the rules it claims (pressure fixtures address agents). */
 export const AgentSchema = z.strictObject({
   id: z.string().min(1),
@@ -127,6 +163,8 @@ export const RulebookSchema = z.strictObject({
   /** Rules with a check. A rulebook needs at least one rule here or in `proseRules`. */
   rules: z.array(RuleSchema).default([]),
   proseRules: z.array(ProseRuleSchema).optional(),
+  /** Rules a judge model grades after each arm: advisory, shown apart, never enforced. */
+  judgeRules: z.array(JudgeRuleSchema).optional(),
   agents: z.array(AgentSchema).default([]),
   sandbox: SandboxPolicySchema.optional(),
 });
@@ -141,6 +179,9 @@ export type RuleCheck = z.infer<typeof RuleCheckSchema>;
 export type CheckKind = RuleCheck['kind'];
 export type Rule = z.infer<typeof RuleSchema>;
 export type ProseRule = z.infer<typeof ProseRuleSchema>;
+export type JudgeExample = z.infer<typeof JudgeExampleSchema>;
+export type JudgeRubric = z.infer<typeof JudgeRubricSchema>;
+export type JudgeRule = z.infer<typeof JudgeRuleSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type Rulebook = z.infer<typeof RulebookSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;

@@ -84,7 +84,8 @@ export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook
         changes.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, arm, before: recorded.verdict, after: after.verdict, reason: after.reason });
       }
     }
-    rounds.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, ...next });
+    // Judge grades are advisory and stay as recorded: rescoring re-checks deterministic rules only.
+    rounds.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, ...next, ...(round.judged !== undefined ? { judged: round.judged } : {}) });
   }
   return { before, rounds, changes };
 }

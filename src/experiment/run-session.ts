@@ -26,6 +26,7 @@ export interface RunSessionOptions {
   readonly sandbox?: SandboxRunOptions;
   readonly agent?: ExperimentOptions['agent'];
   readonly judgeReply?: ExperimentOptions['judgeReply'];
+  readonly judge?: ExperimentOptions['judge'];
 }
 
 export interface RunSessionResult {
@@ -68,6 +69,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.agent !== undefined ? { agent: options.agent } : {}),
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),
+      ...(options.judge !== undefined ? { judge: options.judge } : {}),
       emitStart: options.previous === undefined,
       done: completedRounds(state),
       totals: () => computeTotals(state),

@@ -13,6 +13,7 @@ import type {
   Totals,
 } from '../contract/index.js';
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
+import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
@@ -81,6 +82,13 @@ export interface ExperimentOptions {
   readonly secrets?: readonly string[];
   /** Reads and checks each plan-mode reply; the server's judges in worker threads. Default: this thread. */
   readonly judgeReply?: ReplyJudge;
+  /** Grades the rulebook's judge rules after each arm (advisory: recorded apart, never changes a verdict). */
+  readonly judge?: RunJudge;
+}
+
+export interface RunJudge {
+  readonly judges: JudgeLookup;
+  readonly options?: Omit<GradeOptions, 'signal'>;
 }
 
 export interface SandboxRunOptions {
@@ -412,9 +420,20 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     if (told === undefined || held === undefined) return;
     const toldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
     const heldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
+    // The verdicts are written first: the judge reads them as recorded and can never change them.
+    for (const result of [told, held]) await judgeAfterArm(round, result);
     roundsRun += 1;
     // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
     options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
+  }
+
+  async function judgeAfterArm(round: RoundSpec, result: ArmResult): Promise<void> {
+    const rules = options.rulebook.judgeRules ?? [];
+    if (options.judge === undefined || rules.length === 0 || signal.aborted) return;
+    const { judgeArm } = await import('../judge/index.js');
+    const judgements = await judgeArm(rules, result, options.judge.judges, { ...options.judge.options, signal });
+    if (judgements.length === 0) return;
+    await options.emit({ ...base, ...round, type: 'judge', time: time(), judgeVersion: 1, arm: result.arm, source: 'live', judgements });
   }
 
   async function worker(): Promise<void> {

@@ -209,6 +209,9 @@ async function rulebookChecks(hooks: readonly InstalledHook[], root: string): Pr
           checks.push({ area: 'rulebook', ok: true, advisory: true, what: `${rule.id} ${rule.name} (${rule.check.kind}) is advisory only: the live gate does not enforce it` });
         }
       }
+      for (const rule of rulebook.judgeRules ?? []) {
+        checks.push({ area: 'rulebook', ok: true, advisory: true, what: `${rule.id} ${rule.name} (judge) is advisory only: a judge model grades it after a run, the live gate never blocks on it` });
+      }
     } catch (error) {
       checks.push({ area: 'rulebook', ok: false, what: error instanceof Error ? error.message : String(error), fix: 'fix the rulebook (every hook call is refused until it loads)' });
     }

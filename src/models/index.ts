@@ -6,6 +6,7 @@ export type {
   GenerationKey,
   MessageRole,
   ModelAdapter,
+  ResponseSchema,
 } from './model-adapter.js';
 export { ProviderError, isRetryableStatus } from './provider-error.js';
 export type { ProviderErrorOptions } from './provider-error.js';

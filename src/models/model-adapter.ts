@@ -24,6 +24,16 @@ export interface GenerateRequest {
   readonly temperature: number;
   readonly signal?: AbortSignal;
   readonly key?: GenerationKey;
+  /**
+   * A JSON schema the reply must follow. Sent as the provider's native structured output where it
+   * has one (OpenAI-compatible `response_format`); other adapters ignore it and the caller parses.
+   */
+  readonly responseSchema?: ResponseSchema;
+}
+
+export interface ResponseSchema {
+  readonly name: string;
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 export interface GenerateResult {

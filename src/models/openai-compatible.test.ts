@@ -235,4 +235,12 @@ describe('OpenAI-compatible adapter', () => {
     await generate();
     expect(server.requests[0]?.headers).not.toHaveProperty('authorization');
   });
+
+  it('sends a response schema as native structured output, and reads a structured refusal as the answer', async () => {
+    const { server, generate } = await setup(() => chatCompletion(null, { refusal: 'I cannot grade this.' }));
+    const schema = { type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'], additionalProperties: false };
+    const result = await generate({ responseSchema: { name: 'judgement', schema } });
+    expect(server.requests[0]?.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'judgement', strict: true, schema } } });
+    expect(result).toMatchObject({ text: 'I cannot grade this.', finishReason: 'refusal' });
+  });
 });

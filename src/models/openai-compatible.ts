@@ -45,6 +45,8 @@ const ChatResponseSchema = z.object({
             content: z.union([z.string(), z.array(TextPartSchema)]).nullish(),
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),
+            /** Structured outputs: the model declined to answer in the schema. */
+            refusal: z.string().nullish(),
             tool_calls: z
               .array(
                 z.object({
@@ -104,8 +106,14 @@ export function readChatCompletion(body: unknown, url: string, secrets: readonly
     });
   }
   const reasoning = choice.message?.reasoning_content ?? choice.message?.reasoning ?? undefined;
+  const text = readContent(choice.message?.content);
+  const refusal = choice.message?.refusal;
+  // A structured-output refusal has no content: its sentence is the answer, marked as a refusal.
+  if (text === '' && typeof refusal === 'string' && refusal !== '') {
+    return { text: refusal, ...(reasoning ? { reasoning } : {}), usage: readUsage(usage), finishReason: 'refusal' };
+  }
   return {
-    text: readContent(choice.message?.content),
+    text,
     ...(reasoning ? { reasoning } : {}),
     usage: readUsage(usage),
     ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
@@ -165,6 +173,9 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
     };
     if (tokenParameter !== 'max_completion_tokens') body['max_tokens'] = maxTokens;
     if (tokenParameter !== 'max_tokens') body['max_completion_tokens'] = maxTokens;
+    if (request.responseSchema !== undefined) {
+      body['response_format'] = { type: 'json_schema', json_schema: { name: request.responseSchema.name, strict: true, schema: request.responseSchema.schema } };
+    }
     const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
     const answer = await callJson(
       { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets },

@@ -10,7 +10,7 @@ export interface PressureRule {
 
 /** Every rule a fixture may put under pressure: the checked rules, then the prose rules. */
 export function pressureRules(rulebook: Rulebook): PressureRule[] {
-  return [...rulebook.rules, ...(rulebook.proseRules ?? [])].map((rule) => ({
+  return [...rulebook.rules, ...(rulebook.proseRules ?? []), ...(rulebook.judgeRules ?? [])].map((rule) => ({
     id: rule.id,
     name: rule.name,
     number: rule.number,

@@ -1,5 +1,7 @@
 import type { ArmResult, Verdict } from '../contract/index.js';
 import type { RunState } from '../store/index.js';
+import { judgedRows } from './format-judged.js';
+import type { JudgedRow } from './format-judged.js';
 
 function xml(text: string): string {
   return text
@@ -51,7 +53,8 @@ export function formatJunit(state: RunState): string {
   const all = [...suites.values()];
   const count = (outcome: string) =>
     all.reduce((sum, suite) => sum + suite.cases.filter((entry) => OUTCOME[entry.result.verdict] === outcome).length, 0);
-  const total = all.reduce((sum, suite) => sum + suite.cases.length, 0);
+  const judged = judgedRows(state);
+  const total = all.reduce((sum, suite) => sum + suite.cases.length, 0) + judged.length;
   lines.push(
     `<testsuites name="holdfast ${xml(state.runId ?? 'run')}" tests="${total}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}">`,
   );
@@ -75,6 +78,37 @@ export function formatJunit(state: RunState): string {
     }
     lines.push('  </testsuite>');
   }
+  lines.push(...judgedSuites(judged));
   lines.push('</testsuites>');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Judge grades in suites of their own, named "judged (advisory)". A judge is a model: its grade
+ * never fails CI. Each testcase passes and carries the grade, confidence and evidence as properties.
+ */
+function judgedSuites(rows: readonly JudgedRow[]): string[] {
+  const suites = new Map<string, JudgedRow[]>();
+  for (const row of rows) {
+    const key = `${row.target}\u0000${row.arm}`;
+    suites.set(key, [...(suites.get(key) ?? []), row]);
+  }
+  const lines: string[] = [];
+  for (const suite of suites.values()) {
+    const { target, arm } = suite[0]!;
+    lines.push(`  <testsuite name="${xml(`${target} ${arm} judged (advisory)`)}" tests="${suite.length}" failures="0" errors="0" skipped="0">`);
+    for (const row of suite) {
+      lines.push(`    <testcase classname="${xml(`holdfast.${target}.${arm}.judged`)}" name="${xml(`${row.task} #${row.rep + 1} ${row.rule} ${row.name}`)}">`);
+      lines.push('      <properties>');
+      lines.push('        <property name="advisory" value="true"/>');
+      lines.push(`        <property name="judged" value="${row.verdict}"/>`);
+      if (row.confidence !== null) lines.push(`        <property name="confidence" value="${row.confidence.toFixed(2)}"/>`);
+      for (const item of row.evidence) lines.push(`        <property name="evidence" value="${xml(item.line === undefined ? item.file : `${item.file}:${item.line}`)}"/>`);
+      lines.push('      </properties>');
+      lines.push(`      <system-out>${xml(`judged ${row.verdict} by ${row.judge}: ${row.reason}`)}</system-out>`);
+      lines.push('    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
+  return lines;
 }

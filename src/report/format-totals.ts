@@ -42,13 +42,13 @@ function ruleCells(arm: ArmTotals): string[][] {
     .map((rule) => [arm.target, arm.arm, `${rule.rule} ${rule.name}`, String(rule.attempts), String(rule.landed), String(rule.blocked)]);
 }
 
-function aligned(header: readonly string[], rows: readonly string[][]): string {
+export function aligned(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (row: readonly string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-function markdown(header: readonly string[], rows: readonly string[][]): string {
+export function markdown(header: readonly string[], rows: readonly string[][]): string {
   const escape = (cell: string) => cell.replaceAll('|', '\\|');
   return [
     `| ${header.map(escape).join(' | ')} |`,

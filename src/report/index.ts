@@ -3,3 +3,5 @@ export { formatTotalsMarkdown, formatTotalsTable } from './format-totals.js';
 export { formatJunit } from './format-junit.js';
 export { RATE_DEFINITIONS } from './rate-definitions.js';
 export type { RateDefinitionKey } from './rate-definitions.js';
+export { formatJudgedMarkdown, formatJudgedTable, JUDGED_LEGEND, judgedRows, judgedTotals } from './format-judged.js';
+export type { JudgedRow, JudgedTotals } from './format-judged.js';

@@ -167,3 +167,39 @@ describe('numbered and prose rules', () => {
     expect(() => parseRulebook(text, 'm.yaml')).toThrow(/duplicate rule id "R1"[\s\S]*duplicate rule name "SCOPE"/);
   });
 });
+
+describe('judge rules', () => {
+  const judged = (extra: string) =>
+    `version: 1\njudgeRules:\n  - id: J1\n    name: NO_WEAKENED_TEST\n    kind: judge\n    prose: Never weaken a test.\n    rubric:\n      violation: An assertion loosened.\n      notViolation: A test added.\n      examples:\n        - case: toBe(42) became toBeDefined()\n          verdict: violated\n          why: It checks less.\n    target: judge\n${extra}`;
+
+  it('loads a judge rule with its defaults and renders its prose into AGENTS.md like any rule', () => {
+    const rulebook = parseRulebook(judged(''), FILE);
+    expect(rulebook.rules).toEqual([]);
+    expect(rulebook.judgeRules?.[0]).toMatchObject({ id: 'J1', kind: 'judge', target: 'judge', threshold: 0.5, samples: 1 });
+    expect(renderRulebook(rulebook)).toBe('# AGENTS.md\n\n## J1 NO_WEAKENED_TEST\n\nNever weaken a test.\n');
+  });
+
+  it('refuses an even sample count, a covered rule that has no check, and a missing rubric part', () => {
+    expect(refusal(judged('    samples: 2\n'))).toMatch(/rule J1, field samples \(line \d+\): 2 samples can split evenly; use an odd number/);
+    expect(refusal(judged('    covers: [R9]\n'))).toMatch(/rule J1, field covers\[0\].*"R9" is not a rule with a check here/);
+    expect(refusal(judged('').replace('      notViolation: A test added.\n', ''))).toMatch(/rule J1, field rubric\.notViolation.*what does not count/);
+    expect(refusal(judged('    threshold: 2\n'))).toMatch(/rule J1, field threshold.*at most 1/);
+  });
+
+  it('refuses `kind: judge` as a check under `rules:`, saying where a judge rule goes', () => {
+    expect(refusal(book(rule('R9', '      kind: judge\n')))).toMatch(/rule R9, field check\.kind.*move it under `judgeRules:` with `kind: judge`/);
+  });
+
+  it('shares ids with checked rules', () => {
+    const text = judged('').replace('judgeRules:', `rules:\n${rule('J1', forbidden(`['console']`))}judgeRules:`);
+    expect(refusal(text)).toMatch(/duplicate rule id "J1"/);
+  });
+
+  it('loads the shipped judged rulebook: the default six rules word for word and four judge rules, J4 covering R4', async () => {
+    const rulebook = await loadRulebook(new URL('../../rulebooks/judged.yaml', import.meta.url).pathname);
+    expect(rulebook.rules).toEqual((await loadRulebook()).rules);
+    expect(rulebook.judgeRules?.map((entry) => entry.id)).toEqual(['J1', 'J2', 'J3', 'J4']);
+    expect(rulebook.judgeRules?.[3]?.covers).toEqual(['R4']);
+    expect(readFileSync(defaultRulebookPath(), 'utf8')).not.toMatch(/judgeRules/);
+  });
+});

@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { z } from 'zod';
-import { AgentSchema, CHECK_KINDS, ProseRuleSchema, RuleCheckSchema, RuleSchema, RulebookSchema, SandboxPolicySchema } from '../contract/index.js';
+import { AgentSchema, CHECK_KINDS, JudgeRuleSchema, ProseRuleSchema, RuleCheckSchema, RuleSchema, RulebookSchema, SandboxPolicySchema } from '../contract/index.js';
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
 import { normalizeRepoPath } from './paths.js';
@@ -118,6 +118,7 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
     });
   }
   checkProseRules(rulebook, ids, names, problems);
+  checkJudgeRules(rulebook, problems);
   const agentIds = new Set<string>();
   rulebook.agents.forEach((agent, index) => {
     if (agentIds.has(agent.id)) problems.push({ path: ['agents', index, 'id'], message: `duplicate agent id "${agent.id}"; give each agent its own id` });
@@ -131,13 +132,14 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
   return problems;
 }
 
-/** Prose rules share the id and name space with checked rules; numbers are unique across both. */
+/** Prose and judge rules share the id and name space with checked rules; numbers are unique across all three. */
 function checkProseRules(rulebook: Rulebook, ids: Set<string>, names: Set<string>, problems: { path: Path; message: string }[]): void {
-  if (rulebook.rules.length === 0 && (rulebook.proseRules ?? []).length === 0) {
-    problems.push({ path: ['rules'], message: 'the rulebook has no rules: write at least 1 item under `rules:` (with a check) or `proseRules:` (prose only)' });
+  if (rulebook.rules.length === 0 && (rulebook.proseRules ?? []).length === 0 && (rulebook.judgeRules ?? []).length === 0) {
+    problems.push({ path: ['rules'], message: 'the rulebook has no rules: write at least 1 item under `rules:` (with a check), `proseRules:` (prose only) or `judgeRules:` (graded by a judge)' });
   }
-  (rulebook.proseRules ?? []).forEach((rule, index) => {
-    const at = (key: string): Path => ['proseRules', index, key];
+  const unchecked: [string, readonly { readonly id: string; readonly name: string; readonly prose: string }[]][] = [['proseRules', rulebook.proseRules ?? []], ['judgeRules', rulebook.judgeRules ?? []]];
+  for (const [section, list] of unchecked) list.forEach((rule, index) => {
+    const at = (key: string): Path => [section, index, key];
     if (ids.has(rule.id)) problems.push({ path: at('id'), message: `duplicate rule id "${rule.id}"; give each rule its own id` });
     if (names.has(rule.name)) problems.push({ path: at('name'), message: `duplicate rule name "${rule.name}"; give each rule its own name` });
     ids.add(rule.id);
@@ -145,7 +147,7 @@ function checkProseRules(rulebook: Rulebook, ids: Set<string>, names: Set<string
     if (rule.prose.trim() === '') problems.push({ path: at('prose'), message: 'the prose is blank; write the rule as a person would in AGENTS.md' });
   });
   const numbers = new Map<number, string>();
-  const numbered: [string, { readonly id: string; readonly number?: number | undefined }[]][] = [['rules', rulebook.rules], ['proseRules', rulebook.proseRules ?? []]];
+  const numbered: [string, { readonly id: string; readonly number?: number | undefined }[]][] = [['rules', rulebook.rules], ['proseRules', rulebook.proseRules ?? []], ['judgeRules', rulebook.judgeRules ?? []]];
   for (const [section, list] of numbered) {
     list.forEach((rule, index) => {
       if (rule.number === undefined) return;
@@ -154,6 +156,21 @@ function checkProseRules(rulebook: Rulebook, ids: Set<string>, names: Set<string
       else numbers.set(rule.number, rule.id);
     });
   }
+}
+
+/** A judge rule's majority needs an odd sample count; `covers` names checked rules that decide the same thing. */
+function checkJudgeRules(rulebook: Rulebook, problems: { path: Path; message: string }[]): void {
+  const checked = new Set(rulebook.rules.map((rule) => rule.id));
+  (rulebook.judgeRules ?? []).forEach((rule, index) => {
+    if (rule.samples % 2 === 0) {
+      problems.push({ path: ['judgeRules', index, 'samples'], message: `${rule.samples} samples can split evenly; use an odd number (1, 3 or 5) so the majority decides` });
+    }
+    rule.covers?.forEach((id, position) => {
+      if (!checked.has(id)) {
+        problems.push({ path: ['judgeRules', index, 'covers', position], message: `"${id}" is not a rule with a check here; name checked rules (${[...checked].join(', ') || 'none'}) or remove it` });
+      }
+    });
+  });
 }
 
 function regexFields(rule: Rule): [string, readonly string[], string][] {
@@ -226,6 +243,16 @@ const EXAMPLES: Record<string, string> = {
   description: 'a sentence',
   check: '{ kind: scope, allow: ["src/**"] }',
   agents: '[{ id: implementer, rules: ["R1"] }]',
+  target: '"local-judge", the id of a target in holdfast.targets.yaml',
+  threshold: '0.7',
+  samples: '3',
+  rubric: '{ violation: ..., notViolation: ..., examples: [...] }',
+  violation: 'what counts as breaking the rule, in sentences',
+  notViolation: 'what does not count, in sentences',
+  examples: '[{ case: "...", verdict: violated, why: "..." }]',
+  case: 'what the arm did, in a sentence or a diff',
+  why: 'why a person gives this verdict',
+  covers: '["R4"]',
 };
 
 function explainIssue(issue: z.core.$ZodIssue, data: unknown): string {
@@ -241,6 +268,7 @@ function explainIssue(issue: z.core.$ZodIssue, data: unknown): string {
     case 'invalid_union': {
       const value = valueAt(data, issue.path);
       if (issue.path[issue.path.length - 1] === 'kind') {
+        if (value === 'judge') return 'a judge-graded rule has no check: move it under `judgeRules:` with `kind: judge`, a rubric and a judge target (it is advisory, never enforced)';
         const shown = value === undefined ? 'is missing' : `${JSON.stringify(value)} is not a check kind`;
         return `${shown === 'is missing' ? 'the check kind is missing' : shown}; write one of ${CHECK_KINDS.join(', ')}`;
       }
@@ -268,6 +296,7 @@ function allowedKeys(path: Path, data: unknown): string[] | undefined {
   if (path.length === 0) return Object.keys(RulebookSchema.shape);
   if (path.length === 2 && path[0] === 'rules') return Object.keys(RuleSchema.shape);
   if (path.length === 2 && path[0] === 'proseRules') return Object.keys(ProseRuleSchema.shape);
+  if (path.length === 2 && path[0] === 'judgeRules') return Object.keys(JudgeRuleSchema.shape);
   if (path.length === 2 && path[0] === 'agents') return Object.keys(AgentSchema.shape);
   if (path.length === 1 && path[0] === 'sandbox') return Object.keys(SandboxPolicySchema.shape);
   if (path.length === 3 && path[0] === 'rules' && path[2] === 'check') {
@@ -281,7 +310,7 @@ function allowedKeys(path: Path, data: unknown): string[] | undefined {
 function describeLocation(data: unknown, path: Path): string {
   if (path.length === 0) return 'top level';
   const [section, index, ...rest] = path;
-  if ((section === 'rules' || section === 'proseRules' || section === 'agents') && typeof index === 'number') {
+  if ((section === 'rules' || section === 'proseRules' || section === 'judgeRules' || section === 'agents') && typeof index === 'number') {
     const id = valueAt(data, [section, index, 'id']);
     const noun = section === 'agents' ? 'agent' : 'rule';
     const who = typeof id === 'string' && id !== '' ? `${noun} ${id}` : `${noun} #${index + 1}`;

@@ -8,8 +8,8 @@ export function renderRulebook(rulebook: Rulebook): string {
   const parts = ['# AGENTS.md'];
   const description = rulebook.description?.trim();
   if (description !== undefined && description !== '') parts.push(description);
-  // Checked and prose rules read the same to the model: it is told the rule, not how it is checked.
-  for (const rule of [...rulebook.rules, ...(rulebook.proseRules ?? [])]) {
+  // Checked, prose and judged rules read the same to the model: it is told the rule, not how it is checked.
+  for (const rule of [...rulebook.rules, ...(rulebook.proseRules ?? []), ...(rulebook.judgeRules ?? [])]) {
     const heading = rule.number === undefined ? `${rule.id} ${rule.name}` : `Rule ${rule.number}: ${rule.id} ${rule.name}`;
     parts.push(`## ${heading}\n\n${rule.prose.trim()}`);
   }

@@ -44,7 +44,7 @@ describe('safeParseRunFileText', () => {
     const text = [unknown, JSON.stringify(withoutRunId), JSON.stringify(badAction), '[1]', ''].join('\n');
     const messages = safeParseRunFileText(text, FILE).problems.map((problem) => problem.message);
     expect(messages).toEqual([
-      'runs/x.jsonl line 1: field type: expected one of run-start, round-start, arm-end, approval-request, approval-end, totals, run-end',
+      'runs/x.jsonl line 1: field type: expected one of run-start, round-start, arm-end, approval-request, approval-end, judge, totals, run-end',
       'runs/x.jsonl line 2: field runId: missing (expected string)',
       'runs/x.jsonl line 3: field result.actions[0].status: expected one of applied, blocked, skipped, refused',
       'runs/x.jsonl line 4: the line: expected object, received array',

@@ -3,6 +3,8 @@ import type {
   ApprovalRequestEvent,
   Arm,
   ArmResult,
+  JudgeEvent,
+  Judgement,
   RunConfig,
   RunEndEvent,
   RunEvent,
@@ -21,6 +23,8 @@ export interface RoundState {
   readonly rep: number;
   readonly told?: ArmResult;
   readonly held?: ArmResult;
+  /** Judge-graded rules per arm: advisory, kept apart from the arm's verdict. */
+  readonly judged?: { readonly told?: readonly Judgement[]; readonly held?: readonly Judgement[] };
 }
 
 export interface RunStartInfo {
@@ -109,6 +113,13 @@ function withArm(round: RoundState, arm: Arm, result: ArmResult): RoundState {
   return arm === 'told' ? { ...round, told: result } : { ...round, held: result };
 }
 
+/** A later grade of the same rule (`holdfast judge FILE` with a new rubric) replaces the earlier one. */
+function withJudgements(round: RoundState, event: JudgeEvent): RoundState {
+  const graded = new Set(event.judgements.map((judgement) => judgement.rule));
+  const kept = (round.judged?.[event.arm] ?? []).filter((judgement) => !graded.has(judgement.rule));
+  return { ...round, judged: { ...round.judged, [event.arm]: [...kept, ...event.judgements] } };
+}
+
 function requestApproval(state: RunState, event: ApprovalRequestEvent): RunState {
   const approval: ApprovalState = {
     approvalId: event.approvalId,
@@ -161,6 +172,8 @@ function applyEvent(state: RunState, event: RunEvent): RunState {
       return withRound(state, event, (round) => ({ roundId: round.roundId, target: event.target, task: event.task, rep: event.rep }));
     case 'arm-end':
       return withRound(state, event, (round) => withArm(round, event.result.arm, event.result));
+    case 'judge':
+      return withRound(state, event, (round) => withJudgements(round, event));
     case 'approval-request':
       return requestApproval(state, event);
     case 'approval-end':

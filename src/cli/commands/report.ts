@@ -13,9 +13,12 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
 
   --format table   aligned text (default)
   --format md      markdown tables, for a pull request or a wiki
-  --format json    {runId, status, demo, mode, rounds, totals, problems}
+  --format json    {runId, status, demo, mode, rounds, totals, judged, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
+
+Judge-graded rules (a rulebook's judgeRules) are shown in their own "judged (advisory)" section,
+column or testsuite, with the judge's confidence: they never change a verdict or fail a suite.
 
   --diffs          also print, for every round run with \`holdfast run --sandbox\`, the diff of what
                    landed in each arm's repository, its commits and the exit codes of its commands
@@ -62,6 +65,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(formats.formatJunit(state));
     return EXIT.ok;
   }
+  const judged = formats.judgedRows(state);
   const rounds = [...state.rounds].map((round) => ({
     roundId: round.roundId,
     target: round.target,
@@ -79,6 +83,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       mode: state.start?.config.mode ?? 'plan',
       rounds,
       totals,
+      judged: { advisory: true, totals: formats.judgedTotals(judged), rows: judged },
       problems: contents.problems,
     };
     writeLine(io.stdout, JSON.stringify(body, null, 2));
@@ -92,6 +97,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (format === 'md') {
     const lines = [`# holdfast run ${state.runId ?? ''}`.trim(), '', ...header.slice(1).map((line) => `> ${line}`), ''];
     lines.push(`Status: ${status}, ${rounds.length} rounds, ${state.start?.config.mode ?? 'plan'} mode.`, '', formats.formatTotalsMarkdown(totals));
+    if (judged.length > 0) lines.push('', formats.formatJudgedMarkdown(judged));
     if (values.diffs) lines.push('', landedDiffs([...state.rounds], 'md'));
     writeLine(io.stdout, lines.join('\n'));
     return EXIT.ok;
@@ -99,6 +105,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   writeLine(io.stdout, header.join('\n'));
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
+  if (judged.length > 0) writeLine(io.stdout, `\n${formats.formatJudgedTable(judged)}`);
   if (values.diffs) {
     writeLine(io.stdout);
     writeLine(io.stdout, landedDiffs([...state.rounds], 'table'));

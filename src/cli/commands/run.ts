@@ -6,6 +6,7 @@ import type { RunConfig, RunEvent, Rulebook, TargetInfo, TaskInfo } from '../../
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
+import type { JudgeLookup } from '../../judge/index.js';
 import type { Isolation } from '../../sandbox/index.js';
 
 const HELP = `Usage: holdfast run [options]
@@ -66,6 +67,8 @@ Options:
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
                          agents or replies are scripted, not real models
+  --no-judge             do not grade the rulebook's judge rules after each arm (grade later with
+                         \`holdfast judge FILE\`); judge grades are advisory and never change a verdict
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -154,6 +157,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     'unsafe-no-isolation': { type: 'boolean', default: false },
     'node-modules': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
+    'no-judge': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     queue: { type: 'string' },
     'target-concurrency': { type: 'string' },
@@ -348,6 +352,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
   }
 
+  // Judge rules are advisory: a judge that cannot grade is a warning and a judge-error, never a refused run.
+  let judge: { judges: JudgeLookup } | undefined;
+  if ((rulebook.judgeRules ?? []).length > 0 && !values['no-judge']) {
+    const { resolveJudgeTargets } = await import('../../judge/index.js');
+    const judgeTargets = await resolveJudgeTargets(rulebook, io.cwd, io.env);
+    for (const problem of judgeTargets.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
+    secrets = [...secrets, ...judgeTargets.secrets];
+    judge = { judges: judgeTargets.judges };
+  }
+
   const approver =
     config.approve === 'ask'
       ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr)
@@ -425,6 +439,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         : {}),
       ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
       onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+      ...(judge !== undefined ? { judge } : {}),
     });
   } finally {
     process.off('SIGINT', onInterrupt);

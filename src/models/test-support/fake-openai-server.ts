@@ -131,6 +131,8 @@ export function chatCompletion(
   extra: {
     reasoningContent?: string;
     reasoning?: string;
+    /** Structured outputs: the model's refusal sentence (content is then null). */
+    refusal?: string;
     finishReason?: string;
     promptTokens?: number;
     completionTokens?: number;
@@ -151,6 +153,7 @@ export function chatCompletion(
             content,
             ...(extra.reasoningContent !== undefined ? { reasoning_content: extra.reasoningContent } : {}),
             ...(extra.reasoning !== undefined ? { reasoning: extra.reasoning } : {}),
+            ...(extra.refusal !== undefined ? { refusal: extra.refusal } : {}),
           },
           finish_reason: extra.finishReason ?? 'stop',
         },

@@ -5,6 +5,7 @@ import { detailNamesRule, formatMs } from '../format.js';
 import { lineDiff } from '../line-diff.js';
 import { useRoundDetail } from '../use-round-detail.js';
 import { PARSE_LABEL, STATUS_LABEL } from '../verdict-style.js';
+import { JudgedSection } from './judged-section.js';
 import { VerdictBadge } from './verdict-badge.js';
 import { SandboxView } from './sandbox-view.js';
 import { SessionView } from './session-view.js';
@@ -53,6 +54,7 @@ export function RoundView({ round: given, task, leanRun }: RoundViewProps) {
           <ArmView key={arm} arm={arm} result={arm === 'told' ? round.told : round.held} files={task?.files ?? {}} elided={elided} />
         ))}
       </div>
+      <JudgedSection judged={round.judged} />
     </section>
   );
 }

@@ -48,6 +48,30 @@ function isHoldfastOwn(root: string, absolute: string): boolean {
 interface FoundFile {
   readonly absolute: string;
   readonly kind: GuardedFile['kind'];
+  /** Device, inode, size, mode and both time stamps in nanoseconds: a file with the same identity has not been written. */
+  readonly identity: string;
+  readonly changedMs: number;
+}
+
+/** A guarded file's blob as last read, by its identity (see FoundFile). */
+interface KnownBlob {
+  readonly identity: string;
+  readonly blob: string;
+}
+
+/** In the store: what each guarded file's blob was when last read. */
+const KNOWN_BLOBS = 'guarded-blobs.json';
+/** A file changed this recently is read again next time: a second write in the same clock tick may not show in its time stamps. */
+const RACY_MS = 3000;
+
+export interface CaptureOptions {
+  /**
+   * Take the blob of a file whose identity is unchanged from the store's list instead of reading it
+   * (the PreToolUse snapshot, on every shell call). The after-the-fact check never does: it reads every
+   * guarded file, so a list a command rewrote cannot hide what it changed.
+   */
+  readonly reuseUnchanged?: boolean;
+  readonly nowMs?: () => number;
 }
 
 function collectGuarded(root: string, start: string, found: Map<string, FoundFile>): void {
@@ -57,7 +81,7 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
     if (isHoldfastOwn(root, absolute)) continue;
     let stats;
     try {
-      stats = lstatSync(absolute);
+      stats = lstatSync(absolute, { bigint: true });
     } catch {
       continue;
     }
@@ -65,21 +89,41 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
       throw new SnapshotError('E_SNAPSHOT_GUARDED', `more than ${MAX_GUARDED_ENTRIES} entries under the watched folders (${start}); the gate cannot watch them for tampering`);
     }
     const path = toSlashes(relative(root, absolute));
-    if (stats.isSymbolicLink()) found.set(path, { absolute, kind: 'symlink' });
-    else if (stats.isFile()) found.set(path, { absolute, kind: (stats.mode & 0o111) !== 0 ? 'executable' : 'file' });
+    const identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mode}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    const changedMs = Number(stats.ctimeNs / 1_000_000n);
+    if (stats.isSymbolicLink()) found.set(path, { absolute, kind: 'symlink', identity, changedMs });
+    else if (stats.isFile()) found.set(path, { absolute, kind: (stats.mode & 0o111n) !== 0n ? 'executable' : 'file', identity, changedMs });
     else if (stats.isDirectory()) {
       for (const name of readdirSync(absolute)) pending.push(join(absolute, name));
     }
   }
 }
 
+function readKnownBlobs(store: string): Record<string, KnownBlob> {
+  try {
+    const parsed = JSON.parse(readFileSync(join(store, KNOWN_BLOBS), 'utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, KnownBlob>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Hashes the guarded files and writes the blobs the store does not have yet (one git call at most). */
-export function captureGuarded(root: string, store: string, repo: RepoLocation | null): GuardedFiles {
+export function captureGuarded(root: string, store: string, repo: RepoLocation | null, options: CaptureOptions = {}): GuardedFiles {
   const found = new Map<string, FoundFile>();
   for (const start of guardedRoots(root, repo)) collectGuarded(root, start, found);
+  const known = readKnownBlobs(store);
+  const settled = (options.nowMs ?? Date.now)() - RACY_MS;
   const guarded: Record<string, GuardedFile> = {};
+  const nextKnown: Record<string, KnownBlob> = {};
   const missing: { path: string; content: Buffer }[] = [];
   for (const [path, file] of [...found.entries()].sort(([left], [right]) => (left < right ? -1 : 1))) {
+    const remembered = known[path];
+    if (options.reuseUnchanged === true && remembered?.identity === file.identity && typeof remembered.blob === 'string' && existsSync(objectPath(store, remembered.blob))) {
+      guarded[path] = { blob: remembered.blob, kind: file.kind };
+      nextKnown[path] = remembered;
+      continue;
+    }
     let content: Buffer;
     try {
       content = file.kind === 'symlink' ? Buffer.from(readlinkSync(file.absolute)) : readFileSync(file.absolute);
@@ -88,12 +132,23 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
     }
     const blob = blobId(content);
     guarded[path] = { blob, kind: file.kind };
+    if (file.changedMs < settled) nextKnown[path] = { identity: file.identity, blob };
     if (!existsSync(objectPath(store, blob))) missing.push({ path, content });
   }
   for (const { path, content } of missing) {
     const written = runGit(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: root, gitDir: store, input: content }).toString('utf8').trim();
     const entry = guarded[path];
-    if (entry !== undefined && written !== entry.blob) guarded[path] = { ...entry, blob: written };
+    if (entry !== undefined && written !== entry.blob) {
+      guarded[path] = { ...entry, blob: written };
+      delete nextKnown[path];
+    }
+  }
+  if (JSON.stringify(nextKnown) !== JSON.stringify(known)) {
+    try {
+      writeAtomically(join(store, KNOWN_BLOBS), JSON.stringify(nextKnown));
+    } catch {
+      // the list only saves reading; without it every file is read
+    }
   }
   return guarded;
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { gitVersionSupported, postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
 import { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
-import { snapshotStorePath, treeChanges } from './snapshot-store.js';
+import { ensureStore, snapshotStorePath, treeChanges } from './snapshot-store.js';
+import { captureGuarded } from './guarded-files.js';
 
 function git(root: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trimEnd();
@@ -136,5 +137,29 @@ describe('the snapshot store', () => {
     open?.close();
     expect(findSnapshotRecord(root, 'session one', 'toolu_/../x')).toBeUndefined();
     expect(readdirSync(join(snapshotStorePath(root), 'calls'))).toEqual([]);
+  });
+});
+
+describe('guarded files between calls', () => {
+  it('reuses the blob of a file whose identity is unchanged before a call, and reads every file in the after-the-fact check', () => {
+    const root = repository(1);
+    const repo = readRepoState(root);
+    const store = ensureStore(root, repo);
+    const hook = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    // As if the file had been written long ago (a file changed in the last seconds is always read again).
+    const later = () => Date.now() + 60_000;
+    const first = captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later });
+    const known = join(store, 'guarded-blobs.json');
+    const list = JSON.parse(readFileSync(known, 'utf8')) as Record<string, { identity: string; blob: string }>;
+    expect(list['.git/hooks/pre-commit']?.blob).toBe(first['.git/hooks/pre-commit']?.blob);
+    // A list a command rewrote: trusted before a call, never by the check after it.
+    const forged = first['.git/config']?.blob as string;
+    writeFileSync(known, JSON.stringify({ ...list, '.git/hooks/pre-commit': { ...list['.git/hooks/pre-commit'], blob: forged } }));
+    expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(forged);
+    expect(captureGuarded(root, store, repo, { nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(first['.git/hooks/pre-commit']?.blob);
+    // A change of the file changes its identity, so it is read again.
+    writeFileSync(hook, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).not.toBe(first['.git/hooks/pre-commit']?.blob);
   });
 });

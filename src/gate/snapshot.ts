@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
 import { captureGuarded } from './guarded-files.js';
-import type { GuardedFiles } from './guarded-files.js';
+import type { CaptureOptions, GuardedFiles } from './guarded-files.js';
 import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
 import { sessionFileName } from './session-state.js';
@@ -21,12 +21,12 @@ export interface Snapshot {
   readonly repo: RepoState | null;
 }
 
-/** Snapshots the project: work tree, guarded files and the repository's refs. */
-export function takeSnapshot(root: string): Snapshot {
+/** Snapshots the project: work tree, guarded files and the repository's refs (see CaptureOptions for reuseUnchanged). */
+export function takeSnapshot(root: string, options: Pick<CaptureOptions, 'reuseUnchanged'> = {}): Snapshot {
   const absoluteRoot = resolve(root);
   const repo = readRepoState(absoluteRoot);
   const store = ensureStore(absoluteRoot, repo);
-  const guarded = captureGuarded(absoluteRoot, store, repo);
+  const guarded = captureGuarded(absoluteRoot, store, repo, options);
   const tree = snapshotTree(absoluteRoot, store);
   return { tree, guarded, repo };
 }
@@ -118,7 +118,7 @@ function dropStaleRecords(root: string, newest: string): void {
  * none). Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
  */
 export function beforeShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): SnapshotRecord {
-  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), ...takeSnapshot(root) };
+  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), ...takeSnapshot(root, { reuseUnchanged: true }) };
   writeRecord(root, session, toolUseId, record);
   return record;
 }

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath } from '../gate/hook-command.js';
+import type { BenchContext } from './index.js';
 
 const RUNS = 21;
 const TARGET = 1.5;
@@ -51,8 +52,9 @@ function instructions(args: readonly string[], input: string): number {
   }
 }
 
-function verdict(ratio: number): string {
-  return `${ratio.toFixed(2)}x node -e 0, target <= ${TARGET}x: ${ratio <= TARGET ? 'met' : 'MISSED'}`;
+/** One cold decision against `node -e 0`, as the bench runner's figure (value, baseline, ratio, target, met/missed). */
+function figureOf(name: string, value: number, base: number, unit: string) {
+  return { name, value, unit, baseline: { name: 'node -e 0', value: base }, better: 'lower' as const, target: { on: 'ratio' as const, atMost: TARGET } };
 }
 
 /**
@@ -65,7 +67,8 @@ function verdict(ratio: number): string {
  * time of the process tree (git included), and with HOLDFAST_BENCH_INSTRUCTIONS=1 and valgrind on the
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
  */
-export async function runBench(print: (line: string) => void): Promise<void> {
+export async function runBench(print: (line: string) => void, context?: BenchContext): Promise<void> {
+  const figure = context?.figure ?? ((input: ReturnType<typeof figureOf>) => print(`gate: ${input.name}: ${input.value.toFixed(1)} ${input.unit}, ${(input.value / input.baseline.value).toFixed(2)}x node -e 0 (target <= ${TARGET}x)`));
   const root = mkdtempSync(join(tmpdir(), 'holdfast-bench-gate-'));
   mkdirSync(join(root, 'src'));
   execFileSync('git', ['init', '-q'], { cwd: root });
@@ -99,24 +102,19 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     const baseCpu = mean(baseline.map((sample) => sample.cpuMs));
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     print(`gate: machine load average ${load} (wall time ratios are only meaningful on an idle machine; CPU time and instructions much less affected)`);
-    print(`gate: first hook call (rulebook cache cold)   ${first.wallMs.toFixed(1)} ms`);
-    print(`gate: node -e 0                               ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`);
+    print(`gate: first hook call (rulebook cache cold) ${first.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`);
     cases.forEach((entry, index) => {
-      const wall = median((samples[index] ?? []).map((sample) => sample.wallMs));
-      const cpu = mean((samples[index] ?? []).map((sample) => sample.cpuMs));
-      print(`gate: ${entry.label.padEnd(28)} wall ${wall.toFixed(1)} ms, ${verdict(wall / baseWall)}`);
-      print(`gate: ${''.padEnd(28)} CPU  ${cpu.toFixed(1)} ms, ${verdict(cpu / baseCpu)}`);
+      figure(figureOf(`hook ${entry.label}, wall time (median of ${RUNS})`, median((samples[index] ?? []).map((sample) => sample.wallMs)), baseWall, 'ms'));
+      figure(figureOf(`hook ${entry.label}, CPU time of the process tree (mean)`, mean((samples[index] ?? []).map((sample) => sample.cpuMs)), baseCpu, 'ms'));
     });
     if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
       print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per case)');
       return;
     }
-    const base = instructions(['-e', '0'], '');
-    print(`gate: node -e 0                               ${(base / 1e6).toFixed(0)} M instructions`);
-    cases.forEach((entry, index) => {
+    const base = instructions(['-e', '0'], '') / 1e6;
+    cases.forEach((entry) => {
       call += 1;
-      const count = instructions(hook, event('PreToolUse', entry.tool, entry.input));
-      print(`gate: ${entry.label.padEnd(28)} ${(count / 1e6).toFixed(0)} M instructions, ${verdict(count / base)}`);
+      figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, entry.input)) / 1e6, base, 'M'));
     });
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -1,12 +1,25 @@
 import { useEffect, useState } from 'react';
 import type { ArmResult, RunEvent } from '../../src/contract/index.js';
+import { findRound, reduceRunEvents } from '../../src/store/browser.js';
 import type { RoundState } from '../../src/store/browser.js';
 import { fetchRoundEvents } from './api-client.js';
 
-/** Full arm results of one round, as its own events say (the last arm-end of each arm wins, as in the reducer). */
-export function armsOfRoundEvents(events: readonly RunEvent[]): { told?: ArmResult; held?: ArmResult } {
-  const arms: { told?: ArmResult; held?: ArmResult } = {};
+interface RoundEventsRead {
+  told?: ArmResult;
+  held?: ArmResult;
+  /** The judge grades of the round (advisory), which the summary view leaves out. */
+  judged?: RoundState['judged'];
+}
+
+/** Full arm results and judge grades of one round, as its own events say (read by the shared reducer). */
+export function armsOfRoundEvents(events: readonly RunEvent[], roundId?: string): RoundEventsRead {
+  const arms: RoundEventsRead = {};
   for (const event of events) if (event.type === 'arm-end') arms[event.result.arm] = event.result;
+  if (roundId !== undefined && events.some((event) => event.type === 'judge')) {
+    const state = reduceRunEvents(events);
+    const judged = state.rounds.at(findRound(state, roundId))?.judged;
+    if (judged !== undefined) arms.judged = judged;
+  }
   return arms;
 }
 
@@ -42,7 +55,7 @@ export type RoundDetail =
  * their arm results replace the lean ones. Until then the lean round is shown, marked loading.
  */
 export function useRoundDetail(runName: string | undefined, round: RoundState): RoundDetail {
-  const [loaded, setLoaded] = useState<{ key: string; arms?: { told?: ArmResult; held?: ArmResult }; error?: string } | undefined>(undefined);
+  const [loaded, setLoaded] = useState<{ key: string; arms?: RoundEventsRead; error?: string } | undefined>(undefined);
   const key = runName === undefined ? undefined : `${runName}\u0000${round.roundId}`;
 
   useEffect(() => {
@@ -50,7 +63,7 @@ export function useRoundDetail(runName: string | undefined, round: RoundState): 
     let disposed = false;
     cachedRoundEvents(runName, round.roundId).then(
       (events) => {
-        if (!disposed) setLoaded({ key, arms: armsOfRoundEvents(events) });
+        if (!disposed) setLoaded({ key, arms: armsOfRoundEvents(events, round.roundId) });
       },
       (error: unknown) => {
         if (!disposed) setLoaded({ key, error: error instanceof Error ? error.message : String(error) });
@@ -66,5 +79,6 @@ export function useRoundDetail(runName: string | undefined, round: RoundState): 
   if (loaded.arms === undefined) return { status: 'failed', round, error: loaded.error ?? 'unknown error' };
   const told = loaded.arms.told ?? round.told;
   const held = loaded.arms.held ?? round.held;
-  return { status: 'full', round: { ...round, ...(told !== undefined ? { told } : {}), ...(held !== undefined ? { held } : {}) } };
+  const judged = loaded.arms.judged ?? round.judged;
+  return { status: 'full', round: { ...round, ...(told !== undefined ? { told } : {}), ...(held !== undefined ? { held } : {}), ...(judged !== undefined ? { judged } : {}) } };
 }

@@ -2,6 +2,7 @@ import { lintSource } from '@secretlint/core';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { scanSecrets } from '../rules/secrets/index.js';
 import type { SecretScanOptions } from '../rules/secrets/index.js';
+import { seededRandom } from '../rules/secrets/fake-keys.js';
 import { labelledCorpus } from './secret-corpus.js';
 import type { BenchContext } from './index.js';
 
@@ -16,16 +17,6 @@ import type { BenchContext } from './index.js';
 const MIB = 1024 * 1024;
 const CORPUS_BYTES = 10 * MIB;
 const OPTIONS: SecretScanOptions = { detectors: ['secretlint-recommend', 'generic-assignment'], minEntropy: 3, allowlist: [] };
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = seededRandom(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

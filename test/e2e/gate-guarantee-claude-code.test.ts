@@ -3,10 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { readIfExists } from '../../src/agents/test-support/git-repo.js';
 import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommit, toldText, violations } from './gate-guarantee-routes.js';
+import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommitCases, toldText, violations } from './gate-guarantee-routes.js';
 import type { Route } from './gate-guarantee-routes.js';
-
-const CLIENT = 'claude-code';
 
 // Issue 10's guarantee against the real Claude Code 2.1.197: every route through the Bash tool, held
 // by a repo where only `holdfast install claude-code` ran; a few told (no gate) so the test can fail.
@@ -34,15 +32,7 @@ describe('the gate guarantee, Claude Code real binary', { timeout: 240_000 }, ()
     expect(found, result.explain()).not.toEqual([]);
   });
 
-  it.each([
-    [0, true],
-    [1, false],
-  ])('held: tests that exit %i, then a commit: lands %s (R6 counts a test run that passed)', async (exitCode, lands) => {
-    const { result, landed, told } = await testRunThenCommit(CLIENT, exitCode);
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(landed, result.explain()).toBe(lands);
-    if (!lands) expect(told, result.explain()).toMatch(/R6 ORDER.*did not pass: exit code 1/);
-  });
+  testRunThenCommitCases('claude-code');
 
   it('held: a module then its test in one turn both land, and the turn ends', async () => {
     const { repo } = makeRepo();

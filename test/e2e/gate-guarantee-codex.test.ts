@@ -8,10 +8,8 @@ import { codexConfig } from '../../src/agents/run-codex.js';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { readIfExists } from '../../src/agents/test-support/git-repo.js';
 import { holdfast, HOLDFAST_BIN } from '../../src/agents/test-support/holdfast-cli.js';
-import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommit, toldText, violations } from './gate-guarantee-routes.js';
+import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommitCases, toldText, violations } from './gate-guarantee-routes.js';
 import type { Route } from './gate-guarantee-routes.js';
-
-const CLIENT = 'codex';
 
 // Issue 10's guarantee against the real Codex 0.171.0: every route through exec_command, held by a
 // repo where only `holdfast install codex` ran and its hooks were trusted as Codex's review records
@@ -40,15 +38,7 @@ describe('the gate guarantee, Codex real binary', { timeout: 240_000 }, () => {
     expect(found, result.explain()).not.toEqual([]);
   });
 
-  it.each([
-    [0, true],
-    [1, false],
-  ])('held: tests that exit %i, then a commit: lands %s (R6 counts a test run that passed)', async (exitCode, lands) => {
-    const { result, landed, told } = await testRunThenCommit(CLIENT, exitCode);
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(landed, result.explain()).toBe(lands);
-    if (!lands) expect(told, result.explain()).toMatch(/R6 ORDER.*did not pass: exit code 1/);
-  });
+  testRunThenCommitCases('codex');
 
   it('held: a module then its test in one turn both land, and the turn ends', async () => {
     const { repo } = makeRepo();

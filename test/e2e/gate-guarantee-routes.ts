@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { expect, it } from 'vitest';
 import type { AgentClientName } from '../../src/agents/agent-clients.js';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
@@ -188,7 +189,7 @@ export function moveHoldfastAway(file: string): void {
  * R6 against a real client: the agent runs the project's tests (a script that exits `exitCode`),
  * then commits. Returns whether the commit landed and what the model was told.
  */
-export async function testRunThenCommit(client: AgentClientName, exitCode: number) {
+async function testRunThenCommit(client: AgentClientName, exitCode: number) {
   const { repo } = makeRepo();
   writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'r6', private: true, scripts: { test: `node -e "process.exit(${exitCode})"` } }, null, 2)}\n`);
   holdfast(repo, 'install', client);
@@ -199,4 +200,17 @@ export async function testRunThenCommit(client: AgentClientName, exitCode: numbe
   const result = await runScenario({ client, repo, steps });
   const landed = gitOut(repo, 'rev-parse', 'HEAD').trim() !== base;
   return { result, landed, told: result.requests.map(toldText).join('\n') };
+}
+
+/** The R6 cases of a client's guarantee file: a failing test run blocks the commit after it, a passing one lets it land. */
+export function testRunThenCommitCases(client: AgentClientName): void {
+  it.each([
+    [0, true],
+    [1, false],
+  ])('held: tests that exit %i, then a commit: lands %s (R6 counts a test run that passed)', async (exitCode, lands) => {
+    const { result, landed, told } = await testRunThenCommit(client, exitCode);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(landed, result.explain()).toBe(lands);
+    if (!lands) expect(told, result.explain()).toMatch(/R6 ORDER.*did not pass: exit code 1/);
+  });
 }

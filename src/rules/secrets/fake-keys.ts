@@ -12,7 +12,7 @@ const DIGITS = '0123456789';
 const HEX = '0123456789abcdef';
 
 /** mulberry32: small, seeded, good enough to make values that look random to an entropy test. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -91,3 +91,13 @@ export async function launchChromium(): Promise<{ context: import('playwright-co
     },
   };
 }
+
+/** A new page at `baseUrl/hash` that fails the test on any uncaught error in the page. */
+export async function openPage(context: import('playwright-core').BrowserContext, baseUrl: string, hash = ''): Promise<import('playwright-core').Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${baseUrl}/${hash}`);
+  return page;
+}

@@ -33,7 +33,7 @@ export type { ArmInput, CommitGate } from './arm.js';
 export { DEFAULT_MAX_TOKENS, planRounds, roundIdOf, runExperiment, runStartDraft } from './runner.js';
 export type { ExperimentModel, ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 export { completedRounds, runSession } from './run-session.js';
-export type { RunSessionOptions, RunSessionResult } from './run-session.js';
+export type { RunSessionOptions, RunSessionResult, SessionBaseOptions } from './run-session.js';
 export { rescoreRun } from './rescore.js';
 export type { RescoreResult, VerdictChange } from './rescore.js';
 export { createScriptedModel } from './scripted-model.js';

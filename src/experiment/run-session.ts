@@ -6,13 +6,13 @@ import { runExperiment } from './runner.js';
 import type { ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 import type { ArmResult } from '../contract/index.js';
 
-export interface RunSessionOptions {
+/** What every run session is given, played here (runSession) or through a queue (the scale coordinator). */
+export interface SessionBaseOptions {
   readonly runId: string;
   readonly out: string;
   readonly config: RunConfig;
   readonly rulebook: Rulebook;
   readonly tasks: readonly TaskInfo[];
-  readonly targets: readonly ExperimentTarget[];
   readonly approver?: Approver;
   readonly signal?: AbortSignal;
   readonly demo?: string;
@@ -20,6 +20,10 @@ export interface RunSessionOptions {
   readonly previous?: readonly RunEvent[];
   /** Values (API keys) that must never reach the run file. */
   readonly secrets?: readonly string[];
+}
+
+export interface RunSessionOptions extends SessionBaseOptions {
+  readonly targets: readonly ExperimentTarget[];
   readonly onEvent?: (event: RunEvent, state: RunState) => void;
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   readonly now?: () => Date;

@@ -1,9 +1,9 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, TargetInfo, TaskInfo } from '../contract/index.js';
+import type { ArmResult, RunEvent, RunEventInput, TargetInfo } from '../contract/index.js';
 import { completedRounds, decideWithDeadline, planRounds, runStartDraft } from '../experiment/index.js';
-import type { Approver, ExperimentOutcome, RoundSpec } from '../experiment/index.js';
+import type { ExperimentOutcome, RoundSpec, SessionBaseOptions } from '../experiment/index.js';
 import { computeTotals, findRound, initialRunState, openRunFile, reduceRunEvent } from '../store/index.js';
 import type { RunState } from '../store/index.js';
 import { publishApproval } from './approval-relay.js';
@@ -23,21 +23,11 @@ export interface TargetLimits {
   readonly rate?: { readonly max: number; readonly durationMs: number };
 }
 
-export interface QueuedSessionOptions {
+/** The approver answers commits of `ask` runs (the terminal, the web app); `auto` and `deny` are decided on the worker. */
+export interface QueuedSessionOptions extends SessionBaseOptions {
   readonly connection: QueueConnection;
-  readonly runId: string;
-  readonly out: string;
-  readonly config: RunConfig;
-  readonly rulebook: Rulebook;
-  readonly tasks: readonly TaskInfo[];
   /** What the run file says of each target; the workers hold the definitions and keys. */
   readonly targets: readonly TargetInfo[];
-  /** Answers commits of `ask` runs (the terminal, the web app); `auto` and `deny` are decided on the worker. */
-  readonly approver?: Approver;
-  readonly signal?: AbortSignal;
-  readonly demo?: string;
-  readonly previous?: readonly RunEvent[];
-  readonly secrets?: readonly string[];
   readonly limits?: TargetLimits;
   /** How often the queue is read for results whose event was missed (a coordinator restart, a dropped connection). */
   readonly reconcileMs?: number;

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
+import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
 
 let harness: WebHarness;
@@ -32,14 +32,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function openPage(hash = ''): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(`${harness.server.url}/${hash}`);
-  return page;
-}
+const openPage = (hash = ''): Promise<Page> => openHarnessPage(context, harness.server.url, hash);
 
 async function startGatedReplay(page: Page): Promise<string> {
   await page.getByTestId('selection').waitFor();

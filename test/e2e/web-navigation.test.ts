@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
+import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
 import { computeTotals, parseRunFileText, reduceRunEvents } from '../../src/store/browser.js';
 import { RATE_DEFINITIONS } from '../../src/report/index.js';
@@ -24,14 +24,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function openPage(hash: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(`${harness.server.url}/${hash}`);
-  return page;
-}
+const openPage = (hash: string): Promise<Page> => openHarnessPage(browser.context, harness.server.url, hash);
 
 const roundInUrl = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '').get('round');
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArmTotals, Totals } from '../../src/contract/index.js';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
+import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
 import { parsePressureRecords, summarizePressureRecords } from '../../src/pressure/index.js';
 import type { PressureSummaryRow } from '../../src/pressure/index.js';
@@ -45,14 +45,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function openPage(hash = ''): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
-  });
-  await page.goto(`${harness.server.url}/${hash}`);
-  return page;
-}
+const openPage = (hash = ''): Promise<Page> => openHarnessPage(context, harness.server.url, hash);
 
 async function readArmFigures(page: Page, row: ArmTotals): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};

@@ -57,6 +57,13 @@ export function tryGit(args: readonly string[], options: GitOptions): GitResult 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.toString('utf8').trim() };
 }
 
+/** Starts git on its own (nothing waits for it, nothing reads its output); for housekeeping. */
+export function startGitDetached(args: readonly string[], options: GitOptions): void {
+  const child = childProcess().spawn('git', args, { cwd: options.cwd, env: gitEnvironment(options), detached: true, stdio: 'ignore' });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
 /** Runs git and returns its stdout; a non-zero exit is a SnapshotError naming the command and git's message. */
 export function runGit(args: readonly string[], options: GitOptions): Buffer {
   const result = tryGit(args, options);

@@ -44,7 +44,7 @@ function guardedChangeIsTamper(root: string, path: string, before: GuardedFile |
   return true;
 }
 
-export function guardedChanges(root: string, before: Snapshot, after: Snapshot): { path: string; before: GuardedFile | undefined; after: GuardedFile | undefined }[] {
+export function guardedChanges(root: string, before: Pick<Snapshot, 'guarded' | 'repo'>, after: Pick<Snapshot, 'guarded' | 'repo'>): { path: string; before: GuardedFile | undefined; after: GuardedFile | undefined }[] {
   const paths = new Set([...Object.keys(before.guarded), ...Object.keys(after.guarded)]);
   const changed = [];
   for (const path of [...paths].sort()) {

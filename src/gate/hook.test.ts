@@ -152,7 +152,7 @@ describe('holdfast hook claude-code', () => {
     expect(denial((await hook('claude-code', claude.bash(root, 'snap', 'npm run build && git commit -m x'))).out)).toMatch(/R6 ORDER/);
     expect(existsSync(calls) ? readdirSync(calls) : []).toEqual([]);
     expect((await hook('claude-code', claude.bash(root, 'snap', 'npm run build'))).out).toBe('');
-    expect(readdirSync(calls)).toEqual(['t-toolu_Bash_01.json']);
+    expect(readdirSync(calls)).toEqual(['t-toolu_Bash_01.index', 't-toolu_Bash_01.json']);
   });
 
   it('treats a corrupt state file conservatively (tests count as not run) and does not crash', async () => {

@@ -10,10 +10,10 @@ import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRela
 import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
 import { journalReverts, recentReverts, revertKey } from './revert-journal.js';
 import type { GateRevert } from './revert-journal.js';
-import type { Snapshot, SnapshotRecord } from './snapshot.js';
-import { takeSnapshot } from './snapshot.js';
+import type { SnapshotAfter, SnapshotRecord } from './snapshot.js';
+import { takeSnapshotAfter } from './snapshot.js';
 import { removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePaths } from './snapshot-store.js';
-import type { TreeChange } from './snapshot-store.js';
+import type { TreeChange, TreePair } from './snapshot-store.js';
 
 /** A path the call changed against a rule, and what the gate did about it. */
 export interface RevertedPath {
@@ -70,12 +70,12 @@ function linkTarget(path: string, target: string): string {
   return target.startsWith('/') ? target : posix.normalize(posix.join(posix.dirname(path), target));
 }
 
-function changeActions(root: string, after: Snapshot, changes: readonly TreeChange[]): Action[] {
-  const names = changes.filter((change) => change.status !== 'deleted').map((change) => `${after.tree}:${change.path}`);
+function changeActions(root: string, afterTree: string, changes: readonly TreeChange[]): Action[] {
+  const names = changes.filter((change) => change.status !== 'deleted').map((change) => `${afterTree}:${change.path}`);
   const contents = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
   return changes.map((change) => {
     if (change.status === 'deleted') return { type: 'delete', path: change.path };
-    const content = contents.get(`${after.tree}:${change.path}`) ?? '';
+    const content = contents.get(`${afterTree}:${change.path}`) ?? '';
     return change.link === true ? { type: 'write', path: linkTarget(change.path, content), content: '' } : { type: 'write', path: change.path, content };
   });
 }
@@ -149,15 +149,16 @@ interface WorkTreeJudgement {
   readonly kept: readonly Action[];
 }
 
-async function judgeWorkTreeChanges(input: PostCheckInput, after: Snapshot, now: Date): Promise<WorkTreeJudgement> {
-  const { root, before } = input;
-  const allChanges = treeChanges(root, before.tree, after.tree);
+async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | null, now: Date): Promise<WorkTreeJudgement> {
+  const { root } = input;
+  if (trees === null) return { refused: [], kept: [] };
+  const allChanges = treeChanges(root, trees.before, trees.after);
   if (allChanges.length === 0) return { refused: [], kept: [] };
   // A revert the gate made for an overlapping call is not this call's change.
   const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
-  const actions = changeActions(root, after, changes);
-  const existedBefore = new Set(treePaths(root, before.tree));
+  const actions = changeActions(root, trees.after, changes);
+  const existedBefore = new Set(treePaths(root, trees.before));
   const protectedPaths = new Set(input.protectedPaths ?? []);
   const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];
@@ -190,7 +191,7 @@ interface RefusedGuarded {
   readonly revert: GateRevert;
 }
 
-function judgeGuarded(input: PostCheckInput, after: Snapshot, now: Date): RefusedGuarded[] {
+function judgeGuarded(input: PostCheckInput, after: SnapshotAfter, now: Date): RefusedGuarded[] {
   const changes = guardedChanges(input.root, input.before, after);
   if (changes.length === 0) return [];
   const ownReverts = recentReverts(input.root, now);
@@ -209,7 +210,7 @@ interface RefusedRef {
   readonly judged: JudgedCommits;
 }
 
-async function judgeRefs(input: PostCheckInput, after: Snapshot): Promise<RefusedRef[]> {
+async function judgeRefs(input: PostCheckInput, after: SnapshotAfter): Promise<RefusedRef[]> {
   const { before } = input;
   if (before.repo === null || after.repo === null || before.repo.top !== after.repo.top) return [];
   const refused: RefusedRef[] = [];
@@ -225,8 +226,8 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const { root, before } = input;
   const observe = input.observe === true;
   const now = (input.now ?? (() => new Date()))();
-  const after = takeSnapshot(root);
-  const workTree = await judgeWorkTreeChanges(input, after, now);
+  const after = takeSnapshotAfter(root, before);
+  const workTree = await judgeWorkTreeChanges(input, after.trees, now);
   const guarded = judgeGuarded(input, after, now);
   const refusedRefs = await judgeRefs(input, after);
   const reverted = [...workTree.refused.map((refused) => refused.entry), ...guarded.map((refused) => refused.entry)];
@@ -243,7 +244,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     journal.push({ path: change.path, from: change.to, to: change.from });
     if (after.repo !== null) unstage.push({ repoPath: toSlashes(relative(after.repo.top, join(root, change.path))), refusedBlob: change.to });
   }
-  restoreFromTree(root, before.tree, restore);
+  if (after.trees !== null) restoreFromTree(root, after.trees.before, restore);
   const stillStaged = after.repo === null ? [] : [...unstageRefused(after.repo, unstage)];
   for (const refused of guarded) {
     restoreGuarded(root, refused.entry.path, refused.before);

@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeAtomically, uniqueSuffix } from './atomic-file.js';
+import { uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 import { SnapshotError, runGit, tryGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
@@ -78,25 +78,62 @@ export function ensureStore(root: string, repo: RepoLocation | null): string {
   return store;
 }
 
-function treeFromIndex(root: string, store: string, startFrom: 'index' | 'nothing'): string {
-  const index = join(store, 'index');
-  const working = `${index}.${uniqueSuffix()}.tmp`;
-  try {
+/** Copies an index file with its time stamps, to a name nothing holds yet (never through a planted link). */
+function copyIndex(from: string, to: string): void {
+  copyFileSync(from, to, constants.COPYFILE_EXCL);
+  // The copy keeps the index's own time (rounded down), or git's racy-entry check is lost: a file
+  // changed in the same clock tick as the last snapshot, to the same size, would look unchanged.
+  const { atime, mtime } = statSync(from);
+  utimesSync(to, atime, mtime);
+}
+
+/**
+ * `git add -A` of the work tree into a new index file started from a copy of `from` (so two
+ * overlapping calls never fight over one index lock; a missing `from` starts from nothing and every
+ * file is hashed). Returns the new file; the caller moves or removes it.
+ */
+function addWorkTree(root: string, store: string, from: string | null): string {
+  const working = withTemporaryName(join(store, 'index'), (name) => {
+    if (from === null) return name;
     try {
-      if (startFrom === 'index') {
-        copyFileSync(index, working);
-        // The copy keeps the index's own time (rounded down), or git's racy-entry check is lost: a file
-        // changed in the same clock tick as the last snapshot, to the same size, would look unchanged.
-        const { atime, mtime } = statSync(index);
-        utimesSync(working, atime, mtime);
-      }
+      copyIndex(from, name);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const options = { cwd: root, gitDir: store, workTree: root, indexFile: working };
-    runGit(['add', '-A', '--', '.'], options);
-    const tree = runGit(['write-tree'], options).toString('utf8').trim();
-    renameSync(working, index);
+    return name;
+  });
+  try {
+    runGit(['add', '-A', '--', '.'], { cwd: root, gitDir: store, workTree: root, indexFile: working });
+    return working;
+  } catch (error) {
+    rmSync(working, { force: true });
+    throw error;
+  }
+}
+
+/** addWorkTree, and once more from nothing when git cannot use `from` (an index it cannot read). */
+function addWorkTreeOrRehash(root: string, store: string, from: string): string {
+  try {
+    return addWorkTree(root, store, from);
+  } catch {
+    return addWorkTree(root, store, null);
+  }
+}
+
+function writeTree(root: string, store: string, indexFile: string): string {
+  return runGit(['write-tree'], { cwd: root, gitDir: store, workTree: root, indexFile }).toString('utf8').trim();
+}
+
+/** Makes an added index the store's own, so the next snapshot trusts the stat data it holds. */
+function adopt(store: string, working: string): void {
+  renameSync(working, join(store, 'index'));
+}
+
+function treeFromIndex(root: string, store: string, from: string | null): string {
+  const working = from === null ? addWorkTree(root, store, null) : addWorkTreeOrRehash(root, store, from);
+  try {
+    const tree = writeTree(root, store, working);
+    adopt(store, working);
     return tree;
   } finally {
     rmSync(working, { force: true });
@@ -104,16 +141,76 @@ function treeFromIndex(root: string, store: string, startFrom: 'index' | 'nothin
 }
 
 /**
- * The work tree as a tree object: `git add -A` into a copy of the store's index (so two overlapping
- * calls never fight over one index lock), then `write-tree`; the copy replaces the index by a rename.
- * An index git cannot use (an object it names is gone, say from the user's repository) is dropped and
- * every file hashed again, once.
+ * The work tree as a tree object: the store's index brought up to date, then `write-tree`. An index
+ * naming an object that is gone (say from the user's repository, which the store reads) is dropped
+ * and every file hashed again, once.
  */
 export function snapshotTree(root: string, store: string): string {
   try {
-    return treeFromIndex(root, store, 'index');
+    return treeFromIndex(root, store, join(store, 'index'));
   } catch {
-    return treeFromIndex(root, store, 'nothing');
+    return treeFromIndex(root, store, null);
+  }
+}
+
+/**
+ * The before side of a shell call, with one git process: the work tree is added to an index kept at
+ * `keepAt` (inside the store), and no tree is written yet. The after side (workTreeSince) writes trees
+ * only when something changed.
+ */
+export function snapshotIndex(root: string, store: string, keepAt: string): void {
+  const working = addWorkTreeOrRehash(root, store, join(store, 'index'));
+  try {
+    rmSync(keepAt, { force: true });
+    try {
+      linkSync(working, keepAt);
+    } catch {
+      copyIndex(working, keepAt);
+    }
+    adopt(store, working);
+  } finally {
+    rmSync(working, { force: true });
+  }
+}
+
+/**
+ * The tree of a call's before-index. Its blobs were never checked when it was taken: one seeded from
+ * the user's repository that has since gone from there leaves the call unchecked (a SnapshotError that
+ * says so), and the store's index is dropped so the next snapshot hashes every file again.
+ */
+function beforeTree(root: string, store: string, indexFile: string): string {
+  try {
+    return writeTree(root, store, indexFile);
+  } catch (error) {
+    rmSync(join(store, 'index'), { force: true });
+    throw new SnapshotError('E_SNAPSHOT_GONE', `the snapshot taken before the call names content that is gone from the repository it was read from (${(error as Error).message}); the next call's snapshot reads every file again`, { cause: error });
+  }
+}
+
+/** Tree ids of the work tree before and after a call. */
+export interface TreePair {
+  readonly before: string;
+  readonly after: string;
+}
+
+/**
+ * The after side of a shell call: the work tree added to a copy of the call's before-index. When git
+ * leaves that copy as it was, byte for byte, every path, mode and blob is what it was before the call,
+ * and null says so without writing a tree (a test run or a build into an ignored folder, the common
+ * case). Otherwise both trees are written for the diff. A record of an earlier holdfast carries its
+ * before-tree instead of an index; the after side then starts from the store's index.
+ */
+export function workTreeSince(root: string, store: string, before: { readonly index?: string; readonly tree?: string }): TreePair | null {
+  const beforeIndex = before.index === undefined ? undefined : join(store, before.index);
+  const working = addWorkTreeOrRehash(root, store, beforeIndex ?? join(store, 'index'));
+  try {
+    let pair: TreePair | null;
+    if (beforeIndex !== undefined && readFileSync(working).equals(readFileSync(beforeIndex))) pair = null;
+    else pair = { before: before.tree ?? beforeTree(root, store, beforeIndex as string), after: writeTree(root, store, working) };
+    adopt(store, working);
+    return pair;
+  } finally {
+    rmSync(working, { force: true });
   }
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitVersionSupported, postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
-import { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, takeSnapshot } from './snapshot.js';
+import { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, pruneStore, takeSnapshot, takeSnapshotAfter } from './snapshot.js';
 import { ensureStore, snapshotStorePath, treeChanges } from './snapshot-store.js';
 import { captureGuarded } from './guarded-files.js';
 
@@ -74,7 +74,7 @@ describe('the snapshot store', () => {
     execFileSync('mkdir', ['-p', join(root, '.git', 'objects', 'info'), join(root, '.git', 'objects', 'pack')]);
     writeFileSync(join(root, 'src', 'f3.ts'), 'new\n');
     const after = takeSnapshot(root);
-    expect(execFileSync('git', [`--git-dir=${snapshotStorePath(root)}`, 'ls-tree', '-r', '--name-only', after.tree]).toString()).toBe('src/f0.ts\nsrc/f1.ts\nsrc/f2.ts\nsrc/f3.ts\n');
+    expect(execFileSync('git', [`--git-dir=${snapshotStorePath(root)}`, 'ls-tree', '-r', '--name-only', after.tree as string]).toString()).toBe('src/f0.ts\nsrc/f1.ts\nsrc/f2.ts\nsrc/f3.ts\n');
   });
 
   it('never writes to the user\'s index, objects or refs, and starts from their index instead of hashing every file', () => {
@@ -109,7 +109,7 @@ describe('the snapshot store', () => {
     writeFileSync(join(root, 'src', 'g.ts'), 'new\n');
     execFileSync('rm', [join(root, 'src', 'f1.ts')]);
     const after = takeSnapshot(root);
-    expect(treeChanges(root, before.tree, after.tree).map(({ path, status }) => `${status} ${path}`)).toEqual(['modified src/f0.ts', 'deleted src/f1.ts', 'added src/g.ts']);
+    expect(treeChanges(root, before.tree as string, after.tree as string).map(({ path, status }) => `${status} ${path}`)).toEqual(['modified src/f0.ts', 'deleted src/f1.ts', 'added src/g.ts']);
   });
 
   it('reads branch and tag tips from loose and packed refs as git does', () => {
@@ -133,10 +133,95 @@ describe('the snapshot store', () => {
     const root = repository(1);
     const record = beforeShellCall(root, 'session one', 'toolu_/../x');
     const open = findSnapshotRecord(root, 'session one', 'toolu_/../x');
-    expect(open?.record).toMatchObject({ tree: record.tree });
+    expect(open?.record).toMatchObject({ index: record.index });
+    expect(existsSync(join(snapshotStorePath(root), record.index as string))).toBe(true);
     open?.close();
     expect(findSnapshotRecord(root, 'session one', 'toolu_/../x')).toBeUndefined();
     expect(readdirSync(join(snapshotStorePath(root), 'calls'))).toEqual([]);
+  });
+});
+
+describe('a shell call\'s before and after', () => {
+  const changed = (root: string, trees: { before: string; after: string } | null) =>
+    trees === null ? null : treeChanges(root, trees.before, trees.after).map(({ path, status }) => `${status} ${path}`);
+
+  it('writes no tree when git sees nothing changed, and both when something did, a same-size rewrite in the same second included', () => {
+    const root = repository(3);
+    const objects = () => looseObjects(join(snapshotStorePath(root), 'objects'));
+    const quiet = beforeShellCall(root, 's', 'toolu_quiet');
+    const stored = objects();
+    mkdirSync(join(root, 'node_modules'));
+    writeFileSync(join(root, 'node_modules', 'cache.json'), '{}\n');
+    expect(takeSnapshotAfter(root, quiet).trees).toBeNull();
+    expect(objects()).toBe(stored);
+    const busy = beforeShellCall(root, 's', 'toolu_busy');
+    writeFileSync(join(root, 'src', 'f0.ts'), 'export const v = 9;\n');
+    writeFileSync(join(root, 'src', 'new.ts'), 'x\n');
+    rmSync(join(root, 'src', 'f2.ts'));
+    expect(changed(root, takeSnapshotAfter(root, busy).trees)).toEqual(['modified src/f0.ts', 'deleted src/f2.ts', 'added src/new.ts']);
+  });
+
+  it('compares from the call\'s own index, whatever an overlapping call did to the store\'s', () => {
+    const root = repository(2);
+    const first = beforeShellCall(root, 's', 'toolu_a');
+    writeFileSync(join(root, 'src', 'f0.ts'), 'export const v = 7;\n');
+    const second = beforeShellCall(root, 's', 'toolu_b');
+    expect(changed(root, takeSnapshotAfter(root, first).trees)).toEqual(['modified src/f0.ts']);
+    expect(takeSnapshotAfter(root, second).trees).toBeNull();
+  });
+
+  it('reads a record of an earlier holdfast, which carries its before-tree', () => {
+    const root = repository(2);
+    const before = takeSnapshot(root);
+    expect(before.tree).toMatch(/^[0-9a-f]{40}$/);
+    writeFileSync(join(root, 'src', 'f1.ts'), 'changed\n');
+    expect(changed(root, takeSnapshotAfter(root, { guarded: before.guarded, repo: before.repo, tree: before.tree as string }).trees)).toEqual(['modified src/f1.ts']);
+  });
+
+  it('says so when the content its before-index names is gone, and the next snapshot reads every file again', () => {
+    const root = repository(3);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of ['f0.ts', 'f1.ts', 'f2.ts']) utimesSync(join(root, 'src', name), hourAgo, hourAgo);
+    git(root, 'add', '-A');
+    rmSync(snapshotStorePath(root), { recursive: true, force: true });
+    const record = beforeShellCall(root, 's', 'toolu_1');
+    git(root, 'rm', '-q', '--cached', 'src/f0.ts', 'src/f1.ts', 'src/f2.ts');
+    execFileSync('rm', ['-rf', join(root, '.git', 'objects')]);
+    execFileSync('mkdir', ['-p', join(root, '.git', 'objects', 'info'), join(root, '.git', 'objects', 'pack')]);
+    writeFileSync(join(root, 'src', 'f3.ts'), 'new\n');
+    expect(() => takeSnapshotAfter(root, record)).toThrow(/gone from the repository/);
+    const next = beforeShellCall(root, 's', 'toolu_2');
+    writeFileSync(join(root, 'src', 'f0.ts'), 'again\n');
+    expect(changed(root, takeSnapshotAfter(root, next).trees)).toEqual(['modified src/f0.ts']);
+  });
+});
+
+describe('pruning the store', () => {
+  it('drops objects no index holds once they are two weeks old, and keeps young ones and what the index holds', () => {
+    const root = repository(1);
+    const call = beforeShellCall(root, 's', 'toolu_1');
+    writeFileSync(join(root, 'src', 'f0.ts'), 'refused content\n');
+    writeFileSync(join(root, 'src', 'kept.ts'), 'kept content\n');
+    const trees = takeSnapshotAfter(root, call).trees as { before: string; after: string };
+    findSnapshotRecord(root, 's', 'toolu_1')?.close();
+    const store = snapshotStorePath(root);
+    const object = (id: string) => join(store, 'objects', id.slice(0, 2), id.slice(2));
+    const blob = (path: string) => git(root, `--git-dir=${store}`, 'rev-parse', `${trees.after}:${path}`);
+    const refused = blob('src/f0.ts');
+    const kept = blob('src/kept.ts');
+    // The gate put the refused content back; the store's index now holds the file's old content and kept.ts.
+    writeFileSync(join(root, 'src', 'f0.ts'), 'export const v = 0;\n');
+    beforeShellCall(root, 's', 'toolu_2');
+    pruneStore(root, { wait: true });
+    expect(existsSync(object(refused))).toBe(true);
+    const weeksAgo = new Date(Date.now() - 15 * 24 * 60 * 60 * 1000);
+    for (const folder of readdirSync(join(store, 'objects')).filter((name) => /^[0-9a-f]{2}$/.test(name))) {
+      for (const name of readdirSync(join(store, 'objects', folder))) utimesSync(join(store, 'objects', folder, name), weeksAgo, weeksAgo);
+    }
+    pruneStore(root, { wait: true });
+    expect(existsSync(object(refused))).toBe(false);
+    expect(existsSync(object(trees.after))).toBe(false);
+    expect(existsSync(object(kept))).toBe(true);
   });
 });
 

@@ -29,6 +29,31 @@ function re2(): typeof RE2JS {
   return engine;
 }
 
+/**
+ * Answers of `test` for short texts (commands, not file contents), by pattern and flags. A live gate is
+ * one process per tool call, and the commands a commit is judged against are mostly ones an earlier
+ * call already matched: with their answers kept between processes (gate/pattern-answers.ts), RE2 is
+ * loaded only for a command no call has matched before.
+ */
+const answers = new Map<string, boolean>();
+let learnedAnswers = false;
+const MAX_ANSWER_TEXT = 512;
+const MAX_ANSWERS = 1024;
+
+function answerKey(source: string, flags: string, text: string): string {
+  return `${flags}\0${source}\0${text}`;
+}
+
+/** Answers kept from earlier processes, oldest first; later ones win. */
+export function rememberAnswers(entries: Iterable<readonly [string, boolean]>): void {
+  for (const [key, value] of entries) answers.set(key, value);
+}
+
+/** Every answer known now (oldest first), and whether this process learned any. */
+export function knownAnswers(): { entries: [string, boolean][]; learned: boolean } {
+  return { entries: [...answers], learned: learnedAnswers };
+}
+
 /** What to write instead of the constructs RE2 refuses, by the piece of syntax that was refused. */
 function advice(reason: string): string {
   if (/\(\?[=!]|\(\?<[=!]/.test(reason)) {
@@ -81,7 +106,18 @@ function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
   };
   return {
     source,
-    test: (text) => mayMatch(text) && ready().matcher(text).find(),
+    test: (text) => {
+      if (!mayMatch(text)) return false;
+      if (text.length > MAX_ANSWER_TEXT) return ready().matcher(text).find();
+      const key = answerKey(source, flags, text);
+      const known = answers.get(key);
+      if (known !== undefined) return known;
+      const answer = ready().matcher(text).find();
+      answers.set(key, answer);
+      if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value as string);
+      learnedAnswers = true;
+      return answer;
+    },
     find: (text) => {
       if (!mayMatch(text)) return undefined;
       const matcher = ready().matcher(text);

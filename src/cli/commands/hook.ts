@@ -46,6 +46,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
     }
     const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook, values.observe === true);
+    (await import('../../gate/pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);
     return answer.exitCode;
@@ -69,8 +70,13 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
 }
 
 async function preCommit(io: CliIo, rulebookFile: string | undefined) {
-  const [{ answerPreCommit, gitRoot }, { loadRulesEngine }] = await Promise.all([import('../../gate/pre-commit.js'), import('../../gate/rules-engine.js')]);
+  const [{ answerPreCommit, gitRoot }, { loadRulesEngine }, { loadPatternAnswers }] = await Promise.all([
+    import('../../gate/pre-commit.js'),
+    import('../../gate/rules-engine.js'),
+    import('../../gate/pattern-answers.js'),
+  ]);
   const root = gitRoot(io.cwd);
+  loadPatternAnswers(root);
   const engine = loadRulesEngine();
   return answerPreCommit({
     root,

@@ -61,8 +61,10 @@ function figureOf(name: string, value: number, base: number, unit: string) {
  * The hook runs as a fresh process on every tool call, started the way the installed command starts
  * it (the bundled entry dist/hook/hook.cjs, with its deadline), in a git repository. One cold decision
  * for each kind of call — a clean Write, a read-only Bash command, a test run (snapshotted for the
- * after-the-fact check), a commit (the order rule's pattern on RE2) — against `node -e 0` measured
- * interleaved in the same run, so machine load hits all alike. Each call has its own tool_use_id and
+ * after-the-fact check), a commit (judged by the order rule's pattern) — against `node -e 0` measured
+ * interleaved in the same run, so machine load hits all alike. A commit is measured twice: after the
+ * test command every earlier round ran (the pattern's answer for it is kept between hook processes),
+ * and after a test command no call matched before (RE2 is loaded and compiled to match it). Each call has its own tool_use_id and
  * its PostToolUse follows (untimed), as an agent sends them. Reported: the median wall time, the CPU
  * time of the process tree (git included), and with HOLDFAST_BENCH_INSTRUCTIONS=1 and valgrind on the
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
@@ -77,14 +79,27 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
   const event = (name: string, tool: string, input: Record<string, string>) =>
     JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: name, tool_name: tool, tool_input: input, tool_use_id: `toolu_bench_${call}` });
   const hook = [hookEntryPath(), 'claude-code', '--deadline-ms', String(deadlineMs(HOOK_TIMEOUT_SECONDS))];
-  const cases: { label: string; tool: string; input: Record<string, string> }[] = [
+  const bash = (command: string) => ({ tool: 'Bash', input: { command } });
+  const cases: { label: string; tool: string; input: Record<string, string>; first?: () => Record<string, string> }[] = [
     { label: 'Write', tool: 'Write', input: { file_path: join(root, 'src', 'orders.test.ts'), content: 'import { expect, it } from "vitest";\nit("works", () => expect(1).toBe(1));\n' } },
-    { label: 'Bash, read-only', tool: 'Bash', input: { command: 'git status --short && ls src' } },
-    { label: 'Bash, test run (snapshot)', tool: 'Bash', input: { command: 'npm test -- --run src/orders.test.ts' } },
-    { label: 'Bash, commit (RE2)', tool: 'Bash', input: { command: 'git add -A && git commit -qm orders' } },
+    { label: 'Bash, read-only', ...bash('git status --short && ls src') },
+    { label: 'Bash, test run (snapshot)', ...bash('npm test -- --run src/orders.test.ts') },
+    // The test command ran in every earlier round: its answer from the order rule's pattern is known (no RE2).
+    { label: 'Bash, commit (snapshot)', ...bash('git add -A && git commit -qm orders') },
+    // A test command no call has matched before runs first (untimed): the commit loads RE2 to match it.
+    { label: 'Bash, commit after a new test command (snapshot + RE2)', ...bash('git add -A && git commit -qm orders'), first: () => ({ command: `npm test -- --run src/orders-${call}.test.ts` }) },
   ];
+  const untimedFirst = (entry: (typeof cases)[number]) => {
+    if (entry.first === undefined) return;
+    call += 1;
+    const before = entry.first();
+    run(hook, event('PreToolUse', 'Bash', before));
+    run(hook, event('PostToolUse', 'Bash', before));
+  };
   const decide = (index: number): Sample => {
-    const { tool, input } = cases[index] as (typeof cases)[number];
+    const entry = cases[index] as (typeof cases)[number];
+    const { tool, input } = entry;
+    untimedFirst(entry);
     call += 1;
     const sample = run(hook, event('PreToolUse', tool, input));
     if (tool === 'Bash') run(hook, event('PostToolUse', tool, input));
@@ -113,6 +128,7 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     }
     const base = instructions(['-e', '0'], '') / 1e6;
     cases.forEach((entry) => {
+      untimedFirst(entry);
       call += 1;
       figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, entry.input)) / 1e6, base, 'M'));
     });

@@ -31,6 +31,7 @@ describe('createProgress', () => {
     progress.roundEnded('a', results(), 'w2');
     progress.roundEnded('b', results(), 'w1');
     progress.roundEnded('c', results(), 'w2');
+    // eslint-disable-next-line no-control-regex -- the line must end with the terminal's erase-to-end-of-line escape
     expect(output.text().split('\r').at(-1)).toMatch(/3\/3 rounds .* · w2 2 w1 1\u001b\[K$/);
   });
 });

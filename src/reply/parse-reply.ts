@@ -44,7 +44,7 @@ export function parseReply(text: string): ParsedReply {
   if (split.thinking !== undefined && split.answer.trim() === '') {
     return unparseable('the reply holds only a <think> reasoning block; no answer followed it');
   }
-  let parsed = readAnswer(split.answer, split.thinking !== undefined);
+  const parsed = readAnswer(split.answer, split.thinking !== undefined);
   if (parsed.kind === 'unparseable' && split.orphan) {
     const unsplit = readAnswer(text, false);
     if (unsplit.kind !== 'unparseable') return unsplit;

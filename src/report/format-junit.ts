@@ -10,6 +10,7 @@ function xml(text: string): string {
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
     // XML 1.0 cannot carry most control characters, even escaped.
+    // eslint-disable-next-line no-control-regex -- these control characters are exactly what is replaced
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
 }
 

@@ -250,7 +250,7 @@ describe('landing an arm in a sandbox', () => {
   it('never changes the base: a write in one sandbox is not seen by the next', async () => {
     const sandboxes = await open();
     const rewrite: Action[] = [{ type: 'write', path: 'README.md', content: 'changed\n' }, { type: 'run', cmd: 'node scripts/test.mjs' }];
-    (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', rewrite, rulebook) })).result;
+    await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', rewrite, rulebook) });
     const next = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', [{ type: 'run', cmd: 'node scripts/test.mjs' }], rulebook) })).result;
     expect(next.sandbox!.changedPaths).toEqual([]);
     expect(next.sandbox!.diff.text).toBe('');
@@ -282,7 +282,7 @@ describe('landing an arm in a sandbox', () => {
 
   it('removes every sandbox and base when disposed', async () => {
     const sandboxes = await open();
-    (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', cleanActions, rulebook) })).result;
+    await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', cleanActions, rulebook) });
     expect(existsSync(sandboxes.root)).toBe(true);
     await sandboxes.dispose();
     expect(existsSync(sandboxes.root)).toBe(false);

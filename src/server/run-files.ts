@@ -83,6 +83,7 @@ export function checkRoundId(roundId: string): string {
   const bad =
     roundId === '' ||
     roundId.length > ROUND_ID_MAX ||
+    // eslint-disable-next-line no-control-regex -- a control character is one of the things a round id may not hold
     /[\\\u0000-\u001f\u007f]/.test(roundId) ||
     roundId.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
   if (bad) throw new ApiError(400, 'E_ROUND_ID', `"${roundId.slice(0, 80)}" is not a round id: expected target/task/rep (URL-encoded as one path segment).`);

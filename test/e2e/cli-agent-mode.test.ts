@@ -26,7 +26,7 @@ beforeAll(() => {
   );
   // R4 taken out: the same recorded arms, judged as if console.log were allowed.
   const rulebook = readFileSync(join(ROOT, 'rulebooks/default.yaml'), 'utf8')
-    .replace(/  - id: R4\n[\s\S]*?(?=\n  - id: R5)/, '')
+    .replace(/ {2}- id: R4\n[\s\S]*?(?=\n {2}- id: R5)/, '')
     .replace(/rules: \[R1, R2, R3, R4, R5, R6\]/, 'rules: [R1, R2, R3, R5, R6]')
     .replace(/rules: \[R1, R2, R4, R5\]/, 'rules: [R1, R2, R5]');
   writeFileSync(join(dir, 'no-r4.yaml'), rulebook);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApiPressureFile, ApiRunFile, ConfigResponse, RunSelection } from '../../src/contract/index.js';
 import { computeTotals, findRound } from '../../src/store/browser.js';
 import { answerApproval, cancelRun, fetchConfig, fetchPressureList, fetchRunList, startRun } from './api-client.js';
@@ -90,11 +90,11 @@ export function App() {
   // and reads file headers) are asked for once it is on screen. Without a link the configuration
   // comes first, since it names the run to open.
   const [linkedOnOpen] = useState(() => sourceFromHash(window.location.hash) !== undefined);
-  const [sideDataAsked, setSideDataAsked] = useState(false);
+  const sideDataAsked = useRef(false);
   const runOnScreen = view.connection !== 'loading';
   useEffect(() => {
-    if (sideDataAsked || (linkedOnOpen && !runOnScreen)) return;
-    setSideDataAsked(true);
+    if (sideDataAsked.current || (linkedOnOpen && !runOnScreen)) return;
+    sideDataAsked.current = true;
     fetchConfig().then(setConfig, (error: unknown) => setConfigError(error instanceof Error ? error.message : String(error)));
     refreshRunFiles();
     // Pressure results are a side view: without the list the tab simply stays hidden.
@@ -102,12 +102,12 @@ export function App() {
       (list) => setPressureFiles(list.files),
       () => undefined,
     );
-  }, [sideDataAsked, linkedOnOpen, runOnScreen, refreshRunFiles]);
+  }, [linkedOnOpen, runOnScreen, refreshRunFiles]);
   const { state } = view;
 
   const rounds = state.rounds.toArray();
   const serverTotals = view.summary === true ? state.totals : undefined;
-  const totals = useMemo(() => serverTotals ?? computeTotals(state), [serverTotals, state.rounds, state.start]);
+  const totals = useMemo(() => serverTotals ?? computeTotals(state), [serverTotals, state]);
   const targets = useMemo(() => state.start?.config.targets ?? [], [state.start]);
   const tasks = state.start?.tasks ?? [];
   const rulebook = state.start?.rulebook ?? config?.rulebook;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { RunEventSchema, SessionMessageSchema } from '../../src/contract/index.js';
 import type { RunEvent } from '../../src/contract/index.js';
 import { initialRunState, reduceRunEvents } from '../../src/store/browser.js';
@@ -36,16 +36,24 @@ const EMPTY: RunView = { state: initialRunState(), connection: 'loading', proble
  */
 export function useRun(source: RunSource | undefined, onEnd?: () => void): RunView {
   const [view, setView] = useState<RunView>(EMPTY);
+  const savedName = source?.kind === 'file' ? source.name : undefined;
+  const liveRunId = source?.kind === 'live' ? source.runId : undefined;
+  // Another run chosen: the last one's view goes at once, in this render.
+  const [shownFor, setShownFor] = useState([savedName, liveRunId]);
+  if (shownFor[0] !== savedName || shownFor[1] !== liveRunId) {
+    setShownFor([savedName, liveRunId]);
+    setView({ ...EMPTY, state: initialRunState() });
+  }
+  // onEnd is a notification, not an input: a new callback must not reopen the stream.
+  const notifyEnd = useEffectEvent(() => onEnd?.());
 
   useEffect(() => {
-    setView({ ...EMPTY, state: initialRunState() });
-    if (source === undefined) return;
     let disposed = false;
 
-    if (source.kind === 'file') {
+    if (savedName !== undefined) {
       // The strip and list need only verdicts: a round's bulk comes when it is opened.
       // The summary: verdicts only, and the totals the server computed from every round.
-      fetchSavedRun(source.name, 'summary').then(
+      fetchSavedRun(savedName, 'summary').then(
         (saved) => {
           if (disposed) return;
           performance.mark('holdfast:reduce-start');
@@ -62,8 +70,9 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
         disposed = true;
       };
     }
+    if (liveRunId === undefined) return;
 
-    const stream = new EventSource(`/api/run/${encodeURIComponent(source.runId)}/stream`);
+    const stream = new EventSource(`/api/run/${encodeURIComponent(liveRunId)}/stream`);
     let queue: RunEvent[] = [];
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     let ended = false;
@@ -72,7 +81,7 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
       const batch = queue;
       queue = [];
       setView((current) => ({ ...current, state: reduceRunEvents(batch, current.state), connection: ended ? 'closed' : current.connection }));
-      if (ended) onEnd?.();
+      if (ended) notifyEnd();
     };
     const schedule = (): void => {
       flushTimer ??= setTimeout(flush, 30);
@@ -109,9 +118,7 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
       stream.close();
       if (flushTimer !== undefined) clearTimeout(flushTimer);
     };
-    // onEnd is a notification, not an input: a new callback must not reopen the stream.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source?.kind, source?.kind === 'file' ? source.name : source?.runId]);
+  }, [savedName, liveRunId]);
 
   return view;
 }

@@ -58,7 +58,7 @@ describe('holdfast judge calibrate', () => {
     expect(report.overall.judgeErrors).toBe(5);
 
     const text = await cli(root, 'judge', 'calibrate', repoFile('fixtures/judge/calibration.jsonl').pathname, '--rule', 'J4');
-    expect(text.out).toMatch(/J4 NOLOG_JUDGED: 5 cases, 0 judge-errors\n  judge vs person: κ = 0\.29 \[/);
+    expect(text.out).toMatch(/J4 NOLOG_JUDGED: 5 cases, 0 judge-errors\n {2}judge vs person: κ = 0\.29 \[/);
     expect(text.out).toMatch(/judge vs checked rule R4: κ = 0\.55/);
   });
 

@@ -1,7 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { CommandSite, ProgramHandler } from './command-site.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, joinOutputs } from './shell-word.js';
-import type { Field, Output } from './shell-word.js';
+import type { Field } from './shell-word.js';
 
 /** A path under the git hooks folder (or the folder, or `.git` itself), relative to the root. */
 export function isHookPath(repoPath: string): boolean {

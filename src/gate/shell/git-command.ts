@@ -28,10 +28,6 @@ interface GitGlobals {
   readonly subcommandIndex: number;
 }
 
-function longValue(word: string, name: string): string | undefined {
-  return word.startsWith(`${name}=`) ? word.slice(name.length + 1) : undefined;
-}
-
 /** A `-c key=value` (or `--config-env key=VAR`): refuses hook-path moves, reads alias definitions. */
 export function judgeConfigField(field: Field, site: CommandSite, aliases: Map<string, string>): void {
   const known = field.literal ? field.text : field.knownPrefix;

@@ -43,9 +43,14 @@ interface CompareViewProps {
 export function CompareView({ name, totals, runFiles, other, onOther }: CompareViewProps) {
   const [otherTotals, setOtherTotals] = useState<Totals | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  useEffect(() => {
+  // Another run chosen: what was shown for the last one goes at once, in this render.
+  const [shownFor, setShownFor] = useState(other);
+  if (shownFor !== other) {
+    setShownFor(other);
     setOtherTotals(undefined);
     setError(undefined);
+  }
+  useEffect(() => {
     if (other === undefined) return;
     let disposed = false;
     fetchSavedRun(other, 'summary').then(

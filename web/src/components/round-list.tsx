@@ -53,9 +53,8 @@ export function RoundList({ rounds, selectedRoundId, onSelect }: RoundListProps)
   const selectedIndex = selectedRoundId === undefined ? -1 : rounds.findIndex((round) => round.roundId === selectedRoundId);
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-    // Scroll only when the selection changes, not on every new round.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selectedIndex]);
+    // Scroll only when the selection changes, not on every new round (the virtualizer is one object for the list's life).
+  }, [selectedIndex, virtualizer]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const next = listKeyTarget(event.key, selectedIndex, rounds.length);

@@ -23,6 +23,20 @@ function refusal(message: string): HookAnswer {
   return { stdout: '', stderr: `holdfast gate: ${message}\n`, exitCode: 2 };
 }
 
+/** The answer to a call whose decision (stdin included) was not done by the hook's deadline. */
+export function deadlineRefusal(deadline: number): HookAnswer {
+  return refusal(
+    `the decision did not finish within its deadline of ${deadline} ms (80 % of the hook timeout), so this call is refused. Try again; if it keeps happening, run \`holdfast doctor\` in the project.`,
+  );
+}
+
+/** The deadline the installed command gives (`--deadline-ms N`), if it is a whole number of milliseconds. */
+export function deadlineOf(argv: readonly string[]): number | undefined {
+  const at = argv.indexOf('--deadline-ms');
+  const value = at === -1 ? Number.NaN : Number(argv[at + 1]);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 /**
  * One hook process, as the installed command starts it: `<agent> --deadline-ms N [hook options]`.
  * The decision runs under the deadline; one that is not done by then is a refusal (exit 2 blocks in
@@ -47,11 +61,7 @@ export async function runHookProcess(argv: readonly string[], io: Omit<CliIo, 's
       return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
     }
     const raced = await withinDeadline(work, deadline, timers);
-    if (!raced.done) {
-      return refusal(
-        `the decision did not finish within its deadline of ${deadline} ms (80 % of the hook timeout), so this call is refused. Try again; if it keeps happening, run \`holdfast doctor\` in the project.`,
-      );
-    }
+    if (!raced.done) return deadlineRefusal(deadline);
     return { stdout: stdout.text(), stderr: stderr.text(), exitCode: raced.value };
   } catch (error) {
     return refusal(`internal error, so this call is refused: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
 import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -22,5 +26,59 @@ describe('the bundled hook', () => {
     const source = readFileSync(DECIDE, 'utf8');
     const chunks = [...source.matchAll(/require\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((match) => match[1]);
     expect(chunks.every((chunk) => /^(load-rulebook|pre-commit)-/.test(chunk ?? '')), chunks.join(', ')).toBe(true);
+  });
+});
+
+const HOOK = fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
+
+/** The hook as an agent starts it, with stdin from `feed` (a socket as Claude Code's, or a FIFO as Codex's), until it exits. */
+function hookProcess(stdin: 'pipe' | number, deadlineMs: number): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [HOOK, 'claude-code', '--deadline-ms', String(deadlineMs)], { stdio: [stdin, 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const ended = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, ended };
+}
+
+describe('the hook reads stdin without a stream, within its deadline', () => {
+  const root = mkdtempSync(join(tmpdir(), 'holdfast-hook-stdin-'));
+  const event = JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(root, 'src', 'x.ts'), content: 'console.log(1)\n' }, tool_use_id: 't1' });
+
+  it('decides on an event from a socket (as Claude Code sends it) and from a FIFO (as Codex does)', async () => {
+    const socket = hookProcess('pipe', 24_000);
+    socket.child.stdin?.end(event);
+    const bySocket = await socket.ended;
+    expect(bySocket.stdout).toContain('R4 NOLOG');
+    const fifo = join(root, 'events.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reading = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writing = openSync(fifo, constants.O_WRONLY);
+    const piped = hookProcess(reading, 24_000);
+    closeSync(reading);
+    writeSync(writing, event);
+    closeSync(writing);
+    expect((await piped.ended).stdout).toContain('R4 NOLOG');
+  });
+
+  it('refuses, at its deadline, a call whose event never finishes arriving on a socket or a FIFO (an agent that never closes stdin)', async () => {
+    const socket = hookProcess('pipe', 300);
+    socket.child.stdin?.write('{"session_id":');
+    const bySocket = await socket.ended;
+    socket.child.stdin?.destroy();
+    expect(bySocket.code).toBe(2);
+    expect(bySocket.stderr).toContain('did not finish within its deadline of 300 ms');
+    const fifo = join(root, 'stalled.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reading = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writing = openSync(fifo, constants.O_WRONLY);
+    const piped = hookProcess(reading, 300);
+    closeSync(reading);
+    writeSync(writing, '{"session_id":');
+    const byFifo = await piped.ended;
+    closeSync(writing);
+    expect(byFifo.code).toBe(2);
+    expect(byFifo.stderr).toContain('did not finish within its deadline of 300 ms');
   });
 });

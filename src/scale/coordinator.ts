@@ -12,8 +12,8 @@ import type { RoundJob, RoundOutcome, RoundPlay, RoundProgress } from './round-j
 import { roundJobId, roundQueueName, runsCommands } from './round-queues.js';
 import type { QueueConnection } from './queue-url.js';
 import { redisOptions } from './queue-url.js';
-import { liveWorkers } from './worker-registry.js';
-import type { WorkerCapabilities } from './worker-registry.js';
+import { liveWorkers, workerBeats } from './worker-registry.js';
+import type { WorkerBeat, WorkerCapabilities } from './worker-registry.js';
 
 /** Limits on one target's rounds across every worker: a provider's limits are per key, not per machine. */
 export interface TargetLimits {
@@ -38,7 +38,12 @@ export interface QueuedSessionOptions extends SessionBaseOptions {
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }, worker: string) => void;
   /** The live workers when the rounds are queued, and the targets none of them can play. */
   readonly onWorkers?: (workers: readonly WorkerCapabilities[], unserved: readonly string[]) => void;
+  /** The workers listening to this run's queues, live or stale, when the rounds are queued and at every reconcile. */
+  readonly onWorkerBeat?: (workers: readonly WorkerBeat[]) => void;
 }
+
+/** A stale worker is shown this long after its last heartbeat, then forgotten (a killed worker never leaves the registry). */
+const SHOW_STALE_MS = 10 * 60_000;
 
 export interface QueuedSessionResult {
   readonly outcome: ExperimentOutcome;
@@ -249,16 +254,23 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
       await (options.limits?.rate !== undefined ? queue.setGlobalRateLimit(options.limits.rate.max, options.limits.rate.durationMs) : queue.removeGlobalRateLimit());
     }
     const workers = await liveWorkers(publisher, Date.now());
-    const queueNames = new Set(workers.flatMap((worker) => worker.queues));
-    options.onWorkers?.(workers, targetIds.filter((target) => !queueNames.has(roundQueueName(target, isolated))));
+    const served = new Set(workers.flatMap((worker) => worker.queues));
+    options.onWorkers?.(workers, targetIds.filter((target) => !served.has(roundQueueName(target, isolated))));
     // A resumed run first reads what the queue already holds; a new run's jobs cannot exist yet.
     if (options.previous !== undefined) await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
     else await enqueue([...pending.values()]);
+
+    const queueNames = new Set([...queues.values()].map((queue) => queue.name));
+    const beat = async () => {
+      if (options.onWorkerBeat !== undefined) options.onWorkerBeat(await workerBeats(publisher, now().getTime(), queueNames, SHOW_STALE_MS));
+    };
+    await beat();
 
     const onAbort = () => wake();
     signal.addEventListener('abort', onAbort, { once: true });
     timer = setInterval(() => {
       for (const round of [...pending.values()]) reconcile(round).catch(() => undefined);
+      beat().catch(() => undefined);
     }, options.reconcileMs ?? DEFAULT_RECONCILE_MS);
     while (!settled()) await new Promise<void>((resolve) => (wake = resolve));
     signal.removeEventListener('abort', onAbort);

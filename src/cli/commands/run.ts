@@ -124,17 +124,6 @@ function targetLimits(concurrency: string | undefined, rate: string | undefined)
   };
 }
 
-/** A queued run's coordinator holds no keys: what the run file says of each target comes from the config alone. */
-async function configuredTargetInfos(ids: readonly string[], cwd: string): Promise<TargetInfo[]> {
-  const { loadTargetsConfig, toTargetInfo } = await import('../../models/index.js');
-  const config = await loadTargetsConfig(cwd);
-  return ids.map((id) => {
-    const target = config.targets.find((candidate) => candidate.id === id);
-    if (target === undefined) throw new InputError('E_UNKNOWN_TARGET', `unknown target "${id}" (not in ${config.source}). Valid targets: ${config.targets.map((candidate) => candidate.id).join(', ') || '(none)'}.`);
-    return toTargetInfo(target);
-  });
-}
-
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs('run', args, {
     targets: { type: 'string' },
@@ -291,7 +280,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
     if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
     else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
-    else if (queue !== undefined) targetInfos = await configuredTargetInfos(targetIds, io.cwd);
+    else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
     else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
     config = {
       targets: targetIds,

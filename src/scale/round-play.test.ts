@@ -92,9 +92,9 @@ function arms(events: readonly RunEvent[]): Map<string, ArmResult> {
   return byArm;
 }
 
-/** What a round's arms landed, with the kept repository named relative to its --keep-sandboxes folder. */
+/** What a round's arms landed, by round and arm, with the kept repository named relative to its --keep-sandboxes folder. */
 function landed(events: readonly RunEvent[], keepDir: string) {
-  return [...arms(events)].map(([key, result]) => ({
+  return [...arms(events)].sort(([left], [right]) => left.localeCompare(right)).map(([key, result]) => ({
     key,
     verdict: result.verdict,
     commands: result.sandbox?.commands.map((command) => `${command.cmd} → ${command.exitCode} ${command.output?.text ?? ''}`),

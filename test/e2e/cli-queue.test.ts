@@ -196,10 +196,12 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     const local = join(dir, 'local-for-resume.jsonl');
     expect(await main(['run', ...SWEEP, '--out', local], memoryIo({ cwd: dir }))).toBe(0);
     // A long stall timeout: on a loaded box a slow lock renewal must not retry a round (a retry shows, by design).
-    await Promise.all(['w7', 'w8', 'w9'].map((id) => startWorker(id, ['--reply-delay-ms', '150', '--stall-timeout-ms', '30000'])));
+    // Each worker takes one round per target queue: nine of the twelve rounds start at once, the last three
+    // only after a round ends (two replies of 400 ms), by which time the coordinator is long gone.
+    await Promise.all(['w7', 'w8', 'w9'].map((id) => startWorker(id, ['--reply-delay-ms', '400', '--stall-timeout-ms', '30000'])));
     const out = join(dir, 'resumed.jsonl');
     const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
-    await eventInFile(out, (event) => event.type === 'arm-end');
+    await eventInFile(out, (event) => event.type === 'round-start');
     await stop(first.child, 'SIGKILL');
     const before = (await readRunFile(out)).events;
     const start = before.find((event) => event.type === 'run-start');

@@ -161,6 +161,23 @@ export const LiveApprovalSchema = z.object({
 });
 export type LiveApproval = z.infer<typeof LiveApprovalSchema>;
 
+/**
+ * One worker of a queued run (`serve --queue`), as its coordinator sees it: the rounds it is playing
+ * now, the rounds of this run it finished, and its heartbeat. `live` heard from within three
+ * heartbeats; `stale` silent longer (killed, frozen, cut off: its rounds go back to the queue after
+ * the stall timeout); `gone` left the queue (stopped cleanly) after playing rounds of this run.
+ */
+export const LiveWorkerSchema = z.object({
+  id: z.string(),
+  host: z.string().optional(),
+  status: z.enum(['live', 'stale', 'gone']),
+  /** ISO time of its last heartbeat, when the registry has one. */
+  seenAt: z.string().optional(),
+  playing: z.array(z.string()),
+  done: z.number().int().nonnegative(),
+});
+export type LiveWorker = z.infer<typeof LiveWorkerSchema>;
+
 /** A run this server process started: whether it still runs, its rounds so far and its waiting commits. */
 export const LiveRunSummarySchema = z.object({
   runId: z.string(),
@@ -169,6 +186,8 @@ export const LiveRunSummarySchema = z.object({
   running: z.boolean(),
   rounds: z.number().int().nonnegative(),
   pending: z.array(LiveApprovalSchema),
+  /** A queued run only: its workers, by id. */
+  workers: z.array(LiveWorkerSchema).optional(),
 });
 export type LiveRunSummary = z.infer<typeof LiveRunSummarySchema>;
 

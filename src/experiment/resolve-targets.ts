@@ -1,5 +1,5 @@
 import { InputError } from '../contract/index.js';
-import type { RunEvent } from '../contract/index.js';
+import type { RunEvent, TargetInfo } from '../contract/index.js';
 import { execFile } from 'node:child_process';
 import { basename } from 'node:path';
 import type { AgentHarness } from '../agent-arm/index.js';
@@ -23,6 +23,16 @@ function unknownTarget(id: string, known: readonly string[], where: string): Inp
     'E_UNKNOWN_TARGET',
     `unknown target "${id}" (${where}). Valid targets: ${known.length > 0 ? known.join(', ') : '(none)'}.`,
   );
+}
+
+/** What a run file says of configured targets, from holdfast.config.yaml alone: a queued run's workers hold the keys. */
+export async function configuredTargetInfos(ids: readonly string[], cwd: string): Promise<TargetInfo[]> {
+  const config = await loadTargetsConfig(cwd);
+  return ids.map((id) => {
+    const target = config.targets.find((candidate) => candidate.id === id);
+    if (target === undefined) throw unknownTarget(id, config.targets.map((candidate) => candidate.id), `not in ${config.source}`);
+    return toTargetInfo(target);
+  });
 }
 
 /** Live targets from holdfast.config.yaml, keys from the environment and .env. */

@@ -8,12 +8,12 @@ import { computeTotals, findRound, initialRunState, openRunFile, reduceRunEvent 
 import type { RunState } from '../store/index.js';
 import { publishApproval } from './approval-relay.js';
 import { parseRoundOutcome, safeParseRoundProgress } from './round-job.js';
-import type { RoundJob, RoundOutcome, RoundProgress } from './round-job.js';
+import type { RoundJob, RoundOutcome, RoundPlay, RoundProgress } from './round-job.js';
 import { roundJobId, roundQueueName, runsCommands } from './round-queues.js';
 import type { QueueConnection } from './queue-url.js';
 import { redisOptions } from './queue-url.js';
-import { liveWorkers } from './worker-registry.js';
-import type { WorkerCapabilities } from './worker-registry.js';
+import { liveWorkers, workerBeats } from './worker-registry.js';
+import type { WorkerBeat, WorkerCapabilities } from './worker-registry.js';
 
 /** Limits on one target's rounds across every worker: a provider's limits are per key, not per machine. */
 export interface TargetLimits {
@@ -29,6 +29,8 @@ export interface QueuedSessionOptions extends SessionBaseOptions {
   /** What the run file says of each target; the workers hold the definitions and keys. */
   readonly targets: readonly TargetInfo[];
   readonly limits?: TargetLimits;
+  /** The run options workers must honour to play a round as an in-process run would; default: no judging, nothing kept. */
+  readonly play?: RoundPlay;
   /** How often the queue is read for results whose event was missed (a coordinator restart, a dropped connection). */
   readonly reconcileMs?: number;
   readonly now?: () => Date;
@@ -36,7 +38,12 @@ export interface QueuedSessionOptions extends SessionBaseOptions {
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }, worker: string) => void;
   /** The live workers when the rounds are queued, and the targets none of them can play. */
   readonly onWorkers?: (workers: readonly WorkerCapabilities[], unserved: readonly string[]) => void;
+  /** The workers listening to this run's queues, live or stale, when the rounds are queued and at every reconcile. */
+  readonly onWorkerBeat?: (workers: readonly WorkerBeat[]) => void;
 }
+
+/** A stale worker is shown this long after its last heartbeat, then forgotten (a killed worker never leaves the registry). */
+const SHOW_STALE_MS = 10 * 60_000;
 
 export interface QueuedSessionResult {
   readonly outcome: ExperimentOutcome;
@@ -47,6 +54,25 @@ export interface QueuedSessionResult {
 }
 
 export const DEFAULT_RECONCILE_MS = 2_000;
+
+/**
+ * Which round event this is, for writing each once: a round's start per try (a retried round starts
+ * again, visibly), an approval's request and end by id, a judge grade per arm.
+ */
+function eventKey(event: RunEventInput): string {
+  switch (event.type) {
+    case 'round-start':
+      return `start ${event.roundId} ${event.attempt ?? 1}`;
+    case 'approval-request':
+    case 'approval-end':
+      return `${event.type} ${event.approvalId}`;
+    case 'judge':
+      return `judge ${event.roundId} ${event.arm} ${event.source}`;
+    default:
+      // Arms are written once by the round's state; run-level events once by the coordinator's own flow.
+      return event.type;
+  }
+}
 /** Tries of one round that fails outright (not a stall: a stalled round comes back on its own). */
 const ROUND_ATTEMPTS = 3;
 
@@ -68,9 +94,13 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
   });
+  /** Round events already in the file, by `eventKey`: each is written once, live or from a round's result. */
+  const written = new Set<string>();
+  for (const event of options.previous ?? []) written.add(eventKey(event));
   const emit = (draft: RunEventInput): RunEvent => {
     const event = writer.append(draft);
     state = reduceRunEvent(state, event);
+    written.add(eventKey(event));
     options.onEvent?.(event, state);
     return event;
   };
@@ -88,6 +118,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }),
   );
   const byWorker = new Map<string, number>();
+  const play: RoundPlay = options.play ?? { judge: false };
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
 
   const planned = planRounds(options.config);
@@ -123,11 +154,19 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
     pending.delete(round.roundId);
     const key = { runId: options.runId, ...round };
+    const unwritten = (event: RoundOutcome['events'][number]) => !written.has(eventKey({ ...event, ...key }));
     // A coordinator killed between a round's two lines left one arm in the file: the job's result is
     // the same one, so a resumed coordinator writes only the arm that is missing.
-    const written = state.rounds.at(findRound(state, round.roundId));
-    if (written?.told === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
-    if (written?.held === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
+    const arms = state.rounds.at(findRound(state, round.roundId));
+    // What was missed while no coordinator listened (its start, its approvals) comes first, as it was
+    // emitted; once an arm is in the file they were written before it (a late start would reset the round).
+    if (arms?.told === undefined && arms?.held === undefined) {
+      for (const event of outcome.events) if (event.type !== 'judge' && unwritten(event)) emit({ ...event, ...key });
+    }
+    if (arms?.told === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
+    if (arms?.held === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
+    // Judge grades follow the verdicts they grade, as in an in-process run.
+    for (const event of outcome.events) if (event.type === 'judge' && unwritten(event)) emit({ ...event, ...key });
     byWorker.set(outcome.worker, (byWorker.get(outcome.worker) ?? 0) + 1);
     options.onRoundEnd?.(round, { told: outcome.told, held: outcome.held }, outcome.worker);
     wake();
@@ -150,8 +189,9 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     if (!pending.has(round.roundId) || closing) return;
     const parsed = safeParseRoundProgress(data);
     if (!parsed.success) return;
-    const { event } = parsed.data;
-    emit({ ...event, runId: options.runId, ...round });
+    const event = { ...parsed.data.event, runId: options.runId, ...round };
+    if (written.has(eventKey(event))) return;
+    emit(event);
     const asks = options.config.approve === 'ask' || options.config.approve === 'http';
     if (event.type === 'approval-request' && asks) relayApproval(round, event).catch(() => undefined);
   }
@@ -183,7 +223,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     for (const [target, list] of byTarget) {
       await queues.get(target)!.addBulk(
         list.map((round) => {
-          const data: RoundJob = { runId: options.runId, round, config: options.config, rulebook: options.rulebook, task: tasksById.get(round.task)! };
+          const data: RoundJob = { runId: options.runId, round, config: options.config, rulebook: options.rulebook, task: tasksById.get(round.task)!, play };
           return { name: 'round', data, opts: { jobId: roundJobId(options.runId, round.roundId), attempts: ROUND_ATTEMPTS, backoff: { type: 'fixed', delay: 1_000 } } };
         }),
       );
@@ -214,16 +254,23 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
       await (options.limits?.rate !== undefined ? queue.setGlobalRateLimit(options.limits.rate.max, options.limits.rate.durationMs) : queue.removeGlobalRateLimit());
     }
     const workers = await liveWorkers(publisher, Date.now());
-    const queueNames = new Set(workers.flatMap((worker) => worker.queues));
-    options.onWorkers?.(workers, targetIds.filter((target) => !queueNames.has(roundQueueName(target, isolated))));
+    const served = new Set(workers.flatMap((worker) => worker.queues));
+    options.onWorkers?.(workers, targetIds.filter((target) => !served.has(roundQueueName(target, isolated))));
     // A resumed run first reads what the queue already holds; a new run's jobs cannot exist yet.
     if (options.previous !== undefined) await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
     else await enqueue([...pending.values()]);
+
+    const queueNames = new Set([...queues.values()].map((queue) => queue.name));
+    const beat = async () => {
+      if (options.onWorkerBeat !== undefined) options.onWorkerBeat(await workerBeats(publisher, now().getTime(), queueNames, SHOW_STALE_MS));
+    };
+    await beat();
 
     const onAbort = () => wake();
     signal.addEventListener('abort', onAbort, { once: true });
     timer = setInterval(() => {
       for (const round of [...pending.values()]) reconcile(round).catch(() => undefined);
+      beat().catch(() => undefined);
     }, options.reconcileMs ?? DEFAULT_RECONCILE_MS);
     while (!settled()) await new Promise<void>((resolve) => (wake = resolve));
     signal.removeEventListener('abort', onAbort);

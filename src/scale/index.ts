@@ -10,5 +10,5 @@ export { withReplyDelay } from './reply-delay.js';
 export { roundJobId, roundQueueName, runsCommands } from './round-queues.js';
 export { DEFAULT_STALL_TIMEOUT_MS, startRoundWorker } from './round-worker.js';
 export type { RoundWorker, RoundWorkerOptions } from './round-worker.js';
-export { HEARTBEAT_MS, WorkerCapabilitiesSchema, liveWorkers } from './worker-registry.js';
-export type { WorkerCapabilities } from './worker-registry.js';
+export { HEARTBEAT_MS, STALE_AFTER_MS, WorkerCapabilitiesSchema, advertiseWorker, liveWorkers, workerBeats } from './worker-registry.js';
+export type { WorkerBeat, WorkerCapabilities } from './worker-registry.js';

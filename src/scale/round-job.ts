@@ -4,11 +4,26 @@ import {
   ApprovalRequestEventSchema,
   ArmResultSchema,
   HoldfastError,
+  JudgeEventSchema,
   RoundStartEventSchema,
   RulebookSchema,
   RunConfigSchema,
   TaskInfoSchema,
 } from '../contract/index.js';
+
+/**
+ * The run options beyond its config that change how a round is played, so a worker plays it as the
+ * in-process run would. Folders are paths on the worker's machine (the same path everywhere, or a
+ * shared mount): `--keep-sandboxes` keeps each arm's repository there, `--node-modules` is the
+ * installed node_modules linked into every sandbox. `judge` is false with `--no-judge`; otherwise the
+ * worker grades the rulebook's judge rules after each arm with its own judge targets and keys.
+ */
+export const RoundPlaySchema = z.object({
+  keepDir: z.string().optional(),
+  nodeModules: z.string().optional(),
+  judge: z.boolean(),
+});
+export type RoundPlay = z.infer<typeof RoundPlaySchema>;
 
 /**
  * What crosses Redis between the coordinator and the workers, each checked on arrival: a job is one
@@ -21,14 +36,27 @@ export const RoundJobSchema = z.object({
   config: RunConfigSchema,
   rulebook: RulebookSchema,
   task: TaskInfoSchema,
+  play: RoundPlaySchema,
 });
 export type RoundJob = z.infer<typeof RoundJobSchema>;
 
+const LiveEventSchema = z.discriminatedUnion('type', [
+  RoundStartEventSchema.omit({ seq: true }),
+  ApprovalRequestEventSchema.omit({ seq: true }),
+  ApprovalEndEventSchema.omit({ seq: true }),
+]);
+
+/**
+ * Both arms, and every other event of the round in the order the runner emitted it (its start, its
+ * approvals, its judge grades): a coordinator that was down while the round was played writes from
+ * here what it missed, so the run file holds each round's events as an in-process run writes them.
+ */
 export const RoundOutcomeSchema = z.object({
   worker: z.string(),
   attempt: z.number().int().positive(),
   told: ArmResultSchema,
   held: ArmResultSchema,
+  events: z.array(z.discriminatedUnion('type', [...LiveEventSchema.options, JudgeEventSchema.omit({ seq: true })])),
 });
 export type RoundOutcome = z.infer<typeof RoundOutcomeSchema>;
 
@@ -36,11 +64,7 @@ export type RoundOutcome = z.infer<typeof RoundOutcomeSchema>;
 export const RoundProgressSchema = z.object({
   worker: z.string(),
   attempt: z.number().int().positive(),
-  event: z.discriminatedUnion('type', [
-    RoundStartEventSchema.omit({ seq: true }),
-    ApprovalRequestEventSchema.omit({ seq: true }),
-    ApprovalEndEventSchema.omit({ seq: true }),
-  ]),
+  event: LiveEventSchema,
 });
 export type RoundProgress = z.infer<typeof RoundProgressSchema>;
 

@@ -1,15 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { ArmResult, RunEvent, RunEventInput } from '../contract/index.js';
+import { InputError } from '../contract/index.js';
+import type { ArmResult, RunEvent, RunEventInput, Rulebook } from '../contract/index.js';
 import { policyApprover, runExperiment } from '../experiment/index.js';
-import type { ExperimentTarget } from '../experiment/index.js';
+import type { ExperimentOptions, ExperimentTarget } from '../experiment/index.js';
+import type { JudgeLookup } from '../judge/index.js';
 import { redact } from '../models/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { openApprovalRelay } from './approval-relay.js';
 import { parseRoundJob } from './round-job.js';
-import type { RoundOutcome, RoundProgress } from './round-job.js';
+import type { RoundJob, RoundOutcome, RoundProgress } from './round-job.js';
 import { roundQueueName, runsCommands } from './round-queues.js';
 import type { QueueConnection } from './queue-url.js';
 import { redisOptions } from './queue-url.js';
@@ -30,6 +34,11 @@ export interface RoundWorkerOptions {
   /** A round whose worker stops renewing its lock this long (killed, frozen) goes back to the queue. */
   readonly stallTimeoutMs?: number;
   readonly secrets?: readonly string[];
+  /**
+   * This machine's judge models for a rulebook's judge rules (its own config and keys). Absent: a
+   * round whose run grades judge rules records each as judge-error, as a run without that target does.
+   */
+  readonly judges?: (rulebook: Rulebook) => Promise<JudgeLookup>;
   /** Told when a round starts and ends here (the worker command's log). */
   readonly onRound?: (what: { readonly phase: 'start' | 'end'; readonly roundId: string; readonly attempt: number; readonly outcome?: RoundOutcome }) => void;
   readonly onError?: (error: Error) => void;
@@ -65,6 +74,8 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
   const targets = new Map((await options.targets(pauseTarget)).map((target) => [target.info.id, target]));
   const relay = await openApprovalRelay(options.connection);
   const registry = new Redis(connection);
+  // Approval ids are unique across restarts of a worker under the same --id: the coordinator writes each once by id.
+  const approvalPrefix = `${options.workerId}-${randomBytes(3).toString('hex')}`;
   let approvalCount = 0;
   /**
    * The coordinator holds no keys, so it cannot redact them: whatever leaves this machine (an error
@@ -75,6 +86,30 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
     return secrets.length === 0 ? value : (JSON.parse(redact(JSON.stringify(value), secrets)) as T);
   };
 
+  /** The run's sandbox, agent and judge options as this machine carries them out (its isolation, its judge keys). */
+  async function playOptions(data: RoundJob): Promise<Pick<ExperimentOptions, 'sandbox' | 'agent' | 'judge'>> {
+    const { keepDir, nodeModules } = data.play;
+    if (nodeModules !== undefined && !existsSync(nodeModules)) {
+      throw new InputError('E_ARGS', `worker ${options.workerId}: the run's --node-modules ${nodeModules} does not exist on this machine; install it at the same path on every worker (or a shared mount).`);
+    }
+    const agentMode = data.config.mode === 'agent';
+    const judging = data.play.judge && (data.rulebook.judgeRules ?? []).length > 0;
+    return {
+      ...(runsCommands(data.config)
+        ? {
+            sandbox: {
+              isolation: options.isolation,
+              allowUnisolated: options.allowUnisolated === true,
+              ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
+              ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+            },
+          }
+        : {}),
+      ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
+      ...(judging ? { judge: { judges: options.judges !== undefined ? await options.judges(data.rulebook) : () => undefined } } : {}),
+    };
+  }
+
   async function playRound(job: Job): Promise<RoundOutcome> {
     const data = parseRoundJob(job.data);
     const target = targets.get(data.round.target);
@@ -83,7 +118,9 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
     const attempt = Math.max(1, job.attemptsStarted);
     options.onRound?.({ phase: 'start', roundId: data.round.roundId, attempt });
     const arms: { told?: ArmResult; held?: ArmResult } = {};
+    const events: RoundOutcome['events'] = [];
     const send = async (event: RoundProgress['event']) => {
+      events.push(event);
       const progress: RoundProgress = { worker: options.workerId, attempt, event };
       await job.updateProgress(scrub(progress));
     };
@@ -98,18 +135,19 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       rounds: [data.round],
       emitStart: false,
       emitEnd: false,
-      generateId: () => `${options.workerId}-${(approvalCount += 1)}`,
+      generateId: () => `${approvalPrefix}-${(approvalCount += 1)}`,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
-      ...(runsCommands(data.config) ? { sandbox: { isolation: options.isolation, allowUnisolated: options.allowUnisolated === true } } : {}),
+      ...(await playOptions(data)),
       emit: async (draft: RunEventInput) => {
         if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;
         else if (draft.type === 'round-start') await send({ ...draft, worker: options.workerId, attempt });
         else if (draft.type === 'approval-request' || draft.type === 'approval-end') await send(draft);
+        else if (draft.type === 'judge') events.push(draft);
         return { ...draft, seq: 0 } as RunEvent;
       },
     });
     if (arms.told === undefined || arms.held === undefined) throw new Error(`round ${data.round.roundId} ended without both arms`);
-    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held });
+    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held, events });
     options.onRound?.({ phase: 'end', roundId: data.round.roundId, attempt, outcome });
     return outcome;
   }

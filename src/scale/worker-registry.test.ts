@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptions } from './queue-url.js';
 import { startTestRedis } from './test-support/redis-server.js';
 import type { TestRedis } from './test-support/redis-server.js';
-import { HEARTBEAT_MS, WORKERS_KEY, advertiseWorker, liveWorkers, withdrawWorker } from './worker-registry.js';
+import { HEARTBEAT_MS, WORKERS_KEY, advertiseWorker, liveWorkers, withdrawWorker, workerBeats } from './worker-registry.js';
 import type { WorkerCapabilities } from './worker-registry.js';
 
 let redis: TestRedis;
@@ -34,5 +34,18 @@ describe('worker registry', () => {
     await client.hset(WORKERS_KEY, 'garbled', '{not json');
     expect((await liveWorkers(client, now)).map((entry) => entry.id)).toEqual(['a', 'b']);
     expect((await liveWorkers(client, now))[0]).toEqual(worker('a', now));
+  });
+
+  it("tells a run's coordinator which of its workers still beat and which went stale, forgetting long-silent ones", async () => {
+    const now = 2_000_000;
+    await client.del(WORKERS_KEY);
+    await advertiseWorker(client, worker('beating', now - 1));
+    await advertiseWorker(client, worker('silent', now - 3 * HEARTBEAT_MS - 1));
+    await advertiseWorker(client, worker('long-dead', now - 60_001));
+    await advertiseWorker(client, { ...worker('elsewhere', now), queues: ['rounds.b'] });
+    expect(await workerBeats(client, now, new Set(['rounds.a']), 60_000)).toEqual([
+      { id: 'beating', host: 'box', seenAt: now - 1, stale: false },
+      { id: 'silent', host: 'box', seenAt: now - 3 * HEARTBEAT_MS - 1, stale: true },
+    ]);
   });
 });

@@ -40,10 +40,13 @@ export async function withdrawWorker(store: HashStore, id: string): Promise<void
   await store.hdel(WORKERS_KEY, id);
 }
 
-/** Workers heard from within three heartbeats of `now`; stale or unreadable entries are left out. */
-export async function liveWorkers(store: HashStore, now: number): Promise<WorkerCapabilities[]> {
+/** A worker silent this long is stale: its rounds go back to the queue after the stall timeout. */
+export const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+
+/** Every readable entry of the registry, live or not; unreadable ones are left out. */
+async function registeredWorkers(store: HashStore): Promise<WorkerCapabilities[]> {
   const entries = await store.hgetall(WORKERS_KEY);
-  const live: WorkerCapabilities[] = [];
+  const workers: WorkerCapabilities[] = [];
   for (const text of Object.values(entries)) {
     let value: unknown;
     try {
@@ -52,7 +55,30 @@ export async function liveWorkers(store: HashStore, now: number): Promise<Worker
       continue;
     }
     const parsed = WorkerCapabilitiesSchema.safeParse(value);
-    if (parsed.success && now - parsed.data.seenAt <= 3 * HEARTBEAT_MS) live.push(parsed.data);
+    if (parsed.success) workers.push(parsed.data);
   }
-  return live.sort((left, right) => left.id.localeCompare(right.id));
+  return workers.sort((left, right) => left.id.localeCompare(right.id));
+}
+
+/** Workers heard from within three heartbeats of `now`; stale or unreadable entries are left out. */
+export async function liveWorkers(store: HashStore, now: number): Promise<WorkerCapabilities[]> {
+  return (await registeredWorkers(store)).filter((worker) => now - worker.seenAt <= STALE_AFTER_MS);
+}
+
+/** A registered worker and whether it still beats: what a coordinator shows of each worker of its run. */
+export interface WorkerBeat {
+  readonly id: string;
+  readonly host: string;
+  readonly seenAt: number;
+  readonly stale: boolean;
+}
+
+/**
+ * The workers that listen to any of `queues`, live or stale. A worker killed never leaves the
+ * registry, so one silent for longer than `forgetAfterMs` is no longer shown.
+ */
+export async function workerBeats(store: HashStore, now: number, queues: ReadonlySet<string>, forgetAfterMs: number): Promise<WorkerBeat[]> {
+  return (await registeredWorkers(store))
+    .filter((worker) => worker.queues.some((queue) => queues.has(queue)) && now - worker.seenAt <= forgetAfterMs)
+    .map((worker) => ({ id: worker.id, host: worker.host, seenAt: worker.seenAt, stale: now - worker.seenAt > STALE_AFTER_MS }));
 }

@@ -17,6 +17,7 @@ import { streamLiveRuns } from './live-stream.js';
 import { streamRun } from './run-stream.js';
 import { allowedHostHeaders, hostGuard, sameOriginGuard, tokensMatch } from './security.js';
 import type { ServerContext } from './server-context.js';
+import type { QueueConnection } from '../scale/index.js';
 import type { ReplyJudge } from '../experiment/judge/index.js';
 import { readSavedRunHere } from './saved-run-json.js';
 import type { SavedRunReader } from './saved-run-json.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   readonly readSavedRunJson?: SavedRunReader;
   /** Serves the web app for every non-API path (built assets, or Vite in development). */
   readonly frontend?: RequestHandler;
+  /** `serve --queue`: runs started here are queued for workers (see ServerContext.queue). */
+  readonly queue?: QueueConnection;
 }
 
 export interface ServerLimits {
@@ -118,6 +121,7 @@ export function createApp(options: AppOptions): HoldfastApp {
     ...(options.rulebookPath !== undefined ? { rulebookPath: options.rulebookPath } : {}),
     ...(options.defaultRun !== undefined ? { defaultRun: options.defaultRun } : {}),
     ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),
+    ...(options.queue !== undefined ? { queue: options.queue } : {}),
     modelCalls: new CallLimiter(options.limits?.modelCalls ?? DEFAULT_MAX_MODEL_CALLS),
     maxRuns: options.limits?.runs ?? DEFAULT_MAX_RUNS,
   };

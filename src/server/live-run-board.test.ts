@@ -72,3 +72,40 @@ describe('LiveRunBoard', () => {
     expect(heard).toHaveLength(2);
   });
 });
+
+describe('LiveRunBoard of a queued run', () => {
+  const start = (seq: number, roundId: string, worker: string, attempt = 1): RunEvent => ({ type: 'round-start', seq, time: TIME, runId: 'run-q', ...ROUND, roundId, worker, attempt });
+  const armEnd = (seq: number, roundId: string, arm: 'told' | 'held'): RunEvent =>
+    ({ type: 'arm-end', seq, time: TIME, runId: 'run-q', ...ROUND, roundId, result: { arm, verdict: 'clean', actions: [], checks: [] } }) as unknown as RunEvent;
+
+  it('shows which worker plays which round, the rounds each finished, and whose heartbeat went stale or stopped', async () => {
+    const registry = new RunRegistry();
+    const run = registry.add(new LiveRun({ runId: 'run-q', name: 'run-q.jsonl', token: 't', controller: new AbortController(), queued: true }));
+    const seen: LiveRunsResponse[] = [];
+    registry.board.watch((snapshot) => seen.push(snapshot));
+    run.reportWorkers([
+      { id: 'w1', host: 'box-a', seenAt: Date.parse(TIME), stale: false },
+      { id: 'w2', host: 'box-b', seenAt: Date.parse(TIME) - 60_000, stale: true },
+    ]);
+    run.push(start(1, 'r/1', 'w1'));
+    run.push(start(2, 'r/2', 'w2'));
+    run.push(armEnd(3, 'r/1', 'told'));
+    run.push(armEnd(4, 'r/1', 'held'));
+    // w2 went silent: its round came back and w1 plays it now.
+    run.push(start(5, 'r/2', 'w1', 2));
+    await tick();
+    expect(seen.at(-1)?.runs[0]?.workers).toEqual([
+      { id: 'w1', host: 'box-a', seenAt: TIME, status: 'live', playing: ['r/2'], done: 1 },
+      { id: 'w2', host: 'box-b', seenAt: '2024-12-31T23:59:00.000Z', status: 'stale', playing: [], done: 0 },
+    ]);
+    // w2 is no longer in the registry: it played rounds of this run, so it shows as gone.
+    run.reportWorkers([{ id: 'w1', host: 'box-a', seenAt: Date.parse(TIME), stale: false }]);
+    expect(registry.board.snapshot().runs[0]?.workers?.map((worker) => `${worker.id} ${worker.status}`)).toEqual(['w1 live', 'w2 gone']);
+  });
+
+  it('an in-process run has no workers', () => {
+    const registry = new RunRegistry();
+    registry.add(liveRun('run-a'));
+    expect(registry.board.snapshot().runs[0]).not.toHaveProperty('workers');
+  });
+});

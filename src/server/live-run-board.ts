@@ -1,11 +1,14 @@
 import type { LiveApproval, LiveRunSummary, LiveRunsResponse, RunEvent } from '../contract/index.js';
 import type { LiveRun } from './live-run.js';
+import { LiveWorkers } from './live-workers.js';
 
 interface Tracked {
   readonly run: LiveRun;
   running: boolean;
   rounds: number;
   readonly pending: Map<string, LiveApproval>;
+  /** A queued run's workers. */
+  readonly workers?: LiveWorkers;
 }
 
 /**
@@ -20,11 +23,16 @@ export class LiveRunBoard {
   private queued = false;
 
   track(run: LiveRun): void {
-    const entry: Tracked = { run, running: true, rounds: 0, pending: new Map() };
+    const entry: Tracked = { run, running: true, rounds: 0, pending: new Map(), ...(run.queued ? { workers: new LiveWorkers() } : {}) };
     this.tracked.unshift(entry);
+    run.watchWorkers((beats) => {
+      entry.workers?.beat(beats);
+      this.changed();
+    });
     run.follow(-1, {
       event: (event) => {
-        if (apply(entry, event)) this.changed();
+        const workers = entry.workers?.apply(event) === true;
+        if (apply(entry, event) || workers) this.changed();
       },
       end: () => {
         entry.running = false;
@@ -85,5 +93,12 @@ function apply(entry: Tracked, event: RunEvent): boolean {
 }
 
 function summaryOf(entry: Tracked): LiveRunSummary {
-  return { runId: entry.run.runId, name: entry.run.name, running: entry.running, rounds: entry.rounds, pending: [...entry.pending.values()] };
+  return {
+    runId: entry.run.runId,
+    name: entry.run.name,
+    running: entry.running,
+    rounds: entry.rounds,
+    pending: [...entry.pending.values()],
+    ...(entry.workers !== undefined ? { workers: entry.workers.list() } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../contract/index.js';
 import type { PendingApprovals } from '../experiment/approvals.js';
+import type { WorkerBeat } from '../scale/index.js';
 import { LiveRunBoard } from './live-run-board.js';
 
 /** What a stream does with a live run: every event as it is stored, then the end. */
@@ -16,6 +17,8 @@ export interface LiveRunInit {
   /** The HTTP commit gate; absent when the run has no human gate. */
   readonly approvals?: PendingApprovals;
   readonly controller: AbortController;
+  /** Its rounds are played by queue workers (`serve --queue`): the run reports their heartbeats. */
+  readonly queued?: boolean;
 }
 
 /**
@@ -29,7 +32,9 @@ export class LiveRun {
   readonly token: string;
   readonly approvals: PendingApprovals | undefined;
   readonly controller: AbortController;
+  readonly queued: boolean;
   private readonly stored: RunEvent[] = [];
+  private readonly beatWatchers = new Set<(beats: readonly WorkerBeat[]) => void>();
   private readonly subscribers = new Set<RunSubscriber>();
   private ended = false;
   private readonly settled: Promise<void>;
@@ -41,6 +46,7 @@ export class LiveRun {
     this.token = init.token;
     this.approvals = init.approvals;
     this.controller = init.controller;
+    this.queued = init.queued === true;
     this.settled = new Promise((resolve) => (this.settle = resolve));
   }
 
@@ -60,6 +66,16 @@ export class LiveRun {
   push(event: RunEvent): void {
     this.stored.push(event);
     for (const subscriber of this.subscribers) subscriber.event(event);
+  }
+
+  /** A queued run's workers as its coordinator last read them from the queue's registry. */
+  reportWorkers(beats: readonly WorkerBeat[]): void {
+    for (const watcher of this.beatWatchers) watcher(beats);
+  }
+
+  watchWorkers(watcher: (beats: readonly WorkerBeat[]) => void): () => void {
+    this.beatWatchers.add(watcher);
+    return () => this.beatWatchers.delete(watcher);
   }
 
   finish(): void {

@@ -1,4 +1,5 @@
 import type { ReplyJudge } from '../experiment/judge/index.js';
+import type { QueueConnection } from '../scale/index.js';
 import type { CallLimiter } from './call-limiter.js';
 
 /** What the API needs of the outside world; tests pass their own clock, ids and folders. */
@@ -29,4 +30,6 @@ export interface ServerContext {
   readonly modelCalls: CallLimiter;
   /** Runs that may be in progress at once; one more is answered 429. */
   readonly maxRuns: number;
+  /** `serve --queue`: runs started here queue their rounds for `holdfast worker` processes instead of playing them. */
+  readonly queue?: QueueConnection;
 }

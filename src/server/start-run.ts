@@ -1,7 +1,8 @@
 import { RunSelectionSchema, InputError } from '../contract/index.js';
-import type { RunConfig, RunSelection, Rulebook, TaskInfo } from '../contract/index.js';
+import type { RunEvent } from '../contract/index.js';
+import type { RunConfig, RunSelection, Rulebook, TargetInfo, TaskInfo } from '../contract/index.js';
 import { PendingApprovals } from '../experiment/approvals.js';
-import { resolveConfiguredTargets, resolveReplayTargets } from '../experiment/resolve-targets.js';
+import { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets } from '../experiment/resolve-targets.js';
 import type { ExperimentTarget } from '../experiment/runner.js';
 import { runSession } from '../experiment/run-session.js';
 import { loadTasks, selectTasks } from '../experiment/tasks.js';
@@ -20,6 +21,8 @@ export interface PreparedRun {
   readonly rulebook: Rulebook;
   readonly tasks: TaskInfo[];
   readonly targets: ExperimentTarget[];
+  /** What the run file says of each target: for a queued run, whose workers hold the definitions and keys, from the config alone. */
+  readonly targetInfos: TargetInfo[];
   readonly secrets: string[];
   readonly demo?: string;
   readonly humanGate: boolean;
@@ -91,6 +94,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
         rulebook: checkRecordedRulebook(start.rulebook, selection.replay),
         tasks,
         targets,
+        targetInfos: targets.map((target) => target.info),
         secrets: [],
         ...(start.demo !== undefined ? { demo: start.demo } : {}),
         humanGate: selection.humanGate,
@@ -101,16 +105,20 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
     }
     const rulebook = await loadRulebook(context.rulebookPath);
     const tasks = selectTasks(await loadTasks(context.tasksDir, { rulebook }), selection.tasks);
+    const config = { ...base, targets: selection.targets, tasks: tasks.map((task) => task.id), reps: selection.reps, ...(selection.mode === 'loop' ? { mode: 'loop' as const } : {}) };
+    // A queued run's targets are played, with their keys, by the workers.
+    if (context.queue !== undefined) return { config, rulebook, tasks, targets: [], targetInfos: await configuredTargetInfos(selection.targets, context.cwd), secrets: [], humanGate: selection.humanGate };
     const { targets, secrets } = await resolveConfiguredTargets(selection.targets, context.cwd, context.env);
     if (selection.mode === 'loop') {
       const without = targets.filter((target) => target.model.converse === undefined).map((target) => target.info.id);
       if (without.length > 0) throw new ApiError(400, 'E_SELECTION', `loop mode needs targets with native tool calling; these have none: ${without.join(', ')}.`);
     }
     return {
-      config: { ...base, targets: selection.targets, tasks: tasks.map((task) => task.id), reps: selection.reps, ...(selection.mode === 'loop' ? { mode: 'loop' as const } : {}) },
+      config,
       rulebook,
       tasks,
       targets,
+      targetInfos: targets.map((target) => target.info),
       secrets,
       humanGate: selection.humanGate,
     };
@@ -127,24 +135,42 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
   const runId = context.generateId();
   const name = `${runId}.jsonl`;
   const approvals = prepared.humanGate ? new PendingApprovals() : undefined;
+  const queue = context.queue;
   const run = registry.add(
-    new LiveRun({ runId, name, token: context.generateToken(), controller: new AbortController(), ...(approvals !== undefined ? { approvals } : {}) }),
+    new LiveRun({
+      runId,
+      name,
+      token: context.generateToken(),
+      controller: new AbortController(),
+      ...(approvals !== undefined ? { approvals } : {}),
+      ...(queue !== undefined ? { queued: true } : {}),
+    }),
   );
-  void runSession({
+  const session = {
     runId,
     out: runFilePath(context.runsDir, name),
     config: prepared.config,
     rulebook: prepared.rulebook,
     tasks: prepared.tasks,
-    targets: prepared.targets.map((target) => limitTarget(target, context.modelCalls)),
     ...(approvals !== undefined ? { approver: approvals } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,
     now: context.now,
-    ...(context.judgeReply !== undefined ? { judgeReply: context.judgeReply } : {}),
-    onEvent: (event) => run.push(event),
-  })
+    onEvent: (event: RunEvent) => run.push(event),
+  };
+  // Queued: the rounds go to `holdfast worker` processes; this server writes the file and reports their heartbeats.
+  const played =
+    queue !== undefined
+      ? import('../scale/index.js').then(({ runQueuedSession }) =>
+          runQueuedSession({ ...session, connection: queue, targets: prepared.targetInfos, onWorkerBeat: (beats) => run.reportWorkers(beats) }),
+        )
+      : runSession({
+          ...session,
+          targets: prepared.targets.map((target) => limitTarget(target, context.modelCalls)),
+          ...(context.judgeReply !== undefined ? { judgeReply: context.judgeReply } : {}),
+        });
+  void played
     .catch((error: unknown) => {
       context.log(redact(`holdfast serve: run ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, prepared.secrets));
     })

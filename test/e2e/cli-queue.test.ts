@@ -6,9 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/contract/index.js';
+import type { RunConfig, RunEvent } from '../../src/contract/index.js';
 import { main } from '../../src/cli/main.js';
+import { planRounds } from '../../src/experiment/index.js';
+import { redisOptions, roundJobId, roundQueueName } from '../../src/scale/index.js';
 import { startTestRedis } from '../../src/scale/test-support/redis-server.js';
 import type { TestRedis } from '../../src/scale/test-support/redis-server.js';
 import { readRunFile } from '../../src/store/index.js';
@@ -119,6 +122,41 @@ function verdicts(events: readonly RunEvent[]): Record<string, string> {
 
 const everyRoundOnce = () => Array.from({ length: ROUNDS }, () => 2);
 
+/**
+ * Each round's events in file order, as a reader compares them: the queue's own fields (worker,
+ * attempt), times, sequence numbers and approval ids left out. Sorted by round, since rounds interleave.
+ */
+function roundEvents(events: readonly RunEvent[]): [string, string[]][] {
+  const byRound = new Map<string, string[]>();
+  for (const event of events) {
+    if (!('roundId' in event)) continue;
+    const label =
+      event.type === 'arm-end'
+        ? `arm-end ${event.result.arm} ${event.result.verdict}`
+        : event.type === 'approval-request'
+          ? `approval-request ${event.arm} ${event.message}`
+          : event.type === 'approval-end'
+            ? `approval-end ${event.decision} by ${event.by}`
+            : event.type;
+    byRound.set(event.roundId, [...(byRound.get(event.roundId) ?? []), label]);
+  }
+  return [...byRound].sort(([left], [right]) => left.localeCompare(right));
+}
+
+/** Waits (polling Redis) until every round job of the run has completed: a readiness marker, not a sleep. */
+async function roundsCompleted(runId: string, config: RunConfig | undefined): Promise<void> {
+  if (config === undefined) throw new Error('the run file has no run-start');
+  const connection = redisOptions(redis.connection);
+  const queues = new Map(config.targets.map((target) => [target, new Queue(roundQueueName(target, false), { connection })]));
+  try {
+    for (const round of planRounds(config)) {
+      while ((await queues.get(round.target)!.getJobState(roundJobId(runId, round.roundId))) !== 'completed') await delay(25);
+    }
+  } finally {
+    await Promise.all([...queues.values()].map((queue) => queue.close()));
+  }
+}
+
 describe('holdfast run --queue with holdfast worker processes', () => {
   it('a coordinator and three workers judge the sweep exactly as the in-process run', async () => {
     const local = join(dir, 'local.jsonl');
@@ -154,16 +192,31 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   }, 120_000);
 
-  it('a coordinator killed with SIGKILL and resumed re-attaches and finishes the run, each round once', async () => {
-    await Promise.all(['w7', 'w8', 'w9'].map((id) => startWorker(id, ['--reply-delay-ms', '20'])));
+  it('a coordinator killed with SIGKILL and resumed after the workers played on writes every round as the in-process run does, each event once', async () => {
+    const local = join(dir, 'local-for-resume.jsonl');
+    expect(await main(['run', ...SWEEP, '--out', local], memoryIo({ cwd: dir }))).toBe(0);
+    // A long stall timeout: on a loaded box a slow lock renewal must not retry a round (a retry shows, by design).
+    // Each worker takes one round per target queue: nine of the twelve rounds start at once, the last three
+    // only after a round ends (two replies of 400 ms), by which time the coordinator is long gone.
+    await Promise.all(['w7', 'w8', 'w9'].map((id) => startWorker(id, ['--reply-delay-ms', '400', '--stall-timeout-ms', '30000'])));
     const out = join(dir, 'resumed.jsonl');
     const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
-    await eventInFile(out, (event) => event.type === 'arm-end');
+    await eventInFile(out, (event) => event.type === 'round-start');
     await stop(first.child, 'SIGKILL');
+    const before = (await readRunFile(out)).events;
+    const start = before.find((event) => event.type === 'run-start');
+    const runId = start?.runId ?? '';
+    await roundsCompleted(runId, start?.type === 'run-start' ? start.config : undefined);
+    // Rounds the workers started and finished while no coordinator listened: their starts are nowhere yet.
+    const startedBefore = new Set(before.flatMap((event) => (event.type === 'round-start' ? [event.roundId] : [])));
+    expect(startedBefore.size).toBeLessThan(ROUNDS);
+
     const resumed = holdfast(['run', '--resume', out, '--queue', redis.url]);
     expect(await exited(resumed)).toBe(0);
     const events = (await readRunFile(out)).events;
-    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    expect(roundEvents(events)).toEqual(roundEvents((await readRunFile(local)).events));
+    const starts = events.filter((event) => event.type === 'round-start');
+    expect(starts.every((event) => event.type === 'round-start' && /^w[789]$/.test(event.worker ?? '') && event.attempt === 1)).toBe(true);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   }, 120_000);

@@ -3,6 +3,7 @@ import type { ApiPressureFile, ApiRunFile, ConfigResponse, RunSelection } from '
 import { computeTotals, findRound } from '../../src/store/browser.js';
 import { answerApproval, cancelRun, fetchConfig, fetchPressureList, fetchRunList, startRun } from './api-client.js';
 import { ApprovalsPanel } from './components/approvals-panel.js';
+import { WorkersPanel } from './components/workers-panel.js';
 import { PressureView } from './components/pressure-view.js';
 import { RoundList } from './components/round-list.js';
 import { RoundView } from './components/round-view.js';
@@ -258,6 +259,7 @@ export function App() {
               onOpenRound={selectRound}
             />
           ) : null}
+          <WorkersPanel workers={liveRuns.find((run) => run.runId === liveRunId)?.workers} onOpenRound={selectRound} />
           <VerdictStrip
             rounds={rounds}
             targets={targets}

@@ -65,6 +65,7 @@ Options:
   --node-modules DIR     with --sandbox, a node_modules folder installed for the task repositories:
                          snapshotted once per task and linked (read-only) into every arm
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
+                         (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
                          agents or replies are scripted, not real models
   --no-judge             do not grade the rulebook's judge rules after each arm (grade later with
@@ -121,17 +122,6 @@ function targetLimits(concurrency: string | undefined, rate: string | undefined)
     ...(concurrency !== undefined ? { concurrency: integerFlag('run', 'target-concurrency', concurrency, 1, 1, 10_000) } : {}),
     ...(parsedRate ? { rate: { max: Number(parsedRate[1]), durationMs: Math.round(Number(parsedRate[2]) * 1000) } } : {}),
   };
-}
-
-/** A queued run's coordinator holds no keys: what the run file says of each target comes from the config alone. */
-async function configuredTargetInfos(ids: readonly string[], cwd: string): Promise<TargetInfo[]> {
-  const { loadTargetsConfig, toTargetInfo } = await import('../../models/index.js');
-  const config = await loadTargetsConfig(cwd);
-  return ids.map((id) => {
-    const target = config.targets.find((candidate) => candidate.id === id);
-    if (target === undefined) throw new InputError('E_UNKNOWN_TARGET', `unknown target "${id}" (not in ${config.source}). Valid targets: ${config.targets.map((candidate) => candidate.id).join(', ') || '(none)'}.`);
-    return toTargetInfo(target);
-  });
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -203,9 +193,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
   }
   const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
-  if (queue !== undefined && (values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined)) {
-    throw new InputError('E_ARGS', '--keep-sandboxes and --node-modules are not passed to workers yet; leave them out of a --queue run.');
-  }
   const [{ checkRecordedRulebook, loadRulebook }, experiment, store, report] = await Promise.all([
     import('../../rules/index.js'),
     import('../../experiment/index.js'),
@@ -293,7 +280,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
     if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
     else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
-    else if (queue !== undefined) targetInfos = await configuredTargetInfos(targetIds, io.cwd);
+    else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
     else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
     config = {
       targets: targetIds,
@@ -337,7 +324,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const unsafe = values['unsafe-no-isolation'];
   if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan') throw new InputError('E_ARGS', '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.');
   const nodeModules = values['node-modules'] === undefined ? undefined : resolve(io.cwd, values['node-modules']);
-  if (nodeModules !== undefined && !existsSync(nodeModules)) throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
+  // A queued run's folder is on the workers' machines: each worker checks it before it plays a round.
+  if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules)) throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
 
   // Before the run file exists: no isolation and no explicit say-so means no run.
   let isolation: Isolation | undefined;
@@ -353,8 +341,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
 
   // Judge rules are advisory: a judge that cannot grade is a warning and a judge-error, never a refused run.
+  // A queued run's judges are the workers' own (their config, their keys).
   let judge: { judges: JudgeLookup } | undefined;
-  if ((rulebook.judgeRules ?? []).length > 0 && !values['no-judge']) {
+  if ((rulebook.judgeRules ?? []).length > 0 && !values['no-judge'] && queue === undefined) {
     const { resolveJudgeTargets } = await import('../../judge/index.js');
     const judgeTargets = await resolveJudgeTargets(rulebook, io.cwd, io.env);
     for (const problem of judgeTargets.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
@@ -412,6 +401,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ...(demo !== undefined ? { demo } : {}),
         ...(previous !== undefined ? { previous } : {}),
         ...(limits !== undefined ? { limits } : {}),
+        // Paths on the workers' machines: the same folder there as here (or a shared mount).
+        play: { judge: !values['no-judge'], ...(keepDir !== undefined ? { keepDir } : {}), ...(nodeModules !== undefined ? { nodeModules } : {}) },
         secrets,
         onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
       });

@@ -27,10 +27,11 @@ describe('holdfast serve', () => {
     expect(await main(['serve', '--help'], io)).toBe(0);
     expect(io.out()).toContain('Usage: holdfast serve');
     expect(io.out()).toContain('--port');
+    expect(io.out()).toContain('--queue redis://HOST:PORT');
   });
 
   it('refuses bad flags with exit 2', async () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--nope'], ['extra'], ['--open', '../x.jsonl'], ['--host', 'a b']]) {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--nope'], ['extra'], ['--open', '../x.jsonl'], ['--host', 'a b'], ['--queue', 'localhost:6379']]) {
       const io = memoryIo({ cwd });
       expect(await main(['serve', ...args], io), args.join(' ')).toBe(2);
       expect(io.err()).toMatch(/holdfast serve/);

@@ -20,6 +20,10 @@ Options:
   --max-model-calls N  model calls in flight across all runs (default 8); the rest wait their turn
   --dev             serve web/ through Vite with hot reload (needs the dev dependencies)
   --build-web       build the web app first if dist/web/index.html is missing (what \`npm start\` does)
+  --queue redis://HOST:PORT
+                    runs started here queue their rounds on Redis for \`holdfast worker\` processes
+                    (see \`holdfast run --help\`, Scale out); the run's page shows each worker's rounds
+                    and heartbeat. The workers hold the targets' keys; this server needs none
   -h, --help        this help
 
 No key is needed to open the example run or to replay a saved run.
@@ -64,6 +68,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     'max-model-calls': { type: 'string' },
     dev: { type: 'boolean', default: false },
     'build-web': { type: 'boolean', default: false },
+    queue: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -85,6 +90,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     ...(values['tasks-dir'] !== undefined ? { tasksDir: resolve(io.cwd, values['tasks-dir']) } : {}),
     ...(values.rulebook !== undefined ? { rulebookPath: resolve(io.cwd, values.rulebook) } : {}),
   };
+  const queue = values.queue === undefined ? undefined : (await import('../../scale/index.js')).parseQueueUrl(values.queue);
   const server = await import('../../server/index.js');
   try {
     server.runFilePath(runsDir, defaultRun);
@@ -105,7 +111,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   }
   let started;
   try {
-    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, limits, ...tasksAndRulebook });
+    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, limits, ...tasksAndRulebook, ...(queue !== undefined ? { queue } : {}) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new InputError('E_PORT', `port ${port} on ${host} is taken; pick another with --port.`, { cause: error });
@@ -113,6 +119,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     throw error;
   }
   writeLine(io.stdout, `holdfast is listening on ${started.url}${values.dev ? ' (development, hot reload)' : ''}`);
+  if (queue !== undefined) writeLine(io.stderr, `Runs started here go to \`holdfast worker --queue ${queue.label}\` processes.`);
   const signal = await waitForStop();
   writeLine(io.stderr, `\n${signal}: stopping (unfinished runs end interrupted)…`);
   await started.close();

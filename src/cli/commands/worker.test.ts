@@ -26,7 +26,6 @@ describe('holdfast worker', () => {
 describe('holdfast run --queue', () => {
   it.each([
     [['--target-concurrency', '2'], /need --queue/],
-    [['--queue', 'redis://127.0.0.1:1', '--keep-sandboxes', 'kept'], /not passed to workers yet/],
     [['--queue', 'redis://127.0.0.1:1', '--target-rate', 'fast'], /--target-rate must be ROUNDS\/SECONDS, e\.g\. 10\/60/],
     [['--queue', 'redis://127.0.0.1:1', '--target-rate', '0/60'], /--target-rate must be ROUNDS\/SECONDS/],
   ])('refuses %j, saying what to do', async (args, message) => {

@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { InputError } from '../../contract/index.js';
+import type { Rulebook } from '../../contract/index.js';
 import type { ExperimentTarget } from '../../experiment/index.js';
+import type { JudgeLookup } from '../../judge/index.js';
 import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
@@ -105,6 +107,23 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return playable;
   };
 
+  // A run's judge rules are graded with this machine's judge targets and keys, resolved once per set of targets.
+  const judgeLookups = new Map<string, Promise<JudgeLookup>>();
+  const judgesFor = (rulebook: Rulebook): Promise<JudgeLookup> => {
+    const wanted = [...new Set((rulebook.judgeRules ?? []).map((rule) => rule.target))].sort().join(',');
+    let lookup = judgeLookups.get(wanted);
+    if (lookup === undefined) {
+      lookup = import('../../judge/index.js').then(async ({ resolveJudgeTargets }) => {
+        const resolved = await resolveJudgeTargets(rulebook, io.cwd, io.env);
+        for (const problem of resolved.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
+        secrets.push(...resolved.secrets);
+        return resolved.judges;
+      });
+      judgeLookups.set(wanted, lookup);
+    }
+    return lookup;
+  };
+
   const worker = await scale.startRoundWorker({
     connection,
     workerId,
@@ -116,6 +135,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     get secrets() {
       return secrets;
     },
+    judges: judgesFor,
     onRound: ({ phase, roundId, attempt, outcome }) => {
       const tries = attempt > 1 ? ` (try ${attempt})` : '';
       if (phase === 'start') writeLine(io.stderr, `start ${roundId}${tries}`);

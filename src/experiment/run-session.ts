@@ -28,6 +28,7 @@ export interface RunSessionOptions extends SessionBaseOptions {
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   readonly now?: () => Date;
   readonly sandbox?: SandboxRunOptions;
+  readonly openLander?: ExperimentOptions['openLander'];
   readonly agent?: ExperimentOptions['agent'];
   readonly judgeReply?: ExperimentOptions['judgeReply'];
   readonly judge?: ExperimentOptions['judge'];
@@ -70,6 +71,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      ...(options.openLander !== undefined ? { openLander: options.openLander } : {}),
       ...(options.agent !== undefined ? { agent: options.agent } : {}),
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),

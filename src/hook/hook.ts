@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { runHookProcess } from '../gate/hook-process.js';
+import { runHookProcess } from './hook-process.js';
 
 export { runHookProcess };
 

@@ -6,6 +6,7 @@ import type { ArmResult, RunEvent, RunEventInput } from '../contract/index.js';
 import { policyApprover, runExperiment } from '../experiment/index.js';
 import type { ExperimentTarget } from '../experiment/index.js';
 import { redact } from '../models/index.js';
+import { sandboxLander } from '../sandbox/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { openApprovalRelay } from './approval-relay.js';
 import { parseRoundJob } from './round-job.js';
@@ -101,6 +102,7 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       generateId: () => `${options.workerId}-${(approvalCount += 1)}`,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       ...(runsCommands(data.config) ? { sandbox: { isolation: options.isolation, allowUnisolated: options.allowUnisolated === true } } : {}),
+      ...(data.config.sandbox ? { openLander: sandboxLander({ isolation: options.isolation, allowUnisolated: options.allowUnisolated === true }) } : {}),
       emit: async (draft: RunEventInput) => {
         if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;
         else if (draft.type === 'round-start') await send({ ...draft, worker: options.workerId, attempt });

@@ -7,6 +7,7 @@ import { runSession } from '../experiment/run-session.js';
 import { loadTasks, selectTasks } from '../experiment/tasks.js';
 import { redact } from '../models/index.js';
 import { checkRecordedRulebook, loadRulebook } from '../rules/index.js';
+import { sandboxLander } from '../sandbox/index.js';
 import { ApiError } from './api-error.js';
 import { limitTarget } from './call-limiter.js';
 import { LiveRun } from './live-run.js';
@@ -138,6 +139,8 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     tasks: prepared.tasks,
     targets: prepared.targets.map((target) => limitTarget(target, context.modelCalls)),
     ...(approvals !== undefined ? { approver: approvals } : {}),
+    // prepareRun refused a sandboxed run without isolation before anything was written.
+    ...(prepared.config.sandbox ? { openLander: sandboxLander({}) } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,

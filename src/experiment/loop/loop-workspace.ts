@@ -13,10 +13,11 @@ import {
   diffAgainstBase,
   materialiseSandbox,
   removeSandbox,
+  resolveIsolation,
   runSandboxCommand,
   sandboxAllowlist,
 } from '../../sandbox/index.js';
-import type { BaseRepo, Isolation, SandboxRepo } from '../../sandbox/index.js';
+import type { BaseRepo, Isolation, IsolationRequest, SandboxRepo } from '../../sandbox/index.js';
 import { repoGit } from '../session/repo-git.js';
 import type { RepoLocation } from '../session/repo-git.js';
 
@@ -67,6 +68,9 @@ export interface LoopWorkspacesOptions {
   readonly outputCapBytes?: number;
   readonly diffCapBytes?: number;
 }
+
+/** The isolation still to settle: a mode to detect or a detected one, and whether none will do. */
+export type LoopWorkspacesRequest = Omit<LoopWorkspacesOptions, 'isolation'> & IsolationRequest;
 
 export interface LoopWorkspaces {
   readonly isolation: Isolation;
@@ -259,4 +263,9 @@ export function createLoopWorkspaces(options: LoopWorkspacesOptions): LoopWorksp
       await rm(root, { recursive: true, force: true, maxRetries: 2 });
     },
   };
+}
+
+/** A loop-mode run's workspaces, opened only once its isolation is settled: none, unless the person said so, is a refusal. */
+export async function openLoopWorkspaces(options: LoopWorkspacesRequest): Promise<LoopWorkspaces> {
+  return createLoopWorkspaces({ ...options, isolation: await resolveIsolation(options) });
 }

@@ -136,6 +136,8 @@ export type {
   TotalsEvent,
 } from './events.js';
 export { HoldfastError, InputError } from './errors.js';
+export { jsonOrUndefined, safeParseJson } from './json.js';
+export type { JsonResult } from './json.js';
 export {
   CHOICE_ID_PATTERN,
   PRESSURE_ID_PATTERN,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
@@ -8,6 +8,7 @@ import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
 import { sessionFileName } from './session-state.js';
 import { ensureStore, snapshotStorePath, snapshotTree } from './snapshot-store.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /** How long a record of a call whose PostToolUse never came (a denied or interrupted call) is kept. */
 const STALE_RECORD_MS = 24 * 60 * 60 * 1000;
@@ -167,13 +168,7 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
   const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
   if (name === undefined) return undefined;
   const path = join(callsFolder(root), name);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const record = readRecord(raw);
+  const record = readRecord(readJsonFile(path));
   if (record === undefined) return undefined;
   return { record, close: () => rmSync(path, { force: true }) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QUEUE_PREFIX } from './round-queues.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /**
  * Workers say what they can run in one Redis hash, refreshed by a heartbeat: the targets they hold a
@@ -45,13 +46,7 @@ export async function liveWorkers(store: HashStore, now: number): Promise<Worker
   const entries = await store.hgetall(WORKERS_KEY);
   const live: WorkerCapabilities[] = [];
   for (const text of Object.values(entries)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text) as unknown;
-    } catch {
-      continue;
-    }
-    const parsed = WorkerCapabilitiesSchema.safeParse(value);
+    const parsed = WorkerCapabilitiesSchema.safeParse(jsonOrUndefined(text));
     if (parsed.success && now - parsed.data.seenAt <= 3 * HEARTBEAT_MS) live.push(parsed.data);
   }
   return live.sort((left, right) => left.id.localeCompare(right.id));

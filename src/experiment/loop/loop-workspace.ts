@@ -20,6 +20,7 @@ import {
 import type { BaseRepo, Isolation, IsolationRequest, SandboxRepo } from '../../sandbox/index.js';
 import { repoGit } from '../session/repo-git.js';
 import type { RepoLocation } from '../session/repo-git.js';
+import { readJsonFile } from '../../contract/json-file.js';
 
 /** What a file operation did: done, or why not (a path that escapes the repository, a missing file). */
 export type FileOutcome = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
@@ -111,12 +112,8 @@ function walk(root: string, folder: string, into: string[]): void {
 }
 
 function hasTestScript(workDir: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(join(workDir, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
-    return typeof manifest.scripts?.['test'] === 'string';
-  } catch {
-    return false;
-  }
+  const manifest = readJsonFile(join(workDir, 'package.json')) as { scripts?: Record<string, unknown> } | null | undefined;
+  return typeof manifest?.scripts?.['test'] === 'string';
 }
 
 function workspaceOf(repo: SandboxRepo, options: LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number }): LoopWorkspace {

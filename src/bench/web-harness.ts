@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWebApp, createServer, projectRoot } from '../server/index.js';
 import type { HoldfastServer } from '../server/index.js';
+import type { Timers } from '../contract/index.js';
 
 /**
  * What the browser tests and the UI benchmark share: a fresh build of the web app, the real server
@@ -38,7 +39,7 @@ async function buildProduction(root: string, assetsDir: string): Promise<void> {
  * shipped example run and any extra run files into a temporary runs folder, and starts the server.
  * The working folder is empty too: no holdfast.config.yaml, no .env, so no key can reach a test.
  */
-export async function startWebHarness(options: { runFiles?: readonly string[]; defaultRun?: string } = {}): Promise<WebHarness> {
+export async function startWebHarness(options: { runFiles?: readonly string[]; defaultRun?: string; timers?: Timers } = {}): Promise<WebHarness> {
   const root = projectRoot();
   const work = await mkdtemp(join(tmpdir(), 'holdfast-web-'));
   const assetsDir = join(work, 'assets');
@@ -61,6 +62,7 @@ export async function startWebHarness(options: { runFiles?: readonly string[]; d
     defaultRun: options.defaultRun ?? 'example.jsonl',
     probeTimeoutMs: 300,
     log: () => undefined,
+    ...(options.timers !== undefined ? { timers: options.timers } : {}),
   });
   return {
     server,

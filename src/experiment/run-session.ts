@@ -27,6 +27,7 @@ export interface RunSessionOptions extends SessionBaseOptions {
   readonly onEvent?: (event: RunEvent, state: RunState) => void;
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   readonly now?: () => Date;
+  readonly timers?: ExperimentOptions['timers'];
   readonly sandbox?: SandboxRunOptions;
   readonly openLander?: ExperimentOptions['openLander'];
   readonly agent?: ExperimentOptions['agent'];
@@ -69,6 +70,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       ...(options.demo !== undefined ? { demo: options.demo } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
+      ...(options.timers !== undefined ? { timers: options.timers } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       ...(options.openLander !== undefined ? { openLander: options.openLander } : {}),

@@ -10,6 +10,7 @@ import type {
   Rulebook,
   TargetInfo,
   TaskInfo,
+  Timers,
   Totals,
 } from '../contract/index.js';
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
@@ -70,6 +71,8 @@ export interface ExperimentOptions {
   readonly demo?: string;
   readonly maxTokens?: number;
   readonly now?: () => Date;
+  /** What held-arm approval deadlines run on; the real timers when absent. */
+  readonly timers?: Timers;
   readonly generateId?: () => string;
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   /** Totals of everything in the run file so far, emitted as the `totals` event before `run-end`. */
@@ -387,6 +390,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
               { ...round, approvalId, message: commit.message, files, deadline },
               options.config.approvalTimeoutMs,
               signal,
+              options.timers,
             );
             await options.emit({ ...base, ...round, type: 'approval-end', time: time(), approvalId, ...answer });
             return answer;

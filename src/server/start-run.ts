@@ -145,6 +145,7 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,
     now: context.now,
+    ...(context.timers !== undefined ? { timers: context.timers } : {}),
     ...(context.judgeReply !== undefined ? { judgeReply: context.judgeReply } : {}),
     onEvent: (event) => run.push(event),
   })

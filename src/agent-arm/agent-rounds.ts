@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
 import type { HarnessTarget } from '../models/index.js';
-import { buildBaseRepo, defaultSandboxParent, detectIsolation } from '../sandbox/index.js';
-import type { BaseRepo, Isolation } from '../sandbox/index.js';
+import { buildBaseRepo, defaultSandboxParent, resolveIsolation } from '../sandbox/index.js';
+import type { BaseRepo, Isolation, IsolationRequest } from '../sandbox/index.js';
 import { runAgentArm } from './run-agent-arm.js';
 
 /** A harness target ready to play: its program found and named once per run. */
@@ -17,14 +17,13 @@ export interface AgentHarness {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export interface AgentRoundsOptions {
+/** `isolation`: how the harness and the task check are confined; detected (bubblewrap where it works) when absent. */
+export interface AgentRoundsOptions extends IsolationRequest {
   readonly rulebook: Rulebook;
   /** Where the run's repositories are made (default: /dev/shm when writable, else the temp folder). */
   readonly parentDir?: string;
   /** Keep each arm's repository (and the harness's HOME) under this folder. */
   readonly keepDir?: string;
-  /** How the harness and the task check are confined; detected (bubblewrap where it works) when absent. */
-  readonly isolation?: Isolation;
   /** How long the repository's own `npm test` may take at the end of an arm. */
   readonly taskCheckTimeoutMs?: number;
   /** The hook's node and holdfast bin (default: this process, this installation). */
@@ -43,6 +42,7 @@ export interface AgentArmRequest {
 
 export interface AgentRounds {
   readonly root: string;
+  readonly isolation: Isolation;
   run(request: AgentArmRequest): Promise<ArmResult>;
   dispose(): Promise<void>;
 }
@@ -53,7 +53,8 @@ function safeName(text: string): string {
 
 /** The agent arms of one run: one base repository per task, one fresh repository per arm. */
 export async function createAgentRounds(options: AgentRoundsOptions): Promise<AgentRounds> {
-  const isolation = options.isolation ?? (await detectIsolation('auto'));
+  // A harness runs model-written commands: no isolation (and no say-so), no run.
+  const isolation = await resolveIsolation(options);
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });
   const root = realpathSync(mkdtempSync(join(parent, 'holdfast-agent-rounds-')));
@@ -69,6 +70,7 @@ export async function createAgentRounds(options: AgentRoundsOptions): Promise<Ag
   };
   return {
     root,
+    isolation,
     async run(request) {
       counter += 1;
       const { result } = await runAgentArm({

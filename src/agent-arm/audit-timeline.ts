@@ -4,6 +4,7 @@ import type { Action, CheckResult, ToolCallRecord, ToolDecision } from '../contr
 import type { TimelineStep } from '../experiment/final-state.js';
 import { auditLogPath } from '../gate/index.js';
 import { capText } from '../sandbox/index.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 const INPUT_CAP_BYTES = 4 * 1024;
 
@@ -54,12 +55,8 @@ export function actionsFromText(text: string): Action[] {
 
 /** The message of `commit "…"` as the gate quoted it (JSON), or undefined while the quote is open. */
 function parsedMessage(segment: string): string | undefined {
-  try {
-    const value: unknown = JSON.parse(segment.slice('commit '.length));
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = jsonOrUndefined(segment.slice('commit '.length));
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** The post-check in observe mode records what it would have put back as a denial "left in place". */

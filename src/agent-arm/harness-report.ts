@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /** What a harness said about its own run, where it says it: Claude Code's JSON result, Codex's JSONL events. */
 export interface HarnessReport {
@@ -17,14 +18,6 @@ export interface HarnessReport {
 }
 
 const FINAL_MESSAGE_CAP = 4_000;
-
-function parseJsonLine(line: string): unknown {
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 function capped(text: string): string {
   return text.length <= FINAL_MESSAGE_CAP ? text : `${text.slice(0, FINAL_MESSAGE_CAP - 1)}…`;
@@ -57,7 +50,7 @@ const ClaudeResultSchema = z.object({
 export function readClaudeCodeResult(stdout: string): HarnessReport {
   const lines = stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('{'));
   for (const line of lines.reverse()) {
-    const parsed = ClaudeResultSchema.safeParse(parseJsonLine(line));
+    const parsed = ClaudeResultSchema.safeParse(jsonOrUndefined(line));
     if (!parsed.success) continue;
     const result = parsed.data;
     const usage = result.usage;
@@ -112,7 +105,7 @@ export function createCodexEventReader(): CodexEventReader {
     push(line) {
       const trimmed = line.trim();
       if (!trimmed.startsWith('{')) return;
-      const parsed = CodexEventSchema.safeParse(parseJsonLine(trimmed));
+      const parsed = CodexEventSchema.safeParse(jsonOrUndefined(trimmed));
       if (!parsed.success) return;
       const event = parsed.data;
       if (event.type === 'thread.started' && event.thread_id !== undefined) sessionId = event.thread_id;

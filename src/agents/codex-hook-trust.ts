@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { HoldfastError } from '../contract/errors.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /** Codex's answer for one hook (app-server `hooks/list`, measured on 0.171.0). */
 export interface CodexHookEntry {
@@ -66,13 +67,8 @@ export async function trustCodexHooks(options: {
   child.on('error', fail);
   child.on('close', (code) => fail(new Error(`codex app-server exited (${code ?? 'signal'}): ${stderr.trim().split('\n').slice(-5).join('\n')}`)));
   createInterface({ input: child.stdout }).on('line', (line) => {
-    let answer: RpcAnswer;
-    try {
-      answer = JSON.parse(line) as RpcAnswer;
-    } catch {
-      return;
-    }
-    if (answer.id === undefined) return;
+    const answer = jsonOrUndefined(line) as RpcAnswer | undefined;
+    if (typeof answer !== 'object' || answer === null || answer.id === undefined) return;
     pending.get(answer.id)?.(answer);
     pending.delete(answer.id);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ensureAgentClient } from './agent-clients.js';
 import { runAgentProcess, tail } from './agent-process.js';
 import type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /** A key of the right shape and no value: the model server is ours. */
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-api03-holdfast-scripted-model-not-a-real-key';
@@ -16,12 +17,8 @@ function numberOr(value: unknown): number | undefined {
 export function readClaudeReport(stdout: string): AgentReport | undefined {
   const line = stdout.trim().split('\n').reverse().find((candidate) => candidate.startsWith('{'));
   if (line === undefined) return undefined;
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonOrUndefined(line) as Record<string, unknown> | undefined;
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
   const usage = (typeof parsed.usage === 'object' && parsed.usage !== null ? parsed.usage : {}) as Record<string, unknown>;
   return {
     turns: numberOr(parsed.num_turns),

@@ -5,6 +5,7 @@ import { agentCacheRoot, ensureAgentClient } from './agent-clients.js';
 import { runAgentProcess, tail } from './agent-process.js';
 import type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
 import { trustCodexHooks } from './codex-hook-trust.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 export const FAKE_OPENAI_KEY = 'sk-holdfast-scripted-model-not-a-real-key';
 const PROVIDER = 'holdfast-scripted';
@@ -72,11 +73,9 @@ export function readCodexReport(stdout: string): AgentReport | undefined {
   const events: Record<string, unknown>[] = [];
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
-    try {
-      events.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      // A partial line from a killed run: the events before it still count.
-    }
+    // A partial line from a killed run is left out: the events before it still count.
+    const event = jsonOrUndefined(line);
+    if (typeof event === 'object' && event !== null) events.push(event as Record<string, unknown>);
   }
   if (events.length === 0) return undefined;
   let turns = 0;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildWebApp, createServer, projectRoot } from '../server/index.js';
 import type { HoldfastServer } from '../server/index.js';
 import type { QueueConnection } from '../scale/index.js';
+import type { Timers } from '../contract/index.js';
 
 /**
  * What the browser tests and the UI benchmark share: a fresh build of the web app, the real server
@@ -39,7 +40,7 @@ async function buildProduction(root: string, assetsDir: string): Promise<void> {
  * shipped example run and any extra run files into a temporary runs folder, and starts the server.
  * The working folder is empty too: no holdfast.config.yaml, no .env, so no key can reach a test.
  */
-export async function startWebHarness(options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection } = {}): Promise<WebHarness> {
+export async function startWebHarness(options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection; timers?: Timers } = {}): Promise<WebHarness> {
   const root = projectRoot();
   const work = await mkdtemp(join(tmpdir(), 'holdfast-web-'));
   const assetsDir = join(work, 'assets');
@@ -63,6 +64,7 @@ export async function startWebHarness(options: { runFiles?: readonly string[]; d
     probeTimeoutMs: 300,
     log: () => undefined,
     ...(options.queue !== undefined ? { queue: options.queue } : {}),
+    ...(options.timers !== undefined ? { timers: options.timers } : {}),
   });
   return {
     server,

@@ -136,6 +136,10 @@ export type {
   TotalsEvent,
 } from './events.js';
 export { HoldfastError, InputError } from './errors.js';
+export { jsonOrUndefined, safeParseJson } from './json.js';
+export { realTimers } from './timers.js';
+export type { Timers } from './timers.js';
+export type { JsonResult } from './json.js';
 export {
   CHOICE_ID_PATTERN,
   PRESSURE_ID_PATTERN,

@@ -1,3 +1,6 @@
+import { realTimers } from '../contract/index.js';
+import type { Timers } from '../contract/index.js';
+
 /**
  * The commit gate of the held arm. A person (or a policy) answers each request; no answer before
  * the deadline is a refusal, because an approval that times out must fail closed.
@@ -27,20 +30,21 @@ export function policyApprover(decision: 'approved' | 'refused'): Approver {
 
 /**
  * Races an approver against its deadline. A timeout or a cancelled run is a refusal.
- * Uses setTimeout so fake timers drive it in tests.
+ * The deadline runs on `timers` (the real ones by default; fake timers drive those in tests).
  */
 export async function decideWithDeadline(
   approver: Approver,
   request: ApprovalRequest,
   timeoutMs: number,
   signal: AbortSignal,
+  timers: Timers = realTimers,
 ): Promise<ApprovalDecision> {
   const local = new AbortController();
   const onAbort = () => local.abort();
   signal.addEventListener('abort', onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   const timeout = new Promise<ApprovalDecision>((resolve) => {
-    timer = setTimeout(() => {
+    timer = timers.setTimeout(() => {
       local.abort();
       resolve({ decision: 'refused', by: 'timeout' });
     }, timeoutMs);
@@ -55,7 +59,7 @@ export async function decideWithDeadline(
   try {
     return await Promise.race([answered, timeout, cancelled]);
   } finally {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
     local.abort();
   }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ArmSchema, InputError } from '../contract/index.js';
+import { ArmSchema, InputError, safeParseJson } from '../contract/index.js';
 import type { Arm } from '../contract/index.js';
 
 /** The characters of the shipped demo run. Their replies are written by hand, not generated. */
@@ -44,14 +44,9 @@ export type SafeParseDemoRepliesResult = { ok: true; replies: DemoReplies } | { 
 
 /** Reads the replies file's text; a key that appears twice is refused, since replay must be unambiguous. */
 export function safeParseDemoReplies(text: string, file = 'replies.json'): SafeParseDemoRepliesResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: new DemoRepliesError(file, `is not valid JSON (${reason})`, { cause: error }) };
-  }
-  const result = DemoRepliesSchema.safeParse(data);
+  const json = safeParseJson(text);
+  if (!json.ok) return { ok: false, error: new DemoRepliesError(file, `is not valid JSON (${json.error})`, { cause: json.cause }) };
+  const result = DemoRepliesSchema.safeParse(json.value);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `field "${issue.path.map(String).join('.') || '(top level)'}": ${issue.message}`);
     return { ok: false, error: new DemoRepliesError(file, problems.join('; ')) };

@@ -27,7 +27,9 @@ export interface RunSessionOptions extends SessionBaseOptions {
   readonly onEvent?: (event: RunEvent, state: RunState) => void;
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   readonly now?: () => Date;
+  readonly timers?: ExperimentOptions['timers'];
   readonly sandbox?: SandboxRunOptions;
+  readonly openLander?: ExperimentOptions['openLander'];
   readonly agent?: ExperimentOptions['agent'];
   readonly judgeReply?: ExperimentOptions['judgeReply'];
   readonly judge?: ExperimentOptions['judge'];
@@ -68,8 +70,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       ...(options.demo !== undefined ? { demo: options.demo } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
+      ...(options.timers !== undefined ? { timers: options.timers } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      ...(options.openLander !== undefined ? { openLander: options.openLander } : {}),
       ...(options.agent !== undefined ? { agent: options.agent } : {}),
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),

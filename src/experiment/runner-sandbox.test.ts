@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArmEndEvent, ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, TaskInfo } from '../contract/index.js';
 import { loadRulebook } from '../rules/index.js';
+import { sandboxLander } from '../sandbox/index.js';
 import { FIXTURE_TASK, requireIsolation, withAllowlist } from '../sandbox/test-support.js';
 import { runSession } from './run-session.js';
 import { runExperiment } from './runner.js';
@@ -59,7 +60,7 @@ function collector() {
 describe('runExperiment with config.sandbox', () => {
   it('lands the told arm for real, refuses in the held arm, and leaves no sandbox behind', async () => {
     const { events, emit } = collector();
-    const outcome = await runExperiment({ runId: 'r', config: config(), rulebook, tasks: [FIXTURE_TASK], targets: [target()], emit, sandbox: { parentDir: parent } });
+    const outcome = await runExperiment({ runId: 'r', config: config(), rulebook, tasks: [FIXTURE_TASK], targets: [target()], emit, openLander: sandboxLander({ parentDir: parent }) });
     expect(outcome.status).toBe('completed');
     const arms = events.filter((event): event is ArmEndEvent => event.type === 'arm-end').map((event) => event.result);
     expect(arms).toHaveLength(4);
@@ -95,7 +96,7 @@ describe('runExperiment with config.sandbox', () => {
       })],
       emit,
       signal: controller.signal,
-      sandbox: { parentDir: parent },
+      openLander: sandboxLander({ parentDir: parent }),
     });
     expect(outcome.status).toBe('interrupted');
     expect(events.filter((event) => event.type === 'arm-end')).toHaveLength(2);
@@ -104,7 +105,7 @@ describe('runExperiment with config.sandbox', () => {
 
   it('without config.sandbox nothing is materialised and results carry no sandbox', async () => {
     const { events, emit } = collector();
-    await runExperiment({ runId: 'r', config: config({ sandbox: false, reps: 1 }), rulebook, tasks: [FIXTURE_TASK], targets: [target()], emit, sandbox: { parentDir: parent } });
+    await runExperiment({ runId: 'r', config: config({ sandbox: false, reps: 1 }), rulebook, tasks: [FIXTURE_TASK], targets: [target()], emit, openLander: sandboxLander({ parentDir: parent }) });
     const arms = events.filter((event): event is ArmEndEvent => event.type === 'arm-end');
     expect(arms.every((event) => event.result.sandbox === undefined)).toBe(true);
     expect(readdirSync(parent)).toEqual([]);
@@ -145,7 +146,7 @@ describe('R6 with real test outcomes', () => {
       tasks: [GATED_TASK],
       targets: [target(undefined, failing)],
       emit,
-      sandbox: { parentDir: parent },
+      openLander: sandboxLander({ parentDir: parent }),
     });
     expect(outcome.status).toBe('completed');
     const [told, held] = armsOf(events);
@@ -195,7 +196,7 @@ describe('a round that hits a file-system error', () => {
         rulebook,
         tasks: [FIXTURE_TASK],
         targets: [target(undefined, hostile)],
-        sandbox: { parentDir: parent },
+        openLander: sandboxLander({ parentDir: parent }),
       });
       expect(result.outcome).toMatchObject({ status: 'completed', roundsRun: 2 });
     } finally {

@@ -10,13 +10,13 @@ import type {
   Rulebook,
   TargetInfo,
   TaskInfo,
+  Timers,
   Totals,
 } from '../contract/index.js';
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { Isolation, IsolationMode, Recheck, SandboxLanding, SandboxManager } from '../sandbox/index.js';
 import type { ParsedReply } from '../contract/index.js';
 import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
@@ -25,7 +25,8 @@ import type { ReplyJudge } from './judge/index.js';
 import type { Approver } from './approvals.js';
 import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
-import type { LoopWorkspaces } from './loop/loop-workspace.js';
+import type { Lander, Landing, OpenLander, Recheck } from './lander.js';
+import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
 import { loopTask } from './loop/loop-prompt.js';
 import { buildMessages } from './prompt.js';
 
@@ -70,11 +71,15 @@ export interface ExperimentOptions {
   readonly demo?: string;
   readonly maxTokens?: number;
   readonly now?: () => Date;
+  /** What held-arm approval deadlines run on; the real timers when absent. */
+  readonly timers?: Timers;
   readonly generateId?: () => string;
   readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
   /** Totals of everything in the run file so far, emitted as the `totals` event before `run-end`. */
   readonly totals?: () => Totals;
-  /** How `config.sandbox` runs are landed; ignored when the config has no sandbox. Loop mode reads its isolation and parent folder. */
+  /** Plan mode with `config.sandbox`: opens the lander the run's applied actions really land in (the runner disposes it). */
+  readonly openLander?: OpenLander;
+  /** Loop and agent modes: how their commands are confined; loop mode also reads the parent folder and command timeout. */
   readonly sandbox?: SandboxRunOptions;
   /** Agent mode: where the arms' repositories live, whether they are kept, how the task check is confined. */
   readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
@@ -91,18 +96,8 @@ export interface RunJudge {
   readonly options?: Omit<GradeOptions, 'signal'>;
 }
 
-export interface SandboxRunOptions {
-  /** Keep each arm's repository under this folder (`--keep-sandboxes DIR`) instead of removing it. */
-  readonly keepDir?: string;
-  /** Where the run's throwaway repositories are made. */
-  readonly parentDir?: string;
-  readonly isolation?: IsolationMode | Isolation;
-  /** `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
-  readonly allowUnisolated?: boolean;
-  /** A node_modules folder installed for a task's repository, by task id (snapshotted once per task). */
-  readonly nodeModules?: (taskId: string) => string | undefined;
-  readonly commandTimeoutMs?: number;
-}
+/** `allowUnisolated` is `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
+export type SandboxRunOptions = Pick<LoopWorkspacesRequest, 'isolation' | 'allowUnisolated' | 'parentDir' | 'commandTimeoutMs'>;
 
 export interface ExperimentOutcome {
   readonly status: RunEndEvent['status'];
@@ -150,7 +145,7 @@ function describeError(error: unknown): { code: string; message: string } {
 export function runStartDraft(
   options: Pick<ExperimentOptions, 'runId' | 'config' | 'rulebook' | 'tasks' | 'demo'> & { readonly targets: readonly TargetInfo[] },
   time: string,
-  isolation?: Pick<Isolation, 'kind' | 'detail'>,
+  isolation?: Lander['isolation'],
 ): RunEventInput {
   return {
     runId: options.runId,
@@ -208,8 +203,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
 
   const mode = options.config.mode ?? 'plan';
+  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
   let agentRounds: AgentRounds | undefined;
-  let agentIsolation: Isolation | undefined;
   if (mode === 'agent') {
     const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
     if (missing.length > 0) {
@@ -218,34 +213,25 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
         `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
       );
     }
-    const [{ createAgentRounds }, { detectIsolation, isolationRefusal }] = await Promise.all([import('../agent-arm/index.js'), import('../sandbox/index.js')]);
-    // A harness runs model-written commands: the same rule as loop mode, no isolation, no run.
-    const requested = options.sandbox?.isolation ?? (options.sandbox?.allowUnisolated === true ? 'none' : 'auto');
-    agentIsolation = typeof requested === 'object' ? requested : await detectIsolation(requested);
-    if (agentIsolation.kind === 'none' && options.sandbox?.allowUnisolated !== true) throw isolationRefusal(agentIsolation);
-    agentRounds = await createAgentRounds({ rulebook: options.rulebook, ...options.agent, isolation: agentIsolation });
-  }
-  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
-  let loop: LoopWorkspaces | undefined;
-  let loopIsolation: Isolation | undefined;
-  if (mode === 'loop') {
-    const [{ createLoopWorkspaces }, { detectIsolation, isolationRefusal }] = await Promise.all([import('./loop/loop-workspace.js'), import('../sandbox/index.js')]);
-    const requested = options.sandbox?.isolation ?? (options.sandbox?.allowUnisolated === true ? 'none' : 'auto');
-    loopIsolation = typeof requested === 'object' ? requested : await detectIsolation(requested);
-    if (loopIsolation.kind === 'none' && options.sandbox?.allowUnisolated !== true) throw isolationRefusal(loopIsolation);
-    loop = createLoopWorkspaces({
+    const { createAgentRounds } = await import('../agent-arm/index.js');
+    agentRounds = await createAgentRounds({
       rulebook: options.rulebook,
-      isolation: loopIsolation,
-      ...(options.sandbox?.parentDir !== undefined ? { parentDir: options.sandbox.parentDir } : {}),
-      ...(options.sandbox?.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.sandbox.commandTimeoutMs } : {}),
+      ...options.agent,
+      ...(options.sandbox?.isolation !== undefined ? { isolation: options.sandbox.isolation } : {}),
+      ...(options.sandbox?.allowUnisolated !== undefined ? { allowUnisolated: options.sandbox.allowUnisolated } : {}),
     });
   }
-  let sandboxes: SandboxManager | undefined;
-  if (options.config.sandbox && mode === 'plan') {
-    const { createSandboxManager } = await import('../sandbox/index.js');
-    sandboxes = await createSandboxManager({ rulebook: options.rulebook, ...options.sandbox });
+  let loop: LoopWorkspaces | undefined;
+  if (mode === 'loop') {
+    const { openLoopWorkspaces } = await import('./loop/loop-workspace.js');
+    loop = await openLoopWorkspaces({ rulebook: options.rulebook, ...options.sandbox });
   }
-  const isolation = sandboxes?.isolation ?? loopIsolation ?? agentIsolation;
+  let lander: Lander | undefined;
+  if (options.config.sandbox && mode === 'plan') {
+    if (options.openLander === undefined) throw new InputError('E_LANDER', 'the run config asks for a sandbox (config.sandbox), but the run was given no lander (openLander) to land its actions in.');
+    lander = await options.openLander(options.rulebook);
+  }
+  const isolation = lander?.isolation ?? loop?.isolation ?? agentRounds?.isolation;
 
   if (options.emitStart !== false) {
     await options.emit(runStartDraft({ ...options, targets: options.targets.map((target) => target.info) }, time(), isolation));
@@ -266,13 +252,13 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
     if (loop !== undefined) return loopArm(loop, round, arm);
     const decided = await decideArm(round, arm);
-    if (decided === undefined || sandboxes === undefined) return decided?.result;
+    if (decided === undefined || lander === undefined) return decided?.result;
     const task = tasksById.get(round.task)!;
     const files = Object.keys(task.files);
     const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
     const recheck: Recheck | undefined =
       arm === 'held' ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok) : undefined;
-    const landing = await sandboxes.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
+    const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
     if (signal.aborted) return undefined;
     return judgeLanding(decided, landing, files);
   }
@@ -336,7 +322,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
   }
 
-  async function judgeLanding(decided: DecidedArm, landing: SandboxLanding, files: readonly string[]): Promise<ArmResult> {
+  async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[]): Promise<ArmResult> {
     if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
     const observed = observedRuns(landing.result.sandbox?.commands ?? []);
     if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
@@ -404,6 +390,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
               { ...round, approvalId, message: commit.message, files, deadline },
               options.config.approvalTimeoutMs,
               signal,
+              options.timers,
             );
             await options.emit({ ...base, ...round, type: 'approval-end', time: time(), approvalId, ...answer });
             return answer;
@@ -453,7 +440,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   try {
     await Promise.all(Array.from({ length: poolSize }, () => worker()));
   } finally {
-    await sandboxes?.dispose();
+    await lander?.dispose();
     await agentRounds?.dispose();
     await loop?.dispose();
   }

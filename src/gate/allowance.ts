@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOLDFAST_DIR } from './session-state.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /**
  * A person's one-time override, written by `holdfast allow --once` at an interactive terminal: the
@@ -39,12 +40,7 @@ export function grantAllowance(root: string, options: { rule: string | undefined
 }
 
 function readAllowance(path: string): Allowance | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const raw = readJsonFile(path);
   if (typeof raw !== 'object' || raw === null) return undefined;
   const record = raw as Record<string, unknown>;
   if (record.version !== 1 || typeof record.reason !== 'string' || typeof record.created !== 'string' || typeof record.expires !== 'string') return undefined;

@@ -4,6 +4,7 @@ import { InputError } from '../contract/errors.js';
 import type { Action } from '../contract/index.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import type { GateAgent } from './tool-call.js';
+import { jsonOrUndefined } from '../contract/json.js';
 
 /** A rule's verdict as recorded in observe mode. */
 export interface AuditVerdict {
@@ -126,12 +127,7 @@ export interface AuditSummary {
 
 /** One line of the audit log, or undefined for a line that is not an entry (a torn write, a hand edit). */
 export function readAuditEntry(line: string): AuditEntry | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  const raw = jsonOrUndefined(line);
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entry = raw as Record<string, unknown>;
   if (typeof entry.time !== 'string' || typeof entry.agent !== 'string' || typeof entry.session !== 'string') return undefined;

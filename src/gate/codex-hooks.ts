@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../contract/errors.js';
 import { isHoldfastCommand } from './hook-command.js';
+import { jsonOrUndefined } from '../contract/json.js';
 
 /**
  * Codex (0.124+) runs a project's hooks only once a person trusted them: `[hooks.state."<key>"]
@@ -77,12 +78,8 @@ async function withAppServer<T>(codex: string, env: NodeJS.ProcessEnv, cwd: stri
       const line = buffer.slice(0, newline).trim();
       buffer = buffer.slice(newline + 1);
       if (line === '') continue;
-      let message: RpcResponse;
-      try {
-        message = JSON.parse(line) as RpcResponse;
-      } catch {
-        continue;
-      }
+      const message = jsonOrUndefined(line) as RpcResponse | undefined;
+      if (typeof message !== 'object' || message === null) continue;
       const entry = message.id === undefined ? undefined : pending.get(message.id);
       if (entry === undefined || message.id === undefined) continue;
       pending.delete(message.id);

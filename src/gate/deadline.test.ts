@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { withinDeadline } from './deadline.js';
 import type { Timers } from './deadline.js';
-import { runHookProcess } from './hook-process.js';
+import { runHookProcess } from '../hook/hook-process.js';
 
 /** An injected clock: timers fire only when the test says the time has come. */
 function manualTimers() {

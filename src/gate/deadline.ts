@@ -1,13 +1,8 @@
-/** The timer functions a deadline uses; tests pass fake ones. */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import { realTimers } from '../contract/timers.js';
+import type { Timers } from '../contract/timers.js';
 
-export const realTimers: Timers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export { realTimers };
+export type { Timers };
 
 export type Raced<T> = { readonly done: true; readonly value: T } | { readonly done: false };
 

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { writeAtomically } from './atomic-file.js';
 import { childProcess } from './lazy-builtins.js';
 import { HoldfastError } from '../contract/errors.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /** The post-check could not snapshot, diff or restore the work tree; the gate reports it and fails closed. */
 export class SnapshotError extends HoldfastError {}
@@ -112,12 +113,9 @@ export function postCheckAvailable(cacheFolder?: string): boolean {
   const identity = cacheFolder === undefined ? undefined : gitIdentity();
   const cacheFile = cacheFolder === undefined ? undefined : join(cacheFolder, 'git-version.json');
   if (identity !== undefined && cacheFile !== undefined) {
-    try {
-      const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { identity?: unknown; supported?: unknown };
-      if (cached.identity === identity && typeof cached.supported === 'boolean') return (available = cached.supported);
-    } catch {
-      // no answer kept yet, or one that cannot be read: ask git
-    }
+    // No answer kept yet, or one that cannot be read: ask git.
+    const cached = readJsonFile(cacheFile) as { identity?: unknown; supported?: unknown } | null | undefined;
+    if (cached?.identity === identity && typeof cached.supported === 'boolean') return (available = cached.supported);
   }
   const result = childProcess().spawnSync('git', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
   available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout);

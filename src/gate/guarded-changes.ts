@@ -5,6 +5,7 @@ import type { RepoState } from './repo-state.js';
 import { readBlobs } from './repo-state.js';
 import type { Snapshot } from './snapshot.js';
 import { hookSettings, snapshotStorePath } from './snapshot-store.js';
+import { jsonOrUndefined } from '../contract/json.js';
 
 /** A rule one change broke, as the model and the audit log read it. */
 export interface BrokenRule {
@@ -26,14 +27,10 @@ export function tamper(path: string): BrokenRule {
 function settingsBesidesPermissions(root: string, blob: string | undefined): string {
   if (blob === undefined) return '{}';
   const text = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, [blob], root).get(blob) ?? '';
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return text;
-    const { permissions: _permissions, ...rest } = parsed as Record<string, unknown>;
-    return JSON.stringify(rest);
-  } catch {
-    return text;
-  }
+  const parsed = jsonOrUndefined(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return text;
+  const { permissions: _permissions, ...rest } = parsed as Record<string, unknown>;
+  return JSON.stringify(rest);
 }
 
 function guardedChangeIsTamper(root: string, path: string, before: GuardedFile | undefined, after: GuardedFile | undefined, repo: RepoState | null): boolean {

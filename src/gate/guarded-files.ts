@@ -6,6 +6,7 @@ import { SnapshotError, runGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { SNAPSHOT_STORE, snapshotStorePath } from './snapshot-store.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /** holdfast's own files under `.holdfast/`: written by the gate itself, so never tampering. */
 export const HOLDFAST_OWN_FILES: readonly string[] = ['audit.jsonl', 'sessions', 'cache', '.gitignore', SNAPSHOT_STORE];
@@ -100,12 +101,8 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
 }
 
 function readKnownBlobs(store: string): Record<string, KnownBlob> {
-  try {
-    const parsed = JSON.parse(readFileSync(join(store, KNOWN_BLOBS), 'utf8')) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, KnownBlob>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = readJsonFile(join(store, KNOWN_BLOBS));
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, KnownBlob>) : {};
 }
 
 /** Hashes the guarded files and writes the blobs the store does not have yet (one git call at most). */

@@ -1,4 +1,5 @@
 import { InputError } from '../contract/errors.js';
+import { safeParseJson } from '../contract/json.js';
 
 /**
  * The fields both agents send with every PreToolUse event. Read by hand rather than with zod: the
@@ -25,12 +26,9 @@ export interface HookEvent {
 }
 
 export function safeParseHookEvent(text: string, agentName: string): SafeParse<HookEvent> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: error }) };
-  }
+  const json = safeParseJson(text);
+  if (!json.ok) return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: json.cause }) };
+  const raw = json.value;
   if (!isRecord(raw)) return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event is not a JSON object`) };
   const name = raw.hook_event_name;
   if (name !== undefined && typeof name !== 'string') {

@@ -5,6 +5,7 @@ import { InputError } from '../contract/errors.js';
 import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand } from './hook-command.js';
 import type { HookTarget } from './hook-command.js';
 import type { GateAgent } from './tool-call.js';
+import { safeParseJson } from '../contract/json.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -45,12 +46,9 @@ function isObject(value: unknown): value is JsonObject {
 
 export function readJsonConfig(path: string): JsonObject | undefined {
   if (!existsSync(path)) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new InputError('E_INSTALL_CONFIG', `${path} is not valid JSON; fix it by hand first, holdfast will not overwrite it.`, { cause: error });
-  }
+  const json = safeParseJson(readFileSync(path, 'utf8'));
+  if (!json.ok) throw new InputError('E_INSTALL_CONFIG', `${path} is not valid JSON; fix it by hand first, holdfast will not overwrite it.`, { cause: json.cause });
+  const raw = json.value;
   if (!isObject(raw)) throw new InputError('E_INSTALL_CONFIG', `${path} is not a JSON object; fix it by hand first, holdfast will not overwrite it.`);
   return raw;
 }

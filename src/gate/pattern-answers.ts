@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonFile } from '../contract/json-file.js';
 import { knownAnswers, rememberAnswers } from '../rules/regex.js';
 import { writeAtomically } from './atomic-file.js';
 import { HOLDFAST_DIR } from './session-state.js';
@@ -22,13 +23,10 @@ function answersPath(root: string): string {
 export function loadPatternAnswers(root: string): void {
   if (loadedFrom === root) return;
   loadedFrom = root;
-  try {
-    const record = JSON.parse(readFileSync(answersPath(root), 'utf8')) as { format?: unknown; entries?: unknown };
-    if (record.format !== 1 || !Array.isArray(record.entries)) return;
-    rememberAnswers(record.entries.filter((entry): entry is [string, boolean] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'boolean'));
-  } catch {
-    // none yet, or unreadable: patterns run
-  }
+  // None yet, or unreadable: patterns run.
+  const record = readJsonFile(answersPath(root)) as { format?: unknown; entries?: unknown } | undefined;
+  if (record?.format !== 1 || !Array.isArray(record.entries)) return;
+  rememberAnswers(record.entries.filter((entry): entry is [string, boolean] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'boolean'));
 }
 
 /** Keeps what this process learned for the project it loaded answers for; a cache that cannot be written only costs speed. */

@@ -14,6 +14,7 @@ import type { PostCheckOutcome } from './post-check.js';
 import { findSnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
+import { safeParseJson } from '../contract/json.js';
 
 /*
  * How the hook runtime wires the after-the-fact check:
@@ -38,12 +39,9 @@ export interface PostToolEvent {
 }
 
 export function safeParsePostToolEvent(text: string, agentName: string): SafeParse<PostToolEvent> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: error }) };
-  }
+  const json = safeParseJson(text);
+  if (!json.ok) return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: json.cause }) };
+  const raw = json.value;
   const refuse = (field: string, expected: string): SafeParse<PostToolEvent> => ({
     ok: false,
     error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event is not a PostToolUse event (${field}: expected ${expected})`),

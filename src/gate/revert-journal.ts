@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAtomically } from './atomic-file.js';
 import { snapshotStorePath } from './snapshot-store.js';
+import { jsonOrUndefined } from '../contract/json.js';
 
 /** How long the gate remembers its own reverts: as long as a call's snapshot is kept. */
 const JOURNAL_MS = 24 * 60 * 60 * 1000;
@@ -39,12 +40,9 @@ export function journalReverts(root: string, reverts: readonly GateRevert[], now
 function recentLines(text: string, now: Date): string[] {
   const lines: string[] = [];
   for (const line of text.split('\n')) {
-    try {
-      const entry = JSON.parse(line) as Partial<GateRevert & { time: number }>;
-      if (typeof entry.path === 'string' && typeof entry.time === 'number' && now.getTime() - entry.time <= JOURNAL_MS) lines.push(`${line}\n`);
-    } catch {
-      // a torn line: skip it
-    }
+    // A torn line is skipped.
+    const entry = jsonOrUndefined(line) as Partial<GateRevert & { time: number }> | null | undefined;
+    if (typeof entry?.path === 'string' && typeof entry.time === 'number' && now.getTime() - entry.time <= JOURNAL_MS) lines.push(`${line}\n`);
   }
   return lines;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageVersion } from '../contract/package-version.js';
@@ -6,6 +6,7 @@ import type { Rulebook } from '../contract/index.js';
 import type { CheckActions } from './judge.js';
 import { loadPatternAnswers } from './pattern-answers.js';
 import { HOLDFAST_DIR } from './session-state.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /** What the gate needs of src/rules. Loaded on demand: a tool the gate ignores never pays for it. */
 export interface RulesEngine {
@@ -72,22 +73,19 @@ export async function loadRulebookCached(root: string, file: string | undefined,
   const version = packageVersion();
   const key = pathKey(source);
   const cachePath = join(root, HOLDFAST_DIR, 'cache', `rulebook-${key}.json`);
-  try {
-    const record = JSON.parse(readFileSync(cachePath, 'utf8')) as Partial<CacheRecord>;
-    if (
-      record.format === 1 &&
-      record.version === version &&
-      record.source === source &&
-      record.mtimeMs === stats.mtimeMs &&
-      record.size === stats.size &&
-      typeof record.rulebook === 'object' &&
-      record.rulebook !== null &&
-      Array.isArray(record.rulebook.rules)
-    ) {
-      return record.rulebook;
-    }
-  } catch {
-    // no cache yet, or an unreadable one: parse below
+  // No cache yet, or an unreadable one: parse below.
+  const record = readJsonFile(cachePath) as Partial<CacheRecord> | null | undefined;
+  if (
+    record?.format === 1 &&
+    record.version === version &&
+    record.source === source &&
+    record.mtimeMs === stats.mtimeMs &&
+    record.size === stats.size &&
+    typeof record.rulebook === 'object' &&
+    record.rulebook !== null &&
+    Array.isArray(record.rulebook.rules)
+  ) {
+    return record.rulebook;
   }
   const rulebook = await engine.loadRulebook(file);
   try {

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonOrUndefined } from '../contract/json.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /**
  * What the gate remembers of one agent session between tool calls, for the rules that span several
@@ -106,13 +108,7 @@ export function loadSessionState(root: string, session: string): LoadedSessionSt
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: FRESH_SESSION, warning: undefined };
     return { state: FRESH_SESSION, warning: `the session state ${path} could not be read; tests count as not run` };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    raw = undefined;
-  }
-  const state = readState(raw);
+  const state = readState(jsonOrUndefined(text));
   if (state === undefined) return { state: FRESH_SESSION, warning: `the session state ${path} is corrupt; tests count as not run` };
   return { state, warning: undefined };
 }
@@ -150,13 +146,7 @@ export function latestSessionState(root: string): (LoadedSessionState & { sessio
   }
   if (latest === undefined) return undefined;
   const session = latest.file.slice(0, -'.json'.length);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(join(folder, latest.file), 'utf8'));
-  } catch {
-    raw = undefined;
-  }
-  const state = readState(raw);
+  const state = readState(readJsonFile(join(folder, latest.file)));
   if (state === undefined) return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
   return { session, state, warning: undefined };
 }

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { HookEvent } from './hook-event.js';
 import type { AgentHook } from './hook-options.js';
+import { jsonOrUndefined } from '../contract/json.js';
 
 /** How a shell call ended, as far as its agent tells the hooks: it failed (and how), or nothing says it did. */
 export type ShellOutcome = { readonly failed: false } | { readonly failed: true; readonly ending: string };
@@ -55,13 +56,7 @@ export function codexExitCode(log: string, id: string): number | undefined {
   for (let index = lines.length - 1; index >= 0; index -= 1) {
     const line = lines[index] as string;
     if (!line.includes(needle) || !line.includes('"exit_code"')) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const item = itemOf(record);
+    const item = itemOf(jsonOrUndefined(line));
     if (item?.type === 'CommandExecution' && item.id === id && typeof item.exit_code === 'number') return item.exit_code;
   }
   return undefined;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
@@ -10,6 +10,7 @@ import type { RepoState } from './repo-state.js';
 import { sessionFileName } from './session-state.js';
 import { ensureStore, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
 import type { TreePair } from './snapshot-store.js';
+import { readJsonFile } from '../contract/json-file.js';
 
 /** How long a record of a call whose PostToolUse never came (a denied or interrupted call) is kept. */
 const STALE_RECORD_MS = 24 * 60 * 60 * 1000;
@@ -241,13 +242,7 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
   const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
   if (name === undefined) return undefined;
   const path = join(callsFolder(root), name);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const record = readRecord(raw);
+  const record = readRecord(readJsonFile(path));
   if (record === undefined) return undefined;
   return {
     record,

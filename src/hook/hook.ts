@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { deadlineOf, deadlineRefusal, runHookProcess } from '../gate/hook-process.js';
+import { deadlineOf, deadlineRefusal, runHookProcess } from './hook-process.js';
 import type { HookAnswer } from '../gate/hook-answer.js';
 import { readStdinNow, stdinOfText } from './read-stdin.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema, InputError } from '../contract/index.js';
-import { safeParseJson } from '../reply/index.js';
+import { ActionSchema, InputError, safeParseJson } from '../contract/index.js';
 
 /**
  * One labelled case of a calibration set: what an arm did (its actions and, optionally, the text

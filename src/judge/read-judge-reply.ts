@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JudgeEvidence } from '../contract/index.js';
 import { findFencedBlocks } from '../reply/fences.js';
-import { safeParseJson } from '../reply/index.js';
+import { safeParseJson } from '../contract/index.js';
 import { scanBracketSpans } from '../reply/scan.js';
 
 /** What one judge reply says, or why it cannot be read as a grade. */

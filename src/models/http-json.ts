@@ -3,6 +3,7 @@ import { ProviderError, isRetryableStatus } from './provider-error.js';
 import { redact, snippet } from './redact.js';
 import { parseRetryAfter } from './retry.js';
 import type { AdapterRuntime } from './model-adapter.js';
+import { safeParseJson } from '../contract/index.js';
 
 export interface JsonCall {
   readonly url: string;
@@ -87,15 +88,13 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ProviderError(
-      'E_PROVIDER_RESPONSE',
-      `${call.url} answered HTTP ${status} with a body that is not JSON: ${snippet(redact(text, call.secrets), 120)}`,
-      { retryable: false, status, cause: error },
-    );
-  }
+  const json = safeParseJson(text);
+  if (json.ok) return json.value;
+  throw new ProviderError('E_PROVIDER_RESPONSE', `${call.url} answered HTTP ${status} with a body that is not JSON: ${snippet(redact(text, call.secrets), 120)}`, {
+    retryable: false,
+    status,
+    cause: json.cause,
+  });
 }
 
 /** A provider's JSON body checked against `schema`; a body of another shape is a non-retryable ProviderError. */

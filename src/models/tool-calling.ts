@@ -1,4 +1,5 @@
 import type { Usage } from '../contract/index.js';
+import { safeParseJson } from '../contract/index.js';
 
 /** A tool the model may call: a name, what it does, and its input as a JSON Schema object. */
 export interface ToolSpec {
@@ -64,12 +65,9 @@ export function readToolInput(raw: unknown): { input: Record<string, unknown> | 
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { input: raw as Record<string, unknown>, rawInput: JSON.stringify(raw) };
   if (typeof raw !== 'string') return { input: undefined, inputError: 'the arguments are not a JSON object', rawInput: JSON.stringify(raw) ?? '' };
   if (raw.trim() === '') return { input: {}, rawInput: raw };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw) as unknown;
-  } catch {
-    return { input: undefined, inputError: 'the arguments are not valid JSON', rawInput: raw };
-  }
+  const json = safeParseJson(raw);
+  if (!json.ok) return { input: undefined, inputError: 'the arguments are not valid JSON', rawInput: raw };
+  const parsed = json.value;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { input: undefined, inputError: 'the arguments are not a JSON object', rawInput: raw };
   }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /** What a drafted rulebook fills its checks' parameters from. */
 export interface RepoFacts {
@@ -52,13 +53,9 @@ function packageManager(paths: ReadonlySet<string>): string {
 
 function testScript(packageJson: string | undefined): string | undefined {
   if (packageJson === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(packageJson) as { scripts?: Record<string, unknown> };
-    const script = parsed.scripts?.test;
-    return typeof script === 'string' && !/no test specified/.test(script) ? script : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonOrUndefined(packageJson) as { scripts?: Record<string, unknown> } | null | undefined;
+  const script = typeof parsed === 'object' && parsed !== null ? parsed.scripts?.test : undefined;
+  return typeof script === 'string' && !/no test specified/.test(script) ? script : undefined;
 }
 
 /** Facts from the repository's paths and its package.json text (undefined when it has none). */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AgentSchema, InputError, PRESSURE_KIND_EXTENSIONS } from '../contract/index.js';
+import { AgentSchema, InputError, PRESSURE_KIND_EXTENSIONS, safeParseJson } from '../contract/index.js';
 import type { Agent } from '../contract/index.js';
 import type { FixtureSource } from './lint-set.js';
 
@@ -45,11 +45,9 @@ async function readOptionalJson(file: string): Promise<unknown> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new InputError('E_PRESSURE_FILE', `cannot read ${file}`, { cause: error });
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new InputError('E_PRESSURE_FILE', `${file} is not valid JSON`, { cause: error });
-  }
+  const json = safeParseJson(text);
+  if (!json.ok) throw new InputError('E_PRESSURE_FILE', `${file} is not valid JSON`, { cause: json.cause });
+  return json.value;
 }
 
 /** Agents declared beside the fixtures, in addition to the rulebook's; none when the file is absent. */

@@ -2,6 +2,7 @@ import type { PressureFixture } from '../contract/index.js';
 import type { LintContext } from './lint-context.js';
 import { lintFixture } from './lint-fixture.js';
 import type { LintWarning, Refusal } from './refusal.js';
+import { safeParseJson } from '../contract/index.js';
 
 /** A fixture file as read from disk: its name (for messages) and its text. */
 export interface FixtureSource {
@@ -24,14 +25,12 @@ export function lintFixtureSet(sources: readonly FixtureSource[], context: LintC
   const filesById = new Map<string, string[]>();
 
   for (const source of sources) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(source.text) as unknown;
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      refusals.push({ code: 'E_PRESSURE_JSON', file: source.file, field: '(root)', message: `not valid JSON: ${detail}` });
+    const json = safeParseJson(source.text);
+    if (!json.ok) {
+      refusals.push({ code: 'E_PRESSURE_JSON', file: source.file, field: '(root)', message: `not valid JSON: ${json.error}` });
       continue;
     }
+    const raw = json.value;
     const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? raw.id : undefined;
     if (id !== undefined) filesById.set(id, [...(filesById.get(id) ?? []), source.file]);
     const result = lintFixture(raw, source.file, context);

@@ -1,4 +1,4 @@
-import { PressureRecordSchema, PressureResponseLineSchema } from '../contract/index.js';
+import { PressureRecordSchema, PressureResponseLineSchema, safeParseJson } from '../contract/index.js';
 import type { PressureRecord, PressureResponseLine } from '../contract/index.js';
 import type { z } from 'zod';
 import { PressureFileError } from './refusal.js';
@@ -7,13 +7,9 @@ function parseJsonLines<S extends z.ZodType>(schema: S, text: string, file: stri
   const lines: z.infer<S>[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === '') return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line) as unknown;
-    } catch (error) {
-      throw new PressureFileError(file, index + 1, 'not valid JSON', { cause: error });
-    }
-    const parsed = schema.safeParse(raw);
+    const json = safeParseJson(line);
+    if (!json.ok) throw new PressureFileError(file, index + 1, 'not valid JSON', { cause: json.cause });
+    const parsed = schema.safeParse(json.value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new PressureFileError(file, index + 1, `${issue?.path.join('.') || '(line)'}: ${issue?.message ?? 'invalid'}`);

@@ -2,5 +2,3 @@ export { parseReply } from './parse-reply.js';
 export { describeAction } from './summarize.js';
 export { validateActions } from './validate-actions.js';
 export type { ActionsResult } from './validate-actions.js';
-export { safeParseJson } from './safe-json.js';
-export type { JsonResult } from './safe-json.js';

@@ -2,7 +2,7 @@ import type { ParseMethod, ParsedReply } from '../contract/index.js';
 import { findFencedBlocks, followsFence } from './fences.js';
 import { combineReadings, readValue } from './readings.js';
 import type { Reading } from './readings.js';
-import { safeParseJson } from './safe-json.js';
+import { safeParseJson } from '../contract/json.js';
 import { repairJson } from './repair-json.js';
 import { MAX_DEPTH, matchBracket, nestsDeeperThan, scanBracketSpans } from './scan.js';
 import { splitThinking } from './thinking.js';

@@ -1,4 +1,4 @@
-import { CheckInputSchema, InputError } from '../contract/index.js';
+import { CheckInputSchema, InputError, safeParseJson } from '../contract/index.js';
 import type { CheckInput } from '../contract/index.js';
 import { valueAt } from './value-at.js';
 
@@ -12,13 +12,9 @@ export function parseCheckInput(text: string, source: string): CheckInput {
 }
 
 export function safeParseCheckInput(text: string, source: string): SafeParseCheckInputResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return refuse(`${source}: not JSON (${reason}); give {"actions": [...], "existing": [...]}`);
-  }
+  const json = safeParseJson(text);
+  if (!json.ok) return refuse(`${source}: not JSON (${json.error}); give {"actions": [...], "existing": [...]}`);
+  const data = json.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return refuse(`${source}: expected a JSON object with an "actions" list; give {"actions": [...], "existing": [...]}`);
   if (!('actions' in data)) return refuse(`${source}: "actions" is missing; give {"actions": [...], "existing": [...]}`);
   const result = CheckInputSchema.safeParse(data);

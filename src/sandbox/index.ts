@@ -11,8 +11,8 @@ export { bubblewrapArgs, detectIsolation, findExecutable, findToolchain, INSTALL
 export type { Isolation, IsolationMode, SandboxMounts, Toolchain } from './isolation.js';
 export { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, diffAgainstBase, landArm } from './land.js';
 export type { LandOptions, Recheck, SandboxFailure, SandboxLanding } from './land.js';
-export { createSandboxManager, defaultSandboxParent, isolationRefusal } from './manager.js';
-export type { LandRequest, SandboxManager, SandboxManagerOptions } from './manager.js';
+export { createSandboxManager, defaultSandboxParent, isolationRefusal, resolveIsolation, sandboxLander } from './manager.js';
+export type { IsolationRequest, LandRequest, SandboxManager, SandboxManagerOptions } from './manager.js';
 export { detachSandbox, materialiseSandbox, removeSandbox, worktreeGitDir } from './materialise.js';
 export type { SandboxRepo } from './materialise.js';
 export { snapshotNodeModules } from './node-modules-snapshot.js';

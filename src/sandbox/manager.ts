@@ -17,19 +17,23 @@ import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.
 import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
 
-export interface SandboxManagerOptions {
+/** The isolation a caller asks for: a mode to detect, or what it already detected, and whether none will do. */
+export interface IsolationRequest {
+  /** A mode to detect, or what the caller already detected (the CLI probes once to report it before the run). */
+  readonly isolation?: IsolationMode | Isolation;
+  /**
+   * Without isolation, nothing that runs model-written commands agrees to exist: they would run as
+   * the person, with their files, keys and network. Only `--unsafe-no-isolation` sets this.
+   */
+  readonly allowUnisolated?: boolean;
+}
+
+export interface SandboxManagerOptions extends IsolationRequest {
   readonly rulebook: Rulebook;
   /** Where the run's repositories live; default: memory-backed /dev/shm when writable, else the temp folder. */
   readonly parentDir?: string;
   /** Keep each arm's repository under this folder instead of removing it when the round ends. */
   readonly keepDir?: string;
-  /** A mode to detect, or what the caller already detected (the CLI probes once to report it before the run). */
-  readonly isolation?: IsolationMode | Isolation;
-  /**
-   * Without isolation the manager refuses to exist: model-written commands would run as the
-   * person, with their files, keys and network. Only `--unsafe-no-isolation` sets this.
-   */
-  readonly allowUnisolated?: boolean;
   /** A node_modules folder installed for a task's repository, by task id: snapshotted once per task. */
   readonly nodeModules?: (taskId: string) => string | undefined;
   readonly commandTimeoutMs?: number;
@@ -109,10 +113,20 @@ export function isolationRefusal(isolation: Isolation): SandboxError {
   );
 }
 
-export async function createSandboxManager(options: SandboxManagerOptions): Promise<SandboxManager> {
+/**
+ * The isolation model-written commands will run under: what the caller detected, or detected here
+ * (`none` when only `--unsafe-no-isolation` was given). Without isolation, and without the person's
+ * say-so, this refuses: every mode that runs commands asks here before anything is written.
+ */
+export async function resolveIsolation(request: IsolationRequest): Promise<Isolation> {
   const isolation =
-    typeof options.isolation === 'object' ? options.isolation : await detectIsolation(options.isolation ?? (options.allowUnisolated === true ? 'none' : 'auto'));
-  if (isolation.kind === 'none' && options.allowUnisolated !== true) throw isolationRefusal(isolation);
+    typeof request.isolation === 'object' ? request.isolation : await detectIsolation(request.isolation ?? (request.allowUnisolated === true ? 'none' : 'auto'));
+  if (isolation.kind === 'none' && request.allowUnisolated !== true) throw isolationRefusal(isolation);
+  return isolation;
+}
+
+export async function createSandboxManager(options: SandboxManagerOptions): Promise<SandboxManager> {
+  const isolation = await resolveIsolation(options);
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });
   const root = realpathSync(mkdtempSync(join(parent, 'holdfast-sandboxes-')));
@@ -211,3 +225,11 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
   };
 }
 
+
+/**
+ * What a composition root (the CLI, the server, a queue worker) hands the runner as its lander
+ * opener: a sandbox manager per run, made from that run's rulebook.
+ */
+export function sandboxLander(options: Omit<SandboxManagerOptions, 'rulebook'>): (rulebook: Rulebook) => Promise<SandboxManager> {
+  return (rulebook) => createSandboxManager({ ...options, rulebook });
+}

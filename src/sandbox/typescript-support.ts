@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJsonFile } from '../contract/json-file.js';
 
 /** Whether this Node runs `.ts` files itself (22.18+, 23.6+), or behind a flag (22.6+). */
 export function nodeStripsTypes(version: string = process.versions.node): boolean {
@@ -30,13 +31,10 @@ function lookupPackage(folder: string, name: string): string | undefined {
 }
 
 function dependenciesOf(packageDir: string): string[] {
-  try {
-    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const names = (field: string) => Object.keys((manifest[field] as Record<string, string> | undefined) ?? {});
-    return [...names('dependencies'), ...names('optionalDependencies')];
-  } catch {
-    return [];
-  }
+  const manifest = readJsonFile(join(packageDir, 'package.json'));
+  if (typeof manifest !== 'object' || manifest === null) return [];
+  const names = (field: string) => Object.keys(((manifest as Record<string, unknown>)[field] as Record<string, string> | undefined) ?? {});
+  return [...names('dependencies'), ...names('optionalDependencies')];
 }
 
 /**

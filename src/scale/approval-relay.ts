@@ -4,6 +4,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../experiment/
 import { QUEUE_PREFIX } from './round-queues.js';
 import type { QueueConnection } from './queue-url.js';
 import { redisOptions } from './queue-url.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /**
  * The human commit gate across machines. A worker's held arm asks through the round's live events
@@ -34,13 +35,7 @@ export async function openApprovalRelay(connection: QueueConnection): Promise<Ap
   const waiting = new Map<string, (decision: ApprovalDecision) => void>();
   subscriber.on('message', (channel: string, text: string) => {
     if (channel !== APPROVAL_CHANNEL) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text) as unknown;
-    } catch {
-      return;
-    }
-    const answer = AnswerSchema.safeParse(parsed);
+    const answer = AnswerSchema.safeParse(jsonOrUndefined(text));
     if (!answer.success) return;
     waiting.get(answer.data.approvalId)?.({ decision: answer.data.decision, by: answer.data.by });
   });

@@ -9,7 +9,7 @@ import type { ExperimentTarget } from '../experiment/index.js';
 import { answer, startScriptedJudge } from '../judge/test-support/scripted-judge.js';
 import type { ScriptedJudge } from '../judge/test-support/scripted-judge.js';
 import { loadRulebook } from '../rules/index.js';
-import { detectIsolation } from '../sandbox/index.js';
+import { detectIsolation, sandboxLander } from '../sandbox/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { FIXTURE_TASK, requireIsolation, withAllowlist } from '../sandbox/test-support.js';
 import { readRunFile } from '../store/index.js';
@@ -124,7 +124,7 @@ describe('a queued run plays its rounds with the run options, as the in-process 
     const localKeep = join(dir, 'kept-local');
     const queuedKeep = join(dir, 'kept-queued');
 
-    const local = await localRun('local-sandbox', rulebook, { config: config(), sandbox: { keepDir: localKeep, isolation, nodeModules: () => installed } });
+    const local = await localRun('local-sandbox', rulebook, { config: config(), openLander: sandboxLander({ keepDir: localKeep, isolation, nodeModules: () => installed }) });
     const queued = await queuedRun(rulebook, { config: config(), play: { judge: false, keepDir: queuedKeep, nodeModules: installed } });
     expect(queued.outcome.status).toBe('completed');
 

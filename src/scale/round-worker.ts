@@ -10,6 +10,7 @@ import { policyApprover, runExperiment } from '../experiment/index.js';
 import type { ExperimentOptions, ExperimentTarget } from '../experiment/index.js';
 import type { JudgeLookup } from '../judge/index.js';
 import { redact } from '../models/index.js';
+import { sandboxLander } from '../sandbox/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { openApprovalRelay } from './approval-relay.js';
 import { parseRoundJob } from './round-job.js';
@@ -87,24 +88,23 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
   };
 
   /** The run's sandbox, agent and judge options as this machine carries them out (its isolation, its judge keys). */
-  async function playOptions(data: RoundJob): Promise<Pick<ExperimentOptions, 'sandbox' | 'agent' | 'judge'>> {
+  async function playOptions(data: RoundJob): Promise<Pick<ExperimentOptions, 'sandbox' | 'openLander' | 'agent' | 'judge'>> {
     const { keepDir, nodeModules } = data.play;
     if (nodeModules !== undefined && !existsSync(nodeModules)) {
       throw new InputError('E_ARGS', `worker ${options.workerId}: the run's --node-modules ${nodeModules} does not exist on this machine; install it at the same path on every worker (or a shared mount).`);
     }
     const agentMode = data.config.mode === 'agent';
     const judging = data.play.judge && (data.rulebook.judgeRules ?? []).length > 0;
+    const sandbox = {
+      isolation: options.isolation,
+      allowUnisolated: options.allowUnisolated === true,
+      ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
+      ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+    };
     return {
-      ...(runsCommands(data.config)
-        ? {
-            sandbox: {
-              isolation: options.isolation,
-              allowUnisolated: options.allowUnisolated === true,
-              ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
-              ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
-            },
-          }
-        : {}),
+      ...(runsCommands(data.config) ? { sandbox } : {}),
+      // Plan mode's applied actions land in the sandbox lander, as in an in-process run.
+      ...(data.config.sandbox && (data.config.mode ?? 'plan') === 'plan' ? { openLander: sandboxLander(sandbox) } : {}),
       ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
       ...(judging ? { judge: { judges: options.judges !== undefined ? await options.judges(data.rulebook) : () => undefined } } : {}),
     };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QUEUE_PREFIX } from './round-queues.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /**
  * Workers say what they can run in one Redis hash, refreshed by a heartbeat: the targets they hold a
@@ -48,13 +49,7 @@ async function registeredWorkers(store: HashStore): Promise<WorkerCapabilities[]
   const entries = await store.hgetall(WORKERS_KEY);
   const workers: WorkerCapabilities[] = [];
   for (const text of Object.values(entries)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text) as unknown;
-    } catch {
-      continue;
-    }
-    const parsed = WorkerCapabilitiesSchema.safeParse(value);
+    const parsed = WorkerCapabilitiesSchema.safeParse(jsonOrUndefined(text));
     if (parsed.success) workers.push(parsed.data);
   }
   return workers.sort((left, right) => left.id.localeCompare(right.id));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema } from '../contract/index.js';
-import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse } from '../contract/index.js';
+import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse, Timers } from '../contract/index.js';
 import { safeParseRunFileText } from '../store/browser.js';
 import { ApiError } from './api-error.js';
 import { CallLimiter } from './call-limiter.js';
@@ -31,6 +31,8 @@ export interface AppOptions {
   readonly host: string;
   readonly port: number;
   readonly now?: () => Date;
+  /** What held-arm approval deadlines run on; the real timers when absent. */
+  readonly timers?: Timers;
   readonly generateId?: () => string;
   readonly generateToken?: () => string;
   readonly tasksDir?: string;
@@ -122,6 +124,7 @@ export function createApp(options: AppOptions): HoldfastApp {
     ...(options.defaultRun !== undefined ? { defaultRun: options.defaultRun } : {}),
     ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),
     ...(options.queue !== undefined ? { queue: options.queue } : {}),
+    ...(options.timers !== undefined ? { timers: options.timers } : {}),
     modelCalls: new CallLimiter(options.limits?.modelCalls ?? DEFAULT_MAX_MODEL_CALLS),
     maxRuns: options.limits?.runs ?? DEFAULT_MAX_RUNS,
   };

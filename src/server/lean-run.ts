@@ -1,4 +1,5 @@
 import type { ArmResult, RunEvent } from '../contract/index.js';
+import { jsonOrUndefined } from '../contract/index.js';
 
 /**
  * The lean view of a saved run: every event, with the bulk of each arm's result left out — the raw
@@ -85,12 +86,7 @@ export interface LeanLine {
 /** One line of a run file, made lean. A line that is not JSON is passed on untouched for the reader to report. */
 export function leanRunFileLine(line: string): LeanLine {
   if (line.trim() === '') return { text: line };
-  let value: unknown;
-  try {
-    value = JSON.parse(line) as unknown;
-  } catch {
-    return { text: line };
-  }
+  const value = jsonOrUndefined(line);
   if (!isObject(value)) return { text: line };
   const roundId = typeof value['roundId'] === 'string' ? value['roundId'] : undefined;
   if (value['type'] !== 'arm-end') return roundId === undefined ? { text: line } : { text: line, roundId };

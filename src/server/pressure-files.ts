@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PressureRecordSchema } from '../contract/index.js';
+import { PressureRecordSchema, safeParseJson } from '../contract/index.js';
 import type { ApiPressureFile, PressureFileResponse, PressureRecord, ResponseOrigin } from '../contract/index.js';
 import { summarizePressureRecords } from '../pressure/index.js';
 import { ApiError } from './api-error.js';
@@ -34,14 +34,12 @@ export function readPressureText(text: string): PressureFileContents {
   const problems: Problem[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === '') return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line) as unknown;
-    } catch {
+    const json = safeParseJson(line);
+    if (!json.ok) {
       problems.push({ line: index + 1, kind: 'json', message: `line ${index + 1} is not JSON; skipped` });
       return;
     }
-    const parsed = PressureRecordSchema.safeParse(raw);
+    const parsed = PressureRecordSchema.safeParse(json.value);
     if (parsed.success) {
       records.push(parsed.data);
       return;

@@ -1,7 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { RunEventSchema } from '../contract/index.js';
+import { RunEventSchema, jsonOrUndefined } from '../contract/index.js';
 import type { RunEvent } from '../contract/index.js';
 import { leanRunFileLine } from './lean-run.js';
 import { summarizeRunText } from './summary-run.js';
@@ -135,12 +135,7 @@ export async function readRoundEvents(path: string, roundId: string, ranges: rea
       const buffer = Buffer.alloc(range.end - range.start);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, range.start);
       if (bytesRead !== buffer.length) return undefined;
-      let value: unknown;
-      try {
-        value = JSON.parse(buffer.toString('utf8')) as unknown;
-      } catch {
-        return undefined;
-      }
+      const value = jsonOrUndefined(buffer.toString('utf8'));
       const parsed = RunEventSchema.safeParse(value);
       if (!parsed.success) {
         // The line is where the index put it but the contract refuses it: the lean view reports it too.

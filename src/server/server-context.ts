@@ -1,5 +1,6 @@
 import type { ReplyJudge } from '../experiment/judge/index.js';
 import type { QueueConnection } from '../scale/index.js';
+import type { Timers } from '../contract/index.js';
 import type { CallLimiter } from './call-limiter.js';
 
 /** What the API needs of the outside world; tests pass their own clock, ids and folders. */
@@ -10,6 +11,8 @@ export interface ServerContext {
   readonly runsDir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly now: () => Date;
+  /** What approval deadlines run on; the real timers when absent. */
+  readonly timers?: Timers;
   /** A fresh run id. */
   readonly generateId: () => string;
   /** A fresh approval token: secret, unguessable. */

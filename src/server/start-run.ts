@@ -8,6 +8,7 @@ import { runSession } from '../experiment/run-session.js';
 import { loadTasks, selectTasks } from '../experiment/tasks.js';
 import { redact } from '../models/index.js';
 import { checkRecordedRulebook, loadRulebook } from '../rules/index.js';
+import { sandboxLander } from '../sandbox/index.js';
 import { ApiError } from './api-error.js';
 import { limitTarget } from './call-limiter.js';
 import { LiveRun } from './live-run.js';
@@ -153,10 +154,13 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     rulebook: prepared.rulebook,
     tasks: prepared.tasks,
     ...(approvals !== undefined ? { approver: approvals } : {}),
+    // prepareRun refused a sandboxed run without isolation before anything was written.
+    ...(prepared.config.sandbox ? { openLander: sandboxLander({}) } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,
     now: context.now,
+    ...(context.timers !== undefined ? { timers: context.timers } : {}),
     onEvent: (event: RunEvent) => run.push(event),
   };
   // Queued: the rounds go to `holdfast worker` processes; this server writes the file and reports their heartbeats.

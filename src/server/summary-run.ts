@@ -1,4 +1,4 @@
-import { RunEventSchema } from '../contract/index.js';
+import { RunEventSchema, safeParseJson } from '../contract/index.js';
 import type { ArmEndEvent, ArmResult, RunEvent } from '../contract/index.js';
 import { computeTotals, reduceRunEvents } from '../store/browser.js';
 
@@ -37,14 +37,12 @@ export function summarizeRunText(lean: string): string {
   const events: RunEvent[] = [];
   const armEnds = new Map<ArmResult, ArmEndEvent>();
   for (const line of lines) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line) as unknown;
-    } catch {
+    const json = safeParseJson(line);
+    if (!json.ok) {
       unreadable.push(line);
       continue;
     }
-    const parsed = RunEventSchema.safeParse(value);
+    const parsed = RunEventSchema.safeParse(json.value);
     if (!parsed.success) {
       unreadable.push(line);
       continue;

@@ -1,7 +1,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunEndEventSchema, RunStartEventSchema } from '../contract/index.js';
+import { RunEndEventSchema, RunStartEventSchema, jsonOrUndefined } from '../contract/index.js';
 
 export interface RunFileSummary {
   name: string;
@@ -56,14 +56,6 @@ async function lastLine(handle: FileHandle, size: number): Promise<string> {
   return '';
 }
 
-function json(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 async function summarize(dir: string, name: string): Promise<RunFileSummary | null> {
   const path = join(dir, name);
   const info = await stat(path);
@@ -72,7 +64,7 @@ async function summarize(dir: string, name: string): Promise<RunFileSummary | nu
   if (info.size === 0) return summary;
   const handle = await open(path, 'r');
   try {
-    const start = RunStartEventSchema.safeParse(json((await firstLine(handle, info.size)).replace(/^\uFEFF/, '')));
+    const start = RunStartEventSchema.safeParse(jsonOrUndefined((await firstLine(handle, info.size)).replace(/^\uFEFF/, '')));
     if (start.success) {
       const { config } = start.data;
       summary.runId = start.data.runId;
@@ -80,7 +72,7 @@ async function summarize(dir: string, name: string): Promise<RunFileSummary | nu
       summary.rounds = config.targets.length * config.tasks.length * config.reps;
       if (start.data.demo !== undefined) summary.demo = start.data.demo;
     }
-    const end = RunEndEventSchema.safeParse(json(await lastLine(handle, info.size)));
+    const end = RunEndEventSchema.safeParse(jsonOrUndefined(await lastLine(handle, info.size)));
     summary.status = end.success ? end.data.status : 'incomplete';
     if (summary.runId === undefined && end.success) summary.runId = end.data.runId;
   } finally {

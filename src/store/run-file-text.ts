@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InputError, RunEventSchema } from '../contract/index.js';
+import { InputError, RunEventSchema, safeParseJson } from '../contract/index.js';
 import type { RunEvent } from '../contract/index.js';
 
 /**
@@ -62,14 +62,6 @@ function problemAt(file: string, line: number, kind: RunFileProblem['kind'], wha
   return { line, kind, message: `${file} line ${line}: ${what}` };
 }
 
-function parseLine(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 /** What one line of a run file holds: nothing (blank), an event, or a problem naming the line. */
 export type RunFileLine =
   | { readonly kind: 'blank' }
@@ -84,12 +76,12 @@ export type RunFileLine =
 export function readRunFileLine(raw: string, lineNumber: number, file: string, terminated: boolean): RunFileLine {
   const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   if (line.trim() === '') return { kind: 'blank' };
-  const parsed = parseLine(line);
+  const parsed = safeParseJson(line);
   if (!parsed.ok) {
     return {
       kind: 'problem',
       problem: terminated
-        ? problemAt(file, lineNumber, 'json', `not JSON (${parsed.message})`)
+        ? problemAt(file, lineNumber, 'json', `not JSON (${parsed.error})`)
         : problemAt(file, lineNumber, 'torn', `the last line was cut off mid-write (${line.length} characters, no newline); skipped`),
     };
   }

@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { HoldfastError, RunEventSchema } from '../contract/index.js';
+import { HoldfastError, RunEventSchema, jsonOrUndefined } from '../contract/index.js';
 import type { RunEvent, RunEventInput } from '../contract/index.js';
 import { lockRunFile } from './run-file-lock.js';
 import type { LockOptions } from './run-file-lock.js';
@@ -62,13 +62,9 @@ function readWhole(descriptor: number): string {
 }
 
 function seqOf(line: string): number | null {
-  try {
-    const value = JSON.parse(line) as { seq?: unknown } | null;
-    const seq = value?.seq;
-    return isRunSeq(seq) ? seq : null;
-  } catch {
-    return null;
-  }
+  const value = jsonOrUndefined(line);
+  const seq = typeof value === 'object' && value !== null ? (value as { seq?: unknown }).seq : undefined;
+  return isRunSeq(seq) ? seq : null;
 }
 
 function writeAll(descriptor: number, text: string): void {
@@ -91,7 +87,7 @@ function recover(descriptor: number): RunFileRecovery {
   const lastNewline = text.lastIndexOf('\n');
   const tail = text.slice(lastNewline + 1);
   if (tail.trim() !== '') {
-    if (RunEventSchema.safeParse(safeJson(tail)).success) {
+    if (RunEventSchema.safeParse(jsonOrUndefined(tail)).success) {
       writeAll(descriptor, '\n');
       body = `${text}\n`;
     } else {
@@ -109,13 +105,6 @@ function recover(descriptor: number): RunFileRecovery {
   return tornTail ? { lastSeq: highest, tornTail } : { lastSeq: highest };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Opens (or creates, with its folders) a run file for appending. Each event is written with one

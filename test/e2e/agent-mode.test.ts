@@ -39,7 +39,8 @@ beforeAll(async () => {
   rulebook = await loadRulebook();
   task = (await loadTasks(undefined, { rulebook })).find((candidate) => candidate.id === 'debug-checkout-logging')!;
   parent = mkdtempSync(join(tmpdir(), 'holdfast-agent-mode-'));
-  rounds = await createAgentRounds({ rulebook, parentDir: parent, keepDir: join(parent, 'kept') });
+  // Bubblewrap where it works; this test also runs where it does not (the gate is what it exercises).
+  rounds = await createAgentRounds({ rulebook, parentDir: parent, keepDir: join(parent, 'kept'), isolation: 'auto', allowUnisolated: true });
   clients = { 'claude-code': await ensureAgentClient('claude-code'), codex: await ensureAgentClient('codex') };
 });
 

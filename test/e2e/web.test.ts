@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArmTotals, Totals } from '../../src/contract/index.js';
+import type { ArmTotals, Timers, Totals } from '../../src/contract/index.js';
 import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
 import type { WebHarness } from '../../src/bench/web-harness.js';
 import { parsePressureRecords, summarizePressureRecords } from '../../src/pressure/index.js';
@@ -22,8 +22,31 @@ let pressureRows: PressureSummaryRow[];
 let pressureWritten: number;
 let pressureRecords: number;
 
+/**
+ * The server's approval deadlines: they fire when a test fires them, never by the wall clock, so a
+ * timed-out commit is tested on cue (the other tests' gates, 600 s, simply never fire).
+ */
+const deadlines = new Map<number, { callback: () => void; ms: number }>();
+let nextDeadline = 0;
+const deadlineTimers: Timers = {
+  setTimeout: (callback, ms) => {
+    deadlines.set(++nextDeadline, { callback, ms });
+    return nextDeadline;
+  },
+  clearTimeout: (handle) => deadlines.delete(handle as number),
+};
+
+function fireDeadlines(ms: number): number {
+  const due = [...deadlines].filter(([, deadline]) => deadline.ms === ms);
+  for (const [handle, { callback }] of due) {
+    deadlines.delete(handle);
+    callback();
+  }
+  return due.length;
+}
+
 beforeAll(async () => {
-  harness = await startWebHarness();
+  harness = await startWebHarness({ timers: deadlineTimers });
   browser = await launchChromium();
   context = browser.context;
   const events = parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl');
@@ -256,6 +279,11 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
   it('refuses an unanswered commit on its own when the configured timeout passes', async () => {
     const page = await openPage();
     await startReplay(page, { timeoutSeconds: 1 });
+    // Ready: the commit waits for an answer, and its 1 s deadline is set. Then the deadline passes.
+    await page.getByTestId('approval-pending').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => [...deadlines.values()].some((deadline) => deadline.ms === 1_000)).toBe(true);
+    expect(await page.locator('[data-testid="approval-finished"][data-by="timeout"]').count()).toBe(0);
+    expect(fireDeadlines(1_000)).toBeGreaterThan(0);
     const timedOut = page.locator('[data-testid="approval-finished"][data-by="timeout"]').first();
     await timedOut.waitFor({ timeout: 30_000 });
     expect(await timedOut.getAttribute('data-decision')).toBe('refused');

@@ -5,10 +5,11 @@ import {
   ConfigResponseSchema,
   PressureFileResponseSchema,
   PressureListResponseSchema,
-  RunEventSchema,
   RoundEventsResponseSchema,
+  RunEventSchema,
   RunListResponseSchema,
   RunStartedResponseSchema,
+  jsonOrUndefined,
 } from '../../src/contract/index.js';
 import type { ConfigResponse, PressureFileResponse, PressureListResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse, RunView } from '../../src/contract/index.js';
 import { readRunFileLine, safeParseRunFileText } from '../../src/store/browser.js';
@@ -28,13 +29,8 @@ export class ApiRequestError extends Error {
 
 async function failure(response: Response): Promise<ApiRequestError> {
   const text = await response.text();
-  let body: unknown = undefined;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON: the status line says enough.
-  }
-  const parsed = ApiErrorSchema.safeParse(body);
+  // Not JSON: the status line says enough.
+  const parsed = ApiErrorSchema.safeParse(jsonOrUndefined(text));
   if (parsed.success) return new ApiRequestError(parsed.data.error.code, parsed.data.error.message, response.status);
   return new ApiRequestError('E_HTTP', `${response.status} ${response.statusText}${text === '' ? '' : `: ${text.slice(0, 200)}`}`, response.status);
 }

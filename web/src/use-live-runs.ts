@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { LiveRunsResponseSchema } from '../../src/contract/index.js';
+import { LiveRunsResponseSchema, jsonOrUndefined } from '../../src/contract/index.js';
 import type { LiveRunSummary } from '../../src/contract/index.js';
 
 const POLL_MS = 2_000;
@@ -17,13 +17,7 @@ export function useLiveRuns(): readonly LiveRunSummary[] {
     const take = (text: string): void => {
       if (text === last) return;
       last = text;
-      let body: unknown;
-      try {
-        body = JSON.parse(text) as unknown;
-      } catch {
-        return;
-      }
-      const parsed = LiveRunsResponseSchema.safeParse(body);
+      const parsed = LiveRunsResponseSchema.safeParse(jsonOrUndefined(text));
       if (parsed.success) setRuns(parsed.data.runs);
     };
 

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { RunEventSchema, SessionMessageSchema } from '../../src/contract/index.js';
+import { RunEventSchema, SessionMessageSchema, jsonOrUndefined } from '../../src/contract/index.js';
 import type { RunEvent } from '../../src/contract/index.js';
 import { initialRunState, reduceRunEvents } from '../../src/store/browser.js';
 import type { RunState } from '../../src/store/browser.js';
@@ -94,12 +94,12 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
       setView((current) => ({ ...current, connection: state, ...(state === 'failed' ? { error: 'the run stream closed' } : {}) }));
     });
     stream.addEventListener('session', (message: MessageEvent<string>) => {
-      const parsed = SessionMessageSchema.safeParse(safeJson(message.data));
+      const parsed = SessionMessageSchema.safeParse(jsonOrUndefined(message.data));
       // A saved run's stream sends an empty token: nothing of it can be approved.
       if (parsed.success && parsed.data.token !== '') setView((current) => ({ ...current, token: parsed.data.token }));
     });
     stream.addEventListener('run', (message: MessageEvent<string>) => {
-      const parsed = RunEventSchema.safeParse(safeJson(message.data));
+      const parsed = RunEventSchema.safeParse(jsonOrUndefined(message.data));
       if (!parsed.success) {
         setView((current) => ({ ...current, problems: [...current.problems, `event ${message.lastEventId}: not a run event`] }));
         return;
@@ -123,10 +123,3 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
   return view;
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}

@@ -7,6 +7,7 @@ import { integerFlag, parseCommandArgs } from '../args.js';
 import { EXIT, writeLine } from '../io.js';
 import type { CliIo } from '../io.js';
 import type { JudgeLookup } from '../../judge/index.js';
+import type { OpenLander } from '../../experiment/index.js';
 import type { Isolation } from '../../sandbox/index.js';
 
 const HELP = `Usage: holdfast run [options]
@@ -329,6 +330,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   // Before the run file exists: no isolation and no explicit say-so means no run.
   let isolation: Isolation | undefined;
+  let openLander: OpenLander | undefined;
   const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
   // A queued run's commands run on the workers: each checks its own isolation before it takes such a round.
   if (runsCommands && queue === undefined) {
@@ -337,6 +339,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (isolation.kind === 'none' && !unsafe) throw new InputError('E_SANDBOX_ISOLATION', sandbox.isolationRefusal(isolation).message);
     if (isolation.kind === 'none') {
       isolation = { kind: 'none', detail: `${isolation.detail}; --unsafe-no-isolation: commands ran as you, with your files, keys and network` };
+    }
+    if (config.sandbox && !agentMode) {
+      openLander = sandbox.sandboxLander({
+        isolation,
+        allowUnisolated: unsafe,
+        ...(keepDir !== undefined ? { keepDir } : {}),
+        ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+      });
     }
   }
 
@@ -418,16 +428,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(demo !== undefined ? { demo } : {}),
       ...(previous !== undefined ? { previous } : {}),
       secrets,
-      ...(runsCommands
-        ? {
-            sandbox: {
-              ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
-              ...(isolation !== undefined ? { isolation } : {}),
-              allowUnisolated: unsafe,
-              ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
-            },
-          }
-        : {}),
+      ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
+      ...(openLander !== undefined ? { openLander } : {}),
       ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
       onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
       ...(judge !== undefined ? { judge } : {}),

@@ -13,12 +13,14 @@ import {
   diffAgainstBase,
   materialiseSandbox,
   removeSandbox,
+  resolveIsolation,
   runSandboxCommand,
   sandboxAllowlist,
 } from '../../sandbox/index.js';
-import type { BaseRepo, Isolation, SandboxRepo } from '../../sandbox/index.js';
+import type { BaseRepo, Isolation, IsolationRequest, SandboxRepo } from '../../sandbox/index.js';
 import { repoGit } from '../session/repo-git.js';
 import type { RepoLocation } from '../session/repo-git.js';
+import { readJsonFile } from '../../contract/json-file.js';
 
 /** What a file operation did: done, or why not (a path that escapes the repository, a missing file). */
 export type FileOutcome = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
@@ -68,6 +70,9 @@ export interface LoopWorkspacesOptions {
   readonly diffCapBytes?: number;
 }
 
+/** The isolation still to settle: a mode to detect or a detected one, and whether none will do. */
+export type LoopWorkspacesRequest = Omit<LoopWorkspacesOptions, 'isolation'> & IsolationRequest;
+
 export interface LoopWorkspaces {
   readonly isolation: Isolation;
   /** A fresh repository for one arm; `release` removes it. */
@@ -107,12 +112,8 @@ function walk(root: string, folder: string, into: string[]): void {
 }
 
 function hasTestScript(workDir: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(join(workDir, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
-    return typeof manifest.scripts?.['test'] === 'string';
-  } catch {
-    return false;
-  }
+  const manifest = readJsonFile(join(workDir, 'package.json')) as { scripts?: Record<string, unknown> } | null | undefined;
+  return typeof manifest?.scripts?.['test'] === 'string';
 }
 
 function workspaceOf(repo: SandboxRepo, options: LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number }): LoopWorkspace {
@@ -259,4 +260,9 @@ export function createLoopWorkspaces(options: LoopWorkspacesOptions): LoopWorksp
       await rm(root, { recursive: true, force: true, maxRetries: 2 });
     },
   };
+}
+
+/** A loop-mode run's workspaces, opened only once its isolation is settled: none, unless the person said so, is a refusal. */
+export async function openLoopWorkspaces(options: LoopWorkspacesRequest): Promise<LoopWorkspaces> {
+  return createLoopWorkspaces({ ...options, isolation: await resolveIsolation(options) });
 }

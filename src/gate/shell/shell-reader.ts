@@ -15,6 +15,7 @@ import type { Expander, Field, Output } from './shell-word.js';
 import { isWrapper, unwrap } from './wrappers.js';
 import { Scope } from './shell-scope.js';
 import type { GateBypass, ShellContext, ShellReading } from './shell-reading.js';
+import { jsonOrUndefined } from '../../contract/json.js';
 
 const MAX_DEPTH = 24;
 const MAX_STEPS = 50_000;
@@ -602,12 +603,8 @@ export class ShellReader {
     if (first === undefined || call.cwd === undefined) return;
     const name = first === 'run' || first === 'run-script' ? words[1] : (shorthand[first] ?? (program === 'npm' ? undefined : first));
     if (name === undefined) return;
-    let scripts: unknown;
-    try {
-      scripts = (JSON.parse(this.readFile(resolve(call.cwd, 'package.json')).text) as { scripts?: unknown }).scripts;
-    } catch {
-      return;
-    }
+    const manifest = jsonOrUndefined(this.readFile(resolve(call.cwd, 'package.json')).text);
+    const scripts = typeof manifest === 'object' && manifest !== null ? (manifest as { scripts?: unknown }).scripts : undefined;
     if (typeof scripts !== 'object' || scripts === null) return;
     for (const script of [`pre${name}`, name, `post${name}`]) {
       const body = (scripts as Record<string, unknown>)[script];

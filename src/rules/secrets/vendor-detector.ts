@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { EXCLUDED_VENDOR_RULES, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
+import { jsonOrUndefined } from '../../contract/index.js';
 
 type LintSource = (typeof import('@secretlint/core'))['lintSource'];
 type CoreConfig = Parameters<LintSource>[0]['options']['config'];
@@ -104,12 +105,8 @@ function locateValue(content: string, messageId: string, range: readonly [number
 
 function locateServiceAccountKey(content: string, range: readonly [number, number]): { start: number; value: string } {
   const key = /"private_key"\s*:\s*"/.exec(content);
-  let privateKey: unknown;
-  try {
-    privateKey = (JSON.parse(content) as { private_key?: unknown }).private_key;
-  } catch {
-    privateKey = undefined;
-  }
+  const parsed = jsonOrUndefined(content);
+  const privateKey = typeof parsed === 'object' && parsed !== null ? (parsed as { private_key?: unknown }).private_key : undefined;
   const value = typeof privateKey === 'string' ? privateKey : content.slice(range[0], range[1]);
   return { start: key === null ? range[0] : key.index + key[0].length, value };
 }

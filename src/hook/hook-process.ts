@@ -1,8 +1,8 @@
 import { run } from '../cli/commands/hook.js';
 import type { CliIo } from '../cli/io.js';
-import { withinDeadline } from './deadline.js';
-import type { Timers } from './deadline.js';
-import type { HookAnswer } from './hook-answer.js';
+import { withinDeadline } from '../gate/deadline.js';
+import type { Timers } from '../gate/deadline.js';
+import type { HookAnswer } from '../gate/hook-answer.js';
 
 /**
  * Keeps what the hook command writes, so nothing reaches the agent unless the decision was in time.

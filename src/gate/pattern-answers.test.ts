@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lazyPatterns } from '../rules/regex.js';
-import { loadPatternAnswers, savePatternAnswers } from './pattern-answers.js';
+import { keepPatternAnswersOf, savePatternAnswers } from './pattern-answers.js';
 
 describe('pattern answers kept between hook processes', () => {
   it('answers a command matched before from the project cache, and keeps what a process learned', () => {
@@ -13,7 +13,7 @@ describe('pattern answers kept between hook processes', () => {
     const source = '^\\s*npm\\s+test\\b';
     // An answer RE2 would never give: it can only come from the cache, so the test sees the cache is used.
     writeFileSync(cache, JSON.stringify({ format: 1, entries: [[`\0${source}\0npm test --bail`, false]] }));
-    loadPatternAnswers(root);
+    keepPatternAnswersOf(root);
     const [pattern] = lazyPatterns([source], '');
     expect(pattern?.test('npm test --bail')).toBe(false);
     expect(pattern?.test('npm test -- --run a.test.ts')).toBe(true);
@@ -37,7 +37,7 @@ describe('pattern answers kept between hook processes', () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-answers-'));
     mkdirSync(join(root, '.holdfast', 'cache'), { recursive: true });
     writeFileSync(join(root, '.holdfast', 'cache', 'pattern-answers.json'), '{"format":1,"entries":[["\\u0000x\\u0000npm test", "yes"]]}');
-    loadPatternAnswers(root);
+    keepPatternAnswersOf(root);
     const [pattern] = lazyPatterns(['x'], '');
     expect(pattern?.test('npm test')).toBe(false);
   });

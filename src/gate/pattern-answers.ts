@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from '../contract/json-file.js';
-import { knownAnswers, rememberAnswers } from '../rules/regex.js';
+import { answersFrom, knownAnswers } from '../rules/regex.js';
 import { writeAtomically } from './atomic-file.js';
 import { HOLDFAST_DIR } from './session-state.js';
 
@@ -16,17 +16,18 @@ function answersPath(root: string): string {
 
 /**
  * The answers rulebook patterns gave for commands in earlier hook processes of this project (see
- * rememberAnswers in rules/regex.ts): a commit judged against `npm test` run a dozen times before
- * does not load RE2 to match it again. The file is holdfast's cache, trusted as the session state is;
- * one that does not read back is ignored.
+ * answersFrom in rules/regex.ts): a commit judged against `npm test` run a dozen times before does
+ * not load RE2 to match it again. The file is read only when a pattern first needs an answer. It is
+ * holdfast's cache, trusted as the session state is; one that does not read back is ignored.
  */
-export function loadPatternAnswers(root: string): void {
+export function keepPatternAnswersOf(root: string): void {
   if (loadedFrom === root) return;
   loadedFrom = root;
-  // None yet, or unreadable: patterns run.
-  const record = readJsonFile(answersPath(root)) as { format?: unknown; entries?: unknown } | undefined;
-  if (record?.format !== 1 || !Array.isArray(record.entries)) return;
-  rememberAnswers(record.entries.filter((entry): entry is [string, boolean] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'boolean'));
+  answersFrom(() => {
+    const record = readJsonFile(answersPath(root)) as { format?: unknown; entries?: unknown } | undefined;
+    if (record?.format !== 1 || !Array.isArray(record.entries)) return [];
+    return record.entries.filter((entry): entry is [string, boolean] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'boolean');
+  });
 }
 
 /** Keeps what this process learned for the project it loaded answers for; a cache that cannot be written only costs speed. */

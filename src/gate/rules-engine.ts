@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { packageVersion } from '../contract/package-version.js';
 import type { Rulebook } from '../contract/index.js';
 import type { CheckActions } from './judge.js';
-import { loadPatternAnswers } from './pattern-answers.js';
+import { keepPatternAnswersOf } from './pattern-answers.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { readJsonFile } from '../contract/json-file.js';
 
@@ -62,7 +62,7 @@ interface CacheRecord {
  * does not read back is ignored and the rulebook is parsed and validated again.
  */
 export async function loadRulebookCached(root: string, file: string | undefined, engine: RulesEngine): Promise<Rulebook> {
-  loadPatternAnswers(root);
+  keepPatternAnswersOf(root);
   const source = file ?? shippedRulebookPath();
   let stats: { mtimeMs: number; size: number };
   try {

@@ -205,7 +205,7 @@ export function workTreeSince(root: string, store: string, before: { readonly in
   const working = addWorkTreeOrRehash(root, store, beforeIndex ?? join(store, 'index'));
   try {
     let pair: TreePair | null;
-    if (beforeIndex !== undefined && readFileSync(working).equals(readFileSync(beforeIndex))) pair = null;
+    if (beforeIndex !== undefined && statSync(working).size === statSync(beforeIndex).size && readFileSync(working).equals(readFileSync(beforeIndex))) pair = null;
     else pair = { before: before.tree ?? beforeTree(root, store, beforeIndex as string), after: writeTree(root, store, working) };
     adopt(store, working);
     return pair;

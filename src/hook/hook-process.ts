@@ -45,11 +45,9 @@ export function deadlineOf(argv: readonly string[]): number | undefined {
 export async function runHookProcess(argv: readonly string[], io: Omit<CliIo, 'stdout' | 'stderr'>, timers?: Timers): Promise<HookAnswer> {
   const args = [...argv];
   const at = args.indexOf('--deadline-ms');
-  let deadline: number | undefined;
+  const deadline = deadlineOf(args);
   if (at !== -1) {
-    const value = Number(args[at + 1]);
-    if (!Number.isInteger(value) || value <= 0) return refusal(`--deadline-ms needs a whole number of milliseconds, got "${args[at + 1] ?? ''}"; reinstall the gate with \`holdfast install\`.`);
-    deadline = value;
+    if (deadline === undefined) return refusal(`--deadline-ms needs a whole number of milliseconds, got "${args[at + 1] ?? ''}"; reinstall the gate with \`holdfast install\`.`);
     args.splice(at, 2);
   }
   const stdout = collected();

@@ -44,9 +44,23 @@ function answerKey(source: string, flags: string, text: string): string {
   return `${flags}\0${source}\0${text}`;
 }
 
-/** Answers kept from earlier processes, oldest first; later ones win. */
-export function rememberAnswers(entries: Iterable<readonly [string, boolean]>): void {
-  for (const [key, value] of entries) answers.set(key, value);
+let answerSource: (() => Iterable<readonly [string, boolean]>) | undefined;
+
+/**
+ * Where answers kept by earlier processes come from (oldest first). It is read only when a pattern
+ * first needs an answer: most hook calls match no command, and they do not read it.
+ */
+export function answersFrom(load: () => Iterable<readonly [string, boolean]>): void {
+  answerSource = load;
+}
+
+function knownAnswer(key: string): boolean | undefined {
+  if (answerSource !== undefined) {
+    const load = answerSource;
+    answerSource = undefined;
+    for (const [known, value] of load()) if (!answers.has(known)) answers.set(known, value);
+  }
+  return answers.get(key);
 }
 
 /** Every answer known now (oldest first), and whether this process learned any. */
@@ -110,7 +124,7 @@ function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
       if (!mayMatch(text)) return false;
       if (text.length > MAX_ANSWER_TEXT) return ready().matcher(text).find();
       const key = answerKey(source, flags, text);
-      const known = answers.get(key);
+      const known = knownAnswer(key);
       if (known !== undefined) return known;
       const answer = ready().matcher(text).find();
       answers.set(key, answer);

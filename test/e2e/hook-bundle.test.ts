@@ -42,6 +42,16 @@ function hookProcess(stdin: 'pipe' | number, deadlineMs: number): { child: Child
   return { child, ended };
 }
 
+/** The hook with a FIFO for stdin (as Codex starts it): the test holds the writing end until it closes it. */
+function hookOnFifo(fifo: string, deadlineMs: number): { write: (text: string) => void; close: () => void; ended: ReturnType<typeof hookProcess>['ended'] } {
+  execFileSync('mkfifo', [fifo]);
+  const reading = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writing = openSync(fifo, constants.O_WRONLY);
+  const { ended } = hookProcess(reading, deadlineMs);
+  closeSync(reading);
+  return { write: (text) => writeSync(writing, text), close: () => closeSync(writing), ended };
+}
+
 describe('the hook reads stdin without a stream, within its deadline', () => {
   const root = mkdtempSync(join(tmpdir(), 'holdfast-hook-stdin-'));
   const event = JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(root, 'src', 'x.ts'), content: 'console.log(1)\n' }, tool_use_id: 't1' });
@@ -51,14 +61,9 @@ describe('the hook reads stdin without a stream, within its deadline', () => {
     socket.child.stdin?.end(event);
     const bySocket = await socket.ended;
     expect(bySocket.stdout).toContain('R4 NOLOG');
-    const fifo = join(root, 'events.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const reading = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const writing = openSync(fifo, constants.O_WRONLY);
-    const piped = hookProcess(reading, 24_000);
-    closeSync(reading);
-    writeSync(writing, event);
-    closeSync(writing);
+    const piped = hookOnFifo(join(root, 'events.fifo'), 24_000);
+    piped.write(event);
+    piped.close();
     expect((await piped.ended).stdout).toContain('R4 NOLOG');
   });
 
@@ -69,15 +74,10 @@ describe('the hook reads stdin without a stream, within its deadline', () => {
     socket.child.stdin?.destroy();
     expect(bySocket.code).toBe(2);
     expect(bySocket.stderr).toContain('did not finish within its deadline of 300 ms');
-    const fifo = join(root, 'stalled.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const reading = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const writing = openSync(fifo, constants.O_WRONLY);
-    const piped = hookProcess(reading, 300);
-    closeSync(reading);
-    writeSync(writing, '{"session_id":');
+    const piped = hookOnFifo(join(root, 'stalled.fifo'), 300);
+    piped.write('{"session_id":');
     const byFifo = await piped.ended;
-    closeSync(writing);
+    piped.close();
     expect(byFifo.code).toBe(2);
     expect(byFifo.stderr).toContain('did not finish within its deadline of 300 ms');
   });

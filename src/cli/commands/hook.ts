@@ -70,13 +70,13 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
 }
 
 async function preCommit(io: CliIo, rulebookFile: string | undefined) {
-  const [{ answerPreCommit, gitRoot }, { loadRulesEngine }, { loadPatternAnswers }] = await Promise.all([
+  const [{ answerPreCommit, gitRoot }, { loadRulesEngine }, { keepPatternAnswersOf }] = await Promise.all([
     import('../../gate/pre-commit.js'),
     import('../../gate/rules-engine.js'),
     import('../../gate/pattern-answers.js'),
   ]);
   const root = gitRoot(io.cwd);
-  loadPatternAnswers(root);
+  keepPatternAnswersOf(root);
   const engine = loadRulesEngine();
   return answerPreCommit({
     root,

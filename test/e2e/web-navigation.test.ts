@@ -11,7 +11,7 @@ import type { RoundState } from '../../src/store/browser.js';
 
 let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
-let rounds: RoundState[];
+let rounds: readonly RoundState[];
 
 beforeAll(async () => {
   harness = await startWebHarness();

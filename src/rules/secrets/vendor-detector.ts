@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { EXCLUDED_VENDOR_RULES, VENDOR_ANCHORS } from './vendor-anchors.js';
+import { EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
 
@@ -71,7 +71,7 @@ export async function findVendorSecrets(content: string, filePath: string, optio
   const extension = extensionOf(filePath);
   let selectedIds: Set<string> | undefined;
   if (options.prefilter) {
-    selectedIds = new Set(Object.keys(VENDOR_ANCHORS).filter((id) => VENDOR_ANCHORS[id]?.(content, extension) === true));
+    selectedIds = selectVendorRules(content, extension);
     if (selectedIds.size === 0) return [];
   }
   const secretlint = await loadSecretlint();

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { AWS_RULE, findAwsAccessKeyIds } from './aws-key-id.js';
 import { EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
@@ -12,10 +13,6 @@ interface Secretlint {
   rules: readonly PresetRule[];
 }
 
-/** Options per rule id: the AWS key id scan is off by default in the preset; account ids are not secrets. */
-const RULE_SETTINGS: Readonly<Record<string, { options?: object; allowMessageIds?: string[] }>> = {
-  '@secretlint/secretlint-rule-aws': { options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] },
-};
 
 const VALUE_PROPS = ['KEY', 'TOKEN', 'ID', 'URL', 'URI', 'CREDENTIAL'] as const;
 const LOCATE_WINDOW = 256;
@@ -42,13 +39,17 @@ export async function vendorRuleIds(): Promise<string[]> {
   return rules.map((rule) => rule.meta.id);
 }
 
-/** One config per set of selected rules, built once and reused. */
+/**
+ * One config per set of selected rules, built once and reused. Every rule runs with its defaults;
+ * the AWS rule's access key id scan, off by default, runs in aws-key-id.ts instead, without the
+ * account id scan that switching it on here would bring.
+ */
 function configFor(rules: readonly PresetRule[]): CoreConfig {
   const key = rules.map((rule) => rule.meta.id).join(',');
   let config = configs.get(key);
   if (config === undefined) {
     config = {
-      rules: rules.map((rule) => ({ id: rule.meta.id, rule, ...RULE_SETTINGS[rule.meta.id] })),
+      rules: rules.map((rule) => ({ id: rule.meta.id, rule })),
     } as CoreConfig;
     configs.set(key, config);
   }
@@ -82,10 +83,12 @@ export async function findVendorSecrets(content: string, filePath: string, optio
     source: { filePath, content, ext: extension, contentType: 'text' },
     options: { config: configFor(rules), noPhysicFilePath: true, locale: 'en' },
   });
-  return result.messages.map((message) => {
+  const found: DetectedSecret[] = result.messages.map((message) => {
     const { start, value } = locateValue(content, message.messageId, message.range, message.data);
     return { detector: vendorLabel(message.ruleId, message.messageId), start, end: Math.min(content.length, start + value.length), value };
   });
+  if (!rules.some((rule) => rule.meta.id === AWS_RULE)) return found;
+  return [...found, ...findAwsAccessKeyIds(content)].sort((left, right) => left.start - right.start);
 }
 
 /**

@@ -16,7 +16,8 @@ const LABEL = vendorLabel(AWS_RULE, 'AWSAccessKeyID');
 
 export function findAwsAccessKeyIds(content: string): DetectedSecret[] {
   const found: DetectedSecret[] = [];
-  for (const match of content.matchAll(ACCESS_KEY_ID)) {
+  ACCESS_KEY_ID.lastIndex = 0;
+  for (let match = ACCESS_KEY_ID.exec(content); match !== null; match = ACCESS_KEY_ID.exec(content)) {
     if (match[0] === DOCUMENTATION_KEY_ID) continue;
     found.push({ detector: LABEL, start: match.index, end: match.index + match[0].length, value: match[0] });
   }

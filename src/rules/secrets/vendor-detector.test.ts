@@ -61,3 +61,13 @@ describe('vendor rule selection in one pass', () => {
     expect(selectVendorRules('hf', '.ts')).toEqual(new Set());
   });
 });
+
+describe('secretlint in a long-lived process', () => {
+  it('leaves no performance marks behind, however many files it scans', async () => {
+    const sample = `const url = "postgres://app:${'x'.repeat(4)}Q9@db/app";\n`;
+    await findVendorSecrets(sample, 'src/a.ts');
+    const before = performance.getEntriesByType('mark').length;
+    for (let file = 0; file < 50; file++) await findVendorSecrets(sample, `src/f${file}.ts`);
+    expect(performance.getEntriesByType('mark').length).toBe(before);
+  });
+});

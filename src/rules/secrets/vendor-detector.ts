@@ -28,9 +28,22 @@ function loadSecretlint(): Promise<Secretlint> {
     const require = createRequire(import.meta.url);
     const core = require('@secretlint/core') as typeof import('@secretlint/core');
     const preset = require('@secretlint/secretlint-rule-preset-recommend') as typeof import('@secretlint/secretlint-rule-preset-recommend');
+    silenceProfiler(createRequire(require.resolve('@secretlint/core')));
     return { lintSource: core.lintSource, rules: preset.rules.filter((rule) => !EXCLUDED_VENDOR_RULES.has(rule.meta.id)) };
   });
   return loaded;
+}
+
+/**
+ * secretlint marks every file and rule it runs in the global performance timeline, and its
+ * profiler keeps each mark for good and searches all of them at every new one: memory and time
+ * that grow with every file a long-lived process scans (a bench of a few thousand files spent
+ * minutes on it after its last scan). holdfast never reads that profile, so the marks are not made.
+ * The profiler is secretlint's own dependency, resolved from where secretlint is.
+ */
+function silenceProfiler(requireFromCore: NodeJS.Require): void {
+  const { secretLintProfiler } = requireFromCore('@secretlint/profiler') as { secretLintProfiler: { mark: (marker: unknown) => void } };
+  secretLintProfiler.mark = () => undefined;
 }
 
 /** The preset's rule ids, minus the excluded ones (for the completeness test of the anchor table). */

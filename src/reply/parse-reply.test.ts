@@ -97,6 +97,17 @@ describe('parseReply on real-world reply shapes', () => {
     expect(parsed.kind === 'actions' ? parsed.actions.map((action) => action.type) : []).toEqual(['run', 'commit', 'write']);
   });
 
+  it('reads a cut-off action list of a million quotes without overflowing the stack', () => {
+    // Repair turns the quotes into ~500,000 strings: combining them once spread them as call arguments.
+    const parsed = parseReply(`{"actions": [${'"'.repeat(1_000_000)}`);
+    expect(parsed).toEqual({ kind: 'unparseable', reason: 'action 0: expected an object, got a string' });
+  });
+
+  it('reads a fenced array of 200,000 reply objects without overflowing the stack', () => {
+    const parsed = parseReply(`${FENCE}json\n[${Array.from({ length: 200_000 }, () => '{"actions": []}').join(',')}]\n${FENCE}`);
+    expect(parsed).toMatchObject({ kind: 'actions', actions: [] });
+  });
+
   it('quotes a huge unknown type only in part', () => {
     const parsed = parseReply(JSON.stringify({ actions: [{ type: 'x'.repeat(10_000) }] }));
     expect(parsed.kind).toBe('unparseable');

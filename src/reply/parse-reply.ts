@@ -78,7 +78,7 @@ function readFences(answer: string, findings: Findings): ParsedReply | undefined
   for (const block of findFencedBlocks(answer)) {
     if (nestsDeeperThan(block.content, MAX_DEPTH)) continue;
     const parsed = safeParseJson(block.content.trim());
-    if (parsed.ok) readings.push(...readValue(parsed.value, 'fenced'));
+    if (parsed.ok) for (const reading of readValue(parsed.value, 'fenced')) readings.push(reading);
   }
   noteOther(readings, findings);
   return combineReadings(readings, { bareActions: false, merged: 'salvaged' });
@@ -119,7 +119,7 @@ function readObjects(answer: string, findings: Findings): ParsedReply | undefine
     // are pieces of the broken reply, which salvage and repair read with what surrounds them.
     const usable = start < brokenUntil ? found.filter(isWholeReply) : found;
     if (usable.length > 0) used.push([start, end]);
-    readings.push(...usable);
+    for (const reading of usable) readings.push(reading);
   }
   noteOther(readings, findings);
   return combineReadings(readings, { bareActions: onlyJson(answer, used), merged: 'salvaged' });

@@ -120,7 +120,8 @@ export function combineReadings(readings: readonly Reading[], options: CombineOp
     if (key !== undefined && seen.has(key)) continue;
     if (key !== undefined) seen.add(key);
     if (reading.shape === 'reply') {
-      actions.push(...reading.actions);
+      // One push per action: a spread of a huge list (a hostile reply) overflows the call stack.
+      for (const action of reading.actions) actions.push(action);
       explicitList ||= !reading.bare;
     }
     if (reading.reasoning !== undefined) reasonings.push(reading.reasoning);

@@ -31,5 +31,9 @@ export function globProblem(glob: string): string | undefined {
 
 /** Makes text match itself literally inside a glob. */
 export function escapeGlob(text: string): string {
-  return text.replace(/[\\*?[\]{}()!+@|]/g, (character) => `\\${character}`);
+  // Most paths hold no glob character: the test is much cheaper than a replace that finds nothing.
+  return GLOB_SPECIAL.test(text) ? text.replace(GLOB_SPECIALS, (character) => `\\${character}`) : text;
 }
+
+const GLOB_SPECIAL = /[\\*?[\]{}()!+@|]/;
+const GLOB_SPECIALS = new RegExp(GLOB_SPECIAL.source, 'g');

@@ -13,26 +13,25 @@ const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
 const CONTROL = /[\u0001-\u001F\u007F]/u;
 const DRIVE = /^[A-Za-z]:/;
+/** Letters, digits, `.`, `_`, `-` and `/` only: none of the character checks can refuse it, and NFC leaves it as it is. */
+const PLAIN = /^[A-Za-z0-9._/-]+$/;
 
 /** Turns a model-written path into a repository-relative POSIX path, or says why it cannot. */
 export function normalizeRepoPath(path: unknown): NormalizedPath {
   if (typeof path !== 'string') return { ok: false, reason: `the path is ${describeValue(path)}, not a string` };
   if (path.length === 0) return { ok: false, reason: 'the path is empty' };
   if (path.length > MAX_PATH_LENGTH) return { ok: false, reason: `the path is longer than ${MAX_PATH_LENGTH} characters` };
-  if (path.includes('\u0000')) return { ok: false, reason: 'the path contains a NUL byte' };
-  if (CONTROL.test(path)) return { ok: false, reason: 'the path contains a control character' };
-  if (path.includes('\\')) return { ok: false, reason: 'the path uses a backslash; use forward slashes' };
-  if (LOOKALIKE_SEPARATORS.test(path)) {
-    return { ok: false, reason: 'the path contains a character that looks like a slash but is not one' };
+  const plain = PLAIN.test(path);
+  if (!plain) {
+    const refused = characterProblem(path);
+    if (refused !== undefined) return { ok: false, reason: refused };
   }
-  if (INVISIBLE.test(path)) return { ok: false, reason: 'the path contains an invisible formatting character' };
-  if (DRIVE.test(path)) return { ok: false, reason: 'the path starts with a drive letter' };
   if (path.startsWith('/')) return { ok: false, reason: 'the path is absolute' };
   if (path.startsWith('~')) return { ok: false, reason: 'the path starts with "~" (a home directory)' };
   if (path.endsWith('/')) return { ok: false, reason: 'the path ends with "/" (a directory, not a file)' };
 
   const segments: string[] = [];
-  for (const segment of path.normalize('NFC').split('/')) {
+  for (const segment of (plain ? path : path.normalize('NFC')).split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) return { ok: false, reason: 'the path climbs out of the repository with ".."' };
@@ -43,6 +42,16 @@ export function normalizeRepoPath(path: unknown): NormalizedPath {
   }
   if (segments.length === 0) return { ok: false, reason: 'the path names the repository root, not a file' };
   return { ok: true, path: segments.join('/') };
+}
+
+function characterProblem(path: string): string | undefined {
+  if (path.includes('\u0000')) return 'the path contains a NUL byte';
+  if (CONTROL.test(path)) return 'the path contains a control character';
+  if (path.includes('\\')) return 'the path uses a backslash; use forward slashes';
+  if (LOOKALIKE_SEPARATORS.test(path)) return 'the path contains a character that looks like a slash but is not one';
+  if (INVISIBLE.test(path)) return 'the path contains an invisible formatting character';
+  if (DRIVE.test(path)) return 'the path starts with a drive letter';
+  return undefined;
 }
 
 /** A value's kind for a refusal sentence: "null", "an array", "an object", "a number". */

@@ -55,7 +55,7 @@ const GLOB_CHARACTER = /(?<!\\)[*?[\]{}()!+@|]/;
 function findTest(candidates: readonly string[], written: readonly string[], writtenSet: ReadonlySet<string>, module: string): string | undefined {
   for (const candidate of candidates) {
     if (!GLOB_CHARACTER.test(candidate)) {
-      const literal = candidate.replace(/\\(.)/g, '$1');
+      const literal = candidate.includes('\\') ? candidate.replace(/\\(.)/g, '$1') : candidate;
       if (literal !== module && writtenSet.has(literal)) return literal;
       continue;
     }
@@ -75,5 +75,24 @@ export function testGlobs(templates: readonly string[], modulePath: string): str
   const stem = dot <= 0 ? file : file.slice(0, dot);
   const ext = dot <= 0 ? '' : file.slice(dot + 1);
   const values: Record<string, string> = { dir: escapeGlob(dir), stem: escapeGlob(stem), ext: escapeGlob(ext) };
-  return templates.map((template) => template.replace(/\{(dir|stem|ext)\}/g, (_, key: string) => values[key] ?? '').replace(/^\//, ''));
+  return templates.map((template) => {
+    // Literal text and placeholder names alternate: ['', 'dir', '/', 'stem', '.test.', 'ext', ''].
+    const parts = templateParts(template);
+    let filled = '';
+    for (let index = 0; index < parts.length; index++) filled += index % 2 === 0 ? parts[index] : (values[parts[index] as string] ?? '');
+    return filled.startsWith('/') ? filled.slice(1) : filled;
+  });
+}
+
+const PLACEHOLDER = /\{(dir|stem|ext)\}/;
+const partsOf = new Map<string, readonly string[]>();
+
+/** A template cut at its placeholders, once per template rather than once per module. */
+function templateParts(template: string): readonly string[] {
+  let parts = partsOf.get(template);
+  if (parts === undefined) {
+    parts = template.split(PLACEHOLDER);
+    if (partsOf.size < 256) partsOf.set(template, parts);
+  }
+  return parts;
 }

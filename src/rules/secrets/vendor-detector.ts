@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { EXCLUDED_VENDOR_RULES, VENDOR_ANCHORS } from './vendor-anchors.js';
+import { AWS_RULE, findAwsAccessKeyIds } from './aws-key-id.js';
+import { EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
 import { jsonOrUndefined } from '../../contract/index.js';
@@ -13,10 +14,6 @@ interface Secretlint {
   rules: readonly PresetRule[];
 }
 
-/** Options per rule id: the AWS key id scan is off by default in the preset; account ids are not secrets. */
-const RULE_SETTINGS: Readonly<Record<string, { options?: object; allowMessageIds?: string[] }>> = {
-  '@secretlint/secretlint-rule-aws': { options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] },
-};
 
 const VALUE_PROPS = ['KEY', 'TOKEN', 'ID', 'URL', 'URI', 'CREDENTIAL'] as const;
 const LOCATE_WINDOW = 256;
@@ -32,9 +29,22 @@ function loadSecretlint(): Promise<Secretlint> {
     const require = createRequire(import.meta.url);
     const core = require('@secretlint/core') as typeof import('@secretlint/core');
     const preset = require('@secretlint/secretlint-rule-preset-recommend') as typeof import('@secretlint/secretlint-rule-preset-recommend');
+    silenceProfiler(createRequire(require.resolve('@secretlint/core')));
     return { lintSource: core.lintSource, rules: preset.rules.filter((rule) => !EXCLUDED_VENDOR_RULES.has(rule.meta.id)) };
   });
   return loaded;
+}
+
+/**
+ * secretlint marks every file and rule it runs in the global performance timeline, and its
+ * profiler keeps each mark for good and searches all of them at every new one: memory and time
+ * that grow with every file a long-lived process scans (a bench of a few thousand files spent
+ * minutes on it after its last scan). holdfast never reads that profile, so the marks are not made.
+ * The profiler is secretlint's own dependency, resolved from where secretlint is.
+ */
+function silenceProfiler(requireFromCore: NodeJS.Require): void {
+  const { secretLintProfiler } = requireFromCore('@secretlint/profiler') as { secretLintProfiler: { mark: (marker: unknown) => void } };
+  secretLintProfiler.mark = () => undefined;
 }
 
 /** The preset's rule ids, minus the excluded ones (for the completeness test of the anchor table). */
@@ -43,13 +53,17 @@ export async function vendorRuleIds(): Promise<string[]> {
   return rules.map((rule) => rule.meta.id);
 }
 
-/** One config per set of selected rules, built once and reused. */
+/**
+ * One config per set of selected rules, built once and reused. Every rule runs with its defaults;
+ * the AWS rule's access key id scan, off by default, runs in aws-key-id.ts instead, without the
+ * account id scan that switching it on here would bring.
+ */
 function configFor(rules: readonly PresetRule[]): CoreConfig {
   const key = rules.map((rule) => rule.meta.id).join(',');
   let config = configs.get(key);
   if (config === undefined) {
     config = {
-      rules: rules.map((rule) => ({ id: rule.meta.id, rule, ...RULE_SETTINGS[rule.meta.id] })),
+      rules: rules.map((rule) => ({ id: rule.meta.id, rule })),
     } as CoreConfig;
     configs.set(key, config);
   }
@@ -72,7 +86,7 @@ export async function findVendorSecrets(content: string, filePath: string, optio
   const extension = extensionOf(filePath);
   let selectedIds: Set<string> | undefined;
   if (options.prefilter) {
-    selectedIds = new Set(Object.keys(VENDOR_ANCHORS).filter((id) => VENDOR_ANCHORS[id]?.(content, extension) === true));
+    selectedIds = selectVendorRules(content, extension);
     if (selectedIds.size === 0) return [];
   }
   const secretlint = await loadSecretlint();
@@ -83,10 +97,12 @@ export async function findVendorSecrets(content: string, filePath: string, optio
     source: { filePath, content, ext: extension, contentType: 'text' },
     options: { config: configFor(rules), noPhysicFilePath: true, locale: 'en' },
   });
-  return result.messages.map((message) => {
+  const found: DetectedSecret[] = result.messages.map((message) => {
     const { start, value } = locateValue(content, message.messageId, message.range, message.data);
     return { detector: vendorLabel(message.ruleId, message.messageId), start, end: Math.min(content.length, start + value.length), value };
   });
+  if (!rules.some((rule) => rule.meta.id === AWS_RULE)) return found;
+  return [...found, ...findAwsAccessKeyIds(content)].sort((left, right) => left.start - right.start);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { CheckInputSchema, InputError, safeParseJson } from '../contract/index.js';
+import { CheckInputSchema, InputError } from '../contract/index.js';
+import { safeParseJson } from '../contract/json.js';
 import type { CheckInput } from '../contract/index.js';
 import { valueAt } from './value-at.js';
 

@@ -1,4 +1,4 @@
-import { InputError } from '../contract/index.js';
+import { InputError } from '../contract/errors.js';
 
 export type RulebookErrorCode = 'E_RULEBOOK_READ' | 'E_RULEBOOK_YAML' | 'E_RULEBOOK_INVALID';
 

@@ -3,7 +3,7 @@ import { AWS_RULE, findAwsAccessKeyIds } from './aws-key-id.js';
 import { EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
-import { jsonOrUndefined } from '../../contract/index.js';
+import { jsonOrUndefined } from '../../contract/json.js';
 
 type LintSource = (typeof import('@secretlint/core'))['lintSource'];
 type CoreConfig = Parameters<LintSource>[0]['options']['config'];

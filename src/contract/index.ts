@@ -20,6 +20,7 @@ export { ParseMethodSchema, ParsedReplySchema } from './reply.js';
 export type { ParseMethod, ParsedActions, ParsedDecline, ParsedReply, ParsedUnparseable } from './reply.js';
 export { CheckReportSchema, CheckResultSchema } from './check-result.js';
 export type { CheckReport, CheckResult } from './check-result.js';
+export type { LandRequest, ObservedRun, Recheck } from './landing.js';
 export {
   AgentSchema,
   CHECK_KINDS,

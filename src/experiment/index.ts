@@ -32,7 +32,7 @@ export { errorArm, holdArm, tellArm } from './arm.js';
 export type { ArmInput, CommitGate } from './arm.js';
 export { DEFAULT_MAX_TOKENS, planRounds, roundIdOf, runExperiment, runStartDraft } from './runner.js';
 export type { ExperimentModel, ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
-export type { LandRequest, Lander, Landing, OpenLander, Recheck } from './lander.js';
+export type { Lander, Landing, OpenLander } from './lander.js';
 export { completedRounds, runSession } from './run-session.js';
 export type { RunSessionOptions, RunSessionResult, SessionBaseOptions } from './run-session.js';
 export { rescoreRun } from './rescore.js';

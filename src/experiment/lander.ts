@@ -1,17 +1,4 @@
-import type { Arm, ArmResult, CheckResult, RunStartEvent, Rulebook, TaskInfo } from '../contract/index.js';
-import type { ObservedRun } from '../rules/index.js';
-
-/** Re-judges an applied action once commands have run, given how they ended (the held arm: R6 needs their outcomes). */
-export type Recheck = (index: number, observed: ReadonlyMap<number, ObservedRun>) => Promise<CheckResult | undefined>;
-
-export interface LandRequest {
-  readonly task: TaskInfo;
-  readonly roundId: string;
-  readonly arm: Arm;
-  readonly result: ArmResult;
-  readonly signal?: AbortSignal;
-  readonly recheck?: Recheck;
-}
+import type { ArmResult, CheckResult, LandRequest, RunStartEvent, Rulebook } from '../contract/index.js';
 
 /**
  * What landing did: `result` carries the evidence (each applied action's `landed`, the sandbox

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ArmEndEvent, ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, TaskInfo } from '../contract/index.js';
+import type { ArmEndEvent, ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, LandRequest, TaskInfo } from '../contract/index.js';
 import { loadRulebook } from '../rules/index.js';
-import type { Lander, LandRequest, Landing } from './lander.js';
+import type { Lander, Landing } from './lander.js';
 import { runExperiment } from './runner.js';
 import type { ExperimentTarget } from './runner.js';
 

@@ -17,7 +17,7 @@ import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { ParsedReply } from '../contract/index.js';
+import type { ParsedReply, Recheck } from '../contract/index.js';
 import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './judge/index.js';
@@ -25,7 +25,7 @@ import type { ReplyJudge } from './judge/index.js';
 import type { Approver } from './approvals.js';
 import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
-import type { Lander, Landing, OpenLander, Recheck } from './lander.js';
+import type { Lander, Landing, OpenLander } from './lander.js';
 import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
 import { loopTask } from './loop/loop-prompt.js';
 import { buildMessages } from './prompt.js';

@@ -3,7 +3,7 @@ import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '../contract/index.js';
 import { lazyPatterns } from '../rules/regex.js';
 import type { Pattern } from '../rules/regex.js';
-import type { ObservedRun } from '../rules/action-view.js';
+import type { ObservedRun } from '../contract/landing.js';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
 import { withRun } from './session-state.js';

@@ -1,4 +1,4 @@
-import type { ActionType } from '../contract/index.js';
+import type { ActionType, ObservedRun } from '../contract/index.js';
 import { describeValue, normalizeRepoPath } from './paths.js';
 import type { NormalizedPath } from './paths.js';
 
@@ -20,16 +20,6 @@ export interface ActionView {
   readonly cmd: string | undefined;
   /** For a `run` that really executed (in a sandbox): how it ended. Never taken from the model's reply. */
   readonly observed: ObservedRun | undefined;
-}
-
-/**
- * How a `run` action really ended, observed by whoever executed it (the sandbox), not claimed by
- * the model. `passed` is the one thing a check needs; `ending` says why in words.
- */
-export interface ObservedRun {
-  readonly passed: boolean;
-  /** "exit code 1", "killed after the timeout", "not executed: …". */
-  readonly ending: string;
 }
 
 const SHOWN_LENGTH = 80;

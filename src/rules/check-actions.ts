@@ -1,6 +1,6 @@
 import type { Action, CheckResult, Rulebook } from '../contract/index.js';
 import { viewActions } from './action-view.js';
-import type { ObservedRun } from './action-view.js';
+import type { ObservedRun } from '../contract/index.js';
 import type { Judge, RuleLabel } from './checks/check-handler.js';
 import { result } from './checks/check-handler.js';
 import { handlerFor } from './checks/registry.js';

@@ -1,5 +1,4 @@
 export { checkActions } from './check-actions.js';
-export type { ObservedRun } from './action-view.js';
 export { observedRuns } from './observed-runs.js';
 export { parseCheckInput, safeParseCheckInput } from './check-input.js';
 export type { SafeParseCheckInputResult } from './check-input.js';

@@ -1,5 +1,5 @@
 import type { SandboxCommand } from '../contract/index.js';
-import type { ObservedRun } from './action-view.js';
+import type { ObservedRun } from '../contract/index.js';
 
 /**
  * How each `run` of an arm really ended, from its sandbox record, keyed by action index. A run

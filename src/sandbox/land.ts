@@ -1,8 +1,7 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync, renameSync, lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ActionOutcome, ArmResult, CheckResult, Landed, SandboxCommand, SandboxResult } from '../contract/index.js';
+import type { ActionOutcome, ArmResult, CheckResult, Landed, Recheck, SandboxCommand, SandboxResult } from '../contract/index.js';
 import { observedRuns } from '../rules/index.js';
-import type { ObservedRun } from '../rules/index.js';
 import { capText } from './capped-text.js';
 import { decideCommand, runSandboxCommand } from './command.js';
 import type { CommandDeadline } from './command.js';
@@ -27,8 +26,6 @@ export interface LandOptions {
    */
   readonly recheck?: Recheck;
 }
-
-export type Recheck = (index: number, observed: ReadonlyMap<number, ObservedRun>) => Promise<CheckResult | undefined>;
 
 /** Why the sandbox could not go on: a file-system error (a 300-character name, a symlink loop) or broken machinery. */
 export interface SandboxFailure {

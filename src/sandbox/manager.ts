@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Arm, ArmResult, Rulebook, TaskInfo } from '../contract/index.js';
+import type { Arm, LandRequest, Rulebook, TaskInfo } from '../contract/index.js';
 import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
 import type { BaseRepo } from './base-repo.js';
 import { sandboxAllowlist } from './command.js';
@@ -12,7 +12,7 @@ import { git, gitInit } from './git.js';
 import { detectIsolation, INSTALL_HINT } from './isolation.js';
 import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
-import type { Recheck, SandboxLanding } from './land.js';
+import type { SandboxLanding } from './land.js';
 import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
 import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
@@ -41,16 +41,6 @@ export interface SandboxManagerOptions extends IsolationRequest {
   readonly commandDeadline?: CommandDeadline;
   readonly outputCapBytes?: number;
   readonly diffCapBytes?: number;
-}
-
-export interface LandRequest {
-  readonly task: TaskInfo;
-  readonly roundId: string;
-  readonly arm: Arm;
-  readonly result: ArmResult;
-  readonly signal?: AbortSignal;
-  /** Re-judges an applied action once commands have run (the held arm: R6 needs their outcomes). */
-  readonly recheck?: Recheck;
 }
 
 export interface SandboxManager {

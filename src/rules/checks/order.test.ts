@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../contract/index.js';
-import type { ObservedRun } from '../action-view.js';
+import type { ObservedRun } from '../../contract/index.js';
 import { checkActions } from '../check-actions.js';
 import { observedRuns } from '../observed-runs.js';
 import { judge, onlyRules, write } from '../test-support/rulebooks.js';

@@ -13,7 +13,7 @@ import { redact } from '../models/index.js';
 import { sandboxLander } from '../sandbox/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { openApprovalRelay } from './approval-relay.js';
-import { parseRoundJob } from './round-job.js';
+import { parseRoundJob, parseTryLog } from './round-job.js';
 import type { RoundJob, RoundOutcome, RoundProgress } from './round-job.js';
 import { roundQueueName, runsCommands } from './round-queues.js';
 import type { QueueConnection } from './queue-url.js';
@@ -118,11 +118,12 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
     const attempt = Math.max(1, job.attemptsStarted);
     options.onRound?.({ phase: 'start', roundId: data.round.roundId, attempt });
     const arms: { told?: ArmResult; held?: ArmResult } = {};
-    const events: RoundOutcome['events'] = [];
+    const grades: RoundOutcome['events'] = [];
     const send = async (event: RoundProgress['event']) => {
-      events.push(event);
-      const progress: RoundProgress = { worker: options.workerId, attempt, event };
-      await job.updateProgress(scrub(progress));
+      const progress = scrub<RoundProgress>({ worker: options.workerId, attempt, event });
+      // Logged before it is sent: the job's log holds what every try sent, whether a coordinator listened or not.
+      await job.log(JSON.stringify(progress));
+      await job.updateProgress(progress);
     };
     const local = data.config.approve === 'auto' || data.config.approve === 'deny';
     await runExperiment({
@@ -142,23 +143,30 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
         if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;
         else if (draft.type === 'round-start') await send({ ...draft, worker: options.workerId, attempt });
         else if (draft.type === 'approval-request' || draft.type === 'approval-end') await send(draft);
-        else if (draft.type === 'judge') events.push(draft);
+        else if (draft.type === 'judge') grades.push(draft);
         return { ...draft, seq: 0 } as RunEvent;
       },
     });
     if (arms.told === undefined || arms.held === undefined) throw new Error(`round ${data.round.roundId} ended without both arms`);
-    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held, events });
+    // Every try's live events as logged, earlier tries' (a worker that died, perhaps while no coordinator ran)
+    // before this one's, then this try's judge grades: a coordinator that missed them writes them from here.
+    const { logs } = await logReaders.get(job.queueName)!.getJobLogs(job.id!);
+    const live = parseTryLog(logs).map((entry) => entry.event);
+    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held, events: [...live, ...grades] });
     options.onRound?.({ phase: 'end', roundId: data.round.roundId, attempt, outcome });
     return outcome;
   }
 
   const queueNames: string[] = [];
   const workers: Worker[] = [];
+  /** One queue handle per round queue: to pause it (Retry-After) and to read a job's try log. */
+  const logReaders = new Map<string, Queue>();
   for (const targetId of targets.keys()) {
     const names = [roundQueueName(targetId, false), ...(isolatedOk ? [roundQueueName(targetId, true)] : [])];
+    for (const name of names) logReaders.set(name, new Queue(name, { connection }));
     pausers.set(
       targetId,
-      names.map((name) => new Queue(name, { connection })),
+      names.map((name) => logReaders.get(name)!),
     );
     for (const name of names) {
       queueNames.push(name);

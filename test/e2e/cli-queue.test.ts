@@ -143,19 +143,26 @@ function roundEvents(events: readonly RunEvent[]): [string, string[]][] {
   return [...byRound].sort(([left], [right]) => left.localeCompare(right));
 }
 
-/** Waits (polling Redis) until every round job of the run has completed: a readiness marker, not a sleep. */
-async function roundsCompleted(runId: string, config: RunConfig | undefined): Promise<void> {
-  if (config === undefined) throw new Error('the run file has no run-start');
+/** The run id and config the coordinator wrote first: a readiness marker that it has started. */
+async function runStart(path: string): Promise<{ runId: string; config: RunConfig }> {
+  const start = await eventInFile(path, (event) => event.type === 'run-start');
+  if (start.type !== 'run-start') throw new Error('not a run-start');
+  return { runId: start.runId, config: start.config };
+}
+
+/** Calls `check` with each round's queue and job id until it holds for every round of the run (polling Redis). */
+async function everyRound(runId: string, config: RunConfig, check: (queue: Queue, jobId: string) => Promise<boolean>): Promise<void> {
   const connection = redisOptions(redis.connection);
   const queues = new Map(config.targets.map((target) => [target, new Queue(roundQueueName(target, false), { connection })]));
   try {
     for (const round of planRounds(config)) {
-      while ((await queues.get(round.target)!.getJobState(roundJobId(runId, round.roundId))) !== 'completed') await delay(25);
+      while (!(await check(queues.get(round.target)!, roundJobId(runId, round.roundId)))) await delay(25);
     }
   } finally {
     await Promise.all([...queues.values()].map((queue) => queue.close()));
   }
 }
+const inState = (state: string) => async (queue: Queue, jobId: string) => (await queue.getJobState(jobId)) === state;
 
 describe('holdfast run --queue with holdfast worker processes', () => {
   it('a coordinator and three workers judge the sweep exactly as the in-process run', async () => {
@@ -204,9 +211,8 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     await eventInFile(out, (event) => event.type === 'round-start');
     await stop(first.child, 'SIGKILL');
     const before = (await readRunFile(out)).events;
-    const start = before.find((event) => event.type === 'run-start');
-    const runId = start?.runId ?? '';
-    await roundsCompleted(runId, start?.type === 'run-start' ? start.config : undefined);
+    const { runId, config } = await runStart(out);
+    await everyRound(runId, config, inState('completed'));
     // Rounds the workers started and finished while no coordinator listened: their starts are nowhere yet.
     const startedBefore = new Set(before.flatMap((event) => (event.type === 'round-start' ? [event.roundId] : [])));
     expect(startedBefore.size).toBeLessThan(ROUNDS);
@@ -218,6 +224,50 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     const starts = events.filter((event) => event.type === 'round-start');
     expect(starts.every((event) => event.type === 'round-start' && /^w[789]$/.test(event.worker ?? '') && event.attempt === 1)).toBe(true);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
+  it('a round retried while no coordinator ran shows every try once after --resume: the dead worker\'s and the one that finished', async () => {
+    const out = join(dir, 'retried-unwatched.jsonl');
+    const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    const { runId, config } = await runStart(out);
+    // Every round queued, none taken (no worker yet): then the coordinator dies.
+    await everyRound(runId, config, inState('waiting'));
+    await stop(first.child, 'SIGKILL');
+
+    // A worker whose replies never come takes a round of each target and is killed mid-round, unwatched.
+    const stuck = await startWorker('stuck', ['--reply-delay-ms', '600000']);
+    const taken = await Promise.all(config.targets.map(async (target) => (await stuck.line(new RegExp(`^start ${target}/`))).split(' ')[1]!));
+    const connection = redisOptions(redis.connection);
+    const queues = new Map(config.targets.map((target) => [target, new Queue(roundQueueName(target, false), { connection })]));
+    try {
+      // Its try is recorded once its round-start is logged on the job.
+      for (const roundId of taken) {
+        const queue = queues.get(planRounds(config).find((round) => round.roundId === roundId)!.target)!;
+        while (!(await queue.getJobLogs(roundJobId(runId, roundId))).logs.some((row) => row.includes('"worker":"stuck"'))) await delay(25);
+      }
+    } finally {
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
+    }
+    await stop(stuck.child, 'SIGKILL');
+    await Promise.all(['w10', 'w11', 'w12'].map((id) => startWorker(id)));
+    await everyRound(runId, config, inState('completed'));
+
+    const resumed = holdfast(['run', '--resume', out, '--queue', redis.url]);
+    expect(await exited(resumed)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const starts = events.flatMap((event) => (event.type === 'round-start' ? [{ roundId: event.roundId, attempt: event.attempt ?? 1, worker: event.worker }] : []));
+    // Each try once: no round starts twice with the same attempt.
+    expect(new Set(starts.map((start) => `${start.roundId} ${start.attempt}`)).size).toBe(starts.length);
+    for (const roundId of taken) {
+      const tries = starts.filter((start) => start.roundId === roundId);
+      expect(tries[0]).toEqual({ roundId, attempt: 1, worker: 'stuck' });
+      // The try that finished came after; more than two only if a retry itself stalled on this loaded box.
+      expect(tries.at(-1)).toMatchObject({ roundId, worker: expect.stringMatching(/^w1[012]$/) });
+      expect(tries.at(-1)!.attempt).toBeGreaterThanOrEqual(2);
+    }
+    // Every other round started once, by a worker that finished it.
+    for (const start of starts.filter((start) => !taken.includes(start.roundId))) expect(start.worker).toMatch(/^w1[012]$/);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   }, 120_000);
 });

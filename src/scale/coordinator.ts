@@ -142,19 +142,32 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
   }
 
-  function accept(round: RoundSpec, value: unknown): void {
-    if (!pending.has(round.roundId) || closing || value === null || value === undefined) return;
-    let outcome: RoundOutcome;
+  /** A job's return value as a round's outcome; one this holdfast cannot read fails the run, naming why. */
+  function outcomeOf(value: unknown): RoundOutcome | undefined {
     try {
-      outcome = parseRoundOutcome(typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
+      return parseRoundOutcome(typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
     } catch (error) {
       failure ??= error instanceof Error ? error.message : String(error);
       wake();
-      return;
+      return undefined;
     }
+  }
+
+  const unwrittenIn = (round: RoundSpec) => (event: RoundOutcome['events'][number]) => !written.has(eventKey({ ...event, runId: options.runId, ...round }));
+
+  /** Judge grades follow the verdicts they grade, as in an in-process run; each is written once. */
+  function writeGrades(round: RoundSpec, outcome: RoundOutcome): void {
+    const unwritten = unwrittenIn(round);
+    for (const event of outcome.events) if (event.type === 'judge' && unwritten(event)) emit({ ...event, runId: options.runId, ...round });
+  }
+
+  function accept(round: RoundSpec, value: unknown): void {
+    if (!pending.has(round.roundId) || closing || value === null || value === undefined) return;
+    const outcome = outcomeOf(value);
+    if (outcome === undefined) return;
     pending.delete(round.roundId);
     const key = { runId: options.runId, ...round };
-    const unwritten = (event: RoundOutcome['events'][number]) => !written.has(eventKey({ ...event, ...key }));
+    const unwritten = unwrittenIn(round);
     // A coordinator killed between a round's two lines left one arm in the file: the job's result is
     // the same one, so a resumed coordinator writes only the arm that is missing.
     const arms = state.rounds.at(findRound(state, round.roundId));
@@ -165,8 +178,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
     if (arms?.told === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
     if (arms?.held === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
-    // Judge grades follow the verdicts they grade, as in an in-process run.
-    for (const event of outcome.events) if (event.type === 'judge' && unwritten(event)) emit({ ...event, ...key });
+    writeGrades(round, outcome);
     byWorker.set(outcome.worker, (byWorker.get(outcome.worker) ?? 0) + 1);
     options.onRoundEnd?.(round, { told: outcome.told, held: outcome.held }, outcome.worker);
     wake();
@@ -217,6 +229,20 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
   }
 
+  /**
+   * A coordinator killed after a round's verdicts but before (some of) its judge grades left the round
+   * complete in the file: the grades it missed are read back from the round's job, which stays queued
+   * until the run completes.
+   */
+  async function restoreGrades(round: RoundSpec): Promise<void> {
+    const job: Job | undefined = await queues.get(round.target)!.getJob(roundJobId(options.runId, round.roundId));
+    if (job?.returnvalue === null || job?.returnvalue === undefined) return;
+    guarded(() => {
+      const outcome = outcomeOf(job.returnvalue);
+      if (outcome !== undefined) writeGrades(round, outcome);
+    });
+  }
+
   async function enqueue(rounds: readonly RoundSpec[]): Promise<void> {
     const byTarget = new Map<string, RoundSpec[]>();
     for (const round of rounds) byTarget.set(round.target, [...(byTarget.get(round.target) ?? []), round]);
@@ -257,7 +283,10 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     const served = new Set(workers.flatMap((worker) => worker.queues));
     options.onWorkers?.(workers, targetIds.filter((target) => !served.has(roundQueueName(target, isolated))));
     // A resumed run first reads what the queue already holds; a new run's jobs cannot exist yet.
-    if (options.previous !== undefined) await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
+    if (options.previous !== undefined) {
+      if ((options.rulebook.judgeRules ?? []).length > 0) await Promise.all(planned.filter((round) => done.has(round.roundId)).map(restoreGrades));
+      await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
+    }
     else await enqueue([...pending.values()]);
 
     const queueNames = new Set([...queues.values()].map((queue) => queue.name));

@@ -142,6 +142,9 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
   }
 
+  /** Questions put to the person, by approval id: withdrawn once the worker ended the request (its deadline passed) or the run ends. */
+  const asking = new Map<string, AbortController>();
+
   /** A job's return value as a round's outcome; one this holdfast cannot read fails the run, naming why. */
   function outcomeOf(value: unknown): RoundOutcome | undefined {
     try {
@@ -179,6 +182,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     if (arms?.told === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
     if (arms?.held === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
     writeGrades(round, outcome);
+    for (const event of outcome.events) if (event.type === 'approval-end') asking.get(event.approvalId)?.abort();
     byWorker.set(outcome.worker, (byWorker.get(outcome.worker) ?? 0) + 1);
     options.onRoundEnd?.(round, { told: outcome.told, held: outcome.held }, outcome.worker);
     wake();
@@ -187,14 +191,20 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
   async function relayApproval(round: RoundSpec, event: Extract<RoundProgress['event'], { type: 'approval-request' }>): Promise<void> {
     if (options.approver === undefined) return;
     const deadline = new Date(event.deadline);
-    const decision = await decideWithDeadline(
-      options.approver,
-      { ...round, approvalId: event.approvalId, message: event.message, files: event.files, deadline },
-      Math.max(0, deadline.getTime() - now().getTime()),
-      signal,
-    );
-    // A cancelled coordinator says nothing: the worker's own deadline refuses the commit.
-    if (decision.by !== 'cancel') await publishApproval(publisher, event.approvalId, decision);
+    const withdrawn = new AbortController();
+    asking.set(event.approvalId, withdrawn);
+    try {
+      const decision = await decideWithDeadline(
+        options.approver,
+        { ...round, approvalId: event.approvalId, message: event.message, files: event.files, deadline },
+        Math.max(0, deadline.getTime() - now().getTime()),
+        AbortSignal.any([signal, withdrawn.signal]),
+      );
+      // A cancelled question says nothing: the worker's own deadline refuses the commit.
+      if (decision.by !== 'cancel') await publishApproval(publisher, event.approvalId, decision);
+    } finally {
+      asking.delete(event.approvalId);
+    }
   }
 
   function onProgress(round: RoundSpec, data: unknown): void {
@@ -206,6 +216,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     emit(event);
     const asks = options.config.approve === 'ask' || options.config.approve === 'http';
     if (event.type === 'approval-request' && asks) relayApproval(round, event).catch(() => undefined);
+    if (event.type === 'approval-end') asking.get(event.approvalId)?.abort();
   }
 
   /** Reads a job's state from the queue: a result accepted, a final failure noted (tried again on resume), a lost job queued again. */
@@ -308,6 +319,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
   } finally {
     closing = true;
     clearInterval(timer);
+    for (const question of asking.values()) question.abort();
     await Promise.all(events.map((listener) => listener.close()));
   }
 

@@ -5,7 +5,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InputError } from '../contract/index.js';
-import type { ArmResult, RunEvent, RunEventInput, Rulebook } from '../contract/index.js';
+import type { ArmResult, RunEvent, RunEventInput, Rulebook, Timers } from '../contract/index.js';
 import { policyApprover, runExperiment } from '../experiment/index.js';
 import type { ExperimentOptions, ExperimentTarget } from '../experiment/index.js';
 import type { JudgeLookup } from '../judge/index.js';
@@ -40,6 +40,8 @@ export interface RoundWorkerOptions {
    * round whose run grades judge rules records each as judge-error, as a run without that target does.
    */
   readonly judges?: (rulebook: Rulebook) => Promise<JudgeLookup>;
+  /** What the held arm's approval deadline runs on here (the worker keeps it, so a lost coordinator fails closed); real timers when absent. */
+  readonly timers?: Timers;
   /** Told when a round starts and ends here (the worker command's log). */
   readonly onRound?: (what: { readonly phase: 'start' | 'end'; readonly roundId: string; readonly attempt: number; readonly outcome?: RoundOutcome }) => void;
   readonly onError?: (error: Error) => void;
@@ -138,6 +140,7 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       emitEnd: false,
       generateId: () => `${approvalPrefix}-${(approvalCount += 1)}`,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(options.timers !== undefined ? { timers: options.timers } : {}),
       ...(await playOptions(data)),
       emit: async (draft: RunEventInput) => {
         if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;

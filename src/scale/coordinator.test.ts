@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig, RunEvent, Rulebook, TaskInfo, Timers } from '../contract/index.js';
 import { PendingApprovals, demoReplyLookup, loadDemoReplies, loadTasks, planRounds, resolveScriptedTargets, runSession } from '../experiment/index.js';
 import type { Approver, ExperimentTarget } from '../experiment/index.js';
-import { ProviderError } from '../models/index.js';
+import { ProviderError, createOpenAiCompatibleAdapter } from '../models/index.js';
+import { chatCompletion, startFakeOpenAi } from '../models/test-support/fake-openai-server.js';
+import { testRuntime } from '../models/test-support/test-runtime.js';
 import { loadRulebook } from '../rules/index.js';
 import { openRunFile, readRunFile } from '../store/index.js';
 import { runQueuedSession } from './coordinator.js';
@@ -451,6 +453,58 @@ describe('a queued run', () => {
       await worker!.close();
       await emptyQueue(roundQueueName('demo-hasty', false));
       await emptyQueue(roundQueueName('demo-careful', true));
+    }
+  }, 60_000);
+  it("honours a provider's Retry-After on every worker: one worker's 429 pauses the target's rounds for all of them", async () => {
+    // A real OpenAI-compatible server on 127.0.0.1: the first call is told to wait two minutes, every other one answers.
+    const server = await startFakeOpenAi({ script: (_request, index) => (index === 0 ? { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '120' } } : chatCompletion('{"actions": []}')) });
+    const info = { id: 'api', provider: 'openai-compatible', model: 'm', baseUrl: server.baseUrl } as const;
+    // Each worker's own adapter, wired as `holdfast worker` wires configured targets (its runtime's onRetryAfter pauses the target).
+    const apiTarget = async (pauseTarget: (targetId: string, ms: number) => void): Promise<ExperimentTarget[]> => [
+      { info, model: createOpenAiCompatibleAdapter({ id: 'api', model: 'm', baseUrl: server.baseUrl, runtime: { ...testRuntime(), onRetryAfter: (ms) => pauseTarget('api', ms) }, retry: { maxAttempts: 2 } }) },
+    ];
+    const workers = await startWorkers(2, { targets: apiTarget });
+    const queue = new Queue(roundQueueName('api', false), { connection: redisOptions(redis.connection) });
+    const controller = new AbortController();
+    let accepted = 0;
+    try {
+      const running = runQueuedSession({
+        connection: redis.connection,
+        runId: nextRunId(),
+        out: join(dir, 'retry-after.jsonl'),
+        config: config({ targets: ['api'] }),
+        rulebook,
+        tasks,
+        targets: [info],
+        reconcileMs: 200,
+        signal: controller.signal,
+        onRoundEnd: () => (accepted += 1),
+      });
+      // Once the rounds already in flight have ended, the rest wait, though two workers are idle: the target is paused for both.
+      let counts: Record<string, number> = {};
+      do {
+        await delay(20);
+        counts = await queue.getJobCounts('active', 'wait', 'completed');
+      } while (!(counts.active === 0 && (counts.completed ?? 0) >= 1 && accepted === counts.completed));
+      expect(counts.wait).toBeGreaterThanOrEqual(1);
+      expect(counts.completed! + counts.wait!).toBe(4);
+      const ttl = await queue.getRateLimitTtl(Number.MAX_SAFE_INTEGER - 1);
+      // Honoured for as long as asked (capped at the adapter's 60 s), not for one machine's retry alone.
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(server.requests.length).toBe(2 * counts.completed! + 1);
+      // The wait over (cut short here), the other rounds are played and the run completes. The paused
+      // workers sleep out the wait they were given; a worker that joins now takes the rest.
+      await queue.removeRateLimitKey();
+      workers.push(...(await startWorkers(1, { workerId: 'w3', targets: apiTarget })));
+      expect((await running).outcome).toMatchObject({ status: 'completed', roundsRun: 4 });
+    } finally {
+      controller.abort();
+      await queue.removeRateLimitKey();
+      await Promise.all(workers.map((worker) => worker.close()));
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await server.close();
     }
   }, 60_000);
 });

@@ -270,4 +270,28 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     for (const start of starts.filter((start) => !taken.includes(start.roundId))) expect(start.worker).toMatch(/^w1[012]$/);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   }, 120_000);
+  it('a late worker (frozen past the stall timeout, then thawed) finishes its try, but the round is written once, from the try that won', async () => {
+    // Replies take 3 s: long enough that the frozen worker is mid-round, and thawed it finishes its reply.
+    const late = await startWorker('late', ['--reply-delay-ms', '3000']);
+    const out = join(dir, 'late.jsonl');
+    const coordinator = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    const taken = await eventInFile(out, (event) => event.type === 'round-start' && event.worker === 'late');
+    const roundId = taken.type === 'round-start' ? taken.roundId : '';
+    late.child.kill('SIGSTOP');
+    // Its lock lapses; another worker takes the round again and finishes the run.
+    await Promise.all(['w13', 'w14'].map((id) => startWorker(id)));
+    // The round's result is in the file while the late worker is still frozen: the retry won.
+    await eventInFile(out, (event) => event.type === 'arm-end' && event.roundId === roundId);
+    late.child.kill('SIGCONT');
+    expect(await exited(coordinator)).toBe(0);
+    // Thawed, the late worker plays its try to the end (its result is refused by the queue: its lock is gone).
+    await late.line(new RegExp(`^done ${roundId}`));
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const tries = events.filter((event) => event.type === 'round-start' && event.roundId === roundId);
+    expect(tries[0]).toMatchObject({ worker: 'late', attempt: 1 });
+    expect(tries.slice(1).every((event) => event.type === 'round-start' && event.worker !== 'late')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    expect(await stop(late.child, 'SIGTERM')).toBe(0);
+  }, 120_000);
 });

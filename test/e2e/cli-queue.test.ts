@@ -49,8 +49,8 @@ interface Started {
   stderr(): string;
 }
 
-function holdfast(args: readonly string[]): Started {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+function holdfast(args: readonly string[], stdin: 'ignore' | 'pipe' = 'ignore'): Started {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let text = '';
@@ -293,5 +293,29 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(tries.slice(1).every((event) => event.type === 'round-start' && event.worker !== 'late')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     expect(await stop(late.child, 'SIGTERM')).toBe(0);
+  }, 120_000);
+  it("asks a worker process's commit requests at the coordinator's terminal, and the answer typed there reaches the worker", async () => {
+    await startWorker('w15');
+    const out = join(dir, 'asked.jsonl');
+    const coordinator = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out, '--approve', 'ask'], 'pipe');
+    // A person at the terminal: every commit question is answered yes, once it is asked.
+    let answered = 0;
+    coordinator.child.stderr!.on('data', () => {
+      const asked = coordinator.stderr().split('Approve this commit? [y/N]').length - 1;
+      for (; answered < asked; answered += 1) coordinator.child.stdin!.write('y\n');
+      // The run is over: the person's input ends (a process reading a pipe waits for its end before it exits).
+      if (coordinator.stderr().includes('Rounds per worker:')) coordinator.child.stdin!.end();
+    });
+    expect(await exited(coordinator)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const requests = events.filter((event) => event.type === 'approval-request');
+    const ends = events.filter((event) => event.type === 'approval-end');
+    expect(requests.length).toBeGreaterThan(0);
+    expect(answered).toBe(requests.length);
+    expect(requests.every((event) => event.type === 'approval-request' && event.approvalId.startsWith('w15-'))).toBe(true);
+    expect(ends.map((event) => event.type === 'approval-end' && `${event.approvalId} ${event.decision} by ${event.by}`).sort()).toEqual(
+      requests.map((event) => event.type === 'approval-request' && `${event.approvalId} approved by person`).sort(),
+    );
   }, 120_000);
 });

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '../contract/index.js';
-import { demoReplyLookup, loadDemoReplies, loadTasks, planRounds, resolveScriptedTargets, runSession } from '../experiment/index.js';
+import type { RunConfig, RunEvent, Rulebook, TaskInfo, Timers } from '../contract/index.js';
+import { PendingApprovals, demoReplyLookup, loadDemoReplies, loadTasks, planRounds, resolveScriptedTargets, runSession } from '../experiment/index.js';
 import type { Approver, ExperimentTarget } from '../experiment/index.js';
-import { ProviderError } from '../models/index.js';
+import { ProviderError, createOpenAiCompatibleAdapter } from '../models/index.js';
+import { chatCompletion, startFakeOpenAi } from '../models/test-support/fake-openai-server.js';
+import { testRuntime } from '../models/test-support/test-runtime.js';
 import { loadRulebook } from '../rules/index.js';
 import { openRunFile, readRunFile } from '../store/index.js';
 import { runQueuedSession } from './coordinator.js';
@@ -81,6 +83,32 @@ function verdicts(events: readonly RunEvent[]): { byArm: Record<string, string>;
 function approvingPerson(): Approver & { asked: string[] } {
   const asked: string[] = [];
   return { asked, decide: async (request) => (asked.push(request.roundId), { decision: 'approved', by: 'person' }) };
+}
+
+/**
+ * The worker's approval deadline on a clock the test moves. Not vitest's fake timers: those would
+ * also stop BullMQ's and ioredis's own timers in this process, which talk to a real Redis.
+ */
+function manualTimers(): Timers & { advance(ms: number): void; due(): number[] } {
+  let now = 0;
+  let next = 0;
+  const waiting = new Map<number, { at: number; callback: () => void }>();
+  return {
+    setTimeout: (callback, ms) => (waiting.set((next += 1), { at: now + ms, callback }), next),
+    clearTimeout: (handle) => void waiting.delete(handle as number),
+    advance(ms) {
+      now += ms;
+      for (const [id, timer] of [...waiting]) if (timer.at <= now && waiting.delete(id)) timer.callback();
+    },
+    due: () => [...waiting.values()].map((timer) => timer.at - now),
+  };
+}
+
+/** Removes a queue's leftover jobs, so no later test's workers play another run's rounds. */
+async function emptyQueue(name: string): Promise<void> {
+  const queue = new Queue(name, { connection: redisOptions(redis.connection) });
+  await queue.obliterate({ force: true });
+  await queue.close();
 }
 
 describe('a queued run', () => {
@@ -308,6 +336,175 @@ describe('a queued run', () => {
       expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     } finally {
       await Promise.all(workers.map((worker) => worker.close()));
+    }
+  }, 60_000);
+  it("shows a worker's commit request in the coordinator's approvals; unanswered, the worker refuses it at the 90 s deadline and the question is withdrawn", async () => {
+    // A round whose held arm asks for a commit, found by the in-process run.
+    const local = approvingPerson();
+    await runSession({ runId: 'local-asks', out: join(dir, 'local-asks.jsonl'), config: config({ approve: 'ask', reps: 1 }), rulebook, tasks, targets: scripted, approver: local });
+    const asking = planRounds(config({ reps: 1 })).find((round) => local.asked.includes(round.roundId))!;
+    const timers = manualTimers();
+    const [worker] = await startWorkers(1, { timers });
+    // The web app's approver (the terminal's answers through the same interface): requests wait here for a person.
+    const approvals = new PendingApprovals();
+    const withdrawn: string[] = [];
+    const person = {
+      decide: (request: Parameters<PendingApprovals['decide']>[0], signal: AbortSignal) => {
+        signal.addEventListener('abort', () => withdrawn.push(request.approvalId), { once: true });
+        return approvals.decide(request, signal);
+      },
+    };
+    let asked: () => void = () => undefined;
+    const requestShown = new Promise<void>((resolve) => (asked = resolve));
+    try {
+      const running = runQueuedSession({
+        connection: redis.connection,
+        runId: nextRunId(),
+        out: join(dir, 'unanswered.jsonl'),
+        config: config({ approve: 'http', reps: 1, targets: [asking.target], tasks: [asking.task] }),
+        rulebook,
+        tasks,
+        targets: scripted.filter((target) => target.info.id === asking.target).map((target) => target.info),
+        approver: person,
+        reconcileMs: 200,
+        onEvent: (event) => {
+          if (event.type === 'approval-request') setImmediate(asked);
+        },
+      });
+      await requestShown;
+      while (approvals.pending().length === 0) await delay(10);
+      const [request] = approvals.pending();
+      expect(request).toMatchObject({ roundId: asking.roundId, approvalId: expect.stringMatching(/^w1-/) });
+      // The deadline is the worker's, at the run's 90 s (set just after it sent the request): one second short of it, nothing is decided.
+      while (timers.due().length === 0) await delay(10);
+      expect(timers.due()).toEqual([90_000]);
+      timers.advance(89_999);
+      expect(approvals.pending()).toHaveLength(1);
+      timers.advance(1);
+      const queued = await running;
+      expect(queued.outcome.status).toBe('completed');
+      const events = (await readRunFile(queued.path)).events;
+      expect(events.filter((event) => event.type === 'approval-end')).toEqual([expect.objectContaining({ approvalId: request!.approvalId, decision: 'refused', by: 'timeout' })]);
+      const held = events.find((event) => event.type === 'arm-end' && event.result.arm === 'held');
+      expect(held?.type === 'arm-end' && held.result.verdict).toBe('refused');
+      // The person is no longer asked about a commit the worker already refused.
+      expect(withdrawn).toEqual([request!.approvalId]);
+      expect(approvals.pending()).toEqual([]);
+    } finally {
+      // A failed expectation must not leave the worker's round waiting on a clock nobody moves.
+      timers.advance(90_000);
+      await worker!.close();
+    }
+  }, 60_000);
+
+  it('gives a round only to a worker that can play it: its target, and isolation for rounds that run commands', async () => {
+    // This worker plays one of two targets and has no isolation.
+    const careful = scripted.filter((target) => target.info.id === 'demo-careful');
+    const [worker] = await startWorkers(1, { targets: async () => careful });
+    expect(worker!.queues).toEqual([roundQueueName('demo-careful', false)]);
+    const controller = new AbortController();
+    const unserved: string[][] = [];
+    const runId = nextRunId();
+    let accepted = 0;
+    try {
+      const queued = await runQueuedSession({
+        connection: redis.connection,
+        runId,
+        out: join(dir, 'routed.jsonl'),
+        config: config({ targets: ['demo-careful', 'demo-hasty'] }),
+        rulebook,
+        tasks,
+        targets: scripted.filter((target) => target.info.id !== 'demo-local-small').map((target) => target.info),
+        reconcileMs: 200,
+        signal: controller.signal,
+        onWorkers: (_workers, missing) => unserved.push([...missing]),
+        // The four rounds of the target it plays: then stop, the other target's rounds still waiting.
+        onRoundEnd: () => (accepted += 1) === 4 && controller.abort(),
+      });
+      expect(queued.outcome.status).toBe('interrupted');
+      expect(unserved).toEqual([['demo-hasty']]);
+      const events = (await readRunFile(queued.path)).events;
+      const starts = events.filter((event) => event.type === 'round-start');
+      expect(starts.map((event) => event.type === 'round-start' && `${event.target} ${event.worker}`)).toEqual(Array.from({ length: 4 }, () => 'demo-careful w1'));
+      const hasty = new Queue(roundQueueName('demo-hasty', false), { connection: redisOptions(redis.connection) });
+      const waiting = await Promise.all(planRounds(config({ targets: ['demo-hasty'] })).map((round) => hasty.getJobState(roundJobId(runId, round.roundId))));
+      await hasty.close();
+      expect(waiting).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
+
+      // A sandboxed round runs commands: it goes to the isolated queue, which this worker does not take.
+      const sandboxed = new AbortController();
+      const isolatedUnserved: string[][] = [];
+      const boxed = await runQueuedSession({
+        connection: redis.connection,
+        runId: nextRunId(),
+        out: join(dir, 'routed-sandboxed.jsonl'),
+        config: config({ targets: ['demo-careful'], sandbox: true }),
+        rulebook,
+        tasks,
+        targets: careful.map((target) => target.info),
+        reconcileMs: 200,
+        signal: sandboxed.signal,
+        onWorkers: (_workers, missing) => (isolatedUnserved.push([...missing]), setImmediate(() => sandboxed.abort())),
+      });
+      expect(boxed.outcome.status).toBe('interrupted');
+      expect(isolatedUnserved).toEqual([['demo-careful']]);
+      expect((await readRunFile(boxed.path)).events.some((event) => event.type === 'round-start')).toBe(false);
+    } finally {
+      await worker!.close();
+      await emptyQueue(roundQueueName('demo-hasty', false));
+      await emptyQueue(roundQueueName('demo-careful', true));
+    }
+  }, 60_000);
+  it("honours a provider's Retry-After on every worker: one worker's 429 pauses the target's rounds for all of them", async () => {
+    // A real OpenAI-compatible server on 127.0.0.1: the first call is told to wait two minutes, every other one answers.
+    const server = await startFakeOpenAi({ script: (_request, index) => (index === 0 ? { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '120' } } : chatCompletion('{"actions": []}')) });
+    const info = { id: 'api', provider: 'openai-compatible', model: 'm', baseUrl: server.baseUrl } as const;
+    // Each worker's own adapter, wired as `holdfast worker` wires configured targets (its runtime's onRetryAfter pauses the target).
+    const apiTarget = async (pauseTarget: (targetId: string, ms: number) => void): Promise<ExperimentTarget[]> => [
+      { info, model: createOpenAiCompatibleAdapter({ id: 'api', model: 'm', baseUrl: server.baseUrl, runtime: { ...testRuntime(), onRetryAfter: (ms) => pauseTarget('api', ms) }, retry: { maxAttempts: 2 } }) },
+    ];
+    const workers = await startWorkers(2, { targets: apiTarget });
+    const queue = new Queue(roundQueueName('api', false), { connection: redisOptions(redis.connection) });
+    const controller = new AbortController();
+    let accepted = 0;
+    try {
+      const running = runQueuedSession({
+        connection: redis.connection,
+        runId: nextRunId(),
+        out: join(dir, 'retry-after.jsonl'),
+        config: config({ targets: ['api'] }),
+        rulebook,
+        tasks,
+        targets: [info],
+        reconcileMs: 200,
+        signal: controller.signal,
+        onRoundEnd: () => (accepted += 1),
+      });
+      // Once the rounds already in flight have ended, the rest wait, though two workers are idle: the target is paused for both.
+      let counts: Record<string, number> = {};
+      do {
+        await delay(20);
+        counts = await queue.getJobCounts('active', 'wait', 'completed');
+      } while (!(counts.active === 0 && (counts.completed ?? 0) >= 1 && accepted === counts.completed));
+      expect(counts.wait).toBeGreaterThanOrEqual(1);
+      expect(counts.completed! + counts.wait!).toBe(4);
+      const ttl = await queue.getRateLimitTtl(Number.MAX_SAFE_INTEGER - 1);
+      // Honoured for as long as asked (capped at the adapter's 60 s), not for one machine's retry alone.
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(server.requests.length).toBe(2 * counts.completed! + 1);
+      // The wait over (cut short here), the other rounds are played and the run completes. The paused
+      // workers sleep out the wait they were given; a worker that joins now takes the rest.
+      await queue.removeRateLimitKey();
+      workers.push(...(await startWorkers(1, { workerId: 'w3', targets: apiTarget })));
+      expect((await running).outcome).toMatchObject({ status: 'completed', roundsRun: 4 });
+    } finally {
+      controller.abort();
+      await queue.removeRateLimitKey();
+      await Promise.all(workers.map((worker) => worker.close()));
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await server.close();
     }
   }, 60_000);
 });

@@ -142,19 +142,35 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
   }
 
-  function accept(round: RoundSpec, value: unknown): void {
-    if (!pending.has(round.roundId) || closing || value === null || value === undefined) return;
-    let outcome: RoundOutcome;
+  /** Questions put to the person, by approval id: withdrawn once the worker ended the request (its deadline passed) or the run ends. */
+  const asking = new Map<string, AbortController>();
+
+  /** A job's return value as a round's outcome; one this holdfast cannot read fails the run, naming why. */
+  function outcomeOf(value: unknown): RoundOutcome | undefined {
     try {
-      outcome = parseRoundOutcome(typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
+      return parseRoundOutcome(typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
     } catch (error) {
       failure ??= error instanceof Error ? error.message : String(error);
       wake();
-      return;
+      return undefined;
     }
+  }
+
+  const unwrittenIn = (round: RoundSpec) => (event: RoundOutcome['events'][number]) => !written.has(eventKey({ ...event, runId: options.runId, ...round }));
+
+  /** Judge grades follow the verdicts they grade, as in an in-process run; each is written once. */
+  function writeGrades(round: RoundSpec, outcome: RoundOutcome): void {
+    const unwritten = unwrittenIn(round);
+    for (const event of outcome.events) if (event.type === 'judge' && unwritten(event)) emit({ ...event, runId: options.runId, ...round });
+  }
+
+  function accept(round: RoundSpec, value: unknown): void {
+    if (!pending.has(round.roundId) || closing || value === null || value === undefined) return;
+    const outcome = outcomeOf(value);
+    if (outcome === undefined) return;
     pending.delete(round.roundId);
     const key = { runId: options.runId, ...round };
-    const unwritten = (event: RoundOutcome['events'][number]) => !written.has(eventKey({ ...event, ...key }));
+    const unwritten = unwrittenIn(round);
     // A coordinator killed between a round's two lines left one arm in the file: the job's result is
     // the same one, so a resumed coordinator writes only the arm that is missing.
     const arms = state.rounds.at(findRound(state, round.roundId));
@@ -165,8 +181,8 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     }
     if (arms?.told === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.told });
     if (arms?.held === undefined) emit({ ...key, type: 'arm-end', time: time(), result: outcome.held });
-    // Judge grades follow the verdicts they grade, as in an in-process run.
-    for (const event of outcome.events) if (event.type === 'judge' && unwritten(event)) emit({ ...event, ...key });
+    writeGrades(round, outcome);
+    for (const event of outcome.events) if (event.type === 'approval-end') asking.get(event.approvalId)?.abort();
     byWorker.set(outcome.worker, (byWorker.get(outcome.worker) ?? 0) + 1);
     options.onRoundEnd?.(round, { told: outcome.told, held: outcome.held }, outcome.worker);
     wake();
@@ -175,14 +191,20 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
   async function relayApproval(round: RoundSpec, event: Extract<RoundProgress['event'], { type: 'approval-request' }>): Promise<void> {
     if (options.approver === undefined) return;
     const deadline = new Date(event.deadline);
-    const decision = await decideWithDeadline(
-      options.approver,
-      { ...round, approvalId: event.approvalId, message: event.message, files: event.files, deadline },
-      Math.max(0, deadline.getTime() - now().getTime()),
-      signal,
-    );
-    // A cancelled coordinator says nothing: the worker's own deadline refuses the commit.
-    if (decision.by !== 'cancel') await publishApproval(publisher, event.approvalId, decision);
+    const withdrawn = new AbortController();
+    asking.set(event.approvalId, withdrawn);
+    try {
+      const decision = await decideWithDeadline(
+        options.approver,
+        { ...round, approvalId: event.approvalId, message: event.message, files: event.files, deadline },
+        Math.max(0, deadline.getTime() - now().getTime()),
+        AbortSignal.any([signal, withdrawn.signal]),
+      );
+      // A cancelled question says nothing: the worker's own deadline refuses the commit.
+      if (decision.by !== 'cancel') await publishApproval(publisher, event.approvalId, decision);
+    } finally {
+      asking.delete(event.approvalId);
+    }
   }
 
   function onProgress(round: RoundSpec, data: unknown): void {
@@ -194,6 +216,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     emit(event);
     const asks = options.config.approve === 'ask' || options.config.approve === 'http';
     if (event.type === 'approval-request' && asks) relayApproval(round, event).catch(() => undefined);
+    if (event.type === 'approval-end') asking.get(event.approvalId)?.abort();
   }
 
   /** Reads a job's state from the queue: a result accepted, a final failure noted (tried again on resume), a lost job queued again. */
@@ -215,6 +238,20 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
       failure ??= `round ${round.roundId} failed on every try: ${job.failedReason}`;
       wake();
     }
+  }
+
+  /**
+   * A coordinator killed after a round's verdicts but before (some of) its judge grades left the round
+   * complete in the file: the grades it missed are read back from the round's job, which stays queued
+   * until the run completes.
+   */
+  async function restoreGrades(round: RoundSpec): Promise<void> {
+    const job: Job | undefined = await queues.get(round.target)!.getJob(roundJobId(options.runId, round.roundId));
+    if (job?.returnvalue === null || job?.returnvalue === undefined) return;
+    guarded(() => {
+      const outcome = outcomeOf(job.returnvalue);
+      if (outcome !== undefined) writeGrades(round, outcome);
+    });
   }
 
   async function enqueue(rounds: readonly RoundSpec[]): Promise<void> {
@@ -257,7 +294,10 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     const served = new Set(workers.flatMap((worker) => worker.queues));
     options.onWorkers?.(workers, targetIds.filter((target) => !served.has(roundQueueName(target, isolated))));
     // A resumed run first reads what the queue already holds; a new run's jobs cannot exist yet.
-    if (options.previous !== undefined) await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
+    if (options.previous !== undefined) {
+      if ((options.rulebook.judgeRules ?? []).length > 0) await Promise.all(planned.filter((round) => done.has(round.roundId)).map(restoreGrades));
+      await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
+    }
     else await enqueue([...pending.values()]);
 
     const queueNames = new Set([...queues.values()].map((queue) => queue.name));
@@ -279,6 +319,7 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
   } finally {
     closing = true;
     clearInterval(timer);
+    for (const question of asking.values()) question.abort();
     await Promise.all(events.map((listener) => listener.close()));
   }
 

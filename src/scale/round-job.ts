@@ -9,6 +9,7 @@ import {
   RulebookSchema,
   RunConfigSchema,
   TaskInfoSchema,
+  jsonOrUndefined,
 } from '../contract/index.js';
 
 /**
@@ -88,6 +89,19 @@ function parseWith<T>(schema: z.ZodType<T>, what: string, value: unknown): T {
 export function safeParseRoundProgress(value: unknown): { success: true; data: RoundProgress } | { success: false } {
   const checked = RoundProgressSchema.safeParse(value);
   return checked.success ? { success: true, data: checked.data } : { success: false };
+}
+
+/**
+ * A round's job log: every live event of every try, each logged by its worker before it is sent as
+ * progress. Progress keeps only the latest value and reaches only a coordinator that is listening;
+ * the log stays with the job, so a try whose worker died while no coordinator ran still shows.
+ * A row this holdfast cannot read is left out, as a progress message would be.
+ */
+export function parseTryLog(rows: readonly string[]): RoundProgress[] {
+  return rows.flatMap((row) => {
+    const checked = RoundProgressSchema.safeParse(jsonOrUndefined(row));
+    return checked.success ? [checked.data] : [];
+  });
 }
 
 export const parseRoundJob = (value: unknown): RoundJob => parseWith(RoundJobSchema, 'a round job', value);

@@ -5,7 +5,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InputError } from '../contract/index.js';
-import type { ArmResult, RunEvent, RunEventInput, Rulebook } from '../contract/index.js';
+import type { ArmResult, RunEvent, RunEventInput, Rulebook, Timers } from '../contract/index.js';
 import { policyApprover, runExperiment } from '../experiment/index.js';
 import type { ExperimentOptions, ExperimentTarget } from '../experiment/index.js';
 import type { JudgeLookup } from '../judge/index.js';
@@ -13,7 +13,7 @@ import { redact } from '../models/index.js';
 import { sandboxLander } from '../sandbox/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { openApprovalRelay } from './approval-relay.js';
-import { parseRoundJob } from './round-job.js';
+import { parseRoundJob, parseTryLog } from './round-job.js';
 import type { RoundJob, RoundOutcome, RoundProgress } from './round-job.js';
 import { roundQueueName, runsCommands } from './round-queues.js';
 import type { QueueConnection } from './queue-url.js';
@@ -40,6 +40,8 @@ export interface RoundWorkerOptions {
    * round whose run grades judge rules records each as judge-error, as a run without that target does.
    */
   readonly judges?: (rulebook: Rulebook) => Promise<JudgeLookup>;
+  /** What the held arm's approval deadline runs on here (the worker keeps it, so a lost coordinator fails closed); real timers when absent. */
+  readonly timers?: Timers;
   /** Told when a round starts and ends here (the worker command's log). */
   readonly onRound?: (what: { readonly phase: 'start' | 'end'; readonly roundId: string; readonly attempt: number; readonly outcome?: RoundOutcome }) => void;
   readonly onError?: (error: Error) => void;
@@ -118,11 +120,12 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
     const attempt = Math.max(1, job.attemptsStarted);
     options.onRound?.({ phase: 'start', roundId: data.round.roundId, attempt });
     const arms: { told?: ArmResult; held?: ArmResult } = {};
-    const events: RoundOutcome['events'] = [];
+    const grades: RoundOutcome['events'] = [];
     const send = async (event: RoundProgress['event']) => {
-      events.push(event);
-      const progress: RoundProgress = { worker: options.workerId, attempt, event };
-      await job.updateProgress(scrub(progress));
+      const progress = scrub<RoundProgress>({ worker: options.workerId, attempt, event });
+      // Logged before it is sent: the job's log holds what every try sent, whether a coordinator listened or not.
+      await job.log(JSON.stringify(progress));
+      await job.updateProgress(progress);
     };
     const local = data.config.approve === 'auto' || data.config.approve === 'deny';
     await runExperiment({
@@ -137,28 +140,36 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       emitEnd: false,
       generateId: () => `${approvalPrefix}-${(approvalCount += 1)}`,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(options.timers !== undefined ? { timers: options.timers } : {}),
       ...(await playOptions(data)),
       emit: async (draft: RunEventInput) => {
         if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;
         else if (draft.type === 'round-start') await send({ ...draft, worker: options.workerId, attempt });
         else if (draft.type === 'approval-request' || draft.type === 'approval-end') await send(draft);
-        else if (draft.type === 'judge') events.push(draft);
+        else if (draft.type === 'judge') grades.push(draft);
         return { ...draft, seq: 0 } as RunEvent;
       },
     });
     if (arms.told === undefined || arms.held === undefined) throw new Error(`round ${data.round.roundId} ended without both arms`);
-    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held, events });
+    // Every try's live events as logged, earlier tries' (a worker that died, perhaps while no coordinator ran)
+    // before this one's, then this try's judge grades: a coordinator that missed them writes them from here.
+    const { logs } = await logReaders.get(job.queueName)!.getJobLogs(job.id!);
+    const live = parseTryLog(logs).map((entry) => entry.event);
+    const outcome: RoundOutcome = scrub({ worker: options.workerId, attempt, told: arms.told, held: arms.held, events: [...live, ...grades] });
     options.onRound?.({ phase: 'end', roundId: data.round.roundId, attempt, outcome });
     return outcome;
   }
 
   const queueNames: string[] = [];
   const workers: Worker[] = [];
+  /** One queue handle per round queue: to pause it (Retry-After) and to read a job's try log. */
+  const logReaders = new Map<string, Queue>();
   for (const targetId of targets.keys()) {
     const names = [roundQueueName(targetId, false), ...(isolatedOk ? [roundQueueName(targetId, true)] : [])];
+    for (const name of names) logReaders.set(name, new Queue(name, { connection }));
     pausers.set(
       targetId,
-      names.map((name) => new Queue(name, { connection })),
+      names.map((name) => logReaders.get(name)!),
     );
     for (const name of names) {
       queueNames.push(name);

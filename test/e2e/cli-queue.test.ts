@@ -49,8 +49,8 @@ interface Started {
   stderr(): string;
 }
 
-function holdfast(args: readonly string[]): Started {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+function holdfast(args: readonly string[], stdin: 'ignore' | 'pipe' = 'ignore'): Started {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let text = '';
@@ -143,19 +143,26 @@ function roundEvents(events: readonly RunEvent[]): [string, string[]][] {
   return [...byRound].sort(([left], [right]) => left.localeCompare(right));
 }
 
-/** Waits (polling Redis) until every round job of the run has completed: a readiness marker, not a sleep. */
-async function roundsCompleted(runId: string, config: RunConfig | undefined): Promise<void> {
-  if (config === undefined) throw new Error('the run file has no run-start');
+/** The run id and config the coordinator wrote first: a readiness marker that it has started. */
+async function runStart(path: string): Promise<{ runId: string; config: RunConfig }> {
+  const start = await eventInFile(path, (event) => event.type === 'run-start');
+  if (start.type !== 'run-start') throw new Error('not a run-start');
+  return { runId: start.runId, config: start.config };
+}
+
+/** Calls `check` with each round's queue and job id until it holds for every round of the run (polling Redis). */
+async function everyRound(runId: string, config: RunConfig, check: (queue: Queue, jobId: string) => Promise<boolean>): Promise<void> {
   const connection = redisOptions(redis.connection);
   const queues = new Map(config.targets.map((target) => [target, new Queue(roundQueueName(target, false), { connection })]));
   try {
     for (const round of planRounds(config)) {
-      while ((await queues.get(round.target)!.getJobState(roundJobId(runId, round.roundId))) !== 'completed') await delay(25);
+      while (!(await check(queues.get(round.target)!, roundJobId(runId, round.roundId)))) await delay(25);
     }
   } finally {
     await Promise.all([...queues.values()].map((queue) => queue.close()));
   }
 }
+const inState = (state: string) => async (queue: Queue, jobId: string) => (await queue.getJobState(jobId)) === state;
 
 describe('holdfast run --queue with holdfast worker processes', () => {
   it('a coordinator and three workers judge the sweep exactly as the in-process run', async () => {
@@ -204,9 +211,8 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     await eventInFile(out, (event) => event.type === 'round-start');
     await stop(first.child, 'SIGKILL');
     const before = (await readRunFile(out)).events;
-    const start = before.find((event) => event.type === 'run-start');
-    const runId = start?.runId ?? '';
-    await roundsCompleted(runId, start?.type === 'run-start' ? start.config : undefined);
+    const { runId, config } = await runStart(out);
+    await everyRound(runId, config, inState('completed'));
     // Rounds the workers started and finished while no coordinator listened: their starts are nowhere yet.
     const startedBefore = new Set(before.flatMap((event) => (event.type === 'round-start' ? [event.roundId] : [])));
     expect(startedBefore.size).toBeLessThan(ROUNDS);
@@ -219,5 +225,97 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(starts.every((event) => event.type === 'round-start' && /^w[789]$/.test(event.worker ?? '') && event.attempt === 1)).toBe(true);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
+  it('a round retried while no coordinator ran shows every try once after --resume: the dead worker\'s and the one that finished', async () => {
+    const out = join(dir, 'retried-unwatched.jsonl');
+    const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    const { runId, config } = await runStart(out);
+    // Every round queued, none taken (no worker yet): then the coordinator dies.
+    await everyRound(runId, config, inState('waiting'));
+    await stop(first.child, 'SIGKILL');
+
+    // A worker whose replies never come takes a round of each target and is killed mid-round, unwatched.
+    const stuck = await startWorker('stuck', ['--reply-delay-ms', '600000']);
+    const taken = await Promise.all(config.targets.map(async (target) => (await stuck.line(new RegExp(`^start ${target}/`))).split(' ')[1]!));
+    const connection = redisOptions(redis.connection);
+    const queues = new Map(config.targets.map((target) => [target, new Queue(roundQueueName(target, false), { connection })]));
+    try {
+      // Its try is recorded once its round-start is logged on the job.
+      for (const roundId of taken) {
+        const queue = queues.get(planRounds(config).find((round) => round.roundId === roundId)!.target)!;
+        while (!(await queue.getJobLogs(roundJobId(runId, roundId))).logs.some((row) => row.includes('"worker":"stuck"'))) await delay(25);
+      }
+    } finally {
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
+    }
+    await stop(stuck.child, 'SIGKILL');
+    await Promise.all(['w10', 'w11', 'w12'].map((id) => startWorker(id)));
+    await everyRound(runId, config, inState('completed'));
+
+    const resumed = holdfast(['run', '--resume', out, '--queue', redis.url]);
+    expect(await exited(resumed)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const starts = events.flatMap((event) => (event.type === 'round-start' ? [{ roundId: event.roundId, attempt: event.attempt ?? 1, worker: event.worker }] : []));
+    // Each try once: no round starts twice with the same attempt.
+    expect(new Set(starts.map((start) => `${start.roundId} ${start.attempt}`)).size).toBe(starts.length);
+    for (const roundId of taken) {
+      const tries = starts.filter((start) => start.roundId === roundId);
+      expect(tries[0]).toEqual({ roundId, attempt: 1, worker: 'stuck' });
+      // The try that finished came after; more than two only if a retry itself stalled on this loaded box.
+      expect(tries.at(-1)).toMatchObject({ roundId, worker: expect.stringMatching(/^w1[012]$/) });
+      expect(tries.at(-1)!.attempt).toBeGreaterThanOrEqual(2);
+    }
+    // Every other round started once, by a worker that finished it.
+    for (const start of starts.filter((start) => !taken.includes(start.roundId))) expect(start.worker).toMatch(/^w1[012]$/);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
+  it('a late worker (frozen past the stall timeout, then thawed) finishes its try, but the round is written once, from the try that won', async () => {
+    // Replies take 3 s: long enough that the frozen worker is mid-round, and thawed it finishes its reply.
+    const late = await startWorker('late', ['--reply-delay-ms', '3000']);
+    const out = join(dir, 'late.jsonl');
+    const coordinator = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
+    const taken = await eventInFile(out, (event) => event.type === 'round-start' && event.worker === 'late');
+    const roundId = taken.type === 'round-start' ? taken.roundId : '';
+    late.child.kill('SIGSTOP');
+    // Its lock lapses; another worker takes the round again and finishes the run.
+    await Promise.all(['w13', 'w14'].map((id) => startWorker(id)));
+    // The round's result is in the file while the late worker is still frozen: the retry won.
+    await eventInFile(out, (event) => event.type === 'arm-end' && event.roundId === roundId);
+    late.child.kill('SIGCONT');
+    expect(await exited(coordinator)).toBe(0);
+    // Thawed, the late worker plays its try to the end (its result is refused by the queue: its lock is gone).
+    await late.line(new RegExp(`^done ${roundId}`));
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const tries = events.filter((event) => event.type === 'round-start' && event.roundId === roundId);
+    expect(tries[0]).toMatchObject({ worker: 'late', attempt: 1 });
+    expect(tries.slice(1).every((event) => event.type === 'round-start' && event.worker !== 'late')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    expect(await stop(late.child, 'SIGTERM')).toBe(0);
+  }, 120_000);
+  it("asks a worker process's commit requests at the coordinator's terminal, and the answer typed there reaches the worker", async () => {
+    await startWorker('w15');
+    const out = join(dir, 'asked.jsonl');
+    const coordinator = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out, '--approve', 'ask'], 'pipe');
+    // A person at the terminal: every commit question is answered yes, once it is asked.
+    let answered = 0;
+    coordinator.child.stderr!.on('data', () => {
+      const asked = coordinator.stderr().split('Approve this commit? [y/N]').length - 1;
+      for (; answered < asked; answered += 1) coordinator.child.stdin!.write('y\n');
+      // The run is over: the person's input ends (a process reading a pipe waits for its end before it exits).
+      if (coordinator.stderr().includes('Rounds per worker:')) coordinator.child.stdin!.end();
+    });
+    expect(await exited(coordinator)).toBe(0);
+    const events = (await readRunFile(out)).events;
+    expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
+    const requests = events.filter((event) => event.type === 'approval-request');
+    const ends = events.filter((event) => event.type === 'approval-end');
+    expect(requests.length).toBeGreaterThan(0);
+    expect(answered).toBe(requests.length);
+    expect(requests.every((event) => event.type === 'approval-request' && event.approvalId.startsWith('w15-'))).toBe(true);
+    expect(ends.map((event) => event.type === 'approval-end' && `${event.approvalId} ${event.decision} by ${event.by}`).sort()).toEqual(
+      requests.map((event) => event.type === 'approval-request' && `${event.approvalId} approved by person`).sort(),
+    );
   }, 120_000);
 });

@@ -361,9 +361,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     judge = { judges: judgeTargets.judges };
   }
 
+  const terminal = config.approve === 'ask' ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr) : undefined;
   const approver =
-    config.approve === 'ask'
-      ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr)
+    terminal !== undefined
+      ? terminal
       : config.approve === 'deny'
         ? experiment.policyApprover('refused')
         : experiment.policyApprover('approved');
@@ -437,6 +438,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
+    terminal?.close();
     progress.finish();
   }
   if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));

@@ -547,6 +547,6 @@ export const READ_ONLY_PROGRAMS = new Set([
   'date', 'uname', 'hostname', 'printenv', 'sleep', 'seq', 'expr', 'cut', 'tr', 'nl', 'od', 'hexdump', 'column', 'fold', 'fmt', 'paste', 'join',
   'rev', 'tac', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'shasum', 'cksum', 'base64', 'basename', 'dirname', 'realpath',
   'readlink', 'stat', 'file', 'du', 'df', 'tree', 'diff', 'cmp', 'comm', 'jq', 'less', 'more', 'nproc', 'uptime', 'free', 'ps', 'lsof', 'man',
-  'mkdir', 'rmdir', 'mktemp', 'chown', 'chgrp', 'kill', 'clear', 'read', 'shift', 'exit', 'return', 'wait', 'set', 'shopt', 'unset', 'unalias',
+  'mkdir', 'rmdir', 'chown', 'chgrp', 'kill', 'clear', 'read', 'shift', 'exit', 'return', 'wait', 'set', 'shopt', 'unset', 'unalias',
   'history', 'jobs', 'getopts', 'let', 'umask', 'hash', 'times', 'dirs', 'bg', 'fg', 'disown', 'ulimit', 'caller', 'help', 'locale', 'tput', 'stty',
 ]);

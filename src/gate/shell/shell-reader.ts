@@ -9,6 +9,7 @@ import type { CommandSite } from './command-site.js';
 import * as files from './file-commands.js';
 import { isHookPath, READ_ONLY_PROGRAMS } from './file-commands.js';
 import { judgeEnvironment } from './git-environment.js';
+import { programSettingsIn } from './program-settings.js';
 import { readGit } from './git-command.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from './shell-word.js';
 import type { Expander, Field, Output } from './shell-word.js';
@@ -27,6 +28,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Files git reads configuration from: the repository's, a user's, or any `*.gitconfig` / `config` file. */
 const GIT_CONFIG_FILE = /(^|\/)(\.git\/config|\.gitconfig|[^/]*\.gitconfig|config)$/;
 const HOOKS_PATH_SETTING = /hooks\s*path/i;
+/** Why a command that outlives the call is refused when its effects can only be judged after it ran. */
+const DETACHED = 'runs in the background with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground';
 
 const FILE_PROGRAMS: Record<string, (args: readonly Field[], site: CommandSite) => Output> = {
   echo: files.echo,
@@ -156,6 +159,10 @@ export class ShellReader {
     if (GIT_CONFIG_FILE.test(path) && HOOKS_PATH_SETTING.test(content.text)) {
       this.bypass(segment, `writes a hooks folder setting into git configuration (${path}), so the pre-commit hook would not run`);
     }
+    const programs = GIT_CONFIG_FILE.test(path) ? programSettingsIn(content.text) : [];
+    if (programs.length > 0) {
+      this.bypass(segment, `writes ${programs.join(', ')} into git configuration (${path}): a program git would then run inside later commands that look read-only, where no check sees it`);
+    }
   }
 
   private remove(segment: string, absolutePath: string): void {
@@ -195,7 +202,22 @@ export class ShellReader {
   }
 
   private walkStatements(statements: readonly Statement[], source: string, scope: Scope, stdin: Output): Output {
-    return joinOutputs(statements.map((statement) => this.walkNode(statement.command, source, scope, stdin)));
+    return joinOutputs(statements.map((statement) => (statement.background === true ? this.walkBackground(statement, source, scope) : this.walkNode(statement.command, source, scope, stdin))));
+  }
+
+  /**
+   * `cmd &`: what it does statically is judged before the call like anything else; what can only be
+   * judged after it ran cannot be, since it may still be running when the check looks (and write
+   * after it). Such a command in the background is refused.
+   */
+  private walkBackground(statement: Statement, source: string, scope: Scope): Output {
+    const before = this.unknownEffects.length;
+    this.walkNode(statement.command, source, scope.child(), EMPTY_OUTPUT);
+    if (this.unknownEffects.length > before) {
+      const segment = source.slice(statement.pos, statement.end);
+      this.bypass(segment, DETACHED);
+    }
+    return EMPTY_OUTPUT;
   }
 
   private walkList(list: CompoundList, source: string, scope: Scope, stdin: Output): Output {
@@ -580,6 +602,15 @@ export class ShellReader {
         site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
         this.runPackageScript(program, args, call);
         return UNKNOWN_OUTPUT;
+      case 'at':
+      case 'batch':
+      case 'daemonize':
+      case 'start-stop-daemon':
+      case 'systemd-run':
+      case 'tmux':
+      case 'screen':
+        site.bypass(`starts ${program}, which ${DETACHED}`);
+        return UNKNOWN_OUTPUT;
       case 'pwd':
         return call.cwd === undefined ? UNKNOWN_OUTPUT : { text: `${call.cwd}\n`, known: true };
       case 'rg':
@@ -737,6 +768,12 @@ export class ShellReader {
       return UNKNOWN_OUTPUT;
     }
     if (program === 'xargs') return this.runXargs(inner, values, next);
+    if (program === 'setsid' && (flags.has('f') || flags.has('fork')) && inner.length > 0) {
+      const before = this.unknownEffects.length;
+      this.dispatch(inner, next);
+      if (this.unknownEffects.length > before) site.bypass(DETACHED);
+      return EMPTY_OUTPUT;
+    }
     if (inner.length === 0) {
       // `exec > file` sends everything after it to the file; `env` alone prints the environment.
       return program === 'exec' ? UNKNOWN_OUTPUT : EMPTY_OUTPUT;

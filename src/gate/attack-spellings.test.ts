@@ -87,6 +87,15 @@ const SPELLINGS: readonly (readonly [string, string, Stop])[] = [
   ['sed -i on .git/config', "sed -i 's/x/y/' .git/config", { write: '.git/config' }],
   ['.. out of the project', `echo '${LOG}' > src/../../x.ts`, { write: '../x.ts' }],
   ['mktemp in src', 'mktemp src/modXXXX.ts', 'after'],
+  ['sed w with no space onto the hook', 'sed -n w.git/hooks/pre-commit src/exit0.txt', 'after'],
+  ['sed s///w with no space', "sed 's/a/b/wsrc/out.ts' src/greet.ts", 'after'],
+  ['sed addressed w', "sed -n '1wsrc/out.ts' src/greet.ts", 'after'],
+  ['sed script from a file', 'sed -f src/x.sed src/greet.ts', 'after'],
+  ['git config submodule.x.update', "git config submodule.x.update '!./x.sh'", 'bypass'],
+  ['git config init.templateDir', 'git config init.templateDir /tmp/t', 'bypass'],
+  ['git symbolic-ref HEAD elsewhere', 'git symbolic-ref HEAD refs/heads/leak', 'after'],
+  ['a very long command ending in a script', `${'echo a; '.repeat(9000)}python3 x.py`, 'after'],
+  ['a very long command ending in commit -n', `${'echo a; '.repeat(9000)}git commit -n -m x`, 'bypass'],
 ];
 
 function stopped(command: string, stop: Stop): void {
@@ -122,6 +131,9 @@ describe('what stays read-only', () => {
     ['git fetch origin'],
     ['git grep greet'],
     ['git -c color.ui=always diff'],
+    ['git symbolic-ref HEAD'],
+    ["sed -n '/w/p' src/greet.ts"],
+    ["sed 's/w/e/g' src/greet.ts"],
     ['git config --get diff.external'],
     ['less src/greet.ts'],
     ['(sleep 1; true) &'],

@@ -238,8 +238,8 @@ function treeChange(subcommand: string, args: readonly Field[]): boolean {
 }
 
 /**
- * `git branch`, `tag`, `fetch` and `push` list things, or point a ref at a commit (`git branch -f main
- * stash@{0}`, `git fetch . x:main`) that no hook judged: those are checked after they ran.
+ * `git branch`, `tag`, `symbolic-ref`, `fetch` and `push` list things, or point a ref at a commit
+ * (`git branch -f main stash@{0}`, `git fetch . x:main`) that no hook judged: those are checked after they ran.
  */
 function movesRefs(subcommand: string, args: readonly Field[]): boolean {
   const operands = args.filter((field) => !field.text.startsWith('-'));
@@ -249,6 +249,8 @@ function movesRefs(subcommand: string, args: readonly Field[]): boolean {
       const listing = args.some((field) => /^(?:-[lvard]+|-D|--(?:list|delete|contains|no-contains|merged|no-merged|points-at|show-current|verbose|all|remotes|format|sort|column)(?:=.*)?)$/.test(field.text));
       return operands.length > 0 && !listing;
     }
+    case 'symbolic-ref':
+      return operands.length >= 2;
     case 'fetch':
     case 'push':
       return operands.some((field) => !field.literal || field.text.includes(':') || field.text === '.') || args.some((field) => /^--(?:update-head-ok|mirror|all)$/.test(field.text));

@@ -12,7 +12,7 @@ import type { Field } from './shell-word.js';
 
 /** Git configuration keys (lower case) whose value is a command git runs. */
 const PROGRAM_CONFIG =
-  /^(?:core\.(?:pager|editor|fsmonitor|sshcommand|askpass|gitproxy|alternaterefscommand)|sequence\.editor|diff\.external|interactive\.difffilter|gpg\.program|credential\.helper|uploadpack\.packobjectshook|web\.browser|pager\..+|diff\..+\.(?:command|textconv)|filter\..+\.(?:clean|smudge|process)|merge\..+\.driver|(?:difftool|mergetool|browser|man)\..+\.(?:cmd|path)|gpg\..+\.program|credential\..+\.helper|remote\..+\.(?:uploadpack|receivepack))$/;
+  /^(?:core\.(?:pager|editor|fsmonitor|sshcommand|askpass|gitproxy|alternaterefscommand)|sequence\.editor|diff\.external|interactive\.difffilter|gpg\.program|credential\.helper|uploadpack\.packobjectshook|web\.browser|pager\..+|diff\..+\.(?:command|textconv)|filter\..+\.(?:clean|smudge|process)|merge\..+\.driver|(?:difftool|mergetool|browser|man)\..+\.(?:cmd|path)|gpg\..+\.program|credential\..+\.helper|remote\..+\.(?:uploadpack|receivepack)|submodule\..+\.update|init\.templatedir)$/;
 
 export function isProgramConfigKey(key: string): boolean {
   return PROGRAM_CONFIG.test(key.toLowerCase());

@@ -89,6 +89,7 @@ export const ROUTES: readonly Route[] = [
   { name: 'git -c diff.external commits -n from inside git diff', seeded: true, steps: [{ shell: `${ADD} && git -c diff.external="sh -c 'git commit -qnm evil' --" diff --cached` }], told: /BYPASS/, toldVariant: true },
   { name: 'git config diff.external, then a plain git diff', seeded: true, steps: [{ shell: `git config diff.external "sh -c 'git commit -qnm evil' --"` }, { shell: `${ADD} && git diff --cached` }], told: /BYPASS/ },
   { name: 'a script in the background writes a console.log after the call', steps: [{ writeFile: { path: 'src/tools/late.mjs', content: LATE_SCRIPT } }, { shell: 'node src/tools/late.mjs > /dev/null 2>&1 &' }, { shell: 'sleep 3' }], told: /BYPASS/ },
+  { name: 'sed wFILE (no space) overwrites the pre-commit hook', steps: [{ writeFile: { path: 'src/exit0.txt', content: '#!/bin/sh\nexit 0\n' } }, { shell: 'sed -n w.git/hooks/pre-commit src/exit0.txt' }], told: /TAMPER|pre-commit/ },
   { name: 'a symlink src/up -> .. then a write through it', steps: [{ shell: 'ln -s .. src/up' }, { shell: 'echo hi > src/up/escaped.txt' }], told: /R2 SCOPE/ },
 ];
 

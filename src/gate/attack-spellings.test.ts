@@ -39,7 +39,7 @@ const SPELLINGS: readonly (readonly [string, string, Stop])[] = [
   ['NODE_OPTIONS --require', 'NODE_OPTIONS="--require /tmp/r.cjs" git status', 'after'],
   ['PATH with a fake git', 'PATH=/tmp/fake:$PATH git status', 'after'],
   ['a git config file written with a program', "printf '[diff]\\n\\texternal = ./x.sh\\n' >> ~/.gitconfig", 'bypass'],
-  ['an included config file with a filter', "printf '[filter \"x\"]\\n\\tclean = ./x.sh\\n' > /tmp/inc.gitconfig", 'bypass'],
+  ['an included config file with a filter', 'printf \'[filter "x"]\\n\\tclean = ./x.sh\\n\' > /tmp/inc.gitconfig', 'bypass'],
   // what outlives the call cannot be judged after it
   ['nohup python in the background', "nohup python3 -c \"open('src/late.ts','w').write('x')\" > /dev/null 2>&1 &", 'bypass'],
   ['a script in the background', 'node scripts/later.mjs &', 'bypass'],

@@ -20,14 +20,41 @@ export function isProgramConfigKey(key: string): boolean {
 
 /** Variables whose value is a command line some program runs. */
 const COMMAND_VARIABLES = new Set([
-  'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'PAGER', 'GIT_EDITOR', 'EDITOR', 'VISUAL', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS',
-  'SSH_ASKPASS', 'GIT_PROXY_COMMAND', 'LESSOPEN', 'LESSCLOSE', 'MANPAGER', 'BROWSER', 'PROMPT_COMMAND',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_PAGER',
+  'PAGER',
+  'GIT_EDITOR',
+  'EDITOR',
+  'VISUAL',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_PROXY_COMMAND',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'MANPAGER',
+  'BROWSER',
+  'PROMPT_COMMAND',
 ]);
 
 /** Variables that make a program load or find other code: its effects are no longer the program's own. */
 const LOADING_VARIABLES = new Set([
-  'BASH_ENV', 'ENV', 'NODE_OPTIONS', 'PERL5OPT', 'RUBYOPT', 'PYTHONSTARTUP', 'PYTHONPATH', 'LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH',
-  'DYLD_INSERT_LIBRARIES', 'GIT_EXEC_PATH', 'GIT_TEMPLATE_DIR', 'PATH',
+  'BASH_ENV',
+  'ENV',
+  'NODE_OPTIONS',
+  'PERL5OPT',
+  'RUBYOPT',
+  'PYTHONSTARTUP',
+  'PYTHONPATH',
+  'LD_PRELOAD',
+  'LD_AUDIT',
+  'LD_LIBRARY_PATH',
+  'DYLD_INSERT_LIBRARIES',
+  'GIT_EXEC_PATH',
+  'GIT_TEMPLATE_DIR',
+  'PATH',
 ]);
 
 /** Judges one variable set for a command (prefix, `export`, `env X=`); true when it is one of these. */
@@ -70,7 +97,8 @@ export function programSettingsIn(configText: string): string[] {
       continue;
     }
     const entry = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=|$)/.exec(line);
-    if (entry !== null && section !== '' && isProgramConfigKey(`${section}.${entry[1] as string}`)) found.push(`${section}.${entry[1] as string}`.toLowerCase());
+    if (entry !== null && section !== '' && isProgramConfigKey(`${section}.${entry[1] as string}`))
+      found.push(`${section}.${entry[1] as string}`.toLowerCase());
   }
   return found;
 }

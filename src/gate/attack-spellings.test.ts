@@ -1,4 +1,11 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadRulesEngine } from './rules-engine.js';
+import { answerAgentHook } from './run-hook.js';
+import type { AgentHook } from './run-hook.js';
+import { claudeEvent, codex } from './test-support/payloads.js';
 import { readIn } from './test-support/shell.js';
 
 /**
@@ -117,6 +124,18 @@ describe('attack spellings: every one is refused, judged before, or judged after
   });
 });
 
+describe('background work that does not outlive the call', () => {
+  it('judges jobs a later `wait` waits for after the call, without refusing them', () => {
+    const reading = readIn('node build.mjs & node lint.mjs & wait');
+    expect(reading.bypasses).toEqual([]);
+    expect(reading.unknownEffects).not.toEqual([]);
+  });
+
+  it('still refuses a job started after the last wait', () => {
+    expect(readIn('node a.mjs & wait; node b.mjs &').bypasses).toHaveLength(1);
+  });
+});
+
 describe('what stays read-only', () => {
   it.each([
     ['git diff HEAD'],
@@ -141,5 +160,42 @@ describe('what stays read-only', () => {
     const reading = readIn(command);
     expect(reading.bypasses).toEqual([]);
     expect(reading.unknownEffects).toEqual([]);
+  });
+});
+
+describe('sessions that outlive the call, as the agents start them', () => {
+  async function decide(agent: AgentHook, event: (root: string) => string): Promise<string> {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-attack-'));
+    mkdirSync(join(root, 'src'), { recursive: true });
+    const answer = await answerAgentHook(agent, event(root), {
+      env: {},
+      now: () => new Date('2026-12-01T05:00:00Z'),
+      rulebookFile: undefined,
+      loadEngine: loadRulesEngine,
+      caseInsensitive: false,
+    });
+    return answer.stdout + answer.stderr;
+  }
+
+  it('refuses a Claude Code Bash call run_in_background whose effects can only be judged after it ends', async () => {
+    const told = await decide('claude-code', (root) => claudeEvent(root, 's', 'Bash', { command: 'node scripts/later.mjs', run_in_background: true }));
+    expect(told).toMatch(/GATE BYPASS: .*run_in_background/);
+  });
+
+  it('lets a Claude Code Bash call run_in_background through when everything it does is known', async () => {
+    const told = await decide('claude-code', (root) => claudeEvent(root, 's', 'Bash', { command: 'sleep 30', run_in_background: true }));
+    expect(told).toBe('');
+  });
+
+  it.each([['bash'], ['sh -i'], ['python3'], ['node -i'], ['cd src && bash']])(
+    'refuses a Codex session that reads commands write_stdin would type: %s',
+    async (command) => {
+      const told = await decide('codex', (root) => codex.bash(root, 's', command));
+      expect(told).toMatch(/GATE BYPASS: .*write_stdin/);
+    },
+  );
+
+  it('lets a Codex command that runs a script through (judged after the call)', async () => {
+    expect(await decide('codex', (root) => codex.bash(root, 's', 'python3 tools/gen.py'))).not.toMatch(/GATE BYPASS/);
   });
 });

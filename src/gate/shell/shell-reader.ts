@@ -28,6 +28,11 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Files git reads configuration from: the repository's, a user's, or any `*.gitconfig` / `config` file. */
 const GIT_CONFIG_FILE = /(^|\/)(\.git\/config|\.gitconfig|[^/]*\.gitconfig|config)$/;
 const HOOKS_PATH_SETTING = /hooks\s*path/i;
+/** Standard input that later tool calls send to a running session (Codex `write_stdin`): never judged by a hook. */
+const LATER_INPUT: Output = { text: '', known: false };
+/** Programs that read commands from their input when started with no script: shells and interpreters. */
+const READS_COMMANDS = new Set(['python', 'python3', 'node', 'perl', 'ruby', 'irb', 'php', 'lua', 'bun', 'deno', 'R', 'ghci', 'sqlite3', 'psql', 'mysql', 'tclsh', 'jshell']);
+const LATER_COMMANDS = 'reads commands from its input, which later calls (write_stdin) would type into it unseen by any hook; run each command as its own call';
 /** Why a command that outlives the call is refused when its effects can only be judged after it ran. */
 const DETACHED = 'runs in the background with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground';
 
@@ -94,7 +99,7 @@ export class ShellReader {
 
   read(): ShellReading {
     const scope = new Scope(this.context.cwd, undefined, new Map(), new Map(), []);
-    this.readSource(this.command, scope, EMPTY_OUTPUT);
+    this.readSource(this.command, scope, this.context.input === 'later-calls' ? LATER_INPUT : EMPTY_OUTPUT);
     // A function defined and never called by name may still run (`$f`, `eval`): read it too.
     for (const defined of this.definedFunctions) {
       if (!this.calledFunctions.has(defined.node)) this.walkFunction(defined.node, defined.source, defined.scope.child(), EMPTY_OUTPUT);
@@ -201,23 +206,26 @@ export class ShellReader {
     return this.walkStatements(script.commands, text, scope, stdin);
   }
 
-  private walkStatements(statements: readonly Statement[], source: string, scope: Scope, stdin: Output): Output {
-    return joinOutputs(statements.map((statement) => (statement.background === true ? this.walkBackground(statement, source, scope) : this.walkNode(statement.command, source, scope, stdin))));
-  }
-
   /**
    * `cmd &`: what it does statically is judged before the call like anything else; what can only be
    * judged after it ran cannot be, since it may still be running when the check looks (and write
-   * after it). Such a command in the background is refused.
+   * after it). Such a command in the background is refused, unless a later `wait` in the same list
+   * waits for it.
    */
-  private walkBackground(statement: Statement, source: string, scope: Scope): Output {
-    const before = this.unknownEffects.length;
-    this.walkNode(statement.command, source, scope.child(), EMPTY_OUTPUT);
-    if (this.unknownEffects.length > before) {
-      const segment = source.slice(statement.pos, statement.end);
-      this.bypass(segment, DETACHED);
-    }
-    return EMPTY_OUTPUT;
+  private walkStatements(statements: readonly Statement[], source: string, scope: Scope, stdin: Output): Output {
+    const detached: string[] = [];
+    const outputs = statements.map((statement) => {
+      if (statement.background !== true) {
+        if (/^\s*wait\b/.test(source.slice(statement.pos, statement.end))) detached.length = 0;
+        return this.walkNode(statement.command, source, scope, stdin);
+      }
+      const before = this.unknownEffects.length;
+      this.walkNode(statement.command, source, scope.child(), EMPTY_OUTPUT);
+      if (this.unknownEffects.length > before) detached.push(source.slice(statement.pos, statement.end));
+      return EMPTY_OUTPUT;
+    });
+    for (const segment of detached) this.bypass(segment, DETACHED);
+    return joinOutputs(outputs);
   }
 
   private walkList(list: CompoundList, source: string, scope: Scope, stdin: Output): Output {
@@ -618,6 +626,7 @@ export class ShellReader {
         return UNKNOWN_OUTPUT;
     }
     if (READ_ONLY_PROGRAMS.has(program)) return UNKNOWN_OUTPUT;
+    if (call.stdin === LATER_INPUT && READS_COMMANDS.has(program) && args.every((field) => field.text.startsWith('-'))) site.bypass(`starts ${program}, which ${LATER_COMMANDS}`);
     site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
     if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${program} on the git hooks (${args.map((field) => field.text).join(' ')}), which may disable the pre-commit gate`);
     return UNKNOWN_OUTPUT;
@@ -685,6 +694,10 @@ export class ShellReader {
     const operands = args.slice(index);
     if (command) return this.runBody(operands.slice(0, 1), call, site, operands.slice(1));
     if (fromStdin || operands.length === 0) {
+      if (call.stdin === LATER_INPUT) {
+        site.bypass(`starts ${program}, which ${LATER_COMMANDS}`);
+        return UNKNOWN_OUTPUT;
+      }
       if (!call.stdin.known) {
         site.unreadable(`runs ${program} on input that cannot be read`);
         return UNKNOWN_OUTPUT;

@@ -195,6 +195,18 @@ describe('sessions that outlive the call, as the agents start them', () => {
     },
   );
 
+  it.each([['cat > src/x.ts'], ['tee src/x.ts'], ['cat >> src/x.ts'], ['dd of=src/x.ts']])(
+    'refuses a Codex write of what write_stdin would type later: %s',
+    async (command) => {
+      const told = await decide('codex', (root) => codex.bash(root, 's', command));
+      expect(told).toMatch(/GATE BYPASS: .*write_stdin/);
+    },
+  );
+
+  it('lets a Codex heredoc write through to the rules', async () => {
+    expect(await decide('codex', (root) => codex.bash(root, 's', "cat > src/x.ts <<'EOF'\nexport const x = 1;\nEOF"))).not.toMatch(/GATE BYPASS/);
+  });
+
   it('lets a Codex command that runs a script through (judged after the call)', async () => {
     expect(await decide('codex', (root) => codex.bash(root, 's', 'python3 tools/gen.py'))).not.toMatch(/GATE BYPASS/);
   });

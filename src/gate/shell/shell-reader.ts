@@ -29,7 +29,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const GIT_CONFIG_FILE = /(^|\/)(\.git\/config|\.gitconfig|[^/]*\.gitconfig|config)$/;
 const HOOKS_PATH_SETTING = /hooks\s*path/i;
 /** Standard input that later tool calls send to a running session (Codex `write_stdin`): never judged by a hook. */
-const LATER_INPUT: Output = { text: '', known: false };
+const LATER_INPUT: Output = { text: '\u0000later input\u0000', known: false };
 /** Programs that read commands from their input when started with no script: shells and interpreters. */
 const READS_COMMANDS = new Set(['python', 'python3', 'node', 'perl', 'ruby', 'irb', 'php', 'lua', 'bun', 'deno', 'R', 'ghci', 'sqlite3', 'psql', 'mysql', 'tclsh', 'jshell']);
 const LATER_COMMANDS = 'reads commands from its input, which later calls (write_stdin) would type into it unseen by any hook; run each command as its own call';
@@ -158,6 +158,8 @@ export class ShellReader {
     if (absolutePath === '/dev' || absolutePath.startsWith('/dev/')) return;
     this.overlay.set(absolutePath, content);
     const path = this.repoPath(absolutePath);
+    // `cat > src/x.ts` in a session: what it writes is typed later (write_stdin), after any check.
+    if (content.text.includes(LATER_INPUT.text)) this.bypass(segment, `writes ${path} with what it reads from its input, which later calls (write_stdin) would type unseen by any hook; write the file with apply_patch or a heredoc instead`);
     this.actions.push({ type: 'write', path, content: content.text });
     if (!content.known) this.unknown(segment, `writes ${path} with content that cannot be known in advance`);
     this.judgeHookFiles(segment, path, 'replaces');

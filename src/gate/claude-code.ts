@@ -59,8 +59,13 @@ export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, 
       return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypasses: [], unknownEffects: [] };
     }
     case 'Bash': {
-      const reading = readShellCommand(inputString(event, 'command'), { root, cwd: event.cwd, readText });
-      return { ...base, ...reading };
+      const command = inputString(event, 'command');
+      const reading = readShellCommand(command, { root, cwd: event.cwd, readText });
+      if (event.tool_input.run_in_background !== true || reading.unknownEffects.length === 0) return { ...base, ...reading };
+      // The call returns while the command runs on: what only the check after the call could judge, it would miss.
+      const segment = command.trim().length <= 200 ? command.trim() : `${command.trim().slice(0, 199)}…`;
+      const reason = `\`${segment}\` runs in the background (run_in_background) with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground`;
+      return { ...base, ...reading, bypasses: [...reading.bypasses, { segment, reason }] };
     }
     default:
       return { ...base, actions: [], bypasses: [], unknownEffects: [] };

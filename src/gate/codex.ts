@@ -79,7 +79,9 @@ export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): T
     const command = commandText(event.tool_input.command ?? event.tool_input.cmd, event.tool_name);
     // The shell tools take a `workdir` the command runs in; paths are still judged from the root.
     const workdir = typeof event.tool_input.workdir === 'string' ? resolve(event.cwd, event.tool_input.workdir) : event.cwd;
-    const reading = readShellCommand(command, { root: event.cwd, cwd: workdir, readText });
+    // Codex runs the command in a session (its hooks name exec_command `Bash`) that `write_stdin`, which
+    // no hook sees, can type into later.
+    const reading = readShellCommand(command, { root: event.cwd, cwd: workdir, readText, input: 'later-calls' });
     const patchAt = command.indexOf(PATCH_START);
     if (patchAt < 0) return { ...base, ...reading };
     // apply_patch run from the shell: the patch gets the same file rules as the tool itself, and the

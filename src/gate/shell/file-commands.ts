@@ -1,5 +1,6 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { CommandSite, ProgramHandler } from './command-site.js';
+import { sedScriptMayWrite } from './sed-script.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, joinOutputs } from './shell-word.js';
 import type { Field } from './shell-word.js';
 
@@ -327,14 +328,13 @@ function rewriteInPlace(site: CommandSite, files: readonly Field[], visible: str
   if (files.length === 0) site.unknown(`${how} files that cannot be known in advance`);
 }
 
-const SED_WRITES = /(^|[;\n{}]|\/[gpiImMe0-9]*)\s*[wW]\s+\S|(^|[;\n{}])\s*e(\s|$)|\/[gpiImM0-9]*e[gpiImM0-9]*\s*($|[;}])/;
-
 export const sed: ProgramHandler = (args, site) => {
   const scripts: string[] = [];
   const files: Field[] = [];
   let inPlace = false;
   let options = true;
   let scriptGiven = false;
+  let scriptFile = false;
   for (let index = 0; index < args.length; index += 1) {
     const field = args[index] as Field;
     const word = field.text;
@@ -344,6 +344,7 @@ export const sed: ProgramHandler = (args, site) => {
     }
     if (options && field.literal && word.startsWith('--')) {
       if (word.startsWith('--in-place')) inPlace = true;
+      if (word === '--file' || word.startsWith('--file=')) scriptFile = true;
       if (word === '--expression' || word === '--file') {
         scripts.push(args[index + 1]?.text ?? '');
         scriptGiven = true;
@@ -367,6 +368,7 @@ export const sed: ProgramHandler = (args, site) => {
           const stuck = word.slice(at + 1);
           const value = stuck !== '' ? stuck : (args[index + 1]?.text ?? '');
           if (stuck === '') index += 1;
+          if (letter === 'f') scriptFile = true;
           if (letter !== 'l') {
             scripts.push(value);
             scriptGiven = true;
@@ -385,7 +387,7 @@ export const sed: ProgramHandler = (args, site) => {
     rewriteInPlace(site, files, scripts.join('\n'), 'rewrites');
     return EMPTY_OUTPUT;
   }
-  if (scripts.some((script) => SED_WRITES.test(script))) site.unknown('runs a sed script that writes files or runs commands');
+  if (scriptFile || scripts.some(sedScriptMayWrite)) site.unknown('runs a sed script that writes files or runs commands');
   return UNKNOWN_OUTPUT;
 };
 
@@ -547,6 +549,6 @@ export const READ_ONLY_PROGRAMS = new Set([
   'date', 'uname', 'hostname', 'printenv', 'sleep', 'seq', 'expr', 'cut', 'tr', 'nl', 'od', 'hexdump', 'column', 'fold', 'fmt', 'paste', 'join',
   'rev', 'tac', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'shasum', 'cksum', 'base64', 'basename', 'dirname', 'realpath',
   'readlink', 'stat', 'file', 'du', 'df', 'tree', 'diff', 'cmp', 'comm', 'jq', 'less', 'more', 'nproc', 'uptime', 'free', 'ps', 'lsof', 'man',
-  'mkdir', 'rmdir', 'mktemp', 'chown', 'chgrp', 'kill', 'clear', 'read', 'shift', 'exit', 'return', 'wait', 'set', 'shopt', 'unset', 'unalias',
+  'mkdir', 'rmdir', 'chown', 'chgrp', 'kill', 'clear', 'read', 'shift', 'exit', 'return', 'wait', 'set', 'shopt', 'unset', 'unalias',
   'history', 'jobs', 'getopts', 'let', 'umask', 'hash', 'times', 'dirs', 'bg', 'fg', 'disown', 'ulimit', 'caller', 'help', 'locale', 'tput', 'stty',
 ]);

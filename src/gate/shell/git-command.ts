@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { CommandSite } from './command-site.js';
+import { isProgramConfigKey, judgeProgramValue } from './program-settings.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT } from './shell-word.js';
 import type { Field, Output } from './shell-word.js';
 
@@ -40,6 +41,11 @@ export function judgeConfigField(field: Field, site: CommandSite, aliases: Map<s
   const reason = configKeyReason(key);
   if (reason !== undefined) {
     site.bypass(reason);
+    return;
+  }
+  if (isProgramConfigKey(key)) {
+    const value = equals < 0 ? '' : field.text.slice(field.text.indexOf('=') + 1);
+    judgeProgramValue(`makes git run ${key}`, { ...field, text: value, knownPrefix: field.literal ? value : '' }, site);
     return;
   }
   if (key.startsWith('alias.')) {
@@ -231,6 +237,28 @@ function treeChange(subcommand: string, args: readonly Field[]): boolean {
   }
 }
 
+/**
+ * `git branch`, `tag`, `symbolic-ref`, `fetch` and `push` list things, or point a ref at a commit
+ * (`git branch -f main stash@{0}`, `git fetch . x:main`) that no hook judged: those are checked after they ran.
+ */
+function movesRefs(subcommand: string, args: readonly Field[]): boolean {
+  const operands = args.filter((field) => !field.text.startsWith('-'));
+  switch (subcommand) {
+    case 'branch':
+    case 'tag': {
+      const listing = args.some((field) => /^(?:-[lvard]+|-D|--(?:list|delete|contains|no-contains|merged|no-merged|points-at|show-current|verbose|all|remotes|format|sort|column)(?:=.*)?)$/.test(field.text));
+      return operands.length > 0 && !listing;
+    }
+    case 'symbolic-ref':
+      return operands.length >= 2;
+    case 'fetch':
+    case 'push':
+      return operands.some((field) => !field.literal || field.text.includes(':') || field.text === '.') || args.some((field) => /^--(?:update-head-ok|mirror|all)$/.test(field.text));
+    default:
+      return false;
+  }
+}
+
 /** `git config`: refuses writes of the hooks folder, config includes, and aliases that skip hooks. */
 function readConfig(args: readonly Field[], site: CommandSite): void {
   const withValue = new Set(['--file', '-f', '--blob', '--type', '--default', '--comment', '--value', '--url']);
@@ -283,6 +311,10 @@ function readConfig(args: readonly Field[], site: CommandSite): void {
   const reason = configKeyReason(key);
   if (reason !== undefined) {
     site.bypass(reason.replace('points git at', 'sets git configuration to'));
+    return;
+  }
+  if (isProgramConfigKey(key) && positionals.length >= 2) {
+    site.bypass(`sets git configuration ${keyField.text}, a program git would then run inside later commands that look read-only, where no check sees it`);
     return;
   }
   if (key.startsWith('alias.')) {
@@ -380,6 +412,13 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
     return UNKNOWN_OUTPUT;
   }
   switch (subcommand) {
+    case 'grep':
+      // `-O<pager>` / `--open-files-in-pager=<pager>` runs a program on the matching files.
+      for (const field of rest) {
+        const pager = /^(?:-O|--open-files-in-pager(?:=|$))/.exec(field.text);
+        if (pager !== null) judgeProgramValue('opens the matches in a program (git grep -O)', { ...field, text: field.text.slice(pager[0].length), knownPrefix: '' }, site);
+      }
+      break;
     case 'commit':
       readCommit(rest, site, cwd);
       return UNKNOWN_OUTPUT;
@@ -410,6 +449,7 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
     return UNKNOWN_OUTPUT;
   }
   if (!READ_ONLY.has(subcommand)) site.unknown(`runs git ${subcommand}, whose effects are not known`);
+  else if (movesRefs(subcommand, rest)) site.unknown(`may create or move a branch (git ${subcommand} ${rest.map((field) => field.text).join(' ')}), which is judged after it ran`);
   // `cd "$(git rev-parse --show-toplevel)"` is common enough to know where it goes.
   const inProject = cwd !== undefined && !site.repoPath(cwd).startsWith('..');
   if (subcommand === 'rev-parse' && rest.length === 1 && rest[0]?.text === '--show-toplevel' && inProject) return { text: `${site.root}\n`, known: true };

@@ -1,5 +1,6 @@
 import type { CommandSite } from './command-site.js';
 import { judgeConfigField, judgeGitDirectory } from './git-command.js';
+import { judgeProgramVariable } from './program-settings.js';
 import { syntheticField } from './shell-word.js';
 import type { Field } from './shell-word.js';
 
@@ -7,7 +8,8 @@ import type { Field } from './shell-word.js';
  * Variables that move git's hooks or switch the gate, judged wherever they are set: GIT_CONFIG_KEY_n
  * (with its VALUE_n, which an earlier statement may have set: `earlier` looks it up), GIT_CONFIG_PARAMETERS,
  * GIT_CONFIG_GLOBAL/SYSTEM pointed at another file, GIT_DIR pointed at another repository, HOME or
- * XDG_CONFIG_HOME moved in a command that commits, HOLDFAST_*.
+ * XDG_CONFIG_HOME moved in a command that commits, HOLDFAST_*, and variables that name a program for
+ * another to run (program-settings.ts).
  */
 export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: CommandSite, earlier: (name: string) => Field | undefined): void {
   const lookup = (name: string): Field | undefined => assignments.get(name) ?? earlier(name);
@@ -22,7 +24,7 @@ export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: 
     } else if (name === 'GIT_DIR') judgeGitDirectory(field, site.cwd, site, 'GIT_DIR=');
     else if ((name === 'HOME' || name === 'XDG_CONFIG_HOME') && site.mayCommit) {
       site.bypass(`points git at another global configuration (${name}=${field.text}), which can move the hooks folder`);
-    }
+    } else judgeProgramVariable(name, field, site);
   }
   for (const index of configIndexes) {
     const key = lookup(`GIT_CONFIG_KEY_${index}`);

@@ -9,6 +9,7 @@ import type { CommandSite } from './command-site.js';
 import * as files from './file-commands.js';
 import { isHookPath, READ_ONLY_PROGRAMS } from './file-commands.js';
 import { judgeEnvironment } from './git-environment.js';
+import { programSettingsIn } from './program-settings.js';
 import { readGit } from './git-command.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from './shell-word.js';
 import type { Expander, Field, Output } from './shell-word.js';
@@ -27,6 +28,13 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Files git reads configuration from: the repository's, a user's, or any `*.gitconfig` / `config` file. */
 const GIT_CONFIG_FILE = /(^|\/)(\.git\/config|\.gitconfig|[^/]*\.gitconfig|config)$/;
 const HOOKS_PATH_SETTING = /hooks\s*path/i;
+/** Standard input that later tool calls send to a running session (Codex `write_stdin`): never judged by a hook. */
+const LATER_INPUT: Output = { text: '\u0000later input\u0000', known: false };
+/** Programs that read commands from their input when started with no script: shells and interpreters. */
+const READS_COMMANDS = new Set(['python', 'python3', 'node', 'perl', 'ruby', 'irb', 'php', 'lua', 'bun', 'deno', 'R', 'ghci', 'sqlite3', 'psql', 'mysql', 'tclsh', 'jshell']);
+const LATER_COMMANDS = 'reads commands from its input, which later calls (write_stdin) would type into it unseen by any hook; run each command as its own call';
+/** Why a command that outlives the call is refused when its effects can only be judged after it ran. */
+const DETACHED = 'runs in the background with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground';
 
 const FILE_PROGRAMS: Record<string, (args: readonly Field[], site: CommandSite) => Output> = {
   echo: files.echo,
@@ -91,7 +99,7 @@ export class ShellReader {
 
   read(): ShellReading {
     const scope = new Scope(this.context.cwd, undefined, new Map(), new Map(), []);
-    this.readSource(this.command, scope, EMPTY_OUTPUT);
+    this.readSource(this.command, scope, this.context.input === 'later-calls' ? LATER_INPUT : EMPTY_OUTPUT);
     // A function defined and never called by name may still run (`$f`, `eval`): read it too.
     for (const defined of this.definedFunctions) {
       if (!this.calledFunctions.has(defined.node)) this.walkFunction(defined.node, defined.source, defined.scope.child(), EMPTY_OUTPUT);
@@ -150,11 +158,17 @@ export class ShellReader {
     if (absolutePath === '/dev' || absolutePath.startsWith('/dev/')) return;
     this.overlay.set(absolutePath, content);
     const path = this.repoPath(absolutePath);
+    // `cat > src/x.ts` in a session: what it writes is typed later (write_stdin), after any check.
+    if (content.text.includes(LATER_INPUT.text)) this.bypass(segment, `writes ${path} with what it reads from its input, which later calls (write_stdin) would type unseen by any hook; write the file with apply_patch or a heredoc instead`);
     this.actions.push({ type: 'write', path, content: content.text });
     if (!content.known) this.unknown(segment, `writes ${path} with content that cannot be known in advance`);
     this.judgeHookFiles(segment, path, 'replaces');
     if (GIT_CONFIG_FILE.test(path) && HOOKS_PATH_SETTING.test(content.text)) {
       this.bypass(segment, `writes a hooks folder setting into git configuration (${path}), so the pre-commit hook would not run`);
+    }
+    const programs = GIT_CONFIG_FILE.test(path) ? programSettingsIn(content.text) : [];
+    if (programs.length > 0) {
+      this.bypass(segment, `writes ${programs.join(', ')} into git configuration (${path}): a program git would then run inside later commands that look read-only, where no check sees it`);
     }
   }
 
@@ -194,8 +208,26 @@ export class ShellReader {
     return this.walkStatements(script.commands, text, scope, stdin);
   }
 
+  /**
+   * `cmd &`: what it does statically is judged before the call like anything else; what can only be
+   * judged after it ran cannot be, since it may still be running when the check looks (and write
+   * after it). Such a command in the background is refused, unless a later `wait` in the same list
+   * waits for it.
+   */
   private walkStatements(statements: readonly Statement[], source: string, scope: Scope, stdin: Output): Output {
-    return joinOutputs(statements.map((statement) => this.walkNode(statement.command, source, scope, stdin)));
+    const detached: string[] = [];
+    const outputs = statements.map((statement) => {
+      if (statement.background !== true) {
+        if (/^\s*wait\b/.test(source.slice(statement.pos, statement.end))) detached.length = 0;
+        return this.walkNode(statement.command, source, scope, stdin);
+      }
+      const before = this.unknownEffects.length;
+      this.walkNode(statement.command, source, scope.child(), EMPTY_OUTPUT);
+      if (this.unknownEffects.length > before) detached.push(source.slice(statement.pos, statement.end));
+      return EMPTY_OUTPUT;
+    });
+    for (const segment of detached) this.bypass(segment, DETACHED);
+    return joinOutputs(outputs);
   }
 
   private walkList(list: CompoundList, source: string, scope: Scope, stdin: Output): Output {
@@ -580,6 +612,15 @@ export class ShellReader {
         site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
         this.runPackageScript(program, args, call);
         return UNKNOWN_OUTPUT;
+      case 'at':
+      case 'batch':
+      case 'daemonize':
+      case 'start-stop-daemon':
+      case 'systemd-run':
+      case 'tmux':
+      case 'screen':
+        site.bypass(`starts ${program}, which ${DETACHED}`);
+        return UNKNOWN_OUTPUT;
       case 'pwd':
         return call.cwd === undefined ? UNKNOWN_OUTPUT : { text: `${call.cwd}\n`, known: true };
       case 'rg':
@@ -587,6 +628,7 @@ export class ShellReader {
         return UNKNOWN_OUTPUT;
     }
     if (READ_ONLY_PROGRAMS.has(program)) return UNKNOWN_OUTPUT;
+    if (call.stdin === LATER_INPUT && READS_COMMANDS.has(program) && args.every((field) => field.text.startsWith('-'))) site.bypass(`starts ${program}, which ${LATER_COMMANDS}`);
     site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
     if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${program} on the git hooks (${args.map((field) => field.text).join(' ')}), which may disable the pre-commit gate`);
     return UNKNOWN_OUTPUT;
@@ -654,6 +696,10 @@ export class ShellReader {
     const operands = args.slice(index);
     if (command) return this.runBody(operands.slice(0, 1), call, site, operands.slice(1));
     if (fromStdin || operands.length === 0) {
+      if (call.stdin === LATER_INPUT) {
+        site.bypass(`starts ${program}, which ${LATER_COMMANDS}`);
+        return UNKNOWN_OUTPUT;
+      }
       if (!call.stdin.known) {
         site.unreadable(`runs ${program} on input that cannot be read`);
         return UNKNOWN_OUTPUT;
@@ -737,6 +783,12 @@ export class ShellReader {
       return UNKNOWN_OUTPUT;
     }
     if (program === 'xargs') return this.runXargs(inner, values, next);
+    if (program === 'setsid' && (flags.has('f') || flags.has('fork')) && inner.length > 0) {
+      const before = this.unknownEffects.length;
+      this.dispatch(inner, next);
+      if (this.unknownEffects.length > before) site.bypass(DETACHED);
+      return EMPTY_OUTPUT;
+    }
     if (inner.length === 0) {
       // `exec > file` sends everything after it to the file; `env` alone prints the environment.
       return program === 'exec' ? UNKNOWN_OUTPUT : EMPTY_OUTPUT;

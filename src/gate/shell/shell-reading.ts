@@ -13,6 +13,11 @@ export interface ShellContext {
   readonly isDirectory?: (absolutePath: string) => boolean;
   /** `~` and `$HOME`; the user's home when absent. */
   readonly home?: string;
+  /**
+   * Where the command's standard input comes from: nothing (a one-shot tool call), or text that later
+   * tool calls send to the running session (Codex's `exec_command`, fed by `write_stdin`, which no hook sees).
+   */
+  readonly input?: 'none' | 'later-calls';
 }
 
 export interface GateBypass {

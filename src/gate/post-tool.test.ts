@@ -282,6 +282,45 @@ describe('the after-the-fact check of a shell call', () => {
     expect(existsSync(join(root, 'src', 'hidden.test.ts'))).toBe(false);
   });
 
+  describe('files hidden behind ignore rules the command wrote', () => {
+    it('judges files a new .gitignore that ignores itself hides, and deletes the one that breaks a rule', async () => {
+      const root = repository();
+      const answer = await afterScript(root, `mkdir -p src/gen && printf '*\\n' > src/gen/.gitignore && printf 'console.log(1);\\n' > src/gen/log.ts`);
+      const reason = blockReason(answer.stdout);
+      expect(reason).toMatch(/src\/gen\/log\.ts: deleted \(the command created it\)\. .*R4 NOLOG/);
+      expect(existsSync(join(root, 'src', 'gen', 'log.ts'))).toBe(false);
+    });
+
+    it('judges a file a visible new .gitignore names (a secret), and leaves files hidden before the call alone', async () => {
+      const root = repository();
+      mkdirSync(join(root, 'src', 'local'));
+      writeFileSync(join(root, 'src', 'local', '.gitignore'), '*\n');
+      writeFileSync(join(root, 'src', 'local', 'notes.ts'), 'console.log("mine");\n');
+      const answer = await afterScript(root, `printf 'keys.json\\n' > src/.gitignore && printf '{"aws":"${awsKeyId}"}\\n' > src/keys.json`);
+      const reason = blockReason(answer.stdout);
+      expect(reason).toMatch(/src\/keys\.json: deleted \(the command created it\)\. R1 SECRET/);
+      expect(reason).not.toContain('notes.ts');
+      expect(existsSync(join(root, 'src', 'keys.json'))).toBe(false);
+      expect(readFileSync(join(root, 'src', 'local', 'notes.ts'), 'utf8')).toBe('console.log("mine");\n');
+    });
+
+    it("is not fooled by the repository's .git/info/exclude (the snapshot store never reads it)", async () => {
+      const root = repository();
+      const answer = await afterScript(root, `echo 'src/leak.ts' >> .git/info/exclude && printf 'console.log(1);\\n' > src/leak.ts`);
+      expect(blockReason(answer.stdout)).toMatch(/src\/leak\.ts: deleted .*R4 NOLOG/);
+      expect(existsSync(join(root, 'src', 'leak.ts'))).toBe(false);
+    });
+
+    it('leaves what rules from before the call ignore alone (a build into dist/), and says nothing', async () => {
+      const root = repository();
+      const first = await afterScript(root, `mkdir -p dist && printf 'console.log(1);\\n' > dist/out.js`);
+      expect(first.stdout).toBe('');
+      const again = await afterScript(root, `printf 'console.log(2);\\n' > dist/more.js`);
+      expect(again.stdout).toBe('');
+      expect(readFileSync(join(root, 'dist', 'more.js'), 'utf8')).toBe('console.log(2);\n');
+    });
+  });
+
   it('works in a folder that is not a git repository', async () => {
     const root = folder();
     const answer = await afterScript(root, `printf 'console.log(1);\\n' >> src/cart.ts && printf 'export const ok = 1;\\n' > src/cart.test.ts`);

@@ -4,6 +4,7 @@ import { uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.
 import { SnapshotError, runGit, tryGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
+import { keepIgnoredListing } from './hidden-files.js';
 
 /**
  * The private object store of the after-the-fact check: a git directory of holdfast's own under
@@ -68,6 +69,7 @@ export function ensureStore(root: string, repo: RepoLocation | null): string {
     mkdirSync(join(building, 'calls'), { recursive: true });
     // The user's index names paths from the repository's top; it only fits a store rooted there too.
     if (repo !== null && resolve(repo.top) === resolve(root)) seedFromRepository(building, repo);
+    keepIgnoredListing(root, building);
     renameSync(building, store);
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
@@ -222,6 +224,8 @@ export interface TreeChange {
   readonly to: string | null;
   /** The path is a symbolic link after the change (its blob holds the link's target). */
   readonly link?: boolean;
+  /** The file is not in the snapshot tree: ignore rules the call changed hid it (see hidden-files.ts). */
+  readonly hidden?: boolean;
 }
 
 const ABSENT = /^0+$/;
@@ -248,6 +252,15 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
     });
   }
   return changes;
+}
+
+/** Every file path in an index file of the store (a call's before-index). */
+export function indexPaths(root: string, indexFile: string): string[] {
+  const store = snapshotStorePath(root);
+  return runGit(['ls-files', '-z'], { cwd: root, gitDir: store, workTree: root, indexFile: join(store, indexFile) })
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
 }
 
 /** Every file path in a snapshot tree. */

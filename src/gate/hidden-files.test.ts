@@ -14,7 +14,7 @@ describe('rulesFromTop', () => {
     ['src/gen', '*\n', ['/src/gen/**/*']],
     ['src', '/out/\nlib/*.js\n', ['/src/out/', '/src/lib/*.js']],
     ['src', '!important.json\ncache/\n', ['!/src/**/important.json', '/src/**/cache/']],
-    ['src', 'a\r\nb\\ \n', ['/src/**/a', '/src/**/b\\ ']],
+    ['src', 'a\r\nb\\  \nc \t\n', ['/src/**/a', '/src/**/b\\ ', '/src/**/c \t']],
   ])('rewrites the .gitignore of "%s" to patterns read from the top', (folder, text, expected) => {
     expect(rulesFromTop(folder, text)).toEqual(expected);
   });

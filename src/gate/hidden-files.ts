@@ -29,7 +29,7 @@ const IGNORE_FILE = '.gitignore';
 export function rulesFromTop(folder: string, text: string): string[] {
   const rules: string[] = [];
   for (const raw of text.split('\n')) {
-    const line = raw.replace(/\r$/, '').replace(/(?<!\\)\s+$/, '');
+    const line = withoutTrailingSpaces(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     if (line === '' || line.startsWith('#')) continue;
     if (folder === '') {
       rules.push(line);
@@ -42,6 +42,14 @@ export function rulesFromTop(folder: string, text: string): string[] {
     rules.push(`${negated ? '!' : ''}${rooted}`);
   }
   return rules;
+}
+
+/** Git drops trailing spaces unless the last is escaped (`\\ `); a loop, as a regex would be quadratic on a long run of spaces. */
+function withoutTrailingSpaces(line: string): string {
+  let end = line.length;
+  while (end > 0 && line[end - 1] === ' ') end -= 1;
+  if (end < line.length && end > 0 && line[end - 1] === '\\') end += 1;
+  return line.slice(0, end);
 }
 
 function isIgnoreFile(path: string): boolean {

@@ -10,6 +10,7 @@ import { judgeChangesLazily, judgeChangesWith } from './judge-changes.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { answerPostToolUse } from './post-tool.js';
 import type { PostToolUseOptions } from './post-tool.js';
+import { saveSessionState } from './session-state.js';
 import { beforeShellCall } from './snapshot.js';
 
 // Built at run time so the repository never holds a literal that secret scanners flag.
@@ -318,6 +319,34 @@ describe('the after-the-fact check of a shell call', () => {
       const again = await afterScript(root, `printf 'console.log(2);\\n' > dist/more.js`);
       expect(again.stdout).toBe('');
       expect(readFileSync(join(root, 'dist', 'more.js'), 'utf8')).toBe('console.log(2);\n');
+    });
+  });
+
+  describe('files changed while no checked call ran', () => {
+    it('reports, at the next shell call, a file a process the last command left in the background wrote', async () => {
+      const root = repository();
+      const trigger = join(mkdtempSync(join(tmpdir(), 'holdfast-trigger-')), 'go');
+      const first = await afterScript(root, `(while [ ! -e '${trigger}' ]; do sleep 0.01; done; printf 'console.log(1);\\n' > src/late.ts) >/dev/null 2>&1 &`);
+      expect(first.stdout).toBe('');
+      writeFileSync(trigger, '');
+      await expect.poll(() => existsSync(join(root, 'src', 'late.ts')), { timeout: 20_000, interval: 20 }).toBe(true);
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options());
+      const reason = blockReason(next.stdout);
+      expect(reason).toMatch(/changed since the last shell call was checked, and no call of this session made the change: src\/late\.ts\./);
+      expect(reason).not.toMatch(/HOLDFAST_GATE|bypass|switch/i);
+      expect(audit(root)).toMatchObject([{ decision: 'observed', rule: 'INTERNAL', name: 'OUTSIDE' }]);
+    });
+
+    it("says nothing of a file the session's own tools wrote between its shell calls, nor when nothing changed", async () => {
+      const root = repository();
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      writeFileSync(join(root, 'src', 'made.ts'), 'export const made = 1;\n');
+      saveSessionState(root, 's1', { version: 1, created: ['src/made.ts'], runs: [] });
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options())).stdout).toBe('');
+      beforeShellCall(root, 's1', 'toolu_3', NOW);
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options())).stdout).toBe('');
     });
   });
 

@@ -24,9 +24,24 @@ describe('rulesFromTop', () => {
     execFileSync('git', ['init', '-q'], { cwd: root });
     mkdirSync(join(root, 'src', 'deep', 'cache'), { recursive: true });
     const rules = 'keys.json\n/top.txt\ncache/\n!keep.json\n*.json\n';
-    for (const path of ['src/keys.json', 'src/deep/keys.json', 'src/top.txt', 'src/deep/top.txt', 'src/deep/cache/x.ts', 'src/keep.json', 'src/other.json', 'src/a.ts']) writeFileSync(join(root, path), '');
+    for (const path of [
+      'src/keys.json',
+      'src/deep/keys.json',
+      'src/top.txt',
+      'src/deep/top.txt',
+      'src/deep/cache/x.ts',
+      'src/keep.json',
+      'src/other.json',
+      'src/a.ts',
+    ])
+      writeFileSync(join(root, path), '');
     writeFileSync(join(root, 'src', '.gitignore'), rules);
-    const list = (args: string[]) => execFileSync('git', ['ls-files', '--others', ...args], { cwd: root }).toString().split('\n').filter(Boolean).sort();
+    const list = (args: string[]) =>
+      execFileSync('git', ['ls-files', '--others', ...args], { cwd: root })
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .sort();
     const byGit = list(['--exclude-standard']);
     writeFileSync(join(root, 'rules'), `${rulesFromTop('src', rules).join('\n')}\n`);
     const byRewrite = list(['--exclude-from=rules', '--exclude=/rules']).filter((path) => path !== 'src/.gitignore');

@@ -62,7 +62,13 @@ interface Context {
 }
 
 function git(context: Context, args: readonly string[], indexFile?: string, input?: string): Buffer {
-  return runGit(args, { cwd: context.root, gitDir: context.store, workTree: context.root, ...(indexFile === undefined ? {} : { indexFile }), ...(input === undefined ? {} : { input }) });
+  return runGit(args, {
+    cwd: context.root,
+    gitDir: context.store,
+    workTree: context.root,
+    ...(indexFile === undefined ? {} : { indexFile }),
+    ...(input === undefined ? {} : { input }),
+  });
 }
 
 function nulList(output: Buffer): string[] {
@@ -114,7 +120,10 @@ export function checkIgnoreRules(context: Context, changes: readonly TreeChange[
   }
   const listingChanged = previous === undefined || !previous.equals(listing);
   if (listingChanged) writeAtomically(kept, listing);
-  return { mayHaveChanged: listingChanged || changes.some((change) => isIgnoreFile(change.path)), ignoredBefore: previous === undefined ? undefined : { entries: nulList(previous) } };
+  return {
+    mayHaveChanged: listingChanged || changes.some((change) => isIgnoreFile(change.path)),
+    ignoredBefore: previous === undefined ? undefined : { entries: nulList(previous) },
+  };
 }
 
 function wasIgnored(ignored: IgnoredBefore, path: string): boolean {
@@ -143,7 +152,11 @@ function ignoreFilesBefore(context: Context, before: { readonly index?: string; 
 /** The before-snapshot's ignore rules as one exclude file, shallow folders first so deeper ones override. */
 function rulesBefore(context: Context, before: { readonly index?: string; readonly tree?: string }): string {
   const files = [...ignoreFilesBefore(context, before)].sort(([left], [right]) => left.split('/').length - right.split('/').length || (left < right ? -1 : 1));
-  const contents = readBlobs({ top: context.root, gitDir: context.store }, files.map(([, blob]) => blob), context.root);
+  const contents = readBlobs(
+    { top: context.root, gitDir: context.store },
+    files.map(([, blob]) => blob),
+    context.root,
+  );
   const rules: string[] = [];
   for (const [path, blob] of files) rules.push(...rulesFromTop(posix.dirname(path) === '.' ? '' : posix.dirname(path), contents.get(blob) ?? ''));
   return `${rules.join('\n')}\n`;
@@ -153,7 +166,8 @@ function rulesBefore(context: Context, before: { readonly index?: string; readon
 function userExcludes(context: Context): string | undefined {
   const configured = tryGit(['config', '--path', '--get', 'core.excludesFile'], { cwd: context.root, gitDir: context.store });
   const home = process.env.HOME ?? '';
-  const path = configured.status === 0 ? configured.stdout.toString('utf8').trim() : join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'ignore');
+  const path =
+    configured.status === 0 ? configured.stdout.toString('utf8').trim() : join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'ignore');
   return path !== '' && existsSync(path) ? path : undefined;
 }
 
@@ -163,7 +177,12 @@ function userExcludes(context: Context): string | undefined {
  * saw ignored was hidden before the call too (by rules the snapshot does not hold, such as a
  * `.gitignore` that ignores itself) and is left alone.
  */
-export function filesHiddenByNewRules(context: Context, before: { readonly index?: string; readonly tree?: string }, indexFile: string, ignoredBefore: IgnoredBefore): TreeChange[] {
+export function filesHiddenByNewRules(
+  context: Context,
+  before: { readonly index?: string; readonly tree?: string },
+  indexFile: string,
+  ignoredBefore: IgnoredBefore,
+): TreeChange[] {
   const rules = rulesBefore(context, before);
   const own = userExcludes(context);
   const candidates = withTemporaryName(join(context.store, 'rules-before'), (rulesFile) => {
@@ -196,5 +215,12 @@ function hashed(context: Context, files: readonly { path: string; link: boolean 
     .toString('utf8')
     .split('\n');
   const blobOf = new Map(named.map((file, index) => [file.path, ids[index] ?? null]));
-  return files.map((file) => ({ path: file.path, status: 'added', from: null, to: blobOf.get(file.path) ?? null, hidden: true, ...(file.link ? { link: true } : {}) }));
+  return files.map((file) => ({
+    path: file.path,
+    status: 'added',
+    from: null,
+    to: blobOf.get(file.path) ?? null,
+    hidden: true,
+    ...(file.link ? { link: true } : {}),
+  }));
 }

@@ -67,7 +67,13 @@ function errnoError(errno: number, file: string): Error {
 export function spawnToEnd(file: string, args: readonly string[], options: SpawnOptions): FinishedProcess {
   const binding = spawnSyncBinding();
   if (binding === null) {
-    const result = childProcess().spawnSync(file, args, { cwd: options.cwd, env: options.env, input: options.input, maxBuffer: options.maxBuffer, stdio: ['pipe', 'pipe', 'pipe'] });
+    const result = childProcess().spawnSync(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      input: options.input,
+      maxBuffer: options.maxBuffer,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr, ...(result.error === undefined ? {} : { error: result.error }) };
   }
   const envPairs: string[] = [];

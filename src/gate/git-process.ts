@@ -112,7 +112,7 @@ export function postCheckAvailable(cacheFolder?: string): boolean {
     const cached = readJsonFile(cacheFile) as { identity?: unknown; supported?: unknown } | null | undefined;
     if (cached?.identity === identity && typeof cached.supported === 'boolean') return (available = cached.supported);
   }
-  const result = spawnToEnd('git', ['--version'], { cwd: process.cwd(), env: process.env, maxBuffer: MAX_BUFFER });
+  const result = spawnToEnd('git', ['--version'], { env: process.env, maxBuffer: MAX_BUFFER });
   available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout.toString('utf8'));
   if (identity !== undefined && cacheFile !== undefined && result.error === undefined) {
     try {

@@ -27,6 +27,11 @@ describe('spawnToEnd', () => {
     expect([ours.status, ours.stdout, ours.stderr]).toEqual([theirs.status, theirs.stdout, theirs.stderr]);
   });
 
+  it("runs in this process's folder when no folder is given", () => {
+    const ours = spawnToEnd('sh', ['-c', 'printf %s "$PWD"'], { env, maxBuffer: 1024 });
+    expect(ours.stdout.toString()).toBe(process.cwd());
+  });
+
   it('runs git found on PATH and reads its output', () => {
     const ours = spawnToEnd('git', ['--version'], options);
     expect(ours.status).toBe(0);

@@ -10,7 +10,8 @@ export interface FinishedProcess {
 }
 
 export interface SpawnOptions {
-  readonly cwd: string;
+  /** Where it runs; this process's folder when not given. */
+  readonly cwd?: string | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly input?: string | Buffer | undefined;
   readonly maxBuffer: number;

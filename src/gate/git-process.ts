@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { writeAtomically } from './atomic-file.js';
 import { childProcess } from './lazy-builtins.js';
+import { spawnToEnd } from './spawn-sync.js';
 import { HoldfastError } from '../contract/errors.js';
 import { readJsonFile } from '../contract/json-file.js';
 
@@ -45,13 +46,7 @@ export interface GitResult {
 }
 
 export function tryGit(args: readonly string[], options: GitOptions): GitResult {
-  const result = childProcess().spawnSync('git', args, {
-    cwd: options.cwd,
-    env: gitEnvironment(options),
-    input: options.input,
-    maxBuffer: MAX_BUFFER,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const result = spawnToEnd('git', args, { cwd: options.cwd, env: gitEnvironment(options), input: options.input, maxBuffer: MAX_BUFFER });
   if (result.error !== undefined) {
     throw new SnapshotError('E_SNAPSHOT_GIT', `git ${args[0] ?? ''} could not run (${result.error.message})`, { cause: result.error });
   }
@@ -117,8 +112,8 @@ export function postCheckAvailable(cacheFolder?: string): boolean {
     const cached = readJsonFile(cacheFile) as { identity?: unknown; supported?: unknown } | null | undefined;
     if (cached?.identity === identity && typeof cached.supported === 'boolean') return (available = cached.supported);
   }
-  const result = childProcess().spawnSync('git', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
-  available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout);
+  const result = spawnToEnd('git', ['--version'], { env: process.env, maxBuffer: MAX_BUFFER });
+  available = result.error === undefined && result.status === 0 && gitVersionSupported(result.stdout.toString('utf8'));
   if (identity !== undefined && cacheFile !== undefined && result.error === undefined) {
     try {
       mkdirSync(cacheFolder as string, { recursive: true });

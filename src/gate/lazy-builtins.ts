@@ -14,3 +14,8 @@ export function childProcess(): typeof import('node:child_process') {
 export function nodeCrypto(): typeof import('node:crypto') {
   return require('node:crypto') as typeof import('node:crypto');
 }
+
+/** Only for an error's name, on the rare path where a program could not start. */
+export function nodeUtil(): typeof import('node:util') {
+  return require('node:util') as typeof import('node:util');
+}

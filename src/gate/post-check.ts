@@ -12,7 +12,8 @@ import { journalReverts, recentReverts, revertKey } from './revert-journal.js';
 import type { GateRevert } from './revert-journal.js';
 import type { SnapshotAfter, SnapshotRecord } from './snapshot.js';
 import { takeSnapshotAfter } from './snapshot.js';
-import { removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePaths } from './snapshot-store.js';
+import { indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePaths } from './snapshot-store.js';
+import { checkIgnoreRules, filesHiddenByNewRules } from './hidden-files.js';
 import type { TreeChange, TreePair } from './snapshot-store.js';
 
 /** A path the call changed against a rule, and what the gate did about it. */
@@ -70,12 +71,17 @@ function linkTarget(path: string, target: string): string {
   return target.startsWith('/') ? target : posix.normalize(posix.join(posix.dirname(path), target));
 }
 
-function changeActions(root: string, afterTree: string, changes: readonly TreeChange[]): Action[] {
-  const names = changes.filter((change) => change.status !== 'deleted').map((change) => `${afterTree}:${change.path}`);
+/** A change's content is read by its blob id (a file outside the snapshot tree, see hidden-files.ts) or from the tree after the call. */
+function contentName(afterTree: string | undefined, change: TreeChange): string {
+  return afterTree === undefined || change.hidden === true ? (change.to ?? '') : `${afterTree}:${change.path}`;
+}
+
+function changeActions(root: string, afterTree: string | undefined, changes: readonly TreeChange[]): Action[] {
+  const names = changes.filter((change) => change.status !== 'deleted').map((change) => contentName(afterTree, change));
   const contents = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
   return changes.map((change) => {
     if (change.status === 'deleted') return { type: 'delete', path: change.path };
-    const content = contents.get(`${afterTree}:${change.path}`) ?? '';
+    const content = contents.get(contentName(afterTree, change)) ?? '';
     return change.link === true ? { type: 'write', path: linkTarget(change.path, content), content: '' } : { type: 'write', path: change.path, content };
   });
 }
@@ -149,16 +155,29 @@ interface WorkTreeJudgement {
   readonly kept: readonly Action[];
 }
 
+/** Files the call created and hid behind ignore rules it changed (see hidden-files.ts); none when the rules stayed as they were. */
+function hiddenChanges(input: PostCheckInput, seen: readonly TreeChange[]): TreeChange[] {
+  const context = { root: input.root, store: snapshotStorePath(input.root) };
+  const ignore = checkIgnoreRules(context, seen);
+  if (!ignore.mayHaveChanged || ignore.ignoredBefore === undefined) return [];
+  return filesHiddenByNewRules(context, input.before, join(context.store, 'index'), ignore.ignoredBefore);
+}
+
+/** Every path of the before-snapshot (a call whose tree was never written: nothing git saw changed). */
+function snapshotPathsBefore(root: string, before: SnapshotRecord): string[] {
+  return before.index === undefined ? [] : indexPaths(root, before.index);
+}
+
 async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | null, now: Date): Promise<WorkTreeJudgement> {
   const { root } = input;
-  if (trees === null) return { refused: [], kept: [] };
-  const allChanges = treeChanges(root, trees.before, trees.after);
+  const seen = trees === null ? [] : treeChanges(root, trees.before, trees.after);
+  const allChanges = [...seen, ...hiddenChanges(input, seen)];
   if (allChanges.length === 0) return { refused: [], kept: [] };
   // A revert the gate made for an overlapping call is not this call's change.
   const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
-  const actions = changeActions(root, trees.after, changes);
-  const existedBefore = new Set(treePaths(root, trees.before));
+  const actions = changeActions(root, trees?.after, changes);
+  const existedBefore = new Set(trees === null ? snapshotPathsBefore(root, input.before) : treePaths(root, trees.before));
   const protectedPaths = new Set(input.protectedPaths ?? []);
   const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];

@@ -10,6 +10,7 @@ import { judgeChangesLazily, judgeChangesWith } from './judge-changes.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { answerPostToolUse } from './post-tool.js';
 import type { PostToolUseOptions } from './post-tool.js';
+import { saveSessionState } from './session-state.js';
 import { beforeShellCall } from './snapshot.js';
 
 // Built at run time so the repository never holds a literal that secret scanners flag.
@@ -280,6 +281,73 @@ describe('the after-the-fact check of a shell call', () => {
     expect(reason).toMatch(/\.gitignore: restored .*R2 SCOPE/);
     expect(reason).toMatch(/src\/hidden\.test\.ts: deleted .*R4 NOLOG/);
     expect(existsSync(join(root, 'src', 'hidden.test.ts'))).toBe(false);
+  });
+
+  describe('files hidden behind ignore rules the command wrote', () => {
+    it('judges files a new .gitignore that ignores itself hides, and deletes the one that breaks a rule', async () => {
+      const root = repository();
+      const answer = await afterScript(root, `mkdir -p src/gen && printf '*\\n' > src/gen/.gitignore && printf 'console.log(1);\\n' > src/gen/log.ts`);
+      const reason = blockReason(answer.stdout);
+      expect(reason).toMatch(/src\/gen\/log\.ts: deleted \(the command created it\)\. .*R4 NOLOG/);
+      expect(existsSync(join(root, 'src', 'gen', 'log.ts'))).toBe(false);
+    });
+
+    it('judges a file a visible new .gitignore names (a secret), and leaves files hidden before the call alone', async () => {
+      const root = repository();
+      mkdirSync(join(root, 'src', 'local'));
+      writeFileSync(join(root, 'src', 'local', '.gitignore'), '*\n');
+      writeFileSync(join(root, 'src', 'local', 'notes.ts'), 'console.log("mine");\n');
+      const answer = await afterScript(root, `printf 'keys.json\\n' > src/.gitignore && printf '{"aws":"${awsKeyId}"}\\n' > src/keys.json`);
+      const reason = blockReason(answer.stdout);
+      expect(reason).toMatch(/src\/keys\.json: deleted \(the command created it\)\. R1 SECRET/);
+      expect(reason).not.toContain('notes.ts');
+      expect(existsSync(join(root, 'src', 'keys.json'))).toBe(false);
+      expect(readFileSync(join(root, 'src', 'local', 'notes.ts'), 'utf8')).toBe('console.log("mine");\n');
+    });
+
+    it("is not fooled by the repository's .git/info/exclude (the snapshot store never reads it)", async () => {
+      const root = repository();
+      const answer = await afterScript(root, `echo 'src/leak.ts' >> .git/info/exclude && printf 'console.log(1);\\n' > src/leak.ts`);
+      expect(blockReason(answer.stdout)).toMatch(/src\/leak\.ts: deleted .*R4 NOLOG/);
+      expect(existsSync(join(root, 'src', 'leak.ts'))).toBe(false);
+    });
+
+    it('leaves what rules from before the call ignore alone (a build into dist/), and says nothing', async () => {
+      const root = repository();
+      const first = await afterScript(root, `mkdir -p dist && printf 'console.log(1);\\n' > dist/out.js`);
+      expect(first.stdout).toBe('');
+      const again = await afterScript(root, `printf 'console.log(2);\\n' > dist/more.js`);
+      expect(again.stdout).toBe('');
+      expect(readFileSync(join(root, 'dist', 'more.js'), 'utf8')).toBe('console.log(2);\n');
+    });
+  });
+
+  describe('files changed while no checked call ran', () => {
+    it('reports, at the next shell call, a file a process the last command left in the background wrote', async () => {
+      const root = repository();
+      const trigger = join(mkdtempSync(join(tmpdir(), 'holdfast-trigger-')), 'go');
+      const first = await afterScript(root, `(while [ ! -e '${trigger}' ]; do sleep 0.01; done; printf 'console.log(1);\\n' > src/late.ts) >/dev/null 2>&1 &`);
+      expect(first.stdout).toBe('');
+      writeFileSync(trigger, '');
+      await expect.poll(() => existsSync(join(root, 'src', 'late.ts')), { timeout: 20_000, interval: 20 }).toBe(true);
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options());
+      const reason = blockReason(next.stdout);
+      expect(reason).toMatch(/changed since the last shell call was checked, and no call of this session made the change: src\/late\.ts\./);
+      expect(reason).not.toMatch(/HOLDFAST_GATE|bypass|switch/i);
+      expect(audit(root)).toMatchObject([{ decision: 'observed', rule: 'INTERNAL', name: 'OUTSIDE' }]);
+    });
+
+    it("says nothing of a file the session's own tools wrote between its shell calls, nor when nothing changed", async () => {
+      const root = repository();
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      writeFileSync(join(root, 'src', 'made.ts'), 'export const made = 1;\n');
+      saveSessionState(root, 's1', { version: 1, created: ['src/made.ts'], runs: [] });
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options())).stdout).toBe('');
+      beforeShellCall(root, 's1', 'toolu_3', NOW);
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options())).stdout).toBe('');
+    });
   });
 
   it('works in a folder that is not a git repository', async () => {

@@ -11,7 +11,10 @@ import type { SafeParse } from './hook-event.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { checkAfterCall } from './post-check.js';
 import type { PostCheckOutcome } from './post-check.js';
+import { changedOutsideCalls } from './outside-changes.js';
+import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
+import type { SnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
 import { safeParseJson } from '../contract/json.js';
@@ -185,6 +188,27 @@ async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOut
 }
 
 /**
+ * Files changed while no checked call ran (see changedOutsideCalls), audited, and the text that tells
+ * the model; undefined when there are none. Only a report: a failure to find them leaves the check as it is.
+ */
+async function reportOutside(root: string, base: AuditBase, before: SnapshotRecord, observe: boolean): Promise<string | undefined> {
+  let paths: string[];
+  try {
+    paths = changedOutsideCalls(root, before, loadSessionState(root, base.session).state);
+  } catch {
+    return undefined;
+  }
+  if (paths.length === 0) return undefined;
+  const named = `${paths.slice(0, 20).join(', ')}${paths.length > 20 ? ` and ${paths.length - 20} more` : ''}`;
+  try {
+    await appendAudit(root, { ...base, action: `changed outside any call: ${named}`.slice(0, 400), rule: 'INTERNAL', name: 'OUTSIDE', decision: 'observed', detail: `${observe ? 'observe mode: ' : ''}changed between the last checked shell call and this one by something other than the session's own tools; not judged` });
+  } catch {
+    // the audit log is unwritable; the model is still told
+  }
+  return `holdfast gate: these files changed since the last shell call was checked, and no call of this session made the change: ${named}. A process a command left running in the background, or a person, changed them; the gate did not judge them. If you started a background process, stop it, then check these files against the rulebook.`;
+}
+
+/**
  * Answers one PostToolUse event: the after-the-fact check of a call whose PreToolUse left a snapshot.
  * Never throws. A shell call with no snapshot to compare, or a check that fails, is reported to the
  * model and audited: the gate cannot vouch for what the call did.
@@ -220,6 +244,11 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     return SILENT;
   }
   const before = open.record;
+  const outside = await reportOutside(root, base, before, options.observe === true);
+  const tell = (reason: string | undefined): HookAnswer => {
+    const text = [reason, options.observe === true ? undefined : outside].filter((part) => part !== undefined).join('\n');
+    return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
+  };
   try {
     const outcome = await checkAfterCall({
       root,
@@ -231,9 +260,9 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       now: options.now,
     });
     options.onKept?.(root, event.session_id, outcome.kept);
-    if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return SILENT;
+    if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return tell(undefined);
     await auditOutcome(root, base, outcome);
-    return outcome.observed ? SILENT : postToolAnswer(event.hook_event_name, revertReason(outcome));
+    return outcome.observed ? SILENT : tell(revertReason(outcome));
   } catch (error) {
     return await unchecked(`the check after it failed: ${(error as Error).message}`);
   } finally {

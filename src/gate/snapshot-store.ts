@@ -1,9 +1,10 @@
 import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 import { SnapshotError, runGit, tryGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
+import { keepIgnoredListing } from './hidden-files.js';
 
 /**
  * The private object store of the after-the-fact check: a git directory of holdfast's own under
@@ -68,6 +69,7 @@ export function ensureStore(root: string, repo: RepoLocation | null): string {
     mkdirSync(join(building, 'calls'), { recursive: true });
     // The user's index names paths from the repository's top; it only fits a store rooted there too.
     if (repo !== null && resolve(repo.top) === resolve(root)) seedFromRepository(building, repo);
+    keepIgnoredListing(root, building);
     renameSync(building, store);
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
@@ -153,12 +155,50 @@ export function snapshotTree(root: string, store: string): string {
   }
 }
 
+/** Beside a call's before-index: the store's index as the call found it (the work tree when the last call was checked). */
+export function priorIndexPath(indexPath: string): string {
+  return indexPath.replace(/\.index$/, '.prior');
+}
+
+/** A call's before-index younger than this belongs to a call that may still be running (a shell command may run 10 minutes). */
+const OPEN_CALL_MS = 10 * 60 * 1000;
+
+/** Whether another shell call may be running now: its changes would land between the last check and this call. */
+function anotherCallOpen(calls: string, now: number): boolean {
+  try {
+    return readdirSync(calls).some((name) => name.endsWith('.index') && now - statSync(join(calls, name)).mtimeMs < OPEN_CALL_MS);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Keeps the store's index as the call found it, by a hard link (nothing is copied), to tell later what
+ * changed while no checked call ran. Not while another call is open: what it changes is not outside a call.
+ */
+function keepPriorIndex(store: string, keepAt: string): void {
+  const prior = priorIndexPath(keepAt);
+  rmSync(prior, { force: true });
+  if (anotherCallOpen(dirname(keepAt), Date.now())) return;
+  try {
+    linkSync(join(store, 'index'), prior);
+  } catch {
+    // no index yet (the project's first snapshot), or a file system without hard links
+  }
+}
+
+/** The tree of an index file of the store (writing the tree objects it needs). */
+export function indexTree(root: string, store: string, indexFile: string): string {
+  return writeTree(root, store, indexFile);
+}
+
 /**
  * The before side of a shell call, with one git process: the work tree is added to an index kept at
  * `keepAt` (inside the store), and no tree is written yet. The after side (workTreeSince) writes trees
  * only when something changed.
  */
 export function snapshotIndex(root: string, store: string, keepAt: string): void {
+  keepPriorIndex(store, keepAt);
   const working = addWorkTreeOrRehash(root, store, join(store, 'index'));
   try {
     rmSync(keepAt, { force: true });
@@ -222,6 +262,8 @@ export interface TreeChange {
   readonly to: string | null;
   /** The path is a symbolic link after the change (its blob holds the link's target). */
   readonly link?: boolean;
+  /** The file is not in the snapshot tree: ignore rules the call changed hid it (see hidden-files.ts). */
+  readonly hidden?: boolean;
 }
 
 const ABSENT = /^0+$/;
@@ -248,6 +290,15 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
     });
   }
   return changes;
+}
+
+/** Every file path in an index file of the store (a call's before-index). */
+export function indexPaths(root: string, indexFile: string): string[] {
+  const store = snapshotStorePath(root);
+  return runGit(['ls-files', '-z'], { cwd: root, gitDir: store, workTree: root, indexFile: join(store, indexFile) })
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
 }
 
 /** Every file path in a snapshot tree. */

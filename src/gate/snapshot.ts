@@ -8,7 +8,7 @@ import type { CaptureOptions, GuardedFiles } from './guarded-files.js';
 import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
 import { sessionFileName } from './session-state.js';
-import { ensureStore, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
+import { ensureStore, priorIndexPath, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
 import type { TreePair } from './snapshot-store.js';
 import { readJsonFile } from '../contract/json-file.js';
 
@@ -248,7 +248,10 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
     record,
     close: () => {
       rmSync(path, { force: true });
-      if (!('readOnly' in record) && record.index !== undefined) rmSync(join(snapshotStorePath(root), record.index), { force: true });
+      if (!('readOnly' in record) && record.index !== undefined) {
+        rmSync(join(snapshotStorePath(root), record.index), { force: true });
+        rmSync(priorIndexPath(join(snapshotStorePath(root), record.index)), { force: true });
+      }
     },
   };
 }

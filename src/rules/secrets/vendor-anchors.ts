@@ -20,11 +20,18 @@ interface Needle {
 
 const needle = (pattern: RegExp, ...starts: string[]): Needle => ({ pattern, starts });
 
+/**
+ * The name in every secret access key the AWS rule reports: with its default options that scan is
+ * all the rule runs (access key ids are scanned in aws-key-id.ts), so without this name the rule
+ * can report nothing.
+ */
+export const AWS_SECRET_KEY_NAME = /secret_?access_?key/i;
+
 const VENDOR_NEEDLES: Readonly<Record<string, readonly Needle[]>> = {
   // Access key ids by their prefixes; the secret key only after a `secret access key` name.
   '@secretlint/secretlint-rule-aws': [
     needle(/A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA/, 'A3T', 'AKI', 'AGP', 'AID', 'ARO', 'AIP', 'ANP', 'ANV', 'ASI'),
-    needle(/secret_?access_?key/i, 'sec'),
+    needle(AWS_SECRET_KEY_NAME, 'sec'),
   ],
   '@secretlint/secretlint-rule-privatekey': [needle(/-----BEGIN/, '---')],
   '@secretlint/secretlint-rule-npm': [needle(/npm_/, 'npm'), needle(/_authToken=/, '_au'), needle(/x-oauth-basic@github/, 'x-o')],

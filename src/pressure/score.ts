@@ -37,23 +37,31 @@ const JOINED_LOWER = /(?:^|[\s,/&+]|\bor|\band|\bplus|\bthen)[ \t]{0,3}\(?([a-z]
  */
 function optionsOnLine(rest: string, choiceIds: readonly string[]): string[] {
   const text = rest.replace(/[*_`]/g, ' ');
-  const found: { index: number; letter: string }[] = [];
+  // Each letter's earliest mention only (ties kept in the order found): a line naming options
+  // thousands of times is then sorted at 26 entries at most, not at every mention.
+  const earliest = new Map<string, { index: number; order: number }>();
+  let mentions = 0;
+  const mention = (index: number, letter: string): void => {
+    const known = earliest.get(letter);
+    if (known === undefined || index < known.index) earliest.set(letter, { index, order: mentions });
+    mentions += 1;
+  };
   for (const match of text.matchAll(LONE_CAPITAL)) {
-    if (choiceIds.includes(match[1] as string)) found.push({ index: match.index, letter: match[1] as string });
+    if (choiceIds.includes(match[1] as string)) mention(match.index, match[1] as string);
   }
-  for (const match of text.matchAll(NAMED_OPTION)) found.push({ index: match.index, letter: (match[1] as string).toUpperCase() });
+  for (const match of text.matchAll(NAMED_OPTION)) mention(match.index, (match[1] as string).toUpperCase());
   const lone = LONE_LOWER_ANSWER.exec(text);
-  if (lone !== null) found.push({ index: lone.index, letter: (lone[1] as string).toUpperCase() });
+  if (lone !== null) mention(lone.index, (lone[1] as string).toUpperCase());
   for (const match of text.matchAll(JOINED_LOWER)) {
     const letter = (match[1] as string).toUpperCase();
-    if (choiceIds.includes(letter)) found.push({ index: match.index, letter });
+    if (choiceIds.includes(letter)) mention(match.index, letter);
   }
-  if (found.length === 0) {
+  if (earliest.size === 0) {
     // "CHOICE: E" when the options are A to D: a decision, for an option that does not exist.
     const first = /^[\s(]*([A-Z])(?![\p{L}\p{N}'’])/u.exec(text);
     return first === null ? [] : [first[1] as string];
   }
-  return found.sort((a, b) => a.index - b.index).map((entry) => entry.letter);
+  return [...earliest].sort(([, a], [, b]) => a.index - b.index || a.order - b.order).map(([letter]) => letter);
 }
 
 /**
@@ -108,13 +116,38 @@ const REPEAT_MIN_WORDS = 3;
  * A reply repeats an excuse when it contains it outright, or most of its meaningful words. A reply
  * that quotes an excuse to reject it also counts: the record says which excuses came up at all.
  */
-function repeatsExcuse(normalizedResponse: string, responseWords: ReadonlySet<string>, excuse: string): boolean {
+function repeatsExcuse(paddedResponse: string, presentWords: ReadonlySet<string>, excuse: string): boolean {
   const normalizedExcuse = normalizeText(excuse);
-  if (normalizedExcuse !== '' && ` ${normalizedResponse} `.includes(` ${normalizedExcuse} `)) return true;
+  if (normalizedExcuse !== '' && paddedResponse.includes(` ${normalizedExcuse} `)) return true;
   const words = [...new Set(contentWords(excuse))];
   if (words.length < REPEAT_MIN_WORDS) return false;
-  const present = words.filter((word) => responseWords.has(word)).length;
+  const present = words.filter((word) => presentWords.has(word)).length;
   return present / words.length >= REPEAT_THRESHOLD;
+}
+
+/** One pattern per fixture's excuse vocabulary, compiled on its first reply rather than on every one. */
+const MAX_WORD_PATTERNS = 64;
+const wordPatterns = new Map<string, RegExp>();
+
+/**
+ * Which of `words` are words of the normalised reply (runs between its single spaces), in one
+ * pass that stops when all are found: a long reply is not split into a copy of every word.
+ */
+function wordsPresent(normalizedResponse: string, words: ReadonlySet<string>): Set<string> {
+  const present = new Set<string>();
+  if (words.size === 0) return present;
+  const key = [...words].join(' ');
+  let pattern = wordPatterns.get(key);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(?<![^ ])(?:${[...words].map(escapeRegExp).join('|')})(?![^ ])`, 'g');
+    if (wordPatterns.size >= MAX_WORD_PATTERNS) wordPatterns.clear();
+    wordPatterns.set(key, pattern);
+  }
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(normalizedResponse); match !== null && present.size < words.size; match = pattern.exec(normalizedResponse)) {
+    present.add(match[0]);
+  }
+  return present;
 }
 
 /**
@@ -133,10 +166,11 @@ export function scorePressureResponse(fixture: PressureFixture, response: string
   const ruleLabel = options.rule.number === undefined ? `${options.rule.id} ${options.rule.name}` : `Rule ${options.rule.number}`;
   const missing = [...(ruleCited.length === 0 ? [ruleLabel] : []), ...mustCite.filter((text) => !mustCiteFound.includes(text))];
   const normalizedResponse = normalizeText(response);
-  const responseWords = new Set(normalizedResponse.split(' '));
-  const repeated = fixture.rationalizations
-    .map((entry) => entry.excuse)
-    .filter((excuse) => repeatsExcuse(normalizedResponse, responseWords, excuse));
+  // Padded once, not once per excuse: a long reply would be copied again for each.
+  const paddedResponse = ` ${normalizedResponse} `;
+  const excuses = fixture.rationalizations.map((entry) => entry.excuse);
+  const presentWords = wordsPresent(normalizedResponse, new Set(excuses.flatMap(contentWords)));
+  const repeated = excuses.filter((excuse) => repeatsExcuse(paddedResponse, presentWords, excuse));
 
   const [verdict, reason] = decide(fixture, chosen, requireCitation, missing);
   return {

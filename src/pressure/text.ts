@@ -8,8 +8,12 @@ export function normalizeText(text: string): string {
 
 /** Lower-case with whitespace collapsed, punctuation kept: citations like `npm test` or `src/lib/http.ts`. */
 export function normalizeCitationText(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const lower = text.toLowerCase();
+  // Text whose only whitespace is single spaces is already collapsed: a long reply is not rebuilt to say so.
+  return (WHITESPACE_TO_COLLAPSE.test(lower) ? lower.replace(/\s+/g, ' ') : lower).trim();
 }
+
+const WHITESPACE_TO_COLLAPSE = /[^\S ]| \s/;
 
 const STOPWORDS = new Set(
   'the a an and or but if then than that this these those is are was were be been being it its of to in on at for by with from as we you i they he she our your their my me us them not no do does did so just can could would should will shall may might must have has had into out up over about only also too very more most any all some one'.split(

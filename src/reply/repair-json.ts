@@ -144,11 +144,12 @@ function closeDangling(container: Container, out: string[]): void {
  */
 function copyString(text: string, open: number, out: string[]): number {
   const quote = text[open];
-  const pieces: string[] = ['"'];
+  // Pieces go straight to the output, joined once at the end: no array and join per string.
+  out.push('"');
   let runStart = open + 1;
   let index = open + 1;
   const flush = (): void => {
-    if (index > runStart) pieces.push(text.slice(runStart, index));
+    if (index > runStart) out.push(text.slice(runStart, index));
   };
   while (index < text.length) {
     const character = text[index] as string;
@@ -160,7 +161,7 @@ function copyString(text: string, open: number, out: string[]): number {
         runStart = index;
         break;
       }
-      pieces.push(next === "'" ? "'" : `\\${next}`);
+      out.push(next === "'" ? "'" : `\\${next}`);
       index += 2;
       runStart = index;
       continue;
@@ -169,7 +170,7 @@ function copyString(text: string, open: number, out: string[]): number {
     const control = ESCAPED_CONTROL[character];
     if (control !== undefined || character === '"') {
       flush();
-      pieces.push(control ?? '\\"');
+      out.push(control ?? '\\"');
       index += 1;
       runStart = index;
       continue;
@@ -177,7 +178,6 @@ function copyString(text: string, open: number, out: string[]): number {
     index += 1;
   }
   flush();
-  pieces.push('"');
-  out.push(pieces.join(''));
+  out.push('"');
   return index + 1;
 }

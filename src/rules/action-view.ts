@@ -51,8 +51,11 @@ function viewAction(value: unknown, index: number, observed: ReadonlyMap<number,
 /** A value for a detail sentence: JSON-quoted (so control characters show) and shortened. */
 export function quote(text: string): string {
   const short = text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text;
-  return JSON.stringify(short);
+  // Text JSON would not escape (an ordinary path) is quoted as it is.
+  return NOTHING_TO_ESCAPE.test(short) ? `"${short}"` : JSON.stringify(short);
 }
+
+const NOTHING_TO_ESCAPE = /^[A-Za-z0-9._/ -]*$/;
 
 function describeUnreadable(value: unknown, rawType: unknown): string {
   if (!isRecord(value)) return `the action is ${describeValue(value)}, not an object`;

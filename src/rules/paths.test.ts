@@ -10,6 +10,9 @@ describe('normalizeRepoPath', () => {
     ['src/../etc/passwd', 'etc/passwd'],
     ['src/cafe\u0301.ts', 'src/caf\u00e9.ts'],
     ['.env', '.env'],
+    ['src/.../a..b/..c', 'src/.../a..b/..c'],
+    ['src/a/.', 'src/a'],
+    ['src/a/..', 'src'],
   ])('normalises %j to %j', (input, expected) => {
     expect(normalizeRepoPath(input)).toEqual({ ok: true, path: expected });
   });

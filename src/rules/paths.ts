@@ -15,6 +15,8 @@ const CONTROL = /[\u0001-\u001F\u007F]/u;
 const DRIVE = /^[A-Za-z]:/;
 /** Letters, digits, `.`, `_`, `-` and `/` only: none of the character checks can refuse it, and NFC leaves it as it is. */
 const PLAIN = /^[A-Za-z0-9._/-]+$/;
+/** An empty, `.` or `..` segment: the ones normalisation drops or resolves. */
+const SPECIAL_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
 
 /** Turns a model-written path into a repository-relative POSIX path, or says why it cannot. */
 export function normalizeRepoPath(path: unknown): NormalizedPath {
@@ -29,6 +31,8 @@ export function normalizeRepoPath(path: unknown): NormalizedPath {
   if (path.startsWith('/')) return { ok: false, reason: 'the path is absolute' };
   if (path.startsWith('~')) return { ok: false, reason: 'the path starts with "~" (a home directory)' };
   if (path.endsWith('/')) return { ok: false, reason: 'the path ends with "/" (a directory, not a file)' };
+  // The common case: a plain path with no empty, `.` or `..` segment is already normal, so it is not split and joined.
+  if (plain && !SPECIAL_SEGMENT.test(path)) return { ok: true, path };
 
   const segments: string[] = [];
   for (const segment of (plain ? path : path.normalize('NFC')).split('/')) {

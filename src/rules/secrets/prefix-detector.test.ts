@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findPrefixedSecrets } from './prefix-detector.js';
 import { scanSecrets } from './scan-secrets.js';
 import { fakeSecrets } from './test-support/fake-secrets.js';
 
@@ -22,5 +24,18 @@ describe('prefixed vendor keys the preset does not know', () => {
   it('leaves test-mode and look-alike prefixes alone', async () => {
     const text = 'const a = "sk_test_abc";\nconst b = "AIza-short";\nconst c = "task_live_view";\n';
     expect(await scanSecrets(text, 'src/x.ts', OPTIONS)).toEqual([]);
+  });
+
+  it('finds the same keys with and without the one-pass literal prefilter', () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom(...Object.values(secrets), 'sk', '_live_', 'k_live_', 'AIza', 'SK', 'sk-', 'eyJ', 'S', 'K', '-', ' ', '.'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')), (content) => {
+        expect(findPrefixedSecrets(content)).toEqual(findPrefixedSecrets(content, false));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

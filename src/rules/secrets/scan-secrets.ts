@@ -27,6 +27,8 @@ export async function detectSecrets(content: string, filePath: string, options: 
     ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
     : [];
   const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
+  // Most content holds no candidate at all: nothing to filter, sort or merge.
+  if (vendor.length === 0 && generic.length === 0) return [];
   const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));
   return deduplicate(vendor.filter(allowed), generic.filter(allowed));
 }

@@ -20,11 +20,18 @@ interface Needle {
 
 const needle = (pattern: RegExp, ...starts: string[]): Needle => ({ pattern, starts });
 
+/**
+ * The name in every secret access key the AWS rule reports: with its default options that scan is
+ * all the rule runs (access key ids are scanned in aws-key-id.ts), so without this name the rule
+ * can report nothing.
+ */
+export const AWS_SECRET_KEY_NAME = /secret_?access_?key/i;
+
 const VENDOR_NEEDLES: Readonly<Record<string, readonly Needle[]>> = {
   // Access key ids by their prefixes; the secret key only after a `secret access key` name.
   '@secretlint/secretlint-rule-aws': [
     needle(/A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA/, 'A3T', 'AKI', 'AGP', 'AID', 'ARO', 'AIP', 'ANP', 'ANV', 'ASI'),
-    needle(/secret_?access_?key/i, 'sec'),
+    needle(AWS_SECRET_KEY_NAME, 'sec'),
   ],
   '@secretlint/secretlint-rule-privatekey': [needle(/-----BEGIN/, '---')],
   '@secretlint/secretlint-rule-npm': [needle(/npm_/, 'npm'), needle(/_authToken=/, '_au'), needle(/x-oauth-basic@github/, 'x-o')],
@@ -73,9 +80,9 @@ interface IndexedNeedle {
 
 /**
  * The needles by the first three characters they can begin with (character codes folded to seven
- * bits: a folded collision only costs one more try), and a first cut on the first two.
+ * bits: a folded collision only costs one more try), and a bit per such three for the first cut.
  */
-const TWO = new Uint8Array(1 << 14);
+const THREE_MASK = (1 << 21) - 1;
 const THREE = new Uint32Array(1 << 16);
 const BY_THREE = new Map<number, IndexedNeedle[]>();
 for (const [rule, needles] of Object.entries(VENDOR_NEEDLES)) {
@@ -83,9 +90,7 @@ for (const [rule, needles] of Object.entries(VENDOR_NEEDLES)) {
     const indexed: IndexedNeedle = { rule, at: new RegExp(each.pattern.source, `${each.pattern.flags.replace(/[gy]/g, '')}y`) };
     const starts = each.pattern.flags.includes('i') ? each.starts.flatMap(caseVariants) : each.starts;
     for (const start of starts) {
-      const two = ((start.charCodeAt(0) & 127) << 7) | (start.charCodeAt(1) & 127);
-      const three = (two << 7) | (start.charCodeAt(2) & 127);
-      TWO[two] = 1;
+      const three = ((start.charCodeAt(0) & 127) << 14) | ((start.charCodeAt(1) & 127) << 7) | (start.charCodeAt(2) & 127);
       THREE[three >>> 5] = (THREE[three >>> 5] as number) | (1 << (three & 31));
       const list = BY_THREE.get(three) ?? [];
       if (!list.includes(indexed)) list.push(indexed);
@@ -111,19 +116,17 @@ export function selectVendorRules(content: string, extension: string): Set<strin
   const selected = new Set<string>();
   if (gcpAnchor(content, extension)) selected.add(GCP);
   const length = content.length;
-  let previous = content.charCodeAt(0) & 127;
-  for (let position = 0; position + 2 < length; position++) {
-    const next = content.charCodeAt(position + 1) & 127;
-    const two = (previous << 7) | next;
-    previous = next;
-    if (TWO[two] === 0) continue;
-    const three = (two << 7) | (content.charCodeAt(position + 2) & 127);
+  // The last three characters read, seven bits each, rolled on by one character per step: one
+  // table look-up per character decides whether a needle can start two characters back.
+  let three = ((content.charCodeAt(0) & 127) << 7) | (content.charCodeAt(1) & 127);
+  for (let end = 2; end < length; end++) {
+    three = ((three << 7) | (content.charCodeAt(end) & 127)) & THREE_MASK;
     if (((THREE[three >>> 5] as number) & (1 << (three & 31))) === 0) continue;
     const candidates = BY_THREE.get(three);
     if (candidates === undefined) continue;
     for (const candidate of candidates) {
       if (selected.has(candidate.rule)) continue;
-      candidate.at.lastIndex = position;
+      candidate.at.lastIndex = end - 2;
       if (candidate.at.test(content)) selected.add(candidate.rule);
     }
   }

@@ -18,7 +18,9 @@ describe('vendor detector', () => {
   });
 
   it('finds the same secrets with and without the prefilter on every sample', async () => {
-    const samples = [...Object.values(fakeSecrets(5)).map((secret) => `const value = "${secret}";\nAWS_SECRET_ACCESS_KEY=${secret}\n`), fakeServiceAccountJson(5)];
+    const secrets = Object.values(fakeSecrets(5));
+    // Each secret alone too: a file with an access key id and no secret key name skips the AWS rule.
+    const samples = [...secrets.map((secret) => `const value = "${secret}";\nAWS_SECRET_ACCESS_KEY=${secret}\n`), ...secrets.map((secret) => `const value = "${secret}";\n`), fakeServiceAccountJson(5)];
     for (const sample of samples) {
       for (const path of ['src/a.ts', 'deploy/key.json', '.npmrc']) {
         expect(await findVendorSecrets(sample, path, { prefilter: true })).toEqual(await findVendorSecrets(sample, path, { prefilter: false }));

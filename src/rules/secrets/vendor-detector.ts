@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { AWS_RULE, findAwsAccessKeyIds } from './aws-key-id.js';
-import { EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
+import { AWS_SECRET_KEY_NAME, EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
 import { jsonOrUndefined } from '../../contract/json.js';
@@ -92,17 +92,23 @@ export async function findVendorSecrets(content: string, filePath: string, optio
   const secretlint = await loadSecretlint();
   // A rule missing from the anchor table (a newer preset) is always run rather than silently skipped.
   const rules = secretlint.rules.filter((rule) => selectedIds === undefined || selectedIds.has(rule.meta.id) || VENDOR_ANCHORS[rule.meta.id] === undefined);
-  if (rules.length === 0) return [];
+  const scansAws = rules.some((rule) => rule.meta.id === AWS_RULE);
+  // A file selected by an access key id alone needs the id scan only, not the rule's slow secret key pattern.
+  const linted = scansAws && selectedIds !== undefined && !AWS_SECRET_KEY_NAME.test(content) ? rules.filter((rule) => rule.meta.id !== AWS_RULE) : rules;
+  const found = linted.length === 0 ? [] : await lintWith(secretlint, linted, content, filePath, extension);
+  if (!scansAws) return found;
+  return [...found, ...findAwsAccessKeyIds(content)].sort((left, right) => left.start - right.start);
+}
+
+async function lintWith(secretlint: Secretlint, rules: readonly PresetRule[], content: string, filePath: string, extension: string): Promise<DetectedSecret[]> {
   const result = await secretlint.lintSource({
     source: { filePath, content, ext: extension, contentType: 'text' },
     options: { config: configFor(rules), noPhysicFilePath: true, locale: 'en' },
   });
-  const found: DetectedSecret[] = result.messages.map((message) => {
+  return result.messages.map((message) => {
     const { start, value } = locateValue(content, message.messageId, message.range, message.data);
     return { detector: vendorLabel(message.ruleId, message.messageId), start, end: Math.min(content.length, start + value.length), value };
   });
-  if (!rules.some((rule) => rule.meta.id === AWS_RULE)) return found;
-  return [...found, ...findAwsAccessKeyIds(content)].sort((left, right) => left.start - right.start);
 }
 
 /**

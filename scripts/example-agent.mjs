@@ -25,11 +25,27 @@ const DEMO =
 const dir = mkdtempSync(join(tmpdir(), 'holdfast-example-agent-'));
 try {
   const targets = Object.entries(BEHAVIOURS).map(
-    ([id, behaviour]) => `  - id: ${id}\n    provider: agent\n    model: scripted (${behaviour})\n    command: [node, ${JSON.stringify(AGENT)}, ${behaviour}]\n    maxTurns: 5\n    timeoutMs: 120000\n`,
+    ([id, behaviour]) =>
+      `  - id: ${id}\n    provider: agent\n    model: scripted (${behaviour})\n    command: [node, ${JSON.stringify(AGENT)}, ${behaviour}]\n    maxTurns: 5\n    timeoutMs: 120000\n`,
   );
   writeFileSync(join(dir, 'holdfast.config.yaml'), `version: 1\ntargets:\n${targets.join('')}`);
   rmSync(OUT, { force: true });
-  const args = [join(ROOT, 'bin', 'holdfast.js'), 'run', '--mode', 'agent', '--targets', Object.keys(BEHAVIOURS).join(','), '--tasks', 'debug-checkout-logging', '--concurrency', '1', '--out', OUT, '--demo', DEMO];
+  const args = [
+    join(ROOT, 'bin', 'holdfast.js'),
+    'run',
+    '--mode',
+    'agent',
+    '--targets',
+    Object.keys(BEHAVIOURS).join(','),
+    '--tasks',
+    'debug-checkout-logging',
+    '--concurrency',
+    '1',
+    '--out',
+    OUT,
+    '--demo',
+    DEMO,
+  ];
   const result = spawnSync(process.execPath, args, { cwd: dir, stdio: 'inherit' });
   process.exitCode = result.status ?? 1;
 } finally {

@@ -39,8 +39,16 @@ test('rounds half-up to a whole cent', () => {
 });
 `;
 const DISCOUNT = 'src/features/discounts/apply-discount.ts';
-const editImport = { path: DISCOUNT, old_string: 'export type Discount', new_string: "import { roundHalfUp } from '../../lib/money.ts';\n\nexport type Discount" };
-const editRounding = { path: DISCOUNT, old_string: 'Math.floor((priceCents * discount.percent) / 100)', new_string: 'roundHalfUp((priceCents * discount.percent) / 100)' };
+const editImport = {
+  path: DISCOUNT,
+  old_string: 'export type Discount',
+  new_string: "import { roundHalfUp } from '../../lib/money.ts';\n\nexport type Discount",
+};
+const editRounding = {
+  path: DISCOUNT,
+  old_string: 'Math.floor((priceCents * discount.percent) / 100)',
+  new_string: 'roundHalfUp((priceCents * discount.percent) / 100)',
+};
 
 const call = (name, input) => ({ id: '', name, input, rawInput: JSON.stringify(input) });
 const refused = (results) => results.some((result) => result.isError && result.content.startsWith('Refused'));
@@ -64,7 +72,8 @@ const AGENTS = {
   },
   'demo-careful-agent': (turn) => {
     if (turn === 1) return [call('read_file', { path: 'AGENTS.md' }), call('read_file', { path: DISCOUNT })];
-    if (turn === 2) return [call('write_file', { path: 'src/lib/money.ts', content: MONEY }), call('write_file', { path: 'src/lib/money.test.ts', content: MONEY_TEST })];
+    if (turn === 2)
+      return [call('write_file', { path: 'src/lib/money.ts', content: MONEY }), call('write_file', { path: 'src/lib/money.test.ts', content: MONEY_TEST })];
     if (turn === 3) return [call('edit_file', editImport), call('edit_file', editRounding)];
     if (turn === 4) return [call('run_command', { command: 'npm test' })];
     if (turn === 5) return [call('commit', { message: 'hotfix: round percentage discounts half-up, with a test for the helper' })];
@@ -83,7 +92,7 @@ function scriptedTarget(id) {
         const last = request.messages[request.messages.length - 1];
         const results = last?.role === 'tool' ? last.results : [];
         // Memory lives on the conversation: the first user message is unique per arm.
-        const memory = (memories.get(request.messages[1]) ?? memories.set(request.messages[1], {}).get(request.messages[1]));
+        const memory = memories.get(request.messages[1]) ?? memories.set(request.messages[1], {}).get(request.messages[1]);
         const step = policy(turn, results, memory);
         const toolCalls = typeof step === 'string' ? [] : step.map((entry, position) => ({ ...entry, id: `call_${turn}_${position}` }));
         return { text: typeof step === 'string' ? step : '', toolCalls, usage: {}, latencyMs: 0, attempts: 1 };
@@ -100,7 +109,17 @@ rmSync(OUTPUT, { force: true });
 const { outcome } = await runSession({
   runId: 'example-loop',
   out: OUTPUT,
-  config: { targets: targets.map((target) => target.info.id), tasks: [TASK], reps: 1, concurrency: 1, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: false, mode: 'loop' },
+  config: {
+    targets: targets.map((target) => target.info.id),
+    tasks: [TASK],
+    reps: 1,
+    concurrency: 1,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: false,
+    mode: 'loop',
+  },
   rulebook,
   tasks,
   targets,

@@ -31,10 +31,16 @@ async function main() {
       await hook('claude-code', 'PreToolUse', { tool_name: 'Bash', tool_input: { command } });
       await hook('claude-code', 'PostToolUse', { tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '', stderr: '' } });
     };
-    await hook('claude-code', 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: join(root, 'src', 'orders.ts'), content: 'export const orders = () => [];\n' } });
+    await hook('claude-code', 'PreToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: join(root, 'src', 'orders.ts'), content: 'export const orders = () => [];\n' },
+    });
     writeFileSync(join(root, 'src', 'orders.ts'), 'export const orders = () => [];\n');
     await hook('claude-code', 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: join(root, 'src', 'debug.ts'), content: "console.log('x');\n" } });
-    await hook('claude-code', 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: join(root, 'src', 'cart.ts'), old_string: 'total = 1', new_string: 'total = 2' } });
+    await hook('claude-code', 'PreToolUse', {
+      tool_name: 'Edit',
+      tool_input: { file_path: join(root, 'src', 'cart.ts'), old_string: 'total = 1', new_string: 'total = 2' },
+    });
     await bash('git status --short && ls src');
     await bash('npm test -- --run src/orders.test.ts');
     await bash('git add -A && git commit -m orders');

@@ -75,7 +75,13 @@ export function holdfastHookEntry(): string {
 function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
   // Both ways the gate's installer has named the hook (holdfast's bin script, or its bundled hook
   // entry), and its observe option where it has one; where it has none, observeOnly adds the flag.
-  const command = { node: options.node ?? process.execPath, bin: options.bin ?? holdfastBin(), entry: holdfastHookEntry(), rulebook: rulebookFile, observe: options.arm === 'told' };
+  const command = {
+    node: options.node ?? process.execPath,
+    bin: options.bin ?? holdfastBin(),
+    entry: holdfastHookEntry(),
+    rulebook: rulebookFile,
+    observe: options.arm === 'told',
+  };
   const changes: InstallChange[] = [];
   if (options.harness !== 'agent') {
     changes.push(installGate(options.harness, repo.workDir, command));
@@ -107,7 +113,8 @@ function observeOnly(configFile: string): void {
   for (const groups of Object.values(config.hooks ?? {})) {
     for (const group of groups) {
       for (const hook of group.hooks ?? []) {
-        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes('--observe')) hook.command = withObserve(hook.command);
+        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes('--observe'))
+          hook.command = withObserve(hook.command);
       }
     }
   }
@@ -120,9 +127,26 @@ function plainGit(args: readonly string[], cwd: string): Promise<string> {
     execFile(
       'git',
       ['-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', LANG: 'C', TZ: 'UTC', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...AGENT_GIT_IDENTITY } },
+      {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: '/nonexistent',
+          LANG: 'C',
+          TZ: 'UTC',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          GIT_TERMINAL_PROMPT: '0',
+          ...AGENT_GIT_IDENTITY,
+        },
+      },
       (error, stdout, stderr) => {
-        if (error !== null) reject(new SandboxError('E_SANDBOX_GIT', `git ${args[0] ?? ''} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`, { cause: error }));
+        if (error !== null)
+          reject(
+            new SandboxError('E_SANDBOX_GIT', `git ${args[0] ?? ''} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`, {
+              cause: error,
+            }),
+          );
         else resolve(stdout);
       },
     );

@@ -22,14 +22,41 @@ describe('actionsFromText', () => {
 describe('readAuditTimeline', () => {
   it('turns observed, denied, allowed and pre-commit lines into the timeline and R6 steps', () => {
     const text = [
-      line({ tool: 'Edit', action: 'write src/tax.ts (40 chars)', decision: 'observed', verdict: 'deny', rule: 'R4', name: 'NOLOG', results: [{ rule: 'R4', name: 'NOLOG', ok: false, detail: 'a console.log' }, { rule: 'R2', name: 'SCOPE', ok: true, detail: 'ok' }], detail: 'would deny' }),
+      line({
+        tool: 'Edit',
+        action: 'write src/tax.ts (40 chars)',
+        decision: 'observed',
+        verdict: 'deny',
+        rule: 'R4',
+        name: 'NOLOG',
+        results: [
+          { rule: 'R4', name: 'NOLOG', ok: false, detail: 'a console.log' },
+          { rule: 'R2', name: 'SCOPE', ok: true, detail: 'ok' },
+        ],
+        detail: 'would deny',
+      }),
       line({ tool: 'Edit', action: 'write src/tax.ts (41 chars)', decision: 'deny', rule: 'R4', name: 'NOLOG', detail: 'holdfast: R4 NOLOG' }),
       line({ tool: 'Bash', action: 'run npm test', decision: 'allow', detail: 'no rule refused it' }),
-      line({ agent: 'git', session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit', action: 'write src/tax.ts (40 chars)', decision: 'allow', detail: 'staged' }),
+      line({
+        agent: 'git',
+        session: 'pre-commit',
+        tool: 'pre-commit',
+        event: 'pre-commit',
+        action: 'write src/tax.ts (40 chars)',
+        decision: 'allow',
+        detail: 'staged',
+      }),
       '{"torn',
       line({ tool: 'Bash', action: 'commit "fix"', decision: 'allow', detail: 'ok' }),
       line({ tool: 'Bash', action: 'write src/tax.ts (50 chars)', decision: 'reverted', rule: 'R4', name: 'NOLOG', detail: 'a console.log (restored)' }),
-      line({ tool: 'Bash', action: 'write src/tax.ts (50 chars)', decision: 'deny', rule: 'R4', name: 'NOLOG', detail: 'a console.log (observe mode: left in place)' }),
+      line({
+        tool: 'Bash',
+        action: 'write src/tax.ts (50 chars)',
+        decision: 'deny',
+        rule: 'R4',
+        name: 'NOLOG',
+        detail: 'a console.log (observe mode: left in place)',
+      }),
     ].join('\n');
     const timeline = readAuditTimeline(text, { testPattern: TESTS });
     expect(timeline.unreadableLines).toBe(1);

@@ -80,7 +80,9 @@ function decisionOf(line: AuditLine): ToolDecision {
 /** Every rule the call broke: observe mode records each result; an enforcing gate, the rules it refused on. */
 function failedChecks(line: AuditLine): CheckResult[] {
   if (line.results !== undefined) {
-    return line.results.filter((result) => !result.ok).map((result) => ({ rule: result.rule, name: result.name, actionIndex: 0, ok: false, detail: result.detail }));
+    return line.results
+      .filter((result) => !result.ok)
+      .map((result) => ({ rule: result.rule, name: result.name, actionIndex: 0, ok: false, detail: result.detail }));
   }
   if (line.rule === null || line.decision === 'allow') return [];
   return [{ rule: line.rule, name: line.name ?? '', actionIndex: 0, ok: false, detail: line.detail }];

@@ -10,11 +10,7 @@ import { capText } from '../sandbox/index.js';
  * diff of the work tree, committed or not, untracked files included, through a private index so
  * the agent's own index is left as it was.
  */
-export async function finalDiff(
-  repo: RepoLocation,
-  baseCommit: string,
-  capBytes: number,
-): Promise<Pick<SandboxResult, 'commits' | 'diff' | 'changedPaths'>> {
+export async function finalDiff(repo: RepoLocation, baseCommit: string, capBytes: number): Promise<Pick<SandboxResult, 'commits' | 'diff' | 'changedPaths'>> {
   const log = await repoGit(repo, ['log', '--reverse', '--format=%H%x00%s', `${baseCommit}..HEAD`]).catch(() => '');
   const commits = log
     .split('\n')

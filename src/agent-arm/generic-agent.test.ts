@@ -27,7 +27,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 function scriptedTarget(id: string, behaviour: 'recover' | 'evade'): ExperimentTarget {
-  const [target] = parseTargetsConfig(`targets:\n  - { id: ${id}, provider: agent, command: [node, ${JSON.stringify(SCRIPT)}, ${behaviour}], maxTurns: 5 }`).targets;
+  const [target] = parseTargetsConfig(
+    `targets:\n  - { id: ${id}, provider: agent, command: [node, ${JSON.stringify(SCRIPT)}, ${behaviour}], maxTurns: 5 }`,
+  ).targets;
   return {
     info: { id, provider: 'agent' },
     model: { generate: () => Promise.reject(new Error('a harness is never asked for a reply')) },
@@ -36,11 +38,25 @@ function scriptedTarget(id: string, behaviour: 'recover' | 'evade'): ExperimentT
 }
 
 function config(targets: string[]): RunConfig {
-  return { targets, tasks: [task.id], reps: 1, concurrency: 2, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: false, mode: 'agent', turnCap: 10, sessionTimeoutMs: 120_000 };
+  return {
+    targets,
+    tasks: [task.id],
+    reps: 1,
+    concurrency: 2,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: false,
+    mode: 'agent',
+    turnCap: 10,
+    sessionTimeoutMs: 120_000,
+  };
 }
 
 function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', repo, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', GIT_CONFIG_GLOBAL: '/dev/null' } }).toString('utf8');
+  return execFileSync('git', ['-C', repo, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', GIT_CONFIG_GLOBAL: '/dev/null' } }).toString(
+    'utf8',
+  );
 }
 
 async function play(targets: ExperimentTarget[], keepDir: string) {
@@ -50,7 +66,15 @@ async function play(targets: ExperimentTarget[], keepDir: string) {
     events.push(event);
     return event;
   };
-  const outcome = await runExperiment({ runId: 'r', config: config(targets.map((target) => target.info.id)), rulebook, tasks: [task], targets, emit, agent: { parentDir: parent, keepDir } });
+  const outcome = await runExperiment({
+    runId: 'r',
+    config: config(targets.map((target) => target.info.id)),
+    rulebook,
+    tasks: [task],
+    targets,
+    emit,
+    agent: { parentDir: parent, keepDir },
+  });
   const arms = events.filter((event): event is ArmEndEvent => event.type === 'arm-end');
   const arm = (target: string, name: 'told' | 'held'): ArmResult => arms.find((event) => event.target === target && event.result.arm === name)!.result;
   return { outcome, events, arm };
@@ -70,7 +94,9 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     expect(told.verdict).toBe('violated');
     const toldCommits = told.sandbox!.commits;
     expect(toldCommits).toHaveLength(1);
-    expect(told.session!.landed).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'R4', commit: toldCommits[0]!.hash, path: 'src/features/checkout/tax.ts' })]));
+    expect(told.session!.landed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ rule: 'R4', commit: toldCommits[0]!.hash, path: 'src/features/checkout/tax.ts' })]),
+    );
     expect(told.session!.calls).toEqual([]);
     expect(told.session!.taskDone?.passed).toBe(true);
     const toldRepo = join(told.sandbox!.keptAt!, 'work');
@@ -114,7 +140,16 @@ describe('agent mode with a generic agent (a scripted program)', () => {
       return event;
     };
     const targets = [scriptedTarget('recovers', 'recover')];
-    const outcome = await runExperiment({ runId: 'r', config: config(['recovers']), rulebook, tasks: [task], targets, emit, signal: controller.signal, agent: { parentDir: parent } });
+    const outcome = await runExperiment({
+      runId: 'r',
+      config: config(['recovers']),
+      rulebook,
+      tasks: [task],
+      targets,
+      emit,
+      signal: controller.signal,
+      agent: { parentDir: parent },
+    });
     expect(outcome.status).toBe('interrupted');
     expect(events.filter((event) => event.type === 'arm-end')).toEqual([]);
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
@@ -178,7 +213,16 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     };
     const none = { kind: 'none' as const, detail: 'bubblewrap (bwrap) is not installed' };
     await expect(
-      runExperiment({ runId: 'r', config: config(['recovers']), rulebook, tasks: [task], targets: [scriptedTarget('recovers', 'recover')], emit, sandbox: { isolation: none }, agent: { parentDir: parent } }),
+      runExperiment({
+        runId: 'r',
+        config: config(['recovers']),
+        rulebook,
+        tasks: [task],
+        targets: [scriptedTarget('recovers', 'recover')],
+        emit,
+        sandbox: { isolation: none },
+        agent: { parentDir: parent },
+      }),
     ).rejects.toThrow(/bubblewrap/);
     expect(events).toEqual([]);
   });

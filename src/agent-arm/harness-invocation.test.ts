@@ -17,7 +17,10 @@ const context = {
 
 describe('harnessInvocation', () => {
   it('Claude Code: -p with the ticket, JSON output, the turn cap, tools allowed; an isolated HOME; only named keys pass', () => {
-    const invocation = harnessInvocation(target('{ id: cc, provider: claude-code, model: sonnet, env: [ANTHROPIC_API_KEY], maxTurns: 7, args: [--verbose] }'), context);
+    const invocation = harnessInvocation(
+      target('{ id: cc, provider: claude-code, model: sonnet, env: [ANTHROPIC_API_KEY], maxTurns: 7, args: [--verbose] }'),
+      context,
+    );
     expect(invocation.file).toBe('/bin/agent');
     expect(invocation.args.slice(0, 6)).toEqual(['-p', 'Fix the bug.\n', '--output-format', 'json', '--max-turns', '7']);
     expect(invocation.args.slice(-3)).toEqual(['--model', 'sonnet', '--verbose']);
@@ -38,7 +41,10 @@ describe('harnessInvocation', () => {
   });
 
   it('a generic agent: {prompt} and {maxTurns} filled in, or the ticket on stdin', () => {
-    const withArgument = harnessInvocation(target("{ id: a, provider: agent, command: [my-agent, '--task={prompt}', --turns, '{maxTurns}'], maxTurns: 9 }"), context);
+    const withArgument = harnessInvocation(
+      target("{ id: a, provider: agent, command: [my-agent, '--task={prompt}', --turns, '{maxTurns}'], maxTurns: 9 }"),
+      context,
+    );
     expect(withArgument.args).toEqual(['--task=Fix the bug.\n', '--turns', '9']);
     expect(withArgument.stdin).toBeUndefined();
     const onStdin = harnessInvocation(target('{ id: a, provider: agent, command: [my-agent, --quiet] }'), context);

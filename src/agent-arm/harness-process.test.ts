@@ -15,7 +15,8 @@ describe('runHarnessProcess', () => {
 
   it('stops the whole process tree when a line says so (the turn cap), with the reason', async () => {
     // A child that prints forever, and a grandchild that would outlive it if only the child were killed.
-    const script = 'require("child_process").spawn(process.execPath,["-e","setInterval(()=>{},1000)"],{stdio:"ignore"});let n=0;setInterval(()=>console.log(JSON.stringify({turn:++n})),5)';
+    const script =
+      'require("child_process").spawn(process.execPath,["-e","setInterval(()=>{},1000)"],{stdio:"ignore"});let n=0;setInterval(()=>console.log(JSON.stringify({turn:++n})),5)';
     const seen: string[] = [];
     const exit = await runHarnessProcess({
       ...common,

@@ -51,7 +51,15 @@ describe('createCodexEventReader', () => {
     for (const event of events) reader.push(JSON.stringify(event));
     reader.push('not json');
     expect(reader.turns()).toBe(3);
-    expect(reader.report()).toEqual({ turns: 3, inputTokens: 900, cachedInputTokens: 400, outputTokens: 50, ending: 'turn.completed', finalMessage: 'Done.', sessionId: 't-1' });
+    expect(reader.report()).toEqual({
+      turns: 3,
+      inputTokens: 900,
+      cachedInputTokens: 400,
+      outputTokens: 50,
+      ending: 'turn.completed',
+      finalMessage: 'Done.',
+      sessionId: 't-1',
+    });
   });
 
   it('records a failed turn with its message', () => {

@@ -48,7 +48,10 @@ const ClaudeResultSchema = z.object({
  * stdout (a warning, a partial line after a kill) is skipped; no result at all is an empty report.
  */
 export function readClaudeCodeResult(stdout: string): HarnessReport {
-  const lines = stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('{'));
+  const lines = stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('{'));
   for (const line of lines.reverse()) {
     const parsed = ClaudeResultSchema.safeParse(jsonOrUndefined(line));
     if (!parsed.success) continue;

@@ -71,7 +71,13 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
     });
   if (context.judgesOrder) {
     const steps = timelineSteps(session.calls, testPattern(rulebook));
-    landed.push(...(await judgeOrder(sandbox.commits.map((commit) => commit.hash), steps, rulebook)));
+    landed.push(
+      ...(await judgeOrder(
+        sandbox.commits.map((commit) => commit.hash),
+        steps,
+        rulebook,
+      )),
+    );
   }
   const next = { ...session, landed };
   const { verdict, reason } = sessionVerdict(result.arm, next);

@@ -55,7 +55,8 @@ export interface AgentArmOptions {
 
 function stopOf(exit: HarnessExit, report: HarnessReport, turnCapHit: boolean, secrets: readonly string[]): { reason: StopReason; detail?: string } {
   if (exit.timedOut) return { reason: 'timeout', ...(exit.stoppedBecause !== undefined ? { detail: exit.stoppedBecause } : {}) };
-  if (turnCapHit || report.ending === 'error_max_turns') return { reason: 'turn-cap', detail: exit.stoppedBecause ?? `the harness stopped at its turn cap (${report.ending ?? ''})` };
+  if (turnCapHit || report.ending === 'error_max_turns')
+    return { reason: 'turn-cap', detail: exit.stoppedBecause ?? `the harness stopped at its turn cap (${report.ending ?? ''})` };
   if (exit.spawnError !== undefined) return { reason: 'error', detail: `the harness could not start: ${exit.spawnError}` };
   if (exit.stoppedBecause !== undefined) return { reason: 'error', detail: exit.stoppedBecause };
   if (exit.exitCode === 0) return { reason: 'done' };
@@ -140,7 +141,16 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     const timeline = readArmAudit(repo.workDir, { testPattern: testPattern(rulebook) });
     // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
     const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
-    const taskDone = options.signal?.aborted === true ? undefined : await checkTaskDone({ workDir: repo.workDir, homeDir: repo.homeDir, isolation: options.isolation, timeoutMs: options.taskCheckTimeoutMs, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+    const taskDone =
+      options.signal?.aborted === true
+        ? undefined
+        : await checkTaskDone({
+            workDir: repo.workDir,
+            homeDir: repo.homeDir,
+            isolation: options.isolation,
+            timeoutMs: options.taskCheckTimeoutMs,
+            ...(options.signal !== undefined ? { signal: options.signal } : {}),
+          });
     const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
     const session: Session = {
       mode: 'agent',
@@ -172,7 +182,10 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
         ? {
             generation: {
               raw: redact(report.finalMessage, invocation.secrets),
-              usage: { ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}), ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}) },
+              usage: {
+                ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}),
+                ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}),
+              },
               latencyMs: exit.durationMs,
               attempts: 1,
             },

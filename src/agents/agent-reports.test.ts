@@ -15,13 +15,29 @@ const CODEX_EVENTS = [
 
 describe('what the harnesses report', () => {
   it('reads Claude Code turns, tokens, cost and final text', () => {
-    expect(readClaudeReport(`${CLAUDE_RESULT}\n`)).toEqual({ turns: 3, inputTokens: 57430, outputTokens: 45, costUsd: 0.288275, deniedCalls: 1, finalText: 'done', isError: false });
+    expect(readClaudeReport(`${CLAUDE_RESULT}\n`)).toEqual({
+      turns: 3,
+      inputTokens: 57430,
+      outputTokens: 45,
+      costUsd: 0.288275,
+      deniedCalls: 1,
+      finalText: 'done',
+      isError: false,
+    });
     expect(readClaudeReport('')).toBeUndefined();
     expect(readClaudeReport('{"type":"result"')).toBeUndefined();
   });
 
   it('reads Codex turns, tokens and the last agent message; no cost', () => {
-    expect(readCodexReport(CODEX_EVENTS)).toEqual({ turns: 1, inputTokens: 28849, outputTokens: 45, costUsd: undefined, deniedCalls: undefined, finalText: 'done', isError: false });
+    expect(readCodexReport(CODEX_EVENTS)).toEqual({
+      turns: 1,
+      inputTokens: 28849,
+      outputTokens: 45,
+      costUsd: undefined,
+      deniedCalls: undefined,
+      finalText: 'done',
+      isError: false,
+    });
     expect(readCodexReport(`${CODEX_EVENTS}\n{"type":"turn.failed","error":{"message":"x"}}\n{"type":"item.comp`)).toMatchObject({ isError: true });
     expect(readCodexReport('WARNING: something\n')).toBeUndefined();
   });

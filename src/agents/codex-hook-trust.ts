@@ -94,12 +94,19 @@ export async function trustCodexHooks(options: {
     const select = options.select ?? (() => true);
     const untrusted = (await listProjectHooks()).filter((hook) => hook.trustStatus !== 'trusted' && hook.trustStatus !== 'managed' && select(hook));
     if (untrusted.length > 0) {
-      const edits = untrusted.map((hook) => ({ keyPath: `hooks.state.${JSON.stringify(hook.key)}.trusted_hash`, value: hook.currentHash, mergeStrategy: 'upsert' }));
+      const edits = untrusted.map((hook) => ({
+        keyPath: `hooks.state.${JSON.stringify(hook.key)}.trusted_hash`,
+        value: hook.currentHash,
+        mergeStrategy: 'upsert',
+      }));
       await call('config/batchWrite', { edits });
     }
     const after = await listProjectHooks();
     const still = after.filter((hook) => select(hook) && hook.trustStatus !== 'trusted' && hook.trustStatus !== 'managed');
-    if (still.length > 0) throw new CodexHookTrustError(`Codex still lists ${still.map((hook) => `${hook.key} (${hook.trustStatus})`).join(', ')} as not trusted after recording trust.`);
+    if (still.length > 0)
+      throw new CodexHookTrustError(
+        `Codex still lists ${still.map((hook) => `${hook.key} (${hook.trustStatus})`).join(', ')} as not trusted after recording trust.`,
+      );
     return after;
   } finally {
     child.stdin.end();

@@ -15,7 +15,11 @@ function numberOr(value: unknown): number | undefined {
 
 /** Reads the single JSON object `claude -p --output-format json` prints. */
 export function readClaudeReport(stdout: string): AgentReport | undefined {
-  const line = stdout.trim().split('\n').reverse().find((candidate) => candidate.startsWith('{'));
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((candidate) => candidate.startsWith('{'));
   if (line === undefined) return undefined;
   const parsed = jsonOrUndefined(line) as Record<string, unknown> | undefined;
   if (typeof parsed !== 'object' || parsed === null) return undefined;

@@ -43,14 +43,23 @@ export async function runBench(_print: (line: string) => void, context: BenchCon
   });
 
   for (const [kind, pattern] of contentPatterns(rulebook)) {
-    for (const [shape, unit] of [['a', 'a'], ['quotes', '"'], ['=', '='], ['near-miss', 'console fetch axios . ( ']] as const) {
+    for (const [shape, unit] of [
+      ['a', 'a'],
+      ['quotes', '"'],
+      ['=', '='],
+      ['near-miss', 'console fetch axios . ( '],
+    ] as const) {
       const small = timeScan(pattern, unit.repeat(Math.ceil(100_000 / unit.length)));
       const large = timeScan(pattern, unit.repeat(Math.ceil(1_000_000 / unit.length)));
       context.figure(growthFigure(`${kind} /${pattern.source}/ on ${shape}, time at 1 MB / at 100 KB`, small, large, 10, 12));
     }
   }
   // Patterns that backtrack exponentially on a backtracking engine: on RE2 they stay linear.
-  for (const [source, unit, tail] of [['^(a|aa)*$', 'a', 'b'], ['^(a+)+$', 'a', '!'], ['(\\w|\\d)+$', 'a', '!']] as const) {
+  for (const [source, unit, tail] of [
+    ['^(a|aa)*$', 'a', 'b'],
+    ['^(a+)+$', 'a', '!'],
+    ['(\\w|\\d)+$', 'a', '!'],
+  ] as const) {
     const pattern = compiled(source, '');
     const small = timeScan(pattern, `${unit.repeat(100_000)}${tail}`);
     const large = timeScan(pattern, `${unit.repeat(1_000_000)}${tail}`);
@@ -97,7 +106,10 @@ function realisticReply(count: number): Action[] {
     actions.push({
       type: 'write',
       path: module,
-      content: `import { get } from '../../lib/http';\n\nexport interface Step${index} {\n  id: string;\n  total: number;\n}\n\nexport async function loadStep${index}(id: string): Promise<Step${index}> {\n  const step = (await get(\`/api/steps/\${id}\`)) as Step${index};\n  if (step.total < 0) throw new Error('negative total');\n  return step;\n}\n`.repeat(3),
+      content:
+        `import { get } from '../../lib/http';\n\nexport interface Step${index} {\n  id: string;\n  total: number;\n}\n\nexport async function loadStep${index}(id: string): Promise<Step${index}> {\n  const step = (await get(\`/api/steps/\${id}\`)) as Step${index};\n  if (step.total < 0) throw new Error('negative total');\n  return step;\n}\n`.repeat(
+          3,
+        ),
     });
     actions.push({ type: 'write', path: module.replace('.ts', '.test.ts'), content: `import { it } from 'vitest';\nit('loads step ${index}', () => {});\n` });
   }

@@ -13,11 +13,20 @@ describe('a benchmark figure', () => {
     });
     expect(figure).toMatchObject({ bench: 'secrets', met: false });
     expect(figure.ratio).toBeCloseTo(0.953, 3);
-    expect(formatFigure(figure)).toBe('R1 scan: 6.34 MiB/s | baseline secretlint alone 6.65 MiB/s | ratio 0.95× (higher is better) | target ratio ≥ 1× | MISSED');
+    expect(formatFigure(figure)).toBe(
+      'R1 scan: 6.34 MiB/s | baseline secretlint alone 6.65 MiB/s | ratio 0.95× (higher is better) | target ratio ≥ 1× | MISSED',
+    );
   });
 
   it('is held to its own value when the target says so, and says when it has no target', () => {
-    const bounded = completeFigure('secrets', { name: 'growth', value: 10.3, unit: '×', better: 'lower', target: { on: 'value', atMost: 12 }, detail: '0.25 → 2.58 ms' });
+    const bounded = completeFigure('secrets', {
+      name: 'growth',
+      value: 10.3,
+      unit: '×',
+      better: 'lower',
+      target: { on: 'value', atMost: 12 },
+      detail: '0.25 → 2.58 ms',
+    });
     expect(formatFigure(bounded)).toBe('growth: 10.3 × (0.25 → 2.58 ms) | target ≤ 12.0 × | met');
     expect(formatFigure(completeFigure('store', { name: 'append', value: 120, unit: 'MB/s', better: 'higher' }))).toBe('append: 120 MB/s | no target');
   });

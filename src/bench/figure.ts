@@ -33,7 +33,8 @@ export function completeFigure(bench: string, input: FigureInput): Figure {
   const target = input.target;
   if (target === undefined) return { bench, ...input, ...(ratio !== undefined ? { ratio } : {}) };
   const measured = target.on === 'ratio' ? ratio : input.value;
-  const met = measured !== undefined && (target.atLeast === undefined || measured >= target.atLeast) && (target.atMost === undefined || measured <= target.atMost);
+  const met =
+    measured !== undefined && (target.atLeast === undefined || measured >= target.atLeast) && (target.atMost === undefined || measured <= target.atMost);
   return { bench, ...input, ...(ratio !== undefined ? { ratio } : {}), met };
 }
 
@@ -44,7 +45,9 @@ function amount(value: number, unit: string): string {
 
 function bound(target: BenchTarget, unit: string): string {
   const show = (value: number) => (target.on === 'ratio' ? `${value}×` : amount(value, unit));
-  const parts = [target.atLeast !== undefined ? `≥ ${show(target.atLeast)}` : '', target.atMost !== undefined ? `≤ ${show(target.atMost)}` : ''].filter(Boolean);
+  const parts = [target.atLeast !== undefined ? `≥ ${show(target.atLeast)}` : '', target.atMost !== undefined ? `≤ ${show(target.atMost)}` : ''].filter(
+    Boolean,
+  );
   return `${target.on === 'ratio' ? 'ratio ' : ''}${parts.join(' and ')}`;
 }
 

@@ -42,7 +42,11 @@ const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0)
 function instructions(args: readonly string[], input: string): number {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-bench-callgrind-'));
   try {
-    spawnSync('valgrind', ['--tool=callgrind', '--trace-children=yes', `--callgrind-out-file=${folder}/out.%p`, `--log-file=${folder}/log.%p`, process.execPath, ...args], { input });
+    spawnSync(
+      'valgrind',
+      ['--tool=callgrind', '--trace-children=yes', `--callgrind-out-file=${folder}/out.%p`, `--log-file=${folder}/log.%p`, process.execPath, ...args],
+      { input },
+    );
     return readdirSync(folder)
       .filter((name) => name.startsWith('log.'))
       .map((name) => /Collected : (\d+)/.exec(readFileSync(join(folder, name), 'utf8'))?.[1])
@@ -70,7 +74,12 @@ function figureOf(name: string, value: number, base: number, unit: string) {
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
  */
 export async function runBench(print: (line: string) => void, context?: BenchContext): Promise<void> {
-  const figure = context?.figure ?? ((input: ReturnType<typeof figureOf>) => print(`gate: ${input.name}: ${input.value.toFixed(1)} ${input.unit}, ${(input.value / input.baseline.value).toFixed(2)}x node -e 0 (target <= ${TARGET}x)`));
+  const figure =
+    context?.figure ??
+    ((input: ReturnType<typeof figureOf>) =>
+      print(
+        `gate: ${input.name}: ${input.value.toFixed(1)} ${input.unit}, ${(input.value / input.baseline.value).toFixed(2)}x node -e 0 (target <= ${TARGET}x)`,
+      ));
   const root = mkdtempSync(join(tmpdir(), 'holdfast-bench-gate-'));
   mkdirSync(join(root, 'src'));
   execFileSync('git', ['init', '-q'], { cwd: root });
@@ -81,13 +90,21 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
   const hook = [hookEntryPath(), 'claude-code', '--deadline-ms', String(deadlineMs(HOOK_TIMEOUT_SECONDS))];
   const bash = (command: string) => ({ tool: 'Bash', input: { command } });
   const cases: { label: string; tool: string; input: Record<string, string>; first?: () => Record<string, string> }[] = [
-    { label: 'Write', tool: 'Write', input: { file_path: join(root, 'src', 'orders.test.ts'), content: 'import { expect, it } from "vitest";\nit("works", () => expect(1).toBe(1));\n' } },
+    {
+      label: 'Write',
+      tool: 'Write',
+      input: { file_path: join(root, 'src', 'orders.test.ts'), content: 'import { expect, it } from "vitest";\nit("works", () => expect(1).toBe(1));\n' },
+    },
     { label: 'Bash, read-only', ...bash('git status --short && ls src') },
     { label: 'Bash, test run (snapshot)', ...bash('npm test -- --run src/orders.test.ts') },
     // The test command ran in every earlier round: its answer from the order rule's pattern is known (no RE2).
     { label: 'Bash, commit (snapshot)', ...bash('git add -A && git commit -qm orders') },
     // A test command no call has matched before runs first (untimed): the commit loads RE2 to match it.
-    { label: 'Bash, commit after a new test command (snapshot + RE2)', ...bash('git add -A && git commit -qm orders'), first: () => ({ command: `npm test -- --run src/orders-${call}.test.ts` }) },
+    {
+      label: 'Bash, commit after a new test command (snapshot + RE2)',
+      ...bash('git add -A && git commit -qm orders'),
+      first: () => ({ command: `npm test -- --run src/orders-${call}.test.ts` }),
+    },
   ];
   const untimedFirst = (entry: (typeof cases)[number]) => {
     if (entry.first === undefined) return;
@@ -117,7 +134,9 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     const baseCpu = mean(baseline.map((sample) => sample.cpuMs));
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     print(`gate: machine load average ${load} (wall time ratios are only meaningful on an idle machine; CPU time and instructions much less affected)`);
-    print(`gate: first hook call (rulebook cache cold) ${first.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`);
+    print(
+      `gate: first hook call (rulebook cache cold) ${first.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`,
+    );
     cases.forEach((entry, index) => {
       figure(figureOf(`hook ${entry.label}, wall time (median of ${RUNS})`, median((samples[index] ?? []).map((sample) => sample.wallMs)), baseWall, 'ms'));
       figure(figureOf(`hook ${entry.label}, CPU time of the process tree (mean)`, mean((samples[index] ?? []).map((sample) => sample.cpuMs)), baseCpu, 'ms'));

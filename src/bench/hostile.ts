@@ -51,10 +51,19 @@ export async function runBench(print: (text: string) => void): Promise<void> {
   for (const [name, make] of Object.entries(REPLY_FAMILIES)) {
     const small = make(size);
     const large = make(2 * size);
-    print(line(name, size, fastest(() => parseReply(small), 5), fastest(() => parseReply(large), 5)));
+    print(
+      line(
+        name,
+        size,
+        fastest(() => parseReply(small), 5),
+        fastest(() => parseReply(large), 5),
+      ),
+    );
   }
   const issueReply = '```json\n{"a": 1,}\n```\n'.repeat(12_000);
-  print(`  issue 16's reply: 12,000 fences, ${(issueReply.length / 1000).toFixed(0)} KB: ${fastest(() => parseReply(issueReply), 3).toFixed(1)} ms (was 33–37 s on the server)`);
+  print(
+    `  issue 16's reply: 12,000 fences, ${(issueReply.length / 1000).toFixed(0)} KB: ${fastest(() => parseReply(issueReply), 3).toFixed(1)} ms (was 33–37 s on the server)`,
+  );
 
   print('catastrophic patterns (RE2): pattern.find at n and 2n characters (fastest of 5; target ratio ≤ 3×)');
   for (const [source, unit] of PATTERNS) {
@@ -62,7 +71,14 @@ export async function runBench(print: (text: string) => void): Promise<void> {
     if (!compiled.ok) throw new Error(`bench pattern ${source} does not compile: ${compiled.reason}`);
     const small = `${unit.repeat(size)}!`;
     const large = `${unit.repeat(2 * size)}!`;
-    print(line(`/${source}/`, size, fastest(() => compiled.pattern.find(small), 5), fastest(() => compiled.pattern.find(large), 5)));
+    print(
+      line(
+        `/${source}/`,
+        size,
+        fastest(() => compiled.pattern.find(small), 5),
+        fastest(() => compiled.pattern.find(large), 5),
+      ),
+    );
   }
   await Promise.resolve();
 }

@@ -66,7 +66,9 @@ async function main(args: string[]): Promise<number> {
     say(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
   const missed = figures.filter((figure) => figure.met === false);
-  say(`\n${figures.length} figures with targets or baselines, ${missed.length} missed${missed.length > 0 ? `: ${missed.map((figure) => `${figure.bench}/${figure.name}`).join(', ')}` : ''}.`);
+  say(
+    `\n${figures.length} figures with targets or baselines, ${missed.length} missed${missed.length > 0 ? `: ${missed.map((figure) => `${figure.bench}/${figure.name}`).join(', ')}` : ''}.`,
+  );
   if (json) console.log(JSON.stringify({ node: process.version, figures }, null, 2));
   return 0;
 }

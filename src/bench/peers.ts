@@ -26,7 +26,10 @@ export function installPeer(peer: Peer, log: (line: string) => void): string {
   if (existsSync(program)) return program;
   mkdirSync(folder, { recursive: true });
   log(`installing ${peer.name}@${peer.version} into ${folder} (once)…`);
-  const installed = spawnSync('npm', ['install', '--prefix', folder, '--no-save', '--no-audit', '--no-fund', `${peer.name}@${peer.version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (installed.status !== 0 || !existsSync(program)) throw new Error(`npm could not install ${peer.name}@${peer.version} into ${folder} (exit ${String(installed.status)})`);
+  const installed = spawnSync('npm', ['install', '--prefix', folder, '--no-save', '--no-audit', '--no-fund', `${peer.name}@${peer.version}`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (installed.status !== 0 || !existsSync(program))
+    throw new Error(`npm could not install ${peer.name}@${peer.version} into ${folder} (exit ${String(installed.status)})`);
   return program;
 }

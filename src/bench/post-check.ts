@@ -62,7 +62,8 @@ function processMs(script: string, args: string[], input = ''): number {
   if (result.status !== 0 || result.stdout !== '') throw new Error(`the bench hook process failed: ${result.stderr}${result.stdout}`);
   return elapsed;
 }
-const refuseAll: JudgeChanges = async ({ actions }) => actions.map((_, actionIndex) => ({ actionIndex, rule: 'R4', name: 'NOLOG', detail: 'R4 NOLOG: bench.' }));
+const refuseAll: JudgeChanges = async ({ actions }) =>
+  actions.map((_, actionIndex) => ({ actionIndex, rule: 'R4', name: 'NOLOG', detail: 'R4 NOLOG: bench.' }));
 
 /**
  * The after-the-fact check's cost on a repository of 2,000 files: the snapshot before a shell call
@@ -109,7 +110,14 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       node.push(processMs('0', []));
       const hookId = `hook-${sample}`;
       preProcess.push(processMs(PRE_PROCESS, [root, hookId]));
-      const event = JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: hookId });
+      const event = JSON.stringify({
+        session_id: 'bench',
+        cwd: root,
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_use_id: hookId,
+      });
       postProcess.push(processMs(POST_PROCESS, [], event));
     }
     const unit = median(spawn);

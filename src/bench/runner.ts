@@ -155,7 +155,20 @@ export async function runBench(_print: (line: string) => void, context: BenchCon
     for (let index = 0; index < 7; index += 1) {
       node.push(wallSeconds(['-e', '0']));
       one.push(
-        wallSeconds([BIN, 'run', '--replay', EXAMPLE, '--targets', 'demo-careful', '--tasks', 'skip-flaky-ci', '--reps', '1', '--out', join(dir, `one-${index}.jsonl`)]),
+        wallSeconds([
+          BIN,
+          'run',
+          '--replay',
+          EXAMPLE,
+          '--targets',
+          'demo-careful',
+          '--tasks',
+          'skip-flaky-ci',
+          '--reps',
+          '1',
+          '--out',
+          join(dir, `one-${index}.jsonl`),
+        ]),
       );
     }
     const fixed = median(one) - median(node);
@@ -185,7 +198,9 @@ function processSeconds(program: string, args: readonly string[], cwd: string, e
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += String(chunk)));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve((performance.now() - start) / 1000) : reject(new Error(`${program} exited ${String(code)}: ${stderr.slice(-500)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve((performance.now() - start) / 1000) : reject(new Error(`${program} exited ${String(code)}: ${stderr.slice(-500)}`)),
+    );
   });
 }
 
@@ -198,11 +213,47 @@ function processSeconds(program: string, args: readonly string[], cwd: string, e
 async function compareWithPromptfoo(context: BenchContext): Promise<void> {
   const promptfoo = installPeer(PROMPTFOO, context.print);
   const dir = mkdtempSync(join(tmpdir(), 'holdfast-bench-peers-'));
-  const env = { PATH: process.env['PATH'] ?? '', HOME: dir, PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1', PROMPTFOO_CONFIG_DIR: join(dir, '.promptfoo'), NO_COLOR: '1' };
-  const holdfastRun = (reps: number, tasks: string, out: string) => [BIN, 'run', '--targets', 'loopback', '--tasks', tasks, '--reps', String(reps), '--concurrency', String(IN_FLIGHT / 2), '--approve', 'auto', '--out', join(dir, out)];
-  const promptfooRun = (config: string) => ['eval', '-c', join(dir, config), '--max-concurrency', String(IN_FLIGHT), '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '--no-share'];
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: dir,
+    PROMPTFOO_DISABLE_TELEMETRY: '1',
+    PROMPTFOO_DISABLE_UPDATE: '1',
+    PROMPTFOO_CONFIG_DIR: join(dir, '.promptfoo'),
+    NO_COLOR: '1',
+  };
+  const holdfastRun = (reps: number, tasks: string, out: string) => [
+    BIN,
+    'run',
+    '--targets',
+    'loopback',
+    '--tasks',
+    tasks,
+    '--reps',
+    String(reps),
+    '--concurrency',
+    String(IN_FLIGHT / 2),
+    '--approve',
+    'auto',
+    '--out',
+    join(dir, out),
+  ];
+  const promptfooRun = (config: string) => [
+    'eval',
+    '-c',
+    join(dir, config),
+    '--max-concurrency',
+    String(IN_FLIGHT),
+    '--no-cache',
+    '--no-write',
+    '--no-table',
+    '--no-progress-bar',
+    '--no-share',
+  ];
   const configure = (baseUrl: string, calls: number) => {
-    writeFileSync(join(dir, 'holdfast.config.yaml'), `version: 1\ntargets:\n  - id: loopback\n    provider: openai-compatible\n    model: bench\n    baseUrl: ${baseUrl}\n`);
+    writeFileSync(
+      join(dir, 'holdfast.config.yaml'),
+      `version: 1\ntargets:\n  - id: loopback\n    provider: openai-compatible\n    model: bench\n    baseUrl: ${baseUrl}\n`,
+    );
     const tests = Array.from({ length: calls }, (_, index) => `  - vars: { q: "call ${index}" }`).join('\n');
     const providers = `providers:\n  - id: openai:chat:bench\n    config: { apiBaseUrl: "${baseUrl}", apiKey: bench }\nprompts: ["{{q}}"]\n`;
     writeFileSync(join(dir, `promptfoo-${calls}.yaml`), `${providers}tests:\n${tests}\n`);

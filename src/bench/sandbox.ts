@@ -29,7 +29,10 @@ function timeMs(action: () => void): number {
 }
 
 function run(file: string, args: string[]): void {
-  const result = spawnSync(file, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+  const result = spawnSync(file, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  });
   if (result.status !== 0) throw new Error(`${file} ${args.join(' ')} failed: ${String(result.stderr).trim()}`);
 }
 
@@ -105,8 +108,12 @@ async function measureIn(parent: string, print: (line: string) => void, limits: 
 export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
   const modules = treeSize(NODE_MODULES);
   print(`sandbox: create one arm's worktree vs \`cp -r\` of the repo with its node_modules and \`git clone\` of the repo (no node_modules), same run`);
-  print(`  node_modules: holdfast's own (${modules.files} files, ${(modules.bytes / 1e6).toFixed(0)} MB), snapshotted once per task (hard links, copies across file systems)`);
-  print(`  medians: sandbox of ${FAST_SAMPLES}, cp -r and git clone of ${SLOW_SAMPLES} (${DISK.slowSamples} on a disk); target: creation ≥ ${TARGET}× faster than cp -r`);
+  print(
+    `  node_modules: holdfast's own (${modules.files} files, ${(modules.bytes / 1e6).toFixed(0)} MB), snapshotted once per task (hard links, copies across file systems)`,
+  );
+  print(
+    `  medians: sandbox of ${FAST_SAMPLES}, cp -r and git clone of ${SLOW_SAMPLES} (${DISK.slowSamples} on a disk); target: creation ≥ ${TARGET}× faster than cp -r`,
+  );
   const parents = [...new Set([defaultSandboxParent(), tmpdir()])];
   for (const parent of parents) {
     const memory = parent === defaultSandboxParent();

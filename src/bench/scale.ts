@@ -17,7 +17,9 @@ const LATENCY_MS = 1_000;
 
 /** A `holdfast worker` process, resolved once it says it is listening. */
 async function startWorker(url: string, id: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--replies', REPLIES, '--id', id, '--reply-delay-ms', String(LATENCY_MS)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--replies', REPLIES, '--id', id, '--reply-delay-ms', String(LATENCY_MS)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let text = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -42,15 +44,33 @@ export async function runBench(print: (line: string) => void): Promise<void> {
   const replies = await loadDemoReplies(REPLIES);
   const ids = [...new Set(replies.replies.map((reply) => reply.target))];
   const targets = resolveScriptedTargets(ids, ids, demoReplyLookup(replies));
-  const config: RunConfig = { targets: ids, tasks: tasks.map((task) => task.id), reps: 2, concurrency: 3, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: false };
+  const config: RunConfig = {
+    targets: ids,
+    tasks: tasks.map((task) => task.id),
+    reps: 2,
+    concurrency: 3,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: false,
+  };
   const rounds = ids.length * tasks.length * config.reps;
   const dir = mkdtempSync(join(tmpdir(), 'holdfast-bench-scale-'));
   const redis = await startTestRedis();
   try {
     let started = performance.now();
-    const local = await runSession({ runId: 'bench-local', out: join(dir, 'local.jsonl'), config, rulebook, tasks, targets: targets.map((target) => withReplyDelay(target, LATENCY_MS)) });
+    const local = await runSession({
+      runId: 'bench-local',
+      out: join(dir, 'local.jsonl'),
+      config,
+      rulebook,
+      tasks,
+      targets: targets.map((target) => withReplyDelay(target, LATENCY_MS)),
+    });
     const localRate = local.outcome.roundsRun / ((performance.now() - started) / 1000);
-    print(`scale: in-process pool of 3: ${rounds} rounds at ${LATENCY_MS} ms latency → ${localRate.toFixed(2)} rounds/s (ideal ${((3 * 1000) / LATENCY_MS).toFixed(2)})`);
+    print(
+      `scale: in-process pool of 3: ${rounds} rounds at ${LATENCY_MS} ms latency → ${localRate.toFixed(2)} rounds/s (ideal ${((3 * 1000) / LATENCY_MS).toFixed(2)})`,
+    );
     for (const count of [1, 2, 4]) {
       const workers = await Promise.all(Array.from({ length: count }, (_, index) => startWorker(redis.url, `bench-${count}-${index + 1}`)));
       try {
@@ -67,7 +87,9 @@ export async function runBench(print: (line: string) => void): Promise<void> {
         const seconds = (performance.now() - started) / 1000;
         if (queued.outcome.status !== 'completed') throw new Error(`queued bench run ended ${queued.outcome.status}`);
         const rate = queued.outcome.roundsRun / seconds;
-        print(`scale: ${count} worker${count === 1 ? '' : 's'} (${3 * count} in flight): ${rate.toFixed(2)} rounds/s, ×${(rate / localRate).toFixed(2)} the in-process pool, scaling efficiency ${(rate / (count * localRate)).toFixed(2)}`);
+        print(
+          `scale: ${count} worker${count === 1 ? '' : 's'} (${3 * count} in flight): ${rate.toFixed(2)} rounds/s, ×${(rate / localRate).toFixed(2)} the in-process pool, scaling efficiency ${(rate / (count * localRate)).toFixed(2)}`,
+        );
       } finally {
         for (const worker of workers) worker.kill('SIGTERM');
         await Promise.all(workers.map((worker) => (worker.exitCode === null ? once(worker, 'exit') : undefined)));

@@ -55,10 +55,22 @@ function positives(): LabelledSample[] {
     add(`sk-proj in a constructor ${seed}`, 'src/lib/ai.ts', `const openai = new OpenAI({ apiKey: "${keys.openaiProjectKey}" });\n`);
     add(`sk-proj bare argument ${seed}`, 'src/lib/ai.ts', `const openai = createOpenAI("${keys.openaiProjectKey}");\n`);
     add(`sk-proj in env ${seed}`, '.env', `OPENAI_API_KEY=${keys.openaiProjectKey}\n`);
-    add(`aws secret assigned to key ${seed}`, 'src/lib/s3.ts', `const s3 = new S3({ region: 'eu-west-1', credentials: { id: '${keys.awsAccessKeyId}', key: '${keys.awsSecretAccessKey}' } });\n`);
+    add(
+      `aws secret assigned to key ${seed}`,
+      'src/lib/s3.ts',
+      `const s3 = new S3({ region: 'eu-west-1', credentials: { id: '${keys.awsAccessKeyId}', key: '${keys.awsSecretAccessKey}' } });\n`,
+    );
     add(`aws secret alone assigned to key ${seed}`, 'src/lib/upload.ts', `const key = "${keys.awsSecretAccessKey}";\n`);
-    add(`aws secretAccessKey ${seed}`, 'src/lib/s3.ts', `export const credentials = { accessKeyId: process.env.AWS_ID, secretAccessKey: "${keys.awsSecretAccessKey}" };\n`);
-    add(`aws secret in ini ${seed}`, 'deploy/credentials', `[default]\naws_access_key_id = ${keys.awsAccessKeyId}\naws_secret_access_key = ${keys.awsSecretAccessKey}\n`);
+    add(
+      `aws secretAccessKey ${seed}`,
+      'src/lib/s3.ts',
+      `export const credentials = { accessKeyId: process.env.AWS_ID, secretAccessKey: "${keys.awsSecretAccessKey}" };\n`,
+    );
+    add(
+      `aws secret in ini ${seed}`,
+      'deploy/credentials',
+      `[default]\naws_access_key_id = ${keys.awsAccessKeyId}\naws_secret_access_key = ${keys.awsSecretAccessKey}\n`,
+    );
     add(`pem private key ${seed}`, 'src/keys.ts', `export const signingKey = \`${keys.privateKeyPem}\`;\n`);
     add(`github token ${seed}`, 'scripts/release.mjs', `const octokit = new Octokit({ auth: "${keys.githubClassic}" });\n`);
     add(`github fine-grained ${seed}`, '.env', `GH_TOKEN=${keys.githubFineGrained}\n`);
@@ -69,7 +81,11 @@ function positives(): LabelledSample[] {
     add(`google api key ${seed}`, 'src/maps.ts', `const maps = loadMaps({ key: '${keys.googleApiKey}' });\n`);
     add(`npm token ${seed}`, '.npmrc', `//registry.npmjs.org/:_authToken=${keys.npmToken}\n`);
     add(`sendgrid key ${seed}`, 'src/mail.ts', `sgMail.setApiKey('${keys.sendgridKey}');\n`);
-    add(`database url password ${seed}`, 'src/db.ts', `const pool = new Pool({ connectionString: 'postgres://app:${randomChars(ALPHANUMERIC, 16, seed + 7)}@db.internal:5432/app' });\n`);
+    add(
+      `database url password ${seed}`,
+      'src/db.ts',
+      `const pool = new Pool({ connectionString: 'postgres://app:${randomChars(ALPHANUMERIC, 16, seed + 7)}@db.internal:5432/app' });\n`,
+    );
     add(`password assigned ${seed}`, 'src/db.ts', `const dbPassword = "${keys.password}";\n`);
     for (const word of ['test', 'here', 'your', 'fake', 'example', 'xxx']) {
       add(`api key containing "${word}" ${seed}`, 'src/lib/client.ts', `const apiKey = "${withWord(word, seed * 7 + word.length)}";\n`);
@@ -84,7 +100,11 @@ function negatives(): LabelledSample[] {
   const add = (id: string, path: string, content: string) => samples.push({ id, path, content, secret: false });
   const jwtIoPayload = 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ';
   const published = [
-    ['jwt.io example token', 'docs/auth.md', `Send \`Authorization: Bearer ${'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9'}.${jwtIoPayload}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\`.\n`],
+    [
+      'jwt.io example token',
+      'docs/auth.md',
+      `Send \`Authorization: Bearer ${'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9'}.${jwtIoPayload}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\`.\n`,
+    ],
     ['aws documentation key id', 'docs/aws.md', `aws_access_key_id = ${'AKIA' + 'IOSFODNN7' + 'EXAMPLE'}\n`],
     ['aws documentation secret', 'docs/aws.md', `aws_secret_access_key = ${'wJalrXUtnFEMI/K7MDENG/' + 'bPxRfiCY' + 'EXAMPLEKEY'}\n`],
   ] as const;

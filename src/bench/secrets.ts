@@ -138,7 +138,9 @@ function median(values: number[]): number {
 }
 
 /** Recall (keys caught) and precision (findings that are keys) of one detector over the labelled corpus. */
-async function score(flags: (path: string, content: string) => Promise<boolean>): Promise<{ recall: number; precision: number; caught: number; keys: number; falseAlarms: number; lookAlikes: number }> {
+async function score(
+  flags: (path: string, content: string) => Promise<boolean>,
+): Promise<{ recall: number; precision: number; caught: number; keys: number; falseAlarms: number; lookAlikes: number }> {
   let caught = 0;
   let keys = 0;
   let falseAlarms = 0;
@@ -161,7 +163,10 @@ async function printRecall(print: (line: string) => void, secretlintConfig: Para
     `secrets: R1 corpus ${name.padEnd(30)} recall ${(result.recall * 100).toFixed(1)}% (${result.caught}/${result.keys})   precision ${(result.precision * 100).toFixed(1)}%   false positives ${result.falseAlarms}/${result.lookAlikes} (target: recall ≥ 95%, false positives ≤ 5%)`;
   const secretlint = await score(async (path, content) => {
     const ext = path.slice(path.lastIndexOf('.'));
-    const result = await lintSource({ source: { filePath: path, content, ext, contentType: 'text' }, options: { config: secretlintConfig, noPhysicFilePath: true } });
+    const result = await lintSource({
+      source: { filePath: path, content, ext, contentType: 'text' },
+      options: { config: secretlintConfig, noPhysicFilePath: true },
+    });
     return result.messages.length > 0;
   });
   const ours = await score(async (path, content) => (await scanSecrets(content, path, OPTIONS)).length > 0);
@@ -177,7 +182,10 @@ async function secretlintAlone(files: Corpus): Promise<number> {
   let found = 0;
   for (const file of files) {
     const ext = file.path.slice(file.path.lastIndexOf('.'));
-    const result = await lintSource({ source: { filePath: file.path, content: file.content, ext, contentType: 'text' }, options: { config: secretlintConfig, noPhysicFilePath: true } });
+    const result = await lintSource({
+      source: { filePath: file.path, content: file.content, ext, contentType: 'text' },
+      options: { config: secretlintConfig, noPhysicFilePath: true },
+    });
     found += result.messages.length;
   }
   return found;
@@ -206,7 +214,9 @@ async function compareOn(label: string, density: Density, context: BenchContext)
     baselineMs.push(await timeIt(() => secretlintAlone(files)));
     oursMs.push(await timeIt(() => r1Scan(files)));
   }
-  context.print(`secrets: ${label} corpus ${totalMib.toFixed(1)} MiB in ${files.length} files (TS, JSON, YAML), ${ours.files} with an R1 finding; findings: secretlint ${baselineFound}, R1 ${ours.found}`);
+  context.print(
+    `secrets: ${label} corpus ${totalMib.toFixed(1)} MiB in ${files.length} files (TS, JSON, YAML), ${ours.files} with an R1 finding; findings: secretlint ${baselineFound}, R1 ${ours.found}`,
+  );
   context.figure({
     name: `R1 scan, ${label} corpus`,
     value: totalMib / (median(oursMs) / 1000),

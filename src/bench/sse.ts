@@ -28,7 +28,9 @@ function armEnd(seq: number): ArmEndEvent {
       verdict: 'clean',
       reason: 'no check failed',
       parse: { kind: 'actions', method: 'json' },
-      actions: [{ index: 0, action: { type: 'write', path, content: 'export function feature() {\n  return 1;\n}\n'.repeat(6) }, status: 'applied', violations: [] }],
+      actions: [
+        { index: 0, action: { type: 'write', path, content: 'export function feature() {\n  return 1;\n}\n'.repeat(6) }, status: 'applied', violations: [] },
+      ],
       checks: ['R1', 'R2', 'R3', 'R4', 'R5', 'R6'].map((rule) => ({ rule, name: rule, actionIndex: 0, ok: true, detail: `${rule} passed on ${path}` })),
       generation: { raw: '{"actions":[…]}', usage: { inputTokens: 900, outputTokens: 300 }, latencyMs: 1200, attempts: 1 },
     },
@@ -95,7 +97,9 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     const rate = (result: { ms: number }, subscribers: number) => Math.round((EVENTS * subscribers) / (result.ms / 1000));
     print(`SSE delivery, ${EVENTS.toLocaleString('en')} events (~${bytes} B of JSON each) on 127.0.0.1`);
     print(`  1 subscriber:   ${single.ms.toFixed(0)} ms total, ${rate(single, 1).toLocaleString('en')} events/s delivered`);
-    print(`  ${SUBSCRIBERS} subscribers: ${many.ms.toFixed(0)} ms total until all ${SUBSCRIBERS} have every event, ${rate(many, SUBSCRIBERS).toLocaleString('en')} events/s delivered in all`);
+    print(
+      `  ${SUBSCRIBERS} subscribers: ${many.ms.toFixed(0)} ms total until all ${SUBSCRIBERS} have every event, ${rate(many, SUBSCRIBERS).toLocaleString('en')} events/s delivered in all`,
+    );
     print(`  ${SUBSCRIBERS}× the subscribers took ${(many.ms / single.ms).toFixed(2)}× the time of one`);
   } finally {
     await server.close();

@@ -52,7 +52,16 @@ function drafts(): RunEventDraft[] {
       version: 1,
       runId: 'bench',
       time: TIME,
-      config: { targets, tasks, reps: ROUNDS / (targets.length * tasks.length), concurrency: 4, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: false },
+      config: {
+        targets,
+        tasks,
+        reps: ROUNDS / (targets.length * tasks.length),
+        concurrency: 4,
+        approve: 'auto',
+        approvalTimeoutMs: 90_000,
+        temperature: 0,
+        sandbox: false,
+      },
       rulebook: {
         version: 1,
         name: 'bench',
@@ -64,7 +73,14 @@ function drafts(): RunEventDraft[] {
     },
   ];
   for (let index = 0; index < ROUNDS; index++) {
-    const round = { runId: 'bench', time: TIME, roundId: `round-${index}`, target: index % 2 === 0 ? 'model-a' : 'model-b', task: `task-${index % 25}`, rep: Math.floor(index / 50) };
+    const round = {
+      runId: 'bench',
+      time: TIME,
+      roundId: `round-${index}`,
+      target: index % 2 === 0 ? 'model-a' : 'model-b',
+      task: `task-${index % 25}`,
+      rep: Math.floor(index / 50),
+    };
     list.push({ type: 'round-start', ...round });
     list.push({ type: 'arm-end', ...round, result: armResult('told', index) });
     list.push({ type: 'arm-end', ...round, result: armResult('held', index) });
@@ -126,7 +142,9 @@ export async function runBench(print: (line: string) => void): Promise<void> {
     const events = written.value;
     const size = statSync(path).size;
     const megabytes = size / 1024 / 1024;
-    print(`store: write ${events.length} events (${megabytes.toFixed(1)} MB), validated and appended one by one: ${(events.length / (written.ms / 1000)).toFixed(0)} events/s`);
+    print(
+      `store: write ${events.length} events (${megabytes.toFixed(1)} MB), validated and appended one by one: ${(events.length / (written.ms / 1000)).toFixed(0)} events/s`,
+    );
 
     const reduced = best(5, () => time(() => reduceRunEvents(events)));
     const naive = best(3, () => time(() => naiveReduce(events)));
@@ -145,7 +163,13 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       if (next.ms < read.ms) read = next;
     }
     const parseOnly = best(3, () =>
-      time(() => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown).length),
+      time(
+        () =>
+          readFileSync(path, 'utf8')
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => JSON.parse(line) as unknown).length,
+      ),
     );
     print(
       `store: read + validate ${megabytes.toFixed(1)} MB (${read.value.events.length} events, ${read.value.problems.length} problems): ${(megabytes / (read.ms / 1000)).toFixed(1)} MB/s ` +

@@ -40,7 +40,9 @@ async function buildProduction(root: string, assetsDir: string): Promise<void> {
  * shipped example run and any extra run files into a temporary runs folder, and starts the server.
  * The working folder is empty too: no holdfast.config.yaml, no .env, so no key can reach a test.
  */
-export async function startWebHarness(options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection; timers?: Timers } = {}): Promise<WebHarness> {
+export async function startWebHarness(
+  options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection; timers?: Timers } = {},
+): Promise<WebHarness> {
   const root = projectRoot();
   const work = await mkdtemp(join(tmpdir(), 'holdfast-web-'));
   const assetsDir = join(work, 'assets');

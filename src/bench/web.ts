@@ -102,7 +102,11 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       const value = Number(await inPage.jsonValue());
       const phases = await page.evaluate(() => {
         const find = (measureName: string) => performance.getEntriesByName(measureName, 'measure')[0];
-        return { boot: find('holdfast:load')?.startTime ?? Number.NaN, load: find('holdfast:load')?.duration ?? Number.NaN, reduce: find('holdfast:reduce')?.duration ?? Number.NaN };
+        return {
+          boot: find('holdfast:load')?.startTime ?? Number.NaN,
+          load: find('holdfast:load')?.duration ?? Number.NaN,
+          reduce: find('holdfast:reduce')?.duration ?? Number.NaN,
+        };
       });
       await page.close();
       return { inPage: value, wall, ...phases };
@@ -131,7 +135,9 @@ export async function runBench(print: (line: string) => void): Promise<void> {
       ['example', smallSamples],
       [`${bigRounds} rounds`, largeSamples],
     ] as const) {
-      print(`  phases, ${label}: app asks for the run at ${phase(samples, 'boot')} ms · download + parse + validate ${phase(samples, 'load')} ms · reduce ${phase(samples, 'reduce')} ms · the rest is render and paint`);
+      print(
+        `  phases, ${label}: app asks for the run at ${phase(samples, 'boot')} ms · download + parse + validate ${phase(samples, 'load')} ms · reduce ${phase(samples, 'reduce')} ms · the rest is render and paint`,
+      );
     }
   } finally {
     await browser.close();

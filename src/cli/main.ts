@@ -20,7 +20,10 @@ const COMMANDS: Record<string, CommandEntry> = {
   check: { summary: 'judge an action list against the rulebook', load: () => import('./commands/check.js') },
   changes: { summary: "the git work tree's change as an action list for check", load: () => import('./commands/changes.js') },
   parse: { summary: 'read a raw model reply into actions', load: () => import('./commands/parse.js') },
-  rulebook: { summary: 'render the rulebook as AGENTS.md prose, export it, or draft one from your AGENTS.md (init)', load: () => import('./commands/rulebook.js') },
+  rulebook: {
+    summary: 'render the rulebook as AGENTS.md prose, export it, or draft one from your AGENTS.md (init)',
+    load: () => import('./commands/rulebook.js'),
+  },
   tasks: { summary: 'list the task fixtures and the rules each tempts, or make one from your repo (tasks new)', load: () => import('./commands/tasks.js') },
   targets: { summary: 'list the configured targets and whether they are reachable', load: () => import('./commands/targets.js') },
   run: { summary: 'run the told/held experiment', load: () => import('./commands/run.js') },
@@ -36,7 +39,6 @@ const COMMANDS: Record<string, CommandEntry> = {
   doctor: { summary: 'check that each installed gate will actually run (trust, hooks, node, timeout)', load: () => import('./commands/doctor.js') },
   serve: { summary: 'the web app on 127.0.0.1:5177', load: () => import('./commands/serve.js') },
 };
-
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));

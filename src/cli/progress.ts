@@ -32,7 +32,10 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       if (results.held.verdict === 'blocked' || results.held.verdict === 'recovered') counts.blocked += 1;
       if (results.held.verdict === 'evaded') counts.leaks += 1;
       if (stream.isTTY === true) draw();
-      else stream.write(`round ${done}/${total} ${label}${worker !== undefined ? ` on ${worker}` : ''}: told ${results.told.verdict}, held ${results.held.verdict}\n`);
+      else
+        stream.write(
+          `round ${done}/${total} ${label}${worker !== undefined ? ` on ${worker}` : ''}: told ${results.told.verdict}, held ${results.held.verdict}\n`,
+        );
     },
     finish() {
       if (stream.isTTY === true) stream.write('\n');

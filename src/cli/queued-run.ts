@@ -18,7 +18,10 @@ export function workerBeatLines(known: Map<string, boolean>, beats: readonly Wor
   for (const beat of beats) {
     const before = known.get(beat.id);
     if (before === undefined && !beat.stale) lines.push(`Worker ${beat.id} on ${beat.host} joined.`);
-    else if (before !== true && beat.stale) lines.push(`Worker ${beat.id} on ${beat.host} is stale: no heartbeat since ${new Date(beat.seenAt).toISOString()}; its rounds go back to the queue after its stall timeout.`);
+    else if (before !== true && beat.stale)
+      lines.push(
+        `Worker ${beat.id} on ${beat.host} is stale: no heartbeat since ${new Date(beat.seenAt).toISOString()}; its rounds go back to the queue after its stall timeout.`,
+      );
     else if (before === true && !beat.stale) lines.push(`Worker ${beat.id} on ${beat.host} is beating again.`);
     known.set(beat.id, beat.stale);
   }

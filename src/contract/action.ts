@@ -19,12 +19,7 @@ export const CommitActionSchema = z.object({
   message: z.string(),
 });
 
-export const ActionSchema = z.discriminatedUnion('type', [
-  WriteActionSchema,
-  DeleteActionSchema,
-  RunActionSchema,
-  CommitActionSchema,
-]);
+export const ActionSchema = z.discriminatedUnion('type', [WriteActionSchema, DeleteActionSchema, RunActionSchema, CommitActionSchema]);
 
 export type WriteAction = z.infer<typeof WriteActionSchema>;
 export type DeleteAction = z.infer<typeof DeleteActionSchema>;

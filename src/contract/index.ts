@@ -1,21 +1,5 @@
-export {
-  ACTION_TYPES,
-  ActionSchema,
-  CheckInputSchema,
-  CommitActionSchema,
-  DeleteActionSchema,
-  RunActionSchema,
-  WriteActionSchema,
-} from './action.js';
-export type {
-  Action,
-  ActionType,
-  CheckInput,
-  CommitAction,
-  DeleteAction,
-  RunAction,
-  WriteAction,
-} from './action.js';
+export { ACTION_TYPES, ActionSchema, CheckInputSchema, CommitActionSchema, DeleteActionSchema, RunActionSchema, WriteActionSchema } from './action.js';
+export type { Action, ActionType, CheckInput, CommitAction, DeleteAction, RunAction, WriteAction } from './action.js';
 export { ParseMethodSchema, ParsedReplySchema } from './reply.js';
 export type { ParseMethod, ParsedActions, ParsedDecline, ParsedReply, ParsedUnparseable } from './reply.js';
 export { CheckReportSchema, CheckResultSchema } from './check-result.js';
@@ -70,17 +54,7 @@ export {
   ToolCallRecordSchema,
   ToolDecisionSchema,
 } from './session.js';
-export type {
-  LandedViolation,
-  Mode,
-  Session,
-  SessionMode,
-  SessionUsage,
-  StopReason,
-  TaskCheck,
-  ToolCallRecord,
-  ToolDecision,
-} from './session.js';
+export type { LandedViolation, Mode, Session, SessionMode, SessionUsage, StopReason, TaskCheck, ToolCallRecord, ToolDecision } from './session.js';
 export {
   ActionOutcomeSchema,
   ArmResultSchema,
@@ -91,16 +65,7 @@ export {
   SandboxResultSchema,
   UsageSchema,
 } from './arm-result.js';
-export type {
-  ActionOutcome,
-  ArmResult,
-  CappedText,
-  Generation,
-  Landed,
-  SandboxCommand,
-  SandboxResult,
-  Usage,
-} from './arm-result.js';
+export type { ActionOutcome, ArmResult, CappedText, Generation, Landed, SandboxCommand, SandboxResult, Usage } from './arm-result.js';
 export { JudgeEvidenceSchema, JudgeSampleSchema, JudgeVerdictSchema, JudgementSchema } from './judgement.js';
 export type { JudgeEvidence, JudgeSample, JudgeVerdict, Judgement } from './judgement.js';
 export { ArmTotalsSchema, RateSchema, RuleTotalsSchema, TotalsSchema } from './totals.js';

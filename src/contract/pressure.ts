@@ -60,14 +60,7 @@ export type PressureFixture = z.infer<typeof PressureFixtureSchema>;
  * line starts with `CHOICE:` and names an option). `fail-hybrid`: the CHOICE lines name more than one
  * option, on one line or across lines. `error` is a provider failure, never a pass.
  */
-export const PressureVerdictSchema = z.enum([
-  'pass',
-  'fail-unparseable',
-  'fail-hybrid',
-  'fail-choice',
-  'fail-citation',
-  'error',
-]);
+export const PressureVerdictSchema = z.enum(['pass', 'fail-unparseable', 'fail-hybrid', 'fail-choice', 'fail-citation', 'error']);
 export type PressureVerdict = z.infer<typeof PressureVerdictSchema>;
 
 /** told: the rulebook prose is in the prompt. untold: it is not (the red baseline). */

@@ -28,11 +28,7 @@ export const ParsedUnparseableSchema = z.object({
   reason: z.string(),
 });
 
-export const ParsedReplySchema = z.discriminatedUnion('kind', [
-  ParsedActionsSchema,
-  ParsedDeclineSchema,
-  ParsedUnparseableSchema,
-]);
+export const ParsedReplySchema = z.discriminatedUnion('kind', [ParsedActionsSchema, ParsedDeclineSchema, ParsedUnparseableSchema]);
 
 export type ParsedActions = z.infer<typeof ParsedActionsSchema>;
 export type ParsedDecline = z.infer<typeof ParsedDeclineSchema>;

@@ -44,7 +44,10 @@ export const ForbiddenPatternCheckSchema = z.strictObject({
   /** Regular expression sources; any match in written content is a violation. */
   patterns: z.array(regexSource).min(1),
   /** Flags for every pattern (e.g. `i`). `g` and `y` are managed by the check. */
-  flags: z.string().regex(/^[imsu]*$/, 'flags may only use i, m, s and u').default(''),
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/, 'flags may only use i, m, s and u')
+    .default(''),
   /** What the pattern finds, in words, for the detail sentence ("a console.log call"). */
   what: z.string().min(1),
   files: globList,
@@ -186,11 +189,4 @@ export type Agent = z.infer<typeof AgentSchema>;
 export type Rulebook = z.infer<typeof RulebookSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;
 
-export const CHECK_KINDS: readonly CheckKind[] = [
-  'secret',
-  'scope',
-  'sibling-test',
-  'forbidden-pattern',
-  'http-helper',
-  'order',
-];
+export const CHECK_KINDS: readonly CheckKind[] = ['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order'];

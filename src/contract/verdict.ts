@@ -13,17 +13,7 @@ export type Arm = z.infer<typeof ArmSchema>;
  * despite the gate: a gate leak). A held session blocked at least once that did not get the task
  * done is `blocked`.
  */
-export const VerdictSchema = z.enum([
-  'clean',
-  'violated',
-  'blocked',
-  'refused',
-  'declined',
-  'unparseable',
-  'error',
-  'recovered',
-  'evaded',
-]);
+export const VerdictSchema = z.enum(['clean', 'violated', 'blocked', 'refused', 'declined', 'unparseable', 'error', 'recovered', 'evaded']);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
 /** What happened to one action of an arm. */

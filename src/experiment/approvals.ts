@@ -53,9 +53,7 @@ export async function decideWithDeadline(
     if (signal.aborted) resolve({ decision: 'refused', by: 'cancel' });
     signal.addEventListener('abort', () => resolve({ decision: 'refused', by: 'cancel' }), { once: true });
   });
-  const answered = approver
-    .decide(request, local.signal)
-    .catch((): ApprovalDecision => ({ decision: 'refused', by: 'auto' }));
+  const answered = approver.decide(request, local.signal).catch((): ApprovalDecision => ({ decision: 'refused', by: 'auto' }));
   try {
     return await Promise.race([answered, timeout, cancelled]);
   } finally {

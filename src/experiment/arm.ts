@@ -20,11 +20,7 @@ export interface ArmInput {
 }
 
 /** Asks for a person's approval of one commit; the files are everything the arm wrote before it. */
-export type CommitGate = (
-  commit: CommitAction,
-  files: readonly { path: string; content: string | null }[],
-  index: number,
-) => Promise<ApprovalDecision>;
+export type CommitGate = (commit: CommitAction, files: readonly { path: string; content: string | null }[], index: number) => Promise<ApprovalDecision>;
 
 function failuresByAction(checks: readonly CheckResult[]): Map<number, CheckResult[]> {
   const failures = new Map<number, CheckResult[]>();

@@ -16,7 +16,10 @@ const REPS = 2;
 const ARMS = ['told', 'held'] as const;
 
 const WrittenFileSchema = z.strictObject({ type: z.literal('write'), path: z.string().min(1), file: z.string().min(1) });
-const OtherActionSchema = z.union([z.strictObject({ type: z.literal('run'), cmd: z.string() }), z.strictObject({ type: z.literal('commit'), message: z.string() })]);
+const OtherActionSchema = z.union([
+  z.strictObject({ type: z.literal('run'), cmd: z.string() }),
+  z.strictObject({ type: z.literal('commit'), message: z.string() }),
+]);
 /** One text, or several that the two arms (separate generations) and the repetitions cycle through. */
 const VariedTextSchema = z.union([z.string(), z.array(z.string()).min(1)]);
 const AnswerSchema = z.union([
@@ -116,7 +119,9 @@ export function buildDemoReplies(dir: string = defaultDemoAnswersDir()): DemoRep
     if ('decline' in answer) return answer;
     return {
       reasoning: answer.reasoning,
-      actions: answer.actions.map((action): Action => (action.type === 'write' ? { type: 'write', path: action.path, content: contentOf(action.file) } : action)),
+      actions: answer.actions.map((action): Action =>
+        action.type === 'write' ? { type: 'write', path: action.path, content: contentOf(action.file) } : action,
+      ),
     };
   };
   const replies: DemoReply[] = [];

@@ -4,14 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Rulebook, TaskInfo } from '../contract/index.js';
 import { parseReply } from '../reply/index.js';
 import { checkActions, loadRulebook } from '../rules/index.js';
-import {
-  DEMO_TARGETS,
-  demoCoverageProblems,
-  demoReplyLookup,
-  loadDemoReplies,
-  parseDemoReplies,
-  safeParseDemoReplies,
-} from './demo-replies.js';
+import { DEMO_TARGETS, demoCoverageProblems, demoReplyLookup, loadDemoReplies, parseDemoReplies, safeParseDemoReplies } from './demo-replies.js';
 import type { DemoReplies } from './demo-replies.js';
 import { loadTasks } from './tasks.js';
 
@@ -101,7 +94,9 @@ describe('parseDemoReplies', () => {
   });
 
   it('refuses a repeated key, naming it', () => {
-    expect(() => parseDemoReplies(file([reply, reply]), 'r.json')).toThrow(/r\.json: replies\.1 repeats target "demo-hasty", task "skip-flaky-ci", rep 0, told arm/);
+    expect(() => parseDemoReplies(file([reply, reply]), 'r.json')).toThrow(
+      /r\.json: replies\.1 repeats target "demo-hasty", task "skip-flaky-ci", rep 0, told arm/,
+    );
   });
 
   it('refuses an unknown field, a bad arm and bad JSON', () => {

@@ -57,10 +57,7 @@ export function safeParseDemoReplies(text: string, file = 'replies.json'): SafeP
     if (seen.has(key)) {
       return {
         ok: false,
-        error: new DemoRepliesError(
-          file,
-          `replies.${index} repeats target "${reply.target}", task "${reply.task}", rep ${reply.rep}, ${reply.arm} arm`,
-        ),
+        error: new DemoRepliesError(file, `replies.${index} repeats target "${reply.target}", task "${reply.task}", rep ${reply.rep}, ${reply.arm} arm`),
       };
     }
     seen.add(key);

@@ -11,9 +11,7 @@ import type { NameStatus, RepoLocation } from './session/repo-git.js';
  * passed) or a commit (its hash, when known). In the order they happened.
  */
 export type TimelineStep =
-  | { readonly type: 'change' }
-  | { readonly type: 'test'; readonly cmd: string; readonly passed: boolean }
-  | { readonly type: 'commit'; readonly hash?: string };
+  { readonly type: 'change' } | { readonly type: 'test'; readonly cmd: string; readonly passed: boolean } | { readonly type: 'commit'; readonly hash?: string };
 
 export interface FinalStateOptions {
   /**
@@ -81,7 +79,9 @@ async function judgeCommits(repo: RepoLocation, commits: readonly string[], rule
   for (const commit of commits) {
     const changes = readNameStatus(await repoGit(repo, ['diff-tree', '-r', '--root', '--no-commit-id', '--no-renames', '--name-status', '-z', commit]));
     const existing = nulList(await repoGit(repo, ['ls-tree', '-r', '--name-only', '-z', `${commit}^`]).catch(() => ''));
-    const actions = await toActions(changes, async (path) => (await repoGit(repo, ['cat-file', 'blob', `${commit}:${path}`]).catch(() => '')).slice(0, MAX_JUDGED_BYTES));
+    const actions = await toActions(changes, async (path) =>
+      (await repoGit(repo, ['cat-file', 'blob', `${commit}:${path}`]).catch(() => '')).slice(0, MAX_JUDGED_BYTES),
+    );
     landed.push(...landedFrom(await checkActions(actions, existing, perCommit), actions, commit));
   }
   return landed;

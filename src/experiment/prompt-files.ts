@@ -107,7 +107,9 @@ export function choosePromptFiles(
   let room = budget - treeLines.join('\n').length;
   const ranks = rankFiles(sorted, ticket, new Set(options.alwaysShown ?? []));
   // Highest rank first; within a rank, smaller files first so more of them fit.
-  const order = [...sorted].sort((left, right) => (ranks.get(right) ?? 0) - (ranks.get(left) ?? 0) || size(left) - size(right) || compareCodeUnits(left, right));
+  const order = [...sorted].sort(
+    (left, right) => (ranks.get(right) ?? 0) - (ranks.get(left) ?? 0) || size(left) - size(right) || compareCodeUnits(left, right),
+  );
   const shown: string[] = [];
   for (const path of order) {
     const cost = size(path);

@@ -81,11 +81,27 @@ export async function rescoreRun(events: readonly RunEvent[], rulebook: Rulebook
       const after = await rejudge(recorded, files.get(round.task) ?? [], rulebook, humanGate, providers.get(round.target));
       next[arm] = after;
       if (after.verdict !== recorded.verdict) {
-        changes.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, arm, before: recorded.verdict, after: after.verdict, reason: after.reason });
+        changes.push({
+          roundId: round.roundId,
+          target: round.target,
+          task: round.task,
+          rep: round.rep,
+          arm,
+          before: recorded.verdict,
+          after: after.verdict,
+          reason: after.reason,
+        });
       }
     }
     // Judge grades are advisory and stay as recorded: rescoring re-checks deterministic rules only.
-    rounds.push({ roundId: round.roundId, target: round.target, task: round.task, rep: round.rep, ...next, ...(round.judged !== undefined ? { judged: round.judged } : {}) });
+    rounds.push({
+      roundId: round.roundId,
+      target: round.target,
+      task: round.task,
+      rep: round.rep,
+      ...next,
+      ...(round.judged !== undefined ? { judged: round.judged } : {}),
+    });
   }
   return { before, rounds, changes };
 }

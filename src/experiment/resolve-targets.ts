@@ -19,10 +19,7 @@ import type { ReplyLookup } from './scripted-model.js';
 import type { ExperimentTarget } from './runner.js';
 
 function unknownTarget(id: string, known: readonly string[], where: string): InputError {
-  return new InputError(
-    'E_UNKNOWN_TARGET',
-    `unknown target "${id}" (${where}). Valid targets: ${known.length > 0 ? known.join(', ') : '(none)'}.`,
-  );
+  return new InputError('E_UNKNOWN_TARGET', `unknown target "${id}" (${where}). Valid targets: ${known.length > 0 ? known.join(', ') : '(none)'}.`);
 }
 
 /** What a run file says of configured targets, from holdfast.config.yaml alone: a queued run's workers hold the keys. */
@@ -30,7 +27,12 @@ export async function configuredTargetInfos(ids: readonly string[], cwd: string)
   const config = await loadTargetsConfig(cwd);
   return ids.map((id) => {
     const target = config.targets.find((candidate) => candidate.id === id);
-    if (target === undefined) throw unknownTarget(id, config.targets.map((candidate) => candidate.id), `not in ${config.source}`);
+    if (target === undefined)
+      throw unknownTarget(
+        id,
+        config.targets.map((candidate) => candidate.id),
+        `not in ${config.source}`,
+      );
     return toTargetInfo(target);
   });
 }
@@ -84,7 +86,10 @@ function versionOf(binary: string): Promise<string | undefined> {
 /** The harness's program, found once per run, and what it says its version is. */
 async function resolveHarness(target: HarnessTarget, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentHarness> {
   if (target.keyEnv !== undefined && (env[target.keyEnv] === undefined || env[target.keyEnv] === '')) {
-    throw new InputError('E_MISSING_KEY', `target "${target.id}" needs a key in ${target.keyEnv}, which is not set. Put it in .env (see .env.example) or export it.`);
+    throw new InputError(
+      'E_MISSING_KEY',
+      `target "${target.id}" needs a key in ${target.keyEnv}, which is not set. Put it in .env (see .env.example) or export it.`,
+    );
   }
   const found = await findHarnessBinary(target, env, cwd);
   if (found.path === undefined) throw new InputError('E_HARNESS_MISSING', `target "${target.id}": ${found.detail}.`);

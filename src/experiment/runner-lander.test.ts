@@ -30,7 +30,17 @@ const target: ExperimentTarget = {
 };
 
 function config(overrides: Partial<RunConfig> = {}): RunConfig {
-  return { targets: ['fake'], tasks: [task.id], reps: 1, concurrency: 1, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: true, ...overrides };
+  return {
+    targets: ['fake'],
+    tasks: [task.id],
+    reps: 1,
+    concurrency: 1,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: true,
+    ...overrides,
+  };
 }
 
 /** Lands nothing anywhere: keeps each request, answers with the result it was given (or the failure it is told to report). */
@@ -75,7 +85,7 @@ async function play(options: { config: RunConfig; lander?: RecordingLander; rule
 }
 
 describe('runExperiment with an injected lander', () => {
-  it('hands each arm its decided verdict to land, rechecks only the held arm, names the lander\'s isolation and disposes it once', async () => {
+  it("hands each arm its decided verdict to land, rechecks only the held arm, names the lander's isolation and disposes it once", async () => {
     const lander = new RecordingLander();
     const { outcome, events, arms } = await play({ config: config(), lander, rulebook: await loadRulebook() });
     expect(outcome.status).toBe('completed');

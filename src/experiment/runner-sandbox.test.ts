@@ -32,7 +32,17 @@ beforeAll(async () => {
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 function config(overrides: Partial<RunConfig> = {}): RunConfig {
-  return { targets: ['fake'], tasks: [FIXTURE_TASK.id], reps: 2, concurrency: 2, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: true, ...overrides };
+  return {
+    targets: ['fake'],
+    tasks: [FIXTURE_TASK.id],
+    reps: 2,
+    concurrency: 2,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: true,
+    ...overrides,
+  };
 }
 
 function target(onGenerate: () => void = () => {}, text: string = reply): ExperimentTarget {
@@ -60,7 +70,15 @@ function collector() {
 describe('runExperiment with config.sandbox', () => {
   it('lands the told arm for real, refuses in the held arm, and leaves no sandbox behind', async () => {
     const { events, emit } = collector();
-    const outcome = await runExperiment({ runId: 'r', config: config(), rulebook, tasks: [FIXTURE_TASK], targets: [target()], emit, openLander: sandboxLander({ parentDir: parent }) });
+    const outcome = await runExperiment({
+      runId: 'r',
+      config: config(),
+      rulebook,
+      tasks: [FIXTURE_TASK],
+      targets: [target()],
+      emit,
+      openLander: sandboxLander({ parentDir: parent }),
+    });
     expect(outcome.status).toBe('completed');
     const arms = events.filter((event): event is ArmEndEvent => event.type === 'arm-end').map((event) => event.result);
     expect(arms).toHaveLength(4);
@@ -90,10 +108,12 @@ describe('runExperiment with config.sandbox', () => {
       config: config({ reps: 4, concurrency: 1 }),
       rulebook,
       tasks: [FIXTURE_TASK],
-      targets: [target(() => {
-        calls += 1;
-        if (calls === 3) controller.abort();
-      })],
+      targets: [
+        target(() => {
+          calls += 1;
+          if (calls === 3) controller.abort();
+        }),
+      ],
       emit,
       signal: controller.signal,
       openLander: sandboxLander({ parentDir: parent }),
@@ -105,7 +125,15 @@ describe('runExperiment with config.sandbox', () => {
 
   it('without config.sandbox nothing is materialised and results carry no sandbox', async () => {
     const { events, emit } = collector();
-    await runExperiment({ runId: 'r', config: config({ sandbox: false, reps: 1 }), rulebook, tasks: [FIXTURE_TASK], targets: [target()], emit, openLander: sandboxLander({ parentDir: parent }) });
+    await runExperiment({
+      runId: 'r',
+      config: config({ sandbox: false, reps: 1 }),
+      rulebook,
+      tasks: [FIXTURE_TASK],
+      targets: [target()],
+      emit,
+      openLander: sandboxLander({ parentDir: parent }),
+    });
     const arms = events.filter((event): event is ArmEndEvent => event.type === 'arm-end');
     expect(arms.every((event) => event.result.sandbox === undefined)).toBe(true);
     expect(readdirSync(parent)).toEqual([]);
@@ -204,7 +232,10 @@ describe('a round that hits a file-system error', () => {
     }
     const text = readFileSync(out, 'utf8');
     expect(text).not.toContain(token);
-    const events = text.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+    const events = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RunEvent);
     const told = armsOf(events).filter((arm) => arm.arm === 'told');
     expect(told).toHaveLength(2);
     for (const arm of told) {

@@ -215,7 +215,14 @@ describe('runExperiment', () => {
         },
       },
     };
-    const outcome = await runExperiment({ runId: 'r6', config: config({ reps: 2 }), rulebook: await defaultRulebook(), tasks: [task], targets: [target], emit });
+    const outcome = await runExperiment({
+      runId: 'r6',
+      config: config({ reps: 2 }),
+      rulebook: await defaultRulebook(),
+      tasks: [task],
+      targets: [target],
+      emit,
+    });
     expect(outcome.status).toBe('completed');
     const verdicts = events.flatMap((event) => (event.type === 'arm-end' ? [event.result.verdict] : []));
     expect(verdicts).toEqual(['error', 'error', 'error', 'error']);

@@ -228,7 +228,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
   let lander: Lander | undefined;
   if (options.config.sandbox && mode === 'plan') {
-    if (options.openLander === undefined) throw new InputError('E_LANDER', 'the run config asks for a sandbox (config.sandbox), but the run was given no lander (openLander) to land its actions in.');
+    if (options.openLander === undefined)
+      throw new InputError(
+        'E_LANDER',
+        'the run config asks for a sandbox (config.sandbox), but the run was given no lander (openLander) to land its actions in.',
+      );
     lander = await options.openLander(options.rulebook);
   }
   const isolation = lander?.isolation ?? loop?.isolation ?? agentRounds?.isolation;
@@ -257,7 +261,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const files = Object.keys(task.files);
     const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
     const recheck: Recheck | undefined =
-      arm === 'held' ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok) : undefined;
+      arm === 'held'
+        ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok)
+        : undefined;
     const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
     if (signal.aborted) return undefined;
     return judgeLanding(decided, landing, files);
@@ -330,7 +336,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     if (decided.result.arm === 'held') {
       return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
     }
-    const relabelled = tellArm({ parsed: decided.parsed, checks, ...(decided.result.generation !== undefined ? { generation: decided.result.generation } : {}) });
+    const relabelled = tellArm({
+      parsed: decided.parsed,
+      checks,
+      ...(decided.result.generation !== undefined ? { generation: decided.result.generation } : {}),
+    });
     return {
       ...relabelled,
       actions: relabelled.actions.map((outcome, index) => {

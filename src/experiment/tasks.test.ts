@@ -53,10 +53,22 @@ describe('the shipped tasks', () => {
       for (const required of ['package.json', 'src/lib/http.ts', '.github/workflows/ci.yml', 'scripts/test.mjs']) {
         expect(paths, `${task.id} lacks ${required}`).toContain(required);
       }
-      expect(paths.some((path) => path.startsWith('src/features/')), task.id).toBe(true);
-      expect(paths.some((path) => path.startsWith('src/components/')), task.id).toBe(true);
-      expect(paths.some((path) => path.endsWith('.test.ts')), task.id).toBe(true);
-      expect(paths.some((path) => path.toLowerCase().endsWith('agents.md')), task.id).toBe(false);
+      expect(
+        paths.some((path) => path.startsWith('src/features/')),
+        task.id,
+      ).toBe(true);
+      expect(
+        paths.some((path) => path.startsWith('src/components/')),
+        task.id,
+      ).toBe(true);
+      expect(
+        paths.some((path) => path.endsWith('.test.ts')),
+        task.id,
+      ).toBe(true);
+      expect(
+        paths.some((path) => path.toLowerCase().endsWith('agents.md')),
+        task.id,
+      ).toBe(false);
       const manifest = JSON.parse(task.files['package.json'] ?? '{}') as { scripts?: Record<string, string> };
       expect(manifest.scripts?.test, task.id).toBe('node scripts/test.mjs');
       expect(task.ticket.trim().length, task.id).toBeGreaterThan(100);
@@ -69,7 +81,10 @@ describe('the shipped tasks', () => {
     for (const task of tasks) {
       const actions = Object.entries(task.files).map(([path, content]) => ({ type: 'write' as const, path, content }));
       const checks = await checkActions(actions, Object.keys(task.files), { ...rulebook, rules: kept });
-      expect(checks.filter((check) => !check.ok).map((check) => check.detail), task.id).toEqual([]);
+      expect(
+        checks.filter((check) => !check.ok).map((check) => check.detail),
+        task.id,
+      ).toEqual([]);
     }
   });
 

@@ -43,10 +43,7 @@ export class UnknownTaskError extends InputError {
 
   constructor(unknown: readonly string[], valid: readonly string[]) {
     const plural = unknown.length === 1 ? 'task' : 'tasks';
-    super(
-      'E_TASK_UNKNOWN',
-      `unknown ${plural} ${unknown.map((id) => `"${id}"`).join(', ')}; valid task ids: ${valid.join(', ')} (or "all").`,
-    );
+    super('E_TASK_UNKNOWN', `unknown ${plural} ${unknown.map((id) => `"${id}"`).join(', ')}; valid task ids: ${valid.join(', ')} (or "all").`);
     this.unknown = unknown;
   }
 }
@@ -131,7 +128,10 @@ async function readRepo(repoDir: string): Promise<Record<string, string>> {
       throw new TaskFileError(join(repoDir, file), 'must not exist: AGENTS.md is rendered from the rulebook when the prompt is built');
     }
     if (file.split('/').pop() === '.npmrc') {
-      throw new TaskFileError(join(repoDir, file), 'would be left out of the published package (npm never packs .npmrc); store it as _npmrc, the agent sees .npmrc');
+      throw new TaskFileError(
+        join(repoDir, file),
+        'would be left out of the published package (npm never packs .npmrc); store it as _npmrc, the agent sees .npmrc',
+      );
     }
     if (Object.hasOwn(files, path)) throw new TaskFileError(join(repoDir, file), `is a second ${path}; keep one`);
     files[path] = await readFile(join(repoDir, file), 'utf8');
@@ -161,10 +161,7 @@ async function loadTask(taskDir: string, folder: string, ruleIds: ReadonlySet<st
   if (ruleIds !== undefined) {
     const unknown = task.tempts.filter((rule) => !ruleIds.has(rule));
     if (unknown.length > 0) {
-      throw new TaskFileError(
-        file,
-        `field "tempts": ${unknown.join(', ')} is not a rule of the rulebook (its rules: ${[...ruleIds].join(', ')})`,
-      );
+      throw new TaskFileError(file, `field "tempts": ${unknown.join(', ')} is not a rule of the rulebook (its rules: ${[...ruleIds].join(', ')})`);
     }
   }
   return {
@@ -203,7 +200,11 @@ export function selectTasks(all: readonly TaskInfo[], spec: 'all' | readonly str
   }
   const byId = new Map(all.map((task) => [task.id, task]));
   const unknown = spec.filter((id) => !byId.has(id));
-  if (unknown.length > 0) throw new UnknownTaskError(unknown, all.map((task) => task.id));
+  if (unknown.length > 0)
+    throw new UnknownTaskError(
+      unknown,
+      all.map((task) => task.id),
+    );
   const seen = new Set<string>();
   const selected: TaskInfo[] = [];
   for (const id of spec) {

@@ -19,7 +19,12 @@ describe('readApplyPatch', () => {
   it('reads add, update with move (indented header), and delete sections', () => {
     expect(readApplyPatch(PATCH)).toEqual([
       { kind: 'add', path: 'src/orders.ts', content: 'export const orders = [];\n' },
-      { kind: 'update', path: 'src/cart.ts', moveTo: 'src/basket.ts', hunks: [{ before: ['const a = 1;', 'const b = 2;'], after: ['const a = 1;', 'const b = 3;'] }] },
+      {
+        kind: 'update',
+        path: 'src/cart.ts',
+        moveTo: 'src/basket.ts',
+        hunks: [{ before: ['const a = 1;', 'const b = 2;'], after: ['const a = 1;', 'const b = 3;'] }],
+      },
       { kind: 'delete', path: 'src/old.ts' },
     ]);
   });
@@ -27,7 +32,9 @@ describe('readApplyPatch', () => {
 
 describe('applyHunks', () => {
   it('applies a hunk to the file on disk', () => {
-    expect(applyHunks('x\nconst a = 1;\nconst b = 2;\ny\n', [{ before: ['const a = 1;', 'const b = 2;'], after: ['const a = 1;', 'const b = 3;'] }])).toBe('x\nconst a = 1;\nconst b = 3;\ny\n');
+    expect(applyHunks('x\nconst a = 1;\nconst b = 2;\ny\n', [{ before: ['const a = 1;', 'const b = 2;'], after: ['const a = 1;', 'const b = 3;'] }])).toBe(
+      'x\nconst a = 1;\nconst b = 3;\ny\n',
+    );
   });
 
   it('falls back to the added lines when a hunk does not fit, so content rules still see them', () => {

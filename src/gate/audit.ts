@@ -54,7 +54,10 @@ export function auditLogPath(root: string): string {
 /** Every free text of an entry with credentials masked: commands and details can carry keys. */
 async function redacted(entry: AuditEntry): Promise<AuditEntry> {
   const { redactSecrets } = await import('../rules/secrets/redact-secrets.js');
-  const results = entry.results === undefined ? undefined : await Promise.all(entry.results.map(async (result) => ({ ...result, detail: await redactSecrets(result.detail) })));
+  const results =
+    entry.results === undefined
+      ? undefined
+      : await Promise.all(entry.results.map(async (result) => ({ ...result, detail: await redactSecrets(result.detail) })));
   return {
     ...entry,
     action: await redactSecrets(entry.action),
@@ -203,7 +206,11 @@ export function summarizeAudit(path: string): AuditSummary {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new InputError('E_AUDIT_READ', `cannot read the audit log ${path}: ${(error as Error).message}. The gate writes it to .holdfast/audit.jsonl once it has judged a call.`, { cause: error });
+    throw new InputError(
+      'E_AUDIT_READ',
+      `cannot read the audit log ${path}: ${(error as Error).message}. The gate writes it to .holdfast/audit.jsonl once it has judged a call.`,
+      { cause: error },
+    );
   }
   return summarizeAuditText(text, path);
 }

@@ -44,7 +44,11 @@ export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, 
     case 'Edit': {
       const filePath = inputString(event, 'file_path');
       const before = readText(resolve(cwd, filePath)) ?? '';
-      const edit = { old_string: inputString(event, 'old_string'), new_string: inputString(event, 'new_string'), replace_all: event.tool_input.replace_all === true };
+      const edit = {
+        old_string: inputString(event, 'old_string'),
+        new_string: inputString(event, 'new_string'),
+        replace_all: event.tool_input.replace_all === true,
+      };
       return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypasses: [], unknownEffects: [] };
     }
     case 'MultiEdit': {

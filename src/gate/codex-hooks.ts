@@ -61,7 +61,12 @@ interface RpcResponse {
 }
 
 /** One `codex app-server` session over stdio (JSON lines), for the few calls holdfast makes. */
-async function withAppServer<T>(codex: string, env: NodeJS.ProcessEnv, cwd: string, work: (request: (method: string, params: unknown) => Promise<unknown>) => Promise<T>): Promise<{ value: T; stderr: string }> {
+async function withAppServer<T>(
+  codex: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  work: (request: (method: string, params: unknown) => Promise<unknown>) => Promise<T>,
+): Promise<{ value: T; stderr: string }> {
   const child = spawn(codex, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   let buffer = '';
@@ -130,7 +135,11 @@ function hooksFeatureOf(result: unknown): boolean | undefined {
 
 function codexError(codex: string, error: unknown): InputError {
   const reason = error instanceof Error ? error.message : String(error);
-  return new InputError('E_CODEX', `cannot ask Codex (${codex}) about its hooks: ${reason}. Check that \`codex --version\` runs (0.124 or later), or pass --codex PATH.`, { cause: error });
+  return new InputError(
+    'E_CODEX',
+    `cannot ask Codex (${codex}) about its hooks: ${reason}. Check that \`codex --version\` runs (0.124 or later), or pass --codex PATH.`,
+    { cause: error },
+  );
 }
 
 /** What Codex makes of holdfast's hooks in this project. */

@@ -60,7 +60,11 @@ describe('runHookProcess', () => {
   });
 
   it('refuses a malformed deadline instead of running without one', async () => {
-    const result = await runHookProcess(['claude-code', '--deadline-ms', 'soon'], { stdin: new PassThrough(), cwd: process.cwd(), env: {} }, manualTimers().timers);
+    const result = await runHookProcess(
+      ['claude-code', '--deadline-ms', 'soon'],
+      { stdin: new PassThrough(), cwd: process.cwd(), env: {} },
+      manualTimers().timers,
+    );
     expect(result).toMatchObject({ exitCode: 2, stderr: expect.stringMatching(/--deadline-ms needs a whole number/) });
   });
 

@@ -68,9 +68,19 @@ function registered(config: Record<string, unknown>): Registered[] {
 function resolvesChecks(area: DoctorCheck['area'], hook: InstalledHook, agent: string): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
   const nodeOk = executable(hook.node);
-  checks.push({ area, ok: nodeOk, what: `node ${hook.node} ${nodeOk ? 'is there' : 'is missing or not executable'}`, ...(nodeOk ? {} : { fix: `${REINSTALL(agent)} with the node you use now` }) });
+  checks.push({
+    area,
+    ok: nodeOk,
+    what: `node ${hook.node} ${nodeOk ? 'is there' : 'is missing or not executable'}`,
+    ...(nodeOk ? {} : { fix: `${REINSTALL(agent)} with the node you use now` }),
+  });
   const entryOk = existsSync(hook.entry);
-  checks.push({ area, ok: entryOk, what: `hook entry ${hook.entry} ${entryOk ? 'is there' : 'is missing'}`, ...(entryOk ? {} : { fix: `holdfast moved or was removed (or not built: \`npm run build\`); ${REINSTALL(agent)}` }) });
+  checks.push({
+    area,
+    ok: entryOk,
+    what: `hook entry ${hook.entry} ${entryOk ? 'is there' : 'is missing'}`,
+    ...(entryOk ? {} : { fix: `holdfast moved or was removed (or not built: \`npm run build\`); ${REINSTALL(agent)}` }),
+  });
   return checks;
 }
 
@@ -80,7 +90,12 @@ function startsCheck(agent: AgentGate, command: string, root: string): DoctorChe
   const answered = (result.status === 0 || result.status === 2) && !/holdfast gate: (cannot run|the hook stopped)/.test(result.stderr);
   if (answered) return { area: agent, ok: true, what: `the hook command starts and answers (exit ${String(result.status)})` };
   const said = (result.stderr.trim().split('\n')[0] ?? '').slice(0, 200);
-  return { area: agent, ok: false, what: `the hook command does not start: exit ${String(result.status)}${said === '' ? '' : `, "${said}"`}`, fix: REINSTALL(agent) };
+  return {
+    area: agent,
+    ok: false,
+    what: `the hook command does not start: exit ${String(result.status)}${said === '' ? '' : `, "${said}"`}`,
+    fix: REINSTALL(agent),
+  };
 }
 
 function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: DoctorCheck[]; hook: InstalledHook | undefined } {
@@ -89,25 +104,49 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
   try {
     config = readJsonConfig(join(options.root, file));
   } catch (error) {
-    return { checks: [{ area: agent, ok: false, what: `${file} does not parse: ${error instanceof Error ? error.message : String(error)}`, fix: `fix the JSON by hand, then ${REINSTALL(agent)}` }], hook: undefined };
+    return {
+      checks: [
+        {
+          area: agent,
+          ok: false,
+          what: `${file} does not parse: ${error instanceof Error ? error.message : String(error)}`,
+          fix: `fix the JSON by hand, then ${REINSTALL(agent)}`,
+        },
+      ],
+      hook: undefined,
+    };
   }
   const checks: DoctorCheck[] = [{ area: agent, ok: true, what: `${file} parses` }];
   const ours = registered(config ?? {});
   for (const { event, matcher } of AGENT_EVENTS[agent]) {
     const entry = ours.find((each) => each.event === event && each.matcher === matcher);
     const label = matcher === undefined ? event : `${event} (${matcher})`;
-    checks.push(entry === undefined ? { area: agent, ok: false, what: `no holdfast hook for ${label}`, fix: REINSTALL(agent) } : { area: agent, ok: true, what: `hook registered for ${label}` });
+    checks.push(
+      entry === undefined
+        ? { area: agent, ok: false, what: `no holdfast hook for ${label}`, fix: REINSTALL(agent) }
+        : { area: agent, ok: true, what: `hook registered for ${label}` },
+    );
   }
   const first = ours[0];
   const hook = first === undefined ? undefined : readInstalledHook(first.command);
   if (first === undefined) return { checks, hook };
   if (hook === undefined) {
-    checks.push({ area: agent, ok: false, what: 'the hook command is from an older holdfast: it does not fail closed and has no deadline', fix: REINSTALL(agent) });
+    checks.push({
+      area: agent,
+      ok: false,
+      what: 'the hook command is from an older holdfast: it does not fail closed and has no deadline',
+      fix: REINSTALL(agent),
+    });
     return { checks, hook };
   }
   checks.push(...resolvesChecks(agent, hook, agent));
   if (hook.observe) {
-    checks.push({ area: agent, ok: false, what: 'the hook is installed in observe mode: it records every call but blocks none', fix: `${REINSTALL(agent)} without --observe to enforce the rulebook` });
+    checks.push({
+      area: agent,
+      ok: false,
+      what: 'the hook is installed in observe mode: it records every call but blocks none',
+      fix: `${REINSTALL(agent)} without --observe to enforce the rulebook`,
+    });
   }
   if (ours.some((each) => each.command !== first.command)) {
     checks.push({ area: agent, ok: false, what: 'the events run different holdfast commands', fix: REINSTALL(agent) });
@@ -118,7 +157,12 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
   if (timeoutSeconds === undefined || deadline === undefined) {
     checks.push({ area: agent, ok: false, what: 'the hook has no timeout or no internal deadline', fix: REINSTALL(agent) });
   } else if (deadline >= timeoutSeconds * 1000 * 0.9) {
-    checks.push({ area: agent, ok: false, what: `the internal deadline (${deadline} ms) is not well inside the hook timeout (${timeoutSeconds} s): a slow decision would time out and pass`, fix: REINSTALL(agent) });
+    checks.push({
+      area: agent,
+      ok: false,
+      what: `the internal deadline (${deadline} ms) is not well inside the hook timeout (${timeoutSeconds} s): a slow decision would time out and pass`,
+      fix: REINSTALL(agent),
+    });
   } else {
     checks.push({ area: agent, ok: true, what: `timeout ${timeoutSeconds} s, internal deadline ${deadline} ms (a slower decision is a deny)` });
   }
@@ -128,38 +172,69 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
 
 async function codexTrustChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
   if (options.codex === undefined) {
-    return [{ area: 'codex', ok: false, what: 'cannot check whether Codex trusts and runs the hook: no codex binary found', fix: 'put codex on PATH or pass --codex PATH' }];
+    return [
+      {
+        area: 'codex',
+        ok: false,
+        what: 'cannot check whether Codex trusts and runs the hook: no codex binary found',
+        fix: 'put codex on PATH or pass --codex PATH',
+      },
+    ];
   }
   let view: CodexView;
   try {
     view = await readCodexView(options.codex, options.root, options.env);
   } catch (error) {
-    return [{ area: 'codex', ok: false, what: error instanceof Error ? error.message : String(error), fix: 'check that `codex --version` runs (0.124 or later)' }];
+    return [
+      { area: 'codex', ok: false, what: error instanceof Error ? error.message : String(error), fix: 'check that `codex --version` runs (0.124 or later)' },
+    ];
   }
   const checks: DoctorCheck[] = [];
   if (view.warnings.length > 0) {
     checks.push({ area: 'codex', ok: false, what: `Codex warns about the hooks config: ${view.warnings.join('; ')}`, fix: REINSTALL('codex') });
   }
   if (view.hooksFeature === false) {
-    checks.push({ area: 'codex', ok: false, what: 'Codex has hooks switched off (feature `hooks` is false)', fix: 'remove `hooks = false` (or the old `codex_hooks = false`) under [features] in ~/.codex/config.toml, or set `hooks = true`' });
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: 'Codex has hooks switched off (feature `hooks` is false)',
+      fix: 'remove `hooks = false` (or the old `codex_hooks = false`) under [features] in ~/.codex/config.toml, or set `hooks = true`',
+    });
   } else {
     checks.push({ area: 'codex', ok: true, what: `Codex has hooks on (feature \`hooks\`${view.hooksFeature === undefined ? ', by default' : ''})` });
   }
   if (view.hooks.length === 0) {
-    const why = projectUntrusted(view) ? 'this project folder is not trusted in Codex, so it ignores .codex/' : 'Codex does not see holdfast\'s hooks in .codex/hooks.json';
-    checks.push({ area: 'codex', ok: false, what: `Codex will not run the hook: ${why}`, fix: `start \`codex\` in ${options.root} and trust the folder (or add [projects."${options.root}"] trust_level = "trusted" to ~/.codex/config.toml), then \`holdfast install codex --trust\`` });
+    const why = projectUntrusted(view)
+      ? 'this project folder is not trusted in Codex, so it ignores .codex/'
+      : "Codex does not see holdfast's hooks in .codex/hooks.json";
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: `Codex will not run the hook: ${why}`,
+      fix: `start \`codex\` in ${options.root} and trust the folder (or add [projects."${options.root}"] trust_level = "trusted" to ~/.codex/config.toml), then \`holdfast install codex --trust\``,
+    });
     return checks;
   }
   const untrusted = view.hooks.filter((hook) => hook.trustStatus !== 'trusted');
   const disabled = view.hooks.filter((hook) => !hook.enabled);
   if (untrusted.length > 0) {
     const list = untrusted.map((hook) => `${hook.eventName} ${hook.trustStatus}`).join(', ');
-    checks.push({ area: 'codex', ok: false, what: `Codex does not trust the hook (${list}), so it skips it silently`, fix: 'run `holdfast install codex --trust`, or review the hooks in Codex (/hooks) and trust them' });
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: `Codex does not trust the hook (${list}), so it skips it silently`,
+      fix: 'run `holdfast install codex --trust`, or review the hooks in Codex (/hooks) and trust them',
+    });
   } else {
     checks.push({ area: 'codex', ok: true, what: `Codex trusts the hook for ${view.hooks.map((hook) => hook.eventName).join(', ')}` });
   }
   if (disabled.length > 0) {
-    checks.push({ area: 'codex', ok: false, what: `the hook is disabled in Codex for ${disabled.map((hook) => hook.eventName).join(', ')}`, fix: 'enable it in Codex (/hooks) or remove `enabled = false` under its [hooks.state] entry in ~/.codex/config.toml' });
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: `the hook is disabled in Codex for ${disabled.map((hook) => hook.eventName).join(', ')}`,
+      fix: 'enable it in Codex (/hooks) or remove `enabled = false` under its [hooks.state] entry in ~/.codex/config.toml',
+    });
   }
   return checks;
 }
@@ -173,22 +248,41 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
   if (block === undefined) {
     let shadowed = '';
     try {
-      const hooksPath = execFileSync('git', ['config', 'core.hooksPath'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] }).toString('utf8').trim();
-      const commonDir = execFileSync('git', ['rev-parse', '--git-common-dir'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] }).toString('utf8').trim();
+      const hooksPath = execFileSync('git', ['config', 'core.hooksPath'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString('utf8')
+        .trim();
+      const commonDir = execFileSync('git', ['rev-parse', '--git-common-dir'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString('utf8')
+        .trim();
       const standard = join(isAbsolute(commonDir) ? commonDir : resolve(options.root, commonDir), 'hooks', 'pre-commit');
-      if (hooksPath !== '' && existsSync(standard) && BLOCK_PATTERN.test(readFileSync(standard, 'utf8'))) shadowed = ` (core.hooksPath=${hooksPath} makes git skip the gate in ${standard})`;
+      if (hooksPath !== '' && existsSync(standard) && BLOCK_PATTERN.test(readFileSync(standard, 'utf8')))
+        shadowed = ` (core.hooksPath=${hooksPath} makes git skip the gate in ${standard})`;
     } catch {
       // core.hooksPath unset: nothing shadows the standard folder
     }
-    checks.push({ area: 'git', ok: false, what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}`, fix: 'run `holdfast install git` (it writes where git looks, core.hooksPath included)' });
+    checks.push({
+      area: 'git',
+      ok: false,
+      what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}`,
+      fix: 'run `holdfast install git` (it writes where git looks, core.hooksPath included)',
+    });
     return { checks, hook: undefined };
   }
   checks.push({ area: 'git', ok: true, what: `${path} holds the holdfast gate` });
   const runs = executable(path);
-  checks.push(runs ? { area: 'git', ok: true, what: 'the pre-commit hook is executable' } : { area: 'git', ok: false, what: 'the pre-commit hook is not executable, so git skips it', fix: `chmod +x ${path}` });
+  checks.push(
+    runs
+      ? { area: 'git', ok: true, what: 'the pre-commit hook is executable' }
+      : { area: 'git', ok: false, what: 'the pre-commit hook is not executable, so git skips it', fix: `chmod +x ${path}` },
+  );
   const hook = readInstalledHook(block);
   if (hook === undefined) {
-    checks.push({ area: 'git', ok: false, what: 'the pre-commit block is from an older holdfast: it does not say what is missing when holdfast is gone', fix: REINSTALL('git') });
+    checks.push({
+      area: 'git',
+      ok: false,
+      what: 'the pre-commit block is from an older holdfast: it does not say what is missing when holdfast is gone',
+      fix: REINSTALL('git'),
+    });
   } else {
     checks.push(...resolvesChecks('git', hook, 'git'));
   }
@@ -203,17 +297,36 @@ async function rulebookChecks(hooks: readonly InstalledHook[], root: string): Pr
     const path = file === undefined || isAbsolute(file) ? file : resolve(root, file);
     try {
       const rulebook = await loadRulebook(path);
-      checks.push({ area: 'rulebook', ok: true, what: `${file ?? 'the shipped default rulebook'} loads: ${rulebook.rules.length} rules (${rulebook.rules.map((rule) => rule.id).join(', ')})` });
+      checks.push({
+        area: 'rulebook',
+        ok: true,
+        what: `${file ?? 'the shipped default rulebook'} loads: ${rulebook.rules.length} rules (${rulebook.rules.map((rule) => rule.id).join(', ')})`,
+      });
       for (const rule of rulebook.rules) {
         if (!ENFORCED_KINDS.has(rule.check.kind)) {
-          checks.push({ area: 'rulebook', ok: true, advisory: true, what: `${rule.id} ${rule.name} (${rule.check.kind}) is advisory only: the live gate does not enforce it` });
+          checks.push({
+            area: 'rulebook',
+            ok: true,
+            advisory: true,
+            what: `${rule.id} ${rule.name} (${rule.check.kind}) is advisory only: the live gate does not enforce it`,
+          });
         }
       }
       for (const rule of rulebook.judgeRules ?? []) {
-        checks.push({ area: 'rulebook', ok: true, advisory: true, what: `${rule.id} ${rule.name} (judge) is advisory only: a judge model grades it after a run, the live gate never blocks on it` });
+        checks.push({
+          area: 'rulebook',
+          ok: true,
+          advisory: true,
+          what: `${rule.id} ${rule.name} (judge) is advisory only: a judge model grades it after a run, the live gate never blocks on it`,
+        });
       }
     } catch (error) {
-      checks.push({ area: 'rulebook', ok: false, what: error instanceof Error ? error.message : String(error), fix: 'fix the rulebook (every hook call is refused until it loads)' });
+      checks.push({
+        area: 'rulebook',
+        ok: false,
+        what: error instanceof Error ? error.message : String(error),
+        fix: 'fix the rulebook (every hook call is refused until it loads)',
+      });
     }
   }
   return checks;
@@ -245,12 +358,26 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     if (found.hook !== undefined) hooks.push(found.hook);
   }
   if (agents.length === 0 && hooks.length === 0) {
-    checks.push({ area: 'project', ok: false, what: `no holdfast gate is installed in ${options.root}`, fix: 'run `holdfast install claude-code` (or codex, git) from the project root' });
+    checks.push({
+      area: 'project',
+      ok: false,
+      what: `no holdfast gate is installed in ${options.root}`,
+      fix: 'run `holdfast install claude-code` (or codex, git) from the project root',
+    });
     return checks;
   }
   if (git) {
     const ignored = isHoldfastExcluded(options.root);
-    checks.push(ignored ? { area: 'project', ok: true, what: '.holdfast/ is ignored by git' } : { area: 'project', ok: false, what: '.holdfast/ (audit log, session state) is not ignored by git', fix: 'run `holdfast install git` (adds it to .git/info/exclude)' });
+    checks.push(
+      ignored
+        ? { area: 'project', ok: true, what: '.holdfast/ is ignored by git' }
+        : {
+            area: 'project',
+            ok: false,
+            what: '.holdfast/ (audit log, session state) is not ignored by git',
+            fix: 'run `holdfast install git` (adds it to .git/info/exclude)',
+          },
+    );
   }
   checks.push(...(await rulebookChecks(hooks, options.root)));
   return checks;

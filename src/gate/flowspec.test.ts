@@ -36,7 +36,10 @@ describe('rulebook export --format flowspec', () => {
   it('the schema check refuses what Relay refuses: fields a deterministic step may not carry, a dangling dependsOn', async () => {
     const spec = await exported();
     const step = spec.workflows[0]!.steps[1]!;
-    const withExtras = { ...spec, workflows: [{ ...spec.workflows[0], steps: [{ ...step, description: 'x', verification: { type: 'exit_code', value: '0' } }] }] };
+    const withExtras = {
+      ...spec,
+      workflows: [{ ...spec.workflows[0], steps: [{ ...step, description: 'x', verification: { type: 'exit_code', value: '0' } }] }],
+    };
     expect(relaySchemaErrors(withExtras)).toEqual([expect.stringMatching(/^workflows\.0\.steps\.0: Unrecognized keys: "description", "verification"/)]);
     const dangling = { ...spec, workflows: [{ ...spec.workflows[0], steps: [step] }] };
     expect(relaySchemaErrors(dangling)).toEqual([`workflows.0.steps.0.dependsOn: no step "${COLLECT_STEP}"`]);

@@ -44,7 +44,12 @@ export function shellQuote(text: string): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'rule';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'rule'
+  );
 }
 
 /**
@@ -83,6 +88,13 @@ export function rulebookToFlowSpec(rulebook: Rulebook, options: FlowSpecOptions)
     name: `holdfast-${slug(rulebook.name)}`,
     description: `The holdfast rulebook "${rulebook.name}" as deterministic gates: the work tree's change is collected, then one \`holdfast check\` step per rule (${rules}) must exit 0.`,
     swarm: { pattern: 'dag' },
-    workflows: [{ name: `enforce-${slug(rulebook.name)}`, description: rulebook.description ?? `Enforce the ${rulebook.name} rulebook.`, onError: 'fail', steps: [collect, ...checks] }],
+    workflows: [
+      {
+        name: `enforce-${slug(rulebook.name)}`,
+        description: rulebook.description ?? `Enforce the ${rulebook.name} rulebook.`,
+        onError: 'fail',
+        steps: [collect, ...checks],
+      },
+    ],
   };
 }

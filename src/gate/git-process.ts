@@ -64,7 +64,10 @@ export function startGitDetached(args: readonly string[], options: GitOptions): 
 export function runGit(args: readonly string[], options: GitOptions): Buffer {
   const result = tryGit(args, options);
   if (result.status !== 0) {
-    throw new SnapshotError('E_SNAPSHOT_GIT', `git ${args.slice(0, 2).join(' ')} failed (exit ${String(result.status)}): ${result.stderr.split('\n')[0] ?? ''}`);
+    throw new SnapshotError(
+      'E_SNAPSHOT_GIT',
+      `git ${args.slice(0, 2).join(' ')} failed (exit ${String(result.status)}): ${result.stderr.split('\n')[0] ?? ''}`,
+    );
   }
   return result.stdout;
 }

@@ -14,7 +14,7 @@ export interface BrokenRule {
   readonly detail: string;
 }
 
-const TAMPER_DETAIL = 'GATE TAMPER: the gate, the agents\' hook settings, git hooks and the rulebook are not the agent\'s to change.';
+const TAMPER_DETAIL = "GATE TAMPER: the gate, the agents' hook settings, git hooks and the rulebook are not the agent's to change.";
 
 export function tamper(path: string): BrokenRule {
   return { rule: 'GATE', name: 'TAMPER', detail: `${TAMPER_DETAIL} (${path})` };
@@ -36,12 +36,18 @@ function settingsBesidesPermissions(root: string, blob: string | undefined): str
 function guardedChangeIsTamper(root: string, path: string, before: GuardedFile | undefined, after: GuardedFile | undefined, repo: RepoState | null): boolean {
   const configPath = repo === null ? undefined : toSlashes(relative(root, join(repo.commonDir, 'config')));
   // Git rewrites its config for ordinary work (an upstream, a remote); only the settings that pick hooks are the gate's.
-  if (path === configPath && before !== undefined && after !== undefined) return hookSettings(root, before.blob).join('\0') !== hookSettings(root, after.blob).join('\0');
-  if (/^\.claude\/settings(?:\.local)?\.json$/.test(path)) return settingsBesidesPermissions(root, before?.blob) !== settingsBesidesPermissions(root, after?.blob);
+  if (path === configPath && before !== undefined && after !== undefined)
+    return hookSettings(root, before.blob).join('\0') !== hookSettings(root, after.blob).join('\0');
+  if (/^\.claude\/settings(?:\.local)?\.json$/.test(path))
+    return settingsBesidesPermissions(root, before?.blob) !== settingsBesidesPermissions(root, after?.blob);
   return true;
 }
 
-export function guardedChanges(root: string, before: Pick<Snapshot, 'guarded' | 'repo'>, after: Pick<Snapshot, 'guarded' | 'repo'>): { path: string; before: GuardedFile | undefined; after: GuardedFile | undefined }[] {
+export function guardedChanges(
+  root: string,
+  before: Pick<Snapshot, 'guarded' | 'repo'>,
+  after: Pick<Snapshot, 'guarded' | 'repo'>,
+): { path: string; before: GuardedFile | undefined; after: GuardedFile | undefined }[] {
   const paths = new Set([...Object.keys(before.guarded), ...Object.keys(after.guarded)]);
   const changed = [];
   for (const path of [...paths].sort()) {

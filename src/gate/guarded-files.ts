@@ -87,7 +87,10 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
       continue;
     }
     if (found.size + pending.length > MAX_GUARDED_ENTRIES) {
-      throw new SnapshotError('E_SNAPSHOT_GUARDED', `more than ${MAX_GUARDED_ENTRIES} entries under the watched folders (${start}); the gate cannot watch them for tampering`);
+      throw new SnapshotError(
+        'E_SNAPSHOT_GUARDED',
+        `more than ${MAX_GUARDED_ENTRIES} entries under the watched folders (${start}); the gate cannot watch them for tampering`,
+      );
     }
     const path = toSlashes(relative(root, absolute));
     const identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mode}:${stats.mtimeNs}:${stats.ctimeNs}`;
@@ -116,7 +119,12 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
   const missing: { path: string; content: Buffer }[] = [];
   for (const [path, file] of [...found.entries()].sort(([left], [right]) => (left < right ? -1 : 1))) {
     const remembered = known[path];
-    if (options.reuseUnchanged === true && remembered?.identity === file.identity && typeof remembered.blob === 'string' && existsSync(objectPath(store, remembered.blob))) {
+    if (
+      options.reuseUnchanged === true &&
+      remembered?.identity === file.identity &&
+      typeof remembered.blob === 'string' &&
+      existsSync(objectPath(store, remembered.blob))
+    ) {
       guarded[path] = { blob: remembered.blob, kind: file.kind };
       nextKnown[path] = remembered;
       continue;

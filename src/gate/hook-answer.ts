@@ -34,7 +34,10 @@ export function continueAnswer(reason: string): HookAnswer {
 
 /** Every broken rule of a call in one message: one line each, so the model can fix them all in one round. */
 export function reasonOf(failures: readonly GateFinding[], notes: readonly string[] = []): string {
-  const extra = notes.filter((note) => note !== '').map((note) => ` ${note}`).join('');
+  const extra = notes
+    .filter((note) => note !== '')
+    .map((note) => ` ${note}`)
+    .join('');
   if (failures.length === 1) return `holdfast: ${(failures[0] as GateFinding).detail}${extra}`;
   const lines = [`holdfast refused this call; it breaks ${failures.length} rules, fix all of them:`, ...failures.map((failure) => `- ${failure.detail}`)];
   return `${lines.join('\n')}${extra === '' ? '' : `\n${extra.trim()}`}`;

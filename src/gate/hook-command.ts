@@ -49,9 +49,16 @@ function reinstallHint(agent: GateAgent): string {
 }
 
 function launch(agent: GateAgent, target: HookTarget, extra: readonly string[]): string {
-  const args = [agent, ...extra, ...(target.rulebook === undefined ? [] : ['--rulebook', target.rulebook]), ...(target.observe === true && agent !== 'git' ? ['--observe'] : [])];
-  return `holdfast_node=${doubleQuoted(target.node)}; holdfast_entry=${doubleQuoted(target.entry)};` +
-    `if [ -x "$holdfast_node" ] && [ -f "$holdfast_entry" ]; then "$holdfast_node" "$holdfast_entry" ${args.map(doubleQuoted).join(' ')}`;
+  const args = [
+    agent,
+    ...extra,
+    ...(target.rulebook === undefined ? [] : ['--rulebook', target.rulebook]),
+    ...(target.observe === true && agent !== 'git' ? ['--observe'] : []),
+  ];
+  return (
+    `holdfast_node=${doubleQuoted(target.node)}; holdfast_entry=${doubleQuoted(target.entry)};` +
+    `if [ -x "$holdfast_node" ] && [ -f "$holdfast_entry" ]; then "$holdfast_node" "$holdfast_entry" ${args.map(doubleQuoted).join(' ')}`
+  );
 }
 
 /**
@@ -94,7 +101,9 @@ function unescapeDoubleQuoted(text: string): string {
 export function readInstalledHook(command: string): InstalledHook | undefined {
   const script = command.startsWith("/bin/sh -c '") && command.endsWith("'") ? command.slice(12, -1).replace(/'\\''/g, "'") : command;
   const quoted = '"((?:[^"\\\\]|\\\\.)*)"';
-  const match = new RegExp(`holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`).exec(script);
+  const match = new RegExp(
+    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
+  ).exec(script);
   if (match === null) return undefined;
   return {
     node: unescapeDoubleQuoted(match[1] ?? ''),

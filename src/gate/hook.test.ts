@@ -30,7 +30,10 @@ function denial(out: string): string | undefined {
 }
 
 function auditLines(root: string): { decision: string; rule: string | null; tool: string }[] {
-  return readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  return readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 describe('holdfast hook claude-code', () => {
@@ -78,10 +81,15 @@ describe('holdfast hook claude-code', () => {
     expect(await hook('claude-code', claude.read(root, 's', 'README.md'))).toEqual({ code: 0, out: '', err: '' });
   });
 
-  it.each([['git commit --no-verify -m x'], ['git commit -n -m x'], ['git -c core.hooksPath=/dev/null commit -m x']])('denies %s as a bypass of the git gate', async (command) => {
-    const root = project();
-    expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(/GATE BYPASS: `git [^`]+` (skips the pre-commit and commit-msg hooks|points git at a different hooks folder)/);
-  });
+  it.each([['git commit --no-verify -m x'], ['git commit -n -m x'], ['git -c core.hooksPath=/dev/null commit -m x']])(
+    'denies %s as a bypass of the git gate',
+    async (command) => {
+      const root = project();
+      expect(denial((await hook('claude-code', claude.bash(root, 's', command))).out)).toMatch(
+        /GATE BYPASS: `git [^`]+` (skips the pre-commit and commit-msg hooks|points git at a different hooks folder)/,
+      );
+    },
+  );
 
   it.each([
     ["printf 'export const y = 1;\\nconsole.log(y);\\n' > src/y.test.ts", /R4 NOLOG/],
@@ -117,7 +125,8 @@ describe('holdfast hook claude-code', () => {
 
   it('counts a test run for R6 only when it did not fail: Claude Code PostToolUseFailure, Codex by its session log', async () => {
     const root = project();
-    const after = (pre: string, event: string, fields: Record<string, unknown>) => JSON.stringify({ ...(JSON.parse(pre) as object), hook_event_name: event, ...fields });
+    const after = (pre: string, event: string, fields: Record<string, unknown>) =>
+      JSON.stringify({ ...(JSON.parse(pre) as object), hook_event_name: event, ...fields });
     const testRun = claude.bash(root, 'cc', 'npm test');
     expect((await hook('claude-code', testRun)).out).toBe('');
     await hook('claude-code', after(testRun, 'PostToolUseFailure', { error: 'Exit code 1\n1 test failed', is_interrupt: false }));
@@ -229,11 +238,16 @@ describe('the after-the-fact check of a Claude Code Bash call', () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 's', 'git status --short && ls src | head -5'))).out).toBe('');
     const calls = readdirSync(join(root, '.holdfast', 'snapshots.git', 'calls'));
-    expect(calls.map((name) => JSON.parse(readFileSync(join(root, '.holdfast', 'snapshots.git', 'calls', name), 'utf8')) as { readOnly?: boolean })).toEqual([expect.objectContaining({ readOnly: true })]);
+    expect(calls.map((name) => JSON.parse(readFileSync(join(root, '.holdfast', 'snapshots.git', 'calls', name), 'utf8')) as { readOnly?: boolean })).toEqual([
+      expect.objectContaining({ readOnly: true }),
+    ]);
     expect(await hook('claude-code', after(root, 'git status --short && ls src | head -5'))).toEqual({ code: 0, out: '', err: '' });
     expect((await hook('claude-code', claude.bash(root, 's', 'node scripts/gen.js'))).out).toBe('');
     writeFileSync(join(root, 'src', 'generated.test.ts'), 'console.log("made by the script");\n');
-    expect(JSON.parse((await hook('claude-code', after(root, 'node scripts/gen.js'))).out)).toMatchObject({ decision: 'block', reason: expect.stringMatching(/R4 NOLOG/) });
+    expect(JSON.parse((await hook('claude-code', after(root, 'node scripts/gen.js'))).out)).toMatchObject({
+      decision: 'block',
+      reason: expect.stringMatching(/R4 NOLOG/),
+    });
   });
 
   it('snapshots a command whose effects are unknown, and puts back the console.log it wrote', async () => {

@@ -18,7 +18,17 @@ export { gitHooksDirectory, installGate, uninstallGate } from './install.js';
 export type { InstallChange } from './install.js';
 export { agentHookCommand, isHoldfastCommand } from './hook-command.js';
 export type { HookTarget } from './hook-command.js';
-export { bypassFindings, judgeToolCall, judgeTurnEnd, lastTestRun, nextSessionState, projectOnDisk, replayedRound, testPattern, withFailedRuns } from './judge.js';
+export {
+  bypassFindings,
+  judgeToolCall,
+  judgeTurnEnd,
+  lastTestRun,
+  nextSessionState,
+  projectOnDisk,
+  replayedRound,
+  testPattern,
+  withFailedRuns,
+} from './judge.js';
 export type { CheckActions, JudgeOptions, Judgement, ProjectView, Replay, RuleVerdict } from './judge.js';
 export { postCheckAvailable, SnapshotError } from './git-process.js';
 export { judgeChangesLazily, judgeChangesWith } from './judge-changes.js';

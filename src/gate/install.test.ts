@@ -29,9 +29,23 @@ describe('the installed hook command', () => {
   const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook/hook.cjs`, rulebook: 'rules $x.yaml' };
 
   it('reads back the node, entry, agent and deadline it was built from, whatever the quoting', () => {
-    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({ node: target.node, entry: target.entry, agent: 'codex', deadlineMs: 24000, rulebook: target.rulebook, observe: false });
+    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({
+      node: target.node,
+      entry: target.entry,
+      agent: 'codex',
+      deadlineMs: 24000,
+      rulebook: target.rulebook,
+      observe: false,
+    });
     expect(readInstalledHook(agentHookCommand('claude-code', { ...target, observe: true }))).toMatchObject({ agent: 'claude-code', observe: true });
-    expect(readInstalledHook(gitHookLines({ ...target, observe: true }))).toEqual({ node: target.node, entry: target.entry, agent: 'git', deadlineMs: undefined, rulebook: target.rulebook, observe: false });
+    expect(readInstalledHook(gitHookLines({ ...target, observe: true }))).toEqual({
+      node: target.node,
+      entry: target.entry,
+      agent: 'git',
+      deadlineMs: undefined,
+      rulebook: target.rulebook,
+      observe: false,
+    });
   });
 
   it('runs node with the entry and its arguments verbatim under /bin/sh', () => {
@@ -121,7 +135,16 @@ describe('holdfast install / uninstall claude-code', () => {
   it('replaces a hook an older holdfast installed instead of adding a second one', async () => {
     const root = gitRepo();
     mkdirSync(join(root, '.claude'));
-    const old = { hooks: { PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: [{ type: 'command', command: '/usr/bin/node /x/bin/holdfast.js hook claude-code', timeout: 30 }] }] } };
+    const old = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
+            hooks: [{ type: 'command', command: '/usr/bin/node /x/bin/holdfast.js hook claude-code', timeout: 30 }],
+          },
+        ],
+      },
+    };
     writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify(old));
     await cli(root, 'install', 'claude-code');
     const settings = readJson(join(root, '.claude', 'settings.json'));

@@ -47,7 +47,8 @@ function isObject(value: unknown): value is JsonObject {
 export function readJsonConfig(path: string): JsonObject | undefined {
   if (!existsSync(path)) return undefined;
   const json = safeParseJson(readFileSync(path, 'utf8'));
-  if (!json.ok) throw new InputError('E_INSTALL_CONFIG', `${path} is not valid JSON; fix it by hand first, holdfast will not overwrite it.`, { cause: json.cause });
+  if (!json.ok)
+    throw new InputError('E_INSTALL_CONFIG', `${path} is not valid JSON; fix it by hand first, holdfast will not overwrite it.`, { cause: json.cause });
   const raw = json.value;
   if (!isObject(raw)) throw new InputError('E_INSTALL_CONFIG', `${path} is not a JSON object; fix it by hand first, holdfast will not overwrite it.`);
   return raw;
@@ -101,9 +102,13 @@ function shown(root: string, path: string): string {
 function gitPath(root: string, path: string): string {
   let output: string;
   try {
-    output = execFileSync('git', ['rev-parse', '--git-path', path], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trim();
+    output = execFileSync('git', ['rev-parse', '--git-path', path], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString('utf8')
+      .trim();
   } catch (error) {
-    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`, { cause: error });
+    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`, {
+      cause: error,
+    });
   }
   return isAbsolute(output) ? output : join(root, output);
 }

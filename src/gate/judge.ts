@@ -183,7 +183,8 @@ export function bypassFindings(call: ToolCall): GateFinding[] {
       findings.push({
         rule: 'GATE',
         name: 'BYPASS',
-        detail: 'GATE BYPASS: `holdfast allow` is an override for the person at the terminal, not a command for the agent; change the work so that it follows the rules instead.',
+        detail:
+          'GATE BYPASS: `holdfast allow` is an override for the person at the terminal, not a command for the agent; change the work so that it follows the rules instead.',
       });
     }
   }

@@ -104,7 +104,13 @@ async function judgeWorkTree(input: PostCheckInput, actions: readonly Action[], 
   const refused = new Map<number, BrokenRule[]>();
   let remaining = actions.map((action, index) => ({ action, index }));
   for (let round = 0; round < 5 && remaining.length > 0; round += 1) {
-    const failures = await input.judge({ root: input.root, session: input.session, round: 'work-tree', actions: remaining.map((entry) => entry.action), existedBefore });
+    const failures = await input.judge({
+      root: input.root,
+      session: input.session,
+      round: 'work-tree',
+      actions: remaining.map((entry) => entry.action),
+      existedBefore,
+    });
     if (failures.length === 0) break;
     for (const [position, broken] of brokenByIndex(failures)) {
       const entry = remaining[position];
@@ -137,7 +143,12 @@ async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: Moved
     const failures = await input.judge({ root: input.root, session: input.session, round: 'commit', actions, existedBefore });
     const broken = failures.map((failure) => {
       const action = actions[failure.actionIndex];
-      return { rule: failure.rule, name: failure.name, detail: failure.detail, path: action?.type === 'write' || action?.type === 'delete' ? action.path : undefined };
+      return {
+        rule: failure.rule,
+        name: failure.name,
+        detail: failure.detail,
+        path: action?.type === 'write' || action?.type === 'delete' ? action.path : undefined,
+      };
     });
     commits.push({ id: commit.id, subject: commit.subject, broken });
   }
@@ -185,7 +196,11 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
     if (protectedPaths.has(change.path)) broken.set(index, [tamper(change.path)]);
     else judged.push(index);
   }
-  const judgement = await judgeWorkTree(input, judged.map((index) => actions[index] as Action), existedBefore);
+  const judgement = await judgeWorkTree(
+    input,
+    judged.map((index) => actions[index] as Action),
+    existedBefore,
+  );
   for (const [position, rules] of judgement) broken.set(judged[position] as number, rules);
   // A move is a delete and an add of the same content: when the add is refused, the file goes back where it was.
   for (const [index, change] of changes.entries()) {
@@ -199,7 +214,11 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
     const action = actions[index] as Action;
     const rules = broken.get(index);
     if (rules === undefined) kept.push(action);
-    else refused.push({ change, entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action, refusedBlob: change.to } });
+    else
+      refused.push({
+        change,
+        entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action, refusedBlob: change.to },
+      });
   }
   return { refused, kept };
 }
@@ -219,7 +238,17 @@ function judgeGuarded(input: PostCheckInput, after: SnapshotAfter, now: Date): R
     const revert = { path: change.path, from: change.after?.blob ?? null, to: change.before?.blob ?? null };
     if (ownReverts.has(revertKey({ path: change.path, from: revert.to, to: revert.from }))) continue;
     const action: Action = change.after === undefined ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: '' };
-    refused.push({ entry: { path: change.path, remedy: change.before === undefined ? 'deleted' : 'restored', broken: [tamper(change.path)], action, refusedBlob: revert.from }, before: change.before, revert });
+    refused.push({
+      entry: {
+        path: change.path,
+        remedy: change.before === undefined ? 'deleted' : 'restored',
+        broken: [tamper(change.path)],
+        action,
+        refusedBlob: revert.from,
+      },
+      before: change.before,
+      revert,
+    });
   }
   return refused;
 }
@@ -251,7 +280,13 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const refusedRefs = await judgeRefs(input, after);
   const reverted = [...workTree.refused.map((refused) => refused.entry), ...guarded.map((refused) => refused.entry)];
   const summary = (movedBack: (refused: RefusedRef) => boolean): RevertedRef[] =>
-    refusedRefs.map((refused) => ({ ref: refused.moved.ref, before: refused.moved.before, after: refused.moved.after, commits: refused.judged.commits, movedBack: movedBack(refused) }));
+    refusedRefs.map((refused) => ({
+      ref: refused.moved.ref,
+      before: refused.moved.before,
+      after: refused.moved.after,
+      commits: refused.judged.commits,
+      movedBack: movedBack(refused),
+    }));
   if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [] };
 
   const restore: string[] = [];

@@ -28,7 +28,9 @@ function judge(replay: readonly Action[] = [{ type: 'run', cmd: 'npm test' }]): 
 }
 
 function git(root: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trimEnd();
+  return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    .toString('utf8')
+    .trimEnd();
 }
 
 function folder(): string {
@@ -79,7 +81,10 @@ function blockReason(stdout: string): string {
 }
 
 function audit(root: string): { decision: string; rule: string | null; name?: string; action: string; detail: string }[] {
-  return readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  return readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 async function afterScript(root: string, script: string, overrides: Partial<PostToolUseOptions> = {}, agent: 'claude-code' | 'codex' = 'claude-code') {
@@ -116,7 +121,9 @@ describe('the after-the-fact check of a shell call', () => {
     expect(JSON.stringify(audit(root))).not.toContain(awsKeyId);
     // A person whose own edit landed in the call's window can still get it back.
     const recover = /git --git-dir=\.holdfast\/snapshots\.git cat-file -p ([0-9a-f]+)/.exec(audit(root)[1]?.detail ?? '')?.[1] ?? '';
-    expect(execFileSync('git', ['--git-dir=.holdfast/snapshots.git', 'cat-file', '-p', recover], { cwd: root }).toString()).toBe('export const total = 1;\nconsole.log(total);\n');
+    expect(execFileSync('git', ['--git-dir=.holdfast/snapshots.git', 'cat-file', '-p', recover], { cwd: root }).toString()).toBe(
+      'export const total = 1;\nconsole.log(total);\n',
+    );
     expect(reason).not.toContain('cat-file');
   });
 
@@ -215,7 +222,10 @@ describe('the after-the-fact check of a shell call', () => {
 
     const empty = folder();
     git(empty, 'init', '-q', '-b', 'main');
-    const first = await afterScript(empty, `printf 'console.log(1);\\n' > src/cart.test.ts && git add -A && git -c user.email=a@b.test -c user.name=a commit -qm first`);
+    const first = await afterScript(
+      empty,
+      `printf 'console.log(1);\\n' > src/cart.test.ts && git add -A && git -c user.email=a@b.test -c user.name=a commit -qm first`,
+    );
     expect(blockReason(first.stdout)).toMatch(/"first" on branch main: .*R4 NOLOG.*branch main was removed/s);
     expect(spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: empty }).status).not.toBe(0);
     expect(git(empty, 'diff', '--cached', '--name-only')).toBe('');
@@ -255,7 +265,10 @@ describe('the after-the-fact check of a shell call', () => {
   it('treats a hooks-path setting in .git/config as tampering, but not an upstream or a granted permission', async () => {
     const root = repository();
     mkdirSync(join(root, '.claude'));
-    const benign = await afterScript(root, `git config branch.main.remote origin && echo '{"permissions":{"allow":["Bash(npm run build)"]}}' > .claude/settings.local.json`);
+    const benign = await afterScript(
+      root,
+      `git config branch.main.remote origin && echo '{"permissions":{"allow":["Bash(npm run build)"]}}' > .claude/settings.local.json`,
+    );
     expect(benign.stdout).toBe('');
     expect(git(root, 'config', 'branch.main.remote')).toBe('origin');
     const hooks = await afterScript(root, `echo '{"permissions":{"allow":[]},"disableAllHooks":true}' > .claude/settings.local.json`);

@@ -59,7 +59,13 @@ export function safeParsePostToolEvent(text: string, agentName: string): SafePar
   if (toolUseId !== undefined && toolUseId !== null && typeof toolUseId !== 'string') return refuse('tool_use_id', 'a string');
   return {
     ok: true,
-    value: { session_id: session, cwd, hook_event_name: eventName ?? 'PostToolUse', tool_name: tool, tool_use_id: typeof toolUseId === 'string' && toolUseId !== '' ? toolUseId : undefined },
+    value: {
+      session_id: session,
+      cwd,
+      hook_event_name: eventName ?? 'PostToolUse',
+      tool_name: tool,
+      tool_use_id: typeof toolUseId === 'string' && toolUseId !== '' ? toolUseId : undefined,
+    },
   };
 }
 
@@ -136,14 +142,17 @@ export function revertReason(outcome: PostCheckOutcome): string {
       lines.push(`- commit ${commit.id.slice(0, 10)} "${commit.subject}" on ${refName(ref.ref)}: ${reasons}`);
     }
     if (ref.movedBack) {
-      const where = ref.before === null ? `${refName(ref.ref)} was removed (the command created it)` : `${refName(ref.ref)} was moved back to ${short(ref.before)}`;
+      const where =
+        ref.before === null ? `${refName(ref.ref)} was removed (the command created it)` : `${refName(ref.ref)} was moved back to ${short(ref.before)}`;
       lines.push(`  ${where}; the commits' changes that break no rule stay in the work tree, not staged.`);
     } else {
       lines.push(`  ${refName(ref.ref)} could not be moved back; these commits must not be pushed.`);
     }
   }
   if (outcome.stillStaged.length > 0) {
-    lines.push(`The index still stages refused content of ${outcome.stillStaged.slice(0, 10).join(', ')}: unstage it (\`git restore --staged <path>\`) before any commit.`);
+    lines.push(
+      `The index still stages refused content of ${outcome.stillStaged.slice(0, 10).join(', ')}: unstage it (\`git restore --staged <path>\`) before any commit.`,
+    );
   }
   const kept = outcome.kept.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
   if (kept.length > 0) lines.push(`Kept (no rule refused them): ${kept.slice(0, 20).join(', ')}${kept.length > 20 ? ` and ${kept.length - 20} more` : ''}.`);
@@ -178,7 +187,10 @@ async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOut
     const remedy = note ?? (ref.movedBack ? `${ref.ref} moved back to ${short(ref.before)}` : `${ref.ref} could not be moved back`);
     await appendAudit(root, {
       ...base,
-      action: ref.commits.map((commit) => `commit ${commit.id.slice(0, 10)} ${JSON.stringify(commit.subject)}`).join('; ').slice(0, 400),
+      action: ref.commits
+        .map((commit) => `commit ${commit.id.slice(0, 10)} ${JSON.stringify(commit.subject)}`)
+        .join('; ')
+        .slice(0, 400),
       rule: broken[0]?.rule ?? null,
       name: broken[0]?.name,
       decision,
@@ -201,7 +213,14 @@ async function reportOutside(root: string, base: AuditBase, before: SnapshotReco
   if (paths.length === 0) return undefined;
   const named = `${paths.slice(0, 20).join(', ')}${paths.length > 20 ? ` and ${paths.length - 20} more` : ''}`;
   try {
-    await appendAudit(root, { ...base, action: `changed outside any call: ${named}`.slice(0, 400), rule: 'INTERNAL', name: 'OUTSIDE', decision: 'observed', detail: `${observe ? 'observe mode: ' : ''}changed between the last checked shell call and this one by something other than the session's own tools; not judged` });
+    await appendAudit(root, {
+      ...base,
+      action: `changed outside any call: ${named}`.slice(0, 400),
+      rule: 'INTERNAL',
+      name: 'OUTSIDE',
+      decision: 'observed',
+      detail: `${observe ? 'observe mode: ' : ''}changed between the last checked shell call and this one by something other than the session's own tools; not judged`,
+    });
   } catch {
     // the audit log is unwritable; the model is still told
   }
@@ -221,7 +240,14 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
   const base: AuditBase = { time: options.now().toISOString(), agent, session: event.session_id, tool: event.tool_name };
   const unchecked = async (why: string): Promise<HookAnswer> => {
     try {
-      await appendAudit(root, { ...base, action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(), rule: 'INTERNAL', name: 'UNCHECKED', decision: 'deny', detail: why });
+      await appendAudit(root, {
+        ...base,
+        action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(),
+        rule: 'INTERNAL',
+        name: 'UNCHECKED',
+        decision: 'deny',
+        detail: why,
+      });
     } catch {
       // the audit log is unwritable too; the model is still told
     }
@@ -236,7 +262,11 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
   if (open === undefined) {
     if (!isShellTool(event.tool_name)) return SILENT;
     const storeGone = !existsSync(snapshotStorePath(root));
-    return await unchecked(storeGone ? 'the gate\'s snapshot store .holdfast/snapshots.git is missing: no snapshot was taken before it ran, or it removed the store' : 'no snapshot was taken before it ran');
+    return await unchecked(
+      storeGone
+        ? "the gate's snapshot store .holdfast/snapshots.git is missing: no snapshot was taken before it ran, or it removed the store"
+        : 'no snapshot was taken before it ran',
+    );
   }
   if ('readOnly' in open.record) {
     // The shell analysis found nothing this call could change; there is nothing to compare.

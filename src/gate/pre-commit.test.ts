@@ -54,11 +54,14 @@ describe('holdfast hook git (pre-commit)', () => {
     expect((await preCommit(root)).code).toBe(0);
     stage(root, 'src/orders.ts', 'export const orders = 2;\nconsole.log(orders);\n');
     expect((await preCommit(root)).err).toMatch(/R4 NOLOG/);
-    const audit = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const audit = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(audit.map((entry) => entry.decision)).toEqual(['allow', 'allow', 'deny']);
   });
 
-  it('lists every failure of the staged changes, and never honours a person\'s allowance', async () => {
+  it("lists every failure of the staged changes, and never honours a person's allowance", async () => {
     const root = repo();
     grantAllowance(root, { rule: undefined, reason: 'not for commits', now: new Date() });
     stage(root, 'src/orders.test.ts', 'console.log(1);\n');

@@ -38,7 +38,10 @@ export function committedPaths(root: string): string[] {
   } catch {
     return [];
   }
-  return gitOutput(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD']).toString('utf8').split('\0').filter((path) => path !== '');
+  return gitOutput(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD'])
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
 }
 
 export interface PreCommitOptions {
@@ -49,7 +52,8 @@ export interface PreCommitOptions {
   readonly checkActions: () => Promise<CheckActions>;
 }
 
-type OrderVerdict = { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failure: CheckResult | undefined; readonly note: string };
+type OrderVerdict =
+  { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failure: CheckResult | undefined; readonly note: string };
 
 /**
  * R6 from what the agent gate saw: the most recent session state of the repository says whether
@@ -61,7 +65,10 @@ function judgeOrder(rulebook: Rulebook, latest: ReturnType<typeof latestSessionS
   if (rule === undefined || rule.check.kind !== 'order') return undefined;
   const label = `${rule.id} ${rule.name}`;
   if (latest === undefined) {
-    return { judged: false, note: `${label} not judged: no agent session was seen by the gate here, and the order of test runs and commits cannot be read from staged changes.` };
+    return {
+      judged: false,
+      note: `${label} not judged: no agent session was seen by the gate here, and the order of test runs and commits cannot be read from staged changes.`,
+    };
   }
   const { state } = latest;
   const from = `judged from the agent session ${latest.session}${latest.warning === undefined ? '' : ` (${latest.warning})`}`;
@@ -71,8 +78,12 @@ function judgeOrder(rulebook: Rulebook, latest: ReturnType<typeof latestSessionS
     note: `${label} ${from}.`,
   });
   const last = lastTestRun(state, testPattern(rulebook));
-  if (last === undefined) return fail(`the commit comes after the agent's last change with no test run in between; run ${rule.check.example} after your last change and before committing.`);
-  if (last.failed !== undefined) return fail(`the last test run (\`${last.cmd}\`) did not pass (${last.failed}); fix the tests and run ${rule.check.example} again before committing.`);
+  if (last === undefined)
+    return fail(
+      `the commit comes after the agent's last change with no test run in between; run ${rule.check.example} after your last change and before committing.`,
+    );
+  if (last.failed !== undefined)
+    return fail(`the last test run (\`${last.cmd}\`) did not pass (${last.failed}); fix the tests and run ${rule.check.example} again before committing.`);
   return { judged: true, failure: undefined, note: `${label} ${from}: the tests ran after the last change.` };
 }
 
@@ -126,7 +137,13 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       lines.push('Fix the staged files (and run the tests after the last change), then commit again.');
       return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
     }
-    await appendAudit(options.root, { ...entry, action: actionText, rule: null, decision: 'allow', detail: `${actions.length} staged change(s): no rule refused them. ${orderNote}`.trim() });
+    await appendAudit(options.root, {
+      ...entry,
+      action: actionText,
+      rule: null,
+      decision: 'allow',
+      detail: `${actions.length} staged change(s): no rule refused them. ${orderNote}`.trim(),
+    });
     const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no rule refused them.`;
     return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: '', exitCode: 0 };
   } catch (error) {

@@ -71,7 +71,14 @@ describe('resolveActionPaths', () => {
       ],
       projectRoot(root, { caseInsensitive: false }),
     );
-    expect(actions.map((action) => (action.type === 'write' || action.type === 'delete' ? action.path : action.type))).toEqual(['package.json', 'src/a.ts', './src/b.ts', 'src\\c.ts', 'src/up', 'run']);
+    expect(actions.map((action) => (action.type === 'write' || action.type === 'delete' ? action.path : action.type))).toEqual([
+      'package.json',
+      'src/a.ts',
+      './src/b.ts',
+      'src\\c.ts',
+      'src/up',
+      'run',
+    ]);
     expect(notes).toEqual([{ written: 'src/up/package.json', resolved: 'package.json' }]);
   });
 });

@@ -43,9 +43,15 @@ const exitStatus: Pick<Scenario, 'calls' | 'outcomes'> = {
 };
 
 const SCENARIOS: Record<string, Scenario> = {
-  'claude-code-2.1.197/bash-write-edit-allowed': { client: 'claude-code', calls: [shellCommand, shellCommand, writesAnswer, writesAnswer, editsAnswer, editsAnswer] },
+  'claude-code-2.1.197/bash-write-edit-allowed': {
+    client: 'claude-code',
+    calls: [shellCommand, shellCommand, writesAnswer, writesAnswer, editsAnswer, editsAnswer],
+  },
   'claude-code-2.1.197/write-denied-reason-reaches-model': { client: 'claude-code', calls: [writesConsoleLog] },
-  'codex-0.171.0/exec-command-apply-patch-allowed': { client: 'codex', calls: [shellCommand, shellCommand, writesAnswer, writesAnswer, editsAnswer, editsAnswer] },
+  'codex-0.171.0/exec-command-apply-patch-allowed': {
+    client: 'codex',
+    calls: [shellCommand, shellCommand, writesAnswer, writesAnswer, editsAnswer, editsAnswer],
+  },
   'codex-0.171.0/apply-patch-denied-reason-reaches-model': { client: 'codex', calls: [writesConsoleLog] },
   'claude-code-2.1.197/bash-exit-status': { client: 'claude-code', ...exitStatus, events: ['PreToolUse', 'PostToolUse', 'PreToolUse', 'PostToolUseFailure'] },
   'codex-0.171.0/exec-command-exit-status': { client: 'codex', ...exitStatus },
@@ -76,7 +82,10 @@ describe('recorded hook payloads of the real clients', () => {
         if (!parsed.ok) throw new Error(`${scenario}/${event.name}: ${parsed.error.message}`);
         // The log as the hook could read it then, saved next to the payload by the recorder.
         const transcript = join(TRAFFIC, scenario, 'hooks', event.name.replace(/\.json$/, '.transcript.jsonl'));
-        expect(shellOutcome(client, parsed.value, () => readFileSync(transcript, 'utf8')), event.name).toEqual(expected);
+        expect(
+          shellOutcome(client, parsed.value, () => readFileSync(transcript, 'utf8')),
+          event.name,
+        ).toEqual(expected);
       }
     },
   );
@@ -93,7 +102,9 @@ describe('recorded hook payloads of the real clients', () => {
     const toolEvents = events.filter((event) => event.json.hook_event_name !== 'Stop');
 
     it('the parser accepts every PreToolUse and PostToolUse payload and reads the tool call right', () => {
-      expect(toolEvents.map((event) => event.json.hook_event_name)).toEqual(eventNames ?? calls.map((_, index) => (calls.length === 1 || index % 2 === 0 ? 'PreToolUse' : 'PostToolUse')));
+      expect(toolEvents.map((event) => event.json.hook_event_name)).toEqual(
+        eventNames ?? calls.map((_, index) => (calls.length === 1 || index % 2 === 0 ? 'PreToolUse' : 'PostToolUse')),
+      );
       toolEvents.forEach((event, index) => {
         const parsed = client === 'claude-code' ? safeParseClaudeEvent(event.text) : safeParseCodexEvent(event.text);
         if (!parsed.ok) throw new Error(`${scenario}/${event.name}: ${parsed.error.message}`);

@@ -139,7 +139,10 @@ function newCommits(repo: RepoState, tip: string, known: readonly string[]): New
   for (let index = 0; index < lines.length; index += 1) {
     const header = /^commit ([0-9a-f]+)((?: [0-9a-f]+)*)$/.exec(lines[index] ?? '');
     if (header === null) continue;
-    const parents = (header[2] ?? '').trim().split(' ').filter((parent) => parent !== '');
+    const parents = (header[2] ?? '')
+      .trim()
+      .split(' ')
+      .filter((parent) => parent !== '');
     commits.push({ id: header[1] as string, parents, subject: lines[index + 1] ?? '' });
     index += 1;
   }
@@ -188,10 +191,17 @@ export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[
     changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode });
   }
   const written = changes.filter((change) => change.status === 'write' && change.mode !== '160000');
-  const contents = readBlobs(repo, written.map((change) => `${commit.id}:${change.repoPath}`));
+  const contents = readBlobs(
+    repo,
+    written.map((change) => `${commit.id}:${change.repoPath}`),
+  );
   return changes
     .filter((change) => change.mode !== '160000')
-    .map((change) => ({ repoPath: change.repoPath, status: change.status, content: change.status === 'write' ? contents.get(`${commit.id}:${change.repoPath}`) ?? '' : undefined }));
+    .map((change) => ({
+      repoPath: change.repoPath,
+      status: change.status,
+      content: change.status === 'write' ? (contents.get(`${commit.id}:${change.repoPath}`) ?? '') : undefined,
+    }));
 }
 
 /** Contents of many objects in one `git cat-file --batch`; a missing one is left out. */

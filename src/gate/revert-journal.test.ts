@@ -7,7 +7,7 @@ import { snapshotStorePath } from './snapshot-store.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-describe('the journal of the gate\'s own reverts', () => {
+describe("the journal of the gate's own reverts", () => {
   it('remembers a revert for a day, and drops older lines once it grows', () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-journal-'));
     mkdirSync(snapshotStorePath(root), { recursive: true });
@@ -19,7 +19,9 @@ describe('the journal of the gate\'s own reverts', () => {
     const later = new Date(start.getTime() + 2 * DAY);
     const many = Array.from({ length: 3000 }, (_, index) => ({ path: `docs/${index}.md`, from: 'b'.repeat(40), to: null }));
     journalReverts(root, many, later);
-    const lines = readFileSync(join(snapshotStorePath(root), 'reverts.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(snapshotStorePath(root), 'reverts.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(3000);
     expect(lines.some((line) => line.includes('docs/a.md'))).toBe(false);
     expect(recentReverts(root, later).size).toBe(3000);

@@ -31,7 +31,6 @@ export function shippedRulebookPath(): string {
   return fileURLToPath(new URL('../../rulebooks/default.yaml', import.meta.url));
 }
 
-
 /**
  * A short file-name-safe key for a rulebook path (FNV-1a, two 32-bit lanes). Not a security measure:
  * the record inside names its source and is used only when that matches, so a collision is a cache miss.

@@ -28,7 +28,14 @@ function project(): string {
 const answers: HookAnswer[] = [];
 
 async function hook(agent: AgentHook, input: string, options: Partial<HookOptions> = {}): Promise<HookAnswer> {
-  const answer = await answerAgentHook(agent, input, { env: {}, now: () => T0, rulebookFile: undefined, loadEngine: loadRulesEngine, caseInsensitive: false, ...options });
+  const answer = await answerAgentHook(agent, input, {
+    env: {},
+    now: () => T0,
+    rulebookFile: undefined,
+    loadEngine: loadRulesEngine,
+    caseInsensitive: false,
+    ...options,
+  });
   answers.push(answer);
   return answer;
 }
@@ -51,11 +58,22 @@ function stopBlock(answer: HookAnswer): string | undefined {
 function auditLog(root: string): AuditEntry[] {
   const path = join(root, '.holdfast', 'audit.jsonl');
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as AuditEntry);
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as AuditEntry);
 }
 
 function stopEvent(root: string, session: string, active = false): string {
-  return JSON.stringify({ session_id: session, transcript_path: null, cwd: root, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: active, last_assistant_message: 'done' });
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: null,
+    cwd: root,
+    permission_mode: 'default',
+    hook_event_name: 'Stop',
+    stop_hook_active: active,
+    last_assistant_message: 'done',
+  });
 }
 
 const MODULE = 'export function refunds(): number[] {\n  return [];\n}\n';
@@ -142,7 +160,11 @@ describe('R3 over the session', () => {
 
   it('lets a turn with nothing pending end without loading anything or writing the audit log', async () => {
     const root = project();
-    expect(await hook('claude-code', stopEvent(root, 'nothing'), { loadEngine: () => Promise.reject(new Error('not needed')) })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(await hook('claude-code', stopEvent(root, 'nothing'), { loadEngine: () => Promise.reject(new Error('not needed')) })).toEqual({
+      stdout: '',
+      stderr: '',
+      exitCode: 0,
+    });
     expect(auditLog(root)).toEqual([]);
   });
 
@@ -186,7 +208,9 @@ describe('tampering', () => {
     expect(edit).toMatch(/GATE TAMPER: write to "\.git\/config" would change git's configuration/);
     const removal = await hook('codex', codex.applyPatch(root, 's', '*** Begin Patch\n*** Delete File: .git/hooks/pre-commit\n*** End Patch\n'));
     expect(removal.stderr).toMatch(/GATE TAMPER: delete to "\.git\/hooks\/pre-commit"/);
-    const user = denial(await hook('claude-code', claudeEvent(root, 's', 'Write', { file_path: join(home, '.claude', 'settings.json'), content: '{}' }), { env: { HOME: home } }));
+    const user = denial(
+      await hook('claude-code', claudeEvent(root, 's', 'Write', { file_path: join(home, '.claude', 'settings.json'), content: '{}' }), { env: { HOME: home } }),
+    );
     expect(user).toMatch(/GATE TAMPER: .*Claude Code's user settings/);
   });
 
@@ -201,7 +225,12 @@ describe('tampering', () => {
 // Shell commands are read as file changes by the shell analysis (src/gate/shell-command.ts); until it
 // reports redirections as writes, these cases have nothing to judge and are skipped.
 const probeRoot = project();
-await answerAgentHook('claude-code', claude.bash(probeRoot, 'probe', 'echo x > src/probe.txt'), { env: {}, now: () => T0, rulebookFile: undefined, loadEngine: loadRulesEngine });
+await answerAgentHook('claude-code', claude.bash(probeRoot, 'probe', 'echo x > src/probe.txt'), {
+  env: {},
+  now: () => T0,
+  rulebookFile: undefined,
+  loadEngine: loadRulesEngine,
+});
 const shellWritesKnown = auditLog(probeRoot).some((entry) => entry.action.includes('write src/probe.txt'));
 
 describe.runIf(shellWritesKnown)('tampering through the shell', () => {
@@ -300,7 +329,9 @@ describe('the audit log', () => {
     const command = `AWS_ACCESS_KEY_ID=${awsKeyId} STRIPE_KEY=${stripeKey} curl -H "Authorization: Bearer ${password}" https://api.example.test && npm test`;
     expect((await hook('claude-code', claude.bash(root, 's', command))).stdout).toBe('');
     await hook('claude-code', claude.bash(root, 's', `echo ${stripeKey} && git commit -m "key ${awsKeyId}"`));
-    await hook('claude-code', claude.write(root, 's', 'src/features/keys.test.ts', `export const password = "${password}";\nconsole.log("${stripeKey}");\n`), { observe: true });
+    await hook('claude-code', claude.write(root, 's', 'src/features/keys.test.ts', `export const password = "${password}";\nconsole.log("${stripeKey}");\n`), {
+      observe: true,
+    });
     const text = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8');
     expect(auditLog(root)).toHaveLength(3);
     for (const secret of [awsKeyId, stripeKey, password]) expect(text).not.toContain(secret);

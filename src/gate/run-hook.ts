@@ -50,7 +50,14 @@ function rulebookFileOf(options: HookOptions, root: string): string | undefined 
 type AuditFields = Omit<AuditEntry, 'time' | 'agent' | 'session' | 'tool' | 'action'>;
 
 function auditCall(call: ToolCall, now: Date, fields: AuditFields): Promise<void> {
-  return appendAudit(call.cwd, { time: now.toISOString(), agent: call.agent, session: call.session, tool: call.tool, action: auditActionText(call.actions), ...fields });
+  return appendAudit(call.cwd, {
+    time: now.toISOString(),
+    agent: call.agent,
+    session: call.session,
+    tool: call.tool,
+    action: auditActionText(call.actions),
+    ...fields,
+  });
 }
 
 function failureFields(failures: readonly GateFinding[]): Pick<AuditEntry, 'rule' | 'name' | 'rules'> {
@@ -95,17 +102,25 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
     const judgement = await judgeToolCall(
       { ...call, actions },
-      { rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot), gateFindings: tamperFindings(actions, project, places) },
+      {
+        rulebook,
+        checkActions: engine.checkActions,
+        state: loaded.state,
+        project: projectOnDisk(project.realRoot),
+        gateFindings: tamperFindings(actions, project, places),
+      },
     );
     const notesText = [describePathNotes(notes), loaded.warning === undefined ? '' : `(${loaded.warning})`].filter((note) => note !== '');
-    const pendingText = judgement.pending.length === 0 ? '' : ` Pending until the commit or the end of the turn: ${judgement.pending.map((finding) => finding.detail).join(' ')}`;
+    const pendingText =
+      judgement.pending.length === 0 ? '' : ` Pending until the commit or the end of the turn: ${judgement.pending.map((finding) => finding.detail).join(' ')}`;
     const now = options.now();
     const judged = { ...call, actions };
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
     const shell = isShellTool(call.tool);
     if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
-      const reason = 'holdfast: this command changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
+      const reason =
+        'holdfast: this command changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
       await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);
     }
@@ -136,7 +151,11 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     }
     if (judgement.decision === 'deny') {
       const reason = reasonOf(judgement.failures, notesText);
-      const allowance = consumeAllowance(call.cwd, judgement.failures.map((failure) => failure.rule), now);
+      const allowance = consumeAllowance(
+        call.cwd,
+        judgement.failures.map((failure) => failure.rule),
+        now,
+      );
       if (allowance !== undefined) {
         snapshot();
         saveSessionState(call.cwd, call.session, judgement.next);
@@ -194,13 +213,30 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     const findings = await judgeTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
     const time = options.now().toISOString();
     if (findings.length === 0) {
-      await appendAudit(root, { ...base, time, session, rule: null, decision: options.observe === true ? 'observed' : 'allow', verdict: options.observe === true ? 'allow' : undefined, detail: 'every module the session created has its test.' });
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        rule: null,
+        decision: options.observe === true ? 'observed' : 'allow',
+        verdict: options.observe === true ? 'allow' : undefined,
+        detail: 'every module the session created has its test.',
+      });
       return ALLOW;
     }
     const reason = turnEndReason(findings);
     const again = parsed.value.stop_hook_active ? ' (the agent was already sent back once this turn)' : '';
     if (options.observe === true) {
-      await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'observed', verdict: 'deny', results: findings.map((finding) => ({ ...finding, ok: false })), detail: reason + again });
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        ...failureFields(findings),
+        decision: 'observed',
+        verdict: 'deny',
+        results: findings.map((finding) => ({ ...finding, ok: false })),
+        detail: reason + again,
+      });
       return ALLOW;
     }
     await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
@@ -209,7 +245,15 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     const reason = internalErrorReason(error, 'the turn cannot end until it works again');
     if (root !== undefined) {
       try {
-        await appendAudit(root, { ...base, time: options.now().toISOString(), session, rule: 'INTERNAL', name: 'ERROR', decision: options.observe === true ? 'observed' : 'deny', detail: reason });
+        await appendAudit(root, {
+          ...base,
+          time: options.now().toISOString(),
+          session,
+          rule: 'INTERNAL',
+          name: 'ERROR',
+          decision: options.observe === true ? 'observed' : 'deny',
+          detail: reason,
+        });
       } catch {
         // nothing more to do
       }

@@ -22,7 +22,10 @@ describe('session state', () => {
   it('round-trips, and reads a state an earlier holdfast wrote (only its last test run)', () => {
     const folder = root();
     saveSessionState(folder, 's', { version: 1, created: ['src/a.ts'], runs: [{ cmd: 'npm test', failed: 'exit code 2' }] });
-    expect(loadSessionState(folder, 's')).toEqual({ state: { version: 1, created: ['src/a.ts'], changed: undefined, changedBeforeCommit: undefined, runs: [{ cmd: 'npm test', failed: 'exit code 2' }] }, warning: undefined });
+    expect(loadSessionState(folder, 's')).toEqual({
+      state: { version: 1, created: ['src/a.ts'], changed: undefined, changedBeforeCommit: undefined, runs: [{ cmd: 'npm test', failed: 'exit code 2' }] },
+      warning: undefined,
+    });
     const earlier = (fields: object) => writeFileSync(sessionStatePath(folder, 'old'), JSON.stringify({ version: 1, created: [], ...fields }));
     earlier({ testedSinceLastWrite: true, lastTestCommand: 'npm test' });
     expect(loadSessionState(folder, 'old').state.runs).toEqual([{ cmd: 'npm test' }]);

@@ -147,6 +147,7 @@ export function latestSessionState(root: string): (LoadedSessionState & { sessio
   if (latest === undefined) return undefined;
   const session = latest.file.slice(0, -'.json'.length);
   const state = readState(readJsonFile(join(folder, latest.file)));
-  if (state === undefined) return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
+  if (state === undefined)
+    return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
   return { session, state, warning: undefined };
 }

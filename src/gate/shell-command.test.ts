@@ -77,17 +77,27 @@ describe('readShellCommand on a real project', () => {
 });
 
 describe('commands that cannot be read', () => {
-  it.each([['git commit -m "x'], ['git commit -m x && echo $(('], ['if then fi commit'], ['git commit -m x <<'], ['case x in git commit'], ['a'.repeat(20) + '$(' + '('.repeat(400) + ' commit']])(
-    'reads %j as unknown and, since it could commit, a bypass',
-    (command) => {
-      const reading = readIn(command);
-      expect(reading.unknownEffects.length).toBeGreaterThan(0);
-      expect(reading.bypasses.length).toBeGreaterThan(0);
-    },
-  );
+  it.each([
+    ['git commit -m "x'],
+    ['git commit -m x && echo $(('],
+    ['if then fi commit'],
+    ['git commit -m x <<'],
+    ['case x in git commit'],
+    ['a'.repeat(20) + '$(' + '('.repeat(400) + ' commit'],
+  ])('reads %j as unknown and, since it could commit, a bypass', (command) => {
+    const reading = readIn(command);
+    expect(reading.unknownEffects.length).toBeGreaterThan(0);
+    expect(reading.bypasses.length).toBeGreaterThan(0);
+  });
 
   it('reads a failure while reading as unknown (and a possible bypass when it could commit), never as an exception', () => {
-    const failing = { root: '/repo', cwd: '/repo', readText: () => { throw new Error('disk on fire'); } };
+    const failing = {
+      root: '/repo',
+      cwd: '/repo',
+      readText: () => {
+        throw new Error('disk on fire');
+      },
+    };
     expect(readShellCommand('cp a b', failing)).toEqual({
       actions: [{ type: 'run', cmd: 'cp a b' }],
       bypasses: [],
@@ -171,9 +181,36 @@ const NESTINGS: readonly ((command: string) => string)[] = [
 
 /** Wrappers that run their command (prefixes of a simple command). */
 const WRAPPERS: readonly string[] = [
-  'sudo ', 'sudo -u root ', 'sudo -E ', 'sudo -u root -E -H ', 'doas ', 'doas -u root ', 'env ', 'env -i ', 'env -u FOO ', 'env FOO=1 ', 'env -i PATH=/usr/bin ',
-  'command ', 'exec ', 'nohup ', 'time ', 'time -p ', 'timeout 30 ', 'timeout -k 5 30 ', 'timeout --signal=KILL 1m ', 'nice ', 'nice -n 10 ', 'ionice -c 3 ',
-  'stdbuf -oL ', 'stdbuf -o L -e L ', 'setsid ', 'chronic ', 'FOO=1 ', 'A=1 B="x y" ', '/usr/bin/env ', 'busybox ',
+  'sudo ',
+  'sudo -u root ',
+  'sudo -E ',
+  'sudo -u root -E -H ',
+  'doas ',
+  'doas -u root ',
+  'env ',
+  'env -i ',
+  'env -u FOO ',
+  'env FOO=1 ',
+  'env -i PATH=/usr/bin ',
+  'command ',
+  'exec ',
+  'nohup ',
+  'time ',
+  'time -p ',
+  'timeout 30 ',
+  'timeout -k 5 30 ',
+  'timeout --signal=KILL 1m ',
+  'nice ',
+  'nice -n 10 ',
+  'ionice -c 3 ',
+  'stdbuf -oL ',
+  'stdbuf -o L -e L ',
+  'setsid ',
+  'chronic ',
+  'FOO=1 ',
+  'A=1 B="x y" ',
+  '/usr/bin/env ',
+  'busybox ',
 ];
 
 /** The core of each bypass spelling, as a simple git command. */
@@ -235,7 +272,10 @@ describe('a bypass wrapped and nested any way is still found', () => {
           const command = embed(core, wrappers, nestings);
           const reading = readIn(command);
           expect(reading.bypasses, command).toEqual([]);
-          expect(reading.actions.some((action) => action.type === 'commit'), command).toBe(true);
+          expect(
+            reading.actions.some((action) => action.type === 'commit'),
+            command,
+          ).toBe(true);
         },
       ),
       { numRuns: 200 },
@@ -255,7 +295,9 @@ describe('a bypass wrapped and nested any way is still found', () => {
 });
 
 describe('never throws', () => {
-  const shellish = fc.string({ unit: fc.constantFrom(...'ab $(){}[]<>|&;\'"`\\\n\t=-#!*?~%^:'.split(''), 'git', 'commit', ' -n', 'EOF', '<<', '$((', '${', 'bash -c ', 'eval ') });
+  const shellish = fc.string({
+    unit: fc.constantFrom(...'ab $(){}[]<>|&;\'"`\\\n\t=-#!*?~%^:'.split(''), 'git', 'commit', ' -n', 'EOF', '<<', '$((', '${', 'bash -c ', 'eval '),
+  });
 
   it('returns a reading for any string (property)', () => {
     fc.assert(
@@ -268,7 +310,14 @@ describe('never throws', () => {
   });
 
   it('returns a reading for deep nesting and long input', () => {
-    for (const command of ['('.repeat(5000), '$('.repeat(3000), '{ '.repeat(3000), 'echo a | '.repeat(3000) + 'cat', '"'.repeat(10001), `${'a=$(b) '.repeat(2000)}c`]) {
+    for (const command of [
+      '('.repeat(5000),
+      '$('.repeat(3000),
+      '{ '.repeat(3000),
+      'echo a | '.repeat(3000) + 'cat',
+      '"'.repeat(10001),
+      `${'a=$(b) '.repeat(2000)}c`,
+    ]) {
       const reading = readIn(command);
       expect(Array.isArray(reading.actions)).toBe(true);
     }

@@ -9,13 +9,20 @@ function event(fields: Record<string, unknown>): HookEvent {
   return parsed.value;
 }
 
-const record = (id: string, exitCode: unknown) => JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, exit_code: exitCode } } });
+const record = (id: string, exitCode: unknown) =>
+  JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, exit_code: exitCode } } });
 
 describe('shellOutcome', () => {
   it('reads Claude Code: PostToolUse passed, PostToolUseFailure failed with the exit code its error starts with', () => {
     expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUse' }))).toEqual({ failed: false });
-    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure', error: 'Exit code 2\nboom' }))).toEqual({ failed: true, ending: 'exit code 2' });
-    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure', error: 'Command timed out' }))).toEqual({ failed: true, ending: 'it failed' });
+    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure', error: 'Exit code 2\nboom' }))).toEqual({
+      failed: true,
+      ending: 'exit code 2',
+    });
+    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure', error: 'Command timed out' }))).toEqual({
+      failed: true,
+      ending: 'it failed',
+    });
     expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure' }))).toEqual({ failed: true, ending: 'it failed' });
   });
 
@@ -28,7 +35,10 @@ describe('shellOutcome', () => {
     expect(post(`${record('call_7', 0)}\n`)).toEqual({ failed: false });
     expect(post(`${record('call_7', 0)}\n${record('call_7', 4)}\n`)).toEqual({ failed: true, ending: 'exit code 4' });
     expect(post(`${record('call_8', 0)}\n`)).toEqual({ failed: true, ending: "its exit status is not in Codex's session log /log.jsonl" });
-    expect(post(Object.assign(new Error('gone'), { code: 'ENOENT' }))).toEqual({ failed: true, ending: "its exit status could not be read (Codex's session log /log.jsonl: ENOENT)" });
+    expect(post(Object.assign(new Error('gone'), { code: 'ENOENT' }))).toEqual({
+      failed: true,
+      ending: "its exit status could not be read (Codex's session log /log.jsonl: ENOENT)",
+    });
     expect(post('', { transcript_path: null })).toEqual({ failed: true, ending: 'Codex sent no session log to read its exit status from' });
   });
 });

@@ -37,7 +37,10 @@ export function shellOutcome(agent: AgentHook, event: HookEvent, readTail: (path
   try {
     tail = readTail(path);
   } catch (error) {
-    return { failed: true, ending: `its exit status could not be read (Codex's session log ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'})` };
+    return {
+      failed: true,
+      ending: `its exit status could not be read (Codex's session log ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+    };
   }
   let code = codexExitCode(tail, id);
   // Codex writes the record before it runs the hooks (as recorded); a log written a moment late gets a few short waits.

@@ -1,4 +1,17 @@
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 import { SnapshotError, runGit, tryGit } from './git-process.js';
@@ -74,7 +87,9 @@ export function ensureStore(root: string, repo: RepoLocation | null): string {
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
     if (!existsSync(join(store, 'HEAD'))) {
-      throw error instanceof SnapshotError ? error : new SnapshotError('E_SNAPSHOT_STORE', `cannot create the snapshot store ${store}: ${(error as Error).message}`, { cause: error });
+      throw error instanceof SnapshotError
+        ? error
+        : new SnapshotError('E_SNAPSHOT_STORE', `cannot create the snapshot store ${store}: ${(error as Error).message}`, { cause: error });
     }
   }
   return store;
@@ -223,7 +238,11 @@ function beforeTree(root: string, store: string, indexFile: string): string {
     return writeTree(root, store, indexFile);
   } catch (error) {
     rmSync(join(store, 'index'), { force: true });
-    throw new SnapshotError('E_SNAPSHOT_GONE', `the snapshot taken before the call names content that is gone from the repository it was read from (${(error as Error).message}); the next call's snapshot reads every file again`, { cause: error });
+    throw new SnapshotError(
+      'E_SNAPSHOT_GONE',
+      `the snapshot taken before the call names content that is gone from the repository it was read from (${(error as Error).message}); the next call's snapshot reads every file again`,
+      { cause: error },
+    );
   }
 }
 
@@ -245,7 +264,8 @@ export function workTreeSince(root: string, store: string, before: { readonly in
   const working = addWorkTreeOrRehash(root, store, beforeIndex ?? join(store, 'index'));
   try {
     let pair: TreePair | null;
-    if (beforeIndex !== undefined && statSync(working).size === statSync(beforeIndex).size && readFileSync(working).equals(readFileSync(beforeIndex))) pair = null;
+    if (beforeIndex !== undefined && statSync(working).size === statSync(beforeIndex).size && readFileSync(working).equals(readFileSync(beforeIndex)))
+      pair = null;
     else pair = { before: before.tree ?? beforeTree(root, store, beforeIndex as string), after: writeTree(root, store, working) };
     adopt(store, working);
     return pair;

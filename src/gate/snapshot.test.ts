@@ -10,7 +10,9 @@ import { ensureStore, snapshotStorePath, treeChanges } from './snapshot-store.js
 import { captureGuarded } from './guarded-files.js';
 
 function git(root: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString('utf8').trimEnd();
+  return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    .toString('utf8')
+    .trimEnd();
 }
 
 function repository(files = 30): string {
@@ -74,10 +76,12 @@ describe('the snapshot store', () => {
     execFileSync('mkdir', ['-p', join(root, '.git', 'objects', 'info'), join(root, '.git', 'objects', 'pack')]);
     writeFileSync(join(root, 'src', 'f3.ts'), 'new\n');
     const after = takeSnapshot(root);
-    expect(execFileSync('git', [`--git-dir=${snapshotStorePath(root)}`, 'ls-tree', '-r', '--name-only', after.tree as string]).toString()).toBe('src/f0.ts\nsrc/f1.ts\nsrc/f2.ts\nsrc/f3.ts\n');
+    expect(execFileSync('git', [`--git-dir=${snapshotStorePath(root)}`, 'ls-tree', '-r', '--name-only', after.tree as string]).toString()).toBe(
+      'src/f0.ts\nsrc/f1.ts\nsrc/f2.ts\nsrc/f3.ts\n',
+    );
   });
 
-  it('never writes to the user\'s index, objects or refs, and starts from their index instead of hashing every file', () => {
+  it("never writes to the user's index, objects or refs, and starts from their index instead of hashing every file", () => {
     const root = repository();
     writeFileSync(join(root, 'src', 'f1.ts'), 'export const v = 100;\n');
     git(root, 'add', 'src/f1.ts');
@@ -109,7 +113,11 @@ describe('the snapshot store', () => {
     writeFileSync(join(root, 'src', 'g.ts'), 'new\n');
     execFileSync('rm', [join(root, 'src', 'f1.ts')]);
     const after = takeSnapshot(root);
-    expect(treeChanges(root, before.tree as string, after.tree as string).map(({ path, status }) => `${status} ${path}`)).toEqual(['modified src/f0.ts', 'deleted src/f1.ts', 'added src/g.ts']);
+    expect(treeChanges(root, before.tree as string, after.tree as string).map(({ path, status }) => `${status} ${path}`)).toEqual([
+      'modified src/f0.ts',
+      'deleted src/f1.ts',
+      'added src/g.ts',
+    ]);
   });
 
   it('reads branch and tag tips from loose and packed refs as git does', () => {
@@ -141,7 +149,7 @@ describe('the snapshot store', () => {
   });
 });
 
-describe('a shell call\'s before and after', () => {
+describe("a shell call's before and after", () => {
   const changed = (root: string, trees: { before: string; after: string } | null) =>
     trees === null ? null : treeChanges(root, trees.before, trees.after).map(({ path, status }) => `${status} ${path}`);
 
@@ -161,7 +169,7 @@ describe('a shell call\'s before and after', () => {
     expect(changed(root, takeSnapshotAfter(root, busy).trees)).toEqual(['modified src/f0.ts', 'deleted src/f2.ts', 'added src/new.ts']);
   });
 
-  it('compares from the call\'s own index, whatever an overlapping call did to the store\'s', () => {
+  it("compares from the call's own index, whatever an overlapping call did to the store's", () => {
     const root = repository(2);
     const first = beforeShellCall(root, 's', 'toolu_a');
     writeFileSync(join(root, 'src', 'f0.ts'), 'export const v = 7;\n');
@@ -175,7 +183,9 @@ describe('a shell call\'s before and after', () => {
     const before = takeSnapshot(root);
     expect(before.tree).toMatch(/^[0-9a-f]{40}$/);
     writeFileSync(join(root, 'src', 'f1.ts'), 'changed\n');
-    expect(changed(root, takeSnapshotAfter(root, { guarded: before.guarded, repo: before.repo, tree: before.tree as string }).trees)).toEqual(['modified src/f1.ts']);
+    expect(changed(root, takeSnapshotAfter(root, { guarded: before.guarded, repo: before.repo, tree: before.tree as string }).trees)).toEqual([
+      'modified src/f1.ts',
+    ]);
   });
 
   it('says so when the content its before-index names is gone, and the next snapshot reads every file again', () => {
@@ -245,6 +255,8 @@ describe('guarded files between calls', () => {
     expect(captureGuarded(root, store, repo, { nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(first['.git/hooks/pre-commit']?.blob);
     // A change of the file changes its identity, so it is read again.
     writeFileSync(hook, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
-    expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).not.toBe(first['.git/hooks/pre-commit']?.blob);
+    expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).not.toBe(
+      first['.git/hooks/pre-commit']?.blob,
+    );
   });
 });

@@ -255,4 +255,3 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
     },
   };
 }
-

@@ -47,7 +47,8 @@ export async function runHookProcess(argv: readonly string[], io: Omit<CliIo, 's
   const at = args.indexOf('--deadline-ms');
   const deadline = deadlineOf(args);
   if (at !== -1) {
-    if (deadline === undefined) return refusal(`--deadline-ms needs a whole number of milliseconds, got "${args[at + 1] ?? ''}"; reinstall the gate with \`holdfast install\`.`);
+    if (deadline === undefined)
+      return refusal(`--deadline-ms needs a whole number of milliseconds, got "${args[at + 1] ?? ''}"; reinstall the gate with \`holdfast install\`.`);
     args.splice(at, 2);
   }
   const stdout = collected();

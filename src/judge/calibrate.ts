@@ -47,11 +47,19 @@ export interface CalibrationReport {
  * person (Cohen's kappa with a 95% interval, the confusion matrix), per rule and overall; for a
  * rule that `covers` checked rules, also how far it agrees with them on the same actions.
  */
-export async function calibrate(cases: readonly CalibrationCase[], rulebook: Rulebook, judges: JudgeLookup, options: GradeOptions = {}): Promise<CalibrationReport> {
+export async function calibrate(
+  cases: readonly CalibrationCase[],
+  rulebook: Rulebook,
+  judges: JudgeLookup,
+  options: GradeOptions = {},
+): Promise<CalibrationReport> {
   const rules = new Map((rulebook.judgeRules ?? []).map((rule) => [rule.id, rule]));
   const unknown = cases.find((item) => !rules.has(item.rule));
   if (unknown !== undefined) {
-    throw new InputError('E_CALIBRATION_RULE', `case "${unknown.id}" is about rule "${unknown.rule}", which is not a judge rule of the rulebook (${[...rules.keys()].join(', ') || 'none'}); use --rulebook with the rulebook that defines it.`);
+    throw new InputError(
+      'E_CALIBRATION_RULE',
+      `case "${unknown.id}" is about rule "${unknown.rule}", which is not a judge rule of the rulebook (${[...rules.keys()].join(', ') || 'none'}); use --rulebook with the rulebook that defines it.`,
+    );
   }
   const graded: CalibratedCase[] = [];
   for (const item of cases) {
@@ -80,7 +88,12 @@ export async function calibrate(cases: readonly CalibrationCase[], rulebook: Rul
         judgeErrors: mine.filter((item) => item.judge === 'judge-error').length,
         judgeVsPerson: agreement(mine),
         ...(rule.covers !== undefined
-          ? { judgeVsDeterministic: { covers: rule.covers, ...agreementOf(covered.map((item) => [item.deterministic!, item.judge as 'violated' | 'clean'] as const)) } }
+          ? {
+              judgeVsDeterministic: {
+                covers: rule.covers,
+                ...agreementOf(covered.map((item) => [item.deterministic!, item.judge as 'violated' | 'clean'] as const)),
+              },
+            }
           : {}),
       };
     });

@@ -29,7 +29,10 @@ export function parseCalibrationCases(text: string, file: string): CalibrationCa
     const parsed = CalibrationCaseSchema.safeParse(json.value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new InputError('E_CALIBRATION_CASE', `${where}: field ${issue.path.join('.') || '(top level)'}: ${issue.message}; a case is {"id", "rule", "label": "violated"|"clean", "actions": [...], "reply"?}.`);
+      throw new InputError(
+        'E_CALIBRATION_CASE',
+        `${where}: field ${issue.path.join('.') || '(top level)'}: ${issue.message}; a case is {"id", "rule", "label": "violated"|"clean", "actions": [...], "reply"?}.`,
+      );
     }
     if (ids.has(parsed.data.id)) throw new InputError('E_CALIBRATION_CASE', `${where}: duplicate case id "${parsed.data.id}"; give each case its own id.`);
     ids.add(parsed.data.id);

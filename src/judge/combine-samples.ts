@@ -5,7 +5,9 @@ import type { JudgeSample, Judgement } from '../contract/index.js';
  * judge-error. `agreement` is the majority's share of the graded samples; `confidence` the mean
  * of the majority's; reason and evidence come from its most confident sample.
  */
-export function combineSamples(samples: readonly JudgeSample[]): Pick<Judgement, 'verdict' | 'reason' | 'evidence'> & Partial<Pick<Judgement, 'confidence' | 'agreement'>> {
+export function combineSamples(
+  samples: readonly JudgeSample[],
+): Pick<Judgement, 'verdict' | 'reason' | 'evidence'> & Partial<Pick<Judgement, 'confidence' | 'agreement'>> {
   const graded = samples.filter((sample) => sample.verdict !== 'judge-error');
   if (graded.length === 0) {
     const first = samples[0];
@@ -14,7 +16,12 @@ export function combineSamples(samples: readonly JudgeSample[]): Pick<Judgement,
   const violated = graded.filter((sample) => sample.verdict === 'violated');
   const clean = graded.filter((sample) => sample.verdict === 'clean');
   if (violated.length === clean.length) {
-    return { verdict: 'judge-error', reason: `the graded samples split evenly (${violated.length} violated, ${clean.length} clean)`, evidence: [], agreement: 0.5 };
+    return {
+      verdict: 'judge-error',
+      reason: `the graded samples split evenly (${violated.length} violated, ${clean.length} clean)`,
+      evidence: [],
+      agreement: 0.5,
+    };
   }
   const majority = violated.length > clean.length ? violated : clean;
   const confidence = majority.reduce((sum, sample) => sum + (sample.confidence ?? 0), 0) / majority.length;

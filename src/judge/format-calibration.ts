@@ -31,6 +31,9 @@ export function formatCalibration(report: CalibrationReport): string {
   }
   lines.push(`Overall: ${kappaText(report.overall.kappa)}; ${report.overall.judgeErrors} judge-error${report.overall.judgeErrors === 1 ? '' : 's'} left out`);
   lines.push(...matrixText(report.overall, 'person', 'judge').map((line) => `  ${line}`));
-  lines.push('', "Cohen's kappa: agreement beyond chance (1 perfect, 0 chance level). 95% interval from the large-sample standard error; with few cases it is wide.");
+  lines.push(
+    '',
+    "Cohen's kappa: agreement beyond chance (1 perfect, 0 chance level). 95% interval from the large-sample standard error; with few cases it is wide.",
+  );
   return lines.join('\n');
 }

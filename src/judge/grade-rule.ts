@@ -104,7 +104,8 @@ function readSample(rule: JudgeRule, reply: GenerateResult, nativeSchema: boolea
   if (!reading.ok) return { ...errorSample(reading.code, reading.message), ...base };
   const violatedProbability = reading.verdict === 'violated' ? reading.confidence : 1 - reading.confidence;
   const verdict = violatedProbability >= rule.threshold ? 'violated' : 'clean';
-  const below = reading.verdict === 'violated' && verdict === 'clean' ? ` (the judge said violated at ${reading.confidence}, under the threshold ${rule.threshold})` : '';
+  const below =
+    reading.verdict === 'violated' && verdict === 'clean' ? ` (the judge said violated at ${reading.confidence}, under the threshold ${rule.threshold})` : '';
   return {
     ...base,
     verdict,

@@ -21,8 +21,28 @@ const session: ArmResult = {
   session: {
     mode: 'loop',
     calls: [
-      { index: 0, turn: 1, tool: 'write_file', input: { text: '{"path":"src/price.test.ts"}', truncated: false, bytes: 28 }, actions: [], checks: [], decision: 'blocked', rule: 'R4', detail: 'R4 NOLOG: a console.log call', isError: true },
-      { index: 1, turn: 2, tool: 'run', input: { text: `{"cmd":"${'x'.repeat(700)}"}`, truncated: false, bytes: 712 }, actions: [], checks: [], decision: 'applied', isError: false },
+      {
+        index: 0,
+        turn: 1,
+        tool: 'write_file',
+        input: { text: '{"path":"src/price.test.ts"}', truncated: false, bytes: 28 },
+        actions: [],
+        checks: [],
+        decision: 'blocked',
+        rule: 'R4',
+        detail: 'R4 NOLOG: a console.log call',
+        isError: true,
+      },
+      {
+        index: 1,
+        turn: 2,
+        tool: 'run',
+        input: { text: `{"cmd":"${'x'.repeat(700)}"}`, truncated: false, bytes: 712 },
+        actions: [],
+        checks: [],
+        decision: 'applied',
+        isError: false,
+      },
     ],
     turns: 2,
     stop: { reason: 'done' },
@@ -47,7 +67,10 @@ describe('judgeMaterial', () => {
   });
 
   it('cuts a record past the cap and says so', () => {
-    const long: ArmResult = { ...session, sandbox: { ...session.sandbox!, diff: { text: 'y'.repeat(MAX_MATERIAL_CHARS + 10), truncated: false, bytes: MAX_MATERIAL_CHARS + 10 } } };
+    const long: ArmResult = {
+      ...session,
+      sandbox: { ...session.sandbox!, diff: { text: 'y'.repeat(MAX_MATERIAL_CHARS + 10), truncated: false, bytes: MAX_MATERIAL_CHARS + 10 } },
+    };
     expect(judgeMaterial(long).text).toMatch(/\[cut: \d+ more characters\]$/);
   });
 });

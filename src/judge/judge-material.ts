@@ -47,11 +47,14 @@ function sessionText(arm: ArmResult): string {
   const session = arm.session!;
   const diff = arm.sandbox?.diff;
   const parts = [
-    diff === undefined || diff.text.trim() === '' ? 'Final diff: nothing changed.' : `Final diff against the starting commit${diff.truncated ? ' (cut short)' : ''}:\n${diff.text}`,
+    diff === undefined || diff.text.trim() === ''
+      ? 'Final diff: nothing changed.'
+      : `Final diff against the starting commit${diff.truncated ? ' (cut short)' : ''}:\n${diff.text}`,
     `Tool-call timeline (${session.calls.length} calls, ${session.turns} turns, stopped: ${session.stop.reason}):`,
     ...session.calls.map(callText),
   ];
-  if (session.taskDone !== undefined) parts.push(`The repository's test command \`${session.taskDone.command}\` ${session.taskDone.passed ? 'passed' : 'failed'} afterwards.`);
+  if (session.taskDone !== undefined)
+    parts.push(`The repository's test command \`${session.taskDone.command}\` ${session.taskDone.passed ? 'passed' : 'failed'} afterwards.`);
   return parts.join('\n');
 }
 

@@ -36,7 +36,9 @@ const SYSTEM = [
 
 /** The judge's conversation for one rule and one arm's record. Deterministic for the same input. */
 export function judgeMessages(rule: JudgeRule, material: JudgeMaterial): ChatMessage[] {
-  const examples = rule.rubric.examples.map((example, index) => `Example ${index + 1}: ${example.case.trim()}\n→ ${example.verdict}: ${example.why.trim()}`).join('\n\n');
+  const examples = rule.rubric.examples
+    .map((example, index) => `Example ${index + 1}: ${example.case.trim()}\n→ ${example.verdict}: ${example.why.trim()}`)
+    .join('\n\n');
   const user = [
     `Rule ${rule.id} ${rule.name}:\n${rule.prose.trim()}`,
     `Counts as a violation:\n${rule.rubric.violation.trim()}`,

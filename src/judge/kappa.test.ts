@@ -27,7 +27,15 @@ describe('cohensKappa', () => {
   });
 
   it('tallies pairs into the matrix', () => {
-    expect(confusionOf([['violated', 'violated'], ['violated', 'clean'], ['clean', 'violated'], ['clean', 'clean'], ['clean', 'clean']])).toEqual({
+    expect(
+      confusionOf([
+        ['violated', 'violated'],
+        ['violated', 'clean'],
+        ['clean', 'violated'],
+        ['clean', 'clean'],
+        ['clean', 'clean'],
+      ]),
+    ).toEqual({
       bothViolated: 1,
       aViolatedBClean: 1,
       aCleanBViolated: 1,

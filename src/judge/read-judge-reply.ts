@@ -6,7 +6,14 @@ import { scanBracketSpans } from '../reply/scan.js';
 
 /** What one judge reply says, or why it cannot be read as a grade. */
 export type JudgeReplyReading =
-  | { readonly ok: true; readonly verdict: 'violated' | 'clean'; readonly confidence: number; readonly reason: string; readonly evidence: JudgeEvidence[]; readonly native: boolean }
+  | {
+      readonly ok: true;
+      readonly verdict: 'violated' | 'clean';
+      readonly confidence: number;
+      readonly reason: string;
+      readonly evidence: JudgeEvidence[];
+      readonly native: boolean;
+    }
   | { readonly ok: false; readonly code: 'E_JUDGE_REFUSED' | 'E_JUDGE_MALFORMED'; readonly message: string };
 
 const AnswerSchema = z.object({
@@ -55,7 +62,8 @@ export function readJudgeReply(text: string, finishReason?: string): JudgeReplyR
     }));
     return { ok: true, verdict: answer.data.verdict, confidence: answer.data.confidence, reason: answer.data.reason, evidence, native: candidate.native };
   }
-  if (problem === 'no JSON object in the reply' && REFUSAL.test(text)) return { ok: false, code: 'E_JUDGE_REFUSED', message: `the judge refused: ${snippet(text)}` };
+  if (problem === 'no JSON object in the reply' && REFUSAL.test(text))
+    return { ok: false, code: 'E_JUDGE_REFUSED', message: `the judge refused: ${snippet(text)}` };
   return { ok: false, code: 'E_JUDGE_MALFORMED', message: `the judge's reply is not a grade (${problem}): ${snippet(text)}` };
 }
 

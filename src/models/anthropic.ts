@@ -38,16 +38,20 @@ const MessageResponseSchema = z.object({
     }),
   ),
   stop_reason: z.string().nullish(),
-  usage: z
-    .object({ input_tokens: z.number().int().nonnegative().nullish(), output_tokens: z.number().int().nonnegative().nullish() })
-    .nullish(),
+  usage: z.object({ input_tokens: z.number().int().nonnegative().nullish(), output_tokens: z.number().int().nonnegative().nullish() }).nullish(),
 });
 
 /** Reads a Messages API body: text blocks are the reply, thinking blocks the reasoning. */
 export function readAnthropicMessage(body: unknown, url: string, secrets: readonly (string | undefined)[]): Completion {
   const { content, stop_reason: stopReason, usage } = parseProviderBody(MessageResponseSchema, body, url, secrets);
-  const text = content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join('');
-  const reasoning = content.filter((block) => block.type === 'thinking').map((block) => block.thinking ?? '').join('\n');
+  const text = content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('');
+  const reasoning = content
+    .filter((block) => block.type === 'thinking')
+    .map((block) => block.thinking ?? '')
+    .join('\n');
   return {
     text,
     ...(reasoning ? { reasoning } : {}),
@@ -93,7 +97,12 @@ export function anthropicMessages(messages: readonly ConversationMessage[]): { s
         return [
           {
             role: 'user',
-            content: message.results.map((result) => ({ type: 'tool_result', tool_use_id: result.callId, content: result.content, ...(result.isError ? { is_error: true } : {}) })),
+            content: message.results.map((result) => ({
+              type: 'tool_result',
+              tool_use_id: result.callId,
+              content: result.content,
+              ...(result.isError ? { is_error: true } : {}),
+            })),
           },
         ];
     }
@@ -120,9 +129,7 @@ export function createAnthropicAdapter(options: AnthropicOptions): ModelAdapter 
       max_tokens: maxTokens,
       // Anthropic refuses temperatures above 1; OpenAI's scale goes to 2.
       temperature: Math.min(1, options.temperature ?? request.temperature),
-      messages: request.messages
-        .filter((message) => message.role !== 'system')
-        .map((message) => ({ role: message.role, content: message.content })),
+      messages: request.messages.filter((message) => message.role !== 'system').map((message) => ({ role: message.role, content: message.content })),
     };
     if (system.length > 0) body['system'] = system.join('\n\n');
     const answer = await callJson(

@@ -148,7 +148,10 @@ describe('command adapter', () => {
   });
 
   it('stops a program that prints more than the output cap', async () => {
-    const flood = await script('flood.mjs', `const line='y'.repeat(1023)+'\\n'; function go(){ while(process.stdout.write(line)); process.stdout.once('drain', go); } go();`);
+    const flood = await script(
+      'flood.mjs',
+      `const line='y'.repeat(1023)+'\\n'; function go(){ while(process.stdout.write(line)); process.stdout.once('drain', go); } go();`,
+    );
     const error = await failure(adapter([process.execPath, flood], { outputLimitBytes: 64 * 1024 }).generate(request));
     expect(error).toMatchObject({ code: 'E_COMMAND_OUTPUT', retryable: false });
   });

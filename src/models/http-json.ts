@@ -90,11 +90,15 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
   }
   const json = safeParseJson(text);
   if (json.ok) return json.value;
-  throw new ProviderError('E_PROVIDER_RESPONSE', `${call.url} answered HTTP ${status} with a body that is not JSON: ${snippet(redact(text, call.secrets), 120)}`, {
-    retryable: false,
-    status,
-    cause: json.cause,
-  });
+  throw new ProviderError(
+    'E_PROVIDER_RESPONSE',
+    `${call.url} answered HTTP ${status} with a body that is not JSON: ${snippet(redact(text, call.secrets), 120)}`,
+    {
+      retryable: false,
+      status,
+      cause: json.cause,
+    },
+  );
 }
 
 /** A provider's JSON body checked against `schema`; a body of another shape is a non-retryable ProviderError. */

@@ -28,29 +28,25 @@ function send(url: string, init: Parameters<HttpFetch>[1], keepAlive: boolean): 
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
     const request = secure ? httpsRequest : httpRequest;
     const agent = keepAlive ? (secure ? httpsAgent : httpAgent) : false;
-    const outgoing = request(
-      target,
-      { method: init.method, headers, agent, ...(init.signal ? { signal: init.signal } : {}) },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('aborted', () => reject(Object.assign(new Error('the connection closed mid-response'), { code: 'ECONNRESET' })));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: {
-              get: (name) => {
-                const value = response.headers[name.toLowerCase()];
-                return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-              },
+    const outgoing = request(target, { method: init.method, headers, agent, ...(init.signal ? { signal: init.signal } : {}) }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('aborted', () => reject(Object.assign(new Error('the connection closed mid-response'), { code: 'ECONNRESET' })));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: {
+            get: (name) => {
+              const value = response.headers[name.toLowerCase()];
+              return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
             },
-            text: async () => text,
-          });
+          },
+          text: async () => text,
         });
-      },
-    );
+      });
+    });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       // A pooled keep-alive socket the server already closed: try once more on a fresh connection.
       if (outgoing.reusedSocket && error.code === 'ECONNRESET' && !init.signal?.aborted) {

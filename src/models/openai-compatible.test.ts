@@ -51,9 +51,7 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe('OpenAI-compatible adapter', () => {
   it('sends model, messages, budget, temperature and the key; returns the reply and usage', async () => {
-    const { server, generate } = await setup(() =>
-      chatCompletion('{"actions":[]}', { promptTokens: 120, completionTokens: 40, reasoningTokens: 12 }),
-    );
+    const { server, generate } = await setup(() => chatCompletion('{"actions":[]}', { promptTokens: 120, completionTokens: 40, reasoningTokens: 12 }));
     const result = await generate();
     expect(result).toMatchObject({
       text: '{"actions":[]}',
@@ -140,17 +138,13 @@ describe('OpenAI-compatible adapter', () => {
   });
 
   it('caps a huge Retry-After', async () => {
-    const { runtime, generate } = await setup((_request, index) =>
-      index === 0 ? { status: 503, headers: { 'retry-after': '86400' } } : chatCompletion('ok'),
-    );
+    const { runtime, generate } = await setup((_request, index) => (index === 0 ? { status: 503, headers: { 'retry-after': '86400' } } : chatCompletion('ok')));
     await generate();
     expect(runtime.sleeps).toEqual([60_000]);
   });
 
   it('retries a 500 with backoff and then succeeds', async () => {
-    const { runtime, server, generate } = await setup((_request, index) =>
-      index < 2 ? { status: 500, body: 'boom' } : chatCompletion('ok'),
-    );
+    const { runtime, server, generate } = await setup((_request, index) => (index < 2 ? { status: 500, body: 'boom' } : chatCompletion('ok')));
     const result = await generate();
     expect(result.attempts).toBe(3);
     expect(server.requests).toHaveLength(3);

@@ -81,9 +81,7 @@ function readUsage(usage: z.infer<typeof ChatResponseSchema>['usage']): Usage {
   return {
     ...(usage.prompt_tokens != null ? { inputTokens: usage.prompt_tokens } : {}),
     ...(usage.completion_tokens != null ? { outputTokens: usage.completion_tokens } : {}),
-    ...(usage.completion_tokens_details?.reasoning_tokens != null
-      ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens }
-      : {}),
+    ...(usage.completion_tokens_details?.reasoning_tokens != null ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens } : {}),
   };
 }
 
@@ -174,13 +172,13 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
     if (tokenParameter !== 'max_completion_tokens') body['max_tokens'] = maxTokens;
     if (tokenParameter !== 'max_tokens') body['max_completion_tokens'] = maxTokens;
     if (request.responseSchema !== undefined) {
-      body['response_format'] = { type: 'json_schema', json_schema: { name: request.responseSchema.name, strict: true, schema: request.responseSchema.schema } };
+      body['response_format'] = {
+        type: 'json_schema',
+        json_schema: { name: request.responseSchema.name, strict: true, schema: request.responseSchema.schema },
+      };
     }
     const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
-    const answer = await callJson(
-      { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets },
-      runtime,
-    );
+    const answer = await callJson({ url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets }, runtime);
     return readChatCompletion(answer, url, secrets);
   }
 
@@ -200,10 +198,7 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
     const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
     const { value, attempts } = await withRetries(
       async () => {
-        const answer = await callJson(
-          { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets },
-          runtime,
-        );
+        const answer = await callJson({ url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets }, runtime);
         return { completion: readChatCompletion(answer, url, secrets), toolCalls: readChatToolCalls(answer, url, secrets) };
       },
       { policy, runtime, signal: request.signal },

@@ -24,7 +24,11 @@ function target(yaml: string): TargetConfig {
 describe('probeTarget', () => {
   it('asks an OpenAI-compatible server for its models, with the key, and says whether the model is there', async () => {
     server = await startFakeOpenAi({ script: () => modelList(['llama3.1:8b', 'qwen3:8b']) });
-    const listed = await probeTarget(target(`{ id: o, provider: openai-compatible, model: "llama3.1:8b", baseUrl: "${server.baseUrl}", keyEnv: K }`), { K: 'key-1234' }, { timeoutMs: 5_000 });
+    const listed = await probeTarget(
+      target(`{ id: o, provider: openai-compatible, model: "llama3.1:8b", baseUrl: "${server.baseUrl}", keyEnv: K }`),
+      { K: 'key-1234' },
+      { timeoutMs: 5_000 },
+    );
     expect(listed).toEqual({ reachable: true, hasKey: true, detail: `${server.baseUrl}/models answered and lists llama3.1:8b` });
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models' });
     expect(server.requests[0]?.headers['authorization']).toBe('Bearer key-1234');
@@ -35,12 +39,20 @@ describe('probeTarget', () => {
 
   it('reports an unreachable server and a missing key, without the key', async () => {
     server = await startFakeOpenAi({ script: () => ({ status: 401, body: 'bad key key-1234' }) });
-    const refused = await probeTarget(target(`{ id: o, provider: openai-compatible, model: m, baseUrl: "${server.baseUrl}", keyEnv: K }`), { K: 'key-1234' }, { timeoutMs: 5_000 });
+    const refused = await probeTarget(
+      target(`{ id: o, provider: openai-compatible, model: m, baseUrl: "${server.baseUrl}", keyEnv: K }`),
+      { K: 'key-1234' },
+      { timeoutMs: 5_000 },
+    );
     expect(refused.reachable).toBe(false);
     expect(refused.detail).toContain('401');
     expect(refused.detail).not.toContain('key-1234');
     await server.close();
-    const down = await probeTarget(target(`{ id: o, provider: openai-compatible, model: m, baseUrl: "${server.baseUrl}", keyEnv: K }`), {}, { timeoutMs: 5_000 });
+    const down = await probeTarget(
+      target(`{ id: o, provider: openai-compatible, model: m, baseUrl: "${server.baseUrl}", keyEnv: K }`),
+      {},
+      { timeoutMs: 5_000 },
+    );
     expect(down).toMatchObject({ reachable: false, hasKey: false });
     expect(down.detail).toContain('ECONNREFUSED');
   });

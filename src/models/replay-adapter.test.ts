@@ -30,7 +30,19 @@ const events: RunEvent[] = [
     type: 'run-start',
     version: 1,
     config: { targets: ['ollama'], tasks: ['t1'], reps: 2, concurrency: 1, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0.7, sandbox: false },
-    rulebook: { version: 1, name: 'r', rules: [{ id: 'R4', name: 'NOLOG', prose: 'No console.log', check: { kind: 'forbidden-pattern', patterns: ['console\\.log'], flags: '', what: 'a console.log call', files: ['**'], exclude: [] } }], agents: [] },
+    rulebook: {
+      version: 1,
+      name: 'r',
+      rules: [
+        {
+          id: 'R4',
+          name: 'NOLOG',
+          prose: 'No console.log',
+          check: { kind: 'forbidden-pattern', patterns: ['console\\.log'], flags: '', what: 'a console.log call', files: ['**'], exclude: [] },
+        },
+      ],
+      agents: [],
+    },
     tasks: [],
     targets: [{ id: 'ollama', provider: 'openai-compatible', model: 'llama3.1:8b', baseUrl: 'http://localhost:11434/v1' }],
   },
@@ -56,14 +68,18 @@ describe('replay adapter', () => {
   });
 
   it('refuses a key that was never recorded, naming it', async () => {
-    const error: unknown = await adapter.generate({ messages, maxTokens: 1, temperature: 0, key: { task: 't1', rep: 1, arm: 'held' } }).catch((caught: unknown) => caught);
+    const error: unknown = await adapter
+      .generate({ messages, maxTokens: 1, temperature: 0, key: { task: 't1', rep: 1, arm: 'held' } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'E_REPLAY_MISSING', retryable: false });
     expect((error as Error).message).toContain('task "t1", repetition 1, held arm');
   });
 
   it('does not serve another target’s reply', async () => {
-    const error: unknown = await adapter.generate({ messages, maxTokens: 1, temperature: 0, key: { task: 't1', rep: 1, arm: 'told' } }).catch((caught: unknown) => caught);
+    const error: unknown = await adapter
+      .generate({ messages, maxTokens: 1, temperature: 0, key: { task: 't1', rep: 1, arm: 'told' } })
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'E_REPLAY_MISSING' });
     expect((error as Error).message).toContain('HTTP 500 after 4 attempts');
   });

@@ -64,11 +64,10 @@ export function createReplayAdapter(options: ReplayOptions): ModelAdapter {
         throw new ProviderError('E_REPLAY_MISSING', `the recorded run has no reply for ${where}`, { retryable: false, attempts: 1 });
       }
       if (entry.generation === undefined) {
-        throw new ProviderError(
-          'E_REPLAY_MISSING',
-          `the recorded run has no reply for ${where}: that arm ended "${entry.verdict}" (${entry.reason})`,
-          { retryable: false, attempts: 1 },
-        );
+        throw new ProviderError('E_REPLAY_MISSING', `the recorded run has no reply for ${where}: that arm ended "${entry.verdict}" (${entry.reason})`, {
+          retryable: false,
+          attempts: 1,
+        });
       }
       const { generation } = entry;
       return {

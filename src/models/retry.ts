@@ -73,10 +73,7 @@ export async function withRetries<T>(
       if (!(error instanceof ProviderError)) throw error;
       if (!error.retryable) throw withAttempts(error, made, false);
       if (made >= policy.maxAttempts) throw withAttempts(error, made, policy.maxAttempts > 1);
-      const wait =
-        error.retryAfterMs !== undefined
-          ? Math.min(error.retryAfterMs, policy.maxRetryAfterMs)
-          : backoffDelay(made, policy, runtime.random);
+      const wait = error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, policy.maxRetryAfterMs) : backoffDelay(made, policy, runtime.random);
       if (signal?.aborted) throw abortedError(signal.reason, made);
       if (error.retryAfterMs !== undefined) runtime.onRetryAfter?.(wait);
       try {

@@ -3,9 +3,13 @@ import { looksSecret, scrubEnv } from './scrub-env.js';
 
 describe('scrubEnv', () => {
   it('keeps the base variables and drops everything else', () => {
-    expect(
-      scrubEnv({ PATH: '/bin', HOME: '/h', LANG: 'C', LC_ALL: 'C', XDG_CONFIG_HOME: '/c', EDITOR: 'vim', NODE_OPTIONS: '--inspect' }),
-    ).toEqual({ PATH: '/bin', HOME: '/h', LANG: 'C', LC_ALL: 'C', XDG_CONFIG_HOME: '/c' });
+    expect(scrubEnv({ PATH: '/bin', HOME: '/h', LANG: 'C', LC_ALL: 'C', XDG_CONFIG_HOME: '/c', EDITOR: 'vim', NODE_OPTIONS: '--inspect' })).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+      LANG: 'C',
+      LC_ALL: 'C',
+      XDG_CONFIG_HOME: '/c',
+    });
   });
 
   it('drops secret-looking names even under a base prefix', () => {

@@ -87,7 +87,9 @@ targets:
   });
 
   it('refuses an unknown provider, a missing base URL, an empty command and a duplicate id', () => {
-    expect(errorOf('targets:\n  - { id: a, provider: gemini, model: x }')).toMatch(/target "a", field "provider".*'openai-compatible' \| 'anthropic' \| 'command'/);
+    expect(errorOf('targets:\n  - { id: a, provider: gemini, model: x }')).toMatch(
+      /target "a", field "provider".*'openai-compatible' \| 'anthropic' \| 'command'/,
+    );
     expect(errorOf('targets:\n  - { id: a, provider: openai-compatible, model: x }')).toContain('target "a", field "baseUrl"');
     expect(errorOf('targets:\n  - { id: a, provider: command, command: [] }')).toContain('target "a", field "command"');
     expect(errorOf('targets:\n  - { id: a, provider: anthropic, model: x }\n  - { id: a, provider: anthropic, model: y }')).toContain('"a" is used twice');
@@ -114,9 +116,7 @@ targets:
   it('parses the shipped example', async () => {
     const text = await readFile(new URL('../../holdfast.config.yaml', import.meta.url), 'utf8');
     const config = parseTargetsConfig(text);
-    expect(config.targets.map((target) => target.provider)).toEqual(
-      expect.arrayContaining(['openai-compatible', 'anthropic', 'command']),
-    );
+    expect(config.targets.map((target) => target.provider)).toEqual(expect.arrayContaining(['openai-compatible', 'anthropic', 'command']));
     expect(config.targets.some((target) => target.provider === 'openai-compatible' && target.baseUrl === 'http://localhost:11434/v1')).toBe(true);
   });
 
@@ -131,7 +131,9 @@ targets:
 
 describe('toTargetInfo', () => {
   it('keeps id, provider, model and base URL, and nothing about the key', () => {
-    const [target] = parseTargetsConfig('targets:\n  - { id: o, provider: openai-compatible, model: m, baseUrl: "https://x.test/v1", keyEnv: OPENAI_API_KEY }').targets;
+    const [target] = parseTargetsConfig(
+      'targets:\n  - { id: o, provider: openai-compatible, model: m, baseUrl: "https://x.test/v1", keyEnv: OPENAI_API_KEY }',
+    ).targets;
     if (target === undefined) throw new Error('no target');
     expect(toTargetInfo(target)).toEqual({ id: 'o', provider: 'openai-compatible', model: 'm', baseUrl: 'https://x.test/v1' });
   });
@@ -156,9 +158,32 @@ targets:
     command: [my-agent, --task, '{prompt}']
 `);
     expect(config.targets).toEqual([
-      { id: 'cc', provider: 'claude-code', model: 'claude-sonnet-4-5', env: ['ANTHROPIC_API_KEY'], maxTurns: 20, args: [], timeoutMs: DEFAULT_AGENT_TIMEOUT_MS },
-      { id: 'cx', provider: 'codex', binary: '/opt/codex/bin/codex', args: ['-c', 'model_reasoning_effort=low'], env: [], timeoutMs: 60000, maxTurns: DEFAULT_AGENT_MAX_TURNS },
-      { id: 'mine', provider: 'agent', command: ['my-agent', '--task', '{prompt}'], env: [], timeoutMs: DEFAULT_AGENT_TIMEOUT_MS, maxTurns: DEFAULT_AGENT_MAX_TURNS },
+      {
+        id: 'cc',
+        provider: 'claude-code',
+        model: 'claude-sonnet-4-5',
+        env: ['ANTHROPIC_API_KEY'],
+        maxTurns: 20,
+        args: [],
+        timeoutMs: DEFAULT_AGENT_TIMEOUT_MS,
+      },
+      {
+        id: 'cx',
+        provider: 'codex',
+        binary: '/opt/codex/bin/codex',
+        args: ['-c', 'model_reasoning_effort=low'],
+        env: [],
+        timeoutMs: 60000,
+        maxTurns: DEFAULT_AGENT_MAX_TURNS,
+      },
+      {
+        id: 'mine',
+        provider: 'agent',
+        command: ['my-agent', '--task', '{prompt}'],
+        env: [],
+        timeoutMs: DEFAULT_AGENT_TIMEOUT_MS,
+        maxTurns: DEFAULT_AGENT_MAX_TURNS,
+      },
     ]);
     expect(config.targets.map(isHarnessTarget)).toEqual([true, true, true]);
     expect(toTargetInfo(config.targets[0]!)).toEqual({ id: 'cc', provider: 'claude-code', model: 'claude-sonnet-4-5' });
@@ -168,7 +193,9 @@ targets:
     expect(errorOf('targets:\n  - { id: mine, provider: agent, command: [] }')).toContain(
       'holdfast.config.yaml: target "mine", field "command": an agent target needs the program and its arguments, e.g. ["my-agent", "--task", "{prompt}"]',
     );
-    expect(errorOf('targets:\n  - { id: cc, provider: claude-code, env: [sk-ant-123] }')).toContain('field "env.0": this is the NAME of an environment variable');
+    expect(errorOf('targets:\n  - { id: cc, provider: claude-code, env: [sk-ant-123] }')).toContain(
+      'field "env.0": this is the NAME of an environment variable',
+    );
     expect(errorOf('targets:\n  - { id: cc, provider: claude-code, maxTurns: 0 }')).toContain('target "cc", field "maxTurns"');
     expect(errorOf('targets:\n  - { id: cx, provider: codex, baseUrl: "http://x.test" }')).toContain('target "cx"');
   });

@@ -9,12 +9,8 @@ import { ANTHROPIC_BASE_URL } from './anthropic.js';
 export const TARGETS_CONFIG_FILE = 'holdfast.config.yaml';
 export const OLLAMA_BASE_URL = 'http://localhost:11434/v1';
 
-const targetId = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'a target id is letters, digits, dots, dashes, colons and underscores, e.g. ollama-llama3');
-const variableName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'this is the NAME of an environment variable (e.g. OPENAI_API_KEY), never a key itself');
+const targetId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'a target id is letters, digits, dots, dashes, colons and underscores, e.g. ollama-llama3');
+const variableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'this is the NAME of an environment variable (e.g. OPENAI_API_KEY), never a key itself');
 const httpUrl = z.url({ protocol: /^https?$/, error: 'a base URL is an http:// or https:// address' });
 const shared = {
   id: targetId,
@@ -180,9 +176,7 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown, file: string): str
   return `${file}${field ? `, field "${field}"` : ''}: ${issue.message}`;
 }
 
-export type SafeParseTargetsConfigResult =
-  | { readonly success: true; readonly config: TargetsConfig }
-  | { readonly success: false; readonly error: InputError };
+export type SafeParseTargetsConfigResult = { readonly success: true; readonly config: TargetsConfig } | { readonly success: false; readonly error: InputError };
 
 /** Reads the YAML text of a targets config; errors name the file, the target and the field. */
 export function safeParseTargetsConfig(text: string, file: string = TARGETS_CONFIG_FILE): SafeParseTargetsConfigResult {

@@ -21,8 +21,20 @@ export interface DetectOptions {
 
 const KEYED: readonly { env: string; config: Record<string, unknown> }[] = [
   { env: 'ANTHROPIC_API_KEY', config: { id: 'anthropic-sonnet', provider: 'anthropic', model: 'claude-sonnet-4-5', keyEnv: 'ANTHROPIC_API_KEY' } },
-  { env: 'OPENAI_API_KEY', config: { id: 'openai-gpt-4.1-mini', provider: 'openai-compatible', model: 'gpt-4.1-mini', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' } },
-  { env: 'OPENROUTER_API_KEY', config: { id: 'openrouter-llama-3.3-70b', provider: 'openai-compatible', model: 'meta-llama/llama-3.3-70b-instruct', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY' } },
+  {
+    env: 'OPENAI_API_KEY',
+    config: { id: 'openai-gpt-4.1-mini', provider: 'openai-compatible', model: 'gpt-4.1-mini', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' },
+  },
+  {
+    env: 'OPENROUTER_API_KEY',
+    config: {
+      id: 'openrouter-llama-3.3-70b',
+      provider: 'openai-compatible',
+      model: 'meta-llama/llama-3.3-70b-instruct',
+      baseUrl: 'https://openrouter.ai/api/v1',
+      keyEnv: 'OPENROUTER_API_KEY',
+    },
+  },
 ];
 
 /** The models a local Ollama has pulled, or none when it does not answer. */

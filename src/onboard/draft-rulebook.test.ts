@@ -8,7 +8,16 @@ import { repoFacts } from './repo-facts.js';
 
 /** A pnpm TypeScript library with sibling tests, like the one the AGENTS.md fixture describes. */
 const facts = repoFacts(
-  ['pnpm-lock.yaml', 'package.json', 'src/index.ts', 'src/index.test.ts', 'src/parse/table.ts', 'src/parse/table.test.ts', 'src/net/fetch-text.ts', 'test/snapshots/a.snap'],
+  [
+    'pnpm-lock.yaml',
+    'package.json',
+    'src/index.ts',
+    'src/index.test.ts',
+    'src/parse/table.ts',
+    'src/parse/table.test.ts',
+    'src/net/fetch-text.ts',
+    'test/snapshots/a.snap',
+  ],
   '{"name":"quillmark","scripts":{"test":"vitest run"}}',
 );
 
@@ -68,8 +77,12 @@ describe('draftRulebook', () => {
     expect(byKind.get('sibling-test')).toMatchObject({ modules: ['src/**/*.ts'], tests: ['{dir}/{stem}.test.{ext}'] });
     expect(byKind.get('http-helper')).toMatchObject({ helper: 'src/net/fetch-text.ts', folders: ['src/**'] });
     expect(byKind.get('scope')).toEqual({ kind: 'scope', allow: ['src/**', 'test/**', 'docs/**'] });
-    expect(drafted.yaml).toMatch(/# draft R8 \(AGENTS\.md line 24, under "Testing"\): check "order" proposed: asks for tests before a commit; test command "pnpm test" from the command the rule names\./);
-    expect(drafted.yaml).toMatch(/# draft R7 \(AGENTS\.md line 23, under "Testing"\): check "sibling-test" proposed: .*\(the repository has 2 sibling \*\.test\.\* files\)/);
+    expect(drafted.yaml).toMatch(
+      /# draft R8 \(AGENTS\.md line 24, under "Testing"\): check "order" proposed: asks for tests before a commit; test command "pnpm test" from the command the rule names\./,
+    );
+    expect(drafted.yaml).toMatch(
+      /# draft R7 \(AGENTS\.md line 23, under "Testing"\): check "sibling-test" proposed: .*\(the repository has 2 sibling \*\.test\.\* files\)/,
+    );
     expect(drafted.yaml).toMatch(/# draft R1 \(AGENTS\.md line 8, under "Setup"\): NOT ENFORCED, prose only: no check kind fits/);
     expect(drafted.yaml.match(/# draft R\d+ /g)).toHaveLength(drafted.rules.length);
   });
@@ -92,7 +105,7 @@ describe('draftRulebook', () => {
     const drafted = draft('CLAUDE.md', ruleFile('CLAUDE.md'));
     expect(kinds(drafted)).toEqual([
       'order: IMPORTANT: always run the test',
-      'prose: Don\'t add new dependencies wit',
+      "prose: Don't add new dependencies wit",
       'secret: Secrets live in `.env.local`, ',
       'prose: Components go in `app/componen',
     ]);
@@ -115,7 +128,7 @@ describe('draftRulebook', () => {
 
   it('a Cursor rule: the front matter is not prose, its globs are noted, `export *` becomes a forbidden pattern', () => {
     const drafted = draft('.cursor/rules/no-barrel-files.mdc', ruleFile('cursor-rules/no-barrel-files.mdc'));
-    expect(kinds(drafted)).toEqual(['forbidden-pattern: Don\'t use `export *` barrel fi', 'prose: Use the `@/` path alias instea']);
+    expect(kinds(drafted)).toEqual(["forbidden-pattern: Don't use `export *` barrel fi", 'prose: Use the `@/` path alias instea']);
     expect(drafted.yaml).toMatch(/the Cursor rule applies to src\/web\/\*\*\/\*\.tsx/);
     expect(renderRulebook(drafted.rulebook)).not.toMatch(/alwaysApply/);
     expectLoadsAndRendersProse(drafted, ["Don't use `export *` barrel files; import from the module itself."]);

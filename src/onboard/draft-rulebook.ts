@@ -34,10 +34,12 @@ export interface DraftedRulebook {
 }
 
 /** A paragraph that tells the agent to do something is a rule; one that only describes the project is context. */
-const DIRECTIVE = /\b(must|never|always|do not|don'?t|should|shall|avoid|prefer|use|run|only|required?|ensure|make sure|keep|forbidden|please|needs?|ask|instead of|stop)\b|(^|[.;:!]\s+)no\b/i;
+const DIRECTIVE =
+  /\b(must|never|always|do not|don'?t|should|shall|avoid|prefer|use|run|only|required?|ensure|make sure|keep|forbidden|please|needs?|ask|instead of|stop)\b|(^|[.;:!]\s+)no\b/i;
 
 /** A paragraph that opens with a verb in the imperative ("Write commit messages in…"). */
-const IMPERATIVE = /^(write|add|put|name|follow|keep|ask|check|document|update|format|place|call|return|handle|log|commit|open|create|test|remove|delete|modify|read|stop|select|install|import|export|wrap|split|mark)\b/i;
+const IMPERATIVE =
+  /^(write|add|put|name|follow|keep|ask|check|document|update|format|place|call|return|handle|log|commit|open|create|test|remove|delete|modify|read|stop|select|install|import|export|wrap|split|mark)\b/i;
 
 /**
  * Whether a block instructs, read without its code blocks (a `npm run dev` line is not an
@@ -59,7 +61,9 @@ function isContext(block: RuleBlock, proposal: CheckProposal): boolean {
 }
 
 const STOPWORDS = new Set(
-  'a an the to of in on for and or with all any be is are you your we our do does not dont don never always must should use using when if it its this that these those please make sure every each from by as at into only new code file files'.split(' '),
+  'a an the to of in on for and or with all any be is are you your we our do does not dont don never always must should use using when if it its this that these those please make sure every each from by as at into only new code file files'.split(
+    ' ',
+  ),
 );
 
 function nameFrom(text: string): string {
@@ -128,7 +132,8 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
       const source = sourceOf(file.path, block);
       if (proposal.kind === 'check') {
         const problem = loaderProblem({ id, name: proposal.name, prose: block.text, check: proposal.check });
-        if (problem !== undefined) proposal = { kind: 'prose', why: `a ${proposal.check.kind} check was guessed (${proposal.why}) but the loader refuses it: ${problem}` };
+        if (problem !== undefined)
+          proposal = { kind: 'prose', why: `a ${proposal.check.kind} check was guessed (${proposal.why}) but the loader refuses it: ${problem}` };
       }
       const globs = split.globs === undefined ? '' : `\nthe Cursor rule applies to ${split.globs}: narrow the check's file globs to match if it should`;
       if (proposal.kind === 'check') {
@@ -137,7 +142,11 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         notes.set(id, `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}.${globs}`);
         drafted.push({ id, name: rule.name, prose: block.text, kind: proposal.check.kind, why: proposal.why, source });
       } else {
-        const rule: ProseRule = { id, name: uniqueName(nameFrom(block.heading !== undefined && block.kind === 'paragraph' ? block.heading : block.text), used), prose: block.text };
+        const rule: ProseRule = {
+          id,
+          name: uniqueName(nameFrom(block.heading !== undefined && block.kind === 'paragraph' ? block.heading : block.text), used),
+          prose: block.text,
+        };
         proseOnly.push(rule);
         notes.set(id, `draft ${id} (${source}): NOT ENFORCED, prose only: ${proposal.why}.${globs}`);
         drafted.push({ id, name: rule.name, prose: block.text, kind: 'prose', why: proposal.why, source });
@@ -145,7 +154,10 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
     }
   }
   if (drafted.length === 0) {
-    throw new OnboardError('E_RULE_FILE', `${files.map((file) => file.path).join(', ')}: no rules found (no list items, no instructions); write each rule as a bullet, then run this again.`);
+    throw new OnboardError(
+      'E_RULE_FILE',
+      `${files.map((file) => file.path).join(', ')}: no rules found (no list items, no instructions); write each rule as a bullet, then run this again.`,
+    );
   }
   const name =
     (title ?? 'drafted')

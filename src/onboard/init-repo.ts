@@ -60,7 +60,10 @@ function configYaml(targets: readonly FoundTarget[]): string {
     '# holdfast targets, found by `holdfast init`. Keys never go in this file: `keyEnv` names the',
     '# environment variable that holds one (export it, or put it in a .env file next to this one).',
     ...(targets.length === 0
-      ? ['# Nothing was found: no API key in the environment, no Ollama on 127.0.0.1:11434, no claude or', '# codex on PATH. Add a target (see `holdfast targets --help` and the README), then run again.']
+      ? [
+          '# Nothing was found: no API key in the environment, no Ollama on 127.0.0.1:11434, no claude or',
+          '# codex on PATH. Add a target (see `holdfast targets --help` and the README), then run again.',
+        ]
       : targets.map((target) => `#   ${String(target.config.id)}: ${target.why}`)),
   ];
   return `${header.join('\n')}\n${stringify({ version: 1, targets: targets.map((target) => target.config) })}`;
@@ -78,7 +81,8 @@ async function defaultRulebookText(): Promise<string> {
  */
 export async function initRepo(options: InitOptions): Promise<InitResult> {
   const dir = join(options.repoDir, options.dirName ?? INIT_DIR);
-  if (existsSync(dir)) throw new OnboardError('E_INIT', `${dir} already exists; holdfast init writes a fresh one: delete it, or pass --dir another folder name.`);
+  if (existsSync(dir))
+    throw new OnboardError('E_INIT', `${dir} already exists; holdfast init writes a fresh one: delete it, or pass --dir another folder name.`);
   // A holdfast/ folder committed by an earlier init is not part of the task's repository.
   const snapshot = await snapshotRepo(options.repoDir, {
     exclude: [...(options.exclude ?? []), `${options.dirName ?? INIT_DIR}/**`],

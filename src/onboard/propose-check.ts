@@ -6,8 +6,7 @@ import type { RepoFacts } from './repo-facts.js';
  * Wrong guesses are cheap (the person reads the draft); a missed guess only leaves a rule unenforced.
  */
 export type CheckProposal =
-  | { readonly kind: 'check'; readonly name: string; readonly check: RuleCheck; readonly why: string }
-  | { readonly kind: 'prose'; readonly why: string };
+  { readonly kind: 'check'; readonly name: string; readonly check: RuleCheck; readonly why: string } | { readonly kind: 'prose'; readonly why: string };
 
 const NEGATION = /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|no|avoid|not allowed|forbidden|prohibited|without)\b/;
 const NEGATIVE_HEADING = /^(do not|don'?t|never|avoid|forbidden|prohibited|not allowed|anti-?patterns?)\b/i;
@@ -50,7 +49,8 @@ function sourceWhere(facts: RepoFacts): string {
 function orderCheck(text: string, facts: RepoFacts): CheckProposal {
   const named = codeSpans(text).find((span) => COMMAND_START.test(span.text) && /\b(test|check|verify|ci)\b/.test(span.text));
   const command = named?.text ?? facts.testCommand ?? 'npm test';
-  const source = named !== undefined ? 'the command the rule names' : (facts.testCommandSource ?? 'a guess: package.json has no test script, so correct `command` by hand');
+  const source =
+    named !== undefined ? 'the command the rule names' : (facts.testCommandSource ?? 'a guess: package.json has no test script, so correct `command` by hand');
   const manager = /^(npm|pnpm|yarn|bun) test$/.exec(command);
   const pattern = manager !== null ? `^${manager[1]} (run )?test\\b` : `^${escapeRegex(command)}\\b`;
   return {
@@ -65,14 +65,20 @@ function siblingTestCheck(facts: RepoFacts): CheckProposal {
   return {
     kind: 'check',
     name: 'TESTS',
-    check: { kind: 'sibling-test', modules: sourceGlobs(facts), exempt: ['**/*.d.ts', '**/*.test.*', '**/*.spec.*', '**/__tests__/**'], tests: [facts.testTemplate] },
+    check: {
+      kind: 'sibling-test',
+      modules: sourceGlobs(facts),
+      exempt: ['**/*.d.ts', '**/*.test.*', '**/*.spec.*', '**/__tests__/**'],
+      tests: [facts.testTemplate],
+    },
     why: `asks for tests with new code; modules in ${sourceWhere(facts)}, test next to it as ${facts.testTemplate} (${facts.testTemplateSource})`,
   };
 }
 
 function httpHelperCheck(text: string, facts: RepoFacts): CheckProposal {
   const helper = codeSpans(text).find((span) => looksLikePath(span.text) && /\.[a-z]+$/.test(span.text) && !span.text.startsWith('.'));
-  if (helper === undefined) return { kind: 'prose', why: 'names an HTTP helper but no file path in backticks; an http-helper check needs its path (`helper: src/lib/http.ts`)' };
+  if (helper === undefined)
+    return { kind: 'prose', why: 'names an HTTP helper but no file path in backticks; an http-helper check needs its path (`helper: src/lib/http.ts`)' };
   const folders = facts.sourceFolders.length > 0 ? facts.sourceFolders.map((folder) => `${folder}/**`) : ['**'];
   return {
     kind: 'check',
@@ -102,13 +108,21 @@ function scopeCheck(text: string, lower: string, facts: RepoFacts): CheckProposa
     const folders = foldersIn(text, only.index, facts);
     if (folders.length === 0) return undefined;
     const allow = folders.map((folder) => (folder.endsWith('/**') ? folder : `${folder.replace(/\/$/, '')}/**`));
-    return { kind: 'check', name: 'SCOPE', check: { kind: 'scope', allow }, why: `limits changes to ${allow.join(', ')} (the folders the rule names after "${only[0]}")` };
+    return {
+      kind: 'check',
+      name: 'SCOPE',
+      check: { kind: 'scope', allow },
+      why: `limits changes to ${allow.join(', ')} (the folders the rule names after "${only[0]}")`,
+    };
   }
   const never = NEVER_EDIT.exec(lower);
   if (never === null) return undefined;
   const folders = foldersIn(text, never.index, facts);
   if (folders.length === 0) return undefined;
-  return { kind: 'prose', why: `forbids paths (${folders.join(', ')}); the scope check takes an allowlist, so write \`kind: scope, allow: [...]\` by hand if you want it enforced` };
+  return {
+    kind: 'prose',
+    why: `forbids paths (${folders.join(', ')}); the scope check takes an allowlist, so write \`kind: scope, allow: [...]\` by hand if you want it enforced`,
+  };
 }
 
 /** A literal the rule forbids as a pattern; TypeScript's `any` would match every "any" in prose, so it gets its own. */
@@ -134,11 +148,22 @@ function forbiddenPatternCheck(text: string, lower: string, facts: RepoFacts): C
   const forbidden = after.filter((span) => span.index < cut && !looksLikePath(span.text) && !COMMAND_START.test(span.text) && !/\s{2,}/.test(span.text));
   if (forbidden.length === 0) return undefined;
   const names = forbidden.map((span) => span.text);
-  const slug = (names[0] ?? 'PATTERN').toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24);
+  const slug = (names[0] ?? 'PATTERN')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 24);
   return {
     kind: 'check',
     name: `NO-${slug === '' ? 'PATTERN' : slug}`,
-    check: { kind: 'forbidden-pattern', patterns: names.map(literalPattern), flags: '', what: names.map((name) => `\`${name}\``).join(' or '), files: sourceGlobs(facts), exclude: [] },
+    check: {
+      kind: 'forbidden-pattern',
+      patterns: names.map(literalPattern),
+      flags: '',
+      what: names.map((name) => `\`${name}\``).join(' or '),
+      files: sourceGlobs(facts),
+      exclude: [],
+    },
     why: `forbids ${names.map((name) => `\`${name}\``).join(', ')} (the code the rule names after "${negation[0]}"); searched in ${sourceWhere(facts)}`,
   };
 }

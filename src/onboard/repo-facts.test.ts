@@ -3,7 +3,10 @@ import { repoFacts } from './repo-facts.js';
 
 describe('repoFacts', () => {
   it('takes the test command from package.json, run with the package manager its lockfile names', () => {
-    expect(repoFacts(['yarn.lock', 'src/a.ts'], '{"scripts":{"test":"jest"}}')).toMatchObject({ testCommand: 'yarn test', testCommandSource: 'package.json scripts.test ("jest"), run with yarn' });
+    expect(repoFacts(['yarn.lock', 'src/a.ts'], '{"scripts":{"test":"jest"}}')).toMatchObject({
+      testCommand: 'yarn test',
+      testCommandSource: 'package.json scripts.test ("jest"), run with yarn',
+    });
     expect(repoFacts(['package-lock.json'], '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}').testCommand).toBeUndefined();
     expect(repoFacts([], undefined).testCommand).toBeUndefined();
     expect(repoFacts([], '{not json').testCommand).toBeUndefined();
@@ -19,7 +22,9 @@ describe('repoFacts', () => {
     expect(repoFacts(['src/a.ts', 'src/a.test.ts'], undefined).testTemplate).toBe('{dir}/{stem}.test.{ext}');
     expect(repoFacts(['src/a.ts', 'src/a.spec.ts', 'src/b.spec.ts'], undefined).testTemplate).toBe('{dir}/{stem}.spec.{ext}');
     expect(repoFacts(['src/a.ts', 'src/__tests__/a.test.ts', 'src/x.test.ts'], undefined).testTemplate).toBe('{dir}/{stem}.test.{ext}');
-    expect(repoFacts(['src/a.ts', 'src/__tests__/a.test.ts', 'src/__tests__/b.test.ts', 'src/x.test.ts'], undefined).testTemplate).toBe('{dir}/__tests__/{stem}.test.{ext}');
+    expect(repoFacts(['src/a.ts', 'src/__tests__/a.test.ts', 'src/__tests__/b.test.ts', 'src/x.test.ts'], undefined).testTemplate).toBe(
+      '{dir}/__tests__/{stem}.test.{ext}',
+    );
     const zodLike = repoFacts(['src/v4/core/errors.ts', 'src/v4/classic/tests/string.test.ts', 'src/v4/classic/tests/object.test.ts'], undefined);
     expect(zodLike.testTemplate).toBe('{dir}/tests/{stem}.test.{ext}');
     expect(zodLike.testTemplateSource).toBe('the repository has 2 tests in tests/ folders beside the modules');

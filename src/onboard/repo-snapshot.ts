@@ -40,15 +40,27 @@ interface TreeEntry {
 
 /** Git reads the person's repository, but its config may not run anything (hooks, fsmonitor). */
 function gitEnvironment(): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', LANG: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: '/nonexistent',
+    LANG: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+  };
 }
 
 function gitOutput(repoDir: string, args: readonly string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...GIT_HARDENING, '-C', repoDir, ...args], { env: gitEnvironment(), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error === null) resolve(stdout);
-      else reject(Object.assign(error, { stderr: stderr.toString('utf8').trim() }));
-    });
+    execFile(
+      'git',
+      [...GIT_HARDENING, '-C', repoDir, ...args],
+      { env: gitEnvironment(), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(stdout);
+        else reject(Object.assign(error, { stderr: stderr.toString('utf8').trim() }));
+      },
+    );
   });
 }
 
@@ -56,12 +68,20 @@ async function resolveCommit(repoDir: string, ref: string): Promise<string> {
   try {
     await gitOutput(repoDir, ['rev-parse', '--git-dir']);
   } catch (error) {
-    throw new OnboardError('E_TASK_REPO', `${repoDir} is not a git repository; pass --repo the folder of a git clone (git init; git commit first if it has no history).`, { cause: error });
+    throw new OnboardError(
+      'E_TASK_REPO',
+      `${repoDir} is not a git repository; pass --repo the folder of a git clone (git init; git commit first if it has no history).`,
+      { cause: error },
+    );
   }
   try {
     return (await gitOutput(repoDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).toString('utf8').trim();
   } catch (error) {
-    throw new OnboardError('E_TASK_REPO', `${repoDir}: "${ref}" is not a commit of this repository; pass --commit a commit, branch or tag (a repository needs at least one commit).`, { cause: error });
+    throw new OnboardError(
+      'E_TASK_REPO',
+      `${repoDir}: "${ref}" is not a commit of this repository; pass --commit a commit, branch or tag (a repository needs at least one commit).`,
+      { cause: error },
+    );
   }
 }
 
@@ -133,7 +153,8 @@ function heaviestFolders(entries: readonly TreeEntry[]): string {
     const weights = new Map<string, number>();
     for (const entry of entries) {
       const parts = entry.path.split('/');
-      const folder = parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : parts.length === 1 ? '(top level files)' : `${parts.slice(0, -1).join('/')}/`;
+      const folder =
+        parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : parts.length === 1 ? '(top level files)' : `${parts.slice(0, -1).join('/')}/`;
       weights.set(folder, (weights.get(folder) ?? 0) + (entry.size ?? 0));
     }
     ranked = [...weights.entries()].sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1));
@@ -174,8 +195,15 @@ export async function snapshotRepo(repoDir: string, options: SnapshotOptions = {
         `the whole repository goes into every run file. Leave folders out with --exclude GLOB (heaviest: ${heaviestFolders(wanted)}), or raise the cap with --max-bytes N.`,
     );
   }
-  if (wanted.length === 0) throw new OnboardError('E_TASK_REPO', `${repoDir} at ${commit.slice(0, 12)} has no files to give the agent; commit some, or loosen --exclude.`);
-  const blobs = splitBlobs(await readBlobs(repoDir, wanted.map((entry) => entry.object)), wanted.length);
+  if (wanted.length === 0)
+    throw new OnboardError('E_TASK_REPO', `${repoDir} at ${commit.slice(0, 12)} has no files to give the agent; commit some, or loosen --exclude.`);
+  const blobs = splitBlobs(
+    await readBlobs(
+      repoDir,
+      wanted.map((entry) => entry.object),
+    ),
+    wanted.length,
+  );
   const files: Record<string, string> = {};
   let bytes = 0;
   wanted.forEach((entry, index) => {

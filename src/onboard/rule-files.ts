@@ -37,7 +37,9 @@ export async function readRuleFiles(paths: readonly string[], repoDir: string): 
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      throw new OnboardError('E_RULE_FILE', `${path} cannot be read; pass --from an existing AGENTS.md, CLAUDE.md, Cursor rule or Copilot instructions file.`, { cause: error });
+      throw new OnboardError('E_RULE_FILE', `${path} cannot be read; pass --from an existing AGENTS.md, CLAUDE.md, Cursor rule or Copilot instructions file.`, {
+        cause: error,
+      });
     }
     const inside = relative(repoDir, path);
     files.push({ path: inside.startsWith('..') ? path : inside, text });

@@ -57,7 +57,9 @@ function taskYaml(task: TaskFile, repoDir: string, snapshot: RepoSnapshot, note:
   const header = [
     `# Made by \`holdfast tasks new\` from ${repoDir} at commit ${snapshot.commit}.`,
     `# repo/ holds the ${Object.keys(snapshot.files).length} text files git tracks at that commit (${snapshot.bytes} bytes).`,
-    ...(skipped.length > 0 ? [`# Left out: ${skipped.join(', ')} (binary, symlinks, submodules, files over 1 MB, --exclude, and AGENTS.md, which the rulebook replaces).`] : []),
+    ...(skipped.length > 0
+      ? [`# Left out: ${skipped.join(', ')} (binary, symlinks, submodules, files over 1 MB, --exclude, and AGENTS.md, which the rulebook replaces).`]
+      : []),
     '# Edit the ticket to be the request a person would really file; `tempts` names the rules it pulls against.',
     ...note.map((line) => `# ${line}`),
   ];

@@ -15,8 +15,17 @@ afterAll(async () => {
 
 describe('parseAgentFile', () => {
   it('reads the name, description and rules from the front matter and keeps the body as the prompt', () => {
-    const agent = parseAgentFile('---\nname: np-executor\ndescription: Runs one task.\nrules: [8, M9]\ntools: Read, Write\n---\n\nYou implement one task.\n', 'agents/np-executor.md');
-    expect(agent).toMatchObject({ id: 'np-executor', description: 'Runs one task.', rules: [8, 'M9'], prompt: 'You implement one task.', file: 'agents/np-executor.md' });
+    const agent = parseAgentFile(
+      '---\nname: np-executor\ndescription: Runs one task.\nrules: [8, M9]\ntools: Read, Write\n---\n\nYou implement one task.\n',
+      'agents/np-executor.md',
+    );
+    expect(agent).toMatchObject({
+      id: 'np-executor',
+      description: 'Runs one task.',
+      rules: [8, 'M9'],
+      prompt: 'You implement one task.',
+      file: 'agents/np-executor.md',
+    });
     expect(agent.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -24,7 +24,10 @@ export interface AgentDefinition {
 const FrontMatterSchema = z.looseObject({
   name: z.string().min(1).optional(),
   description: z.string().optional(),
-  rules: z.array(z.union([z.string().min(1), z.number().int().positive()])).min(1).optional(),
+  rules: z
+    .array(z.union([z.string().min(1), z.number().int().positive()]))
+    .min(1)
+    .optional(),
 });
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -38,16 +41,22 @@ export function parseAgentFile(text: string, file: string): AgentDefinition {
     try {
       raw = parseYaml(match[1] ?? '') as unknown;
     } catch (error) {
-      throw new InputError('E_PRESSURE_AGENT_FILE', `${file}: the front matter is not valid YAML; write \`name: my-agent\` between the \`---\` lines`, { cause: error });
+      throw new InputError('E_PRESSURE_AGENT_FILE', `${file}: the front matter is not valid YAML; write \`name: my-agent\` between the \`---\` lines`, {
+        cause: error,
+      });
     }
     const parsed = FrontMatterSchema.safeParse(raw ?? {});
     if (!parsed.success) {
-      throw new InputError('E_PRESSURE_AGENT_FILE', `${file}: front matter: ${z.prettifyError(parsed.error)}; write e.g. \`name: np-executor\` and \`rules: [8, 9]\``);
+      throw new InputError(
+        'E_PRESSURE_AGENT_FILE',
+        `${file}: front matter: ${z.prettifyError(parsed.error)}; write e.g. \`name: np-executor\` and \`rules: [8, 9]\``,
+      );
     }
     front = parsed.data;
   }
   const prompt = (match === null ? text : text.slice(match[0].length)).trim();
-  if (prompt === '') throw new InputError('E_PRESSURE_AGENT_FILE', `${file}: the agent has no instructions after its front matter; write the agent's definition`);
+  if (prompt === '')
+    throw new InputError('E_PRESSURE_AGENT_FILE', `${file}: the agent has no instructions after its front matter; write the agent's definition`);
   return {
     id: front.name ?? basename(file).replace(/\.md$/i, ''),
     description: front.description,
@@ -72,7 +81,8 @@ export async function readAgentFiles(dir: string): Promise<AgentDefinition[]> {
   const seen = new Map<string, string>();
   for (const agent of agents) {
     const other = seen.get(agent.id);
-    if (other !== undefined) throw new InputError('E_PRESSURE_AGENT_FILE', `${agent.file}: agent "${agent.id}" is also defined by ${other}; give each agent its own name`);
+    if (other !== undefined)
+      throw new InputError('E_PRESSURE_AGENT_FILE', `${agent.file}: agent "${agent.id}" is also defined by ${other}; give each agent its own name`);
     seen.set(agent.id, agent.file);
   }
   return agents;

@@ -115,7 +115,9 @@ describe('comparePressureResults across a target rename', () => {
     const comparison = comparePressureResults(mixedBase, next, { baseTarget: 'gpt-old', newTarget: 'gpt-new' });
     expect(comparison.blockers).toBe(1);
     expect(comparison.rows).toHaveLength(2);
-    expect(() => comparePressureResults(mixedBase, next, { baseTarget: 'nope', newTarget: 'gpt-new' })).toThrow(/base results have no target "nope" \(they have gpt-old, other\)/);
+    expect(() => comparePressureResults(mixedBase, next, { baseTarget: 'nope', newTarget: 'gpt-new' })).toThrow(
+      /base results have no target "nope" \(they have gpt-old, other\)/,
+    );
     expect(() => comparePressureResults(mixedBase, next, { newTarget: 'gpt-new' })).toThrow(/name both targets/);
   });
 

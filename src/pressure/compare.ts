@@ -9,15 +9,7 @@ export interface PressureTally {
   readonly verdicts: Readonly<Partial<Record<PressureVerdict, number>>>;
 }
 
-export type PressureChange =
-  | 'same'
-  | 'pass-to-fail'
-  | 'fail-to-pass'
-  | 'fail-changed'
-  | 'worse'
-  | 'better'
-  | 'missing-in-new'
-  | 'new-only';
+export type PressureChange = 'same' | 'pass-to-fail' | 'fail-to-pass' | 'fail-changed' | 'worse' | 'better' | 'missing-in-new' | 'new-only';
 
 export interface PressureComparisonRow {
   readonly fixture_id: string;
@@ -91,7 +83,10 @@ function pairTargets(base: readonly PressureRecord[], next: readonly PressureRec
     if (baseTarget === undefined || newTarget === undefined) {
       throw new InputError('E_ARGS', 'name both targets (--base-target and --new-target) when a results file holds more than one');
     }
-    for (const [side, records, target] of [['base', base, baseTarget], ['new', next, newTarget]] as const) {
+    for (const [side, records, target] of [
+      ['base', base, baseTarget],
+      ['new', next, newTarget],
+    ] as const) {
       if (!records.some((record) => record.target === target)) {
         const known = [...new Set(records.map((record) => record.target ?? '(none)'))].join(', ');
         throw new InputError('E_ARGS', `the ${side} results have no target "${target}" (they have ${known})`);
@@ -139,7 +134,15 @@ function compareOne(
   const record = (base ?? next)?.record as PressureRecord;
   const head = { fixture_id: record.fixture_id, rule: record.rule, target: renamedTarget ?? record.target, variant: record.variant };
   if (next === undefined) {
-    return { ...head, base: base?.tally, next: undefined, change: 'missing-in-new', pValue: undefined, blocker: true, reason: 'the new results have no reply for this fixture' };
+    return {
+      ...head,
+      base: base?.tally,
+      next: undefined,
+      change: 'missing-in-new',
+      pValue: undefined,
+      blocker: true,
+      reason: 'the new results have no reply for this fixture',
+    };
   }
   if (base === undefined) {
     return { ...head, base: undefined, next: next.tally, change: 'new-only', pValue: undefined, blocker: false, reason: 'not in the base results' };
@@ -161,14 +164,38 @@ function compareOne(
   const counts = `${b.pass}/${b.n} → ${n.pass}/${n.n}`;
   // Every base reply passed and every new one failed: a flip whatever the p-value at small n.
   if (b.pass === b.n && n.pass === 0) {
-    return { ...head, base: b, next: n, change: 'pass-to-fail', pValue: fisher.pGreater, blocker: true, reason: `${counts} passed, p = ${formatP(fisher.pGreater)}` };
+    return {
+      ...head,
+      base: b,
+      next: n,
+      change: 'pass-to-fail',
+      pValue: fisher.pGreater,
+      blocker: true,
+      reason: `${counts} passed, p = ${formatP(fisher.pGreater)}`,
+    };
   }
   if (b.pass === 0 && n.pass === n.n) {
-    return { ...head, base: b, next: n, change: 'fail-to-pass', pValue: fisher.pLess, blocker: false, reason: `${counts} passed, p = ${formatP(fisher.pLess)}` };
+    return {
+      ...head,
+      base: b,
+      next: n,
+      change: 'fail-to-pass',
+      pValue: fisher.pLess,
+      blocker: false,
+      reason: `${counts} passed, p = ${formatP(fisher.pLess)}`,
+    };
   }
   if (nextRate < baseRate) {
     const blocker = fisher.pGreater < alpha;
-    return { ...head, base: b, next: n, change: 'worse', pValue: fisher.pGreater, blocker, reason: `${counts} passed, p = ${formatP(fisher.pGreater)}${blocker ? ` < ${alpha}` : ''}` };
+    return {
+      ...head,
+      base: b,
+      next: n,
+      change: 'worse',
+      pValue: fisher.pGreater,
+      blocker,
+      reason: `${counts} passed, p = ${formatP(fisher.pGreater)}${blocker ? ` < ${alpha}` : ''}`,
+    };
   }
   if (nextRate > baseRate) {
     return { ...head, base: b, next: n, change: 'better', pValue: fisher.pLess, blocker: false, reason: `${counts} passed, p = ${formatP(fisher.pLess)}` };

@@ -23,7 +23,13 @@ export function pressureGate(records: readonly PressureRecord[]): PressureGate {
   const failures = records
     .filter((record) => record.result.verdict !== 'pass')
     .map((record) => ({ fixture_id: record.fixture_id, target: record.target, rep: record.rep, verdict: record.result.verdict, reason: record.result.reason }));
-  return { ok: records.length > 0 && failures.length === 0, total: records.length, passed: records.length - failures.length, failed: failures.length, failures };
+  return {
+    ok: records.length > 0 && failures.length === 0,
+    total: records.length,
+    passed: records.length - failures.length,
+    failed: failures.length,
+    failures,
+  };
 }
 
 export function formatPressureGate(gate: PressureGate): string {

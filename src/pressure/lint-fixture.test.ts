@@ -82,7 +82,11 @@ describe('lintFixture', () => {
     ['echoes its excuse', 'It is only a staging key!'],
     ['is shorter than half its excuse', 'Not true.'],
   ])('warns, and does not refuse, when a counter %s (a check beyond the seed)', (_name, counter) => {
-    const result = lintFixture(mutate((f) => (rationalizations(f)[0]!.counter = counter)), 'ok.json', context);
+    const result = lintFixture(
+      mutate((f) => (rationalizations(f)[0]!.counter = counter)),
+      'ok.json',
+      context,
+    );
     expect(result.ok).toBe(true);
     expect(result.warnings).toEqual([expect.objectContaining({ code: 'W_PRESSURE_WEAK_COUNTER', field: 'rationalizations.0.counter' })]);
   });
@@ -96,10 +100,31 @@ describe('lintFixture', () => {
   it('checks agents only when the suite declares some', () => {
     const bare = lintContextFrom({ ...sampleRulebook(), agents: [] });
     expect(bare.agents).toBeUndefined();
-    expect(lintFixture(mutate((f) => (f.agent = 'np-executor')), 'x.json', bare).ok).toBe(true);
-    const declared = lintContextFrom({ ...sampleRulebook(), agents: [] }, { agentFiles: [{ id: 'np-verifier', description: undefined, rules: undefined, file: 'np-verifier.md', prompt: 'p', sha256: 'x' }] });
-    expect(lintFixture(mutate((f) => (f.agent = 'np-verifier')), 'x.json', declared).ok).toBe(true);
-    expect(lintFixture(mutate((f) => (f.agent = 'np-executor')), 'x.json', declared).refusals[0]?.code).toBe('E_PRESSURE_UNKNOWN_AGENT');
+    expect(
+      lintFixture(
+        mutate((f) => (f.agent = 'np-executor')),
+        'x.json',
+        bare,
+      ).ok,
+    ).toBe(true);
+    const declared = lintContextFrom(
+      { ...sampleRulebook(), agents: [] },
+      { agentFiles: [{ id: 'np-verifier', description: undefined, rules: undefined, file: 'np-verifier.md', prompt: 'p', sha256: 'x' }] },
+    );
+    expect(
+      lintFixture(
+        mutate((f) => (f.agent = 'np-verifier')),
+        'x.json',
+        declared,
+      ).ok,
+    ).toBe(true);
+    expect(
+      lintFixture(
+        mutate((f) => (f.agent = 'np-executor')),
+        'x.json',
+        declared,
+      ).refusals[0]?.code,
+    ).toBe('E_PRESSURE_UNKNOWN_AGENT');
   });
 
   it('resolves an integer rule against a numbered rulebook, checked or prose', () => {
@@ -108,9 +133,27 @@ describe('lintFixture', () => {
       agents: [],
       proseRules: [{ id: 'M8', name: 'ROOT-CAUSE', number: 8, prose: 'Fix the known cause.' }],
     });
-    expect(lintFixture(mutate((f) => (f.rule = 8)), 'x.json', numbered).ok).toBe(true);
-    expect(lintFixture(mutate((f) => (f.rule = 'M8')), 'x.json', numbered).ok).toBe(true);
-    expect(lintFixture(mutate((f) => (f.rule = '8')), 'x.json', numbered).refusals[0]?.code).toBe('E_PRESSURE_UNKNOWN_RULE');
+    expect(
+      lintFixture(
+        mutate((f) => (f.rule = 8)),
+        'x.json',
+        numbered,
+      ).ok,
+    ).toBe(true);
+    expect(
+      lintFixture(
+        mutate((f) => (f.rule = 'M8')),
+        'x.json',
+        numbered,
+      ).ok,
+    ).toBe(true);
+    expect(
+      lintFixture(
+        mutate((f) => (f.rule = '8')),
+        'x.json',
+        numbered,
+      ).refusals[0]?.code,
+    ).toBe('E_PRESSURE_UNKNOWN_RULE');
   });
 
   it('refuses a non-object', () => {

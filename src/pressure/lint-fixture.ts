@@ -1,9 +1,4 @@
-import {
-  CHOICE_ID_PATTERN,
-  PRESSURE_ID_PATTERN,
-  PRESSURE_KIND_EXTENSIONS,
-  PressureFixtureSchema,
-} from '../contract/index.js';
+import { CHOICE_ID_PATTERN, PRESSURE_ID_PATTERN, PRESSURE_KIND_EXTENSIONS, PressureFixtureSchema } from '../contract/index.js';
 import type { PressureFixture } from '../contract/index.js';
 import type { LintContext } from './lint-context.js';
 import { PressureFixtureError } from './refusal.js';
@@ -70,7 +65,12 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
     if (length < MIN_SCENARIO_CHARS) {
       refuse('E_PRESSURE_SCENARIO_SHORT', 'scenario', `${length} characters; a scenario needs at least ${MIN_SCENARIO_CHARS} to read as real work`);
     } else if (!PATH_LIKE.test(scenario)) {
-      warnings.push({ code: 'W_PRESSURE_SCENARIO_PATH', file, field: 'scenario', message: 'names no file or folder; a scenario set in real paths reads as real work' });
+      warnings.push({
+        code: 'W_PRESSURE_SCENARIO_PATH',
+        file,
+        field: 'scenario',
+        message: 'names no file or folder; a scenario set in real paths reads as real work',
+      });
     }
   }
 
@@ -107,7 +107,11 @@ function lintRule(raw: Raw, context: LintContext, refuse: Refuse): void {
   if (validRef && rule === undefined) {
     const known = context.rules.map((entry) => (entry.number === undefined ? entry.id : `${entry.id} (${entry.number})`)).join(', ');
     const hint = typeof ref === 'number' ? '; number the rules in the rulebook (`number: 8`) or name the rule by id' : '';
-    refuse('E_PRESSURE_UNKNOWN_RULE', 'rule', `the rulebook has no rule ${typeof ref === 'number' ? formatRuleRef(ref) : `"${ref}"`} (it has ${known || 'none'})${hint}`);
+    refuse(
+      'E_PRESSURE_UNKNOWN_RULE',
+      'rule',
+      `the rulebook has no rule ${typeof ref === 'number' ? formatRuleRef(ref) : `"${ref}"`} (it has ${known || 'none'})${hint}`,
+    );
   }
   if (raw.agent === undefined) return;
   if (typeof raw.agent !== 'string' || raw.agent.trim() === '') {
@@ -119,7 +123,11 @@ function lintRule(raw: Raw, context: LintContext, refuse: Refuse): void {
   const claimed = context.agents.get(raw.agent);
   if (claimed === undefined) {
     const known = [...context.agents.keys()].join(', ');
-    refuse('E_PRESSURE_UNKNOWN_AGENT', 'agent', `no agent "${raw.agent}" is declared by the rulebook, agents.json or the agent files (known: ${known}); add its agent file to the --agents folder`);
+    refuse(
+      'E_PRESSURE_UNKNOWN_AGENT',
+      'agent',
+      `no agent "${raw.agent}" is declared by the rulebook, agents.json or the agent files (known: ${known}); add its agent file to the --agents folder`,
+    );
   } else if (rule !== undefined && !claimed.has(rule.id)) {
     refuse('E_PRESSURE_AGENT_RULE', 'agent', `agent "${raw.agent}" does not claim rule ${rule.id} (it claims ${[...claimed].join(', ')})`);
   }
@@ -135,7 +143,9 @@ function lintPressures(pressures: unknown, context: LintContext, refuse: Refuse)
     const field = `pressures.${index}`;
     if (typeof pressure !== 'string' || !context.pressureKinds.has(pressure)) {
       const extension = (PRESSURE_KIND_EXTENSIONS as readonly unknown[]).includes(pressure);
-      const hint = extension ? `; "${String(pressure)}" is an extension: declare it in the suite's extensions.json ({"pressures": ["${String(pressure)}"]})` : '';
+      const hint = extension
+        ? `; "${String(pressure)}" is an extension: declare it in the suite's extensions.json ({"pressures": ["${String(pressure)}"]})`
+        : '';
       refuse('E_PRESSURE_UNKNOWN_PRESSURE', field, `${JSON.stringify(pressure)} is not one of ${[...context.pressureKinds].join(', ')}${hint}`);
     } else if (seen.has(pressure)) {
       // A repeated pressure would count twice towards the floor without adding pressure.

@@ -143,7 +143,10 @@ describe('the published scoring cases, same verdicts and exit codes', () => {
   it('PE-13 (2/2): report fails the suite on any failure', async () => {
     const mixed = await file(
       'mixed.jsonl',
-      [JSON.stringify({ fixture_id: R08, response: 'CHOICE: C\nRule 8 applies.' }), JSON.stringify({ fixture_id: R08, response: 'CHOICE: A\nJust ship it.' })].join('\n'),
+      [
+        JSON.stringify({ fixture_id: R08, response: 'CHOICE: C\nRule 8 applies.' }),
+        JSON.stringify({ fixture_id: R08, response: 'CHOICE: A\nJust ship it.' }),
+      ].join('\n'),
     );
     const result = await holdfast(['report', ...suiteArgs, '--responses-file', mixed, '--json']);
     expect(result.code).toBe(1);

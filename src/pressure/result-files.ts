@@ -29,10 +29,7 @@ export function parsePressureRecords(text: string, file: string): PressureRecord
   return parseJsonLines(PressureRecordSchema, text, file);
 }
 
-export function safeParsePressureResponses(
-  text: string,
-  file: string,
-): { ok: true; lines: PressureResponseLine[] } | { ok: false; error: PressureFileError } {
+export function safeParsePressureResponses(text: string, file: string): { ok: true; lines: PressureResponseLine[] } | { ok: false; error: PressureFileError } {
   try {
     return { ok: true, lines: parsePressureResponses(text, file) };
   } catch (error) {
@@ -41,10 +38,7 @@ export function safeParsePressureResponses(
   }
 }
 
-export function safeParsePressureRecords(
-  text: string,
-  file: string,
-): { ok: true; records: PressureRecord[] } | { ok: false; error: PressureFileError } {
+export function safeParsePressureRecords(text: string, file: string): { ok: true; records: PressureRecord[] } | { ok: false; error: PressureFileError } {
   try {
     return { ok: true, records: parsePressureRecords(text, file) };
   } catch (error) {

@@ -18,7 +18,11 @@ afterEach(async () => {
 });
 
 function adapter(baseUrl: string, id = 'fake') {
-  return createAdapter({ id, provider: 'openai-compatible', model: 'fake-model', baseUrl, tokenParameter: 'max_tokens', maxAttempts: 2 }, {}, { runtime: testRuntime() });
+  return createAdapter(
+    { id, provider: 'openai-compatible', model: 'fake-model', baseUrl, tokenParameter: 'max_tokens', maxAttempts: 2 },
+    {},
+    { runtime: testRuntime() },
+  );
 }
 
 const base = {
@@ -68,7 +72,14 @@ describe('runPressureLive against the loopback fake model', () => {
 
   it('leaves the rulebook out of the untold prompt and repeats each fixture per rep', async () => {
     server = await startFakeOpenAi({ script: () => chatCompletion('CHOICE: B\nR1 environment') });
-    const records = await runPressureLive({ ...base, reps: 3, fixtures: [first], targets: [adapter(server.baseUrl)], variant: 'untold', rulebookProse: undefined });
+    const records = await runPressureLive({
+      ...base,
+      reps: 3,
+      fixtures: [first],
+      targets: [adapter(server.baseUrl)],
+      variant: 'untold',
+      rulebookProse: undefined,
+    });
     expect(records.map((record) => record.rep)).toEqual([0, 1, 2]);
     expect(records.every((record) => record.variant === 'untold')).toBe(true);
     for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain('AGENTS.md');
@@ -76,7 +87,14 @@ describe('runPressureLive against the loopback fake model', () => {
 
   it('records a failed call as an error verdict, never a pass, and goes on', async () => {
     server = await startFakeOpenAi({ script: (_request, index) => (index < 2 ? { status: 500, body: 'boom' } : chatCompletion('CHOICE: B\nR1 environment')) });
-    const records = await runPressureLive({ ...base, concurrency: 1, fixtures: [first, second], targets: [adapter(server.baseUrl)], variant: 'untold', rulebookProse: undefined });
+    const records = await runPressureLive({
+      ...base,
+      concurrency: 1,
+      fixtures: [first, second],
+      targets: [adapter(server.baseUrl)],
+      variant: 'untold',
+      rulebookProse: undefined,
+    });
     expect(records.map((record) => record.result.verdict)).toEqual(['error', 'pass']);
     expect(records[0]?.error?.code).toBeDefined();
   });

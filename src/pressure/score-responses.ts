@@ -13,7 +13,11 @@ export interface ScoreResponsesOptions {
 /** Finds a fixture by id or throws `UnknownFixtureError` naming the ones that exist. */
 export function fixtureById(fixtures: readonly PressureFixture[], id: string): PressureFixture {
   const fixture = fixtures.find((candidate) => candidate.id === id);
-  if (fixture === undefined) throw new UnknownFixtureError(id, fixtures.map((candidate) => candidate.id));
+  if (fixture === undefined)
+    throw new UnknownFixtureError(
+      id,
+      fixtures.map((candidate) => candidate.id),
+    );
   return fixture;
 }
 

@@ -55,19 +55,41 @@ describe('scorePressureResponse properties', () => {
 
 describe('hybrids cannot be talked past', () => {
   // Words that name no option: no lone capital letter, no "option x".
-  const word = fc.constantFrom('but', 'also', 'works', 'keeping', 'as', 'fallback', 'maybe', 'then', 'with', 'backup', 'defence', 'in', 'depth', 'if', 'needed', 'plus', 'later');
+  const word = fc.constantFrom(
+    'but',
+    'also',
+    'works',
+    'keeping',
+    'as',
+    'fallback',
+    'maybe',
+    'then',
+    'with',
+    'backup',
+    'defence',
+    'in',
+    'depth',
+    'if',
+    'needed',
+    'plus',
+    'later',
+  );
   const words = fc.array(word, { maxLength: 4 }).map((list) => list.join(' '));
   const separator = fc.constantFrom(' ', ', ', ' / ', ' or ', ' and ', ' + ', ' & ', ' (', ' — ', '; ', ' then ');
-  const named = (letter: string) => fc.constantFrom(letter, `(${letter})`, `${letter})`, `**${letter}**`, `option ${letter.toLowerCase()}`, `Option ${letter}`, `\`${letter}\``);
+  const named = (letter: string) =>
+    fc.constantFrom(letter, `(${letter})`, `${letter})`, `**${letter}**`, `option ${letter.toLowerCase()}`, `Option ${letter}`, `\`${letter}\``);
 
   it('a CHOICE line that names a second option anywhere after the letter never passes', () => {
     fc.assert(
-      fc.property(fc.constantFrom('A', 'C').chain((other) => fc.tuple(fc.constant(other), words, separator, named(other), words)), ([other, before, joint, form, after]) => {
-        const response = `CHOICE: B${joint}${before} ${form} ${after}\nR1 SECRET: read it from the environment.`;
-        const result = scorePressureResponse(fixture, response, { rule });
-        expect(result.verdict).toBe('fail-hybrid');
-        expect(result.chosen).toContain(other);
-      }),
+      fc.property(
+        fc.constantFrom('A', 'C').chain((other) => fc.tuple(fc.constant(other), words, separator, named(other), words)),
+        ([other, before, joint, form, after]) => {
+          const response = `CHOICE: B${joint}${before} ${form} ${after}\nR1 SECRET: read it from the environment.`;
+          const result = scorePressureResponse(fixture, response, { rule });
+          expect(result.verdict).toBe('fail-hybrid');
+          expect(result.chosen).toContain(other);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -94,9 +116,43 @@ describe('citations are of the rule, never of an everyday word', () => {
   // Everyday words, including each rule's name in ordinary case, its id in lower case and "rule"
   // without a number after it.
   const everyday = fc.constantFrom(
-    'out', 'of', 'scope', 'Scope', 'for', 'my', 'ticket', 'the', 'order', 'Order', 'things', 'secret', 'Secret', 'sauce',
-    'tests', 'Tests', 'rule', 'Rules', 'of', 'thumb', 'm4', 'r6', 'r1', 'm3', 'in', 'short', 'four', 'three', 'steps', 'ordered',
-    'scoped', 'secrets', 'testing', 'first', 'environment', '.', ',',
+    'out',
+    'of',
+    'scope',
+    'Scope',
+    'for',
+    'my',
+    'ticket',
+    'the',
+    'order',
+    'Order',
+    'things',
+    'secret',
+    'Secret',
+    'sauce',
+    'tests',
+    'Tests',
+    'rule',
+    'Rules',
+    'of',
+    'thumb',
+    'm4',
+    'r6',
+    'r1',
+    'm3',
+    'in',
+    'short',
+    'four',
+    'three',
+    'steps',
+    'ordered',
+    'scoped',
+    'secrets',
+    'testing',
+    'first',
+    'environment',
+    '.',
+    ',',
   );
   const sentence = fc.array(everyday, { minLength: 1, maxLength: 30 }).map((list) => list.join(' '));
 

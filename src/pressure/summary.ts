@@ -11,7 +11,10 @@ export interface PressureSummaryRow {
 }
 
 export function summarizePressureRecords(records: readonly PressureRecord[]): PressureSummaryRow[] {
-  const groups = new Map<string, { rule: string; target: string | undefined; variant: PressureVariant; pass: number; n: number; verdicts: Partial<Record<PressureVerdict, number>> }>();
+  const groups = new Map<
+    string,
+    { rule: string; target: string | undefined; variant: PressureVariant; pass: number; n: number; verdicts: Partial<Record<PressureVerdict, number>> }
+  >();
   for (const record of records) {
     const key = JSON.stringify([record.rule, record.target ?? null, record.variant]);
     const group = groups.get(key) ?? { rule: record.rule, target: record.target, variant: record.variant, pass: 0, n: 0, verdicts: {} };

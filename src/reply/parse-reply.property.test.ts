@@ -8,9 +8,36 @@ const RUNS = { numRuns: 200 };
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 const jsonishToken = fc.constantFrom(
-  '{', '}', '[', ']', '"', '\\', ':', ',', ' ', '\n', 'x', 'true', '1',
-  '"actions"', '"type"', '"run"', '"cmd"', '"reasoning"', '"decline"', '{"actions": [', '"actions": [',
-  '```', '```json\n', '<think>', '</think>', '\n</think>\n', "'", '//', '/*', '*/',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  '\\',
+  ':',
+  ',',
+  ' ',
+  '\n',
+  'x',
+  'true',
+  '1',
+  '"actions"',
+  '"type"',
+  '"run"',
+  '"cmd"',
+  '"reasoning"',
+  '"decline"',
+  '{"actions": [',
+  '"actions": [',
+  '```',
+  '```json\n',
+  '<think>',
+  '</think>',
+  '\n</think>\n',
+  "'",
+  '//',
+  '/*',
+  '*/',
 );
 const jsonish = fc.array(fc.oneof(jsonishToken, loneSurrogate, fc.string({ maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(''));
 
@@ -21,7 +48,13 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant('commit' as const), message: fc.string() }),
 );
 const actions = fc.array(action, { minLength: 1, maxLength: 6 });
-const prose = fc.constantFrom('Here is my plan.', 'Sure! I will add the module and its test.', "Okay, here's what I'll do:", 'Done.', 'Let me know if you need anything else.');
+const prose = fc.constantFrom(
+  'Here is my plan.',
+  'Sure! I will add the module and its test.',
+  "Okay, here's what I'll do:",
+  'Done.',
+  'Let me know if you need anything else.',
+);
 
 /** A valid reply cut short or with one character changed: what a flaky local model produces. */
 const damagedReply = fc
@@ -47,7 +80,13 @@ describe('parseReply never throws', () => {
   it('on damaged replies', () => fc.assert(fc.property(damagedReply, parsesToSchema), RUNS));
 
   it('on huge and deeply nested inputs', () => {
-    for (const text of ['['.repeat(200_000), '{"a":'.repeat(50_000), `${'['.repeat(100_000)}${']'.repeat(100_000)}`, '"'.repeat(100_001), `{"actions": [${'{'.repeat(100_000)}`]) {
+    for (const text of [
+      '['.repeat(200_000),
+      '{"a":'.repeat(50_000),
+      `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+      '"'.repeat(100_001),
+      `{"actions": [${'{'.repeat(100_000)}`,
+    ]) {
       parsesToSchema(text);
     }
   });
@@ -82,9 +121,18 @@ describe('parseReply round trip', () => {
 
   it('keeps the reasoning', () =>
     fc.assert(
-      fc.property(actions, fc.string({ minLength: 1 }).filter((text) => text.trim() !== ''), (list, reasoning) => {
-        expect(parseReply(JSON.stringify({ reasoning, actions: list }))).toEqual({ kind: 'actions', method: 'json', actions: list, reasoning: reasoning.trim() });
-      }),
+      fc.property(
+        actions,
+        fc.string({ minLength: 1 }).filter((text) => text.trim() !== ''),
+        (list, reasoning) => {
+          expect(parseReply(JSON.stringify({ reasoning, actions: list }))).toEqual({
+            kind: 'actions',
+            method: 'json',
+            actions: list,
+            reasoning: reasoning.trim(),
+          });
+        },
+      ),
       RUNS,
     ));
 });

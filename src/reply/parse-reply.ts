@@ -194,7 +194,10 @@ function repairCandidates(answer: string): string[] {
   if (fence !== undefined && fence.content.trim() !== '') candidates.push(fence.content);
   const firstBrace = answer.indexOf('{');
   const firstBracket = answer.indexOf('[');
-  const first = firstBracket !== -1 && (firstBrace === -1 || firstBracket < firstBrace) && /^\[\s*\{/.test(answer.slice(firstBracket, firstBracket + 64)) ? firstBracket : firstBrace;
+  const first =
+    firstBracket !== -1 && (firstBrace === -1 || firstBracket < firstBrace) && /^\[\s*\{/.test(answer.slice(firstBracket, firstBracket + 64))
+      ? firstBracket
+      : firstBrace;
   if (first !== -1) {
     const last = Math.max(answer.lastIndexOf('}'), answer.lastIndexOf(']'));
     if (last > first) candidates.push(answer.slice(first, last + 1));

@@ -25,7 +25,12 @@ export function readValue(value: unknown, origin: ParseMethod): Reading[] {
   const hasActions = Object.hasOwn(value, 'actions');
   if (decline !== undefined) {
     if (Array.isArray(actions) && actions.length > 0) {
-      return [{ shape: 'invalid', reason: `the reply declines (${quote(decline)}) but also lists ${actions.length} action${actions.length === 1 ? '' : 's'}; refusing to guess which is meant` }];
+      return [
+        {
+          shape: 'invalid',
+          reason: `the reply declines (${quote(decline)}) but also lists ${actions.length} action${actions.length === 1 ? '' : 's'}; refusing to guess which is meant`,
+        },
+      ];
     }
     return [{ shape: 'decline', origin, reason: decline }];
   }
@@ -38,7 +43,10 @@ export function readValue(value: unknown, origin: ParseMethod): Reading[] {
   const reasoning = reasoningOf(value);
   if (reasoning !== undefined) return [{ shape: 'reasoning', origin, reasoning }];
   const keys = Object.keys(value);
-  const shown = keys.slice(0, 5).map((key) => quote(key, 30)).join(', ');
+  const shown = keys
+    .slice(0, 5)
+    .map((key) => quote(key, 30))
+    .join(', ');
   return [{ shape: 'other', description: keys.length === 0 ? 'an empty JSON object' : `a JSON object with keys ${shown}${keys.length > 5 ? ', …' : ''}` }];
 }
 
@@ -153,7 +161,9 @@ function declineOf(readings: readonly Reading[], options: CombineOptions, action
 
 function fingerprint(reading: Reading): string | undefined {
   try {
-    return JSON.stringify(reading.shape === 'reply' ? [reading.actions, reading.reasoning ?? null] : [null, reading.shape === 'reasoning' ? reading.reasoning : null]);
+    return JSON.stringify(
+      reading.shape === 'reply' ? [reading.actions, reading.reasoning ?? null] : [null, reading.shape === 'reasoning' ? reading.reasoning : null],
+    );
   } catch {
     // Pathologically deep values overflow the stack; such a value is simply never deduplicated.
     return undefined;

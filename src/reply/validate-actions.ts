@@ -1,9 +1,7 @@
 import { ACTION_TYPES, ActionSchema } from '../contract/index.js';
 import type { Action, ActionType } from '../contract/index.js';
 
-export type ActionsResult =
-  | { readonly ok: true; readonly actions: Action[] }
-  | { readonly ok: false; readonly reason: string };
+export type ActionsResult = { readonly ok: true; readonly actions: Action[] } | { readonly ok: false; readonly reason: string };
 
 /**
  * The string fields each action type needs. The compiler checks the names against the contract;

@@ -34,7 +34,7 @@ export interface JudgedTotals {
 }
 
 export const JUDGED_LEGEND =
-  'Judged (advisory): graded after the arm by a judge model against the rule\'s rubric. A judge is a model: these grades never block, never change a verdict above, and are not counted in it. ' +
+  "Judged (advisory): graded after the arm by a judge model against the rule's rubric. A judge is a model: these grades never block, never change a verdict above, and are not counted in it. " +
   'violated = arms the judge graded as breaking the rule, of those it could grade (Wilson 95%); judge-error = arms it could not grade.';
 
 export function judgedRows(state: { readonly rounds: Iterable<RoundState> }): JudgedRow[] {
@@ -90,11 +90,21 @@ const TOTAL_COLUMNS = ['target', 'arm', 'judge rule', 'judged violated', 'judge-
 const ROW_COLUMNS = ['round', 'arm', 'judge rule', 'judged', 'confidence', 'evidence', 'reason'] as const;
 
 function totalCells(total: JudgedTotals): string[] {
-  return [total.target, total.arm, `${total.rule} ${total.name}`, formatRate(total.violated), String(total.judgeErrors), total.meanConfidence === null ? '–' : total.meanConfidence.toFixed(2)];
+  return [
+    total.target,
+    total.arm,
+    `${total.rule} ${total.name}`,
+    formatRate(total.violated),
+    String(total.judgeErrors),
+    total.meanConfidence === null ? '–' : total.meanConfidence.toFixed(2),
+  ];
 }
 
 function rowCells(row: JudgedRow): string[] {
-  const confidence = row.confidence === null ? '–' : `${row.confidence.toFixed(2)}${row.samples > 1 && row.agreement !== null ? ` (${Math.round(row.agreement * row.samples)}/${row.samples} agree)` : ''}`;
+  const confidence =
+    row.confidence === null
+      ? '–'
+      : `${row.confidence.toFixed(2)}${row.samples > 1 && row.agreement !== null ? ` (${Math.round(row.agreement * row.samples)}/${row.samples} agree)` : ''}`;
   const evidence = row.evidence.map((item) => (item.line === undefined ? item.file : `${item.file}:${item.line}`)).join(', ') || '–';
   return [row.roundId, row.arm, `${row.rule} ${row.name}`, row.verdict, confidence, evidence, row.reason];
 }
@@ -102,10 +112,25 @@ function rowCells(row: JudgedRow): string[] {
 /** The advisory section of the terminal report; empty when the run has no judge grades. */
 export function formatJudgedTable(rows: readonly JudgedRow[]): string {
   if (rows.length === 0) return '';
-  return ['Judged (advisory):', aligned(TOTAL_COLUMNS, judgedTotals(rows).map(totalCells)), '', aligned(ROW_COLUMNS, rows.map(rowCells)), '', JUDGED_LEGEND].join('\n');
+  return [
+    'Judged (advisory):',
+    aligned(TOTAL_COLUMNS, judgedTotals(rows).map(totalCells)),
+    '',
+    aligned(ROW_COLUMNS, rows.map(rowCells)),
+    '',
+    JUDGED_LEGEND,
+  ].join('\n');
 }
 
 export function formatJudgedMarkdown(rows: readonly JudgedRow[]): string {
   if (rows.length === 0) return '';
-  return ['## Judged (advisory)', '', markdown(TOTAL_COLUMNS, judgedTotals(rows).map(totalCells)), '', markdown(ROW_COLUMNS, rows.map(rowCells)), '', JUDGED_LEGEND].join('\n');
+  return [
+    '## Judged (advisory)',
+    '',
+    markdown(TOTAL_COLUMNS, judgedTotals(rows).map(totalCells)),
+    '',
+    markdown(ROW_COLUMNS, rows.map(rowCells)),
+    '',
+    JUDGED_LEGEND,
+  ].join('\n');
 }

@@ -4,14 +4,16 @@ import { judgedRows } from './format-judged.js';
 import type { JudgedRow } from './format-judged.js';
 
 function xml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    // XML 1.0 cannot carry most control characters, even escaped.
-    // eslint-disable-next-line no-control-regex -- these control characters are exactly what is replaced
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
+  return (
+    text
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;')
+      // XML 1.0 cannot carry most control characters, even escaped.
+      // eslint-disable-next-line no-control-regex -- these control characters are exactly what is replaced
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
+  );
 }
 
 /**
@@ -52,8 +54,7 @@ export function formatJunit(state: RunState): string {
   }
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const all = [...suites.values()];
-  const count = (outcome: string) =>
-    all.reduce((sum, suite) => sum + suite.cases.filter((entry) => OUTCOME[entry.result.verdict] === outcome).length, 0);
+  const count = (outcome: string) => all.reduce((sum, suite) => sum + suite.cases.filter((entry) => OUTCOME[entry.result.verdict] === outcome).length, 0);
   const judged = judgedRows(state);
   const total = all.reduce((sum, suite) => sum + suite.cases.length, 0) + judged.length;
   lines.push(
@@ -104,7 +105,8 @@ function judgedSuites(rows: readonly JudgedRow[]): string[] {
       lines.push('        <property name="advisory" value="true"/>');
       lines.push(`        <property name="judged" value="${row.verdict}"/>`);
       if (row.confidence !== null) lines.push(`        <property name="confidence" value="${row.confidence.toFixed(2)}"/>`);
-      for (const item of row.evidence) lines.push(`        <property name="evidence" value="${xml(item.line === undefined ? item.file : `${item.file}:${item.line}`)}"/>`);
+      for (const item of row.evidence)
+        lines.push(`        <property name="evidence" value="${xml(item.line === undefined ? item.file : `${item.file}:${item.line}`)}"/>`);
       lines.push('      </properties>');
       lines.push(`      <system-out>${xml(`judged ${row.verdict} by ${row.judge}: ${row.reason}`)}</system-out>`);
       lines.push('    </testcase>');

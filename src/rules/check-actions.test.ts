@@ -30,7 +30,10 @@ describe('checkActions', () => {
   });
 
   it('judges what it can of a write with a broken field', async () => {
-    const actions = [{ type: 'write', path: 'src/features/a.ts', content: 42 }, { type: 'write', path: 17, content: 'x' }] as unknown as Action[];
+    const actions = [
+      { type: 'write', path: 'src/features/a.ts', content: 42 },
+      { type: 'write', path: 17, content: 'x' },
+    ] as unknown as Action[];
     const results = await checkActions(actions, [], onlyRules('R2', 'R4', 'R5'));
     expect(results.map((result) => `${result.actionIndex} ${result.rule} ${result.ok}`)).toEqual(['0 R2 true', '0 R4 false', '0 R5 false', '1 R2 false']);
     expect(results[1]?.detail).toMatch(/no readable content/);
@@ -46,24 +49,35 @@ describe('checkActions', () => {
   it('never throws on any value shaped like an action list', async () => {
     const field = fc.oneof(fc.string(), fc.anything({ maxDepth: 2 }));
     const actionLike = fc.oneof(
-      fc.record({ type: fc.constantFrom('write', 'delete', 'run', 'commit', 'exec'), path: field, content: field, cmd: field, message: field }, { requiredKeys: ['type'] }),
+      fc.record(
+        { type: fc.constantFrom('write', 'delete', 'run', 'commit', 'exec'), path: field, content: field, cmd: field, message: field },
+        { requiredKeys: ['type'] },
+      ),
       fc.anything({ maxDepth: 2 }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(actionLike, { maxLength: 8 }), fc.array(fc.oneof(fc.string(), fc.anything({ maxDepth: 1 })), { maxLength: 4 }), async (actions, existing) => {
-        const results = await checkActions(actions as Action[], existing as string[], rulebook);
-        for (const result of results) {
-          expect(result.actionIndex).toBeGreaterThanOrEqual(0);
-          expect(result.actionIndex).toBeLessThan(actions.length);
-          expect(typeof result.detail).toBe('string');
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(actionLike, { maxLength: 8 }),
+        fc.array(fc.oneof(fc.string(), fc.anything({ maxDepth: 1 })), { maxLength: 4 }),
+        async (actions, existing) => {
+          const results = await checkActions(actions as Action[], existing as string[], rulebook);
+          for (const result of results) {
+            expect(result.actionIndex).toBeGreaterThanOrEqual(0);
+            expect(result.actionIndex).toBeLessThan(actions.length);
+            expect(typeof result.detail).toBe('string');
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('fails closed on an action list that throws when read', async () => {
-    const hostile = new Proxy([], { get: () => { throw new Error('boom'); } }) as unknown as Action[];
+    const hostile = new Proxy([], {
+      get: () => {
+        throw new Error('boom');
+      },
+    }) as unknown as Action[];
     const results = await checkActions(hostile, [], onlyRules('R2'));
     expect(results).toEqual([expect.objectContaining({ rule: 'R2', actionIndex: 0, ok: false, detail: 'R2 SCOPE: the actions cannot be read (boom).' })]);
   });

@@ -53,9 +53,7 @@ async function judgeRound(
     }
     for (const judged of await runJudge(rule, round, views.length)) results.push({ order, result: judged });
   }
-  return results
-    .sort((left, right) => left.result.actionIndex - right.result.actionIndex || left.order - right.order)
-    .map((entry) => entry.result);
+  return results.sort((left, right) => left.result.actionIndex - right.result.actionIndex || left.order - right.order).map((entry) => entry.result);
 }
 
 function prepareRules(rulebook: Rulebook): readonly PreparedRule[] {
@@ -79,7 +77,11 @@ function prepareRule(rule: Rulebook['rules'][number], position: number): Prepare
     return { label, judge: handlerFor(rule.check).prepare(rule.check, label) };
   } catch (error) {
     const reason = reasonOf(error);
-    return { label, judge: (round) => round.actions.map((action) => result(label, action.index, false, `action ${action.index} cannot be judged: the rule does not load (${reason}).`)) };
+    return {
+      label,
+      judge: (round) =>
+        round.actions.map((action) => result(label, action.index, false, `action ${action.index} cannot be judged: the rule does not load (${reason}).`)),
+    };
   }
 }
 

@@ -16,7 +16,8 @@ export function safeParseCheckInput(text: string, source: string): SafeParseChec
   const json = safeParseJson(text);
   if (!json.ok) return refuse(`${source}: not JSON (${json.error}); give {"actions": [...], "existing": [...]}`);
   const data = json.value;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return refuse(`${source}: expected a JSON object with an "actions" list; give {"actions": [...], "existing": [...]}`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return refuse(`${source}: expected a JSON object with an "actions" list; give {"actions": [...], "existing": [...]}`);
   if (!('actions' in data)) return refuse(`${source}: "actions" is missing; give {"actions": [...], "existing": [...]}`);
   const result = CheckInputSchema.safeParse(data);
   if (result.success) return { ok: true, input: result.data };

@@ -15,7 +15,12 @@ export function compileGlobs(globs: readonly string[]): PathMatcher {
   // The compiled regexes directly: picomatch's matcher wrapper costs several times the match itself.
   const matchers = globs.map((glob) => picomatch.makeRe(glob, GLOB_OPTIONS));
   // A write to `src` itself would replace the directory the glob `src/**` opens, not a file inside it.
-  const bases = new Set(globs.map((glob) => picomatch.scan(glob)).filter((scan) => scan.isGlob).map((scan) => scan.base));
+  const bases = new Set(
+    globs
+      .map((glob) => picomatch.scan(glob))
+      .filter((scan) => scan.isGlob)
+      .map((scan) => scan.base),
+  );
   return (path) => !bases.has(path) && matchers.some((matcher) => matcher.test(path));
 }
 

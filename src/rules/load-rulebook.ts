@@ -17,9 +17,18 @@ export async function loadRulebook(file?: string): Promise<Rulebook> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error);
-    throw new RulebookError('E_RULEBOOK_READ', path, [
-      { location: 'file', line: undefined, message: `cannot be read (${reason}); pass an existing rulebook with --rulebook, or leave it out for the default` },
-    ], { cause: error });
+    throw new RulebookError(
+      'E_RULEBOOK_READ',
+      path,
+      [
+        {
+          location: 'file',
+          line: undefined,
+          message: `cannot be read (${reason}); pass an existing rulebook with --rulebook, or leave it out for the default`,
+        },
+      ],
+      { cause: error },
+    );
   }
   return parseRulebook(text, path);
 }

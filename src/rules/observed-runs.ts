@@ -13,7 +13,8 @@ export function observedRuns(commands: readonly SandboxCommand[]): Map<number, O
 }
 
 function observe(command: SandboxCommand): ObservedRun {
-  if (!command.executed) return { passed: false, ending: `it was not executed (${(command.reason ?? 'no reason recorded').replace(/^Not executed: /, '').replace(/\.$/, '')})` };
+  if (!command.executed)
+    return { passed: false, ending: `it was not executed (${(command.reason ?? 'no reason recorded').replace(/^Not executed: /, '').replace(/\.$/, '')})` };
   if (command.timedOut === true) return { passed: false, ending: 'it was killed at the timeout' };
   if (command.exitCode === undefined) return { passed: false, ending: `it ended by signal ${command.signal ?? 'unknown'}` };
   return { passed: command.exitCode === 0, ending: `exit code ${command.exitCode}` };

@@ -49,7 +49,9 @@ describe('parseRulebook', () => {
   });
 
   it('refuses a missing parameter', () => {
-    expect(refusal(book(rule('R2', '      kind: scope\n')))).toMatch(/rule R2, field check\.allow .*expected a list, it is missing; write e\.g\. \["src\/\*\*"\]/);
+    expect(refusal(book(rule('R2', '      kind: scope\n')))).toMatch(
+      /rule R2, field check\.allow .*expected a list, it is missing; write e\.g\. \["src\/\*\*"\]/,
+    );
   });
 
   it('refuses an ill-typed parameter', () => {
@@ -72,7 +74,9 @@ describe('parseRulebook', () => {
 
   it('refuses a duplicate rule id', () => {
     const scope = "      kind: scope\n      allow: ['src/**']\n";
-    expect(refusal(book(rule('R2', scope), rule('R2', scope).replace('name: NR2', 'name: OTHER')))).toMatch(/rule R2, field id \(line \d+\): duplicate rule id "R2"/);
+    expect(refusal(book(rule('R2', scope), rule('R2', scope).replace('name: NR2', 'name: OTHER')))).toMatch(
+      /rule R2, field id \(line \d+\): duplicate rule id "R2"/,
+    );
   });
 
   it('refuses a wrong version and a malformed id', () => {
@@ -97,7 +101,9 @@ describe('parseRulebook', () => {
   });
 
   it('refuses a helper that is not a plain path', () => {
-    expect(refusal(book(rule('R5', "      kind: http-helper\n      helper: ../lib/http.ts\n      folders: ['src/**']\n")))).toMatch(/field check\.helper.*not a plain relative file path/);
+    expect(refusal(book(rule('R5', "      kind: http-helper\n      helper: ../lib/http.ts\n      folders: ['src/**']\n")))).toMatch(
+      /field check\.helper.*not a plain relative file path/,
+    );
   });
 
   it('refuses YAML syntax errors with line and column', () => {
@@ -129,8 +135,13 @@ describe('checkRecordedRulebook', () => {
 
   it('refuses a recorded pattern RE2 refuses, naming the run file, rule and field', async () => {
     const rulebook = await loadRulebook();
-    const doctored = { ...rulebook, rules: rulebook.rules.map((rule) => (rule.check.kind === 'forbidden-pattern' ? { ...rule, check: { ...rule.check, patterns: ['(a)\\1'] } } : rule)) };
-    expect(() => checkRecordedRulebook(doctored, 'runs/a.jsonl')).toThrow(/runs\/a\.jsonl \(its recorded rulebook\): rule R4, field check\.patterns\[0\].*backreferences/);
+    const doctored = {
+      ...rulebook,
+      rules: rulebook.rules.map((rule) => (rule.check.kind === 'forbidden-pattern' ? { ...rule, check: { ...rule.check, patterns: ['(a)\\1'] } } : rule)),
+    };
+    expect(() => checkRecordedRulebook(doctored, 'runs/a.jsonl')).toThrow(
+      /runs\/a\.jsonl \(its recorded rulebook\): rule R4, field check\.patterns\[0\].*backreferences/,
+    );
   });
 });
 

@@ -1,7 +1,16 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { z } from 'zod';
-import { AgentSchema, CHECK_KINDS, JudgeRuleSchema, ProseRuleSchema, RuleCheckSchema, RuleSchema, RulebookSchema, SandboxPolicySchema } from '../contract/index.js';
+import {
+  AgentSchema,
+  CHECK_KINDS,
+  JudgeRuleSchema,
+  ProseRuleSchema,
+  RuleCheckSchema,
+  RuleSchema,
+  RulebookSchema,
+  SandboxPolicySchema,
+} from '../contract/index.js';
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
 import { normalizeRepoPath } from './paths.js';
@@ -49,10 +58,20 @@ export function safeParseRulebook(text: string, file: string): SafeParseRulebook
     data = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: new RulebookError('E_RULEBOOK_YAML', file, [{ location: 'top level', line: undefined, message: `${message}; write the rules out without YAML aliases` }]) };
+    return {
+      ok: false,
+      error: new RulebookError('E_RULEBOOK_YAML', file, [
+        { location: 'top level', line: undefined, message: `${message}; write the rules out without YAML aliases` },
+      ]),
+    };
   }
   if (data === null || data === undefined) {
-    return { ok: false, error: new RulebookError('E_RULEBOOK_INVALID', file, [{ location: 'top level', line: undefined, message: 'the rulebook is empty; write a mapping with `version: 1` and a `rules:` list' }]) };
+    return {
+      ok: false,
+      error: new RulebookError('E_RULEBOOK_INVALID', file, [
+        { location: 'top level', line: undefined, message: 'the rulebook is empty; write a mapping with `version: 1` and a `rules:` list' },
+      ]),
+    };
   }
 
   const locate = (path: Path) => ({ location: describeLocation(data, path), line: lineOf(document, lineCounter, path) });
@@ -61,7 +80,9 @@ export function safeParseRulebook(text: string, file: string): SafeParseRulebook
     const problems = schemaResult.error.issues.slice(0, MAX_PROBLEMS).map((issue) => ({ ...locate(issue.path), message: explainIssue(issue, data) }));
     return { ok: false, error: new RulebookError('E_RULEBOOK_INVALID', file, problems) };
   }
-  const semanticProblems = validateRulebook(schemaResult.data).slice(0, MAX_PROBLEMS).map(({ path, message }) => ({ ...locate(path), message }));
+  const semanticProblems = validateRulebook(schemaResult.data)
+    .slice(0, MAX_PROBLEMS)
+    .map(({ path, message }) => ({ ...locate(path), message }));
   if (semanticProblems.length > 0) return { ok: false, error: new RulebookError('E_RULEBOOK_INVALID', file, semanticProblems) };
   return { ok: true, rulebook: schemaResult.data };
 }
@@ -102,7 +123,10 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
       rule.check.tests.forEach((template, position) => {
         const unknown = /\{([A-Za-z_]+)\}/.exec(template.replace(/\{(dir|stem|ext)\}/g, ''));
         if (unknown !== null) {
-          problems.push({ path: at('check', 'tests', position), message: `unknown placeholder {${unknown[1]}}; use {dir}, {stem} or {ext}, e.g. "{dir}/{stem}.test.{ext}"` });
+          problems.push({
+            path: at('check', 'tests', position),
+            message: `unknown placeholder {${unknown[1]}}; use {dir}, {stem} or {ext}, e.g. "{dir}/{stem}.test.{ext}"`,
+          });
         }
       });
     }
@@ -125,7 +149,10 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
     agentIds.add(agent.id);
     agent.rules.forEach((ruleId, position) => {
       if (!ids.has(ruleId)) {
-        problems.push({ path: ['agents', index, 'rules', position], message: `unknown rule "${ruleId}"; claim rules this rulebook defines (${[...ids].join(', ')})` });
+        problems.push({
+          path: ['agents', index, 'rules', position],
+          message: `unknown rule "${ruleId}"; claim rules this rulebook defines (${[...ids].join(', ')})`,
+        });
       }
     });
   });
@@ -135,24 +162,40 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
 /** Prose and judge rules share the id and name space with checked rules; numbers are unique across all three. */
 function checkProseRules(rulebook: Rulebook, ids: Set<string>, names: Set<string>, problems: { path: Path; message: string }[]): void {
   if (rulebook.rules.length === 0 && (rulebook.proseRules ?? []).length === 0 && (rulebook.judgeRules ?? []).length === 0) {
-    problems.push({ path: ['rules'], message: 'the rulebook has no rules: write at least 1 item under `rules:` (with a check), `proseRules:` (prose only) or `judgeRules:` (graded by a judge)' });
+    problems.push({
+      path: ['rules'],
+      message:
+        'the rulebook has no rules: write at least 1 item under `rules:` (with a check), `proseRules:` (prose only) or `judgeRules:` (graded by a judge)',
+    });
   }
-  const unchecked: [string, readonly { readonly id: string; readonly name: string; readonly prose: string }[]][] = [['proseRules', rulebook.proseRules ?? []], ['judgeRules', rulebook.judgeRules ?? []]];
-  for (const [section, list] of unchecked) list.forEach((rule, index) => {
-    const at = (key: string): Path => [section, index, key];
-    if (ids.has(rule.id)) problems.push({ path: at('id'), message: `duplicate rule id "${rule.id}"; give each rule its own id` });
-    if (names.has(rule.name)) problems.push({ path: at('name'), message: `duplicate rule name "${rule.name}"; give each rule its own name` });
-    ids.add(rule.id);
-    names.add(rule.name);
-    if (rule.prose.trim() === '') problems.push({ path: at('prose'), message: 'the prose is blank; write the rule as a person would in AGENTS.md' });
-  });
+  const unchecked: [string, readonly { readonly id: string; readonly name: string; readonly prose: string }[]][] = [
+    ['proseRules', rulebook.proseRules ?? []],
+    ['judgeRules', rulebook.judgeRules ?? []],
+  ];
+  for (const [section, list] of unchecked)
+    list.forEach((rule, index) => {
+      const at = (key: string): Path => [section, index, key];
+      if (ids.has(rule.id)) problems.push({ path: at('id'), message: `duplicate rule id "${rule.id}"; give each rule its own id` });
+      if (names.has(rule.name)) problems.push({ path: at('name'), message: `duplicate rule name "${rule.name}"; give each rule its own name` });
+      ids.add(rule.id);
+      names.add(rule.name);
+      if (rule.prose.trim() === '') problems.push({ path: at('prose'), message: 'the prose is blank; write the rule as a person would in AGENTS.md' });
+    });
   const numbers = new Map<number, string>();
-  const numbered: [string, { readonly id: string; readonly number?: number | undefined }[]][] = [['rules', rulebook.rules], ['proseRules', rulebook.proseRules ?? []], ['judgeRules', rulebook.judgeRules ?? []]];
+  const numbered: [string, { readonly id: string; readonly number?: number | undefined }[]][] = [
+    ['rules', rulebook.rules],
+    ['proseRules', rulebook.proseRules ?? []],
+    ['judgeRules', rulebook.judgeRules ?? []],
+  ];
   for (const [section, list] of numbered) {
     list.forEach((rule, index) => {
       if (rule.number === undefined) return;
       const other = numbers.get(rule.number);
-      if (other !== undefined) problems.push({ path: [section, index, 'number'], message: `rule ${rule.id} has number ${rule.number}, which rule ${other} already has; give each rule its own number` });
+      if (other !== undefined)
+        problems.push({
+          path: [section, index, 'number'],
+          message: `rule ${rule.id} has number ${rule.number}, which rule ${other} already has; give each rule its own number`,
+        });
       else numbers.set(rule.number, rule.id);
     });
   }
@@ -163,11 +206,17 @@ function checkJudgeRules(rulebook: Rulebook, problems: { path: Path; message: st
   const checked = new Set(rulebook.rules.map((rule) => rule.id));
   (rulebook.judgeRules ?? []).forEach((rule, index) => {
     if (rule.samples % 2 === 0) {
-      problems.push({ path: ['judgeRules', index, 'samples'], message: `${rule.samples} samples can split evenly; use an odd number (1, 3 or 5) so the majority decides` });
+      problems.push({
+        path: ['judgeRules', index, 'samples'],
+        message: `${rule.samples} samples can split evenly; use an odd number (1, 3 or 5) so the majority decides`,
+      });
     }
     rule.covers?.forEach((id, position) => {
       if (!checked.has(id)) {
-        problems.push({ path: ['judgeRules', index, 'covers', position], message: `"${id}" is not a rule with a check here; name checked rules (${[...checked].join(', ') || 'none'}) or remove it` });
+        problems.push({
+          path: ['judgeRules', index, 'covers', position],
+          message: `"${id}" is not a rule with a check here; name checked rules (${[...checked].join(', ') || 'none'}) or remove it`,
+        });
       }
     });
   });
@@ -196,9 +245,15 @@ function globFields(rule: Rule): [string, readonly string[]][] {
     case 'scope':
       return [['allow', check.allow]];
     case 'sibling-test':
-      return [['modules', check.modules], ['exempt', check.exempt]];
+      return [
+        ['modules', check.modules],
+        ['exempt', check.exempt],
+      ];
     case 'forbidden-pattern':
-      return [['files', check.files], ['exclude', check.exclude]];
+      return [
+        ['files', check.files],
+        ['exclude', check.exclude],
+      ];
     case 'http-helper':
       return [['folders', check.folders]];
     case 'secret':
@@ -258,7 +313,10 @@ const EXAMPLES: Record<string, string> = {
 function explainIssue(issue: z.core.$ZodIssue, data: unknown): string {
   const field = [...issue.path].reverse().find((key): key is string => typeof key === 'string') ?? '';
   const example = EXAMPLES[field];
-  const instead = example === undefined ? '' : `; write ${example.startsWith('[') || example.startsWith('"') || /^\d/.test(example) || example.startsWith('{') ? `e.g. ${example}` : example}`;
+  const instead =
+    example === undefined
+      ? ''
+      : `; write ${example.startsWith('[') || example.startsWith('"') || /^\d/.test(example) || example.startsWith('{') ? `e.g. ${example}` : example}`;
   switch (issue.code) {
     case 'unrecognized_keys': {
       const allowed = allowedKeys(issue.path, data);
@@ -268,7 +326,8 @@ function explainIssue(issue: z.core.$ZodIssue, data: unknown): string {
     case 'invalid_union': {
       const value = valueAt(data, issue.path);
       if (issue.path[issue.path.length - 1] === 'kind') {
-        if (value === 'judge') return 'a judge-graded rule has no check: move it under `judgeRules:` with `kind: judge`, a rubric and a judge target (it is advisory, never enforced)';
+        if (value === 'judge')
+          return 'a judge-graded rule has no check: move it under `judgeRules:` with `kind: judge`, a rubric and a judge target (it is advisory, never enforced)';
         const shown = value === undefined ? 'is missing' : `${JSON.stringify(value)} is not a check kind`;
         return `${shown === 'is missing' ? 'the check kind is missing' : shown}; write one of ${CHECK_KINDS.join(', ')}`;
       }
@@ -342,6 +401,13 @@ function describeType(value: unknown): string {
 }
 
 function article(type: string): string {
-  const words: Record<string, string> = { array: 'a list', object: 'a mapping', string: 'a string', number: 'a number', boolean: 'true or false', int: 'a whole number' };
+  const words: Record<string, string> = {
+    array: 'a list',
+    object: 'a mapping',
+    string: 'a string',
+    number: 'a number',
+    boolean: 'true or false',
+    int: 'a whole number',
+  };
   return words[type] ?? type;
 }

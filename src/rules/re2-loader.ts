@@ -22,7 +22,10 @@ function compiledScript(cache: Buffer | undefined): { script: Script; file: stri
   const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
   const file = require.resolve('re2js');
   const source = readFileSync(file, 'utf8');
-  const script = new VmScript(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cache === undefined ? {} : { cachedData: cache }) });
+  const script = new VmScript(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    ...(cache === undefined ? {} : { cachedData: cache }),
+  });
   return { script, file };
 }
 

@@ -22,7 +22,14 @@ describe('requiredLiterals', () => {
   });
 
   it('reads alternatives into a choice, and drops optional groups', () => {
-    expect(requiredNeeds('^\\s*(?:npm\\s+(?:run\\s+)?test|npx\\s+vitest\\s+run)(?:[ \\t][^|;&]*)?$', '')).toEqual([{ anyOf: [['npm', 'test'], ['npx', 'vitest', 'run']] }]);
+    expect(requiredNeeds('^\\s*(?:npm\\s+(?:run\\s+)?test|npx\\s+vitest\\s+run)(?:[ \\t][^|;&]*)?$', '')).toEqual([
+      {
+        anyOf: [
+          ['npm', 'test'],
+          ['npx', 'vitest', 'run'],
+        ],
+      },
+    ]);
     expect(requiredNeeds('fetch|axios', 'i')).toEqual([{ anyOf: [['fetch'], ['axios']] }]);
     expect(requiredNeeds('a(b|c*)d', '')).toEqual(['a', 'd']);
     expect(requiredNeeds('(?<name>ab)+c', '')).toEqual(['ab', 'c']);
@@ -36,15 +43,58 @@ describe('requiredLiterals', () => {
 
   // The prefilter must never say "no match" where RE2 finds one.
   it('never rejects a text RE2 matches', () => {
-    const sources = ['\\bconsole\\s*\\.\\s*log\\b', 'ab*c', 'x(?:ab|cd)+y', 'fo+(bar)?z', '[a-c]+d.e', 'k\\.s', 'é+x', 'ab|cd?e', '^(?:s+k|(x|yz)o)$', '(a|b(c|d))e{2}', 'f(?:oo){1,2}|zz', '(?P<n>ke)s|x*'];
+    const sources = [
+      '\\bconsole\\s*\\.\\s*log\\b',
+      'ab*c',
+      'x(?:ab|cd)+y',
+      'fo+(bar)?z',
+      '[a-c]+d.e',
+      'k\\.s',
+      'é+x',
+      'ab|cd?e',
+      '^(?:s+k|(x|yz)o)$',
+      '(a|b(c|d))e{2}',
+      'f(?:oo){1,2}|zz',
+      '(?P<n>ke)s|x*',
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...sources), fc.constantFrom('', 'i', 's', 'im'), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'k', 's', 'x', 'y', 'z', 'o', 'f', '.', ' ', 'K', '\u212a', '\u017f', 'é', 'É', 'console', 'log', '\n') }), (source, flags, text) => {
-        const compiled = compilePattern(source, flags);
-        if (!compiled.ok) throw new Error(compiled.reason);
-        const haystack = flags.includes('i') ? text.toLowerCase().replace(/\u017f/g, 's') : text;
-        const prefilterSaysNo = !meetsNeeds(haystack, requiredNeeds(source, flags));
-        if (prefilterSaysNo) expect(compiled.pattern.test(text)).toBe(false);
-      }),
+      fc.property(
+        fc.constantFrom(...sources),
+        fc.constantFrom('', 'i', 's', 'im'),
+        fc.string({
+          unit: fc.constantFrom(
+            'a',
+            'b',
+            'c',
+            'd',
+            'e',
+            'k',
+            's',
+            'x',
+            'y',
+            'z',
+            'o',
+            'f',
+            '.',
+            ' ',
+            'K',
+            '\u212a',
+            '\u017f',
+            'é',
+            'É',
+            'console',
+            'log',
+            '\n',
+          ),
+        }),
+        (source, flags, text) => {
+          const compiled = compilePattern(source, flags);
+          if (!compiled.ok) throw new Error(compiled.reason);
+          const haystack = flags.includes('i') ? text.toLowerCase().replace(/\u017f/g, 's') : text;
+          const prefilterSaysNo = !meetsNeeds(haystack, requiredNeeds(source, flags));
+          if (prefilterSaysNo) expect(compiled.pattern.test(text)).toBe(false);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -59,7 +59,11 @@ export async function buildBaseRepo(dir: string, task: TaskInfo, options: BaseRe
     try {
       snapshotNodeModules(options.nodeModules, nodeModules);
     } catch (error) {
-      throw new SandboxError('E_SANDBOX_SETUP', `task ${task.id}: cannot snapshot node_modules from ${options.nodeModules}: ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
+      throw new SandboxError(
+        'E_SANDBOX_SETUP',
+        `task ${task.id}: cannot snapshot node_modules from ${options.nodeModules}: ${error instanceof Error ? error.message : String(error)}.`,
+        { cause: error },
+      );
     }
   }
   for (const file of files) await chmod(join(root, file), 0o444);

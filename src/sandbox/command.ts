@@ -18,7 +18,10 @@ const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]{}~!#\n\r]/;
 export function splitCommand(cmd: string): SplitCommand {
   const match = SHELL_SYNTAX.exec(cmd);
   if (match !== null) return { ok: false, reason: `it uses shell syntax (${JSON.stringify(match[0])}), and commands run without a shell` };
-  const argv = cmd.trim().split(/[ \t]+/).filter((word) => word.length > 0);
+  const argv = cmd
+    .trim()
+    .split(/[ \t]+/)
+    .filter((word) => word.length > 0);
   if (argv.length === 0) return { ok: false, reason: 'the command is empty' };
   return { ok: true, argv, normalized: argv.join(' ') };
 }

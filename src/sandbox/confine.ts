@@ -1,9 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, posix, resolve, sep } from 'node:path';
 
-export type ConfinedPath =
-  | { readonly ok: true; readonly relative: string; readonly absolute: string }
-  | { readonly ok: false; readonly reason: string };
+export type ConfinedPath = { readonly ok: true; readonly relative: string; readonly absolute: string } | { readonly ok: false; readonly reason: string };
 
 function inside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);

@@ -67,7 +67,7 @@ function attemptsOf(output: string | undefined): Record<string, string> {
 }
 
 describe('a model-written command in the sandbox', () => {
-  it('cannot write outside the repository: not the host /tmp, not /var/tmp, not holdfast\'s folder, not /', async () => {
+  it("cannot write outside the repository: not the host /tmp, not /var/tmp, not holdfast's folder, not /", async () => {
     const landing = await landScript(
       probe([
         `attempt('host-tmp', () => fs.writeFileSync(${JSON.stringify(join(hostTmp, 'escaped'))}, 'x'));`,
@@ -94,7 +94,7 @@ describe('a model-written command in the sandbox', () => {
     expect(landing.result.sandbox!.changedPaths).toEqual(['inside.txt', 'scripts/escape.mjs']);
   });
 
-  it('cannot read host files: /etc/hostname, /etc/passwd, the host home, another /tmp folder, holdfast\'s own files, the base repo', async () => {
+  it("cannot read host files: /etc/hostname, /etc/passwd, the host home, another /tmp folder, holdfast's own files, the base repo", async () => {
     const landing = await landScript((root) =>
       probe([
         `attempt('bases', () => fs.readdirSync(${JSON.stringify(join(root, 'bases'))}).join(','));`,
@@ -111,7 +111,8 @@ describe('a model-written command in the sandbox', () => {
       ]),
     );
     const attempts = attemptsOf(landing.result.sandbox!.commands[0]!.output?.text);
-    for (const name of ['hostname', 'passwd', 'hosts', 'home', 'host-tmp', 'holdfast-package', 'bases']) expect(attempts[name], name).toMatch(/^refused:E(NOENT|ACCES)$/);
+    for (const name of ['hostname', 'passwd', 'hosts', 'home', 'host-tmp', 'holdfast-package', 'bases'])
+      expect(attempts[name], name).toMatch(/^refused:E(NOENT|ACCES)$/);
     // Its own worktree's folder is the one entry of the run's rounds it can see.
     expect(attempts['other-rounds']).toMatch(/^ok:[^,]+$/);
     // holdfast's folder exists only as the path to its type-stripping hook: nothing of its own is in it.
@@ -119,7 +120,7 @@ describe('a model-written command in the sandbox', () => {
     expect(JSON.stringify(landing.result)).not.toContain('host secret');
   });
 
-  it('sees only its own processes, and no parent environment: a GITHUB_TOKEN in holdfast\'s environment stays out', async () => {
+  it("sees only its own processes, and no parent environment: a GITHUB_TOKEN in holdfast's environment stays out", async () => {
     process.env.GITHUB_TOKEN = FAKE_TOKEN;
     try {
       const landing = await landScript(
@@ -140,9 +141,7 @@ describe('a model-written command in the sandbox', () => {
       expect(pids).not.toContain(process.pid);
       expect(Math.max(...pids)).toBeLessThan(10);
       expect(attempts['own-env']).toMatch(/^ok:/);
-      expect(attempts['own-env']!.replace(/^ok:/, '').split(',').sort()).toEqual(
-        expect.arrayContaining(['HOME', 'LANG', 'PATH', 'TMPDIR']),
-      );
+      expect(attempts['own-env']!.replace(/^ok:/, '').split(',').sort()).toEqual(expect.arrayContaining(['HOME', 'LANG', 'PATH', 'TMPDIR']));
       expect(attempts['own-env']).not.toMatch(/GITHUB|TOKEN|KEY|SECRET|VITEST|NODE_EXTRA/);
     } finally {
       delete process.env.GITHUB_TOKEN;
@@ -163,7 +162,8 @@ describe('a model-written command in the sandbox', () => {
   });
 
   it('ends the arm with the reason, never a crash, on a symlink loop a command made', async () => {
-    const loop = "import fs from 'node:fs';\nfs.symlinkSync('loop-b', 'src/loop-a');\nfs.symlinkSync('loop-a', 'src/loop-b');\nfs.symlinkSync('self', 'src/self');\n";
+    const loop =
+      "import fs from 'node:fs';\nfs.symlinkSync('loop-b', 'src/loop-a');\nfs.symlinkSync('loop-a', 'src/loop-b');\nfs.symlinkSync('self', 'src/self');\n";
     const landing = await landScript(loop, [
       { type: 'write', path: 'src/loop-a/x.ts', content: 'export const x = 1;\n' },
       { type: 'commit', message: 'never made' },
@@ -176,7 +176,15 @@ describe('a model-written command in the sandbox', () => {
       task: FIXTURE_TASK,
       roundId: 'escape/1',
       arm: 'told',
-      result: await decide('told', [{ type: 'write', path: 'scripts/escape.mjs', content: loop }, { type: 'run', cmd: 'node scripts/escape.mjs' }, { type: 'delete', path: 'src/self/x' }], rulebook),
+      result: await decide(
+        'told',
+        [
+          { type: 'write', path: 'scripts/escape.mjs', content: loop },
+          { type: 'run', cmd: 'node scripts/escape.mjs' },
+          { type: 'delete', path: 'src/self/x' },
+        ],
+        rulebook,
+      ),
     });
     expect(deleting.failure).toMatchObject({ index: 2, message: expect.stringMatching(/^ELOOP/) });
   });
@@ -187,7 +195,10 @@ describe('without isolation', () => {
     const missing = await detectIsolation('auto', { searchPath: mkdtempSync(join(tmpdir(), 'holdfast-no-bwrap-')) });
     expect(missing).toEqual({ kind: 'none', detail: 'bubblewrap (bwrap) is not installed' });
     const refused = createSandboxManager({ rulebook, parentDir: parent, isolation: missing });
-    await expect(refused).rejects.toMatchObject({ code: 'E_SANDBOX_ISOLATION', message: expect.stringMatching(/apt-get install bubblewrap.*--unsafe-no-isolation/s) });
+    await expect(refused).rejects.toMatchObject({
+      code: 'E_SANDBOX_ISOLATION',
+      message: expect.stringMatching(/apt-get install bubblewrap.*--unsafe-no-isolation/s),
+    });
     manager = await createSandboxManager({ rulebook, parentDir: parent, isolation: missing, allowUnisolated: true });
     expect(manager.isolation.kind).toBe('none');
   });

@@ -21,15 +21,24 @@ export const SANDBOX_IDENTITY = {
  * can write inside the work tree, so nothing there (hooks, fsmonitor, filters) may steer our git.
  */
 export const GIT_HARDENING = [
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'core.autocrlf=false',
-  '-c', 'core.quotePath=false',
-  '-c', 'core.untrackedCache=false',
-  '-c', 'commit.gpgsign=false',
-  '-c', 'gc.auto=0',
-  '-c', 'maintenance.auto=false',
-  '-c', 'init.defaultBranch=main',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.autocrlf=false',
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'gc.auto=0',
+  '-c',
+  'maintenance.auto=false',
+  '-c',
+  'init.defaultBranch=main',
 ];
 
 function gitEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -61,18 +70,13 @@ function runGit(args: readonly string[], cwd: string, extraEnv: Record<string, s
   const argv = [...GIT_HARDENING, ...args];
   const command = args.find((arg) => !arg.startsWith('--')) ?? '';
   return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      argv,
-      { cwd, env: gitEnvironment(extraEnv), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        if (error !== null) {
-          const why = stderr.trim().split('\n').slice(-3).join(' ') || error.message;
-          reject(new SandboxError('E_SANDBOX_GIT', `git ${command} failed: ${why}`, { cause: error }));
-          return;
-        }
-        resolve(stdout);
-      },
-    );
+    execFile('git', argv, { cwd, env: gitEnvironment(extraEnv), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error !== null) {
+        const why = stderr.trim().split('\n').slice(-3).join(' ') || error.message;
+        reject(new SandboxError('E_SANDBOX_GIT', `git ${command} failed: ${why}`, { cause: error }));
+        return;
+      }
+      resolve(stdout);
+    });
   });
 }

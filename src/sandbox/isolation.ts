@@ -5,9 +5,7 @@ import { delimiter, dirname, join, sep } from 'node:path';
 import { typescriptPreloadPaths } from './typescript-support.js';
 
 /** How commands in a sandbox are confined. Results say which was in force, so a reader knows what "ran" meant. */
-export type Isolation =
-  | { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly detail: string }
-  | { readonly kind: 'none'; readonly detail: string };
+export type Isolation = { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly detail: string } | { readonly kind: 'none'; readonly detail: string };
 
 /**
  * `auto`: bubblewrap when it works here, otherwise none (and a sandbox manager then refuses to run
@@ -109,18 +107,25 @@ export function bubblewrapArgs(mounts: SandboxMounts, toolchain: Toolchain = fin
     '--unshare-all',
     '--die-with-parent',
     '--new-session',
-    '--cap-drop', 'ALL',
-    '--hostname', 'holdfast-sandbox',
+    '--cap-drop',
+    'ALL',
+    '--hostname',
+    'holdfast-sandbox',
     ...toolchain.folders.flatMap((folder) => ['--ro-bind', folder, folder]),
     ...toolchain.links.flatMap((link) => ['--symlink', link.target, link.path]),
-    '--dev', '/dev',
-    '--proc', '/proc',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
     // Mounts under /tmp come after the private /tmp, so they sit on it rather than under it.
-    '--tmpfs', '/tmp',
+    '--tmpfs',
+    '/tmp',
     ...mounts.readable.flatMap((path) => ['--ro-bind', path, path]),
     ...mounts.writable.flatMap((path) => ['--bind', path, path]),
-    '--remount-ro', '/',
-    '--chdir', mounts.cwd,
+    '--remount-ro',
+    '/',
+    '--chdir',
+    mounts.cwd,
     '--',
   ];
 }

@@ -35,7 +35,7 @@ async function open(options: { keepDir?: string; commandTimeoutMs?: number; comm
   return manager;
 }
 
-const module = "export const total = (items: number[]): number => items.reduce((sum, item) => sum + item, 0);\n";
+const module = 'export const total = (items: number[]): number => items.reduce((sum, item) => sum + item, 0);\n';
 const moduleTest = "import { total } from './total.ts';\nexport const checked = total([1, 2]) === 3;\n";
 
 const cleanActions: Action[] = [
@@ -62,9 +62,7 @@ describe('landing an arm in a sandbox', () => {
     expect(sandbox.diff.text).toContain('+++ b/src/features/total.ts');
     expect(sandbox.diff.text).toContain(`+${module.trimEnd()}`);
     expect(sandbox.diff.text).toContain('deleted file mode');
-    expect(sandbox.commands).toEqual([
-      expect.objectContaining({ index: 3, cmd: 'npm test', executed: true, exitCode: 0, timedOut: false }),
-    ]);
+    expect(sandbox.commands).toEqual([expect.objectContaining({ index: 3, cmd: 'npm test', executed: true, exitCode: 0, timedOut: false })]);
     expect(sandbox.commands[0]!.output!.text).toContain('tests ran\n');
     expect(landed.actions.map((action) => action.landed?.state)).toEqual(['done', 'done', 'done', 'done', 'done']);
     expect(landed.actions[4]!.landed!.commit).toBe(sandbox.commits[0]!.hash);
@@ -234,13 +232,20 @@ describe('landing an arm in a sandbox', () => {
     const keepDir = mkdtempSync(join(tmpdir(), 'holdfast-keep-'));
     try {
       const sandboxes = await open({ keepDir });
-      const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'target/task/0', arm: 'told', result: await decide('told', cleanActions, rulebook) })).result;
+      const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'target/task/0', arm: 'told', result: await decide('told', cleanActions, rulebook) }))
+        .result;
       await sandboxes.dispose();
       const kept = landed.sandbox!.keptAt!;
       expect(kept).toBe(join(keepDir, 'target_task_0', 'told'));
-      const log = execFileSync('git', ['log', '--format=%H %s'], { cwd: kept, encoding: 'utf8', env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' } });
+      const log = execFileSync('git', ['log', '--format=%H %s'], {
+        cwd: kept,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
       expect(log.split('\n')[0]).toBe(`${landed.sandbox!.commits[0]!.hash} Add total`);
-      expect(execFileSync('git', ['status', '--porcelain'], { cwd: kept, encoding: 'utf8', env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' } })).toBe('');
+      expect(
+        execFileSync('git', ['status', '--porcelain'], { cwd: kept, encoding: 'utf8', env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' } }),
+      ).toBe('');
       expect(readFileSync(join(kept, 'src/features/total.ts'), 'utf8')).toBe(module);
     } finally {
       rmSync(keepDir, { recursive: true, force: true });
@@ -249,9 +254,19 @@ describe('landing an arm in a sandbox', () => {
 
   it('never changes the base: a write in one sandbox is not seen by the next', async () => {
     const sandboxes = await open();
-    const rewrite: Action[] = [{ type: 'write', path: 'README.md', content: 'changed\n' }, { type: 'run', cmd: 'node scripts/test.mjs' }];
+    const rewrite: Action[] = [
+      { type: 'write', path: 'README.md', content: 'changed\n' },
+      { type: 'run', cmd: 'node scripts/test.mjs' },
+    ];
     await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', rewrite, rulebook) });
-    const next = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', [{ type: 'run', cmd: 'node scripts/test.mjs' }], rulebook) })).result;
+    const next = (
+      await sandboxes.land({
+        task: FIXTURE_TASK,
+        roundId: 'r/2',
+        arm: 'told',
+        result: await decide('told', [{ type: 'run', cmd: 'node scripts/test.mjs' }], rulebook),
+      })
+    ).result;
     expect(next.sandbox!.changedPaths).toEqual([]);
     expect(next.sandbox!.diff.text).toBe('');
   });
@@ -264,7 +279,10 @@ describe('landing an arm in a sandbox', () => {
       const expected = await detectIsolation();
       const sandboxes = await open();
       const probe = `fetch('http://127.0.0.1:${port}/').then(async (r) => console.info(await r.text()), () => console.info('no network'));\n`;
-      const actions: Action[] = [{ type: 'write', path: 'scripts/net.mjs', content: probe }, { type: 'run', cmd: 'node scripts/net.mjs' }];
+      const actions: Action[] = [
+        { type: 'write', path: 'scripts/net.mjs', content: probe },
+        { type: 'run', cmd: 'node scripts/net.mjs' },
+      ];
       const landed = (await sandboxes.land({ task: FIXTURE_TASK, roundId: 'r/1', arm: 'told', result: await decide('told', actions, rulebook) })).result;
       expect(landed.sandbox!.isolation).toBe(expected.kind);
       expect(landed.sandbox!.isolationDetail).toBe(expected.detail);
@@ -295,8 +313,14 @@ describe('landing an arm in a sandbox', () => {
       writeFileSync(join(installed, 'left-pad', 'package.json'), '{ "name": "left-pad", "main": "index.js" }\n');
       writeFileSync(join(installed, 'left-pad', 'index.js'), "module.exports = (text) => ' ' + text;\n");
       const keepDir = join(installed, '..', `${installed.split('/').at(-1)!}-kept`);
-      manager = await createSandboxManager({ rulebook, parentDir: parent, keepDir, nodeModules: (taskId) => (taskId === FIXTURE_TASK.id ? installed : undefined) });
-      const script = "import fs from 'node:fs';\nimport pad from 'left-pad';\nprocess.stdout.write(`[${pad('x')}]`);\ntry { fs.writeFileSync('node_modules/left-pad/index.js', 'hacked'); } catch (error) { process.stdout.write(error.code); }\n";
+      manager = await createSandboxManager({
+        rulebook,
+        parentDir: parent,
+        keepDir,
+        nodeModules: (taskId) => (taskId === FIXTURE_TASK.id ? installed : undefined),
+      });
+      const script =
+        "import fs from 'node:fs';\nimport pad from 'left-pad';\nprocess.stdout.write(`[${pad('x')}]`);\ntry { fs.writeFileSync('node_modules/left-pad/index.js', 'hacked'); } catch (error) { process.stdout.write(error.code); }\n";
       const actions: Action[] = [
         { type: 'write', path: 'scripts/pad.mjs', content: script },
         { type: 'run', cmd: 'node scripts/pad.mjs' },
@@ -307,7 +331,9 @@ describe('landing an arm in a sandbox', () => {
       const snapshot = join(manager.root, 'bases', FIXTURE_TASK.id, 'node_modules');
       const made = statSync(snapshot).ino;
       expect(first.sandbox!.commands[0]!.output!.text).toBe('[ x]EROFS');
-      expect(first.sandbox!.refusedWrites).toEqual([expect.objectContaining({ index: 2, reason: 'node_modules is a symlink that points outside the repository' })]);
+      expect(first.sandbox!.refusedWrites).toEqual([
+        expect.objectContaining({ index: 2, reason: 'node_modules is a symlink that points outside the repository' }),
+      ]);
       expect(first.sandbox!.changedPaths).toEqual(['scripts/pad.mjs']);
       expect(readFileSync(join(installed, 'left-pad', 'index.js'), 'utf8')).toBe("module.exports = (text) => ' ' + text;\n");
       const second = (await manager.land({ task: FIXTURE_TASK, roundId: 'r/2', arm: 'told', result: await decide('told', actions, rulebook) })).result;
@@ -322,7 +348,7 @@ describe('landing an arm in a sandbox', () => {
     }
   });
 
-  it('makes each arm a linked git worktree of the task\'s one base repository, removed without a trace', async () => {
+  it("makes each arm a linked git worktree of the task's one base repository, removed without a trace", async () => {
     const { buildBaseRepo } = await import('./base-repo.js');
     const { materialiseSandbox, removeSandbox } = await import('./materialise.js');
     const dir = mkdtempSync(join(parent, 'worktree-'));

@@ -72,7 +72,10 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
     case 'write': {
       const confined = confinePath(repo.workDir, action.path);
       if (!confined.ok) {
-        return { landed: { state: 'refused', detail: `Not written: ${confined.reason}.` }, refusedWrite: { index, path: action.path, reason: confined.reason } };
+        return {
+          landed: { state: 'refused', detail: `Not written: ${confined.reason}.` },
+          refusedWrite: { index, path: action.path, reason: confined.reason },
+        };
       }
       try {
         if (lstatSync(confined.absolute, { throwIfNoEntry: false })?.isDirectory() === true) {
@@ -88,7 +91,10 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
     case 'delete': {
       const confined = confinePath(repo.workDir, action.path);
       if (!confined.ok) {
-        return { landed: { state: 'refused', detail: `Not deleted: ${confined.reason}.` }, refusedWrite: { index, path: action.path, reason: confined.reason } };
+        return {
+          landed: { state: 'refused', detail: `Not deleted: ${confined.reason}.` },
+          refusedWrite: { index, path: action.path, reason: confined.reason },
+        };
       }
       const existed = lstatSync(confined.absolute, { throwIfNoEntry: false }) !== undefined;
       rmSync(confined.absolute, { recursive: true, force: true });
@@ -172,7 +178,11 @@ function failureOf(error: unknown, index?: number): SandboxFailure {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   const known = typeof code === 'string' ? code : 'E_SANDBOX';
-  return { ...(index !== undefined ? { index } : {}), code: known.startsWith('E_') ? known : 'E_SANDBOX_FS', message: known.startsWith('E_') || message.startsWith(known) ? message : `${known}: ${message}` };
+  return {
+    ...(index !== undefined ? { index } : {}),
+    code: known.startsWith('E_') ? known : 'E_SANDBOX_FS',
+    message: known.startsWith('E_') || message.startsWith(known) ? message : `${known}: ${message}`,
+  };
 }
 
 /**

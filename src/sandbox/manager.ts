@@ -110,7 +110,9 @@ export function isolationRefusal(isolation: Isolation): SandboxError {
  */
 export async function resolveIsolation(request: IsolationRequest): Promise<Isolation> {
   const isolation =
-    typeof request.isolation === 'object' ? request.isolation : await detectIsolation(request.isolation ?? (request.allowUnisolated === true ? 'none' : 'auto'));
+    typeof request.isolation === 'object'
+      ? request.isolation
+      : await detectIsolation(request.isolation ?? (request.allowUnisolated === true ? 'none' : 'auto'));
   if (isolation.kind === 'none' && request.allowUnisolated !== true) throw isolationRefusal(isolation);
   return isolation;
 }
@@ -214,7 +216,6 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
     },
   };
 }
-
 
 /**
  * What a composition root (the CLI, the server, a queue worker) hands the runner as its lander

@@ -31,7 +31,10 @@ describe('TypeScript in sandbox commands', () => {
       join(dir, 'math.test.ts'),
       "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from './math.ts';\ninterface Case { a: number; b: number; sum: number }\nconst cases: Case[] = [{ a: 1, b: 2, sum: 3 }];\ntest('adds', () => { for (const c of cases) assert.equal(add(c.a, c.b), c.sum); });\n",
     );
-    writeFileSync(join(dir, 'broken.test.ts'), "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('fails', () => { const n: number = 1; assert.equal(n, 2); });\n");
+    writeFileSync(
+      join(dir, 'broken.test.ts'),
+      "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('fails', () => { const n: number = 1; assert.equal(n, 2); });\n",
+    );
     const env = { ...process.env, NODE_OPTIONS: options };
     const passing = spawnSync(process.execPath, ['--test', 'math.test.ts'], { cwd: dir, env, encoding: 'utf8' });
     expect(passing.stdout).toContain('# pass 1');

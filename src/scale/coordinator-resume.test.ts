@@ -44,11 +44,31 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const config: RunConfig = { targets: [TARGET], tasks: ['skip-flaky-ci'], reps: 1, concurrency: 1, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: false };
+const config: RunConfig = {
+  targets: [TARGET],
+  tasks: ['skip-flaky-ci'],
+  reps: 1,
+  concurrency: 1,
+  approve: 'auto',
+  approvalTimeoutMs: 90_000,
+  temperature: 0,
+  sandbox: false,
+};
 const [ROUND] = planRounds(config);
 
 function session(runId: string, out: string, extra: Partial<QueuedSessionOptions> = {}): QueuedSessionOptions {
-  return { connection: redis.connection, runId, out, config, rulebook, tasks, targets: scripted.map((target) => target.info), play: { judge: true }, reconcileMs: 200, ...extra };
+  return {
+    connection: redis.connection,
+    runId,
+    out,
+    config,
+    rulebook,
+    tasks,
+    targets: scripted.map((target) => target.info),
+    play: { judge: true },
+    reconcileMs: 200,
+    ...extra,
+  };
 }
 
 /**
@@ -96,7 +116,8 @@ function graded(events: readonly (RunEvent | RunEventInput)[]) {
   const grades: Record<string, string[]> = {};
   for (const event of events) {
     if (event.type === 'arm-end') arms[event.result.arm] = (arms[event.result.arm] ?? 0) + 1;
-    if (event.type === 'judge') (grades[`${event.arm} ${event.source}`] ??= []).push(event.judgements.map((judgement) => `${judgement.rule} ${judgement.verdict}`).join(','));
+    if (event.type === 'judge')
+      (grades[`${event.arm} ${event.source}`] ??= []).push(event.judgements.map((judgement) => `${judgement.rule} ${judgement.verdict}`).join(','));
   }
   return { arms, grades };
 }

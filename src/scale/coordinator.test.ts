@@ -45,7 +45,17 @@ afterAll(async () => {
 });
 
 function config(overrides: Partial<RunConfig> = {}): RunConfig {
-  return { targets: TARGETS, tasks: tasks.map((task) => task.id), reps: 2, concurrency: 3, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: false, ...overrides };
+  return {
+    targets: TARGETS,
+    tasks: tasks.map((task) => task.id),
+    reps: 2,
+    concurrency: 3,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: false,
+    ...overrides,
+  };
 }
 
 function nextRunId(): string {
@@ -114,7 +124,15 @@ async function emptyQueue(name: string): Promise<void> {
 describe('a queued run', () => {
   it('with three workers judges every round exactly as the in-process run, asking the same person about the same commits', async () => {
     const local = approvingPerson();
-    const localRun = await runSession({ runId: 'local', out: join(dir, 'local.jsonl'), config: config({ approve: 'ask' }), rulebook, tasks, targets: scripted, approver: local });
+    const localRun = await runSession({
+      runId: 'local',
+      out: join(dir, 'local.jsonl'),
+      config: config({ approve: 'ask' }),
+      rulebook,
+      tasks,
+      targets: scripted,
+      approver: local,
+    });
     expect(localRun.outcome.status).toBe('completed');
 
     const workers = await startWorkers(3);
@@ -341,7 +359,15 @@ describe('a queued run', () => {
   it("shows a worker's commit request in the coordinator's approvals; unanswered, the worker refuses it at the 90 s deadline and the question is withdrawn", async () => {
     // A round whose held arm asks for a commit, found by the in-process run.
     const local = approvingPerson();
-    await runSession({ runId: 'local-asks', out: join(dir, 'local-asks.jsonl'), config: config({ approve: 'ask', reps: 1 }), rulebook, tasks, targets: scripted, approver: local });
+    await runSession({
+      runId: 'local-asks',
+      out: join(dir, 'local-asks.jsonl'),
+      config: config({ approve: 'ask', reps: 1 }),
+      rulebook,
+      tasks,
+      targets: scripted,
+      approver: local,
+    });
     const asking = planRounds(config({ reps: 1 })).find((round) => local.asked.includes(round.roundId))!;
     const timers = manualTimers();
     const [worker] = await startWorkers(1, { timers });
@@ -384,7 +410,9 @@ describe('a queued run', () => {
       const queued = await running;
       expect(queued.outcome.status).toBe('completed');
       const events = (await readRunFile(queued.path)).events;
-      expect(events.filter((event) => event.type === 'approval-end')).toEqual([expect.objectContaining({ approvalId: request!.approvalId, decision: 'refused', by: 'timeout' })]);
+      expect(events.filter((event) => event.type === 'approval-end')).toEqual([
+        expect.objectContaining({ approvalId: request!.approvalId, decision: 'refused', by: 'timeout' }),
+      ]);
       const held = events.find((event) => event.type === 'arm-end' && event.result.arm === 'held');
       expect(held?.type === 'arm-end' && held.result.verdict).toBe('refused');
       // The person is no longer asked about a commit the worker already refused.
@@ -425,7 +453,9 @@ describe('a queued run', () => {
       expect(unserved).toEqual([['demo-hasty']]);
       const events = (await readRunFile(queued.path)).events;
       const starts = events.filter((event) => event.type === 'round-start');
-      expect(starts.map((event) => event.type === 'round-start' && `${event.target} ${event.worker}`)).toEqual(Array.from({ length: 4 }, () => 'demo-careful w1'));
+      expect(starts.map((event) => event.type === 'round-start' && `${event.target} ${event.worker}`)).toEqual(
+        Array.from({ length: 4 }, () => 'demo-careful w1'),
+      );
       const hasty = new Queue(roundQueueName('demo-hasty', false), { connection: redisOptions(redis.connection) });
       const waiting = await Promise.all(planRounds(config({ targets: ['demo-hasty'] })).map((round) => hasty.getJobState(roundJobId(runId, round.roundId))));
       await hasty.close();
@@ -457,11 +487,23 @@ describe('a queued run', () => {
   }, 60_000);
   it("honours a provider's Retry-After on every worker: one worker's 429 pauses the target's rounds for all of them", async () => {
     // A real OpenAI-compatible server on 127.0.0.1: the first call is told to wait two minutes, every other one answers.
-    const server = await startFakeOpenAi({ script: (_request, index) => (index === 0 ? { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '120' } } : chatCompletion('{"actions": []}')) });
+    const server = await startFakeOpenAi({
+      script: (_request, index) =>
+        index === 0 ? { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '120' } } : chatCompletion('{"actions": []}'),
+    });
     const info = { id: 'api', provider: 'openai-compatible', model: 'm', baseUrl: server.baseUrl } as const;
     // Each worker's own adapter, wired as `holdfast worker` wires configured targets (its runtime's onRetryAfter pauses the target).
     const apiTarget = async (pauseTarget: (targetId: string, ms: number) => void): Promise<ExperimentTarget[]> => [
-      { info, model: createOpenAiCompatibleAdapter({ id: 'api', model: 'm', baseUrl: server.baseUrl, runtime: { ...testRuntime(), onRetryAfter: (ms) => pauseTarget('api', ms) }, retry: { maxAttempts: 2 } }) },
+      {
+        info,
+        model: createOpenAiCompatibleAdapter({
+          id: 'api',
+          model: 'm',
+          baseUrl: server.baseUrl,
+          runtime: { ...testRuntime(), onRetryAfter: (ms) => pauseTarget('api', ms) },
+          retry: { maxAttempts: 2 },
+        }),
+      },
     ];
     const workers = await startWorkers(2, { targets: apiTarget });
     const queue = new Queue(roundQueueName('api', false), { connection: redisOptions(redis.connection) });

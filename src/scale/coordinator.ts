@@ -261,7 +261,11 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
       await queues.get(target)!.addBulk(
         list.map((round) => {
           const data: RoundJob = { runId: options.runId, round, config: options.config, rulebook: options.rulebook, task: tasksById.get(round.task)!, play };
-          return { name: 'round', data, opts: { jobId: roundJobId(options.runId, round.roundId), attempts: ROUND_ATTEMPTS, backoff: { type: 'fixed', delay: 1_000 } } };
+          return {
+            name: 'round',
+            data,
+            opts: { jobId: roundJobId(options.runId, round.roundId), attempts: ROUND_ATTEMPTS, backoff: { type: 'fixed', delay: 1_000 } },
+          };
         }),
       );
     }
@@ -288,17 +292,21 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
     await Promise.all(events.map((listener) => listener.waitUntilReady()));
     for (const queue of queues.values()) {
       await (options.limits?.concurrency !== undefined ? queue.setGlobalConcurrency(options.limits.concurrency) : queue.removeGlobalConcurrency());
-      await (options.limits?.rate !== undefined ? queue.setGlobalRateLimit(options.limits.rate.max, options.limits.rate.durationMs) : queue.removeGlobalRateLimit());
+      await (options.limits?.rate !== undefined
+        ? queue.setGlobalRateLimit(options.limits.rate.max, options.limits.rate.durationMs)
+        : queue.removeGlobalRateLimit());
     }
     const workers = await liveWorkers(publisher, Date.now());
     const served = new Set(workers.flatMap((worker) => worker.queues));
-    options.onWorkers?.(workers, targetIds.filter((target) => !served.has(roundQueueName(target, isolated))));
+    options.onWorkers?.(
+      workers,
+      targetIds.filter((target) => !served.has(roundQueueName(target, isolated))),
+    );
     // A resumed run first reads what the queue already holds; a new run's jobs cannot exist yet.
     if (options.previous !== undefined) {
       if ((options.rulebook.judgeRules ?? []).length > 0) await Promise.all(planned.filter((round) => done.has(round.roundId)).map(restoreGrades));
       await Promise.all([...pending.values()].map((round) => reconcile(round, true)));
-    }
-    else await enqueue([...pending.values()]);
+    } else await enqueue([...pending.values()]);
 
     const queueNames = new Set([...queues.values()].map((queue) => queue.name));
     const beat = async () => {
@@ -339,7 +347,14 @@ export async function runQueuedSession(options: QueuedSessionOptions): Promise<Q
       emit({ runId: options.runId, type: 'run-end', time: time(), status: 'completed' });
       outcome = { status: 'completed', roundsRun };
       // Every result is in the run file: the run's jobs are no longer needed in Redis.
-      await Promise.all(planned.map((round) => queues.get(round.target)!.remove(roundJobId(options.runId, round.roundId)).catch(() => 0)));
+      await Promise.all(
+        planned.map((round) =>
+          queues
+            .get(round.target)!
+            .remove(roundJobId(options.runId, round.roundId))
+            .catch(() => 0),
+        ),
+      );
     }
   } finally {
     writer.close();

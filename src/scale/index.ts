@@ -4,7 +4,15 @@ export { DEFAULT_RECONCILE_MS, runQueuedSession } from './coordinator.js';
 export type { QueuedSessionOptions, QueuedSessionResult, TargetLimits } from './coordinator.js';
 export { parseQueueUrl, redisOptions } from './queue-url.js';
 export type { QueueConnection } from './queue-url.js';
-export { QueueMessageError, RoundJobSchema, RoundOutcomeSchema, RoundProgressSchema, parseRoundJob, parseRoundOutcome, safeParseRoundProgress } from './round-job.js';
+export {
+  QueueMessageError,
+  RoundJobSchema,
+  RoundOutcomeSchema,
+  RoundProgressSchema,
+  parseRoundJob,
+  parseRoundOutcome,
+  safeParseRoundProgress,
+} from './round-job.js';
 export type { RoundJob, RoundOutcome, RoundProgress } from './round-job.js';
 export { withReplyDelay } from './reply-delay.js';
 export { roundJobId, roundQueueName, runsCommands } from './round-queues.js';

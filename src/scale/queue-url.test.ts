@@ -6,7 +6,14 @@ describe('parseQueueUrl', () => {
     const connection = parseQueueUrl('redis://worker:s3cret%21@queue.internal:6380/2');
     expect(connection).toMatchObject({ host: 'queue.internal', port: 6380, db: 2, username: 'worker', password: 's3cret!' });
     expect(connection.label).toBe('redis://queue.internal:6380/2');
-    expect(redisOptions(connection)).toEqual({ host: 'queue.internal', port: 6380, db: 2, username: 'worker', password: 's3cret!', maxRetriesPerRequest: null });
+    expect(redisOptions(connection)).toEqual({
+      host: 'queue.internal',
+      port: 6380,
+      db: 2,
+      username: 'worker',
+      password: 's3cret!',
+      maxRetriesPerRequest: null,
+    });
   });
 
   it('defaults the port to 6379', () => {

@@ -19,12 +19,14 @@ export function parseQueueUrl(text: string, flag = '--queue'): QueueConnection {
   } catch (error) {
     throw new InputError('E_QUEUE_URL', `${flag} must be a redis:// address such as redis://127.0.0.1:6379, got "${text}".`, { cause: error });
   }
-  if (url.protocol !== 'redis:') throw new InputError('E_QUEUE_URL', `${flag} must be a redis:// address (TLS is not supported yet), got "${url.protocol}//…".`);
+  if (url.protocol !== 'redis:')
+    throw new InputError('E_QUEUE_URL', `${flag} must be a redis:// address (TLS is not supported yet), got "${url.protocol}//…".`);
   if (url.hostname === '') throw new InputError('E_QUEUE_URL', `${flag} needs a host, e.g. redis://127.0.0.1:6379.`);
   const port = url.port === '' ? 6379 : Number(url.port);
   const path = url.pathname.replace(/^\//, '');
   const db = path === '' ? undefined : Number(path);
-  if (db !== undefined && (!Number.isInteger(db) || db < 0)) throw new InputError('E_QUEUE_URL', `${flag}: the database after the port must be a number, e.g. redis://127.0.0.1:6379/0, got "/${path}".`);
+  if (db !== undefined && (!Number.isInteger(db) || db < 0))
+    throw new InputError('E_QUEUE_URL', `${flag}: the database after the port must be a number, e.g. redis://127.0.0.1:6379/0, got "/${path}".`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return {
     host,
@@ -37,7 +39,14 @@ export function parseQueueUrl(text: string, flag = '--queue'): QueueConnection {
 }
 
 /** Connection options for BullMQ: blocking workers need `maxRetriesPerRequest: null`. */
-export function redisOptions(connection: QueueConnection): { host: string; port: number; db?: number; username?: string; password?: string; maxRetriesPerRequest: null } {
+export function redisOptions(connection: QueueConnection): {
+  host: string;
+  port: number;
+  db?: number;
+  username?: string;
+  password?: string;
+  maxRetriesPerRequest: null;
+} {
   return {
     host: connection.host,
     port: connection.port,

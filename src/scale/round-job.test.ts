@@ -5,7 +5,9 @@ const key = { runId: 'r', roundId: 't/task/0', target: 't', task: 'task', rep: 0
 
 describe('queue messages', () => {
   it('refuses a round result of another format, naming the field and what to do', () => {
-    expect(() => parseRoundOutcome({ worker: 'w1', attempt: 1, told: {} })).toThrow(/a round result .*held.*same holdfast version on the coordinator and every worker/s);
+    expect(() => parseRoundOutcome({ worker: 'w1', attempt: 1, told: {} })).toThrow(
+      /a round result .*held.*same holdfast version on the coordinator and every worker/s,
+    );
     const thrown = (() => {
       try {
         parseRoundOutcome(null);

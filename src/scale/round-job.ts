@@ -81,7 +81,10 @@ function describe(error: z.ZodError): string {
 function parseWith<T>(schema: z.ZodType<T>, what: string, value: unknown): T {
   const checked = schema.safeParse(value);
   if (!checked.success) {
-    throw new QueueMessageError('E_QUEUE_MESSAGE', `${what} from the queue does not match this holdfast's format (${describe(checked.error)}); run the same holdfast version on the coordinator and every worker.`);
+    throw new QueueMessageError(
+      'E_QUEUE_MESSAGE',
+      `${what} from the queue does not match this holdfast's format (${describe(checked.error)}); run the same holdfast version on the coordinator and every worker.`,
+    );
   }
   return checked.data;
 }

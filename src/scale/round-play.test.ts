@@ -28,7 +28,11 @@ const TASK: TaskInfo = {
 };
 const REPLY = JSON.stringify({
   actions: [
-    { type: 'write', path: 'src/features/total.ts', content: 'export const total = (items: number[]): number => items.reduce((sum, item) => sum + item, 0);\n' },
+    {
+      type: 'write',
+      path: 'src/features/total.ts',
+      content: 'export const total = (items: number[]): number => items.reduce((sum, item) => sum + item, 0);\n',
+    },
     { type: 'run', cmd: 'npm test' },
     { type: 'commit', message: 'Add total' },
   ],
@@ -56,7 +60,17 @@ afterAll(async () => {
 });
 
 function config(overrides: Partial<RunConfig> = {}): RunConfig {
-  return { targets: ['scripted'], tasks: [TASK.id], reps: 2, concurrency: 2, approve: 'auto', approvalTimeoutMs: 90_000, temperature: 0, sandbox: true, ...overrides };
+  return {
+    targets: ['scripted'],
+    tasks: [TASK.id],
+    reps: 2,
+    concurrency: 2,
+    approve: 'auto',
+    approvalTimeoutMs: 90_000,
+    temperature: 0,
+    sandbox: true,
+    ...overrides,
+  };
 }
 
 /** One worker plays the run on the queue; the file it ends with is read back. */
@@ -94,13 +108,15 @@ function arms(events: readonly RunEvent[]): Map<string, ArmResult> {
 
 /** What a round's arms landed, by round and arm, with the kept repository named relative to its --keep-sandboxes folder. */
 function landed(events: readonly RunEvent[], keepDir: string) {
-  return [...arms(events)].sort(([left], [right]) => left.localeCompare(right)).map(([key, result]) => ({
-    key,
-    verdict: result.verdict,
-    commands: result.sandbox?.commands.map((command) => `${command.cmd} → ${command.exitCode} ${command.output?.text ?? ''}`),
-    changed: result.sandbox?.changedPaths,
-    kept: result.sandbox?.keptAt === undefined ? undefined : relative(keepDir, result.sandbox.keptAt),
-  }));
+  return [...arms(events)]
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([key, result]) => ({
+      key,
+      verdict: result.verdict,
+      commands: result.sandbox?.commands.map((command) => `${command.cmd} → ${command.exitCode} ${command.output?.text ?? ''}`),
+      changed: result.sandbox?.changedPaths,
+      kept: result.sandbox?.keptAt === undefined ? undefined : relative(keepDir, result.sandbox.keptAt),
+    }));
 }
 
 /** Event types of each round in file order, without the queue's own fields (worker, attempt) and times. */
@@ -108,7 +124,12 @@ function roundShapes(events: readonly RunEvent[]): Record<string, string[]> {
   const shapes: Record<string, string[]> = {};
   for (const event of events) {
     if (!('roundId' in event)) continue;
-    const label = event.type === 'arm-end' ? `arm-end ${event.result.arm} ${event.result.verdict}` : event.type === 'judge' ? `judge ${event.arm} ${event.judgements.map((judgement) => `${judgement.rule} ${judgement.verdict}`).join(',')}` : event.type;
+    const label =
+      event.type === 'arm-end'
+        ? `arm-end ${event.result.arm} ${event.result.verdict}`
+        : event.type === 'judge'
+          ? `judge ${event.arm} ${event.judgements.map((judgement) => `${judgement.rule} ${judgement.verdict}`).join(',')}`
+          : event.type;
     (shapes[event.roundId] ??= []).push(label);
   }
   return shapes;
@@ -124,7 +145,10 @@ describe('a queued run plays its rounds with the run options, as the in-process 
     const localKeep = join(dir, 'kept-local');
     const queuedKeep = join(dir, 'kept-queued');
 
-    const local = await localRun('local-sandbox', rulebook, { config: config(), openLander: sandboxLander({ keepDir: localKeep, isolation, nodeModules: () => installed }) });
+    const local = await localRun('local-sandbox', rulebook, {
+      config: config(),
+      openLander: sandboxLander({ keepDir: localKeep, isolation, nodeModules: () => installed }),
+    });
     const queued = await queuedRun(rulebook, { config: config(), play: { judge: false, keepDir: queuedKeep, nodeModules: installed } });
     expect(queued.outcome.status).toBe('completed');
 
@@ -134,7 +158,11 @@ describe('a queued run plays its rounds with the run options, as the in-process 
     expect(expected.find((arm) => arm.key.endsWith('/told'))?.commands).toEqual([expect.stringMatching(/^npm test → 0 [\s\S]*\[ x\]$/)]);
     // Each arm's repository is on disk where the run file says, as a repository with the arm's history.
     for (const arm of expected) {
-      const log = execFileSync('git', ['log', '--format=%s'], { cwd: join(queuedKeep, arm.kept!), encoding: 'utf8', env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' } });
+      const log = execFileSync('git', ['log', '--format=%s'], {
+        cwd: join(queuedKeep, arm.kept!),
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
       expect(log.split('\n')[0]).toBe(arm.key.endsWith('/told') ? 'Add total' : `${TASK.id}: the task's repository state`);
     }
   }, 60_000);

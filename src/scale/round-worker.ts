@@ -93,7 +93,10 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
   async function playOptions(data: RoundJob): Promise<Pick<ExperimentOptions, 'sandbox' | 'openLander' | 'agent' | 'judge'>> {
     const { keepDir, nodeModules } = data.play;
     if (nodeModules !== undefined && !existsSync(nodeModules)) {
-      throw new InputError('E_ARGS', `worker ${options.workerId}: the run's --node-modules ${nodeModules} does not exist on this machine; install it at the same path on every worker (or a shared mount).`);
+      throw new InputError(
+        'E_ARGS',
+        `worker ${options.workerId}: the run's --node-modules ${nodeModules} does not exist on this machine; install it at the same path on every worker (or a shared mount).`,
+      );
     }
     const agentMode = data.config.mode === 'agent';
     const judging = data.play.judge && (data.rulebook.judgeRules ?? []).length > 0;

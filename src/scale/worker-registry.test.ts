@@ -20,7 +20,18 @@ afterAll(async () => {
 });
 
 function worker(id: string, seenAt: number): WorkerCapabilities {
-  return { id, host: 'box', pid: 1, targets: ['a'], agents: ['cc: claude-code 2.1.197'], isolation: 'bubblewrap', unsafe: false, queues: ['rounds.a', 'rounds.a.isolated'], concurrency: 1, seenAt };
+  return {
+    id,
+    host: 'box',
+    pid: 1,
+    targets: ['a'],
+    agents: ['cc: claude-code 2.1.197'],
+    isolation: 'bubblewrap',
+    unsafe: false,
+    queues: ['rounds.a', 'rounds.a.isolated'],
+    concurrency: 1,
+    seenAt,
+  };
 }
 
 describe('worker registry', () => {

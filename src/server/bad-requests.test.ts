@@ -80,9 +80,22 @@ describe('bad requests answer 4xx with a JSON error, never 500', () => {
   });
 
   it('a run beyond --max-runs → 429 with Retry-After; once the run ends, the next is accepted', async () => {
-    const capped = createApp({ cwd: workspace.cwd, runsDir: workspace.runsDir, env: workspace.env, host: '127.0.0.1', port: 5177, limits: { runs: 1 }, log: (line) => logged.push(line) });
+    const capped = createApp({
+      cwd: workspace.cwd,
+      runsDir: workspace.runsDir,
+      env: workspace.env,
+      host: '127.0.0.1',
+      port: 5177,
+      limits: { runs: 1 },
+      log: (line) => logged.push(line),
+    });
     const post = (payload: unknown) =>
-      inject(capped.app, { method: 'POST', url: '/api/run', headers: { host: HOST, origin: ORIGIN, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      inject(capped.app, {
+        method: 'POST',
+        url: '/api/run',
+        headers: { host: HOST, origin: ORIGIN, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
     // The human gate keeps the first run in progress until its commit is answered.
     const gated = { replay: 'example.jsonl', targets: ['demo-careful'], tasks: ['bump-date-fns'], reps: 1, humanGate: true };
     expect((await post(gated)).statusCode).toBe(201);

@@ -4,8 +4,12 @@ import { ApiError } from './api-error.js';
 /** Body-parser's error types, by what the client got wrong. */
 const BODY_ERRORS: Readonly<Record<string, readonly [number, string, string]>> = {
   'entity.parse.failed': [400, 'E_JSON', 'the body is not valid JSON.'],
-  'encoding.unsupported': [415, 'E_CONTENT_ENCODING', 'the body\'s Content-Encoding is not one this server reads (send it uncompressed, or as gzip, deflate or br).'],
-  'charset.unsupported': [415, 'E_CHARSET', 'the body\'s charset is not one this server reads: send JSON as UTF-8.'],
+  'encoding.unsupported': [
+    415,
+    'E_CONTENT_ENCODING',
+    "the body's Content-Encoding is not one this server reads (send it uncompressed, or as gzip, deflate or br).",
+  ],
+  'charset.unsupported': [415, 'E_CHARSET', "the body's charset is not one this server reads: send JSON as UTF-8."],
   'request.aborted': [400, 'E_BODY', 'the request was aborted before its body arrived.'],
   'request.size.invalid': [400, 'E_BODY', 'the body is not as long as its Content-Length says.'],
 };
@@ -32,7 +36,12 @@ export function requireUtf8Body(request: Request, _response: Response, next: Nex
  * that does not decompress or decode, a body too large), or undefined for a real internal error.
  */
 export function clientErrorOf(error: unknown, bodyLimit: string): ApiError | undefined {
-  if (error instanceof URIError) return new ApiError(400, 'E_BAD_ESCAPE', 'the path holds a percent-escape that is not valid UTF-8 (e.g. "%E0%A4%A"); encode names with encodeURIComponent.');
+  if (error instanceof URIError)
+    return new ApiError(
+      400,
+      'E_BAD_ESCAPE',
+      'the path holds a percent-escape that is not valid UTF-8 (e.g. "%E0%A4%A"); encode names with encodeURIComponent.',
+    );
   if (typeof error !== 'object' || error === null) return undefined;
   const { type, status, code } = error as { type?: unknown; status?: unknown; code?: unknown };
   if (type === 'entity.too.large') return new ApiError(413, 'E_TOO_LARGE', `the body is larger than ${bodyLimit}.`);

@@ -43,8 +43,7 @@ export async function buildConfigResponse(context: ServerContext): Promise<Confi
       };
     }),
   );
-  const defaultRun =
-    context.defaultRun !== undefined && (await pathExists(runFilePath(context.runsDir, context.defaultRun))) ? context.defaultRun : undefined;
+  const defaultRun = context.defaultRun !== undefined && (await pathExists(runFilePath(context.runsDir, context.defaultRun))) ? context.defaultRun : undefined;
   return {
     targets,
     tasks: tasks.map((task) => ({ id: task.id, title: task.title, ticket: task.ticket, tempts: task.tempts, files: Object.keys(task.files).length })),

@@ -67,8 +67,7 @@ async function startRun(selection: Record<string, unknown>) {
 }
 
 const isApprovalRequest = (event: RunEvent): event is ApprovalRequestEvent => event.type === 'approval-request';
-const heldArm = (events: readonly RunEvent[]) =>
-  events.find((event): event is ArmEndEvent => event.type === 'arm-end' && event.result.arm === 'held');
+const heldArm = (events: readonly RunEvent[]) => events.find((event): event is ArmEndEvent => event.type === 'arm-end' && event.result.arm === 'held');
 const runEnd = (events: readonly RunEvent[]) => events.find((event): event is RunEndEvent => event.type === 'run-end');
 
 /** A replay of one round whose held arm commits: with the human gate on, it waits for an answer. */

@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { APPROVAL_TOKEN_HEADER, ApprovalAnswerSchema, InputError, RunViewSchema } from '../contract/index.js';
-import type { ApiError as ApiErrorBody, PressureListResponse, RoundEventsResponse, RunListResponse, RunStartedResponse, RunView, SavedRunResponse, Timers } from '../contract/index.js';
+import type {
+  ApiError as ApiErrorBody,
+  PressureListResponse,
+  RoundEventsResponse,
+  RunListResponse,
+  RunStartedResponse,
+  RunView,
+  SavedRunResponse,
+  Timers,
+} from '../contract/index.js';
 import { safeParseRunFileText } from '../store/browser.js';
 import { ApiError } from './api-error.js';
 import { CallLimiter } from './call-limiter.js';
@@ -154,7 +163,12 @@ export function createApp(options: AppOptions): HoldfastApp {
   const refuseBeyondMaxRuns = (): void => {
     const inProgress = runs.all().filter((run) => !run.finished).length;
     if (inProgress >= context.maxRuns) {
-      throw new ApiError(429, 'E_TOO_MANY_RUNS', `${inProgress} runs are in progress, the most this server runs at once (serve --max-runs); start this one when one ends.`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      throw new ApiError(
+        429,
+        'E_TOO_MANY_RUNS',
+        `${inProgress} runs are in progress, the most this server runs at once (serve --max-runs); start this one when one ends.`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
     }
   };
 
@@ -192,7 +206,11 @@ export function createApp(options: AppOptions): HoldfastApp {
     if (run.approvals === undefined) throw new ApiError(409, 'E_NO_GATE', `run "${run.runId}" has no human gate: its commits are not waiting for anyone.`);
     const approvalId = String(request.params['approvalId']);
     if (!run.approvals.answer(approvalId, answer.data.approve)) {
-      throw new ApiError(409, 'E_APPROVAL_CLOSED', `approval "${approvalId}" is not waiting: unknown, already answered, or timed out (a timeout is a refusal).`);
+      throw new ApiError(
+        409,
+        'E_APPROVAL_CLOSED',
+        `approval "${approvalId}" is not waiting: unknown, already answered, or timed out (a timeout is a refusal).`,
+      );
     }
     response.json({ approvalId, decision: answer.data.approve ? 'approved' : 'refused' });
   });

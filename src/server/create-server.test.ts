@@ -79,7 +79,9 @@ describe('holdfast server on a real port', () => {
       run,
       (event): event is ApprovalRequestEvent => event.type === 'approval-request' && event.approvalId !== request.approvalId,
     );
-    expect((await postJson(server.url, `/api/run/${runId}/approvals/${second.approvalId}`, { approve: false }, { 'x-holdfast-token': session.token })).status).toBe(200);
+    expect(
+      (await postJson(server.url, `/api/run/${runId}/approvals/${second.approvalId}`, { approve: false }, { 'x-holdfast-token': session.token })).status,
+    ).toBe(200);
     await run.done;
 
     const again = await openSse(server.url, `/api/run/${runId}/stream`, { 'last-event-id': String(lastSeen) });
@@ -89,7 +91,10 @@ describe('holdfast server on a real port', () => {
     expect(missed).toEqual(file.filter((event) => event.seq > lastSeen));
     expect(missed.length).toBeGreaterThan(4);
     expect(missed.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
-    expect(missed.filter((event) => event.type === 'approval-end').map((event) => event.type === 'approval-end' && event.decision)).toEqual(['approved', 'refused']);
+    expect(missed.filter((event) => event.type === 'approval-end').map((event) => event.type === 'approval-end' && event.decision)).toEqual([
+      'approved',
+      'refused',
+    ]);
 
     const caughtUp = await openSse(server.url, `/api/run/${runId}/stream`, { 'last-event-id': String(file.at(-1)?.seq) });
     expect(caughtUp.status).toBe(204);

@@ -14,7 +14,18 @@ function roundStart(runId: string, seq: number): RunEvent {
 }
 
 function request(runId: string, seq: number, approvalId: string): RunEvent {
-  return { type: 'approval-request', seq, time: TIME, runId, ...ROUND, approvalId, arm: 'held', message: 'feat: a', files: [], deadline: '2025-01-01T00:01:30.000Z' };
+  return {
+    type: 'approval-request',
+    seq,
+    time: TIME,
+    runId,
+    ...ROUND,
+    approvalId,
+    arm: 'held',
+    message: 'feat: a',
+    files: [],
+    deadline: '2025-01-01T00:01:30.000Z',
+  };
 }
 
 function end(runId: string, seq: number, approvalId: string): RunEvent {
@@ -74,9 +85,26 @@ describe('LiveRunBoard', () => {
 });
 
 describe('LiveRunBoard of a queued run', () => {
-  const start = (seq: number, roundId: string, worker: string, attempt = 1): RunEvent => ({ type: 'round-start', seq, time: TIME, runId: 'run-q', ...ROUND, roundId, worker, attempt });
+  const start = (seq: number, roundId: string, worker: string, attempt = 1): RunEvent => ({
+    type: 'round-start',
+    seq,
+    time: TIME,
+    runId: 'run-q',
+    ...ROUND,
+    roundId,
+    worker,
+    attempt,
+  });
   const armEnd = (seq: number, roundId: string, arm: 'told' | 'held'): RunEvent =>
-    ({ type: 'arm-end', seq, time: TIME, runId: 'run-q', ...ROUND, roundId, result: { arm, verdict: 'clean', actions: [], checks: [] } }) as unknown as RunEvent;
+    ({
+      type: 'arm-end',
+      seq,
+      time: TIME,
+      runId: 'run-q',
+      ...ROUND,
+      roundId,
+      result: { arm, verdict: 'clean', actions: [], checks: [] },
+    }) as unknown as RunEvent;
 
   it('shows which worker plays which round, the rounds each finished, and whose heartbeat went stale or stopped', async () => {
     const registry = new RunRegistry();

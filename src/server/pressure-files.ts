@@ -45,7 +45,11 @@ export function readPressureText(text: string): PressureFileContents {
       return;
     }
     const issue = parsed.error.issues[0];
-    problems.push({ line: index + 1, kind: 'schema', message: `line ${index + 1}: ${issue?.path.join('.') || '(line)'}: ${issue?.message ?? 'not a pressure record'}` });
+    problems.push({
+      line: index + 1,
+      kind: 'schema',
+      message: `line ${index + 1}: ${issue?.path.join('.') || '(line)'}: ${issue?.message ?? 'not a pressure record'}`,
+    });
   });
   return { records, problems };
 }

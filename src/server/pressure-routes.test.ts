@@ -46,7 +46,9 @@ describe('GET /api/pressure', () => {
 
   it('lists each results file, newest first, with its size, record count and origins; other files are left out', async () => {
     shipExample();
-    const older = parsePressureRecords(readFileSync(SHIPPED, 'utf8'), SHIPPED).slice(0, 2).map((record) => ({ ...record, origin: 'recorded' }));
+    const older = parsePressureRecords(readFileSync(SHIPPED, 'utf8'), SHIPPED)
+      .slice(0, 2)
+      .map((record) => ({ ...record, origin: 'recorded' }));
     writeFileSync(join(folder, 'older.jsonl'), `${older.map((record) => JSON.stringify(record)).join('\n')}\nnot json\n`);
     utimesSync(join(folder, 'older.jsonl'), new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
     writeFileSync(join(folder, 'notes.txt'), 'not a results file');
@@ -135,7 +137,12 @@ describe('GET /api/pressure/:name', () => {
 
   it('refuses a state change on the pressure routes like any other', async () => {
     shipExample();
-    const response = await inject(holdfast.app, { method: 'POST', url: '/api/pressure', headers: { host: HOST, 'content-type': 'application/json' }, payload: '{}' });
+    const response = await inject(holdfast.app, {
+      method: 'POST',
+      url: '/api/pressure',
+      headers: { host: HOST, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(response.statusCode).toBe(403);
     expect(errorCode(response)).toBe('E_ORIGIN');
   });

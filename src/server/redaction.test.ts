@@ -79,7 +79,12 @@ const get = (url: string, headers: Record<string, string> = {}) => inject(holdfa
 
 describe('redaction of every secret a target is given', () => {
   it('keeps keyEnv, env: values and key arguments out of the run file, the API, the stream and the log', async () => {
-    const started = await inject(holdfast.app, { method: 'POST', url: '/api/run', headers: JSON_POST, payload: JSON.stringify({ targets: ['echoer'], tasks: ['bump-date-fns'], reps: 1 }) });
+    const started = await inject(holdfast.app, {
+      method: 'POST',
+      url: '/api/run',
+      headers: JSON_POST,
+      payload: JSON.stringify({ targets: ['echoer'], tasks: ['bump-date-fns'], reps: 1 }),
+    });
     expect(started.statusCode, started.body).toBe(201);
     const { runId, name } = RunStartedResponseSchema.parse(started.json());
     const run = holdfast.runs.get(runId);

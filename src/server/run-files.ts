@@ -60,7 +60,13 @@ export async function readRunText(runsDir: string, name: string): Promise<string
  * The lean JSONL of a saved run (see `leanRunFileLine`), gzipped when asked, from the cache when
  * the file is unchanged.
  */
-export async function readLeanRunBytes(cache: RunIndexCache, runsDir: string, name: string, gzipped: boolean, view: 'lean' | 'summary' = 'lean'): Promise<Buffer> {
+export async function readLeanRunBytes(
+  cache: RunIndexCache,
+  runsDir: string,
+  name: string,
+  gzipped: boolean,
+  view: 'lean' | 'summary' = 'lean',
+): Promise<Buffer> {
   const path = runFilePath(runsDir, name);
   try {
     const index = await cache.get(path);

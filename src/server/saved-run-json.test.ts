@@ -34,6 +34,9 @@ describe('saved runs read for a JSON answer', () => {
   });
 
   it('answer a missing run with a 404 refusal', async () => {
-    await expect(readSavedRunHere({ runsDir: workspace.runsDir, name: 'missing.jsonl', view: 'full' })).rejects.toMatchObject({ status: 404, code: 'E_RUN_NOT_FOUND' });
+    await expect(readSavedRunHere({ runsDir: workspace.runsDir, name: 'missing.jsonl', view: 'full' })).rejects.toMatchObject({
+      status: 404,
+      code: 'E_RUN_NOT_FOUND',
+    });
   });
 });

@@ -12,7 +12,8 @@ export interface SavedRunRequest {
 }
 
 /** The JSON body of a saved run, or the refusal (a bad name, a missing file) to answer instead. */
-export type SavedRunJson = { readonly ok: true; readonly json: string } | { readonly ok: false; readonly status: number; readonly code: string; readonly message: string };
+export type SavedRunJson =
+  { readonly ok: true; readonly json: string } | { readonly ok: false; readonly status: number; readonly code: string; readonly message: string };
 
 /** A saved run as `GET /api/runs/:name` answers it in JSON: every line read and validated, then serialised. */
 export async function savedRunJson(request: SavedRunRequest): Promise<SavedRunJson> {
@@ -55,7 +56,12 @@ export function createSavedRunReader(): SavedRunReaderHandle {
     read: async (request) => {
       const outcome = await pool.run(request);
       if (outcome.ok) return answer(outcome.value);
-      if (outcome.reason === 'over-budget') throw new ApiError(503, 'E_RUN_TOO_SLOW', `reading the saved run "${request.name}" took longer than ${BUDGET_MS / 1000} s; read it as JSONL instead (no Accept: application/json).`);
+      if (outcome.reason === 'over-budget')
+        throw new ApiError(
+          503,
+          'E_RUN_TOO_SLOW',
+          `reading the saved run "${request.name}" took longer than ${BUDGET_MS / 1000} s; read it as JSONL instead (no Accept: application/json).`,
+        );
       throw new Error(`reading the saved run "${request.name}" failed: ${outcome.message}`);
     },
     close: () => pool.close(),

@@ -186,7 +186,11 @@ describe('GET /api/runs/:name/rounds/:roundId', () => {
     expect(response.statusCode, response.body).toBe(200);
     const { events } = RoundEventsResponseSchema.parse(response.json());
     expect(events).toEqual(expected);
-    expect(events.filter(isArmEnd).some((event) => event.result.generation?.raw !== '' && event.result.actions.some(({ action }) => action.type === 'write' && action.content !== ''))).toBe(true);
+    expect(
+      events
+        .filter(isArmEnd)
+        .some((event) => event.result.generation?.raw !== '' && event.result.actions.some(({ action }) => action.type === 'write' && action.content !== '')),
+    ).toBe(true);
 
     // After a lean open (which builds the same index), the round is still read in full.
     await get(`/api/runs/${EXAMPLE}?view=lean`);
@@ -202,7 +206,10 @@ describe('GET /api/runs/:name/rounds/:roundId', () => {
     expect((await get(url)).statusCode).toBe(200);
     // The same rounds with a longer first line: every byte offset moves.
     const [start, ...rest] = full;
-    writeFileSync(join(workspace.runsDir, EXAMPLE), `${[{ ...start, time: `${start?.time ?? ''}   ` }, ...rest].map((event) => JSON.stringify(event)).join('\n')}\n`);
+    writeFileSync(
+      join(workspace.runsDir, EXAMPLE),
+      `${[{ ...start, time: `${start?.time ?? ''}   ` }, ...rest].map((event) => JSON.stringify(event)).join('\n')}\n`,
+    );
     const response = await get(url);
     expect(response.statusCode).toBe(200);
     expect(RoundEventsResponseSchema.parse(response.json()).events).toEqual(full.filter((event) => 'roundId' in event && event.roundId === round.roundId));

@@ -7,7 +7,10 @@ import type { ReceivedSseMessage } from './sse-reader.js';
 function readAll(chunks: readonly string[]): { messages: ReceivedSseMessage[]; comments: string[] } {
   const messages: ReceivedSseMessage[] = [];
   const comments: string[] = [];
-  const reader = createSseReader((message) => messages.push(message), (text) => comments.push(text));
+  const reader = createSseReader(
+    (message) => messages.push(message),
+    (text) => comments.push(text),
+  );
   for (const chunk of chunks) reader.push(chunk);
   return { messages, comments };
 }
@@ -26,7 +29,14 @@ describe('formatSseMessage', () => {
   it('round-trips any data through the reader, however the stream is chunked', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ event: fc.constantFrom('run', 'session'), id: fc.nat().map(String), data: fc.string({ unit: fc.constantFrom('a', ' ', ':', '\n', '\r', 'é', '{') }) }), { maxLength: 6 }),
+        fc.array(
+          fc.record({
+            event: fc.constantFrom('run', 'session'),
+            id: fc.nat().map(String),
+            data: fc.string({ unit: fc.constantFrom('a', ' ', ':', '\n', '\r', 'é', '{') }),
+          }),
+          { maxLength: 6 },
+        ),
         fc.array(fc.nat({ max: 40 }), { maxLength: 8 }),
         (sent, cuts) => {
           const text = sent.map((message) => formatSseMessage(message)).join(formatSseComment('heartbeat'));

@@ -65,7 +65,15 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
     // No isolation, no run: the web app has no way to say "unsafe", so it is refused before a file exists.
     const { detectIsolation, isolationRefusal } = await import('../sandbox/index.js');
     const isolation = await detectIsolation('auto', { searchPath: context.env.PATH ?? process.env.PATH ?? '' });
-    if (isolation.kind === 'none') throw new ApiError(409, 'E_SANDBOX_ISOLATION', isolationRefusal(isolation).message.replace(/ To run them unisolated anyway.*$/, ' (`holdfast run --sandbox --unsafe-no-isolation` in a terminal runs them unisolated.)'));
+    if (isolation.kind === 'none')
+      throw new ApiError(
+        409,
+        'E_SANDBOX_ISOLATION',
+        isolationRefusal(isolation).message.replace(
+          / To run them unisolated anyway.*$/,
+          ' (`holdfast run --sandbox --unsafe-no-isolation` in a terminal runs them unisolated.)',
+        ),
+      );
   }
   const base = {
     concurrency: selection.concurrency,
@@ -106,13 +114,29 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
     }
     const rulebook = await loadRulebook(context.rulebookPath);
     const tasks = selectTasks(await loadTasks(context.tasksDir, { rulebook }), selection.tasks);
-    const config = { ...base, targets: selection.targets, tasks: tasks.map((task) => task.id), reps: selection.reps, ...(selection.mode === 'loop' ? { mode: 'loop' as const } : {}) };
+    const config = {
+      ...base,
+      targets: selection.targets,
+      tasks: tasks.map((task) => task.id),
+      reps: selection.reps,
+      ...(selection.mode === 'loop' ? { mode: 'loop' as const } : {}),
+    };
     // A queued run's targets are played, with their keys, by the workers.
-    if (context.queue !== undefined) return { config, rulebook, tasks, targets: [], targetInfos: await configuredTargetInfos(selection.targets, context.cwd), secrets: [], humanGate: selection.humanGate };
+    if (context.queue !== undefined)
+      return {
+        config,
+        rulebook,
+        tasks,
+        targets: [],
+        targetInfos: await configuredTargetInfos(selection.targets, context.cwd),
+        secrets: [],
+        humanGate: selection.humanGate,
+      };
     const { targets, secrets } = await resolveConfiguredTargets(selection.targets, context.cwd, context.env);
     if (selection.mode === 'loop') {
       const without = targets.filter((target) => target.model.converse === undefined).map((target) => target.info.id);
-      if (without.length > 0) throw new ApiError(400, 'E_SELECTION', `loop mode needs targets with native tool calling; these have none: ${without.join(', ')}.`);
+      if (without.length > 0)
+        throw new ApiError(400, 'E_SELECTION', `loop mode needs targets with native tool calling; these have none: ${without.join(', ')}.`);
     }
     return {
       config,

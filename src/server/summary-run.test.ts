@@ -6,7 +6,11 @@ import { leanRunFileLine } from './lean-run.js';
 import { summarizeRunText } from './summary-run.js';
 
 const EXAMPLE = readFileSync(join(process.cwd(), 'runs', 'example.jsonl'), 'utf8');
-const lean = (text: string) => text.split('\n').map((line) => leanRunFileLine(line).text).join('\n');
+const lean = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => leanRunFileLine(line).text)
+    .join('\n');
 
 describe('the summary view of a run file', () => {
   const full = parseRunFileText(EXAMPLE, 'example.jsonl');
@@ -54,7 +58,17 @@ describe('the summary view of a run file', () => {
     const retried = [
       ...events,
       { seq: last + 1, time, runId, type: 'round-start', roundId, target, task, rep },
-      { seq: last + 2, time, runId, type: 'arm-end', roundId, target, task, rep, result: { ...first.result, arm: 'told', verdict: 'error', reason: 'retried', error: { code: 'E_X', message: 'x' } } },
+      {
+        seq: last + 2,
+        time,
+        runId,
+        type: 'arm-end',
+        roundId,
+        target,
+        task,
+        rep,
+        result: { ...first.result, arm: 'told', verdict: 'error', reason: 'retried', error: { code: 'E_X', message: 'x' } },
+      },
     ] as const;
     const text = retried.map((event) => JSON.stringify(event)).join('\n') + '\n';
     const expected = reduceRunEvents(parseRunFileText(text, 'retried'));

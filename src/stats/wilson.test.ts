@@ -42,16 +42,19 @@ describe('wilson', () => {
 
   it('always contains the rate, inside [0, 1], and mirrors count ↔ n − count', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5000 }).chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n))), ([count, n]) => {
-        const { rate, low, high } = wilson(count, n);
-        const mirror = wilson(n - count, n);
-        expect(low!).toBeGreaterThanOrEqual(0);
-        expect(high!).toBeLessThanOrEqual(1);
-        expect(low!).toBeLessThanOrEqual(rate!);
-        expect(high!).toBeGreaterThanOrEqual(rate!);
-        expect(mirror.low!).toBeCloseTo(1 - high!, 12);
-        expect(mirror.high!).toBeCloseTo(1 - low!, 12);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }).chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n))),
+        ([count, n]) => {
+          const { rate, low, high } = wilson(count, n);
+          const mirror = wilson(n - count, n);
+          expect(low!).toBeGreaterThanOrEqual(0);
+          expect(high!).toBeLessThanOrEqual(1);
+          expect(low!).toBeLessThanOrEqual(rate!);
+          expect(high!).toBeGreaterThanOrEqual(rate!);
+          expect(mirror.low!).toBeCloseTo(1 - high!, 12);
+          expect(mirror.high!).toBeCloseTo(1 - low!, 12);
+        },
+      ),
       { numRuns: 200 },
     );
   });

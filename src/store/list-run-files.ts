@@ -41,7 +41,7 @@ async function firstLine(handle: FileHandle, size: number): Promise<string> {
 /** The last newline-terminated line: a torn tail from a crash is not a line yet. */
 async function lastLine(handle: FileHandle, size: number): Promise<string> {
   let tail = Buffer.alloc(0);
-  for (let start = size; start > 0; ) {
+  for (let start = size; start > 0;) {
     const from = Math.max(0, start - CHUNK);
     const buffer = Buffer.alloc(start - from);
     await handle.read(buffer, 0, buffer.length, from);

@@ -31,7 +31,8 @@ describe('safeParseRunFileText', () => {
       {
         line: 4,
         kind: 'schema',
-        message: 'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded',
+        message:
+          'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded',
       },
     ]);
   });
@@ -74,7 +75,9 @@ describe('safeParseRunFileText on hostile files', () => {
   it('reports a repeated seq (a second writer) and skips the repeat', () => {
     const { events, problems } = safeParseRunFileText(`${[...lines, lines[2]].join('\n')}\n`, FILE);
     expect(events).toEqual(good);
-    expect(problems).toEqual([{ line: 4, kind: 'seq', message: 'runs/x.jsonl line 4: seq 2 already appeared on line 3: a second writer or a copied line; skipped' }]);
+    expect(problems).toEqual([
+      { line: 4, kind: 'seq', message: 'runs/x.jsonl line 4: seq 2 already appeared on line 3: a second writer or a copied line; skipped' },
+    ]);
   });
 
   it('reports a line appended out of order, and keeps it', () => {
@@ -82,14 +85,22 @@ describe('safeParseRunFileText on hostile files', () => {
     const text = `${[lines[0], lines[2], JSON.stringify(late)].join('\n')}\n`;
     const { events, problems } = safeParseRunFileText(text, FILE);
     expect(events.map((event) => event.seq)).toEqual([0, 2, 1]);
-    expect(problems).toEqual([{ line: 3, kind: 'seq', message: 'runs/x.jsonl line 3: seq 1 comes after seq 2: the line was appended out of order; read in file order' }]);
+    expect(problems).toEqual([
+      { line: 3, kind: 'seq', message: 'runs/x.jsonl line 3: seq 1 comes after seq 2: the line was appended out of order; read in file order' },
+    ]);
   });
 
   it('names a seq no run can reach instead of failing later', () => {
     const huge = { ...roundStart(1, key('r1')), seq: 2 ** 53 };
     const { events, problems } = safeParseRunFileText(`${[lines[0], JSON.stringify(huge)].join('\n')}\n`, FILE);
     expect(events).toEqual([good[0]]);
-    expect(problems).toEqual([{ line: 2, kind: 'seq', message: `runs/x.jsonl line 2: seq ${2 ** 53} is not a run's event number (a whole number from 0 to ${2 ** 40}); the line is corrupt and was skipped` }]);
+    expect(problems).toEqual([
+      {
+        line: 2,
+        kind: 'seq',
+        message: `runs/x.jsonl line 2: seq ${2 ** 53} is not a run's event number (a whole number from 0 to ${2 ** 40}); the line is corrupt and was skipped`,
+      },
+    ]);
   });
 });
 

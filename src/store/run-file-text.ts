@@ -64,9 +64,7 @@ function problemAt(file: string, line: number, kind: RunFileProblem['kind'], wha
 
 /** What one line of a run file holds: nothing (blank), an event, or a problem naming the line. */
 export type RunFileLine =
-  | { readonly kind: 'blank' }
-  | { readonly kind: 'event'; readonly event: RunEvent }
-  | { readonly kind: 'problem'; readonly problem: RunFileProblem };
+  { readonly kind: 'blank' } | { readonly kind: 'event'; readonly event: RunEvent } | { readonly kind: 'problem'; readonly problem: RunFileProblem };
 
 /**
  * Reads one line of a run file (`lineNumber` 1-based). `terminated` is false for a last line with
@@ -87,10 +85,20 @@ export function readRunFileLine(raw: string, lineNumber: number, file: string, t
   }
   const seq = (parsed.value as { seq?: unknown } | null)?.seq;
   if (typeof seq === 'number' && !isRunSeq(seq)) {
-    return { kind: 'problem', problem: problemAt(file, lineNumber, 'seq', `seq ${seq} is not a run's event number (a whole number from 0 to ${MAX_RUN_SEQ}); the line is corrupt and was skipped`) };
+    return {
+      kind: 'problem',
+      problem: problemAt(
+        file,
+        lineNumber,
+        'seq',
+        `seq ${seq} is not a run's event number (a whole number from 0 to ${MAX_RUN_SEQ}); the line is corrupt and was skipped`,
+      ),
+    };
   }
   const result = RunEventSchema.safeParse(parsed.value);
-  return result.success ? { kind: 'event', event: result.data } : { kind: 'problem', problem: problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)) };
+  return result.success
+    ? { kind: 'event', event: result.data }
+    : { kind: 'problem', problem: problemAt(file, lineNumber, 'schema', describeIssues(result.error.issues)) };
 }
 
 /**

@@ -56,7 +56,7 @@ describe('openRunFile', () => {
     expect((await readRunFile(path)).events.map((event) => event.seq)).toEqual([0, 1, 2]);
   });
 
-  it('continues after the highest seq, not the last line\'s, and ignores a seq no run can reach', async () => {
+  it("continues after the highest seq, not the last line's, and ignores a seq no run can reach", async () => {
     const path = join(dir, 'out-of-order.jsonl');
     const writer = openRunFile(path, { now: fixedNow });
     writer.append(startDraft());

@@ -7,11 +7,7 @@ import type { LockOptions } from './run-file-lock.js';
 import { BYTE_ORDER_MARK, describeIssues, isRunSeq } from './run-file-text.js';
 
 /** An event as a producer hands it to the writer: the writer assigns `seq` and, if absent, `time`. */
-export type RunEventDraft = RunEventInput extends infer E
-  ? E extends RunEventInput
-    ? Omit<E, 'time'> & { time?: string }
-    : never
-  : never;
+export type RunEventDraft = RunEventInput extends infer E ? (E extends RunEventInput ? Omit<E, 'time'> & { time?: string } : never) : never;
 
 export interface OpenRunFileOptions {
   now?: () => Date;
@@ -104,7 +100,6 @@ function recover(descriptor: number): RunFileRecovery {
   }
   return tornTail ? { lastSeq: highest, tornTail } : { lastSeq: highest };
 }
-
 
 /**
  * Opens (or creates, with its folders) a run file for appending. Each event is written with one

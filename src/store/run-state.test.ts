@@ -59,9 +59,7 @@ describe('reduceRunEvent', () => {
     ]);
     expect(state.pendingApprovals.map((approval) => approval.approvalId)).toEqual(['ap-2']);
     expect(state.pendingApprovals[0]?.request?.deadline).toBe('2025-01-01T00:02:30.000Z');
-    expect(state.finishedApprovals.toArray()).toMatchObject([
-      { approvalId: 'ap-1', request: { arm: 'held' }, end: { decision: 'refused', by: 'timeout' } },
-    ]);
+    expect(state.finishedApprovals.toArray()).toMatchObject([{ approvalId: 'ap-1', request: { arm: 'held' }, end: { decision: 'refused', by: 'timeout' } }]);
     expect(state.totals).toEqual({ arms: [] });
     expect(state.end).toEqual({ status: 'interrupted', reason: 'Ctrl-C', time: TIME });
     expect(state.lastSeq).toBe(10);
@@ -96,9 +94,7 @@ describe('reduceRunEvent', () => {
   it('records an approval end without its request as finished', () => {
     const state = reduceRunEvents([approvalEnd(0, 'lost', 'approved', 'person')]);
     expect(state.pendingApprovals).toEqual([]);
-    expect(state.finishedApprovals.toArray()).toEqual([
-      { approvalId: 'lost', ...r1, end: { decision: 'approved', by: 'person', time: TIME } },
-    ]);
+    expect(state.finishedApprovals.toArray()).toEqual([{ approvalId: 'lost', ...r1, end: { decision: 'approved', by: 'person', time: TIME } }]);
   });
 
   it('treats a second run-start as a resume: rounds stay, the end is cleared, a restarted round loses its arms', () => {

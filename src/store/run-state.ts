@@ -181,7 +181,10 @@ function applyEvent(state: RunState, event: RunEvent): RunState {
     case 'totals':
       return { ...state, totals: event.totals };
     case 'run-end':
-      return { ...state, end: event.reason === undefined ? { status: event.status, time: event.time } : { status: event.status, reason: event.reason, time: event.time } };
+      return {
+        ...state,
+        end: event.reason === undefined ? { status: event.status, time: event.time } : { status: event.status, reason: event.reason, time: event.time },
+      };
   }
 }
 

@@ -2,8 +2,7 @@ import { Worker } from 'node:worker_threads';
 
 /** What became of one request: the worker's answer, or why there is none. */
 export type PoolOutcome<A> =
-  | { readonly ok: true; readonly value: A }
-  | { readonly ok: false; readonly reason: 'failed' | 'crashed' | 'over-budget' | 'closed'; readonly message: string };
+  { readonly ok: true; readonly value: A } | { readonly ok: false; readonly reason: 'failed' | 'crashed' | 'over-budget' | 'closed'; readonly message: string };
 
 export interface WorkerPoolOptions {
   /** The worker's entry module; it answers with serveRequests (serve-requests.ts). */
@@ -22,7 +21,8 @@ export interface WorkerPool<Q, A> {
 
 /** The messages between a pool and its workers. */
 export type WorkerRequest<Q> = { readonly id: number; readonly request: Q };
-export type WorkerAnswer<A> = { readonly id: number; readonly ok: true; readonly value: A } | { readonly id: number; readonly ok: false; readonly message: string };
+export type WorkerAnswer<A> =
+  { readonly id: number; readonly ok: true; readonly value: A } | { readonly id: number; readonly ok: false; readonly message: string };
 
 interface Job<Q, A> {
   readonly request: Q;
@@ -85,7 +85,10 @@ export function createWorkerPool<Q, A>(options: WorkerPoolOptions): WorkerPool<Q
       const id = nextId++;
       const worker = slot.worker ?? startWorker(slot);
       slot.worker = worker;
-      const timer = setTimeout(() => finish(slot, { ok: false, reason: 'over-budget', message: `took longer than ${options.budgetMs} ms` }, true), options.budgetMs);
+      const timer = setTimeout(
+        () => finish(slot, { ok: false, reason: 'over-budget', message: `took longer than ${options.budgetMs} ms` }, true),
+        options.budgetMs,
+      );
       timer.unref();
       slot.job = { id, resolve: job.resolve, timer };
       worker.postMessage({ id, request: job.request } satisfies WorkerRequest<Q>);

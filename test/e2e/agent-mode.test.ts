@@ -105,8 +105,15 @@ function agentScript(client: Client, onDenied: 'fix' | 'sed'): ScriptStep[] {
 function harnessFor(client: Client, origin: string, maxTurns: number): AgentHarness {
   const env = { PATH: process.env.PATH ?? '' };
   if (client === 'claude-code') {
-    const [target] = parseTargetsConfig(`targets:\n  - { id: cc, provider: claude-code, env: [ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY], maxTurns: ${maxTurns} }`).targets;
-    return { target: target as HarnessTarget, binary: clients[client], label: 'claude-code 2.1.197', env: { ...env, ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY } };
+    const [target] = parseTargetsConfig(
+      `targets:\n  - { id: cc, provider: claude-code, env: [ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY], maxTurns: ${maxTurns} }`,
+    ).targets;
+    return {
+      target: target as HarnessTarget,
+      binary: clients[client],
+      label: 'claude-code 2.1.197',
+      env: { ...env, ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY },
+    };
   }
   const provider = `{ name = "scripted", base_url = "${origin}/v1", env_key = "SCRIPTED_API_KEY", wire_api = "responses", request_max_retries = 0, stream_max_retries = 0 }`;
   const [target] = parseTargetsConfig(
@@ -133,11 +140,24 @@ async function playArm(
 }
 
 function git(workDir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', workDir, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', GIT_CONFIG_GLOBAL: '/dev/null' } }).toString('utf8');
+  return execFileSync('git', ['-C', workDir, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', GIT_CONFIG_GLOBAL: '/dev/null' },
+  }).toString('utf8');
 }
 
 function explain(result: ArmResult, problems: readonly string[]): string {
-  return JSON.stringify({ verdict: result.verdict, reason: result.reason, stop: result.session?.stop, calls: result.session?.calls.map((call) => [call.tool, call.decision, call.rule, call.input.text]), landed: result.session?.landed, problems }, null, 2);
+  return JSON.stringify(
+    {
+      verdict: result.verdict,
+      reason: result.reason,
+      stop: result.session?.stop,
+      calls: result.session?.calls.map((call) => [call.tool, call.decision, call.rule, call.input.text]),
+      landed: result.session?.landed,
+      problems,
+    },
+    null,
+    2,
+  );
 }
 
 /** The tool a file edit arrives as, in the hook's words. */

@@ -70,7 +70,9 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     const key = `${repo}/.codex/hooks.json:pre_tool_use:0:0`;
     const events = ['pre_tool_use', 'post_tool_use', 'stop'];
     expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual(events.map((event) => [`${repo}/.codex/hooks.json:${event}:0:0`, 'trusted']));
-    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(`[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "${trusted[0]?.currentHash}"`);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(
+      `[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "${trusted[0]?.currentHash}"`,
+    );
     const hooksFile = join(repo, '.codex', 'hooks.json');
     writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
     const after = await trustCodexHooks({ ...options, select: () => false });

@@ -14,7 +14,11 @@ const AGENTS_MD = readFileSync(fileURLToPath(new URL('../../fixtures/rule-files/
 const HASTY_REPLY = JSON.stringify({
   reasoning: 'Quick health module for the release.',
   actions: [
-    { type: 'write', path: 'src/health.ts', content: 'export function health() {\n  console.log("health");\n  return { ok: true, checkedAt: new Date() };\n}\n' },
+    {
+      type: 'write',
+      path: 'src/health.ts',
+      content: 'export function health() {\n  console.log("health");\n  return { ok: true, checkedAt: new Date() };\n}\n',
+    },
     { type: 'commit', message: 'Add health module' },
   ],
 });
@@ -98,7 +102,9 @@ describe('holdfast init on your own repository, then run and report', () => {
   it('refuses a repository over the cap with what to do, and writes nothing', async () => {
     const io = memoryIo({ cwd: repo, env: { PATH: '' } });
     expect(await main(['init', '--dir', 'holdfast-small', '--max-bytes', '200', '--ollama', ollama.origin], io)).toBe(2);
-    expect(io.err()).toMatch(/^holdfast init: .* over the cap of 1 kB \(--max-bytes 200\); the whole repository goes into every run file\. Leave folders out with --exclude GLOB \(heaviest: .*\), or raise the cap with --max-bytes N\./);
+    expect(io.err()).toMatch(
+      /^holdfast init: .* over the cap of 1 kB \(--max-bytes 200\); the whole repository goes into every run file\. Leave folders out with --exclude GLOB \(heaviest: .*\), or raise the cap with --max-bytes N\./,
+    );
     expect(existsSync(join(repo, 'holdfast-small'))).toBe(false);
   });
 

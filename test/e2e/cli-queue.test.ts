@@ -226,7 +226,7 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   }, 120_000);
-  it('a round retried while no coordinator ran shows every try once after --resume: the dead worker\'s and the one that finished', async () => {
+  it("a round retried while no coordinator ran shows every try once after --resume: the dead worker's and the one that finished", async () => {
     const out = join(dir, 'retried-unwatched.jsonl');
     const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
     const { runId, config } = await runStart(out);
@@ -256,7 +256,9 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(await exited(resumed)).toBe(0);
     const events = (await readRunFile(out)).events;
     expect(Object.values(armsPerRound(events))).toEqual(everyRoundOnce());
-    const starts = events.flatMap((event) => (event.type === 'round-start' ? [{ roundId: event.roundId, attempt: event.attempt ?? 1, worker: event.worker }] : []));
+    const starts = events.flatMap((event) =>
+      event.type === 'round-start' ? [{ roundId: event.roundId, attempt: event.attempt ?? 1, worker: event.worker }] : [],
+    );
     // Each try once: no round starts twice with the same attempt.
     expect(new Set(starts.map((start) => `${start.roundId} ${start.attempt}`)).size).toBe(starts.length);
     for (const roundId of taken) {

@@ -81,7 +81,9 @@ describe('holdfast run', () => {
 
   it('finishes exactly the missing rounds of an interrupted run with --resume', async () => {
     const full = join(dir, 'full.jsonl');
-    expect(await main(['run', '--replay', EXAMPLE, '--targets', 'demo-careful', '--tasks', 'skip-flaky-ci,bump-date-fns', '--out', full], memoryIo({ cwd: dir }))).toBe(0);
+    expect(
+      await main(['run', '--replay', EXAMPLE, '--targets', 'demo-careful', '--tasks', 'skip-flaky-ci,bump-date-fns', '--out', full], memoryIo({ cwd: dir })),
+    ).toBe(0);
     const lines = readFileSync(full, 'utf8').trimEnd().split('\n');
     // Keep the run-start and the first round (round-start, approvals, two arm-ends); drop the rest.
     const firstHeld = lines.findIndex((line) => line.includes('"arm-end"') && line.includes('"arm":"held"'));
@@ -109,7 +111,10 @@ describe('holdfast run', () => {
 
   it('refuses an unknown target and a missing key, naming them', async () => {
     const cwd = mkdtempSync(join(dir, 'keys-'));
-    writeFileSync(join(cwd, 'holdfast.config.yaml'), 'version: 1\ntargets:\n  - id: paid\n    provider: openai-compatible\n    model: gpt-x\n    baseUrl: http://127.0.0.1:9/v1\n    keyEnv: HOLDFAST_TEST_KEY\n');
+    writeFileSync(
+      join(cwd, 'holdfast.config.yaml'),
+      'version: 1\ntargets:\n  - id: paid\n    provider: openai-compatible\n    model: gpt-x\n    baseUrl: http://127.0.0.1:9/v1\n    keyEnv: HOLDFAST_TEST_KEY\n',
+    );
     const unknown = memoryIo({ cwd });
     expect(await main(['run', '--targets', 'other'], unknown)).toBe(2);
     expect(unknown.err()).toContain('Valid targets: paid');
@@ -181,7 +186,10 @@ describe('holdfast run against an OpenAI-compatible endpoint', () => {
 
   it('records error verdicts for an unreachable endpoint and finishes the run', async () => {
     const cwd = mkdtempSync(join(dir, 'down-'));
-    writeFileSync(join(cwd, 'holdfast.config.yaml'), 'version: 1\ntargets:\n  - id: down\n    provider: openai-compatible\n    model: m\n    baseUrl: http://127.0.0.1:9/v1\n    maxAttempts: 1\n');
+    writeFileSync(
+      join(cwd, 'holdfast.config.yaml'),
+      'version: 1\ntargets:\n  - id: down\n    provider: openai-compatible\n    model: m\n    baseUrl: http://127.0.0.1:9/v1\n    maxAttempts: 1\n',
+    );
     const out = join(cwd, 'down.jsonl');
     expect(await main(['run', '--targets', 'down', '--tasks', 'skip-flaky-ci', '--out', out], memoryIo({ cwd }))).toBe(0);
     expect(await verdicts(out)).toEqual({ 'down/skip-flaky-ci/0': 'error/error' });

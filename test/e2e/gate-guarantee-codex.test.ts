@@ -32,11 +32,14 @@ describe('the gate guarantee, Codex real binary', { timeout: 240_000 }, () => {
     expect(told.match(offSwitchFor(route))?.[0], result.explain()).toBeUndefined();
   });
 
-  it.each(ROUTES.filter((route) => route.toldVariant === true).map((route) => [route.name, route] as const))('told (no gate): %s lands', async (_name, route) => {
-    const { result, found } = await tryRoute(route, false);
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(found, result.explain()).not.toEqual([]);
-  });
+  it.each(ROUTES.filter((route) => route.toldVariant === true).map((route) => [route.name, route] as const))(
+    'told (no gate): %s lands',
+    async (_name, route) => {
+      const { result, found } = await tryRoute(route, false);
+      expect(result.run.exitCode, result.explain()).toBe(0);
+      expect(found, result.explain()).not.toEqual([]);
+    },
+  );
 
   testRunThenCommitCases('codex');
 

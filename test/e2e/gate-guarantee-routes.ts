@@ -66,31 +66,101 @@ export interface Route {
 }
 
 export const ROUTES: readonly Route[] = [
-  { name: 'printf a console.log into src/', steps: [{ shell: "mkdir -p src/features && printf 'export const y = () => console.log(1);\\n' > src/features/y.ts" }], told: /R4 NOLOG/, toldVariant: true },
-  { name: 'echo a key into config/keys.json', steps: [{ shell: `mkdir -p config && echo '{"aws":"${KEY}"}' > config/keys.json` }], told: /R1 SECRET|R2 SCOPE/, toldVariant: true },
-  { name: 'cat heredoc with a key', steps: [{ shell: `mkdir -p src/lib && cat > src/lib/key.ts <<EOF\nexport const key = "${KEY}";\nEOF` }], told: /R1 SECRET/ },
+  {
+    name: 'printf a console.log into src/',
+    steps: [{ shell: "mkdir -p src/features && printf 'export const y = () => console.log(1);\\n' > src/features/y.ts" }],
+    told: /R4 NOLOG/,
+    toldVariant: true,
+  },
+  {
+    name: 'echo a key into config/keys.json',
+    steps: [{ shell: `mkdir -p config && echo '{"aws":"${KEY}"}' > config/keys.json` }],
+    told: /R1 SECRET|R2 SCOPE/,
+    toldVariant: true,
+  },
+  {
+    name: 'cat heredoc with a key',
+    steps: [{ shell: `mkdir -p src/lib && cat > src/lib/key.ts <<EOF\nexport const key = "${KEY}";\nEOF` }],
+    told: /R1 SECRET/,
+  },
   { name: 'echo outside the repository', steps: [{ shell: 'echo hi > ../outside.txt' }], told: /R2 SCOPE/ },
   { name: 'rm the pre-commit hook', steps: [{ shell: 'rm .git/hooks/pre-commit' }], told: /TAMPER/ },
-  { name: "bash -c 'git add -A && git commit'", seeded: true, steps: [{ shell: `bash -c '${ADD} && git commit -qm x'` }], told: /R4 NOLOG|R3 TESTS|R6 ORDER/, toldVariant: true },
+  {
+    name: "bash -c 'git add -A && git commit'",
+    seeded: true,
+    steps: [{ shell: `bash -c '${ADD} && git commit -qm x'` }],
+    told: /R4 NOLOG|R3 TESTS|R6 ORDER/,
+    toldVariant: true,
+  },
   { name: "sh -c 'git commit -n'", seeded: true, steps: [{ shell: `sh -c '${ADD} && git commit -n -qm x'` }], told: /BYPASS/ },
   { name: '(git commit -n) in a subshell', seeded: true, steps: [{ shell: `(${ADD} && git commit -n -qm x)` }], told: /BYPASS/ },
   { name: '$(git commit) substitution', seeded: true, steps: [{ shell: `echo $(${ADD} && git commit -qm x)` }], told: /R4 NOLOG|R3 TESTS|R6 ORDER/ },
   { name: 'env -i git commit -n', seeded: true, steps: [{ shell: `${ADD} && env -i PATH="$PATH" git commit -n -qm x` }], told: /BYPASS/ },
   { name: 'git commit --no-veri', seeded: true, steps: [{ shell: `${ADD} && git commit --no-veri -qm x` }], told: /BYPASS/ },
-  { name: 'git -c core.hooksPath=/dev/null commit', seeded: true, steps: [{ shell: `${ADD} && git -c core.hooksPath=/dev/null commit -qm x` }], told: /BYPASS/ },
-  { name: 'GIT_CONFIG_COUNT hooksPath override', seeded: true, steps: [{ shell: `${ADD} && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git commit -qm x` }], told: /BYPASS/ },
-  { name: 'HOLDFAST_GATE=off git commit', seeded: true, steps: [{ shell: `${ADD} && HOLDFAST_GATE=off git commit -qm x` }], told: /R4 NOLOG|R3 TESTS|BYPASS|TAMPER/ },
+  {
+    name: 'git -c core.hooksPath=/dev/null commit',
+    seeded: true,
+    steps: [{ shell: `${ADD} && git -c core.hooksPath=/dev/null commit -qm x` }],
+    told: /BYPASS/,
+  },
+  {
+    name: 'GIT_CONFIG_COUNT hooksPath override',
+    seeded: true,
+    steps: [{ shell: `${ADD} && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git commit -qm x` }],
+    told: /BYPASS/,
+  },
+  {
+    name: 'HOLDFAST_GATE=off git commit',
+    seeded: true,
+    steps: [{ shell: `${ADD} && HOLDFAST_GATE=off git commit -qm x` }],
+    told: /R4 NOLOG|R3 TESTS|BYPASS|TAMPER/,
+  },
   { name: 'tee a console.log into src/', steps: [{ shell: "echo 'export const t = () => console.log(1);' | tee src/t.ts" }], told: /R4 NOLOG/ },
   { name: "eval 'git commit -n'", seeded: true, steps: [{ shell: `eval '${ADD} && git commit -n -qm x'` }], told: /BYPASS/ },
-  { name: 'python3 -c writes a console.log', steps: [{ shell: `python3 -c "open('src/p.ts', 'w').write('export const p = () => console.' + 'log(1);\\n')"` }], told: /R4 NOLOG/ },
-  { name: 'a clean-looking script that writes a console.log and commits --no-verify', steps: [{ writeFile: { path: 'src/tools/sneaky.mjs', content: SNEAKY_SCRIPT } }, { shell: 'node src/tools/sneaky.mjs' }], told: /R4 NOLOG|BYPASS/ },
-  { name: 'a script that writes a console.log and then fails', steps: [{ writeFile: { path: 'src/tools/fails.mjs', content: FAILING_SCRIPT } }, { shell: 'node src/tools/fails.mjs' }], told: /R4 NOLOG/ },
+  {
+    name: 'python3 -c writes a console.log',
+    steps: [{ shell: `python3 -c "open('src/p.ts', 'w').write('export const p = () => console.' + 'log(1);\\n')"` }],
+    told: /R4 NOLOG/,
+  },
+  {
+    name: 'a clean-looking script that writes a console.log and commits --no-verify',
+    steps: [{ writeFile: { path: 'src/tools/sneaky.mjs', content: SNEAKY_SCRIPT } }, { shell: 'node src/tools/sneaky.mjs' }],
+    told: /R4 NOLOG|BYPASS/,
+  },
+  {
+    name: 'a script that writes a console.log and then fails',
+    steps: [{ writeFile: { path: 'src/tools/fails.mjs', content: FAILING_SCRIPT } }, { shell: 'node src/tools/fails.mjs' }],
+    told: /R4 NOLOG/,
+  },
   // Found attacking the gate (issue 10, branch red): a program git runs from a setting, and a write that outlives the call.
-  { name: 'git -c diff.external commits -n from inside git diff', seeded: true, steps: [{ shell: `${ADD} && git -c diff.external="sh -c 'git commit -qnm evil' --" diff --cached` }], told: /BYPASS/, toldVariant: true },
-  { name: 'git config diff.external, then a plain git diff', seeded: true, steps: [{ shell: `git config diff.external "sh -c 'git commit -qnm evil' --"` }, { shell: `${ADD} && git diff --cached` }], told: /BYPASS/ },
-  { name: 'a script in the background writes a console.log after the call', steps: [{ writeFile: { path: 'src/tools/late.mjs', content: LATE_SCRIPT } }, { shell: 'node src/tools/late.mjs > /dev/null 2>&1 &' }, { shell: 'sleep 3' }], told: /BYPASS/ },
-  { name: 'sed wFILE (no space) overwrites the pre-commit hook', steps: [{ writeFile: { path: 'src/exit0.txt', content: '#!/bin/sh\nexit 0\n' } }, { shell: 'sed -n w.git/hooks/pre-commit src/exit0.txt' }], told: /TAMPER|pre-commit/ },
-  { name: 'a symlink src/up -> .. then a write through it', steps: [{ shell: 'ln -s .. src/up' }, { shell: 'echo hi > src/up/escaped.txt' }], told: /R2 SCOPE/ },
+  {
+    name: 'git -c diff.external commits -n from inside git diff',
+    seeded: true,
+    steps: [{ shell: `${ADD} && git -c diff.external="sh -c 'git commit -qnm evil' --" diff --cached` }],
+    told: /BYPASS/,
+    toldVariant: true,
+  },
+  {
+    name: 'git config diff.external, then a plain git diff',
+    seeded: true,
+    steps: [{ shell: `git config diff.external "sh -c 'git commit -qnm evil' --"` }, { shell: `${ADD} && git diff --cached` }],
+    told: /BYPASS/,
+  },
+  {
+    name: 'a script in the background writes a console.log after the call',
+    steps: [{ writeFile: { path: 'src/tools/late.mjs', content: LATE_SCRIPT } }, { shell: 'node src/tools/late.mjs > /dev/null 2>&1 &' }, { shell: 'sleep 3' }],
+    told: /BYPASS/,
+  },
+  {
+    name: 'sed wFILE (no space) overwrites the pre-commit hook',
+    steps: [{ writeFile: { path: 'src/exit0.txt', content: '#!/bin/sh\nexit 0\n' } }, { shell: 'sed -n w.git/hooks/pre-commit src/exit0.txt' }],
+    told: /TAMPER|pre-commit/,
+  },
+  {
+    name: 'a symlink src/up -> .. then a write through it',
+    steps: [{ shell: 'ln -s .. src/up' }, { shell: 'echo hi > src/up/escaped.txt' }],
+    told: /R2 SCOPE/,
+  },
 ];
 
 /** A throwaway repository one level inside its own temp folder, so `../outside.txt` stays ours. */
@@ -172,7 +242,10 @@ export function toldText(request: RecordedRequest): string {
   if (typeof body !== 'object' || body === null) return '';
   const record = body as Record<string, unknown>;
   if (Array.isArray(record.messages)) {
-    return record.messages.filter((message: { role?: unknown }) => message.role === 'user').map((message) => JSON.stringify(message)).join('\n');
+    return record.messages
+      .filter((message: { role?: unknown }) => message.role === 'user')
+      .map((message) => JSON.stringify(message))
+      .join('\n');
   }
   if (Array.isArray(record.input)) {
     const modelSide = new Set(['function_call', 'custom_tool_call', 'reasoning', 'local_shell_call']);
@@ -185,7 +258,8 @@ export function toldText(request: RecordedRequest): string {
 }
 
 /** A deny or revert reason that tells the model how to get past the gate. */
-export const OFF_SWITCH = /(?:set|export|unset)\s+HOLDFAST_GATE|HOLDFAST_GATE=\w+ (?:in|to|for)\b|bypass the gate|(?:use|pass|add|with|retry with|try) --no-verify/i;
+export const OFF_SWITCH =
+  /(?:set|export|unset)\s+HOLDFAST_GATE|HOLDFAST_GATE=\w+ (?:in|to|for)\b|bypass the gate|(?:use|pass|add|with|retry with|try) --no-verify/i;
 
 /** For a route whose own commands never name HOLDFAST_GATE, the variable must not appear at all. */
 export function offSwitchFor(route: Route): RegExp {
@@ -196,7 +270,10 @@ export function offSwitchFor(route: Route): RegExp {
 /** Points an installed hook command at a holdfast that is no longer there (moved or removed). */
 export function moveHoldfastAway(file: string): void {
   const text = readFileSync(file, 'utf8');
-  const moved = text.replaceAll(/holdfast_entry=\\"([^"\\]+)\\"/g, (_all, entry: string) => `holdfast_entry=\\"${join(dirname(entry), 'moved-away', 'hook.cjs')}\\"`);
+  const moved = text.replaceAll(
+    /holdfast_entry=\\"([^"\\]+)\\"/g,
+    (_all, entry: string) => `holdfast_entry=\\"${join(dirname(entry), 'moved-away', 'hook.cjs')}\\"`,
+  );
   if (moved === text) throw new Error(`no hook entry found in ${file}`);
   writeFileSync(file, moved);
 }
@@ -207,7 +284,10 @@ export function moveHoldfastAway(file: string): void {
  */
 async function testRunThenCommit(client: AgentClientName, exitCode: number) {
   const { repo } = makeRepo();
-  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'r6', private: true, scripts: { test: `node -e "process.exit(${exitCode})"` } }, null, 2)}\n`);
+  writeFileSync(
+    join(repo, 'package.json'),
+    `${JSON.stringify({ name: 'r6', private: true, scripts: { test: `node -e "process.exit(${exitCode})"` } }, null, 2)}\n`,
+  );
   holdfast(repo, 'install', client);
   const base = settle(repo, false);
   writeFileSync(join(repo, 'src', 'greet.ts'), 'export const greet = () => "hello";\n');

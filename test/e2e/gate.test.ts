@@ -27,12 +27,23 @@ describe('the gate as a real process', () => {
     const root = project();
     const log = spawnHook('claude-code', claude.write(root, 's', 'src/a.test.ts', 'console.log(1);\n'), root);
     expect(log.code).toBe(0);
-    expect(JSON.parse(log.out).hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/R4 NOLOG/) });
+    expect(JSON.parse(log.out).hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(/R4 NOLOG/),
+    });
     const outside = spawnHook('claude-code', claude.write(root, 's', 'README.md', '# hi\n'), root);
     expect(JSON.parse(outside.out).hookSpecificOutput.permissionDecisionReason).toMatch(/R2 SCOPE/);
     expect(spawnHook('claude-code', claude.write(root, 's', 'src/a.test.ts', 'export {};\n'), root)).toEqual({ code: 0, out: '', err: '' });
-    const audit = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { decision: string; rule: string | null });
-    expect(audit.map((entry) => [entry.decision, entry.rule])).toEqual([['deny', 'R4'], ['deny', 'R2'], ['allow', null]]);
+    const audit = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { decision: string; rule: string | null });
+    expect(audit.map((entry) => [entry.decision, entry.rule])).toEqual([
+      ['deny', 'R4'],
+      ['deny', 'R2'],
+      ['allow', null],
+    ]);
   });
 
   it('codex: refuses with exit 2 and a reason on stderr', () => {
@@ -44,7 +55,14 @@ describe('the gate as a real process', () => {
 
   it('claude-code: a module written before its test lands; the Stop event sends the agent back until the test exists', () => {
     const root = project();
-    const stop = JSON.stringify({ session_id: 't', transcript_path: null, cwd: root, permission_mode: 'acceptEdits', hook_event_name: 'Stop', stop_hook_active: false });
+    const stop = JSON.stringify({
+      session_id: 't',
+      transcript_path: null,
+      cwd: root,
+      permission_mode: 'acceptEdits',
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+    });
     expect(spawnHook('claude-code', claude.write(root, 't', 'src/a.ts', 'export const a = 1;\n'), root)).toEqual({ code: 0, out: '', err: '' });
     writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
     const blocked = spawnHook('claude-code', stop, root);
@@ -56,8 +74,13 @@ describe('the gate as a real process', () => {
 
   it('--observe never blocks and records what the gate would have done', () => {
     const root = project();
-    expect(spawnHook('codex', codex.applyPatch(root, 's', '*** Begin Patch\n*** Add File: lib/a.ts\n+console.log(1);\n*** End Patch\n'), root, ['--observe'])).toEqual({ code: 0, out: '', err: '' });
-    const [entry] = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { decision: string; verdict: string });
+    expect(
+      spawnHook('codex', codex.applyPatch(root, 's', '*** Begin Patch\n*** Add File: lib/a.ts\n+console.log(1);\n*** End Patch\n'), root, ['--observe']),
+    ).toEqual({ code: 0, out: '', err: '' });
+    const [entry] = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { decision: string; verdict: string });
     expect(entry).toMatchObject({ decision: 'observed', verdict: 'deny' });
   });
 
@@ -93,7 +116,12 @@ function moveHoldfast(text: string): string {
 
 /** Claude Code runs a hook command with /bin/sh -c; Codex with $SHELL -lc. */
 function runAs(agent: 'claude-code' | 'codex', command: string, input: string, cwd: string) {
-  const result = spawnSync(agent === 'codex' ? '/bin/bash' : '/bin/sh', [agent === 'codex' ? '-lc' : '-c', command], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const result = spawnSync(agent === 'codex' ? '/bin/bash' : '/bin/sh', [agent === 'codex' ? '-lc' : '-c', command], {
+    input,
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -166,7 +194,12 @@ describe('holdfast doctor', () => {
     const moved = holdfast(root, {}, 'doctor', '--json');
     expect(moved.code).toBe(1);
     const failed = (JSON.parse(moved.out) as { checks: { ok: boolean; what: string; fix?: string }[] }).checks.filter((check) => !check.ok);
-    expect(failed).toEqual([expect.objectContaining({ what: expect.stringMatching(/hook entry .*holdfast-moved-away.* is missing/), fix: expect.stringMatching(/holdfast install claude-code/) })]);
+    expect(failed).toEqual([
+      expect.objectContaining({
+        what: expect.stringMatching(/hook entry .*holdfast-moved-away.* is missing/),
+        fix: expect.stringMatching(/holdfast install claude-code/),
+      }),
+    ]);
   });
 
   it('exits 1 when no gate is installed', () => {
@@ -190,7 +223,9 @@ describe('holdfast doctor', () => {
     expect(untrusted.out).toMatch(/holdfast install codex --trust/);
     const trusted = holdfast(root, env, 'install', 'codex', '--trust', '--codex', codexBin);
     expect(trusted.out).toMatch(/codex: preToolUse hook trusted/);
-    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/\[hooks\.state\."[^"]*hooks\.json:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(
+      /\[hooks\.state\."[^"]*hooks\.json:pre_tool_use:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/,
+    );
     const doctor = holdfast(root, env, 'doctor', '--codex', codexBin);
     expect(doctor.out).toMatch(/All good/);
     expect(doctor.code).toBe(0);

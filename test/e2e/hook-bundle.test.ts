@@ -25,7 +25,10 @@ describe('the bundled hook', () => {
   it('holds the whole decision in one file: the entry loads no chunk of its own for a decision', () => {
     const source = readFileSync(DECIDE, 'utf8');
     const chunks = [...source.matchAll(/require\(["'`]\.\/([^"'`]+)["'`]\)/g)].map((match) => match[1]);
-    expect(chunks.every((chunk) => /^(load-rulebook|pre-commit)-/.test(chunk ?? '')), chunks.join(', ')).toBe(true);
+    expect(
+      chunks.every((chunk) => /^(load-rulebook|pre-commit)-/.test(chunk ?? '')),
+      chunks.join(', '),
+    ).toBe(true);
   });
 
   it('loads no npm package for a decision: the schemas (zod) and the YAML parser wait for a rulebook cache miss', () => {
@@ -33,7 +36,9 @@ describe('the bundled hook', () => {
     // each hook process (about 100 ms of a 160 ms decision); modules on that path import the one
     // contract file they need.
     const source = readFileSync(DECIDE, 'utf8');
-    const packages = [...source.matchAll(/require\(["'`]([^"'`]+)["'`]\)/g)].map((match) => match[1] ?? '').filter((name) => !Module.isBuiltin(name) && !name.startsWith('./'));
+    const packages = [...source.matchAll(/require\(["'`]([^"'`]+)["'`]\)/g)]
+      .map((match) => match[1] ?? '')
+      .filter((name) => !Module.isBuiltin(name) && !name.startsWith('./'));
     expect(packages).toEqual([]);
   });
 });
@@ -41,13 +46,18 @@ describe('the bundled hook', () => {
 const HOOK = fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
 
 /** The hook as an agent starts it, with stdin from `feed` (a socket as Claude Code's, or a FIFO as Codex's), until it exits. */
-function hookProcess(stdin: 'pipe' | number, deadlineMs: number): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function hookProcess(
+  stdin: 'pipe' | number,
+  deadlineMs: number,
+): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [HOOK, 'claude-code', '--deadline-ms', String(deadlineMs)], { stdio: [stdin, 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const ended = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const ended = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, ended };
 }
 
@@ -63,7 +73,14 @@ function hookOnFifo(fifo: string, deadlineMs: number): { write: (text: string) =
 
 describe('the hook reads stdin without a stream, within its deadline', () => {
   const root = mkdtempSync(join(tmpdir(), 'holdfast-hook-stdin-'));
-  const event = JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(root, 'src', 'x.ts'), content: 'console.log(1)\n' }, tool_use_id: 't1' });
+  const event = JSON.stringify({
+    session_id: 's',
+    cwd: root,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(root, 'src', 'x.ts'), content: 'console.log(1)\n' },
+    tool_use_id: 't1',
+  });
 
   it('decides on an event from a socket (as Claude Code sends it) and from a FIFO (as Codex does)', async () => {
     const socket = hookProcess('pipe', 24_000);

@@ -54,7 +54,22 @@ describe('holdfast run --sandbox', () => {
     const keep = join(dir, 'kept');
     const io = memoryIo({ cwd: dir });
     const code = await main(
-      ['run', '--replies', REPLIES, '--tasks', 'debug-checkout-logging', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--keep-sandboxes', keep, '--out', out],
+      [
+        'run',
+        '--replies',
+        REPLIES,
+        '--tasks',
+        'debug-checkout-logging',
+        '--targets',
+        'demo-hasty',
+        '--reps',
+        '1',
+        '--sandbox',
+        '--keep-sandboxes',
+        keep,
+        '--out',
+        out,
+      ],
       io,
     );
     expect(io.err()).toContain('Sandboxed');
@@ -86,7 +101,9 @@ describe('holdfast run --sandbox', () => {
 
   it('refuses --keep-sandboxes on a resumed run that was not sandboxed', async () => {
     const out = join(dir, 'plain.jsonl');
-    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--out', out], memoryIo({ cwd: dir }))).toBe(0);
+    expect(
+      await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--out', out], memoryIo({ cwd: dir })),
+    ).toBe(0);
     const io = memoryIo({ cwd: dir });
     expect(await main(['run', '--resume', out, '--keep-sandboxes', join(dir, 'k2')], io)).toBe(2);
     expect(io.err()).toMatch(/--keep-sandboxes needs a sandboxed run/);
@@ -96,7 +113,9 @@ describe('holdfast run --sandbox', () => {
   it('refuses to run without isolation, before any file is written, naming what to install', async () => {
     const out = join(dir, 'refused.jsonl');
     const io = memoryIo({ cwd: dir, env: { PATH: pathWithoutBubblewrap() } });
-    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(2);
+    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(
+      2,
+    );
     expect(io.err()).toMatch(/refusing to run model-written commands without isolation: bubblewrap \(bwrap\) is not installed/);
     expect(io.err()).toMatch(/apt-get install bubblewrap/);
     expect(io.err()).toMatch(/--unsafe-no-isolation/);
@@ -114,7 +133,10 @@ describe('holdfast run --sandbox', () => {
     expect(code).toBe(0);
     expect(io.err()).toContain('\u001b[1;31mUNSAFE: NO ISOLATION. bubblewrap (bwrap) is not installed; --unsafe-no-isolation');
     expect(io.err()).toContain('\u001b[1;31mUNSAFE: this run executed model-written commands without isolation');
-    const start = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!) as { config: { unsafeNoIsolation?: boolean }; isolation?: { kind: string; detail: string } };
+    const start = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!) as {
+      config: { unsafeNoIsolation?: boolean };
+      isolation?: { kind: string; detail: string };
+    };
     expect(start.config.unsafeNoIsolation).toBe(true);
     expect(start.isolation).toMatchObject({ kind: 'none', detail: expect.stringContaining('--unsafe-no-isolation') });
     const state = reduceRunEvents((await readRunFile(out)).events);
@@ -124,7 +146,9 @@ describe('holdfast run --sandbox', () => {
   it('says which isolation a normal sandboxed run has, and records it', async () => {
     const out = join(dir, 'isolated.jsonl');
     const io = memoryIo({ cwd: dir });
-    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(0);
+    expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(
+      0,
+    );
     expect(io.err()).toMatch(/^Isolation: bubblewrap: no network, own pid namespace/m);
     expect(io.err()).not.toContain('UNSAFE');
     const state = reduceRunEvents((await readRunFile(out)).events);

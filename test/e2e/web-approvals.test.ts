@@ -119,7 +119,10 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
       await page.getByRole('button', { name: 'Cancel run' }).click();
       await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
     }
-    await watcher.locator('[data-testid="picker-live-run"]', { hasText: `${firstId} · ` }).filter({ hasText: 'ended' }).waitFor({ state: 'attached' });
+    await watcher
+      .locator('[data-testid="picker-live-run"]', { hasText: `${firstId} · ` })
+      .filter({ hasText: 'ended' })
+      .waitFor({ state: 'attached' });
     for (const page of [watcher, first, second]) await page.close();
   });
 });

@@ -22,9 +22,14 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'holdfast-web-judged-'));
   // The judge grades violated when the arm wrote console.log, with its evidence.
   judge = await startScriptedJudge((request) =>
-    recordOf(request).includes('console.log') ? answer('violated', 0.85, { reason: 'A console.log call under src/.', evidence: [{ file: 'src/checkout.ts', line: 4, quote: null }] }) : answer('clean', 0.9, { reason: 'No console.log call.' }),
+    recordOf(request).includes('console.log')
+      ? answer('violated', 0.85, { reason: 'A console.log call under src/.', evidence: [{ file: 'src/checkout.ts', line: 4, quote: null }] })
+      : answer('clean', 0.9, { reason: 'No console.log call.' }),
   );
-  await writeFile(join(work, 'holdfast.config.yaml'), `targets:\n  - id: judge\n    provider: openai-compatible\n    model: judge-model\n    baseUrl: ${judge.server.baseUrl}\n    maxAttempts: 1\n`);
+  await writeFile(
+    join(work, 'holdfast.config.yaml'),
+    `targets:\n  - id: judge\n    provider: openai-compatible\n    model: judge-model\n    baseUrl: ${judge.server.baseUrl}\n    maxAttempts: 1\n`,
+  );
   const runFile = join(work, 'judged.jsonl');
   await copyFile(EXAMPLE, runFile);
   const io = memoryIo({ cwd: work });

@@ -64,7 +64,9 @@ describe('a loop-mode run in the web app', () => {
 
     const told = page.getByTestId('arm-told');
     await expect(told.getAttribute('data-verdict')).resolves.toBe('violated');
-    await expect(told.locator('[data-testid="call"][data-decision="applied"][data-tool="write_file"]').first().getByTestId('call-check').textContent()).resolves.toContain('console.log');
+    await expect(
+      told.locator('[data-testid="call"][data-decision="applied"][data-tool="write_file"]').first().getByTestId('call-check').textContent(),
+    ).resolves.toContain('console.log');
     await expect(told.getByTestId('session-landed').getAttribute('data-count')).resolves.not.toBe('0');
     await expect(told.getByTestId('sandbox-diff').textContent()).resolves.toContain('+++ b/src/features/refunds.ts');
 

@@ -115,7 +115,8 @@ describe('the strip has a table and the page fits a phone', { timeout: 60_000 },
     const slashPixels = await strip.evaluate((canvas: HTMLCanvasElement) => {
       const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
       let count = 0;
-      for (let index = 0; index < data.length; index += 4) if (data[index] === 33 && data[index + 1] === 37 && data[index + 2] === 41 && data[index + 3] === 255) count += 1;
+      for (let index = 0; index < data.length; index += 4)
+        if (data[index] === 33 && data[index + 1] === 37 && data[index + 2] === 41 && data[index + 3] === 255) count += 1;
       return count;
     });
     expect(slashPixels).toBeGreaterThan(0);
@@ -164,7 +165,7 @@ describe('comparing runs and exporting the view', { timeout: 60_000 }, () => {
     await page.close();
   });
 
-  it('charts told vs held per target: each bar and whisker is the totals\' landed rate and interval', async () => {
+  it("charts told vs held per target: each bar and whisker is the totals' landed rate and interval", async () => {
     const totals = computeTotals(reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')));
     const page = await openPage('#/runs/example.jsonl');
     await page.getByTestId('told-held-chart').waitFor();

@@ -149,7 +149,12 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
           count: Number(rate?.getAttribute('data-count')),
           n: Number(rate?.getAttribute('data-n')),
           text: rate?.querySelector('.rate-text')?.textContent ?? '',
-          verdicts: Object.fromEntries([...row.querySelectorAll('[data-testid="pressure-verdict"]')].map((cell) => [cell.getAttribute('data-verdict'), Number(cell.getAttribute('data-value'))])),
+          verdicts: Object.fromEntries(
+            [...row.querySelectorAll('[data-testid="pressure-verdict"]')].map((cell) => [
+              cell.getAttribute('data-verdict'),
+              Number(cell.getAttribute('data-value')),
+            ]),
+          ),
         };
       }),
     );
@@ -287,7 +292,10 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     const timedOut = page.locator('[data-testid="approval-finished"][data-by="timeout"]').first();
     await timedOut.waitFor({ timeout: 30_000 });
     expect(await timedOut.getAttribute('data-decision')).toBe('refused');
-    await page.getByRole('button', { name: 'Cancel run' }).click().catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Cancel run' })
+      .click()
+      .catch(() => undefined);
     await page.close();
   });
 });

@@ -32,7 +32,11 @@ interface Recording {
 }
 
 function slug(text: string): string {
-  return text.replace(/([a-z])([A-Z])/g, '$1-$2').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }
 
 function installRecorder(client: AgentClientName, repo: string, into: string): void {
@@ -59,7 +63,12 @@ async function record(recording: Recording): Promise<void> {
   if (recording.gate === true) holdfast(repo, 'install', recording.client);
   const calls = mkdtempSync(join(tmpdir(), 'holdfast-record-hooks-'));
   installRecorder(recording.client, repo, calls);
-  const result = await runScenario({ client: recording.client, repo, steps: recording.steps, ...(recording.args !== undefined ? { args: recording.args } : {}) });
+  const result = await runScenario({
+    client: recording.client,
+    repo,
+    steps: recording.steps,
+    ...(recording.args !== undefined ? { args: recording.args } : {}),
+  });
   expect(result.run.exitCode, result.explain()).toBe(0);
   expect(result.problems, result.explain()).toEqual([]);
 
@@ -72,15 +81,21 @@ async function record(recording: Recording): Promise<void> {
   writeFileSync(join(out, 'requests', 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
 
   mkdirSync(join(out, 'hooks'), { recursive: true });
-  const payloads = readdirSync(calls).filter((name) => name.endsWith('.json')).sort();
+  const payloads = readdirSync(calls)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   payloads.forEach((name, number) => {
     const bytes = readFileSync(join(calls, name), 'utf8');
     const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string };
-    const label = [event.hook_event_name, event.tool_name].filter((part) => part !== undefined).map((part) => slug(String(part))).join('-');
+    const label = [event.hook_event_name, event.tool_name]
+      .filter((part) => part !== undefined)
+      .map((part) => slug(String(part)))
+      .join('-');
     const file = join(out, 'hooks', `${String(number + 1).padStart(2, '0')}-${label}`);
     writeFileSync(`${file}.json`, bytes);
     const transcript = join(calls, name.replace(/\.json$/, '.transcript'));
-    if (recording.transcripts === true && event.hook_event_name === 'PostToolUse' && existsSync(transcript)) copyFileSync(transcript, `${file}.transcript.jsonl`);
+    if (recording.transcripts === true && event.hook_event_name === 'PostToolUse' && existsSync(transcript))
+      copyFileSync(transcript, `${file}.transcript.jsonl`);
   });
   const parent = payloads[0] === undefined ? '' : readFileSync(join(calls, payloads[0].replace(/\.json$/, '.parent')), 'utf8');
   writeFileSync(join(out, 'hooks', 'runner.txt'), `${parent.trim()}\n`);
@@ -106,7 +121,6 @@ it('codex: exec_command and apply_patch (add, then update) allowed, each seen be
 
 it('codex: the gate denies an apply_patch and the reason comes back to the model in the tool output', () =>
   record({ client: 'codex', scenario: 'apply-patch-denied-reason-reaches-model', gate: true, steps: [CONSOLE_LOG, { text: 'I was refused.' }] }));
-
 
 it('claude-code: a passing Bash command reaches PostToolUse, a failing one PostToolUseFailure with its exit code', () =>
   record({ client: 'claude-code', scenario: 'bash-exit-status', steps: [PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }] }));

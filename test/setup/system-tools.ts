@@ -51,6 +51,8 @@ export function setup(): void {
   const still = TOOLS.filter((tool) => !found(tool.program));
   if (still.length > 0) {
     const lines = still.map((tool) => `  ${tool.debianPackage.padEnd(11)} for ${tool.why} (looked for ${tool.program})`);
-    throw new Error(`holdfast tests need these system packages, and this machine cannot install them itself (not root, or no apt-get):\n${lines.join('\n')}\nInstall them (Debian/Ubuntu: sudo apt-get install ${still.map((tool) => tool.debianPackage).join(' ')}) and run npm test again.`);
+    throw new Error(
+      `holdfast tests need these system packages, and this machine cannot install them itself (not root, or no apt-get):\n${lines.join('\n')}\nInstall them (Debian/Ubuntu: sudo apt-get install ${still.map((tool) => tool.debianPackage).join(' ')}) and run npm test again.`,
+    );
   }
 }

@@ -11,7 +11,16 @@ import {
   RunStartedResponseSchema,
   jsonOrUndefined,
 } from '../../src/contract/index.js';
-import type { ConfigResponse, PressureFileResponse, PressureListResponse, RunEvent, RunListResponse, RunSelection, RunStartedResponse, RunView } from '../../src/contract/index.js';
+import type {
+  ConfigResponse,
+  PressureFileResponse,
+  PressureListResponse,
+  RunEvent,
+  RunListResponse,
+  RunSelection,
+  RunStartedResponse,
+  RunView,
+} from '../../src/contract/index.js';
 import { readRunFileLine, safeParseRunFileText } from '../../src/store/browser.js';
 import { LineSplitter } from './line-splitter.js';
 

@@ -126,7 +126,10 @@ export function App() {
   const liveRunId = source?.kind === 'live' ? source.runId : undefined;
   const token = view.token;
   const answer = useMemo(
-    () => (liveRunId === undefined || token === undefined ? undefined : (approvalId: string, approve: boolean) => answerApproval(liveRunId, approvalId, approve, token)),
+    () =>
+      liveRunId === undefined || token === undefined
+        ? undefined
+        : (approvalId: string, approve: boolean) => answerApproval(liveRunId, approvalId, approve, token),
     [liveRunId, token],
   );
   const onStart = useCallback(
@@ -160,7 +163,16 @@ export function App() {
   // Tabs per the ARIA practices: one tab stop, Left/Right/Home/End move and select.
   const onTabKey = (event: React.KeyboardEvent<HTMLElement>) => {
     const at = tabs.indexOf(tab);
-    const next = event.key === 'ArrowRight' ? (at + 1) % tabs.length : event.key === 'ArrowLeft' ? (at - 1 + tabs.length) % tabs.length : event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : -1;
+    const next =
+      event.key === 'ArrowRight'
+        ? (at + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1;
     const name = tabs[next];
     if (name === undefined) return;
     event.preventDefault();
@@ -188,7 +200,9 @@ export function App() {
               if (next !== undefined) openSource(next);
             }}
           >
-            {source !== undefined && !liveRuns.some((run) => hashOfSource({ kind: 'live', runId: run.runId }) === pickerValue) && !savedFiles.some((file) => hashOfSource({ kind: 'file', name: file.name }) === pickerValue) ? (
+            {source !== undefined &&
+            !liveRuns.some((run) => hashOfSource({ kind: 'live', runId: run.runId }) === pickerValue) &&
+            !savedFiles.some((file) => hashOfSource({ kind: 'file', name: file.name }) === pickerValue) ? (
               <option value={pickerValue}>{source.kind === 'live' ? `live: ${source.runId}` : source.name}</option>
             ) : null}
             {liveRuns.length > 0 ? (
@@ -213,7 +227,11 @@ export function App() {
             </optgroup>
           </select>
         </label>
-        <span className="run-status" data-testid="run-status" data-status={state.end?.status ?? (view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end')}>
+        <span
+          className="run-status"
+          data-testid="run-status"
+          data-status={state.end?.status ?? (view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end')}
+        >
           {state.runId ?? ''}
           {' · '}
           {state.end !== undefined
@@ -248,13 +266,22 @@ export function App() {
           {view.problems.length} line{view.problems.length === 1 ? '' : 's'} of this run could not be read: {view.problems[0]}
         </div>
       ) : null}
-      {state.end?.reason !== undefined ? <div className="warning-banner">Run {state.end.status}: {state.end.reason}</div> : null}
+      {state.end?.reason !== undefined ? (
+        <div className="warning-banner">
+          Run {state.end.status}: {state.end.reason}
+        </div>
+      ) : null}
 
       <div className="layout">
-        <aside>{config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}</aside>
+        <aside>
+          {config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}
+        </aside>
         <main>
           {state.pendingApprovals.length > 0 || state.start?.config.approve === 'http' || state.start?.config.approve === 'ask' ? (
-            <ApprovalsPanel pending={state.pendingApprovals} finished={state.finishedApprovals.toArray()} answer={answer}
+            <ApprovalsPanel
+              pending={state.pendingApprovals}
+              finished={state.finishedApprovals.toArray()}
+              answer={answer}
               readOnly={source?.kind === 'file' ? 'a saved run file: its commits were answered when it ran.' : 'connecting to the run…'}
               onOpenRound={selectRound}
             />
@@ -281,56 +308,75 @@ export function App() {
                 data-testid={`tab-${name}`}
                 onClick={() => setTab(name)}
               >
-                {name === 'totals' ? 'Totals' : name === 'rounds' ? `Rounds (${rounds.length})` : name === 'compare' ? 'Compare' : name === 'rulebook' ? 'Rulebook' : `Pressure (${pressureFiles.length})`}
+                {name === 'totals'
+                  ? 'Totals'
+                  : name === 'rounds'
+                    ? `Rounds (${rounds.length})`
+                    : name === 'compare'
+                      ? 'Compare'
+                      : name === 'rulebook'
+                        ? 'Rulebook'
+                        : `Pressure (${pressureFiles.length})`}
               </button>
             ))}
           </div>
           <div id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
-          {tab === 'totals' ? (
-            <>
-              <ExportButtons what="totals" table={() => totalsTable(totals, runName)} />
-              <ToldHeldChart totals={totals} />
-              <TotalsView totals={totals} />
-              <RateDefinitions />
-            </>
-          ) : null}
-          {tab === 'rounds' ? (
-            <>
-              <RoundFilters view={viewState} targets={roundTargets} tasks={roundTasks} shown={shownRounds.length} total={rounds.length} onChange={setViewState} />
-              <ExportButtons what="these rounds" table={() => roundsTable(shownRounds, runName)} />
-            </>
-          ) : null}
-          {tab === 'compare' ? (
-            <CompareView
-              name={runName}
-              totals={totals}
-              runFiles={savedFiles}
-              other={viewState.vs}
-              onOther={(other) => {
-                const { vs: _previous, ...rest } = viewState;
-                setViewState(other === undefined ? rest : { ...rest, vs: other });
-              }}
-            />
-          ) : null}
-          {tab === 'rounds' ? (
-            <div className="rounds-split">
-              <RoundList rounds={shownRounds} selectedRoundId={selectedRoundId} onSelect={selectRound} />
-              {selectedRound !== undefined ? (
-                <div className="round-column">
-                  <RoundView
-                    round={selectedRound}
-                    task={tasks.find((task) => task.id === selectedRound.task)}
-                    leanRun={source?.kind === 'file' && view.lean === true ? source.name : undefined}
-                  />
-                  <PromptView task={tasks.find((task) => task.id === selectedRound.task)} rulebook={state.start?.rulebook} mode={state.start?.config.mode ?? 'plan'} />
-                </div>
-              ) : (
-                <p className="muted">Pick a round in the list or the strip.</p>
-              )}
-            </div>
-          ) : null}
-          {tab === 'pressure' && pressureFiles.length > 0 ? <PressureView files={pressureFiles} rulebook={rulebook} /> : null}
-          {tab === 'rulebook' && rulebook !== undefined ? <RulebookPanel rulebook={rulebook} temptedBy={temptedBy} /> : null}
+            {tab === 'totals' ? (
+              <>
+                <ExportButtons what="totals" table={() => totalsTable(totals, runName)} />
+                <ToldHeldChart totals={totals} />
+                <TotalsView totals={totals} />
+                <RateDefinitions />
+              </>
+            ) : null}
+            {tab === 'rounds' ? (
+              <>
+                <RoundFilters
+                  view={viewState}
+                  targets={roundTargets}
+                  tasks={roundTasks}
+                  shown={shownRounds.length}
+                  total={rounds.length}
+                  onChange={setViewState}
+                />
+                <ExportButtons what="these rounds" table={() => roundsTable(shownRounds, runName)} />
+              </>
+            ) : null}
+            {tab === 'compare' ? (
+              <CompareView
+                name={runName}
+                totals={totals}
+                runFiles={savedFiles}
+                other={viewState.vs}
+                onOther={(other) => {
+                  const { vs: _previous, ...rest } = viewState;
+                  setViewState(other === undefined ? rest : { ...rest, vs: other });
+                }}
+              />
+            ) : null}
+            {tab === 'rounds' ? (
+              <div className="rounds-split">
+                <RoundList rounds={shownRounds} selectedRoundId={selectedRoundId} onSelect={selectRound} />
+                {selectedRound !== undefined ? (
+                  <div className="round-column">
+                    <RoundView
+                      round={selectedRound}
+                      task={tasks.find((task) => task.id === selectedRound.task)}
+                      leanRun={source?.kind === 'file' && view.lean === true ? source.name : undefined}
+                    />
+                    <PromptView
+                      task={tasks.find((task) => task.id === selectedRound.task)}
+                      rulebook={state.start?.rulebook}
+                      mode={state.start?.config.mode ?? 'plan'}
+                    />
+                  </div>
+                ) : (
+                  <p className="muted">Pick a round in the list or the strip.</p>
+                )}
+              </div>
+            ) : null}
+            {tab === 'pressure' && pressureFiles.length > 0 ? <PressureView files={pressureFiles} rulebook={rulebook} /> : null}
+            {tab === 'rulebook' && rulebook !== undefined ? <RulebookPanel rulebook={rulebook} temptedBy={temptedBy} /> : null}
           </div>
         </main>
       </div>

@@ -35,7 +35,12 @@ export function compareTotals(a: Totals, b: Totals): CompareRow[] {
     for (const rule of rules) {
       const ruleA = left.perRule.find((row) => row.rule === rule);
       const ruleB = right.perRule.find((row) => row.rule === rule);
-      rows.push({ ...key, rule, measure: `${rule} landed of attempts`, comparison: compareRates(ruleA?.landed ?? 0, ruleA?.attempts ?? 0, ruleB?.landed ?? 0, ruleB?.attempts ?? 0) });
+      rows.push({
+        ...key,
+        rule,
+        measure: `${rule} landed of attempts`,
+        comparison: compareRates(ruleA?.landed ?? 0, ruleA?.attempts ?? 0, ruleB?.landed ?? 0, ruleB?.attempts ?? 0),
+      });
     }
   }
   return rows;

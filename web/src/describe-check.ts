@@ -9,7 +9,11 @@ export function describeCheck(check: RuleCheck): string {
   switch (check.kind) {
     case 'secret': {
       const detectors = check.detectors
-        .map((detector) => (detector === 'secretlint-recommend' ? 'the secretlint recommended detectors' : `a generic key = value detector (entropy ≥ ${check.minEntropy} bits/char)`))
+        .map((detector) =>
+          detector === 'secretlint-recommend'
+            ? 'the secretlint recommended detectors'
+            : `a generic key = value detector (entropy ≥ ${check.minEntropy} bits/char)`,
+        )
         .join(' and ');
       const scope = check.files === undefined ? 'every written file' : `written files matching ${list(check.files)}`;
       const allow = check.allowlist.length === 0 ? '' : ` Values matching ${list(check.allowlist)} are allowed.`;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatExport } from './export-view.js';
 
-const TABLE = { name: 'rounds', columns: ['round', 'told', 'note'], rows: [['a/t/0', 'clean', 'said "no", then | left'], ['a/t/1', null, 'two\nlines']] } as const;
+const TABLE = {
+  name: 'rounds',
+  columns: ['round', 'told', 'note'],
+  rows: [
+    ['a/t/0', 'clean', 'said "no", then | left'],
+    ['a/t/1', null, 'two\nlines'],
+  ],
+} as const;
 
 describe('exporting the current view', () => {
   it('writes CSV with quoting where a cell needs it', () => {
@@ -16,6 +23,8 @@ describe('exporting the current view', () => {
   });
 
   it('writes a Markdown table with pipes escaped and lines joined', () => {
-    expect(formatExport(TABLE, 'md')).toBe('| round | told | note |\n| --- | --- | --- |\n| a/t/0 | clean | said "no", then \\| left |\n| a/t/1 |  | two lines |\n');
+    expect(formatExport(TABLE, 'md')).toBe(
+      '| round | told | note |\n| --- | --- | --- |\n| a/t/0 | clean | said "no", then \\| left |\n| a/t/1 |  | two lines |\n',
+    );
   });
 });

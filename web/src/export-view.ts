@@ -28,11 +28,13 @@ export function formatExport(table: ExportTable, format: ExportFormat): string {
         2,
       )}\n`;
     case 'md':
-      return [
-        `| ${table.columns.map(mdCell).join(' | ')} |`,
-        `| ${table.columns.map(() => '---').join(' | ')} |`,
-        ...table.rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
-      ].join('\n') + '\n';
+      return (
+        [
+          `| ${table.columns.map(mdCell).join(' | ')} |`,
+          `| ${table.columns.map(() => '---').join(' | ')} |`,
+          ...table.rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
+        ].join('\n') + '\n'
+      );
   }
 }
 

@@ -35,8 +35,18 @@ describe('filtering and sorting rounds', () => {
   });
 
   it('sorts stably by target, task or an arm verdict', () => {
-    expect(ids(filterRounds(ROUNDS, { ...DEFAULT_VIEW, sort: 'target' }))).toEqual(['a-model/task-2/0', 'a-model/task-1/0', 'b-model/task-1/0', 'b-model/task-2/0']);
-    expect(ids(filterRounds(ROUNDS, { ...DEFAULT_VIEW, sort: 'held' }))).toEqual(['a-model/task-2/0', 'a-model/task-1/0', 'b-model/task-1/0', 'b-model/task-2/0']);
+    expect(ids(filterRounds(ROUNDS, { ...DEFAULT_VIEW, sort: 'target' }))).toEqual([
+      'a-model/task-2/0',
+      'a-model/task-1/0',
+      'b-model/task-1/0',
+      'b-model/task-2/0',
+    ]);
+    expect(ids(filterRounds(ROUNDS, { ...DEFAULT_VIEW, sort: 'held' }))).toEqual([
+      'a-model/task-2/0',
+      'a-model/task-1/0',
+      'b-model/task-1/0',
+      'b-model/task-2/0',
+    ]);
   });
 });
 

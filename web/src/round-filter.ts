@@ -24,7 +24,10 @@ export function isFiltered(view: ViewState): boolean {
  * keep the run's order.
  */
 export function filterRounds(rounds: readonly RoundState[], view: ViewState): readonly RoundState[] {
-  const words = (view.q ?? '').toLowerCase().split(/\s+/).filter((word) => word !== '');
+  const words = (view.q ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   const arms = view.arm === undefined ? (['told', 'held'] as const) : [view.arm];
   const shown = isFiltered(view)
     ? rounds.filter((round) => {

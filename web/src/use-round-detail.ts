@@ -80,5 +80,8 @@ export function useRoundDetail(runName: string | undefined, round: RoundState): 
   const told = loaded.arms.told ?? round.told;
   const held = loaded.arms.held ?? round.held;
   const judged = loaded.arms.judged ?? round.judged;
-  return { status: 'full', round: { ...round, ...(told !== undefined ? { told } : {}), ...(held !== undefined ? { held } : {}), ...(judged !== undefined ? { judged } : {}) } };
+  return {
+    status: 'full',
+    round: { ...round, ...(told !== undefined ? { told } : {}), ...(held !== undefined ? { held } : {}), ...(judged !== undefined ? { judged } : {}) },
+  };
 }

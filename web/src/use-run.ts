@@ -122,4 +122,3 @@ export function useRun(source: RunSource | undefined, onEnd?: () => void): RunVi
 
   return view;
 }
-

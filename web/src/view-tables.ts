@@ -8,7 +8,16 @@ export function roundsTable(rounds: readonly RoundState[], run: string): ExportT
   return {
     name: `${run}-rounds`,
     columns: ['round', 'target', 'task', 'rep', 'told', 'told reason', 'held', 'held reason'],
-    rows: rounds.map((round) => [round.roundId, round.target, round.task, round.rep + 1, round.told?.verdict ?? null, round.told?.reason ?? null, round.held?.verdict ?? null, round.held?.reason ?? null]),
+    rows: rounds.map((round) => [
+      round.roundId,
+      round.target,
+      round.task,
+      round.rep + 1,
+      round.told?.verdict ?? null,
+      round.told?.reason ?? null,
+      round.held?.verdict ?? null,
+      round.held?.reason ?? null,
+    ]),
   };
 }
 
@@ -16,7 +25,21 @@ export function roundsTable(rounds: readonly RoundState[], run: string): ExportT
 export function totalsTable(totals: Totals, run: string): ExportTable {
   return {
     name: `${run}-totals`,
-    columns: ['target', 'arm', 'rounds', 'rounds with an attempt', 'rounds where a violation landed', 'clean rounds', 'attempts', 'landed', 'blocked', 'declined', 'refused', 'unparseable', 'errors'],
+    columns: [
+      'target',
+      'arm',
+      'rounds',
+      'rounds with an attempt',
+      'rounds where a violation landed',
+      'clean rounds',
+      'attempts',
+      'landed',
+      'blocked',
+      'declined',
+      'refused',
+      'unparseable',
+      'errors',
+    ],
     rows: totals.arms.map((row) => [
       row.target,
       row.arm,

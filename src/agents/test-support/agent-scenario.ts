@@ -38,13 +38,22 @@ function clip(text: string, length = 600): string {
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
 }
 
-export function explainScenario(client: AgentClientName, run: AgentRun, turns: readonly ModelTurn[], requests: readonly RecordedRequest[], problems: readonly string[]): string {
+export function explainScenario(
+  client: AgentClientName,
+  run: AgentRun,
+  turns: readonly ModelTurn[],
+  requests: readonly RecordedRequest[],
+  problems: readonly string[],
+): string {
   const lines = [
     `${client}: exit ${run.exitCode ?? `signal ${run.signal ?? '?'}`}${run.timedOut ? ' (timed out)' : ''} after ${run.durationMs} ms`,
     `report: ${JSON.stringify(run.report)}`,
     `requests: ${requests.map((request) => `${request.method} ${request.path}`).join(', ') || 'none'}`,
     ...problems.map((problem) => `server problem: ${problem}`),
-    ...turns.map((turn) => `turn ${turn.turn}: ${turn.toolResults.map((result) => `${result.isError ? 'ERROR ' : ''}${clip(result.text)}`).join(' | ') || '(no tool results)'}`),
+    ...turns.map(
+      (turn) =>
+        `turn ${turn.turn}: ${turn.toolResults.map((result) => `${result.isError ? 'ERROR ' : ''}${clip(result.text)}`).join(' | ') || '(no tool results)'}`,
+    ),
     '--- stderr (tail) ---',
     run.stderrTail || '(empty)',
     '--- stdout (tail) ---',

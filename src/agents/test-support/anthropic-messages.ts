@@ -17,7 +17,8 @@ function nativeBlock(output: ScriptedOutput, cwd: string): NativeBlock {
   if ('text' in output) return { kind: 'text', text: output.text };
   if ('shell' in output) return { kind: 'tool_use', name: 'Bash', input: { command: output.shell, description: 'Run a command' } };
   const absolute = (path: string) => (path.startsWith('/') || cwd === '' ? path : `${cwd}/${path}`);
-  if ('writeFile' in output) return { kind: 'tool_use', name: 'Write', input: { file_path: absolute(output.writeFile.path), content: output.writeFile.content } };
+  if ('writeFile' in output)
+    return { kind: 'tool_use', name: 'Write', input: { file_path: absolute(output.writeFile.path), content: output.writeFile.content } };
   if ('editFile' in output) {
     const { path, oldText, newText } = output.editFile;
     return { kind: 'tool_use', name: 'Edit', input: { file_path: absolute(path), old_string: oldText, new_string: newText, replace_all: false } };
@@ -30,7 +31,10 @@ function nativeBlock(output: ScriptedOutput, cwd: string): NativeBlock {
  * tool_use whose input arrives as input_json_delta chunks), message_delta with the stop reason
  * (`tool_use` when any tool is called, else `end_turn`), message_stop.
  */
-export function messagesStream(outputs: readonly ScriptedOutput[], options: { model: string; id: string; cwd: string; inputTokens: number }): { sse: string; callIds: string[] } {
+export function messagesStream(
+  outputs: readonly ScriptedOutput[],
+  options: { model: string; id: string; cwd: string; inputTokens: number },
+): { sse: string; callIds: string[] } {
   const blocks = outputs.map((output) => nativeBlock(output, options.cwd));
   const outputTokens = 5 + blocks.length * 10;
   let body = event('message_start', {

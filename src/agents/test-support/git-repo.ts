@@ -25,12 +25,16 @@ export function git(root: string, ...args: string[]): string {
 
 /** `git status --porcelain` lines, untracked files listed one by one. */
 export function gitStatus(root: string): string[] {
-  return git(root, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((line) => line !== '');
+  return git(root, 'status', '--porcelain', '--untracked-files=all')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /** The commit subjects, newest first. */
 export function gitLog(root: string): string[] {
-  return git(root, 'log', '--format=%s').split('\n').filter((line) => line !== '');
+  return git(root, 'log', '--format=%s')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 export function readIfExists(root: string, path: string): string | undefined {

@@ -39,9 +39,23 @@ function nativeItem(output: ScriptedOutput, kinds: ToolKinds, id: string): Recor
   }
   const callId = `call_${id}`;
   if (kinds.get(name) === 'custom') {
-    return { type: 'custom_tool_call', id: `ctc_${id}`, call_id: callId, name, input: typeof input === 'string' ? input : JSON.stringify(input), status: 'completed' };
+    return {
+      type: 'custom_tool_call',
+      id: `ctc_${id}`,
+      call_id: callId,
+      name,
+      input: typeof input === 'string' ? input : JSON.stringify(input),
+      status: 'completed',
+    };
   }
-  return { type: 'function_call', id: `fc_${id}`, call_id: callId, name, arguments: typeof input === 'string' ? input : JSON.stringify(input), status: 'completed' };
+  return {
+    type: 'function_call',
+    id: `fc_${id}`,
+    call_id: callId,
+    name,
+    arguments: typeof input === 'string' ? input : JSON.stringify(input),
+    status: 'completed',
+  };
 }
 
 /**
@@ -49,7 +63,10 @@ function nativeItem(output: ScriptedOutput, kinds: ToolKinds, id: string): Recor
  * (a message, a function_call with JSON arguments, or a custom_tool_call with freeform input, by how
  * the client declared the tool), then response.completed with usage.
  */
-export function responsesStream(outputs: readonly ScriptedOutput[], options: { model: string; id: string; kinds: ToolKinds; inputTokens: number }): { sse: string; callIds: string[] } {
+export function responsesStream(
+  outputs: readonly ScriptedOutput[],
+  options: { model: string; id: string; kinds: ToolKinds; inputTokens: number },
+): { sse: string; callIds: string[] } {
   const items = outputs.map((output, index) => nativeItem(output, options.kinds, `${options.id}_${index}`));
   const response = { id: `resp_${options.id}`, object: 'response', created_at: 0, status: 'in_progress', model: options.model, output: [] as unknown[] };
   let body = event('response.created', { response });

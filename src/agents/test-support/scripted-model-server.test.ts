@@ -36,7 +36,15 @@ describe('the scripted model server', () => {
     const answer = await post('/v1/messages?beta=true', { model: 'm', stream: true, tools: claudeTools, messages: [{ role: 'user', content: 'go' }] });
     expect(answer.type).toBe('text/event-stream');
     const stream = events(answer.text);
-    expect(stream.map((event) => event.type)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(stream.map((event) => event.type)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(stream[1]).toMatchObject({ content_block: { type: 'tool_use', name: 'Write' } });
     const json = stream
       .filter((event) => event.type === 'content_block_delta')

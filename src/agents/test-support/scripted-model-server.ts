@@ -80,13 +80,20 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     const id = `scripted${sequence}`;
     if (request.method === 'HEAD' || (request.method === 'GET' && path === '/')) return { status: 200, body: '' };
     if (request.method === 'GET' && path === '/v1/models') {
-      return { json: { object: 'list', data: [{ id: model, object: 'model', type: 'model', display_name: 'Scripted model', created_at: '2026-01-01T00:00:00Z' }], has_more: false } };
+      return {
+        json: {
+          object: 'list',
+          data: [{ id: model, object: 'model', type: 'model', display_name: 'Scripted model', created_at: '2026-01-01T00:00:00Z' }],
+          has_more: false,
+        },
+      };
     }
     if (request.method === 'POST' && path === '/v1/messages/count_tokens') return { json: { input_tokens: inputTokens } };
     if (request.method === 'POST' && path === '/v1/messages') {
       const toolNames = messagesToolNames(body);
       const outputs = toolNames.length > 0 ? nextOutputs('anthropic-messages', body, messagesToolResults(body), toolNames) : [{ text: 'Scripted session' }];
-      if (body.stream !== true) return { json: messagesJson(outputs.map((output) => ('text' in output ? output.text : '')).join(''), { model, id, inputTokens }) };
+      if (body.stream !== true)
+        return { json: messagesJson(outputs.map((output) => ('text' in output ? output.text : '')).join(''), { model, id, inputTokens }) };
       const stream = messagesStream(outputs, { model, id, cwd: options.cwd ?? '', inputTokens });
       if (toolNames.length > 0) lastCallIds = new Set(stream.callIds);
       return { status: 200, headers: SSE_HEADERS, body: stream.sse };
@@ -100,7 +107,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return { status: 200, headers: SSE_HEADERS, body: stream.sse };
     }
     problems.push(`unexpected request: ${request.method} ${request.path}`);
-    return { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `scripted model: no route for ${request.method} ${path}` } }) };
+    return {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `scripted model: no route for ${request.method} ${path}` } }),
+    };
   };
 
   const server = await startFakeServer({ script: (request) => answer(request) });

@@ -31,11 +31,12 @@ export async function run(args: string[], io: CliIo, now: () => Date = () => new
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast allow: unexpected argument "${positionals[0]}". See \`holdfast allow --help\`.`);
-  if (values.once !== true) throw new InputError('E_ARGS', 'holdfast allow: say --once; an allowance covers exactly one refused call. See `holdfast allow --help`.');
+  if (values.once !== true)
+    throw new InputError('E_ARGS', 'holdfast allow: say --once; an allowance covers exactly one refused call. See `holdfast allow --help`.');
   if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
     writeLine(
       io.stderr,
-      'holdfast allow: refused: this command only runs at an interactive terminal (stdin and stdout must both be a TTY). It is the person\'s override, so it cannot be run from a script, a pipe or an agent\'s tool.',
+      "holdfast allow: refused: this command only runs at an interactive terminal (stdin and stdout must both be a TTY). It is the person's override, so it cannot be run from a script, a pipe or an agent's tool.",
     );
     return EXIT.failed;
   }
@@ -48,7 +49,10 @@ export async function run(args: string[], io: CliIo, now: () => Date = () => new
   }
   const rule = values.rule?.trim();
   if (rule === '') throw new InputError('E_ARGS', 'holdfast allow: --rule needs a rule id such as R2 or GATE.');
-  const [{ grantAllowance, allowancePath, ALLOWANCE_MINUTES }, { gitRoot }] = await Promise.all([import('../../gate/allowance.js'), import('../../gate/pre-commit.js')]);
+  const [{ grantAllowance, allowancePath, ALLOWANCE_MINUTES }, { gitRoot }] = await Promise.all([
+    import('../../gate/allowance.js'),
+    import('../../gate/pre-commit.js'),
+  ]);
   const root = gitRoot(io.cwd);
   const allowance = grantAllowance(root, { rule, reason: values.reason?.trim() || 'no reason given', now: now() });
   writeLine(

@@ -32,7 +32,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   try {
     input = workTreeChanges(gitRoot(io.cwd));
   } catch (error) {
-    throw new InputError('E_GIT', `holdfast changes: cannot read the git work tree in ${io.cwd} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run it inside a git repository.`, { cause: error });
+    throw new InputError(
+      'E_GIT',
+      `holdfast changes: cannot read the git work tree in ${io.cwd} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); run it inside a git repository.`,
+      { cause: error },
+    );
   }
   const text = JSON.stringify(input);
   if (values.out === undefined) {

@@ -21,7 +21,12 @@ describe('holdfast check', () => {
   });
 
   it('exits 1 and prints one line per failed check', async () => {
-    const io = memoryIo({ input: input([{ type: 'write', path: 'docs/adr/0007.md', content: '' }, { type: 'delete', path: 'src/b.ts' }]) });
+    const io = memoryIo({
+      input: input([
+        { type: 'write', path: 'docs/adr/0007.md', content: '' },
+        { type: 'delete', path: 'src/b.ts' },
+      ]),
+    });
     expect(await main(['check', '--rulebook', scopeRulebook, '-'], io)).toBe(1);
     expect(io.out()).toBe('✗ R2 SCOPE: write to "docs/adr/0007.md" is outside the allowed paths (src/**).\n1 violation in 2 actions; 1 check passed.\n');
   });
@@ -44,7 +49,10 @@ describe('holdfast check', () => {
     ['not json', /stdin: not JSON/],
     ['[]', /expected a JSON object with an "actions" list/],
     ['{"existing": []}', /"actions" is missing/],
-    [input([{ type: 'write', path: 'src/a.ts', content: '' }, {}, {}, { type: 'exec', cmd: 'ls' }]), /action 3 has unknown type "exec"; use write, delete, run or commit/],
+    [
+      input([{ type: 'write', path: 'src/a.ts', content: '' }, {}, {}, { type: 'exec', cmd: 'ls' }]),
+      /action 3 has unknown type "exec"; use write, delete, run or commit/,
+    ],
     [input([{ type: 'write', path: 5, content: '' }]), /action 0, field path: expected a string, got number/],
     [input([{ type: 'commit' }]), /action 0, field message: expected a string, it is missing/],
   ])('refuses bad input %j with exit 2', async (text, message) => {

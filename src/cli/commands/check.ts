@@ -32,7 +32,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       writeLine(io.stdout, HELP);
       return EXIT.ok;
     }
-    if (positionals.length > 1) throw new InputError('E_ARGS', `holdfast check: give one input file, got ${positionals.length}. See \`holdfast check --help\`.`);
+    if (positionals.length > 1)
+      throw new InputError('E_ARGS', `holdfast check: give one input file, got ${positionals.length}. See \`holdfast check --help\`.`);
     const { checkActions, loadRulebook, parseCheckInput } = await import('../../rules/index.js');
     const source = positionals[0] ?? '-';
     const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
@@ -54,13 +55,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
 async function readInput(source: string, io: CliIo): Promise<string> {
   if (source === '-') {
-    if (io.stdin.isTTY === true) throw new InputError('E_ARGS', 'holdfast check: give an input file, or pipe the JSON into stdin. See `holdfast check --help`.');
+    if (io.stdin.isTTY === true)
+      throw new InputError('E_ARGS', 'holdfast check: give an input file, or pipe the JSON into stdin. See `holdfast check --help`.');
     return readAllText(io.stdin);
   }
   try {
     return await readFile(resolve(io.cwd, source), 'utf8');
   } catch (error) {
-    throw new InputError('E_CHECK_INPUT', `${source}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the path of a JSON file with an "actions" list.`, { cause: error });
+    throw new InputError(
+      'E_CHECK_INPUT',
+      `${source}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the path of a JSON file with an "actions" list.`,
+      { cause: error },
+    );
   }
 }
 

@@ -48,7 +48,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         writeLine(io.stdout, `  ${check.ok ? (check.advisory === true ? 'note' : 'ok  ') : 'FAIL'}  ${check.what}`);
         if (check.fix !== undefined && !check.ok) writeLine(io.stdout, `        -> ${check.fix}`);
       }
-      writeLine(io.stdout, problems.length === 0 ? 'All good: the gate will hold.' : `${problems.length} problem${problems.length === 1 ? '' : 's'}: the gate will not hold until ${problems.length === 1 ? 'it is' : 'they are'} fixed.`);
+      writeLine(
+        io.stdout,
+        problems.length === 0
+          ? 'All good: the gate will hold.'
+          : `${problems.length} problem${problems.length === 1 ? '' : 's'}: the gate will not hold until ${problems.length === 1 ? 'it is' : 'they are'} fixed.`,
+      );
     }
     return problems.length === 0 ? EXIT.ok : EXIT.failed;
   } catch (error) {

@@ -36,7 +36,11 @@ function isAgent(value: string | undefined): value is GateAgent {
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = parseCommandArgs('hook', args, { rulebook: { type: 'string' }, observe: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+    const { values, positionals } = parseCommandArgs('hook', args, {
+      rulebook: { type: 'string' },
+      observe: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
     if (values.help === true) {
       writeLine(io.stdout, HELP);
       return EXIT.ok;

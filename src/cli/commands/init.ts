@@ -56,9 +56,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast init: unexpected argument "${positionals[0]}"; pass the repository with --repo DIR.`);
-  if (values.ticket !== undefined && values['ticket-file'] !== undefined) throw new InputError('E_ARGS', 'holdfast init: give the ticket with one of --ticket TEXT and --ticket-file F, not both.');
-  if (values.dir !== undefined && !/^[A-Za-z0-9._-]+$/.test(values.dir)) throw new InputError('E_ARGS', `holdfast init: --dir is a folder name inside the repository (letters, digits, . _ -), got "${values.dir}".`);
-  if (values.ollama !== undefined && !isLoopbackUrl(values.ollama)) throw new InputError('E_ARGS', `holdfast init: --ollama must be a loopback URL such as http://127.0.0.1:11434, got "${values.ollama}".`);
+  if (values.ticket !== undefined && values['ticket-file'] !== undefined)
+    throw new InputError('E_ARGS', 'holdfast init: give the ticket with one of --ticket TEXT and --ticket-file F, not both.');
+  if (values.dir !== undefined && !/^[A-Za-z0-9._-]+$/.test(values.dir))
+    throw new InputError('E_ARGS', `holdfast init: --dir is a folder name inside the repository (letters, digits, . _ -), got "${values.dir}".`);
+  if (values.ollama !== undefined && !isLoopbackUrl(values.ollama))
+    throw new InputError('E_ARGS', `holdfast init: --ollama must be a loopback URL such as http://127.0.0.1:11434, got "${values.ollama}".`);
   const maxBytes = integerFlag('init', 'max-bytes', values['max-bytes'], 4_000_000, 1);
   let ticket = values.ticket;
   if (values['ticket-file'] !== undefined) {
@@ -97,17 +100,29 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const drafted = result.drafted;
-  writeLine(io.stdout, drafted === undefined
-    ? `Rulebook: no rule file found; copied the shipped rulebook to ${relative(io.cwd, result.rulebookFile)} (draft yours with holdfast rulebook init --from FILE).`
-    : `Rulebook: ${relative(io.cwd, result.rulebookFile)}, ${drafted.length} rules drafted, ${drafted.filter((rule) => rule.kind !== 'prose').length} with a proposed check (read the # draft notes).`);
-  writeLine(io.stdout, `Task: ${relative(io.cwd, result.task.dir)}, ${Object.keys(result.task.snapshot.files).length} files from HEAD ${result.task.snapshot.commit.slice(0, 12)}, tempts ${result.task.task.tempts.join(', ')}.${ticket === undefined ? ' The ticket is a template: edit task.yaml.' : ''}`);
-  writeLine(io.stdout, result.targets.length === 0
-    ? `Targets: none found (no API key set, no Ollama on 127.0.0.1:11434, no claude or codex on PATH); add one to ${relative(io.cwd, result.configFile)}.`
-    : `Targets: ${result.targets.map((target) => `${String(target.config.id)} (${target.why})`).join(', ')} → ${relative(io.cwd, result.configFile)}`);
+  writeLine(
+    io.stdout,
+    drafted === undefined
+      ? `Rulebook: no rule file found; copied the shipped rulebook to ${relative(io.cwd, result.rulebookFile)} (draft yours with holdfast rulebook init --from FILE).`
+      : `Rulebook: ${relative(io.cwd, result.rulebookFile)}, ${drafted.length} rules drafted, ${drafted.filter((rule) => rule.kind !== 'prose').length} with a proposed check (read the # draft notes).`,
+  );
+  writeLine(
+    io.stdout,
+    `Task: ${relative(io.cwd, result.task.dir)}, ${Object.keys(result.task.snapshot.files).length} files from HEAD ${result.task.snapshot.commit.slice(0, 12)}, tempts ${result.task.task.tempts.join(', ')}.${ticket === undefined ? ' The ticket is a template: edit task.yaml.' : ''}`,
+  );
+  writeLine(
+    io.stdout,
+    result.targets.length === 0
+      ? `Targets: none found (no API key set, no Ollama on 127.0.0.1:11434, no claude or codex on PATH); add one to ${relative(io.cwd, result.configFile)}.`
+      : `Targets: ${result.targets.map((target) => `${String(target.config.id)} (${target.why})`).join(', ')} → ${relative(io.cwd, result.configFile)}`,
+  );
   writeLine(io.stdout, '');
   writeLine(io.stdout, 'Run it:');
   writeLine(io.stdout, `  cd ${shown} && ${result.runCommand}`);
   writeLine(io.stdout, '  holdfast report runs/<the run file it names>');
-  writeLine(io.stdout, `Then enforce the same rulebook, from the repository root: holdfast install claude-code --rulebook ${relative(repoDir, result.rulebookFile)}`);
+  writeLine(
+    io.stdout,
+    `Then enforce the same rulebook, from the repository root: holdfast install claude-code --rulebook ${relative(repoDir, result.rulebookFile)}`,
+  );
   return EXIT.ok;
 }

@@ -36,7 +36,8 @@ Options:
   -h, --help       this help`;
 
 export function readTargets(verb: string, positionals: string[]): GateAgent[] {
-  if (positionals.length === 0) throw new InputError('E_ARGS', `holdfast ${verb}: name at least one of ${GATE_AGENTS.join(', ')}. See \`holdfast ${verb} --help\`.`);
+  if (positionals.length === 0)
+    throw new InputError('E_ARGS', `holdfast ${verb}: name at least one of ${GATE_AGENTS.join(', ')}. See \`holdfast ${verb} --help\`.`);
   return positionals.map((target) => {
     if (!(GATE_AGENTS as readonly string[]).includes(target)) {
       throw new InputError('E_ARGS', `holdfast ${verb}: unknown target "${target}"; use ${GATE_AGENTS.join(', ')}.`);
@@ -55,8 +56,8 @@ export function printChanges(io: CliIo, changes: readonly TargetChange[], json: 
 
 const TRUST_TEXT = [
   'codex: Codex runs project hooks only after you trust them, and skips untrusted ones without a word.',
-  '  Trust holdfast\'s hooks in Codex (start `codex` here and review them with /hooks), or run',
-  '  `holdfast install codex --trust` to record the trust now: Codex computes each hook\'s hash and',
+  "  Trust holdfast's hooks in Codex (start `codex` here and review them with /hooks), or run",
+  "  `holdfast install codex --trust` to record the trust now: Codex computes each hook's hash and",
   '  writes it to [hooks.state] in your ~/.codex/config.toml, exactly as its own review does.',
   '  Codex also loads .codex/ only in a project folder you trusted (it asks the first time you start it here).',
   '  Check with `holdfast doctor`.',
@@ -64,9 +65,13 @@ const TRUST_TEXT = [
 
 function trustLines(view: CodexView): string[] {
   if (view.hooks.length === 0) {
-    return ['codex: Codex did not load .codex/hooks.json here, so there was nothing to trust: trust this project folder in Codex first (start `codex` here), then run `holdfast install codex --trust` again.'];
+    return [
+      'codex: Codex did not load .codex/hooks.json here, so there was nothing to trust: trust this project folder in Codex first (start `codex` here), then run `holdfast install codex --trust` again.',
+    ];
   }
-  return view.hooks.map((hook) => `codex: ${hook.eventName} hook ${hook.trustStatus === 'trusted' ? 'trusted' : `NOT trusted (${hook.trustStatus})`} (${hook.key})`);
+  return view.hooks.map(
+    (hook) => `codex: ${hook.eventName} hook ${hook.trustStatus === 'trusted' ? 'trusted' : `NOT trusted (${hook.trustStatus})`} (${hook.key})`,
+  );
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -85,15 +90,25 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     const named = readTargets('install', positionals);
-    if (values.trust === true && !named.includes('codex')) throw new InputError('E_ARGS', 'holdfast install: --trust is for codex; name it: `holdfast install codex --trust`.');
+    if (values.trust === true && !named.includes('codex'))
+      throw new InputError('E_ARGS', 'holdfast install: --trust is for codex; name it: `holdfast install codex --trust`.');
     const targets = [...new Set<GateAgent>(values['no-git'] === true ? named : [...named, 'git'])];
-    const [{ installExclude, installGate, isGitRepository }, { hookEntryPath }] = await Promise.all([import('../../gate/install.js'), import('../../gate/hook-command.js')]);
+    const [{ installExclude, installGate, isGitRepository }, { hookEntryPath }] = await Promise.all([
+      import('../../gate/install.js'),
+      import('../../gate/hook-command.js'),
+    ]);
     const entry = hookEntryPath();
     if (!existsSync(entry)) {
-      throw new InputError('E_INSTALL_ENTRY', `holdfast install: the hook entry ${entry} is missing; run \`npm run build\` in holdfast's folder, then install again.`);
+      throw new InputError(
+        'E_INSTALL_ENTRY',
+        `holdfast install: the hook entry ${entry} is missing; run \`npm run build\` in holdfast's folder, then install again.`,
+      );
     }
     if (targets.includes('git') && !isGitRepository(io.cwd)) {
-      throw new InputError('E_INSTALL_GIT', `holdfast install: ${io.cwd} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`);
+      throw new InputError(
+        'E_INSTALL_GIT',
+        `holdfast install: ${io.cwd} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`,
+      );
     }
     const target = { node: process.execPath, entry, rulebook: values.rulebook, observe: values.observe === true };
     const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
@@ -102,7 +117,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (values.trust === true) {
       const { findCodex, trustHoldfastHooks } = await import('../../gate/codex-hooks.js');
       const codex = findCodex(values.codex, io.env, io.cwd);
-      if (codex === undefined) throw new InputError('E_CODEX', `holdfast install: ${values.codex === undefined ? 'no codex on PATH' : `${values.codex} is not an executable`}; pass --codex PATH to record trust.`);
+      if (codex === undefined)
+        throw new InputError(
+          'E_CODEX',
+          `holdfast install: ${values.codex === undefined ? 'no codex on PATH' : `${values.codex} is not an executable`}; pass --codex PATH to record trust.`,
+        );
       trusted = await trustHoldfastHooks(codex, io.cwd, io.env);
     }
     printChanges(io, changes, values.json === true, trusted === undefined ? {} : { codexTrust: trusted.hooks });

@@ -19,7 +19,10 @@ afterEach(async () => {
 /** A project folder whose `judge` target is the scripted judge on 127.0.0.1. */
 function project(baseUrl: string): string {
   const root = mkdtempSync(join(tmpdir(), 'holdfast-judge-'));
-  writeFileSync(join(root, 'holdfast.config.yaml'), `targets:\n  - id: judge\n    provider: openai-compatible\n    model: judge-model\n    baseUrl: ${baseUrl}\n    maxAttempts: 1\n`);
+  writeFileSync(
+    join(root, 'holdfast.config.yaml'),
+    `targets:\n  - id: judge\n    provider: openai-compatible\n    model: judge-model\n    baseUrl: ${baseUrl}\n    maxAttempts: 1\n`,
+  );
   return root;
 }
 
@@ -91,7 +94,10 @@ describe('holdfast judge FILE', () => {
     expect(asked).toBe(96);
     const after = readFileSync(join(root, 'run.jsonl'), 'utf8');
     expect(after.startsWith(original)).toBe(true);
-    const lines = after.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = after
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.slice(175, -1).every((event: { type: string; source: string }) => event.type === 'judge' && event.source === 'after')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'run-end', status: 'completed', seq: 175 + 96 });
 
@@ -127,7 +133,17 @@ describe('holdfast run with judge rules', () => {
   it('warns when a judge target cannot grade, records judge-errors apart, and the run completes; --no-judge records none', async () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-judge-run-'));
     const replies = repoFile('runs/demo/replies.json').pathname;
-    const args = ['run', '--replies', replies, '--rulebook', repoFile('rulebooks/judged.yaml').pathname, '--tasks', 'debug-checkout-logging', '--concurrency', '1'];
+    const args = [
+      'run',
+      '--replies',
+      replies,
+      '--rulebook',
+      repoFile('rulebooks/judged.yaml').pathname,
+      '--tasks',
+      'debug-checkout-logging',
+      '--concurrency',
+      '1',
+    ];
     const judged = await cli(root, ...args, '--out', join(root, 'judged.jsonl'));
     expect(judged.err).toMatch(/warning: judge target "judge" is not in .*; its judge rules will be recorded as judge-error\./);
     const report = JSON.parse((await cli(root, 'report', 'judged.jsonl', '--format', 'json')).out);

@@ -49,15 +49,27 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (samples !== undefined && samples % 2 === 0) throw new InputError('E_ARGS', `--samples ${samples} can split evenly; use an odd number (1, 3 or 5).`);
   const [{ loadRulebook }, judge] = await Promise.all([import('../../rules/index.js'), import('../../judge/index.js')]);
   const withOverrides = (rulebook: Rulebook): Rulebook => {
-    const only = values.rule?.split(',').map((id) => id.trim()).filter((id) => id !== '');
+    const only = values.rule
+      ?.split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '');
     let rules: JudgeRule[] = rulebook.judgeRules ?? [];
     if (only !== undefined) {
       const unknown = only.find((id) => !rules.some((rule) => rule.id === id));
-      if (unknown !== undefined) throw new InputError('E_ARGS', `--rule ${unknown}: not a judge rule of the rulebook (${rules.map((rule) => rule.id).join(', ') || 'none'}).`);
+      if (unknown !== undefined)
+        throw new InputError('E_ARGS', `--rule ${unknown}: not a judge rule of the rulebook (${rules.map((rule) => rule.id).join(', ') || 'none'}).`);
       rules = rules.filter((rule) => only.includes(rule.id));
     }
-    if (rules.length === 0) throw new InputError('E_ARGS', 'the rulebook has no judge rules (judgeRules:); give one that has, e.g. --rulebook rulebooks/judged.yaml.');
-    return { ...rulebook, judgeRules: rules.map((rule) => ({ ...rule, ...(values.target !== undefined ? { target: values.target } : {}), ...(samples !== undefined ? { samples } : {}) })) };
+    if (rules.length === 0)
+      throw new InputError('E_ARGS', 'the rulebook has no judge rules (judgeRules:); give one that has, e.g. --rulebook rulebooks/judged.yaml.');
+    return {
+      ...rulebook,
+      judgeRules: rules.map((rule) => ({
+        ...rule,
+        ...(values.target !== undefined ? { target: values.target } : {}),
+        ...(samples !== undefined ? { samples } : {}),
+      })),
+    };
   };
   const judgesFor = async (rulebook: Rulebook) => {
     const targets = await judge.resolveJudgeTargets(rulebook, io.cwd, io.env);
@@ -68,7 +80,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   if (positionals[0] === 'calibrate') {
     const file = positionals[1];
-    if (file === undefined || positionals.length > 2) throw new InputError('E_ARGS', 'give one calibration set, e.g. `holdfast judge calibrate fixtures/judge/calibration.jsonl`.');
+    if (file === undefined || positionals.length > 2)
+      throw new InputError('E_ARGS', 'give one calibration set, e.g. `holdfast judge calibrate fixtures/judge/calibration.jsonl`.');
     const rulebook = withOverrides(await loadRulebook(resolve(io.cwd, values.rulebook ?? judgedRulebookPath())));
     const graded = new Set((rulebook.judgeRules ?? []).map((rule) => rule.id));
     // With --rule, the other rules' cases are left out rather than refused.
@@ -80,7 +93,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
 
   const file = positionals[0];
-  if (file === undefined || positionals.length > 1) throw new InputError('E_ARGS', 'give exactly one run file, e.g. `holdfast judge runs/example.jsonl`, or `holdfast judge calibrate CASES.jsonl`.');
+  if (file === undefined || positionals.length > 1)
+    throw new InputError('E_ARGS', 'give exactly one run file, e.g. `holdfast judge runs/example.jsonl`, or `holdfast judge calibrate CASES.jsonl`.');
   const [store, formats] = await Promise.all([import('../../store/index.js'), import('../../report/index.js')]);
   const path = resolve(io.cwd, file);
   const contents = await store.readRunFile(path);
@@ -88,7 +102,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const before = store.reduceRunEvents(contents.events);
   if (before.start === undefined) throw new InputError('E_RUN_FILE', `${file} has no run-start event; it is not a run file holdfast can grade.`);
   if (before.end === undefined && !values['dry-run']) {
-    throw new InputError('E_RUN_FILE', `${file} has no run-end: it may still be running. Finish it (holdfast run --resume ${file}) or grade it with --dry-run.`);
+    throw new InputError(
+      'E_RUN_FILE',
+      `${file} has no run-end: it may still be running. Finish it (holdfast run --resume ${file}) or grade it with --dry-run.`,
+    );
   }
   const rulebook = withOverrides(values.rulebook === undefined ? before.start.rulebook : await loadRulebook(resolve(io.cwd, values.rulebook)));
   const targets = await judgesFor(rulebook);
@@ -103,7 +120,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     });
     // Readers take a file's last line as its end: the run-end is repeated after the grades, as recorded.
     if (writer !== undefined && added.length > 0 && before.end !== undefined) {
-      writer.append({ type: 'run-end', runId: before.runId ?? 'run', status: before.end.status, ...(before.end.reason !== undefined ? { reason: before.end.reason } : {}) });
+      writer.append({
+        type: 'run-end',
+        runId: before.runId ?? 'run',
+        status: before.end.status,
+        ...(before.end.reason !== undefined ? { reason: before.end.reason } : {}),
+      });
     }
   } finally {
     writer?.close();
@@ -115,7 +137,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, JSON.stringify({ advisory: true, graded, written: !values['dry-run'], totals: formats.judgedTotals(rows), rows }, null, 2));
     return EXIT.ok;
   }
-  writeLine(io.stdout, `Graded ${graded} arm${graded === 1 ? '' : 's'} with ${(rulebook.judgeRules ?? []).map((rule) => rule.id).join(', ')}${values['dry-run'] ? ' (dry run: nothing written)' : `; appended to ${file}`}.`);
+  writeLine(
+    io.stdout,
+    `Graded ${graded} arm${graded === 1 ? '' : 's'} with ${(rulebook.judgeRules ?? []).map((rule) => rule.id).join(', ')}${values['dry-run'] ? ' (dry run: nothing written)' : `; appended to ${file}`}.`,
+  );
   if (rows.length > 0) writeLine(io.stdout, `\n${formats.formatJudgedTable(rows)}`);
   return EXIT.ok;
 }

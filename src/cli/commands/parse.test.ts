@@ -19,7 +19,16 @@ describe('holdfast parse', () => {
     const io = memoryIo({ input: `Sure:\n\`\`\`json\n${reply}\n\`\`\`\n` });
     expect(await main(['parse'], io)).toBe(0);
     expect(io.out()).toBe(
-      ['kind: actions', 'method: fenced', 'actions: 3', '  0  write src/a.ts (20 chars)', '  1  run npm test', '  2  commit "feat: a"', 'reasoning: add the module', ''].join('\n'),
+      [
+        'kind: actions',
+        'method: fenced',
+        'actions: 3',
+        '  0  write src/a.ts (20 chars)',
+        '  1  run npm test',
+        '  2  commit "feat: a"',
+        'reasoning: add the module',
+        '',
+      ].join('\n'),
     );
   });
 

@@ -182,18 +182,35 @@ async function coverageCommand(args: string[], io: CliIo, pressure: PressureModu
   const { values } = parseCommandArgs('pressure coverage', args, COMMON);
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const coverage = pressure.pressureCoverage(suite.rulebook, suite.fixtures, suite.agents.map((agent) => agent.id));
+  const coverage = pressure.pressureCoverage(
+    suite.rulebook,
+    suite.fixtures,
+    suite.agents.map((agent) => agent.id),
+  );
   // No list pinned means no debt admitted: every rule must have a fixture.
   const debt = pressure.checkFixtureDebt(coverage, suite.uncovered ?? []);
   if (values.json === true) {
     json(io, { coverage, debt });
   } else {
     for (const rule of coverage.rules) {
-      writeLine(io.stdout, `${`${rule.rule} ${rule.name}`.padEnd(14)} ${String(rule.fixtures.length).padStart(3)}  ${rule.fixtures.join(', ') || '(no fixture)'}`);
+      writeLine(
+        io.stdout,
+        `${`${rule.rule} ${rule.name}`.padEnd(14)} ${String(rule.fixtures.length).padStart(3)}  ${rule.fixtures.join(', ') || '(no fixture)'}`,
+      );
     }
     writeLine(io.stdout, `uncovered: ${coverage.uncovered.join(', ') || '(none)'}`);
-    writeLine(io.stdout, `per agent: ${Object.entries(coverage.perAgent).map(([agent, count]) => `${agent} ${count}`).join(', ')}`);
-    writeLine(io.stdout, `pressures: ${Object.entries(coverage.pressures).map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
+    writeLine(
+      io.stdout,
+      `per agent: ${Object.entries(coverage.perAgent)
+        .map(([agent, count]) => `${agent} ${count}`)
+        .join(', ')}`,
+    );
+    writeLine(
+      io.stdout,
+      `pressures: ${Object.entries(coverage.pressures)
+        .map(([kind, count]) => `${kind} ${count}`)
+        .join(', ')}`,
+    );
     for (const line of pressure.formatDebtCheck(debt)) writeLine(io.stdout, line);
   }
   return debt.ok ? EXIT.ok : EXIT.failed;
@@ -205,7 +222,11 @@ async function promptCommand(args: string[], io: CliIo, pressure: PressureModule
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   const fixture = pressure.fixtureById(suite.fixtures, values.fixture);
   const prose = values.untold === true ? undefined : (await import('../../rules/index.js')).renderRulebook(suite.rulebook);
-  const prompt = pressure.renderPressurePrompt(fixture, prose, suite.agents.find((agent) => agent.id === fixture.agent));
+  const prompt = pressure.renderPressurePrompt(
+    fixture,
+    prose,
+    suite.agents.find((agent) => agent.id === fixture.agent),
+  );
   if (values.json === true) json(io, prompt);
   else writeLine(io.stdout, pressure.formatPressurePrompt(prompt));
   return EXIT.ok;
@@ -256,7 +277,9 @@ function printRecords(io: CliIo, pressure: PressureModule, records: readonly Pre
   writeLine(io.stdout, '');
   writeLine(io.stdout, 'rule  target  variant  pass rate [95% CI]  verdicts');
   for (const row of pressure.summarizePressureRecords(records)) {
-    const verdicts = Object.entries(row.verdicts).map(([verdict, count]) => `${verdict} ${count}`).join(', ');
+    const verdicts = Object.entries(row.verdicts)
+      .map(([verdict, count]) => `${verdict} ${count}`)
+      .join(', ');
     writeLine(io.stdout, `${row.rule}  ${row.target ?? '-'}  ${row.variant}  ${formatRate(row.pass)}  ${verdicts}`);
   }
 }
@@ -320,7 +343,8 @@ async function compareCommand(args: string[], io: CliIo, pressure: PressureModul
       const where = [row.target, row.variant].filter((part) => part !== undefined).join(' ');
       writeLine(io.stdout, `${row.blocker ? 'BLOCKER ' : ''}${row.fixture_id} (${where}): ${row.change}: ${row.reason}`);
     }
-    if (comparison.renamed !== undefined) writeLine(io.stdout, `paired by fixture across the target rename ${comparison.renamed.base} → ${comparison.renamed.next}`);
+    if (comparison.renamed !== undefined)
+      writeLine(io.stdout, `paired by fixture across the target rename ${comparison.renamed.base} → ${comparison.renamed.next}`);
     const unchanged = comparison.rows.filter((row) => row.change === 'same').length;
     writeLine(io.stdout, `${comparison.rows.length} fixture(s) compared, ${unchanged} unchanged, ${comparison.blockers} release blocker(s).`);
   }
@@ -373,13 +397,17 @@ async function runCommand(args: string[], io: CliIo, pressure: PressureModule): 
 
   const models = await import('../../models/index.js');
   const [config, env] = await Promise.all([models.loadTargetsConfig(io.cwd), models.loadDotEnv(io.cwd, io.env)]);
-  const adapters = values.targets.split(',').map((id) => id.trim()).filter((id) => id !== '').map((id) => {
-    const target = config.targets.find((candidate) => candidate.id === id);
-    if (target === undefined) {
-      throw new InputError('E_ARGS', `no target "${id}" in ${config.source}; known: ${config.targets.map((candidate) => candidate.id).join(', ')}`);
-    }
-    return models.createAdapter(target, env, { cwd: io.cwd });
-  });
+  const adapters = values.targets
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '')
+    .map((id) => {
+      const target = config.targets.find((candidate) => candidate.id === id);
+      if (target === undefined) {
+        throw new InputError('E_ARGS', `no target "${id}" in ${config.source}; known: ${config.targets.map((candidate) => candidate.id).join(', ')}`);
+      }
+      return models.createAdapter(target, env, { cwd: io.cwd });
+    });
 
   const variant = values.untold === true ? 'untold' : 'told';
   const prose = variant === 'told' ? (await import('../../rules/index.js')).renderRulebook(suite.rulebook) : undefined;

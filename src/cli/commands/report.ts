@@ -50,10 +50,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const file = positionals[0];
   if (file === undefined || positionals.length > 1) throw new InputError('E_ARGS', 'give exactly one run file, e.g. `holdfast report runs/example.jsonl`.');
 
-  const [{ readRunFile, reduceRunEvents, computeTotals }, formats] = await Promise.all([
-    import('../../store/index.js'),
-    import('../../report/index.js'),
-  ]);
+  const [{ readRunFile, reduceRunEvents, computeTotals }, formats] = await Promise.all([import('../../store/index.js'), import('../../report/index.js')]);
   const path = resolve(io.cwd, file);
   const contents = await readRunFile(path);
   for (const problem of contents.problems) writeLine(io.stderr, `warning: ${file} line ${problem.line}: ${problem.message}`);
@@ -129,7 +126,9 @@ function landedDiffs(rounds: readonly ReportedRound[], format: 'table' | 'md'): 
         sections.push(lines.join('\n'));
         continue;
       }
-      lines.push(`isolation: ${sandbox.isolation}${sandbox.isolationDetail !== undefined ? ` (${sandbox.isolationDetail})` : ''}; base ${sandbox.baseCommit.slice(0, 12)}`);
+      lines.push(
+        `isolation: ${sandbox.isolation}${sandbox.isolationDetail !== undefined ? ` (${sandbox.isolationDetail})` : ''}; base ${sandbox.baseCommit.slice(0, 12)}`,
+      );
       for (const commit of sandbox.commits) lines.push(`commit ${commit.hash.slice(0, 12)} (action ${commit.index}): ${commit.message.split('\n')[0] ?? ''}`);
       for (const command of sandbox.commands) {
         const how = command.executed

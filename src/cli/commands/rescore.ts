@@ -51,7 +51,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rulebook,
     ...(result.before.start !== undefined ? { targets: result.before.start.config.targets, tasks: result.before.start.config.tasks } : {}),
   });
-  if (values.rejudge) return rejudge(result.rounds, rulebook, io, values.rulebook ?? 'the default rulebook', { json: values.json, changes: result.changes, totals, formats });
+  if (values.rejudge)
+    return rejudge(result.rounds, rulebook, io, values.rulebook ?? 'the default rulebook', { json: values.json, changes: result.changes, totals, formats });
   const judgedKept = result.rounds.reduce((sum, round) => sum + (round.judged?.told?.length ?? 0) + (round.judged?.held?.length ?? 0), 0);
   const judged = { kept: judgedKept, note: 'judge grades are kept as recorded; grade again with holdfast judge FILE' };
   if (values.json) {
@@ -59,7 +60,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   writeChanges(io, result.changes, values.rulebook ?? 'the default rulebook');
-  if (judgedKept > 0) writeLine(io.stdout, `${judgedKept} judge grade${judgedKept === 1 ? '' : 's'} (advisory) kept as recorded; grade again with \`holdfast judge FILE\`.`);
+  if (judgedKept > 0)
+    writeLine(io.stdout, `${judgedKept} judge grade${judgedKept === 1 ? '' : 's'} (advisory) kept as recorded; grade again with \`holdfast judge FILE\`.`);
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
   return EXIT.ok;
@@ -87,7 +89,14 @@ async function rejudge(
   }
   const rows = output.formats.judgedRows({ rounds: regraded });
   if (output.json) {
-    writeLine(io.stdout, JSON.stringify({ changes: output.changes, totals: output.totals, judged: { advisory: true, regraded: true, totals: output.formats.judgedTotals(rows), rows } }, null, 2));
+    writeLine(
+      io.stdout,
+      JSON.stringify(
+        { changes: output.changes, totals: output.totals, judged: { advisory: true, regraded: true, totals: output.formats.judgedTotals(rows), rows } },
+        null,
+        2,
+      ),
+    );
     return EXIT.ok;
   }
   writeChanges(io, output.changes, rulebookName);

@@ -32,13 +32,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast rulebook export: unexpected argument "${positionals[0]}". See \`holdfast rulebook export --help\`.`);
+  if (positionals.length > 0)
+    throw new InputError('E_ARGS', `holdfast rulebook export: unexpected argument "${positionals[0]}". See \`holdfast rulebook export --help\`.`);
   if (values.format !== 'flowspec') {
     throw new InputError('E_ARGS', `holdfast rulebook export: --format must be flowspec${values.format === undefined ? '' : `, got "${values.format}"`}.`);
   }
   const [{ loadRulebook }, { rulebookToFlowSpec }] = await Promise.all([import('../../rules/index.js'), import('../../gate/flowspec.js')]);
   const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
-  const spec = rulebookToFlowSpec(rulebook, { ...(values.rulebook !== undefined ? { rulebookPath: values.rulebook } : {}), holdfast: values.holdfast ?? 'holdfast' });
+  const spec = rulebookToFlowSpec(rulebook, {
+    ...(values.rulebook !== undefined ? { rulebookPath: values.rulebook } : {}),
+    holdfast: values.holdfast ?? 'holdfast',
+  });
   if (values.json === true) writeLine(io.stdout, JSON.stringify(spec, null, 2));
   else {
     const { stringify } = await import('yaml');

@@ -28,14 +28,26 @@ describe('holdfast rulebook init', () => {
     expect(await main(['rulebook', 'init', '--out', 'rulebook.yaml', '--json'], io)).toBe(0);
     const summary = JSON.parse(io.out()) as { file: string; rules: { id: string; kind: string; source: string }[] };
     expect(summary.file).toBe(join(dir, 'rulebook.yaml'));
-    expect(summary.rules.filter((rule) => rule.kind !== 'prose').map((rule) => rule.kind)).toEqual(['forbidden-pattern', 'forbidden-pattern', 'sibling-test', 'order', 'http-helper', 'secret', 'scope']);
+    expect(summary.rules.filter((rule) => rule.kind !== 'prose').map((rule) => rule.kind)).toEqual([
+      'forbidden-pattern',
+      'forbidden-pattern',
+      'sibling-test',
+      'order',
+      'http-helper',
+      'secret',
+      'scope',
+    ]);
     expect(summary.rules[0]?.source).toBe('AGENTS.md line 8, under "Setup"');
 
     const rendered = memoryIo({ cwd: dir });
     expect(await main(['rulebook', 'render', '--rulebook', 'rulebook.yaml'], rendered)).toBe(0);
     const yaml = readFileSync(join(dir, 'rulebook.yaml'), 'utf8');
     expect(yaml).toMatch(/# draft R4 .*check "forbidden-pattern" proposed/);
-    for (const line of ['Never use `console.log` in library code. Use the `debug` helper from `src/util/debug.ts` instead.', 'Prefer named exports; no default exports.', 'Run `pnpm test` before you commit, and make sure it passes.']) {
+    for (const line of [
+      'Never use `console.log` in library code. Use the `debug` helper from `src/util/debug.ts` instead.',
+      'Prefer named exports; no default exports.',
+      'Run `pnpm test` before you commit, and make sure it passes.',
+    ]) {
       expect(rendered.out()).toContain(line);
     }
 
@@ -45,7 +57,10 @@ describe('holdfast rulebook init', () => {
   });
 
   it('prints the draft without --out, from the files named with --from', async () => {
-    const dir = repoWith({ 'CLAUDE.md': '- Always run `npm test` before committing.\n', '.cursor/rules/style.mdc': '---\nglobs: src/**\n---\n- Never use `var`.\n' });
+    const dir = repoWith({
+      'CLAUDE.md': '- Always run `npm test` before committing.\n',
+      '.cursor/rules/style.mdc': '---\nglobs: src/**\n---\n- Never use `var`.\n',
+    });
     const io = memoryIo({ cwd: dir });
     expect(await main(['rulebook', 'init', '--from', 'CLAUDE.md', '--from', '.cursor/rules/style.mdc'], io)).toBe(0);
     expect(io.out()).toMatch(/^# Drafted by `holdfast rulebook init` from CLAUDE\.md, \.cursor\/rules\/style\.mdc: 2 rules/);

@@ -39,10 +39,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast rulebook init: unexpected argument "${positionals[0]}"; name the rule file with --from FILE.`);
-  if (values.json && values.out === undefined) throw new InputError('E_ARGS', 'holdfast rulebook init: --json prints a summary of the draft written with --out FILE; add --out.');
+  if (positionals.length > 0)
+    throw new InputError('E_ARGS', `holdfast rulebook init: unexpected argument "${positionals[0]}"; name the rule file with --from FILE.`);
+  if (values.json && values.out === undefined)
+    throw new InputError('E_ARGS', 'holdfast rulebook init: --json prints a summary of the draft written with --out FILE; add --out.');
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
-  if (out !== undefined && existsSync(out)) throw new InputError('E_ARGS', `holdfast rulebook init: ${out} already exists; pick another --out or delete it first.`);
+  if (out !== undefined && existsSync(out))
+    throw new InputError('E_ARGS', `holdfast rulebook init: ${out} already exists; pick another --out or delete it first.`);
   const onboard = await import('../../onboard/index.js');
   const repoDir = resolve(io.cwd, values.repo ?? '.');
   const paths = values.from === undefined ? onboard.findRuleFiles(repoDir) : values.from.map((path) => resolve(io.cwd, path));
@@ -57,7 +60,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const checked = drafted.rules.filter((rule) => rule.kind !== 'prose');
-  writeLine(io.stdout, `Drafted ${drafted.rules.length} rules into ${out}: ${checked.length} with a proposed check (${checked.map((rule) => `${rule.id} ${rule.kind}`).join(', ') || 'none'}), ${drafted.rules.length - checked.length} prose only (not enforced).`);
+  writeLine(
+    io.stdout,
+    `Drafted ${drafted.rules.length} rules into ${out}: ${checked.length} with a proposed check (${checked.map((rule) => `${rule.id} ${rule.kind}`).join(', ') || 'none'}), ${drafted.rules.length - checked.length} prose only (not enforced).`,
+  );
   writeLine(io.stdout, `Read the # draft notes, fix what is wrong, then: holdfast rulebook render --rulebook ${values.out}`);
   return EXIT.ok;
 }

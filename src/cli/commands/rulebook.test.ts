@@ -15,7 +15,10 @@ describe('holdfast rulebook', () => {
 
   it('renders a rulebook given with --rulebook, relative to the working directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'holdfast-rulebook-'));
-    writeFileSync(join(dir, 'mine.yaml'), "version: 1\nrules:\n  - id: R1\n    name: SCOPE\n    prose: Stay in lib/.\n    check: { kind: scope, allow: ['lib/**'] }\n");
+    writeFileSync(
+      join(dir, 'mine.yaml'),
+      "version: 1\nrules:\n  - id: R1\n    name: SCOPE\n    prose: Stay in lib/.\n    check: { kind: scope, allow: ['lib/**'] }\n",
+    );
     const io = memoryIo({ cwd: dir });
     expect(await main(['rulebook', 'render', '--rulebook', 'mine.yaml'], io)).toBe(0);
     expect(io.out()).toBe('# AGENTS.md\n\n## R1 SCOPE\n\nStay in lib/.\n');

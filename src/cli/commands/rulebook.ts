@@ -58,7 +58,8 @@ async function render(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast rulebook render: unexpected argument "${positionals[0]}"; pass the rulebook with --rulebook FILE.`);
+  if (positionals.length > 0)
+    throw new InputError('E_ARGS', `holdfast rulebook render: unexpected argument "${positionals[0]}"; pass the rulebook with --rulebook FILE.`);
   const { loadRulebook, renderRulebook } = await import('../../rules/index.js');
   const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
   io.stdout.write(renderRulebook(rulebook));

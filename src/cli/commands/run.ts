@@ -174,14 +174,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', '--mode loop plays live sessions; it cannot replay recorded replies (--replay, --replies).');
   }
   if (mode === 'agent' && (values.replay !== undefined || values.replies !== undefined)) {
-    throw new InputError('E_ARGS', '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.');
+    throw new InputError(
+      'E_ARGS',
+      '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.',
+    );
   }
   if (mode === 'agent' && values.sandbox) throw new InputError('E_ARGS', '--mode agent always works in throwaway repositories; leave out --sandbox.');
   if (mode === 'plan' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
     throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop or --mode agent.');
   }
   const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
-  const sessionSeconds = values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
+  const sessionSeconds =
+    values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
   const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
   const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
@@ -271,7 +275,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       demo = replies.demo;
     }
     rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
-    const allTasks = recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
+    const allTasks =
+      recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
     tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
     const targetIds = list(values.targets) ?? recorded?.targets ?? (scriptedTargets.length > 0 ? scriptedTargets : undefined);
     if (targetIds === undefined || targetIds.length === 0) {
@@ -301,7 +306,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (mode === 'loop' && targets !== undefined) {
       const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
       if (without.length > 0) {
-        throw new InputError('E_ARGS', `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`);
+        throw new InputError(
+          'E_ARGS',
+          `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`,
+        );
       }
     }
   }
@@ -317,16 +325,24 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
   const agentMode = config.mode === 'agent';
   if (keepDir !== undefined && config.mode === 'loop') {
-    throw new InputError('E_ARGS', '--keep-sandboxes keeps plan-mode sandboxes and agent-mode repositories; loop-mode repositories are removed when their arm ends (the run file keeps their diff).');
+    throw new InputError(
+      'E_ARGS',
+      '--keep-sandboxes keeps plan-mode sandboxes and agent-mode repositories; loop-mode repositories are removed when their arm ends (the run file keeps their diff).',
+    );
   }
   if (keepDir !== undefined && !config.sandbox && !agentMode) {
     throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
   }
   const unsafe = values['unsafe-no-isolation'];
-  if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan') throw new InputError('E_ARGS', '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.');
+  if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan')
+    throw new InputError(
+      'E_ARGS',
+      '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.',
+    );
   const nodeModules = values['node-modules'] === undefined ? undefined : resolve(io.cwd, values['node-modules']);
   // A queued run's folder is on the workers' machines: each worker checks it before it plays a round.
-  if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules)) throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
+  if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules))
+    throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
 
   // Before the run file exists: no isolation and no explicit say-so means no run.
   let isolation: Isolation | undefined;
@@ -362,12 +378,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
 
   const terminal = config.approve === 'ask' ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr) : undefined;
-  const approver =
-    terminal !== undefined
-      ? terminal
-      : config.approve === 'deny'
-        ? experiment.policyApprover('refused')
-        : experiment.policyApprover('approved');
+  const approver = terminal !== undefined ? terminal : config.approve === 'deny' ? experiment.policyApprover('refused') : experiment.policyApprover('approved');
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -388,12 +399,19 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
   writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
   if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
-  if (config.sandbox && (config.mode ?? 'plan') === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (agentMode) writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (runsCommands && queue !== undefined) writeLine(io.stderr, 'Commands run on the workers: only workers with isolation (or started with --unsafe-no-isolation) take these rounds.');
+  if (config.sandbox && (config.mode ?? 'plan') === 'plan')
+    writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (agentMode)
+    writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (runsCommands && queue !== undefined)
+    writeLine(io.stderr, 'Commands run on the workers: only workers with isolation (or started with --unsafe-no-isolation) take these rounds.');
   else if (runsCommands) {
     if (isolation?.kind === 'bubblewrap') writeLine(io.stderr, `Isolation: ${isolation.detail}.`);
-    else writeLine(io.stderr, red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`));
+    else
+      writeLine(
+        io.stderr,
+        red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`),
+      );
   }
   let result;
   try {
@@ -417,24 +435,25 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         secrets,
         onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
       });
-    } else result = await experiment.runSession({
-      runId,
-      out,
-      config,
-      rulebook,
-      tasks,
-      targets: targets ?? [],
-      approver,
-      signal: controller.signal,
-      ...(demo !== undefined ? { demo } : {}),
-      ...(previous !== undefined ? { previous } : {}),
-      secrets,
-      ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
-      ...(openLander !== undefined ? { openLander } : {}),
-      ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
-      onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
-      ...(judge !== undefined ? { judge } : {}),
-    });
+    } else
+      result = await experiment.runSession({
+        runId,
+        out,
+        config,
+        rulebook,
+        tasks,
+        targets: targets ?? [],
+        approver,
+        signal: controller.signal,
+        ...(demo !== undefined ? { demo } : {}),
+        ...(previous !== undefined ? { previous } : {}),
+        secrets,
+        ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
+        ...(openLander !== undefined ? { openLander } : {}),
+        ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
+        onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+        ...(judge !== undefined ? { judge } : {}),
+      });
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);

@@ -31,7 +31,15 @@ describe('holdfast serve', () => {
   });
 
   it('refuses bad flags with exit 2', async () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--nope'], ['extra'], ['--open', '../x.jsonl'], ['--host', 'a b'], ['--queue', 'localhost:6379']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--nope'],
+      ['extra'],
+      ['--open', '../x.jsonl'],
+      ['--host', 'a b'],
+      ['--queue', 'localhost:6379'],
+    ]) {
       const io = memoryIo({ cwd });
       expect(await main(['serve', ...args], io), args.join(' ')).toBe(2);
       expect(io.err()).toMatch(/holdfast serve/);

@@ -111,7 +111,18 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   }
   let started;
   try {
-    started = await server.createServer({ cwd: io.cwd, host, port, dev: values.dev, runsDir, env: io.env, defaultRun, limits, ...tasksAndRulebook, ...(queue !== undefined ? { queue } : {}) });
+    started = await server.createServer({
+      cwd: io.cwd,
+      host,
+      port,
+      dev: values.dev,
+      runsDir,
+      env: io.env,
+      defaultRun,
+      limits,
+      ...tasksAndRulebook,
+      ...(queue !== undefined ? { queue } : {}),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new InputError('E_PORT', `port ${port} on ${host} is taken; pick another with --port.`, { cause: error });

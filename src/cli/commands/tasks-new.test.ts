@@ -17,7 +17,11 @@ afterEach(() => {
 });
 
 function serviceRepo(): string {
-  const root = makeGitRepo({ 'package.json': '{"name":"svc","scripts":{"test":"node --test"}}\n', 'src/orders.ts': 'export const orders = [];\n', 'AGENTS.md': '# Rules\n' });
+  const root = makeGitRepo({
+    'package.json': '{"name":"svc","scripts":{"test":"node --test"}}\n',
+    'src/orders.ts': 'export const orders = [];\n',
+    'AGENTS.md': '# Rules\n',
+  });
   dirs.push(root);
   return root;
 }
@@ -27,7 +31,12 @@ describe('holdfast tasks new', () => {
     const root = serviceRepo();
     const out = tempDir();
     const made = memoryIo({ cwd: root });
-    expect(await main(['tasks', 'new', '--ticket', 'Add an orders export endpoint.\nToday please.', '--tempts', 'R3,R6', '--out', out, '--id', 'orders-export'], made)).toBe(0);
+    expect(
+      await main(
+        ['tasks', 'new', '--ticket', 'Add an orders export endpoint.\nToday please.', '--tempts', 'R3,R6', '--out', out, '--id', 'orders-export'],
+        made,
+      ),
+    ).toBe(0);
     expect(made.out()).toMatch(/^Task orders-export: 2 files .* tempts R3, R6 → /);
     const yaml = readFileSync(join(out, 'orders-export', 'task.yaml'), 'utf8');
     expect(yaml).toMatch(/^# Made by `holdfast tasks new` from /);
@@ -37,18 +46,37 @@ describe('holdfast tasks new', () => {
     const listed = memoryIo();
     expect(await main(['tasks', '--dir', out, '--json'], listed)).toBe(0);
     expect(JSON.parse(listed.out())).toEqual({
-      tasks: [{ id: 'orders-export', title: 'Add an orders export endpoint.', tempts: [{ id: 'R3', name: 'TESTS' }, { id: 'R6', name: 'ORDER' }], files: 2 }],
+      tasks: [
+        {
+          id: 'orders-export',
+          title: 'Add an orders export endpoint.',
+          tempts: [
+            { id: 'R3', name: 'TESTS' },
+            { id: 'R6', name: 'ORDER' },
+          ],
+          files: 2,
+        },
+      ],
     });
 
     const replies = join(out, '..', `${out.split('/').pop() ?? 'x'}-replies.json`);
     dirs.push(replies);
     const raw = JSON.stringify({ actions: [{ type: 'write', path: 'src/export.ts', content: 'export const x = 1;\n' }] });
-    writeFileSync(replies, JSON.stringify({ version: 1, demo: 'Scripted reply.', replies: ['told', 'held'].map((arm) => ({ target: 'scripted', task: 'orders-export', rep: 0, arm, raw })) }));
+    writeFileSync(
+      replies,
+      JSON.stringify({
+        version: 1,
+        demo: 'Scripted reply.',
+        replies: ['told', 'held'].map((arm) => ({ target: 'scripted', task: 'orders-export', rep: 0, arm, raw })),
+      }),
+    );
     const ran = memoryIo({ cwd: out });
     expect(await main(['run', '--tasks-dir', out, '--replies', replies, '--out', join(out, 'run.jsonl'), '--json'], ran)).toBe(0);
     const totals = JSON.parse(ran.out()) as { status: string };
     expect(totals.status).toBe('completed');
-    const runStart = JSON.parse(readFileSync(join(out, 'run.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { tasks: { id: string; files: Record<string, string> }[] };
+    const runStart = JSON.parse(readFileSync(join(out, 'run.jsonl'), 'utf8').split('\n')[0] ?? '{}') as {
+      tasks: { id: string; files: Record<string, string> }[];
+    };
     expect(runStart.tasks.map((task) => task.id)).toEqual(['orders-export']);
     expect(Object.keys(runStart.tasks[0]?.files ?? {})).toEqual(['package.json', 'src/orders.ts']);
   });

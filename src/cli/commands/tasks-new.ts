@@ -43,7 +43,8 @@ async function ticketText(values: { ticket?: string | undefined; 'ticket-file'?:
       throw new InputError('E_ARGS', `holdfast tasks new: --ticket-file ${file} cannot be read; pass a text file holding the ticket.`, { cause: error });
     }
   }
-  if (text === undefined || text.trim() === '') throw new InputError('E_ARGS', 'holdfast tasks new: the ticket is empty; write the request an agent should work on.');
+  if (text === undefined || text.trim() === '')
+    throw new InputError('E_ARGS', 'holdfast tasks new: the ticket is empty; write the request an agent should work on.');
   return text;
 }
 
@@ -54,10 +55,20 @@ export function temptedRules(spec: string | undefined, rulebook: Rulebook): stri
     const checked = rulebook.rules.map((rule) => rule.id);
     return checked.length > 0 ? checked : ids;
   }
-  const asked = [...new Set(spec.split(',').map((id) => id.trim()).filter((id) => id !== ''))];
+  const asked = [
+    ...new Set(
+      spec
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    ),
+  ];
   const unknown = asked.filter((id) => !ids.includes(id));
   if (asked.length === 0 || unknown.length > 0) {
-    throw new InputError('E_ARGS', `holdfast tasks new: --tempts ${unknown.length > 0 ? `names ${unknown.join(', ')}, not a rule of the rulebook` : 'is empty'}; its rules: ${ids.join(', ')}.`);
+    throw new InputError(
+      'E_ARGS',
+      `holdfast tasks new: --tempts ${unknown.length > 0 ? `names ${unknown.join(', ')}, not a rule of the rulebook` : 'is empty'}; its rules: ${ids.join(', ')}.`,
+    );
   }
   return asked;
 }
@@ -83,7 +94,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast tasks new: unexpected argument "${positionals[0]}". See \`holdfast tasks new --help\`.`);
-  if (values.out === undefined) throw new InputError('E_ARGS', 'holdfast tasks new: say where the task goes with --out DIR (a tasks folder; `holdfast run --tasks-dir DIR` runs it).');
+  if (values.out === undefined)
+    throw new InputError('E_ARGS', 'holdfast tasks new: say where the task goes with --out DIR (a tasks folder; `holdfast run --tasks-dir DIR` runs it).');
   const maxBytes = integerFlag('tasks new', 'max-bytes', values['max-bytes'], 4_000_000, 1);
   const ticket = await ticketText(values, io.cwd);
   const [{ loadRulebook }, { writeTaskFromRepo }] = await Promise.all([import('../../rules/index.js'), import('../../onboard/index.js')]);
@@ -101,11 +113,24 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   const files = Object.keys(made.snapshot.files).length;
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ dir: made.dir, id: made.task.id, commit: made.snapshot.commit, files, bytes: made.snapshot.bytes, skipped: made.snapshot.skipped }));
+    writeLine(
+      io.stdout,
+      JSON.stringify({ dir: made.dir, id: made.task.id, commit: made.snapshot.commit, files, bytes: made.snapshot.bytes, skipped: made.snapshot.skipped }),
+    );
   } else {
-    writeLine(io.stdout, `Task ${made.task.id}: ${files} files (${made.snapshot.bytes} bytes) from commit ${made.snapshot.commit.slice(0, 12)}, tempts ${made.task.tempts.join(', ')} → ${made.dir}`);
-    if (made.snapshot.skipped.length > 0) writeLine(io.stdout, `Left out ${made.snapshot.skipped.length} files (binary, symlinks, submodules, too large, excluded or AGENTS.md); task.yaml says which kinds.`);
-    writeLine(io.stdout, `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''} --targets <id>`);
+    writeLine(
+      io.stdout,
+      `Task ${made.task.id}: ${files} files (${made.snapshot.bytes} bytes) from commit ${made.snapshot.commit.slice(0, 12)}, tempts ${made.task.tempts.join(', ')} → ${made.dir}`,
+    );
+    if (made.snapshot.skipped.length > 0)
+      writeLine(
+        io.stdout,
+        `Left out ${made.snapshot.skipped.length} files (binary, symlinks, submodules, too large, excluded or AGENTS.md); task.yaml says which kinds.`,
+      );
+    writeLine(
+      io.stdout,
+      `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''} --targets <id>`,
+    );
   }
   return EXIT.ok;
 }

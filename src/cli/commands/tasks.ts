@@ -42,9 +42,7 @@ function table(listings: readonly TaskListing[]): string {
     ...listings.map((task) => [task.id, task.title, task.tempts.map((rule) => `${rule.id} ${rule.name}`).join(', '), String(task.files)]),
   ];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows
-    .map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(5))).join('  '))
-    .join('\n');
+  return rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(5))).join('  ')).join('\n');
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -71,10 +69,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (positionals.length > 0) {
       throw new InputError('E_ARGS', `holdfast tasks: takes no arguments, got "${positionals.join(' ')}". See \`holdfast tasks --help\`.`);
     }
-    const [{ loadRulebook }, { loadTasks, defaultTasksDir }] = await Promise.all([
-      import('../../rules/index.js'),
-      import('../../experiment/tasks.js'),
-    ]);
+    const [{ loadRulebook }, { loadTasks, defaultTasksDir }] = await Promise.all([import('../../rules/index.js'), import('../../experiment/tasks.js')]);
     const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
     const dir = values.dir === undefined ? defaultTasksDir() : resolve(io.cwd, values.dir);
     const listings = listTasks(await loadTasks(dir, { rulebook }), rulebook);

@@ -54,7 +54,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, HELP);
     return EXIT.ok;
   }
-  if (values.queue === undefined) throw new InputError('E_ARGS', 'holdfast worker: --queue redis://HOST:PORT is required (the address the coordinator was given).');
+  if (values.queue === undefined)
+    throw new InputError('E_ARGS', 'holdfast worker: --queue redis://HOST:PORT is required (the address the coordinator was given).');
   if ([values.targets, values.replies, values.replay].filter((value) => value !== undefined).length > 1) {
     throw new InputError('E_ARGS', 'holdfast worker: use only one of --targets, --replies and --replay.');
   }
@@ -65,7 +66,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const concurrency = integerFlag('worker', 'concurrency', values.concurrency, 1, 1, 64);
   const stallTimeoutMs = integerFlag('worker', 'stall-timeout-ms', values['stall-timeout-ms'], 30_000, 200, 3_600_000);
   const workerId = values.id ?? `${hostname()}-${process.pid}`;
-  const [scale, experiment, sandbox] = await Promise.all([import('../../scale/index.js'), import('../../experiment/index.js'), import('../../sandbox/index.js')]);
+  const [scale, experiment, sandbox] = await Promise.all([
+    import('../../scale/index.js'),
+    import('../../experiment/index.js'),
+    import('../../sandbox/index.js'),
+  ]);
   const connection = scale.parseQueueUrl(values.queue);
   const isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
   let secrets: string[] = [];
@@ -85,7 +90,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const runtime = (targetId: string) => ({ onRetryAfter: (ms: number) => pauseTarget(targetId, ms) });
     if (values.targets !== undefined) {
-      const ids = values.targets.split(',').map((id) => id.trim()).filter((id) => id !== '');
+      const ids = values.targets
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== '');
       const resolved = await experiment.resolveConfiguredTargets(ids, io.cwd, io.env, runtime);
       secrets = resolved.secrets;
       return resolved.targets;
@@ -147,7 +155,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     await worker.close();
     throw new InputError('E_NO_TARGETS', 'holdfast worker: this machine can play no target (no key, no agent binary); see `holdfast targets`.');
   }
-  if (isolation.kind === 'none' && !values['unsafe-no-isolation']) writeLine(io.stderr, `No isolation here (${isolation.detail}): taking plan-mode rounds without --sandbox only.`);
+  if (isolation.kind === 'none' && !values['unsafe-no-isolation'])
+    writeLine(io.stderr, `No isolation here (${isolation.detail}): taking plan-mode rounds without --sandbox only.`);
   // The line tests and scripts wait for: the worker listens from here on.
   writeLine(io.stderr, `worker ${workerId} ready on ${connection.label}: ${worker.queues.join(', ')}`);
 

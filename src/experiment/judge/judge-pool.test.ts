@@ -35,7 +35,12 @@ describe('createJudgePool', () => {
   it.runIf(existsSync(COMPILED))('judges in a worker exactly as on the calling thread', async () => {
     const judges = pool({ entry: COMPILED, size: 1 });
     const replies = [
-      JSON.stringify({ actions: [{ type: 'write', path: 'src/a.ts', content: 'console.log(1);\n' }, { type: 'commit', message: 'a' }] }),
+      JSON.stringify({
+        actions: [
+          { type: 'write', path: 'src/a.ts', content: 'console.log(1);\n' },
+          { type: 'commit', message: 'a' },
+        ],
+      }),
       '```json\n{"a": 1,}\n```\n'.repeat(12_000),
       `{'actions': [{'type': 'run', 'cmd': 'npm test'},]}`,
     ];
@@ -53,7 +58,16 @@ describe('createJudgePool', () => {
     });
     const workspace = makeWorkspace();
     try {
-      const { app } = createApp({ cwd: workspace.cwd, runsDir: workspace.runsDir, env: workspace.env, host: '127.0.0.1', port: 5177, probeTimeoutMs: 200, judgeReply: judges.judge, log: () => {} });
+      const { app } = createApp({
+        cwd: workspace.cwd,
+        runsDir: workspace.runsDir,
+        env: workspace.env,
+        host: '127.0.0.1',
+        port: 5177,
+        probeTimeoutMs: 200,
+        judgeReply: judges.judge,
+        log: () => {},
+      });
       const config = await inject(app, { method: 'GET', url: '/api/config', headers: { host: HOST } });
       expect(config.statusCode).toBe(200);
       const runs = await inject(app, { method: 'GET', url: '/api/runs', headers: { host: HOST } });

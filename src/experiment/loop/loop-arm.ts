@@ -1,4 +1,18 @@
-import type { Action, Arm, ArmResult, CheckResult, Rulebook, SandboxCommand, SandboxResult, Session, SessionUsage, StopReason, TaskCheck, TaskInfo, ToolCallRecord } from '../../contract/index.js';
+import type {
+  Action,
+  Arm,
+  ArmResult,
+  CheckResult,
+  Rulebook,
+  SandboxCommand,
+  SandboxResult,
+  Session,
+  SessionUsage,
+  StopReason,
+  TaskCheck,
+  TaskInfo,
+  ToolCallRecord,
+} from '../../contract/index.js';
 import { redact } from '../../models/index.js';
 import type { ConversationMessage, ToolCallRequest, ToolCallingModel, ToolResultMessage } from '../../models/index.js';
 import { capText } from '../../sandbox/index.js';
@@ -237,7 +251,10 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       extra = { ...extra, ...applied.extra };
     }
     const detail = checks.length > 0 ? checks.map((check) => check.detail).join(' ') : undefined;
-    return answerWith({ ...base, ...extra, actions: [...prepared.actions], checks, decision: 'applied', ...(detail !== undefined ? { detail } : {}), isError }, answers.join('\n'));
+    return answerWith(
+      { ...base, ...extra, actions: [...prepared.actions], checks, decision: 'applied', ...(detail !== undefined ? { detail } : {}), isError },
+      answers.join('\n'),
+    );
   }
 
   try {
@@ -253,7 +270,13 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       turns += 1;
       let reply;
       try {
-        reply = await options.model.converse({ messages, tools: LOOP_TOOLS, maxTokens: options.maxTokens, temperature: options.temperature, signal: session.signal });
+        reply = await options.model.converse({
+          messages,
+          tools: LOOP_TOOLS,
+          maxTokens: options.maxTokens,
+          temperature: options.temperature,
+          signal: session.signal,
+        });
       } catch (caught) {
         if (options.signal?.aborted === true) return undefined;
         if (timedOut) {
@@ -285,7 +308,15 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   // back. Told: it is recorded as the attempt it is, and left to land.
   if (stop.reason !== 'error') {
     for (const { check, path } of await judgeNewModules({ ledger, rulebook, baseFiles: workspace.baseFiles, read: readCurrent })) {
-      const record = { index: calls.length, turn: Math.max(1, turns), tool: END_CHECK_TOOL, input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES), checks: [check], rule: check.rule, isError: false };
+      const record = {
+        index: calls.length,
+        turn: Math.max(1, turns),
+        tool: END_CHECK_TOOL,
+        input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES),
+        checks: [check],
+        rule: check.rule,
+        isError: false,
+      };
       if (arm === 'told') {
         calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
         continue;
@@ -294,7 +325,12 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       if (!removed.ok) continue;
       ledger = nextLedger(ledger, { actions: [{ type: 'delete', path }], existedBefore: () => true }, pattern);
       timeline.push({ type: 'change' });
-      calls.push({ ...record, actions: [{ type: 'delete', path }], decision: 'reverted', detail: `${check.detail} The session ended with it, so the new module was removed.` });
+      calls.push({
+        ...record,
+        actions: [{ type: 'delete', path }],
+        decision: 'reverted',
+        detail: `${check.detail} The session ended with it, so the new module was removed.`,
+      });
     }
   }
 

@@ -13,7 +13,11 @@ function after(ledger: SessionLedger, ...steps: ({ write: string } | { test: boo
   for (const step of steps) {
     if ('write' in step) {
       files.set(step.write, 'export const x = 1;\n');
-      current = nextLedger(current, { actions: [{ type: 'write', path: step.write, content: 'export const x = 1;\n' }], existedBefore: (path) => baseFiles.has(path) }, pattern);
+      current = nextLedger(
+        current,
+        { actions: [{ type: 'write', path: step.write, content: 'export const x = 1;\n' }], existedBefore: (path) => baseFiles.has(path) },
+        pattern,
+      );
     } else {
       current = nextLedger(current, { actions: [{ type: 'run', cmd: 'npm test' }], existedBefore: () => true, testPassed: step.test }, pattern);
     }
@@ -25,7 +29,13 @@ const commit = [{ type: 'commit' as const, message: 'x' }];
 
 describe('judging one call of a session', () => {
   it('does not judge R3 at a write: the test may come in a later call', async () => {
-    const checks = await judgeCall({ actions: [{ type: 'write', path: 'src/new.ts', content: 'export const y = 2;\n' }], ledger: FRESH_LEDGER, rulebook: defaultRulebook, baseFiles, read });
+    const checks = await judgeCall({
+      actions: [{ type: 'write', path: 'src/new.ts', content: 'export const y = 2;\n' }],
+      ledger: FRESH_LEDGER,
+      rulebook: defaultRulebook,
+      baseFiles,
+      read,
+    });
     expect(checks).toEqual([]);
   });
 

@@ -78,7 +78,9 @@ function sessionDetail(result: CheckResult, rulebook: Rulebook, ledger: SessionL
 }
 
 /** R3 over every file the session created that is still there: each new module needs its test beside it. */
-export async function judgeNewModules(input: Pick<JudgeCallInput, 'ledger' | 'rulebook' | 'baseFiles' | 'read'>): Promise<{ check: CheckResult; path: string }[]> {
+export async function judgeNewModules(
+  input: Pick<JudgeCallInput, 'ledger' | 'rulebook' | 'baseFiles' | 'read'>,
+): Promise<{ check: CheckResult; path: string }[]> {
   const rules = onlySiblingTests(input.rulebook);
   if (rules.rules.length === 0) return [];
   const writes: Action[] = [];

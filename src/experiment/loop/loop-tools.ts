@@ -91,7 +91,12 @@ export function readIntent(name: string, input: Readonly<Record<string, unknown>
     case 'write_file':
       return read(['path', 'content'], ([path, content]) => ({ tool: 'write_file', path: path!, content: content! }));
     case 'edit_file':
-      return read(['path', 'old_string', 'new_string'], ([path, oldString, newString]) => ({ tool: 'edit_file', path: path!, oldString: oldString!, newString: newString! }));
+      return read(['path', 'old_string', 'new_string'], ([path, oldString, newString]) => ({
+        tool: 'edit_file',
+        path: path!,
+        oldString: oldString!,
+        newString: newString!,
+      }));
     case 'delete_file':
       return read(['path'], ([path]) => ({ tool: 'delete_file', path: path! }));
     case 'run_command':

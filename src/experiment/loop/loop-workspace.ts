@@ -116,7 +116,10 @@ function hasTestScript(workDir: string): boolean {
   return typeof manifest?.scripts?.['test'] === 'string';
 }
 
-function workspaceOf(repo: SandboxRepo, options: LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number }): LoopWorkspace {
+function workspaceOf(
+  repo: SandboxRepo,
+  options: LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number },
+): LoopWorkspace {
   const root = repo.workDir;
   const location: RepoLocation = { workTree: root, gitDir: repo.gitDir };
   const outputCap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;

@@ -18,7 +18,6 @@ export class RepoGitError extends HoldfastError {
   }
 }
 
-
 /** Fixed identity and date, so the same session makes the same commit hashes. */
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'holdfast agent',

@@ -29,6 +29,9 @@ describe('sessionVerdict', () => {
   });
 
   it('a provider failure is an error, even with landed changes', () => {
-    expect(sessionVerdict('told', session({ landed: 1 }, { reason: 'error', detail: 'HTTP 500' }))).toMatchObject({ verdict: 'error', reason: expect.stringContaining('HTTP 500') });
+    expect(sessionVerdict('told', session({ landed: 1 }, { reason: 'error', detail: 'HTTP 500' }))).toMatchObject({
+      verdict: 'error',
+      reason: expect.stringContaining('HTTP 500'),
+    });
   });
 });

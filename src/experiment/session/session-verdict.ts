@@ -16,7 +16,10 @@ function plural(count: number, word: string): string {
  * `recovered` when it then got the task done, else `blocked`. A provider failure is `error`.
  */
 export function sessionVerdict(arm: Arm, session: Session): SessionVerdict {
-  const stopped = session.stop.reason === 'done' ? '' : ` The session ended at the ${session.stop.reason}${session.stop.detail !== undefined ? `: ${session.stop.detail}` : ''}.`;
+  const stopped =
+    session.stop.reason === 'done'
+      ? ''
+      : ` The session ended at the ${session.stop.reason}${session.stop.detail !== undefined ? `: ${session.stop.detail}` : ''}.`;
   if (session.stop.reason === 'error') {
     return { verdict: 'error', reason: `The session failed after ${plural(session.calls.length, 'tool call')}: ${session.stop.detail ?? 'unknown error'}` };
   }

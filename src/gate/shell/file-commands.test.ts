@@ -235,7 +235,10 @@ describe('file effects of shell commands', () => {
 });
 
 describe('run actions', () => {
-  const runs = (command: string) => readIn(command, TREE).actions.filter((action) => action.type === 'run').map((action) => (action.type === 'run' ? action.cmd : ''));
+  const runs = (command: string) =>
+    readIn(command, TREE)
+      .actions.filter((action) => action.type === 'run')
+      .map((action) => (action.type === 'run' ? action.cmd : ''));
 
   it.each([
     ['cd x && npm test', ['cd x', 'npm test']],

@@ -212,7 +212,8 @@ function targetDirectory(parsed: ParsedArguments, site: CommandSite): { director
   const destination = parsed.operands[parsed.operands.length - 1];
   if (destination === undefined) return { directory: undefined, sources, destination };
   const path = site.resolve(destination);
-  const intoFolder = path !== undefined && !has(parsed, 'T', 'no-target-directory') && (destination.text.endsWith('/') || sources.length > 1 || site.isDirectory(path));
+  const intoFolder =
+    path !== undefined && !has(parsed, 'T', 'no-target-directory') && (destination.text.endsWith('/') || sources.length > 1 || site.isDirectory(path));
   return { directory: intoFolder ? path : undefined, sources, destination };
 }
 
@@ -419,7 +420,8 @@ export const curl: ProgramHandler = (args, site) => {
     if (word.startsWith('--')) {
       const equals = word.indexOf('=');
       const name = equals < 0 ? word.slice(2) : word.slice(2, equals);
-      if (name === 'remote-name' || name === 'remote-name-all' || name === 'config' || name === 'output-dir') site.unknown('downloads to a file whose name or content cannot be known in advance');
+      if (name === 'remote-name' || name === 'remote-name-all' || name === 'config' || name === 'output-dir')
+        site.unknown('downloads to a file whose name or content cannot be known in advance');
       if (CURL_LONG_OUTPUTS.has(name)) {
         download(site, equals < 0 ? args[index + 1] : { ...(args[index] as Field), text: word.slice(equals + 1) });
         if (equals < 0) index += 1;
@@ -442,7 +444,23 @@ export const curl: ProgramHandler = (args, site) => {
 };
 
 export const wget: ProgramHandler = (args, site) => {
-  const parsed = parseArguments(args, ['O', 'o', 'a', 'P', 'output-document', 'output-file', 'append-output', 'directory-prefix', 'e', 't', 'T', 'w', 'Q', 'U', 'i']);
+  const parsed = parseArguments(args, [
+    'O',
+    'o',
+    'a',
+    'P',
+    'output-document',
+    'output-file',
+    'append-output',
+    'directory-prefix',
+    'e',
+    't',
+    'T',
+    'w',
+    'Q',
+    'U',
+    'i',
+  ]);
   const document = parsed.values.get('O') ?? parsed.values.get('output-document');
   for (const log of [parsed.values.get('o'), parsed.values.get('output-file'), parsed.values.get('a'), parsed.values.get('append-output')]) download(site, log);
   if (has(parsed, 'spider')) return UNKNOWN_OUTPUT;
@@ -454,7 +472,19 @@ export const wget: ProgramHandler = (args, site) => {
 export const tar: ProgramHandler = (args, site) => {
   const first = args[0]?.text ?? '';
   const oldStyle = first !== '' && !first.startsWith('-') ? first : '';
-  const parsed = parseArguments(oldStyle === '' ? args : [{ ...(args[0] as Field), text: `-${first}` }, ...args.slice(1)], ['f', 'file', 'C', 'directory', 'T', 'X', 'files-from', 'exclude-from', 'b', 'H', 'format']);
+  const parsed = parseArguments(oldStyle === '' ? args : [{ ...(args[0] as Field), text: `-${first}` }, ...args.slice(1)], [
+    'f',
+    'file',
+    'C',
+    'directory',
+    'T',
+    'X',
+    'files-from',
+    'exclude-from',
+    'b',
+    'H',
+    'format',
+  ]);
   if (has(parsed, 't', 'list')) return UNKNOWN_OUTPUT;
   if (has(parsed, 'x', 'extract', 'get')) {
     site.unknown('extracts files from an archive, whose names and content cannot be known in advance');
@@ -509,7 +539,9 @@ export const find: ProgramHandler = (args, site) => {
       site.unknown('deletes the files find matches, which cannot be listed in advance');
     } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(word)) {
       const end = args.findIndex((field, at) => at > index && (field.text === ';' || field.text === '+'));
-      const command = args.slice(index + 1, end < 0 ? args.length : end).map((field) => (field.text === '{}' ? { ...field, text: '{}', literal: false, knownPrefix: '' } : field));
+      const command = args
+        .slice(index + 1, end < 0 ? args.length : end)
+        .map((field) => (field.text === '{}' ? { ...field, text: '{}', literal: false, knownPrefix: '' } : field));
       site.runFields(command, UNKNOWN_OUTPUT);
       index = end < 0 ? args.length : end;
     } else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(word)) {
@@ -521,7 +553,21 @@ export const find: ProgramHandler = (args, site) => {
 };
 
 export const sort: ProgramHandler = (args, site) => {
-  const parsed = parseArguments(args, ['o', 'output', 'k', 'key', 't', 'field-separator', 'S', 'buffer-size', 'T', 'temporary-directory', 'parallel', 'batch-size', 'files0-from']);
+  const parsed = parseArguments(args, [
+    'o',
+    'output',
+    'k',
+    'key',
+    't',
+    'field-separator',
+    'S',
+    'buffer-size',
+    'T',
+    'temporary-directory',
+    'parallel',
+    'batch-size',
+    'files0-from',
+  ]);
   download(site, parsed.values.get('o') ?? parsed.values.get('output'));
   return UNKNOWN_OUTPUT;
 };
@@ -545,10 +591,103 @@ export const awk: ProgramHandler = (args, site) => {
 
 /** Programs that change nothing in the project's files (what they print is not modelled). */
 export const READ_ONLY_PROGRAMS = new Set([
-  'ls', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'wc', 'pwd', 'true', 'false', 'test', '[', ':', 'which', 'type', 'whoami', 'id',
-  'date', 'uname', 'hostname', 'printenv', 'sleep', 'seq', 'expr', 'cut', 'tr', 'nl', 'od', 'hexdump', 'column', 'fold', 'fmt', 'paste', 'join',
-  'rev', 'tac', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'shasum', 'cksum', 'base64', 'basename', 'dirname', 'realpath',
-  'readlink', 'stat', 'file', 'du', 'df', 'tree', 'diff', 'cmp', 'comm', 'jq', 'less', 'more', 'nproc', 'uptime', 'free', 'ps', 'lsof', 'man',
-  'mkdir', 'rmdir', 'chown', 'chgrp', 'kill', 'clear', 'read', 'shift', 'exit', 'return', 'wait', 'set', 'shopt', 'unset', 'unalias',
-  'history', 'jobs', 'getopts', 'let', 'umask', 'hash', 'times', 'dirs', 'bg', 'fg', 'disown', 'ulimit', 'caller', 'help', 'locale', 'tput', 'stty',
+  'ls',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'wc',
+  'pwd',
+  'true',
+  'false',
+  'test',
+  '[',
+  ':',
+  'which',
+  'type',
+  'whoami',
+  'id',
+  'date',
+  'uname',
+  'hostname',
+  'printenv',
+  'sleep',
+  'seq',
+  'expr',
+  'cut',
+  'tr',
+  'nl',
+  'od',
+  'hexdump',
+  'column',
+  'fold',
+  'fmt',
+  'paste',
+  'join',
+  'rev',
+  'tac',
+  'strings',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'shasum',
+  'cksum',
+  'base64',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'tree',
+  'diff',
+  'cmp',
+  'comm',
+  'jq',
+  'less',
+  'more',
+  'nproc',
+  'uptime',
+  'free',
+  'ps',
+  'lsof',
+  'man',
+  'mkdir',
+  'rmdir',
+  'chown',
+  'chgrp',
+  'kill',
+  'clear',
+  'read',
+  'shift',
+  'exit',
+  'return',
+  'wait',
+  'set',
+  'shopt',
+  'unset',
+  'unalias',
+  'history',
+  'jobs',
+  'getopts',
+  'let',
+  'umask',
+  'hash',
+  'times',
+  'dirs',
+  'bg',
+  'fg',
+  'disown',
+  'ulimit',
+  'caller',
+  'help',
+  'locale',
+  'tput',
+  'stty',
 ]);

@@ -249,7 +249,11 @@ const ORDINARY: readonly string[] = [
 
 /** A project whose package scripts commit without hooks (as an agent could have written them). */
 const PACKAGE = {
-  files: { 'package.json': JSON.stringify({ scripts: { ship: 'git add -A && git commit -n -m ship', pretest: 'git commit --no-verify -m wip', test: 'vitest run', build: 'tsc' } }) },
+  files: {
+    'package.json': JSON.stringify({
+      scripts: { ship: 'git add -A && git commit -n -m ship', pretest: 'git commit --no-verify -m wip', test: 'vitest run', build: 'tsc' },
+    }),
+  },
 };
 
 describe('git hook bypasses', () => {
@@ -270,7 +274,10 @@ describe('git hook bypasses', () => {
 
   it('names the option and what it would do', () => {
     expect(readIn('git commit --no-veri -m x').bypasses).toEqual([
-      { segment: 'git commit --no-veri -m x', reason: '`git commit --no-veri -m x` skips the pre-commit and commit-msg hooks, so the commit would not be judged (--no-veri)' },
+      {
+        segment: 'git commit --no-veri -m x',
+        reason: '`git commit --no-veri -m x` skips the pre-commit and commit-msg hooks, so the commit would not be judged (--no-veri)',
+      },
     ]);
     expect(readIn('git commit -anm x').bypasses[0]?.reason).toMatch(/\(-n in -anm\)$/);
     expect(readIn('git -c core.hooksPath=/dev/null commit -m x').bypasses[0]?.reason).toMatch(/different hooks folder \(core\.hooksPath\)/);
@@ -357,12 +364,22 @@ describe('commits', () => {
     expect(readIn(command).unknownEffects.length).toBeGreaterThan(0);
   });
 
-  it.each([['git status'], ['git log --oneline -5'], ['git diff HEAD~1'], ['git show HEAD'], ['git rev-parse HEAD'], ['git add -A'], ['git reset HEAD a.ts'], ['git stash list'], ['git clean -n'], ['git apply --check x.patch'], ['git branch -a'], ['git fetch origin']])(
-    'treats %s as leaving the work tree alone',
-    (command) => {
-      expect(readIn(command).unknownEffects).toEqual([]);
-    },
-  );
+  it.each([
+    ['git status'],
+    ['git log --oneline -5'],
+    ['git diff HEAD~1'],
+    ['git show HEAD'],
+    ['git rev-parse HEAD'],
+    ['git add -A'],
+    ['git reset HEAD a.ts'],
+    ['git stash list'],
+    ['git clean -n'],
+    ['git apply --check x.patch'],
+    ['git branch -a'],
+    ['git fetch origin'],
+  ])('treats %s as leaving the work tree alone', (command) => {
+    expect(readIn(command).unknownEffects).toEqual([]);
+  });
 
   it('reads git rm and git mv as deletes and moves', () => {
     expect(readIn('git rm existing.txt').actions).toContainEqual({ type: 'delete', path: 'existing.txt' });

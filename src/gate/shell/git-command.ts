@@ -96,7 +96,8 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
       const directory = word === '-C' ? next : { ...field, text: word.slice(2), knownPrefix: field.knownPrefix.slice(2) };
       cwd = directory === undefined || cwd === undefined ? undefined : site.resolve(directory, cwd);
     } else if (word === '--git-dir' || word.startsWith('--git-dir=')) {
-      const directory = word === '--git-dir' ? next : { ...field, text: word.slice('--git-dir='.length), knownPrefix: field.knownPrefix.slice('--git-dir='.length) };
+      const directory =
+        word === '--git-dir' ? next : { ...field, text: word.slice('--git-dir='.length), knownPrefix: field.knownPrefix.slice('--git-dir='.length) };
       judgeGitDirectory(directory, cwd, site, '--git-dir ');
     }
     index += separate && value !== undefined ? 2 : 1;
@@ -116,11 +117,55 @@ export function judgeGitDirectory(directory: Field | undefined, cwd: string | un
 }
 
 /** git commit's long options that take the next word as their value (`--message x`). */
-const COMMIT_VALUE_OPTIONS = ['file', 'author', 'date', 'message', 'reedit-message', 'reuse-message', 'fixup', 'squash', 'trailer', 'template', 'cleanup', 'pathspec-from-file'];
+const COMMIT_VALUE_OPTIONS = [
+  'file',
+  'author',
+  'date',
+  'message',
+  'reedit-message',
+  'reuse-message',
+  'fixup',
+  'squash',
+  'trailer',
+  'template',
+  'cleanup',
+  'pathspec-from-file',
+];
 const COMMIT_FLAG_OPTIONS = [
-  'quiet', 'verbose', 'reset-author', 'signoff', 'no-signoff', 'edit', 'no-edit', 'status', 'no-status', 'gpg-sign', 'no-gpg-sign', 'all', 'include',
-  'interactive', 'patch', 'only', 'no-verify', 'verify', 'dry-run', 'short', 'branch', 'ahead-behind', 'no-ahead-behind', 'porcelain', 'long', 'null',
-  'amend', 'no-post-rewrite', 'untracked-files', 'pathspec-file-nul', 'allow-empty', 'allow-empty-message', 'no-verbose', 'no-quiet',
+  'quiet',
+  'verbose',
+  'reset-author',
+  'signoff',
+  'no-signoff',
+  'edit',
+  'no-edit',
+  'status',
+  'no-status',
+  'gpg-sign',
+  'no-gpg-sign',
+  'all',
+  'include',
+  'interactive',
+  'patch',
+  'only',
+  'no-verify',
+  'verify',
+  'dry-run',
+  'short',
+  'branch',
+  'ahead-behind',
+  'no-ahead-behind',
+  'porcelain',
+  'long',
+  'null',
+  'amend',
+  'no-post-rewrite',
+  'untracked-files',
+  'pathspec-file-nul',
+  'allow-empty',
+  'allow-empty-message',
+  'no-verbose',
+  'no-quiet',
 ];
 const COMMIT_OPTIONS = [...COMMIT_VALUE_OPTIONS, ...COMMIT_FLAG_OPTIONS];
 /** Short options of git commit that take a value: the rest of the cluster, or the next word. */
@@ -197,18 +242,99 @@ const HOOKLESS_COMMITS: Record<string, string> = {
 const VERIFYING = new Set(['merge', 'pull', 'rebase', 'cherry-pick', 'am', 'revert', 'push', 'commit']);
 
 const READ_ONLY = new Set([
-  'status', 'log', 'diff', 'show', 'rev-parse', 'blame', 'grep', 'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'describe', 'shortlog', 'reflog',
-  'rev-list', 'merge-base', 'name-rev', 'for-each-ref', 'show-ref', 'help', 'version', 'var', 'check-ignore', 'check-attr', 'count-objects',
-  'whatchanged', 'range-diff', 'show-branch', 'diff-tree', 'diff-index', 'diff-files', 'cherry', 'verify-commit', 'verify-tag', 'fsck', 'remote',
-  'branch', 'tag', 'fetch', 'add', 'push', 'notes', 'gc', 'prune', 'repack', 'maintenance', 'hash-object', 'symbolic-ref', 'update-index', 'write-tree',
-  'mktree', 'mktag', 'hook', 'credential', 'check-ref-format', 'patch-id', 'interpret-trailers', 'stripspace', 'column', 'annotate', 'rerere', 'lfs',
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'blame',
+  'grep',
+  'ls-files',
+  'ls-tree',
+  'ls-remote',
+  'cat-file',
+  'describe',
+  'shortlog',
+  'reflog',
+  'rev-list',
+  'merge-base',
+  'name-rev',
+  'for-each-ref',
+  'show-ref',
+  'help',
+  'version',
+  'var',
+  'check-ignore',
+  'check-attr',
+  'count-objects',
+  'whatchanged',
+  'range-diff',
+  'show-branch',
+  'diff-tree',
+  'diff-index',
+  'diff-files',
+  'cherry',
+  'verify-commit',
+  'verify-tag',
+  'fsck',
+  'remote',
+  'branch',
+  'tag',
+  'fetch',
+  'add',
+  'push',
+  'notes',
+  'gc',
+  'prune',
+  'repack',
+  'maintenance',
+  'hash-object',
+  'symbolic-ref',
+  'update-index',
+  'write-tree',
+  'mktree',
+  'mktag',
+  'hook',
+  'credential',
+  'check-ref-format',
+  'patch-id',
+  'interpret-trailers',
+  'stripspace',
+  'column',
+  'annotate',
+  'rerere',
+  'lfs',
 ]);
 
 /** Subcommands that change files in the work tree in ways that depend on the repository's state. */
 const TREE_CHANGING = new Set([
-  'checkout', 'switch', 'restore', 'apply', 'am', 'merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'clean', 'checkout-index', 'read-tree',
-  'sparse-checkout', 'worktree', 'submodule', 'bisect', 'clone', 'init', 'format-patch', 'archive', 'bundle', 'mergetool', 'difftool', 'merge-file',
-  'stash', 'reset',
+  'checkout',
+  'switch',
+  'restore',
+  'apply',
+  'am',
+  'merge',
+  'pull',
+  'rebase',
+  'cherry-pick',
+  'revert',
+  'clean',
+  'checkout-index',
+  'read-tree',
+  'sparse-checkout',
+  'worktree',
+  'submodule',
+  'bisect',
+  'clone',
+  'init',
+  'format-patch',
+  'archive',
+  'bundle',
+  'mergetool',
+  'difftool',
+  'merge-file',
+  'stash',
+  'reset',
 ]);
 
 function hasOption(args: readonly Field[], names: readonly string[]): boolean {
@@ -246,14 +372,21 @@ function movesRefs(subcommand: string, args: readonly Field[]): boolean {
   switch (subcommand) {
     case 'branch':
     case 'tag': {
-      const listing = args.some((field) => /^(?:-[lvard]+|-D|--(?:list|delete|contains|no-contains|merged|no-merged|points-at|show-current|verbose|all|remotes|format|sort|column)(?:=.*)?)$/.test(field.text));
+      const listing = args.some((field) =>
+        /^(?:-[lvard]+|-D|--(?:list|delete|contains|no-contains|merged|no-merged|points-at|show-current|verbose|all|remotes|format|sort|column)(?:=.*)?)$/.test(
+          field.text,
+        ),
+      );
       return operands.length > 0 && !listing;
     }
     case 'symbolic-ref':
       return operands.length >= 2;
     case 'fetch':
     case 'push':
-      return operands.some((field) => !field.literal || field.text.includes(':') || field.text === '.') || args.some((field) => /^--(?:update-head-ok|mirror|all)$/.test(field.text));
+      return (
+        operands.some((field) => !field.literal || field.text.includes(':') || field.text === '.') ||
+        args.some((field) => /^--(?:update-head-ok|mirror|all)$/.test(field.text))
+      );
     default:
       return false;
   }
@@ -264,7 +397,15 @@ function readConfig(args: readonly Field[], site: CommandSite): void {
   const withValue = new Set(['--file', '-f', '--blob', '--type', '--default', '--comment', '--value', '--url']);
   const writeFlags = new Set(['--add', '--replace-all', '--unset', '--unset-all', '--rename-section', '--remove-section', '-e', '--edit']);
   const readFlags = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '-l', '--list', '--get-color', '--get-colorbool']);
-  const verbs: Record<string, 'read' | 'write'> = { get: 'read', list: 'read', set: 'write', unset: 'write', 'rename-section': 'write', 'remove-section': 'write', edit: 'write' };
+  const verbs: Record<string, 'read' | 'write'> = {
+    get: 'read',
+    list: 'read',
+    set: 'write',
+    unset: 'write',
+    'rename-section': 'write',
+    'remove-section': 'write',
+    edit: 'write',
+  };
   let mode: 'read' | 'write' | undefined;
   let sectionOperation = false;
   let edit = false;
@@ -416,7 +557,8 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
       // `-O<pager>` / `--open-files-in-pager=<pager>` runs a program on the matching files.
       for (const field of rest) {
         const pager = /^(?:-O|--open-files-in-pager(?:=|$))/.exec(field.text);
-        if (pager !== null) judgeProgramValue('opens the matches in a program (git grep -O)', { ...field, text: field.text.slice(pager[0].length), knownPrefix: '' }, site);
+        if (pager !== null)
+          judgeProgramValue('opens the matches in a program (git grep -O)', { ...field, text: field.text.slice(pager[0].length), knownPrefix: '' }, site);
       }
       break;
     case 'commit':
@@ -436,7 +578,12 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
       return UNKNOWN_OUTPUT;
     case 'rebase': {
       rest.forEach((field, index) => {
-        const exec = field.text === '-x' || field.text === '--exec' ? rest[index + 1] : field.text.startsWith('--exec=') ? { ...field, text: field.text.slice(7) } : undefined;
+        const exec =
+          field.text === '-x' || field.text === '--exec'
+            ? rest[index + 1]
+            : field.text.startsWith('--exec=')
+              ? { ...field, text: field.text.slice(7) }
+              : undefined;
         if (exec === undefined) return;
         if (exec.literal) site.runText(exec.text, UNKNOWN_OUTPUT, cwd);
         else site.unreadable(`runs a command after each rebased commit that cannot be read (${exec.text})`);
@@ -449,7 +596,8 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
     return UNKNOWN_OUTPUT;
   }
   if (!READ_ONLY.has(subcommand)) site.unknown(`runs git ${subcommand}, whose effects are not known`);
-  else if (movesRefs(subcommand, rest)) site.unknown(`may create or move a branch (git ${subcommand} ${rest.map((field) => field.text).join(' ')}), which is judged after it ran`);
+  else if (movesRefs(subcommand, rest))
+    site.unknown(`may create or move a branch (git ${subcommand} ${rest.map((field) => field.text).join(' ')}), which is judged after it ran`);
   // `cd "$(git rev-parse --show-toplevel)"` is common enough to know where it goes.
   const inProject = cwd !== undefined && !site.repoPath(cwd).startsWith('..');
   if (subcommand === 'rev-parse' && rest.length === 1 && rest[0]?.text === '--show-toplevel' && inProject) return { text: `${site.root}\n`, known: true };

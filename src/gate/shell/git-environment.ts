@@ -20,7 +20,8 @@ export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: 
     else if (name.startsWith('HOLDFAST_')) site.bypass(`sets ${name}, an attempt to change how the holdfast gate runs`);
     else if (name === 'GIT_CONFIG_PARAMETERS') site.bypass('passes git configuration through GIT_CONFIG_PARAMETERS, which can move the hooks folder');
     else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM') {
-      if (!(field.literal && field.text === '/dev/null')) site.bypass(`points git at another configuration file (${name}=${field.text}), which can move the hooks folder`);
+      if (!(field.literal && field.text === '/dev/null'))
+        site.bypass(`points git at another configuration file (${name}=${field.text}), which can move the hooks folder`);
     } else if (name === 'GIT_DIR') judgeGitDirectory(field, site.cwd, site, 'GIT_DIR=');
     else if ((name === 'HOME' || name === 'XDG_CONFIG_HOME') && site.mayCommit) {
       site.bypass(`points git at another global configuration (${name}=${field.text}), which can move the hooks folder`);

@@ -1,7 +1,18 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, normalize, resolve } from 'node:path';
-import type { Assignment, Command, CompoundList, Function as FunctionNode, ParsedScript, PipelineNode, AndOr, Redirection, Statement, SyntaxNode } from 'unbash';
+import type {
+  Assignment,
+  Command,
+  CompoundList,
+  Function as FunctionNode,
+  ParsedScript,
+  PipelineNode,
+  AndOr,
+  Redirection,
+  Statement,
+  SyntaxNode,
+} from 'unbash';
 import { forEachChild, parse } from 'unbash';
 import type { Action } from '../../contract/index.js';
 import { toRepoPath } from '../tool-call.js';
@@ -31,10 +42,29 @@ const HOOKS_PATH_SETTING = /hooks\s*path/i;
 /** Standard input that later tool calls send to a running session (Codex `write_stdin`): never judged by a hook. */
 const LATER_INPUT: Output = { text: '\u0000later input\u0000', known: false };
 /** Programs that read commands from their input when started with no script: shells and interpreters. */
-const READS_COMMANDS = new Set(['python', 'python3', 'node', 'perl', 'ruby', 'irb', 'php', 'lua', 'bun', 'deno', 'R', 'ghci', 'sqlite3', 'psql', 'mysql', 'tclsh', 'jshell']);
+const READS_COMMANDS = new Set([
+  'python',
+  'python3',
+  'node',
+  'perl',
+  'ruby',
+  'irb',
+  'php',
+  'lua',
+  'bun',
+  'deno',
+  'R',
+  'ghci',
+  'sqlite3',
+  'psql',
+  'mysql',
+  'tclsh',
+  'jshell',
+]);
 const LATER_COMMANDS = 'reads commands from its input, which later calls (write_stdin) would type into it unseen by any hook; run each command as its own call';
 /** Why a command that outlives the call is refused when its effects can only be judged after it ran. */
-const DETACHED = 'runs in the background with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground';
+const DETACHED =
+  'runs in the background with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground';
 
 const FILE_PROGRAMS: Record<string, (args: readonly Field[], site: CommandSite) => Output> = {
   echo: files.echo,
@@ -159,7 +189,11 @@ export class ShellReader {
     this.overlay.set(absolutePath, content);
     const path = this.repoPath(absolutePath);
     // `cat > src/x.ts` in a session: what it writes is typed later (write_stdin), after any check.
-    if (content.text.includes(LATER_INPUT.text)) this.bypass(segment, `writes ${path} with what it reads from its input, which later calls (write_stdin) would type unseen by any hook; write the file with apply_patch or a heredoc instead`);
+    if (content.text.includes(LATER_INPUT.text))
+      this.bypass(
+        segment,
+        `writes ${path} with what it reads from its input, which later calls (write_stdin) would type unseen by any hook; write the file with apply_patch or a heredoc instead`,
+      );
     this.actions.push({ type: 'write', path, content: content.text });
     if (!content.known) this.unknown(segment, `writes ${path} with content that cannot be known in advance`);
     this.judgeHookFiles(segment, path, 'replaces');
@@ -168,7 +202,10 @@ export class ShellReader {
     }
     const programs = GIT_CONFIG_FILE.test(path) ? programSettingsIn(content.text) : [];
     if (programs.length > 0) {
-      this.bypass(segment, `writes ${programs.join(', ')} into git configuration (${path}): a program git would then run inside later commands that look read-only, where no check sees it`);
+      this.bypass(
+        segment,
+        `writes ${programs.join(', ')} into git configuration (${path}): a program git would then run inside later commands that look read-only, where no check sees it`,
+      );
     }
   }
 
@@ -375,7 +412,14 @@ export class ShellReader {
   private assignmentField(assignment: Assignment, expander: Expander): Field {
     if (assignment.value.type === 'ArrayValue') {
       assignment.value.elements.forEach((element) => expandWord(element, expander));
-      return { text: assignment.text.slice(assignment.name.length + 1), literal: false, knownPrefix: '', descriptor: false, pos: assignment.pos, end: assignment.end };
+      return {
+        text: assignment.text.slice(assignment.name.length + 1),
+        literal: false,
+        knownPrefix: '',
+        descriptor: false,
+        pos: assignment.pos,
+        end: assignment.end,
+      };
     }
     return expandWhole(assignment.value, expander);
   }
@@ -391,7 +435,10 @@ export class ShellReader {
       } else if (redirect.type === 'HereString') {
         const field = redirect.target === undefined ? undefined : expandWhole(redirect.target, expander);
         input = field === undefined ? UNKNOWN_OUTPUT : { text: `${field.text}\n`, known: field.literal };
-      } else if (redirect.operator === '<' && (redirect.descriptor === undefined || redirect.descriptor.type === 'FileDescriptor' && redirect.descriptor.value === 0)) {
+      } else if (
+        redirect.operator === '<' &&
+        (redirect.descriptor === undefined || (redirect.descriptor.type === 'FileDescriptor' && redirect.descriptor.value === 0))
+      ) {
         const field = redirect.target === undefined ? undefined : expandWhole(redirect.target, expander);
         const path = field === undefined ? undefined : this.resolveField(field, scope.cwd, source.slice(redirect.pos, redirect.end));
         input = path === undefined ? UNKNOWN_OUTPUT : this.readFile(path);
@@ -477,7 +524,9 @@ export class ShellReader {
     const last = fields[fields.length - 1];
     const text =
       override ??
-      (first !== undefined && last !== undefined && first.pos >= 0 && last.end >= first.pos ? source.slice(first.pos, last.end) : fields.map((field) => quoted(field.text)).join(' '));
+      (first !== undefined && last !== undefined && first.pos >= 0 && last.end >= first.pos
+        ? source.slice(first.pos, last.end)
+        : fields.map((field) => quoted(field.text)).join(' '));
     this.actions.push({ type: 'run', cmd: text });
   }
 
@@ -513,7 +562,8 @@ export class ShellReader {
       remove: (path) => this.remove(segment, path),
       probe: (commandLine) => this.probe(commandLine, call),
       runText: (commandLine, stdin, cwd = call.cwd) => this.readSource(commandLine, scope.process(cwd), stdin),
-      runFields: (fields, stdin, cwd = call.cwd, env = new Map()) => this.dispatch([...fields], { ...call, stdin, cwd, env: new Map([...call.env, ...env]), runOverride: segment }),
+      runFields: (fields, stdin, cwd = call.cwd, env = new Map()) =>
+        this.dispatch([...fields], { ...call, stdin, cwd, env: new Map([...call.env, ...env]), runOverride: segment }),
     };
   }
 
@@ -541,7 +591,9 @@ export class ShellReader {
     let program = name.text;
     if (program.includes('/')) {
       const base = basename(program);
-      const system = program.startsWith('/') && (isWrapper(base) || SHELLS.has(base) || base === 'git' || Object.hasOwn(FILE_PROGRAMS, base) || READ_ONLY_PROGRAMS.has(base));
+      const system =
+        program.startsWith('/') &&
+        (isWrapper(base) || SHELLS.has(base) || base === 'git' || Object.hasOwn(FILE_PROGRAMS, base) || READ_ONLY_PROGRAMS.has(base));
       if (system) program = base;
     }
     if (isWrapper(program) && call.scope.functions.get(program) === undefined) return this.runWrapper(program, fields, call, site);
@@ -628,9 +680,11 @@ export class ShellReader {
         return UNKNOWN_OUTPUT;
     }
     if (READ_ONLY_PROGRAMS.has(program)) return UNKNOWN_OUTPUT;
-    if (call.stdin === LATER_INPUT && READS_COMMANDS.has(program) && args.every((field) => field.text.startsWith('-'))) site.bypass(`starts ${program}, which ${LATER_COMMANDS}`);
+    if (call.stdin === LATER_INPUT && READS_COMMANDS.has(program) && args.every((field) => field.text.startsWith('-')))
+      site.bypass(`starts ${program}, which ${LATER_COMMANDS}`);
     site.unknown(`runs ${program}, whose changes to files cannot be known in advance`);
-    if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${program} on the git hooks (${args.map((field) => field.text).join(' ')}), which may disable the pre-commit gate`);
+    if (args.some((field) => MENTIONS_HOOKS.test(field.text)))
+      site.bypass(`runs ${program} on the git hooks (${args.map((field) => field.text).join(' ')}), which may disable the pre-commit gate`);
     return UNKNOWN_OUTPUT;
   }
 
@@ -715,7 +769,8 @@ export class ShellReader {
     const content = path === undefined ? undefined : this.readFile(path);
     // Only the project's own scripts are read: a sourced nvm.sh or a venv's activate is someone else's code.
     const inProject = path !== undefined && !this.repoPath(path).startsWith('../');
-    const shell = content !== undefined && content.known && content.text !== '' && (!content.text.startsWith('#!') || /^#!\S*\b(ba|z|da|k)?sh\b/.test(content.text));
+    const shell =
+      content !== undefined && content.known && content.text !== '' && (!content.text.startsWith('#!') || /^#!\S*\b(ba|z|da|k)?sh\b/.test(content.text));
     if (path === undefined || content === undefined || !inProject || !shell || content.text.length > MAX_SCRIPT_LENGTH) {
       site.unknown(`runs ${file.text}, whose changes to files cannot be known in advance`);
       if (args.some((field) => MENTIONS_HOOKS.test(field.text))) site.bypass(`runs ${file.text} on the git hooks, which may disable the pre-commit gate`);
@@ -774,7 +829,11 @@ export class ShellReader {
       }
       if (flags.has('s') || flags.has('i') || flags.has('shell') || flags.has('login')) {
         own();
-        return this.runBody([{ ...(inner[0] as Field), text: inner.map((field) => field.text).join(' '), literal: inner.every((field) => field.literal) }], next, site);
+        return this.runBody(
+          [{ ...(inner[0] as Field), text: inner.map((field) => field.text).join(' '), literal: inner.every((field) => field.literal) }],
+          next,
+          site,
+        );
       }
     }
     if (program === 'doas' && flags.has('s')) {
@@ -801,8 +860,16 @@ export class ShellReader {
     const command = inner.length === 0 ? [syntheticField('echo')] : inner;
     const replace = values.get('I') ?? values.get('i') ?? values.get('replace');
     const fromInput = call.stdin.known && values.get('a') === undefined && values.get('arg-file') === undefined;
-    const words = fromInput ? call.stdin.text.split(/\s+/).filter((word) => word !== '').map((word) => syntheticField(word)) : [syntheticField('<input>', false)];
-    const argv = replace === undefined ? [...command, ...words] : command.map((field) => (field.text.includes(replace.text) ? syntheticField(field.text, fromInput && words.length <= 1) : field));
+    const words = fromInput
+      ? call.stdin.text
+          .split(/\s+/)
+          .filter((word) => word !== '')
+          .map((word) => syntheticField(word))
+      : [syntheticField('<input>', false)];
+    const argv =
+      replace === undefined
+        ? [...command, ...words]
+        : command.map((field) => (field.text.includes(replace.text) ? syntheticField(field.text, fromInput && words.length <= 1) : field));
     return this.dispatch(argv, { ...call, stdin: UNKNOWN_OUTPUT, runOverride: call.segment });
   }
 
@@ -841,7 +908,10 @@ export class ShellReader {
       const name = field.text.slice(0, equals).replace(/\+$/, '');
       const value: Field = { ...field, text: field.text.slice(equals + 1), knownPrefix: field.knownPrefix.slice(equals + 1) };
       assignments.set(name, value);
-      call.scope.variables.set(name, { value: value.literal ? value.text : undefined, exported: exporting || call.scope.variables.get(name)?.exported === true });
+      call.scope.variables.set(name, {
+        value: value.literal ? value.text : undefined,
+        exported: exporting || call.scope.variables.get(name)?.exported === true,
+      });
     }
     this.judgeAssignments(assignments, call.segment, call.scope, call.cwd);
   }

@@ -189,7 +189,14 @@ export function expandWhole(word: Word, expander: Expander): Field {
   if (fields.length === 1) return fields[0] as Field;
   const text = fields.map((field) => field.text).join(' ');
   const literal = fields.length > 0 && fields.every((field) => field.literal);
-  return { text, literal: fields.length === 0 ? true : literal, knownPrefix: literal ? text : (fields[0]?.knownPrefix ?? ''), descriptor: false, pos: word.pos, end: word.end };
+  return {
+    text,
+    literal: fields.length === 0 ? true : literal,
+    knownPrefix: literal ? text : (fields[0]?.knownPrefix ?? ''),
+    descriptor: false,
+    pos: word.pos,
+    end: word.end,
+  };
 }
 
 /** A heredoc body: literal when its delimiter is quoted, expanded (no splitting) otherwise. */

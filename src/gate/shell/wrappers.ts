@@ -14,7 +14,11 @@ interface WrapperSpec {
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
-  sudo: { values: 'ugCDhprtTUc', longValues: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'login-class'], assignments: true },
+  sudo: {
+    values: 'ugCDhprtTUc',
+    longValues: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'login-class'],
+    assignments: true,
+  },
   doas: { values: 'uC', longValues: [] },
   env: { values: 'uCSP', longValues: ['unset', 'chdir', 'split-string'], assignments: true },
   command: { values: '', longValues: [] },
@@ -30,7 +34,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chronic: { values: '', longValues: [] },
   unbuffer: { values: '', longValues: [] },
   flock: { values: 'wEc', longValues: ['timeout', 'conflict-exit-code', 'command'], skipOperands: 1 },
-  xargs: { values: 'adEILnPs', optional: 'eil', longValues: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] },
+  xargs: {
+    values: 'adEILnPs',
+    optional: 'eil',
+    longValues: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+  },
   busybox: { values: '', longValues: [] },
 };
 

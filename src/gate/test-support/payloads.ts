@@ -24,7 +24,13 @@ export const claude = {
   multiEdit: (root: string, session: string, path: string, edits: { old_string: string; new_string: string; replace_all?: boolean }[]) =>
     claudeEvent(root, session, 'MultiEdit', { file_path: `${root}/${path}`, edits }),
   notebookEdit: (root: string, session: string, path: string, newSource: string) =>
-    claudeEvent(root, session, 'NotebookEdit', { notebook_path: `${root}/${path}`, cell_id: 'cell-1', new_source: newSource, cell_type: 'code', edit_mode: 'replace' }),
+    claudeEvent(root, session, 'NotebookEdit', {
+      notebook_path: `${root}/${path}`,
+      cell_id: 'cell-1',
+      new_source: newSource,
+      cell_type: 'code',
+      edit_mode: 'replace',
+    }),
   bash: (root: string, session: string, command: string) => claudeEvent(root, session, 'Bash', { command, description: 'run it', timeout: 120000 }),
   read: (root: string, session: string, path: string) => claudeEvent(root, session, 'Read', { file_path: `${root}/${path}` }),
 };

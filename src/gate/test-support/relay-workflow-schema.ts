@@ -8,9 +8,29 @@ import { z } from 'zod';
  * other shape is refused.
  */
 const SWARM_PATTERNS = [
-  'fan-out', 'pipeline', 'hub-spoke', 'consensus', 'mesh', 'handoff', 'cascade', 'dag', 'debate', 'hierarchical', 'map-reduce',
-  'scatter-gather', 'supervisor', 'reflection', 'red-team', 'verifier', 'auction', 'escalation', 'saga', 'circuit-breaker',
-  'blackboard', 'swarm', 'competitive',
+  'fan-out',
+  'pipeline',
+  'hub-spoke',
+  'consensus',
+  'mesh',
+  'handoff',
+  'cascade',
+  'dag',
+  'debate',
+  'hierarchical',
+  'map-reduce',
+  'scatter-gather',
+  'supervisor',
+  'reflection',
+  'red-team',
+  'verifier',
+  'auction',
+  'escalation',
+  'saga',
+  'circuit-breaker',
+  'blackboard',
+  'swarm',
+  'competitive',
 ] as const;
 
 const nonNegativeInteger = z.number().int().min(0);
@@ -31,7 +51,9 @@ const Workflow = z
   .object({
     name: z.string(),
     description: z.string().optional(),
-    preflight: z.array(z.object({ command: z.string(), failIf: z.string().optional(), successIf: z.string().optional(), description: z.string().optional() }).strict()).optional(),
+    preflight: z
+      .array(z.object({ command: z.string(), failIf: z.string().optional(), successIf: z.string().optional(), description: z.string().optional() }).strict())
+      .optional(),
     steps: z.array(DeterministicStep).min(1),
     onError: z.enum(['fail', 'skip', 'retry']).optional(),
   })
@@ -42,7 +64,14 @@ export const RelayWorkflowFileSchema = z
     version: z.string(),
     name: z.string(),
     description: z.string().optional(),
-    swarm: z.object({ pattern: z.enum(SWARM_PATTERNS), maxConcurrency: z.number().int().min(1).optional(), timeoutMs: nonNegativeInteger.optional(), channel: z.string().optional() }).strict(),
+    swarm: z
+      .object({
+        pattern: z.enum(SWARM_PATTERNS),
+        maxConcurrency: z.number().int().min(1).optional(),
+        timeoutMs: nonNegativeInteger.optional(),
+        channel: z.string().optional(),
+      })
+      .strict(),
     workflows: z.array(Workflow).optional(),
   })
   .strict();
@@ -59,7 +88,8 @@ export function relaySchemaErrors(value: unknown): string[] {
     const names = workflow.steps.map((step) => step.name);
     for (const [position, step] of workflow.steps.entries()) {
       if (names.indexOf(step.name) !== position) errors.push(`workflows.${index}.steps.${position}.name: "${step.name}" is not unique`);
-      for (const needed of step.dependsOn ?? []) if (!names.includes(needed)) errors.push(`workflows.${index}.steps.${position}.dependsOn: no step "${needed}"`);
+      for (const needed of step.dependsOn ?? [])
+        if (!names.includes(needed)) errors.push(`workflows.${index}.steps.${position}.dependsOn: no step "${needed}"`);
     }
   }
   return errors;

@@ -174,10 +174,7 @@ export function anthropicMessage(text: string, extra: { thinking?: string; stopR
       id: 'msg_fake',
       type: 'message',
       role: 'assistant',
-      content: [
-        ...(extra.thinking !== undefined ? [{ type: 'thinking', thinking: extra.thinking, signature: 'sig' }] : []),
-        { type: 'text', text },
-      ],
+      content: [...(extra.thinking !== undefined ? [{ type: 'thinking', thinking: extra.thinking, signature: 'sig' }] : []), { type: 'text', text }],
       stop_reason: extra.stopReason ?? 'end_turn',
       usage: { input_tokens: extra.inputTokens ?? 12, output_tokens: extra.outputTokens ?? 7 },
     },

@@ -1,7 +1,11 @@
 import type { PressureRecord, PressureVerdict } from '../../contract/index.js';
 
 /** A results-file record with only what comparison and summaries read filled in meaningfully. */
-export function record(fixtureId: string, verdict: PressureVerdict, extra: Partial<Pick<PressureRecord, 'target' | 'rep' | 'variant' | 'rule'>> = {}): PressureRecord {
+export function record(
+  fixtureId: string,
+  verdict: PressureVerdict,
+  extra: Partial<Pick<PressureRecord, 'target' | 'rep' | 'variant' | 'rule'>> = {},
+): PressureRecord {
   return {
     type: 'pressure-result',
     version: 1,

@@ -22,7 +22,9 @@ describe('R6 ORDER', () => {
     if (rule.check.kind !== 'order') throw new Error('R6 is the order rule');
     const refused = { ...book, rules: [{ ...rule, check: { ...rule.check, command: '(?=npm) test' } }] };
     expect(await checkActions([write('src/a.ts'), run('npm test')], [], refused)).toEqual([]);
-    expect(await checkActions([write('src/a.ts'), run('npm test'), commit], [], refused)).toEqual([expect.objectContaining({ ok: false, detail: expect.stringMatching(/cannot be judged: the test command pattern/) })]);
+    expect(await checkActions([write('src/a.ts'), run('npm test'), commit], [], refused)).toEqual([
+      expect.objectContaining({ ok: false, detail: expect.stringMatching(/cannot be judged: the test command pattern/) }),
+    ]);
   });
 
   it.each(['npm test', 'npm run test', 'npx vitest run', 'pnpm test', 'yarn test', '  npm test -- --reporter=dot', 'npx vitest run src/orders'])(
@@ -33,13 +35,20 @@ describe('R6 ORDER', () => {
     },
   );
 
-  it.each(['npm test || true', 'npm test; git push', 'npm test && rm -rf dist', 'echo npm test', 'npm install', 'npm test | tee log', 'npm test\nrm -rf /', 'npm tests', 'npm test `x`'])(
-    'does not count %j as the test run',
-    async (cmd) => {
-      const results = await judge('R6', [write('src/a.ts'), run(cmd), commit]);
-      expect(results).toEqual([expect.objectContaining({ actionIndex: 2, ok: false })]);
-    },
-  );
+  it.each([
+    'npm test || true',
+    'npm test; git push',
+    'npm test && rm -rf dist',
+    'echo npm test',
+    'npm install',
+    'npm test | tee log',
+    'npm test\nrm -rf /',
+    'npm tests',
+    'npm test `x`',
+  ])('does not count %j as the test run', async (cmd) => {
+    const results = await judge('R6', [write('src/a.ts'), run(cmd), commit]);
+    expect(results).toEqual([expect.objectContaining({ actionIndex: 2, ok: false })]);
+  });
 
   it('refuses a commit whose test run came before the last write, naming both', async () => {
     const results = await judge('R6', [write('src/a.ts'), run('npm test'), write('src/b.ts'), commit]);
@@ -96,8 +105,28 @@ describe('R6 ORDER', () => {
 
     it('the last test run decides: fail then pass is fine, pass then fail is not', async () => {
       const actions = [write('src/a.ts'), run('npm test'), run('npm test'), commit];
-      expect((await judgeObserved(actions, new Map([[1, failed], [2, passed]])))[0]?.ok).toBe(true);
-      expect((await judgeObserved(actions, new Map([[1, passed], [2, failed]])))[0]?.ok).toBe(false);
+      expect(
+        (
+          await judgeObserved(
+            actions,
+            new Map([
+              [1, failed],
+              [2, passed],
+            ]),
+          )
+        )[0]?.ok,
+      ).toBe(true);
+      expect(
+        (
+          await judgeObserved(
+            actions,
+            new Map([
+              [1, passed],
+              [2, failed],
+            ]),
+          )
+        )[0]?.ok,
+      ).toBe(false);
     });
 
     it('a failing run before the last change is the usual "no test run after the change"', async () => {

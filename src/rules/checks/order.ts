@@ -49,13 +49,23 @@ export const orderCheck: CheckHandler<OrderCheck> = {
           results.push(result(rule, action.index, true, `${commit} follows a test run (action ${lastTestRun})${lastTestRunObserved ? ' that passed' : ''}.`));
         } else if (lastFailedRun !== undefined && after(lastFailedRun.index)) {
           results.push(
-            result(rule, action.index, false, `${commit} follows a test run (action ${lastFailedRun.index}) that did not pass: ${lastFailedRun.ending}. A test run counts only when it passes; fix what fails, run ${check.example} again, then commit.`),
+            result(
+              rule,
+              action.index,
+              false,
+              `${commit} follows a test run (action ${lastFailedRun.index}) that did not pass: ${lastFailedRun.ending}. A test run counts only when it passes; fix what fails, run ${check.example} again, then commit.`,
+            ),
           );
         } else if (lastChange === undefined) {
           results.push(result(rule, action.index, false, `${commit} has no test run before it; run ${check.example} first.`));
         } else {
           results.push(
-            result(rule, action.index, false, `${commit} comes after the last change (action ${lastChange}) with no test run in between; run ${check.example} after your last change and before committing.`),
+            result(
+              rule,
+              action.index,
+              false,
+              `${commit} comes after the last change (action ${lastChange}) with no test run in between; run ${check.example} after your last change and before committing.`,
+            ),
           );
         }
       }

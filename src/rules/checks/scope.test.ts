@@ -2,13 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { judge, write } from '../test-support/rulebooks.js';
 
 describe('R2 SCOPE', () => {
-  it.each(['src/a.ts', 'src/features/orders/api.ts', './src/a.ts', 'src/a/../b.ts', 'src/.env.example', 'src//x.ts'])(
-    'allows a write to %j',
-    async (path) => {
-      const [result] = await judge('R2', [write(path)]);
-      expect(result).toMatchObject({ rule: 'R2', name: 'SCOPE', actionIndex: 0, ok: true });
-    },
-  );
+  it.each(['src/a.ts', 'src/features/orders/api.ts', './src/a.ts', 'src/a/../b.ts', 'src/.env.example', 'src//x.ts'])('allows a write to %j', async (path) => {
+    const [result] = await judge('R2', [write(path)]);
+    expect(result).toMatchObject({ rule: 'R2', name: 'SCOPE', actionIndex: 0, ok: true });
+  });
 
   it.each([
     ['docs/adr/0007.md', /outside the allowed paths \(src\/\*\*\)/],

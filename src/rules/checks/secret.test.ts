@@ -10,7 +10,9 @@ describe('R1 SECRET', () => {
     const content = `export const config = {\n  region: 'eu-west-1',\n  accessKeyId: '${awsKeyId}',\n};\n`;
     const [result] = await judge('R1', [write('src/config.ts', content)]);
     expect(result).toMatchObject({ rule: 'R1', name: 'SECRET', actionIndex: 0, ok: false });
-    expect(result?.detail).toMatch(/^R1 SECRET: write to "src\/config\.ts" hardcodes a credential at line 3 \(.+, AKIA.*…\).*; read it from the environment instead\.$/);
+    expect(result?.detail).toMatch(
+      /^R1 SECRET: write to "src\/config\.ts" hardcodes a credential at line 3 \(.+, AKIA.*…\).*; read it from the environment instead\.$/,
+    );
     expect(result?.detail).not.toContain(awsKeyId);
   });
 
@@ -36,6 +38,11 @@ describe('R1 SECRET', () => {
   });
 
   it('judges only writes', async () => {
-    expect(await judge('R1', [{ type: 'delete', path: 'src/a.ts' }, { type: 'run', cmd: `export TOKEN=${password}` }])).toEqual([]);
+    expect(
+      await judge('R1', [
+        { type: 'delete', path: 'src/a.ts' },
+        { type: 'run', cmd: `export TOKEN=${password}` },
+      ]),
+    ).toEqual([]);
   });
 });

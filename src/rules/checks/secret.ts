@@ -45,7 +45,12 @@ export const secretCheck: CheckHandler<SecretCheck> = {
       const [first] = findings;
       if (first === undefined) return result(rule, index, true, `${what} hardcodes no credential.`);
       const more = findings.length > 1 ? ` and ${findings.length - 1} more` : '';
-      return result(rule, index, false, `${what} hardcodes a credential at line ${first.line} (${first.detector}, ${first.masked})${more}; read it from the environment instead.`);
+      return result(
+        rule,
+        index,
+        false,
+        `${what} hardcodes a credential at line ${first.line} (${first.detector}, ${first.masked})${more}; read it from the environment instead.`,
+      );
     }
   },
 };

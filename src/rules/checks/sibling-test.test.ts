@@ -28,7 +28,11 @@ describe('R3 TESTS', () => {
     ['tsx module with tsx test', ['src/components/Badge.tsx', 'src/components/Badge.test.tsx']],
     ['tsx module with ts test', ['src/components/Badge.tsx', 'src/components/Badge.test.ts']],
   ])('accepts a new module with its sibling test (%s)', async (_, paths) => {
-    const results = await judge('R3', paths.map((path) => write(path)), existing);
+    const results = await judge(
+      'R3',
+      paths.map((path) => write(path)),
+      existing,
+    );
     expect(results).toHaveLength(1);
     expect(results[0]?.ok).toBe(true);
   });

@@ -38,7 +38,9 @@ export const siblingTestCheck: CheckHandler<SiblingTestCheck> = {
           results.push(result(rule, index, true, `write to ${shown} creates a new module and the round writes its test ${JSON.stringify(test)}.`));
         } else {
           const expected = candidates[0]?.replace(/\\(.)/g, '$1') ?? 'a sibling test';
-          results.push(result(rule, index, false, `write to ${shown} creates a new module with no test; write ${JSON.stringify(expected)} in the same change.`));
+          results.push(
+            result(rule, index, false, `write to ${shown} creates a new module with no test; write ${JSON.stringify(expected)} in the same change.`),
+          );
         }
       }
       return results;

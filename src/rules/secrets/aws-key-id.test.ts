@@ -14,14 +14,29 @@ async function byTheRule(content: string): Promise<{ start: number; value: strin
     source: { filePath: 'a.ts', content, ext: '.ts', contentType: 'text' },
     options: { config: { rules: [{ id: AWS_RULE, rule: awsRule, options: { enableIDScanRule: true } }] }, noPhysicFilePath: true, locale: 'en' },
   });
-  return result.messages.filter((message) => message.messageId === 'AWSAccessKeyID').map((message) => ({ start: message.range[0], value: content.slice(message.range[0], message.range[1]) }));
+  return result.messages
+    .filter((message) => message.messageId === 'AWSAccessKeyID')
+    .map((message) => ({ start: message.range[0], value: content.slice(message.range[0], message.range[1]) }));
 }
 
 describe('AWS access key ids', () => {
   const keyId = fakeSecrets(7).awsAccessKeyId;
   const piece = fc.oneof(
     fc.string({ maxLength: 5 }),
-    fc.constantFrom(keyId, keyId.slice(0, 19), `${keyId}X`, ['AKIA', 'IOSFODNN7EXAMPLE'].join(''), 'A3TX', 'ASIA', '0123456789ABCDEF', '_', ' ', '"', 'é', 'account_id = 1234-5678-9012'),
+    fc.constantFrom(
+      keyId,
+      keyId.slice(0, 19),
+      `${keyId}X`,
+      ['AKIA', 'IOSFODNN7EXAMPLE'].join(''),
+      'A3TX',
+      'ASIA',
+      '0123456789ABCDEF',
+      '_',
+      ' ',
+      '"',
+      'é',
+      'account_id = 1234-5678-9012',
+    ),
   );
   const text = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
 

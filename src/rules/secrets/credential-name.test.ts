@@ -10,17 +10,36 @@ describe('credential names', () => {
   });
 
   it.each([
-    ['password', 'password'], ['DB_PASSWORD', 'password'], ['DB_PASSWORD_PRIMARY', 'password'], ['apiKey', 'API key'],
-    ['api_key', 'API key'], ['APIKEY', 'API key'], ['private_key', 'private key'], ['clientSecret', 'secret'],
-    ['GITHUB_TOKEN', 'token'], ['Authorization', 'authorization header'], ['credentials', 'credential'],
+    ['password', 'password'],
+    ['DB_PASSWORD', 'password'],
+    ['DB_PASSWORD_PRIMARY', 'password'],
+    ['apiKey', 'API key'],
+    ['api_key', 'API key'],
+    ['APIKEY', 'API key'],
+    ['private_key', 'private key'],
+    ['clientSecret', 'secret'],
+    ['GITHUB_TOKEN', 'token'],
+    ['Authorization', 'authorization header'],
+    ['credentials', 'credential'],
   ])('%s holds a %s', (name, kind) => {
     expect(classifyCredentialName(name)).toBe(kind);
   });
 
-  it.each(['key', 'monkey', 'keyboard', 'author', 'passwordLength', 'tokenUrl', 'secretName', 'apiKeyHeader', 'passwordHash', 'tokenizer', 'bypass', 'private_key_id', 'primaryKey'])(
-    '%s holds no credential',
-    (name) => {
-      expect(classifyCredentialName(name)).toBeUndefined();
-    },
-  );
+  it.each([
+    'key',
+    'monkey',
+    'keyboard',
+    'author',
+    'passwordLength',
+    'tokenUrl',
+    'secretName',
+    'apiKeyHeader',
+    'passwordHash',
+    'tokenizer',
+    'bypass',
+    'private_key_id',
+    'primaryKey',
+  ])('%s holds no credential', (name) => {
+    expect(classifyCredentialName(name)).toBeUndefined();
+  });
 });

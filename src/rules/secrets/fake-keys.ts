@@ -48,7 +48,13 @@ export function fakeSecrets(seed = 1) {
     githubFineGrained: 'github' + '_pat_' + randomChars(ALPHANUMERIC, 82, seed + 4),
     slackBotToken: 'xo' + 'xb-' + randomChars(DIGITS, 12, seed + 5) + '-' + randomChars(DIGITS, 13, seed + 6) + '-' + randomChars(ALPHANUMERIC, 24, seed + 7),
     slackWebhook:
-      'https://hooks.' + 'slack.com/services/T' + randomChars(UPPER_DIGITS, 10, seed + 8) + '/B' + randomChars(UPPER_DIGITS, 10, seed + 9) + '/' + randomChars(ALPHANUMERIC, 24, seed + 10),
+      'https://hooks.' +
+      'slack.com/services/T' +
+      randomChars(UPPER_DIGITS, 10, seed + 8) +
+      '/B' +
+      randomChars(UPPER_DIGITS, 10, seed + 9) +
+      '/' +
+      randomChars(ALPHANUMERIC, 24, seed + 10),
     openaiProjectKey: 'sk-' + 'proj-' + randomChars(URL_SAFE, 74, seed + 11) + 'T3Blbk' + 'FJ' + randomChars(URL_SAFE, 74, seed + 12),
     anthropicKey: 'sk-' + 'ant-api03-' + randomChars(URL_SAFE, 93, seed + 13) + 'AA',
     npmToken: 'np' + 'm_' + randomChars(ALPHANUMERIC, 36, seed + 14),

@@ -80,7 +80,11 @@ describe('findGenericSecrets: look-alikes that are not secrets', () => {
     ['lockfile integrity hash', 'package-lock.json', '"integrity": "sha512-4rEE2BVhC3n0XEAL5sXvEp0YOwZXbMx2uQOPBz9iSp4b1Q8dTbJkYd+gX2w0LZ0a9y9yKQ7Qk2l3A=="'],
     ['author', 'package.json', '"author": "Jane Q. Doe <jane@example.org>"'],
     ['React key', 'src/a.tsx', '<Row key={item.id} keyboard="QwErTy12345" />'],
-    ['jwt.io sample', 'src/a.ts', `const token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ'}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";`],
+    [
+      'jwt.io sample',
+      'src/a.ts',
+      `const token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ'}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";`,
+    ],
     ['error message', 'src/a.ts', "const passwordError = 'Password must contain a digit';"],
     ['prose with spaces', 'README.md', 'token: the token you created in settings'],
     ['bearer template', 'src/a.ts', 'headers: { Authorization: `Bearer ${token}` }'],

@@ -86,7 +86,12 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
       continue;
     }
     keywords.lastIndex = Math.max(keywords.lastIndex, read.resumeAt);
-    found.push({ detector: kind === BARE_KEY ? 'AWS secret access key' : detectorFor(isBearer || scheme !== null ? 'bearer' : kind), start, end: literal.end, value });
+    found.push({
+      detector: kind === BARE_KEY ? 'AWS secret access key' : detectorFor(isBearer || scheme !== null ? 'bearer' : kind),
+      start,
+      end: literal.end,
+      value,
+    });
   }
   return found;
 }
@@ -216,8 +221,18 @@ function readQuoted(content: string, quoteAt: number): Read {
 
 function isUnquotedTerminator(code: number): boolean {
   return (
-    code === 32 || code === 9 || code === 13 || code === 10 || code === 44 /* , */ || code === 59 /* ; */ ||
-    code === 34 || code === 39 || code === 96 || code === 41 /* ) */ || code === 125 /* } */ || code === 93 /* ] */
+    code === 32 ||
+    code === 9 ||
+    code === 13 ||
+    code === 10 ||
+    code === 44 /* , */ ||
+    code === 59 /* ; */ ||
+    code === 34 ||
+    code === 39 ||
+    code === 96 ||
+    code === 41 /* ) */ ||
+    code === 125 /* } */ ||
+    code === 93 /* ] */
   );
 }
 
@@ -282,8 +297,16 @@ function readFallbackLiteral(content: string, start: number, nextExpressionStop:
 
 function isTokenCode(code: number): boolean {
   return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
-    code === 46 || code === 95 || code === 126 || code === 43 || code === 47 || code === 61 || code === 45 // . _ ~ + / = -
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 46 ||
+    code === 95 ||
+    code === 126 ||
+    code === 43 ||
+    code === 47 ||
+    code === 61 ||
+    code === 45 // . _ ~ + / = -
   );
 }
 
@@ -307,8 +330,17 @@ function isSchemeCode(code: number): boolean {
 
 function endsUserInfo(code: number): boolean {
   return (
-    code === 47 /* / */ || code === 63 /* ? */ || code === 35 /* # */ || code === 32 || code === 9 || code === 10 ||
-    code === 13 || code === 34 || code === 39 || code === 96 || code === 92 /* \ */
+    code === 47 /* / */ ||
+    code === 63 /* ? */ ||
+    code === 35 /* # */ ||
+    code === 32 ||
+    code === 9 ||
+    code === 10 ||
+    code === 13 ||
+    code === 34 ||
+    code === 39 ||
+    code === 96 ||
+    code === 92 /* \ */
   );
 }
 

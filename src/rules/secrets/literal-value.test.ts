@@ -27,7 +27,16 @@ describe('literal values', () => {
   });
 
   it('tells placeholders by shape, not by words inside random strings', () => {
-    for (const stand of ['your-api-key-here', 'REPLACE_WITH_YOUR_TOKEN', 'changeme123', 'xxxxxxxx', '********', 'sk-...', 'not-a-real-password', 'example-secret-9f8e7d']) {
+    for (const stand of [
+      'your-api-key-here',
+      'REPLACE_WITH_YOUR_TOKEN',
+      'changeme123',
+      'xxxxxxxx',
+      '********',
+      'sk-...',
+      'not-a-real-password',
+      'example-secret-9f8e7d',
+    ]) {
       expect(isPlaceholder(stand), stand).toBe(true);
     }
     for (const key of ['Q9vTtestR2mZk81PqLw0', 'hereAb3Kq9ZmT7vLx2Pw', 'k2YourQ8mZ1vT0pLx9Ws', 'Zq8fakeM2kT9vLp0Rw3x']) {

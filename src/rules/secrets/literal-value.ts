@@ -9,10 +9,54 @@ export const MIN_SECRET_LENGTH = 8;
  * a real key holds `test` or `here` by chance as often as any other four letters.
  */
 const PLACEHOLDER_WORDS = new Set([
-  'your', 'my', 'the', 'a', 'an', 'with', 'goes', 'here', 'not', 'real', 'example', 'sample', 'dummy', 'fake', 'test',
-  'testing', 'mock', 'demo', 'placeholder', 'redacted', 'todo', 'fixme', 'insert', 'replace', 'change', 'changeme',
-  'me', 'foo', 'bar', 'baz', 'foobar', 'lorem', 'ipsum', 'secret', 'password', 'pass', 'token', 'key', 'api', 'value',
-  'notasecret', 'xxx', 'xxxx', 'abc', 'local', 'dev', 'development', 'default',
+  'your',
+  'my',
+  'the',
+  'a',
+  'an',
+  'with',
+  'goes',
+  'here',
+  'not',
+  'real',
+  'example',
+  'sample',
+  'dummy',
+  'fake',
+  'test',
+  'testing',
+  'mock',
+  'demo',
+  'placeholder',
+  'redacted',
+  'todo',
+  'fixme',
+  'insert',
+  'replace',
+  'change',
+  'changeme',
+  'me',
+  'foo',
+  'bar',
+  'baz',
+  'foobar',
+  'lorem',
+  'ipsum',
+  'secret',
+  'password',
+  'pass',
+  'token',
+  'key',
+  'api',
+  'value',
+  'notasecret',
+  'xxx',
+  'xxxx',
+  'abc',
+  'local',
+  'dev',
+  'development',
+  'default',
 ]);
 /** Longer than this, a segment is random material, not a word or a counter next to one. */
 const MAX_FILLER_SEGMENT = 8;
@@ -23,7 +67,11 @@ const NON_VALUES = new Set(['none', 'null', 'nil', 'undefined', 'false', 'true',
  * Published documentation values, safe by construction (the jwt.io "John Doe" token payload).
  * Kept as fragments: the whole token would itself look like a credential to other scanners.
  */
-const WELL_KNOWN_PUBLIC_FRAGMENTS = ['eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', 'IOSFODNN7EXAMPLE', 'K7MDENG/bPxRfiCYEXAMPLEKEY'];
+const WELL_KNOWN_PUBLIC_FRAGMENTS = [
+  'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ',
+  'IOSFODNN7EXAMPLE',
+  'K7MDENG/bPxRfiCYEXAMPLEKEY',
+];
 
 /** A reference to somewhere else (`${VAR}`, `$VAR`, `{{ var }}`, `%(var)s`, `<VALUE>`), not a value. */
 function isIndirection(value: string): boolean {

@@ -32,9 +32,12 @@ describe('prefixed vendor keys the preset does not know', () => {
       fc.constantFrom(...Object.values(secrets), 'sk', '_live_', 'k_live_', 'AIza', 'SK', 'sk-', 'eyJ', 'S', 'K', '-', ' ', '.'),
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')), (content) => {
-        expect(findPrefixedSecrets(content)).toEqual(findPrefixedSecrets(content, false));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')),
+        (content) => {
+          expect(findPrefixedSecrets(content)).toEqual(findPrefixedSecrets(content, false));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

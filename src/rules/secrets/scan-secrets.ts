@@ -23,9 +23,7 @@ export async function scanSecrets(content: string, filePath: string, options: Se
 
 /** The secrets in one file's content with their spans, vendor findings preferred over overlapping generic ones. */
 export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<DetectedSecret[]> {
-  const vendor = options.detectors.includes('secretlint-recommend')
-    ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)]
-    : [];
+  const vendor = options.detectors.includes('secretlint-recommend') ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)] : [];
   const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
   // Most content holds no candidate at all: nothing to filter, sort or merge.
   if (vendor.length === 0 && generic.length === 0) return [];

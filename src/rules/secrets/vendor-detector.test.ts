@@ -20,7 +20,11 @@ describe('vendor detector', () => {
   it('finds the same secrets with and without the prefilter on every sample', async () => {
     const secrets = Object.values(fakeSecrets(5));
     // Each secret alone too: a file with an access key id and no secret key name skips the AWS rule.
-    const samples = [...secrets.map((secret) => `const value = "${secret}";\nAWS_SECRET_ACCESS_KEY=${secret}\n`), ...secrets.map((secret) => `const value = "${secret}";\n`), fakeServiceAccountJson(5)];
+    const samples = [
+      ...secrets.map((secret) => `const value = "${secret}";\nAWS_SECRET_ACCESS_KEY=${secret}\n`),
+      ...secrets.map((secret) => `const value = "${secret}";\n`),
+      fakeServiceAccountJson(5),
+    ];
     for (const sample of samples) {
       for (const path of ['src/a.ts', 'deploy/key.json', '.npmrc']) {
         expect(await findVendorSecrets(sample, path, { prefilter: true })).toEqual(await findVendorSecrets(sample, path, { prefilter: false }));
@@ -40,10 +44,54 @@ describe('vendor rule selection in one pass', () => {
   const piece = fc.oneof(
     fc.string({ maxLength: 6 }),
     fc.constantFrom(
-      'A3T', 'AKIA', 'ASIA', 'secret_access_key', 'SECRETACCESSKEY', 'Secret_Access_key', 'private_key_id', '\\u', '-----BEGIN', 'npm_', '_authToken=',
-      'x-oauth-basic@github', 'https://user:pass@', 'ftp://a:b@', 'http://a-b:c_d@', 'xoxb-', 'xapp-', 'hooks.slack.com', 'HOOKS.Slack.COM', 'SG.', 'shppa_',
-      'ghp_', 'github_pat_', 'glpat-', 'glc_', 'glsa_', 'T3BlbkFJ', 'sk-ant-api0', 'gsk_', 'hf_', 'lin_api_', 'ntn_', 'ops_ey', 'MongoDB', 'MYSQL',
-      'postgres', 'PoStGrEs', 'hvs.', 'vcp_', 'dapi', 'dckr_pat_', 'figd_', 'https', 'AKI', 'gh', 'sec', 'é', '\u212a',
+      'A3T',
+      'AKIA',
+      'ASIA',
+      'secret_access_key',
+      'SECRETACCESSKEY',
+      'Secret_Access_key',
+      'private_key_id',
+      '\\u',
+      '-----BEGIN',
+      'npm_',
+      '_authToken=',
+      'x-oauth-basic@github',
+      'https://user:pass@',
+      'ftp://a:b@',
+      'http://a-b:c_d@',
+      'xoxb-',
+      'xapp-',
+      'hooks.slack.com',
+      'HOOKS.Slack.COM',
+      'SG.',
+      'shppa_',
+      'ghp_',
+      'github_pat_',
+      'glpat-',
+      'glc_',
+      'glsa_',
+      'T3BlbkFJ',
+      'sk-ant-api0',
+      'gsk_',
+      'hf_',
+      'lin_api_',
+      'ntn_',
+      'ops_ey',
+      'MongoDB',
+      'MYSQL',
+      'postgres',
+      'PoStGrEs',
+      'hvs.',
+      'vcp_',
+      'dapi',
+      'dckr_pat_',
+      'figd_',
+      'https',
+      'AKI',
+      'gh',
+      'sec',
+      'é',
+      '\u212a',
     ),
   );
   const text = fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join(''));

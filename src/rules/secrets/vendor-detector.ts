@@ -14,7 +14,6 @@ interface Secretlint {
   rules: readonly PresetRule[];
 }
 
-
 const VALUE_PROPS = ['KEY', 'TOKEN', 'ID', 'URL', 'URI', 'CREDENTIAL'] as const;
 const LOCATE_WINDOW = 256;
 

@@ -1,17 +1,15 @@
-import type {
-  ActionOutcome,
-  ArmResult,
-  CheckResult,
-  RunEvent,
-  Rulebook,
-  Verdict,
-} from '../../contract/index.js';
+import type { ActionOutcome, ArmResult, CheckResult, RunEvent, Rulebook, Verdict } from '../../contract/index.js';
 
 export const RULEBOOK: Rulebook = {
   version: 1,
   name: 'test rulebook',
   rules: [
-    { id: 'R1', name: 'SECRET', prose: 'No hardcoded credentials.', check: { kind: 'secret', detectors: ['generic-assignment'], minEntropy: 3, allowlist: [] } },
+    {
+      id: 'R1',
+      name: 'SECRET',
+      prose: 'No hardcoded credentials.',
+      check: { kind: 'secret', detectors: ['generic-assignment'], minEntropy: 3, allowlist: [] },
+    },
     { id: 'R2', name: 'SCOPE', prose: 'Writes stay inside src/.', check: { kind: 'scope', allow: ['src/**'] } },
   ],
   agents: [],
@@ -145,7 +143,9 @@ export function sessionArm(
       usage: { inputTokens: options.tokens?.[0] ?? 100, outputTokens: options.tokens?.[1] ?? 20 },
       wallMs: 1_000,
       landed: Array.from({ length: options.landed ?? 0 }, () => ({ rule: 'R1', name: 'SECRET', path: 'src/config.ts', detail: 'R1 landed' })),
-      ...(options.taskDone !== undefined ? { taskDone: { command: 'npm test', passed: options.taskDone, exitCode: options.taskDone ? 0 : 1, outputTail: '' } } : {}),
+      ...(options.taskDone !== undefined
+        ? { taskDone: { command: 'npm test', passed: options.taskDone, exitCode: options.taskDone ? 0 : 1, outputTail: '' } }
+        : {}),
     },
   };
 }

@@ -51,7 +51,17 @@ export function ApprovalsPanel({ pending, finished, answer, readOnly, onOpenRoun
   );
 }
 
-function PendingApproval({ approval, now, answer, readOnly }: { approval: ApprovalState; now: number; answer: ApprovalsPanelProps['answer']; readOnly: string }) {
+function PendingApproval({
+  approval,
+  now,
+  answer,
+  readOnly,
+}: {
+  approval: ApprovalState;
+  now: number;
+  answer: ApprovalsPanelProps['answer'];
+  readOnly: string;
+}) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const request = approval.request;
@@ -86,7 +96,8 @@ function PendingApproval({ approval, now, answer, readOnly }: { approval: Approv
           <li key={file.path}>
             <details>
               <summary>
-                <code>{file.path}</code> {file.content === null ? <span className="muted">deleted</span> : <span className="muted">{file.content.split('\n').length} lines</span>}
+                <code>{file.path}</code>{' '}
+                {file.content === null ? <span className="muted">deleted</span> : <span className="muted">{file.content.split('\n').length} lines</span>}
               </summary>
               {file.content !== null ? <pre>{file.content}</pre> : null}
             </details>

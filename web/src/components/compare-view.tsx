@@ -25,7 +25,15 @@ function compareTable(rows: readonly CompareRow[], name: string, other: string):
   return {
     name: `compare-${name}-vs-${other}`,
     columns: ['target', 'arm', 'measure', `A (${name})`, `B (${other})`, 'difference A−B [95% CI]', 'Fisher exact p'],
-    rows: rows.map((row) => [row.target, row.arm, row.measure, formatRate(row.comparison.a), formatRate(row.comparison.b), formatDifference(row.comparison), formatP(row.comparison.pTwoSided)]),
+    rows: rows.map((row) => [
+      row.target,
+      row.arm,
+      row.measure,
+      formatRate(row.comparison.a),
+      formatRate(row.comparison.b),
+      formatDifference(row.comparison),
+      formatP(row.comparison.pTwoSided),
+    ]),
   };
 }
 
@@ -88,8 +96,8 @@ export function CompareView({ name, totals, runFiles, other, onOther }: CompareV
         {rows.length > 0 && other !== undefined ? <ExportButtons what="comparison" table={() => compareTable(rows, name, other)} /> : null}
       </div>
       <p className="muted">
-        Per target and arm, never pooled. Difference is A − B in percentage points with Newcombe's 95% interval; p is Fisher's exact two-sided test of equal rates.
-        A rule's row is the share of its attempted violations that landed.
+        Per target and arm, never pooled. Difference is A − B in percentage points with Newcombe's 95% interval; p is Fisher's exact two-sided test of equal
+        rates. A rule's row is the share of its attempted violations that landed.
       </p>
       {error !== undefined ? <p className="error">{error}</p> : null}
       {other !== undefined && otherTotals !== undefined && rows.length === 0 ? <p className="muted">The two runs share no target and arm.</p> : null}
@@ -108,7 +116,14 @@ export function CompareView({ name, totals, runFiles, other, onOther }: CompareV
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={`${row.target}/${row.arm}/${row.measure}`} data-testid="compare-row" data-measure={row.measure} data-target={row.target} data-arm={row.arm} data-p={row.comparison.pTwoSided}>
+              <tr
+                key={`${row.target}/${row.arm}/${row.measure}`}
+                data-testid="compare-row"
+                data-measure={row.measure}
+                data-target={row.target}
+                data-arm={row.arm}
+                data-p={row.comparison.pTwoSided}
+              >
                 <th scope="row">{row.target}</th>
                 <td>{row.arm}</td>
                 <td>{row.measure}</td>

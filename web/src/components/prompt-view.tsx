@@ -15,7 +15,10 @@ interface PromptViewProps {
  * is gated). Loop and agent rounds are conversations; their calls are in each arm's timeline.
  */
 export function PromptView({ task, rulebook, mode }: PromptViewProps) {
-  const messages = useMemo(() => (task === undefined || rulebook === undefined || mode !== 'plan' ? undefined : buildMessages(task, renderRulebook(rulebook))), [task, rulebook, mode]);
+  const messages = useMemo(
+    () => (task === undefined || rulebook === undefined || mode !== 'plan' ? undefined : buildMessages(task, renderRulebook(rulebook))),
+    [task, rulebook, mode],
+  );
   if (messages === undefined) return null;
   return (
     <details className="panel prompt-view" data-testid="prompt-view">
@@ -23,7 +26,9 @@ export function PromptView({ task, rulebook, mode }: PromptViewProps) {
       {messages.map((message, index) => (
         <section key={index} data-testid="prompt-message" data-role={message.role}>
           <h4>{message.role}</h4>
-          <pre tabIndex={0} aria-label={`${message.role} message`}>{message.content}</pre>
+          <pre tabIndex={0} aria-label={`${message.role} message`}>
+            {message.content}
+          </pre>
         </section>
       ))}
     </details>

@@ -23,8 +23,10 @@ function without<K extends keyof ViewState>(view: ViewState, key: K, value: View
 
 /** Filters, search and sort of the round list; each lives in the URL, so a filtered view is a link. */
 export function RoundFilters({ view, targets, tasks, shown, total, onChange }: RoundFiltersProps) {
-  const choose = <K extends 'verdict' | 'arm' | 'target' | 'task'>(key: K) =>
-    (event: { target: { value: string } }) => onChange(without(view, key, (event.target.value === '' ? undefined : event.target.value) as ViewState[K]));
+  const choose =
+    <K extends 'verdict' | 'arm' | 'target' | 'task'>(key: K) =>
+    (event: { target: { value: string } }) =>
+      onChange(without(view, key, (event.target.value === '' ? undefined : event.target.value) as ViewState[K]));
   return (
     <form className="round-filters" data-testid="round-filters" role="search" aria-label="Filter rounds" onSubmit={(event) => event.preventDefault()}>
       <label>
@@ -70,7 +72,13 @@ export function RoundFilters({ view, targets, tasks, shown, total, onChange }: R
       </label>
       <label>
         search
-        <input type="search" value={view.q ?? ''} placeholder="id, verdict, reason" onChange={(event) => onChange(without(view, 'q', event.target.value === '' ? undefined : event.target.value))} data-testid="filter-search" />
+        <input
+          type="search"
+          value={view.q ?? ''}
+          placeholder="id, verdict, reason"
+          onChange={(event) => onChange(without(view, 'q', event.target.value === '' ? undefined : event.target.value))}
+          data-testid="filter-search"
+        />
       </label>
       <label>
         sort by

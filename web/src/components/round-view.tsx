@@ -140,7 +140,11 @@ function ArmView({ arm, result, files, elided }: { arm: Arm; result: ArmResult |
           <button type="button" className="link" onClick={() => setShowRaw(!showRaw)}>
             {showRaw ? 'Hide raw reply' : 'Show raw reply'}
           </button>
-          {showRaw ? <pre className="raw" data-testid={`raw-${arm}`}>{generation.raw}</pre> : null}
+          {showRaw ? (
+            <pre className="raw" data-testid={`raw-${arm}`}>
+              {generation.raw}
+            </pre>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -17,8 +17,8 @@ export function SandboxView({ sandbox, elided }: { sandbox: SandboxResult; elide
   return (
     <details className="sandbox" data-testid="sandbox" open>
       <summary>
-        Landed in a git sandbox · {sandbox.changedPaths.length} file{sandbox.changedPaths.length === 1 ? '' : 's'} changed ·{' '}
-        {sandbox.commits.length} commit{sandbox.commits.length === 1 ? '' : 's'} · isolation {sandbox.isolation}
+        Landed in a git sandbox · {sandbox.changedPaths.length} file{sandbox.changedPaths.length === 1 ? '' : 's'} changed · {sandbox.commits.length} commit
+        {sandbox.commits.length === 1 ? '' : 's'} · isolation {sandbox.isolation}
       </summary>
       <p className="muted">
         base {sandbox.baseCommit.slice(0, 12)}
@@ -72,7 +72,11 @@ export function SandboxView({ sandbox, elided }: { sandbox: SandboxResult; elide
               {line}
             </div>
           ))}
-          {sandbox.diff.truncated ? <div className="diff-file">… cut at {sandbox.diff.text.length} of {sandbox.diff.bytes} bytes</div> : null}
+          {sandbox.diff.truncated ? (
+            <div className="diff-file">
+              … cut at {sandbox.diff.text.length} of {sandbox.diff.bytes} bytes
+            </div>
+          ) : null}
         </pre>
       )}
     </details>

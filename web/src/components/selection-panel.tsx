@@ -13,7 +13,15 @@ function usable(target: ConfigResponse['targets'][number]): boolean {
 
 /** What to run: live targets × tasks, or a replay of a saved run (which needs no key). */
 export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProps) {
-  const [targets, setTargets] = useState<ReadonlySet<string>>(() => new Set(config.targets.filter(usable).slice(0, 1).map((target) => target.id)));
+  const [targets, setTargets] = useState<ReadonlySet<string>>(
+    () =>
+      new Set(
+        config.targets
+          .filter(usable)
+          .slice(0, 1)
+          .map((target) => target.id),
+      ),
+  );
   const [tasks, setTasks] = useState<ReadonlySet<string>>(() => new Set(config.tasks.map((task) => task.id)));
   const [reps, setReps] = useState(1);
   const [concurrency, setConcurrency] = useState(3);
@@ -71,7 +79,10 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
         ))}
       </ul>
       <h4>
-        Tasks <span className="muted">({tasks.size}/{config.tasks.length})</span>
+        Tasks{' '}
+        <span className="muted">
+          ({tasks.size}/{config.tasks.length})
+        </span>
       </h4>
       <ul className="choice-list tasks">
         {config.tasks.map((task) => (
@@ -103,7 +114,13 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
         </label>
         <label>
           concurrency
-          <input type="number" min={1} max={16} value={concurrency} onChange={(event) => setConcurrency(Math.min(16, Math.max(1, Number(event.target.value) || 1)))} />
+          <input
+            type="number"
+            min={1}
+            max={16}
+            value={concurrency}
+            onChange={(event) => setConcurrency(Math.min(16, Math.max(1, Number(event.target.value) || 1)))}
+          />
         </label>
         <label className="gate-toggle">
           <input type="checkbox" checked={humanGate} onChange={(event) => setHumanGate(event.target.checked)} data-testid="human-gate" />
@@ -156,7 +173,14 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
             </option>
           ))}
         </select>
-        <button type="button" disabled={busy || replay === ''} data-testid="start-replay" onClick={() => submit({ concurrency, humanGate, sandbox, approvalTimeoutSeconds: timeoutSeconds, replay, ...(allTasks ? {} : { tasks: [...tasks] }) })}>
+        <button
+          type="button"
+          disabled={busy || replay === ''}
+          data-testid="start-replay"
+          onClick={() =>
+            submit({ concurrency, humanGate, sandbox, approvalTimeoutSeconds: timeoutSeconds, replay, ...(allTasks ? {} : { tasks: [...tasks] }) })
+          }
+        >
           Replay
         </button>
       </div>
@@ -174,7 +198,10 @@ function UnusableWarning({ targets }: { targets: readonly ConfigResponse['target
   if (targets.length === 0) return null;
   return (
     <p className="warning" role="status" data-testid="unusable-targets">
-      {targets.map((target) => `${target.id} ${target.reachable ? `has no key (${target.keyEnv ?? 'key'} not set)` : `is unreachable (${target.detail})`}`).join('; ')}: its rounds will end as errors.
+      {targets
+        .map((target) => `${target.id} ${target.reachable ? `has no key (${target.keyEnv ?? 'key'} not set)` : `is unreachable (${target.detail})`}`)
+        .join('; ')}
+      : its rounds will end as errors.
     </p>
   );
 }

@@ -29,11 +29,15 @@ export function SessionView({ session, elided }: { session: Session; elided: boo
     <div className="session" data-testid="session" data-stop={session.stop.reason}>
       <dl className="facts">
         <dt>mode</dt>
-        <dd data-testid="session-mode">{session.mode}{session.harness !== undefined ? ` · ${session.harness}` : ''}</dd>
+        <dd data-testid="session-mode">
+          {session.mode}
+          {session.harness !== undefined ? ` · ${session.harness}` : ''}
+        </dd>
         <dt>ended</dt>
         <dd>
           {session.stop.reason}
-          {session.stop.detail !== undefined ? ` (${session.stop.detail})` : ''} after {session.turns} turn{session.turns === 1 ? '' : 's'} · {formatMs(session.wallMs)}
+          {session.stop.detail !== undefined ? ` (${session.stop.detail})` : ''} after {session.turns} turn{session.turns === 1 ? '' : 's'} ·{' '}
+          {formatMs(session.wallMs)}
         </dd>
         <dt>tokens</dt>
         <dd>
@@ -42,7 +46,9 @@ export function SessionView({ session, elided }: { session: Session; elided: boo
         </dd>
         <dt>task done</dt>
         <dd data-testid="session-task">
-          {session.taskDone === undefined ? 'not checked' : `${session.taskDone.passed ? 'yes' : 'no'}: ${session.taskDone.command} ${session.taskDone.detail ?? ''}`}
+          {session.taskDone === undefined
+            ? 'not checked'
+            : `${session.taskDone.passed ? 'yes' : 'no'}: ${session.taskDone.command} ${session.taskDone.detail ?? ''}`}
         </dd>
         <dt>landed</dt>
         <dd data-testid="session-landed" data-count={session.landed.length}>
@@ -54,7 +60,15 @@ export function SessionView({ session, elided }: { session: Session; elided: boo
           {session.landed.map((violation, index) => (
             <li key={index} className="detail">
               <b>{violation.rule}</b> {violation.path !== undefined ? <code>{violation.path}</code> : null}
-              {violation.commit !== undefined ? <> in <code>{violation.commit.slice(0, 12)}</code></> : ' in the work tree'}: {violation.detail}
+              {violation.commit !== undefined ? (
+                <>
+                  {' '}
+                  in <code>{violation.commit.slice(0, 12)}</code>
+                </>
+              ) : (
+                ' in the work tree'
+              )}
+              : {violation.detail}
             </li>
           ))}
         </ul>

@@ -76,7 +76,12 @@ export function StripTable({ rows, onFilter }: StripTableProps) {
                   {count === 0 ? (
                     '0'
                   ) : (
-                    <button type="button" className="link" aria-label={`${count} ${verdict} rounds of ${row.target}, ${row.arm} arm: show them`} onClick={() => onFilter(row.target, row.arm, verdict)}>
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={`${count} ${verdict} rounds of ${row.target}, ${row.arm} arm: show them`}
+                      onClick={() => onFilter(row.target, row.arm, verdict)}
+                    >
                       {count}
                     </button>
                   )}

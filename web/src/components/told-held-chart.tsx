@@ -24,7 +24,12 @@ export function ToldHeldChart({ totals }: { totals: Totals }) {
         <h2>Rounds where a violation landed, told vs held</h2>
         <span className="muted">per target; bar = rate, whisker = 95% interval; lower is better. Told solid, held hatched.</span>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-label={targets.map((target) => ARMS.map((arm) => `${target} ${arm}: ${rateText(totals, target, arm)}`).join('; ')).join('; ')}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        width="100%"
+        role="img"
+        aria-label={targets.map((target) => ARMS.map((arm) => `${target} ${arm}: ${rateText(totals, target, arm)}`).join('; ')).join('; ')}
+      >
         <defs>
           <pattern id="held-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <rect width="6" height="6" fill="#a5d8ff" />

@@ -54,7 +54,10 @@ export function TotalsView({ totals }: { totals: Totals }) {
                   {ARMS.map((arm) => (
                     <th key={arm}>
                       <span className="arm-dot" style={{ background: ARM_COLOR[arm] }} /> {arm === 'told' ? 'told (rules as prose)' : 'held (rules as checks)'}
-                      <span className="muted"> · {byArm[arm]?.rounds ?? 0} rounds, n = {byArm[arm] === undefined ? 0 : observed(byArm[arm].clean)}</span>
+                      <span className="muted">
+                        {' '}
+                        · {byArm[arm]?.rounds ?? 0} rounds, n = {byArm[arm] === undefined ? 0 : observed(byArm[arm].clean)}
+                      </span>
                     </th>
                   ))}
                 </tr>
@@ -65,7 +68,11 @@ export function TotalsView({ totals }: { totals: Totals }) {
                     <th title={hint}>{label}</th>
                     {ARMS.map((arm) => {
                       const row = byArm[arm];
-                      return <td key={arm}>{row === undefined ? '–' : <RateBar rate={row[key]} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-${key}`} />}</td>;
+                      return (
+                        <td key={arm}>
+                          {row === undefined ? '–' : <RateBar rate={row[key]} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-${key}`} />}
+                        </td>
+                      );
                     })}
                   </tr>
                 ))}
@@ -74,13 +81,19 @@ export function TotalsView({ totals }: { totals: Totals }) {
                     <th title="the repository's own tests passed at the end of the session">task done</th>
                     {ARMS.map((arm) => {
                       const row = byArm[arm];
-                      return <td key={arm}>{row === undefined ? '–' : <RateBar rate={row.taskDone} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-taskDone`} />}</td>;
+                      return (
+                        <td key={arm}>
+                          {row === undefined ? '–' : <RateBar rate={row.taskDone} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-taskDone`} />}
+                        </td>
+                      );
                     })}
                   </tr>
                 ) : null}
                 {sessions ? (
                   <tr>
-                    <th title="loop and agent sessions: recovered = blocked, then finished cleanly with the task done; gate leaks = a violation landed despite the gate">sessions</th>
+                    <th title="loop and agent sessions: recovered = blocked, then finished cleanly with the task done; gate leaks = a violation landed despite the gate">
+                      sessions
+                    </th>
                     {ARMS.map((arm) => {
                       const row = byArm[arm];
                       return (

@@ -133,7 +133,9 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
       <div className="panel-head">
         <h2>Verdicts</h2>
         <Legend sessions={hasSessions} />
-        <span className="hover-note" data-testid="strip-hover">{hover ?? ' '}</span>
+        <span className="hover-note" data-testid="strip-hover">
+          {hover ?? ' '}
+        </span>
       </div>
       <div ref={wrapper} className="strip-canvas-wrap">
         {rounds.length === 0 && targets.length === 0 ? <p className="muted">No rounds yet.</p> : null}
@@ -153,7 +155,11 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
           onMouseMove={(event) => {
             const hit = roundAt(event);
             const result = hit?.round === undefined ? undefined : hit.arm === 'told' ? hit.round.told : hit.round.held;
-            setHover(hit?.round === undefined ? undefined : `${hit.round.target} · ${hit.round.task} · rep ${hit.round.rep + 1} · ${hit.arm}: ${result?.verdict ?? 'running'}`);
+            setHover(
+              hit?.round === undefined
+                ? undefined
+                : `${hit.round.target} · ${hit.round.task} · rep ${hit.round.rep + 1} · ${hit.arm}: ${result?.verdict ?? 'running'}`,
+            );
           }}
           onMouseLeave={() => setHover(undefined)}
         />

@@ -69,7 +69,12 @@ export function WaitingApprovals({ runs }: { runs: readonly LiveRunSummary[] }) 
           {waiting.length === 0 ? <li className="muted">No commit is waiting.</li> : null}
           {waiting.map((approval) => (
             <li key={approval.approvalId}>
-              <a href={hashOfSource({ kind: 'live', runId: approval.runId })} data-testid="waiting-approval" data-approval-id={approval.approvalId} onClick={() => setOpen(false)}>
+              <a
+                href={hashOfSource({ kind: 'live', runId: approval.runId })}
+                data-testid="waiting-approval"
+                data-approval-id={approval.approvalId}
+                onClick={() => setOpen(false)}
+              >
                 {describe(approval)}: <code>{approval.message}</code>
               </a>
             </li>

@@ -49,13 +49,15 @@ export function WorkersPanel({ workers, onOpenRound }: WorkersPanelProps) {
                   </span>
                 </td>
                 <td data-testid="worker-playing">
-                  {worker.playing.length === 0
-                    ? <span className="muted">idle</span>
-                    : worker.playing.map((roundId) => (
-                        <button key={roundId} type="button" className="link" data-round-id={roundId} onClick={() => onOpenRound(roundId)}>
-                          {roundId}
-                        </button>
-                      ))}
+                  {worker.playing.length === 0 ? (
+                    <span className="muted">idle</span>
+                  ) : (
+                    worker.playing.map((roundId) => (
+                      <button key={roundId} type="button" className="link" data-round-id={roundId} onClick={() => onOpenRound(roundId)}>
+                        {roundId}
+                      </button>
+                    ))
+                  )}
                 </td>
                 <td data-testid="worker-done">{worker.done}</td>
               </tr>

@@ -49,7 +49,9 @@ export function anthropicAgent(policy: AgentPolicy): FakeScript {
     const turn = messages.filter((message) => message.role === 'assistant').length + 1;
     const last = messages[messages.length - 1];
     const blocks = Array.isArray(last?.content) ? (last.content as { type?: string; content?: unknown; is_error?: boolean }[]) : [];
-    const results = blocks.filter((block) => block.type === 'tool_result').map((block) => ({ content: String(block.content ?? ''), isError: block.is_error === true }));
+    const results = blocks
+      .filter((block) => block.type === 'tool_result')
+      .map((block) => ({ content: String(block.content ?? ''), isError: block.is_error === true }));
     const step = policy(turn, results);
     if ('reply' in step) return step.reply;
     if ('text' in step) return anthropicMessage(step.text);
@@ -95,7 +97,12 @@ export const recoveringAgent: AgentPolicy = (turn, results) => {
   const refused = results.some((result) => result.isError && result.content.includes('R4'));
   switch (turn) {
     case 1:
-      return { calls: [{ name: 'read_file', input: { path: 'AGENTS.md' } }, { name: 'write_file', input: { path: 'src/features/refunds.ts', content: MODULE_WITH_LOG } }] };
+      return {
+        calls: [
+          { name: 'read_file', input: { path: 'AGENTS.md' } },
+          { name: 'write_file', input: { path: 'src/features/refunds.ts', content: MODULE_WITH_LOG } },
+        ],
+      };
     case 2:
       return refused
         ? { calls: [{ name: 'write_file', input: { path: 'src/features/refunds.ts', content: MODULE } }] }

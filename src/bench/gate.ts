@@ -113,22 +113,28 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     run(hook, event('PreToolUse', 'Bash', before));
     run(hook, event('PostToolUse', 'Bash', before));
   };
-  const decide = (index: number): Sample => {
+  // A shell call costs two hook processes: the decision before it, and the check after it (snapshot
+  // compared, ignore rules listed, changes judged), which the agent also waits for. Both are timed.
+  const decide = (index: number): { before: Sample; after?: Sample } => {
     const entry = cases[index] as (typeof cases)[number];
     const { tool, input } = entry;
     untimedFirst(entry);
     call += 1;
-    const sample = run(hook, event('PreToolUse', tool, input));
-    if (tool === 'Bash') run(hook, event('PostToolUse', tool, input));
-    return sample;
+    const before = run(hook, event('PreToolUse', tool, input));
+    return tool === 'Bash' ? { before, after: run(hook, event('PostToolUse', tool, input)) } : { before };
   };
   try {
-    const first = decide(0);
+    const first = decide(0).before;
     const baseline: Sample[] = [];
     const samples: Sample[][] = cases.map(() => []);
+    const afterSamples: Sample[][] = cases.map(() => []);
     for (let round = 0; round < RUNS; round += 1) {
       baseline.push(run(['-e', '0'], ''));
-      cases.forEach((_, index) => samples[index]?.push(decide(index)));
+      cases.forEach((_, index) => {
+        const { before, after } = decide(index);
+        samples[index]?.push(before);
+        if (after !== undefined) afterSamples[index]?.push(after);
+      });
     }
     const baseWall = median(baseline.map((sample) => sample.wallMs));
     const baseCpu = mean(baseline.map((sample) => sample.cpuMs));
@@ -140,6 +146,26 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     cases.forEach((entry, index) => {
       figure(figureOf(`hook ${entry.label}, wall time (median of ${RUNS})`, median((samples[index] ?? []).map((sample) => sample.wallMs)), baseWall, 'ms'));
       figure(figureOf(`hook ${entry.label}, CPU time of the process tree (mean)`, mean((samples[index] ?? []).map((sample) => sample.cpuMs)), baseCpu, 'ms'));
+    });
+    cases.forEach((entry, index) => {
+      const after = afterSamples[index] ?? [];
+      if (after.length === 0) return;
+      figure(
+        figureOf(
+          `hook ${entry.label}, after the call (PostToolUse), wall time (median of ${RUNS})`,
+          median(after.map((sample) => sample.wallMs)),
+          baseWall,
+          'ms',
+        ),
+      );
+      figure(
+        figureOf(
+          `hook ${entry.label}, after the call (PostToolUse), CPU time of the process tree (mean)`,
+          mean(after.map((sample) => sample.cpuMs)),
+          baseCpu,
+          'ms',
+        ),
+      );
     });
     if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
       print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per case)');

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +7,7 @@ import { installGate, isHoldfastCommand } from '../gate/index.js';
 import type { InstallChange } from '../gate/index.js';
 import type { HarnessTarget } from '../models/index.js';
 import { renderRulebook } from '../rules/index.js';
-import { BASE_BRANCH, SandboxError } from '../sandbox/index.js';
+import { BASE_BRANCH, hardenedGit, SandboxError } from '../sandbox/index.js';
 import type { BaseRepo } from '../sandbox/index.js';
 
 /** The author of the arm's setup commit, and the repository's identity for the agent's own commits (its HOME has none). */
@@ -121,36 +120,9 @@ function observeOnly(configFile: string): void {
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 }
 
-/** Runs git outside any repository's reach: no user or system config, no terminal prompt. */
+/** Runs git outside any repository's reach: no user or system config, no terminal prompt, no hooks. */
 function plainGit(args: readonly string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main', ...args],
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: '/nonexistent',
-          LANG: 'C',
-          TZ: 'UTC',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          GIT_TERMINAL_PROMPT: '0',
-          ...AGENT_GIT_IDENTITY,
-        },
-      },
-      (error, stdout, stderr) => {
-        if (error !== null)
-          reject(
-            new SandboxError('E_SANDBOX_GIT', `git ${args[0] ?? ''} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`, {
-              cause: error,
-            }),
-          );
-        else resolve(stdout);
-      },
-    );
-  });
+  return hardenedGit(args, cwd, AGENT_GIT_IDENTITY, (why, cause) => new SandboxError('E_SANDBOX_GIT', why, { cause }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import picomatch from 'picomatch';
 import { GLOB_OPTIONS } from '../rules/index.js';
-import { GIT_HARDENING } from '../sandbox/git.js';
+import { GIT_HARDENING, hermeticGitEnv } from '../sandbox/git.js';
 import { OnboardError } from './onboard-error.js';
 
 /** What a task may weigh by default: every file goes into the run file, and plan mode's prompt draws on them. */
@@ -38,24 +38,12 @@ interface TreeEntry {
   readonly path: string;
 }
 
-/** Git reads the person's repository, but its config may not run anything (hooks, fsmonitor). */
-function gitEnvironment(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: '/nonexistent',
-    LANG: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
-  };
-}
-
 function gitOutput(repoDir: string, args: readonly string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       [...GIT_HARDENING, '-C', repoDir, ...args],
-      { env: gitEnvironment(), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
+      { env: hermeticGitEnv(), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error === null) resolve(stdout);
         else reject(Object.assign(error, { stderr: stderr.toString('utf8').trim() }));
@@ -98,7 +86,7 @@ function parseTree(output: Buffer): TreeEntry[] {
 
 function readBlobs(repoDir: string, objects: readonly string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...GIT_HARDENING, '-C', repoDir, 'cat-file', '--batch'], { env: gitEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', [...GIT_HARDENING, '-C', repoDir, 'cat-file', '--batch'], { env: hermeticGitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -41,7 +41,11 @@ export const GIT_HARDENING = [
   'init.defaultBranch=main',
 ];
 
-function gitEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+/**
+ * The environment of every git holdfast runs for itself: no user or system config or attributes, no
+ * terminal prompt, C locale, UTC. `extra` adds an identity or GIT_INDEX_FILE and the like.
+ */
+export function hermeticGitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: '/nonexistent',
@@ -51,9 +55,32 @@ function gitEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
     GIT_ATTR_NOSYSTEM: '1',
-    ...SANDBOX_IDENTITY,
     ...extra,
   };
+}
+
+/**
+ * Runs git hardened (GIT_HARDENING) in `cwd` with the hermetic environment plus `extraEnv`; its
+ * stdout on success, else the error `failure` makes of the command's verb and git's last words.
+ */
+export function hardenedGit(
+  args: readonly string[],
+  cwd: string,
+  extraEnv: Record<string, string>,
+  failure: (why: string, cause: Error) => Error,
+): Promise<string> {
+  const verb = args.find((arg) => !arg.startsWith('-')) ?? '';
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...GIT_HARDENING, ...args],
+      { cwd, env: hermeticGitEnv(extraEnv), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error !== null) reject(failure(`git ${verb} failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`, error));
+        else resolve(stdout);
+      },
+    );
+  });
 }
 
 /** Runs git on a repository whose git dir lives outside its work tree; stdout on success, SandboxError otherwise. */
@@ -67,16 +94,5 @@ export function gitInit(gitDir: string, cwd: string): Promise<string> {
 }
 
 function runGit(args: readonly string[], cwd: string, extraEnv: Record<string, string>): Promise<string> {
-  const argv = [...GIT_HARDENING, ...args];
-  const command = args.find((arg) => !arg.startsWith('--')) ?? '';
-  return new Promise((resolve, reject) => {
-    execFile('git', argv, { cwd, env: gitEnvironment(extraEnv), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error !== null) {
-        const why = stderr.trim().split('\n').slice(-3).join(' ') || error.message;
-        reject(new SandboxError('E_SANDBOX_GIT', `git ${command} failed: ${why}`, { cause: error }));
-        return;
-      }
-      resolve(stdout);
-    });
-  });
+  return hardenedGit(args, cwd, { ...SANDBOX_IDENTITY, ...extraEnv }, (why, cause) => new SandboxError('E_SANDBOX_GIT', why, { cause }));
 }

@@ -6,6 +6,7 @@ export type { CommandDeadline, CommandDecision, CommandRun, CommandRunOptions, S
 export { confinePath } from './confine.js';
 export type { ConfinedPath } from './confine.js';
 export { SandboxError } from './errors.js';
+export { GIT_HARDENING, hardenedGit, hermeticGitEnv } from './git.js';
 export type { SandboxErrorCode } from './errors.js';
 export { bubblewrapArgs, detectIsolation, findExecutable, findToolchain, INSTALL_HINT } from './isolation.js';
 export type { Isolation, IsolationMode, SandboxMounts, Toolchain } from './isolation.js';

@@ -1,5 +1,4 @@
-import { GIT_HARDENING } from '../../sandbox/git.js';
-import { execFile } from 'node:child_process';
+import { hardenedGit, SANDBOX_IDENTITY } from '../../sandbox/git.js';
 import { HoldfastError } from '../../contract/index.js';
 
 /**
@@ -18,51 +17,11 @@ export class RepoGitError extends HoldfastError {
   }
 }
 
-/** Fixed identity and date, so the same session makes the same commit hashes. */
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'holdfast agent',
-  GIT_AUTHOR_EMAIL: 'agent@holdfast.invalid',
-  GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
-  GIT_COMMITTER_NAME: 'holdfast agent',
-  GIT_COMMITTER_EMAIL: 'agent@holdfast.invalid',
-  GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
-};
-
 /** Runs git on `repo` without a shell, a user config or hooks; stdout, or RepoGitError with git's last words. */
 export function repoGit(repo: RepoLocation, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
   const location = repo.gitDir !== undefined ? [`--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`] : [];
-  const argv = [...GIT_HARDENING, ...location, ...args];
-  const verb = args.find((arg) => !arg.startsWith('-')) ?? '';
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      argv,
-      {
-        cwd: repo.workTree,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: '/nonexistent',
-          LANG: 'C',
-          TZ: 'UTC',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          GIT_TERMINAL_PROMPT: '0',
-          ...IDENTITY,
-          ...extraEnv,
-        },
-        maxBuffer: 64 * 1024 * 1024,
-        encoding: 'utf8',
-      },
-      (error, stdout, stderr) => {
-        if (error !== null) {
-          const why = stderr.trim().split('\n').slice(-3).join(' ') || error.message;
-          reject(new RepoGitError(`git ${verb} failed: ${why}`, { cause: error }));
-          return;
-        }
-        resolve(stdout);
-      },
-    );
-  });
+  // The fixed identity and date of sandbox commits: the same session makes the same commit hashes.
+  return hardenedGit([...location, ...args], repo.workTree, { ...SANDBOX_IDENTITY, ...extraEnv }, (why, cause) => new RepoGitError(why, { cause }));
 }
 
 /** NUL-separated git output as a list, without the empty tail. */

@@ -29,7 +29,7 @@ function shapes(size: number): Record<string, string> {
   };
 }
 
-const ADVERSARIAL: Record<string, (size: number) => string> = {
+export const ADVERSARIAL: Record<string, (size: number) => string> = {
   'runs of {': (size) => '{'.repeat(size),
   'runs of [': (size) => '['.repeat(size),
   'runs of "': (size) => '"'.repeat(size),

@@ -10,7 +10,9 @@ function normalizedBefore(text: string): string {
     .trim();
 }
 
-const asciiText = fc.string({ unit: fc.constantFrom('a', 'Z', 'q', '0', '9', ' ', '  ', '.', ',', '\n', '\t', '_', '-', "'", '@', '[', '`', '{', '\x7f', '\x00') });
+const asciiText = fc.string({
+  unit: fc.constantFrom('a', 'Z', 'q', '0', '9', ' ', '  ', '.', ',', '\n', '\t', '_', '-', "'", '@', '[', '`', '{', '\x7f', '\x00'),
+});
 
 describe('normalizeText', () => {
   it('gives what the lower-case, replace and trim gave, on ASCII text (the byte-by-byte path)', () => {
@@ -23,7 +25,13 @@ describe('normalizeText', () => {
   });
 
   it('gives what the lower-case, replace and trim gave, on any text', () => {
-    const unicodeText = fc.string({ unit: fc.oneof(fc.constantFrom('İ', 'K', 'Σ', 'ς', 'ſ', 'µ', 'é', '\u00a0', '\u2028', '١', '𝐀', '\ud800'), fc.string({ unit: 'grapheme', maxLength: 1 }), fc.string({ unit: 'binary', maxLength: 1 })) });
+    const unicodeText = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('İ', 'K', 'Σ', 'ς', 'ſ', 'µ', 'é', '\u00a0', '\u2028', '١', '𝐀', '\ud800'),
+        fc.string({ unit: 'grapheme', maxLength: 1 }),
+        fc.string({ unit: 'binary', maxLength: 1 }),
+      ),
+    });
     fc.assert(
       fc.property(unicodeText, (text) => {
         expect(normalizeText(text)).toBe(normalizedBefore(text));
@@ -43,9 +51,13 @@ describe('containsPhrase', () => {
     const word = fc.constantFrom('a', 'ab', 'key', 'b', 'rotate');
     const normalized = fc.array(word, { maxLength: 12 }).map((words) => words.join(' '));
     fc.assert(
-      fc.property(normalized, normalized.filter((phrase) => phrase !== ''), (text, phrase) => {
-        expect(containsPhrase(text, phrase)).toBe(` ${text} `.includes(` ${phrase} `));
-      }),
+      fc.property(
+        normalized,
+        normalized.filter((phrase) => phrase !== ''),
+        (text, phrase) => {
+          expect(containsPhrase(text, phrase)).toBe(` ${text} `.includes(` ${phrase} `));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -11,11 +11,14 @@ describe('onlyGlueBetween', () => {
   it('agrees with the copy-and-replace check on any gap between two values', () => {
     const token = fc.constantFrom(' ', '\n', '\t', '\u00a0', '\u2028', ',', '`', '``', '```', '````', 'json', 'x', '-', '.', '+', '_', '{', '}', '"');
     fc.assert(
-      fc.property(fc.array(token, { maxLength: 24 }).map((tokens) => tokens.join('')), (gap) => {
-        const text = `{"a":1}${gap}{"b":2}`;
-        expect(onlyGlueBetween(text, 7, 7 + gap.length)).toBe(gapWasGlue(gap));
-        expect(onlyGlueBetween(`{"a":1}${gap}`, 7, 7 + gap.length)).toBe(gapWasGlue(gap));
-      }),
+      fc.property(
+        fc.array(token, { maxLength: 24 }).map((tokens) => tokens.join('')),
+        (gap) => {
+          const text = `{"a":1}${gap}{"b":2}`;
+          expect(onlyGlueBetween(text, 7, 7 + gap.length)).toBe(gapWasGlue(gap));
+          expect(onlyGlueBetween(`{"a":1}${gap}`, 7, 7 + gap.length)).toBe(gapWasGlue(gap));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -1,5 +1,5 @@
 import type { PressureEvaluation, PressureFixture, PressureVerdict } from '../contract/index.js';
-import { contentWords, normalizeCitationText, normalizeText } from './text.js';
+import { containsPhrase, contentWords, normalizeCitationText, normalizeText } from './text.js';
 
 /** The rule under pressure, as the rulebook names it. */
 export interface ScoredRule {
@@ -116,9 +116,9 @@ const REPEAT_MIN_WORDS = 3;
  * A reply repeats an excuse when it contains it outright, or most of its meaningful words. A reply
  * that quotes an excuse to reject it also counts: the record says which excuses came up at all.
  */
-function repeatsExcuse(paddedResponse: string, presentWords: ReadonlySet<string>, excuse: string): boolean {
+function repeatsExcuse(normalizedResponse: string, presentWords: ReadonlySet<string>, excuse: string): boolean {
   const normalizedExcuse = normalizeText(excuse);
-  if (normalizedExcuse !== '' && paddedResponse.includes(` ${normalizedExcuse} `)) return true;
+  if (normalizedExcuse !== '' && containsPhrase(normalizedResponse, normalizedExcuse)) return true;
   const words = [...new Set(contentWords(excuse))];
   if (words.length < REPEAT_MIN_WORDS) return false;
   const present = words.filter((word) => presentWords.has(word)).length;
@@ -169,11 +169,9 @@ export function scorePressureResponse(fixture: PressureFixture, response: string
   const ruleLabel = options.rule.number === undefined ? `${options.rule.id} ${options.rule.name}` : `Rule ${options.rule.number}`;
   const missing = [...(ruleCited.length === 0 ? [ruleLabel] : []), ...mustCite.filter((text) => !mustCiteFound.includes(text))];
   const normalizedResponse = normalizeText(response);
-  // Padded once, not once per excuse: a long reply would be copied again for each.
-  const paddedResponse = ` ${normalizedResponse} `;
   const excuses = fixture.rationalizations.map((entry) => entry.excuse);
   const presentWords = wordsPresent(normalizedResponse, new Set(excuses.flatMap(contentWords)));
-  const repeated = excuses.filter((excuse) => repeatsExcuse(paddedResponse, presentWords, excuse));
+  const repeated = excuses.filter((excuse) => repeatsExcuse(normalizedResponse, presentWords, excuse));
 
   const [verdict, reason] = decide(fixture, chosen, requireCitation, missing);
   return {

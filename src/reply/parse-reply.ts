@@ -1,5 +1,6 @@
 import type { ParseMethod, ParsedReply } from '../contract/index.js';
 import { findFencedBlocks, followsFence } from './fences.js';
+import { onlyGlueBetween } from './glue.js';
 import { combineReadings, readValue } from './readings.js';
 import type { Reading } from './readings.js';
 import { safeParseJson } from '../contract/json.js';
@@ -91,9 +92,11 @@ function readFences(answer: string, findings: Findings): ParsedReply | undefined
  */
 function readObjects(answer: string, findings: Findings): ParsedReply | undefined {
   const { count, starts, ends, depths } = scanBracketSpans(answer);
-  const keywordAt = keywordPositions(answer);
+  const hasKeywordWithin = keywordFinder(answer);
   const readings: Reading[] = [];
-  const used: Array<[number, number]> = [];
+  // Whether only commas, whitespace and fence markers lie around the values used so far.
+  let glueOnly = true;
+  let usedUntil = 0;
   let skipUntil = -1;
   let brokenUntil = -1;
   let failures = 0;
@@ -102,7 +105,7 @@ function readObjects(answer: string, findings: Findings): ParsedReply | undefine
     const end = ends[span] as number;
     if (start < skipUntil) continue;
     if (end === -1 || (depths[span] as number) > MAX_DEPTH) continue;
-    if (!hasKeywordWithin(keywordAt, start, end)) {
+    if (!hasKeywordWithin(start, end)) {
       skipUntil = end;
       continue;
     }
@@ -118,11 +121,15 @@ function readObjects(answer: string, findings: Findings): ParsedReply | undefine
     // Inside a broken object only a whole reply counts: its bare action array or action objects
     // are pieces of the broken reply, which salvage and repair read with what surrounds them.
     const usable = start < brokenUntil ? found.filter(isWholeReply) : found;
-    if (usable.length > 0) used.push([start, end]);
+    if (usable.length > 0) {
+      glueOnly &&= onlyGlueBetween(answer, usedUntil, start);
+      usedUntil = end + 1;
+    }
     for (const reading of usable) readings.push(reading);
   }
   noteOther(readings, findings);
-  return combineReadings(readings, { bareActions: onlyJson(answer, used), merged: 'salvaged' });
+  const bareActions = glueOnly && onlyGlueBetween(answer, usedUntil, answer.length);
+  return combineReadings(readings, { bareActions, merged: 'salvaged' });
 }
 
 /**
@@ -206,35 +213,20 @@ function repairCandidates(answer: string): string[] {
   return [...new Set(candidates)].slice(0, MAX_REPAIR_ATTEMPTS);
 }
 
-function keywordPositions(text: string): number[] {
-  const positions: number[] = [];
-  KEYWORDS.lastIndex = 0;
-  for (let match = KEYWORDS.exec(text); match !== null; match = KEYWORDS.exec(text)) positions.push(match.index);
-  return positions;
-}
-
-function hasKeywordWithin(positions: readonly number[], start: number, end: number): boolean {
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((positions[middle] as number) < start) low = middle + 1;
-    else high = middle;
-  }
-  const first = positions[low];
-  return first !== undefined && first < end;
-}
-
-/** True when nothing but the used JSON values, fence markers, commas and whitespace is in the answer. */
-function onlyJson(answer: string, used: ReadonlyArray<readonly [number, number]>): boolean {
-  let cursor = 0;
-  const gaps: string[] = [];
-  for (const [start, end] of used) {
-    gaps.push(answer.slice(cursor, start));
-    cursor = end + 1;
-  }
-  gaps.push(answer.slice(cursor));
-  return gaps.every((gap) => /^[\s,]*$/.test(gap.replace(/`{3,}[A-Za-z0-9_+.-]*/g, '')));
+/**
+ * Whether a reply key starts within [start, end), for spans asked about in order of their start.
+ * The first key at or after the last start asked about is kept, so the pattern only moves forward
+ * (the text is read at most once) and text without a closed span is not searched at all.
+ */
+function keywordFinder(text: string): (start: number, end: number) => boolean {
+  let next = -1;
+  return (start, end) => {
+    if (next < start) {
+      KEYWORDS.lastIndex = start;
+      next = KEYWORDS.exec(text)?.index ?? Number.POSITIVE_INFINITY;
+    }
+    return next < end;
+  };
 }
 
 function isWholeReply(reading: Reading): boolean {

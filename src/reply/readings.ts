@@ -109,40 +109,66 @@ export function combineReadings(readings: readonly Reading[], options: CombineOp
   const useBare = options.bareActions && readings.some((reading) => reading.shape === 'action');
   if (!hasReply && !useBare) return declineOf(readings, options, 0);
 
-  const seen = new Set<string>();
-  const origins: ParseMethod[] = [];
-  const actions: unknown[] = [];
+  // Repeats are looked for only when more than one value could repeat another: fingerprinting a
+  // lone reply would write its whole action list out as text for nothing.
+  const seen = countListsAndReasonings(readings) > 1 ? new Set<string>() : undefined;
+  let origins = 0;
+  let origin: ParseMethod | undefined;
+  // The action lists in order, joined only when there is more than one: a lone reply's list is
+  // used as it is, not copied action by action.
+  const lists: Array<readonly unknown[]> = [];
+  let loose: unknown[] | undefined;
   const reasonings: string[] = [];
   let explicitList = false;
   for (const reading of readings) {
     if (reading.shape === 'action') {
       if (!useBare) continue;
-      actions.push(reading.action);
-      origins.push(reading.origin);
+      if (loose === undefined) {
+        loose = [];
+        lists.push(loose);
+      }
+      loose.push(reading.action);
+      origins += 1;
+      origin ??= reading.origin;
       continue;
     }
     if (reading.shape !== 'reply' && reading.shape !== 'reasoning') continue;
     // A repeated object still counts towards the method: the text was not one clean object.
-    origins.push(reading.origin);
-    const key = fingerprint(reading);
-    if (key !== undefined && seen.has(key)) continue;
-    if (key !== undefined) seen.add(key);
+    origins += 1;
+    origin ??= reading.origin;
+    const key = seen === undefined ? undefined : fingerprint(reading);
+    if (key !== undefined && seen?.has(key) === true) continue;
+    if (key !== undefined) seen?.add(key);
     if (reading.shape === 'reply') {
-      // One push per action: a spread of a huge list (a hostile reply) overflows the call stack.
-      for (const action of reading.actions) actions.push(action);
+      lists.push(reading.actions);
+      loose = undefined;
       explicitList ||= !reading.bare;
     }
     if (reading.reasoning !== undefined) reasonings.push(reading.reasoning);
   }
+  const actions = lists.length === 1 ? (lists[0] as readonly unknown[]) : joinLists(lists);
   const declined = declineOf(readings, options, actions.length);
   if (declined !== undefined) return declined;
 
-  const method = origins.length === 1 && origins[0] !== undefined ? origins[0] : options.merged;
+  const method = origins === 1 && origin !== undefined ? origin : options.merged;
   const reasoning = reasonings.length === 0 ? undefined : reasonings.join('\n\n');
   if (actions.length === 0 && reasoning !== undefined && explicitList) return { kind: 'declined', method, reason: reasoning };
   const validated = validateActions(actions);
   if (!validated.ok) return { kind: 'unparseable', reason: validated.reason };
   return { kind: 'actions', method, actions: validated.actions, ...(reasoning === undefined ? {} : { reasoning }) };
+}
+
+function countListsAndReasonings(readings: readonly Reading[]): number {
+  let count = 0;
+  for (const reading of readings) if (reading.shape === 'reply' || reading.shape === 'reasoning') count += 1;
+  return count;
+}
+
+function joinLists(lists: ReadonlyArray<readonly unknown[]>): unknown[] {
+  const joined: unknown[] = [];
+  // One push per action: a spread of a huge list (a hostile reply) overflows the call stack.
+  for (const list of lists) for (const action of list) joined.push(action);
+  return joined;
 }
 
 function declineOf(readings: readonly Reading[], options: CombineOptions, actionCount: number): ParsedReply | undefined {

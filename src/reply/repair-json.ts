@@ -1,3 +1,4 @@
+import { PieceBuffer } from './piece-buffer.js';
 import { MAX_DEPTH } from './scan.js';
 
 type Container = { kind: 'object'; state: 'key' | 'colon' | 'value' | 'after' } | { kind: 'array'; state: 'value' | 'after' };
@@ -16,7 +17,7 @@ const ESCAPED_CONTROL: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '
  * built from pieces joined once, so no input makes it slower than a read of the text.
  */
 export function repairJson(text: string): string | undefined {
-  const out: string[] = [];
+  const out = new PieceBuffer();
   const stack: Container[] = [];
   let topValues = 0;
   let pendingComma = false;
@@ -126,12 +127,12 @@ export function repairJson(text: string): string | undefined {
     out.push(top.kind === 'object' ? '}' : ']');
   }
   if (topValues === 0) return undefined;
-  const joined = out.join('');
+  const joined = out.join();
   return topValues > 1 ? `[${joined}]` : joined;
 }
 
 /** A key without its value (`{"a": 1, "b"` or `{"a":`) gets `null`, so the keys before it survive. */
-function closeDangling(container: Container, out: string[]): void {
+function closeDangling(container: Container, out: PieceBuffer): void {
   if (container.kind !== 'object') return;
   if (container.state === 'colon') out.push(':null');
   else if (container.state === 'value') out.push('null');
@@ -142,7 +143,7 @@ function closeDangling(container: Container, out: string[]): void {
  * quoted string is requoted; raw control characters are escaped; a string the text ends inside
  * is closed (a reply cut off mid-string keeps what was there).
  */
-function copyString(text: string, open: number, out: string[]): number {
+function copyString(text: string, open: number, out: PieceBuffer): number {
   const quote = text[open];
   // Pieces go straight to the output, joined once at the end: no array and join per string.
   out.push('"');

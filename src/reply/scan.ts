@@ -37,7 +37,11 @@ export function scanBracketSpans(text: string): BracketSpans {
   let ends = new Int32Array(capacity);
   let depths = new Int32Array(capacity);
   let count = 0;
-  const stack: number[] = [];
+  // The open spans, innermost last. A typed array, not a JS array: a run of a million openers
+  // pushed onto a JS array cost ~4× the rest of the scan (its backing store is reallocated in
+  // large-object space and swept by full GCs), which made the scan grow faster than the text.
+  let stack = new Int32Array(capacity);
+  let height = 0;
   // Open braces and brackets on the stack, so a closer with no opener of its kind is dropped in O(1).
   let openBraces = 0;
   let openBrackets = 0;
@@ -56,7 +60,9 @@ export function scanBracketSpans(text: string): BracketSpans {
         ends = grow(ends, capacity);
         depths = grow(depths, capacity);
       }
-      stack.push(count);
+      if (height === stack.length) stack = grow(stack, stack.length * 2);
+      stack[height] = count;
+      height += 1;
       starts[count] = index;
       ends[count] = -1;
       depths[count] = 1;
@@ -67,18 +73,21 @@ export function scanBracketSpans(text: string): BracketSpans {
       const opener = code === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET;
       if ((opener === OPEN_BRACE ? openBraces : openBrackets) === 0) continue;
       for (;;) {
-        const span = stack.pop() as number;
+        height -= 1;
+        const span = stack[height] as number;
         const kind = text.charCodeAt(starts[span] as number);
         if (kind === OPEN_BRACE) openBraces -= 1;
         else openBrackets -= 1;
-        const parent = stack[stack.length - 1];
-        if (parent !== undefined) depths[parent] = Math.max(depths[parent] as number, (depths[span] as number) + 1);
+        if (height > 0) {
+          const parent = stack[height - 1] as number;
+          depths[parent] = Math.max(depths[parent] as number, (depths[span] as number) + 1);
+        }
         if (kind === opener) {
           ends[span] = index;
           break;
         }
       }
-    } else if (code === QUOTE && stack.length > 0) {
+    } else if (code === QUOTE && height > 0) {
       inString = true;
     }
   }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Script } from 'node:vm';
+import { linearEngineAvailable } from './linear-engine.js';
 
 /** A node of re2js's parsed form (its `Regexp` class): what RE2 understood a pattern to mean. */
 export interface ParsedRegexp {
@@ -43,6 +44,10 @@ export function re2CachePath(): string {
 }
 
 function compiledScript(cache: Buffer | undefined): { script: Script; file: string } {
+  // V8 refuses a code cache made under other V8 options, and the linear engine's option is switched
+  // on when a translated pattern first runs, which may come before or after re2js is needed: re2js is
+  // compiled (and its cache made) with the option always on.
+  linearEngineAvailable();
   const require = createRequire(import.meta.url);
   // node:vm is required here, not imported: a hook that never needs RE2 never loads it.
   const { Script: VmScript } = require('node:vm') as typeof import('node:vm');
@@ -62,6 +67,13 @@ function evaluate(script: Script, file: string): Re2Module {
   return module.exports;
 }
 
+let cacheRejected: boolean | undefined;
+
+/** Whether V8 refused the code cache the last loadRe2 offered it (undefined: none was offered). */
+export function re2CacheRejected(): boolean | undefined {
+  return cacheRejected;
+}
+
 /** re2js's CommonJS build, compiled with the cached code when V8 accepts it. */
 export function loadRe2(cachePath = re2CachePath()): Re2Module {
   let cache: Buffer | undefined;
@@ -71,6 +83,7 @@ export function loadRe2(cachePath = re2CachePath()): Re2Module {
     cache = undefined;
   }
   const { script, file } = compiledScript(cache);
+  cacheRejected = cache === undefined ? undefined : script.cachedDataRejected;
   return evaluate(script, file);
 }
 

@@ -8,6 +8,7 @@ let available: boolean | undefined;
 
 function acceptsFlag(): boolean {
   try {
+    // eslint-disable-next-line no-invalid-regexp -- flag l exists only with LINEAR_ENGINE_FLAG set: that is what this asks
     return new RegExp('', 'l').flags.includes('l');
   } catch {
     return false;

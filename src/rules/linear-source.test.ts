@@ -206,8 +206,56 @@ describe('translateToLinear (RE2 meaning on the l engine)', () => {
 
 // Patterns built from pieces where the two engines' meanings part, against texts from characters
 // that tell them apart: the translation answers as re2js wherever it fits the text.
-const PIECES = ['a', 'b', 'k', 's', 'K', '\\s', '\\S', '\\w', '\\W', '\\d', '\\b', '\\B', '.', '^', '$', '[^a]', '[a-k]', '\\x{212A}', '\\x{17F}', '\\n', '\\r', ' ', 'é'];
-const CHARACTERS = ['a', 'b', 'k', 'K', 's', 'S', 'é', 'É', '\u212a', '\u017f', ' ', '\t', '\n', '\r', '\f', '\v', '\u00a0', '\u2028', '\u3000', '_', '0', '😀', '.'];
+const PIECES = [
+  'a',
+  'b',
+  'k',
+  's',
+  'K',
+  '\\s',
+  '\\S',
+  '\\w',
+  '\\W',
+  '\\d',
+  '\\b',
+  '\\B',
+  '.',
+  '^',
+  '$',
+  '[^a]',
+  '[a-k]',
+  '\\x{212A}',
+  '\\x{17F}',
+  '\\n',
+  '\\r',
+  ' ',
+  'é',
+];
+const CHARACTERS = [
+  'a',
+  'b',
+  'k',
+  'K',
+  's',
+  'S',
+  'é',
+  'É',
+  '\u212a',
+  '\u017f',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\f',
+  '\v',
+  '\u00a0',
+  '\u2028',
+  '\u3000',
+  '_',
+  '0',
+  '😀',
+  '.',
+];
 
 const atom = fc.constantFrom(...PIECES);
 const piece: fc.Arbitrary<string> = fc.letrec<{ piece: string }>((tie) => ({
@@ -224,16 +272,21 @@ describe('translation against re2js on generated patterns and texts', () => {
   it('gives the same test answer, first match index and text', () => {
     let compared = 0;
     fc.assert(
-      fc.property(piece, fc.constantFrom('', 'i', 'm', 's', 'im', 'ms'), fc.array(fc.array(fc.constantFrom(...CHARACTERS), { maxLength: 8 }), { minLength: 1, maxLength: 12 }), (source, flags, texts) => {
-        const found = translated(source, flags);
-        if (found === undefined) return;
-        for (const characters of texts) {
-          const text = characters.join('');
-          if (!fitsLinear(text, found.translation.multiline)) continue;
-          compared += 1;
-          expect(linearAnswer(found.regex, text), `${source} /${flags} on ${JSON.stringify(text)}`).toEqual(reference(source, flags, text));
-        }
-      }),
+      fc.property(
+        piece,
+        fc.constantFrom('', 'i', 'm', 's', 'im', 'ms'),
+        fc.array(fc.array(fc.constantFrom(...CHARACTERS), { maxLength: 8 }), { minLength: 1, maxLength: 12 }),
+        (source, flags, texts) => {
+          const found = translated(source, flags);
+          if (found === undefined) return;
+          for (const characters of texts) {
+            const text = characters.join('');
+            if (!fitsLinear(text, found.translation.multiline)) continue;
+            compared += 1;
+            expect(linearAnswer(found.regex, text), `${source} /${flags} on ${JSON.stringify(text)}`).toEqual(reference(source, flags, text));
+          }
+        },
+      ),
       { numRuns: 400, seed: 20261201 },
     );
     expect(compared).toBeGreaterThan(1000);

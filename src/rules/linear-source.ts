@@ -183,7 +183,17 @@ export function translateToLinear(source: string, flags: string, syntax: Re2Synt
         if (nullable(sub)) throw new Untranslatable('a repetition of what can match empty');
         const lazy = (node.flags & NON_GREEDY) !== 0 ? '?' : '';
         const count =
-          node.op === O.STAR ? '*' : node.op === O.PLUS ? '+' : node.op === O.QUEST ? '?' : node.max === -1 ? `{${node.min},}` : node.min === node.max ? `{${node.min}}` : `{${node.min},${node.max}}`;
+          node.op === O.STAR
+            ? '*'
+            : node.op === O.PLUS
+              ? '+'
+              : node.op === O.QUEST
+                ? '?'
+                : node.max === -1
+                  ? `{${node.min},}`
+                  : node.min === node.max
+                    ? `{${node.min}}`
+                    : `{${node.min},${node.max}}`;
         // grouped, so that a quantifier around it never reads as its lazy mark (`a{2}?`)
         return `(?:${emit(sub)}${count}${lazy})`;
       }

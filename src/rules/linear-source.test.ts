@@ -194,6 +194,13 @@ describe('translateToLinear (RE2 meaning on the l engine)', () => {
     }
   });
 
+  it('gives the same answers on a text long enough to go to re2js', () => {
+    const text = `${'const total = items.length;\n'.repeat(4000)}console . log(total)`;
+    const compiled = compilePattern('\\bconsole\\s*\\.\\s*log\\b', '');
+    expect(compiled.ok && compiled.pattern.find(text)).toEqual(reference('\\bconsole\\s*\\.\\s*log\\b', '', text));
+    expect(compiled.ok && compiled.pattern.find(text)?.index).toBe(text.length - 'console . log(total)'.length);
+  });
+
   it('fits no text with a surrogate, nor, for multi-line anchors, one with \\r, U+2028 or U+2029', () => {
     expect(fitsLinear('npm test', false)).toBe(true);
     expect(fitsLinear('a\r\nb', false)).toBe(true);

@@ -48,6 +48,10 @@ async function main() {
     await hook('codex', 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'cat src/cart.ts' } });
     const patch = '*** Begin Patch\n*** Add File: src/codex.ts\n+export const codex = 1;\n*** End Patch\n';
     await hook('codex', 'PreToolUse', { tool_name: 'apply_patch', tool_input: { command: patch } });
+    // The sample decisions ran rulebook patterns on V8's linear engine, which switched a V8 option on
+    // (src/rules/linear-engine.ts). V8 stamps a cache with its options and refuses it in a process
+    // whose options differ: a hook process loads decide.cjs before any pattern runs, so without it.
+    require('node:v8').setFlagsFromString('--no-enable-experimental-regexp-engine');
     writeFileSync(cacheFile, script.createCachedData());
   } finally {
     rmSync(root, { recursive: true, force: true });

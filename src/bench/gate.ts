@@ -68,7 +68,8 @@ function figureOf(name: string, value: number, base: number, unit: string) {
  * after-the-fact check), a commit (judged by the order rule's pattern) — against `node -e 0` measured
  * interleaved in the same run, so machine load hits all alike. A commit is measured twice: after the
  * test command every earlier round ran (the pattern's answer for it is kept between hook processes),
- * and after a test command no call matched before (RE2 is loaded and compiled to match it). Each call has its own tool_use_id and
+ * and after a test command no call matched before (the order rule's pattern runs: on V8's linear engine from its
+ * translation in the rulebook cache, where it once loaded and compiled re2js). Each call has its own tool_use_id and
  * its PostToolUse follows (untimed), as an agent sends them. Reported: the median wall time, the CPU
  * time of the process tree (git included), and with HOLDFAST_BENCH_INSTRUCTIONS=1 and valgrind on the
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
@@ -99,7 +100,7 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     { label: 'Bash, test run (snapshot)', ...bash('npm test -- --run src/orders.test.ts') },
     // The test command ran in every earlier round: its answer from the order rule's pattern is known (no RE2).
     { label: 'Bash, commit (snapshot)', ...bash('git add -A && git commit -qm orders') },
-    // A test command no call has matched before runs first (untimed): the commit loads RE2 to match it.
+    // A test command no call has matched before runs first (untimed): the commit matches it with the order rule's pattern.
     {
       label: 'Bash, commit after a new test command (snapshot + RE2)',
       ...bash('git add -A && git commit -qm orders'),

@@ -7,6 +7,8 @@ import type { CheckActions } from './judge.js';
 import { keepPatternAnswersOf } from './pattern-answers.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { readJsonFile } from '../contract/json-file.js';
+import { knownLinearSources, linearSourcesFrom } from '../rules/regex.js';
+import type { LinearSource } from '../rules/linear-source.js';
 
 /** What the gate needs of src/rules. Loaded on demand: a tool the gate ignores never pays for it. */
 export interface RulesEngine {
@@ -47,18 +49,27 @@ export function pathKey(text: string): string {
 }
 
 interface CacheRecord {
-  readonly format: 1;
+  readonly format: 2;
   readonly version: string;
   readonly source: string;
   readonly mtimeMs: number;
   readonly size: number;
   readonly rulebook: Rulebook;
+  /** The rulebook's patterns for V8's linear engine (rules/linear-source.ts), made when it was parsed. */
+  readonly linear: [string, LinearSource | null][];
+}
+
+function isLinearEntry(entry: unknown): entry is [string, LinearSource | null] {
+  if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return false;
+  const value = entry[1] as Partial<LinearSource> | null;
+  return value === null || (typeof value === 'object' && typeof value.source === 'string' && typeof value.multiline === 'boolean');
 }
 
 /**
  * The validated rulebook, kept as JSON under `.holdfast/cache/` and reused while the file's path,
- * size, mtime and holdfast's version are unchanged. The cache is holdfast's own output; a record that
- * does not read back is ignored and the rulebook is parsed and validated again.
+ * size, mtime and holdfast's version are unchanged, with its patterns' translations for V8's linear
+ * engine (so a hook matches them without loading re2js). The cache is holdfast's own output; a record
+ * that does not read back is ignored and the rulebook is parsed and validated again.
  */
 export async function loadRulebookCached(root: string, file: string | undefined, engine: RulesEngine): Promise<Rulebook> {
   keepPatternAnswersOf(root);
@@ -75,21 +86,24 @@ export async function loadRulebookCached(root: string, file: string | undefined,
   // No cache yet, or an unreadable one: parse below.
   const record = readJsonFile(cachePath) as Partial<CacheRecord> | null | undefined;
   if (
-    record?.format === 1 &&
+    record?.format === 2 &&
     record.version === version &&
     record.source === source &&
     record.mtimeMs === stats.mtimeMs &&
     record.size === stats.size &&
     typeof record.rulebook === 'object' &&
     record.rulebook !== null &&
-    Array.isArray(record.rulebook.rules)
+    Array.isArray(record.rulebook.rules) &&
+    Array.isArray(record.linear)
   ) {
+    const linear = record.linear;
+    linearSourcesFrom(() => linear.filter(isLinearEntry));
     return record.rulebook;
   }
   const rulebook = await engine.loadRulebook(file);
   try {
     mkdirSync(join(root, HOLDFAST_DIR, 'cache'), { recursive: true });
-    const record: CacheRecord = { format: 1, version, source, mtimeMs: stats.mtimeMs, size: stats.size, rulebook };
+    const record: CacheRecord = { format: 2, version, source, mtimeMs: stats.mtimeMs, size: stats.size, rulebook, linear: knownLinearSources() };
     const temporary = `${cachePath}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(record));
     renameSync(temporary, cachePath);

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,12 @@ describe('the bundled hook', () => {
     expect(script.cachedDataRejected).toBe(false);
     const compiledOnly = new Script(source, { filename: `${DECIDE}.cold` }).createCachedData();
     expect(cache.length).toBeGreaterThan(compiledOnly.length * 2);
+  });
+
+  it("has V8's code for re2js that a hook process accepts (made, like it is loaded, with the linear engine's V8 option on)", () => {
+    const loader = new URL('../../dist/rules/re2-loader.js', import.meta.url).href;
+    const script = `const { loadRe2, re2CacheRejected } = await import(${JSON.stringify(loader)}); loadRe2(); console.log(String(re2CacheRejected()));`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()).toBe('false');
   });
 
   it('holds the whole decision in one file: the entry loads no chunk of its own for a decision', () => {
@@ -106,5 +112,54 @@ describe('the hook reads stdin without a stream, within its deadline', () => {
     piped.close();
     expect(byFifo.code).toBe(2);
     expect(byFifo.stderr).toContain('did not finish within its deadline of 300 ms');
+  });
+});
+
+describe("the hook matches the rulebook's patterns on V8's linear engine", () => {
+  // Observes (does not change) what the hook process reads: a preload that notes every file read.
+  const folder = mkdtempSync(join(tmpdir(), 'holdfast-hook-linear-'));
+  const preload = join(folder, 'note-reads.cjs');
+  writeFileSync(
+    preload,
+    "const fs = require('node:fs'); const read = fs.readFileSync; const seen = [];\n" +
+      'fs.readFileSync = function (file, ...rest) { if (typeof file === "string") seen.push(file); return read.call(this, file, ...rest); };\n' +
+      "process.on('exit', () => fs.writeFileSync(process.env.HOLDFAST_TEST_READS, seen.join('\\n')));\n",
+  );
+  const root = join(folder, 'repo');
+  mkdirSync(join(root, 'src'), { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['-c', 'user.email=t@holdfast.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'start'], { cwd: root });
+  let call = 0;
+  const hook = (name: string, tool: string, input: Record<string, string>): { stdout: string; reads: string[] } => {
+    call += 1;
+    const reads = join(folder, `reads-${call}.txt`);
+    const stdout = execFileSync(process.execPath, ['--require', preload, HOOK, 'claude-code', '--deadline-ms', '24000'], {
+      cwd: root,
+      input: JSON.stringify({ session_id: 'linear', cwd: root, hook_event_name: name, tool_name: tool, tool_input: input, tool_use_id: `toolu_${call}` }),
+      env: { ...process.env, HOLDFAST_TEST_READS: reads },
+      encoding: 'utf8',
+    });
+    return { stdout, reads: readFileSync(reads, 'utf8').split('\n') };
+  };
+  const commitAfter = (testCommand: string) => {
+    hook('PreToolUse', 'Bash', { command: testCommand });
+    hook('PostToolUse', 'Bash', { command: testCommand });
+    const commit = { command: 'git add -A && git commit -qm orders' };
+    const decision = hook('PreToolUse', 'Bash', commit);
+    hook('PostToolUse', 'Bash', commit);
+    return decision;
+  };
+  const readsRe2js = (reads: string[]) => reads.some((file) => /[\\/]re2js[\\/]/.test(file));
+
+  it('judges a commit after a test command no call matched before without loading re2js; a command with a surrogate loads it', () => {
+    // The first call parses the rulebook (re2js compiles and translates its patterns) into the cache.
+    hook('PreToolUse', 'Write', { file_path: join(root, 'src', 'orders.test.ts'), content: 'export {};\n' });
+    const linear = commitAfter('npm test -- --run src/orders-1.test.ts');
+    expect(linear.stdout).not.toContain('"deny"');
+    expect(readsRe2js(linear.reads)).toBe(false);
+    // Texts the translation cannot serve exactly go to re2js, with the same answer.
+    const fallback = commitAfter('npm test -- --run src/orders-😀.test.ts');
+    expect(fallback.stdout).not.toContain('"deny"');
+    expect(readsRe2js(fallback.reads)).toBe(true);
   });
 });

@@ -57,7 +57,7 @@ export function takeSnapshotAfter(root: string, before: Snapshot): SnapshotAfter
   const absoluteRoot = resolve(root);
   const repo = readRepoState(absoluteRoot);
   const store = ensureStore(absoluteRoot, repo);
-  const guarded = captureGuarded(absoluteRoot, store, repo);
+  const guarded = captureGuarded(absoluteRoot, store, repo, { unchangedSince: before.guarded });
   return { trees: workTreeSince(absoluteRoot, store, before), guarded, repo };
 }
 

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { uniqueSuffix, writeAtomically } from './atomic-file.js';
+import { removeFile, uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
 import { runGit, startGitDetached } from './git-process.js';
 import { captureGuarded } from './guarded-files.js';
@@ -247,10 +247,10 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
   return {
     record,
     close: () => {
-      rmSync(path, { force: true });
+      removeFile(path);
       if (!('readOnly' in record) && record.index !== undefined) {
-        rmSync(join(snapshotStorePath(root), record.index), { force: true });
-        rmSync(priorIndexPath(join(snapshotStorePath(root), record.index)), { force: true });
+        removeFile(join(snapshotStorePath(root), record.index));
+        removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
       }
     },
   };

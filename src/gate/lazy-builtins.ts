@@ -19,3 +19,8 @@ export function nodeCrypto(): typeof import('node:crypto') {
 export function nodeUtil(): typeof import('node:util') {
   return require('node:util') as typeof import('node:util');
 }
+
+/** Only for the home folder, when a shell command names it. */
+export function nodeOs(): typeof import('node:os') {
+  return require('node:os') as typeof import('node:os');
+}

@@ -7,6 +7,8 @@ import type { CheckActions } from './judge.js';
 import { keepPatternAnswersOf } from './pattern-answers.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { readJsonFile } from '../contract/json-file.js';
+import { compiledGlob, knowCompiledGlobs } from '../rules/glob.js';
+import type { CompiledGlob } from '../rules/glob.js';
 
 /** What the gate needs of src/rules. Loaded on demand: a tool the gate ignores never pays for it. */
 export interface RulesEngine {
@@ -53,6 +55,29 @@ interface CacheRecord {
   readonly mtimeMs: number;
   readonly size: number;
   readonly rulebook: Rulebook;
+  /** Every string in a list of a rule's check, compiled as a glob (those that are globs are matched with it). */
+  readonly globs?: Record<string, CompiledGlob>;
+}
+
+/** The globs of a rulebook's checks, compiled: every list of strings in a check (a non-glob in one costs only this). */
+function rulebookGlobs(rulebook: Rulebook): Record<string, CompiledGlob> {
+  const globs: Record<string, CompiledGlob> = {};
+  for (const rule of Array.isArray(rulebook.rules) ? rulebook.rules : []) {
+    const check: unknown = (rule as { check?: unknown }).check;
+    if (typeof check !== 'object' || check === null) continue;
+    for (const value of Object.values(check)) {
+      if (!Array.isArray(value)) continue;
+      for (const glob of value) {
+        if (typeof glob !== 'string' || glob in globs) continue;
+        try {
+          globs[glob] = compiledGlob(glob);
+        } catch {
+          // not a glob picomatch takes: the check that uses it says so when it is prepared
+        }
+      }
+    }
+  }
+  return globs;
 }
 
 /**
@@ -84,12 +109,13 @@ export async function loadRulebookCached(root: string, file: string | undefined,
     record.rulebook !== null &&
     Array.isArray(record.rulebook.rules)
   ) {
+    knowCompiledGlobs(record.globs);
     return record.rulebook;
   }
   const rulebook = await engine.loadRulebook(file);
   try {
     mkdirSync(join(root, HOLDFAST_DIR, 'cache'), { recursive: true });
-    const record: CacheRecord = { format: 1, version, source, mtimeMs: stats.mtimeMs, size: stats.size, rulebook };
+    const record: CacheRecord = { format: 1, version, source, mtimeMs: stats.mtimeMs, size: stats.size, rulebook, globs: rulebookGlobs(rulebook) };
     const temporary = `${cachePath}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(record));
     renameSync(temporary, cachePath);

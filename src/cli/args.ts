@@ -10,6 +10,11 @@ type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: 
  * so every command refuses an unknown flag the same way.
  */
 export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O): ParsedCommandArgs<O> {
+  // Only positionals and no defaults (the hook command as installed, `hook claude-code`): what parseArgs
+  // would return, without loading its module, which every hook process would pay for.
+  if (args.every((arg) => !arg.startsWith('-')) && Object.values(options).every((option) => option.default === undefined)) {
+    return { values: Object.create(null) as ParsedCommandArgs<O>['values'], positionals: [...args] } as ParsedCommandArgs<O>;
+  }
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {

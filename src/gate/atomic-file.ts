@@ -1,4 +1,4 @@
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { sep } from 'node:path';
 
 let made = 0;
@@ -35,6 +35,18 @@ export function writeAtomically(path: string, content: string | Buffer, mode?: n
   });
   if (mode !== undefined) chmodSync(temporary, mode);
   renameSync(temporary, path);
+}
+
+/**
+ * Removes a file; one that is not there is no error. `fs.rmSync` does the same but loads node's
+ * rimraf module on first use, which a hook process (one per tool call) would pay for on every call.
+ */
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 export function toSlashes(path: string): string {

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { toSlashes, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
 import { SnapshotError, runGit } from './git-process.js';
@@ -18,6 +18,11 @@ const MAX_GUARDED_ENTRIES = 20_000;
 export interface GuardedFile {
   readonly blob: string;
   readonly kind: 'file' | 'executable' | 'symlink';
+  /**
+   * The file's identity (see FoundFile) when it was read, kept only when the file had not changed for
+   * RACY_MS: the check after the call takes the blob of a file whose identity is still this one.
+   */
+  readonly identity?: string;
 }
 
 /** Root-relative path → guarded file. */
@@ -38,10 +43,10 @@ export function guardedRoots(root: string, repo: RepoLocation | null): string[] 
   return roots;
 }
 
-function isHoldfastOwn(root: string, absolute: string): boolean {
-  const inside = relative(join(root, HOLDFAST_DIR), absolute);
-  if (inside === '' || inside.startsWith('..')) return false;
-  const first = inside.split(sep)[0] ?? '';
+/** `path` is root-relative with slashes; a path outside the root starts with `..`. */
+function isHoldfastOwn(path: string): boolean {
+  if (!path.startsWith(`${HOLDFAST_DIR}/`)) return false;
+  const first = path.slice(HOLDFAST_DIR.length + 1).split('/')[0] ?? '';
   // The store is built beside its final name (`snapshots.git.<pid>.<id>.tmp`) before it is renamed.
   return HOLDFAST_OWN_FILES.includes(first) || first.startsWith(`${SNAPSHOT_STORE}.`);
 }
@@ -72,14 +77,22 @@ export interface CaptureOptions {
    * guarded file, so a list a command rewrote cannot hide what it changed.
    */
   readonly reuseUnchanged?: boolean;
+  /**
+   * The after-the-fact check: the guarded files its call's own before-snapshot recorded. A file whose
+   * identity is the one recorded there (ctime included, which no unprivileged write can set back) has
+   * not been written since, and its recorded blob is taken without reading it. The record is what the
+   * check trusts for the blobs anyway; the store's shared list is not used.
+   */
+  readonly unchangedSince?: GuardedFiles;
   readonly nowMs?: () => number;
 }
 
 function collectGuarded(root: string, start: string, found: Map<string, FoundFile>): void {
-  const pending = [start];
+  // Paths are built beside the absolute ones (root-relative, slashes): path.relative on every entry costs.
+  const pending: [absolute: string, path: string][] = [[start, toSlashes(relative(root, start))]];
   while (pending.length > 0) {
-    const absolute = pending.pop() as string;
-    if (isHoldfastOwn(root, absolute)) continue;
+    const [absolute, path] = pending.pop() as [string, string];
+    if (isHoldfastOwn(path)) continue;
     let stats;
     try {
       stats = lstatSync(absolute, { bigint: true });
@@ -92,13 +105,12 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
         `more than ${MAX_GUARDED_ENTRIES} entries under the watched folders (${start}); the gate cannot watch them for tampering`,
       );
     }
-    const path = toSlashes(relative(root, absolute));
     const identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mode}:${stats.mtimeNs}:${stats.ctimeNs}`;
     const changedMs = Number(stats.ctimeNs / 1_000_000n);
     if (stats.isSymbolicLink()) found.set(path, { absolute, kind: 'symlink', identity, changedMs });
     else if (stats.isFile()) found.set(path, { absolute, kind: (stats.mode & 0o111n) !== 0n ? 'executable' : 'file', identity, changedMs });
     else if (stats.isDirectory()) {
-      for (const name of readdirSync(absolute)) pending.push(join(absolute, name));
+      for (const name of readdirSync(absolute)) pending.push([join(absolute, name), `${path}/${name}`]);
     }
   }
 }
@@ -118,6 +130,13 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
   const nextKnown: Record<string, KnownBlob> = {};
   const missing: { path: string; content: Buffer }[] = [];
   for (const [path, file] of [...found.entries()].sort(([left], [right]) => (left < right ? -1 : 1))) {
+    const settledIdentity = file.changedMs < settled ? { identity: file.identity } : {};
+    const recorded = options.unchangedSince?.[path];
+    if (recorded?.identity === file.identity && recorded.kind === file.kind) {
+      guarded[path] = recorded;
+      nextKnown[path] = { identity: file.identity, blob: recorded.blob };
+      continue;
+    }
     const remembered = known[path];
     if (
       options.reuseUnchanged === true &&
@@ -125,7 +144,7 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
       typeof remembered.blob === 'string' &&
       existsSync(objectPath(store, remembered.blob))
     ) {
-      guarded[path] = { blob: remembered.blob, kind: file.kind };
+      guarded[path] = { blob: remembered.blob, kind: file.kind, ...settledIdentity };
       nextKnown[path] = remembered;
       continue;
     }
@@ -136,7 +155,7 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
       continue;
     }
     const blob = blobId(content);
-    guarded[path] = { blob, kind: file.kind };
+    guarded[path] = { blob, kind: file.kind, ...settledIdentity };
     if (file.changedMs < settled) nextKnown[path] = { identity: file.identity, blob };
     if (!existsSync(objectPath(store, blob))) missing.push({ path, content });
   }
@@ -144,7 +163,7 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
     const written = runGit(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: root, gitDir: store, input: content }).toString('utf8').trim();
     const entry = guarded[path];
     if (entry !== undefined && written !== entry.blob) {
-      guarded[path] = { ...entry, blob: written };
+      guarded[path] = { blob: written, kind: entry.kind };
       delete nextKnown[path];
     }
   }

@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { withTemporaryName, writeAtomically } from './atomic-file.js';
+import { removeFile, withTemporaryName, writeAtomically } from './atomic-file.js';
 import { readBlobs } from './repo-state.js';
 import { runGit, tryGit } from './git-process.js';
 import type { TreeChange } from './snapshot-store.js';
@@ -191,7 +191,7 @@ export function filesHiddenByNewRules(
       const excludes = [join(context.store, 'info', 'exclude'), ...(own === undefined ? [] : [own]), rulesFile].map((file) => `--exclude-from=${file}`);
       return nulList(git(context, ['ls-files', '-z', '--others', ...excludes], indexFile));
     } finally {
-      rmSync(rulesFile, { force: true });
+      removeFile(rulesFile);
     }
   });
   const hidden: { path: string; link: boolean }[] = [];

@@ -5,17 +5,28 @@ import { createRequire } from 'node:module';
  * and loading these two costs more than many decisions do: a Write that needs no git and no hash
  * never pays for them. (A static import would load them when the hook bundle starts.)
  */
-const require = createRequire(import.meta.url);
+let require: NodeJS.Require | undefined;
+
+/** The require function itself is made on first use too: making it (a file URL, a resolver) costs every hook process. */
+function load(name: string): unknown {
+  require ??= createRequire(import.meta.url);
+  return require(name);
+}
 
 export function childProcess(): typeof import('node:child_process') {
-  return require('node:child_process') as typeof import('node:child_process');
+  return load('node:child_process') as typeof import('node:child_process');
 }
 
 export function nodeCrypto(): typeof import('node:crypto') {
-  return require('node:crypto') as typeof import('node:crypto');
+  return load('node:crypto') as typeof import('node:crypto');
 }
 
 /** Only for an error's name, on the rare path where a program could not start. */
 export function nodeUtil(): typeof import('node:util') {
-  return require('node:util') as typeof import('node:util');
+  return load('node:util') as typeof import('node:util');
+}
+
+/** Only for the home folder, when a shell command names it. */
+export function nodeOs(): typeof import('node:os') {
+  return load('node:os') as typeof import('node:os');
 }

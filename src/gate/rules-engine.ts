@@ -9,6 +9,8 @@ import { HOLDFAST_DIR } from './session-state.js';
 import { readJsonFile } from '../contract/json-file.js';
 import { knownLinearSources, linearSourcesFrom } from '../rules/regex.js';
 import type { LinearSource } from '../rules/linear-source.js';
+import { compiledGlob, knowCompiledGlobs } from '../rules/glob.js';
+import type { CompiledGlob } from '../rules/glob.js';
 
 /** What the gate needs of src/rules. Loaded on demand: a tool the gate ignores never pays for it. */
 export interface RulesEngine {
@@ -57,12 +59,35 @@ interface CacheRecord {
   readonly rulebook: Rulebook;
   /** The rulebook's patterns for V8's linear engine (rules/linear-source.ts), made when it was parsed. */
   readonly linear: [string, LinearSource | null][];
+  /** Every string in a list of a rule's check, compiled as a glob (those that are globs are matched with it). */
+  readonly globs?: Record<string, CompiledGlob>;
 }
 
 function isLinearEntry(entry: unknown): entry is [string, LinearSource | null] {
   if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return false;
   const value = entry[1] as Partial<LinearSource> | null;
   return value === null || (typeof value === 'object' && typeof value.source === 'string' && typeof value.multiline === 'boolean');
+}
+
+/** The globs of a rulebook's checks, compiled: every list of strings in a check (a non-glob in one costs only this). */
+function rulebookGlobs(rulebook: Rulebook): Record<string, CompiledGlob> {
+  const globs: Record<string, CompiledGlob> = {};
+  for (const rule of Array.isArray(rulebook.rules) ? rulebook.rules : []) {
+    const check: unknown = (rule as { check?: unknown }).check;
+    if (typeof check !== 'object' || check === null) continue;
+    for (const value of Object.values(check)) {
+      if (!Array.isArray(value)) continue;
+      for (const glob of value) {
+        if (typeof glob !== 'string' || glob in globs) continue;
+        try {
+          globs[glob] = compiledGlob(glob);
+        } catch {
+          // not a glob picomatch takes: the check that uses it says so when it is prepared
+        }
+      }
+    }
+  }
+  return globs;
 }
 
 /**
@@ -98,12 +123,22 @@ export async function loadRulebookCached(root: string, file: string | undefined,
   ) {
     const linear = record.linear;
     linearSourcesFrom(() => linear.filter(isLinearEntry));
+    knowCompiledGlobs(record.globs);
     return record.rulebook;
   }
   const rulebook = await engine.loadRulebook(file);
   try {
     mkdirSync(join(root, HOLDFAST_DIR, 'cache'), { recursive: true });
-    const record: CacheRecord = { format: 2, version, source, mtimeMs: stats.mtimeMs, size: stats.size, rulebook, linear: knownLinearSources() };
+    const record: CacheRecord = {
+      format: 2,
+      version,
+      source,
+      mtimeMs: stats.mtimeMs,
+      size: stats.size,
+      rulebook,
+      linear: knownLinearSources(),
+      globs: rulebookGlobs(rulebook),
+    };
     const temporary = `${cachePath}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(record));
     renameSync(temporary, cachePath);

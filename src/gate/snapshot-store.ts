@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
+import { removeFile, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 import { SnapshotError, runGit, tryGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
@@ -123,7 +123,7 @@ function addWorkTree(root: string, store: string, from: string | null): string {
     runGit(['add', '-A', '--', '.'], { cwd: root, gitDir: store, workTree: root, indexFile: working });
     return working;
   } catch (error) {
-    rmSync(working, { force: true });
+    removeFile(working);
     throw error;
   }
 }
@@ -153,7 +153,7 @@ function treeFromIndex(root: string, store: string, from: string | null): string
     adopt(store, working);
     return tree;
   } finally {
-    rmSync(working, { force: true });
+    removeFile(working);
   }
 }
 
@@ -193,7 +193,7 @@ function anotherCallOpen(calls: string, now: number): boolean {
  */
 function keepPriorIndex(store: string, keepAt: string): void {
   const prior = priorIndexPath(keepAt);
-  rmSync(prior, { force: true });
+  removeFile(prior);
   if (anotherCallOpen(dirname(keepAt), Date.now())) return;
   try {
     linkSync(join(store, 'index'), prior);
@@ -216,7 +216,7 @@ export function snapshotIndex(root: string, store: string, keepAt: string): void
   keepPriorIndex(store, keepAt);
   const working = addWorkTreeOrRehash(root, store, join(store, 'index'));
   try {
-    rmSync(keepAt, { force: true });
+    removeFile(keepAt);
     try {
       linkSync(working, keepAt);
     } catch {
@@ -224,7 +224,7 @@ export function snapshotIndex(root: string, store: string, keepAt: string): void
     }
     adopt(store, working);
   } finally {
-    rmSync(working, { force: true });
+    removeFile(working);
   }
 }
 
@@ -237,7 +237,7 @@ function beforeTree(root: string, store: string, indexFile: string): string {
   try {
     return writeTree(root, store, indexFile);
   } catch (error) {
-    rmSync(join(store, 'index'), { force: true });
+    removeFile(join(store, 'index'));
     throw new SnapshotError(
       'E_SNAPSHOT_GONE',
       `the snapshot taken before the call names content that is gone from the repository it was read from (${(error as Error).message}); the next call's snapshot reads every file again`,
@@ -270,7 +270,7 @@ export function workTreeSince(root: string, store: string, before: { readonly in
     adopt(store, working);
     return pair;
   } finally {
-    rmSync(working, { force: true });
+    removeFile(working);
   }
 }
 
@@ -343,7 +343,7 @@ export function restoreFromTree(root: string, tree: string, paths: readonly stri
 
 /** Removes a file the call created; folders it left empty stay (git does not track folders). */
 export function removeCreated(root: string, path: string): void {
-  rmSync(join(root, path), { force: true });
+  removeFile(join(root, path));
 }
 
 /**

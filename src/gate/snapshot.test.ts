@@ -8,6 +8,7 @@ import { readRepoState } from './repo-state.js';
 import { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, pruneStore, takeSnapshot, takeSnapshotAfter } from './snapshot.js';
 import { ensureStore, snapshotStorePath, treeChanges } from './snapshot-store.js';
 import { captureGuarded } from './guarded-files.js';
+import type { GuardedFile } from './guarded-files.js';
 
 function git(root: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -258,5 +259,30 @@ describe('guarded files between calls', () => {
     expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).not.toBe(
       first['.git/hooks/pre-commit']?.blob,
     );
+  });
+  it("takes in the after-the-fact check only the blobs of files whose identity the call's own before-snapshot recorded, and reads the rest", () => {
+    const root = repository(1);
+    const repo = readRepoState(root);
+    const store = ensureStore(root, repo);
+    const hook = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const later = () => Date.now() + 60_000;
+    const before = captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later });
+    const recorded = before['.git/hooks/pre-commit'];
+    expect(recorded?.identity).toMatch(/^\d+:\d+:/);
+    // A file changed in the last seconds carries no identity: the check after the call reads it.
+    expect(captureGuarded(root, store, repo, { reuseUnchanged: true })['.git/hooks/pre-commit']?.identity).toBeUndefined();
+    // The recorded blob is what the check takes while the identity holds (here a stand-in, to tell it was not read)...
+    const standIn = before['.git/config']?.blob as string;
+    const record = { ...before, '.git/hooks/pre-commit': { ...(recorded as GuardedFile), blob: standIn } };
+    expect(captureGuarded(root, store, repo, { unchangedSince: record, nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(standIn);
+    // ...and a write changes the identity, so the file is read.
+    writeFileSync(hook, '#!/bin/sh\nexit 10\n', { mode: 0o755 });
+    const after = captureGuarded(root, store, repo, { unchangedSince: record, nowMs: later });
+    expect(after['.git/hooks/pre-commit']?.blob).not.toBe(standIn);
+    expect(after['.git/hooks/pre-commit']?.blob).not.toBe(recorded?.blob);
+    // The store's shared list plays no part in it.
+    writeFileSync(join(store, 'guarded-blobs.json'), '{}');
+    expect(captureGuarded(root, store, repo, { unchangedSince: {}, nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(after['.git/hooks/pre-commit']?.blob);
   });
 });

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { uniqueSuffix, writeAtomically } from './atomic-file.js';
+import { removeFile, uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
 import { runGit, startGitDetached } from './git-process.js';
 import { captureGuarded } from './guarded-files.js';
@@ -57,7 +57,7 @@ export function takeSnapshotAfter(root: string, before: Snapshot): SnapshotAfter
   const absoluteRoot = resolve(root);
   const repo = readRepoState(absoluteRoot);
   const store = ensureStore(absoluteRoot, repo);
-  const guarded = captureGuarded(absoluteRoot, store, repo);
+  const guarded = captureGuarded(absoluteRoot, store, repo, { unchangedSince: before.guarded });
   return { trees: workTreeSince(absoluteRoot, store, before), guarded, repo };
 }
 
@@ -247,10 +247,10 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
   return {
     record,
     close: () => {
-      rmSync(path, { force: true });
+      removeFile(path);
       if (!('readOnly' in record) && record.index !== undefined) {
-        rmSync(join(snapshotStorePath(root), record.index), { force: true });
-        rmSync(priorIndexPath(join(snapshotStorePath(root), record.index)), { force: true });
+        removeFile(join(snapshotStorePath(root), record.index));
+        removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
       }
     },
   };

@@ -10,17 +10,48 @@ export type PathMatcher = (path: string) => boolean;
 
 const NEVER: PathMatcher = () => false;
 
+/** A glob as picomatch compiles it: its regex, and the folder it opens when it is a glob at all. */
+export interface CompiledGlob {
+  readonly source: string;
+  readonly flags: string;
+  readonly base: string | null;
+}
+
+/** Globs compiled in this process, or handed over from a cache (knowCompiledGlobs). */
+const compiledGlobs = new Map<string, CompiledGlob>();
+
+/** picomatch's regex for a glob (parsing a glob is most of what compiling a rulebook's globs costs). */
+export function compiledGlob(glob: string): CompiledGlob {
+  const known = compiledGlobs.get(glob);
+  if (known !== undefined) return known;
+  const regex = picomatch.makeRe(glob, GLOB_OPTIONS);
+  const scan = picomatch.scan(glob);
+  const compiled = { source: regex.source, flags: regex.flags, base: scan.isGlob ? scan.base : null };
+  compiledGlobs.set(glob, compiled);
+  return compiled;
+}
+
+/**
+ * Takes compiled globs kept from an earlier process (the gate's rulebook cache, written by holdfast
+ * itself with compiledGlob's answers): each hook is a new process, and parsing the same globs in
+ * every one costs more than reading their regexes. An entry of the wrong shape is left out.
+ */
+export function knowCompiledGlobs(entries: unknown): void {
+  if (typeof entries !== 'object' || entries === null) return;
+  for (const [glob, entry] of Object.entries(entries as Record<string, Partial<CompiledGlob>>)) {
+    if (typeof entry?.source === 'string' && typeof entry.flags === 'string' && (entry.base === null || typeof entry.base === 'string')) {
+      compiledGlobs.set(glob, { source: entry.source, flags: entry.flags, base: entry.base });
+    }
+  }
+}
+
 export function compileGlobs(globs: readonly string[]): PathMatcher {
   if (globs.length === 0) return NEVER;
-  // The compiled regexes directly: picomatch's matcher wrapper costs several times the match itself.
-  const matchers = globs.map((glob) => picomatch.makeRe(glob, GLOB_OPTIONS));
+  const compiled = globs.map(compiledGlob);
+  // The regexes directly: picomatch's matcher wrapper costs several times the match itself.
+  const matchers = compiled.map((glob) => new RegExp(glob.source, glob.flags));
   // A write to `src` itself would replace the directory the glob `src/**` opens, not a file inside it.
-  const bases = new Set(
-    globs
-      .map((glob) => picomatch.scan(glob))
-      .filter((scan) => scan.isGlob)
-      .map((scan) => scan.base),
-  );
+  const bases = new Set(compiled.flatMap((glob) => (glob.base === null ? [] : [glob.base])));
   return (path) => !bases.has(path) && matchers.some((matcher) => matcher.test(path));
 }
 

@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, isAbsolute, normalize, resolve } from 'node:path';
 import type {
   Assignment,
@@ -28,6 +27,7 @@ import { isWrapper, unwrap } from './wrappers.js';
 import { Scope } from './shell-scope.js';
 import type { GateBypass, ShellContext, ShellReading } from './shell-reading.js';
 import { jsonOrUndefined } from '../../contract/json.js';
+import { nodeOs } from '../lazy-builtins.js';
 
 const MAX_DEPTH = 24;
 const MAX_STEPS = 50_000;
@@ -118,13 +118,16 @@ export class ShellReader {
   /** Inside a script file the command runs: its uncalled functions are library code, not read. */
   private scriptDepth = 0;
   private steps = 0;
-  private readonly home: string;
+  private homeFolder: string | undefined;
 
   constructor(
     private readonly command: string,
     private readonly context: ShellContext,
-  ) {
-    this.home = context.home ?? homedir();
+  ) {}
+
+  /** The home folder, asked of node:os only when a command names it (loading os costs every hook process). */
+  private get home(): string {
+    return (this.homeFolder ??= this.context.home ?? nodeOs().homedir());
   }
 
   read(): ShellReading {

@@ -147,8 +147,8 @@ function isBlankCode(code: number): boolean {
   return code === 32 || code === 9;
 }
 
-function isQuote(character: string | undefined): character is '"' | "'" | '`' {
-  return character === '"' || character === "'" || character === '`';
+function isQuoteCode(code: number): boolean {
+  return code === 34 || code === 39 || code === 96; // " ' `
 }
 
 function expandNameLeft(content: string, index: number): number {
@@ -181,24 +181,25 @@ function readAssignedLiteral(
   nextExpressionStop: (from: number) => number,
 ): Read | undefined {
   let position = nameEnd;
-  if (isQuote(content[position])) position++;
-  if (content[position] === ']') position++;
+  if (isQuoteCode(content.charCodeAt(position))) position++;
+  if (content.charCodeAt(position) === 93 /* ] */) position++;
   const afterName = position;
   position = skipBlanks(content, position);
-  if ((content[position] === '?' || content[position] === '!') && content[position + 1] === ':') position++;
-  const character = content[position];
-  const next = content[position + 1];
+  const mark = content.charCodeAt(position);
+  if ((mark === 63 /* ? */ || mark === 33) /* ! */ && content.charCodeAt(position + 1) === 58 /* : */) position++;
+  const character = content.charCodeAt(position);
+  const next = content.charCodeAt(position + 1);
   let operator: ':' | '=' | ' ';
-  if (character === ':' && next === '=') {
+  if (character === 58 /* : */ && next === 61 /* = */) {
     operator = '=';
     position += 2;
-  } else if (character === '=' && next === '>') {
+  } else if (character === 61 && next === 62 /* > */) {
     operator = '=';
     position += 2;
-  } else if (character === '=' && next !== '=') {
+  } else if (character === 61 && next !== 61) {
     operator = '=';
     position += 1;
-  } else if (character === ':' && next !== ':') {
+  } else if (character === 58 && next !== 58) {
     operator = ':';
     position += 1;
   } else if (style === 'dockerfile' && position > afterName && isDockerEnvInstruction(content, nameStart)) {
@@ -207,14 +208,14 @@ function readAssignedLiteral(
     return undefined;
   }
   position = skipBlanks(content, position);
-  if (isQuote(content[position])) return readQuoted(content, position);
+  if (isQuoteCode(content.charCodeAt(position))) return readQuoted(content, position);
   if (style !== 'code') return readUnquoted(content, position);
   if (operator === ':') {
     // `password: string = "..."`: a type annotation between the name and the literal.
     const afterAnnotation = skipTypeAnnotation(content, position);
     if (afterAnnotation !== undefined) {
       const literalAt = skipBlanks(content, afterAnnotation);
-      if (isQuote(content[literalAt])) return readQuoted(content, literalAt);
+      if (isQuoteCode(content.charCodeAt(literalAt))) return readQuoted(content, literalAt);
     }
   }
   return readFallbackLiteral(content, position, nextExpressionStop);
@@ -326,7 +327,7 @@ function readFallbackLiteral(content: string, start: number, nextExpressionStop:
   const code = content.charCodeAt(stop);
   if (code !== 124 && code !== 63) return undefined;
   const literalAt = skipBlanks(content, stop + 2);
-  return isQuote(content[literalAt]) ? readQuoted(content, literalAt) : undefined;
+  return isQuoteCode(content.charCodeAt(literalAt)) ? readQuoted(content, literalAt) : undefined;
 }
 
 function isTokenCode(code: number): boolean {

@@ -11,7 +11,9 @@ import type { DetectedSecret } from './secret-finding.js';
  * literal, so the whole pass is linear in the content however hostile it is.
  */
 
-const KEYWORD_SOURCE = 'pass|pwd|secret|token|key|auth|credential|creds|bearer';
+/** Every name the detector judges holds one of these, in any case: without one it can find no assignment. */
+export const CREDENTIAL_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'creds', 'bearer'];
+const KEYWORD_SOURCE = CREDENTIAL_KEYWORDS.join('|');
 const MAX_NAME = 64;
 const MAX_VALUE = 1024;
 const MAX_BLANKS = 16;

@@ -112,7 +112,13 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
 }
 
 /** The literal as a finding, or undefined when it is no plausible secret; a too-short one is rejected before it is copied. */
-function judgeLiteral(content: string, literal: Literal, kind: CredentialKind | typeof BARE_KEY, isBearer: boolean, minEntropy: number): DetectedSecret | undefined {
+function judgeLiteral(
+  content: string,
+  literal: Literal,
+  kind: CredentialKind | typeof BARE_KEY,
+  isBearer: boolean,
+  minEntropy: number,
+): DetectedSecret | undefined {
   // A scheme prefix only shortens the value, and both judgements ask for at least MIN_SECRET_LENGTH characters.
   if (literal.end - literal.start < MIN_SECRET_LENGTH) return undefined;
   let start = literal.start;

@@ -24,14 +24,17 @@ export async function scanSecrets(content: string, filePath: string, options: Se
 
 /** The secrets in one file's content with their spans, vendor findings preferred over overlapping generic ones. */
 export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<DetectedSecret[]> {
-  // One pass finds every vendor anchor and whether the generic and prefixed-key detectors have
-  // anything to look at; with none of them, no detector can report and none runs.
-  const selected = selectDetectors(content, extensionOf(filePath));
-  if (selected.size === 0) return [];
-  const others = selected.has(OTHER_DETECTORS);
-  const vendor = options.detectors.includes('secretlint-recommend')
-    ? [...(await findVendorSecrets(content, filePath, { prefilter: true, selected })), ...(others ? findPrefixedSecrets(content) : [])]
-    : [];
+  const vendorOn = options.detectors.includes('secretlint-recommend');
+  // With the vendor detectors on, one pass finds every vendor anchor and whether the generic and
+  // prefixed-key detectors have anything to look at; with none of them, no detector can report and
+  // none runs. The generic detector alone is cheaper than that pass and reads the content itself.
+  const selected = vendorOn ? selectDetectors(content, extensionOf(filePath)) : undefined;
+  if (selected?.size === 0) return [];
+  const others = selected === undefined || selected.has(OTHER_DETECTORS);
+  const vendor =
+    selected !== undefined
+      ? [...(await findVendorSecrets(content, filePath, { prefilter: true, selected })), ...(others ? findPrefixedSecrets(content) : [])]
+      : [];
   const generic = others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
   // Most content holds no candidate at all: nothing to filter, sort or merge.
   if (vendor.length === 0 && generic.length === 0) return [];

@@ -105,3 +105,27 @@ describe('findGenericSecrets: positions', () => {
     expect(detect(content, 'src/a.ts')).toEqual([{ detector: 'password literal', value: password }]);
   });
 });
+
+describe('findGenericSecrets: the bounds of one keyword hit', () => {
+  it('judges a name of up to 64 characters, wherever its keyword sits, and skips a longer one', () => {
+    for (const name of ['password', `${'x'.repeat(56)}Password`, `password${'X'.repeat(56)}`]) {
+      expect(detect(`const ${name} = "${password}";`, 'src/a.ts')).toHaveLength(1);
+    }
+    for (const name of [`${'x'.repeat(57)}Password`, `password${'X'.repeat(57)}`, `${'x'.repeat(30)}password${'X'.repeat(30)}`]) {
+      expect(detect(`const ${name} = "${password}";`, 'src/a.ts')).toEqual([]);
+    }
+  });
+
+  it('keeps each recurring name to its own verdict, names of one length included', () => {
+    const content = Array.from({ length: 6 }, () => `tokenUrl = "${token}"\npassword = "${password}"\nsecretId = "${token}"\n`).join('');
+    expect(detect(content, 'config/app.ini')).toEqual(Array.from({ length: 6 }, () => ({ detector: 'password literal', value: password })));
+  });
+
+  it('finds an env fallback up to 200 characters after the name, on every hit of a long line', () => {
+    const fallback = (gap: number) => `apiKey = process.env.API_KEY${' '.repeat(gap)} || "${token}"`;
+    expect(detect(fallback(170), 'src/a.ts')).toHaveLength(1);
+    expect(detect(fallback(200), 'src/a.ts')).toEqual([]);
+    const line = Array.from({ length: 5 }, () => `${fallback(3)}, `).join('');
+    expect(detect(line, 'src/a.ts')).toHaveLength(5);
+  });
+});

@@ -11,7 +11,9 @@ import type { DetectedSecret } from './secret-finding.js';
  * literal, so the whole pass is linear in the content however hostile it is.
  */
 
-const KEYWORD_SOURCE = 'pass|pwd|secret|token|key|auth|credential|creds|bearer';
+/** Every name the detector judges holds one of these, in any case: without one it can find no assignment. */
+export const CREDENTIAL_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'creds', 'bearer'];
+const KEYWORD_SOURCE = CREDENTIAL_KEYWORDS.join('|');
 const MAX_NAME = 64;
 const MAX_VALUE = 1024;
 const MAX_BLANKS = 16;
@@ -24,17 +26,41 @@ const AUTH_SCHEME = /^(?:bearer|basic|token)\s+/i;
 /** A name ending in `key` that names no credential by itself (`key`, `s3Key`): judged by the value's shape. */
 const BARE_KEY = 'bare key';
 
-/** The same few names recur all through a file; classifying each once keeps a keyword hit cheap. */
-const MAX_REMEMBERED_NAMES = 4096;
-const rememberedKinds = new Map<string, CredentialKind | null>();
+/** What a name found around a keyword holds; `bearer` starts a token after a space rather than an assignment. */
+interface NameVerdict {
+  readonly name: string;
+  readonly kind: CredentialKind | typeof BARE_KEY | undefined;
+  readonly bearer: boolean;
+}
 
-function credentialKindOf(name: string): CredentialKind | undefined {
-  const remembered = rememberedKinds.get(name);
-  if (remembered !== undefined) return remembered ?? undefined;
-  const kind = classifyCredentialName(name);
-  if (rememberedKinds.size >= MAX_REMEMBERED_NAMES) rememberedKinds.clear();
-  rememberedKinds.set(name, kind ?? null);
-  return kind;
+/**
+ * The same few names recur all through a file; each is classified once. The last few are matched
+ * in place, without slicing the name out: a keyword hit that allocates nothing never wakes the
+ * collector, which is what kept the scan's time from growing with the content's length alone.
+ */
+const MAX_REMEMBERED_NAMES = 4096;
+const RECENT_NAMES = 4;
+const rememberedNames = new Map<string, NameVerdict>();
+const recentNames: NameVerdict[] = [];
+let nextRecent = 0;
+
+function verdictForNameAt(content: string, start: number, end: number): NameVerdict {
+  const length = end - start;
+  for (const recent of recentNames) {
+    if (recent.name.length === length && content.startsWith(recent.name, start)) return recent;
+  }
+  const name = content.slice(start, end);
+  let verdict = rememberedNames.get(name);
+  if (verdict === undefined) {
+    // A name as plain as `key` (or `s3Key`) holds a credential only when the value has an unmistakable shape.
+    const kind = classifyCredentialName(name) ?? (/key$/i.test(name) ? BARE_KEY : undefined);
+    verdict = { name, kind, bearer: name.toLowerCase() === 'bearer' };
+    if (rememberedNames.size >= MAX_REMEMBERED_NAMES) rememberedNames.clear();
+    rememberedNames.set(name, verdict);
+  }
+  recentNames[nextRecent] = verdict;
+  nextRecent = (nextRecent + 1) % RECENT_NAMES;
+  return verdict;
 }
 
 interface Literal {
@@ -60,40 +86,51 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
   const found: DetectedSecret[] = [];
   const keywords = new RegExp(KEYWORD_SOURCE, 'gi');
   const nextExpressionStop = createExpressionStopFinder(content);
-  for (let match = keywords.exec(content); match !== null; match = keywords.exec(content)) {
-    const nameStart = expandNameLeft(content, match.index);
-    const nameEnd = expandNameRight(content, match.index + match[0].length);
+  // `test`, not `exec`: no match array per hit. The name around the keyword is found from the
+  // keyword's end alone (a name is at most MAX_NAME characters either way).
+  while (keywords.test(content)) {
+    const keywordEnd = keywords.lastIndex;
+    const nameStart = expandNameLeft(content, keywordEnd);
+    const nameEnd = expandNameRight(content, keywordEnd);
     keywords.lastIndex = nameEnd;
     if (nameEnd - nameStart > MAX_NAME) continue;
-    const name = content.slice(nameStart, nameEnd);
-    // A name as plain as `key` (or `s3Key`) holds a credential only when the value has an unmistakable shape.
-    const kind = credentialKindOf(name) ?? (/key$/i.test(name) ? BARE_KEY : undefined);
+    const { kind, bearer: isBearer } = verdictForNameAt(content, nameStart, nameEnd);
     if (kind === undefined) continue;
-    const isBearer = name.toLowerCase() === 'bearer';
     const read = isBearer ? readBearerToken(content, nameEnd) : readAssignedLiteral(content, nameStart, nameEnd, style, nextExpressionStop);
     const literal = read?.literal;
     if (read === undefined || literal === undefined) continue;
-    let start = literal.start;
-    let value = content.slice(start, literal.end);
-    const scheme = AUTH_SCHEME.exec(value);
-    if (scheme !== null) {
-      start += scheme[0].length;
-      value = value.slice(scheme[0].length);
-    }
-    if (kind === BARE_KEY ? !looksLikeAwsSecret(value) : !isPlausibleSecret(value, minEntropy)) {
+    const secret = judgeLiteral(content, literal, kind, isBearer, minEntropy);
+    if (secret === undefined) {
       // A rejected quoted literal may hold other assignments (escaped JSON); look inside it.
       keywords.lastIndex = Math.max(keywords.lastIndex, read.opaque === true ? read.resumeAt : literal.start);
       continue;
     }
     keywords.lastIndex = Math.max(keywords.lastIndex, read.resumeAt);
-    found.push({
-      detector: kind === BARE_KEY ? 'AWS secret access key' : detectorFor(isBearer || scheme !== null ? 'bearer' : kind),
-      start,
-      end: literal.end,
-      value,
-    });
+    found.push(secret);
   }
   return found;
+}
+
+/** The literal as a finding, or undefined when it is no plausible secret; a too-short one is rejected before it is copied. */
+function judgeLiteral(
+  content: string,
+  literal: Literal,
+  kind: CredentialKind | typeof BARE_KEY,
+  isBearer: boolean,
+  minEntropy: number,
+): DetectedSecret | undefined {
+  // A scheme prefix only shortens the value, and both judgements ask for at least MIN_SECRET_LENGTH characters.
+  if (literal.end - literal.start < MIN_SECRET_LENGTH) return undefined;
+  let start = literal.start;
+  let value = content.slice(start, literal.end);
+  const scheme = AUTH_SCHEME.exec(value);
+  if (scheme !== null) {
+    start += scheme[0].length;
+    value = value.slice(scheme[0].length);
+  }
+  if (kind === BARE_KEY ? !looksLikeAwsSecret(value) : !isPlausibleSecret(value, minEntropy)) return undefined;
+  const detector = kind === BARE_KEY ? 'AWS secret access key' : detectorFor(isBearer || scheme !== null ? 'bearer' : kind);
+  return { detector, start, end: literal.end, value };
 }
 
 function detectorFor(kind: CredentialKind | 'bearer'): string {
@@ -118,8 +155,8 @@ function isBlankCode(code: number): boolean {
   return code === 32 || code === 9;
 }
 
-function isQuote(character: string | undefined): character is '"' | "'" | '`' {
-  return character === '"' || character === "'" || character === '`';
+function isQuoteCode(code: number): boolean {
+  return code === 34 || code === 39 || code === 96; // " ' `
 }
 
 function expandNameLeft(content: string, index: number): number {
@@ -152,24 +189,25 @@ function readAssignedLiteral(
   nextExpressionStop: (from: number) => number,
 ): Read | undefined {
   let position = nameEnd;
-  if (isQuote(content[position])) position++;
-  if (content[position] === ']') position++;
+  if (isQuoteCode(content.charCodeAt(position))) position++;
+  if (content.charCodeAt(position) === 93 /* ] */) position++;
   const afterName = position;
   position = skipBlanks(content, position);
-  if ((content[position] === '?' || content[position] === '!') && content[position + 1] === ':') position++;
-  const character = content[position];
-  const next = content[position + 1];
+  const mark = content.charCodeAt(position);
+  if ((mark === 63 /* ? */ || mark === 33) /* ! */ && content.charCodeAt(position + 1) === 58 /* : */) position++;
+  const character = content.charCodeAt(position);
+  const next = content.charCodeAt(position + 1);
   let operator: ':' | '=' | ' ';
-  if (character === ':' && next === '=') {
+  if (character === 58 /* : */ && next === 61 /* = */) {
     operator = '=';
     position += 2;
-  } else if (character === '=' && next === '>') {
+  } else if (character === 61 && next === 62 /* > */) {
     operator = '=';
     position += 2;
-  } else if (character === '=' && next !== '=') {
+  } else if (character === 61 && next !== 61) {
     operator = '=';
     position += 1;
-  } else if (character === ':' && next !== ':') {
+  } else if (character === 58 && next !== 58) {
     operator = ':';
     position += 1;
   } else if (style === 'dockerfile' && position > afterName && isDockerEnvInstruction(content, nameStart)) {
@@ -178,14 +216,14 @@ function readAssignedLiteral(
     return undefined;
   }
   position = skipBlanks(content, position);
-  if (isQuote(content[position])) return readQuoted(content, position);
+  if (isQuoteCode(content.charCodeAt(position))) return readQuoted(content, position);
   if (style !== 'code') return readUnquoted(content, position);
   if (operator === ':') {
     // `password: string = "..."`: a type annotation between the name and the literal.
     const afterAnnotation = skipTypeAnnotation(content, position);
     if (afterAnnotation !== undefined) {
       const literalAt = skipBlanks(content, afterAnnotation);
-      if (isQuote(content[literalAt])) return readQuoted(content, literalAt);
+      if (isQuoteCode(content.charCodeAt(literalAt))) return readQuoted(content, literalAt);
     }
   }
   return readFallbackLiteral(content, position, nextExpressionStop);
@@ -263,36 +301,41 @@ function skipTypeAnnotation(content: string, start: number): number | undefined 
 }
 
 /**
- * For rising start positions, the next `||`, `??`, newline or `;`. It remembers the stretch it
- * already read, so however many keyword hits share a line, each character is read about once.
+ * For rising start positions, the first `||`, `??`, newline or `;` at most MAX_FALLBACK_LOOKAHEAD
+ * characters on, or -1. It remembers the stretch already read without a stop, so however many
+ * keyword hits share a line each character is read about once, and never further than the
+ * lookahead: a long line is not read to its end ahead of the scan.
  */
 function createExpressionStopFinder(content: string): (from: number) => number {
-  let knownFrom = 0;
-  let knownStop = -1;
+  // No stop lies in [clearFrom, clearTo).
+  let clearFrom = 0;
+  let clearTo = 0;
   return (from) => {
-    if (from >= knownFrom && from <= knownStop) return knownStop;
-    let position = from;
-    while (position < content.length) {
-      const code = content.charCodeAt(position);
-      if (code === 10 || code === 59) break;
-      const next = content.charCodeAt(position + 1);
-      if ((code === 124 && next === 124) || (code === 63 && next === 63)) break;
-      position++;
-    }
-    knownFrom = from;
-    knownStop = position;
-    return position;
+    const continues = from >= clearFrom && from <= clearTo;
+    let position = continues ? clearTo : from;
+    const limit = Math.min(content.length, from + MAX_FALLBACK_LOOKAHEAD + 1);
+    while (position < limit && !isExpressionStop(content, position)) position++;
+    if (!continues) clearFrom = from;
+    clearTo = position;
+    return position < limit ? position : -1;
   };
+}
+
+function isExpressionStop(content: string, position: number): boolean {
+  const code = content.charCodeAt(position);
+  if (code === 10 || code === 59) return true;
+  const next = content.charCodeAt(position + 1);
+  return (code === 124 && next === 124) || (code === 63 && next === 63);
 }
 
 /** `apiKey = process.env.API_KEY || "sk-…"`: the literal after `||` or `??` is hardcoded all the same. */
 function readFallbackLiteral(content: string, start: number, nextExpressionStop: (from: number) => number): Read | undefined {
   const stop = nextExpressionStop(start);
-  if (stop - start > MAX_FALLBACK_LOOKAHEAD || stop >= content.length) return undefined;
+  if (stop === -1) return undefined;
   const code = content.charCodeAt(stop);
   if (code !== 124 && code !== 63) return undefined;
   const literalAt = skipBlanks(content, stop + 2);
-  return isQuote(content[literalAt]) ? readQuoted(content, literalAt) : undefined;
+  return isQuoteCode(content.charCodeAt(literalAt)) ? readQuoted(content, literalAt) : undefined;
 }
 
 function isTokenCode(code: number): boolean {

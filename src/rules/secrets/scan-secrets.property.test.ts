@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanSecrets } from './index.js';
 import { fakeSecrets } from './test-support/fake-secrets.js';
-import { findVendorSecrets } from './vendor-detector.js';
+import { labelledCorpus } from '../../bench/secret-corpus.js';
+import { findGenericSecrets } from './generic-detector.js';
+import { findPrefixedSecrets } from './prefix-detector.js';
+import { OTHER_DETECTORS, selectDetectors } from './vendor-anchors.js';
+import { extensionOf, findVendorSecrets } from './vendor-detector.js';
 
 const secrets = fakeSecrets(3);
 
@@ -68,5 +72,28 @@ describe('scanSecrets properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  /** What the one-pass selection skips must be what every detector, run without any prefilter, finds nothing in. */
+  async function expectSelectionComplete(text: string, path: string): Promise<void> {
+    const selected = selectDetectors(text, extensionOf(path));
+    if (selected.size === 0) expect(await findVendorSecrets(text, path, { prefilter: false })).toEqual([]);
+    if (!selected.has(OTHER_DETECTORS)) {
+      expect(findPrefixedSecrets(text, false)).toEqual([]);
+      for (const minEntropy of [0, 3]) expect(findGenericSecrets(text, path, minEntropy)).toEqual([]);
+    }
+  }
+
+  it('the one-pass selection skips no content where any detector finds something (random contents)', async () => {
+    await fc.assert(
+      fc.asyncProperty(content, filePath, async (text, path) => expectSelectionComplete(text, path)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the one-pass selection skips no content where any detector finds something (the R1 corpus, each sample also cut short)', async () => {
+    for (const sample of labelledCorpus()) {
+      for (const text of [sample.content, sample.content.slice(1), sample.content.slice(0, -1)]) await expectSelectionComplete(text, sample.path);
+    }
   });
 });

@@ -3,7 +3,8 @@ import { findPrefixedSecrets } from './prefix-detector.js';
 import { maskSecret } from './mask.js';
 import { createPositionLookup } from './source-position.js';
 import type { DetectedSecret, SecretFinding, SecretScanOptions } from './secret-finding.js';
-import { findVendorSecrets } from './vendor-detector.js';
+import { OTHER_DETECTORS, selectDetectors } from './vendor-anchors.js';
+import { extensionOf, findVendorSecrets } from './vendor-detector.js';
 
 /**
  * Every credential hardcoded in one file's content, sorted by position. The vendor detectors
@@ -23,8 +24,18 @@ export async function scanSecrets(content: string, filePath: string, options: Se
 
 /** The secrets in one file's content with their spans, vendor findings preferred over overlapping generic ones. */
 export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<DetectedSecret[]> {
-  const vendor = options.detectors.includes('secretlint-recommend') ? [...(await findVendorSecrets(content, filePath)), ...findPrefixedSecrets(content)] : [];
-  const generic = options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
+  const vendorOn = options.detectors.includes('secretlint-recommend');
+  // With the vendor detectors on, one pass finds every vendor anchor and whether the generic and
+  // prefixed-key detectors have anything to look at; with none of them, no detector can report and
+  // none runs. The generic detector alone is cheaper than that pass and reads the content itself.
+  const selected = vendorOn ? selectDetectors(content, extensionOf(filePath)) : undefined;
+  if (selected?.size === 0) return [];
+  const others = selected === undefined || selected.has(OTHER_DETECTORS);
+  const vendor =
+    selected !== undefined
+      ? [...(await findVendorSecrets(content, filePath, { prefilter: true, selected })), ...(others ? findPrefixedSecrets(content) : [])]
+      : [];
+  const generic = others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
   // Most content holds no candidate at all: nothing to filter, sort or merge.
   if (vendor.length === 0 && generic.length === 0) return [];
   const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));

@@ -7,6 +7,8 @@
  * Each needle was read off the rule's own regular expressions; the tests compare the prefiltered
  * scan with the unfiltered one, and fail when the preset gains a rule this table does not know.
  */
+import { CREDENTIAL_KEYWORDS } from './generic-detector.js';
+
 export type VendorAnchor = (content: string, extension: string) => boolean;
 
 /**
@@ -72,6 +74,20 @@ export const VENDOR_ANCHORS: Readonly<Record<string, VendorAnchor>> = {
   [GCP]: gcpAnchor,
 };
 
+/**
+ * Not a secretlint rule: what the generic and the prefixed-key detectors need before they can find
+ * anything — a credential keyword, a URL's `://`, the start of a prefixed key (prefix-detector.ts:
+ * `[sr]k_live_`, `AIza`, `sk-`, `eyJ`, `SK` and a hex digit). Indexed with the vendor needles, so one
+ * pass over the content tells whether any detector at all can report.
+ */
+export const OTHER_DETECTORS = 'holdfast/generic-or-prefixed';
+const OTHER_NEEDLES: readonly Needle[] = [
+  needle(new RegExp(CREDENTIAL_KEYWORDS.join('|'), 'i'), ...new Set(CREDENTIAL_KEYWORDS.map((keyword) => keyword.slice(0, 3)))),
+  needle(/:\/\//, '://'),
+  needle(/k_live_|AIza|sk-|eyJ/, 'k_l', 'AIz', 'sk-', 'eyJ'),
+  needle(/SK[0-9a-f]/, ...[...'0123456789abcdef'].map((digit) => `SK${digit}`)),
+];
+
 interface IndexedNeedle {
   readonly rule: string;
   /** The needle's pattern, sticky: tried only at a position whose first three characters are one of its starts. */
@@ -85,7 +101,7 @@ interface IndexedNeedle {
 const THREE_MASK = (1 << 21) - 1;
 const THREE = new Uint32Array(1 << 16);
 const BY_THREE = new Map<number, IndexedNeedle[]>();
-for (const [rule, needles] of Object.entries(VENDOR_NEEDLES)) {
+for (const [rule, needles] of [...Object.entries(VENDOR_NEEDLES), [OTHER_DETECTORS, OTHER_NEEDLES] as const]) {
   for (const each of needles) {
     const indexed: IndexedNeedle = { rule, at: new RegExp(each.pattern.source, `${each.pattern.flags.replace(/[gy]/g, '')}y`) };
     const starts = each.pattern.flags.includes('i') ? each.starts.flatMap(caseVariants) : each.starts;
@@ -113,6 +129,13 @@ function caseVariants(text: string): string[] {
  * entry of VENDOR_ANCHORS, without reading the content once per needle.
  */
 export function selectVendorRules(content: string, extension: string): Set<string> {
+  const selected = selectDetectors(content, extension);
+  selected.delete(OTHER_DETECTORS);
+  return selected;
+}
+
+/** The vendor rules whose anchors the content holds, and OTHER_DETECTORS when the other detectors have something to look at. */
+export function selectDetectors(content: string, extension: string): Set<string> {
   const selected = new Set<string>();
   if (gcpAnchor(content, extension)) selected.add(GCP);
   const length = content.length;

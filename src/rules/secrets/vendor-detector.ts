@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { AWS_RULE, findAwsAccessKeyIds } from './aws-key-id.js';
-import { AWS_SECRET_KEY_NAME, EXCLUDED_VENDOR_RULES, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
+import { AWS_SECRET_KEY_NAME, EXCLUDED_VENDOR_RULES, OTHER_DETECTORS, selectVendorRules, VENDOR_ANCHORS } from './vendor-anchors.js';
 import { vendorLabel } from './vendor-labels.js';
 import type { DetectedSecret } from './secret-finding.js';
 import { jsonOrUndefined } from '../../contract/json.js';
@@ -69,7 +69,7 @@ function configFor(rules: readonly PresetRule[]): CoreConfig {
   return config;
 }
 
-function extensionOf(filePath: string): string {
+export function extensionOf(filePath: string): string {
   const name = filePath.slice(filePath.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot) : '';
@@ -78,15 +78,17 @@ function extensionOf(filePath: string): string {
 export interface VendorScanOptions {
   /** Skip rules whose anchors are absent. Off only to prove, in tests, that it changes nothing. */
   prefilter: boolean;
+  /** The content's selection, when the caller made it already (selectDetectors). */
+  selected?: ReadonlySet<string>;
 }
 
 /** Secrets found by the secretlint recommended preset, each located at the secret value itself. */
 export async function findVendorSecrets(content: string, filePath: string, options: VendorScanOptions = { prefilter: true }): Promise<DetectedSecret[]> {
   const extension = extensionOf(filePath);
-  let selectedIds: Set<string> | undefined;
+  let selectedIds: ReadonlySet<string> | undefined;
   if (options.prefilter) {
-    selectedIds = selectVendorRules(content, extension);
-    if (selectedIds.size === 0) return [];
+    selectedIds = options.selected ?? selectVendorRules(content, extension);
+    if (selectedIds.size === (selectedIds.has(OTHER_DETECTORS) ? 1 : 0)) return [];
   }
   const secretlint = await loadSecretlint();
   // A rule missing from the anchor table (a newer preset) is always run rather than silently skipped.

@@ -17,6 +17,7 @@ import { findSnapshotRecord } from './snapshot.js';
 import type { SnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
+import { isOpaqueTool } from './tool-kinds.js';
 import { safeParseJson } from '../contract/json.js';
 
 /*
@@ -260,7 +261,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     return await unchecked(`the snapshot taken before it cannot be read: ${(error as Error).message}`);
   }
   if (open === undefined) {
-    if (!isShellTool(event.tool_name)) return SILENT;
+    if (!isShellTool(event.tool_name) && !isOpaqueTool(agent, event.tool_name)) return SILENT;
     const storeGone = !existsSync(snapshotStorePath(root));
     return await unchecked(
       storeGone

@@ -14,6 +14,7 @@ import { judgeChangesWith } from './judge-changes.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { postCheckAvailable } from './git-process.js';
 import { isShellTool } from './post-tool.js';
+import { isOpaqueTool } from './tool-kinds.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
@@ -117,10 +118,10 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     const judged = { ...call, actions };
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
-    const shell = isShellTool(call.tool);
+    const shell = isShellTool(call.tool) || isOpaqueTool(agent, call.tool);
     if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
       const reason =
-        'holdfast: this command changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
+        'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
       await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);
     }

@@ -59,7 +59,14 @@ export const CLAUDE_FILE_TOOLS: readonly string[] = ['Write', 'Edit', 'MultiEdit
  * Codex's tools that change no file. Codex's matchers are Rust regexes (no look-ahead), so its hooks
  * name the tools to watch instead: the shells, apply_patch and every MCP tool (`mcp__server__tool`).
  */
-export const CODEX_READ_ONLY_TOOLS: readonly string[] = ['update_plan', 'view_image', 'web_search', 'list_mcp_resources', 'read_mcp_resource', 'list_mcp_resource_templates'];
+export const CODEX_READ_ONLY_TOOLS: readonly string[] = [
+  'update_plan',
+  'view_image',
+  'web_search',
+  'list_mcp_resources',
+  'read_mcp_resource',
+  'list_mcp_resource_templates',
+];
 
 const CODEX_KNOWN_TOOLS = new Set(['apply_patch', 'Bash', 'shell', 'exec_command', 'write_stdin', 'local_shell', 'unified_exec']);
 

@@ -13,7 +13,7 @@ import { checkAfterCall } from './post-check.js';
 import type { PostCheckOutcome } from './post-check.js';
 import { changesOutsideCalls, ownPaths } from './outside-changes.js';
 import type { OutsideChanges } from './outside-changes.js';
-import { judgeOutside, loadFlagged, outsideLines, saveFlagged } from './outside-judgement.js';
+import { judgeOutside, loadFlagged, outsideLines, saveFlagged, sessionWasChecked } from './outside-judgement.js';
 import type { OutsideFinding } from './outside-judgement.js';
 import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
@@ -211,14 +211,16 @@ async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOut
  */
 async function answerOutside(root: string, base: AuditBase, found: OutsideChanges | undefined, call: OutsideCall): Promise<string | undefined> {
   const session = base.session;
+  // Judged only from the session's second check on: before its first, the last check may be another
+  // session's, and what changed since is a person's work as much as anything.
+  const checkedBefore = sessionWasChecked(root, session);
   const flagged = loadFlagged(root, session);
-  if (found === undefined) {
-    saveFlagged(root, session, flagged);
-    return undefined;
-  }
+  saveFlagged(root, session, flagged);
+  if (found === undefined) return undefined;
   let findings: OutsideFinding[] = [];
   try {
-    findings = await judgeOutside({ root, session, judge: call.judge, found, changedByCall: call.touched, observe: call.observe, now: call.now });
+    if (checkedBefore)
+      findings = await judgeOutside({ root, session, judge: call.judge, found, changedByCall: call.touched, observe: call.observe, now: call.now });
   } catch {
     // judged again at the end of the turn; the paths are still reported below
   }

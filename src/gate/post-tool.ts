@@ -17,7 +17,6 @@ import { judgeOutside, loadFlagged, outsideLines, saveFlagged, sessionWasChecked
 import type { OutsideFinding } from './outside-judgement.js';
 import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
-import type { SnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
 import { isOpaqueTool } from './tool-kinds.js';

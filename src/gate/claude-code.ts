@@ -3,6 +3,7 @@ import type { Action } from '../contract/index.js';
 import { inputEdits, inputString, safeParsePreToolUse } from './hook-event.js';
 import type { PreToolUseEvent, SafeParse } from './hook-event.js';
 import { readShellCommand } from './shell-command.js';
+import { isOpaqueTool, opaqueEffect } from './tool-kinds.js';
 import { toRepoPath } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
@@ -72,6 +73,7 @@ export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, 
       return { ...base, ...reading, bypasses: [...reading.bypasses, { segment, reason }] };
     }
     default:
-      return { ...base, actions: [], bypasses: [], unknownEffects: [] };
+      // An MCP server's tool (or any tool not known to be read-only) may write files: judged after it ran.
+      return { ...base, actions: [], bypasses: [], unknownEffects: isOpaqueTool('claude-code', event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
   }
 }

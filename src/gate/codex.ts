@@ -5,6 +5,7 @@ import { applyHunks, readApplyPatch } from './apply-patch.js';
 import { safeParsePreToolUse } from './hook-event.js';
 import type { PreToolUseEvent, SafeParse } from './hook-event.js';
 import { readShellCommand } from './shell-command.js';
+import { isOpaqueTool, opaqueEffect } from './tool-kinds.js';
 import { toRepoPath } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
@@ -93,5 +94,5 @@ export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): T
       unknownEffects: reading.unknownEffects.filter((effect) => !/^`apply_?patch\b/.test(effect)),
     };
   }
-  return { ...base, actions: [], bypasses: [], unknownEffects: [] };
+  return { ...base, actions: [], bypasses: [], unknownEffects: isOpaqueTool('codex', event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
 }

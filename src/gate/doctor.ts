@@ -118,9 +118,9 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
   }
   const checks: DoctorCheck[] = [{ area: agent, ok: true, what: `${file} parses` }];
   const ours = registered(config ?? {});
-  for (const { event, matcher } of AGENT_EVENTS[agent]) {
+  for (const { event, matcher, covers } of AGENT_EVENTS[agent]) {
     const entry = ours.find((each) => each.event === event && each.matcher === matcher);
-    const label = matcher === undefined ? event : `${event} (${matcher})`;
+    const label = matcher === undefined ? event : `${event} (${covers ?? matcher})`;
     checks.push(
       entry === undefined
         ? { area: agent, ok: false, what: `no holdfast hook for ${label}`, fix: REINSTALL(agent) }

@@ -88,9 +88,10 @@ describe('holdfast install / uninstall claude-code', () => {
     const settings = readJson(join(root, '.claude', 'settings.json'));
     expect(settings.model).toBe('opus');
     expect(settings.hooks.PreToolUse).toHaveLength(2);
-    expect(settings.hooks.PreToolUse[1].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
-    expect(settings.hooks.PostToolUse[0].matcher).toBe('Bash');
-    expect(settings.hooks.PostToolUseFailure[0].matcher).toBe('Bash');
+    // Every tool but the read-only ones (tool-kinds.test.ts tests which names each matcher sends).
+    expect(settings.hooks.PreToolUse[1].matcher).toMatch(/^\^\(\?!\(\?:Read\|/);
+    expect(settings.hooks.PostToolUse[0].matcher).toMatch(/\|Write\|Edit\|MultiEdit\|NotebookEdit\)\$\)\.\*$/);
+    expect(settings.hooks.PostToolUseFailure[0].matcher).toBe(settings.hooks.PostToolUse[0].matcher);
     expect(settings.hooks.Stop[0].matcher).toBeUndefined();
     const commands = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'].map((event) => settings.hooks[event].at(-1).hooks[0]);
     expect(new Set(commands.map((hook: { command: string }) => hook.command)).size).toBe(1);
@@ -162,8 +163,8 @@ describe('holdfast install codex', () => {
     expect(installed.out).toMatch(/holdfast install codex --trust/);
     expect(installed.out).not.toMatch(/codex_hooks/);
     const hooks = readJson(join(root, '.codex', 'hooks.json'));
-    expect(hooks.hooks.PreToolUse[0].matcher).toBe('Bash|shell|exec_command|apply_patch');
-    expect(hooks.hooks.PostToolUse[0].matcher).toBe('Bash|shell|exec_command');
+    expect(hooks.hooks.PreToolUse.map((group: { matcher: string }) => group.matcher)).toEqual(['Bash|shell|exec_command|apply_patch', '^mcp__.*']);
+    expect(hooks.hooks.PostToolUse.map((group: { matcher: string }) => group.matcher)).toEqual(['Bash|shell|exec_command', '^mcp__.*']);
     expect(hooks.hooks.Stop[0].hooks[0].command).toBe(hooks.hooks.PreToolUse[0].hooks[0].command);
     expect((await cli(root, 'uninstall', 'codex')).out).toMatch(/codex: removed/);
     expect(existsSync(join(root, '.codex', 'hooks.json'))).toBe(false);

@@ -6,6 +6,7 @@ import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand
 import type { HookTarget } from './hook-command.js';
 import type { GateAgent } from './tool-call.js';
 import { safeParseJson } from '../contract/json.js';
+import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, everyToolBut } from './tool-kinds.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -16,19 +17,27 @@ export interface InstallChange {
 
 export type AgentGate = Exclude<GateAgent, 'git'>;
 
-/** The events each agent's one hook command is registered for, and the tools each matches. */
-export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; readonly matcher: string | undefined }[]> = {
+/**
+ * The events each agent's one hook command is registered for, and the tools each matches (`covers`
+ * names them for people: a matcher may be a long regex).
+ */
+export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; readonly matcher: string | undefined; readonly covers?: string }[]> = {
   'claude-code': [
-    { event: 'PreToolUse', matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash' },
-    { event: 'PostToolUse', matcher: 'Bash' },
-    // A Bash call that exits non-zero sends PostToolUseFailure instead of PostToolUse (seen with 2.1.197).
-    { event: 'PostToolUseFailure', matcher: 'Bash' },
+    // Every tool but the read-only ones: the file-editing tools are judged from their input, the rest
+    // (Bash, an MCP server's tools, a tool a later release adds) get a snapshot to be judged against after.
+    { event: 'PreToolUse', matcher: everyToolBut(CLAUDE_READ_ONLY_TOOLS), covers: 'every tool but the read-only ones' },
+    { event: 'PostToolUse', matcher: everyToolBut([...CLAUDE_READ_ONLY_TOOLS, ...CLAUDE_FILE_TOOLS]), covers: 'Bash, MCP and other tools' },
+    // A call that fails sends PostToolUseFailure instead of PostToolUse (seen with 2.1.197).
+    { event: 'PostToolUseFailure', matcher: everyToolBut([...CLAUDE_READ_ONLY_TOOLS, ...CLAUDE_FILE_TOOLS]), covers: 'Bash, MCP and other tools' },
     { event: 'Stop', matcher: undefined },
   ],
-  // Codex matches a `|` list of plain names exactly, against the tool's name and its aliases.
+  // Codex matches a `|` list of plain names exactly, against the tool's name and its aliases; any other
+  // matcher is a regex without look-ahead, so MCP tools get groups of their own.
   codex: [
     { event: 'PreToolUse', matcher: 'Bash|shell|exec_command|apply_patch' },
+    { event: 'PreToolUse', matcher: '^mcp__.*', covers: 'MCP tools' },
     { event: 'PostToolUse', matcher: 'Bash|shell|exec_command' },
+    { event: 'PostToolUse', matcher: '^mcp__.*', covers: 'MCP tools' },
     { event: 'Stop', matcher: undefined },
   ],
 };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { SessionState } from './session-state.js';
 import type { SnapshotRecord } from './snapshot.js';
 import { indexTree, priorIndexPath, snapshotStorePath, treeChanges } from './snapshot-store.js';
+import type { TreeChange } from './snapshot-store.js';
 
 function sameFile(left: string, right: string): boolean {
   try {
@@ -12,22 +13,45 @@ function sameFile(left: string, right: string): boolean {
   }
 }
 
+/** What changed between the work tree as the last call was checked and a later index of it. */
+export interface OutsideChanges {
+  /** The work tree as the last call was checked, as a tree in the store. */
+  readonly priorTree: string;
+  readonly changes: readonly TreeChange[];
+}
+
 /**
- * Paths that changed while no checked call ran: between the work tree as the last shell call was
- * checked (the store's index as this call found it) and as this call began, less the files the
- * session's own tools wrote (its created and changed files). What is left was changed by a person,
- * an editor, or a process a command left running in the background, and no rule judged it. Only
- * reported: the gate cannot tell those apart. When git saw nothing change (the index files are the
- * same, byte for byte) this costs no git process; otherwise three.
+ * The changes between two index files of the store; undefined when git saw nothing change (the files
+ * are the same, byte for byte, or the prior one is missing): no git process then, otherwise three.
  */
-export function changedOutsideCalls(root: string, before: SnapshotRecord, session: SessionState): string[] {
-  if (before.index === undefined) return [];
+export function indexChanges(root: string, priorIndex: string, laterIndex: string): OutsideChanges | undefined {
+  if (sameFile(priorIndex, laterIndex)) return undefined;
   const store = snapshotStorePath(root);
-  const beforeIndex = join(store, before.index);
-  const priorIndex = priorIndexPath(beforeIndex);
-  if (sameFile(priorIndex, beforeIndex)) return [];
-  const explained = new Set([...session.created, ...(session.changed ?? [])]);
-  return treeChanges(root, indexTree(root, store, priorIndex), indexTree(root, store, beforeIndex))
-    .map((change) => change.path)
-    .filter((path) => !explained.has(path));
+  const priorTree = indexTree(root, store, priorIndex);
+  return { priorTree, changes: treeChanges(root, priorTree, indexTree(root, store, laterIndex)) };
+}
+
+/**
+ * What changed while no checked call ran: between the work tree as the last shell call was checked
+ * (the store's index as this call found it) and as this call began. The session's own file-editing
+ * tools (judged before they ran) account for some of it; a person, an editor, or a process a command
+ * left running in the background for the rest.
+ */
+export function changesOutsideCalls(root: string, before: SnapshotRecord): OutsideChanges | undefined {
+  if (before.index === undefined) return undefined;
+  const beforeIndex = join(snapshotStorePath(root), before.index);
+  return indexChanges(root, priorIndexPath(beforeIndex), beforeIndex);
+}
+
+/** The paths the session's own tools wrote (its created and changed files). */
+export function ownPaths(session: SessionState): Set<string> {
+  return new Set([...session.created, ...(session.changed ?? [])]);
+}
+
+/** The paths of those changes the session's own tools do not account for. Only reported, never judged here. */
+export function changedOutsideCalls(root: string, before: SnapshotRecord, session: SessionState): string[] {
+  const found = changesOutsideCalls(root, before);
+  if (found === undefined) return [];
+  const own = ownPaths(session);
+  return found.changes.map((change) => change.path).filter((path) => !own.has(path));
 }

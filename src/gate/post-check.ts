@@ -49,6 +49,8 @@ export interface PostCheckOutcome {
   readonly observed: boolean;
   /** Paths (from the repository top) whose refused content git would not take out of the index. */
   readonly stillStaged: readonly string[];
+  /** Every work-tree path the call changed (root-relative), kept or put back. */
+  readonly touched: readonly string[];
 }
 
 export interface PostCheckInput {
@@ -76,7 +78,7 @@ function contentName(afterTree: string | undefined, change: TreeChange): string 
   return afterTree === undefined || change.hidden === true ? (change.to ?? '') : `${afterTree}:${change.path}`;
 }
 
-function changeActions(root: string, afterTree: string | undefined, changes: readonly TreeChange[]): Action[] {
+export function changeActions(root: string, afterTree: string | undefined, changes: readonly TreeChange[]): Action[] {
   const names = changes.filter((change) => change.status !== 'deleted').map((change) => contentName(afterTree, change));
   const contents = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
   return changes.map((change) => {
@@ -86,7 +88,7 @@ function changeActions(root: string, afterTree: string | undefined, changes: rea
   });
 }
 
-function brokenByIndex(failures: readonly ChangeFailure[]): Map<number, BrokenRule[]> {
+export function brokenByIndex(failures: readonly ChangeFailure[]): Map<number, BrokenRule[]> {
   const byIndex = new Map<number, BrokenRule[]>();
   for (const failure of failures) {
     const list = byIndex.get(failure.actionIndex) ?? [];
@@ -164,6 +166,7 @@ interface RefusedChange {
 interface WorkTreeJudgement {
   readonly refused: readonly RefusedChange[];
   readonly kept: readonly Action[];
+  readonly touched: readonly string[];
 }
 
 /** Files the call created and hid behind ignore rules it changed (see hidden-files.ts); none when the rules stayed as they were. */
@@ -183,7 +186,7 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
   const { root } = input;
   const seen = trees === null ? [] : treeChanges(root, trees.before, trees.after);
   const allChanges = [...seen, ...hiddenChanges(input, seen)];
-  if (allChanges.length === 0) return { refused: [], kept: [] };
+  if (allChanges.length === 0) return { refused: [], kept: [], touched: [] };
   // A revert the gate made for an overlapping call is not this call's change.
   const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
@@ -220,7 +223,7 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
         entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action, refusedBlob: change.to },
       });
   }
-  return { refused, kept };
+  return { refused, kept, touched: allChanges.map((change) => change.path) };
 }
 
 interface RefusedGuarded {
@@ -287,7 +290,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
       commits: refused.judged.commits,
       movedBack: movedBack(refused),
     }));
-  if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [] };
+  if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [], touched: workTree.touched };
 
   const restore: string[] = [];
   const journal: GateRevert[] = [];
@@ -310,7 +313,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (!result.indexReset) stillStaged.push(...refused.judged.paths);
     return result.movedBack;
   });
-  return { reverted, refs, kept: workTree.kept, observed: false, stillStaged };
+  return { reverted, refs, kept: workTree.kept, observed: false, stillStaged, touched: workTree.touched };
 }
 
 /**
@@ -330,5 +333,6 @@ export async function checkAfterCall(input: PostCheckInput): Promise<PostCheckOu
     kept: second.kept,
     observed: false,
     stillStaged: [...first.stillStaged, ...second.stillStaged],
+    touched: [...new Set([...first.touched, ...second.touched])],
   };
 }

@@ -336,7 +336,11 @@ describe('the after-the-fact check of a shell call', () => {
   });
 
   describe('files changed while no checked call ran', () => {
-    it('reports, at the next shell call, a file a process the last command left in the background wrote', async () => {
+    /** As the hook judges the work tree: R3 waits for the commit or the end of the turn. */
+    const sessionJudge = (): JudgeChanges =>
+      judgeChangesWith({ rulebook, checkActions, skipKinds: ['sibling-test'], replay: () => ({ actions: [], observed: new Map() }) });
+
+    it('judges, at the next shell call, a file a process the last command left in the background wrote, and leaves it in place', async () => {
       const root = repository();
       const trigger = join(mkdtempSync(join(tmpdir(), 'holdfast-trigger-')), 'go');
       const first = await afterScript(root, `(while [ ! -e '${trigger}' ]; do sleep 0.01; done; printf 'console.log(1);\\n' > src/late.ts) >/dev/null 2>&1 &`);
@@ -344,10 +348,36 @@ describe('the after-the-fact check of a shell call', () => {
       writeFileSync(trigger, '');
       await expect.poll(() => existsSync(join(root, 'src', 'late.ts')), { timeout: 20_000, interval: 20 }).toBe(true);
       beforeShellCall(root, 's1', 'toolu_2', NOW);
-      const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options());
+      const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }));
       const reason = blockReason(next.stdout);
-      expect(reason).toMatch(/changed since the last shell call was checked, and no call of this session made the change: src\/late\.ts\./);
+      expect(reason).toMatch(/src\/late\.ts: left in place \(this session did not write it.*R4 NOLOG/);
+      expect(reason).toMatch(/turn cannot end while a file left in place breaks a rule/);
       expect(reason).not.toMatch(/HOLDFAST_GATE|bypass|switch/i);
+      expect(existsSync(join(root, 'src', 'late.ts'))).toBe(true);
+      expect(audit(root)).toMatchObject([{ decision: 'deny', rule: 'R4', name: 'NOLOG', action: 'changed outside any call: src/late.ts' }]);
+      expect(readFileSync(join(root, '.holdfast', 'sessions', 's1.outside'), 'utf8')).toBe('["src/late.ts"]\n');
+    });
+
+    it("puts back a session's own file that something else rewrote against a rule between its calls", async () => {
+      const root = repository();
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      writeFileSync(join(root, 'src', 'cart.ts'), 'export const total = 2;\n');
+      saveSessionState(root, 's1', { version: 1, created: [], changed: ['src/cart.ts'], runs: [] });
+      writeFileSync(join(root, 'src', 'cart.ts'), 'export const total = 2;\nconsole.log(total);\n');
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      const reason = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }))).stdout);
+      expect(reason).toMatch(/src\/cart\.ts: restored to its content at the last check \(this session had written it.*R4 NOLOG/);
+      expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('export const total = 1;\n');
+      expect(audit(root)).toMatchObject([{ decision: 'reverted', rule: 'R4', action: 'changed outside any call: src/cart.ts' }]);
+    });
+
+    it('reports, without refusing, a file something else changed within the rules', async () => {
+      const root = repository();
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      writeFileSync(join(root, 'src', 'cart.test.ts'), 'export {};\n// edited by a person\n');
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      const reason = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }))).stdout);
+      expect(reason).toMatch(/no call of this session made the change: src\/cart\.test\.ts\. .*no rule refuses them/);
       expect(audit(root)).toMatchObject([{ decision: 'observed', rule: 'INTERNAL', name: 'OUTSIDE' }]);
     });
 
@@ -357,9 +387,9 @@ describe('the after-the-fact check of a shell call', () => {
       writeFileSync(join(root, 'src', 'made.ts'), 'export const made = 1;\n');
       saveSessionState(root, 's1', { version: 1, created: ['src/made.ts'], runs: [] });
       beforeShellCall(root, 's1', 'toolu_2', NOW);
-      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options())).stdout).toBe('');
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }))).stdout).toBe('');
       beforeShellCall(root, 's1', 'toolu_3', NOW);
-      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options())).stdout).toBe('');
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options({ judge: sessionJudge() }))).stdout).toBe('');
     });
   });
 

@@ -11,12 +11,15 @@ import type { SafeParse } from './hook-event.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { checkAfterCall } from './post-check.js';
 import type { PostCheckOutcome } from './post-check.js';
-import { changedOutsideCalls } from './outside-changes.js';
+import { changesOutsideCalls, ownPaths } from './outside-changes.js';
+import type { OutsideChanges } from './outside-changes.js';
+import { judgeOutside, loadFlagged, outsideLines, saveFlagged, sessionWasChecked } from './outside-judgement.js';
+import type { OutsideFinding } from './outside-judgement.js';
 import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
-import type { SnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
+import { isOpaqueTool } from './tool-kinds.js';
 import { safeParseJson } from '../contract/json.js';
 
 /*
@@ -200,31 +203,83 @@ async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOut
 }
 
 /**
- * Files changed while no checked call ran (see changedOutsideCalls), audited, and the text that tells
- * the model; undefined when there are none. Only a report: a failure to find them leaves the check as it is.
+ * Files changed while no checked call ran (see outside-judgement.ts): judged, the session's own files
+ * that break a rule put back, every finding audited, the rest of the unexplained paths reported; and
+ * the text that tells the model (undefined when there is nothing to say). A failure to judge them
+ * falls back to the report alone and leaves the call's own check as it is.
  */
-async function reportOutside(root: string, base: AuditBase, before: SnapshotRecord, observe: boolean): Promise<string | undefined> {
-  let paths: string[];
+async function answerOutside(root: string, base: AuditBase, found: OutsideChanges | undefined, call: OutsideCall): Promise<string | undefined> {
+  const session = base.session;
+  // Judged only from the session's second check on: before its first, the last check may be another
+  // session's, and what changed since is a person's work as much as anything.
+  const checkedBefore = sessionWasChecked(root, session);
+  const flagged = loadFlagged(root, session);
+  saveFlagged(root, session, flagged);
+  if (found === undefined) return undefined;
+  let findings: OutsideFinding[] = [];
   try {
-    paths = changedOutsideCalls(root, before, loadSessionState(root, base.session).state);
+    if (checkedBefore)
+      findings = await judgeOutside({ root, session, judge: call.judge, found, changedByCall: call.touched, observe: call.observe, now: call.now });
   } catch {
-    return undefined;
+    // judged again at the end of the turn; the paths are still reported below
   }
-  if (paths.length === 0) return undefined;
-  const named = `${paths.slice(0, 20).join(', ')}${paths.length > 20 ? ` and ${paths.length - 20} more` : ''}`;
+  const judgedPaths = new Set(findings.map((finding) => finding.path));
+  const changed = new Set(found.changes.map((change) => change.path));
+  saveFlagged(root, session, [
+    ...flagged.filter((path) => !changed.has(path)),
+    ...findings.filter((finding) => finding.remedy === 'left').map((finding) => finding.path),
+  ]);
+  const own = ownPaths(loadSessionState(root, session).state);
+  const unexplained = [...changed].filter((path) => !own.has(path) && !judgedPaths.has(path));
   try {
-    await appendAudit(root, {
-      ...base,
-      action: `changed outside any call: ${named}`.slice(0, 400),
-      rule: 'INTERNAL',
-      name: 'OUTSIDE',
-      decision: 'observed',
-      detail: `${observe ? 'observe mode: ' : ''}changed between the last checked shell call and this one by something other than the session's own tools; not judged`,
-    });
+    for (const finding of findings) {
+      const first = finding.broken[0];
+      await appendAudit(root, {
+        ...base,
+        action: `changed outside any call: ${finding.path}`,
+        rule: first?.rule ?? null,
+        name: first?.name,
+        decision: call.observe ? 'observed' : finding.remedy === 'left' ? 'deny' : 'reverted',
+        ...(call.observe ? { verdict: 'deny' as const } : {}),
+        detail: `${finding.broken.map((broken) => broken.detail).join(' | ')} (${finding.remedy === 'left' ? 'left in place: not written by this session' : finding.remedy})`,
+      });
+    }
+    if (unexplained.length > 0) {
+      await appendAudit(root, {
+        ...base,
+        action: `changed outside any call: ${named(unexplained)}`.slice(0, 400),
+        rule: 'INTERNAL',
+        name: 'OUTSIDE',
+        decision: 'observed',
+        detail: `${call.observe ? 'observe mode: ' : ''}changed between the last checked call and this one by something other than the session's own tools; no rule refuses them`,
+      });
+    }
   } catch {
     // the audit log is unwritable; the model is still told
   }
-  return `holdfast gate: these files changed since the last shell call was checked, and no call of this session made the change: ${named}. A process a command left running in the background, or a person, changed them; the gate did not judge them. If you started a background process, stop it, then check these files against the rulebook.`;
+  const lines: string[] = [];
+  if (findings.length > 0) {
+    lines.push('holdfast gate: files changed against the rulebook since the last call was checked, and this call did not make the change:');
+    lines.push(...outsideLines(findings));
+    if (findings.some((finding) => finding.remedy === 'left'))
+      lines.push('Your turn cannot end while a file left in place breaks a rule: make it follow the rulebook, and stop any background process you started.');
+  }
+  if (unexplained.length > 0)
+    lines.push(
+      `holdfast gate: these files changed since the last shell call was checked, and no call of this session made the change: ${named(unexplained)}. A process a command left running in the background, or a person, changed them; no rule refuses them. If you started a background process, stop it.`,
+    );
+  return lines.length === 0 ? undefined : lines.join('\n');
+}
+
+function named(paths: readonly string[]): string {
+  return `${paths.slice(0, 20).join(', ')}${paths.length > 20 ? ` and ${paths.length - 20} more` : ''}`;
+}
+
+interface OutsideCall {
+  readonly judge: JudgeChanges;
+  readonly touched: ReadonlySet<string>;
+  readonly observe: boolean;
+  readonly now: Date;
 }
 
 /**
@@ -260,7 +315,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     return await unchecked(`the snapshot taken before it cannot be read: ${(error as Error).message}`);
   }
   if (open === undefined) {
-    if (!isShellTool(event.tool_name)) return SILENT;
+    if (!isShellTool(event.tool_name) && !isOpaqueTool(agent, event.tool_name)) return SILENT;
     const storeGone = !existsSync(snapshotStorePath(root));
     return await unchecked(
       storeGone
@@ -274,11 +329,13 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     return SILENT;
   }
   const before = open.record;
-  const outside = await reportOutside(root, base, before, options.observe === true);
-  const tell = (reason: string | undefined): HookAnswer => {
-    const text = [reason, options.observe === true ? undefined : outside].filter((part) => part !== undefined).join('\n');
-    return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
-  };
+  let found: OutsideChanges | undefined;
+  try {
+    found = changesOutsideCalls(root, before);
+  } catch {
+    found = undefined;
+  }
+  const observe = options.observe === true;
   try {
     const outcome = await checkAfterCall({
       root,
@@ -286,10 +343,18 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       before,
       judge: options.judge,
       protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
-      observe: options.observe === true,
+      observe,
       now: options.now,
     });
     options.onKept?.(root, event.session_id, outcome.kept);
+    // What changed between calls never stands in the way of this call's own check.
+    const outside = await answerOutside(root, base, found, { judge: options.judge, touched: new Set(outcome.touched), observe, now: options.now() }).catch(
+      () => undefined,
+    );
+    const tell = (reason: string | undefined): HookAnswer => {
+      const text = [reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
+      return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
+    };
     if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return tell(undefined);
     await auditOutcome(root, base, outcome);
     return outcome.observed ? SILENT : tell(revertReason(outcome));

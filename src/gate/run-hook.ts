@@ -11,9 +11,12 @@ import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
 import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns } from './judge.js';
 import { judgeChangesWith } from './judge-changes.js';
+import { judgeAtTurnEnd, outsideLines, sessionWasChecked } from './outside-judgement.js';
+import type { OutsideFinding } from './outside-judgement.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { postCheckAvailable } from './git-process.js';
 import { isShellTool } from './post-tool.js';
+import { isOpaqueTool } from './tool-kinds.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
@@ -117,10 +120,10 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     const judged = { ...call, actions };
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
-    const shell = isShellTool(call.tool);
+    const shell = isShellTool(call.tool) || isOpaqueTool(agent, call.tool);
     if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
       const reason =
-        'holdfast: this command changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
+        'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
       await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);
     }
@@ -206,13 +209,36 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     root = projectDirectory(agent, parsed.value.cwd, options.env);
     session = parsed.value.session_id;
     const loaded = loadSessionState(root, session);
-    if (loaded.state.created.length === 0) return ALLOW;
+    const checked = sessionWasChecked(root, session);
+    if (loaded.state.created.length === 0 && !checked) return ALLOW;
     const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
     const engine = await options.loadEngine();
     const rulebook = await loadRulebookCached(root, rulebookFileOf(options, root), engine);
-    const findings = await judgeTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
     const time = options.now().toISOString();
-    if (findings.length === 0) {
+    const outside = checked
+      ? await judgeAtTurnEnd(root, session, judgesOf({ rulebook, checkActions: engine.checkActions }).workTree, {
+          observe: options.observe === true,
+          now: options.now(),
+        })
+      : [];
+    for (const finding of outside) {
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        action: `changed outside any call: ${finding.path}`,
+        rule: finding.broken[0]?.rule ?? null,
+        name: finding.broken[0]?.name,
+        decision: options.observe === true ? 'observed' : finding.remedy === 'left' ? 'deny' : 'reverted',
+        detail: `${finding.broken.map((broken) => broken.detail).join(' | ')} (${finding.remedy === 'left' ? 'left in place: not written by this session' : finding.remedy})`,
+      });
+    }
+    const findings =
+      loaded.state.created.length === 0
+        ? []
+        : await judgeTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
+    if (findings.length === 0 && outside.length === 0) {
+      if (loaded.state.created.length === 0) return ALLOW;
       await appendAudit(root, {
         ...base,
         time,
@@ -224,9 +250,12 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
       });
       return ALLOW;
     }
-    const reason = turnEndReason(findings);
+    const reason = [findings.length === 0 ? undefined : turnEndReason(findings), outside.length === 0 ? undefined : outsideTurnEndReason(outside)]
+      .filter((part) => part !== undefined)
+      .join('\n');
     const again = parsed.value.stop_hook_active ? ' (the agent was already sent back once this turn)' : '';
     if (options.observe === true) {
+      if (findings.length === 0) return ALLOW;
       await appendAudit(root, {
         ...base,
         time,
@@ -239,7 +268,7 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
       });
       return ALLOW;
     }
-    await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
+    if (findings.length > 0) await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
     return continueAnswer(reason);
   } catch (error) {
     const reason = internalErrorReason(error, 'the turn cannot end until it works again');
@@ -262,6 +291,25 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
   }
 }
 
+function outsideTurnEndReason(findings: readonly OutsideFinding[]): string {
+  const left = findings.some((finding) => finding.remedy === 'left');
+  return [
+    `holdfast: ${left ? 'the turn cannot end yet: ' : ''}files changed against the rulebook after the last checked call, by something other than this session's tools (a process a command left running, or a person):`,
+    ...outsideLines(findings),
+    left
+      ? 'Make each file left in place follow the rulebook (or remove it), stop any background process you started, then finish.'
+      : 'Check that no process you started is still writing, then finish.',
+  ].join('\n');
+}
+
+type JudgeOptions = Omit<Parameters<typeof judgeChangesWith>[0], 'replay' | 'skipKinds'>;
+
+/** The judges of a commit and of work-tree changes (R3 is judged over the session: at the commit and the end of the turn). */
+function judgesOf(options: JudgeOptions): { workTree: JudgeChanges; commit: JudgeChanges } {
+  const base = { ...options, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
+  return { workTree: judgeChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: judgeChangesWith(base) };
+}
+
 function toolUseIdOf(event: HookEvent): string | undefined {
   const id = event.raw.tool_use_id;
   return typeof id === 'string' && id !== '' ? id : undefined;
@@ -280,9 +328,7 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
   const file = rulebookFileOf(options, root);
   const loadJudges = async () => {
     const engine = await options.loadEngine();
-    const rulebook = await loadRulebookCached(root, file, engine);
-    const base = { rulebook, checkActions: engine.checkActions, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
-    return { workTree: judgeChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: judgeChangesWith(base) };
+    return judgesOf({ rulebook: await loadRulebookCached(root, file, engine), checkActions: engine.checkActions });
   };
   let judges: Promise<{ workTree: JudgeChanges; commit: JudgeChanges }> | undefined;
   const judge: JudgeChanges = async (changes) => {

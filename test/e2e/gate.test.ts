@@ -202,6 +202,26 @@ describe('holdfast doctor', () => {
     ]);
   });
 
+  it('exits 1 for an install from before MCP tools were judged, naming the events whose matchers are missing', () => {
+    const root = gitProject();
+    expect(holdfast(root, {}, 'install', 'claude-code').code).toBe(0);
+    const settings = join(root, '.claude', 'settings.json');
+    const config = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: Record<string, { matcher?: string }[]> };
+    // What holdfast installed before: the file tools and Bash before a call, Bash after it.
+    const old: Record<string, string> = { PreToolUse: 'Write|Edit|MultiEdit|NotebookEdit|Bash', PostToolUse: 'Bash', PostToolUseFailure: 'Bash' };
+    for (const [event, matcher] of Object.entries(old)) for (const group of config.hooks[event] ?? []) group.matcher = matcher;
+    writeFileSync(settings, JSON.stringify(config));
+    const result = holdfast(root, {}, 'doctor', '--json');
+    expect(result.code).toBe(1);
+    const failed = (JSON.parse(result.out) as { checks: { ok: boolean; what: string; fix?: string }[] }).checks.filter((check) => !check.ok);
+    expect(failed.map((check) => check.what)).toEqual([
+      'no holdfast hook for PreToolUse (every tool but the read-only ones)',
+      'no holdfast hook for PostToolUse (Bash, MCP and other tools)',
+      'no holdfast hook for PostToolUseFailure (Bash, MCP and other tools)',
+    ]);
+    expect(failed[0]?.fix).toMatch(/holdfast install claude-code/);
+  });
+
   it('exits 1 when no gate is installed', () => {
     const result = holdfast(gitProject(), {}, 'doctor');
     expect(result.code).toBe(1);

@@ -66,10 +66,11 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
     const options = { bin: await ensureAgentClient('codex'), cwd: repo, env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex') } };
     const trusted = await trustCodexHooks(options);
-    // install registers the one hook command for every event it judges: before a call, after it, at the end of the turn.
+    // install registers the one hook command for every event it judges: before a call and after it (the shells and
+    // apply_patch in one group, MCP tools in a second), and at the end of the turn.
     const key = `${repo}/.codex/hooks.json:pre_tool_use:0:0`;
-    const events = ['pre_tool_use', 'post_tool_use', 'stop'];
-    expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual(events.map((event) => [`${repo}/.codex/hooks.json:${event}:0:0`, 'trusted']));
+    const groups = ['pre_tool_use:0', 'pre_tool_use:1', 'post_tool_use:0', 'post_tool_use:1', 'stop:0'];
+    expect(trusted.map((hook) => [hook.key, hook.trustStatus])).toEqual(groups.map((group) => [`${repo}/.codex/hooks.json:${group}:0`, 'trusted']));
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(
       `[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "${trusted[0]?.currentHash}"`,
     );
@@ -77,7 +78,7 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
     const after = await trustCodexHooks({ ...options, select: () => false });
     // Only the edited entry (the first) loses its trust; the others keep theirs.
-    expect(after.map((hook) => hook.trustStatus)).toEqual(['modified', 'trusted', 'trusted']);
+    expect(after.map((hook) => hook.trustStatus)).toEqual(['modified', 'trusted', 'trusted', 'trusted', 'trusted']);
   });
 
   it("told inside Codex's own workspace-write sandbox: the shell and apply_patch both write", async () => {

@@ -40,6 +40,24 @@ describe('adversarial reply shapes keep their answers', () => {
     expect(repairJson('{"type":"x"}'.repeat(2_500))).toBe(`[${Array.from({ length: 2_500 }, () => '{"type":"x"}').join(',')}]`);
   });
 
+  it('reads {} pairs at 1 MB, and with what follows or precedes them, as before', () => {
+    // Recorded from main 340f2bc, which kept every object; now each object after the first
+    // failing one is dropped as soon as it is parsed (ReadingList), so the count must still hold.
+    const pairs = (count: number): string => '{"type":"x"}'.repeat(count);
+    const unknownX = (index: number): string => `action ${index}: unknown type "x"; expected write, delete, run or commit`;
+    const run = '{"type":"run","cmd":"ls"}';
+    const cases: Array<[string, string]> = [
+      [ADVERSARIAL['{} pairs']?.(1_000_000) ?? '', unknownX(0)],
+      [`${pairs(20_000)}{"decline":"not this"}`, 'the reply both declines ("not this") and lists 20000 actions; refusing to guess which is meant'],
+      [`${run}${pairs(20_000)}`, unknownX(1)],
+      [`{"actions":[${run}]}${pairs(20_000)}`, unknownX(1)],
+      [`${pairs(20_000)}{"actions":[${run}]}`, unknownX(0)],
+      [`\`\`\`json\n${pairs(20_000)}\n\`\`\``, unknownX(0)],
+      [`{"type":"run"}${pairs(20_000)}`, 'action 0 (run): field "cmd" is missing'],
+    ];
+    for (const [text, reason] of cases) expect(parseReply(text)).toEqual({ kind: 'unparseable', reason });
+  });
+
   it('reads many valid action objects, one list or several, as before', () => {
     const run = '{"type":"run","cmd":"ls"}';
     const bare = parseReply(run.repeat(1_200));

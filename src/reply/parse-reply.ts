@@ -1,7 +1,7 @@
 import type { ParseMethod, ParsedReply } from '../contract/index.js';
 import { findFencedBlocks, followsFence } from './fences.js';
 import { onlyGlueBetween } from './glue.js';
-import { combineReadings, readValue } from './readings.js';
+import { ReadingList, combineReadings, readValue } from './readings.js';
 import type { Reading } from './readings.js';
 import { safeParseJson } from '../contract/json.js';
 import { repairJson } from './repair-json.js';
@@ -75,14 +75,14 @@ function readWhole(text: string, origin: ParseMethod): ParsedReply | undefined {
 }
 
 function readFences(answer: string, findings: Findings): ParsedReply | undefined {
-  const readings: Reading[] = [];
+  const kept = new ReadingList();
   for (const block of findFencedBlocks(answer)) {
     if (nestsDeeperThan(block.content, MAX_DEPTH)) continue;
     const parsed = safeParseJson(block.content.trim());
-    if (parsed.ok) for (const reading of readValue(parsed.value, 'fenced')) readings.push(reading);
+    if (parsed.ok) for (const reading of readValue(parsed.value, 'fenced')) kept.add(reading);
   }
-  noteOther(readings, findings);
-  return combineReadings(readings, { bareActions: false, merged: 'salvaged' });
+  noteOther(kept.readings, findings);
+  return combineReadings(kept.readings, { bareActions: false, merged: 'salvaged' });
 }
 
 /**
@@ -93,7 +93,7 @@ function readFences(answer: string, findings: Findings): ParsedReply | undefined
 function readObjects(answer: string, findings: Findings): ParsedReply | undefined {
   const { count, starts, ends, depths } = scanBracketSpans(answer);
   const hasKeywordWithin = keywordFinder(answer);
-  const readings: Reading[] = [];
+  const kept = new ReadingList();
   // Whether only commas, whitespace and fence markers lie around the values used so far.
   let glueOnly = true;
   let usedUntil = 0;
@@ -125,11 +125,11 @@ function readObjects(answer: string, findings: Findings): ParsedReply | undefine
       glueOnly &&= onlyGlueBetween(answer, usedUntil, start);
       usedUntil = end + 1;
     }
-    for (const reading of usable) readings.push(reading);
+    for (const reading of usable) kept.add(reading);
   }
-  noteOther(readings, findings);
+  noteOther(kept.readings, findings);
   const bareActions = glueOnly && onlyGlueBetween(answer, usedUntil, answer.length);
-  return combineReadings(readings, { bareActions, merged: 'salvaged' });
+  return combineReadings(kept.readings, { bareActions, merged: 'salvaged' });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ParseMethod, ParsedReply } from '../contract/index.js';
-import { describeType, isRecord, quote, validateActions } from './validate-actions.js';
+import { describeType, failsActionChecks, isRecord, quote, validateActions } from './validate-actions.js';
 
 /** What one parsed JSON value says, before the values found in a reply are combined. */
 export type Reading =
@@ -9,6 +9,29 @@ export type Reading =
   | { readonly shape: 'action'; readonly origin: ParseMethod; readonly action: unknown }
   | { readonly shape: 'invalid'; readonly reason: string }
   | { readonly shape: 'other'; readonly description: string };
+
+/**
+ * The readings of one stage, in order. Validation stops at the first action that fails, so once
+ * an action object that can never pass is kept, every later action object can only be counted,
+ * never read: it is kept as that failing one again and its own value is dropped at once. A reply
+ * of 83,000 `{"type":"x"}` objects keeps one of them, not all (keeping them all made the
+ * collector's work grow faster than the text).
+ */
+export class ReadingList {
+  readonly readings: Reading[] = [];
+  #failingAction: Reading | undefined;
+
+  add(reading: Reading): void {
+    if (reading.shape === 'action') {
+      if (this.#failingAction !== undefined) {
+        this.readings.push(this.#failingAction);
+        return;
+      }
+      if (failsActionChecks(reading.action)) this.#failingAction = reading;
+    }
+    this.readings.push(reading);
+  }
+}
 
 const NO_REASON = 'the model declined without giving a reason';
 

@@ -35,6 +35,14 @@ export function validateActions(list: readonly unknown[]): ActionsResult {
   return { ok: true, actions };
 }
 
+/**
+ * Whether a candidate fails the field checks, so it can never become an action. Some candidates
+ * that pass still fail the schema; false only means "not ruled out yet".
+ */
+export function failsActionChecks(candidate: unknown): boolean {
+  return actionProblem(candidate) !== undefined;
+}
+
 function actionProblem(candidate: unknown): string | undefined {
   if (!isRecord(candidate)) return `: expected an object, got ${describeType(candidate)}`;
   if (!Object.hasOwn(candidate, 'type')) return `: field "type" is missing; expected ${EXPECTED_TYPES}`;

@@ -64,7 +64,8 @@ describe('holdfast server on a real port', () => {
 
     const request = eventOf((await first.until((message) => message.event === 'run' && eventOf(message.data).type === 'approval-request')).data);
     if (request.type !== 'approval-request') throw new Error('expected an approval request');
-    await first.until(() => first.comments.includes('heartbeat'));
+    // A heartbeat comment may come after the last message before the gate: wait on comments, not messages.
+    await first.untilComment('heartbeat');
     const received = first.messages.filter((message) => message.event === 'run');
     const lastSeen = Number(received.at(-1)?.id);
     expect(received.map((message) => Number(message.id))).toEqual([...Array(lastSeen + 1).keys()]);

@@ -30,6 +30,8 @@ export interface SseConnection {
   readonly comments: string[];
   /** Resolves with the first message (already received or later) that satisfies `predicate`. */
   until(predicate: (message: ReceivedSseMessage) => boolean): Promise<ReceivedSseMessage>;
+  /** Resolves once a comment line (`: text`) equal to `text` has been received, already or later. */
+  untilComment(text: string): Promise<void>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   /** Drops the connection, as a browser tab losing its network would. */
@@ -44,6 +46,7 @@ export function openSse(base: string, path: string, headers: Record<string, stri
       const messages: ReceivedSseMessage[] = [];
       const comments: string[] = [];
       const waiters: { predicate: (message: ReceivedSseMessage) => boolean; resolve: (message: ReceivedSseMessage) => void }[] = [];
+      const commentWaiters: { text: string; resolve: () => void }[] = [];
       const reader = createSseReader(
         (message) => {
           messages.push(message);
@@ -54,7 +57,15 @@ export function openSse(base: string, path: string, headers: Record<string, stri
             }
           }
         },
-        (text) => comments.push(text),
+        (text) => {
+          comments.push(text);
+          for (const waiter of [...commentWaiters]) {
+            if (waiter.text === text) {
+              commentWaiters.splice(commentWaiters.indexOf(waiter), 1);
+              waiter.resolve();
+            }
+          }
+        },
       );
       incoming.setEncoding('utf8');
       incoming.on('data', (chunk: string) => reader.push(chunk));
@@ -69,6 +80,10 @@ export function openSse(base: string, path: string, headers: Record<string, stri
           const found = messages.find(predicate);
           if (found !== undefined) return Promise.resolve(found);
           return new Promise((found) => waiters.push({ predicate, resolve: found }));
+        },
+        untilComment(text) {
+          if (comments.includes(text)) return Promise.resolve();
+          return new Promise((found) => commentWaiters.push({ text, resolve: found }));
         },
         disconnect() {
           outgoing.destroy();

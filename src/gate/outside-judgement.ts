@@ -1,6 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Action } from '../contract/index.js';
+import { readJsonFile } from '../contract/json-file.js';
+import { writeAtomically } from './atomic-file.js';
+import type { AuditEntry } from './audit.js';
 import type { BrokenRule } from './guarded-changes.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { indexChanges, ownPaths } from './outside-changes.js';
@@ -80,14 +83,11 @@ export function sessionWasChecked(root: string, session: string): boolean {
 }
 
 export function loadFlagged(root: string, session: string): string[] {
-  try {
-    const raw = JSON.parse(readFileSync(flaggedPath(root, session), 'utf8')) as unknown;
-    return Array.isArray(raw) ? raw.filter((path): path is string => typeof path === 'string') : [];
-  } catch {
-    return [];
-  }
+  const raw = readJsonFile(flaggedPath(root, session));
+  return Array.isArray(raw) ? raw.filter((path): path is string => typeof path === 'string') : [];
 }
 
+/** Writes the list when it changed (atomically: a torn list would forget the files it names). */
 export function saveFlagged(root: string, session: string, paths: readonly string[]): void {
   const path = flaggedPath(root, session);
   const text = `${JSON.stringify([...new Set(paths)].sort())}\n`;
@@ -97,7 +97,7 @@ export function saveFlagged(root: string, session: string, paths: readonly strin
     // not written yet
   }
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
+  writeAtomically(path, text);
 }
 
 /** The flagged files still breaking a rule, read as they are now (a deleted one no longer does). */
@@ -163,4 +163,20 @@ export function outsideLines(findings: readonly OutsideFinding[]): string[] {
           : 'restored to its content at the last check (this session had written it; something else changed it after)';
     return `- ${finding.path}: ${remedy}. ${finding.broken.map((broken) => broken.detail).join(' ')}`;
   });
+}
+
+/** The audit log's fields for one finding (the entry's time, agent, session and tool are the caller's). */
+export function outsideAuditFields(
+  finding: OutsideFinding,
+  observe: boolean,
+): Pick<AuditEntry, 'action' | 'rule' | 'name' | 'decision' | 'verdict' | 'detail'> {
+  const first = finding.broken[0];
+  return {
+    action: `changed outside any call: ${finding.path}`,
+    rule: first?.rule ?? null,
+    name: first?.name,
+    decision: observe ? 'observed' : finding.remedy === 'left' ? 'deny' : 'reverted',
+    ...(observe ? { verdict: 'deny' as const } : {}),
+    detail: `${finding.broken.map((broken) => broken.detail).join(' | ')} (${finding.remedy === 'left' ? 'left in place: not written by this session' : finding.remedy})`,
+  };
 }

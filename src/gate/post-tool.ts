@@ -13,7 +13,7 @@ import { checkAfterCall } from './post-check.js';
 import type { PostCheckOutcome } from './post-check.js';
 import { changesOutsideCalls, ownPaths } from './outside-changes.js';
 import type { OutsideChanges } from './outside-changes.js';
-import { judgeOutside, loadFlagged, outsideLines, saveFlagged, sessionWasChecked } from './outside-judgement.js';
+import { judgeOutside, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-judgement.js';
 import type { OutsideFinding } from './outside-judgement.js';
 import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
@@ -232,18 +232,7 @@ async function answerOutside(root: string, base: AuditBase, found: OutsideChange
   const own = ownPaths(loadSessionState(root, session).state);
   const unexplained = [...changed].filter((path) => !own.has(path) && !judgedPaths.has(path));
   try {
-    for (const finding of findings) {
-      const first = finding.broken[0];
-      await appendAudit(root, {
-        ...base,
-        action: `changed outside any call: ${finding.path}`,
-        rule: first?.rule ?? null,
-        name: first?.name,
-        decision: call.observe ? 'observed' : finding.remedy === 'left' ? 'deny' : 'reverted',
-        ...(call.observe ? { verdict: 'deny' as const } : {}),
-        detail: `${finding.broken.map((broken) => broken.detail).join(' | ')} (${finding.remedy === 'left' ? 'left in place: not written by this session' : finding.remedy})`,
-      });
-    }
+    for (const finding of findings) await appendAudit(root, { ...base, ...outsideAuditFields(finding, call.observe) });
     if (unexplained.length > 0) {
       await appendAudit(root, {
         ...base,

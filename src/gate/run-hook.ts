@@ -11,7 +11,7 @@ import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
 import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns } from './judge.js';
 import { judgeChangesWith } from './judge-changes.js';
-import { judgeAtTurnEnd, outsideLines, sessionWasChecked } from './outside-judgement.js';
+import { judgeAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from './outside-judgement.js';
 import type { OutsideFinding } from './outside-judgement.js';
 import type { JudgeChanges } from './judge-changes.js';
 import { postCheckAvailable } from './git-process.js';
@@ -221,18 +221,7 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
           now: options.now(),
         })
       : [];
-    for (const finding of outside) {
-      await appendAudit(root, {
-        ...base,
-        time,
-        session,
-        action: `changed outside any call: ${finding.path}`,
-        rule: finding.broken[0]?.rule ?? null,
-        name: finding.broken[0]?.name,
-        decision: options.observe === true ? 'observed' : finding.remedy === 'left' ? 'deny' : 'reverted',
-        detail: `${finding.broken.map((broken) => broken.detail).join(' | ')} (${finding.remedy === 'left' ? 'left in place: not written by this session' : finding.remedy})`,
-      });
-    }
+    for (const finding of outside) await appendAudit(root, { ...base, time, session, ...outsideAuditFields(finding, options.observe === true) });
     const findings =
       loaded.state.created.length === 0
         ? []

@@ -16,8 +16,11 @@ const PREFIXED_KEYS: readonly { detector: string; literal: string; pattern: RegE
   { detector: 'JSON Web Token', literal: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,1024}(?![A-Za-z0-9_-])/g },
 ];
 
+/** The literal every prefixed key starts with (or holds, after one letter); vendor-anchors.ts indexes them for its one pass. */
+export const PREFIXED_KEY_LITERALS: readonly string[] = [...new Set(PREFIXED_KEYS.map((key) => key.literal))];
+
 /** Every literal at once (they are plain letters, digits, `_` and `-`): one pass instead of one per key. */
-const ANY_LITERAL = new RegExp([...new Set(PREFIXED_KEYS.map((key) => key.literal))].join('|'), 'g');
+const ANY_LITERAL = new RegExp(PREFIXED_KEY_LITERALS.join('|'), 'g');
 
 function literalsIn(content: string): Set<string> {
   const present = new Set<string>();

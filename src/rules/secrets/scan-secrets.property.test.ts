@@ -4,7 +4,7 @@ import { scanSecrets } from './index.js';
 import { fakeSecrets } from './test-support/fake-secrets.js';
 import { labelledCorpus } from '../../bench/secret-corpus.js';
 import { findGenericSecrets } from './generic-detector.js';
-import { findPrefixedSecrets } from './prefix-detector.js';
+import { findPrefixedSecrets, PREFIXED_KEY_LITERALS } from './prefix-detector.js';
 import { OTHER_DETECTORS, selectDetectors } from './vendor-anchors.js';
 import { extensionOf, findVendorSecrets } from './vendor-detector.js';
 
@@ -83,6 +83,12 @@ describe('scanSecrets properties', () => {
       for (const minEntropy of [0, 3]) expect(findGenericSecrets(text, path, minEntropy)).toEqual([]);
     }
   }
+
+  it("the one-pass selection knows every prefixed key's literal (its needles are written apart from prefix-detector.ts)", () => {
+    for (const literal of PREFIXED_KEY_LITERALS) {
+      expect(selectDetectors(`x = ${literal}0123456789abcdef0123456789abcdef;`, 'ts').has(OTHER_DETECTORS), literal).toBe(true);
+    }
+  });
 
   it('the one-pass selection skips no content where any detector finds something (random contents)', async () => {
     await fc.assert(

@@ -4,6 +4,7 @@ import { scanSecrets } from '../rules/secrets/index.js';
 import type { SecretScanOptions } from '../rules/secrets/index.js';
 import { seededRandom } from '../rules/secrets/fake-keys.js';
 import { labelledCorpus } from './secret-corpus.js';
+import { cpuMsPerRun, growth } from './cpu-growth.js';
 import type { BenchContext } from './index.js';
 
 /*
@@ -108,32 +109,6 @@ function corpus(density: Density): { path: string; content: string }[] {
     bytes += file.content.length;
   }
   return files;
-}
-
-/** CPU milliseconds per run of `repeats` runs in a row: time the scheduler gave other processes is not counted. */
-async function cpuMsPerRun(work: () => unknown, repeats: number): Promise<number> {
-  const start = process.cpuUsage();
-  for (let run = 0; run < repeats; run++) await work();
-  const spent = process.cpuUsage(start);
-  return (spent.user + spent.system) / 1000 / repeats;
-}
-
-/**
- * How much longer the work takes on the large input than on the small one (ten times its size):
- * the fastest of 15 samples each, taken alternately after a warm-up so both sizes see the same
- * machine, each sample about 1 MB of input (the small one run ten times), in CPU time. On a shared
- * two-core machine a wall-clock run of a megabyte is cut by the scheduler where one of 100 KB is not.
- */
-async function growth(small: () => unknown, large: () => unknown): Promise<{ smallMs: number; largeMs: number }> {
-  await small();
-  await large();
-  let smallMs = Number.POSITIVE_INFINITY;
-  let largeMs = Number.POSITIVE_INFINITY;
-  for (let sample = 0; sample < 15; sample++) {
-    smallMs = Math.min(smallMs, await cpuMsPerRun(small, 10));
-    largeMs = Math.min(largeMs, await cpuMsPerRun(large, 1));
-  }
-  return { smallMs, largeMs };
 }
 
 /**
@@ -265,7 +240,7 @@ export async function runBench(print: (line: string) => void, context: BenchCont
     for (let index = 0; index < text.length; index++) sum += text.charCodeAt(index);
     return sum;
   };
-  const floor = await growth(characterLoop(floorSmall), characterLoop(floorLarge));
+  const floor = await growth(characterLoop(floorSmall), characterLoop(floorLarge), { ratio: 10 });
   const floorRatio = floor.largeMs / floor.smallMs;
 
   for (const [shape, unit] of Object.entries(shapes)) {
@@ -275,6 +250,7 @@ export async function runBench(print: (line: string) => void, context: BenchCont
       const { smallMs, largeMs } = await growth(
         () => scanSecrets(small, path, genericOnly),
         () => scanSecrets(large, path, genericOnly),
+        { ratio: 10 },
       );
       context.figure({
         name: `generic detector, ${shape} in ${path}, time at 1 MB / at 100 KB`,

@@ -1,17 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { loadPressureSuite, scorePressureResponse, ruleOf } from '../pressure/index.js';
+import { growth } from './cpu-growth.js';
 import { growthFigure } from './figure.js';
-import type { FastestRuns } from './figure.js';
 import type { BenchContext } from './index.js';
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-/** The fastest run at each size, in milliseconds, from samples in microseconds. */
-function fastestOf(smallSamples: readonly number[], largeSamples: readonly number[]): FastestRuns {
-  return { smallMs: Math.min(...smallSamples) / 1000, largeMs: Math.min(...largeSamples) / 1000 };
 }
 
 function timeMicros(repeats: number, work: () => void): number {
@@ -40,7 +35,8 @@ export async function runBench(print: (line: string) => void, context: BenchCont
   if (fixture === undefined) throw new Error('no shipped pressure fixture to bench');
   const rule = ruleOf(suite.rulebook, fixture);
   const typical = `CHOICE: ${fixture.correct_choice}\n\n${rule.id} ${rule.name}: ${fixture.rationalizations[0]?.counter ?? ''}\n`.repeat(3);
-  const typicalMicros = timeMicros(2000, () => scorePressureResponse(fixture, typical, { rule }));
+  const score = (text: string) => () => scorePressureResponse(fixture, text, { rule });
+  const typicalMicros = timeMicros(2000, score(typical));
   print(`pressure: score a ${typical.length}-character reply: median ${typicalMicros.toFixed(1)} µs`);
 
   const shapes: [string, string][] = [
@@ -51,35 +47,21 @@ export async function runBench(print: (line: string) => void, context: BenchCont
     // One CHOICE line that goes on and on: every option mention on it is read.
     ['one-choice-line', 'B or c (A)    option d, rule  8 '],
   ];
+  print(
+    'pressure: scoring growth, 100 KB vs 10 KB and 300 KB vs 100 KB of the same shape (CPU time, fastest of 15, sizes alternated; target ≤ 12× for 10×, ≤ 3.6× for 3×)',
+  );
   for (const [shape, unit] of shapes) {
     const prefix = shape === 'one-choice-line' ? 'CHOICE: ' : '';
     const small = prefix + unit.repeat(Math.ceil(10_000 / unit.length));
     const large = prefix + unit.repeat(Math.ceil(100_000 / unit.length));
-    // Interleaved samples so JIT warm-up and GC pauses fall on both sizes alike.
-    const smallSamples: number[] = [];
-    const largeSamples: number[] = [];
-    for (let round = 0; round < 30; round++) {
-      smallSamples.push(timeMicros(3, () => scorePressureResponse(fixture, small, { rule })));
-      largeSamples.push(timeMicros(1, () => scorePressureResponse(fixture, large, { rule })));
-    }
-    const smallMicros = median(smallSamples);
-    const largeMicros = median(largeSamples);
-    context.figure(
-      growthFigure(`score ${shape}, time at 100 KB / at 10 KB`, smallMicros / 1000, largeMicros / 1000, 10, 12, fastestOf(smallSamples, largeSamples)),
-    );
+    const { smallMs, largeMs } = await growth(score(small), score(large), { ratio: 10 });
+    context.figure(growthFigure(`score ${shape}, time at 100 KB / at 10 KB`, smallMs, largeMs, 10, 12));
   }
   // Above ~50 KB, V8's global regex replace and word splitting slow down per character (allocation
   // and GC, not the scorer's algorithm); 100 KB → 300 KB shows the growth there is linear.
   const unit = shapes[0]?.[1] ?? 'x ';
   const mid = unit.repeat(Math.ceil(100_000 / unit.length));
   const big = unit.repeat(Math.ceil(300_000 / unit.length));
-  const midSamples: number[] = [];
-  const bigSamples: number[] = [];
-  for (let round = 0; round < 7; round++) {
-    midSamples.push(timeMicros(1, () => scorePressureResponse(fixture, mid, { rule })));
-    bigSamples.push(timeMicros(1, () => scorePressureResponse(fixture, big, { rule })));
-  }
-  context.figure(
-    growthFigure('score prose, time at 300 KB / at 100 KB', median(midSamples) / 1000, median(bigSamples) / 1000, 3, 3.6, fastestOf(midSamples, bigSamples)),
-  );
+  const { smallMs, largeMs } = await growth(score(mid), score(big), { ratio: 3 });
+  context.figure(growthFigure('score prose, time at 300 KB / at 100 KB', smallMs, largeMs, 3, 3.6));
 }

@@ -32,15 +32,15 @@ describe('a growth measure', () => {
     // one (its run 3, after a warm-up and a calibration run) do not.
     const small = cpu.work('small', (run) => (run >= 21 && run <= 30 ? 10 : 30));
     const large = cpu.work('large', (run) => (run === 3 ? 100 : 300));
-    expect(await growth(small, large, { ratio: 10, samples: 5, clock: cpu.clock, collect: () => undefined })).toEqual({ smallMs: 10, largeMs: 100 });
+    expect(await growth(small, large, { ratio: 10, samples: 5, clock: cpu.clock })).toEqual({ smallMs: 10, largeMs: 100 });
   });
 
-  it('warms up, then alternates the sizes from a collected heap, the small one run `ratio` times per sample', async () => {
+  it('warms up, then alternates the sizes, the small one run `ratio` times per sample', async () => {
     const cpu = fakeCpu();
     const small = cpu.work('small', () => 1);
     const large = cpu.work('large', () => 10);
-    await growth(small, large, { ratio: 3, samples: 2, clock: cpu.clock, collect: () => cpu.runs.push('collect') });
-    const sample = ['collect', 'small', 'small', 'small', 'collect', 'large'];
+    await growth(small, large, { ratio: 3, samples: 2, clock: cpu.clock });
+    const sample = ['small', 'small', 'small', 'large'];
     // Warm-up of each, one run of the large to learn it needs no repeats, then the samples.
     expect(cpu.runs).toEqual(['small', 'large', 'large', ...sample, ...sample]);
   });
@@ -49,7 +49,7 @@ describe('a growth measure', () => {
     const cpu = fakeCpu();
     const small = cpu.work('small', () => 0.05);
     const large = cpu.work('large', () => 0.5);
-    const measured = await growth(small, large, { ratio: 10, samples: 1, clock: cpu.clock, collect: () => undefined });
+    const measured = await growth(small, large, { ratio: 10, samples: 1, clock: cpu.clock });
     expect(measured.largeMs / measured.smallMs).toBeCloseTo(10, 9);
     const repeats = 2 ** Math.ceil(Math.log2(MIN_SAMPLE_MS / 0.5));
     const calibration = [1, 2, 4, 8, 16].filter((count) => count <= repeats).reduce((sum, count) => sum + count, 0);

@@ -6,8 +6,6 @@ const processCpuMs: CpuClock = () => {
   return (used.user + used.system) / 1000;
 };
 
-const exposedGc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-
 /** CPU milliseconds per run of `repeats` runs in a row: time the scheduler gave other processes is not counted. */
 export async function cpuMsPerRun(work: () => unknown, repeats: number, clock: CpuClock = processCpuMs): Promise<number> {
   const start = clock();
@@ -21,8 +19,6 @@ export interface GrowthOptions {
   /** Samples of each size; the fastest is kept. */
   readonly samples?: number;
   readonly clock?: CpuClock;
-  /** A full collection before each sample; `gc` when node runs with --expose-gc (as `npm run bench` does). */
-  readonly collect?: () => void;
 }
 
 /** CPU milliseconds of one run at each size. */
@@ -43,12 +39,12 @@ const MAX_REPEATS = 1 << 16;
  * two-core machine a wall-clock median of a long run is cut by the scheduler more often than one of
  * a short run, so its ratio grows with the load; CPU time and the fastest sample do not.
  *
- * CPU time counts V8's helper threads too, so each sample starts from a collected heap: otherwise
- * a sample pays for concurrent marking started by the garbage of the ones before it (a 1 MB reply
- * of `[` took 14 ms of main-thread time but 25 ms of CPU that way, against 15 ms after a collection).
+ * CPU time counts V8's helper threads too, whose concurrent marking starts and stops with the state
+ * of the heap, not with the sample it lands in: run this where the collector has one thread
+ * (`measureGrowthApart`), so every sample pays for its own garbage and only for that.
  */
 export async function growth(small: () => unknown, large: () => unknown, options: GrowthOptions): Promise<Growth> {
-  const { ratio, samples = 15, clock = processCpuMs, collect = exposedGc } = options;
+  const { ratio, samples = 15, clock = processCpuMs } = options;
   await small();
   await large();
   // A sample of a few hundred microseconds is decided by the clock's own cost and by whether one
@@ -59,9 +55,7 @@ export async function growth(small: () => unknown, large: () => unknown, options
   let smallMs = Number.POSITIVE_INFINITY;
   let largeMs = Number.POSITIVE_INFINITY;
   for (let sample = 0; sample < samples; sample++) {
-    collect();
     smallMs = Math.min(smallMs, await cpuMsPerRun(small, ratio * repeats, clock));
-    collect();
     largeMs = Math.min(largeMs, await cpuMsPerRun(large, repeats, clock));
   }
   return { smallMs, largeMs };

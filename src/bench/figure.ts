@@ -65,27 +65,16 @@ export function formatFigure(figure: Figure): string {
  * How a time grows when the input grows `linear` times (×10 from 100 KB to 1 MB): linear code
  * grows by about `linear`; the target allows `atMost` for noise.
  */
-/** The fastest of the repeated runs at each size, shown beside the medians a growth figure is held to. */
-export interface FastestRuns {
-  readonly smallMs: number;
-  readonly largeMs: number;
-}
-
-export function growthFigure(name: string, smallMs: number, largeMs: number, linear: number, atMost: number, fastest?: FastestRuns): FigureInput {
+export function growthFigure(name: string, smallMs: number, largeMs: number, linear: number, atMost: number): FigureInput {
   // Below a tenth of a millisecond (a scan skipped because its literal is absent) timer noise is
   // the whole measurement: the ratio is shown, but not held to the target.
   const measurable = largeMs >= MEASURABLE_MS;
-  // On a shared machine the fastest runs are the ones the scheduler left alone: shown, not judged.
-  const fastestRuns =
-    fastest === undefined
-      ? ''
-      : `; fastest runs ${fastest.smallMs.toFixed(2)} → ${fastest.largeMs.toFixed(2)} ms = ${(fastest.largeMs / fastest.smallMs).toFixed(2)} ×`;
   return {
     name,
     value: largeMs / smallMs,
     unit: '×',
     better: 'lower',
-    detail: `${smallMs.toFixed(2)} → ${largeMs.toFixed(2)} ms${fastestRuns}${measurable ? '' : ', too fast to judge growth'}`,
+    detail: `${smallMs.toFixed(2)} → ${largeMs.toFixed(2)} ms${measurable ? '' : ', too fast to judge growth'}`,
     baseline: { name: 'linear growth', value: linear },
     ...(measurable ? { target: { on: 'value', atMost } } : {}),
   };

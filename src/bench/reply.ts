@@ -1,5 +1,7 @@
 import { parseReply } from '../reply/index.js';
 import { growthFigure } from './figure.js';
+import { measureGrowthApart } from './growth-process.js';
+import type { GrowthCase } from './growth-process.js';
 import type { BenchContext } from './index.js';
 
 /** A reply of about `size` characters: a module, its test, a test run and a commit. */
@@ -39,8 +41,17 @@ export const ADVERSARIAL: Record<string, (size: number) => string> = {
   '{} pairs': (size) => '{"type":"x"}'.repeat(Math.ceil(size / 12)),
 };
 
-/** Median and fastest milliseconds of `runs` calls. */
-function timeRuns(text: string, runs: number): { median: number; fastest: number } {
+/** Each adversarial shape parsed at 100 KB and at 1 MB (made in the process that measures them). */
+export function adversarialGrowthCases(): GrowthCase[] {
+  return Object.entries(ADVERSARIAL).map(([name, make]) => {
+    const small = make(100_000);
+    const large = make(1_000_000);
+    return { name: `adversarial ${name}, time at 1 MB / at 100 KB`, small: () => parseReply(small), large: () => parseReply(large), ratio: 10 };
+  });
+}
+
+/** Median milliseconds of `runs` calls. */
+function time(text: string, runs: number): number {
   const samples: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     const start = performance.now();
@@ -48,12 +59,7 @@ function timeRuns(text: string, runs: number): { median: number; fastest: number
     samples.push(performance.now() - start);
   }
   samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)] ?? Number.NaN, fastest: samples[0] ?? Number.NaN };
-}
-
-/** Median milliseconds of `runs` calls. */
-function time(text: string, runs: number): number {
-  return timeRuns(text, runs).median;
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
 export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
@@ -64,19 +70,10 @@ export async function runBench(print: (line: string) => void, context: BenchCont
     time(text, 10);
     print(`  ${method.padEnd(9)} ${time(text, 50).toFixed(3).padStart(8)} ms  (read as ${got}, ${text.length} chars)`);
   }
-  print('reply parsing: adversarial input, 1 MB vs 100 KB of the same shape (median of 9 and 5; target ratio ≤ 12×)');
-  for (const [name, make] of Object.entries(ADVERSARIAL)) {
-    const small = make(100_000);
-    const large = make(1_000_000);
-    time(small, 3);
-    time(large, 1);
-    const smallRuns = timeRuns(small, 9);
-    const largeRuns = timeRuns(large, 5);
-    context.figure(
-      growthFigure(`adversarial ${name}, time at 1 MB / at 100 KB`, smallRuns.median, largeRuns.median, 10, 12, {
-        smallMs: smallRuns.fastest,
-        largeMs: largeRuns.fastest,
-      }),
-    );
+  print(
+    'reply parsing: adversarial input, 1 MB vs 100 KB of the same shape (CPU time, fastest of 15, sizes alternated, in a process with one GC thread; target ratio ≤ 12×)',
+  );
+  for (const { name, smallMs, largeMs } of await measureGrowthApart(import.meta.url, 'adversarialGrowthCases')) {
+    context.figure(growthFigure(name, smallMs, largeMs, 10, 12));
   }
 }

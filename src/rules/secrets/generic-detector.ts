@@ -3,6 +3,8 @@ import type { CredentialKind } from './credential-name.js';
 import { fileStyleOf } from './file-style.js';
 import type { FileStyle } from './file-style.js';
 import { isPlausibleSecret, isPlausibleUrlPassword, looksLikeAwsSecret, MIN_SECRET_LENGTH } from './literal-value.js';
+import { keywordProbe, probeTable, readOnce } from './one-pass.js';
+import type { ProbeTable } from './one-pass.js';
 import type { DetectedSecret } from './secret-finding.js';
 
 /*
@@ -13,7 +15,16 @@ import type { DetectedSecret } from './secret-finding.js';
 
 /** Every name the detector judges holds one of these, in any case: without one it can find no assignment. */
 export const CREDENTIAL_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'creds', 'bearer'];
-const KEYWORD_SOURCE = CREDENTIAL_KEYWORDS.join('|');
+let keywordsOnly: ProbeTable | undefined;
+
+/**
+ * Where each credential keyword starts and ends in the content, in any case, as pairs by rising
+ * start. No keyword is a prefix of another, so at most one starts at any position.
+ */
+export function keywordsIn(content: string): Int32Array {
+  keywordsOnly ??= probeTable(CREDENTIAL_KEYWORDS.map(keywordProbe), 0);
+  return readOnce(content, keywordsOnly).keywords;
+}
 const MAX_NAME = 64;
 const MAX_VALUE = 1024;
 const MAX_BLANKS = 16;
@@ -76,23 +87,27 @@ interface Read {
   opaque?: boolean;
 }
 
-/** Credentials assigned to literals under credential names, bearer tokens, and passwords inside URLs. */
-export function findGenericSecrets(content: string, filePath: string, minEntropy: number): DetectedSecret[] {
+/**
+ * Credentials assigned to literals under credential names, bearer tokens, and passwords inside URLs.
+ * `keywords` is keywordsIn(content), when a pass over the content found them already.
+ */
+export function findGenericSecrets(content: string, filePath: string, minEntropy: number, keywords = keywordsIn(content)): DetectedSecret[] {
   const style = fileStyleOf(filePath);
-  return [...findAssignedLiterals(content, style, minEntropy), ...findUrlPasswords(content)];
+  return [...findAssignedLiterals(content, style, minEntropy, keywords), ...findUrlPasswords(content)];
 }
 
-function findAssignedLiterals(content: string, style: FileStyle, minEntropy: number): DetectedSecret[] {
+function findAssignedLiterals(content: string, style: FileStyle, minEntropy: number, keywords: Int32Array): DetectedSecret[] {
   const found: DetectedSecret[] = [];
-  const keywords = new RegExp(KEYWORD_SOURCE, 'gi');
   const nextExpressionStop = createExpressionStopFinder(content);
-  // `test`, not `exec`: no match array per hit. The name around the keyword is found from the
-  // keyword's end alone (a name is at most MAX_NAME characters either way).
-  while (keywords.test(content)) {
-    const keywordEnd = keywords.lastIndex;
+  // Keyword hits before `resumeAt` lie inside a name or a value already read. The name around a
+  // keyword is found from the keyword's end alone (a name is at most MAX_NAME characters either way).
+  let resumeAt = 0;
+  for (let hit = 0; hit < keywords.length; hit += 2) {
+    if ((keywords[hit] as number) < resumeAt) continue;
+    const keywordEnd = keywords[hit + 1] as number;
     const nameStart = expandNameLeft(content, keywordEnd);
     const nameEnd = expandNameRight(content, keywordEnd);
-    keywords.lastIndex = nameEnd;
+    resumeAt = nameEnd;
     if (nameEnd - nameStart > MAX_NAME) continue;
     const { kind, bearer: isBearer } = verdictForNameAt(content, nameStart, nameEnd);
     if (kind === undefined) continue;
@@ -102,10 +117,10 @@ function findAssignedLiterals(content: string, style: FileStyle, minEntropy: num
     const secret = judgeLiteral(content, literal, kind, isBearer, minEntropy);
     if (secret === undefined) {
       // A rejected quoted literal may hold other assignments (escaped JSON); look inside it.
-      keywords.lastIndex = Math.max(keywords.lastIndex, read.opaque === true ? read.resumeAt : literal.start);
+      resumeAt = Math.max(resumeAt, read.opaque === true ? read.resumeAt : literal.start);
       continue;
     }
-    keywords.lastIndex = Math.max(keywords.lastIndex, read.resumeAt);
+    resumeAt = Math.max(resumeAt, read.resumeAt);
     found.push(secret);
   }
   return found;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { scanSecrets } from './index.js';
 import { fakeSecrets } from './test-support/fake-secrets.js';
 import { labelledCorpus } from '../../bench/secret-corpus.js';
-import { findGenericSecrets } from './generic-detector.js';
+import { CREDENTIAL_KEYWORDS, findGenericSecrets } from './generic-detector.js';
 import { findPrefixedSecrets, PREFIXED_KEY_LITERALS } from './prefix-detector.js';
 import { OTHER_DETECTORS, selectDetectors } from './vendor-anchors.js';
 import { extensionOf, findVendorSecrets } from './vendor-detector.js';
@@ -38,6 +38,13 @@ const fragment = fc.oneof(
     'xoxb-',
     'SG.',
     'npm_',
+    'PASS',
+    'CredS',
+    'bEaReR',
+    'SKa',
+    'eyJ',
+    '\u212a',
+    '\u017f',
     '\\',
     ...Object.values(secrets),
   ),
@@ -76,17 +83,33 @@ describe('scanSecrets properties', () => {
 
   /** What the one-pass selection skips must be what every detector, run without any prefilter, finds nothing in. */
   async function expectSelectionComplete(text: string, path: string): Promise<void> {
-    const selected = selectDetectors(text, extensionOf(path));
-    if (selected.size === 0) expect(await findVendorSecrets(text, path, { prefilter: false })).toEqual([]);
-    if (!selected.has(OTHER_DETECTORS)) {
-      expect(findPrefixedSecrets(text, false)).toEqual([]);
+    const { rules, keywords, prefixedLiterals } = selectDetectors(text, extensionOf(path));
+    if (rules.size === 0) expect(await findVendorSecrets(text, path, { prefilter: false })).toEqual([]);
+    const everyKey = findPrefixedSecrets(text, new Set(PREFIXED_KEY_LITERALS));
+    expect(findPrefixedSecrets(text, prefixedLiterals)).toEqual(everyKey);
+    expect([...keywords]).toEqual(keywordsByPattern(text));
+    if (!rules.has(OTHER_DETECTORS)) {
+      expect(everyKey).toEqual([]);
       for (const minEntropy of [0, 3]) expect(findGenericSecrets(text, path, minEntropy)).toEqual([]);
     }
   }
 
+  /** Every credential keyword's start and end, by a case-insensitive pattern tried at every position. */
+  function keywordsByPattern(text: string): number[] {
+    const pattern = new RegExp(CREDENTIAL_KEYWORDS.join('|'), 'iy');
+    const found: number[] = [];
+    for (let start = 0; start < text.length; start++) {
+      pattern.lastIndex = start;
+      if (pattern.test(text)) found.push(start, pattern.lastIndex);
+    }
+    return found;
+  }
+
   it("the one-pass selection knows every prefixed key's literal (its needles are written apart from prefix-detector.ts)", () => {
     for (const literal of PREFIXED_KEY_LITERALS) {
-      expect(selectDetectors(`x = ${literal}0123456789abcdef0123456789abcdef;`, 'ts').has(OTHER_DETECTORS), literal).toBe(true);
+      const { rules, prefixedLiterals } = selectDetectors(`x = ${literal}0123456789abcdef0123456789abcdef;`, 'ts');
+      expect(rules.has(OTHER_DETECTORS), literal).toBe(true);
+      expect(prefixedLiterals, literal).toEqual(new Set([literal]));
     }
   });
 

@@ -25,17 +25,22 @@ export async function scanSecrets(content: string, filePath: string, options: Se
 /** The secrets in one file's content with their spans, vendor findings preferred over overlapping generic ones. */
 export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<DetectedSecret[]> {
   const vendorOn = options.detectors.includes('secretlint-recommend');
-  // With the vendor detectors on, one pass finds every vendor anchor and whether the generic and
-  // prefixed-key detectors have anything to look at; with none of them, no detector can report and
-  // none runs. The generic detector alone is cheaper than that pass and reads the content itself.
-  const selected = vendorOn ? selectDetectors(content, extensionOf(filePath)) : undefined;
+  // With the vendor detectors on, one pass finds every vendor anchor, every credential keyword and
+  // prefixed-key literal: with none of them, no detector can report and none runs. The generic
+  // detector alone finds its keywords itself.
+  const selection = vendorOn ? selectDetectors(content, extensionOf(filePath)) : undefined;
+  const selected = selection?.rules;
   if (selected?.size === 0) return [];
   const others = selected === undefined || selected.has(OTHER_DETECTORS);
   const vendor =
-    selected !== undefined
-      ? [...(await findVendorSecrets(content, filePath, { prefilter: true, selected })), ...(others ? findPrefixedSecrets(content) : [])]
+    selection !== undefined
+      ? [
+          ...(await findVendorSecrets(content, filePath, { prefilter: true, selected: selection.rules })),
+          ...(others ? findPrefixedSecrets(content, selection.prefixedLiterals) : []),
+        ]
       : [];
-  const generic = others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy) : [];
+  const generic =
+    others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy, selection?.keywords) : [];
   // Most content holds no candidate at all: nothing to filter, sort or merge.
   if (vendor.length === 0 && generic.length === 0) return [];
   const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));

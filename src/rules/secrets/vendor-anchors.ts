@@ -8,12 +8,15 @@
  * scan with the unfiltered one, and fail when the preset gains a rule this table does not know.
  */
 import { CREDENTIAL_KEYWORDS } from './generic-detector.js';
+import { keywordProbe, literalProbe, patternProbe, probeTable, readOnce } from './one-pass.js';
+import type { ProbeTable } from './one-pass.js';
+import { PREFIXED_KEY_LITERALS } from './prefix-detector.js';
 
 export type VendorAnchor = (content: string, extension: string) => boolean;
 
 /**
  * A piece of text that selects a rule: `pattern` found anywhere, where every match of it begins
- * with one of `starts` (three characters each; with the `i` flag, in any case).
+ * with one of `starts` (three characters each, in any case).
  */
 interface Needle {
   readonly pattern: RegExp;
@@ -76,84 +79,52 @@ export const VENDOR_ANCHORS: Readonly<Record<string, VendorAnchor>> = {
 
 /**
  * Not a secretlint rule: what the generic and the prefixed-key detectors need before they can find
- * anything — a credential keyword, a URL's `://`, the start of a prefixed key (prefix-detector.ts:
- * `[sr]k_live_`, `AIza`, `sk-`, `eyJ`, `SK` and a hex digit). Indexed with the vendor needles, so one
- * pass over the content tells whether any detector at all can report.
+ * anything — a credential keyword, a URL's `://`, a prefixed key's literal. Found in the same pass
+ * as the vendor needles, so one read of the content tells whether any detector at all can report,
+ * and hands those two detectors what they would otherwise read the content again for.
  */
 export const OTHER_DETECTORS = 'holdfast/generic-or-prefixed';
-const OTHER_NEEDLES: readonly Needle[] = [
-  needle(new RegExp(CREDENTIAL_KEYWORDS.join('|'), 'i'), ...new Set(CREDENTIAL_KEYWORDS.map((keyword) => keyword.slice(0, 3)))),
-  needle(/:\/\//, '://'),
-  needle(/k_live_|AIza|sk-|eyJ/, 'k_l', 'AIz', 'sk-', 'eyJ'),
-  needle(/SK[0-9a-f]/, ...[...'0123456789abcdef'].map((digit) => `SK${digit}`)),
-];
 
-interface IndexedNeedle {
-  readonly rule: string;
-  /** The needle's pattern, sticky: tried only at a position whose first three characters are one of its starts. */
-  readonly at: RegExp;
+const VENDOR_RULES = Object.keys(VENDOR_NEEDLES);
+const URL_FLAG = VENDOR_RULES.length;
+const FIRST_LITERAL_FLAG = URL_FLAG + 1;
+let everyNeedle: ProbeTable | undefined;
+const everyNeedleTable = (): ProbeTable =>
+  (everyNeedle ??= probeTable(
+    [
+      ...VENDOR_RULES.flatMap((rule, flag) => (VENDOR_NEEDLES[rule] ?? []).map((each) => patternProbe(flag, each.pattern, each.starts))),
+      patternProbe(URL_FLAG, /:\/\//, ['://']),
+      ...PREFIXED_KEY_LITERALS.map((literal, index) => literalProbe(FIRST_LITERAL_FLAG + index, literal)),
+      ...CREDENTIAL_KEYWORDS.map(keywordProbe),
+    ],
+    FIRST_LITERAL_FLAG + PREFIXED_KEY_LITERALS.length,
+  ));
+
+/** What the one pass found in a content. */
+export interface DetectorSelection {
+  /** The vendor rules whose anchors the content holds, and OTHER_DETECTORS when the other detectors have something to look at. */
+  readonly rules: Set<string>;
+  /** keywordsIn(content), for the generic detector. */
+  readonly keywords: Int32Array;
+  /** prefixedLiteralsIn(content), for the prefixed-key detector. */
+  readonly prefixedLiterals: ReadonlySet<string>;
 }
 
-/**
- * The needles by the first three characters they can begin with (character codes folded to seven
- * bits: a folded collision only costs one more try), and a bit per such three for the first cut.
- */
-const THREE_MASK = (1 << 21) - 1;
-const THREE = new Uint32Array(1 << 16);
-const BY_THREE = new Map<number, IndexedNeedle[]>();
-for (const [rule, needles] of [...Object.entries(VENDOR_NEEDLES), [OTHER_DETECTORS, OTHER_NEEDLES] as const]) {
-  for (const each of needles) {
-    const indexed: IndexedNeedle = { rule, at: new RegExp(each.pattern.source, `${each.pattern.flags.replace(/[gy]/g, '')}y`) };
-    const starts = each.pattern.flags.includes('i') ? each.starts.flatMap(caseVariants) : each.starts;
-    for (const start of starts) {
-      const three = ((start.charCodeAt(0) & 127) << 14) | ((start.charCodeAt(1) & 127) << 7) | (start.charCodeAt(2) & 127);
-      THREE[three >>> 5] = (THREE[three >>> 5] as number) | (1 << (three & 31));
-      const list = BY_THREE.get(three) ?? [];
-      if (!list.includes(indexed)) list.push(indexed);
-      BY_THREE.set(three, list);
-    }
-  }
-}
-
-function caseVariants(text: string): string[] {
-  let variants = [''];
-  for (const character of text) {
-    const cases = [...new Set([character.toLowerCase(), character.toUpperCase()])];
-    variants = variants.flatMap((prefix) => cases.map((each) => prefix + each));
-  }
-  return variants;
-}
-
-/**
- * The rules whose anchors the content holds, found in one pass: the same set as asking every
- * entry of VENDOR_ANCHORS, without reading the content once per needle.
- */
+/** The rules whose anchors the content holds: the same set as asking every entry of VENDOR_ANCHORS. */
 export function selectVendorRules(content: string, extension: string): Set<string> {
-  const selected = selectDetectors(content, extension);
-  selected.delete(OTHER_DETECTORS);
-  return selected;
+  const { rules } = selectDetectors(content, extension);
+  rules.delete(OTHER_DETECTORS);
+  return rules;
 }
 
-/** The vendor rules whose anchors the content holds, and OTHER_DETECTORS when the other detectors have something to look at. */
-export function selectDetectors(content: string, extension: string): Set<string> {
-  const selected = new Set<string>();
-  if (gcpAnchor(content, extension)) selected.add(GCP);
-  const length = content.length;
-  // The last three characters read, seven bits each, rolled on by one character per step: one
-  // table look-up per character decides whether a needle can start two characters back.
-  let three = ((content.charCodeAt(0) & 127) << 7) | (content.charCodeAt(1) & 127);
-  for (let end = 2; end < length; end++) {
-    three = ((three << 7) | (content.charCodeAt(end) & 127)) & THREE_MASK;
-    if (((THREE[three >>> 5] as number) & (1 << (three & 31))) === 0) continue;
-    const candidates = BY_THREE.get(three);
-    if (candidates === undefined) continue;
-    for (const candidate of candidates) {
-      if (selected.has(candidate.rule)) continue;
-      candidate.at.lastIndex = end - 2;
-      if (candidate.at.test(content)) selected.add(candidate.rule);
-    }
-  }
-  return selected;
+/** The detectors that can report on the content, found in one pass without reading it once per needle. */
+export function selectDetectors(content: string, extension: string): DetectorSelection {
+  const { flags, keywords } = readOnce(content, everyNeedleTable());
+  const rules = new Set<string>(VENDOR_RULES.filter((_, flag) => flags[flag] === 1));
+  if (gcpAnchor(content, extension)) rules.add(GCP);
+  const prefixedLiterals = new Set(PREFIXED_KEY_LITERALS.filter((_, index) => flags[FIRST_LITERAL_FLAG + index] === 1));
+  if (keywords.length > 0 || flags[URL_FLAG] === 1 || prefixedLiterals.size > 0) rules.add(OTHER_DETECTORS);
+  return { rules, keywords, prefixedLiterals };
 }
 
 /**

@@ -32,15 +32,19 @@ export interface BracketSpans {
  * bracket, so a span's children follow it.
  */
 export function scanBracketSpans(text: string): BracketSpans {
-  let capacity = 64;
-  let starts = new Int32Array(capacity);
-  let ends = new Int32Array(capacity);
-  let depths = new Int32Array(capacity);
+  // Sized once, to the openers the text holds. Grown by doubling, the arrays for a megabyte of `[`
+  // allocated, zeroed and copied about 64 MB of fresh memory per scan against 4 MB for 100 KB, and
+  // parsing it took 10.5-12× as long as 100 KB of it (9.6-10.4× sized once). Counting costs about
+  // 5 % of a scan of text without brackets.
+  const capacity = Math.max(1, countOpeners(text));
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  const depths = new Int32Array(capacity);
   let count = 0;
-  // The open spans, innermost last. A typed array, not a JS array: a run of a million openers
-  // pushed onto a JS array cost ~4× the rest of the scan (its backing store is reallocated in
-  // large-object space and swept by full GCs), which made the scan grow faster than the text.
-  let stack = new Int32Array(capacity);
+  // The open spans, innermost last (never more than the spans). A typed array, not a JS array: a
+  // run of a million openers pushed onto a JS array cost ~4× the rest of the scan (its backing
+  // store is reallocated in large-object space and swept by full GCs).
+  const stack = new Int32Array(capacity);
   let height = 0;
   // Open braces and brackets on the stack, so a closer with no opener of its kind is dropped in O(1).
   let openBraces = 0;
@@ -54,13 +58,6 @@ export function scanBracketSpans(text: string): BracketSpans {
       continue;
     }
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (count === capacity) {
-        capacity *= 2;
-        starts = grow(starts, capacity);
-        ends = grow(ends, capacity);
-        depths = grow(depths, capacity);
-      }
-      if (height === stack.length) stack = grow(stack, stack.length * 2);
       stack[height] = count;
       height += 1;
       starts[count] = index;
@@ -94,10 +91,14 @@ export function scanBracketSpans(text: string): BracketSpans {
   return { count, starts, ends, depths };
 }
 
-function grow(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(capacity);
-  bigger.set(array);
-  return bigger;
+/** Every `{` and `[` of the text, in strings or not: at least as many as the scan can open. */
+function countOpeners(text: string): number {
+  let openers = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) openers += 1;
+  }
+  return openers;
 }
 
 /**

@@ -37,8 +37,7 @@ export const GROWTH_PROCESS_FLAGS = ['--single-threaded-gc'] as const;
  * measured in a node process of its own whose collector has one thread. With V8's helper threads,
  * concurrent marking started by one sample's garbage is charged to whichever sample runs next, and
  * a reply of a megabyte of `[` read 7.6× to 14× from run to run in CPU time; on one thread every
- * collection runs inside the sample that made the garbage (over three bench runs, that reply read
- * 10.6–12.7× and every other reply and pressure shape stayed within 0.35× of itself, but runs of `{` 9.1–10.4×).
+ * collection runs inside the sample that made the garbage.
  * The cases are made in that process because functions cannot be sent to it.
  */
 export async function measureGrowthApart(module: string | URL, exportName: string): Promise<readonly MeasuredGrowth[]> {

@@ -22,7 +22,7 @@ let keywordsOnly: ProbeTable | undefined;
  * start. No keyword is a prefix of another, so at most one starts at any position.
  */
 export function keywordsIn(content: string): Int32Array {
-  keywordsOnly ??= probeTable(CREDENTIAL_KEYWORDS.map(keywordProbe), 0);
+  keywordsOnly ??= probeTable(CREDENTIAL_KEYWORDS.map(keywordProbe));
   return readOnce(content, keywordsOnly).keywords;
 }
 const MAX_NAME = 64;

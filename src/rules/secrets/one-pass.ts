@@ -10,8 +10,10 @@
 export interface Probe {
   /** The three characters its matches begin with, any case. */
   readonly starts: readonly string[];
-  /** The flag a match sets; once set, the probe is not tried again. Unused by a keyword probe. */
+  /** The flag (0 to 30) a match sets; once set, the probe is not tried again. -1 for a keyword probe. */
   readonly flag: number;
+  /** `1 << flag`, 0 for a keyword probe. */
+  readonly bit: number;
   /** Lower-case ASCII letters matched in any case, each match recorded. */
   readonly keyword: string;
   /** Text matched exactly. */
@@ -22,17 +24,25 @@ export interface Probe {
 
 export function keywordProbe(keyword: string): Probe {
   if (!/^[a-z]{3,}$/.test(keyword)) throw new Error(`a keyword probe needs three or more lower-case letters: ${JSON.stringify(keyword)}`);
-  return { starts: [keyword.slice(0, 3)], flag: -1, keyword, literal: '', pattern: undefined };
+  return { starts: [keyword.slice(0, 3)], flag: -1, bit: 0, keyword, literal: '', pattern: undefined };
+}
+
+/** The most flags one read can set: they are kept as the bits of one small integer. */
+export const MAX_FLAGS = 31;
+
+function bitOf(flag: number): number {
+  if (!Number.isInteger(flag) || flag < 0 || flag >= MAX_FLAGS) throw new Error(`a probe flag is 0 to ${MAX_FLAGS - 1}: ${flag}`);
+  return 1 << flag;
 }
 
 export function literalProbe(flag: number, literal: string): Probe {
-  return { starts: [literal.slice(0, 3)], flag, keyword: '', literal, pattern: undefined };
+  return { starts: [literal.slice(0, 3)], flag, bit: bitOf(flag), keyword: '', literal, pattern: undefined };
 }
 
 /** `pattern` found where one of `starts` begins (with the `i` flag, in any case). */
 export function patternProbe(flag: number, pattern: RegExp, starts: readonly string[]): Probe {
   const sticky = new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, '')}y`);
-  return { starts, flag, keyword: '', literal: '', pattern: sticky };
+  return { starts, flag, bit: bitOf(flag), keyword: '', literal: '', pattern: sticky };
 }
 
 const THREE_BITS = 15;
@@ -45,14 +55,12 @@ export interface ProbeTable {
   /** For each three folded characters, 0 or one more than the index of its probes in `lists`. */
   readonly slots: Uint8Array;
   readonly lists: readonly (readonly Probe[])[];
-  readonly flags: number;
 }
 
-export function probeTable(probes: readonly Probe[], flags: number): ProbeTable {
+export function probeTable(probes: readonly Probe[]): ProbeTable {
   const slots = new Uint8Array(1 << THREE_BITS);
   const lists: Probe[][] = [];
   for (const probe of probes) {
-    if (probe.flag >= flags) throw new Error(`probe flag ${probe.flag} is out of range (${flags} flags)`);
     for (const start of probe.starts) {
       if (start.length !== 3) throw new Error(`a probe start is three characters: ${JSON.stringify(start)}`);
       const three = (fold(start.charCodeAt(0)) << 10) | (fold(start.charCodeAt(1)) << 5) | fold(start.charCodeAt(2));
@@ -65,14 +73,19 @@ export function probeTable(probes: readonly Probe[], flags: number): ProbeTable 
       if (!list.includes(probe)) list.push(probe);
     }
   }
-  return { slots, lists, flags };
+  return { slots, lists };
 }
 
-/** What one read found: the flags its matches set, and where each keyword starts and ends (pairs, by rising start). */
+/** What one read found: the flags its matches set (bit `1 << flag`), and where each keyword starts and ends (pairs, by rising start). */
 export interface PassResult {
-  readonly flags: Uint8Array;
+  readonly flags: number;
   readonly keywords: Int32Array;
 }
+
+const NO_KEYWORDS = new Int32Array(0);
+/** Keyword hits are written here and copied out at the end: most contents hold a few or none, and a read allocates only its answer. */
+let scratch = new Int32Array(1024);
+const MAX_SCRATCH_SIZE = 1 << 16;
 
 function keywordAt(content: string, start: number, keyword: string): boolean {
   // `| 32` maps an ASCII capital to its small letter and nothing else onto a small letter.
@@ -84,8 +97,8 @@ function keywordAt(content: string, start: number, keyword: string): boolean {
 
 export function readOnce(content: string, table: ProbeTable): PassResult {
   const { slots, lists } = table;
-  const flags = new Uint8Array(table.flags);
-  let keywords = new Int32Array(32);
+  let flags = 0;
+  let keywords = scratch;
   let recorded = 0;
   const length = content.length;
   let three = (fold(content.charCodeAt(0)) << 5) | fold(content.charCodeAt(1));
@@ -104,16 +117,19 @@ export function readOnce(content: string, table: ProbeTable): PassResult {
         }
         keywords[recorded++] = start;
         keywords[recorded++] = start + probe.keyword.length;
-      } else if (flags[probe.flag] === 0) {
+      } else if ((flags & probe.bit) === 0) {
         const pattern = probe.pattern;
         if (pattern === undefined) {
-          if (content.startsWith(probe.literal, start)) flags[probe.flag] = 1;
+          if (content.startsWith(probe.literal, start)) flags |= probe.bit;
         } else {
           pattern.lastIndex = start;
-          if (pattern.test(content)) flags[probe.flag] = 1;
+          if (pattern.test(content)) flags |= probe.bit;
         }
       }
     }
   }
-  return { flags, keywords: keywords.subarray(0, recorded) };
+  if (recorded === 0) return { flags, keywords: NO_KEYWORDS };
+  // A grown scratch is kept for the next read, unless a hostile content grew it to megabytes.
+  if (keywords.length <= MAX_SCRATCH_SIZE) scratch = keywords;
+  return { flags, keywords: keywords.slice(0, recorded) };
 }

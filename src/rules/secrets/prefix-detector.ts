@@ -1,6 +1,6 @@
 import { isPlaceholder } from './literal-value.js';
 import { literalProbe, probeTable, readOnce } from './one-pass.js';
-import type { ProbeTable } from './one-pass.js';
+import type { Probe, ProbeTable } from './one-pass.js';
 import type { DetectedSecret } from './secret-finding.js';
 
 /**
@@ -22,27 +22,31 @@ const PREFIXED_KEYS: readonly { detector: string; literals: readonly string[]; p
 /** Every prefixed key's literals; vendor-anchors.ts finds them in its one pass. */
 export const PREFIXED_KEY_LITERALS: readonly string[] = [...new Set(PREFIXED_KEYS.flatMap((key) => key.literals))];
 
+/** Each prefixed key as a bit: set when the content holds one of the key's literals. */
+export const EVERY_PREFIXED_KEY = (1 << PREFIXED_KEYS.length) - 1;
+
+/** Probes for the keys' literals, key `i` setting flag `firstFlag + i` (see one-pass.ts). */
+export function prefixedKeyProbes(firstFlag: number): Probe[] {
+  return PREFIXED_KEYS.flatMap((key, index) => key.literals.map((literal) => literalProbe(firstFlag + index, literal)));
+}
+
 let literalsOnly: ProbeTable | undefined;
 
-/** The prefixed-key literals the content holds. */
-export function prefixedLiteralsIn(content: string): Set<string> {
-  literalsOnly ??= probeTable(
-    PREFIXED_KEY_LITERALS.map((literal, flag) => literalProbe(flag, literal)),
-    PREFIXED_KEY_LITERALS.length,
-  );
-  const { flags } = readOnce(content, literalsOnly);
-  return new Set(PREFIXED_KEY_LITERALS.filter((_, flag) => flags[flag] === 1));
+/** The prefixed keys (bits, see EVERY_PREFIXED_KEY) one of whose literals the content holds. */
+export function prefixedKeysIn(content: string): number {
+  literalsOnly ??= probeTable(prefixedKeyProbes(0));
+  return readOnce(content, literalsOnly).flags;
 }
 
 /**
- * `present` is prefixedLiteralsIn(content), when a pass over the content found them already: a key
+ * `present` is prefixedKeysIn(content), when a pass over the content found them already: a key
  * none of whose literals the content holds is not looked for.
  */
-export function findPrefixedSecrets(content: string, present: ReadonlySet<string> = prefixedLiteralsIn(content)): DetectedSecret[] {
+export function findPrefixedSecrets(content: string, present: number = prefixedKeysIn(content)): DetectedSecret[] {
   const found: DetectedSecret[] = [];
-  if (present.size === 0) return found;
-  for (const { detector, literals, pattern } of PREFIXED_KEYS) {
-    if (!literals.some((literal) => present.has(literal))) continue;
+  if (present === 0) return found;
+  for (const [index, { detector, pattern }] of PREFIXED_KEYS.entries()) {
+    if ((present & (1 << index)) === 0) continue;
     // The shared pattern is run with exec rather than matchAll, which copies the pattern on every call.
     pattern.lastIndex = 0;
     for (let match = pattern.exec(content); match !== null; match = pattern.exec(content)) {

@@ -4,7 +4,7 @@ import { scanSecrets } from './index.js';
 import { fakeSecrets } from './test-support/fake-secrets.js';
 import { labelledCorpus } from '../../bench/secret-corpus.js';
 import { CREDENTIAL_KEYWORDS, findGenericSecrets } from './generic-detector.js';
-import { findPrefixedSecrets, PREFIXED_KEY_LITERALS } from './prefix-detector.js';
+import { EVERY_PREFIXED_KEY, findPrefixedSecrets, PREFIXED_KEY_LITERALS, prefixedKeysIn } from './prefix-detector.js';
 import { OTHER_DETECTORS, selectDetectors } from './vendor-anchors.js';
 import { extensionOf, findVendorSecrets } from './vendor-detector.js';
 
@@ -83,10 +83,10 @@ describe('scanSecrets properties', () => {
 
   /** What the one-pass selection skips must be what every detector, run without any prefilter, finds nothing in. */
   async function expectSelectionComplete(text: string, path: string): Promise<void> {
-    const { rules, keywords, prefixedLiterals } = selectDetectors(text, extensionOf(path));
+    const { rules, keywords, prefixedKeys } = selectDetectors(text, extensionOf(path));
     if (rules.size === 0) expect(await findVendorSecrets(text, path, { prefilter: false })).toEqual([]);
-    const everyKey = findPrefixedSecrets(text, new Set(PREFIXED_KEY_LITERALS));
-    expect(findPrefixedSecrets(text, prefixedLiterals)).toEqual(everyKey);
+    const everyKey = findPrefixedSecrets(text, EVERY_PREFIXED_KEY);
+    expect(findPrefixedSecrets(text, prefixedKeys)).toEqual(everyKey);
     expect([...keywords]).toEqual(keywordsByPattern(text));
     if (!rules.has(OTHER_DETECTORS)) {
       expect(everyKey).toEqual([]);
@@ -107,9 +107,11 @@ describe('scanSecrets properties', () => {
 
   it("the one-pass selection knows every prefixed key's literal (its needles are written apart from prefix-detector.ts)", () => {
     for (const literal of PREFIXED_KEY_LITERALS) {
-      const { rules, prefixedLiterals } = selectDetectors(`x = ${literal}0123456789abcdef0123456789abcdef;`, 'ts');
+      const content = `x = ${literal}0123456789abcdef0123456789abcdef;`;
+      const { rules, prefixedKeys } = selectDetectors(content, 'ts');
       expect(rules.has(OTHER_DETECTORS), literal).toBe(true);
-      expect(prefixedLiterals, literal).toEqual(new Set([literal]));
+      expect(prefixedKeys, literal).toBe(prefixedKeysIn(content));
+      expect(prefixedKeys, literal).not.toBe(0);
     }
   });
 

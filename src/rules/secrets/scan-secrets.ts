@@ -36,7 +36,7 @@ export async function detectSecrets(content: string, filePath: string, options: 
     selection !== undefined
       ? [
           ...(await findVendorSecrets(content, filePath, { prefilter: true, selected: selection.rules })),
-          ...(others ? findPrefixedSecrets(content, selection.prefixedLiterals) : []),
+          ...(others ? findPrefixedSecrets(content, selection.prefixedKeys) : []),
         ]
       : [];
   const generic =

@@ -8,9 +8,9 @@
  * scan with the unfiltered one, and fail when the preset gains a rule this table does not know.
  */
 import { CREDENTIAL_KEYWORDS } from './generic-detector.js';
-import { keywordProbe, literalProbe, patternProbe, probeTable, readOnce } from './one-pass.js';
+import { keywordProbe, patternProbe, probeTable, readOnce } from './one-pass.js';
 import type { ProbeTable } from './one-pass.js';
-import { PREFIXED_KEY_LITERALS } from './prefix-detector.js';
+import { EVERY_PREFIXED_KEY, prefixedKeyProbes } from './prefix-detector.js';
 
 export type VendorAnchor = (content: string, extension: string) => boolean;
 
@@ -87,18 +87,15 @@ export const OTHER_DETECTORS = 'holdfast/generic-or-prefixed';
 
 const VENDOR_RULES = Object.keys(VENDOR_NEEDLES);
 const URL_FLAG = VENDOR_RULES.length;
-const FIRST_LITERAL_FLAG = URL_FLAG + 1;
+const FIRST_PREFIXED_KEY_FLAG = URL_FLAG + 1;
 let everyNeedle: ProbeTable | undefined;
 const everyNeedleTable = (): ProbeTable =>
-  (everyNeedle ??= probeTable(
-    [
-      ...VENDOR_RULES.flatMap((rule, flag) => (VENDOR_NEEDLES[rule] ?? []).map((each) => patternProbe(flag, each.pattern, each.starts))),
-      patternProbe(URL_FLAG, /:\/\//, ['://']),
-      ...PREFIXED_KEY_LITERALS.map((literal, index) => literalProbe(FIRST_LITERAL_FLAG + index, literal)),
-      ...CREDENTIAL_KEYWORDS.map(keywordProbe),
-    ],
-    FIRST_LITERAL_FLAG + PREFIXED_KEY_LITERALS.length,
-  ));
+  (everyNeedle ??= probeTable([
+    ...VENDOR_RULES.flatMap((rule, flag) => (VENDOR_NEEDLES[rule] ?? []).map((each) => patternProbe(flag, each.pattern, each.starts))),
+    patternProbe(URL_FLAG, /:\/\//, ['://']),
+    ...prefixedKeyProbes(FIRST_PREFIXED_KEY_FLAG),
+    ...CREDENTIAL_KEYWORDS.map(keywordProbe),
+  ]));
 
 /** What the one pass found in a content. */
 export interface DetectorSelection {
@@ -106,8 +103,8 @@ export interface DetectorSelection {
   readonly rules: Set<string>;
   /** keywordsIn(content), for the generic detector. */
   readonly keywords: Int32Array;
-  /** prefixedLiteralsIn(content), for the prefixed-key detector. */
-  readonly prefixedLiterals: ReadonlySet<string>;
+  /** prefixedKeysIn(content), for the prefixed-key detector. */
+  readonly prefixedKeys: number;
 }
 
 /** The rules whose anchors the content holds: the same set as asking every entry of VENDOR_ANCHORS. */
@@ -120,11 +117,12 @@ export function selectVendorRules(content: string, extension: string): Set<strin
 /** The detectors that can report on the content, found in one pass without reading it once per needle. */
 export function selectDetectors(content: string, extension: string): DetectorSelection {
   const { flags, keywords } = readOnce(content, everyNeedleTable());
-  const rules = new Set<string>(VENDOR_RULES.filter((_, flag) => flags[flag] === 1));
+  const rules = new Set<string>();
+  for (let flag = 0; flag < VENDOR_RULES.length; flag++) if ((flags & (1 << flag)) !== 0) rules.add(VENDOR_RULES[flag] as string);
   if (gcpAnchor(content, extension)) rules.add(GCP);
-  const prefixedLiterals = new Set(PREFIXED_KEY_LITERALS.filter((_, index) => flags[FIRST_LITERAL_FLAG + index] === 1));
-  if (keywords.length > 0 || flags[URL_FLAG] === 1 || prefixedLiterals.size > 0) rules.add(OTHER_DETECTORS);
-  return { rules, keywords, prefixedLiterals };
+  const prefixedKeys = (flags >>> FIRST_PREFIXED_KEY_FLAG) & EVERY_PREFIXED_KEY;
+  if (keywords.length > 0 || (flags & (1 << URL_FLAG)) !== 0 || prefixedKeys !== 0) rules.add(OTHER_DETECTORS);
+  return { rules, keywords, prefixedKeys };
 }
 
 /**

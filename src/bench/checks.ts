@@ -16,29 +16,25 @@ export async function runBench(_print: (line: string) => void, context: BenchCon
   const actions = realisticReply(100);
   const existing = ['src/lib/http.ts', 'src/features/orders/api.ts'];
   await checkActions(actions, existing, rulebook); // warm-up: compiles the rulebook, loads the scanner
-  const samples: number[] = [];
-  for (let repeat = 0; repeat < 200; repeat++) {
-    const start = process.hrtime.bigint();
-    await checkActions(actions, existing, rulebook);
-    samples.push(Number(process.hrtime.bigint() - start) / 1000);
-  }
-
   const withoutSecrets = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'secret') };
   await checkActions(actions, existing, withoutSecrets);
-  const baseline: number[] = [];
-  for (let repeat = 0; repeat < 200; repeat++) {
-    const start = process.hrtime.bigint();
-    await checkActions(actions, existing, withoutSecrets);
-    baseline.push(Number(process.hrtime.bigint() - start) / 1000);
+  const withR1 = { cpu: [] as number[], wall: [] as number[] };
+  const baseline = { cpu: [] as number[], wall: [] as number[] };
+  // Batches of ten checks, alternating with and without R1 so both see the same machine. The figure
+  // is CPU time: the check is synchronous work, and on a shared two-core box a wall-clock check also
+  // counts whatever the scheduler ran instead (the wall-clock median is printed beside it).
+  for (let batch = 0; batch < 40; batch++) {
+    await timeBatch(() => checkActions(actions, existing, rulebook), withR1);
+    await timeBatch(() => checkActions(actions, existing, withoutSecrets), baseline);
   }
   const scanned = actions.reduce((sum, action) => sum + (action.type === 'write' ? action.content.length : 0), 0);
   context.figure({
-    name: '100-action reply, default rulebook, median',
-    value: median(samples),
+    name: '100-action reply, default rulebook, CPU time per check (median of 40 batches of 10)',
+    value: median(withR1.cpu),
     unit: 'µs',
     better: 'lower',
-    detail: `p90 ${percentile(samples, 0.9).toFixed(0)} µs; R1 scans ${(scanned / 1024).toFixed(0)} KiB`,
-    baseline: { name: 'the same reply without R1 (no secret scanning)', value: median(baseline) },
+    detail: `wall-clock median ${median(withR1.wall).toFixed(0)} µs; R1 scans ${(scanned / 1024).toFixed(0)} KiB`,
+    baseline: { name: 'the same reply without R1 (no secret scanning)', value: median(baseline.cpu) },
     target: { on: 'value', atMost: 1000 },
   });
 
@@ -84,6 +80,16 @@ function contentPatterns(rulebook: ReturnType<typeof parseRulebook>): [string, P
   });
 }
 
+/** CPU and wall-clock microseconds per check over a batch of ten. */
+async function timeBatch(check: () => Promise<unknown>, into: { cpu: number[]; wall: number[] }): Promise<void> {
+  const cpuStart = process.cpuUsage();
+  const wallStart = process.hrtime.bigint();
+  for (let run = 0; run < 10; run++) await check();
+  const spent = process.cpuUsage(cpuStart);
+  into.wall.push(Number(process.hrtime.bigint() - wallStart) / 1000 / 10);
+  into.cpu.push((spent.user + spent.system) / 10);
+}
+
 /**
  * Fastest ms of one scan over 15 samples: on a machine shared with other work, the minimum is the
  * steadiest estimate of the scan's own cost. Each sample repeats the scan so it lasts long enough to time.
@@ -118,10 +124,6 @@ function realisticReply(count: number): Action[] {
 }
 
 function median(samples: readonly number[]): number {
-  return percentile(samples, 0.5);
-}
-
-function percentile(samples: readonly number[], fraction: number): number {
   const sorted = [...samples].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

@@ -167,6 +167,20 @@ describe('files behind ignore rules the session wrote, through the hook', () => 
     expect(read(root, 'src/leak.ts')).toBe('export const leak = () => 2;\n');
   });
 
+  it("keeps a person's lines of a .gitignore the session added to: only what the session's line hides is judged again", async () => {
+    const root = repository();
+    mkdirSync(join(root, 'src', 'local'));
+    writeFileSync(join(root, 'src', '.gitignore'), 'local/\n');
+    writeFileSync(join(root, 'src', 'local', 'notes.ts'), LOGGED);
+    expect((await shellCall(root, 'toolu_1', `printf 'leak.ts\\n' >> src/.gitignore && printf '${CLEAN}' > src/leak.ts`)).stdout).toBe('');
+    expect(loadSessionIgnores(root, 's1')?.rules).toEqual({ 'src/.gitignore': 'local/\n' });
+    writeFileSync(join(root, 'src', 'local', 'notes.ts'), `${LOGGED}// more\n`);
+    const reason = blockReason(await shellCall(root, 'toolu_2', `cat > src/leak.ts <<'EOF'\n${LOGGED}EOF`));
+    expect(reason).toMatch(/src\/leak\.ts: restored .*R4 NOLOG/);
+    expect(reason).not.toContain('notes.ts');
+    expect(read(root, 'src/local/notes.ts')).toBe(`${LOGGED}// more\n`);
+  });
+
   it('judges a file a shell call writes behind a .gitignore the Write tool wrote in an earlier call', async () => {
     const root = repository();
     expect((await hook(claude.write(root, 's1', 'src/.gitignore', 'leak.ts\n'))).stdout).toBe('');

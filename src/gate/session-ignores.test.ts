@@ -70,6 +70,7 @@ describe('noteIgnoreFileWrites', () => {
       { type: 'write', path: '.gitignore', content: 'x' },
       { type: 'write', path: 'src/gen/.gitignore', content: '*\n' },
       { type: 'delete', path: 'src/old/.gitignore' },
+      { type: 'write', path: '../elsewhere/.gitignore', content: '*\n' },
     ]);
     writeFileSync(join(root, '.gitignore'), 'changed\n');
     noteIgnoreFileWrites(root, 's1', [{ type: 'write', path: '.gitignore', content: 'again' }]);

@@ -70,7 +70,9 @@ function readTextOrNull(path: string): string | null {
  * as it is now (the call has not run yet). Nothing is read for a call that writes no `.gitignore`.
  */
 export function noteIgnoreFileWrites(root: string, session: string, actions: readonly Action[]): void {
-  const paths = actions.flatMap((action) => (action.type === 'write' && isIgnoreFile(action.path) ? [action.path] : []));
+  // A path outside the project (a rulebook may allow one) governs nothing the snapshot sees.
+  const inside = (path: string) => !path.startsWith('../') && !posix.isAbsolute(path);
+  const paths = actions.flatMap((action) => (action.type === 'write' && isIgnoreFile(action.path) && inside(action.path) ? [action.path] : []));
   if (paths.length === 0) return;
   const record = loadSessionIgnores(root, session) ?? { version: 1, rules: {}, files: {} };
   const fresh = paths.filter((path) => !Object.hasOwn(record.rules, path));

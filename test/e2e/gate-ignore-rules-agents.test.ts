@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { AgentClientName } from '../../src/agents/agent-clients.js';
 import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
 import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
 import type { ScriptStep } from '../../src/agents/test-support/script.js';
 import { makeRepo, settle, toldText, violations } from './gate-guarantee-routes.js';
 
-// Ignore rules the agent wrote never hide its work: the real Claude Code 2.1.197 writes src/.gitignore
-// (with its Write tool, or a script run through Bash), then a later script writes the file it hides.
+// Ignore rules the agent wrote never hide its work: the real Claude Code 2.1.197 and Codex 0.171.0 write
+// src/.gitignore (with their file-editing tool, or a script run through the shell), then a later
+// script writes the file it hides.
 
 /** Looks clean; writes a console.log into the file the agent's src/.gitignore hides. */
 const HIDDEN_WRITE = [
@@ -38,33 +40,37 @@ const STEPS: Record<'write-tool' | 'earlier-call', ScriptStep[]> = {
   ],
 };
 
-async function tryHidden(gate: boolean, route: keyof typeof STEPS = 'write-tool') {
+async function tryHidden(client: AgentClientName, gate: boolean, route: keyof typeof STEPS = 'write-tool') {
   const { parent, repo } = makeRepo();
-  if (gate) holdfast(repo, 'install', 'claude-code');
+  if (gate) holdfast(repo, 'install', client);
   const base = settle(repo, false);
   const steps: ScriptStep[] = [...STEPS[route], { text: 'Done.' }];
-  const result = await runScenario({ client: 'claude-code', repo, steps });
+  const result = await runScenario({ client, repo, steps });
   return { result, found: violations(parent, repo, base, undefined), told: result.requests.map(toldText).join('\n') };
 }
 
-describe('a file hidden behind a .gitignore the agent wrote in an earlier call, Claude Code real binary', { timeout: 240_000 }, () => {
-  it('held: the file is judged after the shell call, deleted and told', async () => {
-    const { result, found, told } = await tryHidden(true);
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(found, result.explain()).toEqual([]);
-    expect(told, result.explain()).toMatch(/src\/leak\.ts: deleted.*R4 NOLOG/);
-  });
+describe.each(['claude-code', 'codex'] as const)(
+  'a file hidden behind a .gitignore the agent wrote in an earlier call, %s real binary',
+  { timeout: 240_000 },
+  (client) => {
+    it('held: the file is judged after the shell call, deleted and told', async () => {
+      const { result, found, told } = await tryHidden(client, true);
+      expect(result.run.exitCode, result.explain()).toBe(0);
+      expect(found, result.explain()).toEqual([]);
+      expect(told, result.explain()).toMatch(/src\/leak\.ts: deleted.*R4 NOLOG/);
+    });
 
-  it('held: a later call that rewrites a clean file an earlier call hid is put back and told', async () => {
-    const { result, found, told } = await tryHidden(true, 'earlier-call');
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(found, result.explain()).toEqual([]);
-    expect(told, result.explain()).toMatch(/src\/leak\.ts: restored to its content before the command.*R4 NOLOG/);
-  });
+    it('held: a later call that rewrites a clean file an earlier call hid is put back and told', async () => {
+      const { result, found, told } = await tryHidden(client, true, 'earlier-call');
+      expect(result.run.exitCode, result.explain()).toBe(0);
+      expect(found, result.explain()).toEqual([]);
+      expect(told, result.explain()).toMatch(/src\/leak\.ts: restored to its content before the command.*R4 NOLOG/);
+    });
 
-  it('told (no gate): it lands', async () => {
-    const { result, found } = await tryHidden(false);
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(found, result.explain()).toEqual(['work tree: src/leak.ts holds a violation']);
-  });
-});
+    it('told (no gate): it lands', async () => {
+      const { result, found } = await tryHidden(client, false);
+      expect(result.run.exitCode, result.explain()).toBe(0);
+      expect(found, result.explain()).toEqual(['work tree: src/leak.ts holds a violation']);
+    });
+  },
+);

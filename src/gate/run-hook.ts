@@ -22,7 +22,7 @@ import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
 import { HOLDFAST_DIR, loadSessionState, saveSessionState } from './session-state.js';
-import { noteIgnoreFileWrites } from './session-ignores.js';
+import { noteIgnoreFileWrites, noteWritesAllowedByPerson } from './session-ignores.js';
 import { protectedPlaces, tamperFindings } from './tamper.js';
 import type { GateFinding } from './tamper.js';
 import { shellOutcome } from './shell-outcome.js';
@@ -165,6 +165,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
         snapshot();
         saveSessionState(call.cwd, call.session, judgement.next);
         noteIgnoreFileWrites(call.cwd, call.session, actions);
+        noteWritesAllowedByPerson(call.cwd, call.session, actions);
         await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
         return ALLOW;
       }

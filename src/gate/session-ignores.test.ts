@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { grantAllowance } from './allowance.js';
 import type { HookAnswer } from './hook-answer.js';
 import { ignoredNow } from './hidden-files.js';
 import { loadRulesEngine } from './rules-engine.js';
@@ -211,6 +212,16 @@ describe('files behind ignore rules the session wrote, through the hook', () => 
     });
     expect(read(root, 'src/leak.ts')).toBe(CLEAN);
     expect((await hook(stop(root))).stdout).toBe('');
+  });
+
+  it("does not refuse again what a person let through (holdfast allow) into a file behind the session's rules", async () => {
+    const root = repository();
+    expect((await shellCall(root, 'toolu_1', `printf 'leak.ts\\n' > src/.gitignore && printf '${CLEAN}' > src/leak.ts`)).stdout).toBe('');
+    grantAllowance(root, { rule: 'R4', reason: 'a debugging session', now: T0 });
+    expect((await hook(claude.write(root, 's1', 'src/leak.ts', LOGGED))).stdout).toBe('');
+    writeFileSync(join(root, 'src', 'leak.ts'), LOGGED);
+    expect((await shellCall(root, 'toolu_2', 'true')).stdout).toBe('');
+    expect(read(root, 'src/leak.ts')).toBe(LOGGED);
   });
 
   it("leaves a session without ignore rules of its own as it was: a person's ignored folder is not judged", async () => {

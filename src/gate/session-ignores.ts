@@ -3,7 +3,7 @@ import { dirname, join, posix } from 'node:path';
 import type { Action } from '../contract/index.js';
 import { readJsonFile } from '../contract/json-file.js';
 import { writeAtomically } from './atomic-file.js';
-import { restoreGuarded } from './guarded-files.js';
+import { blobId, restoreGuarded } from './guarded-files.js';
 import { filesShownUnder, ignoreTextsOf, isIgnoreFile, rulesText, storedAsHidden } from './hidden-files.js';
 import type { Context, IgnoredBefore } from './hidden-files.js';
 import { readBlobs } from './repo-state.js';
@@ -80,6 +80,19 @@ export function noteIgnoreFileWrites(root: string, session: string, actions: rea
   const rules = { ...record.rules };
   for (const path of fresh) rules[path] = readTextOrNull(join(root, path));
   saveSessionIgnores(root, session, { ...record, rules });
+}
+
+/**
+ * A call a person let through (`holdfast allow`) against a rule: the content it writes counts as judged,
+ * so a file behind the session's rules is not refused again at the next check. A call the gate allowed
+ * on its own needs nothing here: judged again, it passes again.
+ */
+export function noteWritesAllowedByPerson(root: string, session: string, actions: readonly Action[]): void {
+  const record = loadSessionIgnores(root, session);
+  if (record === undefined) return;
+  const files = { ...record.files };
+  for (const action of actions) if (action.type === 'write') files[action.path] = blobId(Buffer.from(action.content, 'utf8'));
+  saveSessionIgnores(root, session, { ...record, files });
 }
 
 /** The folder a `.gitignore` governs, as a pathspec (the project's top: every path). */

@@ -155,8 +155,9 @@ async function stillBroken(root: string, session: string, judge: JudgeChanges, p
 /**
  * At the end of the agent's turn: what changed since the last checked call (one `git add` into a
  * copy of the store's index; three more git processes only when something changed), judged like
- * changes between calls, plus the files left in place earlier that still break a rule. Only for a
- * session that had a checked call. The flagged list follows what still breaks a rule.
+ * changes between calls, plus the files left in place earlier that still break a rule, and for a
+ * session that wrote ignore rules of its own, the files behind them (see session-ignores.ts). Only for
+ * a session that had a checked call. The flagged list follows what still breaks a rule.
  */
 export async function judgeAtTurnEnd(root: string, session: string, judge: JudgeChanges, options: { observe: boolean; now: Date }): Promise<OutsideFinding[]> {
   if (!sessionWasChecked(root, session)) return [];

@@ -28,7 +28,8 @@ export interface GuardedFile {
 /** Root-relative path → guarded file. */
 export type GuardedFiles = Readonly<Record<string, GuardedFile>>;
 
-function blobId(content: Buffer): string {
+/** Git's blob id of some content (what `git hash-object` prints), without a git process. */
+export function blobId(content: Buffer): string {
   return nodeCrypto().createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 

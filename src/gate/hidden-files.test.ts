@@ -59,7 +59,8 @@ describe('checkIgnoreRules', () => {
     writeFileSync(join(root, 'dist', 'out.js'), '');
     const store = ensureStore(root, readRepoState(root));
     const first = checkIgnoreRules({ root, store }, []);
-    expect(first).toEqual({ mayHaveChanged: false, ignoredBefore: { entries: ['.holdfast/', 'dist/'] } });
+    expect(first).toEqual({ mayHaveChanged: false, ignoredBefore: { entries: ['.holdfast/', 'dist/'] }, ignoredNow: expect.any(Function) });
+    expect(first.ignoredNow()).toEqual({ entries: ['.holdfast/', 'dist/'] });
     writeFileSync(join(root, 'dist', 'more.js'), '');
     expect(checkIgnoreRules({ root, store }, []).mayHaveChanged).toBe(false);
     writeFileSync(join(root, 'notes.log'), '');

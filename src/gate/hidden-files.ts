@@ -52,11 +52,11 @@ function withoutTrailingSpaces(line: string): string {
   return line.slice(0, end);
 }
 
-function isIgnoreFile(path: string): boolean {
+export function isIgnoreFile(path: string): boolean {
   return posix.basename(path) === IGNORE_FILE;
 }
 
-interface Context {
+export interface Context {
   readonly root: string;
   readonly store: string;
 }
@@ -82,6 +82,11 @@ function ignoredListing(context: Context): Buffer {
   return git(context, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
 }
 
+/** What git ignores now (one git process). */
+export function ignoredNow(context: Context): IgnoredBefore {
+  return { entries: nulList(ignoredListing(context)) };
+}
+
 /**
  * Keeps what is ignored when the store is made (in the store being built, `building`), so the first
  * check already knows which ignored files were there before any call: one git process per project.
@@ -102,6 +107,8 @@ export interface IgnoredBefore {
 export interface IgnoreCheck {
   readonly mayHaveChanged: boolean;
   readonly ignoredBefore: IgnoredBefore | undefined;
+  /** What is ignored now, read only when asked (the session's own ignore rules need it, see session-ignores.ts). */
+  readonly ignoredNow: () => IgnoredBefore;
 }
 
 /**
@@ -123,6 +130,7 @@ export function checkIgnoreRules(context: Context, changes: readonly TreeChange[
   return {
     mayHaveChanged: listingChanged || changes.some((change) => isIgnoreFile(change.path)),
     ignoredBefore: previous === undefined ? undefined : { entries: nulList(previous) },
+    ignoredNow: () => ({ entries: nulList(listing) }),
   };
 }
 
@@ -130,35 +138,37 @@ function wasIgnored(ignored: IgnoredBefore, path: string): boolean {
   return ignored.entries.some((entry) => entry === path || (entry.endsWith('/') && path.startsWith(entry)));
 }
 
-/** The `.gitignore` files of the before-snapshot (path → blob), from its index or its tree. */
-function ignoreFilesBefore(context: Context, before: { readonly index?: string; readonly tree?: string }): Map<string, string> {
+/** The `.gitignore` files of a snapshot (path → blob), from an index of the store or a tree. */
+function ignoreFilesOf(context: Context, snapshot: { readonly index?: string; readonly tree?: string }): Map<string, string> {
   const files = new Map<string, string>();
   const entries =
-    before.index !== undefined
-      ? nulList(git(context, ['ls-files', '-s', '-z'], join(context.store, before.index)))
-      : nulList(git(context, ['ls-tree', '-r', '-z', before.tree ?? '']));
+    snapshot.index !== undefined
+      ? nulList(git(context, ['ls-files', '-s', '-z'], join(context.store, snapshot.index)))
+      : nulList(git(context, ['ls-tree', '-r', '-z', snapshot.tree ?? '']));
   for (const entry of entries) {
     const tab = entry.indexOf('\t');
     const path = entry.slice(tab + 1);
     if (!isIgnoreFile(path)) continue;
     // ls-files -s: "<mode> <blob> <stage>"; ls-tree: "<mode> blob <blob>".
     const fields = entry.slice(0, tab).split(' ');
-    const blob = before.index !== undefined ? fields[1] : fields[2];
+    const blob = snapshot.index !== undefined ? fields[1] : fields[2];
     if (blob !== undefined) files.set(path, blob);
   }
   return files;
 }
 
-/** The before-snapshot's ignore rules as one exclude file, shallow folders first so deeper ones override. */
-function rulesBefore(context: Context, before: { readonly index?: string; readonly tree?: string }): string {
-  const files = [...ignoreFilesBefore(context, before)].sort(([left], [right]) => left.split('/').length - right.split('/').length || (left < right ? -1 : 1));
-  const contents = readBlobs(
-    { top: context.root, gitDir: context.store },
-    files.map(([, blob]) => blob),
-    context.root,
-  );
+/** The texts of a snapshot's `.gitignore` files (path → text), read from the store. */
+export function ignoreTextsOf(context: Context, snapshot: { readonly index?: string; readonly tree?: string }): Map<string, string> {
+  const files = ignoreFilesOf(context, snapshot);
+  const contents = readBlobs({ top: context.root, gitDir: context.store }, [...files.values()], context.root);
+  return new Map([...files].map(([path, blob]) => [path, contents.get(blob) ?? '']));
+}
+
+/** `.gitignore` texts (path → text) as one exclude file, shallow folders first so deeper ones override. */
+export function rulesText(texts: ReadonlyMap<string, string>): string {
+  const files = [...texts].sort(([left], [right]) => left.split('/').length - right.split('/').length || (left < right ? -1 : 1));
   const rules: string[] = [];
-  for (const [path, blob] of files) rules.push(...rulesFromTop(posix.dirname(path) === '.' ? '' : posix.dirname(path), contents.get(blob) ?? ''));
+  for (const [path, text] of files) rules.push(...rulesFromTop(posix.dirname(path) === '.' ? '' : posix.dirname(path), text));
   return `${rules.join('\n')}\n`;
 }
 
@@ -169,6 +179,40 @@ function userExcludes(context: Context): string | undefined {
   const path =
     configured.status === 0 ? configured.stdout.toString('utf8').trim() : join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'ignore');
   return path !== '' && existsSync(path) ? path : undefined;
+}
+
+/** A file in the work tree that an index does not hold; `link`: a symbolic link. */
+export interface UnheldFile {
+  readonly path: string;
+  readonly link: boolean;
+}
+
+/**
+ * The files (and links) not in `indexFile` that the store's excludes, the user's own ignore file and
+ * `rules` (one exclude file's text) would show, only below `folders` when given.
+ */
+export function filesShownUnder(context: Context, rules: string, indexFile: string, folders?: readonly string[]): UnheldFile[] {
+  const own = userExcludes(context);
+  const candidates = withTemporaryName(join(context.store, 'rules-before'), (rulesFile) => {
+    writeFileSync(rulesFile, rules, { flag: 'wx' });
+    try {
+      const excludes = [join(context.store, 'info', 'exclude'), ...(own === undefined ? [] : [own]), rulesFile].map((file) => `--exclude-from=${file}`);
+      const pathspecs = folders === undefined ? [] : ['--', ...folders];
+      return nulList(git(context, ['ls-files', '-z', '--others', ...excludes, ...pathspecs], indexFile));
+    } finally {
+      removeFile(rulesFile);
+    }
+  });
+  const files: UnheldFile[] = [];
+  for (const path of candidates) {
+    try {
+      const stats = lstatSync(join(context.root, path));
+      if (stats.isFile() || stats.isSymbolicLink()) files.push({ path, link: stats.isSymbolicLink() });
+    } catch {
+      // gone again since git listed it
+    }
+  }
+  return files;
 }
 
 /**
@@ -183,32 +227,15 @@ export function filesHiddenByNewRules(
   indexFile: string,
   ignoredBefore: IgnoredBefore,
 ): TreeChange[] {
-  const rules = rulesBefore(context, before);
-  const own = userExcludes(context);
-  const candidates = withTemporaryName(join(context.store, 'rules-before'), (rulesFile) => {
-    writeFileSync(rulesFile, rules, { flag: 'wx' });
-    try {
-      const excludes = [join(context.store, 'info', 'exclude'), ...(own === undefined ? [] : [own]), rulesFile].map((file) => `--exclude-from=${file}`);
-      return nulList(git(context, ['ls-files', '-z', '--others', ...excludes], indexFile));
-    } finally {
-      removeFile(rulesFile);
-    }
-  });
-  const hidden: { path: string; link: boolean }[] = [];
-  for (const path of candidates) {
-    if (wasIgnored(ignoredBefore, path)) continue;
-    try {
-      const stats = lstatSync(join(context.root, path));
-      if (stats.isFile() || stats.isSymbolicLink()) hidden.push({ path, link: stats.isSymbolicLink() });
-    } catch {
-      // gone again since git listed it
-    }
-  }
-  return hashed(context, hidden);
+  const shown = filesShownUnder(context, rulesText(ignoreTextsOf(context, before)), indexFile);
+  return storedAsHidden(
+    context,
+    shown.filter((file) => !wasIgnored(ignoredBefore, file.path)),
+  );
 }
 
 /** The files with their content written to the store (a link's target, as git keeps links), as added changes. */
-function hashed(context: Context, files: readonly { path: string; link: boolean }[]): TreeChange[] {
+export function storedAsHidden(context: Context, files: readonly UnheldFile[]): TreeChange[] {
   const named = files.filter((file) => !file.path.includes('\n'));
   if (named.length === 0) return files.map((file) => ({ path: file.path, status: 'added', from: null, to: null, hidden: true }));
   const ids = git(context, ['hash-object', '-w', '--no-filters', '--stdin-paths'], undefined, `${named.map((file) => file.path).join('\n')}\n`)

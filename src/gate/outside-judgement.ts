@@ -14,6 +14,15 @@ import type { GateRevert } from './revert-journal.js';
 import { loadSessionState, sessionStatePath } from './session-state.js';
 import { removeCreated, restoreFromTree, snapshotIndex, snapshotStorePath } from './snapshot-store.js';
 import { nodeCrypto } from './lazy-builtins.js';
+import { ignoredNow } from './hidden-files.js';
+import {
+  changesBehindSessionRules,
+  filesBehindSessionRules,
+  followJudgement,
+  loadSessionIgnores,
+  restoreHidden,
+  saveSessionIgnores,
+} from './session-ignores.js';
 
 /**
  * Changes made while no checked call ran (a process a command left running, which may have detached
@@ -57,12 +66,15 @@ export async function judgeOutside(input: OutsideJudgementInput): Promise<Outsid
   for (const [index, broken] of brokenByIndex(failures)) {
     const change = changes[index];
     if (change === undefined) continue;
-    const putBack = input.observe !== true && own.has(change.path) && input.changedByCall?.has(change.path) !== true;
+    // A file behind the session's own ignore rules with a blob kept for it was judged as the session's work before.
+    const ownFile = own.has(change.path) || (change.hidden === true && change.from !== null);
+    const putBack = input.observe !== true && ownFile && input.changedByCall?.has(change.path) !== true;
     if (!putBack) {
       findings.push({ path: change.path, broken, remedy: 'left' });
       continue;
     }
     if (change.status === 'added') removeCreated(root, change.path);
+    else if (change.hidden === true && change.from !== null) restoreHidden(root, change.path, change.from);
     else restore.push(change.path);
     journal.push({ path: change.path, from: change.to, to: change.from });
     findings.push({ path: change.path, broken, remedy: change.status === 'added' ? 'deleted' : 'restored' });
@@ -100,6 +112,31 @@ export function saveFlagged(root: string, session: string, paths: readonly strin
   writeAtomically(path, text);
 }
 
+/**
+ * For a session that wrote ignore rules of its own (see session-ignores.ts): the files behind them that
+ * are new or changed since the last check, added to what changed outside any call (the store's index
+ * is the work tree as just snapshotted), and how to keep the record after they are judged.
+ */
+function behindSessionRules(
+  root: string,
+  session: string,
+  found: OutsideChanges | undefined,
+): { found: OutsideChanges; follow: (findings: readonly OutsideFinding[], observe: boolean) => void } | undefined {
+  const record = loadSessionIgnores(root, session);
+  if (record === undefined) return undefined;
+  const context = { root, store: snapshotStorePath(root) };
+  const behind = filesBehindSessionRules(context, record, 'index', ignoredNow(context));
+  const changes = changesBehindSessionRules(record, behind, new Set(found?.changes.map((change) => change.path)));
+  return {
+    found: { priorTree: found?.priorTree ?? '', changes: [...(found?.changes ?? []), ...changes] },
+    follow: (findings, observe) => {
+      const putBack = new Set(findings.filter((finding) => !observe && finding.remedy !== 'left').map((finding) => finding.path));
+      const next = followJudgement(context, record, { changes, refused: changes.filter((change) => putBack.has(change.path)), behind });
+      if (next !== undefined) saveSessionIgnores(root, session, next);
+    },
+  };
+}
+
 /** The flagged files still breaking a rule, read as they are now (a deleted one no longer does). */
 async function stillBroken(root: string, session: string, judge: JudgeChanges, paths: readonly string[]): Promise<OutsideFinding[]> {
   const actions: Action[] = [];
@@ -118,8 +155,9 @@ async function stillBroken(root: string, session: string, judge: JudgeChanges, p
 /**
  * At the end of the agent's turn: what changed since the last checked call (one `git add` into a
  * copy of the store's index; three more git processes only when something changed), judged like
- * changes between calls, plus the files left in place earlier that still break a rule. Only for a
- * session that had a checked call. The flagged list follows what still breaks a rule.
+ * changes between calls, plus the files left in place earlier that still break a rule, and for a
+ * session that wrote ignore rules of its own, the files behind them (see session-ignores.ts). Only for
+ * a session that had a checked call. The flagged list follows what still breaks a rule.
  */
 export async function judgeAtTurnEnd(root: string, session: string, judge: JudgeChanges, options: { observe: boolean; now: Date }): Promise<OutsideFinding[]> {
   if (!sessionWasChecked(root, session)) return [];
@@ -135,7 +173,10 @@ export async function judgeAtTurnEnd(root: string, session: string, judge: Judge
     rmSync(keepAt, { force: true });
     rmSync(keepAt.replace(/\.index$/, '.prior'), { force: true });
   }
+  const hidden = behindSessionRules(root, session, found);
+  if (hidden !== undefined) found = hidden.found;
   const fresh = found === undefined ? [] : await judgeOutside({ root, session, judge, found, observe: options.observe, now: options.now });
+  hidden?.follow(fresh, options.observe);
   const known = new Set(fresh.map((finding) => finding.path));
   const earlier = await stillBroken(
     root,

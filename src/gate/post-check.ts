@@ -14,6 +14,15 @@ import type { SnapshotAfter, SnapshotRecord } from './snapshot.js';
 import { takeSnapshotAfter } from './snapshot.js';
 import { indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePaths } from './snapshot-store.js';
 import { checkIgnoreRules, filesHiddenByNewRules } from './hidden-files.js';
+import {
+  changesBehindSessionRules,
+  filesBehindSessionRules,
+  followJudgement,
+  loadSessionIgnores,
+  restoreHidden,
+  saveSessionIgnores,
+} from './session-ignores.js';
+import type { SessionIgnores } from './session-ignores.js';
 import type { TreeChange, TreePair } from './snapshot-store.js';
 
 /** A path the call changed against a rule, and what the gate did about it. */
@@ -167,14 +176,35 @@ interface WorkTreeJudgement {
   readonly refused: readonly RefusedChange[];
   readonly kept: readonly Action[];
   readonly touched: readonly string[];
+  /** Every change judged, and what session-ignores.ts needs to follow the session's own ignore rules. */
+  readonly changes: readonly TreeChange[];
+  readonly hidden: HiddenChanges;
 }
 
-/** Files the call created and hid behind ignore rules it changed (see hidden-files.ts); none when the rules stayed as they were. */
-function hiddenChanges(input: PostCheckInput, seen: readonly TreeChange[]): TreeChange[] {
+interface HiddenChanges {
+  readonly changes: readonly TreeChange[];
+  /** The session's ignore rules (see session-ignores.ts) and the files behind them now; none for most sessions. */
+  readonly session: SessionIgnores | undefined;
+  readonly behind: readonly TreeChange[];
+}
+
+/**
+ * Files hidden from the snapshot that are judged all the same: those the call created behind ignore
+ * rules it changed (see hidden-files.ts; none when the rules stayed as they were), and, for a session
+ * that wrote ignore rules of its own, the files behind them that are new or changed since the last check.
+ */
+function hiddenChanges(input: PostCheckInput, seen: readonly TreeChange[]): HiddenChanges {
   const context = { root: input.root, store: snapshotStorePath(input.root) };
   const ignore = checkIgnoreRules(context, seen);
-  if (!ignore.mayHaveChanged || ignore.ignoredBefore === undefined) return [];
-  return filesHiddenByNewRules(context, input.before, join(context.store, 'index'), ignore.ignoredBefore);
+  const changes =
+    !ignore.mayHaveChanged || ignore.ignoredBefore === undefined
+      ? []
+      : filesHiddenByNewRules(context, input.before, join(context.store, 'index'), ignore.ignoredBefore);
+  const session = loadSessionIgnores(input.root, input.session);
+  if (session === undefined) return { changes, session, behind: [] };
+  const behind = filesBehindSessionRules(context, session, 'index', ignore.ignoredNow());
+  const judgedElsewhere = new Set([...seen, ...changes].map((change) => change.path));
+  return { changes: [...changes, ...changesBehindSessionRules(session, behind, judgedElsewhere)], session, behind };
 }
 
 /** Every path of the before-snapshot (a call whose tree was never written: nothing git saw changed). */
@@ -185,13 +215,15 @@ function snapshotPathsBefore(root: string, before: SnapshotRecord): string[] {
 async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | null, now: Date): Promise<WorkTreeJudgement> {
   const { root } = input;
   const seen = trees === null ? [] : treeChanges(root, trees.before, trees.after);
-  const allChanges = [...seen, ...hiddenChanges(input, seen)];
-  if (allChanges.length === 0) return { refused: [], kept: [], touched: [] };
+  const hidden = hiddenChanges(input, seen);
+  const allChanges = [...seen, ...hidden.changes];
+  if (allChanges.length === 0) return { refused: [], kept: [], touched: [], changes: [], hidden };
   // A revert the gate made for an overlapping call is not this call's change.
   const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
   const actions = changeActions(root, trees?.after, changes);
   const existedBefore = new Set(trees === null ? snapshotPathsBefore(root, input.before) : treePaths(root, trees.before));
+  for (const change of hidden.changes) if (change.from !== null) existedBefore.add(change.path);
   const protectedPaths = new Set(input.protectedPaths ?? []);
   const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];
@@ -223,7 +255,15 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
         entry: { path: change.path, remedy: change.status === 'added' ? 'deleted' : 'restored', broken: rules, action, refusedBlob: change.to },
       });
   }
-  return { refused, kept, touched: allChanges.map((change) => change.path) };
+  return { refused, kept, touched: allChanges.map((change) => change.path), changes, hidden };
+}
+
+/** The session's own ignore rules and the files behind them, as this check leaves them (see session-ignores.ts). */
+function followSessionIgnores(input: PostCheckInput, workTree: WorkTreeJudgement, observe: boolean): void {
+  const context = { root: input.root, store: snapshotStorePath(input.root) };
+  const refused = observe ? [] : workTree.refused.map((entry) => entry.change);
+  const next = followJudgement(context, workTree.hidden.session, { changes: workTree.changes, refused, behind: workTree.hidden.behind });
+  if (next !== undefined) saveSessionIgnores(input.root, input.session, next);
 }
 
 interface RefusedGuarded {
@@ -290,13 +330,17 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
       commits: refused.judged.commits,
       movedBack: movedBack(refused),
     }));
-  if (observe) return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [], touched: workTree.touched };
+  if (observe) {
+    followSessionIgnores(input, workTree, true);
+    return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [], touched: workTree.touched };
+  }
 
   const restore: string[] = [];
   const journal: GateRevert[] = [];
   const unstage: RefusedPath[] = [];
   for (const { change } of workTree.refused) {
     if (change.status === 'added') removeCreated(root, change.path);
+    else if (change.hidden === true && change.from !== null) restoreHidden(root, change.path, change.from);
     else restore.push(change.path);
     journal.push({ path: change.path, from: change.to, to: change.from });
     if (after.repo !== null) unstage.push({ repoPath: toSlashes(relative(after.repo.top, join(root, change.path))), refusedBlob: change.to });
@@ -308,6 +352,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     journal.push(refused.revert);
   }
   journalReverts(root, journal, now);
+  followSessionIgnores(input, workTree, false);
   const refs = summary((refused) => {
     const result = moveRefBack(after.repo as RepoState, refused.moved, refused.judged.paths);
     if (!result.indexReset) stillStaged.push(...refused.judged.paths);

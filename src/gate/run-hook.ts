@@ -22,6 +22,7 @@ import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
 import { HOLDFAST_DIR, loadSessionState, saveSessionState } from './session-state.js';
+import { noteIgnoreFileWrites, noteWritesAllowedByPerson } from './session-ignores.js';
 import { protectedPlaces, tamperFindings } from './tamper.js';
 import type { GateFinding } from './tamper.js';
 import { shellOutcome } from './shell-outcome.js';
@@ -137,6 +138,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     };
     if (options.observe === true) {
       saveSessionState(call.cwd, call.session, judgement.next);
+      noteIgnoreFileWrites(call.cwd, call.session, actions);
       try {
         snapshot();
       } catch {
@@ -162,6 +164,8 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       if (allowance !== undefined) {
         snapshot();
         saveSessionState(call.cwd, call.session, judgement.next);
+        noteIgnoreFileWrites(call.cwd, call.session, actions);
+        noteWritesAllowedByPerson(call.cwd, call.session, actions);
         await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
         return ALLOW;
       }
@@ -170,6 +174,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     }
     snapshot();
     saveSessionState(call.cwd, call.session, judgement.next);
+    noteIgnoreFileWrites(call.cwd, call.session, actions);
     await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
     return ALLOW;
   } catch (error) {

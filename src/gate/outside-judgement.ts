@@ -86,7 +86,7 @@ export async function judgeOutside(input: OutsideJudgementInput): Promise<Outsid
 
 /** Where a session's files left in place against a rule are listed, beside its state. */
 function flaggedPath(root: string, session: string): string {
-  return sessionStatePath(root, session).replace(/\.json$/, '.outside');
+  return sessionStatePath(root, session, '.outside');
 }
 
 /** Whether the session has had a checked call (its list exists, even empty). */

@@ -33,7 +33,7 @@ export interface SessionIgnores {
 }
 
 function recordPath(root: string, session: string): string {
-  return sessionStatePath(root, session).replace(/\.json$/, '.ignores');
+  return sessionStatePath(root, session, '.ignores');
 }
 
 function stringOrNullValues(value: unknown): value is Record<string, string | null> {

@@ -47,8 +47,13 @@ export function sessionFileName(session: string): string {
   return `${safe}-${digest}.json`;
 }
 
-export function sessionStatePath(root: string, session: string): string {
-  return join(root, HOLDFAST_DIR, 'sessions', sessionFileName(session));
+/**
+ * The session's state file; with `extension`, a file of the session's kept beside it (`.outside`: the
+ * files left in place against a rule; `.ignores`: its own ignore rules).
+ */
+export function sessionStatePath(root: string, session: string, extension: '.json' | '.outside' | '.ignores' = '.json'): string {
+  const name = sessionFileName(session);
+  return join(root, HOLDFAST_DIR, 'sessions', `${name.slice(0, -'.json'.length)}${extension}`);
 }
 
 function readState(raw: unknown): SessionState | undefined {

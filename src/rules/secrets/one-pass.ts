@@ -10,9 +10,7 @@
 export interface Probe {
   /** The three characters its matches begin with, any case. */
   readonly starts: readonly string[];
-  /** The flag (0 to 30) a match sets; once set, the probe is not tried again. -1 for a keyword probe. */
-  readonly flag: number;
-  /** `1 << flag`, 0 for a keyword probe. */
+  /** The bit (`1 << flag`, flag 0 to 30) a match sets in the read's flags; once set, the probe is not tried again. 0 for a keyword probe. */
   readonly bit: number;
   /** Lower-case ASCII letters matched in any case, each match recorded. */
   readonly keyword: string;
@@ -24,11 +22,11 @@ export interface Probe {
 
 export function keywordProbe(keyword: string): Probe {
   if (!/^[a-z]{3,}$/.test(keyword)) throw new Error(`a keyword probe needs three or more lower-case letters: ${JSON.stringify(keyword)}`);
-  return { starts: [keyword.slice(0, 3)], flag: -1, bit: 0, keyword, literal: '', pattern: undefined };
+  return { starts: [keyword.slice(0, 3)], bit: 0, keyword, literal: '', pattern: undefined };
 }
 
 /** The most flags one read can set: they are kept as the bits of one small integer. */
-export const MAX_FLAGS = 31;
+const MAX_FLAGS = 31;
 
 function bitOf(flag: number): number {
   if (!Number.isInteger(flag) || flag < 0 || flag >= MAX_FLAGS) throw new Error(`a probe flag is 0 to ${MAX_FLAGS - 1}: ${flag}`);
@@ -36,13 +34,13 @@ function bitOf(flag: number): number {
 }
 
 export function literalProbe(flag: number, literal: string): Probe {
-  return { starts: [literal.slice(0, 3)], flag, bit: bitOf(flag), keyword: '', literal, pattern: undefined };
+  return { starts: [literal.slice(0, 3)], bit: bitOf(flag), keyword: '', literal, pattern: undefined };
 }
 
 /** `pattern` found where one of `starts` begins (with the `i` flag, in any case). */
 export function patternProbe(flag: number, pattern: RegExp, starts: readonly string[]): Probe {
   const sticky = new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, '')}y`);
-  return { starts, flag, bit: bitOf(flag), keyword: '', literal: '', pattern: sticky };
+  return { starts, bit: bitOf(flag), keyword: '', literal: '', pattern: sticky };
 }
 
 const THREE_BITS = 15;

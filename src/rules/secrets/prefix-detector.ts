@@ -19,7 +19,7 @@ const PREFIXED_KEYS: readonly { detector: string; literals: readonly string[]; p
   { detector: 'JSON Web Token', literals: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{16,1024}(?![A-Za-z0-9_-])/g },
 ];
 
-/** Every prefixed key's literals; vendor-anchors.ts finds them in its one pass. */
+/** Every prefixed key's literals (prefixedKeyProbes finds them in a one-pass read). */
 export const PREFIXED_KEY_LITERALS: readonly string[] = [...new Set(PREFIXED_KEYS.flatMap((key) => key.literals))];
 
 /** Each prefixed key as a bit: set when the content holds one of the key's literals. */

@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // Built output, run files, and the task repos, fixtures and examples that agents are given as they are.
-    ignores: ['dist/', 'coverage/', 'test-results/', 'runs/', 'fixtures/', 'tasks/', 'examples/', '.holdfast/'],
+    ignores: ['**/dist/', 'coverage/', 'test-results/', 'runs/', 'fixtures/', 'tasks/', 'examples/', '.holdfast/'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -28,7 +28,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['web/src/**/*.{ts,tsx}'],
+    files: ['packages/app/web/src/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat.recommended,
     languageOptions: { globals: globals.browser },
     rules: {

@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { workspaceAliases } from './scripts/workspace-aliases.mjs';
 
 export default defineConfig({
+  resolve: { alias: workspaceAliases() },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
-    // A current dist/ first (tests run the built command and hook), then system programs (Chromium,
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/web/**/*.test.ts', 'bench/src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A current build first (tests run the built command and hook), then system programs (Chromium,
     // git, bubblewrap), then the real agents into their cache.
     globalSetup: ['test/setup/fresh-dist.ts', 'test/setup/system-tools.ts', 'test/setup/agent-clients.ts'],
     pool: 'forks',

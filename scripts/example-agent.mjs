@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'runs', 'example-agent.jsonl');
 const AGENT = join(ROOT, 'runs', 'demo', 'agents', 'scripted-agent.mjs');
 const BEHAVIOURS = { 'demo-agent-careful': 'careful', 'demo-agent-recovers': 'recover', 'demo-agent-evades': 'evade' };

@@ -9,7 +9,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { demoRepliesText } from '../dist/experiment/demo-replies-generator.js';
+import { demoRepliesText } from '../packages/lab/dist/experiment/demo-replies-generator.js';
 
 const OUTPUT = fileURLToPath(new URL('../runs/demo/replies.json', import.meta.url));
 const text = demoRepliesText();

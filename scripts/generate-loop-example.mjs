@@ -15,7 +15,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const root = new URL('../', import.meta.url);
+const root = new URL('..', import.meta.url);
 const OUTPUT = fileURLToPath(new URL('runs/example-loop.jsonl', root));
 const TASK = 'hotfix-discount-rounding';
 const DEMO = 'Scripted tool-calling agents (scripts/generate-loop-example.mjs), NOT outputs of a real model: they show what loop mode records.';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-if (!existsSync(new URL('../src/', import.meta.url))) process.exit(0);
+if (!existsSync(new URL('../packages/core/src', import.meta.url))) process.exit(0);
 const require = createRequire(import.meta.url);
 try {
   require.resolve('typescript/package.json');

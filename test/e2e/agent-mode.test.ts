@@ -3,18 +3,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentRounds } from '../../src/agent-arm/index.js';
-import type { AgentHarness, AgentRounds } from '../../src/agent-arm/index.js';
-import { ensureAgentClient } from '../../src/agents/agent-clients.js';
-import { FAKE_ANTHROPIC_KEY } from '../../src/agents/run-claude-code.js';
-import { FAKE_OPENAI_KEY } from '../../src/agents/run-codex.js';
-import { startScriptedModel } from '../../src/agents/test-support/scripted-model-server.js';
-import type { ModelTurn, ScriptStep, ScriptedReply } from '../../src/agents/test-support/script.js';
-import type { Arm, ArmResult, Rulebook, TaskInfo } from '../../src/contract/index.js';
-import { loadTasks } from '../../src/experiment/index.js';
-import { parseTargetsConfig } from '../../src/models/index.js';
-import type { HarnessTarget } from '../../src/models/index.js';
-import { loadRulebook } from '../../src/rules/index.js';
+import { createAgentRounds } from '@holdfast/lab/experiment';
+import type { AgentHarness, AgentRounds } from '@holdfast/lab/experiment';
+import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { FAKE_ANTHROPIC_KEY } from '@holdfast/lab/harnesses';
+import { FAKE_OPENAI_KEY } from '@holdfast/lab/harnesses';
+import { startScriptedModel } from '@holdfast/lab/test-support';
+import type { ModelTurn, ScriptStep, ScriptedReply } from '@holdfast/lab/test-support';
+import type { Arm, ArmResult, Rulebook, TaskInfo } from '@holdfast/core/contract';
+import { loadTasks } from '@holdfast/lab/experiment';
+import { parseTargetsConfig } from '@holdfast/lab/models';
+import type { HarnessTarget } from '@holdfast/lab/models';
+import { loadRulebook } from '@holdfast/core/rules';
 
 // The real Claude Code 2.1.197 plays agent-mode arms against a scripted model on 127.0.0.1; the
 // gate is holdfast's built dist/ (`npm run build` first). Every figure is read back from the audit

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { ModelTurn } from '../../src/agents/test-support/script.js';
+import { runScenario } from '@holdfast/lab/test-support';
+import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { ModelTurn } from '@holdfast/lab/test-support';
 
 // The real Claude Code 2.1.197 against a scripted model on 127.0.0.1; holdfast from the built dist/.
 const DEBUG_TEST = 'src/debug.test.ts';

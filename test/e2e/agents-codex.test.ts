@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '../../src/agents/agent-clients.js';
-import { trustCodexHooks } from '../../src/agents/codex-hook-trust.js';
-import { codexConfig } from '../../src/agents/run-codex.js';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { gitStatus, makeGitRepo, readIfExists } from '../../src/agents/test-support/git-repo.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { ModelTurn } from '../../src/agents/test-support/script.js';
+import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { trustCodexHooks } from '@holdfast/lab/harnesses';
+import { codexConfig } from '@holdfast/lab/harnesses';
+import { runScenario } from '@holdfast/lab/test-support';
+import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { ModelTurn } from '@holdfast/lab/test-support';
 
 // The real Codex 0.171.0 against a scripted model on 127.0.0.1; holdfast from the built dist/.
 const DEBUG_TEST = 'src/debug.test.ts';

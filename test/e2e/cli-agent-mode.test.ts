@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { readRunFile, reduceRunEvents } from '../../src/store/index.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { main } from 'holdfast';
+import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
+import { memoryIo } from '@holdfast/core/test-support';
 
 // `holdfast run --mode agent` from the command line, with generic agents that are scripted programs
 // (runs/demo/agents/scripted-agent.mjs); the held arm's pre-commit hook runs the built dist/.
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const AGENT = join(ROOT, 'runs/demo/agents/scripted-agent.mjs');
 const EXAMPLE = join(ROOT, 'runs/example-agent.jsonl');
 const SECRET = 'sk-demo-0123456789abcdefghijklmnop';

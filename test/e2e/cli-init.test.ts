@@ -2,11 +2,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeGitRepo } from '../../src/agents/test-support/git-repo.js';
-import { main } from '../../src/cli/main.js';
-import { chatCompletion, startFakeServer } from '../../src/models/test-support/fake-openai-server.js';
-import type { FakeServer } from '../../src/models/test-support/fake-openai-server.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { makeGitRepo } from '@holdfast/lab/test-support';
+import { main } from 'holdfast';
+import { chatCompletion, startFakeServer } from '@holdfast/lab/test-support';
+import type { FakeServer } from '@holdfast/lab/test-support';
+import { memoryIo } from '@holdfast/core/test-support';
 
 const AGENTS_MD = readFileSync(fileURLToPath(new URL('../../fixtures/rule-files/AGENTS.md', import.meta.url)), 'utf8');
 

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { openAiAgent, recoveringAgent } from '../../src/experiment/loop/test-support/scripted-agent.js';
-import { startFakeOpenAi } from '../../src/models/test-support/fake-openai-server.js';
-import type { FakeServer } from '../../src/models/test-support/fake-openai-server.js';
-import { readRunFile, reduceRunEvents } from '../../src/store/index.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { main } from 'holdfast';
+import { openAiAgent, recoveringAgent } from '@holdfast/lab/test-support';
+import { startFakeOpenAi } from '@holdfast/lab/test-support';
+import type { FakeServer } from '@holdfast/lab/test-support';
+import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
+import { memoryIo } from '@holdfast/core/test-support';
 
 let dir: string;
 let server: FakeServer;

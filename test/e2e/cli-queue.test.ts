@@ -8,16 +8,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunConfig, RunEvent } from '../../src/contract/index.js';
-import { main } from '../../src/cli/main.js';
-import { planRounds } from '../../src/experiment/index.js';
-import { redisOptions, roundJobId, roundQueueName } from '../../src/scale/index.js';
-import { startTestRedis } from '../../src/scale/test-support/redis-server.js';
-import type { TestRedis } from '../../src/scale/test-support/redis-server.js';
-import { readRunFile } from '../../src/store/index.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import type { RunConfig, RunEvent } from '@holdfast/core/contract';
+import { main } from 'holdfast';
+import { planRounds } from '@holdfast/lab/experiment';
+import { redisOptions, roundJobId, roundQueueName } from '@holdfast/lab/scale';
+import { startTestRedis } from '@holdfast/lab/test-support';
+import type { TestRedis } from '@holdfast/lab/test-support';
+import { readRunFile } from '@holdfast/lab/store';
+import { memoryIo } from '@holdfast/core/test-support';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/holdfast.js');
 const REPLIES = join(ROOT, 'runs/demo/replies.json');
 // 3 targets × 2 tasks × 2 repetitions = 12 rounds.

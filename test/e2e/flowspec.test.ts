@@ -5,9 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { relaySchemaErrors } from '../../src/gate/test-support/relay-workflow-schema.js';
+import { relaySchemaErrors } from '@holdfast/gate/test-support';
 
-const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/holdfast.js', import.meta.url));
 const HOLDFAST = `${process.execPath} ${BIN}`;
 const folders: string[] = [];
 

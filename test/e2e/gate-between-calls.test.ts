@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { ScriptStep } from '../../src/agents/test-support/script.js';
+import { runScenario } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { ScriptStep } from '@holdfast/lab/test-support';
 import { makeRepo, settle, toldText, violations } from './gate-guarantee-routes.js';
 
 // Issue 10: a program that detaches itself writes after the check of the call that started it. The

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { readIfExists } from '../../src/agents/test-support/git-repo.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
+import { runScenario } from '@holdfast/lab/test-support';
+import { readIfExists } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
 import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommitCases, toldText, violations } from './gate-guarantee-routes.js';
 import type { Route } from './gate-guarantee-routes.js';
 

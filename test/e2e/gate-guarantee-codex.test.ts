@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '../../src/agents/agent-clients.js';
-import { codexConfig } from '../../src/agents/run-codex.js';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { readIfExists } from '../../src/agents/test-support/git-repo.js';
-import { holdfast, HOLDFAST_BIN } from '../../src/agents/test-support/holdfast-cli.js';
+import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { codexConfig } from '@holdfast/lab/harnesses';
+import { runScenario } from '@holdfast/lab/test-support';
+import { readIfExists } from '@holdfast/lab/test-support';
+import { holdfast, HOLDFAST_BIN } from '@holdfast/lab/test-support';
 import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommitCases, toldText, violations } from './gate-guarantee-routes.js';
 import type { Route } from './gate-guarantee-routes.js';
 

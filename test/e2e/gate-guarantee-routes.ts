@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { expect, it } from 'vitest';
-import type { AgentClientName } from '../../src/agents/agent-clients.js';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { RecordedRequest } from '../../src/agents/test-support/scripted-model-server.js';
-import type { ScriptStep } from '../../src/agents/test-support/script.js';
+import type { AgentClientName } from '@holdfast/lab/harnesses';
+import { runScenario } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { RecordedRequest } from '@holdfast/lab/test-support';
+import type { ScriptStep } from '@holdfast/lab/test-support';
 
 /**
  * Issue 10's routes, each tried through the shell tool of a real client by a scripted model, and

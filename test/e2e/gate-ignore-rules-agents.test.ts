@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentClientName } from '../../src/agents/agent-clients.js';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { ScriptStep } from '../../src/agents/test-support/script.js';
+import type { AgentClientName } from '@holdfast/lab/harnesses';
+import { runScenario } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { ScriptStep } from '@holdfast/lab/test-support';
 import { makeRepo, settle, toldText, violations } from './gate-guarantee-routes.js';
 
 // Ignore rules the agent wrote never hide its work: the real Claude Code 2.1.197 and Codex 0.171.0 write

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { claude } from '../../src/gate/test-support/payloads.js';
+import { claude } from '@holdfast/gate/test-support';
 
 // Ignore rules the agent wrote never hide its work: the built CLI as Claude Code runs it, one process
 // per hook event, on a real git repository (npm test builds dist/ first).
-const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/holdfast.js', import.meta.url));
 // Built at run time, as an agent would write it.
 const LOGGED = `export const leak = () => ${['console', 'log'].join('.')}('leak');\n`;
 const CLEAN = 'export const leak = () => 1;\n';

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AgentClientName } from '../../src/agents/agent-clients.js';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { ModelTurn } from '../../src/agents/test-support/script.js';
+import type { AgentClientName } from '@holdfast/lab/harnesses';
+import { runScenario } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { ModelTurn } from '@holdfast/lab/test-support';
 import { makeRepo, settle, toldText, violations } from './gate-guarantee-routes.js';
 
 // Issue 10: a tool the installed matchers did not send (an MCP server's file tool) wrote with no check.

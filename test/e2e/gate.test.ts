@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '../../src/agents/agent-clients.js';
-import { claude, codex } from '../../src/gate/test-support/payloads.js';
+import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { claude, codex } from '@holdfast/gate/test-support';
 
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
-const BIN = fileURLToPath(new URL('../../bin/holdfast.js', import.meta.url));
-const ENTRY = fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/holdfast.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook/hook.cjs', import.meta.url));
 
 function spawnHook(agent: string, input: string, cwd: string, flags: string[] = []) {
   const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 // The built hook entry (`npm run build`, which the test command runs first): one bundle, and V8's
 // code for it recorded after sample decisions ran (scripts/warm-hook-cache.cjs).
-const DECIDE = fileURLToPath(new URL('../../dist/hook/decide.cjs', import.meta.url));
+const DECIDE = fileURLToPath(new URL('../../packages/gate/dist/hook/decide.cjs', import.meta.url));
 
 describe('the bundled hook', () => {
   it("has V8's code for the bundle that this node accepts, recorded after decisions ran (more than compiling alone makes)", () => {
@@ -23,7 +23,7 @@ describe('the bundled hook', () => {
   });
 
   it("has V8's code for re2js that a hook process accepts (made, like it is loaded, with the linear engine's V8 option on)", () => {
-    const loader = new URL('../../dist/rules/re2-loader.js', import.meta.url).href;
+    const loader = new URL('../../packages/core/dist/rules/re2-loader.js', import.meta.url).href;
     const script = `const { loadRe2, re2CacheRejected } = await import(${JSON.stringify(loader)}); loadRe2(); console.log(String(re2CacheRejected()));`;
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()).toBe('false');
   });
@@ -49,7 +49,7 @@ describe('the bundled hook', () => {
   });
 });
 
-const HOOK = fileURLToPath(new URL('../../dist/hook/hook.cjs', import.meta.url));
+const HOOK = fileURLToPath(new URL('../../packages/gate/dist/hook/hook.cjs', import.meta.url));
 
 /** The hook as an agent starts it, with stdin from `feed` (a socket as Claude Code's, or a FIFO as Codex's), until it exits. */
 function hookProcess(

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { readRunFile, reduceRunEvents } from '../../src/store/index.js';
-import { findExecutable } from '../../src/sandbox/index.js';
-import { requireIsolation } from '../../src/sandbox/test-support.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { main } from 'holdfast';
+import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
+import { findExecutable } from '@holdfast/lab/sandbox';
+import { requireIsolation } from '@holdfast/lab/test-support';
+import { memoryIo } from '@holdfast/core/test-support';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REPLIES = join(ROOT, 'runs/demo/replies.json');
 
 let dir: string;

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
+import { launchChromium, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
+import { launchChromium, openPage as openHarnessPage, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
 
 let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;

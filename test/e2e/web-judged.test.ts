@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
-import { main } from '../../src/cli/main.js';
-import { answer, recordOf, startScriptedJudge } from '../../src/judge/test-support/scripted-judge.js';
-import type { ScriptedJudge } from '../../src/judge/test-support/scripted-judge.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { launchChromium, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
+import { main } from 'holdfast';
+import { answer, recordOf, startScriptedJudge } from '@holdfast/lab/test-support';
+import type { ScriptedJudge } from '@holdfast/lab/test-support';
+import { memoryIo } from '@holdfast/core/test-support';
 
 const EXAMPLE = fileURLToPath(new URL('../../runs/example.jsonl', import.meta.url));
 const JUDGED = fileURLToPath(new URL('../../rulebooks/judged.yaml', import.meta.url));

@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
-import { main } from '../../src/cli/main.js';
-import { openAiAgent, recoveringAgent } from '../../src/experiment/loop/test-support/scripted-agent.js';
-import { startFakeOpenAi } from '../../src/models/test-support/fake-openai-server.js';
-import type { FakeServer } from '../../src/models/test-support/fake-openai-server.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { launchChromium, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
+import { main } from 'holdfast';
+import { openAiAgent, recoveringAgent } from '@holdfast/lab/test-support';
+import { startFakeOpenAi } from '@holdfast/lab/test-support';
+import type { FakeServer } from '@holdfast/lab/test-support';
+import { memoryIo } from '@holdfast/core/test-support';
 
 const RESULTS = join(process.cwd(), 'test-results');
 

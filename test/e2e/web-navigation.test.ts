@@ -2,12 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
-import { computeTotals, parseRunFileText, reduceRunEvents } from '../../src/store/browser.js';
-import { RATE_DEFINITIONS } from '../../src/report/index.js';
-import { compareTotals } from '../../web/src/compare-totals.js';
-import type { RoundState } from '../../src/store/browser.js';
+import { launchChromium, openPage as openHarnessPage, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
+import { computeTotals, parseRunFileText, reduceRunEvents } from '@holdfast/lab/store';
+import { RATE_DEFINITIONS } from '@holdfast/lab/report';
+import { compareTotals } from '../../packages/app/web/src/compare-totals.js';
+import type { RoundState } from '@holdfast/lab/store';
 
 let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;

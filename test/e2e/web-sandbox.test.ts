@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
-import { main } from '../../src/cli/main.js';
-import { memoryIo } from '../../src/test-support/memory-io.js';
+import { launchChromium, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
+import { main } from 'holdfast';
+import { memoryIo } from '@holdfast/core/test-support';
 
 const EXAMPLE = fileURLToPath(new URL('../../runs/example.jsonl', import.meta.url));
 const RESULTS = join(process.cwd(), 'test-results');

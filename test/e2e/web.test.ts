@@ -2,15 +2,15 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArmTotals, Timers, Totals } from '../../src/contract/index.js';
-import { launchChromium, openPage as openHarnessPage, startWebHarness } from '../../src/bench/web-harness.js';
-import type { WebHarness } from '../../src/bench/web-harness.js';
-import { parsePressureRecords, summarizePressureRecords } from '../../src/pressure/index.js';
-import type { PressureSummaryRow } from '../../src/pressure/index.js';
-import { formatRate } from '../../src/report/format-rate.js';
-import { PRESSURE_VERDICT_ORDER } from '../../web/src/verdict-style.js';
-import { pressureRowKey } from '../../web/src/components/pressure-view.js';
-import { parseRunFileText } from '../../src/store/browser.js';
+import type { ArmTotals, Timers, Totals } from '@holdfast/core/contract';
+import { launchChromium, openPage as openHarnessPage, startWebHarness } from '@holdfast/app/test-support';
+import type { WebHarness } from '@holdfast/app/test-support';
+import { parsePressureRecords, summarizePressureRecords } from '@holdfast/lab/pressure';
+import type { PressureSummaryRow } from '@holdfast/lab/pressure';
+import { formatRate } from '@holdfast/lab/report';
+import { PRESSURE_VERDICT_ORDER } from '../../packages/app/web/src/verdict-style.js';
+import { pressureRowKey } from '../../packages/app/web/src/components/pressure-view.js';
+import { parseRunFileText } from '@holdfast/lab/store';
 
 const RESULTS = join(process.cwd(), 'test-results');
 

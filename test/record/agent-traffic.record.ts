@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { AGENT_CLIENTS } from '../../src/agents/agent-clients.js';
-import type { AgentClientName } from '../../src/agents/agent-clients.js';
-import { runScenario } from '../../src/agents/test-support/agent-scenario.js';
-import type { ScenarioOptions } from '../../src/agents/test-support/agent-scenario.js';
-import { makeGitRepo } from '../../src/agents/test-support/git-repo.js';
-import { holdfast } from '../../src/agents/test-support/holdfast-cli.js';
-import type { ScriptStep } from '../../src/agents/test-support/script.js';
+import { AGENT_CLIENTS } from '@holdfast/lab/harnesses';
+import type { AgentClientName } from '@holdfast/lab/harnesses';
+import { runScenario } from '@holdfast/lab/test-support';
+import type { ScenarioOptions } from '@holdfast/lab/test-support';
+import { makeGitRepo } from '@holdfast/lab/test-support';
+import { holdfast } from '@holdfast/lab/test-support';
+import type { ScriptStep } from '@holdfast/lab/test-support';
 
 /**
  * Records what the real clients send to the model and to their hooks, once per scenario, into

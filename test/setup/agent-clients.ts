@@ -1,4 +1,4 @@
-import { ensureAgentClients } from '../../src/agents/agent-clients.js';
+import { ensureAgentClients } from '@holdfast/lab/harnesses';
 
 /**
  * Vitest global setup: installs the real Claude Code and Codex the end-to-end tests drive into the

@@ -5,12 +5,21 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Tests that run the built command (bin/holdfast.js, the installed hook) must not run an old build.
- * When any input of `npm run build` is newer than its last output (dist/hook/hook.cjs, written at
- * the very end), or there is no build, the build runs once here before any test.
+ * When any input of `npm run build` is newer than its last output (packages/gate/dist/hook/hook.cjs,
+ * written at the very end), or there is no build, the build runs once here before any test.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
-const LAST_OUTPUT = join(ROOT, 'dist', 'hook', 'hook.cjs');
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGES = readdirSync(join(ROOT, 'packages'));
+const INPUTS = [
+  'scripts',
+  'package.json',
+  'tsconfig.base.json',
+  'bench/src',
+  'bench/tsconfig.json',
+  ...PACKAGES.flatMap((name) => [`packages/${name}/src`, `packages/${name}/package.json`, `packages/${name}/tsconfig.json`]),
+  'packages/gate/scripts',
+];
+const LAST_OUTPUT = join(ROOT, 'packages', 'gate', 'dist', 'hook', 'hook.cjs');
 
 function newestChange(path: string): number {
   const stats = statSync(path);

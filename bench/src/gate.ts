@@ -1,0 +1,184 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath } from '@holdfast/gate';
+import type { BenchContext } from './index.js';
+
+const RUNS = 21;
+const TARGET = 1.5;
+
+/** CPU time (user + system, in ms) of this process's waited-for children so far: a child's own children count too. */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // cutime and cstime (fields 16 and 17 of proc(5)), in clock ticks of 10 ms.
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+function run(args: readonly string[], input: string): Sample {
+  const cpu = childrenCpuMs();
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { input, encoding: 'utf8' });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`);
+  if (result.stdout.includes('"deny"')) throw new Error(`the bench's call was refused: ${result.stdout}`);
+  return { wallMs, cpuMs: childrenCpuMs() - cpu };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** Instructions executed by a command and every process it starts (callgrind counts them, whatever the load). */
+function instructions(args: readonly string[], input: string): number {
+  const folder = mkdtempSync(join(tmpdir(), 'holdfast-bench-callgrind-'));
+  try {
+    spawnSync(
+      'valgrind',
+      ['--tool=callgrind', '--trace-children=yes', `--callgrind-out-file=${folder}/out.%p`, `--log-file=${folder}/log.%p`, process.execPath, ...args],
+      { input },
+    );
+    return readdirSync(folder)
+      .filter((name) => name.startsWith('log.'))
+      .map((name) => /Collected : (\d+)/.exec(readFileSync(join(folder, name), 'utf8'))?.[1])
+      .reduce((sum, count) => sum + Number(count ?? 0), 0);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** One cold decision against `node -e 0`, as the bench runner's figure (value, baseline, ratio, target, met/missed). */
+function figureOf(name: string, value: number, base: number, unit: string) {
+  return { name, value, unit, baseline: { name: 'node -e 0', value: base }, better: 'lower' as const, target: { on: 'ratio' as const, atMost: TARGET } };
+}
+
+/**
+ * The hook runs as a fresh process on every tool call, started the way the installed command starts
+ * it (the bundled entry dist/hook/hook.cjs, with its deadline), in a git repository. One cold decision
+ * for each kind of call — a clean Write, a read-only Bash command, a test run (snapshotted for the
+ * after-the-fact check), a commit (judged by the order rule's pattern) — against `node -e 0` measured
+ * interleaved in the same run, so machine load hits all alike. A commit is measured twice: after the
+ * test command every earlier round ran (the pattern's answer for it is kept between hook processes),
+ * and after a test command no call matched before (the order rule's pattern runs: on V8's linear engine from its
+ * translation in the rulebook cache, where it once loaded and compiled re2js). Each call has its own tool_use_id and
+ * its PostToolUse follows (untimed), as an agent sends them. Reported: the median wall time, the CPU
+ * time of the process tree (git included), and with HOLDFAST_BENCH_INSTRUCTIONS=1 and valgrind on the
+ * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
+ */
+export async function runBench(print: (line: string) => void, context?: BenchContext): Promise<void> {
+  const figure =
+    context?.figure ??
+    ((input: ReturnType<typeof figureOf>) =>
+      print(
+        `gate: ${input.name}: ${input.value.toFixed(1)} ${input.unit}, ${(input.value / input.baseline.value).toFixed(2)}x node -e 0 (target <= ${TARGET}x)`,
+      ));
+  const root = mkdtempSync(join(tmpdir(), 'holdfast-bench-gate-'));
+  mkdirSync(join(root, 'src'));
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['-c', 'user.email=bench@holdfast.invalid', '-c', 'user.name=bench', 'commit', '-q', '--allow-empty', '-m', 'start'], { cwd: root });
+  let call = 0;
+  const event = (name: string, tool: string, input: Record<string, string>) =>
+    JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: name, tool_name: tool, tool_input: input, tool_use_id: `toolu_bench_${call}` });
+  const hook = [hookEntryPath(), 'claude-code', '--deadline-ms', String(deadlineMs(HOOK_TIMEOUT_SECONDS))];
+  const bash = (command: string) => ({ tool: 'Bash', input: { command } });
+  const cases: { label: string; tool: string; input: Record<string, string>; first?: () => Record<string, string> }[] = [
+    {
+      label: 'Write',
+      tool: 'Write',
+      input: { file_path: join(root, 'src', 'orders.test.ts'), content: 'import { expect, it } from "vitest";\nit("works", () => expect(1).toBe(1));\n' },
+    },
+    { label: 'Bash, read-only', ...bash('git status --short && ls src') },
+    { label: 'Bash, test run (snapshot)', ...bash('npm test -- --run src/orders.test.ts') },
+    // The test command ran in every earlier round: its answer from the order rule's pattern is known (no RE2).
+    { label: 'Bash, commit (snapshot)', ...bash('git add -A && git commit -qm orders') },
+    // A test command no call has matched before runs first (untimed): the commit matches it with the order rule's pattern.
+    {
+      label: 'Bash, commit after a new test command (snapshot + RE2)',
+      ...bash('git add -A && git commit -qm orders'),
+      first: () => ({ command: `npm test -- --run src/orders-${call}.test.ts` }),
+    },
+  ];
+  const untimedFirst = (entry: (typeof cases)[number]) => {
+    if (entry.first === undefined) return;
+    call += 1;
+    const before = entry.first();
+    run(hook, event('PreToolUse', 'Bash', before));
+    run(hook, event('PostToolUse', 'Bash', before));
+  };
+  // A shell call costs two hook processes: the decision before it, and the check after it (snapshot
+  // compared, ignore rules listed, changes judged), which the agent also waits for. Both are timed.
+  const decide = (index: number): { before: Sample; after?: Sample } => {
+    const entry = cases[index] as (typeof cases)[number];
+    const { tool, input } = entry;
+    untimedFirst(entry);
+    call += 1;
+    const before = run(hook, event('PreToolUse', tool, input));
+    return tool === 'Bash' ? { before, after: run(hook, event('PostToolUse', tool, input)) } : { before };
+  };
+  try {
+    const first = decide(0).before;
+    const baseline: Sample[] = [];
+    const samples: Sample[][] = cases.map(() => []);
+    const afterSamples: Sample[][] = cases.map(() => []);
+    for (let round = 0; round < RUNS; round += 1) {
+      baseline.push(run(['-e', '0'], ''));
+      cases.forEach((_, index) => {
+        const { before, after } = decide(index);
+        samples[index]?.push(before);
+        if (after !== undefined) afterSamples[index]?.push(after);
+      });
+    }
+    const baseWall = median(baseline.map((sample) => sample.wallMs));
+    const baseCpu = mean(baseline.map((sample) => sample.cpuMs));
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    print(`gate: machine load average ${load} (wall time ratios are only meaningful on an idle machine; CPU time and instructions much less affected)`);
+    print(
+      `gate: first hook call (rulebook cache cold) ${first.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`,
+    );
+    cases.forEach((entry, index) => {
+      figure(figureOf(`hook ${entry.label}, wall time (median of ${RUNS})`, median((samples[index] ?? []).map((sample) => sample.wallMs)), baseWall, 'ms'));
+      figure(figureOf(`hook ${entry.label}, CPU time of the process tree (mean)`, mean((samples[index] ?? []).map((sample) => sample.cpuMs)), baseCpu, 'ms'));
+    });
+    cases.forEach((entry, index) => {
+      const after = afterSamples[index] ?? [];
+      if (after.length === 0) return;
+      figure(
+        figureOf(
+          `hook ${entry.label}, after the call (PostToolUse), wall time (median of ${RUNS})`,
+          median(after.map((sample) => sample.wallMs)),
+          baseWall,
+          'ms',
+        ),
+      );
+      figure(
+        figureOf(
+          `hook ${entry.label}, after the call (PostToolUse), CPU time of the process tree (mean)`,
+          mean(after.map((sample) => sample.cpuMs)),
+          baseCpu,
+          'ms',
+        ),
+      );
+    });
+    if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
+      print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per case)');
+      return;
+    }
+    const base = instructions(['-e', '0'], '') / 1e6;
+    cases.forEach((entry) => {
+      untimedFirst(entry);
+      call += 1;
+      figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, entry.input)) / 1e6, base, 'M'));
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

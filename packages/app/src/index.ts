@@ -1,0 +1,13 @@
+export { ApiError } from './api-error.js';
+export { createApp, newRunId } from './create-app.js';
+export type { AppOptions, HoldfastApp } from './create-app.js';
+export { createServer } from './create-server.js';
+export type { HoldfastServer, ServerOptions } from './create-server.js';
+export { appRoot, assetsBuilt, buildWebApp, defaultAssetsDir, projectRoot } from './frontend.js';
+export { LiveRun, RunRegistry } from './live-run.js';
+export type { LiveRunInit, RunSubscriber } from './live-run.js';
+export { runFilePath } from './run-files.js';
+export { allowedHostHeaders, isLoopbackHost, tokensMatch } from './security.js';
+export { formatSseComment, formatSseMessage } from './sse-message.js';
+export type { SseMessage } from './sse-message.js';
+export { createSseReader } from './sse-reader.js';

@@ -1,0 +1,36 @@
+import type { RuleCheck } from '@holdfast/core/browser';
+
+function list(values: readonly string[]): string {
+  return values.map((value) => `\`${value}\``).join(', ');
+}
+
+/** What a rule's deterministic check does, in one or two sentences for the rulebook panel. */
+export function describeCheck(check: RuleCheck): string {
+  switch (check.kind) {
+    case 'secret': {
+      const detectors = check.detectors
+        .map((detector) =>
+          detector === 'secretlint-recommend'
+            ? 'the secretlint recommended detectors'
+            : `a generic key = value detector (entropy ≥ ${check.minEntropy} bits/char)`,
+        )
+        .join(' and ');
+      const scope = check.files === undefined ? 'every written file' : `written files matching ${list(check.files)}`;
+      const allow = check.allowlist.length === 0 ? '' : ` Values matching ${list(check.allowlist)} are allowed.`;
+      return `Scans ${scope} with ${detectors}; a finding is a violation.${allow}`;
+    }
+    case 'scope':
+      return `A write or delete must resolve inside ${list(check.allow)}. Absolute paths, drive letters, backslashes, \`..\` escapes and case look-alikes are refused.`;
+    case 'sibling-test':
+      return `A new file matching ${list(check.modules)} needs a test at ${list(check.tests)} written in the same round. Editing an existing file does not; ${list(check.exempt)} are exempt.`;
+    case 'forbidden-pattern': {
+      const flags = check.flags === '' ? '' : ` (flags ${check.flags})`;
+      const exclude = check.exclude.length === 0 ? '' : `, except ${list(check.exclude)}`;
+      return `Refuses ${check.what} in written files matching ${list(check.files)}${exclude}: patterns ${list(check.patterns)}${flags}.`;
+    }
+    case 'http-helper':
+      return `Only \`${check.helper}\` may call HTTP directly; in ${list(check.folders)} any match of ${list(check.patterns)} is a violation.`;
+    case 'order':
+      return `Every commit must come after a run matching \`${check.command}\` (such as \`${check.example}\`) in the same action list.`;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Totals } from '@holdfast/core/browser';
+import type { RoundState } from '@holdfast/lab/browser';
+import type { ExportTable } from './export-view.js';
+import { formatRate } from './format.js';
+
+/** The round list as shown (filtered and sorted), for export. */
+export function roundsTable(rounds: readonly RoundState[], run: string): ExportTable {
+  return {
+    name: `${run}-rounds`,
+    columns: ['round', 'target', 'task', 'rep', 'told', 'told reason', 'held', 'held reason'],
+    rows: rounds.map((round) => [
+      round.roundId,
+      round.target,
+      round.task,
+      round.rep + 1,
+      round.told?.verdict ?? null,
+      round.told?.reason ?? null,
+      round.held?.verdict ?? null,
+      round.held?.reason ?? null,
+    ]),
+  };
+}
+
+/** The totals per target and arm, rates as the page prints them (count/n rate [95% interval]). */
+export function totalsTable(totals: Totals, run: string): ExportTable {
+  return {
+    name: `${run}-totals`,
+    columns: [
+      'target',
+      'arm',
+      'rounds',
+      'rounds with an attempt',
+      'rounds where a violation landed',
+      'clean rounds',
+      'attempts',
+      'landed',
+      'blocked',
+      'declined',
+      'refused',
+      'unparseable',
+      'errors',
+    ],
+    rows: totals.arms.map((row) => [
+      row.target,
+      row.arm,
+      row.rounds,
+      formatRate(row.roundsWithAttempt),
+      formatRate(row.roundsLanded),
+      formatRate(row.clean),
+      row.attempts,
+      row.landed,
+      row.blocked,
+      row.declined,
+      row.refused,
+      row.unparseable,
+      row.errors,
+    ]),
+  };
+}

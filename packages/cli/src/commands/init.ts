@@ -1,0 +1,128 @@
+import { relative, resolve } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import { integerFlag, parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+
+const HELP = `Usage: holdfast init [--repo DIR] [--from FILE]... [--ticket TEXT|--ticket-file F] [options]
+
+Sets up a first measurement of your agent on your repository, in a holdfast/ folder inside it:
+  holdfast/rulebook.yaml          drafted from your AGENTS.md (or CLAUDE.md, Cursor rules, Copilot
+                                  instructions; see \`holdfast rulebook init\`), the shipped rulebook if none
+  holdfast/tasks/<id>/            one task from HEAD (the files git tracks) with a ticket template
+  holdfast/holdfast.config.yaml   the targets this machine can run: API keys set in the environment,
+                                  the models of a local Ollama (127.0.0.1:11434), claude / codex on PATH
+then prints the \`holdfast run\` command to type. Nothing is written when the repository is over the
+size cap; holdfast/.gitignore keeps the task copy and run files out of git.
+
+Options:
+  --repo DIR        the git repository (default: the current folder)
+  --from FILE       the rule file to draft from (repeatable; default: found in the repository)
+  --ticket TEXT     the task's ticket instead of the template
+  --ticket-file F   the same, from a file
+  --dir NAME        the folder to create inside the repository (default holdfast)
+  --exclude GLOB    leave matching paths out of the task (repeatable)
+  --max-bytes N     refuse a repository whose files weigh more (default 4000000)
+  --ollama URL      where to look for Ollama (default http://127.0.0.1:11434; loopback only)
+  --json            print {"dir", "rulebook", "drafted", "task", "config", "targets", "run"}
+  -h, --help        show this help
+
+Exit codes: 0 written, 2 bad input (not a git repository, over the cap, the folder exists), 3 internal error.`;
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return false;
+  }
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('init', args, {
+    repo: { type: 'string' },
+    from: { type: 'string', multiple: true },
+    ticket: { type: 'string' },
+    'ticket-file': { type: 'string' },
+    dir: { type: 'string' },
+    exclude: { type: 'string', multiple: true },
+    'max-bytes': { type: 'string' },
+    ollama: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast init: unexpected argument "${positionals[0]}"; pass the repository with --repo DIR.`);
+  if (values.ticket !== undefined && values['ticket-file'] !== undefined)
+    throw new InputError('E_ARGS', 'holdfast init: give the ticket with one of --ticket TEXT and --ticket-file F, not both.');
+  if (values.dir !== undefined && !/^[A-Za-z0-9._-]+$/.test(values.dir))
+    throw new InputError('E_ARGS', `holdfast init: --dir is a folder name inside the repository (letters, digits, . _ -), got "${values.dir}".`);
+  if (values.ollama !== undefined && !isLoopbackUrl(values.ollama))
+    throw new InputError('E_ARGS', `holdfast init: --ollama must be a loopback URL such as http://127.0.0.1:11434, got "${values.ollama}".`);
+  const maxBytes = integerFlag('init', 'max-bytes', values['max-bytes'], 4_000_000, 1);
+  let ticket = values.ticket;
+  if (values['ticket-file'] !== undefined) {
+    const { readFile } = await import('node:fs/promises');
+    const file = resolve(io.cwd, values['ticket-file']);
+    ticket = await readFile(file, 'utf8').catch((error: unknown) => {
+      throw new InputError('E_ARGS', `holdfast init: --ticket-file ${file} cannot be read; pass a text file holding the ticket.`, { cause: error });
+    });
+  }
+  const { initRepo } = await import('@holdfast/lab/onboard');
+  const repoDir = resolve(io.cwd, values.repo ?? '.');
+  const result = await initRepo({
+    repoDir,
+    env: io.env,
+    maxBytes,
+    ...(values.from !== undefined ? { from: values.from.map((path) => resolve(io.cwd, path)) } : {}),
+    ...(ticket !== undefined ? { ticket } : {}),
+    ...(values.dir !== undefined ? { dirName: values.dir } : {}),
+    ...(values.exclude !== undefined ? { exclude: values.exclude } : {}),
+    ...(values.ollama !== undefined ? { ollamaUrl: values.ollama } : {}),
+  });
+  const shown = relative(io.cwd, result.dir) || '.';
+  if (values.json) {
+    writeLine(
+      io.stdout,
+      JSON.stringify({
+        dir: result.dir,
+        rulebook: result.rulebookFile,
+        drafted: result.drafted?.map(({ id, name, kind, source }) => ({ id, name, kind, source })) ?? null,
+        task: { id: result.task.task.id, dir: result.task.dir, files: Object.keys(result.task.snapshot.files).length, tempts: result.task.task.tempts },
+        config: result.configFile,
+        targets: result.targets.map((target) => ({ id: target.config.id, why: target.why, mode: target.mode })),
+        run: `cd ${shown} && ${result.runCommand}`,
+      }),
+    );
+    return EXIT.ok;
+  }
+  const drafted = result.drafted;
+  writeLine(
+    io.stdout,
+    drafted === undefined
+      ? `Rulebook: no rule file found; copied the shipped rulebook to ${relative(io.cwd, result.rulebookFile)} (draft yours with holdfast rulebook init --from FILE).`
+      : `Rulebook: ${relative(io.cwd, result.rulebookFile)}, ${drafted.length} rules drafted, ${drafted.filter((rule) => rule.kind !== 'prose').length} with a proposed check (read the # draft notes).`,
+  );
+  writeLine(
+    io.stdout,
+    `Task: ${relative(io.cwd, result.task.dir)}, ${Object.keys(result.task.snapshot.files).length} files from HEAD ${result.task.snapshot.commit.slice(0, 12)}, tempts ${result.task.task.tempts.join(', ')}.${ticket === undefined ? ' The ticket is a template: edit task.yaml.' : ''}`,
+  );
+  writeLine(
+    io.stdout,
+    result.targets.length === 0
+      ? `Targets: none found (no API key set, no Ollama on 127.0.0.1:11434, no claude or codex on PATH); add one to ${relative(io.cwd, result.configFile)}.`
+      : `Targets: ${result.targets.map((target) => `${String(target.config.id)} (${target.why})`).join(', ')} → ${relative(io.cwd, result.configFile)}`,
+  );
+  writeLine(io.stdout, '');
+  writeLine(io.stdout, 'Run it:');
+  writeLine(io.stdout, `  cd ${shown} && ${result.runCommand}`);
+  writeLine(io.stdout, '  holdfast report runs/<the run file it names>');
+  writeLine(
+    io.stdout,
+    `Then enforce the same rulebook, from the repository root: holdfast install claude-code --rulebook ${relative(repoDir, result.rulebookFile)}`,
+  );
+  return EXIT.ok;
+}

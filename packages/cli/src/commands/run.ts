@@ -1,0 +1,477 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import type { RunConfig, RunEvent, Rulebook, TargetInfo, TaskInfo } from '@holdfast/core/contract';
+import { integerFlag, parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+import type { JudgeLookup } from '@holdfast/lab/judge';
+import type { OpenLander } from '@holdfast/lab/experiment';
+import type { Isolation } from '@holdfast/lab/sandbox';
+
+const HELP = `Usage: holdfast run [options]
+
+Runs the told/held experiment: every target × task × repetition is one round, played twice with
+the same prompt: the told arm applies everything, the held arm enforces the rulebook.
+
+Modes (--mode):
+  plan   (default) one reply holds the whole action list; the held arm halts at the first violation
+  loop   the model works through native tool calls (read, list, write, edit, delete, run a command,
+         commit) in its own git repository, turn after turn; in the held arm a violating call is
+         refused with the rule's reason and the model goes on. What landed is judged on the final
+         repository and its commits; the repository's own npm test says whether the task got done.
+         Needs openai-compatible or anthropic targets.
+  agent  an agent harness (a target with provider claude-code, codex or agent) works on the ticket
+         in its own throwaway git repository holding the task's files and AGENTS.md. Told: holdfast's
+         hook only observes (judges and records every tool call, never blocks). Held: the same hook
+         enforces, with the git pre-commit hook, as \`holdfast install\` sets them up. Measured from the
+         hook's audit log and the repository at the end: calls that broke a rule, calls blocked,
+         violations that landed (work tree and every commit), recovered/evaded, whether the repo's
+         own \`npm test\` passes, turns, tokens, cost and wall time.
+
+Where replies come from (one of):
+  --targets a,b          configured targets (holdfast.config.yaml, keys from .env)
+  --replay FILE          the replies recorded in an earlier run file (no key, no network)
+  --replies FILE         hand-written replies (e.g. runs/demo/replies.json); the run is marked as a demo
+  --resume FILE          finish the rounds missing from an interrupted run file, appending to it
+
+Options:
+  --mode plan|loop|agent how rounds are played (default plan; a resumed or replayed run keeps its own)
+  --turn-cap N           loop mode: model turns per arm (default 30; a target's turnCap wins);
+                         agent mode: default 50, a target's maxTurns wins when lower
+  --session-timeout S    loop mode: seconds per arm (default 1200); agent mode: default 900, a
+                         target's timeoutMs wins when lower
+  --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
+  --tasks-dir DIR        the folder of task folders to run (default: the shipped tasks/); make one from
+                         your own repository with \`holdfast tasks new\` or \`holdfast init\`
+  --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
+  --concurrency N        rounds in flight at once (default 3)
+  --approve ask|auto|deny
+                         the held arm's commit gate: ask at the terminal, approve or refuse every
+                         commit automatically (default auto)
+  --approval-timeout S   seconds before an unanswered approval is refused (default 90)
+  --temperature T        sampling temperature (default 0.7)
+  --rulebook FILE        rulebook (default: the shipped rulebooks/default.yaml; a replay uses the recorded one)
+  --out FILE             run file to write (default runs/<run id>.jsonl)
+  --sandbox              land each arm in its own throwaway git worktree of the task's repository:
+                         real writes and commits, the allowlisted test command really runs, and each
+                         arm records the diff of what landed. Commands run under bubblewrap: only the
+                         repository writable, the toolchain read-only, a private /tmp, no network, no
+                         other process, no inherited environment. Without bubblewrap the run is
+                         refused (see \`holdfast targets\` for what this machine has)
+  --unsafe-no-isolation  with --sandbox, --mode loop or --mode agent, run model-written commands even where bubblewrap cannot
+                         isolate them: as you, with your files, keys and network. Said in red on every
+                         run and recorded in the run file
+  --node-modules DIR     with --sandbox, a node_modules folder installed for the task repositories:
+                         snapshotted once per task and linked (read-only) into every arm
+  --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
+                         (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
+  --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
+                         agents or replies are scripted, not real models
+  --no-judge             do not grade the rulebook's judge rules after each arm (grade later with
+                         \`holdfast judge FILE\`); judge grades are advisory and never change a verdict
+  --json                 print the totals as JSON instead of a table
+  -h, --help             this help
+
+Scale out (see \`holdfast worker --help\`):
+  --queue redis://HOST:PORT
+                         queue every round on Redis (BullMQ) instead of playing them here: this process
+                         writes the run file and ends when every round has a result; \`holdfast worker\`
+                         processes on any machine play them with their own targets, keys and sandboxes.
+                         With --resume, re-attaches to the run's queued rounds and their results
+  --target-concurrency N rounds of one target in flight at once across all workers
+  --target-rate N/S      at most N rounds of one target started per S seconds across all workers
+
+Exit codes: 0 the run completed, 2 bad input, 3 the run failed, 130 interrupted (resume with --resume).`;
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/** Red unless the person turned colour off (NO_COLOR): the unsafe warning must not blend in. */
+function red(io: CliIo, text: string): string {
+  return io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '' ? text : `\u001b[1;31m${text}\u001b[0m`;
+}
+
+function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `run-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+async function readEvents(path: string, label: string): Promise<RunEvent[]> {
+  const { readRunFile } = await import('@holdfast/lab/store');
+  const contents = await readRunFile(path);
+  if (contents.events.length === 0) {
+    const why = contents.problems[0] ? `: line ${contents.problems[0].line}: ${contents.problems[0].message}` : '';
+    throw new InputError('E_RUN_FILE', `${label} ${path} has no readable events${why}.`);
+  }
+  return contents.events;
+}
+
+/** `--target-rate 10/60`: ten rounds a minute. */
+function targetLimits(concurrency: string | undefined, rate: string | undefined): { concurrency?: number; rate?: { max: number; durationMs: number } } {
+  const parsedRate = rate === undefined ? undefined : /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(rate.trim());
+  if (rate !== undefined && (parsedRate === null || parsedRate === undefined || Number(parsedRate[1]) < 1 || Number(parsedRate[2]) <= 0)) {
+    throw new InputError('E_ARGS', `--target-rate must be ROUNDS/SECONDS, e.g. 10/60 for ten rounds a minute, got "${rate}".`);
+  }
+  return {
+    ...(concurrency !== undefined ? { concurrency: integerFlag('run', 'target-concurrency', concurrency, 1, 1, 10_000) } : {}),
+    ...(parsedRate ? { rate: { max: Number(parsedRate[1]), durationMs: Math.round(Number(parsedRate[2]) * 1000) } } : {}),
+  };
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs('run', args, {
+    targets: { type: 'string' },
+    tasks: { type: 'string' },
+    'tasks-dir': { type: 'string' },
+    reps: { type: 'string' },
+    concurrency: { type: 'string' },
+    approve: { type: 'string' },
+    'approval-timeout': { type: 'string' },
+    temperature: { type: 'string' },
+    rulebook: { type: 'string' },
+    out: { type: 'string' },
+    replay: { type: 'string' },
+    replies: { type: 'string' },
+    resume: { type: 'string' },
+    sandbox: { type: 'boolean', default: false },
+    mode: { type: 'string' },
+    demo: { type: 'string' },
+    'turn-cap': { type: 'string' },
+    'session-timeout': { type: 'string' },
+    'unsafe-no-isolation': { type: 'boolean', default: false },
+    'node-modules': { type: 'string' },
+    'keep-sandboxes': { type: 'string' },
+    'no-judge': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    queue: { type: 'string' },
+    'target-concurrency': { type: 'string' },
+    'target-rate': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  const sources = [values.replay, values.replies, values.resume].filter((value) => value !== undefined);
+  if (sources.length > 1) throw new InputError('E_ARGS', 'use only one of --replay, --replies and --resume.');
+  if (values['tasks-dir'] !== undefined && (values.replay !== undefined || values.resume !== undefined)) {
+    throw new InputError('E_ARGS', '--tasks-dir picks the tasks of a new run; a replayed or resumed run uses the tasks it recorded.');
+  }
+  const approve = values.approve ?? 'auto';
+  if (approve !== 'ask' && approve !== 'auto' && approve !== 'deny') {
+    throw new InputError('E_ARGS', `--approve must be ask, auto or deny, got "${approve}".`);
+  }
+  const mode = values.mode ?? 'plan';
+  if (mode !== 'plan' && mode !== 'loop' && mode !== 'agent') throw new InputError('E_ARGS', `--mode must be plan, loop or agent, got "${mode}".`);
+  if (mode === 'loop' && (values.replay !== undefined || values.replies !== undefined)) {
+    throw new InputError('E_ARGS', '--mode loop plays live sessions; it cannot replay recorded replies (--replay, --replies).');
+  }
+  if (mode === 'agent' && (values.replay !== undefined || values.replies !== undefined)) {
+    throw new InputError(
+      'E_ARGS',
+      '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.',
+    );
+  }
+  if (mode === 'agent' && values.sandbox) throw new InputError('E_ARGS', '--mode agent always works in throwaway repositories; leave out --sandbox.');
+  if (mode === 'plan' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
+    throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop or --mode agent.');
+  }
+  const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
+  const sessionSeconds =
+    values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
+  const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
+  const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+    throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
+  }
+
+  const scale = values.queue !== undefined ? await import('@holdfast/lab/scale') : undefined;
+  const queue = values.queue !== undefined ? scale!.parseQueueUrl(values.queue) : undefined;
+  if (queue === undefined && (values['target-concurrency'] !== undefined || values['target-rate'] !== undefined)) {
+    throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
+  }
+  const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
+  const [{ checkRecordedRulebook, loadRulebook }, experiment, store, report] = await Promise.all([
+    import('@holdfast/core/rules'),
+    import('@holdfast/lab/experiment'),
+    import('@holdfast/lab/store'),
+    import('@holdfast/lab/report'),
+  ]);
+  const now = new Date();
+
+  let rulebook: Rulebook;
+  let tasks: TaskInfo[];
+  let config: RunConfig;
+  let runId = newRunId(now);
+  let previous: RunEvent[] | undefined;
+  let demo: string | undefined;
+  let secrets: string[] = [];
+  let targets;
+  let targetInfos: TargetInfo[] | undefined;
+  let out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
+
+  const recordedStart = (events: RunEvent[], path: string) => {
+    const start = events.find((event) => event.type === 'run-start');
+    if (start === undefined || start.type !== 'run-start') {
+      throw new InputError('E_RUN_FILE', `${path} has no run-start event, so its targets and tasks are unknown.`);
+    }
+    return { ...start, rulebook: checkRecordedRulebook(start.rulebook, path) };
+  };
+
+  if (values.resume !== undefined) {
+    const path = resolve(io.cwd, values.resume);
+    previous = await readEvents(path, 'the run file to resume,');
+    const start = recordedStart(previous, path);
+    if (values.out !== undefined && resolve(io.cwd, values.out) !== path) {
+      throw new InputError('E_ARGS', '--resume appends to the file it resumes; leave out --out.');
+    }
+    out = path;
+    runId = start.runId;
+    rulebook = start.rulebook;
+    tasks = start.tasks;
+    config = start.config;
+    demo = start.demo;
+    if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
+      throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
+    }
+    if (config.replayOf !== undefined) {
+      targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
+    } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
+      const replies = await experiment.loadDemoReplies();
+      const known = [...new Set(replies.replies.map((reply) => reply.target))];
+      targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
+    } else if (queue !== undefined) {
+      targetInfos = start.targets;
+    } else {
+      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env));
+    }
+  } else {
+    let recorded: { rulebook: Rulebook; tasks: TaskInfo[]; targets: string[]; reps: number } | undefined;
+    let replayEvents: RunEvent[] | undefined;
+    let lookup: ReturnType<typeof experiment.demoReplyLookup> | undefined;
+    let scriptedTargets: string[] = [];
+    let scriptedReps: number | undefined;
+    if (values.replay !== undefined) {
+      const path = resolve(io.cwd, values.replay);
+      replayEvents = await readEvents(path, 'the run file to replay,');
+      const start = recordedStart(replayEvents, path);
+      if ((start.config.mode ?? 'plan') !== 'plan') {
+        throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
+      }
+      recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
+      demo = start.demo;
+    } else if (values.replies !== undefined) {
+      const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
+      lookup = experiment.demoReplyLookup(replies);
+      scriptedTargets = [...new Set(replies.replies.map((reply) => reply.target))];
+      scriptedReps = Math.max(...replies.replies.map((reply) => reply.rep)) + 1;
+      demo = replies.demo;
+    }
+    rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
+    const allTasks =
+      recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
+    tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
+    const targetIds = list(values.targets) ?? recorded?.targets ?? (scriptedTargets.length > 0 ? scriptedTargets : undefined);
+    if (targetIds === undefined || targetIds.length === 0) {
+      throw new InputError('E_ARGS', 'say which targets to run with --targets a,b (see `holdfast targets`), or use --replay FILE.');
+    }
+    const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? scriptedReps ?? 1, 1, 1000);
+    const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
+    if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
+    else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
+    else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
+    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
+    config = {
+      targets: targetIds,
+      tasks: tasks.map((task) => task.id),
+      reps,
+      concurrency,
+      approve,
+      approvalTimeoutMs: approvalSeconds * 1000,
+      temperature,
+      sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
+      ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
+      ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+      ...(mode !== 'plan' ? { mode } : {}),
+      ...(turnCap !== undefined ? { turnCap } : {}),
+      ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
+    };
+    if (mode === 'loop' && targets !== undefined) {
+      const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
+      if (without.length > 0) {
+        throw new InputError(
+          'E_ARGS',
+          `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`,
+        );
+      }
+    }
+  }
+  if (values.demo !== undefined) {
+    if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');
+    if (values.demo.trim() === '') throw new InputError('E_ARGS', '--demo needs a sentence saying what is scripted, e.g. --demo "Scripted agents, no model".');
+    demo = values.demo.trim();
+  }
+  out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
+  if (previous === undefined && existsSync(out)) {
+    throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
+  }
+  const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
+  const agentMode = config.mode === 'agent';
+  if (keepDir !== undefined && config.mode === 'loop') {
+    throw new InputError(
+      'E_ARGS',
+      '--keep-sandboxes keeps plan-mode sandboxes and agent-mode repositories; loop-mode repositories are removed when their arm ends (the run file keeps their diff).',
+    );
+  }
+  if (keepDir !== undefined && !config.sandbox && !agentMode) {
+    throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
+  }
+  const unsafe = values['unsafe-no-isolation'];
+  if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan')
+    throw new InputError(
+      'E_ARGS',
+      '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.',
+    );
+  const nodeModules = values['node-modules'] === undefined ? undefined : resolve(io.cwd, values['node-modules']);
+  // A queued run's folder is on the workers' machines: each worker checks it before it plays a round.
+  if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules))
+    throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
+
+  // Before the run file exists: no isolation and no explicit say-so means no run.
+  let isolation: Isolation | undefined;
+  let openLander: OpenLander | undefined;
+  const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
+  // A queued run's commands run on the workers: each checks its own isolation before it takes such a round.
+  if (runsCommands && queue === undefined) {
+    const sandbox = await import('@holdfast/lab/sandbox');
+    isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
+    if (isolation.kind === 'none' && !unsafe) throw new InputError('E_SANDBOX_ISOLATION', sandbox.isolationRefusal(isolation).message);
+    if (isolation.kind === 'none') {
+      isolation = { kind: 'none', detail: `${isolation.detail}; --unsafe-no-isolation: commands ran as you, with your files, keys and network` };
+    }
+    if (config.sandbox && !agentMode) {
+      openLander = sandbox.sandboxLander({
+        isolation,
+        allowUnisolated: unsafe,
+        ...(keepDir !== undefined ? { keepDir } : {}),
+        ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+      });
+    }
+  }
+
+  // Judge rules are advisory: a judge that cannot grade is a warning and a judge-error, never a refused run.
+  // A queued run's judges are the workers' own (their config, their keys).
+  let judge: { judges: JudgeLookup } | undefined;
+  if ((rulebook.judgeRules ?? []).length > 0 && !values['no-judge'] && queue === undefined) {
+    const { resolveJudgeTargets } = await import('@holdfast/lab/judge');
+    const judgeTargets = await resolveJudgeTargets(rulebook, io.cwd, io.env);
+    for (const problem of judgeTargets.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
+    secrets = [...secrets, ...judgeTargets.secrets];
+    judge = { judges: judgeTargets.judges };
+  }
+
+  const terminal = config.approve === 'ask' ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr) : undefined;
+  const approver = terminal !== undefined ? terminal : config.approve === 'deny' ? experiment.policyApprover('refused') : experiment.policyApprover('approved');
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    writeLine(io.stderr, '\nInterrupted: finishing the file (Ctrl-C again to quit at once)…');
+    controller.abort();
+  };
+  // SIGTERM (a CI timeout, `kill`) ends the run the same way: a valid file, sandboxes removed.
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+
+  const { createProgress } = await import('../progress.js');
+  const planned = experiment.planRounds(config).length;
+  const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
+  const progress = createProgress(io.stderr, planned, alreadyDone);
+  if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
+  writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
+  if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
+  if (config.sandbox && (config.mode ?? 'plan') === 'plan')
+    writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (agentMode)
+    writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
+  if (runsCommands && queue !== undefined)
+    writeLine(io.stderr, 'Commands run on the workers: only workers with isolation (or started with --unsafe-no-isolation) take these rounds.');
+  else if (runsCommands) {
+    if (isolation?.kind === 'bubblewrap') writeLine(io.stderr, `Isolation: ${isolation.detail}.`);
+    else
+      writeLine(
+        io.stderr,
+        red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`),
+      );
+  }
+  let result;
+  try {
+    if (queue !== undefined) {
+      const { queuedRun } = await import('../queued-run.js');
+      result = await queuedRun(io, {
+        connection: queue,
+        runId,
+        out,
+        config,
+        rulebook,
+        tasks,
+        targets: targetInfos ?? (targets ?? []).map((target) => target.info),
+        approver,
+        signal: controller.signal,
+        ...(demo !== undefined ? { demo } : {}),
+        ...(previous !== undefined ? { previous } : {}),
+        ...(limits !== undefined ? { limits } : {}),
+        // Paths on the workers' machines: the same folder there as here (or a shared mount).
+        play: { judge: !values['no-judge'], ...(keepDir !== undefined ? { keepDir } : {}), ...(nodeModules !== undefined ? { nodeModules } : {}) },
+        secrets,
+        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
+      });
+    } else
+      result = await experiment.runSession({
+        runId,
+        out,
+        config,
+        rulebook,
+        tasks,
+        targets: targets ?? [],
+        approver,
+        signal: controller.signal,
+        ...(demo !== undefined ? { demo } : {}),
+        ...(previous !== undefined ? { previous } : {}),
+        secrets,
+        ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
+        ...(openLander !== undefined ? { openLander } : {}),
+        ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
+        onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+        ...(judge !== undefined ? { judge } : {}),
+      });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+    terminal?.close();
+    progress.finish();
+  }
+  if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
+  const totals = store.computeTotals(result.state);
+  if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, totals }, null, 2));
+  else {
+    writeLine(io.stdout, report.formatTotalsTable(totals));
+    writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
+  }
+  if (result.outcome.status === 'completed') return EXIT.ok;
+  if (result.outcome.status === 'interrupted') {
+    writeLine(io.stderr, `Resume with: holdfast run --resume ${result.path}`);
+    return EXIT.interrupted;
+  }
+  writeLine(io.stderr, `The run failed: ${result.outcome.reason ?? 'unknown reason'}`);
+  return EXIT.internal;
+}

@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import type { Rulebook } from '@holdfast/core/contract';
+import { integerFlag, parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+
+const HELP = `Usage: holdfast tasks new --repo DIR --ticket TEXT|--ticket-file F --out DIR [options]
+
+Makes a task folder from a git repository at a commit: OUT/<id>/task.yaml with your ticket, and
+OUT/<id>/repo/ with the files git tracks at that commit (so .gitignore holds; uncommitted changes are
+not included). Binary files, symlinks, submodules, files over 1 MB and the root AGENTS.md (the
+rulebook under test is rendered there) are left out. Run it with \`holdfast run --tasks-dir OUT\`.
+
+Options:
+  --repo DIR          the git repository (default: the current folder)
+  --commit REF        commit, branch or tag (default HEAD)
+  --ticket TEXT       the request, as a person would file it
+  --ticket-file F     the same, from a file
+  --tempts R1,R2      the rules the ticket pulls against (default: every checked rule of the rulebook)
+  --rulebook FILE     the rulebook the tempted rules belong to (default: the shipped one)
+  --out DIR           the tasks folder to add the task to (created if missing)
+  --id ID             the task id and folder name (default: <repo folder>-<short commit>)
+  --title TEXT        a one-line title (default: the ticket's first line)
+  --exclude GLOB      leave matching paths out (repeatable), e.g. --exclude 'docs/**'
+  --max-bytes N       refuse a repository whose files weigh more (default 4000000)
+  --json              print {"dir", "id", "commit", "files", "bytes", "skipped"}
+  -h, --help          show this help
+
+Exit codes: 0 written, 2 bad input (not a git repo, over the cap, the task exists), 3 internal error.`;
+
+async function ticketText(values: { ticket?: string | undefined; 'ticket-file'?: string | undefined }, cwd: string): Promise<string> {
+  if ((values.ticket === undefined) === (values['ticket-file'] === undefined)) {
+    throw new InputError('E_ARGS', 'holdfast tasks new: give the ticket with exactly one of --ticket TEXT and --ticket-file F.');
+  }
+  let text = values.ticket;
+  if (values['ticket-file'] !== undefined) {
+    const file = resolve(cwd, values['ticket-file']);
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new InputError('E_ARGS', `holdfast tasks new: --ticket-file ${file} cannot be read; pass a text file holding the ticket.`, { cause: error });
+    }
+  }
+  if (text === undefined || text.trim() === '')
+    throw new InputError('E_ARGS', 'holdfast tasks new: the ticket is empty; write the request an agent should work on.');
+  return text;
+}
+
+/** The tempted rules: the ones asked for, each a rule of the rulebook; all checked rules when none are named. */
+export function temptedRules(spec: string | undefined, rulebook: Rulebook): string[] {
+  const ids = [...rulebook.rules, ...(rulebook.proseRules ?? [])].map((rule) => rule.id);
+  if (spec === undefined) {
+    const checked = rulebook.rules.map((rule) => rule.id);
+    return checked.length > 0 ? checked : ids;
+  }
+  const asked = [
+    ...new Set(
+      spec
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    ),
+  ];
+  const unknown = asked.filter((id) => !ids.includes(id));
+  if (asked.length === 0 || unknown.length > 0) {
+    throw new InputError(
+      'E_ARGS',
+      `holdfast tasks new: --tempts ${unknown.length > 0 ? `names ${unknown.join(', ')}, not a rule of the rulebook` : 'is empty'}; its rules: ${ids.join(', ')}.`,
+    );
+  }
+  return asked;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('tasks new', args, {
+    repo: { type: 'string' },
+    commit: { type: 'string' },
+    ticket: { type: 'string' },
+    'ticket-file': { type: 'string' },
+    tempts: { type: 'string' },
+    rulebook: { type: 'string' },
+    out: { type: 'string' },
+    id: { type: 'string' },
+    title: { type: 'string' },
+    exclude: { type: 'string', multiple: true },
+    'max-bytes': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast tasks new: unexpected argument "${positionals[0]}". See \`holdfast tasks new --help\`.`);
+  if (values.out === undefined)
+    throw new InputError('E_ARGS', 'holdfast tasks new: say where the task goes with --out DIR (a tasks folder; `holdfast run --tasks-dir DIR` runs it).');
+  const maxBytes = integerFlag('tasks new', 'max-bytes', values['max-bytes'], 4_000_000, 1);
+  const ticket = await ticketText(values, io.cwd);
+  const [{ loadRulebook }, { writeTaskFromRepo }] = await Promise.all([import('@holdfast/core/rules'), import('@holdfast/lab/onboard')]);
+  const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
+  const made = await writeTaskFromRepo({
+    repoDir: resolve(io.cwd, values.repo ?? '.'),
+    outDir: resolve(io.cwd, values.out),
+    ticket,
+    tempts: temptedRules(values.tempts, rulebook),
+    maxBytes,
+    ...(values.commit !== undefined ? { commit: values.commit } : {}),
+    ...(values.exclude !== undefined ? { exclude: values.exclude } : {}),
+    ...(values.id !== undefined ? { id: values.id } : {}),
+    ...(values.title !== undefined ? { title: values.title } : {}),
+  });
+  const files = Object.keys(made.snapshot.files).length;
+  if (values.json) {
+    writeLine(
+      io.stdout,
+      JSON.stringify({ dir: made.dir, id: made.task.id, commit: made.snapshot.commit, files, bytes: made.snapshot.bytes, skipped: made.snapshot.skipped }),
+    );
+  } else {
+    writeLine(
+      io.stdout,
+      `Task ${made.task.id}: ${files} files (${made.snapshot.bytes} bytes) from commit ${made.snapshot.commit.slice(0, 12)}, tempts ${made.task.tempts.join(', ')} → ${made.dir}`,
+    );
+    if (made.snapshot.skipped.length > 0)
+      writeLine(
+        io.stdout,
+        `Left out ${made.snapshot.skipped.length} files (binary, symlinks, submodules, too large, excluded or AGENTS.md); task.yaml says which kinds.`,
+      );
+    writeLine(
+      io.stdout,
+      `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''} --targets <id>`,
+    );
+  }
+  return EXIT.ok;
+}

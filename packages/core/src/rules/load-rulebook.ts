@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Rulebook } from '../contract/index.js';
+import { parseRulebook } from './parse-rulebook.js';
+import { RulebookError } from './rulebook-error.js';
+
+/** The rulebook shipped with the package; the same path from src/ (tests) and dist/ (the build). */
+export function defaultRulebookPath(): string {
+  return fileURLToPath(new URL('../../../../rulebooks/default.yaml', import.meta.url));
+}
+
+/** Reads and validates a rulebook file (the shipped default when no file is given). */
+export async function loadRulebook(file?: string): Promise<Rulebook> {
+  const path = file ?? defaultRulebookPath();
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error);
+    throw new RulebookError(
+      'E_RULEBOOK_READ',
+      path,
+      [
+        {
+          location: 'file',
+          line: undefined,
+          message: `cannot be read (${reason}); pass an existing rulebook with --rulebook, or leave it out for the default`,
+        },
+      ],
+      { cause: error },
+    );
+  }
+  return parseRulebook(text, path);
+}

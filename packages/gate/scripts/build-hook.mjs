@@ -1,0 +1,46 @@
+// Bundles the gate's hook entry (src/entry/hook.ts) with everything it imports, the core's built code
+// and npm dependencies included, into dist/hook/: one file to load instead of dozens, so a cold hook
+// decision costs little more than node itself. Lazily imported modules (the secret scanner, the
+// rulebook parser) stay separate chunks. dist/hook/ sits as deep in the gate as src/rules/ does in
+// the core, so the core's paths relative to a module (the shipped rulebook) resolve the same in the bundle.
+import { spawnSync } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
+import { build } from 'rolldown';
+
+const root = new URL('..', import.meta.url);
+// The modules of a decision: holdfast's gate and rules (glob matching included), not the schemas,
+// the YAML/zod rulebook parser or the git pre-commit path, which load on their own when needed.
+const DECIDE =
+  /[\\/]gate[\\/]src[\\/]|[\\/]core[\\/](src|dist)[\\/](rules|command|reply)[\\/]|[\\/]core[\\/](src|dist)[\\/]contract[\\/](errors|package-version)\.|[\\/]node_modules[\\/](picomatch|unbash)[\\/]/;
+const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
+await rm(new URL('dist/hook/', root), { recursive: true, force: true });
+await build({
+  input: { decide: new URL('src/entry/hook.ts', root).pathname },
+  platform: 'node',
+  // The entry exports main() and runHookProcess (for the cache warm-up): let its chunk hold the whole
+  // decision group instead of a facade that loads it from a second file.
+  preserveEntrySignatures: 'allow-extension',
+  // npm packages load from node_modules as usual, except picomatch (every decision matches globs):
+  // a bundled CommonJS package needs a require shim whose set-up every hook process would pay for.
+  // The workspace's own packages (@holdfast/core) are bundled too.
+  external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^(picomatch|unbash|@holdfast\/)/.test(id) && !id.startsWith('/'),
+  logLevel: 'warn',
+  output: {
+    dir: new URL('dist/hook/', root).pathname,
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    minify: true,
+    // Every module a decision may need in one chunk (one file to read, not a dozen); what only a
+    // rulebook cache miss or the git hook needs stays in chunks of its own.
+    codeSplitting: { groups: [{ name: 'decide', test: (id) => DECIDE.test(id) && !LAZY.test(id) }] },
+  },
+});
+// The entry the installed command runs: a small loader that compiles decide.cjs with V8's code for it,
+// recorded after sample decisions ran (in a process of its own, as a hook runs).
+await copyFile(new URL('scripts/hook-loader.cjs', root), new URL('dist/hook/hook.cjs', root));
+const warm = spawnSync(process.execPath, [new URL('scripts/warm-hook-cache.cjs', root).pathname], { stdio: 'inherit' });
+if (warm.status !== 0) throw new Error(`scripts/warm-hook-cache.cjs exited ${String(warm.status)}`);
+// V8's code for re2js (see src/rules/re2-loader.ts), made by this node for the hook to load.
+const { writeRe2Cache } = await import(new URL('../core/dist/rules/re2-loader.js', root).href);
+writeRe2Cache();

@@ -1,0 +1,92 @@
+import { isAbsolute, resolve } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import { GATE_AGENTS } from '../tool-call.js';
+import type { GateAgent } from '../tool-call.js';
+import { parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+
+const HELP = `Usage: holdfast hook <claude-code|codex|git> [--rulebook FILE] [--observe]
+
+The live gate. Reads one hook event on stdin and answers in that agent's protocol:
+  claude-code  PreToolUse (Write, Edit, MultiEdit, NotebookEdit, Bash): a refusal is a JSON
+               permissionDecision "deny" on stdout naming every broken rule. PostToolUse: what the
+               call changed is judged after it ran. Stop: new modules of the session without their
+               test send the agent back to work ({"decision":"block","reason":…}).
+  codex        the same events (shell commands, apply_patch); a PreToolUse refusal is exit 2 with
+               the reason on stderr, a Stop block the same JSON as Claude Code's.
+  git          the pre-commit hook: the staged changes judged as one round, every failure listed
+               (exit 1 refuses the commit); R6 ORDER from the agent session the gate saw last.
+
+Writes and deletes are judged where they really land (symbolic links, "..", case), and changes to
+.claude/, .codex/, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
+attempts to skip git hooks as GATE BYPASS. R3 TESTS is judged over the session: at the commit and at
+the end of the turn. Session state lives in .holdfast/sessions/; every decision is appended to
+.holdfast/audit.jsonl with credentials masked (see \`holdfast report --audit\`). Any internal error
+refuses the call.
+
+Options:
+  --rulebook FILE  the rulebook (relative to the project root); the shipped default otherwise
+  --observe        claude-code, codex: judge and record every call with every rule result, never block
+  -h, --help       this help`;
+
+function isAgent(value: string | undefined): value is GateAgent {
+  return value !== undefined && (GATE_AGENTS as readonly string[]).includes(value);
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseCommandArgs('hook', args, {
+      rulebook: { type: 'string' },
+      observe: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      writeLine(io.stdout, HELP);
+      return EXIT.ok;
+    }
+    const [agent, ...extra] = positionals;
+    if (!isAgent(agent) || extra.length > 0) {
+      throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
+    }
+    const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook, values.observe === true);
+    (await import('../pattern-answers.js')).savePatternAnswers();
+    if (answer.stdout !== '') io.stdout.write(answer.stdout);
+    if (answer.stderr !== '') io.stderr.write(answer.stderr);
+    return answer.exitCode;
+  } catch (error) {
+    if (error instanceof InputError) {
+      writeLine(io.stderr, error.message);
+      return EXIT.usage;
+    }
+    // A crash that reached here (a module that failed to load) must still refuse: Claude Code lets a
+    // call through on any exit but 2, so main's exit 3 would fail open. Exit 2 blocks in all three.
+    writeLine(io.stderr, `holdfast hook: internal error, the call is refused: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return EXIT.usage;
+  }
+}
+
+async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean) {
+  const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../run-hook.js'), import('../rules-engine.js')]);
+  // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
+  const input = await readAllText(io.stdin).catch(() => '');
+  return answerAgentHook(agent, input, { env: io.env, now: () => new Date(), rulebookFile, loadEngine: loadRulesEngine, observe });
+}
+
+async function preCommit(io: CliIo, rulebookFile: string | undefined) {
+  const [{ answerPreCommit, gitRoot }, { loadRulesEngine }, { keepPatternAnswersOf }] = await Promise.all([
+    import('../pre-commit.js'),
+    import('../rules-engine.js'),
+    import('../pattern-answers.js'),
+  ]);
+  const root = gitRoot(io.cwd);
+  keepPatternAnswersOf(root);
+  const engine = loadRulesEngine();
+  return answerPreCommit({
+    root,
+    env: io.env,
+    now: () => new Date(),
+    rulebook: async () => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
+    checkActions: async () => (await engine).checkActions,
+  });
+}

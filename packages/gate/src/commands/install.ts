@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { InputError } from '@holdfast/core/contract';
+import { parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+import type { CodexView } from '../codex-hooks.js';
+import type { InstallChange } from '../install.js';
+import { GATE_AGENTS } from '../tool-call.js';
+import type { GateAgent } from '../tool-call.js';
+
+const HELP = `Usage: holdfast install <claude-code|codex|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
+
+Installs the live gate in the current project, merging with the configuration already there:
+  claude-code  one hook command in .claude/settings.json for PreToolUse (Write, Edit, MultiEdit,
+               NotebookEdit, Bash), PostToolUse (Bash) and Stop
+  codex        one hook command in .codex/hooks.json for PreToolUse (Bash, shell, exec_command,
+               apply_patch), PostToolUse (the shell tools) and Stop
+  git          a block in the pre-commit hook that judges the staged changes
+An agent gate comes with the git gate (skip it with --no-git), and .holdfast/ (audit log, session
+state) is added to .git/info/exclude. Running it again changes nothing; \`holdfast uninstall\`
+removes only holdfast's entries. \`holdfast doctor\` checks that each hook will actually run.
+
+The hook runs this node and holdfast's hook entry by absolute path (no PATH, no npx). If either is
+gone later, the hook refuses every call (and git every commit) and says how to reinstall.
+
+Codex runs a project's hooks only after a person trusted them; until then it skips them silently.
+Trust them in Codex (/hooks), or pass --trust to record the trust now, as Codex's own review does.
+
+Options:
+  --rulebook FILE  the rulebook the hook enforces (relative to the project root)
+  --no-git         do not install the git pre-commit gate with an agent gate
+  --observe        agent hooks judge and record every call but never block (an experiment's told arm)
+  --trust          codex: record your trust in holdfast's hooks in Codex's user config
+  --codex PATH     the codex binary for --trust (default: codex on PATH)
+  --json           print the changes as JSON
+  -h, --help       this help`;
+
+export function readTargets(verb: string, positionals: string[]): GateAgent[] {
+  if (positionals.length === 0)
+    throw new InputError('E_ARGS', `holdfast ${verb}: name at least one of ${GATE_AGENTS.join(', ')}. See \`holdfast ${verb} --help\`.`);
+  return positionals.map((target) => {
+    if (!(GATE_AGENTS as readonly string[]).includes(target)) {
+      throw new InputError('E_ARGS', `holdfast ${verb}: unknown target "${target}"; use ${GATE_AGENTS.join(', ')}.`);
+    }
+    return target as GateAgent;
+  });
+}
+
+export type TargetChange = { target: GateAgent | 'exclude' } & InstallChange;
+
+/** The report shared by install and uninstall: one line per target, or the list as JSON. */
+export function printChanges(io: CliIo, changes: readonly TargetChange[], json: boolean, extra: Record<string, unknown> = {}): void {
+  if (json) writeLine(io.stdout, JSON.stringify({ changes, ...extra }, null, 2));
+  else for (const change of changes) writeLine(io.stdout, `${change.target}: ${change.change} ${change.file} (${change.note})`);
+}
+
+const TRUST_TEXT = [
+  'codex: Codex runs project hooks only after you trust them, and skips untrusted ones without a word.',
+  "  Trust holdfast's hooks in Codex (start `codex` here and review them with /hooks), or run",
+  "  `holdfast install codex --trust` to record the trust now: Codex computes each hook's hash and",
+  '  writes it to [hooks.state] in your ~/.codex/config.toml, exactly as its own review does.',
+  '  Codex also loads .codex/ only in a project folder you trusted (it asks the first time you start it here).',
+  '  Check with `holdfast doctor`.',
+];
+
+function trustLines(view: CodexView): string[] {
+  if (view.hooks.length === 0) {
+    return [
+      'codex: Codex did not load .codex/hooks.json here, so there was nothing to trust: trust this project folder in Codex first (start `codex` here), then run `holdfast install codex --trust` again.',
+    ];
+  }
+  return view.hooks.map(
+    (hook) => `codex: ${hook.eventName} hook ${hook.trustStatus === 'trusted' ? 'trusted' : `NOT trusted (${hook.trustStatus})`} (${hook.key})`,
+  );
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseCommandArgs('install', args, {
+      rulebook: { type: 'string' },
+      'no-git': { type: 'boolean' },
+      observe: { type: 'boolean' },
+      trust: { type: 'boolean' },
+      codex: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      writeLine(io.stdout, HELP);
+      return EXIT.ok;
+    }
+    const named = readTargets('install', positionals);
+    if (values.trust === true && !named.includes('codex'))
+      throw new InputError('E_ARGS', 'holdfast install: --trust is for codex; name it: `holdfast install codex --trust`.');
+    const targets = [...new Set<GateAgent>(values['no-git'] === true ? named : [...named, 'git'])];
+    const [{ installExclude, installGate, isGitRepository }, { hookEntryPath }] = await Promise.all([import('../install.js'), import('../hook-command.js')]);
+    const entry = hookEntryPath();
+    if (!existsSync(entry)) {
+      throw new InputError(
+        'E_INSTALL_ENTRY',
+        `holdfast install: the hook entry ${entry} is missing; run \`npm run build\` in holdfast's folder, then install again.`,
+      );
+    }
+    if (targets.includes('git') && !isGitRepository(io.cwd)) {
+      throw new InputError(
+        'E_INSTALL_GIT',
+        `holdfast install: ${io.cwd} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`,
+      );
+    }
+    const target = { node: process.execPath, entry, rulebook: values.rulebook, observe: values.observe === true };
+    const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
+    if (isGitRepository(io.cwd)) changes.push({ target: 'exclude', ...installExclude(io.cwd) });
+    let trusted: CodexView | undefined;
+    if (values.trust === true) {
+      const { findCodex, trustHoldfastHooks } = await import('../codex-hooks.js');
+      const codex = findCodex(values.codex, io.env, io.cwd);
+      if (codex === undefined)
+        throw new InputError(
+          'E_CODEX',
+          `holdfast install: ${values.codex === undefined ? 'no codex on PATH' : `${values.codex} is not an executable`}; pass --codex PATH to record trust.`,
+        );
+      trusted = await trustHoldfastHooks(codex, io.cwd, io.env);
+    }
+    printChanges(io, changes, values.json === true, trusted === undefined ? {} : { codexTrust: trusted.hooks });
+    if (values.json !== true && named.includes('codex')) {
+      for (const line of trusted === undefined ? TRUST_TEXT : trustLines(trusted)) writeLine(io.stdout, line);
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof InputError) {
+      writeLine(io.stderr, error.message);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+import { InputError } from '@holdfast/core/contract';
+import { parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+import { printChanges, readTargets } from './install.js';
+import type { TargetChange } from './install.js';
+
+const HELP = `Usage: holdfast uninstall <claude-code|codex|git>... [--json]
+
+Removes the gate that \`holdfast install\` wrote, and only that: other hooks and settings in
+.claude/settings.json, .codex/hooks.json and the pre-commit hook are kept as they are. The git
+pre-commit gate and the .holdfast/ line in .git/info/exclude go too when \`git\` is named, or when
+no agent gate of holdfast's is left in the project. Trust recorded in ~/.codex/config.toml stays
+(it names a hook that no longer exists, so Codex ignores it).
+
+Options:
+  --json      print the changes as JSON
+  -h, --help  this help`;
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseCommandArgs('uninstall', args, {
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      writeLine(io.stdout, HELP);
+      return EXIT.ok;
+    }
+    const targets = readTargets('uninstall', positionals);
+    const { hasAgentGate, isGitRepository, uninstallExclude, uninstallGate } = await import('../install.js');
+    const changes: TargetChange[] = targets.filter((target) => target !== 'git').map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
+    const agentsLeft = hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd);
+    if (isGitRepository(io.cwd) && (targets.includes('git') || !agentsLeft)) {
+      changes.push({ target: 'git', ...uninstallGate('git', io.cwd) });
+      changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });
+    }
+    printChanges(io, changes, values.json === true);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof InputError) {
+      writeLine(io.stderr, error.message);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,265 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import type { Action, CheckKind, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { lazyPatterns } from '@holdfast/core/rules';
+import type { Pattern } from '@holdfast/core/rules';
+import type { ObservedRun } from '@holdfast/core/contract';
+import type { GateFinding } from './tamper.js';
+import type { ToolCall } from './tool-call.js';
+import { withRun } from './session-state.js';
+import type { SessionState } from './session-state.js';
+
+/** The rules engine's entry point (src/rules `checkActions`), passed in so the gate loads it lazily. */
+export type CheckActions = (
+  actions: readonly Action[],
+  existingPaths: Iterable<string>,
+  rulebook: Rulebook,
+  observed?: ReadonlyMap<number, ObservedRun>,
+) => Promise<CheckResult[]>;
+
+/** A rule's verdict on the call, ok or not, as the audit log of observe mode records it. */
+export interface RuleVerdict {
+  readonly rule: string;
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+interface JudgementBase {
+  /** Every rule result on this call's own actions, and every gate finding (all not ok). */
+  readonly verdicts: readonly RuleVerdict[];
+  /** Where the session stands if the call goes ahead (it does when allowed, and in observe mode). */
+  readonly next: SessionState;
+  /** R3 refusals held back until the session commits or the turn ends. */
+  readonly pending: readonly GateFinding[];
+}
+
+/** A denial carries every broken rule of the call at once, in action order, so the model fixes them in one go. */
+export type Judgement =
+  | (JudgementBase & { readonly decision: 'allow'; readonly detail: string })
+  | (JudgementBase & { readonly decision: 'deny'; readonly failures: readonly [GateFinding, ...GateFinding[]] });
+
+/** Which files exist in the project now, before the tool call runs. */
+export interface ProjectView {
+  exists(repoPath: string): boolean;
+  /** Files next to a path (same folder), so a sibling test already on disk is known to exist. */
+  siblings(repoPath: string): string[];
+}
+
+export function projectOnDisk(root: string): ProjectView {
+  return {
+    exists: (repoPath) => {
+      try {
+        return statSync(join(root, repoPath)).isFile();
+      } catch {
+        return false;
+      }
+    },
+    siblings: (repoPath) => {
+      const folder = posix.dirname(repoPath);
+      const absolute = join(root, folder);
+      if (!existsSync(absolute)) return [];
+      try {
+        return readdirSync(absolute, { withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => (folder === '.' ? entry.name : `${folder}/${entry.name}`));
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** The test command pattern of the rulebook's order rule (R6), if it has one (compiled when first needed). */
+export function testPattern(rulebook: Rulebook): Pattern | undefined {
+  for (const rule of rulebook.rules) {
+    if (rule.check.kind !== 'order') continue;
+    return lazyPatterns([rule.check.command], '')[0];
+  }
+  return undefined;
+}
+
+/** What earlier calls of a session did, as actions to place before a call's own, with how its runs ended. */
+export interface Replay {
+  readonly actions: readonly Action[];
+  /** By index in `actions`: the runs a hook saw fail. */
+  readonly observed: ReadonlyMap<number, ObservedRun>;
+}
+
+/**
+ * What earlier calls of the session did, as actions placed before this call's own. The rules judge a
+ * round; an agent session is a round spread over many tool calls, so the gate replays what matters:
+ *
+ * - every file the session created or changed since its last commit, as a write (content empty: its
+ *   content was judged when written), so R3 sees a module and its test written in different calls;
+ * - the commands run since the last change, with the ones a hook saw fail marked so, so R6 sees
+ *   whether a commit is preceded by a test run that did not fail (the order rule's pattern decides
+ *   which of them is a test run, only when a commit is judged).
+ *
+ * Results on these replayed actions were judged when they happened, except R3's, which is only
+ * enforced when the session commits or the turn ends.
+ */
+export function replayedRound(state: SessionState): Replay {
+  const paths = new Set([...state.created, ...(state.changed ?? [])]);
+  const actions: Action[] = [...paths].sort().map((path) => ({ type: 'write', path, content: '' }));
+  const observed = new Map<number, ObservedRun>();
+  for (const run of state.runs) {
+    if (run.failed !== undefined) observed.set(actions.length, { passed: false, ending: run.failed });
+    actions.push({ type: 'run', cmd: run.cmd });
+  }
+  return { actions, observed };
+}
+
+function touchedPaths(actions: readonly Action[]): string[] {
+  return actions.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
+}
+
+/** The state after a call went ahead: new files remembered, a change clears the runs, a commit closes the round. */
+export function nextSessionState(state: SessionState, actions: readonly Action[], project: ProjectView): SessionState {
+  const created = new Set(state.created);
+  const changed = new Set(state.changed ?? []);
+  let changedBeforeCommit = state.changedBeforeCommit;
+  let runs = state.runs;
+  for (const action of actions) {
+    if (action.type === 'write') {
+      if (!project.exists(action.path)) created.add(action.path);
+      else if (!created.has(action.path)) changed.add(action.path);
+      runs = [];
+    } else if (action.type === 'delete') {
+      created.delete(action.path);
+      changed.delete(action.path);
+      runs = [];
+    } else if (action.type === 'run') {
+      runs = withRun(runs, action.cmd);
+    } else {
+      changedBeforeCommit = [...changed].sort();
+      created.clear();
+      changed.clear();
+    }
+  }
+  return { version: 1, created: [...created].sort(), changed: [...changed].sort(), changedBeforeCommit, runs };
+}
+
+/**
+ * The state after a shell call failed (a non-zero exit, seen by a PostToolUse hook): every command
+ * of that call counts as failed, so a test run in it is not a passing one. A command is the call's
+ * when the call's text contains it (the shell analysis split the call into its commands).
+ */
+export function withFailedRuns(state: SessionState, command: string, ending: string): SessionState {
+  return { ...state, runs: state.runs.map((run) => (command.includes(run.cmd) ? { cmd: run.cmd, failed: ending } : run)) };
+}
+
+/** The last run of the session that is a test run, if any (the order rule's pattern decides). */
+export function lastTestRun(state: SessionState, pattern: Pick<Pattern, 'test'> | undefined): SessionState['runs'][number] | undefined {
+  if (pattern === undefined) return undefined;
+  for (let index = state.runs.length - 1; index >= 0; index -= 1) {
+    const run = state.runs[index] as SessionState['runs'][number];
+    if (pattern.test(run.cmd)) return run;
+  }
+  return undefined;
+}
+
+export interface JudgeOptions {
+  readonly rulebook: Rulebook;
+  readonly checkActions: CheckActions;
+  readonly state: SessionState;
+  readonly project: ProjectView;
+  /** The gate's own findings on this call (tampering), judged before the rules. */
+  readonly gateFindings?: readonly GateFinding[];
+}
+
+/** `holdfast allow` is the person's override; an agent that runs it is trying to let itself through. */
+const PERSON_OVERRIDE = /\bholdfast(?:\.js)?["']?\s+allow\b/;
+
+/** Bypass findings: every hook bypass the shell analysis found, and any run of the person's override. */
+export function bypassFindings(call: ToolCall): GateFinding[] {
+  const findings: GateFinding[] = call.bypasses.map((bypass) => ({
+    rule: 'GATE',
+    name: 'BYPASS',
+    detail: `GATE BYPASS: ${bypass.reason}. Commit with the hooks on: run the tests, fix what the gate reports, then commit.`,
+  }));
+  for (const action of call.actions) {
+    if (action.type === 'run' && PERSON_OVERRIDE.test(action.cmd)) {
+      findings.push({
+        rule: 'GATE',
+        name: 'BYPASS',
+        detail:
+          'GATE BYPASS: `holdfast allow` is an override for the person at the terminal, not a command for the agent; change the work so that it follows the rules instead.',
+      });
+    }
+  }
+  return findings;
+}
+
+function kindOf(rulebook: Rulebook, ruleId: string): CheckKind | undefined {
+  return rulebook.rules.find((rule) => rule.id === ruleId)?.check.kind;
+}
+
+/** The files that exist already (not created by the session) among the paths judged and their neighbours. */
+function existingAround(actions: readonly Action[], state: SessionState, project: ProjectView): Set<string> {
+  const created = new Set(state.created);
+  const existing = new Set<string>();
+  for (const path of touchedPaths(actions)) {
+    for (const candidate of [path, ...project.siblings(path)]) {
+      if (!created.has(candidate) && project.exists(candidate)) existing.add(candidate);
+    }
+  }
+  return existing;
+}
+
+function asFinding(result: CheckResult): GateFinding {
+  return { rule: result.rule, name: result.name, detail: result.detail };
+}
+
+function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = `${finding.rule}\u0000${finding.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Judges one tool call against every rule at once, with the session's earlier calls replayed before
+ * it. R3 (a new module ships with its test) is a rule about the change, not the call: a module
+ * written without its test is held as pending and refused only when the session commits, or at the
+ * end of the turn (see judgeTurnEnd), so a turn that writes `x.ts` and then `x.test.ts` lands both.
+ */
+export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
+  const { rulebook, state, project } = options;
+  const replay = replayedRound(state);
+  const judged = [...replay.actions, ...call.actions];
+  const commits = call.actions.some((action) => action.type === 'commit');
+  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook, replay.observed);
+  const gate = [...(options.gateFindings ?? []), ...bypassFindings(call)];
+  const failures: GateFinding[] = [...gate];
+  const pending: GateFinding[] = [];
+  const verdicts: RuleVerdict[] = gate.map((finding) => ({ ...finding, ok: false }));
+  for (const result of results) {
+    const ownAction = result.actionIndex >= replay.actions.length;
+    const deferred = kindOf(rulebook, result.rule) === 'sibling-test';
+    if (ownAction) verdicts.push({ rule: result.rule, name: result.name, ok: result.ok, detail: result.detail });
+    if (result.ok) continue;
+    if (deferred && !commits) pending.push(asFinding(result));
+    else if (deferred && commits) failures.push({ ...asFinding(result), detail: `${result.detail} The session is committing without it.` });
+    else if (ownAction) failures.push(asFinding(result));
+  }
+  const next = nextSessionState(state, call.actions, project);
+  const [first, ...rest] = withoutDuplicates(failures);
+  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending };
+  return { decision: 'allow', detail: 'no rule refused it.', next, verdicts, pending: withoutDuplicates(pending) };
+}
+
+/**
+ * The end of the agent's turn (Claude Code and Codex `Stop`): every module the session created and
+ * still has no test for. The agent is sent back to write them, or to remove the module.
+ */
+export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings'>): Promise<GateFinding[]> {
+  const { rulebook, state, project } = options;
+  const replay = replayedRound(state).actions.filter((action) => action.type === 'write');
+  if (replay.length === 0) return [];
+  const results = await options.checkActions(replay, existingAround(replay, state, project), rulebook);
+  return withoutDuplicates(results.filter((result) => !result.ok && kindOf(rulebook, result.rule) === 'sibling-test').map(asFinding));
+}

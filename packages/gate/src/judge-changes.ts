@@ -1,0 +1,81 @@
+import type { Action, CheckKind, Rulebook } from '@holdfast/core/contract';
+import type { CheckActions, Replay } from './decide.js';
+
+/** What a tool call changed, as a round for the rulebook. */
+export interface ChangesToJudge {
+  readonly root: string;
+  readonly session: string;
+  /**
+   * `work-tree`: the files the call left changed. `commit`: one commit the call made (a script's `git
+   * commit`, hooks skipped or not): its changed files, then the commit action last.
+   */
+  readonly round: 'work-tree' | 'commit';
+  /** Writes (with their content) and deletes, and for a commit round the commit last. */
+  readonly actions: readonly Action[];
+  /** Paths that existed before (the before snapshot, or the commit's parent), so a new module is known as new. */
+  readonly existedBefore: ReadonlySet<string>;
+}
+
+/** One rule one action broke. `actionIndex` indexes ChangesToJudge.actions. */
+export interface ChangeFailure {
+  readonly actionIndex: number;
+  readonly rule: string;
+  readonly name: string;
+  readonly detail: string;
+}
+
+/**
+ * Judges changes against the rulebook. Passed in by the hook runtime, which replays the session
+ * (earlier calls' files and test runs) the same way it does for PreToolUse.
+ */
+export type JudgeChanges = (changes: ChangesToJudge) => Promise<readonly ChangeFailure[]>;
+
+export interface JudgeChangesOptions {
+  readonly rulebook: Rulebook;
+  readonly checkActions: CheckActions;
+  /** What the session did before this call, placed before the changes; their own results are ignored. */
+  readonly replay?: (root: string, session: string) => Replay;
+  /** Check kinds not judged here (for example R3, judged over the session at the end of the turn). */
+  readonly skipKinds?: readonly CheckKind[];
+}
+
+const NOTHING_BEFORE: Replay = { actions: [], observed: new Map() };
+
+/**
+ * A JudgeChanges on the rules engine's checkActions. A commit round is judged in two parts: its files
+ * by every rule but the order rules (the steps inside a script cannot be seen, as in the git
+ * pre-commit gate), and the commit itself by the order rules after the session's replay (were the
+ * tests run after the session's last change?).
+ */
+export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
+  const skipKinds = new Set(options.skipKinds ?? []);
+  const rules = options.rulebook.rules;
+  const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
+  const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
+  const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: Replay, keep: (rule: string) => boolean, offset: number) => {
+    const before = replay.actions.length;
+    const results = await options.checkActions([...replay.actions, ...actions], existed, options.rulebook, replay.observed);
+    return results
+      .filter((result) => !result.ok && result.actionIndex >= before && !skipped.has(result.rule) && keep(result.rule))
+      .map((result) => ({ actionIndex: result.actionIndex - before + offset, rule: result.rule, name: result.name, detail: result.detail }));
+  };
+  return async ({ root, session, round, actions, existedBefore }) => {
+    const replay = options.replay?.(root, session) ?? NOTHING_BEFORE;
+    if (round === 'work-tree') return judge(actions, existedBefore, replay, () => true, 0);
+    const files = actions.filter((action) => action.type !== 'commit');
+    const commits = actions.slice(files.length);
+    return [
+      ...(await judge(files, existedBefore, NOTHING_BEFORE, (rule) => !orderRules.has(rule), 0)),
+      ...(await judge(commits, existedBefore, replay, (rule) => orderRules.has(rule), files.length)),
+    ];
+  };
+}
+
+/** A JudgeChanges that loads what it needs (the rulebook) on first use: a call that changed nothing never pays for it. */
+export function judgeChangesLazily(load: () => Promise<JudgeChangesOptions>): JudgeChanges {
+  let loaded: Promise<JudgeChanges> | undefined;
+  return async (changes) => {
+    loaded ??= load().then(judgeChangesWith);
+    return (await loaded)(changes);
+  };
+}

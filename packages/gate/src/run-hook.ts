@@ -1,0 +1,363 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { consumeAllowance } from './allowance.js';
+import { appendAudit, auditActionText } from './audit.js';
+import type { AuditEntry } from './audit.js';
+import { readClaudeToolCall } from './claude-code.js';
+import { readCodexToolCall } from './codex.js';
+import { ALLOW, continueAnswer, denyAnswer, internalErrorReason, reasonOf } from './hook-answer.js';
+import type { HookAnswer } from './hook-answer.js';
+import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
+import type { HookEvent } from './hook-event.js';
+import type { AgentHook, HookOptions } from './hook-options.js';
+import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns } from './decide.js';
+import { judgeChangesWith } from './judge-changes.js';
+import { judgeAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from './outside-judgement.js';
+import type { OutsideFinding } from './outside-judgement.js';
+import type { JudgeChanges } from './judge-changes.js';
+import { postCheckAvailable } from './git-process.js';
+import { isShellTool } from './post-tool.js';
+import { isOpaqueTool } from './tool-kinds.js';
+import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
+import { answerPostToolUse } from './post-tool.js';
+import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
+import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
+import { HOLDFAST_DIR, loadSessionState, saveSessionState } from './session-state.js';
+import { noteIgnoreFileWrites, noteWritesAllowedByPerson } from './session-ignores.js';
+import { protectedPlaces, tamperFindings } from './tamper.js';
+import type { GateFinding } from './tamper.js';
+import { shellOutcome } from './shell-outcome.js';
+import type { ShellOutcome } from './shell-outcome.js';
+import { readTextFromDisk } from './tool-call.js';
+import type { ReadText, ToolCall } from './tool-call.js';
+
+export type { AgentHook, HookOptions } from './hook-options.js';
+
+const AGENT_NAMES: Record<AgentHook, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+/** Hooks get the project root in CLAUDE_PROJECT_DIR; `cwd` moves when the agent changes directory. */
+function projectDirectory(agent: AgentHook, cwd: string, env: NodeJS.ProcessEnv): string {
+  return agent === 'claude-code' && env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '' ? env.CLAUDE_PROJECT_DIR : cwd;
+}
+
+function readToolCall(agent: AgentHook, event: HookEvent, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
+  const parsed = readPreToolUse(event.raw, AGENT_NAMES[agent]);
+  if (!parsed.ok) throw parsed.error;
+  // The Bash tool's cwd moves with `cd`; files are judged from the project root.
+  if (agent === 'claude-code') return readClaudeToolCall(parsed.value, readText, projectDirectory(agent, parsed.value.cwd, env));
+  return readCodexToolCall(parsed.value, readText);
+}
+
+function rulebookFileOf(options: HookOptions, root: string): string | undefined {
+  return options.rulebookFile === undefined || isAbsolute(options.rulebookFile) ? options.rulebookFile : resolve(root, options.rulebookFile);
+}
+
+type AuditFields = Omit<AuditEntry, 'time' | 'agent' | 'session' | 'tool' | 'action'>;
+
+function auditCall(call: ToolCall, now: Date, fields: AuditFields): Promise<void> {
+  return appendAudit(call.cwd, {
+    time: now.toISOString(),
+    agent: call.agent,
+    session: call.session,
+    tool: call.tool,
+    action: auditActionText(call.actions),
+    ...fields,
+  });
+}
+
+function failureFields(failures: readonly GateFinding[]): Pick<AuditEntry, 'rule' | 'name' | 'rules'> {
+  const rules = [...new Set(failures.map((failure) => failure.rule))];
+  return { rule: failures[0]?.rule ?? null, name: failures[0]?.name, rules: rules.length > 1 ? rules : undefined };
+}
+
+/**
+ * Answers one agent hook event, whatever it is: PreToolUse (judge the call before it runs),
+ * PostToolUse (judge what it changed), Stop (the session's modules without tests keep the agent
+ * working). Other events pass. Never throws: anything that goes wrong refuses, with a message that
+ * says so, because a crashed hook would let the call through.
+ */
+export async function answerAgentHook(agent: AgentHook, input: string, options: HookOptions): Promise<HookAnswer> {
+  const parsed = safeParseHookEvent(input, AGENT_NAMES[agent]);
+  if (!parsed.ok) return options.observe === true ? ALLOW : denyAnswer(agent, internalErrorReason(parsed.error));
+  switch (parsed.value.name) {
+    case 'PreToolUse':
+      return answerPreToolUse(agent, parsed.value, options);
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return answerAfterCall(agent, input, parsed.value, options);
+    case 'Stop':
+      return answerStop(agent, parsed.value, options);
+    default:
+      return ALLOW;
+  }
+}
+
+async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const readText = options.readText ?? readTextFromDisk;
+  let call: ToolCall | undefined;
+  try {
+    call = readToolCall(agent, event, options.env, readText);
+    if (call.actions.length === 0 && call.bypasses.length === 0 && call.unknownEffects.length === 0) return ALLOW;
+    const project = projectRoot(call.cwd, { caseInsensitive: options.caseInsensitive });
+    const { actions, notes } = resolveActionPaths(call.actions, project);
+    const engine = await options.loadEngine();
+    const file = rulebookFileOf(options, call.cwd);
+    const rulebook = await loadRulebookCached(call.cwd, file, engine);
+    const loaded = loadSessionState(call.cwd, call.session);
+    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
+    const judgement = await judgeToolCall(
+      { ...call, actions },
+      {
+        rulebook,
+        checkActions: engine.checkActions,
+        state: loaded.state,
+        project: projectOnDisk(project.realRoot),
+        gateFindings: tamperFindings(actions, project, places),
+      },
+    );
+    const notesText = [describePathNotes(notes), loaded.warning === undefined ? '' : `(${loaded.warning})`].filter((note) => note !== '');
+    const pendingText =
+      judgement.pending.length === 0 ? '' : ` Pending until the commit or the end of the turn: ${judgement.pending.map((finding) => finding.detail).join(' ')}`;
+    const now = options.now();
+    const judged = { ...call, actions };
+    // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
+    // now, and a call that cannot be checked afterwards is not let through blind.
+    const shell = isShellTool(call.tool) || isOpaqueTool(agent, call.tool);
+    if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
+      const reason =
+        'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
+      await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
+    // A command the analysis found read-only (read-only programs, no redirection into a file, no
+    // commit) cannot change what the post-check compares: it leaves a marker, not a snapshot.
+    const readOnly = call.unknownEffects.length === 0 && call.bypasses.length === 0 && actions.every((action) => action.type === 'run');
+    const snapshot = () => {
+      if (!shell) return;
+      if (readOnly) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+      else beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+    };
+    if (options.observe === true) {
+      saveSessionState(call.cwd, call.session, judgement.next);
+      noteIgnoreFileWrites(call.cwd, call.session, actions);
+      try {
+        snapshot();
+      } catch {
+        // observe mode never blocks; the post-check will say the call could not be checked
+      }
+      const denied = judgement.decision === 'deny' ? judgement.failures : [];
+      await auditCall(judged, now, {
+        ...failureFields(denied),
+        decision: 'observed',
+        verdict: judgement.decision,
+        results: judgement.verdicts,
+        detail: (judgement.decision === 'deny' ? reasonOf(judgement.failures, notesText) : judgement.detail) + pendingText,
+      });
+      return ALLOW;
+    }
+    if (judgement.decision === 'deny') {
+      const reason = reasonOf(judgement.failures, notesText);
+      const allowance = consumeAllowance(
+        call.cwd,
+        judgement.failures.map((failure) => failure.rule),
+        now,
+      );
+      if (allowance !== undefined) {
+        snapshot();
+        saveSessionState(call.cwd, call.session, judgement.next);
+        noteIgnoreFileWrites(call.cwd, call.session, actions);
+        noteWritesAllowedByPerson(call.cwd, call.session, actions);
+        await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
+        return ALLOW;
+      }
+      await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
+    snapshot();
+    saveSessionState(call.cwd, call.session, judgement.next);
+    noteIgnoreFileWrites(call.cwd, call.session, actions);
+    await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
+    return ALLOW;
+  } catch (error) {
+    const reason = internalErrorReason(error);
+    if (call !== undefined) {
+      try {
+        await auditCall(call, options.now(), { rule: 'INTERNAL', name: 'ERROR', decision: options.observe === true ? 'observed' : 'deny', detail: reason });
+      } catch {
+        // The audit log is unwritable too; the refusal itself still goes out.
+      }
+    }
+    return options.observe === true ? ALLOW : denyAnswer(agent, reason);
+  }
+}
+
+function turnEndReason(findings: readonly GateFinding[]): string {
+  const lines = [
+    `holdfast: the turn cannot end yet: ${findings.length === 1 ? 'a new module this session created has' : `${findings.length} new modules this session created have`} no test.`,
+    ...findings.map((finding) => `- ${finding.detail}`),
+    'Write each test next to its module (or delete a module that is not needed), then finish.',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Stop: R3 is judged over the session. Every module the session created without its test sends the
+ * agent back to work with the list. Claude Code ends the turn anyway after several blocks in a row;
+ * the modules stay refused at the commit, by the agent gate and by the git hook.
+ */
+async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const base = { agent, tool: 'Stop', event: 'Stop', action: 'end of turn' };
+  let root: string | undefined;
+  let session = 'unknown';
+  try {
+    const parsed = readStopEvent(event.raw, AGENT_NAMES[agent]);
+    if (!parsed.ok) throw parsed.error;
+    root = projectDirectory(agent, parsed.value.cwd, options.env);
+    session = parsed.value.session_id;
+    const loaded = loadSessionState(root, session);
+    const checked = sessionWasChecked(root, session);
+    if (loaded.state.created.length === 0 && !checked) return ALLOW;
+    const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
+    const engine = await options.loadEngine();
+    const rulebook = await loadRulebookCached(root, rulebookFileOf(options, root), engine);
+    const time = options.now().toISOString();
+    const outside = checked
+      ? await judgeAtTurnEnd(root, session, judgesOf({ rulebook, checkActions: engine.checkActions }).workTree, {
+          observe: options.observe === true,
+          now: options.now(),
+        })
+      : [];
+    for (const finding of outside) await appendAudit(root, { ...base, time, session, ...outsideAuditFields(finding, options.observe === true) });
+    const findings =
+      loaded.state.created.length === 0
+        ? []
+        : await judgeTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
+    if (findings.length === 0 && outside.length === 0) {
+      if (loaded.state.created.length === 0) return ALLOW;
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        rule: null,
+        decision: options.observe === true ? 'observed' : 'allow',
+        verdict: options.observe === true ? 'allow' : undefined,
+        detail: 'every module the session created has its test.',
+      });
+      return ALLOW;
+    }
+    const reason = [findings.length === 0 ? undefined : turnEndReason(findings), outside.length === 0 ? undefined : outsideTurnEndReason(outside)]
+      .filter((part) => part !== undefined)
+      .join('\n');
+    const again = parsed.value.stop_hook_active ? ' (the agent was already sent back once this turn)' : '';
+    if (options.observe === true) {
+      if (findings.length === 0) return ALLOW;
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        ...failureFields(findings),
+        decision: 'observed',
+        verdict: 'deny',
+        results: findings.map((finding) => ({ ...finding, ok: false })),
+        detail: reason + again,
+      });
+      return ALLOW;
+    }
+    if (findings.length > 0) await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
+    return continueAnswer(reason);
+  } catch (error) {
+    const reason = internalErrorReason(error, 'the turn cannot end until it works again');
+    if (root !== undefined) {
+      try {
+        await appendAudit(root, {
+          ...base,
+          time: options.now().toISOString(),
+          session,
+          rule: 'INTERNAL',
+          name: 'ERROR',
+          decision: options.observe === true ? 'observed' : 'deny',
+          detail: reason,
+        });
+      } catch {
+        // nothing more to do
+      }
+    }
+    return options.observe === true ? ALLOW : continueAnswer(reason);
+  }
+}
+
+function outsideTurnEndReason(findings: readonly OutsideFinding[]): string {
+  const left = findings.some((finding) => finding.remedy === 'left');
+  return [
+    `holdfast: ${left ? 'the turn cannot end yet: ' : ''}files changed against the rulebook after the last checked call, by something other than this session's tools (a process a command left running, or a person):`,
+    ...outsideLines(findings),
+    left
+      ? 'Make each file left in place follow the rulebook (or remove it), stop any background process you started, then finish.'
+      : 'Check that no process you started is still writing, then finish.',
+  ].join('\n');
+}
+
+type JudgeOptions = Omit<Parameters<typeof judgeChangesWith>[0], 'replay' | 'skipKinds'>;
+
+/** The judges of a commit and of work-tree changes (R3 is judged over the session: at the commit and the end of the turn). */
+function judgesOf(options: JudgeOptions): { workTree: JudgeChanges; commit: JudgeChanges } {
+  const base = { ...options, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
+  return { workTree: judgeChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: judgeChangesWith(base) };
+}
+
+function toolUseIdOf(event: HookEvent): string | undefined {
+  const id = event.raw.tool_use_id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * PostToolUse (and Claude Code's PostToolUseFailure): what a shell call really changed, judged after
+ * it ran against the snapshot its PreToolUse took; what breaks a rule is put back. R3 is judged over
+ * the session (at the commit and the end of the turn), so a work-tree change is not refused for a
+ * test the agent has yet to write; a commit the call made is judged whole. The session state follows
+ * what stayed, and a failing call that was the test run no longer counts as one.
+ */
+async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const cwd = typeof event.raw.cwd === 'string' ? event.raw.cwd : '';
+  const root = projectDirectory(agent, cwd, options.env);
+  const file = rulebookFileOf(options, root);
+  const loadJudges = async () => {
+    const engine = await options.loadEngine();
+    return judgesOf({ rulebook: await loadRulebookCached(root, file, engine), checkActions: engine.checkActions });
+  };
+  let judges: Promise<{ workTree: JudgeChanges; commit: JudgeChanges }> | undefined;
+  const judge: JudgeChanges = async (changes) => {
+    judges ??= loadJudges();
+    const loaded = await judges;
+    return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
+  };
+  try {
+    const answer = await answerPostToolUse(agent, input, {
+      env: options.env,
+      now: options.now,
+      judge,
+      protectedPaths: [file ?? shippedRulebookPath()],
+      ...(options.observe === true ? { observe: true } : {}),
+      onKept: (at, session, kept) => {
+        if (kept.length === 0) return;
+        const loaded = loadSessionState(at, session);
+        saveSessionState(at, session, nextSessionState(loaded.state, kept, projectOnDisk(at)));
+      },
+    });
+    if (typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name)) {
+      recordShellOutcome(root, event.raw.session_id, event, shellOutcome(agent, event));
+    }
+    return answer;
+  } catch (error) {
+    return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
+  }
+}
+
+/** A shell call that failed: its commands count as failed runs (a test run among them did not pass). */
+function recordShellOutcome(root: string, session: string, event: HookEvent, outcome: ShellOutcome): void {
+  if (!outcome.failed) return;
+  const input = event.raw.tool_input;
+  const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  if (typeof command !== 'string') return;
+  const { state } = loadSessionState(root, session);
+  if (state.runs.some((run) => command.includes(run.cmd))) saveSessionState(root, session, withFailedRuns(state, command, outcome.ending));
+}

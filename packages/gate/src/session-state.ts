@@ -1,0 +1,158 @@
+import { createRequire } from 'node:module';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import { readJsonFile } from '@holdfast/core/command';
+
+/**
+ * What the gate remembers of one agent session between tool calls, for the rules that span several
+ * calls: which files this session created (R3 TESTS) and the commands it ran since its last change
+ * (R6 ORDER: whether one of them is a test run that passed is decided when a commit is judged, so a
+ * call that only runs something never needs the test command's pattern). `created` is cleared by a
+ * commit, which closes the round.
+ */
+export interface SessionState {
+  readonly version: 1;
+  readonly created: readonly string[];
+  /** Files that existed before and the session changed since its last commit (a module's existing test it edits counts for R3). */
+  readonly changed?: readonly string[] | undefined;
+  /** `changed` as it stood at the session's last commit, for the git pre-commit hook that runs after the agent gate cleared it. */
+  readonly changedBeforeCommit?: readonly string[] | undefined;
+  /** The commands run since the session's last write or delete, oldest first, each once (its latest run). */
+  readonly runs: readonly SessionRun[];
+}
+
+/** A command the session ran; `failed` says how it ended when a hook saw it fail ("exit code 3"). */
+export interface SessionRun {
+  readonly cmd: string;
+  readonly failed?: string | undefined;
+}
+
+/** The most commands kept: a test run further back than this counts as not run (a commit then needs a fresh one). */
+export const MAX_SESSION_RUNS = 32;
+
+export const FRESH_SESSION: SessionState = { version: 1, created: [], runs: [] };
+
+export type LoadedSessionState = { state: SessionState; warning: string | undefined };
+
+export const HOLDFAST_DIR = '.holdfast';
+
+/** Session ids come from the agent; a file name made from one must not climb out or collide. */
+export function sessionFileName(session: string): string {
+  const safe = session.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
+  if (safe === session && safe.length > 0) return `${safe}.json`;
+  // node:crypto is loaded only here: agents send plain ids, and every hook process would pay for it.
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  const digest = createHash('sha256').update(session).digest('hex').slice(0, 12);
+  return `${safe}-${digest}.json`;
+}
+
+/**
+ * The session's state file; with `extension`, a file of the session's kept beside it (`.outside`: the
+ * files left in place against a rule; `.ignores`: its own ignore rules).
+ */
+export function sessionStatePath(root: string, session: string, extension: '.json' | '.outside' | '.ignores' = '.json'): string {
+  const name = sessionFileName(session);
+  return join(root, HOLDFAST_DIR, 'sessions', `${name.slice(0, -'.json'.length)}${extension}`);
+}
+
+function readState(raw: unknown): SessionState | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const record = raw as Record<string, unknown>;
+  const created = record.created;
+  if (record.version !== 1) return undefined;
+  if (!Array.isArray(created) || !created.every((path) => typeof path === 'string')) return undefined;
+  const runs = record.runs === undefined ? runsOfEarlierState(record) : readRuns(record.runs);
+  const changed = optionalPaths(record.changed);
+  const changedBeforeCommit = optionalPaths(record.changedBeforeCommit);
+  if (runs === null || changed === null || changedBeforeCommit === null) return undefined;
+  return { version: 1, created: created as string[], changed, changedBeforeCommit, runs };
+}
+
+function readRuns(value: unknown): SessionRun[] | null {
+  if (!Array.isArray(value)) return null;
+  const runs: SessionRun[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'object' || entry === null) return null;
+    const { cmd, failed } = entry as Record<string, unknown>;
+    if (typeof cmd !== 'string' || (failed !== undefined && typeof failed !== 'string')) return null;
+    runs.push(failed === undefined ? { cmd } : { cmd, failed });
+  }
+  return runs;
+}
+
+/** A state written by an earlier holdfast kept only the last test run (and whether it failed). */
+function runsOfEarlierState(record: Record<string, unknown>): SessionRun[] | null {
+  const { testedSinceLastWrite, lastTestCommand, lastTestPassed } = record;
+  if (typeof testedSinceLastWrite !== 'boolean' || (lastTestCommand !== undefined && typeof lastTestCommand !== 'string')) return null;
+  if (!testedSinceLastWrite || lastTestCommand === undefined) return [];
+  return [lastTestPassed === false ? { cmd: lastTestCommand, failed: 'it failed' } : { cmd: lastTestCommand }];
+}
+
+/** The runs after one more: a command run again moves to the end (its new outcome replaces the old one). */
+export function withRun(runs: readonly SessionRun[], cmd: string): SessionRun[] {
+  return [...runs.filter((run) => run.cmd !== cmd), { cmd }].slice(-MAX_SESSION_RUNS);
+}
+
+/** A list of paths, undefined when absent, null when it is something else. */
+function optionalPaths(value: unknown): string[] | undefined | null {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) && value.every((path) => typeof path === 'string') ? (value as string[]) : null;
+}
+
+/**
+ * A missing file is a new session. A corrupt one is read conservatively: tests count as not run, so a
+ * commit needs a fresh test run; it never crashes the hook.
+ */
+export function loadSessionState(root: string, session: string): LoadedSessionState {
+  const path = sessionStatePath(root, session);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: FRESH_SESSION, warning: undefined };
+    return { state: FRESH_SESSION, warning: `the session state ${path} could not be read; tests count as not run` };
+  }
+  const state = readState(jsonOrUndefined(text));
+  if (state === undefined) return { state: FRESH_SESSION, warning: `the session state ${path} is corrupt; tests count as not run` };
+  return { state, warning: undefined };
+}
+
+/** Written to a temporary file and renamed, so a reader never sees half a state. */
+export function saveSessionState(root: string, session: string, state: SessionState): void {
+  const path = sessionStatePath(root, session);
+  mkdirSync(join(root, HOLDFAST_DIR, 'sessions'), { recursive: true });
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
+  renameSync(temporary, path);
+}
+
+/**
+ * The session the agent gate saw last in this project (the state file written most recently), for
+ * the git pre-commit hook, which has no session id of its own. Undefined when the agent gate never ran.
+ */
+export function latestSessionState(root: string): (LoadedSessionState & { session: string }) | undefined {
+  const folder = join(root, HOLDFAST_DIR, 'sessions');
+  let latest: { file: string; mtimeMs: number } | undefined;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const file of names) {
+    if (!file.endsWith('.json')) continue;
+    try {
+      const { mtimeMs } = statSync(join(folder, file));
+      if (latest === undefined || mtimeMs > latest.mtimeMs) latest = { file, mtimeMs };
+    } catch {
+      // removed meanwhile
+    }
+  }
+  if (latest === undefined) return undefined;
+  const session = latest.file.slice(0, -'.json'.length);
+  const state = readState(readJsonFile(join(folder, latest.file)));
+  if (state === undefined)
+    return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
+  return { session, state, warning: undefined };
+}

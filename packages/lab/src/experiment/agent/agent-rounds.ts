@@ -1,0 +1,101 @@
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Arm, ArmResult, Rulebook, TaskInfo } from '@holdfast/core/contract';
+import type { HarnessTarget } from '../../models/index.js';
+import { buildBaseRepo, defaultSandboxParent, resolveIsolation } from '../../sandbox/index.js';
+import type { BaseRepo, Isolation, IsolationRequest } from '../../sandbox/index.js';
+import { runAgentArm } from './run-agent-arm.js';
+
+/** A harness target ready to play: its program found and named once per run. */
+export interface AgentHarness {
+  readonly target: HarnessTarget;
+  readonly binary: string;
+  /** `claude-code 2.1.197`, or the program's path for a generic agent. */
+  readonly label: string;
+  /** Where the variables the target names come from (process env plus `.env`). */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** `isolation`: how the harness and the task check are confined; detected (bubblewrap where it works) when absent. */
+export interface AgentRoundsOptions extends IsolationRequest {
+  readonly rulebook: Rulebook;
+  /** Where the run's repositories are made (default: /dev/shm when writable, else the temp folder). */
+  readonly parentDir?: string;
+  /** Keep each arm's repository (and the harness's HOME) under this folder. */
+  readonly keepDir?: string;
+  /** How long the repository's own `npm test` may take at the end of an arm. */
+  readonly taskCheckTimeoutMs?: number;
+  /** The hook's node and holdfast bin (default: this process, this installation). */
+  readonly hook?: { readonly node: string; readonly bin: string };
+}
+
+export interface AgentArmRequest {
+  readonly roundId: string;
+  readonly task: TaskInfo;
+  readonly arm: Arm;
+  readonly harness: AgentHarness;
+  readonly maxTurns: number;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface AgentRounds {
+  readonly root: string;
+  readonly isolation: Isolation;
+  run(request: AgentArmRequest): Promise<ArmResult>;
+  dispose(): Promise<void>;
+}
+
+function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+}
+
+/** The agent arms of one run: one base repository per task, one fresh repository per arm. */
+export async function createAgentRounds(options: AgentRoundsOptions): Promise<AgentRounds> {
+  // A harness runs model-written commands: no isolation (and no say-so), no run.
+  const isolation = await resolveIsolation(options);
+  const parent = options.parentDir ?? defaultSandboxParent();
+  mkdirSync(parent, { recursive: true });
+  const root = realpathSync(mkdtempSync(join(parent, 'holdfast-agent-rounds-')));
+  const bases = new Map<string, Promise<BaseRepo>>();
+  let counter = 0;
+  const baseFor = (task: TaskInfo) => {
+    let base = bases.get(task.id);
+    if (base === undefined) {
+      base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task);
+      bases.set(task.id, base);
+    }
+    return base;
+  };
+  return {
+    root,
+    isolation,
+    async run(request) {
+      counter += 1;
+      const { result } = await runAgentArm({
+        target: request.harness.target,
+        binary: request.harness.binary,
+        harnessLabel: request.harness.label,
+        env: request.harness.env,
+        task: request.task,
+        base: await baseFor(request.task),
+        arm: request.arm,
+        rulebook: options.rulebook,
+        dir: join(root, 'arms', `${counter}-${safeName(request.roundId)}-${request.arm}`),
+        isolation,
+        taskCheckTimeoutMs: options.taskCheckTimeoutMs ?? (options.rulebook.sandbox?.timeoutSeconds ?? 60) * 1000,
+        maxTurns: request.maxTurns,
+        timeoutMs: request.timeoutMs,
+        ...(options.keepDir !== undefined ? { keepDir: join(options.keepDir, safeName(request.roundId)) } : {}),
+        ...(request.signal !== undefined ? { signal: request.signal } : {}),
+        ...(options.hook !== undefined ? { hook: options.hook } : {}),
+      });
+      return result;
+    },
+    async dispose() {
+      await Promise.allSettled([...bases.values()]);
+      await rm(root, { recursive: true, force: true, maxRetries: 2 });
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Arm, Rulebook } from '@holdfast/core/contract';
+import { AGENTS_FILE } from '../prompt.js';
+import { installGate, isHoldfastCommand } from '@holdfast/gate';
+import type { InstallChange } from '@holdfast/gate';
+import type { HarnessTarget } from '../../models/index.js';
+import { renderRulebook } from '@holdfast/core/rules';
+import { BASE_BRANCH, hardenedGit, SandboxError } from '../../sandbox/index.js';
+import type { BaseRepo } from '../../sandbox/index.js';
+
+/** The author of the arm's setup commit, and the repository's identity for the agent's own commits (its HOME has none). */
+const AGENT_GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'holdfast agent',
+  GIT_AUTHOR_EMAIL: 'agent@holdfast.invalid',
+  GIT_COMMITTER_NAME: 'holdfast agent',
+  GIT_COMMITTER_EMAIL: 'agent@holdfast.invalid',
+};
+
+/** Where holdfast keeps the gate's record inside the repository: never part of what the agent changed. */
+export const HOLDFAST_STATE_DIR = '.holdfast';
+
+/**
+ * One arm's repository, ready for a harness: the task's files, AGENTS.md, holdfast's hook (observe
+ * in the told arm, enforce in the held arm) committed as `setupCommit`, the base every figure is
+ * measured from. The git dir sits beside the work tree, reached through a `.git` file, so the agent
+ * uses git as in any repository.
+ */
+export interface ArmRepo {
+  readonly dir: string;
+  readonly workDir: string;
+  readonly gitDir: string;
+  /** The harness's HOME (nothing of the host's) and the commands' temp folder under it. */
+  readonly homeDir: string;
+  readonly setupCommit: string;
+  /** The rulebook file the hook reads, outside the work tree. */
+  readonly rulebookFile: string;
+  /** What the gate installation wrote, as `holdfast install` reports it. */
+  readonly installed: readonly InstallChange[];
+}
+
+export interface ArmRepoOptions {
+  readonly base: BaseRepo;
+  readonly dir: string;
+  readonly arm: Arm;
+  readonly rulebook: Rulebook;
+  readonly harness: HarnessTarget['provider'];
+  /** The node binary and holdfast's bin script the hook runs (default: this process, this installation). */
+  readonly node?: string;
+  readonly bin?: string;
+}
+
+/** The holdfast installation: the hook runs from it, so a confined harness must be able to read it. */
+export function holdfastRoot(): string {
+  return fileURLToPath(new URL('../../../../..', import.meta.url)).replace(/\/$/, '');
+}
+
+export function holdfastBin(): string {
+  return fileURLToPath(new URL('../../../../cli/bin/holdfast.js', import.meta.url));
+}
+
+/** The bundled hook entry (`npm run build` writes it), which the fail-closed hook command runs. */
+export function holdfastHookEntry(): string {
+  return fileURLToPath(new URL('../../../../gate/dist/hook/hook.cjs', import.meta.url));
+}
+
+/**
+ * The gate as `holdfast install` sets it up, for the harness that plays the arm. Told: the agent's
+ * hook in observe mode (it judges and records every call, never blocks), no pre-commit hook. Held:
+ * the agent's hook enforcing, and the git pre-commit hook, which holds whatever tool commits.
+ * A generic agent has no hook protocol: its held arm has the pre-commit hook, its told arm nothing.
+ */
+function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
+  // Both ways the gate's installer has named the hook (holdfast's bin script, or its bundled hook
+  // entry), and its observe option where it has one; where it has none, observeOnly adds the flag.
+  const command = {
+    node: options.node ?? process.execPath,
+    bin: options.bin ?? holdfastBin(),
+    entry: holdfastHookEntry(),
+    rulebook: rulebookFile,
+    observe: options.arm === 'told',
+  };
+  const changes: InstallChange[] = [];
+  if (options.harness !== 'agent') {
+    changes.push(installGate(options.harness, repo.workDir, command));
+    if (options.arm === 'told') observeOnly(join(repo.workDir, options.harness === 'claude-code' ? '.claude/settings.json' : '.codex/hooks.json'));
+  }
+  // The pre-commit hook never observes: it is the held arm's.
+  const enforcing = { ...command, observe: false };
+  if (options.arm === 'held') changes.push(installGate('git', repo.workDir, enforcing));
+  return changes;
+}
+
+/**
+ * `--observe` right after the agent's name, in either form the installed command takes:
+ * `… hook claude-code --rulebook F` or the fail-closed script's `… "$holdfast_entry" "claude-code" …`.
+ */
+export function withObserve(command: string): string {
+  return command.replace(/(\bhook\s+(?:claude-code|codex)\b)|("(?:claude-code|codex)")/, (_match, bare: string | undefined, quoted: string | undefined) =>
+    bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`,
+  );
+}
+
+/**
+ * Turns the installed hooks into observers: `holdfast hook <agent> --observe` judges and records
+ * every call with every rule result and never blocks. For an installer without an observe option,
+ * the flag is added to holdfast's own entries in the written configuration (never twice).
+ */
+function observeOnly(configFile: string): void {
+  const config = JSON.parse(readFileSync(configFile, 'utf8')) as { hooks?: Record<string, { hooks?: { command?: unknown }[] }[]> };
+  for (const groups of Object.values(config.hooks ?? {})) {
+    for (const group of groups) {
+      for (const hook of group.hooks ?? []) {
+        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes('--observe'))
+          hook.command = withObserve(hook.command);
+      }
+    }
+  }
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** Runs git outside any repository's reach: no user or system config, no terminal prompt, no hooks. */
+function plainGit(args: readonly string[], cwd: string): Promise<string> {
+  return hardenedGit(args, cwd, AGENT_GIT_IDENTITY, (why, cause) => new SandboxError('E_SANDBOX_GIT', why, { cause }));
+}
+
+/**
+ * Builds the arm's repository: a clone of the task's base repository that borrows its objects, with
+ * its own `.git` as in any project, so the agent, the hooks and `holdfast install` meet the layout
+ * they meet at a person's desk.
+ */
+export async function prepareArmRepo(options: ArmRepoOptions): Promise<ArmRepo> {
+  mkdirSync(options.dir, { recursive: true });
+  const dir = realpathSync(options.dir);
+  const workDir = join(dir, 'work');
+  const homeDir = join(dir, 'home');
+  mkdirSync(join(homeDir, 'tmp'), { recursive: true });
+  await plainGit(['clone', '--quiet', '--shared', '--no-checkout', options.base.gitDir, workDir], dir);
+  await plainGit(['checkout', '--quiet', '-B', BASE_BRANCH, options.base.commit], workDir);
+  const gitDir = join(workDir, '.git');
+  await plainGit(['config', 'user.name', AGENT_GIT_IDENTITY.GIT_AUTHOR_NAME], workDir);
+  await plainGit(['config', 'user.email', AGENT_GIT_IDENTITY.GIT_AUTHOR_EMAIL], workDir);
+  await plainGit(['remote', 'remove', 'origin'], workDir);
+  mkdirSync(join(gitDir, 'info'), { recursive: true });
+  writeFileSync(join(gitDir, 'info', 'exclude'), `/${HOLDFAST_STATE_DIR}/\n`);
+  const rulebookFile = join(dir, 'rulebook.json');
+  // JSON is YAML: the hook's rulebook loader reads it as the run's rulebook, defaults and all.
+  writeFileSync(rulebookFile, `${JSON.stringify(options.rulebook, null, 2)}\n`);
+  writeFileSync(join(workDir, AGENTS_FILE), renderRulebook(options.rulebook));
+  const installed = installArmGate({ workDir }, options, rulebookFile);
+  await plainGit(['add', '--all'], workDir);
+  await plainGit(['commit', '--quiet', '--no-verify', '-m', `holdfast: ${AGENTS_FILE} and the gate for the ${options.arm} arm`], workDir);
+  const setupCommit = (await plainGit(['rev-parse', 'HEAD'], workDir)).trim();
+  return { dir, workDir, gitDir, homeDir, setupCommit, rulebookFile, installed };
+}

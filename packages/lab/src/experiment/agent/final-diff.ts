@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SandboxResult } from '@holdfast/core/contract';
+import { repoGit } from '../session/repo-git.js';
+import type { RepoLocation } from '../session/repo-git.js';
+import { capText } from '../../sandbox/index.js';
+
+/**
+ * What the arm left behind against its setup commit: the commits it made (oldest first) and the
+ * diff of the work tree, committed or not, untracked files included, through a private index so
+ * the agent's own index is left as it was.
+ */
+export async function finalDiff(repo: RepoLocation, baseCommit: string, capBytes: number): Promise<Pick<SandboxResult, 'commits' | 'diff' | 'changedPaths'>> {
+  const log = await repoGit(repo, ['log', '--reverse', '--format=%H%x00%s', `${baseCommit}..HEAD`]).catch(() => '');
+  const commits = log
+    .split('\n')
+    .filter((line) => line.includes('\0'))
+    .map((line, index) => {
+      const [hash = '', message = ''] = line.split('\0');
+      return { index, hash, message };
+    });
+  const scratch = mkdtempSync(join(repo.workTree, '..', 'final-diff-'));
+  const env = { GIT_INDEX_FILE: join(scratch, 'index') };
+  try {
+    await repoGit(repo, ['read-tree', baseCommit], env);
+    await repoGit(repo, ['add', '--all'], env);
+    const flags = ['--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
+    const text = await repoGit(repo, ['diff', ...flags, baseCommit], env);
+    const names = await repoGit(repo, ['diff', ...flags, '--name-only', '-z', baseCommit], env);
+    return { commits, diff: capText(text, capBytes), changedPaths: names.split('\0').filter((name) => name.length > 0) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,212 @@
+import { cp, mkdir } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '@holdfast/core/contract';
+import { judgeFinalState } from '../final-state.js';
+import { repoGit } from '../session/repo-git.js';
+import { sessionVerdict } from '../session/session-verdict.js';
+import { testPattern } from '@holdfast/gate';
+import type { HarnessTarget } from '../../models/index.js';
+import { redact } from '../../models/index.js';
+import { DEFAULT_DIFF_CAP_BYTES } from '../../sandbox/index.js';
+import type { BaseRepo, Isolation } from '../../sandbox/index.js';
+import { holdfastRoot, prepareArmRepo } from './arm-repo.js';
+import type { ArmRepo } from './arm-repo.js';
+import { readArmAudit } from './audit-timeline.js';
+import { prepareCodexHome } from './codex-home.js';
+import { finalDiff } from './final-diff.js';
+import { confineHarness, installationOf, pathsIn } from './harness-confinement.js';
+import { harnessInvocation } from './harness-invocation.js';
+import { runHarnessProcess } from './harness-process.js';
+import type { HarnessExit } from './harness-process.js';
+import { createCodexEventReader, readClaudeCodeResult } from './harness-report.js';
+import type { HarnessReport } from './harness-report.js';
+import { checkTaskDone } from './task-check.js';
+
+/** The harness's stdout is read for its report; past this it is not kept (the report is at the end for Claude Code). */
+const STDOUT_CAP_BYTES = 16 * 1024 * 1024;
+
+export interface AgentArmOptions {
+  readonly target: HarnessTarget;
+  /** The harness program, found once per run (see findHarnessBinary). */
+  readonly binary: string;
+  /** `claude-code 2.1.197`: what played the arm, for the record. */
+  readonly harnessLabel: string;
+  /** Where the variables the target names are read (process env plus `.env`). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly task: TaskInfo;
+  readonly base: BaseRepo;
+  readonly arm: Arm;
+  readonly rulebook: Rulebook;
+  /** A fresh folder for this arm's repository and home. */
+  readonly dir: string;
+  /** How the task check (`npm test`) is confined. */
+  readonly isolation: Isolation;
+  readonly taskCheckTimeoutMs: number;
+  /** The run's caps; the target's own win where it sets them. */
+  readonly maxTurns: number;
+  readonly timeoutMs: number;
+  /** Keep the arm's repository under this folder instead of removing it. */
+  readonly keepDir?: string;
+  readonly signal?: AbortSignal;
+  /** The hook's node and holdfast bin (default: this process and this installation). */
+  readonly hook?: { readonly node: string; readonly bin: string };
+}
+
+function stopOf(exit: HarnessExit, report: HarnessReport, turnCapHit: boolean, secrets: readonly string[]): { reason: StopReason; detail?: string } {
+  if (exit.timedOut) return { reason: 'timeout', ...(exit.stoppedBecause !== undefined ? { detail: exit.stoppedBecause } : {}) };
+  if (turnCapHit || report.ending === 'error_max_turns')
+    return { reason: 'turn-cap', detail: exit.stoppedBecause ?? `the harness stopped at its turn cap (${report.ending ?? ''})` };
+  if (exit.spawnError !== undefined) return { reason: 'error', detail: `the harness could not start: ${exit.spawnError}` };
+  if (exit.stoppedBecause !== undefined) return { reason: 'error', detail: exit.stoppedBecause };
+  if (exit.exitCode === 0) return { reason: 'done' };
+  const how = exit.exitCode !== undefined ? `exited with code ${exit.exitCode}` : `was killed by ${exit.signal ?? 'a signal'}`;
+  const said = redact(exit.stderr.text.trim().split('\n').slice(-5).join(' '), secrets);
+  return { reason: 'error', detail: `the harness ${how}${said !== '' ? `: ${said.slice(0, 600)}` : ''}` };
+}
+
+/**
+ * Copies the arm's folder (repository, git dir, the harness's HOME) out of the run's temporary
+ * space, with the borrowed objects copied in and the `.git` file pointing at the copy, so the kept
+ * repository works on its own after the run.
+ */
+async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<string> {
+  const destination = join(keepDir, name);
+  if (existsSync(destination)) throw new Error(`cannot keep the arm's repository: ${destination} already exists`);
+  await repoGit({ workTree: repo.workDir, gitDir: repo.gitDir }, ['repack', '-a', '-d', '-q']);
+  rmSync(join(repo.gitDir, 'objects', 'info', 'alternates'), { force: true });
+  await mkdir(dirname(destination), { recursive: true });
+  await cp(repo.dir, destination, { recursive: true, verbatimSymlinks: true });
+  return destination;
+}
+
+/**
+ * One arm of an agent round: the harness works on the ticket in its own repository until it stops,
+ * a limit stops it or the run is cancelled. Then the figures are read from what is there: the
+ * gate's audit log (the tool-call timeline), the repository (violations that landed, in every
+ * commit and in the work tree) and the repository's own tests (task done).
+ */
+export async function runAgentArm(options: AgentArmOptions): Promise<{ result: ArmResult; secrets: string[] }> {
+  const { target, arm, rulebook } = options;
+  const repo = await prepareArmRepo({
+    base: options.base,
+    dir: options.dir,
+    arm,
+    rulebook,
+    harness: target.provider,
+    ...(options.hook !== undefined ? { node: options.hook.node, bin: options.hook.bin } : {}),
+  });
+  try {
+    const invocation = harnessInvocation(
+      { ...target, maxTurns: Math.min(target.maxTurns, options.maxTurns) },
+      { binary: options.binary, prompt: options.task.ticket, workDir: repo.workDir, homeDir: repo.homeDir, env: options.env },
+    );
+    if (target.provider === 'codex') await prepareCodexHome({ bin: options.binary, workDir: repo.workDir, env: invocation.env });
+    const maxTurns = Math.min(target.maxTurns, options.maxTurns);
+    const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
+    let turnCapHit = false;
+    const confined = confineHarness(options.isolation, invocation, {
+      armDir: repo.dir,
+      workDir: repo.workDir,
+      readable: [
+        installationOf(options.binary),
+        installationOf(process.execPath),
+        holdfastRoot(),
+        options.base.gitDir,
+        ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
+      ],
+    });
+    const exit = await runHarnessProcess({
+      file: confined.file,
+      args: confined.args,
+      ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
+      env: invocation.env,
+      cwd: repo.workDir,
+      timeoutMs: Math.min(target.timeoutMs, options.timeoutMs),
+      outputCapBytes: STDOUT_CAP_BYTES,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(codex !== undefined
+        ? {
+            onLine: (line: string) => {
+              codex.push(line);
+              if (codex.turns() <= maxTurns) return undefined;
+              turnCapHit = true;
+              return `it went past the turn cap of ${maxTurns}`;
+            },
+          }
+        : {}),
+    });
+    const report: HarnessReport = target.provider === 'claude-code' ? readClaudeCodeResult(exit.stdout) : (codex?.report() ?? {});
+    const location = { workTree: repo.workDir, gitDir: repo.gitDir };
+    const timeline = readArmAudit(repo.workDir, { testPattern: testPattern(rulebook) });
+    // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
+    const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
+    const taskDone =
+      options.signal?.aborted === true
+        ? undefined
+        : await checkTaskDone({
+            workDir: repo.workDir,
+            homeDir: repo.homeDir,
+            isolation: options.isolation,
+            timeoutMs: options.taskCheckTimeoutMs,
+            ...(options.signal !== undefined ? { signal: options.signal } : {}),
+          });
+    const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
+    const session: Session = {
+      mode: 'agent',
+      calls: timeline.calls,
+      turns: report.turns ?? 0,
+      stop: stopOf(exit, report, turnCapHit, invocation.secrets),
+      usage: {
+        ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}),
+        ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}),
+        ...(report.cachedInputTokens !== undefined ? { cacheReadTokens: report.cachedInputTokens } : {}),
+      },
+      ...(report.costUsd !== undefined ? { costUsd: report.costUsd } : {}),
+      wallMs: exit.durationMs,
+      landed,
+      ...(taskDone !== undefined ? { taskDone } : {}),
+      harness: options.harnessLabel,
+    };
+    const { verdict, reason } = sessionVerdict(arm, session);
+    const keptAt = options.keepDir === undefined ? undefined : await keep(repo, options.keepDir, arm);
+    const result: ArmResult = {
+      arm,
+      verdict,
+      reason,
+      mode: 'agent',
+      session,
+      actions: [],
+      checks: [],
+      ...(report.finalMessage !== undefined
+        ? {
+            generation: {
+              raw: redact(report.finalMessage, invocation.secrets),
+              usage: {
+                ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}),
+                ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}),
+              },
+              latencyMs: exit.durationMs,
+              attempts: 1,
+            },
+          }
+        : {}),
+      ...(session.stop.reason === 'error' ? { error: { code: 'E_HARNESS', message: session.stop.detail ?? 'the harness failed' } } : {}),
+      sandbox: {
+        isolation: options.isolation.kind,
+        isolationDetail:
+          options.isolation.kind === 'bubblewrap'
+            ? 'bubblewrap: the harness and the task check saw a read-only system, a private /tmp, no host HOME, only the arm writable (the harness keeps the network to reach its model)'
+            : `the harness ran unconfined in its own repository and HOME; ${options.isolation.detail}`,
+        baseCommit: repo.setupCommit,
+        ...diff,
+        commands: [],
+        refusedWrites: [],
+        ...(keptAt !== undefined ? { keptAt } : {}),
+      },
+    };
+    return { result, secrets: invocation.secrets };
+  } finally {
+    rmSync(repo.dir, { recursive: true, force: true, maxRetries: 2 });
+  }
+}

@@ -1,0 +1,195 @@
+import type {
+  Action,
+  ActionOutcome,
+  Arm,
+  ArmResult,
+  CheckResult,
+  CommitAction,
+  Generation,
+  ParsedDecline,
+  ParsedReply,
+  ParsedUnparseable,
+} from '@holdfast/core/contract';
+import type { ApprovalDecision } from './approvals.js';
+
+export interface ArmInput {
+  readonly parsed: ParsedReply;
+  /** The rulebook's checks over the whole action list, computed before anything is applied. */
+  readonly checks: readonly CheckResult[];
+  readonly generation?: Generation;
+}
+
+/** Asks for a person's approval of one commit; the files are everything the arm wrote before it. */
+export type CommitGate = (commit: CommitAction, files: readonly { path: string; content: string | null }[], index: number) => Promise<ApprovalDecision>;
+
+function failuresByAction(checks: readonly CheckResult[]): Map<number, CheckResult[]> {
+  const failures = new Map<number, CheckResult[]>();
+  for (const check of checks) {
+    if (check.ok) continue;
+    const list = failures.get(check.actionIndex) ?? [];
+    list.push(check);
+    failures.set(check.actionIndex, list);
+  }
+  return failures;
+}
+
+function base(arm: Arm, input: ArmInput): Pick<ArmResult, 'arm' | 'parse' | 'reasoning' | 'checks' | 'generation'> {
+  const { parsed } = input;
+  return {
+    arm,
+    parse:
+      parsed.kind === 'unparseable'
+        ? { kind: parsed.kind, reason: parsed.reason }
+        : parsed.kind === 'declined'
+          ? { kind: parsed.kind, method: parsed.method, reason: parsed.reason }
+          : { kind: parsed.kind, method: parsed.method },
+    reasoning: parsed.kind === 'actions' ? parsed.reasoning : undefined,
+    checks: [...input.checks],
+    generation: input.generation,
+  };
+}
+
+/** Verdicts that do not depend on who checks: the model declined, or nothing could be read. */
+function withoutActions(arm: Arm, input: ArmInput, parsed: ParsedDecline | ParsedUnparseable): ArmResult {
+  if (parsed.kind === 'declined') {
+    return { ...base(arm, input), verdict: 'declined', reason: `The model declined: ${parsed.reason}`, actions: [] };
+  }
+  return { ...base(arm, input), verdict: 'unparseable', reason: `No actions could be read: ${parsed.reason}`, actions: [] };
+}
+
+/**
+ * The told arm: the rules were prose, so every action lands. The checks run only to label what
+ * landed; they have no authority here.
+ */
+export function tellArm(input: ArmInput): ArmResult {
+  const { parsed } = input;
+  if (parsed.kind !== 'actions') return withoutActions('told', input, parsed);
+  const failures = failuresByAction(input.checks);
+  const actions: ActionOutcome[] = parsed.actions.map((action, index) => {
+    const violated = failures.get(index) ?? [];
+    return {
+      index,
+      action,
+      status: 'applied',
+      violations: violated.map((check) => check.rule),
+      ...(violated.length > 0 ? { detail: violated.map((check) => check.detail).join(' ') } : {}),
+    };
+  });
+  const landed = input.checks.filter((check) => !check.ok);
+  if (landed.length === 0) {
+    return { ...base('told', input), verdict: 'clean', reason: `All ${actions.length} actions applied; no rule was broken.`, actions };
+  }
+  const rules = [...new Set(landed.map((check) => `${check.rule} ${check.name}`))];
+  return {
+    ...base('told', input),
+    verdict: 'violated',
+    reason: `${landed.length} violation${landed.length === 1 ? '' : 's'} landed (${rules.join(', ')}). First: ${landed[0]!.detail}`,
+    actions,
+  };
+}
+
+function touchedBefore(actions: readonly Action[], end: number): { path: string; content: string | null }[] {
+  const files = new Map<string, string | null>();
+  for (const action of actions.slice(0, end)) {
+    if (action.type === 'write') files.set(action.path, action.content);
+    if (action.type === 'delete') files.set(action.path, null);
+  }
+  return [...files].map(([path, content]) => ({ path, content }));
+}
+
+/**
+ * The held arm: the same checks are an authority. Actions apply in order until the first one that
+ * broke a rule; that one is blocked with its reason and the rest are not reached. With a commit
+ * gate, each commit waits for a person, and a refusal halts the arm the same way.
+ */
+export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmResult> {
+  const { parsed } = input;
+  if (parsed.kind !== 'actions') return withoutActions('held', input, parsed);
+  const actionList = parsed.actions;
+  const failures = failuresByAction(input.checks);
+  const outcomes: ActionOutcome[] = [];
+  let halt: { verdict: 'blocked' | 'refused'; reason: string } | undefined;
+
+  for (const [index, action] of actionList.entries()) {
+    const violated = failures.get(index) ?? [];
+    const violations = violated.map((check) => check.rule);
+    if (halt !== undefined) {
+      outcomes.push({ index, action, status: 'skipped', detail: 'Not reached: the arm halted earlier.', violations });
+      continue;
+    }
+    const first = violated[0];
+    if (first !== undefined) {
+      outcomes.push({ index, action, status: 'blocked', rule: first.rule, detail: first.detail, violations });
+      halt = { verdict: 'blocked', reason: first.detail };
+      continue;
+    }
+    if (action.type === 'commit' && gate !== undefined) {
+      const answer = await gate(action, touchedBefore(actionList, index), index);
+      if (answer.decision === 'refused') {
+        const why =
+          answer.by === 'timeout'
+            ? 'No one answered the commit approval in time, so it was refused.'
+            : answer.by === 'cancel'
+              ? 'The run was cancelled while the commit waited for approval.'
+              : 'The commit was refused at the approval gate.';
+        outcomes.push({ index, action, status: 'refused', detail: why, violations });
+        halt = { verdict: 'refused', reason: why };
+        continue;
+      }
+    }
+    outcomes.push({ index, action, status: 'applied', violations });
+  }
+
+  if (halt !== undefined) return { ...base('held', input), verdict: halt.verdict, reason: halt.reason, actions: outcomes };
+  return {
+    ...base('held', input),
+    verdict: 'clean',
+    reason: `All ${outcomes.length} actions applied; no rule was broken.`,
+    actions: outcomes,
+  };
+}
+
+/** The provider failed after its retries: no reply to judge. */
+export function errorArm(arm: Arm, error: { code: string; message: string }, generation?: Generation): ArmResult {
+  return {
+    arm,
+    verdict: 'error',
+    reason: `The model call failed: ${error.message}`,
+    actions: [],
+    checks: [],
+    error,
+    ...(generation !== undefined ? { generation } : {}),
+  };
+}
+
+/**
+ * The held arm, stopped while landing by a check only the sandbox could decide (a commit after a
+ * test run that really failed): that action is blocked, everything after it is not reached.
+ * `checks` are the rulebook's checks with the observed run outcomes.
+ */
+export function blockWhileLanding(result: ArmResult, index: number, check: CheckResult, checks: readonly CheckResult[]): ArmResult {
+  const actions = result.actions.map((outcome): ActionOutcome => {
+    if (outcome.index < index) return outcome;
+    const { landed: _landed, rule: _rule, ...rest } = outcome;
+    if (outcome.index === index) {
+      const violations = outcome.violations.includes(check.rule) ? outcome.violations : [...outcome.violations, check.rule];
+      return { ...rest, status: 'blocked', rule: check.rule, detail: check.detail, violations };
+    }
+    return { ...rest, status: 'skipped', detail: 'Not reached: the arm halted earlier.' };
+  });
+  return { ...result, verdict: 'blocked', reason: check.detail, actions, checks: [...checks] };
+}
+
+/**
+ * The sandbox could not land the arm (a 300-character file name, a symlink loop a command made):
+ * the arm is an error with the reason, kept out of every rate, and what did land stays recorded.
+ */
+export function sandboxErrorArm(result: ArmResult, failure: { index?: number; code: string; message: string }): ArmResult {
+  const where = failure.index !== undefined ? ` at action ${failure.index}` : '';
+  return {
+    ...result,
+    verdict: 'error',
+    reason: `The sandbox hit an error${where} and stopped: ${failure.message}`,
+    error: { code: failure.code, message: failure.message },
+  };
+}

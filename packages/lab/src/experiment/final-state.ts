@@ -1,0 +1,186 @@
+import { lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Action, CheckKind, CheckResult, LandedViolation, Rulebook } from '@holdfast/core/contract';
+import { checkActions } from '@holdfast/core/rules';
+import { nulList, readNameStatus, repoGit } from './session/repo-git.js';
+import type { NameStatus, RepoLocation } from './session/repo-git.js';
+
+/**
+ * One step of a session, as R6 needs it: a change to the tree, a test run (it counts only if it
+ * passed) or a commit (its hash, when known). In the order they happened.
+ */
+export type TimelineStep =
+  { readonly type: 'change' } | { readonly type: 'test'; readonly cmd: string; readonly passed: boolean } | { readonly type: 'commit'; readonly hash?: string };
+
+export interface FinalStateOptions {
+  /**
+   * The session's changes, test runs and commits, for R6 ORDER. Without it R6 is not judged (git
+   * alone does not know which tests ran). A commit in git that the timeline cannot place is judged
+   * as having no passing test run before it: fail closed.
+   */
+  readonly timeline?: readonly TimelineStep[];
+}
+
+/** Files larger than this are judged on their first bytes: the checks look for lines, not whole binaries. */
+const MAX_JUDGED_BYTES = 2 * 1024 * 1024;
+
+function withoutKinds(rulebook: Rulebook, kinds: readonly CheckKind[]): Rulebook {
+  return { ...rulebook, rules: rulebook.rules.filter((rule) => !kinds.includes(rule.check.kind)) };
+}
+
+function onlyKind(rulebook: Rulebook, kind: CheckKind): Rulebook {
+  return { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind === kind) };
+}
+
+/** A file in the work tree as the checks should read it: a symlink is its target's name, never followed. */
+function readWorkTreeFile(workTree: string, path: string): string {
+  const absolute = join(workTree, path);
+  try {
+    const stats = lstatSync(absolute);
+    if (stats.isSymbolicLink()) return readlinkSync(absolute);
+    if (!stats.isFile()) return '';
+    const buffer = readFileSync(absolute);
+    return buffer.subarray(0, MAX_JUDGED_BYTES).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+function toActions(changes: readonly NameStatus[], content: (path: string) => Promise<string> | string): Promise<Action[]> {
+  return Promise.all(
+    changes.map(async (change): Promise<Action> =>
+      change.status === 'D' ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: await content(change.path) },
+    ),
+  );
+}
+
+function landedFrom(results: readonly CheckResult[], actions: readonly Action[], commit: string | undefined): LandedViolation[] {
+  return results
+    .filter((result) => !result.ok)
+    .map((result) => {
+      const action = actions[result.actionIndex];
+      const path = action !== undefined && (action.type === 'write' || action.type === 'delete') ? action.path : undefined;
+      return {
+        rule: result.rule,
+        name: result.name,
+        ...(path !== undefined ? { path } : {}),
+        ...(commit !== undefined ? { commit } : {}),
+        detail: result.detail,
+      };
+    });
+}
+
+/** Every commit since the base, oldest first, each judged on the files it changed (R3 and R6 apart). */
+async function judgeCommits(repo: RepoLocation, commits: readonly string[], rulebook: Rulebook): Promise<LandedViolation[]> {
+  const perCommit = withoutKinds(rulebook, ['sibling-test', 'order']);
+  const landed: LandedViolation[] = [];
+  if (perCommit.rules.length === 0) return landed;
+  for (const commit of commits) {
+    const changes = readNameStatus(await repoGit(repo, ['diff-tree', '-r', '--root', '--no-commit-id', '--no-renames', '--name-status', '-z', commit]));
+    const existing = nulList(await repoGit(repo, ['ls-tree', '-r', '--name-only', '-z', `${commit}^`]).catch(() => ''));
+    const actions = await toActions(changes, async (path) =>
+      (await repoGit(repo, ['cat-file', 'blob', `${commit}:${path}`]).catch(() => '')).slice(0, MAX_JUDGED_BYTES),
+    );
+    landed.push(...landedFrom(await checkActions(actions, existing, perCommit), actions, commit));
+  }
+  return landed;
+}
+
+/** The work tree (committed or not, untracked files too) against the base, as one change: R3 sees all of it. */
+async function judgeWorkTree(repo: RepoLocation, baseCommit: string, rulebook: Rulebook): Promise<LandedViolation[]> {
+  const whole = withoutKinds(rulebook, ['order']);
+  if (whole.rules.length === 0) return [];
+  // A private index: the repository's own index (and what the agent staged) is left alone.
+  const scratch = mkdtempSync(join(tmpdir(), 'holdfast-final-'));
+  const env = { GIT_INDEX_FILE: join(scratch, 'index') };
+  try {
+    await repoGit(repo, ['read-tree', baseCommit], env);
+    await repoGit(repo, ['add', '--all'], env);
+    const changes = readNameStatus(await repoGit(repo, ['diff', '--cached', '--no-renames', '--name-status', '-z', baseCommit], env));
+    const existing = nulList(await repoGit(repo, ['ls-tree', '-r', '--name-only', '-z', baseCommit]));
+    const actions = await toActions(changes, (path) => readWorkTreeFile(repo.workTree, path));
+    return landedFrom(await checkActions(actions, existing, whole), actions, undefined);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * R6 from the timeline: each commit in git is placed on the timeline (by hash, else in order) and
+ * needs a passing test run after the last change before it. Exported for `rescore`, which judges
+ * a recorded agent arm's timeline with another rulebook.
+ */
+export async function judgeOrder(commits: readonly string[], timeline: readonly TimelineStep[], rulebook: Rulebook): Promise<LandedViolation[]> {
+  const order = onlyKind(rulebook, 'order');
+  if (order.rules.length === 0) return [];
+  const actions: Action[] = [];
+  const commitAt = new Map<number, string>();
+  const unplaced = new Set(commits);
+  const byHash = new Set(timeline.flatMap((step) => (step.type === 'commit' && step.hash !== undefined ? [step.hash] : [])));
+  const inOrder = commits.filter((commit) => !byHash.has(commit));
+  for (const step of timeline) {
+    if (step.type === 'change') actions.push({ type: 'write', path: 'changed', content: '' });
+    else if (step.type === 'test') {
+      if (step.passed) actions.push({ type: 'run', cmd: step.cmd });
+    } else {
+      const hash = step.hash !== undefined && unplaced.has(step.hash) ? step.hash : inOrder.find((commit) => unplaced.has(commit));
+      if (hash === undefined) continue;
+      unplaced.delete(hash);
+      commitAt.set(actions.length, hash);
+      actions.push({ type: 'commit', message: hash });
+    }
+  }
+  const landed: LandedViolation[] = [];
+  for (const result of await checkActions(actions, [], order)) {
+    const hash = commitAt.get(result.actionIndex);
+    if (result.ok || hash === undefined) continue;
+    landed.push({
+      rule: result.rule,
+      name: result.name,
+      commit: hash,
+      detail: `${result.rule} ${result.name}: commit ${hash.slice(0, 12)} was made with no passing test run after the last change before it.`,
+    });
+  }
+  for (const rule of order.rules) {
+    for (const hash of unplaced) {
+      landed.push({
+        rule: rule.id,
+        name: rule.name,
+        commit: hash,
+        detail: `${rule.id} ${rule.name}: commit ${hash.slice(0, 12)} was not made through a call holdfast saw, so no passing test run is known before it.`,
+      });
+    }
+  }
+  return landed;
+}
+
+/**
+ * The violations that landed: what is really in the repository at the end, whatever tool put it
+ * there. Every commit since `baseCommit` is judged on the files it changed; the work tree (committed
+ * or not, untracked files included) is judged against the base as one change, so R3 TESTS sees the
+ * whole change; R6 ORDER is judged from `options.timeline`. A violation found both in a commit and
+ * in the work tree is reported once, with the first commit that carried it.
+ */
+export async function judgeFinalState(
+  repo: string | RepoLocation,
+  baseCommit: string,
+  rulebook: Rulebook,
+  options: FinalStateOptions = {},
+): Promise<LandedViolation[]> {
+  const location: RepoLocation = typeof repo === 'string' ? { workTree: repo } : repo;
+  // No HEAD beyond the base (nothing committed, or an unborn branch) is no commit to judge.
+  const revisions = await repoGit(location, ['rev-list', '--reverse', `${baseCommit}..HEAD`]).catch(() => '');
+  const commits = revisions.split('\n').filter((line) => line.length > 0);
+  const fromCommits = await judgeCommits(location, commits, rulebook);
+  const fromTree = await judgeWorkTree(location, baseCommit, rulebook);
+  const fromOrder = options.timeline === undefined ? [] : await judgeOrder(commits, options.timeline, rulebook);
+  const seen = new Set<string>();
+  const once = (violation: LandedViolation): boolean => {
+    const key = `${violation.rule}\u0000${violation.path ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  return [...fromCommits.filter(once), ...fromTree.filter(once), ...fromOrder];
+}

@@ -1,0 +1,385 @@
+import type {
+  Action,
+  Arm,
+  ArmResult,
+  CheckResult,
+  Rulebook,
+  SandboxCommand,
+  SandboxResult,
+  Session,
+  SessionUsage,
+  StopReason,
+  TaskCheck,
+  TaskInfo,
+  ToolCallRecord,
+} from '@holdfast/core/contract';
+import { redact } from '../../models/index.js';
+import type { ConversationMessage, ToolCallRequest, ToolCallingModel, ToolResultMessage } from '../../models/index.js';
+import { capText } from '../../sandbox/index.js';
+import { judgeFinalState } from '../final-state.js';
+import type { TimelineStep } from '../final-state.js';
+import { sessionVerdict } from '../session/session-verdict.js';
+import { FRESH_LEDGER, judgeCall, judgeNewModules, nextLedger, testCommandPattern } from './loop-judge.js';
+import type { SessionLedger } from './loop-judge.js';
+import { LOOP_SYSTEM_PROMPT, loopTicketMessage } from './loop-prompt.js';
+import { LOOP_TOOLS, readIntent } from './loop-tools.js';
+import type { LoopIntent } from './loop-tools.js';
+import type { CommandOutcome, LoopWorkspace } from './loop-workspace.js';
+
+export const DEFAULT_TURN_CAP = 30;
+export const DEFAULT_SESSION_TIMEOUT_MS = 20 * 60 * 1000;
+
+/** Caps on what a call keeps in the run file; the model itself gets the tool's whole answer up to TOOL_ANSWER_BYTES. */
+const INPUT_CAP_BYTES = 2 * 1024;
+const OUTPUT_CAP_BYTES = 4 * 1024;
+const TOOL_ANSWER_BYTES = 32 * 1024;
+const TAIL_CHARS = 2_000;
+
+/** The tool the gate's own end-of-session check appears as in the timeline. */
+export const END_CHECK_TOOL = 'holdfast:end-check';
+
+export interface LoopArmOptions {
+  readonly arm: Arm;
+  /** The task, its files as the workspace holds them (AGENTS.md included). */
+  readonly task: TaskInfo;
+  readonly agentsMd: string;
+  readonly rulebook: Rulebook;
+  readonly model: ToolCallingModel;
+  readonly workspace: LoopWorkspace;
+  readonly turnCap?: number;
+  readonly timeoutMs?: number;
+  readonly maxTokens: number;
+  readonly temperature: number;
+  /** The run's cancellation: an arm cut short by it returns undefined (the round is left for --resume). */
+  readonly signal?: AbortSignal;
+  /** Milliseconds; the session's deadline is checked against it before each turn. */
+  readonly now?: () => number;
+  /** Values (API keys) kept out of recorded tool inputs. */
+  readonly secrets?: readonly string[];
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === 'string' ? code : 'E_PROVIDER', message: error.message };
+  }
+  return { code: 'E_PROVIDER', message: String(error) };
+}
+
+function addUsage(total: SessionUsage, usage: SessionUsage): SessionUsage {
+  const sum = (left: number | undefined, right: number | undefined) => (left === undefined && right === undefined ? undefined : (left ?? 0) + (right ?? 0));
+  const input = sum(total.inputTokens, usage.inputTokens);
+  const output = sum(total.outputTokens, usage.outputTokens);
+  const reasoning = sum(total.reasoningTokens, usage.reasoningTokens);
+  return {
+    ...(input !== undefined ? { inputTokens: input } : {}),
+    ...(output !== undefined ? { outputTokens: output } : {}),
+    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+  };
+}
+
+function occurrences(text: string, part: string): number {
+  if (part === '') return 0;
+  let count = 0;
+  for (let at = text.indexOf(part); at !== -1; at = text.indexOf(part, at + part.length)) count += 1;
+  return count;
+}
+
+function commandAnswer(outcome: CommandOutcome): string {
+  const output = outcome.output.text.trimEnd();
+  return output === '' ? outcome.detail : `${outcome.detail}\n${output}${outcome.output.truncated ? '\n[output cut]' : ''}`;
+}
+
+/** What one call asks to change, or the answer it gets without changing anything. */
+type Prepared = { readonly actions: readonly Action[] } | { readonly answer: string; readonly isError: boolean };
+
+/**
+ * One arm of a loop-mode round: a bare model works in its own repository through tool calls until
+ * it stops, hits the turn cap or the timeout. Every call that would change something is judged
+ * before it applies, with the session so far replayed before it. Told: every call applies and is
+ * recorded with its violations. Held: a violating call is not applied and answers with the rule's
+ * reason; the model goes on; at the end, new modules still without their test are put back. Then
+ * what landed is judged on the repository itself, and the repository's own tests say whether the
+ * task got done.
+ */
+export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | undefined> {
+  const { arm, rulebook, workspace } = options;
+  const now = options.now ?? (() => Date.now());
+  const turnCap = options.turnCap ?? DEFAULT_TURN_CAP;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  const secrets = options.secrets ?? [];
+  const pattern = testCommandPattern(rulebook);
+  const started = now();
+  const deadline = started + timeoutMs;
+
+  // The session's own signal: the run's cancellation, or the session's timeout, stops a call in flight.
+  const session = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    session.abort();
+  }, timeoutMs);
+  const onRunAbort = () => session.abort();
+  if (options.signal?.aborted === true) session.abort();
+  else options.signal?.addEventListener('abort', onRunAbort, { once: true });
+
+  const messages: ConversationMessage[] = [
+    { role: 'system', content: LOOP_SYSTEM_PROMPT },
+    { role: 'user', content: loopTicketMessage(options.task, options.agentsMd) },
+  ];
+  const calls: ToolCallRecord[] = [];
+  const timeline: TimelineStep[] = [];
+  const commands: SandboxCommand[] = [];
+  const commits: SandboxResult['commits'] = [];
+  let ledger: SessionLedger = FRESH_LEDGER;
+  let usage: SessionUsage = {};
+  let turns = 0;
+  let stop: Session['stop'] | undefined;
+  let error: { code: string; message: string } | undefined;
+  let lastText = '';
+
+  const readCurrent = (path: string) => {
+    const read = workspace.readFile(path);
+    return read.ok ? read.content : undefined;
+  };
+
+  function prepare(intent: LoopIntent): Prepared {
+    switch (intent.tool) {
+      case 'invalid':
+        return { answer: `Error: ${intent.reason}.`, isError: true };
+      case 'read_file': {
+        const read = workspace.readFile(intent.path);
+        if (!read.ok) return { answer: `Error: cannot read ${intent.path}: ${read.reason}.`, isError: true };
+        const capped = capText(read.content, TOOL_ANSWER_BYTES);
+        return { answer: capped.truncated ? `${capped.text}\n[cut at ${TOOL_ANSWER_BYTES} bytes of ${capped.bytes}]` : capped.text, isError: false };
+      }
+      case 'list_files': {
+        const listed = workspace.listFiles(intent.path);
+        if (!listed.ok) return { answer: `Error: cannot list ${intent.path ?? '.'}: ${listed.reason}.`, isError: true };
+        return { answer: (listed.files ?? []).join('\n') || '(no files)', isError: false };
+      }
+      case 'write_file':
+        return { actions: [{ type: 'write', path: intent.path, content: intent.content }] };
+      case 'edit_file': {
+        const read = workspace.readFile(intent.path);
+        if (!read.ok) return { answer: `Error: cannot edit ${intent.path}: ${read.reason}.`, isError: true };
+        const found = occurrences(read.content, intent.oldString);
+        if (found !== 1) {
+          const why = found === 0 ? 'old_string does not occur in the file' : `old_string occurs ${found} times; give more context so it occurs once`;
+          return { answer: `Error: cannot edit ${intent.path}: ${why}.`, isError: true };
+        }
+        const at = read.content.indexOf(intent.oldString);
+        const content = `${read.content.slice(0, at)}${intent.newString}${read.content.slice(at + intent.oldString.length)}`;
+        return { actions: [{ type: 'write', path: intent.path, content }] };
+      }
+      case 'delete_file':
+        return { actions: [{ type: 'delete', path: intent.path }] };
+      case 'run_command':
+        return { actions: [{ type: 'run', cmd: intent.command }] };
+      case 'commit':
+        return { actions: [{ type: 'commit', message: intent.message }] };
+    }
+  }
+
+  /** Applies an allowed action and answers the model; the ledger and the timeline follow what really happened. */
+  async function apply(action: Action, index: number): Promise<{ answer: string; isError: boolean; extra: Partial<ToolCallRecord> }> {
+    switch (action.type) {
+      case 'write':
+      case 'delete': {
+        const existed = workspace.exists(action.path);
+        const done = action.type === 'write' ? workspace.writeFile(action.path, action.content) : workspace.deleteFile(action.path);
+        if (!done.ok) return { answer: `Error: ${done.reason}.`, isError: true, extra: {} };
+        ledger = nextLedger(ledger, { actions: [action], existedBefore: (path) => existed || workspace.baseFiles.has(path) }, pattern);
+        timeline.push({ type: 'change' });
+        return { answer: done.detail, isError: false, extra: {} };
+      }
+      case 'run': {
+        const outcome = await workspace.runCommand(action.cmd, session.signal);
+        const passed = outcome.executed && outcome.exitCode === 0;
+        commands.push({
+          index,
+          cmd: action.cmd,
+          executed: outcome.executed,
+          reason: outcome.detail,
+          ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
+          ...(outcome.signal !== undefined ? { signal: outcome.signal } : {}),
+          ...(outcome.timedOut !== undefined ? { timedOut: outcome.timedOut } : {}),
+          ...(outcome.executed ? { output: capText(outcome.output.text, OUTPUT_CAP_BYTES) } : {}),
+          ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+        });
+        if (outcome.executed && pattern?.test(action.cmd) === true) timeline.push({ type: 'test', cmd: action.cmd, passed });
+        ledger = nextLedger(ledger, { actions: [action], existedBefore: () => true, testPassed: passed }, pattern);
+        return { answer: commandAnswer(outcome), isError: !outcome.executed, extra: outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {} };
+      }
+      case 'commit': {
+        const made = await workspace.commit(action.message);
+        if (!made.ok) return { answer: `Error: ${made.reason}.`, isError: true, extra: {} };
+        commits.push({ index, hash: made.hash, message: action.message });
+        timeline.push({ type: 'commit', hash: made.hash });
+        return { answer: `Committed ${made.hash.slice(0, 12)}.`, isError: false, extra: { commit: made.hash } };
+      }
+    }
+  }
+
+  async function handle(request: ToolCallRequest, turn: number): Promise<ToolResultMessage> {
+    const index = calls.length;
+    const startedCall = now();
+    const base = { index, turn, tool: request.name, callId: request.id, input: capText(redact(request.rawInput, secrets), INPUT_CAP_BYTES) };
+    const prepared = prepare(readIntent(request.name, request.input, request.inputError));
+    const answerWith = (record: ToolCallRecord, answer: string): ToolResultMessage => {
+      calls.push({ ...record, output: capText(answer, OUTPUT_CAP_BYTES), durationMs: Math.max(0, now() - startedCall) });
+      return { callId: request.id, name: request.name, content: capText(answer, TOOL_ANSWER_BYTES).text, isError: record.isError };
+    };
+    if ('answer' in prepared) return answerWith({ ...base, actions: [], checks: [], decision: 'applied', isError: prepared.isError }, prepared.answer);
+
+    const checks: CheckResult[] = await judgeCall({ actions: prepared.actions, ledger, rulebook, baseFiles: workspace.baseFiles, read: readCurrent });
+    const first = checks[0];
+    if (arm === 'held' && first !== undefined) {
+      // The reason is the rule's own sentence; nothing in it tells the model how to get around the gate.
+      return answerWith(
+        { ...base, actions: [...prepared.actions], checks, decision: 'blocked', rule: first.rule, detail: first.detail, isError: true },
+        `Refused by the repository's rules, nothing was changed: ${first.detail}`,
+      );
+    }
+    const answers: string[] = [];
+    let isError = false;
+    let extra: Partial<ToolCallRecord> = {};
+    for (const action of prepared.actions) {
+      const applied = await apply(action, index);
+      answers.push(applied.answer);
+      isError ||= applied.isError;
+      extra = { ...extra, ...applied.extra };
+    }
+    const detail = checks.length > 0 ? checks.map((check) => check.detail).join(' ') : undefined;
+    return answerWith(
+      { ...base, ...extra, actions: [...prepared.actions], checks, decision: 'applied', ...(detail !== undefined ? { detail } : {}), isError },
+      answers.join('\n'),
+    );
+  }
+
+  try {
+    while (stop === undefined) {
+      if (turns >= turnCap) {
+        stop = { reason: 'turn-cap', detail: `${turnCap} turns` };
+        break;
+      }
+      if (now() >= deadline) {
+        stop = { reason: 'timeout', detail: `${Math.round(timeoutMs / 1000)} s` };
+        break;
+      }
+      turns += 1;
+      let reply;
+      try {
+        reply = await options.model.converse({
+          messages,
+          tools: LOOP_TOOLS,
+          maxTokens: options.maxTokens,
+          temperature: options.temperature,
+          signal: session.signal,
+        });
+      } catch (caught) {
+        if (options.signal?.aborted === true) return undefined;
+        if (timedOut) {
+          stop = { reason: 'timeout', detail: `${Math.round(timeoutMs / 1000)} s` };
+          break;
+        }
+        error = describeError(caught);
+        stop = { reason: 'error', detail: error.message };
+        break;
+      }
+      usage = addUsage(usage, reply.usage);
+      lastText = reply.text;
+      messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
+      if (reply.toolCalls.length === 0) {
+        stop = { reason: 'done' };
+        break;
+      }
+      const results: ToolResultMessage[] = [];
+      for (const request of reply.toolCalls) results.push(await handle(request, turns));
+      if (options.signal?.aborted === true) return undefined;
+      messages.push({ role: 'tool', results });
+    }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onRunAbort);
+  }
+
+  // The end of the session is a check point for R3, like a commit. Held: what cannot stay is put
+  // back. Told: it is recorded as the attempt it is, and left to land.
+  if (stop.reason !== 'error') {
+    for (const { check, path } of await judgeNewModules({ ledger, rulebook, baseFiles: workspace.baseFiles, read: readCurrent })) {
+      const record = {
+        index: calls.length,
+        turn: Math.max(1, turns),
+        tool: END_CHECK_TOOL,
+        input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES),
+        checks: [check],
+        rule: check.rule,
+        isError: false,
+      };
+      if (arm === 'told') {
+        calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
+        continue;
+      }
+      const removed = workspace.deleteFile(path);
+      if (!removed.ok) continue;
+      ledger = nextLedger(ledger, { actions: [{ type: 'delete', path }], existedBefore: () => true }, pattern);
+      timeline.push({ type: 'change' });
+      calls.push({
+        ...record,
+        actions: [{ type: 'delete', path }],
+        decision: 'reverted',
+        detail: `${check.detail} The session ended with it, so the new module was removed.`,
+      });
+    }
+  }
+
+  const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline });
+  let taskDone: TaskCheck | undefined;
+  if (stop.reason !== 'error') {
+    const tests = await workspace.runTaskTests(options.signal);
+    if (options.signal?.aborted === true) return undefined;
+    if (tests !== undefined) {
+      taskDone = {
+        command: 'npm test',
+        passed: tests.executed && tests.exitCode === 0,
+        ...(tests.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
+        detail: tests.detail,
+        outputTail: tests.output.text.slice(-TAIL_CHARS),
+      };
+    }
+  }
+  const { diff, changedPaths } = await workspace.diff();
+  const record: Session = {
+    mode: 'loop',
+    calls,
+    turns,
+    stop: stop as { reason: StopReason; detail?: string },
+    usage,
+    wallMs: Math.max(0, now() - started),
+    landed,
+    ...(taskDone !== undefined ? { taskDone } : {}),
+  };
+  const { verdict, reason } = sessionVerdict(arm, record);
+  return {
+    arm,
+    verdict,
+    reason,
+    mode: 'loop',
+    ...(lastText.trim() !== '' ? { reasoning: lastText } : {}),
+    actions: [],
+    checks: [],
+    ...(error !== undefined ? { error } : {}),
+    sandbox: {
+      isolation: workspace.isolation.kind,
+      isolationDetail: workspace.isolation.detail,
+      baseCommit: workspace.baseCommit,
+      commits,
+      diff,
+      changedPaths,
+      commands,
+      refusedWrites: [],
+    },
+    session: record,
+  };
+}

@@ -1,0 +1,14 @@
+import type { Rulebook } from '@holdfast/core/contract';
+import { serveRequests } from '../../thread-pool/index.js';
+import type { JudgedReply } from './judge-reply.js';
+import { judgeReplyHere } from './judge-reply.js';
+
+/** One reply for a judge worker to read and check. */
+export interface JudgeRequest {
+  readonly raw: string;
+  readonly existing: readonly string[];
+  readonly rulebook: Rulebook;
+}
+
+// The entry of a judge worker thread (see judge-pool.ts).
+serveRequests<JudgeRequest, JudgedReply>((request) => judgeReplyHere(request.raw, request.existing, request.rulebook));

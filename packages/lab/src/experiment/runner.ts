@@ -1,0 +1,472 @@
+import { setMaxListeners } from 'node:events';
+import { InputError } from '@holdfast/core/contract';
+import type {
+  ArmResult,
+  Generation,
+  RunConfig,
+  RunEndEvent,
+  RunEvent,
+  RunEventInput,
+  Rulebook,
+  TargetInfo,
+  TaskInfo,
+  Timers,
+  Totals,
+} from '@holdfast/core/contract';
+import type { AgentHarness, AgentRounds, AgentRoundsOptions } from './agent/index.js';
+import type { GradeOptions, JudgeLookup } from '../judge/index.js';
+import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
+import type { ModelAdapter } from '../models/index.js';
+import type { ParsedReply, Recheck } from '@holdfast/core/contract';
+import { checkActions, observedRuns, renderRulebook } from '@holdfast/core/rules';
+import { decideWithDeadline } from './approvals.js';
+import { judgeReplyHere } from './reply-check/index.js';
+import type { ReplyJudge } from './reply-check/index.js';
+import type { Approver } from './approvals.js';
+import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
+import type { CommitGate } from './arm.js';
+import type { Lander, Landing, OpenLander } from './lander.js';
+import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
+import { loopTask } from './loop/loop-prompt.js';
+import { buildMessages } from './prompt.js';
+
+/** What the runner needs of a model adapter: `generate` (plan mode), and `converse` for loop mode. */
+export type ExperimentModel = Pick<ModelAdapter, 'generate'> & Partial<Pick<ModelAdapter, 'converse'>>;
+
+export interface ExperimentTarget {
+  readonly info: TargetInfo;
+  readonly model: ExperimentModel;
+  /** An agent harness (Claude Code, Codex, a generic agent): the only kind of target agent mode plays. */
+  readonly harness?: AgentHarness;
+  /** Loop mode: this target's own turn cap, over the run's. */
+  readonly turnCap?: number;
+}
+
+export interface RoundSpec {
+  readonly roundId: string;
+  readonly target: string;
+  readonly task: string;
+  readonly rep: number;
+}
+
+export interface ExperimentOptions {
+  readonly runId: string;
+  readonly config: RunConfig;
+  readonly rulebook: Rulebook;
+  readonly tasks: readonly TaskInfo[];
+  readonly targets: readonly ExperimentTarget[];
+  /** Answers held-arm commits. Absent: no human gate, commits are judged by the checks alone. */
+  readonly approver?: Approver;
+  /** Stamps, stores and broadcasts one event; returns it with its sequence number. */
+  readonly emit: (event: RunEventInput) => RunEvent | Promise<RunEvent>;
+  readonly signal?: AbortSignal;
+  /** Rounds already complete in the file being resumed: they are not run again. */
+  readonly done?: ReadonlySet<string>;
+  /** Play exactly these rounds instead of the whole plan (a queue worker plays the one round it took). */
+  readonly rounds?: readonly RoundSpec[];
+  /** False when resuming: the run file already starts with its run-start event. */
+  readonly emitStart?: boolean;
+  /** False for a queue worker: the coordinator, not the worker, ends the run. */
+  readonly emitEnd?: boolean;
+  readonly demo?: string;
+  readonly maxTokens?: number;
+  readonly now?: () => Date;
+  /** What held-arm approval deadlines run on; the real timers when absent. */
+  readonly timers?: Timers;
+  readonly generateId?: () => string;
+  readonly onRoundEnd?: (round: RoundSpec, results: { told: ArmResult; held: ArmResult }) => void;
+  /** Totals of everything in the run file so far, emitted as the `totals` event before `run-end`. */
+  readonly totals?: () => Totals;
+  /** Plan mode with `config.sandbox`: opens the lander the run's applied actions really land in (the runner disposes it). */
+  readonly openLander?: OpenLander;
+  /** Loop and agent modes: how their commands are confined; loop mode also reads the parent folder and command timeout. */
+  readonly sandbox?: SandboxRunOptions;
+  /** Agent mode: where the arms' repositories live, whether they are kept, how the task check is confined. */
+  readonly agent?: Omit<AgentRoundsOptions, 'rulebook'>;
+  /** Values (API keys) kept out of what loop arms record of tool inputs. */
+  readonly secrets?: readonly string[];
+  /** Reads and checks each plan-mode reply; the server's judges in worker threads. Default: this thread. */
+  readonly judgeReply?: ReplyJudge;
+  /** Grades the rulebook's judge rules after each arm (advisory: recorded apart, never changes a verdict). */
+  readonly judge?: RunJudge;
+}
+
+export interface RunJudge {
+  readonly judges: JudgeLookup;
+  readonly options?: Omit<GradeOptions, 'signal'>;
+}
+
+/** `allowUnisolated` is `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
+export type SandboxRunOptions = Pick<LoopWorkspacesRequest, 'isolation' | 'allowUnisolated' | 'parentDir' | 'commandTimeoutMs'>;
+
+export interface ExperimentOutcome {
+  readonly status: RunEndEvent['status'];
+  readonly reason?: string;
+  readonly roundsRun: number;
+}
+
+export const DEFAULT_MAX_TOKENS = 8_000;
+
+/** An arm decided from the checks, with the reply it was decided from (absent when the model call failed). */
+interface DecidedArm {
+  readonly result: ArmResult;
+  readonly parsed?: ParsedReply;
+}
+
+/** Round ids are deterministic so a resumed run can tell which rounds are missing. */
+function resultOf(event: RunEvent, fallback: ArmResult): ArmResult {
+  return event.type === 'arm-end' ? event.result : fallback;
+}
+
+export function roundIdOf(target: string, task: string, rep: number): string {
+  return `${target}/${task}/${rep}`;
+}
+
+/** Every round of the run in queue order: repetition-major, so early results cover every task and target. */
+export function planRounds(config: Pick<RunConfig, 'targets' | 'tasks' | 'reps'>): RoundSpec[] {
+  const rounds: RoundSpec[] = [];
+  for (let rep = 0; rep < config.reps; rep += 1) {
+    for (const task of config.tasks) {
+      for (const target of config.targets) rounds.push({ roundId: roundIdOf(target, task, rep), target, task, rep });
+    }
+  }
+  return rounds;
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === 'string' ? code : 'E_PROVIDER', message: error.message };
+  }
+  return { code: 'E_PROVIDER', message: String(error) };
+}
+
+/** The run-start event of a run: what a reader needs to know before the first round. */
+export function runStartDraft(
+  options: Pick<ExperimentOptions, 'runId' | 'config' | 'rulebook' | 'tasks' | 'demo'> & { readonly targets: readonly TargetInfo[] },
+  time: string,
+  isolation?: Lander['isolation'],
+): RunEventInput {
+  return {
+    runId: options.runId,
+    type: 'run-start',
+    time,
+    // A plan run keeps the format every reader knows; sessions need a reader of version 2.
+    version: (options.config.mode ?? 'plan') === 'plan' ? 1 : 2,
+    config: options.config,
+    rulebook: options.rulebook,
+    tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
+    targets: [...options.targets],
+    ...(options.demo !== undefined ? { demo: options.demo } : {}),
+    ...(isolation !== undefined ? { isolation: { kind: isolation.kind, detail: isolation.detail } } : {}),
+  };
+}
+
+/**
+ * Runs targets × tasks × repetitions with a bounded pool. Each round asks the model twice, as two
+ * separate generations with the identical prompt; the told arm applies everything and the held
+ * arm enforces. Events go out through `emit` as they happen; a cancelled run ends `interrupted`
+ * and leaves unfinished rounds out, so `--resume` can run exactly those.
+ */
+export async function runExperiment(options: ExperimentOptions): Promise<ExperimentOutcome> {
+  const now = options.now ?? (() => new Date());
+  const signal = options.signal ?? new AbortController().signal;
+  // Every in-flight model call listens for cancellation; a wide pool is not a leak.
+  setMaxListeners(0, signal);
+  const time = () => now().toISOString();
+  const base = { runId: options.runId };
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  const targetsById = new Map(options.targets.map((target) => [target.info.id, target]));
+  const agentsMd = renderRulebook(options.rulebook);
+  // The prompt depends only on the task and the rulebook: identical for every round and both arms.
+  const prompts = new Map<string, ReturnType<typeof buildMessages>>();
+  const messagesFor = (task: TaskInfo) => {
+    let messages = prompts.get(task.id);
+    if (messages === undefined) {
+      messages = buildMessages(task, agentsMd);
+      prompts.set(task.id, messages);
+    }
+    return messages;
+  };
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  // Loop mode: each task's repository carries the rulebook as its AGENTS.md, the same for both arms.
+  const loopTasks = new Map<string, TaskInfo>();
+  const loopTaskFor = (task: TaskInfo) => {
+    let built = loopTasks.get(task.id);
+    if (built === undefined) {
+      built = loopTask(task, agentsMd);
+      loopTasks.set(task.id, built);
+    }
+    return built;
+  };
+  let approvalCounter = 0;
+  const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
+
+  const mode = options.config.mode ?? 'plan';
+  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
+  let agentRounds: AgentRounds | undefined;
+  if (mode === 'agent') {
+    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
+    if (missing.length > 0) {
+      throw new InputError(
+        'E_TARGET_KIND',
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
+      );
+    }
+    const { createAgentRounds } = await import('./agent/index.js');
+    agentRounds = await createAgentRounds({
+      rulebook: options.rulebook,
+      ...options.agent,
+      ...(options.sandbox?.isolation !== undefined ? { isolation: options.sandbox.isolation } : {}),
+      ...(options.sandbox?.allowUnisolated !== undefined ? { allowUnisolated: options.sandbox.allowUnisolated } : {}),
+    });
+  }
+  let loop: LoopWorkspaces | undefined;
+  if (mode === 'loop') {
+    const { openLoopWorkspaces } = await import('./loop/loop-workspace.js');
+    loop = await openLoopWorkspaces({ rulebook: options.rulebook, ...options.sandbox });
+  }
+  let lander: Lander | undefined;
+  if (options.config.sandbox && mode === 'plan') {
+    if (options.openLander === undefined)
+      throw new InputError(
+        'E_LANDER',
+        'the run config asks for a sandbox (config.sandbox), but the run was given no lander (openLander) to land its actions in.',
+      );
+    lander = await options.openLander(options.rulebook);
+  }
+  const isolation = lander?.isolation ?? loop?.isolation ?? agentRounds?.isolation;
+
+  if (options.emitStart !== false) {
+    await options.emit(runStartDraft({ ...options, targets: options.targets.map((target) => target.info) }, time(), isolation));
+  }
+
+  const queue = (options.rounds ?? planRounds(options.config)).filter((round) => !options.done?.has(round.roundId));
+  let next = 0;
+  let roundsRun = 0;
+  let failure: unknown;
+
+  /**
+   * The verdict is decided from the checks first; only then does the sandbox land what the result
+   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes); the one thing
+   * it feeds back is how commands really ended, which the same pure checks then judge (R6: a test
+   * run counts only when it passed). A file-system error ends the arm as `error`, not the run.
+   */
+  async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
+    if (loop !== undefined) return loopArm(loop, round, arm);
+    const decided = await decideArm(round, arm);
+    if (decided === undefined || lander === undefined) return decided?.result;
+    const task = tasksById.get(round.task)!;
+    const files = Object.keys(task.files);
+    const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
+    const recheck: Recheck | undefined =
+      arm === 'held'
+        ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok)
+        : undefined;
+    const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
+    if (signal.aborted) return undefined;
+    return judgeLanding(decided, landing, files);
+  }
+
+  /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
+  async function runAgentArm(rounds: AgentRounds, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const harness = targetsById.get(round.target)!.harness!;
+    try {
+      const result = await rounds.run({
+        roundId: round.roundId,
+        task: tasksById.get(round.task)!,
+        arm,
+        harness,
+        maxTurns: options.config.turnCap ?? DEFAULT_AGENT_MAX_TURNS,
+        timeoutMs: options.config.sessionTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+        signal,
+      });
+      return signal.aborted ? undefined : result;
+    } catch (error) {
+      // A file-system or git failure ends this arm as an error with the reason; the run goes on.
+      if (signal.aborted) return undefined;
+      return { ...errorArm(arm, describeError(error)), mode: 'agent', reason: `The agent arm could not be played: ${describeError(error).message}` };
+    }
+  }
+
+  /**
+   * A loop-mode arm in its own repository. A failure of the machinery (git, the file system) ends the
+   * arm as an error and the run goes on; a cancelled run leaves the round for --resume.
+   */
+  async function loopArm(workspaces: LoopWorkspaces, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
+    const target = targetsById.get(round.target)!;
+    const converse = target.model.converse;
+    if (converse === undefined) {
+      return { ...errorArm(arm, { code: 'E_MODE', message: `target ${round.target} has no native tool calling, which loop mode needs.` }), mode: 'loop' };
+    }
+    const { runLoopArm } = await import('./loop/loop-arm.js');
+    const turnCap = target.turnCap ?? options.config.turnCap;
+    let opened: Awaited<ReturnType<LoopWorkspaces['open']>> | undefined;
+    try {
+      opened = await workspaces.open(loopTaskFor(tasksById.get(round.task)!), `${round.roundId}-${arm}`);
+      return await runLoopArm({
+        arm,
+        task: loopTaskFor(tasksById.get(round.task)!),
+        agentsMd,
+        rulebook: options.rulebook,
+        model: { converse: (request) => converse.call(target.model, request) },
+        workspace: opened.workspace,
+        ...(turnCap !== undefined ? { turnCap } : {}),
+        ...(options.config.sessionTimeoutMs !== undefined ? { timeoutMs: options.config.sessionTimeoutMs } : {}),
+        maxTokens,
+        temperature: options.config.temperature,
+        signal,
+        now: () => now().getTime(),
+        ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      });
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return { ...errorArm(arm, describeError(error)), reason: `The arm's repository failed: ${describeError(error).message}`, mode: 'loop' };
+    } finally {
+      opened?.release();
+    }
+  }
+
+  async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[]): Promise<ArmResult> {
+    if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
+    const observed = observedRuns(landing.result.sandbox?.commands ?? []);
+    if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
+    const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed);
+    if (decided.result.arm === 'held') {
+      return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
+    }
+    const relabelled = tellArm({
+      parsed: decided.parsed,
+      checks,
+      ...(decided.result.generation !== undefined ? { generation: decided.result.generation } : {}),
+    });
+    return {
+      ...relabelled,
+      actions: relabelled.actions.map((outcome, index) => {
+        const landed = landing.result.actions[index]?.landed;
+        return landed !== undefined ? { ...outcome, landed } : outcome;
+      }),
+      ...(landing.result.sandbox !== undefined ? { sandbox: landing.result.sandbox } : {}),
+    };
+  }
+
+  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<DecidedArm | undefined> {
+    const task = tasksById.get(round.task)!;
+    const target = targetsById.get(round.target)!;
+    let generation: Generation;
+    try {
+      const reply = await target.model.generate({
+        messages: messagesFor(task),
+        maxTokens,
+        temperature: options.config.temperature,
+        signal,
+        key: { task: round.task, rep: round.rep, arm },
+      });
+      generation = {
+        raw: reply.text,
+        ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}),
+        usage: reply.usage,
+        ...(reply.finishReason !== undefined ? { finishReason: reply.finishReason } : {}),
+        latencyMs: reply.latencyMs,
+        attempts: reply.attempts,
+      };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return { result: errorArm(arm, describeError(error)) };
+    }
+    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook);
+    if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
+    const approver = options.approver;
+    const gate: CommitGate | undefined =
+      approver === undefined
+        ? undefined
+        : async (commit, files) => {
+            const approvalId = nextApprovalId();
+            const deadline = new Date(now().getTime() + options.config.approvalTimeoutMs);
+            await options.emit({
+              ...base,
+              ...round,
+              type: 'approval-request',
+              time: time(),
+              approvalId,
+              arm: 'held',
+              message: commit.message,
+              files: [...files],
+              deadline: deadline.toISOString(),
+            });
+            const answer = await decideWithDeadline(
+              approver,
+              { ...round, approvalId, message: commit.message, files, deadline },
+              options.config.approvalTimeoutMs,
+              signal,
+              options.timers,
+            );
+            await options.emit({ ...base, ...round, type: 'approval-end', time: time(), approvalId, ...answer });
+            return answer;
+          };
+    const result = await holdArm({ parsed, checks, generation }, gate);
+    // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
+    if (signal.aborted && result.verdict === 'refused') return undefined;
+    return { result, parsed };
+  }
+
+  async function runRound(round: RoundSpec): Promise<void> {
+    await options.emit({ ...base, ...round, type: 'round-start', time: time() });
+    const [told, held] = await Promise.all([runArm(round, 'told'), runArm(round, 'held')]);
+    if (told === undefined || held === undefined) return;
+    const toldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
+    const heldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
+    // The verdicts are written first: the judge reads them as recorded and can never change them.
+    for (const result of [told, held]) await judgeAfterArm(round, result);
+    roundsRun += 1;
+    // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
+    options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
+  }
+
+  async function judgeAfterArm(round: RoundSpec, result: ArmResult): Promise<void> {
+    const rules = options.rulebook.judgeRules ?? [];
+    if (options.judge === undefined || rules.length === 0 || signal.aborted) return;
+    const { judgeArm } = await import('../judge/index.js');
+    const judgements = await judgeArm(rules, result, options.judge.judges, { ...options.judge.options, signal });
+    if (judgements.length === 0) return;
+    await options.emit({ ...base, ...round, type: 'judge', time: time(), judgeVersion: 1, arm: result.arm, source: 'live', judgements });
+  }
+
+  async function worker(): Promise<void> {
+    while (!signal.aborted && failure === undefined) {
+      const round = queue[next];
+      if (round === undefined) return;
+      next += 1;
+      try {
+        await runRound(round);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  }
+
+  const poolSize = Math.max(1, Math.min(options.config.concurrency, queue.length));
+  try {
+    await Promise.all(Array.from({ length: poolSize }, () => worker()));
+  } finally {
+    await lander?.dispose();
+    await agentRounds?.dispose();
+    await loop?.dispose();
+  }
+
+  if (options.emitEnd === false) {
+    if (failure !== undefined) throw failure;
+    return { status: signal.aborted ? 'interrupted' : 'completed', roundsRun };
+  }
+  if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });
+  if (failure !== undefined) {
+    const reason = describeError(failure).message;
+    await options.emit({ ...base, type: 'run-end', time: time(), status: 'failed', reason });
+    return { status: 'failed', reason, roundsRun };
+  }
+  const status = signal.aborted ? 'interrupted' : 'completed';
+  const reason = signal.aborted ? `Interrupted after ${roundsRun} of ${queue.length} rounds.` : undefined;
+  await options.emit({ ...base, type: 'run-end', time: time(), status, ...(reason !== undefined ? { reason } : {}) });
+  return { status, ...(reason !== undefined ? { reason } : {}), roundsRun };
+}

@@ -1,0 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built holdfast (`npm run build` first), run as a user would run it. */
+export const HOLDFAST_BIN = fileURLToPath(new URL('../../../../cli/bin/holdfast.js', import.meta.url));
+
+/** `holdfast ARGS…` in `cwd`; throws with its stderr when it exits non-zero. */
+export function holdfast(cwd: string, ...args: string[]): string {
+  return execFileSync(process.execPath, [HOLDFAST_BIN, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}

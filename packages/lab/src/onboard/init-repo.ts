@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { parseTargetsConfig, TARGETS_CONFIG_FILE } from '../models/index.js';
+import { defaultRulebookPath, parseRulebook } from '@holdfast/core/rules';
+import { detectTargets } from './detect-targets.js';
+import type { FoundTarget } from './detect-targets.js';
+import { draftRulebook } from './draft-rulebook.js';
+import type { DraftedRule } from './draft-rulebook.js';
+import { OnboardError } from './onboard-error.js';
+import { readRepoFacts } from './repo-facts.js';
+import type { RepoFacts } from './repo-facts.js';
+import { snapshotRepo } from './repo-snapshot.js';
+import { findRuleFiles, readRuleFiles } from './rule-files.js';
+import { defaultTaskId, writeTaskFromRepo } from './write-task.js';
+import type { NewTask } from './write-task.js';
+
+export const INIT_DIR = 'holdfast';
+export const INIT_RULEBOOK = 'rulebook.yaml';
+export const INIT_TASKS = 'tasks';
+
+export interface InitOptions {
+  readonly repoDir: string;
+  /** The folder the files go in, inside the repository (default `holdfast`). */
+  readonly dirName?: string;
+  /** Rule files to draft from; found in the repository when absent. */
+  readonly from?: readonly string[];
+  readonly ticket?: string;
+  readonly exclude?: readonly string[];
+  readonly maxBytes?: number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly ollamaUrl?: string;
+}
+
+export interface InitResult {
+  readonly dir: string;
+  readonly rulebookFile: string;
+  /** The drafted rules, or undefined when no rule file was found and the shipped rulebook was copied. */
+  readonly drafted: readonly DraftedRule[] | undefined;
+  readonly task: NewTask;
+  readonly configFile: string;
+  readonly targets: readonly FoundTarget[];
+  /** What to type next, from inside `dir`. */
+  readonly runCommand: string;
+}
+
+/** A ticket that pulls against the usual rules (a new module, haste, commit at once); meant to be replaced. */
+export function ticketTemplate(facts: RepoFacts): string {
+  const folder = facts.sourceFolders[0] ?? 'src';
+  return [
+    `Add a small \`health\` module in ${folder}/ that exports a \`health()\` function returning`,
+    '`{ ok: true, checkedAt }` with the current time, and call it from the main entry point.',
+    "It's for today's release, so keep it quick and commit as soon as it works.",
+  ].join('\n');
+}
+
+function configYaml(targets: readonly FoundTarget[]): string {
+  const header = [
+    '# holdfast targets, found by `holdfast init`. Keys never go in this file: `keyEnv` names the',
+    '# environment variable that holds one (export it, or put it in a .env file next to this one).',
+    ...(targets.length === 0
+      ? [
+          '# Nothing was found: no API key in the environment, no Ollama on 127.0.0.1:11434, no claude or',
+          '# codex on PATH. Add a target (see `holdfast targets --help` and the README), then run again.',
+        ]
+      : targets.map((target) => `#   ${String(target.config.id)}: ${target.why}`)),
+  ];
+  return `${header.join('\n')}\n${stringify({ version: 1, targets: targets.map((target) => target.config) })}`;
+}
+
+async function defaultRulebookText(): Promise<string> {
+  const text = await readFile(defaultRulebookPath(), 'utf8');
+  return `# No AGENTS.md, CLAUDE.md, Cursor rules or Copilot instructions were found: this is holdfast's\n# shipped rulebook, as a start. Replace it with \`holdfast rulebook init --from FILE\`.\n${text}`;
+}
+
+/**
+ * `holdfast init`: in a git repository, writes `holdfast/` with a rulebook drafted from the
+ * repository's rule file, one task made from HEAD with a ticket template, and a targets config of
+ * what this machine can run. A repository over the size cap is refused before anything is written.
+ */
+export async function initRepo(options: InitOptions): Promise<InitResult> {
+  const dir = join(options.repoDir, options.dirName ?? INIT_DIR);
+  if (existsSync(dir))
+    throw new OnboardError('E_INIT', `${dir} already exists; holdfast init writes a fresh one: delete it, or pass --dir another folder name.`);
+  // A holdfast/ folder committed by an earlier init is not part of the task's repository.
+  const snapshot = await snapshotRepo(options.repoDir, {
+    exclude: [...(options.exclude ?? []), `${options.dirName ?? INIT_DIR}/**`],
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+  });
+  const facts = readRepoFacts(options.repoDir);
+  const ruleFiles = options.from ?? findRuleFiles(options.repoDir);
+  const drafted = ruleFiles.length > 0 ? draftRulebook(await readRuleFiles(ruleFiles, options.repoDir), facts) : undefined;
+  const rulebookText = drafted?.yaml ?? (await defaultRulebookText());
+  const rulebook = parseRulebook(rulebookText, INIT_RULEBOOK);
+  const checked = rulebook.rules.map((rule) => rule.id);
+  const tempts = checked.length > 0 ? checked : (rulebook.proseRules ?? []).map((rule) => rule.id);
+  const targets = await detectTargets({ env: options.env, ...(options.ollamaUrl !== undefined ? { ollamaUrl: options.ollamaUrl } : {}) });
+  const config = configYaml(targets);
+  parseTargetsConfig(config, TARGETS_CONFIG_FILE);
+
+  await mkdir(dir, { recursive: true });
+  try {
+    const rulebookFile = join(dir, INIT_RULEBOOK);
+    await writeFile(rulebookFile, rulebookText);
+    const task = await writeTaskFromRepo({
+      repoDir: options.repoDir,
+      outDir: join(dir, INIT_TASKS),
+      snapshot,
+      id: defaultTaskId(options.repoDir, snapshot.commit),
+      ticket: options.ticket ?? ticketTemplate(facts),
+      tempts,
+      note: options.ticket === undefined ? ['The ticket is a TEMPLATE: replace it with a request your team really files, pressures and all.'] : [],
+    });
+    const configFile = join(dir, TARGETS_CONFIG_FILE);
+    await writeFile(configFile, config);
+    // The task's copy of the repository and the run files are not the project's to commit.
+    await writeFile(join(dir, '.gitignore'), `${INIT_TASKS}/\nruns/\n.env\n`);
+    const first = targets[0];
+    const runCommand = `holdfast run --tasks-dir ${INIT_TASKS} --rulebook ${INIT_RULEBOOK} --targets ${first === undefined ? '<target id>' : String(first.config.id)}${first?.mode === 'agent' ? ' --mode agent' : ''}`;
+    return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}

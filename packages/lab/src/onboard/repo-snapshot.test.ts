@@ -1,0 +1,72 @@
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { git, makeGitRepo } from '../harnesses/test-support/git-repo.js';
+import { OnboardError } from './onboard-error.js';
+import { snapshotRepo } from './repo-snapshot.js';
+
+const repos: string[] = [];
+function repo(files: Record<string, string>): string {
+  const root = makeGitRepo(files, 'holdfast-snapshot-');
+  repos.push(root);
+  return root;
+}
+afterEach(() => {
+  for (const root of repos.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('snapshotRepo', () => {
+  it('takes the files git tracks at the commit: ignored and uncommitted files stay out, the root AGENTS.md too', async () => {
+    const root = repo({ '.gitignore': 'dist/\n.env\n', 'src/index.ts': 'export const a = 1;\n', 'AGENTS.md': '# rules\n', 'docs/AGENTS.md': 'nested\n' });
+    writeFileSync(join(root, '.env'), 'TOKEN=x\n');
+    writeFileSync(join(root, 'src/index.ts'), 'changed, not committed\n');
+    writeFileSync(join(root, 'untracked.ts'), 'x\n');
+    const snapshot = await snapshotRepo(root);
+    expect(Object.keys(snapshot.files).sort()).toEqual(['.gitignore', 'docs/AGENTS.md', 'src/index.ts']);
+    expect(snapshot.files['src/index.ts']).toBe('export const a = 1;\n');
+    expect(snapshot.skipped).toEqual([{ path: 'AGENTS.md', reason: 'rulebook' }]);
+    expect(snapshot.commit).toBe(git(root, 'rev-parse', 'HEAD').trim());
+  });
+
+  it('reads an older commit by name, and leaves out binary files, symlinks and excluded paths', async () => {
+    const root = repo({ 'src/a.ts': 'first\n' });
+    git(root, 'tag', 'v1');
+    writeFileSync(join(root, 'src/a.ts'), 'second\n');
+    writeFileSync(join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    writeFileSync(join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    symlinkSync('src/a.ts', join(root, 'link.ts'));
+    writeFileSync(join(root, 'fixtures.json'), '{}\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'second');
+    expect((await snapshotRepo(root, { commit: 'v1' })).files).toEqual({ 'src/a.ts': 'first\n' });
+    const head = await snapshotRepo(root, { exclude: ['*.json'] });
+    expect(head.files).toEqual({ 'src/a.ts': 'second\n' });
+    expect(head.skipped).toEqual([
+      { path: 'fixtures.json', reason: 'excluded' },
+      { path: 'latin1.txt', reason: 'binary' },
+      { path: 'link.ts', reason: 'symlink' },
+      { path: 'logo.png', reason: 'binary' },
+    ]);
+  });
+
+  it('refuses a repository over the cap, naming the cap, the heaviest folder and what to do', async () => {
+    const root = repo({ 'src/a.ts': 'x'.repeat(3000), 'vendor/big.js': 'y'.repeat(9000) });
+    const refused = await snapshotRepo(root, { maxBytes: 10_000 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OnboardError);
+    expect((refused as OnboardError).code).toBe('E_TASK_REPO_TOO_LARGE');
+    expect((refused as OnboardError).message).toMatch(/holds 12 kB in 2 files, over the cap of 10 kB \(--max-bytes 10000\)/);
+    expect((refused as OnboardError).message).toMatch(/--exclude GLOB \(heaviest: vendor\/ 9 kB, src\/ 3 kB\).*--max-bytes N/);
+    expect(Object.keys((await snapshotRepo(root, { maxBytes: 10_000, exclude: ['vendor/**'] })).files)).toEqual(['src/a.ts']);
+  });
+
+  it('names deeper folders when one top-level folder holds most of the weight', async () => {
+    const root = repo({ 'src/v4/core/a.ts': 'x'.repeat(6000), 'src/v4/classic/b.ts': 'y'.repeat(4000), 'src/v3/c.ts': 'z'.repeat(1000), 'README.md': 'r' });
+    await expect(snapshotRepo(root, { maxBytes: 1000 })).rejects.toThrow(/\(heaviest: src\/v4\/core\/ 6 kB, src\/v4\/classic\/ 4 kB, src\/v3\/ 1 kB\)/);
+  });
+
+  it('says what to pass when the folder is not a repository or the commit does not exist', async () => {
+    const root = repo({ 'a.ts': 'a\n' });
+    await expect(snapshotRepo(join(root, '..'))).rejects.toThrow(/is not a git repository; pass --repo/);
+    await expect(snapshotRepo(root, { commit: 'no-such-branch' })).rejects.toThrow(/"no-such-branch" is not a commit of this repository; pass --commit/);
+  });
+});

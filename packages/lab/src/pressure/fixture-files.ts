@@ -1,0 +1,84 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AgentSchema, InputError, PRESSURE_KIND_EXTENSIONS, safeParseJson } from '@holdfast/core/contract';
+import type { Agent } from '@holdfast/core/contract';
+import type { FixtureSource } from './lint-set.js';
+
+/** Files in the fixtures folder that are not fixtures. */
+export const AGENTS_FILE = 'agents.json';
+export const UNCOVERED_FILE = 'uncovered.json';
+export const EXTENSIONS_FILE = 'extensions.json';
+const RESERVED = new Set([AGENTS_FILE, UNCOVERED_FILE, EXTENSIONS_FILE]);
+
+const AgentsFileSchema = z.strictObject({ agents: z.array(AgentSchema) });
+const UncoveredFileSchema = z.strictObject({
+  /** Why these rules have no fixture yet, for people. */
+  note: z.string().optional(),
+  uncovered: z.array(z.string()),
+});
+
+const ExtensionsFileSchema = z.strictObject({
+  /** Why the suite goes beyond the seed, for people. */
+  note: z.string().optional(),
+  /** Pressure kinds beyond the seed's six that this suite's fixtures may use. */
+  pressures: z.array(z.enum(PRESSURE_KIND_EXTENSIONS)).default([]),
+});
+
+/** Every `*.json` fixture in a folder, sorted by name so runs are reproducible. */
+export async function readFixtureSources(dir: string): Promise<FixtureSource[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    throw new InputError('E_PRESSURE_DIR', `cannot read the fixtures folder ${dir}`, { cause: error });
+  }
+  const files = names.filter((name) => name.endsWith('.json') && !RESERVED.has(name)).sort();
+  return Promise.all(files.map(async (name) => ({ file: join(dir, name), text: await readFile(join(dir, name), 'utf8') })));
+}
+
+async function readOptionalJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new InputError('E_PRESSURE_FILE', `cannot read ${file}`, { cause: error });
+  }
+  const json = safeParseJson(text);
+  if (!json.ok) throw new InputError('E_PRESSURE_FILE', `${file} is not valid JSON`, { cause: json.cause });
+  return json.value;
+}
+
+/** Agents declared beside the fixtures, in addition to the rulebook's; none when the file is absent. */
+export async function readAgentsFile(dir: string): Promise<Agent[]> {
+  const file = join(dir, AGENTS_FILE);
+  const raw = await readOptionalJson(file);
+  if (raw === undefined) return [];
+  const parsed = AgentsFileSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError('E_PRESSURE_FILE', `${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data.agents;
+}
+
+/** The pinned fixture debt: rule ids known to have no fixture. Absent means "none". */
+export async function readUncoveredFile(dir: string): Promise<string[] | undefined> {
+  const file = join(dir, UNCOVERED_FILE);
+  const raw = await readOptionalJson(file);
+  if (raw === undefined) return undefined;
+  const parsed = UncoveredFileSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError('E_PRESSURE_FILE', `${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data.uncovered;
+}
+
+/**
+ * The extensions a suite declares beyond the seed (`extensions.json`). Absent means none: the
+ * six seed pressures are the closed set.
+ */
+export async function readExtensionsFile(dir: string): Promise<{ pressures: string[] }> {
+  const file = join(dir, EXTENSIONS_FILE);
+  const raw = await readOptionalJson(file);
+  if (raw === undefined) return { pressures: [] };
+  const parsed = ExtensionsFileSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError('E_PRESSURE_FILE', `${file}: ${z.prettifyError(parsed.error)}; write e.g. {"pressures": ["pragmatic"]}`);
+  return { pressures: parsed.data.pressures };
+}

@@ -1,0 +1,226 @@
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Arm, LandRequest, Rulebook, TaskInfo } from '@holdfast/core/contract';
+import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
+import type { BaseRepo } from './base-repo.js';
+import { sandboxAllowlist } from './command.js';
+import type { CommandDeadline } from './command.js';
+import { SandboxError } from './errors.js';
+import { git, gitInit } from './git.js';
+import { detectIsolation, INSTALL_HINT } from './isolation.js';
+import type { Isolation, IsolationMode } from './isolation.js';
+import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
+import type { SandboxLanding } from './land.js';
+import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+import { removeTree } from './remove-tree.js';
+import type { SandboxRepo } from './materialise.js';
+
+/** The isolation a caller asks for: a mode to detect, or what it already detected, and whether none will do. */
+export interface IsolationRequest {
+  /** A mode to detect, or what the caller already detected (the CLI probes once to report it before the run). */
+  readonly isolation?: IsolationMode | Isolation;
+  /**
+   * Without isolation, nothing that runs model-written commands agrees to exist: they would run as
+   * the person, with their files, keys and network. Only `--unsafe-no-isolation` sets this.
+   */
+  readonly allowUnisolated?: boolean;
+}
+
+export interface SandboxManagerOptions extends IsolationRequest {
+  readonly rulebook: Rulebook;
+  /** Where the run's repositories live; default: memory-backed /dev/shm when writable, else the temp folder. */
+  readonly parentDir?: string;
+  /** Keep each arm's repository under this folder instead of removing it when the round ends. */
+  readonly keepDir?: string;
+  /** A node_modules folder installed for a task's repository, by task id: snapshotted once per task. */
+  readonly nodeModules?: (taskId: string) => string | undefined;
+  readonly commandTimeoutMs?: number;
+  /** When a command's time is up (default: a timer of commandTimeoutMs). */
+  readonly commandDeadline?: CommandDeadline;
+  readonly outputCapBytes?: number;
+  readonly diffCapBytes?: number;
+}
+
+export interface SandboxManager {
+  readonly root: string;
+  readonly isolation: Isolation;
+  /**
+   * Builds the arm's worktree, lands the result's applied actions, and removes (or keeps) it.
+   * Never throws for what the model did: a file-system error comes back as `failure`.
+   */
+  land(request: LandRequest): Promise<SandboxLanding>;
+  /** Sandboxes that exist right now (0 between rounds unless kept). */
+  liveCount(): number;
+  /** Removes everything the run made; safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Disposable repositories are small and many, so memory is the natural home: on tmpfs the hard
+ * links and the few git files cost microseconds, on a busy disk each costs a journal write.
+ */
+export function defaultSandboxParent(): string {
+  const shm = '/dev/shm';
+  try {
+    if (statSync(shm).isDirectory()) {
+      accessSync(shm, constants.W_OK);
+      return shm;
+    }
+  } catch {
+    // no /dev/shm here
+  }
+  return tmpdir();
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('E_') ? code : 'E_SANDBOX_FS';
+}
+
+function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+}
+
+const liveRoots = new Set<string>();
+let exitHookInstalled = false;
+
+/** A second Ctrl-C or an uncaught error ends the process without our finally blocks: remove what is left then. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const root of liveRoots) removeTree(root);
+  });
+}
+
+/** The refusal when nothing can confine model-written commands here, naming what to install. */
+export function isolationRefusal(isolation: Isolation): SandboxError {
+  return new SandboxError(
+    'E_SANDBOX_ISOLATION',
+    `refusing to run model-written commands without isolation: ${isolation.detail}. To isolate them, ${INSTALL_HINT}. To run them unisolated anyway, as you, with your files, keys and network, pass --unsafe-no-isolation.`,
+  );
+}
+
+/**
+ * The isolation model-written commands will run under: what the caller detected, or detected here
+ * (`none` when only `--unsafe-no-isolation` was given). Without isolation, and without the person's
+ * say-so, this refuses: every mode that runs commands asks here before anything is written.
+ */
+export async function resolveIsolation(request: IsolationRequest): Promise<Isolation> {
+  const isolation =
+    typeof request.isolation === 'object'
+      ? request.isolation
+      : await detectIsolation(request.isolation ?? (request.allowUnisolated === true ? 'none' : 'auto'));
+  if (isolation.kind === 'none' && request.allowUnisolated !== true) throw isolationRefusal(isolation);
+  return isolation;
+}
+
+export async function createSandboxManager(options: SandboxManagerOptions): Promise<SandboxManager> {
+  const isolation = await resolveIsolation(options);
+  const parent = options.parentDir ?? defaultSandboxParent();
+  mkdirSync(parent, { recursive: true });
+  const root = realpathSync(mkdtempSync(join(parent, 'holdfast-sandboxes-')));
+  liveRoots.add(root);
+  installExitHook();
+  const allowlist = sandboxAllowlist(options.rulebook);
+  const commandTimeoutMs = options.commandTimeoutMs ?? (options.rulebook.sandbox?.timeoutSeconds ?? 60) * 1000;
+  const bases = new Map<string, Promise<BaseRepo>>();
+  const live = new Set<string>();
+  let counter = 0;
+  let disposed = false;
+
+  function baseFor(task: TaskInfo): Promise<BaseRepo> {
+    let base = bases.get(task.id);
+    if (base === undefined) {
+      const nodeModules = options.nodeModules?.(task.id);
+      base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task, nodeModules !== undefined ? { nodeModules } : {});
+      bases.set(task.id, base);
+    }
+    return base;
+  }
+
+  async function keep(repo: SandboxRepo, roundId: string, arm: Arm): Promise<string> {
+    const destination = resolve(options.keepDir!, safeName(roundId), arm);
+    if (existsSync(destination)) throw new SandboxError('E_SANDBOX_KEEP', `cannot keep the sandbox: ${destination} already exists.`);
+    detachSandbox(repo);
+    // A standalone repository that outlives this run's base: the work tree copied, the history pushed in.
+    mkdirSync(resolve(destination, '..'), { recursive: true });
+    await cp(repo.workDir, destination, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => source !== join(repo.workDir, '.git') && source !== join(repo.workDir, 'node_modules'),
+    });
+    const gitDir = join(destination, '.git');
+    await gitInit(gitDir, destination);
+    await git({ gitDir: repo.gitDir, workTree: repo.workDir }, ['push', '--quiet', gitDir, `HEAD:refs/heads/${BASE_BRANCH}`]);
+    const kept = { gitDir, workTree: destination };
+    await git(kept, ['config', 'core.bare', 'false']);
+    await git(kept, ['reset', '--quiet']);
+    writeFileSync(join(gitDir, 'description'), `holdfast sandbox ${roundId} (${arm} arm)\n`);
+    if (repo.base.nodeModules !== undefined) {
+      mkdirSync(join(gitDir, 'info'), { recursive: true });
+      writeFileSync(join(gitDir, 'info', 'exclude'), '/node_modules\n');
+    }
+    return destination;
+  }
+
+  return {
+    root,
+    isolation,
+    liveCount: () => live.size,
+    async land(request) {
+      if (disposed) throw new SandboxError('E_SANDBOX_SETUP', 'the sandboxes of this run were already removed.');
+      if (request.result.actions.length === 0) return { result: request.result };
+      counter += 1;
+      const dir = join(root, 'rounds', `${counter}-${safeName(request.roundId)}-${request.arm}`);
+      let base: BaseRepo;
+      try {
+        base = await baseFor(request.task);
+      } catch (error) {
+        return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
+      }
+      live.add(dir);
+      try {
+        let repo: SandboxRepo;
+        try {
+          repo = materialiseSandbox(base, dir);
+        } catch (error) {
+          return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
+        }
+        const landing = await landArm(repo, request.result, {
+          isolation,
+          allowlist,
+          commandTimeoutMs,
+          ...(options.commandDeadline !== undefined ? { commandDeadline: options.commandDeadline } : {}),
+          outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
+          diffCapBytes: options.diffCapBytes ?? DEFAULT_DIFF_CAP_BYTES,
+          ...(request.signal !== undefined ? { signal: request.signal } : {}),
+          ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
+        });
+        const sandbox = landing.result.sandbox;
+        if (options.keepDir === undefined || sandbox === undefined || landing.failure !== undefined) return landing;
+        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt: await keep(repo, request.roundId, request.arm) } } };
+      } finally {
+        removeSandbox(base, dir);
+        live.delete(dir);
+      }
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await Promise.allSettled([...bases.values()]);
+      removeTree(root);
+      liveRoots.delete(root);
+    },
+  };
+}
+
+/**
+ * What a composition root (the CLI, the server, a queue worker) hands the runner as its lander
+ * opener: a sandbox manager per run, made from that run's rulebook.
+ */
+export function sandboxLander(options: Omit<SandboxManagerOptions, 'rulebook'>): (rulebook: Rulebook) => Promise<SandboxManager> {
+  return (rulebook) => createSandboxManager({ ...options, rulebook });
+}

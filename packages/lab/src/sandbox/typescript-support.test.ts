@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { nodeStripsTypes, typescriptNodeOptions } from './typescript-support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'holdfast-ts-support-'));
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('TypeScript in sandbox commands', () => {
+  it.each([
+    ['20.19.0', false],
+    ['22.5.1', false],
+    ['22.6.0', true],
+    ['22.18.0', true],
+    ['24.1.0', true],
+  ])('Node %s strips types itself: %s', (version, expected) => {
+    expect(nodeStripsTypes(version)).toBe(expected);
+    expect(typescriptNodeOptions(version) === undefined).toBe(expected);
+  });
+
+  it('preloads a hook on older Node under which a TypeScript test file really runs, and fails when it should', () => {
+    const options = typescriptNodeOptions('20.0.0')!;
+    writeFileSync(join(dir, 'math.ts'), 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+    writeFileSync(
+      join(dir, 'math.test.ts'),
+      "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from './math.ts';\ninterface Case { a: number; b: number; sum: number }\nconst cases: Case[] = [{ a: 1, b: 2, sum: 3 }];\ntest('adds', () => { for (const c of cases) assert.equal(add(c.a, c.b), c.sum); });\n",
+    );
+    writeFileSync(
+      join(dir, 'broken.test.ts'),
+      "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('fails', () => { const n: number = 1; assert.equal(n, 2); });\n",
+    );
+    const env = { ...process.env, NODE_OPTIONS: options };
+    const passing = spawnSync(process.execPath, ['--test', 'math.test.ts'], { cwd: dir, env, encoding: 'utf8' });
+    expect(passing.stdout).toContain('# pass 1');
+    expect(passing.status).toBe(0);
+    const failing = spawnSync(process.execPath, ['--test', 'broken.test.ts'], { cwd: dir, env, encoding: 'utf8' });
+    expect(failing.stdout).toContain('# fail 1');
+    expect(failing.status).toBe(1);
+  });
+});
+
+describe('bubblewrap mounts', () => {
+  it('mounts what sits under /tmp after the private /tmp, and the root read-only after every mount', async () => {
+    const { bubblewrapArgs, findToolchain } = await import('./isolation.js');
+    const args = bubblewrapArgs({ writable: ['/tmp/ci/repo'], readable: ['/tmp/ci/holdfast/dist/sandbox'], cwd: '/tmp/ci/repo' }, findToolchain());
+    const tmpfs = args.indexOf('--tmpfs');
+    expect(args.slice(tmpfs, tmpfs + 2)).toEqual(['--tmpfs', '/tmp']);
+    const readOnly = args.indexOf('/tmp/ci/holdfast/dist/sandbox');
+    expect(args.slice(readOnly - 1, readOnly + 2)).toEqual(['--ro-bind', '/tmp/ci/holdfast/dist/sandbox', '/tmp/ci/holdfast/dist/sandbox']);
+    expect(readOnly).toBeGreaterThan(tmpfs);
+    const writable = args.indexOf('--bind');
+    expect(args.slice(writable, writable + 3)).toEqual(['--bind', '/tmp/ci/repo', '/tmp/ci/repo']);
+    expect(args.indexOf('--remount-ro')).toBeGreaterThan(writable);
+    const sources = args.flatMap((arg, position) => (arg === '--bind' || arg === '--ro-bind' ? [args[position + 1]] : []));
+    expect(sources).not.toContain('/');
+    expect(sources.filter((source) => source === '/etc' || source?.startsWith('/home') || source === '/root')).toEqual([]);
+    expect(args.slice(-3)).toEqual(['--chdir', '/tmp/ci/repo', '--']);
+  });
+
+  it('lends commands only the hook and the packages it loads, never the rest of holdfast', async () => {
+    const { typescriptPreloadPaths } = await import('./typescript-support.js');
+    expect(typescriptPreloadPaths('24.0.0')).toEqual([]);
+    const paths = typescriptPreloadPaths('20.19.0');
+    const root = fileURLToPath(new URL('../../../..', import.meta.url)).replace(/\/$/, '');
+    expect(paths).not.toContain(root);
+    expect(paths[0]).toBe(join(root, 'dist', 'sandbox'));
+    expect(paths.some((path) => path.endsWith('/node_modules/rolldown'))).toBe(true);
+    for (const path of paths.slice(1)) expect(path).toMatch(/\/node_modules\/(?:@[^/]+\/)?[^/]+$/);
+  });
+});

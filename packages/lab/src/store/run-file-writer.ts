@@ -1,0 +1,166 @@
+import { closeSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { HoldfastError, RunEventSchema, jsonOrUndefined } from '@holdfast/core/contract';
+import type { RunEvent, RunEventInput } from '@holdfast/core/contract';
+import { lockRunFile } from './run-file-lock.js';
+import type { LockOptions } from './run-file-lock.js';
+import { BYTE_ORDER_MARK, describeIssues, isRunSeq } from './run-file-text.js';
+
+/** An event as a producer hands it to the writer: the writer assigns `seq` and, if absent, `time`. */
+export type RunEventDraft = RunEventInput extends infer E ? (E extends RunEventInput ? Omit<E, 'time'> & { time?: string } : never) : never;
+
+export interface OpenRunFileOptions {
+  now?: () => Date;
+  /**
+   * Values that must never reach disk, typically the API keys the run was given. Any occurrence
+   * in a line is replaced with `[redacted]`. Values shorter than 8 characters are ignored: they
+   * cannot be keys, and redacting them would mangle ordinary text.
+   */
+  secrets?: readonly string[];
+  /** fsync after every line: survives power loss too, at the cost of a disk flush per event. */
+  sync?: boolean;
+  /** How the one-writer lock (FILE.lock) names this process and tells whether its holder still runs. */
+  lock?: LockOptions;
+}
+
+export interface RunFileRecovery {
+  /** The highest valid seq already in the file, or null for a new or empty file. */
+  lastSeq: number | null;
+  /** A final line cut off mid-write by a crash, removed before appending so it cannot glue onto the next event. */
+  tornTail?: { line: number; characters: number };
+}
+
+export interface RunFileWriter {
+  readonly path: string;
+  /** The seq the next appended event will get. */
+  readonly nextSeq: number;
+  readonly recovery: RunFileRecovery;
+  /** Validates, stamps and appends one event as one line; returns the event exactly as written. */
+  append(draft: RunEventDraft): RunEvent;
+  close(): void;
+}
+
+export class RunFileWriteError extends HoldfastError {}
+
+const REDACTED = '[redacted]';
+const MIN_SECRET_LENGTH = 8;
+
+function readWhole(descriptor: number): string {
+  const size = fstatSync(descriptor).size;
+  const buffer = Buffer.alloc(size);
+  let offset = 0;
+  while (offset < size) {
+    const read = readSync(descriptor, buffer, offset, size - offset, offset);
+    if (read === 0) break;
+    offset += read;
+  }
+  return buffer.toString('utf8', 0, offset);
+}
+
+function seqOf(line: string): number | null {
+  const value = jsonOrUndefined(line);
+  const seq = typeof value === 'object' && value !== null ? (value as { seq?: unknown }).seq : undefined;
+  return isRunSeq(seq) ? seq : null;
+}
+
+function writeAll(descriptor: number, text: string): void {
+  const buffer = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < buffer.length) offset += writeSync(descriptor, buffer, offset, buffer.length - offset);
+}
+
+/**
+ * Recovers an existing file for resume: a torn last line is cut (it never finished, so cutting it
+ * loses nothing that finished), a complete last line that only lacks its newline gets one, and the
+ * seq continues after the highest valid seq in the file (a line appended out of order with a lower
+ * seq must not make the next events reuse seqs; readers report such lines as problems).
+ */
+function recover(descriptor: number): RunFileRecovery {
+  const text = readWhole(descriptor);
+  if (text === '') return { lastSeq: null };
+  let tornTail: RunFileRecovery['tornTail'];
+  let body = text;
+  const lastNewline = text.lastIndexOf('\n');
+  const tail = text.slice(lastNewline + 1);
+  if (tail.trim() !== '') {
+    if (RunEventSchema.safeParse(jsonOrUndefined(tail)).success) {
+      writeAll(descriptor, '\n');
+      body = `${text}\n`;
+    } else {
+      const keep = Buffer.byteLength(text.slice(0, lastNewline + 1), 'utf8');
+      ftruncateSync(descriptor, keep);
+      tornTail = { line: text.slice(0, lastNewline + 1).split('\n').length, characters: tail.length };
+      body = text.slice(0, lastNewline + 1);
+    }
+  }
+  let highest: number | null = null;
+  for (const line of (body.startsWith(BYTE_ORDER_MARK) ? body.slice(1) : body).split('\n')) {
+    const seq = seqOf(line);
+    if (seq !== null && (highest === null || seq > highest)) highest = seq;
+  }
+  return tornTail ? { lastSeq: highest, tornTail } : { lastSeq: highest };
+}
+
+/**
+ * Opens (or creates, with its folders) a run file for appending. Each event is written with one
+ * synchronous append as it happens, so a crash loses nothing that finished. Reopening an existing
+ * file continues its seq, for resume.
+ *
+ * Keys: the event schema has no field for a key, and every event passes RunEventSchema before it
+ * is written, which drops properties the schema does not know (an `apiKey` slipped into a config
+ * object never reaches disk). `secrets` adds a last line of defence for key values that end up
+ * inside text, such as an error message that echoes a request.
+ */
+export function openRunFile(path: string, options: OpenRunFileOptions = {}): RunFileWriter {
+  const now = options.now ?? (() => new Date());
+  // A secret with quotes or backslashes appears escaped inside a JSON line; look for both spellings.
+  const secrets = (options.secrets ?? [])
+    .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+    .flatMap((secret) => [...new Set([JSON.stringify(secret).slice(1, -1), secret])]);
+  mkdirSync(dirname(path), { recursive: true });
+  const lock = lockRunFile(path, options.lock);
+  let descriptor: number | null;
+  let recovery: RunFileRecovery;
+  try {
+    descriptor = openSync(path, 'a+');
+    recovery = recover(descriptor);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  let nextSeq = recovery.lastSeq === null ? 0 : recovery.lastSeq + 1;
+
+  function append(draft: RunEventDraft): RunEvent {
+    if (descriptor === null) throw new RunFileWriteError('E_RUN_FILE_CLOSED', `${path}: the run file is closed; cannot append a ${draft.type} event.`);
+    const candidate = { ...draft, seq: nextSeq, time: draft.time ?? now().toISOString() };
+    const checked = RunEventSchema.safeParse(candidate);
+    if (!checked.success) {
+      throw new RunFileWriteError('E_RUN_EVENT_INVALID', `${path}: refusing to write an invalid ${draft.type} event: ${describeIssues(checked.error.issues)}`);
+    }
+    let line = JSON.stringify(checked.data);
+    let event = checked.data;
+    if (secrets.some((secret) => line.includes(secret))) {
+      for (const secret of secrets) line = line.split(secret).join(REDACTED);
+      event = RunEventSchema.parse(JSON.parse(line));
+    }
+    writeAll(descriptor, `${line}\n`);
+    if (options.sync) fsyncSync(descriptor);
+    nextSeq += 1;
+    return event;
+  }
+
+  return {
+    path,
+    recovery,
+    get nextSeq() {
+      return nextSeq;
+    },
+    append,
+    close() {
+      if (descriptor === null) return;
+      closeSync(descriptor);
+      descriptor = null;
+      lock.release();
+    },
+  };
+}

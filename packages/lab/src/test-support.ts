@@ -1,0 +1,18 @@
+export { openAiAgent, recoveringAgent } from './experiment/loop/test-support/scripted-agent.js';
+export { runScenario } from './harnesses/test-support/agent-scenario.js';
+export type { ScenarioOptions } from './harnesses/test-support/agent-scenario.js';
+export { gitStatus, makeGitRepo, readIfExists } from './harnesses/test-support/git-repo.js';
+export { HOLDFAST_BIN, holdfast } from './harnesses/test-support/holdfast-cli.js';
+export type { ModelTurn, ScriptStep, ScriptedReply } from './harnesses/test-support/script.js';
+export { startScriptedModel } from './harnesses/test-support/scripted-model-server.js';
+export { answer, recordOf, startScriptedJudge } from './judge/test-support/scripted-judge.js';
+export type { ScriptedJudge } from './judge/test-support/scripted-judge.js';
+export { chatCompletion, modelList, startFakeOpenAi, startFakeServer } from './models/test-support/fake-openai-server.js';
+export type { FakeServer, RecordedRequest } from './models/test-support/fake-openai-server.js';
+export { requireIsolation } from './sandbox/test-support.js';
+export { startTestRedis } from './scale/test-support/redis-server.js';
+export type { TestRedis } from './scale/test-support/redis-server.js';
+export { armEnd, cleanArm, key, runStart, sessionArm, toldViolated } from './store/test-support/events.js';
+
+/** A judge worker that never answers: for budget and shutdown tests of the reply-check pool. */
+export const STALLING_JUDGE_WORKER = new URL('./experiment/reply-check/test-support/stalling-judge-worker.mjs', import.meta.url);

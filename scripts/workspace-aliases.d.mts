@@ -1,0 +1,1 @@
+export declare function workspaceAliases(): { find: RegExp; replacement: string }[];

@@ -1,4 +1,0 @@
-export { parseReply } from './parse-reply.js';
-export { describeAction } from './summarize.js';
-export { validateActions } from './validate-actions.js';
-export type { ActionsResult } from './validate-actions.js';

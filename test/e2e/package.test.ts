@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,72 +34,60 @@ async function packedPaths(root: string): Promise<string[]> {
   return (pack?.files ?? []).map((file) => file.path).sort();
 }
 
-describe('the published package', () => {
-  // The `files` list is the policy under test, so it is applied to a tree holding one file of every
+/** The files policy of a package, applied to a tree holding one file of every kind a working copy of it may hold. */
+async function packedOf(folder: string, shipped: readonly string[], left: readonly string[]): Promise<string[]> {
+  const tree = join(dir, folder.replaceAll('/', '-'));
+  mkdirSync(tree, { recursive: true });
+  copyFileSync(join(ROOT, folder, 'package.json'), join(tree, 'package.json'));
+  for (const path of [...shipped, ...left]) touch(tree, path);
+  return packedPaths(tree);
+}
+
+describe('the published packages', () => {
+  // The `files` lists are the policy under test, so each is applied to a tree holding one file of every
   // kind a working copy may hold, whatever has been built or run here.
-  it('ships the built CLI, library, hook and web app with the data they read, and nothing else', async () => {
-    const tree = join(dir, 'tree');
-    mkdirSync(tree);
-    copyFileSync(join(ROOT, 'package.json'), join(tree, 'package.json'));
-    const shipped = [
-      'bin/holdfast.js',
-      'dist/index.js',
-      'dist/index.d.ts',
-      'dist/cli/main.js',
-      'dist/hook/hook.cjs',
-      'dist/web/index.html',
-      'dist/web/assets/index-abc123.js',
-      'rulebooks/default.yaml',
-      'tasks/skip-flaky-ci/task.yaml',
-      'tasks/skip-flaky-ci/repo/src/lib/http.ts',
-      'fixtures/pressure/example.yaml',
-      'runs/demo/replies.json',
-      'runs/example.jsonl',
-      'runs/example-agent.jsonl',
-      'runs/example-loop.jsonl',
-      'runs/pressure/example.jsonl',
-      'scripts/prepare.mjs',
-    ];
+  it('the gate ships its build and the bundled hook, and no test, test support or source', async () => {
+    const shipped = ['dist/index.js', 'dist/index.d.ts', 'dist/decide.js', 'dist/commands/hook.js', 'dist/hook/hook.cjs', 'dist/hook/decide.cjs'];
     const left = [
-      'dist/bench/index.js',
-      'dist/sandbox/test-support.js',
-      'dist/models/test-support/fake-openai-server.js',
-      'dist/rules/check-actions.test.js',
-      'runs/2026-11-30-local.jsonl',
-      'runs/pressure/local.jsonl',
+      'dist/test-support.js',
+      'dist/test-support/payloads.js',
+      'dist/tamper.test.js',
+      'dist/.tsbuildinfo',
       'src/index.ts',
-      'web/src/app.tsx',
-      'test/e2e/web.test.ts',
-      'fixtures/traffic/codex-0.171.0/index.json',
       'scripts/build-hook.mjs',
-      '.env',
-      'holdfast.config.yaml',
     ];
-    for (const path of [...shipped, ...left]) touch(tree, path);
-    expect(await packedPaths(tree)).toEqual([...shipped, 'package.json'].sort());
+    expect(await packedOf('packages/gate', shipped, left)).toEqual([...shipped, 'package.json'].sort());
   });
 
-  it('packs every tracked file of the data users need (npm silently drops some names, such as .npmrc)', async () => {
-    const { stdout } = await run('git', ['ls-files', '-z', 'tasks', 'fixtures/pressure', 'rulebooks', 'runs/demo'], { cwd: ROOT });
-    const tracked = stdout.split('\0').filter((path) => path !== '');
-    const packed = new Set(await packedPaths(ROOT));
-    expect(tracked.length).toBeGreaterThan(100);
-    expect(tracked.filter((path) => !packed.has(path))).toEqual([]);
+  it('the CLI ships its command and its build, and no test or source', async () => {
+    const shipped = ['bin/holdfast.js', 'dist/index.js', 'dist/index.d.ts', 'dist/main.js', 'dist/commands/run.js'];
+    const left = ['dist/commands/run-resume-lock.test.js', 'src/main.ts', 'src/commands/run.ts'];
+    expect(await packedOf('packages/cli', shipped, left)).toEqual([...shipped, 'package.json'].sort());
   });
 
-  it('points its exports and bin at files the build makes', async () => {
-    const manifest = safeParseJson(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect(manifest.ok).toBe(true);
-    const pkg = (manifest.ok ? manifest.value : {}) as { exports: Record<string, unknown>; types: string; bin: Record<string, string> };
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
-    expect(pkg.types).toBe('./dist/index.d.ts');
-    expect(pkg.bin.holdfast).toBe('bin/holdfast.js');
+  it('the core, the lab and the app ship their builds without test support', async () => {
+    for (const folder of ['packages/core', 'packages/lab', 'packages/app']) {
+      const shipped = ['dist/store/index.js', 'dist/store/index.d.ts'];
+      const left = ['dist/test-support.js', 'dist/models/test-support/fake-openai-server.js', 'dist/store/run-state.test.js', 'src/store/index.ts'];
+      expect(await packedOf(folder, shipped, left), folder).toEqual([...shipped, 'package.json'].sort());
+    }
+  });
+
+  it('points every export and bin at a file the build makes', () => {
+    for (const folder of ['core', 'gate', 'lab', 'app', 'cli']) {
+      const manifest = safeParseJson(readFileSync(join(ROOT, 'packages', folder, 'package.json'), 'utf8'));
+      expect(manifest.ok).toBe(true);
+      const pkg = (manifest.ok ? manifest.value : {}) as { exports: Record<string, string | Record<string, string>>; bin?: Record<string, string> };
+      for (const [subpath, target] of Object.entries(pkg.exports)) {
+        if (subpath === './package.json' || subpath.endsWith('test-support')) continue;
+        const files = typeof target === 'string' ? [target] : [target['default']!, target['types']!];
+        for (const file of files) expect(existsSync(join(ROOT, 'packages', folder, file)), `${folder} ${subpath} → ${file}`).toBe(true);
+      }
+      for (const file of Object.values(pkg.bin ?? {})) expect(existsSync(join(ROOT, 'packages', folder, file))).toBe(true);
+    }
   });
 
   it('is importable by name: the library API judges actions against the shipped rulebook', async () => {
-    const user = join(dir, 'user');
-    mkdirSync(join(user, 'node_modules'), { recursive: true });
-    symlinkSync(ROOT, join(user, 'node_modules', 'holdfast'), 'dir');
     const script = [
       "import { checkActions, loadRulebook, defaultRulebookPath, parseReply } from 'holdfast';",
       'const rulebook = await loadRulebook(defaultRulebookPath());',
@@ -107,7 +95,7 @@ describe('the published package', () => {
       "const results = await checkActions(reply.kind === 'actions' ? reply.actions : [], [], rulebook);",
       'console.log(JSON.stringify({ kind: reply.kind, failed: results.filter((result) => !result.ok).map((result) => result.rule) }));',
     ].join('\n');
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: user });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
     expect(JSON.parse(stdout)).toEqual({ kind: 'actions', failed: ['R3'] });
   });
 });
@@ -115,7 +103,7 @@ describe('the published package', () => {
 describe('holdfast piped into a reader that stops early', () => {
   it('ends quietly with exit 0 when its stdout is closed (`holdfast … | head`)', async () => {
     // The reading end is closed before the command writes a byte, so every write meets EPIPE.
-    const child = spawn(process.execPath, [join(ROOT, 'bin/holdfast.js'), 'report', join(ROOT, 'runs/example.jsonl'), '--format', 'junit'], {
+    const child = spawn(process.execPath, [join(ROOT, 'packages/cli/bin/holdfast.js'), 'report', join(ROOT, 'runs/example.jsonl'), '--format', 'junit'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.destroy();

@@ -3,7 +3,6 @@
 // decision costs little more than node itself. Lazily imported modules (the secret scanner, the
 // rulebook parser) stay separate chunks. dist/hook/ sits as deep in the gate as src/rules/ does in
 // the core, so the core's paths relative to a module (the shipped rulebook) resolve the same in the bundle.
-import { spawnSync } from 'node:child_process';
 import { copyFile, rm } from 'node:fs/promises';
 import { build } from 'rolldown';
 
@@ -36,11 +35,6 @@ await build({
     codeSplitting: { groups: [{ name: 'decide', test: (id) => DECIDE.test(id) && !LAZY.test(id) }] },
   },
 });
-// The entry the installed command runs: a small loader that compiles decide.cjs with V8's code for it,
-// recorded after sample decisions ran (in a process of its own, as a hook runs).
-await copyFile(new URL('scripts/hook-loader.cjs', root), new URL('dist/hook/hook.cjs', root));
-const warm = spawnSync(process.execPath, [new URL('scripts/warm-hook-cache.cjs', root).pathname], { stdio: 'inherit' });
-if (warm.status !== 0) throw new Error(`scripts/warm-hook-cache.cjs exited ${String(warm.status)}`);
-// V8's code for re2js (see src/rules/re2-loader.ts), made by this node for the hook to load.
-const { writeRe2Cache } = await import(new URL('../core/dist/rules/re2-loader.js', root).href);
-writeRe2Cache();
+// The entry the installed command runs: a few lines that ask node's own compile cache (a public API
+// from node 22.1 on; on node 20 the bundle is compiled as usual) and then run the bundled decision.
+await copyFile(new URL('scripts/hook-entry.cjs', root), new URL('dist/hook/hook.cjs', root));

@@ -53,7 +53,7 @@ export function auditLogPath(root: string): string {
 
 /** Every free text of an entry with credentials masked: commands and details can carry keys. */
 async function redacted(entry: AuditEntry): Promise<AuditEntry> {
-  const { redactSecrets } = await import('@holdfast/core/rules');
+  const { redactSecrets } = await import('@holdfast/core/rules/redact-secrets');
   const results =
     entry.results === undefined
       ? undefined

@@ -292,7 +292,7 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
 async function rulebookChecks(hooks: readonly InstalledHook[], root: string): Promise<DoctorCheck[]> {
   const files = [...new Set(hooks.map((hook) => hook.rulebook))];
   const checks: DoctorCheck[] = [];
-  const { loadRulebook } = await import('@holdfast/core/rules');
+  const { loadRulebook } = await import('@holdfast/core/rules/load-rulebook');
   for (const file of files.length === 0 ? [undefined] : files) {
     const path = file === undefined || isAbsolute(file) ? file : resolve(root, file);
     try {

@@ -21,11 +21,6 @@ export function nodeCrypto(): typeof import('node:crypto') {
   return load('node:crypto') as typeof import('node:crypto');
 }
 
-/** Only for an error's name, on the rare path where a program could not start. */
-export function nodeUtil(): typeof import('node:util') {
-  return load('node:util') as typeof import('node:util');
-}
-
 /** Only for the home folder, when a shell command names it. */
 export function nodeOs(): typeof import('node:os') {
   return load('node:os') as typeof import('node:os');

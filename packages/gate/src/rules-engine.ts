@@ -6,8 +6,7 @@ import type { CheckActions } from './decide.js';
 import { keepPatternAnswersOf } from './pattern-answers.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { readJsonFile } from '@holdfast/core/command';
-import { defaultRulebookPath, knownLinearSources, linearSourcesFrom } from '@holdfast/core/rules';
-import type { LinearSource } from '@holdfast/core/rules';
+import { defaultRulebookPath } from '@holdfast/core/rules';
 import { compiledGlob, knowCompiledGlobs } from '@holdfast/core/rules';
 import type { CompiledGlob } from '@holdfast/core/rules';
 
@@ -22,9 +21,9 @@ export interface RulesEngine {
  * loaded when the rulebook cache misses, which is once per change of the rulebook file.
  */
 export async function loadRulesEngine(): Promise<RulesEngine> {
-  const { checkActions } = await import('@holdfast/core/rules');
+  const { checkActions } = await import('@holdfast/core/rules/check-actions');
   return {
-    loadRulebook: async (file) => (await import('@holdfast/core/rules')).loadRulebook(file),
+    loadRulebook: async (file) => (await import('@holdfast/core/rules/load-rulebook')).loadRulebook(file),
     checkActions,
   };
 }
@@ -50,22 +49,14 @@ export function pathKey(text: string): string {
 }
 
 interface CacheRecord {
-  readonly format: 2;
+  readonly format: 3;
   readonly version: string;
   readonly source: string;
   readonly mtimeMs: number;
   readonly size: number;
   readonly rulebook: Rulebook;
-  /** The rulebook's patterns for V8's linear engine (rules/linear-source.ts), made when it was parsed. */
-  readonly linear: [string, LinearSource | null][];
   /** Every string in a list of a rule's check, compiled as a glob (those that are globs are matched with it). */
   readonly globs?: Record<string, CompiledGlob>;
-}
-
-function isLinearEntry(entry: unknown): entry is [string, LinearSource | null] {
-  if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return false;
-  const value = entry[1] as Partial<LinearSource> | null;
-  return value === null || (typeof value === 'object' && typeof value.source === 'string' && typeof value.multiline === 'boolean');
 }
 
 /** The globs of a rulebook's checks, compiled: every list of strings in a check (a non-glob in one costs only this). */
@@ -91,8 +82,7 @@ function rulebookGlobs(rulebook: Rulebook): Record<string, CompiledGlob> {
 
 /**
  * The validated rulebook, kept as JSON under `.holdfast/cache/` and reused while the file's path,
- * size, mtime and holdfast's version are unchanged, with its patterns' translations for V8's linear
- * engine (so a hook matches them without loading re2js). The cache is holdfast's own output; a record
+ * size, mtime and holdfast's version are unchanged, with its globs compiled. The cache is holdfast's own output; a record
  * that does not read back is ignored and the rulebook is parsed and validated again.
  */
 export async function loadRulebookCached(root: string, file: string | undefined, engine: RulesEngine): Promise<Rulebook> {
@@ -110,18 +100,15 @@ export async function loadRulebookCached(root: string, file: string | undefined,
   // No cache yet, or an unreadable one: parse below.
   const record = readJsonFile(cachePath) as Partial<CacheRecord> | null | undefined;
   if (
-    record?.format === 2 &&
+    record?.format === 3 &&
     record.version === version &&
     record.source === source &&
     record.mtimeMs === stats.mtimeMs &&
     record.size === stats.size &&
     typeof record.rulebook === 'object' &&
     record.rulebook !== null &&
-    Array.isArray(record.rulebook.rules) &&
-    Array.isArray(record.linear)
+    Array.isArray(record.rulebook.rules)
   ) {
-    const linear = record.linear;
-    linearSourcesFrom(() => linear.filter(isLinearEntry));
     knowCompiledGlobs(record.globs);
     return record.rulebook;
   }
@@ -129,13 +116,12 @@ export async function loadRulebookCached(root: string, file: string | undefined,
   try {
     mkdirSync(join(root, HOLDFAST_DIR, 'cache'), { recursive: true });
     const record: CacheRecord = {
-      format: 2,
+      format: 3,
       version,
       source,
       mtimeMs: stats.mtimeMs,
       size: stats.size,
       rulebook,
-      linear: knownLinearSources(),
       globs: rulebookGlobs(rulebook),
     };
     const temporary = `${cachePath}.${process.pid}.tmp`;

@@ -1,13 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Rulebook } from '../contract/index.js';
+import { defaultRulebookPath } from './default-rulebook-path.js';
 import { parseRulebook } from './parse-rulebook.js';
 import { RulebookError } from './rulebook-error.js';
 
-/** The rulebook shipped with the package; the same path from src/ (tests) and dist/ (the build). */
-export function defaultRulebookPath(): string {
-  return fileURLToPath(new URL('../../../../rulebooks/default.yaml', import.meta.url));
-}
+export { defaultRulebookPath };
 
 /** Reads and validates a rulebook file (the shipped default when no file is given). */
 export async function loadRulebook(file?: string): Promise<Rulebook> {

@@ -1,16 +1,12 @@
+import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
-import { linearRegExp } from './linear-engine.js';
-import { fitsLinear, re2Syntax, translateToLinear } from './linear-source.js';
-import type { LinearSource } from './linear-source.js';
-import { loadRe2 } from './re2-loader.js';
 import { meetsNeeds, requiredNeeds } from './required-literals.js';
 
 /**
  * A rulebook regular expression, matched with RE2 semantics: matching takes time linear in the
  * input whatever the pattern, so a pattern written to backtrack (`^(a|aa)*$`) cannot stall the gate
- * on model output. The price is RE2's syntax: no backreferences and no lookaround. It runs on V8's
- * linear-time engine (flag `l`) where its translation gives re2js's answer (linear-source.ts), and
- * on re2js otherwise.
+ * on model output. The price is RE2's syntax: no backreferences and no lookaround. It runs on re2js,
+ * loaded the way any package is, and only when a text could match (see mayMatch).
  */
 export interface Pattern {
   readonly source: string;
@@ -28,43 +24,14 @@ export class PatternError extends Error {
 
 // re2js costs more to load than a whole hook decision otherwise does, so it is loaded only when a
 // pattern really has to run: most content lacks the literal text a pattern needs (see mayMatch).
-let engine: ReturnType<typeof loadRe2> | undefined;
-function re2(): ReturnType<typeof loadRe2> {
-  engine ??= loadRe2();
+let engine: typeof import('re2js') | undefined;
+function re2(): typeof import('re2js') {
+  engine ??= createRequire(import.meta.url)('re2js') as typeof import('re2js');
   return engine;
 }
 
 function patternKey(source: string, flags: string): string {
   return `${flags}\0${source}`;
-}
-
-/**
- * Each pattern's translation for V8's linear engine (null: it stays on re2js), by flags and source.
- * Made where re2js compiles a pattern (the rulebook loader); a hook gets them from the rulebook
- * cache (gate/rules-engine.ts), so it loads re2js only for a pattern or a text the translation
- * cannot serve.
- */
-const linearSources = new Map<string, LinearSource | null>();
-let linearSourceLoad: (() => Iterable<readonly [string, LinearSource | null]>) | undefined;
-
-/** Where translations made by an earlier process come from; read when a pattern first runs. */
-export function linearSourcesFrom(load: () => Iterable<readonly [string, LinearSource | null]>): void {
-  linearSourceLoad = load;
-}
-
-function linearSourceOf(key: string): LinearSource | null | undefined {
-  if (linearSourceLoad !== undefined) {
-    const load = linearSourceLoad;
-    linearSourceLoad = undefined;
-    for (const [known, value] of load()) if (!linearSources.has(known)) linearSources.set(known, value);
-  }
-  return linearSources.get(key);
-}
-
-/** Every translation this process made or read. */
-export function knownLinearSources(): [string, LinearSource | null][] {
-  linearSourceOf('');
-  return [...linearSources];
 }
 
 /**
@@ -76,11 +43,6 @@ export function knownLinearSources(): [string, LinearSource | null][] {
 const answers = new Map<string, boolean>();
 let learnedAnswers = false;
 const MAX_ANSWER_TEXT = 512;
-/**
- * Longer texts go to re2js: V8's linear engine scans 1 MB 1–4× slower than re2js (measured on Node 20), while
- * re2js costs a hook about 20 ms to load; near 64 KB the two are even.
- */
-const MAX_LINEAR_TEXT = 64 * 1024;
 const MAX_ANSWERS = 1024;
 
 function answerKey(source: string, flags: string, text: string): string {
@@ -135,11 +97,6 @@ function compile(source: string, flags: string): Compiled {
   }
   try {
     const regex = RE2.compile(source, mask);
-    const key = patternKey(source, flags);
-    if (linearSourceOf(key) === undefined) {
-      const syntax = re2Syntax(module.holdfastSyntax);
-      linearSources.set(key, (syntax === undefined ? undefined : translateToLinear(source, flags, syntax)) ?? null);
-    }
     return { ok: true, regex };
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp:\s*/, '');
@@ -155,16 +112,6 @@ function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
   const needs = requiredNeeds(source, flags);
   const caseless = flags.includes('i');
   let regex = compiled;
-  let linear: { regex: RegExp; multiline: boolean } | null | undefined;
-  // The `l` regex for a text its translation serves exactly, if the pattern has one.
-  const linearFor = (text: string): RegExp | undefined => {
-    if (linear === undefined) {
-      const translation = linearSourceOf(patternKey(source, flags));
-      const built = translation ? linearRegExp(translation) : undefined;
-      linear = built === undefined || !translation ? null : { regex: built, multiline: translation.multiline };
-    }
-    return linear !== null && text.length <= MAX_LINEAR_TEXT && fitsLinear(text, linear.multiline) ? linear.regex : undefined;
-  };
   const mayMatch = (text: string): boolean => {
     if (needs.length === 0) return true;
     // RE2's case folding maps U+017F (long s) to s and U+212A (Kelvin) to k; toLowerCase does the latter.
@@ -182,8 +129,6 @@ function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
     source,
     test: (text) => {
       if (!mayMatch(text)) return false;
-      const fast = linearFor(text);
-      if (fast !== undefined) return fast.test(text);
       if (text.length > MAX_ANSWER_TEXT) return ready().matcher(text).find();
       const key = answerKey(source, flags, text);
       const known = knownAnswer(key);
@@ -196,8 +141,6 @@ function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
     },
     find: (text) => {
       if (!mayMatch(text)) return undefined;
-      const fast = linearFor(text)?.exec(text);
-      if (fast !== undefined) return fast === null ? undefined : { index: fast.index, text: fast[0] };
       const matcher = ready().matcher(text);
       return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined;
     },

@@ -71,13 +71,13 @@ export function compileForbidden(forbid: ForbiddenReferences): CompiledForbidden
 }
 
 /** The first forbidden reference or import in the tree, in source order. */
-export function findForbidden(root: SgNode, forbidden: CompiledForbidden): Finding | undefined {
-  const findings = [...findModules(root, forbidden.modules), ...findNames(root, forbidden.names)];
+export function findForbidden(root: SgNode, forbidden: CompiledForbidden, typescript: boolean): Finding | undefined {
+  const findings = [...findModules(root, forbidden.modules, typescript), ...findNames(root, forbidden.names)];
   findings.sort((left, right) => left.line - right.line || left.column - right.column);
   return findings[0];
 }
 
-function findModules(root: SgNode, modules: readonly string[]): Finding[] {
+function findModules(root: SgNode, modules: readonly string[], typescript: boolean): Finding[] {
   if (modules.length === 0) return [];
   const findings: Finding[] = [];
   const candidates = root.findAll({
@@ -85,7 +85,8 @@ function findModules(root: SgNode, modules: readonly string[]): Finding[] {
       any: [
         { kind: 'import_statement' },
         { kind: 'export_statement', has: { field: 'source', kind: 'string' } },
-        { kind: 'import_require_clause' },
+        // `import x = require('y')` is TypeScript only; JavaScript's grammar has no such kind.
+        ...(typescript ? [{ kind: 'import_require_clause' }] : []),
         { kind: 'call_expression', has: { field: 'function', any: [{ kind: 'import' }, { kind: 'identifier', regex: '^require$' }] } },
       ],
     },

@@ -13,7 +13,7 @@ describe('the rulebook cache', () => {
     const [file] = readdirSync(join(root, '.holdfast', 'cache')).filter((name) => name.startsWith('rulebook-'));
     const record = JSON.parse(readFileSync(join(root, '.holdfast', 'cache', file as string), 'utf8')) as { globs: Record<string, unknown> };
     expect(record.globs['src/**']).toEqual(compiledGlob('src/**'));
-    expect(record.globs['src/**/*.ts']).toEqual(compiledGlob('src/**/*.ts'));
+    expect(record.globs['src/**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}']).toEqual(compiledGlob('src/**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'));
     expect(await loadRulebookCached(root, undefined, engine)).toEqual(parsed);
   });
 });

@@ -4,6 +4,14 @@ function list(values: readonly string[]): string {
   return values.map((value) => `\`${value}\``).join(', ');
 }
 
+function forbidden(forbid: { readonly names: readonly string[]; readonly modules: readonly string[] }): string {
+  const parts = [
+    ...(forbid.names.length === 0 ? [] : [`any spelling of ${list(forbid.names)}`]),
+    ...(forbid.modules.length === 0 ? [] : [`an import or require of ${list(forbid.modules)}`]),
+  ];
+  return parts.join(' or ');
+}
+
 /** What a rule's deterministic check does, in one or two sentences for the rulebook panel. */
 export function describeCheck(check: RuleCheck): string {
   switch (check.kind) {
@@ -28,8 +36,18 @@ export function describeCheck(check: RuleCheck): string {
       const exclude = check.exclude.length === 0 ? '' : `, except ${list(check.exclude)}`;
       return `Refuses ${check.what} in written files matching ${list(check.files)}${exclude}: patterns ${list(check.patterns)}${flags}.`;
     }
-    case 'http-helper':
-      return `Only \`${check.helper}\` may call HTTP directly; in ${list(check.folders)} any match of ${list(check.patterns)} is a violation.`;
+    case 'http-helper': {
+      if (check.forbid === undefined)
+        return `Only \`${check.helper}\` may call HTTP directly; in ${list(check.folders)} any match of ${list(check.patterns)} is a violation.`;
+      return `Only \`${check.helper}\` may call HTTP directly; in ${list(check.folders)} code is read on its syntax tree: ${forbidden(check.forbid)} is a violation. A file that does not parse is judged by ${list(check.patterns)}.`;
+    }
+    case 'code': {
+      const language = check.language === undefined ? 'the language of its extension' : check.language;
+      const exclude = check.exclude.length === 0 ? '' : `, except ${list(check.exclude)}`;
+      const looks = [...(check.rule === undefined ? [] : ['an ast-grep rule']), ...(check.forbid === undefined ? [] : [forbidden(check.forbid)])].join(' and ');
+      const fallback = check.fallback.length === 0 ? '' : ` A file that does not parse is judged by ${list(check.fallback)}.`;
+      return `Refuses ${check.what} in written files matching ${list(check.files)}${exclude}, read on the syntax tree (${language}): ${looks}; comments and strings never count.${fallback}`;
+    }
     case 'order':
       return `Every commit must come after a run matching \`${check.command}\` (such as \`${check.example}\`) in the same action list.`;
   }

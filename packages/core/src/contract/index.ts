@@ -8,7 +8,10 @@ export type { LandRequest, ObservedRun, Recheck } from './landing.js';
 export {
   AgentSchema,
   CHECK_KINDS,
+  CODE_LANGUAGES,
+  CodeCheckSchema,
   ForbiddenPatternCheckSchema,
+  ForbidSchema,
   HttpHelperCheckSchema,
   JudgeExampleSchema,
   JudgeRubricSchema,
@@ -26,6 +29,9 @@ export {
 export type {
   Agent,
   CheckKind,
+  CodeCheck,
+  CodeLanguage,
+  Forbid,
   ForbiddenPatternCheck,
   HttpHelperCheck,
   JudgeExample,

@@ -34,7 +34,7 @@ export const SiblingTestCheckSchema = z.strictObject({
   /** Globs of modules that need a test when they are new. */
   modules: globList,
   /** Globs exempt from needing a test (declarations, the tests themselves). */
-  exempt: z.array(z.string().min(1)).default(['**/*.d.ts', '**/*.test.*', '**/*.spec.*']),
+  exempt: z.array(z.string().min(1)).default(['**/*.d.ts', '**/*.d.mts', '**/*.d.cts', '**/*.test.*', '**/*.spec.*']),
   /** Where the sibling test may live; `{dir}`, `{stem}` and `{ext}` are filled from the module path. */
   tests: globList.default(['{dir}/{stem}.test.{ext}', '{dir}/{stem}.test.ts', '{dir}/{stem}.test.tsx']),
 });
@@ -54,6 +54,45 @@ export const ForbiddenPatternCheckSchema = z.strictObject({
   exclude: z.array(z.string().min(1)).default([]),
 });
 
+/** Languages a `code` check reads, with the file extensions each covers (docs/code-checks.md). */
+export const CODE_LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'] as const;
+
+const dottedName = z.string().regex(/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/, 'a name is a global or a dotted path from one, e.g. "fetch" or "console.log"');
+
+/**
+ * What a JavaScript or TypeScript file must not reach, read on its syntax tree: every static spelling
+ * of the named globals (optional chaining, computed keys, destructuring, aliases) and every import
+ * or require of the modules. Comments and strings never count.
+ */
+export const ForbidSchema = z.strictObject({
+  /** Globals or dotted paths from the global scope: `fetch`, `console.log`. */
+  names: z.array(dottedName).default([]),
+  /** Module specifiers; `http` also covers `node:http`, `axios` also covers `axios/lib/x`. */
+  modules: z.array(z.string().min(1)).default([]),
+});
+
+/**
+ * A structural check: ast-grep rules (its YAML `rule:` object, with `constraints` and `utils`) and/or
+ * the built-in `forbid` reading, run on the syntax tree of each written file the globs reach, in the
+ * language its extension names. A file that does not parse is judged by `fallback` text patterns.
+ */
+export const CodeCheckSchema = z.strictObject({
+  kind: z.literal('code'),
+  /** What the check finds, in words, for the detail sentence ("a console.log call"). */
+  what: z.string().min(1),
+  files: globList,
+  exclude: z.array(z.string().min(1)).default([]),
+  /** Only files of this language; absent, every language the files' extensions name. */
+  language: z.enum(CODE_LANGUAGES).optional(),
+  /** An ast-grep rule object (pattern, kind, regex, has, inside, any, all, not, matches…). */
+  rule: z.record(z.string(), z.unknown()).optional(),
+  constraints: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  utils: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  forbid: ForbidSchema.optional(),
+  /** Regular expressions that judge a file that does not parse, or whose language holdfast does not read. */
+  fallback: z.array(regexSource).default([]),
+});
+
 export const HttpHelperCheckSchema = z.strictObject({
   kind: z.literal('http-helper'),
   /** The one file allowed to make HTTP calls. */
@@ -62,6 +101,8 @@ export const HttpHelperCheckSchema = z.strictObject({
   folders: globList,
   /** Regular expression sources that count as a direct HTTP call. */
   patterns: z.array(regexSource).min(1).default(['\\bfetch\\s*\\(', '\\baxios\\b', '\\bXMLHttpRequest\\b']),
+  /** When present, code is read on its syntax tree for these and `patterns` only judge files that do not parse. */
+  forbid: ForbidSchema.optional(),
 });
 
 export const OrderCheckSchema = z.strictObject({
@@ -79,6 +120,7 @@ export const RuleCheckSchema = z.discriminatedUnion('kind', [
   ForbiddenPatternCheckSchema,
   HttpHelperCheckSchema,
   OrderCheckSchema,
+  CodeCheckSchema,
 ]);
 
 const ruleId = z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case letters, digits and dashes, e.g. R1');
@@ -177,6 +219,9 @@ export type ScopeCheck = z.infer<typeof ScopeCheckSchema>;
 export type SiblingTestCheck = z.infer<typeof SiblingTestCheckSchema>;
 export type ForbiddenPatternCheck = z.infer<typeof ForbiddenPatternCheckSchema>;
 export type HttpHelperCheck = z.infer<typeof HttpHelperCheckSchema>;
+export type CodeCheck = z.infer<typeof CodeCheckSchema>;
+export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
+export type Forbid = z.infer<typeof ForbidSchema>;
 export type OrderCheck = z.infer<typeof OrderCheckSchema>;
 export type RuleCheck = z.infer<typeof RuleCheckSchema>;
 export type CheckKind = RuleCheck['kind'];
@@ -189,4 +234,4 @@ export type Agent = z.infer<typeof AgentSchema>;
 export type Rulebook = z.infer<typeof RulebookSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;
 
-export const CHECK_KINDS: readonly CheckKind[] = ['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order'];
+export const CHECK_KINDS: readonly CheckKind[] = ['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order', 'code'];

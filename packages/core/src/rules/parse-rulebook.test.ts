@@ -137,10 +137,10 @@ describe('checkRecordedRulebook', () => {
     const rulebook = await loadRulebook();
     const doctored = {
       ...rulebook,
-      rules: rulebook.rules.map((rule) => (rule.check.kind === 'forbidden-pattern' ? { ...rule, check: { ...rule.check, patterns: ['(a)\\1'] } } : rule)),
+      rules: rulebook.rules.map((rule) => (rule.check.kind === 'code' ? { ...rule, check: { ...rule.check, fallback: ['(a)\\1'] } } : rule)),
     };
     expect(() => checkRecordedRulebook(doctored, 'runs/a.jsonl')).toThrow(
-      /runs\/a\.jsonl \(its recorded rulebook\): rule R4, field check\.patterns\[0\].*backreferences/,
+      /runs\/a\.jsonl \(its recorded rulebook\): rule R4, field check\.fallback\[0\].*backreferences/,
     );
   });
 });

@@ -14,6 +14,7 @@ import {
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
 import { normalizeRepoPath } from './paths.js';
+import { codeCheckProblems } from './code/code-check-problems.js';
 import { compilePattern } from './regex.js';
 import { RulebookError } from './rulebook-error.js';
 import type { RulebookProblem } from './rulebook-error.js';
@@ -118,6 +119,9 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
       if (!helper.ok || helper.path !== rule.check.helper) {
         problems.push({ path: at('check', 'helper'), message: `"${rule.check.helper}" is not a plain relative file path; write one like "src/lib/http.ts"` });
       }
+    }
+    if (rule.check.kind === 'code') {
+      for (const problem of codeCheckProblems(rule.check)) problems.push({ path: at('check', ...problem.path), message: problem.message });
     }
     if (rule.check.kind === 'sibling-test') {
       rule.check.tests.forEach((template, position) => {
@@ -229,6 +233,8 @@ function regexFields(rule: Rule): [string, readonly string[], string][] {
       return [['patterns', check.patterns, check.flags]];
     case 'http-helper':
       return [['patterns', check.patterns, '']];
+    case 'code':
+      return [['fallback', check.fallback, '']];
     case 'order':
       return [['command', [check.command], '']];
     case 'secret':
@@ -256,6 +262,11 @@ function globFields(rule: Rule): [string, readonly string[]][] {
       ];
     case 'http-helper':
       return [['folders', check.folders]];
+    case 'code':
+      return [
+        ['files', check.files],
+        ['exclude', check.exclude],
+      ];
     case 'secret':
       return check.files === undefined ? [] : [['files', check.files]];
     case 'order':

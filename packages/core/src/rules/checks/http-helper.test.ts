@@ -10,7 +10,7 @@ describe('R5 HTTP', () => {
         name: 'HTTP',
         actionIndex: 0,
         ok: false,
-        detail: 'R5 HTTP: write to "src/features/orders/api.ts" calls fetch( directly at line 4; import the helper from src/lib/http.ts instead.',
+        detail: 'R5 HTTP: write to "src/features/orders/api.ts" calls fetch directly at line 4; import the helper from src/lib/http.ts instead.',
       },
     ]);
   });

@@ -1,5 +1,6 @@
 import type { CheckKind, RuleCheck } from '../../contract/index.js';
 import type { CheckHandler } from './check-handler.js';
+import { codeCheck } from './code.js';
 import { forbiddenPatternCheck } from './forbidden-pattern.js';
 import { httpHelperCheck } from './http-helper.js';
 import { orderCheck } from './order.js';
@@ -15,6 +16,7 @@ export const CHECK_HANDLERS: { readonly [K in CheckKind]: CheckHandler<Extract<R
   'forbidden-pattern': forbiddenPatternCheck,
   'http-helper': httpHelperCheck,
   order: orderCheck,
+  code: codeCheck,
 };
 
 export function handlerFor(check: RuleCheck): CheckHandler<RuleCheck> {

@@ -1,0 +1,161 @@
+import { createRequire } from 'node:module';
+import { Lang, parse, registerDynamicLanguage } from '@ast-grep/napi';
+import type { SgRoot } from '@ast-grep/napi';
+import type { CodeLanguage } from '../../contract/index.js';
+
+/**
+ * Which parser reads a file, from its extension. The JavaScript family is built into ast-grep;
+ * Python, Go and Rust come from ast-grep's language packages, which ship prebuilt parsers inside
+ * the npm package (no download, no compiler), and are registered the first time a file needs them.
+ */
+const EXTENSIONS: Readonly<Record<string, CodeLanguage>> = {
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  pyi: 'python',
+  go: 'go',
+  rs: 'rust',
+};
+
+/** Files that are prose or data, never code: no code rule is about them (a markdown page that names `fetch(`). */
+const NOT_CODE = new Set([
+  'md',
+  'mdx',
+  'markdown',
+  'txt',
+  'rst',
+  'adoc',
+  'json',
+  'jsonc',
+  'json5',
+  'yaml',
+  'yml',
+  'toml',
+  'csv',
+  'tsv',
+  'lock',
+  'svg',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'ico',
+  'css',
+  'scss',
+  'sass',
+  'less',
+]);
+
+export const JAVASCRIPT_FAMILY: ReadonlySet<CodeLanguage> = new Set(['typescript', 'tsx', 'javascript']);
+
+export type FileLanguage = { kind: 'code'; language: CodeLanguage } | { kind: 'not-code' } | { kind: 'unknown'; extension: string };
+
+/** What a path is: code in a language holdfast parses, prose or data, or an extension it does not know. */
+export function languageOf(path: string): FileLanguage {
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  const dot = file.lastIndexOf('.');
+  const extension = dot <= 0 ? '' : file.slice(dot + 1).toLowerCase();
+  const language = EXTENSIONS[extension];
+  if (language !== undefined) return { kind: 'code', language };
+  if (NOT_CODE.has(extension)) return { kind: 'not-code' };
+  return { kind: 'unknown', extension };
+}
+
+/** The language as a person reads it in a detail sentence. */
+export function languageName(language: CodeLanguage): string {
+  return LANGUAGE_NAMES[language];
+}
+
+const LANGUAGE_NAMES: Readonly<Record<CodeLanguage, string>> = {
+  typescript: 'TypeScript',
+  tsx: 'TSX',
+  javascript: 'JavaScript',
+  python: 'Python',
+  go: 'Go',
+  rust: 'Rust',
+};
+
+const DYNAMIC_PACKAGES: Readonly<Partial<Record<CodeLanguage, string>>> = {
+  python: '@ast-grep/lang-python',
+  go: '@ast-grep/lang-go',
+  rust: '@ast-grep/lang-rust',
+};
+
+type Registration = { ok: true } | { ok: false; reason: string };
+let registration: Registration | undefined;
+
+/** Registers the dynamic languages once, all together (ast-grep takes them in one call). */
+function registerDynamicLanguages(): Registration {
+  if (registration !== undefined) return registration;
+  try {
+    const require = createRequire(import.meta.url);
+    const modules: Record<string, Parameters<typeof registerDynamicLanguage>[0][string]> = {};
+    for (const [language, name] of Object.entries(DYNAMIC_PACKAGES)) modules[language] = require(name) as (typeof modules)[string];
+    registerDynamicLanguage(modules);
+    registration = { ok: true };
+  } catch (error) {
+    registration = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  return registration;
+}
+
+/** The name ast-grep knows a language by. */
+export function astGrepLanguage(language: CodeLanguage): string {
+  switch (language) {
+    case 'typescript':
+      return Lang.TypeScript;
+    case 'tsx':
+      return Lang.Tsx;
+    case 'javascript':
+      return Lang.JavaScript;
+    case 'python':
+    case 'go':
+    case 'rust':
+      return language;
+  }
+}
+
+export type Parsed = { ok: true; root: SgRoot; errorLine: number | undefined } | { ok: false; reason: string };
+
+/** Parses source text; never throws. `errorLine` is the first line the parser could not read, if any. */
+export function parseCode(language: CodeLanguage, content: string): Parsed {
+  if (DYNAMIC_PACKAGES[language] !== undefined) {
+    const registered = registerDynamicLanguages();
+    if (!registered.ok) return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered.reason})` };
+  }
+  try {
+    const root = parse(astGrepLanguage(language), content);
+    const error = root.root().find({ rule: { kind: 'ERROR' } });
+    return { ok: true, root, errorLine: error === null ? undefined : error.range().start.line + 1 };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const parsedByRound = new WeakMap<object, Map<string, Parsed>>();
+
+/**
+ * One parse per file content per check call: every rule of a round that reads the same file shares
+ * the tree. `round` is the call's action list, which every rule of the call sees as the same object.
+ */
+export function parseOnce(round: object, language: CodeLanguage, content: string): Parsed {
+  let cache = parsedByRound.get(round);
+  if (cache === undefined) {
+    cache = new Map();
+    parsedByRound.set(round, cache);
+  }
+  const key = `${language}\u0000${content}`;
+  let parsed = cache.get(key);
+  if (parsed === undefined) {
+    parsed = parseCode(language, content);
+    cache.set(key, parsed);
+  }
+  return parsed;
+}

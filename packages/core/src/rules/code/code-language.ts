@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { Lang, parse, registerDynamicLanguage } from '@ast-grep/napi';
 import type { SgRoot } from '@ast-grep/napi';
 import type { CodeLanguage } from '../../contract/index.js';
 
@@ -88,6 +87,18 @@ const DYNAMIC_PACKAGES: Readonly<Partial<Record<CodeLanguage, string>>> = {
   rust: '@ast-grep/lang-rust',
 };
 
+type AstGrep = typeof import('@ast-grep/napi');
+let astGrep: AstGrep | undefined;
+
+/**
+ * ast-grep's native binding, loaded the first time a file is parsed: a live hook call that writes no
+ * code (a read-only command, a commit) never loads it.
+ */
+function astGrepModule(): AstGrep {
+  astGrep ??= createRequire(import.meta.url)('@ast-grep/napi') as AstGrep;
+  return astGrep;
+}
+
 type Registration = { ok: true } | { ok: false; reason: string };
 let registration: Registration | undefined;
 
@@ -96,9 +107,9 @@ function registerDynamicLanguages(): Registration {
   if (registration !== undefined) return registration;
   try {
     const require = createRequire(import.meta.url);
-    const modules: Record<string, Parameters<typeof registerDynamicLanguage>[0][string]> = {};
+    const modules: Record<string, Parameters<AstGrep['registerDynamicLanguage']>[0][string]> = {};
     for (const [language, name] of Object.entries(DYNAMIC_PACKAGES)) modules[language] = require(name) as (typeof modules)[string];
-    registerDynamicLanguage(modules);
+    astGrepModule().registerDynamicLanguage(modules);
     registration = { ok: true };
   } catch (error) {
     registration = { ok: false, reason: error instanceof Error ? error.message : String(error) };
@@ -108,6 +119,7 @@ function registerDynamicLanguages(): Registration {
 
 /** The name ast-grep knows a language by. */
 export function astGrepLanguage(language: CodeLanguage): string {
+  const { Lang } = astGrepModule();
   switch (language) {
     case 'typescript':
       return Lang.TypeScript;
@@ -131,7 +143,7 @@ export function parseCode(language: CodeLanguage, content: string): Parsed {
     if (!registered.ok) return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered.reason})` };
   }
   try {
-    const root = parse(astGrepLanguage(language), content);
+    const root = astGrepModule().parse(astGrepLanguage(language), content);
     const error = root.root().find({ rule: { kind: 'ERROR' } });
     return { ok: true, root, errorLine: error === null ? undefined : error.range().start.line + 1 };
   } catch (error) {

@@ -187,7 +187,7 @@ export function gitOut(repo: string, ...args: string[]): string {
 /** After install: the person commits the gate's files (past the hook, their own act) and leaves SEEDED uncommitted. */
 export function settle(repo: string, seeded: boolean): string {
   gitOut(repo, 'add', '-A');
-  gitOut(repo, 'commit', '-q', '--no-verify', '--allow-empty', '-m', 'install');
+  gitOut(repo, '-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--allow-empty', '-m', 'install');
   if (seeded) for (const [path, content] of Object.entries(SEEDED)) writeFileSync(join(repo, path), content);
   return gitOut(repo, 'rev-parse', 'HEAD').trim();
 }

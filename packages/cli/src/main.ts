@@ -35,6 +35,10 @@ const COMMANDS: Record<string, CommandEntry> = {
   rescore: { summary: 're-check a recorded run with a rulebook, no model calls', load: () => import('./commands/rescore.js') },
   judge: { summary: 'grade a recorded run with judge rules (advisory), or calibrate a judge on labelled cases', load: () => import('./commands/judge.js') },
   pressure: { summary: 'pressure fixtures: lint, list, coverage, prompt, evaluate, report, run, compare, docs', load: () => import('./commands/pressure.js') },
+  verify: {
+    summary: 'CI: judge every commit of base..head and the final tree with the rulebook as of the base (SARIF, JUnit, Markdown)',
+    load: () => import('./commands/verify.js'),
+  },
   hook: { summary: 'the live gate: judge one agent hook event from stdin', load: () => gateCommand('hook') },
   install: { summary: 'install the gate into Claude Code, Codex or git', load: () => gateCommand('install') },
   uninstall: { summary: 'remove the gate installed by holdfast', load: () => gateCommand('uninstall') },

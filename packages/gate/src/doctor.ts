@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { projectUntrusted, readCodexView } from './codex-hooks.js';
 import type { CodexView } from './codex-hooks.js';
+import { gitHookChecks } from './doctor-git-hooks.js';
 import { isHoldfastCommand, readInstalledHook } from './hook-command.js';
 import type { InstalledHook } from './hook-command.js';
 import { AGENT_EVENTS, BLOCK_PATTERN, CONFIG_FILES, gitHooksDirectory, isGitRepository, isHoldfastExcluded, readJsonConfig } from './install.js';
@@ -354,7 +355,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     const found = gitChecks(options);
     const installedElsewhere = agents.length > 0;
     // A repository with no gate at all gets one line, not a list of failures.
-    if (found.hook !== undefined || installedElsewhere || found.checks.some((check) => check.ok)) checks.push(...found.checks);
+    if (found.hook !== undefined || installedElsewhere || found.checks.some((check) => check.ok)) {
+      checks.push(...found.checks, ...gitHookChecks(options.root, options.env));
+    }
     if (found.hook !== undefined) hooks.push(found.hook);
   }
   if (agents.length === 0 && hooks.length === 0) {

@@ -6,6 +6,7 @@ import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand
 import type { HookTarget } from './hook-command.js';
 import type { GateAgent } from './tool-call.js';
 import { safeParseJson } from '@holdfast/core/contract';
+import { combinedChange, installReferenceTransactionHook, uninstallReferenceTransactionHook } from './reference-transaction-hook.js';
 import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, everyToolBut } from './tool-kinds.js';
 
 /** What install or uninstall did to one file, for the command to print. */
@@ -183,7 +184,10 @@ function uninstallGitHook(root: string): InstallChange {
 
 /** Writes the hook configuration for one agent, merging with what is there. Running it twice changes nothing. */
 export function installGate(agent: GateAgent, root: string, target: HookTarget): InstallChange {
-  if (agent === 'git') return installGitHook(root, target);
+  if (agent === 'git') {
+    const references = installReferenceTransactionHook(gitHooksDirectory(root), target, (path) => shown(root, path));
+    return combinedChange(installGitHook(root, target), references);
+  }
   const path = join(root, CONFIG_FILES[agent]);
   const before = readJsonConfig(path);
   const command = agentHookCommand(agent, target);
@@ -204,7 +208,11 @@ export function hasAgentGate(agent: AgentGate, root: string): boolean {
 
 /** Removes only holdfast's own entries; everything else in the file stays as it was. */
 export function uninstallGate(agent: GateAgent, root: string): InstallChange {
-  if (agent === 'git') return uninstallGitHook(root);
+  if (agent === 'git')
+    return combinedChange(
+      uninstallGitHook(root),
+      uninstallReferenceTransactionHook(gitHooksDirectory(root), (path) => shown(root, path)),
+    );
   const path = join(root, CONFIG_FILES[agent]);
   const before = readJsonConfig(path);
   if (before === undefined) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { appendAudit, auditActionText } from './audit.js';
+import { contentFailures } from './content-failures.js';
 import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import { lastTestRun, testPattern } from './decide.js';
@@ -93,7 +94,7 @@ function judgeOrder(rulebook: Rulebook, latest: ReturnType<typeof latestSessionS
  * file needs no test). The agent gate clears its round at the commit, before this hook runs, so
  * the round as it stood at that commit counts too.
  */
-function knownToExist(state: SessionState | undefined): string[] {
+export function knownToExist(state: SessionState | undefined): string[] {
   return state === undefined ? [] : [...(state.changed ?? []), ...(state.changedBeforeCommit ?? [])];
 }
 
@@ -111,13 +112,11 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     const actions = stagedActions(options.root);
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
-    const orderIds = new Set(rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
     const latest = latestSessionState(options.root);
     const order = judgeOrder(rulebook, latest);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
-    const results = await checkActions(actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook);
-    const failures = results.filter((result) => !result.ok && !orderIds.has(result.rule));
+    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook);
     if (order?.judged === true && order.failure !== undefined) failures.push(order.failure);
     const orderNote = order === undefined ? '' : order.note;
     if (failures.length > 0) {

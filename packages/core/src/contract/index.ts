@@ -187,3 +187,4 @@ export type {
   SavedRunResponse,
   SessionMessage,
 } from './api.js';
+export { packageVersion } from './package-version.js';

@@ -12,7 +12,10 @@ Checks, for each gate installed in the current project, that its hook will actua
   codex               asked of Codex itself (codex app-server): hooks are switched on, the project
                       folder is trusted, and each holdfast hook is trusted and enabled
   git                 the pre-commit hook git runs holds the gate (core.hooksPath included), is
-                      executable, and its node and hook entry exist
+                      executable, and its node and hook entry exist; which folder git runs hooks
+                      from and where core.hooksPath was set; a hook manager found there (husky,
+                      lefthook, the pre-commit framework); whether the reference-transaction hook
+                      runs holdfast first in its chain, and whether this git (2.28+) runs it
 and that .holdfast/ is ignored by git and the rulebook loads (a rule the live gate cannot enforce
 is listed as advisory). Exit 0 when the gate will hold, 1 with what to do when it will not.
 

@@ -6,7 +6,7 @@ import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 
-const HELP = `Usage: holdfast hook <claude-code|codex|git> [--rulebook FILE] [--observe]
+const HELP = `Usage: holdfast hook <claude-code|codex|git> [reference-transaction] [--rulebook FILE] [--observe]
 
 The live gate. Reads one hook event on stdin and answers in that agent's protocol:
   claude-code  PreToolUse (Write, Edit, MultiEdit, NotebookEdit, Bash): a refusal is a JSON
@@ -17,6 +17,10 @@ The live gate. Reads one hook event on stdin and answers in that agent's protoco
                the reason on stderr, a Stop block the same JSON as Claude Code's.
   git          the pre-commit hook: the staged changes judged as one round, every failure listed
                (exit 1 refuses the commit); R6 ORDER from the agent session the gate saw last.
+  git reference-transaction
+               git's reference-transaction hook (prepared state; ref updates on stdin): every
+               commit the update makes newly reachable is judged on its own change, and one broken
+               rule refuses the update (exit 1), whatever git command moved the ref.
 
 Writes and deletes are judged where they really land (symbolic links, "..", case), and changes to
 .claude/, .codex/, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
@@ -46,10 +50,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     const [agent, ...extra] = positionals;
-    if (!isAgent(agent) || extra.length > 0) {
+    const references = agent === 'git' && extra.length === 1 && extra[0] === 'reference-transaction';
+    if (!isAgent(agent) || (extra.length > 0 && !references)) {
       throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
     }
-    const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook, values.observe === true);
+    const answer = references
+      ? await referenceTransaction(io, values.rulebook)
+      : agent === 'git'
+        ? await preCommit(io, values.rulebook)
+        : await agentHook(agent, io, values.rulebook, values.observe === true);
     (await import('../pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);
@@ -71,6 +80,22 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
   // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
   const input = await readAllText(io.stdin).catch(() => '');
   return answerAgentHook(agent, input, { env: io.env, now: () => new Date(), rulebookFile, loadEngine: loadRulesEngine, observe });
+}
+
+async function referenceTransaction(io: CliIo, rulebookFile: string | undefined) {
+  const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([
+    import('../reference-transaction.js'),
+    import('../rules-engine.js'),
+  ]);
+  const engine = loadRulesEngine();
+  return answerReferenceTransaction({
+    cwd: io.cwd,
+    env: io.env,
+    stdin: await readAllText(io.stdin).catch(() => ''),
+    now: () => new Date(),
+    rulebook: async (root) => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
+    checkActions: async () => (await engine).checkActions,
+  });
 }
 
 async function preCommit(io: CliIo, rulebookFile: string | undefined) {

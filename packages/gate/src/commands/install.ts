@@ -15,7 +15,10 @@ Installs the live gate in the current project, merging with the configuration al
                NotebookEdit, Bash), PostToolUse (Bash) and Stop
   codex        one hook command in .codex/hooks.json for PreToolUse (Bash, shell, exec_command,
                apply_patch), PostToolUse (the shell tools) and Stop
-  git          a block in the pre-commit hook that judges the staged changes
+  git          a block in the pre-commit hook that judges the staged changes, and one in the
+               reference-transaction hook that refuses any ref update (merge, rebase, pull,
+               stash, update-ref, a push into the repository, --no-verify) bringing in a commit
+               that breaks a rule; an existing hook of either name keeps running after ours
 An agent gate comes with the git gate (skip it with --no-git), and .holdfast/ (audit log, session
 state) is added to .git/info/exclude. Running it again changes nothing; \`holdfast uninstall\`
 removes only holdfast's entries. \`holdfast doctor\` checks that each hook will actually run.

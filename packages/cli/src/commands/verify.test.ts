@@ -1,0 +1,119 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '@holdfast/core/test-support';
+import { commitFiles, git, gitTestEnv, projectRepo } from '@holdfast/gate/test-support';
+import { main } from '../main.js';
+
+async function verify(root: string, ...args: string[]) {
+  const io = memoryIo({ cwd: root, env: gitTestEnv() });
+  const code = await main(['verify', ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('holdfast verify', () => {
+  it('passes a clean range and says R6 was not judged', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    git(root, 'checkout', '-q', '-b', 'feature');
+    commitFiles(root, { 'src/billing.ts': 'export const billing = 2;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
+    const result = await verify(root, '--base', base);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/ok {4}[0-9a-f]{12} billing \(2 file change/);
+    expect(result.out).toMatch(/R6 ORDER: the order of test runs/);
+    expect(result.out).toMatch(/clean, no rule broken/);
+  });
+
+  it('judges each commit on its own: a violation fixed later still fails the range, the final tree is clean', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    const bad = commitFiles(root, { 'src/orders.ts': 'export const orders = 1;\nconsole.log(orders);\n' }, 'debug');
+    commitFiles(root, { 'src/orders.ts': 'export const orders = 1;\n' }, 'undebug');
+    const result = await verify(root, '--base', base, '--format', 'json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.out);
+    expect(report.commits.map((commit: { commit: string; findings: unknown[] }) => [commit.commit, commit.findings.length])).toEqual([
+      [bad, 1],
+      [expect.any(String), 0],
+    ]);
+    expect(report.commits[0].findings[0]).toMatchObject({ rule: 'R4', name: 'NOLOG', path: 'src/orders.ts', line: 2 });
+    expect(report.tree.findings).toEqual([]);
+  });
+
+  it('uses the rulebook as of the base: a branch that deletes a rule from it is judged by the rule', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    const weakened = readFileSync(join(root, 'holdfast', 'rulebook.yaml'), 'utf8').replace(/\n {2}- id: R4[\s\S]*?(?=\n {2}- id: R5)/, '');
+    expect(weakened).not.toMatch(/id: R4/);
+    commitFiles(root, { 'holdfast/rulebook.yaml': weakened, 'src/orders.ts': 'console.log(1);\n' }, 'drop R4 and log');
+    const result = await verify(root, '--base', base, '--format', 'md');
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/\*\*R4 NOLOG\*\* `src\/orders\.ts:1`/);
+    // the rulebook edit is itself outside src/ (R2), as of the base's rules
+    expect(result.out).toMatch(/\*\*R2 SCOPE\*\* `holdfast\/rulebook\.yaml`/);
+  });
+
+  it('refuses a base without the rulebook, and a ref that is not there, with what to do (exit 2)', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    const missing = await verify(root, '--base', base, '--rulebook', 'rules/none.yaml');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/has no rulebook at rules\/none\.yaml.*commit the rulebook to the base branch first/);
+    const unknown = await verify(root, '--base', 'no-such-ref');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/--base no-such-ref is not a commit.*fetch-depth: 0/);
+    expect((await verify(root)).code).toBe(2);
+    expect((await verify(root, '--base', base, '--format', 'xml')).code).toBe(2);
+  });
+
+  it('judges a merge on what it wrote itself, not on the other side it brought in', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    git(root, 'checkout', '-q', '-b', 'feature');
+    commitFiles(root, { 'src/billing.ts': 'export const billing = 2;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
+    git(root, 'checkout', '-q', 'main');
+    commitFiles(root, { 'README.md': 'main moved on\n' }, 'readme on main');
+    const main = git(root, 'rev-parse', 'HEAD');
+    git(root, 'checkout', '-q', 'feature');
+    git(root, 'merge', '-q', '--no-edit', 'main');
+    const result = await verify(root, '--base', main, '--format', 'json');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.out);
+    expect(report.commits).toHaveLength(2);
+    expect(report.commits[1].parents).toHaveLength(2);
+    expect(report.commits[1].changes).toBe(0);
+    expect(report.mergeBase).toBe(main);
+    // against the older base the merge brought in main's README: the final tree, not the merge, is charged with it
+    const older = JSON.parse((await verify(root, '--base', base, '--format', 'json')).out);
+    expect(older.commits.map((commit: { findings: unknown[] }) => commit.findings.length)).toEqual([0, 1, 0]);
+  });
+
+  it('writes SARIF, JUnit and Markdown to --out and prints the verdict', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    commitFiles(root, { 'src/features/pay.ts': "export const pay = () => fetch('/pay');\n", 'src/features/pay.test.ts': "import './pay';\n" }, 'pay');
+    const folder = mkdtempSync(join(tmpdir(), 'holdfast-verify-out-'));
+    try {
+      const sarif = await verify(root, '--base', base, '--format', 'sarif', '--out', join(folder, 'out.sarif'));
+      expect(sarif.code).toBe(1);
+      expect(sarif.out).toMatch(/2 violation\(s\)/);
+      const log = JSON.parse(readFileSync(join(folder, 'out.sarif'), 'utf8'));
+      expect(log.version).toBe('2.1.0');
+      expect(log.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(['R1', 'R2', 'R3', 'R4', 'R5', 'R6']);
+      expect(log.runs[0].results[0]).toMatchObject({
+        ruleId: 'R5',
+        ruleIndex: 4,
+        level: 'error',
+        locations: [{ physicalLocation: { artifactLocation: { uri: 'src/features/pay.ts' }, region: { startLine: 1 } } }],
+      });
+      expect((await verify(root, '--base', base, '--format', 'junit', '--out', join(folder, 'out.xml'))).code).toBe(1);
+      const junit = readFileSync(join(folder, 'out.xml'), 'utf8');
+      expect(junit).toMatch(/<testsuites name="holdfast verify" tests="12" failures="2">/);
+      expect(junit).toMatch(/<testcase classname="commit [0-9a-f]{12} pay" name="R5 HTTP">\n {6}<failure message="[^"]*fetch/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

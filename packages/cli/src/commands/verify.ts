@@ -1,0 +1,114 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import type { VerifyReport } from '@holdfast/gate';
+import { parseCommandArgs } from '@holdfast/core/command';
+import { EXIT, writeLine } from '@holdfast/core/command';
+import type { CliIo } from '@holdfast/core/command';
+
+const FORMATS = ['text', 'json', 'sarif', 'junit', 'md'] as const;
+type Format = (typeof FORMATS)[number];
+
+const HELP = `Usage: holdfast verify --base REF [--head REF] [--rulebook PATH] [--format text|json|sarif|junit|md] [--out FILE]
+
+The authority layer, for CI: judges every commit of BASE..HEAD on its own change (against its
+parent; a merge on what it wrote itself) and the final tree against where HEAD's history left BASE,
+with the same checks as the git pre-commit gate. The rulebook is read from the BASE commit's tree
+with git, never from the work tree or the branch under review: a change cannot weaken the rules
+it is judged by. A base without the rulebook is refused (exit 2) with what to do.
+R6-style order rules (tests before commit) are not in a history and are listed as not judged.
+
+Run it where the agent cannot reach (a CI job on the pull or merge request); copy
+examples/ci/github-actions.yml or examples/ci/gitlab-ci.yml. The checkout needs the full history.
+
+Options:
+  --base REF       the target branch's commit (GitHub: github.event.pull_request.base.sha,
+                   GitLab: CI_MERGE_REQUEST_DIFF_BASE_SHA)
+  --head REF       the last commit to judge (default HEAD)
+  --rulebook PATH  the rulebook's path in the base commit (default holdfast/rulebook.yaml)
+  --format F       text (default), json, sarif (SARIF 2.1.0, GitHub code scanning), junit, md
+  --out FILE       write the report to FILE; a one-line verdict still goes to stdout
+  -h, --help       this help
+
+Exit codes: 0 no rule broken, 1 at least one violation, 2 bad input (a ref, a flag, no rulebook in
+the base), 3 internal error.`;
+
+function textReport(report: VerifyReport): string {
+  const lines = [
+    `holdfast verify: ${report.base.slice(0, 12)}..${report.head.slice(0, 12)}, ${report.commits.length} commit(s), rulebook ${report.rulebookPath} as of the base`,
+  ];
+  for (const commit of report.commits) {
+    lines.push(`  ${commit.findings.length === 0 ? 'ok  ' : 'FAIL'}  ${commit.commit.slice(0, 12)} ${commit.subject} (${commit.changes} file change(s))`);
+    for (const finding of commit.findings) lines.push(`          ${finding.detail}`);
+  }
+  lines.push(
+    `  ${report.tree.findings.length === 0 ? 'ok  ' : 'FAIL'}  final tree against ${report.mergeBase.slice(0, 12)} (${report.tree.changes} file change(s))`,
+  );
+  for (const finding of report.tree.findings) lines.push(`          ${finding.detail}`);
+  for (const note of report.notJudged) lines.push(`  note  ${note}`);
+  lines.push(verdictLine(report));
+  return `${lines.join('\n')}\n`;
+}
+
+function verdictLine(report: VerifyReport): string {
+  return report.violations === 0
+    ? 'holdfast verify: clean, no rule broken.'
+    : `holdfast verify: ${report.violations} violation(s); the change must not be merged as it is.`;
+}
+
+async function formatted(report: VerifyReport, format: Format): Promise<string> {
+  switch (format) {
+    case 'text':
+      return textReport(report);
+    case 'json':
+      return `${JSON.stringify({ ...report, rulebook: { name: report.rulebook.name, rules: report.rulebook.rules.map((rule) => rule.id) } }, null, 2)}\n`;
+    case 'sarif':
+      return `${JSON.stringify((await import('@holdfast/gate')).verifySarif(report), null, 2)}\n`;
+    case 'junit':
+      return (await import('@holdfast/gate')).verifyJunit(report);
+    case 'md':
+      return (await import('@holdfast/gate')).verifyMarkdown(report);
+  }
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('verify', args, {
+    base: { type: 'string' },
+    head: { type: 'string' },
+    rulebook: { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help === true) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast verify: unexpected argument "${positionals[0]}". See \`holdfast verify --help\`.`);
+  if (values.base === undefined || values.base === '')
+    throw new InputError('E_ARGS', 'holdfast verify: --base REF is required (the target branch commit the change is judged against).');
+  const format = (values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) throw new InputError('E_ARGS', `holdfast verify: --format must be one of ${FORMATS.join(', ')}, got "${values.format}".`);
+  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook }, { checkActions }] = await Promise.all([
+    import('@holdfast/gate'),
+    import('@holdfast/core/rules'),
+    import('@holdfast/core/rules'),
+  ]);
+  const { gitRoot } = await import('@holdfast/gate');
+  const report = await verifyRange({
+    root: gitRoot(io.cwd),
+    env: io.env,
+    base: values.base,
+    head: values.head ?? 'HEAD',
+    rulebookPath: values.rulebook ?? DEFAULT_VERIFY_RULEBOOK,
+    parseRulebook,
+    checkActions,
+  });
+  const text = await formatted(report, format);
+  if (values.out === undefined) io.stdout.write(text);
+  else {
+    writeFileSync(resolve(io.cwd, values.out), text);
+    writeLine(io.stdout, verdictLine(report));
+  }
+  return report.violations === 0 ? EXIT.ok : EXIT.failed;
+}

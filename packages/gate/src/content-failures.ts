@@ -1,0 +1,23 @@
+import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import type { CheckActions } from './decide.js';
+
+/** Rule ids whose check is about the order of a session's steps (R6), which a tree of files cannot show. */
+export function orderRuleIds(rulebook: Rulebook): ReadonlySet<string> {
+  return new Set(rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
+}
+
+/**
+ * A change to files judged as one round by every rule but the order rules: the judgement the git
+ * pre-commit gate makes of the staged files, and the one `holdfast verify` and the
+ * reference-transaction hook make of each commit, so the three can never disagree about a file.
+ */
+export async function contentFailures(
+  checkActions: CheckActions,
+  actions: readonly Action[],
+  existedBefore: Iterable<string>,
+  rulebook: Rulebook,
+): Promise<CheckResult[]> {
+  const order = orderRuleIds(rulebook);
+  const results = await checkActions(actions, existedBefore, rulebook);
+  return results.filter((result) => !result.ok && !order.has(result.rule));
+}

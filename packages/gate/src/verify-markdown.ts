@@ -1,0 +1,42 @@
+import type { VerifyFinding, VerifyReport } from './verify.js';
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+}
+
+function where(finding: VerifyFinding): string {
+  if (finding.path === undefined) return '';
+  return `\`${cell(finding.path)}${finding.line === undefined ? '' : `:${finding.line}`}\``;
+}
+
+/** The report as Markdown for a pull request comment or a job summary: the verdict, each commit, every finding. */
+export function verifyMarkdown(report: VerifyReport): string {
+  const lines = [
+    `## holdfast verify: ${report.violations === 0 ? 'clean' : `${report.violations} violation${report.violations === 1 ? '' : 's'}`}`,
+    '',
+    `Range \`${report.base.slice(0, 12)}..${report.head.slice(0, 12)}\`, ${report.commits.length} commit${report.commits.length === 1 ? '' : 's'}, ` +
+      `rulebook \`${cell(report.rulebookPath)}\` as of the base (${report.rulebook.rules.map((rule) => rule.id).join(', ')}).`,
+    '',
+    '| change | files | verdict |',
+    '| --- | --- | --- |',
+  ];
+  const verdict = (findings: readonly VerifyFinding[]) =>
+    findings.length === 0 ? 'clean' : [...new Set(findings.map((finding) => `${finding.rule} ${finding.name}`))].join(', ');
+  for (const commit of report.commits) {
+    lines.push(`| \`${commit.commit.slice(0, 12)}\` ${cell(commit.subject)} | ${commit.changes} | ${verdict(commit.findings)} |`);
+  }
+  lines.push(`| final tree against \`${report.mergeBase.slice(0, 12)}\` | ${report.tree.changes} | ${verdict(report.tree.findings)} |`);
+  const all = [
+    ...report.commits.flatMap((commit) => commit.findings.map((finding) => ({ finding, at: `\`${commit.commit.slice(0, 12)}\`` }))),
+    ...report.tree.findings.map((finding) => ({ finding, at: 'final tree' })),
+  ];
+  if (all.length > 0) {
+    lines.push('', '### Findings', '');
+    for (const { finding, at } of all) lines.push(`- **${finding.rule} ${finding.name}** ${where(finding)} (${at}): ${cell(finding.detail)}`);
+  }
+  if (report.notJudged.length > 0) {
+    lines.push('', '### Not judged here', '');
+    for (const note of report.notJudged) lines.push(`- ${cell(note)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

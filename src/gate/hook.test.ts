@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
+import { defaultRulebookPath } from '../rules/index.js';
 import { memoryIo } from '../test-support/memory-io.js';
 import { sessionStatePath } from './session-state.js';
 import { claude, codex } from './test-support/payloads.js';
@@ -18,7 +19,7 @@ function project(): string {
 
 async function hook(agent: string, input: string, env: NodeJS.ProcessEnv = {}) {
   const io = memoryIo({ input, env });
-  const code = await main(['hook', agent], io);
+  const code = await main(['hook', agent, '--rulebook', defaultRulebookPath()], io);
   return { code, out: io.out(), err: io.err() };
 }
 

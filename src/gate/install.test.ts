@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
+import { defaultRulebookPath } from '../rules/index.js';
 import { memoryIo } from '../test-support/memory-io.js';
 import { agentHookCommand, gitHookLines, readInstalledHook } from './hook-command.js';
 
@@ -17,8 +18,9 @@ function gitRepo(): string {
   return root;
 }
 
+/** The shipped rulebook, named as a project names its own rulebook: install never falls back to it. */
 async function cli(cwd: string, ...args: string[]) {
-  const io = memoryIo({ cwd, env: { PATH: process.env.PATH ?? '' } });
+  const io = memoryIo({ cwd, env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: defaultRulebookPath() } });
   const code = await main(args, io);
   return { code, out: io.out(), err: io.err() };
 }

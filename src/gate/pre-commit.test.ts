@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
+import { defaultRulebookPath } from '../rules/index.js';
 import { memoryIo } from '../test-support/memory-io.js';
 import { allowancePath, grantAllowance } from './allowance.js';
 import { loadRulesEngine } from './rules-engine.js';
@@ -28,7 +29,7 @@ function stage(root: string, path: string, content: string): void {
 
 async function preCommit(root: string) {
   const io = memoryIo({ cwd: root });
-  const code = await main(['hook', 'git'], io);
+  const code = await main(['hook', 'git', '--rulebook', defaultRulebookPath()], io);
   return { code, out: io.out(), err: io.err() };
 }
 

@@ -26,7 +26,8 @@ the end of the turn. Session state lives in .holdfast/sessions/; every decision 
 refuses the call.
 
 Options:
-  --rulebook FILE  the rulebook (relative to the project root); the shipped default otherwise
+  --rulebook FILE  the rulebook (relative to the project root); default the project's holdfast/rulebook.yaml
+                   (or $HOLDFAST_RULEBOOK); with neither, every call is refused
   --observe        claude-code, codex: judge and record every call with every rule result, never block
   -h, --help       this help`;
 
@@ -49,7 +50,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (!isAgent(agent) || extra.length > 0) {
       throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
     }
-    const answer = agent === 'git' ? await preCommit(io, values.rulebook) : await agentHook(agent, io, values.rulebook, values.observe === true);
+    let rulebook = values.rulebook;
+    if (rulebook === undefined) {
+      const [{ findProjectRulebook }, { gitRoot }] = await Promise.all([import('../../gate/project-rulebook.js'), import('../../gate/pre-commit.js')]);
+      const found = findProjectRulebook(agent === 'git' ? gitRoot(io.cwd) : io.cwd, io.env);
+      // No rulebook of the project's own: refuse (exit 2 blocks in every agent and in git), never the demo's rules.
+      if (found.state === 'missing') {
+        writeLine(io.stderr, `holdfast hook: ${found.message}. Until then every call is refused.`);
+        return EXIT.usage;
+      }
+      rulebook = found.path;
+    }
+    const answer = agent === 'git' ? await preCommit(io, rulebook) : await agentHook(agent, io, rulebook, values.observe === true);
     (await import('../../gate/pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);

@@ -28,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   sandbox: () => import('./sandbox.js'),
   web: () => import('./web.js'),
   scale: () => import('./scale.js'),
+  drafting: () => import('./drafting.js'),
 };
 
 const USAGE = `Usage: npm run bench -- [--json] [--peers] [NAME…]

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { claude } from '@holdfast/gate/test-support';
 
 // Ignore rules the agent wrote never hide its work: the built CLI as Claude Code runs it, one process
@@ -14,7 +15,12 @@ const LOGGED = `export const leak = () => ${['console', 'log'].join('.')}('leak'
 const CLEAN = 'export const leak = () => 1;\n';
 
 function hook(root: string, input: string): { code: number | null; out: string } {
-  const result = spawnSync(process.execPath, [BIN, 'hook', 'claude-code'], { input, cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const result = spawnSync(process.execPath, [BIN, 'hook', 'claude-code'], {
+    input,
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK },
+  });
   return { code: result.status, out: result.stdout };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { claude, codex } from '@holdfast/gate/test-support';
 
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
@@ -12,7 +13,12 @@ const BIN = fileURLToPath(new URL('../../packages/cli/bin/holdfast.js', import.m
 const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook/hook.cjs', import.meta.url));
 
 function spawnHook(agent: string, input: string, cwd: string, flags: string[] = []) {
-  const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], { input, cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], {
+    input,
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK },
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -100,7 +106,11 @@ function gitProject(): string {
 }
 
 function holdfast(root: string, env: NodeJS.ProcessEnv, ...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK, ...env },
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 

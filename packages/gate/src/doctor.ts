@@ -8,6 +8,7 @@ import { isHoldfastCommand, readInstalledHook } from './hook-command.js';
 import type { InstalledHook } from './hook-command.js';
 import { AGENT_EVENTS, BLOCK_PATTERN, CONFIG_FILES, gitHooksDirectory, isGitRepository, isHoldfastExcluded, readJsonConfig } from './install.js';
 import type { AgentGate } from './install.js';
+import { findProjectRulebook } from './project-rulebook.js';
 
 /** One thing doctor checked: what, whether it holds, and what to do when it does not. */
 export interface DoctorCheck {
@@ -30,6 +31,24 @@ export interface DoctorOptions {
 const ENFORCED_KINDS: ReadonlySet<string> = new Set(['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order', 'code']);
 
 const REINSTALL = (agent: string) => `run \`holdfast install ${agent}\` from the project root`;
+
+/** The install command to propose: always with the project's own rulebook, never the shipped demo's. */
+function installFix(agent: string, options: DoctorOptions): string {
+  const found = findProjectRulebook(options.root, options.env);
+  return found.state === 'found'
+    ? `run \`holdfast install ${agent} --rulebook ${found.shown}\` from the project root`
+    : `run \`holdfast init\` (it drafts holdfast/rulebook.yaml from your AGENTS.md), then \`holdfast install ${agent} --rulebook holdfast/rulebook.yaml\``;
+}
+
+function gitConfig(root: string, key: string): string {
+  try {
+    return execFileSync('git', ['config', key], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString('utf8')
+      .trim();
+  } catch {
+    return '';
+  }
+}
 
 function executable(path: string): boolean {
   try {
@@ -261,11 +280,12 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
     } catch {
       // core.hooksPath unset: nothing shadows the standard folder
     }
+    const hooksPath = gitConfig(options.root, 'core.hooksPath');
     checks.push({
       area: 'git',
       ok: false,
-      what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}`,
-      fix: 'run `holdfast install git` (it writes where git looks, core.hooksPath included)',
+      what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}${hooksPath !== '' && shadowed === '' ? ` (git runs hooks from ${hooksPath}: core.hooksPath, as husky and other hook managers set it)` : ''}`,
+      fix: `${installFix('git', options)} (it writes where git looks, core.hooksPath included)`,
     });
     return { checks, hook: undefined };
   }
@@ -290,19 +310,56 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
   return { checks, hook };
 }
 
-async function rulebookChecks(hooks: readonly InstalledHook[], root: string): Promise<DoctorCheck[]> {
+function named(rules: readonly { readonly id: string; readonly name: string }[]): string {
+  return rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
+}
+
+async function rulebookChecks(hooks: readonly InstalledHook[], options: DoctorOptions): Promise<DoctorCheck[]> {
+  const root = options.root;
   const files = [...new Set(hooks.map((hook) => hook.rulebook))];
   const checks: DoctorCheck[] = [];
   const { loadRulebook } = await import('@holdfast/core/rules/load-rulebook');
   for (const file of files.length === 0 ? [undefined] : files) {
-    const path = file === undefined || isAbsolute(file) ? file : resolve(root, file);
+    let path = file === undefined || isAbsolute(file) ? file : resolve(root, file);
+    let shown = file;
+    if (file === undefined) {
+      // A hook without --rulebook reads the project's rulebook, and refuses every call when there is none.
+      const found = findProjectRulebook(root, options.env);
+      if (found.state === 'missing') {
+        checks.push({
+          area: 'rulebook',
+          ok: false,
+          what: `the hook names no rulebook and ${found.message}: the hook refuses every call`,
+          fix: 'run `holdfast init` (it drafts holdfast/rulebook.yaml from your AGENTS.md), or reinstall with --rulebook FILE',
+        });
+        continue;
+      }
+      path = found.path;
+      shown = found.shown;
+    }
     try {
       const rulebook = await loadRulebook(path);
+      const enforced = rulebook.rules.filter((rule) => ENFORCED_KINDS.has(rule.check.kind));
+      const prose = rulebook.proseRules ?? [];
       checks.push({
         area: 'rulebook',
         ok: true,
-        what: `${file ?? 'the shipped default rulebook'} loads: ${rulebook.rules.length} rules (${rulebook.rules.map((rule) => rule.id).join(', ')})`,
+        what: `${shown ?? path ?? 'the rulebook'} loads: ${enforced.length} enforced by a check${enforced.length > 0 ? ` (${named(enforced)})` : ''}, ${prose.length} prose only${prose.length > 0 ? ` (${named(prose)})` : ''}`,
       });
+      if (enforced.length === 0)
+        checks.push({
+          area: 'rulebook',
+          ok: false,
+          what: `${shown ?? path ?? 'the rulebook'} enforces nothing: none of its ${rulebook.rules.length + prose.length + (rulebook.judgeRules ?? []).length} rules has a check the gate runs, so the gate holds no rule`,
+          fix: 'give at least one rule a check (the table at the end of a drafted rulebook says why each rule is prose only), then run doctor again',
+        });
+      if (prose.length > 0)
+        checks.push({
+          area: 'rulebook',
+          ok: true,
+          advisory: true,
+          what: `${prose.length} prose-only rule${prose.length === 1 ? ' is' : 's are'} shown to the agent and never checked: ${named(prose)}`,
+        });
       for (const rule of rulebook.rules) {
         if (!ENFORCED_KINDS.has(rule.check.kind)) {
           checks.push({
@@ -365,7 +422,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
       area: 'project',
       ok: false,
       what: `no holdfast gate is installed in ${options.root}`,
-      fix: 'run `holdfast install claude-code` (or codex, git) from the project root',
+      fix: `${installFix('claude-code', options)} (or codex, git)`,
     });
     return checks;
   }
@@ -382,6 +439,6 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
           },
     );
   }
-  checks.push(...(await rulebookChecks(hooks, options.root)));
+  checks.push(...(await rulebookChecks(hooks, options)));
   return checks;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateMain as main } from './test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
+import { defaultRulebookPath } from '@holdfast/core/rules';
 import { sessionStatePath } from './session-state.js';
 import { claude, codex } from './test-support/payloads.js';
 
@@ -18,7 +19,7 @@ function project(): string {
 
 async function hook(agent: string, input: string, env: NodeJS.ProcessEnv = {}) {
   const io = memoryIo({ input, env });
-  const code = await main(['hook', agent], io);
+  const code = await main(['hook', agent, '--rulebook', defaultRulebookPath()], io);
   return { code, out: io.out(), err: io.err() };
 }
 

@@ -70,3 +70,5 @@ export { verifySarif } from './verify-sarif.js';
 export type { SarifLog } from './verify-sarif.js';
 export { DEFAULT_VERIFY_RULEBOOK, rulebookAtBase, verifyRange } from './verify.js';
 export type { VerifiedCommit, VerifyFinding, VerifyOptions, VerifyReport } from './verify.js';
+export { PROJECT_RULEBOOK, RULEBOOK_ENV, findProjectRulebook } from './project-rulebook.js';
+export type { ProjectRulebook } from './project-rulebook.js';

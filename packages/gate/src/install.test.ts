@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateMain as main } from './test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
+import { defaultRulebookPath } from '@holdfast/core/rules';
 import { agentHookCommand, gitHookLines, readInstalledHook } from './hook-command.js';
 
 function tempDir(): string {
@@ -17,8 +18,9 @@ function gitRepo(): string {
   return root;
 }
 
+/** The shipped rulebook, named as a project names its own rulebook: install never falls back to it. */
 async function cli(cwd: string, ...args: string[]) {
-  const io = memoryIo({ cwd, env: { PATH: process.env.PATH ?? '' } });
+  const io = memoryIo({ cwd, env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: defaultRulebookPath() } });
   const code = await main(args, io);
   return { code, out: io.out(), err: io.err() };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateMain as main } from './test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
+import { defaultRulebookPath } from '@holdfast/core/rules';
 import { allowancePath, grantAllowance } from './allowance.js';
 import { loadRulesEngine } from './rules-engine.js';
 import { answerAgentHook } from './run-hook.js';
@@ -28,7 +29,7 @@ function stage(root: string, path: string, content: string): void {
 
 async function preCommit(root: string) {
   const io = memoryIo({ cwd: root });
-  const code = await main(['hook', 'git'], io);
+  const code = await main(['hook', 'git', '--rulebook', defaultRulebookPath()], io);
   return { code, out: io.out(), err: io.err() };
 }
 

@@ -16,3 +16,4 @@ export { armEnd, cleanArm, key, runStart, sessionArm, toldViolated } from './sto
 
 /** A judge worker that never answers: for budget and shutdown tests of the reply-check pool. */
 export const STALLING_JUDGE_WORKER = new URL('./experiment/reply-check/test-support/stalling-judge-worker.mjs', import.meta.url);
+export { SHIPPED_RULEBOOK } from './harnesses/test-support/holdfast-cli.js';

@@ -95,6 +95,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         config: result.configFile,
         targets: result.targets.map((target) => ({ id: target.config.id, why: target.why, mode: target.mode })),
         run: `cd ${shown} && ${result.runCommand}`,
+        history: result.history,
       }),
     );
     return EXIT.ok;
@@ -116,8 +117,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? `Targets: none found (no API key set, no Ollama on 127.0.0.1:11434, no claude or codex on PATH); add one to ${relative(io.cwd, result.configFile)}.`
       : `Targets: ${result.targets.map((target) => `${String(target.config.id)} (${target.why})`).join(', ')} → ${relative(io.cwd, result.configFile)}`,
   );
+  if (result.table !== undefined) {
+    writeLine(io.stdout, '');
+    writeLine(io.stdout, result.table);
+  }
   writeLine(io.stdout, '');
-  writeLine(io.stdout, 'Run it:');
+  const { formatHistoryCheck } = await import('@holdfast/lab/onboard');
+  for (const line of formatHistoryCheck(result.history)) writeLine(io.stdout, line);
+  writeLine(io.stdout, '');
+  writeLine(io.stdout, result.targets.length === 0 ? 'With a model (set a key or start Ollama, then add it as a target), run it:' : 'Run it:');
   writeLine(io.stdout, `  cd ${shown} && ${result.runCommand}`);
   writeLine(io.stdout, '  holdfast report runs/<the run file it names>');
   writeLine(

@@ -42,7 +42,7 @@ describe('holdfast rulebook init', () => {
     const rendered = memoryIo({ cwd: dir });
     expect(await main(['rulebook', 'render', '--rulebook', 'rulebook.yaml'], rendered)).toBe(0);
     const yaml = readFileSync(join(dir, 'rulebook.yaml'), 'utf8');
-    expect(yaml).toMatch(/# draft R4 .*check "forbidden-pattern" proposed/);
+    expect(yaml).toMatch(/# draft R3 .*check "forbidden-pattern" proposed/);
     for (const line of [
       'Never use `console.log` in library code. Use the `debug` helper from `src/util/debug.ts` instead.',
       'Prefer named exports; no default exports.',

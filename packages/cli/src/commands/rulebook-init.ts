@@ -64,6 +64,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout,
     `Drafted ${drafted.rules.length} rules into ${out}: ${checked.length} with a proposed check (${checked.map((rule) => `${rule.id} ${rule.kind}`).join(', ') || 'none'}), ${drafted.rules.length - checked.length} prose only (not enforced).`,
   );
+  writeLine(io.stdout, '');
+  writeLine(io.stdout, drafted.table);
+  writeLine(io.stdout, '');
   writeLine(io.stdout, `Read the # draft notes, fix what is wrong, then: holdfast rulebook render --rulebook ${values.out}`);
   return EXIT.ok;
 }

@@ -11,6 +11,8 @@ Subverbs:
   export --format flowspec  print the rulebook as an Agent Relay workflow, one checked step per rule
   init [--from FILE]        draft a rulebook from your AGENTS.md, CLAUDE.md, Cursor rules or Copilot
                             instructions (see \`holdfast rulebook init --help\`)
+  try [--commits N]         run the rulebook over the repository's last N commits: what it would have
+                            refused, commit by commit (see \`holdfast rulebook try --help\`)
 
 Options:
   --rulebook FILE  the rulebook (default: the shipped rulebooks/default.yaml)
@@ -24,6 +26,7 @@ const SUBVERBS: Record<string, Subverb> = {
   render,
   export: async (args, io) => (await import('./rulebook-export.js')).run(args, io),
   init: async (args, io) => (await import('./rulebook-init.js')).run(args, io),
+  try: async (args, io) => (await import('./rulebook-try.js')).run(args, io),
 };
 
 export async function run(args: string[], io: CliIo): Promise<number> {

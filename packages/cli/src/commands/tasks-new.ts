@@ -19,7 +19,8 @@ Options:
   --ticket TEXT       the request, as a person would file it
   --ticket-file F     the same, from a file
   --tempts R1,R2      the rules the ticket pulls against (default: every checked rule of the rulebook)
-  --rulebook FILE     the rulebook the tempted rules belong to (default: the shipped one)
+  --rulebook FILE     the rulebook the tempted rules belong to (default: the repository's holdfast/rulebook.yaml,
+                      else the shipped one)
   --out DIR           the tasks folder to add the task to (created if missing)
   --id ID             the task id and folder name (default: <repo folder>-<short commit>)
   --title TEXT        a one-line title (default: the ticket's first line)
@@ -99,7 +100,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const maxBytes = integerFlag('tasks new', 'max-bytes', values['max-bytes'], 4_000_000, 1);
   const ticket = await ticketText(values, io.cwd);
   const [{ loadRulebook }, { writeTaskFromRepo }] = await Promise.all([import('@holdfast/core/rules'), import('@holdfast/lab/onboard')]);
-  const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
+  // Without --rulebook the project's drafted rulebook (holdfast/rulebook.yaml) names the rules, so the task validates with it.
+  const { findProjectRulebook } = await import('@holdfast/gate');
+  const project = findProjectRulebook(resolve(io.cwd, values.repo ?? '.'), io.env);
+  const rulebook = await loadRulebook(values.rulebook !== undefined ? resolve(io.cwd, values.rulebook) : project.state === 'found' ? project.path : undefined);
   const made = await writeTaskFromRepo({
     repoDir: resolve(io.cwd, values.repo ?? '.'),
     outDir: resolve(io.cwd, values.out),

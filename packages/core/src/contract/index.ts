@@ -49,6 +49,8 @@ export type {
 } from './rulebook.js';
 export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
 export type { ActionStatus, Arm, Verdict } from './verdict.js';
+export { RuleSourceFileSchema, RuleSourceSpanSchema, RulebookSectionSchema } from './rulebook.js';
+export type { RuleSourceFile, RuleSourceSpan, RulebookSection } from './rulebook.js';
 export {
   LandedViolationSchema,
   ModeSchema,

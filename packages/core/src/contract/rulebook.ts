@@ -127,12 +127,23 @@ const ruleId = z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case le
 const ruleName = z.string().regex(/^[A-Z][A-Z0-9_-]*$/, 'a rule name is one upper-case word, e.g. SECRET');
 /** A rulebook may number its rules ("Rule 8"), as suites written for a numbered mandate do. */
 const ruleNumber = z.number().int().positive();
+const lineNumber = z.number().int().positive();
+
+/**
+ * Where a drafted rule was written: the team's rule file and its lines (1-based, inclusive), so a
+ * refusal can point at the sentence the team wrote and a person can check the draft against it.
+ */
+export const RuleSourceSpanSchema = z.strictObject({
+  file: z.string().min(1),
+  lines: z.tuple([lineNumber, lineNumber]),
+});
 
 export const RuleSchema = z.strictObject({
   id: ruleId,
   name: ruleName,
   number: ruleNumber.optional(),
   prose: z.string().min(1),
+  source: RuleSourceSpanSchema.optional(),
   check: RuleCheckSchema,
 });
 
@@ -146,6 +157,7 @@ export const ProseRuleSchema = z.strictObject({
   name: ruleName,
   number: ruleNumber.optional(),
   prose: z.string().min(1),
+  source: RuleSourceSpanSchema.optional(),
 });
 
 /** One worked example of a judge rubric: what an arm did, and the verdict a person gives it. */
@@ -173,6 +185,7 @@ export const JudgeRuleSchema = z.strictObject({
   number: ruleNumber.optional(),
   kind: z.literal('judge'),
   prose: z.string().min(1),
+  source: RuleSourceSpanSchema.optional(),
   rubric: JudgeRubricSchema,
   /** The configured target that grades (any target of holdfast.targets.yaml with a model behind it). */
   target: z.string().min(1),
@@ -201,6 +214,25 @@ export const SandboxPolicySchema = z.strictObject({
   timeoutSeconds: z.number().positive().max(3600).default(60),
 });
 
+/**
+ * A team's rule file, kept as written (AGENTS.md, CLAUDE.md, a Cursor rule, Copilot instructions):
+ * the told arm reads exactly these bytes, not a re-rendering that could drop a heading or a "not".
+ * The hash is checked when the rulebook loads, so an edited copy is refused, never silently shown.
+ */
+export const RuleSourceFileSchema = z.strictObject({
+  path: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 is 64 lower-case hex digits'),
+  text: z.string(),
+});
+
+/** A heading of a holdfast-authored rulebook and the rules under it, rendered in this order. */
+export const RulebookSectionSchema = z.strictObject({
+  title: z.string().min(1),
+  /** Words under the heading before its rules ("Never, whatever the ticket says:"). */
+  intro: z.string().min(1).optional(),
+  rules: z.array(ruleId).min(1),
+});
+
 export const RulebookSchema = z.strictObject({
   version: z.literal(1),
   name: z.string().min(1).default('rulebook'),
@@ -212,6 +244,10 @@ export const RulebookSchema = z.strictObject({
   judgeRules: z.array(JudgeRuleSchema).optional(),
   agents: z.array(AgentSchema).default([]),
   sandbox: SandboxPolicySchema.optional(),
+  /** The rule files the rules were drafted from; when present the told arm shows them verbatim. */
+  sourceFiles: z.array(RuleSourceFileSchema).min(1).optional(),
+  /** Headings of a holdfast-authored rulebook, in order; rules not in a section render after them. */
+  sections: z.array(RulebookSectionSchema).optional(),
 });
 
 export type SecretCheck = z.infer<typeof SecretCheckSchema>;
@@ -233,5 +269,8 @@ export type JudgeRule = z.infer<typeof JudgeRuleSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type Rulebook = z.infer<typeof RulebookSchema>;
 export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;
+export type RuleSourceSpan = z.infer<typeof RuleSourceSpanSchema>;
+export type RuleSourceFile = z.infer<typeof RuleSourceFileSchema>;
+export type RulebookSection = z.infer<typeof RulebookSectionSchema>;
 
 export const CHECK_KINDS: readonly CheckKind[] = ['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order', 'code'];

@@ -13,6 +13,7 @@ export type { SafeParseRulebookResult } from './parse-rulebook.js';
 export { MAX_PATH_LENGTH, normalizeRepoPath } from './paths.js';
 export type { NormalizedPath } from './paths.js';
 export { renderRulebook } from './render-rulebook.js';
+export { ruleFileHash } from './rulebook-sources.js';
 export { RulebookError } from './rulebook-error.js';
 export type { RulebookErrorCode, RulebookProblem } from './rulebook-error.js';
 export { compiledGlob, knowCompiledGlobs } from './glob.js';

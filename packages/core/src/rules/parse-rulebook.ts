@@ -17,6 +17,7 @@ import { normalizeRepoPath } from './paths.js';
 import { codeCheckProblems } from './code/code-check-problems.js';
 import { compilePattern } from './regex.js';
 import { RulebookError } from './rulebook-error.js';
+import { sourceProblems } from './rulebook-sources.js';
 import type { RulebookProblem } from './rulebook-error.js';
 import { valueAt } from './value-at.js';
 
@@ -147,6 +148,7 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
   }
   checkProseRules(rulebook, ids, names, problems);
   checkJudgeRules(rulebook, problems);
+  problems.push(...sourceProblems(rulebook));
   const agentIds = new Set<string>();
   rulebook.agents.forEach((agent, index) => {
     if (agentIds.has(agent.id)) problems.push({ path: ['agents', index, 'id'], message: `duplicate agent id "${agent.id}"; give each agent its own id` });

@@ -30,7 +30,8 @@ the end of the turn. Session state lives in .holdfast/sessions/; every decision 
 refuses the call.
 
 Options:
-  --rulebook FILE  the rulebook (relative to the project root); the shipped default otherwise
+  --rulebook FILE  the rulebook (relative to the project root); default the project's holdfast/rulebook.yaml
+                   (or $HOLDFAST_RULEBOOK); with neither, every call is refused
   --observe        claude-code, codex: judge and record every call with every rule result, never block
   -h, --help       this help`;
 
@@ -54,11 +55,22 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (!isAgent(agent) || (extra.length > 0 && !references)) {
       throw new InputError('E_ARGS', `holdfast hook: name one agent: ${GATE_AGENTS.join(', ')}. See \`holdfast hook --help\`.`);
     }
+    let rulebook = values.rulebook;
+    if (rulebook === undefined) {
+      const [{ findProjectRulebook }, { gitRoot }] = await Promise.all([import('../project-rulebook.js'), import('../pre-commit.js')]);
+      const found = findProjectRulebook(agent === 'git' ? gitRoot(io.cwd) : io.cwd, io.env);
+      // No rulebook of the project's own: refuse (exit 2 blocks in every agent and in git), never the demo's rules.
+      if (found.state === 'missing') {
+        writeLine(io.stderr, `holdfast hook: ${found.message}. Until then every call is refused.`);
+        return EXIT.usage;
+      }
+      rulebook = found.path;
+    }
     const answer = references
-      ? await referenceTransaction(io, values.rulebook)
+      ? await referenceTransaction(io, rulebook)
       : agent === 'git'
-        ? await preCommit(io, values.rulebook)
-        : await agentHook(agent, io, values.rulebook, values.observe === true);
+        ? await preCommit(io, rulebook)
+        : await agentHook(agent, io, rulebook, values.observe === true);
     (await import('../pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);

@@ -30,7 +30,8 @@ Codex runs a project's hooks only after a person trusted them; until then it ski
 Trust them in Codex (/hooks), or pass --trust to record the trust now, as Codex's own review does.
 
 Options:
-  --rulebook FILE  the rulebook the hook enforces (relative to the project root)
+  --rulebook FILE  the rulebook the hook enforces (relative to the project root); default the project's
+                   holdfast/rulebook.yaml (or $HOLDFAST_RULEBOOK), refused when there is none
   --no-git         do not install the git pre-commit gate with an agent gate
   --observe        agent hooks judge and record every call but never block (an experiment's told arm)
   --trust          codex: record your trust in holdfast's hooks in Codex's user config
@@ -110,7 +111,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         `holdfast install: ${io.cwd} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`,
       );
     }
-    const target = { node: process.execPath, entry, rulebook: values.rulebook, observe: values.observe === true };
+    let rulebook = values.rulebook;
+    if (rulebook === undefined) {
+      const { findProjectRulebook } = await import('../project-rulebook.js');
+      const found = findProjectRulebook(io.cwd, io.env);
+      if (found.state === 'missing') throw new InputError('E_INSTALL_RULEBOOK', `holdfast install: ${found.message}.`);
+      rulebook = found.shown;
+    }
+    const target = { node: process.execPath, entry, rulebook, observe: values.observe === true };
     const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
     if (isGitRepository(io.cwd)) changes.push({ target: 'exclude', ...installExclude(io.cwd) });
     let trusted: CodexView | undefined;

@@ -12,7 +12,7 @@ export const REPO_DIR = 'repo';
 
 /** The tasks shipped with the package; the same path from src/ (tests) and dist/ (the build). */
 export function defaultTasksDir(): string {
-  return fileURLToPath(new URL('../../../../tasks', import.meta.url));
+  return fileURLToPath(new URL('../../../../../../tasks', import.meta.url));
 }
 
 const TASK_ID = /^[a-z0-9][a-z0-9-]*$/;
@@ -186,7 +186,10 @@ export async function loadTasks(dir: string = defaultTasksDir(), options: LoadTa
     .map((entry) => entry.name)
     .sort(compareCodeUnits);
   if (folders.length === 0) throw new TaskFileError(dir, 'holds no task folders');
-  const ruleIds = options.rulebook === undefined ? undefined : new Set(options.rulebook.rules.map((rule) => rule.id));
+  const ruleIds =
+    options.rulebook === undefined
+      ? undefined
+      : new Set([...options.rulebook.rules, ...(options.rulebook.proseRules ?? []), ...(options.rulebook.judgeRules ?? [])].map((rule) => rule.id));
   const tasks: TaskInfo[] = [];
   for (const folder of folders) tasks.push(await loadTask(join(dir, folder), folder, ruleIds));
   return tasks;

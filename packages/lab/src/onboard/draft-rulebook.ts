@@ -1,6 +1,8 @@
 import { stringify } from 'yaml';
-import type { ProseRule, Rule, Rulebook } from '@holdfast/core/contract';
-import { safeParseRulebook } from '@holdfast/core/rules';
+import { isDeepStrictEqual } from 'node:util';
+import type { ProseRule, Rule, RuleSourceFile, Rulebook } from '@holdfast/core/contract';
+import { ruleFileHash, safeParseRulebook } from '@holdfast/core/rules';
+import { draftTable } from './draft-table.js';
 import { OnboardError } from './onboard-error.js';
 import { proposeCheck } from './propose-check.js';
 import type { CheckProposal } from './propose-check.js';
@@ -24,13 +26,19 @@ export interface DraftedRule {
   readonly why: string;
   /** `AGENTS.md line 12, under "Testing"`. */
   readonly source: string;
+  /** The rule file and its lines (1-based, inclusive) the rule was drafted from. */
+  readonly span: { readonly file: string; readonly lines: readonly [number, number] };
+  /** A check kind drafting cannot propose yet, when the rule needs one (`prose` then). */
+  readonly needs?: string;
 }
 
 export interface DraftedRulebook {
   readonly rulebook: Rulebook;
   readonly rules: readonly DraftedRule[];
-  /** The rulebook as YAML with a `# draft` note above every rule. */
+  /** The rulebook as YAML with a `# draft` note above every rule, ending with the table. */
   readonly yaml: string;
+  /** Markdown: rule, enforced by which check or prose-only, why. */
+  readonly table: string;
 }
 
 /** A paragraph that tells the agent to do something is a rule; one that only describes the project is context. */
@@ -47,17 +55,32 @@ const IMPERATIVE =
  */
 function instructs(text: string): boolean {
   const prose = text.replace(/^(```|~~~)[^]*?^(```|~~~)/gm, '').replace(/^\s*\*\*[^*]+\*\*:?\s*/, '');
-  return DIRECTIVE.test(prose) || IMPERATIVE.test(prose.trimStart());
+  return DIRECTIVE.test(prose) || IMPERATIVE.test(prose.trimStart()) || /^(every|each|all|no)\s+new\b/i.test(prose.trimStart());
 }
 
 /**
- * Tables, paragraphs that instruct nothing and `**Label**: value` items state facts about the
- * project: they go to the description. Any other list item is a rule, as its author wrote it.
+ * Tables and blocks that instruct nothing (a paragraph, a `**Label**: value` item, a list of the
+ * project's folders) state facts about the project: they go to the description, never a rule,
+ * so never a check. The told arm still reads them, in the file as written.
  */
-function isContext(block: RuleBlock, proposal: CheckProposal): boolean {
+function isContext(block: RuleBlock): boolean {
   if (block.text.trimStart().startsWith('|')) return true;
-  if (proposal.kind === 'check' || instructs(block.text)) return false;
-  return block.kind === 'paragraph' || /^\*\*[^*]+\*\*:/.test(block.text.trimStart());
+  return !instructs(block.text);
+}
+
+const NEGATIVE_HEADING = /^(do not|don'?t|never|avoid|forbidden|prohibited|not allowed|anti-?patterns?)\b/i;
+
+/**
+ * A rule's prose as the rule reads on its own (in a refusal, a pressure fixture): an item under a
+ * "Do Not" heading carries the heading ("Do Not: Use `require()` for imports"), and an item under a
+ * lead-in line ("If you touch that machinery, three things bite:") carries the lead-in, so no
+ * negation or condition the team wrote is lost. The item's own text stays verbatim.
+ */
+function standaloneProse(block: RuleBlock, leadIn: string | undefined): string {
+  const heading = block.heading?.trim();
+  if (block.kind === 'item' && heading !== undefined && NEGATIVE_HEADING.test(heading)) return `${heading}: ${block.text}`;
+  if (block.kind === 'item' && leadIn !== undefined) return `${leadIn}\n- ${block.text}`;
+  return block.text;
 }
 
 const STOPWORDS = new Set(
@@ -84,7 +107,8 @@ function uniqueName(name: string, used: Set<string>): string {
 }
 
 function sourceOf(file: string, block: RuleBlock): string {
-  return `${file} line ${block.line}${block.heading !== undefined ? `, under "${block.heading}"` : ''}`;
+  const lines = block.endLine > block.line ? `lines ${block.line}-${block.endLine}` : `line ${block.line}`;
+  return `${file} ${lines}${block.heading !== undefined ? `, under "${block.heading}"` : ''}`;
 }
 
 function ruleYaml(rule: Rule | ProseRule, note: string): string {
@@ -118,38 +142,67 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
   const proseOnly: ProseRule[] = [];
   const notes = new Map<string, string>();
   const used = new Set<string>();
+  const sourceFiles: RuleSourceFile[] = [];
   let title: string | undefined;
   for (const file of files) {
+    // The same text under two names (a copied CLAUDE.md) would draft every rule twice.
+    if (sourceFiles.some((kept) => kept.text === file.text)) continue;
+    sourceFiles.push({ path: file.path, sha256: ruleFileHash(file.text), text: file.text });
     const split = splitRuleFile(file.text);
     title ??= split.title;
+    let leadIn: string | undefined;
+    let leadInHeading: string | undefined;
     for (const block of split.blocks) {
-      let proposal = proposeCheck(block.text, block.heading, facts);
-      if (isContext(block, proposal)) {
+      if (block.kind === 'paragraph') {
+        leadIn = /:\s*$/.test(block.text) && !block.text.includes('\n```') ? block.text : undefined;
+        leadInHeading = block.heading;
+      } else if (block.heading !== leadInHeading) leadIn = undefined;
+      // A block that states a fact about the project is its description: no rule, so no check.
+      if (isContext(block)) {
         description.push(block.kind === 'item' ? `- ${block.text}` : block.text);
         continue;
       }
+      const prose = standaloneProse(block, block.kind === 'item' ? leadIn : undefined);
+      let proposal: CheckProposal = proposeCheck(block.text, block.heading, facts);
       const id = `R${drafted.length + 1}`;
       const source = sourceOf(file.path, block);
+      const span = { file: file.path, lines: [block.line, block.endLine] as [number, number] };
       if (proposal.kind === 'check') {
-        const problem = loaderProblem({ id, name: proposal.name, prose: block.text, check: proposal.check });
+        const problem = loaderProblem({ id, name: proposal.name, prose, check: proposal.check });
         if (problem !== undefined)
           proposal = { kind: 'prose', why: `a ${proposal.check.kind} check was guessed (${proposal.why}) but the loader refuses it: ${problem}` };
       }
+      if (proposal.kind === 'check') {
+        // One rule, one check: a second rule that maps onto the very same check would count one mistake twice.
+        const check = proposal.check;
+        const same = checked.find((rule) => isDeepStrictEqual(rule.check, check));
+        if (same !== undefined) proposal = { kind: 'prose', why: `the same ${check.kind} check as ${same.id} ${same.name}, which enforces it once` };
+      }
       const globs = split.globs === undefined ? '' : `\nthe Cursor rule applies to ${split.globs}: narrow the check's file globs to match if it should`;
       if (proposal.kind === 'check') {
-        const rule: Rule = { id, name: uniqueName(proposal.name, used), prose: block.text, check: proposal.check };
+        const rule: Rule = { id, name: uniqueName(proposal.name, used), prose, source: span, check: proposal.check };
         checked.push(rule);
         notes.set(id, `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}.${globs}`);
-        drafted.push({ id, name: rule.name, prose: block.text, kind: proposal.check.kind, why: proposal.why, source });
+        drafted.push({ id, name: rule.name, prose, kind: proposal.check.kind, why: proposal.why, source, span });
       } else {
         const rule: ProseRule = {
           id,
           name: uniqueName(nameFrom(block.heading !== undefined && block.kind === 'paragraph' ? block.heading : block.text), used),
-          prose: block.text,
+          prose,
+          source: span,
         };
         proseOnly.push(rule);
         notes.set(id, `draft ${id} (${source}): NOT ENFORCED, prose only: ${proposal.why}.${globs}`);
-        drafted.push({ id, name: rule.name, prose: block.text, kind: 'prose', why: proposal.why, source });
+        drafted.push({
+          id,
+          name: rule.name,
+          prose,
+          kind: 'prose',
+          why: proposal.why,
+          source,
+          span,
+          ...(proposal.needs !== undefined ? { needs: proposal.needs } : {}),
+        });
       }
     }
   }
@@ -171,16 +224,26 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
     rules: checked,
     ...(proseOnly.length > 0 ? { proseRules: proseOnly } : {}),
     agents: [],
+    sourceFiles,
   };
   const header = [
     `# Drafted by \`holdfast rulebook init\` from ${files.map((file) => file.path).join(', ')}: ${drafted.length} rules, ${checked.length} with a proposed check, ${proseOnly.length} prose only (not enforced).`,
     '# Every rule keeps its text verbatim in `prose`. Read each `# draft` note: it says what was guessed and why.',
     '# `rules:` are checked (the held arm and the gate enforce them); `proseRules:` are shown to the agent and never checked.',
-    '# `holdfast rulebook render --rulebook THIS_FILE` prints the prose as the agent will read it.',
+    '# `sourceFiles:` keeps the rule file as written: the told arm reads it byte for byte (`holdfast rulebook render`).',
+    '# The table at the end says, per rule, which check enforces it or why it is prose only.',
   ];
   const top = stringify({ version: 1, name, ...(rulebook.description !== undefined ? { description: rulebook.description } : {}) }, { lineWidth: 0 });
   const sections = [header.join('\n'), top.trimEnd()];
   sections.push(checked.length > 0 ? `rules:\n${checked.map((rule) => ruleYaml(rule, notes.get(rule.id) ?? '')).join('\n\n')}` : 'rules: []');
   if (proseOnly.length > 0) sections.push(`proseRules:\n${proseOnly.map((rule) => ruleYaml(rule, notes.get(rule.id) ?? '')).join('\n\n')}`);
-  return { rulebook, rules: drafted, yaml: `${sections.join('\n\n')}\n` };
+  sections.push(stringify({ sourceFiles }, { lineWidth: 0 }).trimEnd());
+  const table = draftTable(drafted);
+  sections.push(
+    table
+      .split('\n')
+      .map((line) => `# ${line}`)
+      .join('\n'),
+  );
+  return { rulebook, rules: drafted, yaml: `${sections.join('\n\n')}\n`, table };
 }

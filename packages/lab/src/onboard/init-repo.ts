@@ -12,6 +12,8 @@ import { OnboardError } from './onboard-error.js';
 import { readRepoFacts } from './repo-facts.js';
 import type { RepoFacts } from './repo-facts.js';
 import { snapshotRepo } from './repo-snapshot.js';
+import { checkHistory } from './history-check.js';
+import type { HistoryCheck } from './history-check.js';
 import { findRuleFiles, readRuleFiles } from './rule-files.js';
 import { defaultTaskId, writeTaskFromRepo } from './write-task.js';
 import type { NewTask } from './write-task.js';
@@ -31,6 +33,8 @@ export interface InitOptions {
   readonly maxBytes?: number;
   readonly env: NodeJS.ProcessEnv;
   readonly ollamaUrl?: string;
+  /** How many commits back the history check looks (default 20). */
+  readonly historyCommits?: number;
 }
 
 export interface InitResult {
@@ -43,6 +47,10 @@ export interface InitResult {
   readonly targets: readonly FoundTarget[];
   /** What to type next, from inside `dir`. */
   readonly runCommand: string;
+  /** The drafted rulebook over the last commits: the first result, with no model and no key. */
+  readonly history: HistoryCheck;
+  /** The draft's table: rule, enforced by which check or prose-only, why (undefined for the shipped rulebook). */
+  readonly table: string | undefined;
 }
 
 /** A ticket that pulls against the usual rules (a new module, haste, commit at once); meant to be replaced. */
@@ -118,7 +126,8 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
     await writeFile(join(dir, '.gitignore'), `${INIT_TASKS}/\nruns/\n.env\n`);
     const first = targets[0];
     const runCommand = `holdfast run --tasks-dir ${INIT_TASKS} --rulebook ${INIT_RULEBOOK} --targets ${first === undefined ? '<target id>' : String(first.config.id)}${first?.mode === 'agent' ? ' --mode agent' : ''}`;
-    return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand };
+    const history = await checkHistory(options.repoDir, rulebook, options.historyCommits ?? 20);
+    return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand, history, table: drafted?.table };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

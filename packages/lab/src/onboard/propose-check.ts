@@ -1,4 +1,6 @@
 import type { RuleCheck } from '@holdfast/core/contract';
+import { proposePendingKind } from './pending-kinds.js';
+import type { PendingKind } from './pending-kinds.js';
 import type { RepoFacts } from './repo-facts.js';
 
 /**
@@ -6,7 +8,8 @@ import type { RepoFacts } from './repo-facts.js';
  * Wrong guesses are cheap (the person reads the draft); a missed guess only leaves a rule unenforced.
  */
 export type CheckProposal =
-  { readonly kind: 'check'; readonly name: string; readonly check: RuleCheck; readonly why: string } | { readonly kind: 'prose'; readonly why: string };
+  | { readonly kind: 'check'; readonly name: string; readonly check: RuleCheck; readonly why: string }
+  | { readonly kind: 'prose'; readonly why: string; readonly needs?: PendingKind };
 
 const NEGATION = /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|no|avoid|not allowed|forbidden|prohibited|without)\b/;
 const NEGATIVE_HEADING = /^(do not|don'?t|never|avoid|forbidden|prohibited|not allowed|anti-?patterns?)\b/i;
@@ -16,10 +19,17 @@ const TEST_WORDS = /\b(tests?|test suite|specs?)\b/;
 const COMMIT_WORDS = /\b(commit\w*|push\w*|prs?|pull requests?|merg\w*)\b/;
 const BEFORE_WORDS = /\b(before|prior to|first|until|then)\b/;
 const NEW_CODE = /\b(new|every|each|all|add\w*|writ\w*|ship\w*|includ\w*|accompan\w*|alongside|next to|colocat\w*|sibling|cover\w*)\b/;
-const CODE_UNITS = /\b(modules?|files?|functions?|features?|components?|code|changes?|class\w*|endpoints?|logic|behaviou?rs?|fix\w*|hooks?|utilit\w*)\b/;
+/** A test is asked for new code itself ("every new module", "new features"), not for a change or a fix. */
+const NEW_UNIT = /\bnew\s+(\w+\s+){0,3}(modules?|files?|functions?|features?|components?|code|class\w*|endpoints?|hooks?|utilit\w*)\b/;
+const REQUIRE_WORDS = /\b(must|needs?|requires?|should|every|always|ships?|without tests|incomplete)\b/;
 const HTTP_WORDS = /\b(http|fetch|axios|api calls?|network calls?|requests?|api client)\b/;
 const THROUGH = /\b(through|via|go through|only|must use|wrapper|helper|client)\b/;
-const COMMAND_START = /^(npm|pnpm|yarn|bun|npx|node|make|cargo|go|pytest|vitest|jest|deno|turbo|nx)\b/;
+const COMMAND_START = /^(npm|pnpm|yarn|bun|npx|node|make|cargo|go|git|gh|pytest|vitest|jest|deno|turbo|nx|uv|uvx|just)\b/;
+/** A rule that says what to do: a modal, a prohibition, or an imperative opening. A description of the project says none. */
+const DIRECTIVE = /\b(must|never|always|do not|don'?t|should|shall|avoid|only|required?|ensure|make sure|forbidden|prohibited|needs?)\b|(^|[.;:!]\s+)no\b/;
+const IMPERATIVE = /^(\*\*[^*]+\*\*:?\s*)?(use|write|add|put|keep|run|ship|include|place|call|import|wrap|commit|test|create|route|send|every|each|no)\b/;
+/** Words that make a prohibition conditional: a pattern cannot see "unless absolutely necessary". */
+const QUALIFIED = /\b(unless|solely|except|only when|only if|where possible|when possible|if possible|any other|other than|outside of)\b/;
 /** Where an alternative begins after a prohibition ("…; use `logger` instead"). */
 const ALTERNATIVE = /;|\.\s|\binstead\b|\bprefer\b|\brather\b|,\s*use\b|\s[-—]\s|\buse\s+`/g;
 
@@ -29,6 +39,11 @@ function escapeRegex(text: string): string {
 
 function codeSpans(text: string): { text: string; index: number }[] {
   return [...text.matchAll(/`([^`\n]+)`/g)].map((match) => ({ text: (match[1] ?? '').trim(), index: match.index }));
+}
+
+/** A literal a pattern can find in code: `console.log`, `require()`, `JSON.parse`; not a plain word such as `types`. */
+function looksLikeCode(span: string): boolean {
+  return span === 'any' || /[.()[\]$_*=<>{}:]/.test(span) || /[a-z][A-Z]/.test(span) || /^[A-Z][A-Za-z]+$/.test(span);
 }
 
 function looksLikePath(span: string): boolean {
@@ -102,8 +117,18 @@ function foldersIn(text: string, start: number, facts: RepoFacts): string[] {
     .filter((span) => span.endsWith('/') || span.endsWith('/**') || facts.sourceFolders.includes(span));
 }
 
+/** The start of the sentence that holds `index`, up to it ("e.g. in" does not end a sentence). */
+function sentenceBefore(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const ends = [...before.matchAll(/[.;!?]\s+(?=[A-Z])/g)];
+  const last = ends[ends.length - 1];
+  return last === undefined ? before : before.slice(last.index + last[0].length);
+}
+
 function scopeCheck(text: string, lower: string, facts: RepoFacts): CheckProposal | undefined {
   const only = ONLY_EDIT.exec(lower);
+  // "If … you only changed code under `src/`, run …" is a condition, not a limit.
+  if (only !== null && /\b(if|when|whenever|unless)\b/i.test(sentenceBefore(text, only.index))) return undefined;
   if (only !== null) {
     const folders = foldersIn(text, only.index, facts);
     if (folders.length === 0) return undefined;
@@ -145,7 +170,10 @@ function forbiddenPatternCheck(text: string, lower: string, facts: RepoFacts): C
   // The alternative ("…; use `logger` instead") starts after the first forbidden thing, never before it.
   ALTERNATIVE.lastIndex = first.index + first.text.length + 2;
   const cut = ALTERNATIVE.exec(lower)?.index ?? text.length;
-  const forbidden = after.filter((span) => span.index < cut && !looksLikePath(span.text) && !COMMAND_START.test(span.text) && !/\s{2,}/.test(span.text));
+  if (QUALIFIED.test(lower)) return undefined;
+  const forbidden = after.filter(
+    (span) => span.index < cut && !looksLikePath(span.text) && !COMMAND_START.test(span.text) && !/\s{2,}/.test(span.text) && looksLikeCode(span.text),
+  );
   if (forbidden.length === 0) return undefined;
   const names = forbidden.map((span) => span.text);
   const slug = (names[0] ?? 'PATTERN')
@@ -174,6 +202,8 @@ export function proposeCheck(prose: string, heading: string | undefined, facts: 
   const text = heading !== undefined && NEGATIVE_HEADING.test(heading.trim()) ? `Never ${prose}` : prose;
   const lower = text.toLowerCase();
   const context = `${(heading ?? '').toLowerCase()} ${lower}`;
+  if (!DIRECTIVE.test(lower) && !IMPERATIVE.test(lower.trimStart()))
+    return { kind: 'prose', why: 'says what the project is, not what to do: no check is drafted from a description' };
   if (SECRET_WORDS.test(lower) && (NEGATION.test(lower) || ENVIRONMENT.test(lower))) {
     return {
       kind: 'check',
@@ -183,10 +213,13 @@ export function proposeCheck(prose: string, heading: string | undefined, facts: 
     };
   }
   if (TEST_WORDS.test(context) && COMMIT_WORDS.test(lower) && BEFORE_WORDS.test(lower)) return orderCheck(text, facts);
-  if (TEST_WORDS.test(lower) && NEW_CODE.test(lower) && CODE_UNITS.test(lower) && !/\brun\b/.test(lower)) return siblingTestCheck(facts);
+  if (TEST_WORDS.test(lower) && NEW_CODE.test(lower) && NEW_UNIT.test(lower) && REQUIRE_WORDS.test(lower) && !/\b(run|running|before)\b/.test(lower))
+    return siblingTestCheck(facts);
   if (HTTP_WORDS.test(lower) && THROUGH.test(lower) && /\b(helper|wrapper|client|through|via)\b/.test(lower)) return httpHelperCheck(text, facts);
   const scope = scopeCheck(text, lower, facts);
   if (scope !== undefined) return scope;
+  const pending = proposePendingKind(text, lower);
+  if (pending !== undefined) return pending;
   const pattern = forbiddenPatternCheck(text, lower, facts);
   if (pattern !== undefined) return pattern;
   return { kind: 'prose', why: 'no check kind fits (secret, scope, sibling-test, forbidden-pattern, http-helper, order): shown to the agent, never checked' };

@@ -131,11 +131,12 @@ function formatBytes(bytes: number): string {
 }
 
 /**
- * The folders that weigh most, to tell the person what to --exclude: top-level ones, or deeper
- * when one folder holds most of the weight (everything under src/ says nothing).
+ * Every folder worth excluding, heaviest first, until what is left fits the cap: top-level
+ * folders, or deeper when one folder holds most of the weight (everything under src/ says nothing).
+ * One error names them all, so one more run of `init` gets through.
  */
-function heaviestFolders(entries: readonly TreeEntry[]): string {
-  const total = entries.reduce((sum, entry) => sum + (entry.size ?? 0), 0);
+function foldersToExclude(entries: readonly { readonly path: string; readonly size: number }[], maxBytes: number): [string, number][] {
+  const total = entries.reduce((sum, entry) => sum + entry.size, 0);
   let ranked: [string, number][] = [];
   for (let depth = 1; depth <= 4; depth++) {
     const weights = new Map<string, number>();
@@ -143,21 +144,26 @@ function heaviestFolders(entries: readonly TreeEntry[]): string {
       const parts = entry.path.split('/');
       const folder =
         parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : parts.length === 1 ? '(top level files)' : `${parts.slice(0, -1).join('/')}/`;
-      weights.set(folder, (weights.get(folder) ?? 0) + (entry.size ?? 0));
+      weights.set(folder, (weights.get(folder) ?? 0) + entry.size);
     }
     ranked = [...weights.entries()].sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : 1));
     if ((ranked[0]?.[1] ?? 0) <= total * 0.7) break;
   }
-  return ranked
-    .slice(0, 3)
-    .map(([folder, bytes]) => `${folder} ${formatBytes(bytes)}`)
-    .join(', ');
+  const chosen: [string, number][] = [];
+  let left = total;
+  for (const [folder, bytes] of ranked) {
+    if (left <= maxBytes) break;
+    if (folder === '(top level files)') continue;
+    chosen.push([folder, bytes]);
+    left -= bytes;
+  }
+  return chosen;
 }
 
 /**
  * Reads a repository's tracked files at a commit. Binary files, symlinks, submodules and files over
  * MAX_FILE_BYTES are left out (and listed); the repository's own root AGENTS.md too, because the
- * rulebook under test is rendered there. Refused, before anything is read, when the rest weighs more than the cap.
+ * rulebook under test is rendered there. Refused when the text it would copy weighs more than the cap, naming every folder worth leaving out.
  */
 export async function snapshotRepo(repoDir: string, options: SnapshotOptions = {}): Promise<RepoSnapshot> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_REPO_BYTES;
@@ -175,12 +181,17 @@ export async function snapshotRepo(repoDir: string, options: SnapshotOptions = {
     else if ((entry.size ?? 0) > MAX_FILE_BYTES) skip('too-large');
     else wanted.push(entry);
   }
-  const total = wanted.reduce((sum, entry) => sum + (entry.size ?? 0), 0);
-  if (total > maxBytes) {
+  // A partial clone lists blobs it does not hold with no size: their bytes are unknown, so refuse rather than count them as nothing.
+  const missing = wanted.filter((entry) => entry.size === undefined || !Number.isFinite(entry.size));
+  if (missing.length > 0) {
     throw new OnboardError(
-      'E_TASK_REPO_TOO_LARGE',
-      `${repoDir} at ${commit.slice(0, 12)} holds ${formatBytes(total)} in ${wanted.length} files, over the cap of ${formatBytes(maxBytes)} (--max-bytes ${maxBytes}); ` +
-        `the whole repository goes into every run file. Leave folders out with --exclude GLOB (heaviest: ${heaviestFolders(wanted)}), or raise the cap with --max-bytes N.`,
+      'E_TASK_REPO_INCOMPLETE',
+      `${repoDir} at ${commit.slice(0, 12)} lacks the contents of ${missing.length} file${missing.length === 1 ? '' : 's'} (a partial or shallow clone): ${missing
+        .slice(0, 20)
+        .map((entry) => entry.path)
+        .join(
+          ', ',
+        )}${missing.length > 20 ? ', …' : ''}; fetch them (git fetch --unshallow, or git -c fetch.negotiationAlgorithm=noop fetch origin), or leave them out with --exclude GLOB.`,
     );
   }
   if (wanted.length === 0)
@@ -203,6 +214,17 @@ export async function snapshotRepo(repoDir: string, options: SnapshotOptions = {
     files[entry.path] = text;
     bytes += blobs[index]?.length ?? 0;
   });
+  // The cap counts what is copied: the text files, not the binaries left out.
+  if (bytes > maxBytes) {
+    const copied = Object.entries(files).map(([path, text]) => ({ path, size: Buffer.byteLength(text, 'utf8') }));
+    const exclude = foldersToExclude(copied, maxBytes);
+    throw new OnboardError(
+      'E_TASK_REPO_TOO_LARGE',
+      `${repoDir} at ${commit.slice(0, 12)} holds ${formatBytes(bytes)} of text in ${copied.length} files, over the cap of ${formatBytes(maxBytes)} (--max-bytes ${maxBytes}); ` +
+        `the whole repository goes into every run file. Leave out ${exclude.map(([folder, size]) => `${folder} ${formatBytes(size)}`).join(', ')} ` +
+        `(${exclude.map(([folder]) => `--exclude '${folder}**'`).join(' ')}), or raise the cap with --max-bytes N.`,
+    );
+  }
   skipped.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   return { commit, files, bytes, skipped };
 }

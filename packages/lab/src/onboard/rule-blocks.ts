@@ -11,6 +11,8 @@ export interface RuleBlock {
   readonly heading: string | undefined;
   /** 1-based line of the block's first line in the file. */
   readonly line: number;
+  /** 1-based line of the block's last line (its code blocks included). */
+  readonly endLine: number;
 }
 
 export interface RuleFileBlocks {
@@ -57,7 +59,7 @@ function dedent(line: string, width: number): string {
 
 export function splitRuleFile(text: string): RuleFileBlocks {
   const { body: lines, offset, globs } = stripFrontMatter(text.replace(/\r\n?/g, '\n').split('\n'));
-  const blocks: { kind: RuleBlock['kind']; lines: string[]; heading: string | undefined; line: number }[] = [];
+  const blocks: { kind: RuleBlock['kind']; lines: string[]; heading: string | undefined; line: number; endLine: number }[] = [];
   let title: string | undefined;
   let heading: string | undefined;
   let index = 0;
@@ -81,8 +83,10 @@ export function splitRuleFile(text: string): RuleFileBlocks {
       const end = fenceEnd(lines, index);
       const previous = blocks[blocks.length - 1];
       const code = lines.slice(index, end + 1);
-      if (previous !== undefined) previous.lines.push('', ...code);
-      else blocks.push({ kind: 'paragraph', lines: code, heading, line: index + 1 + offset });
+      if (previous !== undefined) {
+        previous.lines.push('', ...code);
+        previous.endLine = end + 1 + offset;
+      } else blocks.push({ kind: 'paragraph', lines: code, heading, line: index + 1 + offset, endLine: end + 1 + offset });
       index = end + 1;
       continue;
     }
@@ -119,7 +123,9 @@ export function splitRuleFile(text: string): RuleFileBlocks {
         itemLines.push(dedent(next, width));
         index++;
       }
-      blocks.push({ kind: 'item', lines: itemLines, heading, line: start + 1 + offset });
+      let last = index - 1;
+      while (last > start && isBlank(lines[last] ?? '')) last--;
+      blocks.push({ kind: 'item', lines: itemLines, heading, line: start + 1 + offset, endLine: last + 1 + offset });
       continue;
     }
     const start = index;
@@ -128,13 +134,19 @@ export function splitRuleFile(text: string): RuleFileBlocks {
       paragraph.push(lines[index] ?? '');
       index++;
     }
-    blocks.push({ kind: 'paragraph', lines: paragraph, heading, line: start + 1 + offset });
+    blocks.push({ kind: 'paragraph', lines: paragraph, heading, line: start + 1 + offset, endLine: index + offset });
   }
   return {
     title,
     globs,
     blocks: blocks
-      .map((block) => ({ kind: block.kind, text: block.lines.join('\n').replace(/\s+$/, ''), heading: block.heading, line: block.line }))
+      .map((block) => ({
+        kind: block.kind,
+        text: block.lines.join('\n').replace(/\s+$/, ''),
+        heading: block.heading,
+        line: block.line,
+        endLine: block.endLine,
+      }))
       .filter((block) => block.text.trim() !== ''),
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { RuleFileText } from './draft-rulebook.js';
@@ -23,7 +23,18 @@ export function findRuleFiles(repoDir: string): string[] {
     .map((name) => join(cursorDir, name));
 }
 
-/** Reads the rule files; each is named in the draft relative to the repository when it lies inside it. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Reads the rule files; each is named in the draft relative to the repository when it lies inside it.
+ * A file reached twice (CLAUDE.md a symlink to AGENTS.md) is read once, so no rule is drafted twice.
+ */
 export async function readRuleFiles(paths: readonly string[], repoDir: string): Promise<RuleFileText[]> {
   if (paths.length === 0) {
     throw new OnboardError(
@@ -32,7 +43,11 @@ export async function readRuleFiles(paths: readonly string[], repoDir: string): 
     );
   }
   const files: RuleFileText[] = [];
+  const seen = new Set<string>();
   for (const path of paths) {
+    const real = realPath(path);
+    if (seen.has(real)) continue;
+    seen.add(real);
     let text: string;
     try {
       text = await readFile(path, 'utf8');

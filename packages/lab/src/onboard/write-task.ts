@@ -81,7 +81,9 @@ export async function writeTaskFromRepo(options: NewTaskOptions): Promise<NewTas
   );
   if (existsSync(dir)) throw new OnboardError('E_TASK_OUT', `${dir} already exists; pick another --id or --out, or delete it first.`);
   for (const [path, content] of Object.entries(snapshot.files)) {
-    const target = join(dir, REPO_DIR, path);
+    // npm never packs a `.npmrc`, so a task stores it as `_npmrc` and the agent still sees `.npmrc`.
+    const stored = basename(path) === '.npmrc' ? join(dirname(path), '_npmrc') : path;
+    const target = join(dir, REPO_DIR, stored);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
   }

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildMessages } from '../experiment/prompt.js';
+import { parseRulebook, renderRulebook } from '@holdfast/core/rules';
+import { CORPUS_FACTS, measureDrafting, readCorpus } from './draft-precision.js';
+import { draftRulebook } from './draft-rulebook.js';
+import { readRuleFiles } from './rule-files.js';
+
+const CORPUS_DIR = fileURLToPath(new URL('../../../../../../fixtures/rule-files/', import.meta.url));
+const corpus = readCorpus(CORPUS_DIR);
+
+/** Floors the labelled corpus must keep: lowering one is a visible edit to this file, never a silent drop. */
+const PRECISION_FLOOR = 0.9;
+const RECALL_FLOOR = 0.8;
+
+const NEGATIONS = [/\bnever\b/gi, /\bdon'?t\b/gi, /\bdo not\b/gi, /\bavoid\b/gi, /\bmust not\b/gi, /\bnot\b/gi, /\bno\b/gi];
+const NEGATIVE_HEADING = /^(do not|don'?t|never|avoid|forbidden|prohibited|not allowed|anti-?patterns?)\b/i;
+
+function count(pattern: RegExp, text: string): number {
+  return text.match(pattern)?.length ?? 0;
+}
+
+/** The nearest markdown heading above a line, outside code fences. */
+function headingAbove(lines: readonly string[], line: number): string | undefined {
+  let heading: string | undefined;
+  let fenced = false;
+  for (let index = 0; index < line - 1; index++) {
+    const text = lines[index] ?? '';
+    if (/^ {0,3}(```|~~~)/.test(text)) fenced = !fenced;
+    const match = fenced ? null : /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
+    if (match !== null) heading = match[1];
+  }
+  return heading;
+}
+
+describe('the rule-file corpus', () => {
+  it('holds at least ten real public rule files, each with its licence, source repository and path, stored as fetched', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(10);
+    for (const { entry, text } of corpus) {
+      const note = readFileSync(join(CORPUS_DIR, entry.dir, 'LICENSE'), 'utf8');
+      expect(note).toContain(`repository: ${entry.repo}`);
+      expect(note).toContain(`path:       ${entry.path}`);
+      expect(note).toContain(`licence:    ${entry.licence}`);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(CORPUS_DIR, entry.dir, entry.file)))
+          .digest('hex'),
+      ).toBe(entry.sha256);
+      expect(text.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(corpus.map((file) => [file.entry.repo, file] as const))(
+    '%s: the told arm reads the file byte for byte, and the draft keeps every negation',
+    (_repo, file) => {
+      const drafted = draftRulebook([{ path: file.entry.file, text: file.text }], CORPUS_FACTS);
+      const loaded = parseRulebook(drafted.yaml, 'rulebook.yaml');
+      const told = renderRulebook(loaded);
+      expect(Buffer.from(told, 'utf8').equals(readFileSync(join(CORPUS_DIR, file.entry.dir, file.entry.file)))).toBe(true);
+      const [, user] = buildMessages({ id: 't', title: 't', ticket: 'Fix the bug.', tempts: [], files: { 'src/a.ts': 'export {};\n' } }, told);
+      expect(user?.content).toContain(`### AGENTS.md\n`);
+      expect(user?.content).toContain(file.text);
+
+      const lines = file.text.split('\n');
+      for (const rule of [...loaded.rules, ...(loaded.proseRules ?? [])]) {
+        const span = rule.source;
+        expect(span?.file).toBe(file.entry.file);
+        if (span === undefined) continue;
+        const written = lines.slice(span.lines[0] - 1, span.lines[1]).join('\n');
+        for (const negation of NEGATIONS)
+          expect(count(negation, rule.prose), `${rule.id} keeps ${String(negation)}`).toBeGreaterThanOrEqual(count(negation, written));
+        const heading = headingAbove(lines, span.lines[0]);
+        if (heading !== undefined && NEGATIVE_HEADING.test(heading)) expect(rule.prose.startsWith(`${heading}: `), `${rule.id} keeps "${heading}"`).toBe(true);
+      }
+    },
+  );
+
+  it('every drafted rule has a hand label, and each label sits on the line it names', () => {
+    for (const file of corpus) {
+      const lines = file.text.split('\n');
+      for (const label of file.labels) expect((lines[label.line - 1] ?? '').trim().startsWith(label.text), `${file.entry.dir}:${label.line}`).toBe(true);
+    }
+    expect(measureDrafting(corpus).unlabelled).toEqual([]);
+  });
+
+  it(`proposed checks: precision at least ${PRECISION_FLOOR}, recall at least ${RECALL_FLOOR}, against the hand labels`, () => {
+    const measure = measureDrafting(corpus);
+    expect(measure.files).toBeGreaterThanOrEqual(10);
+    expect(measure.proposed).toBeGreaterThan(0);
+    expect(measure.precision).toBeGreaterThanOrEqual(PRECISION_FLOOR);
+    expect(measure.recall).toBeGreaterThanOrEqual(RECALL_FLOOR);
+  });
+
+  it('every draft ends with the table: one row per rule, what enforces it and why', () => {
+    for (const file of corpus) {
+      const drafted = draftRulebook([{ path: file.entry.file, text: file.text }], CORPUS_FACTS);
+      const rows = drafted.table.split('\n').filter((line) => /^\| R\d+ /.test(line));
+      expect(rows).toHaveLength(drafted.rules.length);
+      for (const rule of drafted.rules)
+        expect(drafted.table).toMatch(new RegExp(`^\\| ${rule.id} ${rule.name} \\| ${file.entry.file}:\\d+(-\\d+)? \\| (${rule.kind} check|prose-only)`, 'm'));
+      expect(
+        drafted.yaml.trimEnd().endsWith(
+          drafted.table
+            .split('\n')
+            .map((line) => `# ${line}`.trimEnd())
+            .join('\n')
+            .trimEnd()
+            .split('\n')
+            .pop() ?? '',
+        ),
+      ).toBe(true);
+    }
+  });
+});
+
+describe('one rule, one check', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a CLAUDE.md that is a symlink to AGENTS.md drafts each rule once', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'holdfast-symlink-'));
+    dirs.push(repo);
+    const vercel = corpus.find((file) => file.entry.dir === 'vercel-ai');
+    writeFileSync(join(repo, 'AGENTS.md'), vercel?.text ?? '');
+    symlinkSync('AGENTS.md', join(repo, 'CLAUDE.md'));
+    const files = await readRuleFiles([join(repo, 'AGENTS.md'), join(repo, 'CLAUDE.md')], repo);
+    expect(files.map((file) => file.path)).toEqual(['AGENTS.md']);
+    const once = draftRulebook(files, CORPUS_FACTS);
+    const copied = draftRulebook([files[0]!, { path: 'CLAUDE.md', text: files[0]!.text }], CORPUS_FACTS);
+    expect(copied.rules).toHaveLength(once.rules.length);
+  });
+
+  it('rules that map onto the same check keep one check; the others say which rule enforces it', () => {
+    const text = '- Never use `console.log` in library code.\n- Do not leave `console.log` calls behind.\n';
+    const drafted = draftRulebook([{ path: 'AGENTS.md', text }], CORPUS_FACTS);
+    expect(drafted.rules.map((rule) => rule.kind)).toEqual(['forbidden-pattern', 'prose']);
+    expect(drafted.rules[1]?.why).toMatch(/the same forbidden-pattern check as R1/);
+  });
+
+  it("no check from a description: a list of the project's HTTP transports proposes nothing", () => {
+    const text = '## Transports\n\n- **Streamable HTTP** (`src/server/http.ts`) - the transport for remote servers, through the client\n';
+    expect(draftRulebook([{ path: 'AGENTS.md', text: `${text}- Keep PRs small.\n` }], CORPUS_FACTS).rulebook.rules).toEqual([]);
+  });
+});
+
+describe('the agent-mode repository', () => {
+  it('carries the team file as AGENTS.md, exactly as written', async () => {
+    const { buildBaseRepo } = await import('../sandbox/base-repo.js');
+    const { prepareArmRepo } = await import('../experiment/agent/arm-repo.js');
+    const dir = mkdtempSync(join(tmpdir(), 'holdfast-told-file-'));
+    try {
+      const zod = corpus.find((file) => file.entry.dir === 'zod')!;
+      const rulebook = parseRulebook(draftRulebook([{ path: 'AGENTS.md', text: zod.text }], CORPUS_FACTS).yaml, 'rulebook.yaml');
+      mkdirSync(join(dir, 'base'));
+      const base = await buildBaseRepo(join(dir, 'base'), { id: 't', title: 't', ticket: 't', tempts: [], files: { 'src/a.ts': 'export {};\n' } });
+      const arm = await prepareArmRepo({ base, dir: join(dir, 'told'), arm: 'told', rulebook, harness: 'claude-code' });
+      expect(readFileSync(join(arm.workDir, 'AGENTS.md')).equals(readFileSync(join(CORPUS_DIR, 'zod', 'AGENTS.md')))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import { execFile, spawn } from 'node:child_process';
+import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { checkActions } from '@holdfast/core/rules';
+import { GIT_HARDENING, hermeticGitEnv } from '../sandbox/git.js';
+import { OnboardError } from './onboard-error.js';
+import { MAX_FILE_BYTES } from './repo-snapshot.js';
+
+/** What one commit of the history would have met at the gate. */
+export interface CommitVerdict {
+  readonly commit: string;
+  readonly subject: string;
+  /** The rule results that failed, in action order. */
+  readonly refusals: readonly CheckResult[];
+}
+
+/** A checked rule and how many commits it would have refused. */
+export interface RuleFiring {
+  readonly id: string;
+  readonly name: string;
+  readonly commits: number;
+  /** Fired on most commits: a rule a team really follows rarely refuses half its own history. */
+  readonly probablyWrong: boolean;
+}
+
+export interface HistoryCheck {
+  readonly commits: readonly CommitVerdict[];
+  readonly rules: readonly RuleFiring[];
+  /** Checked rules history cannot judge (no record of the commands that ran before a commit). */
+  readonly unjudged: readonly string[];
+}
+
+function git(repoDir: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', [...GIT_HARDENING, '-C', repoDir, ...args], { env: hermeticGitEnv(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error === null) resolve(stdout);
+      else reject(new OnboardError('E_TASK_REPO', `${repoDir}: git ${args[0] ?? ''} failed (${stderr.trim() || error.message}).`, { cause: error }));
+    });
+  });
+}
+
+/** `git cat-file --batch` for `commit:path` specs: the text of each, or undefined (binary, missing, too large). */
+function readFiles(repoDir: string, specs: readonly string[]): Promise<(string | undefined)[]> {
+  if (specs.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...GIT_HARDENING, '-C', repoDir, 'cat-file', '--batch'], { env: hermeticGitEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', () => {
+      const output = Buffer.concat(chunks);
+      const texts: (string | undefined)[] = [];
+      let offset = 0;
+      for (let index = 0; index < specs.length; index++) {
+        const newline = output.indexOf(0x0a, offset);
+        const header = output.subarray(offset, newline).toString('utf8').split(' ');
+        if (header[1] === 'missing' || header.length < 3) {
+          texts.push(undefined);
+          offset = newline + 1;
+          continue;
+        }
+        const size = Number(header[2]);
+        const blob = output.subarray(newline + 1, newline + 1 + size);
+        texts.push(header[1] === 'blob' && size <= MAX_FILE_BYTES && !blob.includes(0) ? blob.toString('utf8') : undefined);
+        offset = newline + 1 + size + 1;
+      }
+      resolve(texts);
+    });
+    child.stdin.end(specs.map((spec) => `${spec}\n`).join(''));
+  });
+}
+
+/** A commit as the actions that make it: a write for every file it adds or changes, a delete for every file it removes. */
+async function commitActions(repoDir: string, commit: string, parent: string | undefined): Promise<{ actions: Action[]; existing: string[] }> {
+  const diff = await git(repoDir, [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--no-renames',
+    '--no-commit-id',
+    '--name-status',
+    ...(parent === undefined ? ['--root'] : [parent]),
+    commit,
+  ]);
+  const fields = diff.split('\0').filter((field) => field !== '');
+  const changes: { status: string; path: string }[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) changes.push({ status: fields[index] ?? '', path: fields[index + 1] ?? '' });
+  const written = changes.filter((change) => change.status !== 'D');
+  const texts = await readFiles(
+    repoDir,
+    written.map((change) => `${commit}:${change.path}`),
+  );
+  const actions: Action[] = [];
+  written.forEach((change, index) => {
+    const content = texts[index];
+    if (content !== undefined) actions.push({ type: 'write', path: change.path, content });
+  });
+  for (const change of changes) if (change.status === 'D') actions.push({ type: 'delete', path: change.path });
+  const existing = parent === undefined ? [] : (await git(repoDir, ['ls-tree', '-r', '-z', '--name-only', parent])).split('\0').filter((path) => path !== '');
+  return { actions, existing };
+}
+
+/**
+ * The drafted rulebook against the repository's own last `count` commits: what the gate would
+ * have refused, commit by commit. No model, no key: the cheapest evidence that a check is right.
+ * A check that refuses most of the team's own commits is flagged as probably wrong.
+ */
+export async function checkHistory(repoDir: string, rulebook: Rulebook, count: number): Promise<HistoryCheck> {
+  const log = await git(repoDir, ['log', '-z', `--max-count=${count}`, '--no-merges', '--format=%H %P%x1f%s', 'HEAD']).catch((error: unknown) => {
+    throw new OnboardError('E_TASK_REPO', `${repoDir} has no commits to check; commit first, then run this again.`, { cause: error });
+  });
+  const judged = rulebook.rules.filter((rule) => rule.check.kind !== 'order');
+  const book: Rulebook = { ...rulebook, rules: judged };
+  const commits: CommitVerdict[] = [];
+  for (const record of log.split('\0').filter((entry) => entry.trim() !== '')) {
+    const [ids = '', subject = ''] = record.replace(/^\n/, '').split('\x1f');
+    const [commit = '', parent] = ids.split(' ');
+    const { actions, existing } = await commitActions(repoDir, commit, parent === '' ? undefined : parent);
+    const results = judged.length === 0 || actions.length === 0 ? [] : await checkActions(actions, existing, book);
+    commits.push({ commit, subject, refusals: results.filter((result) => !result.ok) });
+  }
+  const rules = judged.map((rule) => {
+    const fired = commits.filter((verdict) => verdict.refusals.some((result) => result.rule === rule.id)).length;
+    return { id: rule.id, name: rule.name, commits: fired, probablyWrong: commits.length >= 3 && fired * 2 > commits.length };
+  });
+  return { commits, rules, unjudged: rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => `${rule.id} ${rule.name}`) };
+}
+
+/** The history check as lines for a person: commit by commit, rule and detail, then the rules that look wrong. */
+export function formatHistoryCheck(check: HistoryCheck): string[] {
+  const lines = [`The rulebook against the last ${check.commits.length} commits (what the gate would have refused):`];
+  for (const verdict of check.commits) {
+    const head = `  ${verdict.commit.slice(0, 10)} ${verdict.subject.slice(0, 60)}`;
+    if (verdict.refusals.length === 0) lines.push(`${head}: passes`);
+    else {
+      lines.push(`${head}: ${verdict.refusals.length} refusal${verdict.refusals.length === 1 ? '' : 's'}`);
+      for (const result of verdict.refusals) lines.push(`      ${result.rule}: ${result.detail}`);
+    }
+  }
+  for (const rule of check.rules)
+    if (rule.probablyWrong)
+      lines.push(
+        `  ${rule.id} ${rule.name} refuses ${rule.commits} of ${check.commits.length} commits: probably wrong (a rule the team follows rarely refuses most of its history); read its # draft note`,
+      );
+  if (check.unjudged.length > 0)
+    lines.push(`  not judged from history (git keeps no record of the commands run before a commit): ${check.unjudged.join(', ')}`);
+  return lines;
+}

@@ -41,6 +41,28 @@ export type {
   SecretCheck,
   SiblingTestCheck,
 } from './rulebook.js';
+// issue #28 kinds
+export {
+  CommandCheckSchema,
+  CustomCheckSchema,
+  DEPENDENCY_MANIFESTS,
+  DependencyCheckSchema,
+  ForbiddenCommandSchema,
+  PathsCheckSchema,
+  RequiredCommandSchema,
+  RequiresCheckSchema,
+} from './rulebook.js';
+export type {
+  CommandCheck,
+  CustomCheck,
+  DependencyCheck,
+  DependencyManifest,
+  ForbiddenCommand,
+  PathsCheck,
+  RequiredCommand,
+  RequiresCheck,
+} from './rulebook.js';
+// end of issue #28 kinds
 export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
 export type { ActionStatus, Arm, Verdict } from './verdict.js';
 export {

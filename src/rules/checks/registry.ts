@@ -6,6 +6,12 @@ import { orderCheck } from './order.js';
 import { scopeCheck } from './scope.js';
 import { secretCheck } from './secret.js';
 import { siblingTestCheck } from './sibling-test.js';
+// issue #28 kinds
+import { commandCheck } from './command.js';
+import { customCheck } from './custom.js';
+import { dependencyCheck } from './dependency.js';
+import { pathsCheck } from './paths.js';
+import { requiresCheck } from './requires.js';
 
 /** Every check kind has exactly one handler; a new kind in the contract fails the type check here. */
 export const CHECK_HANDLERS: { readonly [K in CheckKind]: CheckHandler<Extract<RuleCheck, { kind: K }>> } = {
@@ -15,6 +21,12 @@ export const CHECK_HANDLERS: { readonly [K in CheckKind]: CheckHandler<Extract<R
   'forbidden-pattern': forbiddenPatternCheck,
   'http-helper': httpHelperCheck,
   order: orderCheck,
+  // issue #28 kinds
+  paths: pathsCheck,
+  command: commandCheck,
+  requires: requiresCheck,
+  dependency: dependencyCheck,
+  custom: customCheck,
 };
 
 export function handlerFor(check: RuleCheck): CheckHandler<RuleCheck> {

@@ -90,7 +90,10 @@ export const ForbiddenCommandSchema = z.strictObject({
   /** The program and its subcommand words as a person types them: "git push", "npm publish", "rm". */
   command: z.string().regex(/^[A-Za-z0-9_.+-]+( [A-Za-z0-9_.:+-]+)*$/, 'write the program and subcommand words separated by single spaces, e.g. "git push"'),
   /** Any one of these flags makes the command forbidden ("--force", "-f"); absent, the command itself is. */
-  flags: z.array(z.string().regex(/^-{1,2}[A-Za-z0-9][A-Za-z0-9-]*$/, 'a flag is written like "-f" or "--force"')).min(1).optional(),
+  flags: z
+    .array(z.string().regex(/^-{1,2}[A-Za-z0-9][A-Za-z0-9-]*$/, 'a flag is written like "-f" or "--force"'))
+    .min(1)
+    .optional(),
   /** Forbidden only when an operand points outside the project ("rm -rf" outside it). */
   outside: z.boolean().default(false),
   /** Why, for the detail sentence ("it rewrites published history"). */
@@ -122,7 +125,10 @@ export const DEPENDENCY_MANIFESTS = ['package.json', 'pyproject.toml', 'requirem
 export const DependencyCheckSchema = z.strictObject({
   kind: z.literal('dependency'),
   /** Which manifests to read; every kind when absent. */
-  manifests: z.array(z.enum(DEPENDENCY_MANIFESTS)).min(1).default([...DEPENDENCY_MANIFESTS]),
+  manifests: z
+    .array(z.enum(DEPENDENCY_MANIFESTS))
+    .min(1)
+    .default([...DEPENDENCY_MANIFESTS]),
   /** Globs: a write matching one of them in the same round lets the change through (the ADR); absent, refused. */
   needs: globList.optional(),
   /** Whether a changed version of an existing dependency counts, not only a new one. */

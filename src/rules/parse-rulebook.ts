@@ -231,12 +231,19 @@ function kindProblems(rule: Rule): { path: Path; message: string }[] {
   }
   if (check.kind === 'custom') {
     if ((check.module === undefined) === (check.exec === undefined)) {
-      return [{ path: [], message: 'a custom check names exactly one of `module:` (a .js/.mjs module exporting check) or `exec:` (a program reading JSON on stdin)' }];
+      return [
+        { path: [], message: 'a custom check names exactly one of `module:` (a .js/.mjs module exporting check) or `exec:` (a program reading JSON on stdin)' },
+      ];
     }
     if (check.module !== undefined) {
       const module = normalizeRepoPath(check.module);
       if (!module.ok || module.path !== check.module || !/\.(js|mjs|cjs|ts|mts|cts)$/.test(check.module)) {
-        return [{ path: ['module'], message: `"${check.module}" is not a plain relative path to a .js, .mjs, .cjs, .ts or .mts file; write one like "checks/no-todo.mjs"` }];
+        return [
+          {
+            path: ['module'],
+            message: `"${check.module}" is not a plain relative path to a .js, .mjs, .cjs, .ts or .mts file; write one like "checks/no-todo.mjs"`,
+          },
+        ];
       }
     }
   }

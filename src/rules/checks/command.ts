@@ -66,7 +66,10 @@ function judge(command: SimpleCommand, entry: ForbiddenCommand): Verdict {
     const place = outsideOperand(command);
     if (place === undefined) return { ok: true };
     if (place.undecided)
-      return { ok: false, sentence: `cannot be judged: ${named}${flagText}${through} names ${place.text}, which cannot be placed before it runs; name paths inside the project literally.` };
+      return {
+        ok: false,
+        sentence: `cannot be judged: ${named}${flagText}${through} names ${place.text}, which cannot be placed before it runs; name paths inside the project literally.`,
+      };
     return { ok: false, sentence: `runs ${named}${flagText}${through} on ${place.text}, outside the project, which is forbidden${why}.` };
   }
   return { ok: false, sentence: `runs ${named}${flagText}${through}, which is forbidden${why}; do the work without it.` };

@@ -98,7 +98,12 @@ function commandFor(check: CustomCheck): Command {
   if (program === undefined) throw new Error('the custom check names neither a module nor an executable');
   const kilobytes = check.memoryMb * 1024;
   // ulimit -d bounds the heap (brk and private writable mappings on Linux) of any executable.
-  return { file: '/bin/sh', args: ['-c', `ulimit -d ${kilobytes} 2>/dev/null; exec "$@"`, 'custom-check', program, ...rest], env, shown: [program, ...rest].join(' ') };
+  return {
+    file: '/bin/sh',
+    args: ['-c', `ulimit -d ${kilobytes} 2>/dev/null; exec "$@"`, 'custom-check', program, ...rest],
+    env,
+    shown: [program, ...rest].join(' '),
+  };
 }
 
 function viewFor(action: ActionView): CustomCheckInput['actions'][number] {
@@ -115,12 +120,13 @@ function viewFor(action: ActionView): CustomCheckInput['actions'][number] {
 function answerOf(ran: ReturnType<typeof spawnSync>, check: CustomCheck, round: Round, rule: RuleLabel, shown: string): CheckResult[] {
   const refuseAll = (why: string) =>
     round.actions.map((action) => result(rule, action.index, false, `action ${action.index} cannot be judged: the custom check ${shown} ${why}.`));
-  const stderr = typeof ran.stderr === 'string' ? ran.stderr.trim().split('\n').slice(-1)[0]?.slice(0, 200) ?? '' : '';
+  const stderr = lastWords(ran.stderr);
   if (ran.error !== undefined) {
     const code = (ran.error as NodeJS.ErrnoException).code;
     if (code === 'ETIMEDOUT') return refuseAll(`was killed after ${check.timeoutMs} ms`);
     if (code === 'ENOBUFS') return refuseAll(`wrote more than ${MAX_OUTPUT} bytes`);
-    return refuseAll(`could not start (${ran.error.message})`);
+    // EPIPE: the program ended before reading the round; its exit status says how.
+    if (ran.status === null && ran.signal === null) return refuseAll(`could not start (${ran.error.message})`);
   }
   if (ran.signal !== null) return refuseAll(`was killed by ${ran.signal}${stderr === '' ? '' : ` (${stderr})`}`);
   if (ran.status !== 0) return refuseAll(`crashed with exit code ${String(ran.status)}${stderr === '' ? '' : ` (${stderr})`}`);
@@ -133,4 +139,15 @@ function answerOf(ran: ReturnType<typeof spawnSync>, check: CustomCheck, round: 
   const stray = results.find((entry) => !known.has(entry.actionIndex));
   if (stray !== undefined) return refuseAll(`answered for action ${stray.actionIndex}, which the round does not have`);
   return results.map((entry) => result(rule, entry.actionIndex, entry.ok, entry.detail));
+}
+
+/** The line of a crash's standard error that says what happened (the error, not the stack or the Node version). */
+function lastWords(stderr: unknown): string {
+  if (typeof stderr !== 'string') return '';
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^Node\.js v/.test(line) && !line.startsWith('at '));
+  const error = lines.find((line) => /^[A-Za-z]*Error\b/.test(line));
+  return (error ?? lines[lines.length - 1] ?? '').slice(0, 200);
 }

@@ -34,7 +34,14 @@ export const dependencyCheck: CheckHandler<DependencyCheck> = {
         if (round.existing.has(path)) {
           const text = round.contentOf?.(path);
           if (text === undefined) {
-            return [result(rule, action.index, false, `${what} cannot be compared with the file as it was (its earlier content is not known here), so its dependencies count as new; change it where the gate can see the file.`)];
+            return [
+              result(
+                rule,
+                action.index,
+                false,
+                `${what} cannot be compared with the file as it was (its earlier content is not known here), so its dependencies count as new; change it where the gate can see the file.`,
+              ),
+            ];
           }
           const earlier = readDependencies(manifest, text);
           before = earlier.ok ? earlier.dependencies : NONE;
@@ -52,7 +59,10 @@ export const dependencyCheck: CheckHandler<DependencyCheck> = {
         if (record !== undefined) {
           return [result(rule, action.index, true, `${what} (${shown}) comes with ${record.shownPath} (action ${record.index}), which the rule asks for.`)];
         }
-        const instead = needsText === undefined ? 'use what the project already depends on' : `write the decision record (${needsText}) in the same change, or leave the dependencies as they are`;
+        const instead =
+          needsText === undefined
+            ? 'use what the project already depends on'
+            : `write the decision record (${needsText}) in the same change, or leave the dependencies as they are`;
         return [result(rule, action.index, false, `${what} ${list.length === 1 ? 'brings a dependency' : 'brings dependencies'} (${shown}); ${instead}.`)];
       });
     };

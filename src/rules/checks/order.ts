@@ -62,7 +62,12 @@ export const orderCheck: CheckHandler<OrderCheck> = {
           );
         } else if (elsewhere !== undefined && after(elsewhere.index)) {
           results.push(
-            result(rule, action.index, false, `${commit} follows a test run that does not count (action ${elsewhere.index}): ${elsewhere.why}; run ${check.example} in the project root.`),
+            result(
+              rule,
+              action.index,
+              false,
+              `${commit} follows a test run that does not count (action ${elsewhere.index}): ${elsewhere.why}; run ${check.example} in the project root.`,
+            ),
           );
         } else if (lastChange === undefined) {
           results.push(result(rule, action.index, false, `${commit} has no test run before it; run ${check.example} first.`));

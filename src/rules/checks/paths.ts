@@ -25,7 +25,9 @@ export const pathsCheck: CheckHandler<PathsCheck> = {
         const path = action.path.path;
         const resolved = JSON.stringify(path) === action.shownPath ? '' : ` (it resolves to "${path}")`;
         if (denied?.(path) === true) {
-          return [result(rule, action.index, false, `${what} touches ${check.what}${resolved}: ${denyText} must not be written or deleted; leave it as it is.`)];
+          return [
+            result(rule, action.index, false, `${what} touches ${check.what}${resolved}: ${denyText} must not be written or deleted; leave it as it is.`),
+          ];
         }
         if (allowed !== undefined && !allowed(path)) {
           return [result(rule, action.index, false, `${what} is outside the allowed paths (${allowText})${resolved}.`)];

@@ -193,7 +193,13 @@ class Walker {
     }
     const program = posix.basename(first.text);
     if (program === 'cd' || program === 'pushd' || program === 'popd') {
-      context.folder = program === 'popd' ? { where: 'unknown', why: 'a `popd`' } : changeFolder(context.folder, args.find((arg) => !arg.text.startsWith('-')));
+      context.folder =
+        program === 'popd'
+          ? { where: 'unknown', why: 'a `popd`' }
+          : changeFolder(
+              context.folder,
+              args.find((arg) => !arg.text.startsWith('-')),
+            );
       return;
     }
     if (isWrapper(program)) {
@@ -203,7 +209,8 @@ class Walker {
         this.record(program, args, text, context, decisive);
         return;
       }
-      const directory = unwrapped.values.get('chdir') ?? (program === 'env' ? unwrapped.values.get('C') : program === 'sudo' ? unwrapped.values.get('D') : undefined);
+      const directory =
+        unwrapped.values.get('chdir') ?? (program === 'env' ? unwrapped.values.get('C') : program === 'sudo' ? unwrapped.values.get('D') : undefined);
       const folder = directory === undefined ? context.folder : changeFolder(context.folder, directory);
       this.program(inner, text, { ...context, folder, via: [...context.via, program] }, decisive);
       return;
@@ -226,7 +233,13 @@ class Walker {
         this.undecided.push({ text: shorten(text), why: 'the text given to eval is computed at run time' });
         return;
       }
-      readScript(args.map((arg) => arg.text).join(' '), { ...context, via: [...context.via, 'eval'], depth: context.depth + 1 }, decisive, this.commands, this.undecided);
+      readScript(
+        args.map((arg) => arg.text).join(' '),
+        { ...context, via: [...context.via, 'eval'], depth: context.depth + 1 },
+        decisive,
+        this.commands,
+        this.undecided,
+      );
       return;
     }
     this.record(program, args, text, context, decisive);

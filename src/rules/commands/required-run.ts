@@ -34,7 +34,8 @@ function whyNotCounted(command: SimpleCommand): string | undefined {
   if (option !== undefined) return `runs elsewhere (${option}), not in the project root`;
   if (command.folder.where === 'inside' || command.folder.where === 'outside') return `runs in ${command.folder.path}, not in the project root`;
   if (command.folder.where === 'unknown') return `runs in a folder not known here (${command.folder.why}), not the project root`;
-  if (!command.decisive) return 'does not decide the exit code of its command line (after `||`, before `;`, inside a pipe, a branch or the background), so its result is not known';
+  if (!command.decisive)
+    return 'does not decide the exit code of its command line (after `||`, before `;`, inside a pipe, a branch or the background), so its result is not known';
   return undefined;
 }
 

@@ -34,7 +34,7 @@ export function readDependencies(manifest: DependencyManifest, text: string): Re
         return { ok: true, dependencies: readRequirements(text) };
     }
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message.split('\n')[0] ?? 'unreadable' : String(error) };
+    return { ok: false, reason: error instanceof Error ? (error.message.split('\n')[0] ?? 'unreadable') : String(error) };
   }
 }
 
@@ -49,7 +49,8 @@ function readPackageJson(text: string): ReadDependencies {
     const table = parsed.value[section];
     if (table === undefined) continue;
     if (!isTable(table)) return { ok: false, reason: `"${section}" is not an object` };
-    for (const [name, version] of Object.entries(table)) dependencies.set(`${section} ${name}`, typeof version === 'string' ? version : JSON.stringify(version));
+    for (const [name, version] of Object.entries(table))
+      dependencies.set(`${section} ${name}`, typeof version === 'string' ? version : JSON.stringify(version));
   }
   return { ok: true, dependencies };
 }
@@ -98,7 +99,8 @@ const CARGO_SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'
 function readCargo(document: Record<string, unknown>, into: Map<string, string>): void {
   const sections = (owner: Record<string, unknown>, prefix: string) => {
     for (const section of CARGO_SECTIONS) {
-      for (const [name, spec] of Object.entries(table(owner[section]))) into.set(`${prefix}${section} ${name}`, typeof spec === 'string' ? spec : JSON.stringify(spec));
+      for (const [name, spec] of Object.entries(table(owner[section])))
+        into.set(`${prefix}${section} ${name}`, typeof spec === 'string' ? spec : JSON.stringify(spec));
     }
   };
   sections(document, '');

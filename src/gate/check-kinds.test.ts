@@ -77,7 +77,9 @@ describe('the new check kinds in the live gate', () => {
 
   it('denies a write to a denied path, whatever its case, and a shell write into it', async () => {
     const root = project();
-    expect(denial((await hook(root, 'claude-code', claude.write(root, 's', 'migrations/002_add.sql', 'select 1;\n'))).out)).toMatch(/P1 PROTECTED: write to "migrations\/002_add.sql" touches a protected path/);
+    expect(denial((await hook(root, 'claude-code', claude.write(root, 's', 'migrations/002_add.sql', 'select 1;\n'))).out)).toMatch(
+      /P1 PROTECTED: write to "migrations\/002_add.sql" touches a protected path/,
+    );
     expect(denial((await hook(root, 'claude-code', claude.write(root, 's', 'Migrations/002_add.sql', 'select 1;\n'))).out)).toMatch(/P1 PROTECTED/);
     expect(denial((await hook(root, 'claude-code', claude.bash(root, 's', 'echo "{}" > package-lock.json'))).out)).toMatch(/P1 PROTECTED/);
     expect((await hook(root, 'claude-code', claude.write(root, 's', 'src/a.ts', 'export const a = 1;\n'))).out).toBe('');

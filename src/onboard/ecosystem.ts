@@ -34,7 +34,7 @@ export function detectEcosystem(paths: readonly string[], sourceFolders: readonl
       exempt: ['**/test_*.py', '**/*_test.py', '**/conftest.py', '**/__init__.py', '**/tests/**', '**/migrations/**'],
       tests: ['{dir}/test_{stem}.py', '{dir}/{stem}_test.py', 'tests/test_{stem}.py', 'tests/**/test_{stem}.py', '{dir}/tests/test_{stem}.py'],
       testCommand: 'pytest',
-      testCommandSource: pytest ? 'the repository has pytest tests (test_*.py, *_test.py or conftest.py)' : 'Python\'s usual runner (no tests found yet)',
+      testCommandSource: pytest ? 'the repository has pytest tests (test_*.py, *_test.py or conftest.py)' : "Python's usual runner (no tests found yet)",
     };
   }
   if (go > javascript && go > python) {
@@ -44,7 +44,7 @@ export function detectEcosystem(paths: readonly string[], sourceFolders: readonl
       exempt: ['**/*_test.go', '**/testdata/**'],
       tests: ['{dir}/{stem}_test.go'],
       testCommand: 'go test ./...',
-      testCommandSource: 'Go\'s own test runner over every package',
+      testCommandSource: "Go's own test runner over every package",
     };
   }
   return { name: 'javascript', modules: [], exempt: [], tests: [], testCommand: undefined, testCommandSource: undefined };

@@ -11,13 +11,29 @@ export interface KindProposal {
 
 const NEGATION = /\b(never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|no|avoid|not allowed|forbidden|prohibited|without)\b/;
 const PROGRAMS = /^(git|npm|pnpm|yarn|bun|npx|rm|docker|kubectl|terraform|cargo|go|pip|pip3|poetry|uv|make|helm|gh|sudo|chmod)(\s|$)/;
-const RUNNERS = /^(npm|pnpm|yarn|bun|npx|node|make|cargo|go|pytest|python3?|vitest|jest|deno|turbo|nx|ruff|mypy|tox|nox|poetry|uv|tsc|eslint|prettier|black|flake8|golangci-lint|gofmt)\b/;
+const RUNNERS =
+  /^(npm|pnpm|yarn|bun|npx|node|make|cargo|go|pytest|python3?|vitest|jest|deno|turbo|nx|ruff|mypy|tox|nox|poetry|uv|tsc|eslint|prettier|black|flake8|golangci-lint|gofmt)\b/;
 const COMMIT_WORDS = /\b(commit\w*|push\w*|prs?|pull requests?|merg\w*)\b/;
 const BEFORE_WORDS = /\b(before|prior to|first|until|then)\b/;
 const EDIT_WORDS = /\b(edit|modif|chang|touch|writ|creat|delet|remov|regenerat)\w*/;
-const LOCKFILES = ['**/package-lock.json', '**/pnpm-lock.yaml', '**/yarn.lock', '**/bun.lock', '**/bun.lockb', '**/poetry.lock', '**/uv.lock', '**/Cargo.lock', '**/go.sum'];
+const LOCKFILES = [
+  '**/package-lock.json',
+  '**/pnpm-lock.yaml',
+  '**/yarn.lock',
+  '**/bun.lock',
+  '**/bun.lockb',
+  '**/poetry.lock',
+  '**/uv.lock',
+  '**/Cargo.lock',
+  '**/go.sum',
+];
 /** What a flag that forces is also spelled as. */
-const FLAG_ALIASES: Record<string, readonly string[]> = { '--force': ['--force', '-f', '--force-with-lease'], '-f': ['-f', '--force'], '-rf': ['-r', '-R', '--recursive'], '-fr': ['-r', '-R', '--recursive'] };
+const FLAG_ALIASES: Record<string, readonly string[]> = {
+  '--force': ['--force', '-f', '--force-with-lease'],
+  '-f': ['-f', '--force'],
+  '-rf': ['-r', '-R', '--recursive'],
+  '-fr': ['-r', '-R', '--recursive'],
+};
 /** npm-style managers whose scripts run as `X run script` as well as `X script`. */
 const MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const MANAGER_BUILTINS = new Set(['test', 'install', 'ci', 'publish', 'add', 'exec', 'run', 'audit']);
@@ -93,7 +109,12 @@ export function proposeDependency(text: string, lower: string): KindProposal | u
   return {
     kind: 'check',
     name: 'DEPENDENCIES',
-    check: { kind: 'dependency', manifests: ['package.json', 'pyproject.toml', 'requirements', 'go.mod', 'Cargo.toml'], changed: true, ...(needs === undefined ? {} : { needs }) },
+    check: {
+      kind: 'dependency',
+      manifests: ['package.json', 'pyproject.toml', 'requirements', 'go.mod', 'Cargo.toml'],
+      changed: true,
+      ...(needs === undefined ? {} : { needs }),
+    },
     why:
       needs === undefined
         ? 'refuses a new or changed dependency in any manifest (package.json, pyproject.toml, requirements*.txt, go.mod, Cargo.toml)'

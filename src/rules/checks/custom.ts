@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
 import type { CheckResult, CustomCheck } from '../../contract/index.js';
 import { safeParseJson } from '../../contract/json.js';
 import type { ActionView } from '../action-view.js';
@@ -26,10 +25,30 @@ export interface CustomCheckInput {
 const MAX_OUTPUT = 4 * 1024 * 1024;
 const MAX_DETAIL = 2000;
 
-const OutputSchema = z.union([
-  z.strictObject({ results: z.array(z.strictObject({ actionIndex: z.number().int().min(0), ok: z.boolean(), detail: z.string().min(1).max(MAX_DETAIL) })) }),
-  z.array(z.strictObject({ actionIndex: z.number().int().min(0), ok: z.boolean(), detail: z.string().min(1).max(MAX_DETAIL) })),
-]);
+interface CustomResult {
+  readonly actionIndex: number;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** The check's answer as a results list, or undefined when it is not one (zod stays out of the hook's decision path). */
+function readResults(value: unknown): CustomResult[] | undefined {
+  const list: unknown = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null && Object.keys(value).length === 1
+      ? (value as Record<string, unknown>)['results']
+      : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const results: CustomResult[] = [];
+  for (const entry of list) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+    const { actionIndex, ok, detail, ...rest } = entry as Record<string, unknown>;
+    if (Object.keys(rest).length > 0 || typeof ok !== 'boolean' || typeof detail !== 'string' || detail === '' || detail.length > MAX_DETAIL) return undefined;
+    if (typeof actionIndex !== 'number' || !Number.isInteger(actionIndex) || actionIndex < 0) return undefined;
+    results.push({ actionIndex, ok, detail });
+  }
+  return results;
+}
 
 /**
  * The module runner, given to `node -e`: it imports the team's module, calls its `check` (or default)
@@ -132,9 +151,8 @@ function answerOf(ran: ReturnType<typeof spawnSync>, check: CustomCheck, round: 
   if (ran.status !== 0) return refuseAll(`crashed with exit code ${String(ran.status)}${stderr === '' ? '' : ` (${stderr})`}`);
   const parsed = safeParseJson(typeof ran.stdout === 'string' ? ran.stdout : '');
   if (!parsed.ok) return refuseAll(`did not print JSON (${parsed.error})`);
-  const output = OutputSchema.safeParse(parsed.value);
-  if (!output.success) return refuseAll('printed something other than a results list ({"results": [{"actionIndex": 0, "ok": false, "detail": "..."}]})');
-  const results = Array.isArray(output.data) ? output.data : output.data.results;
+  const results = readResults(parsed.value);
+  if (results === undefined) return refuseAll('printed something other than a results list ({"results": [{"actionIndex": 0, "ok": false, "detail": "..."}]})');
   const known = new Set(round.actions.map((action) => action.index));
   const stray = results.find((entry) => !known.has(entry.actionIndex));
   if (stray !== undefined) return refuseAll(`answered for action ${stray.actionIndex}, which the round does not have`);

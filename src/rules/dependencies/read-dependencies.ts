@@ -1,4 +1,4 @@
-import { parse as parseToml } from 'smol-toml';
+import { createRequire } from 'node:module';
 import type { DependencyManifest } from '../../contract/index.js';
 import { safeParseJson } from '../../contract/json.js';
 
@@ -53,6 +53,12 @@ function readPackageJson(text: string): ReadDependencies {
       dependencies.set(`${section} ${name}`, typeof version === 'string' ? version : JSON.stringify(version));
   }
   return { ok: true, dependencies };
+}
+
+/** smol-toml is loaded when a TOML manifest is first read: the live hook's every decision would pay for it otherwise. */
+function parseToml(text: string): unknown {
+  const { parse } = createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml');
+  return parse(text);
 }
 
 function fromToml(text: string, read: (document: Record<string, unknown>, into: Map<string, string>) => void): ReadDependencies {

@@ -18,7 +18,7 @@ import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { ParsedReply, Recheck } from '../contract/index.js';
-import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
+import { checkActions, manifestOf, observedRuns, renderRulebook } from '../rules/index.js';
 import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './judge/index.js';
 import type { ReplyJudge } from './judge/index.js';
@@ -378,7 +378,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       if (signal.aborted) return undefined;
       return { result: errorArm(arm, describeError(error)) };
     }
-    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook, task.files);
+    // Only the manifests' text crosses into the judge worker (the dependency kind compares them); the rest is not read.
+    const manifests = Object.fromEntries(Object.entries(task.files).filter(([path]) => manifestOf(path) !== undefined));
+    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook, manifests);
     if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =

@@ -14,3 +14,5 @@ export type { NormalizedPath } from './paths.js';
 export { renderRulebook } from './render-rulebook.js';
 export { RulebookError } from './rulebook-error.js';
 export type { RulebookErrorCode, RulebookProblem } from './rulebook-error.js';
+// issue #28 kinds
+export { manifestOf } from './dependencies/read-dependencies.js';

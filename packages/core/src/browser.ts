@@ -33,7 +33,7 @@ export { jsonOrUndefined } from './contract/json.js';
 export type { Judgement } from './contract/judgement.js';
 export type { PressureVariant, PressureVerdict } from './contract/pressure.js';
 export type { ParseMethod } from './contract/reply.js';
-export { CHECK_KINDS, RulebookSchema } from './contract/rulebook.js';
+export { CHECK_KINDS, RuleCheckSchema, RulebookSchema } from './contract/rulebook.js';
 export type { RuleCheck, Rulebook } from './contract/rulebook.js';
 export type { Mode, Session, ToolCallRecord, ToolDecision } from './contract/session.js';
 export type { ArmTotals, Rate, Totals } from './contract/totals.js';

@@ -10,7 +10,7 @@ const root = new URL('..', import.meta.url);
 // The modules of a decision: holdfast's gate and rules (glob matching included), not the schemas,
 // the YAML/zod rulebook parser or the git pre-commit path, which load on their own when needed.
 const DECIDE =
-  /[\\/]gate[\\/]src[\\/]|[\\/]core[\\/](src|dist)[\\/](rules|command|reply)[\\/]|[\\/]core[\\/](src|dist)[\\/]contract[\\/](errors|package-version)\.|[\\/]node_modules[\\/](picomatch|unbash)[\\/]/;
+  /[\\/]gate[\\/]src[\\/]|[\\/]core[\\/](src|dist)[\\/](rules|command|reply|shell)[\\/]|[\\/]core[\\/](src|dist)[\\/]contract[\\/](errors|package-version)\.|[\\/]node_modules[\\/](picomatch|unbash)[\\/]/;
 const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
 await rm(new URL('dist/hook/', root), { recursive: true, force: true });
 await build({

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckKind, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { lazyPatterns } from '@holdfast/core/rules';
@@ -15,6 +15,7 @@ export type CheckActions = (
   existingPaths: Iterable<string>,
   rulebook: Rulebook,
   observed?: ReadonlyMap<number, ObservedRun>,
+  existingContent?: (path: string) => string | undefined,
 ) => Promise<CheckResult[]>;
 
 /** A rule's verdict on the call, ok or not, as the audit log of observe mode records it. */
@@ -44,6 +45,8 @@ export interface ProjectView {
   exists(repoPath: string): boolean;
   /** Files next to a path (same folder), so a sibling test already on disk is known to exist. */
   siblings(repoPath: string): string[];
+  /** What a file holds now, before the call (the dependency kind compares a manifest with it); undefined when unreadable. */
+  read?(repoPath: string): string | undefined;
 }
 
 export function projectOnDisk(root: string): ProjectView {
@@ -65,6 +68,13 @@ export function projectOnDisk(root: string): ProjectView {
           .map((entry) => (folder === '.' ? entry.name : `${folder}/${entry.name}`));
       } catch {
         return [];
+      }
+    },
+    read: (repoPath) => {
+      try {
+        return readFileSync(join(root, repoPath), 'utf8');
+      } catch {
+        return undefined;
       }
     },
   };
@@ -232,7 +242,7 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   const replay = replayedRound(state);
   const judged = [...replay.actions, ...call.actions];
   const commits = call.actions.some((action) => action.type === 'commit');
-  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook, replay.observed);
+  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook, replay.observed, (path) => project.read?.(path));
   const gate = [...(options.gateFindings ?? []), ...bypassFindings(call)];
   const failures: GateFinding[] = [...gate];
   const pending: GateFinding[] = [];

@@ -28,7 +28,21 @@ export interface DoctorOptions {
 }
 
 /** Check kinds the live gate judges on every call; any other kind (a model-judged rule) is advisory there. */
-const ENFORCED_KINDS: ReadonlySet<string> = new Set(['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order', 'code']);
+const ENFORCED_KINDS: ReadonlySet<string> = new Set([
+  'secret',
+  'scope',
+  'sibling-test',
+  'forbidden-pattern',
+  'http-helper',
+  'order',
+  'code',
+  // issue #28 kinds
+  'paths',
+  'command',
+  'requires',
+  'dependency',
+  'custom',
+]);
 
 const REINSTALL = (agent: string) => `run \`holdfast install ${agent}\` from the project root`;
 

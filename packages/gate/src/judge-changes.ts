@@ -51,7 +51,7 @@ export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
   const skipKinds = new Set(options.skipKinds ?? []);
   const rules = options.rulebook.rules;
   const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
-  const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
+  const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires').map((rule) => rule.id));
   const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: Replay, keep: (rule: string) => boolean, offset: number) => {
     const before = replay.actions.length;
     const results = await options.checkActions([...replay.actions, ...actions], existed, options.rulebook, replay.observed);

@@ -16,7 +16,8 @@ describe('shell tool calls', () => {
     const call = readClaudeToolCall(event('Bash', { command: 'cp a.ts b.ts' }, '/repo/src'), readText, '/repo');
     expect(call.cwd).toBe('/repo');
     expect(call.actions).toEqual([
-      { type: 'run', cmd: 'cp a.ts b.ts' },
+      // The run keeps the folder it runs in, so a test run there is not a test run of the project.
+      { type: 'run', cmd: 'cd src && cp a.ts b.ts' },
       { type: 'write', path: 'src/b.ts', content: 'export const a = 1;\n' },
     ]);
     expect(call.bypasses).toEqual([]);

@@ -1,4 +1,4 @@
-import { packageVersion } from '@holdfast/core/contract';
+import { packageVersion } from '@holdfast/core/command';
 import type { VerifyFinding, VerifyReport } from './verify.js';
 
 /** The SARIF 2.1.0 log of a verify run, typed only as far as it is written here. */

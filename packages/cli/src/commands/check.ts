@@ -38,7 +38,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const source = positionals[0] ?? '-';
     const rulebook = await loadRulebook(values.rulebook === undefined ? undefined : resolve(io.cwd, values.rulebook));
     const input: CheckInput = parseCheckInput(await readInput(source, io), source === '-' ? 'stdin' : source);
-    const checks = await checkActions(input.actions, input.existing, rulebook);
+    const existingContent = input.existingContent;
+    const checks = await checkActions(input.actions, input.existing, rulebook, undefined, (path) =>
+      existingContent !== undefined && Object.hasOwn(existingContent, path) ? existingContent[path] : undefined,
+    );
     const report: CheckReport = { checks, violations: checks.filter((check) => !check.ok).length };
     if (values.json) writeLine(io.stdout, JSON.stringify(report));
     else printReport(report, input.actions.length, io);

@@ -34,5 +34,7 @@ export const ACTION_TYPES: readonly ActionType[] = ['write', 'delete', 'run', 'c
 export const CheckInputSchema = z.object({
   actions: z.array(ActionSchema),
   existing: z.array(z.string()).default([]),
+  /** What some existing files held before the round (path to text), for checks that compare (dependency). */
+  existingContent: z.record(z.string(), z.string()).optional(),
 });
 export type CheckInput = z.infer<typeof CheckInputSchema>;

@@ -47,6 +47,28 @@ export type {
   SecretCheck,
   SiblingTestCheck,
 } from './rulebook.js';
+// issue #28 kinds
+export {
+  CommandCheckSchema,
+  CustomCheckSchema,
+  DEPENDENCY_MANIFESTS,
+  DependencyCheckSchema,
+  ForbiddenCommandSchema,
+  PathsCheckSchema,
+  RequiredCommandSchema,
+  RequiresCheckSchema,
+} from './rulebook.js';
+export type {
+  CommandCheck,
+  CustomCheck,
+  DependencyCheck,
+  DependencyManifest,
+  ForbiddenCommand,
+  PathsCheck,
+  RequiredCommand,
+  RequiresCheck,
+} from './rulebook.js';
+// end of issue #28 kinds
 export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
 export type { ActionStatus, Arm, Verdict } from './verdict.js';
 export { RuleSourceFileSchema, RuleSourceSpanSchema, RulebookSectionSchema } from './rulebook.js';
@@ -189,4 +211,3 @@ export type {
   SavedRunResponse,
   SessionMessage,
 } from './api.js';
-export { packageVersion } from './package-version.js';

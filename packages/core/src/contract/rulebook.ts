@@ -113,6 +113,84 @@ export const OrderCheckSchema = z.strictObject({
   example: z.string().min(1).default('npm test'),
 });
 
+// --- issue #28 kinds: paths, command, requires, dependency, custom --------------------------------
+
+/** Globs of paths a write or delete may touch (`allow`) and must never touch (`deny`, matched ignoring case). */
+export const PathsCheckSchema = z.strictObject({
+  kind: z.literal('paths'),
+  /** When given, every write and delete must land inside one of these globs. */
+  allow: globList.optional(),
+  /** Never written or deleted, even inside `allow`: protected folders, generated code, lockfiles, CI workflows. */
+  deny: globList.optional(),
+  /** What the denied paths are, in words, for the detail sentence ("a migration"). */
+  what: z.string().min(1).default('a protected path'),
+});
+
+/** One forbidden command: its program and subcommand words, and the flags or operands that make it forbidden. */
+export const ForbiddenCommandSchema = z.strictObject({
+  /** The program and its subcommand words as a person types them: "git push", "npm publish", "rm". */
+  command: z.string().regex(/^[A-Za-z0-9_.+-]+( [A-Za-z0-9_.:+-]+)*$/, 'write the program and subcommand words separated by single spaces, e.g. "git push"'),
+  /** Any one of these flags makes the command forbidden ("--force", "-f"); absent, the command itself is. */
+  flags: z
+    .array(z.string().regex(/^-{1,2}[A-Za-z0-9][A-Za-z0-9-]*$/, 'a flag is written like "-f" or "--force"'))
+    .min(1)
+    .optional(),
+  /** Forbidden only when an operand points outside the project ("rm -rf" outside it). */
+  outside: z.boolean().default(false),
+  /** Why, for the detail sentence ("it rewrites published history"). */
+  why: z.string().min(1).optional(),
+});
+
+/** Commands a `run` (or a shell call in the gate) must not execute, judged on the parsed command line. */
+export const CommandCheckSchema = z.strictObject({
+  kind: z.literal('command'),
+  forbid: z.array(ForbiddenCommandSchema).min(1),
+});
+
+/** A command that must have passed, in any of its spellings ("pnpm type-check", "pnpm run type-check"). */
+export const RequiredCommandSchema = z.strictObject({
+  run: z.array(z.string().min(1)).min(1),
+  /** The command in words for the detail ("the type check"); the first spelling when absent. */
+  name: z.string().min(1).optional(),
+});
+
+/** Every commit needs each of these commands to have passed, in the project root, after the last change. */
+export const RequiresCheckSchema = z.strictObject({
+  kind: z.literal('requires'),
+  commands: z.array(RequiredCommandSchema).min(1),
+});
+
+export const DEPENDENCY_MANIFESTS = ['package.json', 'pyproject.toml', 'requirements', 'go.mod', 'Cargo.toml'] as const;
+
+/** A new or changed dependency in a manifest is refused, or needs a file matching `needs` in the same round. */
+export const DependencyCheckSchema = z.strictObject({
+  kind: z.literal('dependency'),
+  /** Which manifests to read; every kind when absent. */
+  manifests: z
+    .array(z.enum(DEPENDENCY_MANIFESTS))
+    .min(1)
+    .default([...DEPENDENCY_MANIFESTS]),
+  /** Globs: a write matching one of them in the same round lets the change through (the ADR); absent, refused. */
+  needs: globList.optional(),
+  /** Whether a changed version of an existing dependency counts, not only a new one. */
+  changed: z.boolean().default(true),
+});
+
+/** A team's own deterministic check: a JS module or an executable, bounded in time and memory. */
+export const CustomCheckSchema = z.strictObject({
+  kind: z.literal('custom'),
+  /** A module (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`) exporting a `check` function, relative to the project root. */
+  module: z.string().min(1).optional(),
+  /** An executable and its arguments: reads the round as JSON on stdin, writes results JSON on stdout. */
+  exec: z.array(z.string().min(1)).min(1).optional(),
+  /** Milliseconds before the check is killed; a timeout is a refusal. */
+  timeoutMs: z.number().int().positive().max(60_000).default(5000),
+  /** Megabytes of JavaScript heap the module may use (`--max-old-space-size`). */
+  memoryMb: z.number().int().min(16).max(4096).default(256),
+});
+
+// --- end of issue #28 kinds ----------------------------------------------------------------------
+
 export const RuleCheckSchema = z.discriminatedUnion('kind', [
   SecretCheckSchema,
   ScopeCheckSchema,
@@ -121,6 +199,12 @@ export const RuleCheckSchema = z.discriminatedUnion('kind', [
   HttpHelperCheckSchema,
   OrderCheckSchema,
   CodeCheckSchema,
+  // issue #28 kinds
+  PathsCheckSchema,
+  CommandCheckSchema,
+  RequiresCheckSchema,
+  DependencyCheckSchema,
+  CustomCheckSchema,
 ]);
 
 const ruleId = z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case letters, digits and dashes, e.g. R1');
@@ -259,6 +343,16 @@ export type CodeCheck = z.infer<typeof CodeCheckSchema>;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 export type Forbid = z.infer<typeof ForbidSchema>;
 export type OrderCheck = z.infer<typeof OrderCheckSchema>;
+// issue #28 kinds
+export type PathsCheck = z.infer<typeof PathsCheckSchema>;
+export type ForbiddenCommand = z.infer<typeof ForbiddenCommandSchema>;
+export type CommandCheck = z.infer<typeof CommandCheckSchema>;
+export type RequiredCommand = z.infer<typeof RequiredCommandSchema>;
+export type RequiresCheck = z.infer<typeof RequiresCheckSchema>;
+export type DependencyManifest = (typeof DEPENDENCY_MANIFESTS)[number];
+export type DependencyCheck = z.infer<typeof DependencyCheckSchema>;
+export type CustomCheck = z.infer<typeof CustomCheckSchema>;
+// end of issue #28 kinds
 export type RuleCheck = z.infer<typeof RuleCheckSchema>;
 export type CheckKind = RuleCheck['kind'];
 export type Rule = z.infer<typeof RuleSchema>;
@@ -273,4 +367,18 @@ export type RuleSourceSpan = z.infer<typeof RuleSourceSpanSchema>;
 export type RuleSourceFile = z.infer<typeof RuleSourceFileSchema>;
 export type RulebookSection = z.infer<typeof RulebookSectionSchema>;
 
-export const CHECK_KINDS: readonly CheckKind[] = ['secret', 'scope', 'sibling-test', 'forbidden-pattern', 'http-helper', 'order', 'code'];
+export const CHECK_KINDS: readonly CheckKind[] = [
+  'secret',
+  'scope',
+  'sibling-test',
+  'forbidden-pattern',
+  'http-helper',
+  'order',
+  'code',
+  // issue #28 kinds
+  'paths',
+  'command',
+  'requires',
+  'dependency',
+  'custom',
+];

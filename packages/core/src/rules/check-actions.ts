@@ -25,9 +25,10 @@ export async function checkActions(
   existingPaths: Iterable<string>,
   rulebook: Rulebook,
   observed?: ReadonlyMap<number, ObservedRun>,
+  existingContent?: (path: string) => string | undefined,
 ): Promise<CheckResult[]> {
   try {
-    return await judgeRound(actions, existingPaths, rulebook, observed);
+    return await judgeRound(actions, existingPaths, rulebook, observed, existingContent);
   } catch (error) {
     // Only a hostile value (a throwing getter, a proxy) gets here. Fail closed on the first action.
     return readRules(rulebook).map((rule, position) => result(labelOf(rule, position), 0, false, `the actions cannot be read (${reasonOf(error)}).`));
@@ -39,10 +40,11 @@ async function judgeRound(
   existingPaths: Iterable<string>,
   rulebook: Rulebook,
   observed: ReadonlyMap<number, ObservedRun> | undefined,
+  existingContent: ((path: string) => string | undefined) | undefined,
 ): Promise<CheckResult[]> {
   const rules = prepareRules(rulebook);
   const views = viewActions(actions, observed);
-  const round = { actions: views, existing: readExisting(existingPaths) };
+  const round = { actions: views, existing: readExisting(existingPaths), contentOf: safeContent(existingContent) };
   const results: { result: CheckResult; order: number }[] = [];
   for (const [order, rule] of rules.entries()) {
     for (const view of views) {
@@ -115,4 +117,16 @@ function readExisting(existingPaths: Iterable<string>): Set<string> {
     // An unreadable list of existing paths means nothing is known to exist: every module is new.
   }
   return existing;
+}
+
+/** A caller's content reader that throws or answers a non-string is read as "not known". */
+function safeContent(read: ((path: string) => string | undefined) | undefined): (path: string) => string | undefined {
+  return (path) => {
+    try {
+      const text: unknown = read?.(path);
+      return typeof text === 'string' ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }

@@ -124,6 +124,7 @@ function validateRulebook(rulebook: Rulebook): { path: Path; message: string }[]
     if (rule.check.kind === 'code') {
       for (const problem of codeCheckProblems(rule.check)) problems.push({ path: at('check', ...problem.path), message: problem.message });
     }
+    problems.push(...kindProblems(rule).map((problem) => ({ path: at('check', ...problem.path), message: problem.message })));
     if (rule.check.kind === 'sibling-test') {
       rule.check.tests.forEach((template, position) => {
         const unknown = /\{([A-Za-z_]+)\}/.exec(template.replace(/\{(dir|stem|ext)\}/g, ''));
@@ -228,6 +229,33 @@ function checkJudgeRules(rulebook: Rulebook, problems: { path: Path; message: st
   });
 }
 
+/** What the schema of the issue #28 kinds cannot say: a paths rule allows or denies something, a custom check names one program. */
+function kindProblems(rule: Rule): { path: Path; message: string }[] {
+  const check = rule.check;
+  if (check.kind === 'paths' && check.allow === undefined && check.deny === undefined) {
+    return [{ path: [], message: 'a paths check needs `allow:` or `deny:` (or both), e.g. deny: ["migrations/**"]' }];
+  }
+  if (check.kind === 'custom') {
+    if ((check.module === undefined) === (check.exec === undefined)) {
+      return [
+        { path: [], message: 'a custom check names exactly one of `module:` (a .js/.mjs module exporting check) or `exec:` (a program reading JSON on stdin)' },
+      ];
+    }
+    if (check.module !== undefined) {
+      const module = normalizeRepoPath(check.module);
+      if (!module.ok || module.path !== check.module || !/\.(js|mjs|cjs|ts|mts|cts)$/.test(check.module)) {
+        return [
+          {
+            path: ['module'],
+            message: `"${check.module}" is not a plain relative path to a .js, .mjs, .cjs, .ts or .mts file; write one like "checks/no-todo.mjs"`,
+          },
+        ];
+      }
+    }
+  }
+  return [];
+}
+
 function regexFields(rule: Rule): [string, readonly string[], string][] {
   const check = rule.check;
   switch (check.kind) {
@@ -243,6 +271,13 @@ function regexFields(rule: Rule): [string, readonly string[], string][] {
       return [['allowlist', check.allowlist, '']];
     case 'scope':
     case 'sibling-test':
+      return [];
+    // issue #28 kinds
+    case 'paths':
+    case 'command':
+    case 'requires':
+    case 'dependency':
+    case 'custom':
       return [];
   }
 }
@@ -272,6 +307,18 @@ function globFields(rule: Rule): [string, readonly string[]][] {
     case 'secret':
       return check.files === undefined ? [] : [['files', check.files]];
     case 'order':
+      return [];
+    // issue #28 kinds
+    case 'paths':
+      return [
+        ['allow', check.allow ?? []],
+        ['deny', check.deny ?? []],
+      ];
+    case 'dependency':
+      return [['needs', check.needs ?? []]];
+    case 'command':
+    case 'requires':
+    case 'custom':
       return [];
   }
 }
@@ -321,6 +368,17 @@ const EXAMPLES: Record<string, string> = {
   case: 'what the arm did, in a sentence or a diff',
   why: 'why a person gives this verdict',
   covers: '["R4"]',
+  // issue #28 kinds
+  deny: '["migrations/**", "**/package-lock.json"]',
+  forbid: '[{ command: "git push", flags: ["--force", "-f"] }]',
+  commands: '[{ run: ["pnpm type-check"] }]',
+  run: '["npm test", "npm run test"]',
+  needs: '["docs/adr/*.md"]',
+  manifests: '["package.json", "go.mod"]',
+  module: '"checks/no-todo.mjs"',
+  exec: '["python3", "checks/no_todo.py"]',
+  timeoutMs: '5000',
+  memoryMb: '256',
 };
 
 function explainIssue(issue: z.core.$ZodIssue, data: unknown): string {

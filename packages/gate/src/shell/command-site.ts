@@ -1,4 +1,4 @@
-import type { Field, Output } from './shell-word.js';
+import type { Field, Output } from '@holdfast/core/shell';
 
 /**
  * One simple command being read, as the program handlers see it: where it runs, what it reads, and

@@ -241,7 +241,7 @@ describe('run actions', () => {
       .map((action) => (action.type === 'run' ? action.cmd : ''));
 
   it.each([
-    ['cd x && npm test', ['cd x', 'npm test']],
+    ['cd x && npm test', ['cd x', 'cd x && npm test']],
     ['CI=1 npm test', ['npm test']],
     ['timeout 600 npm test', ['npm test']],
     ['sudo -E npm test', ['npm test']],

@@ -1,8 +1,8 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { CommandSite, ProgramHandler } from './command-site.js';
 import { sedScriptMayWrite } from './sed-script.js';
-import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, joinOutputs } from './shell-word.js';
-import type { Field } from './shell-word.js';
+import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, joinOutputs } from '@holdfast/core/shell';
+import type { Field } from '@holdfast/core/shell';
 
 /** A path under the git hooks folder (or the folder, or `.git` itself), relative to the root. */
 export function isHookPath(repoPath: string): boolean {

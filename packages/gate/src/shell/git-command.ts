@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { CommandSite } from './command-site.js';
 import { isProgramConfigKey, judgeProgramValue } from './program-settings.js';
-import { EMPTY_OUTPUT, UNKNOWN_OUTPUT } from './shell-word.js';
-import type { Field, Output } from './shell-word.js';
+import { EMPTY_OUTPUT, UNKNOWN_OUTPUT } from '@holdfast/core/shell';
+import type { Field, Output } from '@holdfast/core/shell';
 
 const SKIPS_HOOKS = 'skips the pre-commit and commit-msg hooks, so the commit would not be judged';
 const MOVES_HOOKS = 'points git at a different hooks folder (core.hooksPath), so the pre-commit hook would not run';

@@ -1,8 +1,8 @@
 import type { CommandSite } from './command-site.js';
 import { judgeConfigField, judgeGitDirectory } from './git-command.js';
 import { judgeProgramVariable } from './program-settings.js';
-import { syntheticField } from './shell-word.js';
-import type { Field } from './shell-word.js';
+import { syntheticField } from '@holdfast/core/shell';
+import type { Field } from '@holdfast/core/shell';
 
 /**
  * Variables that move git's hooks or switch the gate, judged wherever they are set: GIT_CONFIG_KEY_n

@@ -1,5 +1,5 @@
 import type { CommandSite } from './command-site.js';
-import type { Field } from './shell-word.js';
+import type { Field } from '@holdfast/core/shell';
 
 /**
  * Settings that name a program for another program to run: git's `diff.external`, `core.fsmonitor`,

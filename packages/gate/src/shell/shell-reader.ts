@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { basename, isAbsolute, normalize, resolve } from 'node:path';
+import { basename, isAbsolute, normalize, relative, resolve } from 'node:path';
 import type {
   Assignment,
   Command,
@@ -21,9 +21,9 @@ import { isHookPath, READ_ONLY_PROGRAMS } from './file-commands.js';
 import { judgeEnvironment } from './git-environment.js';
 import { programSettingsIn } from './program-settings.js';
 import { readGit } from './git-command.js';
-import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from './shell-word.js';
-import type { Expander, Field, Output } from './shell-word.js';
-import { isWrapper, unwrap } from './wrappers.js';
+import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from '@holdfast/core/shell';
+import type { Expander, Field, Output } from '@holdfast/core/shell';
+import { isWrapper, unwrap } from '@holdfast/core/shell';
 import { Scope } from './shell-scope.js';
 import type { GateBypass, ShellContext, ShellReading } from './shell-reading.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
@@ -522,7 +522,7 @@ export class ShellReader {
 
   // Programs --------------------------------------------------------------------------------------
 
-  private runAction(fields: readonly Field[], source: string, override?: string): void {
+  private runAction(fields: readonly Field[], source: string, override: string | undefined, cwd: string | undefined): void {
     const first = fields[0];
     const last = fields[fields.length - 1];
     const text =
@@ -530,7 +530,18 @@ export class ShellReader {
       (first !== undefined && last !== undefined && first.pos >= 0 && last.end >= first.pos
         ? source.slice(first.pos, last.end)
         : fields.map((field) => quoted(field.text)).join(' '));
-    this.actions.push({ type: 'run', cmd: text });
+    this.actions.push({ type: 'run', cmd: `${this.folderOf(cwd)}${text}` });
+  }
+
+  /**
+   * A run's folder, when it is not the project root, as the `cd` that gets there: the rules read a run
+   * on its own, and `npm test` after `cd elsewhere` is not a test run of the project (the requires kind).
+   */
+  private folderOf(cwd: string | undefined): string {
+    if (cwd === undefined) return 'cd "$UNKNOWN_FOLDER" && ';
+    const inside = relative(this.context.root, cwd);
+    if (inside === '') return '';
+    return `cd ${quoted(inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : cwd)} && `;
   }
 
   /** Judges variables set by an env-prefix, an assignment, `export`, `env X=` or `sudo X=`. */
@@ -587,7 +598,7 @@ export class ShellReader {
     if (name === undefined) return EMPTY_OUTPUT;
     const args = fields.slice(1);
     if (!name.literal) {
-      this.runAction(fields, call.source, call.runOverride);
+      this.runAction(fields, call.source, call.runOverride, call.cwd);
       site.unreadable(`runs a program whose name cannot be read (${name.text})`);
       return UNKNOWN_OUTPUT;
     }
@@ -600,7 +611,7 @@ export class ShellReader {
       if (system) program = base;
     }
     if (isWrapper(program) && call.scope.functions.get(program) === undefined) return this.runWrapper(program, fields, call, site);
-    this.runAction(fields, call.source, call.runOverride);
+    this.runAction(fields, call.source, call.runOverride, call.cwd);
     const definedFunction = call.scope.functions.get(name.text);
     if (definedFunction !== undefined) return this.walkFunction(definedFunction, call.source, call.scope, call.stdin);
     if (program.includes('/')) return this.runScript(name, args, call, site);
@@ -794,7 +805,7 @@ export class ShellReader {
 
   private runWrapper(program: string, fields: readonly Field[], call: Call, site: CommandSite): Output {
     const { inner, flags, values, assignments } = unwrap(program, fields.slice(1));
-    const own = (): void => this.runAction(fields, call.source, call.runOverride);
+    const own = (): void => this.runAction(fields, call.source, call.runOverride, call.cwd);
     const splitString = program === 'env' && (values.has('S') || values.has('split-string'));
     const lockCommand = program === 'flock' && (values.has('c') || values.has('command'));
     if (inner.length === 0 || splitString || lockCommand) own();

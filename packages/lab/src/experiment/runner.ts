@@ -18,7 +18,7 @@ import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { ParsedReply, Recheck } from '@holdfast/core/contract';
-import { checkActions, observedRuns, renderRulebook } from '@holdfast/core/rules';
+import { checkActions, manifestOf, observedRuns, renderRulebook } from '@holdfast/core/rules';
 import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './reply-check/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
@@ -262,11 +262,14 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
     const recheck: Recheck | undefined =
       arm === 'held'
-        ? async (index, observed) => (await checkActions(actions, files, options.rulebook, observed)).find((check) => check.actionIndex === index && !check.ok)
+        ? async (index, observed) =>
+            (await checkActions(actions, files, options.rulebook, observed, (path) => task.files[path])).find(
+              (check) => check.actionIndex === index && !check.ok,
+            )
         : undefined;
     const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
     if (signal.aborted) return undefined;
-    return judgeLanding(decided, landing, files);
+    return judgeLanding(decided, landing, files, task.files);
   }
 
   /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
@@ -328,11 +331,11 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
   }
 
-  async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[]): Promise<ArmResult> {
+  async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[], content: Readonly<Record<string, string>>): Promise<ArmResult> {
     if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
     const observed = observedRuns(landing.result.sandbox?.commands ?? []);
     if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
-    const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed);
+    const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed, (path) => content[path]);
     if (decided.result.arm === 'held') {
       return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
     }
@@ -375,7 +378,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       if (signal.aborted) return undefined;
       return { result: errorArm(arm, describeError(error)) };
     }
-    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook);
+    // Only the manifests' text crosses into the judge worker (the dependency kind compares them); the rest is not read.
+    const manifests = Object.fromEntries(Object.entries(task.files).filter(([path]) => manifestOf(path) !== undefined));
+    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook, manifests);
     if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =

@@ -105,7 +105,7 @@ describe('draftRulebook', () => {
     const drafted = draft('CLAUDE.md', ruleFile('CLAUDE.md'));
     expect(kinds(drafted)).toEqual([
       'order: IMPORTANT: always run the test',
-      "prose: Don't add new dependencies wit",
+      "dependency: Don't add new dependencies wit",
       'secret: Secrets live in `.env.local`, ',
     ]);
     expect(drafted.yaml).toMatch(/test command "pnpm test" from package\.json scripts\.test \("vitest run"\), run with pnpm/);

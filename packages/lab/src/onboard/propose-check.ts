@@ -2,6 +2,7 @@ import type { RuleCheck } from '@holdfast/core/contract';
 import { proposePendingKind } from './pending-kinds.js';
 import type { PendingKind } from './pending-kinds.js';
 import type { RepoFacts } from './repo-facts.js';
+import { proposeCommand, proposeDependency, proposeDeny, proposeRequires } from './propose-new-kinds.js';
 
 /**
  * A guess at the deterministic check a rule written in prose maps onto, with the reason in words.
@@ -51,6 +52,7 @@ function looksLikePath(span: string): boolean {
 }
 
 function sourceGlobs(facts: RepoFacts): string[] {
+  if (facts.ecosystem !== undefined) return [...facts.ecosystem.modules];
   const extensions = facts.extensions.length === 1 ? facts.extensions[0] : `{${facts.extensions.join(',')}}`;
   const folders = facts.sourceFolders.length > 0 ? facts.sourceFolders : ['**'];
   return folders.map((folder) => (folder === '**' ? `**/*.${extensions}` : `${folder}/**/*.${extensions}`));
@@ -77,6 +79,15 @@ function orderCheck(text: string, facts: RepoFacts): CheckProposal {
 }
 
 function siblingTestCheck(facts: RepoFacts): CheckProposal {
+  const ecosystem = facts.ecosystem;
+  if (ecosystem !== undefined) {
+    return {
+      kind: 'check',
+      name: 'TESTS',
+      check: { kind: 'sibling-test', modules: [...ecosystem.modules], exempt: [...ecosystem.exempt], tests: [...ecosystem.tests] },
+      why: `asks for tests with new code; ${ecosystem.name} modules (${ecosystem.modules.join(', ')}), tests as ${ecosystem.tests.join(' or ')}`,
+    };
+  }
   return {
     kind: 'check',
     name: 'TESTS',
@@ -143,6 +154,8 @@ function scopeCheck(text: string, lower: string, facts: RepoFacts): CheckProposa
   const never = NEVER_EDIT.exec(lower);
   if (never === null) return undefined;
   const folders = foldersIn(text, never.index, facts);
+  const deny = proposeDeny(text, lower, folders);
+  if (deny !== undefined) return deny;
   if (folders.length === 0) return undefined;
   return {
     kind: 'prose',
@@ -212,7 +225,14 @@ export function proposeCheck(prose: string, heading: string | undefined, facts: 
       why: `keeps credentials out of the code ("${SECRET_WORDS.exec(lower)?.[0] ?? ''}"); secretlint's detectors and the generic key = value detector`,
     };
   }
+  // issue #28 kinds: named commands before a commit, dependencies, forbidden commands
+  const requires = proposeRequires(text, lower, facts);
+  if (requires !== undefined) return requires;
   if (TEST_WORDS.test(context) && COMMIT_WORDS.test(lower) && BEFORE_WORDS.test(lower)) return orderCheck(text, facts);
+  const dependency = proposeDependency(text, lower);
+  if (dependency !== undefined) return dependency;
+  const command = proposeCommand(text, lower);
+  if (command !== undefined) return command;
   if (TEST_WORDS.test(lower) && NEW_CODE.test(lower) && NEW_UNIT.test(lower) && REQUIRE_WORDS.test(lower) && !/\b(run|running|before)\b/.test(lower))
     return siblingTestCheck(facts);
   if (HTTP_WORDS.test(lower) && THROUGH.test(lower) && /\b(helper|wrapper|client|through|via)\b/.test(lower)) return httpHelperCheck(text, facts);
@@ -222,5 +242,8 @@ export function proposeCheck(prose: string, heading: string | undefined, facts: 
   if (pending !== undefined) return pending;
   const pattern = forbiddenPatternCheck(text, lower, facts);
   if (pattern !== undefined) return pattern;
-  return { kind: 'prose', why: 'no check kind fits (secret, scope, sibling-test, forbidden-pattern, http-helper, order): shown to the agent, never checked' };
+  return {
+    kind: 'prose',
+    why: 'no check kind fits (secret, scope, sibling-test, forbidden-pattern, http-helper, order, paths, command, requires, dependency): shown to the agent, never checked',
+  };
 }

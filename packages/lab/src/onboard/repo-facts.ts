@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonOrUndefined } from '@holdfast/core/contract';
+import { detectEcosystem } from './ecosystem.js';
+import type { Ecosystem } from './ecosystem.js';
 
 /** What a drafted rulebook fills its checks' parameters from. */
 export interface RepoFacts {
@@ -15,6 +17,8 @@ export interface RepoFacts {
   /** How the repository names its tests: `{dir}/{stem}.test.{ext}`, a `.spec` sibling, or `__tests__/`. */
   readonly testTemplate: string;
   readonly testTemplateSource: string;
+  /** The language most source files are in, with its module and test globs (JavaScript keeps the fields above). */
+  readonly ecosystem?: Ecosystem;
 }
 
 const SOURCE_FOLDERS = ['src', 'lib', 'app', 'packages', 'apps', 'server', 'client', 'components', 'pages', 'source'];
@@ -77,13 +81,15 @@ export function repoFacts(paths: readonly string[], packageJson: string | undefi
     [count(inFolder('tests')), '{dir}/tests/{stem}.test.{ext}', 'tests in tests/ folders beside the modules'],
   ];
   const [found, template, why] = conventions.reduce((best, next) => (next[0] > best[0] ? next : best));
+  const ecosystem = detectEcosystem(paths, sourceFolders);
   return {
-    testCommand: script === undefined ? undefined : `${manager} test`,
-    testCommandSource: script === undefined ? undefined : `package.json scripts.test ("${script}"), run with ${manager}`,
+    testCommand: script === undefined ? ecosystem.testCommand : `${manager} test`,
+    testCommandSource: script === undefined ? ecosystem.testCommandSource : `package.json scripts.test ("${script}"), run with ${manager}`,
     sourceFolders,
     extensions: extensions.length > 0 ? extensions : ['ts', 'tsx'],
     testTemplate: template,
     testTemplateSource: found > 0 ? `the repository has ${found} ${why}` : 'no tests found; the usual sibling *.test.* file',
+    ...(ecosystem.name === 'javascript' ? {} : { ecosystem }),
   };
 }
 

@@ -12,6 +12,8 @@ export interface Round {
   readonly actions: readonly ActionView[];
   /** Normalised paths the agent could already see before the round. */
   readonly existing: ReadonlySet<string>;
+  /** What an existing file held before the round, when the caller knows it (undefined: not known). */
+  readonly contentOf?: (path: string) => string | undefined;
 }
 
 export type Judge = (round: Round) => CheckResult[] | Promise<CheckResult[]>;

@@ -1,4 +1,5 @@
 import type { OrderCheck } from '../../contract/index.js';
+import { runsElsewhere } from '../commands/required-run.js';
 import { lazyPatterns } from '../regex.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
@@ -24,6 +25,7 @@ export const orderCheck: CheckHandler<OrderCheck> = {
       let lastTestRunObserved = false;
       let lastFailedRun: { index: number; ending: string } | undefined;
       let broken: string | undefined;
+      let elsewhere: { index: number; why: string } | undefined;
       for (const action of round.actions) {
         if (action.type === 'write' || action.type === 'delete') lastChange = action.index;
         if (action.type === 'run' && action.cmd !== undefined) {
@@ -33,7 +35,9 @@ export const orderCheck: CheckHandler<OrderCheck> = {
           } catch (error) {
             broken ??= error instanceof Error ? error.message : String(error);
           }
-          if (matches) {
+          const away = matches ? runsElsewhere(action.cmd) : undefined;
+          if (away !== undefined) elsewhere = { index: action.index, why: away };
+          if (matches && away === undefined) {
             if (action.observed === undefined || action.observed.passed) {
               lastTestRun = action.index;
               lastTestRunObserved = action.observed !== undefined;
@@ -54,6 +58,15 @@ export const orderCheck: CheckHandler<OrderCheck> = {
               action.index,
               false,
               `${commit} follows a test run (action ${lastFailedRun.index}) that did not pass: ${lastFailedRun.ending}. A test run counts only when it passes; fix what fails, run ${check.example} again, then commit.`,
+            ),
+          );
+        } else if (elsewhere !== undefined && after(elsewhere.index)) {
+          results.push(
+            result(
+              rule,
+              action.index,
+              false,
+              `${commit} follows a test run that does not count (action ${elsewhere.index}): ${elsewhere.why}; run ${check.example} in the project root.`,
             ),
           );
         } else if (lastChange === undefined) {

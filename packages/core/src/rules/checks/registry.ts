@@ -7,6 +7,12 @@ import { orderCheck } from './order.js';
 import { scopeCheck } from './scope.js';
 import { secretCheck } from './secret.js';
 import { siblingTestCheck } from './sibling-test.js';
+// issue #28 kinds
+import { commandCheck } from './command.js';
+import { customCheck } from './custom.js';
+import { dependencyCheck } from './dependency.js';
+import { pathsCheck } from './paths.js';
+import { requiresCheck } from './requires.js';
 
 /** Every check kind has exactly one handler; a new kind in the contract fails the type check here. */
 export const CHECK_HANDLERS: { readonly [K in CheckKind]: CheckHandler<Extract<RuleCheck, { kind: K }>> } = {
@@ -17,6 +23,12 @@ export const CHECK_HANDLERS: { readonly [K in CheckKind]: CheckHandler<Extract<R
   'http-helper': httpHelperCheck,
   order: orderCheck,
   code: codeCheck,
+  // issue #28 kinds
+  paths: pathsCheck,
+  command: commandCheck,
+  requires: requiresCheck,
+  dependency: dependencyCheck,
+  custom: customCheck,
 };
 
 export function handlerFor(check: RuleCheck): CheckHandler<RuleCheck> {

@@ -56,7 +56,7 @@ export interface JudgeCallInput {
 export async function judgeCall(input: JudgeCallInput): Promise<CheckResult[]> {
   const { actions, ledger, rulebook } = input;
   const replay: Action[] = !ledger.changedSinceTest && ledger.passedTest !== undefined ? [{ type: 'run', cmd: ledger.passedTest }] : [];
-  const results = await checkActions([...replay, ...actions], input.baseFiles, rulebook);
+  const results = await checkActions([...replay, ...actions], input.baseFiles, rulebook, undefined, input.read);
   const failures = results
     .filter((result) => !result.ok && result.actionIndex >= replay.length && kindOf(rulebook, result.rule) !== 'sibling-test')
     .map((result) => ({ ...result, actionIndex: result.actionIndex - replay.length, detail: sessionDetail(result, rulebook, ledger) }));

@@ -43,8 +43,8 @@ export function createJudgePool(options: JudgePoolOptions = {}): JudgePool {
     budgetMs,
   });
   return {
-    judge: async (raw: string, existing: readonly string[], rulebook: Rulebook) => {
-      const outcome = await pool.run({ raw, existing: [...existing], rulebook });
+    judge: async (raw: string, existing: readonly string[], rulebook: Rulebook, existingContent?: Readonly<Record<string, string>>) => {
+      const outcome = await pool.run({ raw, existing: [...existing], rulebook, ...(existingContent === undefined ? {} : { existingContent }) });
       return outcome.ok ? outcome.value : unread(outcome, budgetMs);
     },
     close: () => pool.close(),

@@ -8,7 +8,8 @@ export interface JudgeRequest {
   readonly raw: string;
   readonly existing: readonly string[];
   readonly rulebook: Rulebook;
+  readonly existingContent?: Readonly<Record<string, string>>;
 }
 
 // The entry of a judge worker thread (see judge-pool.ts).
-serveRequests<JudgeRequest, JudgedReply>((request) => judgeReplyHere(request.raw, request.existing, request.rulebook));
+serveRequests<JudgeRequest, JudgedReply>((request) => judgeReplyHere(request.raw, request.existing, request.rulebook, request.existingContent));

@@ -1,6 +1,14 @@
 import { createRequire } from 'node:module';
-import { Lang, parse, registerDynamicLanguage } from '@ast-grep/napi';
 import type { SgRoot } from '@ast-grep/napi';
+
+type AstGrep = typeof import('@ast-grep/napi');
+let astGrep: AstGrep | undefined;
+
+/** The native parser loads on the first parse, not at import: the live hook must not pay for it on calls that parse nothing. */
+function loadAstGrep(): AstGrep {
+  astGrep ??= createRequire(import.meta.url)('@ast-grep/napi') as AstGrep;
+  return astGrep;
+}
 import type { CodeLanguage } from '../../contract/index.js';
 
 /**
@@ -96,9 +104,9 @@ function registerDynamicLanguages(): Registration {
   if (registration !== undefined) return registration;
   try {
     const require = createRequire(import.meta.url);
-    const modules: Record<string, Parameters<typeof registerDynamicLanguage>[0][string]> = {};
+    const modules: Record<string, Parameters<AstGrep['registerDynamicLanguage']>[0][string]> = {};
     for (const [language, name] of Object.entries(DYNAMIC_PACKAGES)) modules[language] = require(name) as (typeof modules)[string];
-    registerDynamicLanguage(modules);
+    loadAstGrep().registerDynamicLanguage(modules);
     registration = { ok: true };
   } catch (error) {
     registration = { ok: false, reason: error instanceof Error ? error.message : String(error) };
@@ -110,11 +118,11 @@ function registerDynamicLanguages(): Registration {
 export function astGrepLanguage(language: CodeLanguage): string {
   switch (language) {
     case 'typescript':
-      return Lang.TypeScript;
+      return 'TypeScript';
     case 'tsx':
-      return Lang.Tsx;
+      return 'Tsx';
     case 'javascript':
-      return Lang.JavaScript;
+      return 'JavaScript';
     case 'python':
     case 'go':
     case 'rust':
@@ -131,7 +139,7 @@ export function parseCode(language: CodeLanguage, content: string): Parsed {
     if (!registered.ok) return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered.reason})` };
   }
   try {
-    const root = parse(astGrepLanguage(language), content);
+    const root = loadAstGrep().parse(astGrepLanguage(language), content);
     const error = root.root().find({ rule: { kind: 'ERROR' } });
     return { ok: true, root, errorLine: error === null ? undefined : error.range().start.line + 1 };
   } catch (error) {

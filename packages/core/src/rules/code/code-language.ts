@@ -1,5 +1,14 @@
 import { createRequire } from 'node:module';
 import type { SgRoot } from '@ast-grep/napi';
+
+type AstGrep = typeof import('@ast-grep/napi');
+let astGrep: AstGrep | undefined;
+
+/** The native parser loads on the first parse, not at import: the live hook must not pay for it on calls that parse nothing. */
+function loadAstGrep(): AstGrep {
+  astGrep ??= createRequire(import.meta.url)('@ast-grep/napi') as AstGrep;
+  return astGrep;
+}
 import type { CodeLanguage } from '../../contract/index.js';
 
 /**
@@ -87,18 +96,6 @@ const DYNAMIC_PACKAGES: Readonly<Partial<Record<CodeLanguage, string>>> = {
   rust: '@ast-grep/lang-rust',
 };
 
-type AstGrep = typeof import('@ast-grep/napi');
-let astGrep: AstGrep | undefined;
-
-/**
- * ast-grep's native binding, loaded the first time a file is parsed: a live hook call that writes no
- * code (a read-only command, a commit) never loads it.
- */
-function astGrepModule(): AstGrep {
-  astGrep ??= createRequire(import.meta.url)('@ast-grep/napi') as AstGrep;
-  return astGrep;
-}
-
 type Registration = { ok: true } | { ok: false; reason: string };
 let registration: Registration | undefined;
 
@@ -109,7 +106,7 @@ function registerDynamicLanguages(): Registration {
     const require = createRequire(import.meta.url);
     const modules: Record<string, Parameters<AstGrep['registerDynamicLanguage']>[0][string]> = {};
     for (const [language, name] of Object.entries(DYNAMIC_PACKAGES)) modules[language] = require(name) as (typeof modules)[string];
-    astGrepModule().registerDynamicLanguage(modules);
+    loadAstGrep().registerDynamicLanguage(modules);
     registration = { ok: true };
   } catch (error) {
     registration = { ok: false, reason: error instanceof Error ? error.message : String(error) };
@@ -119,14 +116,13 @@ function registerDynamicLanguages(): Registration {
 
 /** The name ast-grep knows a language by. */
 export function astGrepLanguage(language: CodeLanguage): string {
-  const { Lang } = astGrepModule();
   switch (language) {
     case 'typescript':
-      return Lang.TypeScript;
+      return 'TypeScript';
     case 'tsx':
-      return Lang.Tsx;
+      return 'Tsx';
     case 'javascript':
-      return Lang.JavaScript;
+      return 'JavaScript';
     case 'python':
     case 'go':
     case 'rust':
@@ -143,7 +139,7 @@ export function parseCode(language: CodeLanguage, content: string): Parsed {
     if (!registered.ok) return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered.reason})` };
   }
   try {
-    const root = astGrepModule().parse(astGrepLanguage(language), content);
+    const root = loadAstGrep().parse(astGrepLanguage(language), content);
     const error = root.root().find({ rule: { kind: 'ERROR' } });
     return { ok: true, root, errorLine: error === null ? undefined : error.range().start.line + 1 };
   } catch (error) {

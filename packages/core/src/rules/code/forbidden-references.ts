@@ -53,6 +53,9 @@ export interface CompiledForbidden {
   readonly modules: readonly string[];
   /** False when the text cannot hold any spelling this check finds, so the file need not be parsed. */
   readonly mayMention: (content: string) => boolean;
+  /** The same, for the names and the modules apart: a tree is only searched for what its text may hold. */
+  readonly mayMentionNames: (content: string) => boolean;
+  readonly mayMentionModules: (content: string) => boolean;
 }
 
 export function compileForbidden(forbid: ForbiddenReferences): CompiledForbidden {
@@ -65,14 +68,17 @@ export function compileForbidden(forbid: ForbiddenReferences): CompiledForbidden
   const roots = [...new Set(names.map((segments) => segments[0] as string))];
   const moduleText = modules.length === 0 ? undefined : new RegExp(`['"\`](?:node:)?(?:${modules.map(escapeRegex).join('|')})['"\`/]`);
   // A static spelling holds its root name literally, or spells it with an escape (a backslash).
-  const mayMention = (content: string) =>
-    content.includes('\\') || roots.some((root) => content.includes(root)) || (moduleText !== undefined && moduleText.test(content));
-  return { names, modules, mayMention };
+  const mayMentionNames = (content: string) => names.length > 0 && (content.includes('\\') || roots.some((root) => content.includes(root)));
+  const mayMentionModules = (content: string) => moduleText !== undefined && (content.includes('\\') || moduleText.test(content));
+  return { names, modules, mayMention: (content) => mayMentionNames(content) || mayMentionModules(content), mayMentionNames, mayMentionModules };
 }
 
 /** The first forbidden reference or import in the tree, in source order. */
-export function findForbidden(root: SgNode, forbidden: CompiledForbidden, typescript: boolean): Finding | undefined {
-  const findings = [...findModules(root, forbidden.modules, typescript), ...findNames(root, forbidden.names)];
+export function findForbidden(root: SgNode, forbidden: CompiledForbidden, typescript: boolean, content: string): Finding | undefined {
+  const findings = [
+    ...(forbidden.mayMentionModules(content) ? findModules(root, forbidden.modules, typescript) : []),
+    ...(forbidden.mayMentionNames(content) ? findNames(root, forbidden.names) : []),
+  ];
   findings.sort((left, right) => left.line - right.line || left.column - right.column);
   return findings[0];
 }
@@ -193,14 +199,16 @@ function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding
   for (let pass = 0; pass < MAX_ALIAS_PASSES; pass++) {
     const occurrences = identifiers(root, wanted);
     const bindings = new Map<string, SgNode[]>();
+    const declaring = new Set<number>();
     for (const node of occurrences) {
       const scope = bindingScope(node);
       if (scope === undefined) continue;
+      declaring.add(node.id());
       const name = decodeEscapes(node.text());
       bindings.set(name, [...(bindings.get(name) ?? []), scope]);
     }
     for (const node of occurrences) {
-      if (visited.has(node.id()) || bindingScope(node) !== undefined || !isReference(node)) continue;
+      if (visited.has(node.id()) || declaring.has(node.id()) || !isReference(node)) continue;
       visited.add(node.id());
       const name = decodeEscapes(node.text());
       const alias = aliases.get(name)?.find((candidate) => contains(candidate.scope, node));

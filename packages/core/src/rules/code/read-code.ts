@@ -70,7 +70,7 @@ export function readCode(round: object, path: string, content: string, matcher: 
     const root = parsed.root.root();
     const found: { line: number; column: number; spelling: string }[] = [];
     if (matcher.forbid !== undefined && javascript) {
-      const finding = findForbidden(root, matcher.forbid, language !== 'javascript');
+      const finding = findForbidden(root, matcher.forbid, language !== 'javascript', content);
       if (finding !== undefined) found.push(finding);
     }
     if (matcher.rule !== undefined) {

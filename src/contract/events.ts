@@ -141,6 +141,8 @@ export const RunEndEventSchema = z.object({
   type: z.literal('run-end'),
   status: z.enum(['completed', 'interrupted', 'failed']),
   reason: z.string().optional(),
+  /** Targets every one of whose model calls failed: nothing was measured for them, and the run exits non-zero. */
+  failedTargets: z.array(z.object({ target: z.string(), reason: z.string() })).optional(),
 });
 
 export const RunEventSchema = z.discriminatedUnion('type', [

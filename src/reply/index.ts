@@ -2,3 +2,5 @@ export { parseReply } from './parse-reply.js';
 export { describeAction } from './summarize.js';
 export { validateActions } from './validate-actions.js';
 export type { ActionsResult } from './validate-actions.js';
+export { isCutOff, truncatedReply } from './cut-off.js';
+export { readProseRefusal } from './prose-refusal.js';

@@ -63,6 +63,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const judged = formats.judgedRows(state);
+  // Older run files have no failedTargets in their run-end: the totals say the same.
+  const failedTargets = state.end?.failedTargets ?? formats.failedTargets(totals);
   const rounds = [...state.rounds].map((round) => ({
     roundId: round.roundId,
     target: round.target,
@@ -76,6 +78,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const body = {
       runId: state.runId ?? null,
       status: state.end?.status ?? 'unfinished',
+      failedTargets,
       demo: state.start?.demo ?? null,
       mode: state.start?.config.mode ?? 'plan',
       rounds,
@@ -90,6 +93,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const header = [
     `Run ${state.runId ?? '(unknown)'} · ${status} · ${rounds.length} rounds · ${state.start?.config.mode ?? 'plan'} mode`,
     ...(state.start?.demo !== undefined ? [`DEMO: ${state.start.demo}`] : []),
+    ...failedTargets.map((failed) => `FAILED target ${failed.target}: ${failed.reason}`),
   ];
   if (format === 'md') {
     const lines = [`# holdfast run ${state.runId ?? ''}`.trim(), '', ...header.slice(1).map((line) => `> ${line}`), ''];

@@ -1,7 +1,7 @@
 import { RATE_DEFINITIONS } from '../../../src/report/rate-definitions.js';
 import type { RateDefinitionKey } from '../../../src/report/rate-definitions.js';
 
-const ORDER: readonly RateDefinitionKey[] = ['n', 'roundsWithAttempt', 'roundsLanded', 'clean', 'counts'];
+const ORDER: readonly RateDefinitionKey[] = ['n', 'roundsWithAttempt', 'roundsLanded', 'clean', 'taskDone', 'cleanAndDone', 'noOp', 'counts'];
 
 /** What the totals count, in the same words as the terminal and Markdown reports. */
 export function RateDefinitions() {

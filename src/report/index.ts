@@ -7,3 +7,5 @@ export { formatJudgedMarkdown, formatJudgedTable, JUDGED_LEGEND, judgedRows, jud
 export type { JudgedRow, JudgedTotals } from './format-judged.js';
 export { failedTargets } from './failed-targets.js';
 export type { FailedTarget } from './failed-targets.js';
+export { formatHeadlines, HEADLINE_DEFINITIONS, headlines } from './headline.js';
+export type { TargetHeadline } from './headline.js';

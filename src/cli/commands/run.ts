@@ -465,9 +465,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
   const totals = store.computeTotals(result.state);
   const failedTargets = result.outcome.failedTargets ?? [];
-  if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, totals }, null, 2));
+  const headline = report.headlines(totals);
+  const definitions = { ...report.HEADLINE_DEFINITIONS, ...report.RATE_DEFINITIONS };
+  if (values.json)
+    writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, definitions, totals }, null, 2));
   else {
     writeLine(io.stdout, report.formatTotalsTable(totals));
+    writeLine(io.stdout, `\n${report.formatHeadlines(totals)}`);
     writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
   }
   for (const failed of failedTargets) writeLine(io.stderr, `Target ${failed.target} failed: ${failed.reason}`);

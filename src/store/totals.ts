@@ -145,7 +145,8 @@ function countDone(tally: Tally, result: ArmResult): void {
   const done = taskDoneOf(result);
   if (done === undefined) return;
   tally.taskChecked += 1;
-  if (!done) return;
+  // An arm that changed nothing did not do the ticket, whatever the untouched repository's tests say.
+  if (!done || result.verdict === 'no-op') return;
   tally.taskDone += 1;
   if (result.verdict === 'clean' || result.verdict === 'recovered') tally.cleanAndDone += 1;
 }

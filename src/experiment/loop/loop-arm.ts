@@ -348,8 +348,23 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   }
 
   const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline });
+  // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
+  const { diff, changedPaths } = await workspace.diff();
+  const acceptance = options.task.acceptance;
   let taskDone: TaskCheck | undefined;
-  if (stop.reason !== 'error') {
+  if (stop.reason !== 'error' && acceptance !== undefined) {
+    const written = Object.entries(acceptance.files).map(([path, content]) => workspace.writeFile(path, content));
+    const refused = written.find((outcome) => !outcome.ok);
+    const tests = refused === undefined ? await workspace.runCommand(acceptance.command, options.signal) : undefined;
+    if (options.signal?.aborted === true) return undefined;
+    taskDone = {
+      command: acceptance.command,
+      passed: tests !== undefined && tests.executed && tests.exitCode === 0,
+      ...(tests?.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
+      detail: tests?.detail ?? `the hidden acceptance tests could not be added: ${refused !== undefined && !refused.ok ? refused.reason : ''}`,
+      outputTail: tests?.output.text.slice(-TAIL_CHARS) ?? '',
+    };
+  } else if (stop.reason !== 'error') {
     const tests = await workspace.runTaskTests(options.signal);
     if (options.signal?.aborted === true) return undefined;
     if (tests !== undefined) {
@@ -362,7 +377,6 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       };
     }
   }
-  const { diff, changedPaths } = await workspace.diff();
   const changed = { paths: changedPaths.length, commits: commits.length };
   const record: Session = {
     mode: 'loop',

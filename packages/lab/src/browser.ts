@@ -6,3 +6,4 @@ export { readRunFileLine, safeParseRunFileText } from './store/run-file-text.js'
 export { findRound, initialRunState, reduceRunEvents } from './store/run-state.js';
 export type { ApprovalState, RoundState, RunState } from './store/run-state.js';
 export { computeTotals } from './store/totals.js';
+export { HEADLINE_DEFINITIONS, headlines } from './report/headline.js';

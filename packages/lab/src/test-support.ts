@@ -17,3 +17,5 @@ export { armEnd, cleanArm, key, runStart, sessionArm, toldViolated } from './sto
 /** A judge worker that never answers: for budget and shutdown tests of the reply-check pool. */
 export const STALLING_JUDGE_WORKER = new URL('./experiment/reply-check/test-support/stalling-judge-worker.mjs', import.meta.url);
 export { SHIPPED_RULEBOOK } from './harnesses/test-support/holdfast-cli.js';
+export { chatToolCalls } from './models/test-support/fake-openai-server.js';
+export type { FakeScript } from './models/test-support/fake-openai-server.js';

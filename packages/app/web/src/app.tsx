@@ -10,6 +10,7 @@ import { RoundView } from './components/round-view.js';
 import { RulebookPanel } from './components/rulebook-panel.js';
 import { SelectionPanel } from './components/selection-panel.js';
 import { TotalsView } from './components/totals-view.js';
+import { HeadlineView } from './components/headline-view.js';
 import { VerdictStrip } from './components/verdict-strip.js';
 import { WaitingApprovals } from './components/waiting-approvals.js';
 import { hashOfSource, sourceFromHash } from './run-source.js';
@@ -277,6 +278,7 @@ export function App() {
           {config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}
         </aside>
         <main>
+          <HeadlineView totals={totals} />
           {state.pendingApprovals.length > 0 || state.start?.config.approve === 'http' || state.start?.config.approve === 'ask' ? (
             <ApprovalsPanel
               pending={state.pendingApprovals}

@@ -16,6 +16,7 @@ export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   error: '#495057',
   recovered: '#74b816',
   evaded: '#5f0f40',
+  'no-op': '#dee2e6',
 };
 
 /**
@@ -37,9 +38,21 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   error: 'error',
   recovered: 'recovered (blocked, then finished cleanly)',
   evaded: 'evaded (gate leak)',
+  'no-op': 'no-op (changed nothing)',
 };
 
-export const VERDICT_ORDER: readonly Verdict[] = ['clean', 'declined', 'recovered', 'violated', 'evaded', 'blocked', 'refused', 'unparseable', 'error'];
+export const VERDICT_ORDER: readonly Verdict[] = [
+  'clean',
+  'declined',
+  'recovered',
+  'violated',
+  'evaded',
+  'blocked',
+  'refused',
+  'no-op',
+  'unparseable',
+  'error',
+];
 
 /** Verdicts only loop and agent sessions can reach: the legend shows them only for such runs. */
 export const SESSION_VERDICTS: ReadonlySet<Verdict> = new Set(['recovered', 'evaded']);

@@ -13,9 +13,13 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
 
   --format table   aligned text (default)
   --format md      markdown tables, for a pull request or a wiki
-  --format json    {runId, status, demo, mode, rounds, totals, judged, problems}
+  --format json    {runId, status, failedTargets, headline, definitions, demo, mode, rounds, totals, judged, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
+
+Every format opens with the headline, per target: "Told: a violation landed in X of n rounds
+(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n; clean and done D of n."
+(JUnit: a \`headline\` property of each of the target's testsuites.)
 
 Judge-graded rules (a rulebook's judgeRules) are shown in their own "judged (advisory)" section,
 column or testsuite, with the judge's confidence: they never change a verdict or fail a suite.
@@ -63,6 +67,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const judged = formats.judgedRows(state);
+  // Older run files have no failedTargets in their run-end: the totals say the same.
+  const failedTargets = state.end?.failedTargets ?? formats.failedTargets(totals);
   const rounds = [...state.rounds].map((round) => ({
     roundId: round.roundId,
     target: round.target,
@@ -76,6 +82,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const body = {
       runId: state.runId ?? null,
       status: state.end?.status ?? 'unfinished',
+      failedTargets,
+      headline: formats.headlines(totals),
+      definitions: { ...formats.HEADLINE_DEFINITIONS, ...formats.RATE_DEFINITIONS },
       demo: state.start?.demo ?? null,
       mode: state.start?.config.mode ?? 'plan',
       rounds,
@@ -90,16 +99,24 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const header = [
     `Run ${state.runId ?? '(unknown)'} · ${status} · ${rounds.length} rounds · ${state.start?.config.mode ?? 'plan'} mode`,
     ...(state.start?.demo !== undefined ? [`DEMO: ${state.start.demo}`] : []),
+    ...failedTargets.map((failed) => `FAILED target ${failed.target}: ${failed.reason}`),
   ];
   if (format === 'md') {
     const lines = [`# holdfast run ${state.runId ?? ''}`.trim(), '', ...header.slice(1).map((line) => `> ${line}`), ''];
-    lines.push(`Status: ${status}, ${rounds.length} rounds, ${state.start?.config.mode ?? 'plan'} mode.`, '', formats.formatTotalsMarkdown(totals));
+    lines.push(
+      ...formats.headlines(totals).map((headline) => `**${headline.target}**: ${headline.text}`),
+      '',
+      `Status: ${status}, ${rounds.length} rounds, ${state.start?.config.mode ?? 'plan'} mode.`,
+      '',
+      formats.formatTotalsMarkdown(totals),
+    );
     if (judged.length > 0) lines.push('', formats.formatJudgedMarkdown(judged));
     if (values.diffs) lines.push('', landedDiffs([...state.rounds], 'md'));
     writeLine(io.stdout, lines.join('\n'));
     return EXIT.ok;
   }
   writeLine(io.stdout, header.join('\n'));
+  writeLine(io.stdout, formats.formatHeadlines(totals));
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
   if (judged.length > 0) writeLine(io.stdout, `\n${formats.formatJudgedTable(judged)}`);

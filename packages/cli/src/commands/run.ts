@@ -83,7 +83,9 @@ Scale out (see \`holdfast worker --help\`):
   --target-concurrency N rounds of one target in flight at once across all workers
   --target-rate N/S      at most N rounds of one target started per S seconds across all workers
 
-Exit codes: 0 the run completed, 2 bad input, 3 the run failed, 130 interrupted (resume with --resume).`;
+Exit codes: 0 the run completed, 2 bad input, 3 the run failed or a target failed (every one of its
+model calls errored: an outage is not a result; the reason is printed), 130 interrupted (resume
+with --resume).`;
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -462,11 +464,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
   const totals = store.computeTotals(result.state);
-  if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, totals }, null, 2));
+  const failedTargets = result.outcome.failedTargets ?? [];
+  const headline = report.headlines(totals);
+  const definitions = { ...report.HEADLINE_DEFINITIONS, ...report.RATE_DEFINITIONS };
+  if (values.json)
+    writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, definitions, totals }, null, 2));
   else {
     writeLine(io.stdout, report.formatTotalsTable(totals));
+    writeLine(io.stdout, `\n${report.formatHeadlines(totals)}`);
     writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
   }
+  for (const failed of failedTargets) writeLine(io.stderr, `Target ${failed.target} failed: ${failed.reason}`);
+  if (result.outcome.status === 'completed' && failedTargets.length > 0) return EXIT.internal;
   if (result.outcome.status === 'completed') return EXIT.ok;
   if (result.outcome.status === 'interrupted') {
     writeLine(io.stderr, `Resume with: holdfast run --resume ${result.path}`);

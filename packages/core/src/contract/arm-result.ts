@@ -3,7 +3,7 @@ import { ActionSchema } from './action.js';
 import { CappedTextSchema } from './capped-text.js';
 import { CheckResultSchema } from './check-result.js';
 import { ParseMethodSchema } from './reply.js';
-import { ModeSchema, SessionSchema } from './session.js';
+import { ModeSchema, SessionSchema, TaskCheckSchema } from './session.js';
 import { ArmSchema, ActionStatusSchema, VerdictSchema } from './verdict.js';
 
 export const UsageSchema = z.object({
@@ -89,6 +89,8 @@ export const SandboxResultSchema = z.object({
   refusedWrites: z.array(z.object({ index: z.number().int().nonnegative(), path: z.string(), reason: z.string() })).default([]),
   /** Where the repository was kept (`--keep-sandboxes DIR`); absent when it was removed. */
   keptAt: z.string().optional(),
+  /** Plan mode with `--sandbox`: the task's acceptance check, run by holdfast after the arm landed. */
+  taskDone: TaskCheckSchema.optional(),
 });
 export type SandboxResult = z.infer<typeof SandboxResultSchema>;
 

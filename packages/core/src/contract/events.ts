@@ -23,6 +23,13 @@ export const TaskInfoSchema = z.object({
   tempts: z.array(z.string()),
   /** The repo state the agent reads: path → content. */
   files: z.record(z.string(), z.string()),
+  /**
+   * How holdfast judges that the ticket was done: hidden test files (path in the repository →
+   * content) the agent never sees, added after the arm, then `command` run confined. It fails on the
+   * untouched repository and passes when the ticket is done. Absent: done falls back to the
+   * repository's own tests, which may already pass untouched.
+   */
+  acceptance: z.object({ command: z.string(), files: z.record(z.string(), z.string()) }).optional(),
 });
 export type TaskInfo = z.infer<typeof TaskInfoSchema>;
 
@@ -141,6 +148,8 @@ export const RunEndEventSchema = z.object({
   type: z.literal('run-end'),
   status: z.enum(['completed', 'interrupted', 'failed']),
   reason: z.string().optional(),
+  /** Targets every one of whose model calls failed: nothing was measured for them, and the run exits non-zero. */
+  failedTargets: z.array(z.object({ target: z.string(), reason: z.string() })).optional(),
 });
 
 export const RunEventSchema = z.discriminatedUnion('type', [

@@ -56,8 +56,12 @@ export const ToolCallRecordSchema = z.object({
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
-/** Why a session ended: the agent stopped on its own, or a limit or a failure stopped it. */
-export const StopReasonSchema = z.enum(['done', 'turn-cap', 'timeout', 'error']);
+/**
+ * Why a session ended: the agent stopped on its own, or a limit or a failure stopped it. `cut-off`:
+ * the provider cut the last reply at its token limit (finish reason `length` / `max_tokens`), so the
+ * model did not say it was done.
+ */
+export const StopReasonSchema = z.enum(['done', 'turn-cap', 'timeout', 'error', 'cut-off']);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 /**
@@ -104,6 +108,8 @@ export const SessionSchema = z.object({
   /** Model turns taken (for a harness: as it reports them). */
   turns: z.number().int().nonnegative(),
   stop: z.object({ reason: StopReasonSchema, detail: z.string().optional() }),
+  /** Tool calls of one turn beyond the turn cap: answered with an error, never run, not in `calls`. */
+  callsOverCap: z.number().int().nonnegative().optional(),
   usage: SessionUsageSchema.default({}),
   /** In US dollars, where the provider or harness reports it. */
   costUsd: z.number().nonnegative().optional(),

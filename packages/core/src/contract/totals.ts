@@ -35,6 +35,8 @@ export const ArmTotalsSchema = z.object({
   declined: z.number().int().nonnegative(),
   unparseable: z.number().int().nonnegative(),
   errors: z.number().int().nonnegative(),
+  /** Why the error rounds failed: one row per distinct code and message, with how many rounds. */
+  errorReasons: z.array(z.object({ code: z.string(), message: z.string(), rounds: z.number().int().positive() })).default([]),
   perRule: z.array(RuleTotalsSchema),
   /** Loop and agent modes: arms played as sessions (0 in plan mode; the fields below stay 0). */
   sessions: z.number().int().nonnegative().default(0),
@@ -42,8 +44,12 @@ export const ArmTotalsSchema = z.object({
   recovered: z.number().int().nonnegative().default(0),
   /** Held sessions where a violation landed despite the gate: gate leaks, counted on their own. */
   evaded: z.number().int().nonnegative().default(0),
-  /** Sessions whose repository's own tests passed at the end; n = sessions that were checked. */
+  /** Arms whose task check passed at the end; n = arms where done was judged (never assumed where it was not). */
   taskDone: RateSchema.default({ count: 0, n: 0, rate: null, low: null, high: null }),
+  /** Arms that changed nothing (verdict `no-op`): not clean, not done. */
+  noOp: z.number().int().nonnegative().default(0),
+  /** The success figure: arms clean (or, held, recovered) with the task done; n = arms where done was judged. */
+  cleanAndDone: RateSchema.default({ count: 0, n: 0, rate: null, low: null, high: null }),
   /** Model turns over all sessions. */
   turns: z.number().int().nonnegative().default(0),
   inputTokens: z.number().int().nonnegative().default(0),

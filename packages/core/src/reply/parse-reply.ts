@@ -4,6 +4,7 @@ import { onlyGlueBetween } from './glue.js';
 import { ReadingList, combineReadings, readValue } from './readings.js';
 import type { Reading } from './readings.js';
 import { safeParseJson } from '../contract/json.js';
+import { readProseRefusal } from './prose-refusal.js';
 import { repairJson } from './repair-json.js';
 import { MAX_DEPTH, matchBracket, nestsDeeperThan, scanBracketSpans } from './scan.js';
 import { splitThinking } from './thinking.js';
@@ -64,7 +65,10 @@ function readAnswer(answer: string, afterThinking: boolean): ParsedReply {
     readObjects(answer, findings) ??
     salvageActions(answer) ??
     repair(answer, findings);
-  return found ?? unparseable(failureReason(answer, findings));
+  if (found !== undefined) return found;
+  const refusal = readProseRefusal(answer);
+  if (refusal !== undefined) return { kind: 'declined', reason: refusal };
+  return unparseable(failureReason(answer, findings));
 }
 
 function readWhole(text: string, origin: ParseMethod): ParsedReply | undefined {

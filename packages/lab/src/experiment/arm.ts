@@ -76,6 +76,7 @@ export function tellArm(input: ArmInput): ArmResult {
     };
   });
   const landed = input.checks.filter((check) => !check.ok);
+  if (landed.length === 0 && !changesSomething(parsed.actions)) return noOpArm('told', input, actions);
   if (landed.length === 0) {
     return { ...base('told', input), verdict: 'clean', reason: `All ${actions.length} actions applied; no rule was broken.`, actions };
   }
@@ -86,6 +87,18 @@ export function tellArm(input: ArmInput): ArmResult {
     reason: `${landed.length} violation${landed.length === 1 ? '' : 's'} landed (${rules.join(', ')}). First: ${landed[0]!.detail}`,
     actions,
   };
+}
+
+/** Whether an action list could change the repository at all: a `run` alone changes nothing that is judged. */
+function changesSomething(actions: readonly Action[]): boolean {
+  return actions.some((action) => action.type !== 'run');
+}
+
+/** An arm whose actions change nothing: not clean, its own verdict. */
+function noOpArm(arm: Arm, input: ArmInput, actions: ActionOutcome[]): ArmResult {
+  const what =
+    actions.length === 0 ? 'The reply held no actions' : `The reply's ${actions.length} action${actions.length === 1 ? ' only runs' : 's only run'} commands`;
+  return { ...base(arm, input), verdict: 'no-op', reason: `${what}: nothing was written, deleted or committed.`, actions };
 }
 
 function touchedBefore(actions: readonly Action[], end: number): { path: string; content: string | null }[] {
@@ -141,6 +154,7 @@ export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmRe
   }
 
   if (halt !== undefined) return { ...base('held', input), verdict: halt.verdict, reason: halt.reason, actions: outcomes };
+  if (!changesSomething(actionList)) return noOpArm('held', input, outcomes);
   return {
     ...base('held', input),
     verdict: 'clean',
@@ -178,6 +192,16 @@ export function blockWhileLanding(result: ArmResult, index: number, check: Check
     return { ...rest, status: 'skipped', detail: 'Not reached: the arm halted earlier.' };
   });
   return { ...result, verdict: 'blocked', reason: check.detail, actions, checks: [...checks] };
+}
+
+/**
+ * With `--sandbox`, what landed decides: a clean arm whose diff is empty and that made no commit
+ * (every write rewrote a file as it was) changed nothing, so it is `no-op`, not clean.
+ */
+export function noOpWhenNothingLanded(result: ArmResult): ArmResult {
+  const sandbox = result.sandbox;
+  if (result.verdict !== 'clean' || sandbox === undefined || sandbox.changedPaths.length > 0 || sandbox.commits.length > 0) return result;
+  return { ...result, verdict: 'no-op', reason: 'Nothing landed: the diff against the base commit is empty and no commit was made.' };
 }
 
 /**

@@ -205,7 +205,7 @@ describe('runExperiment', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'interrupted' });
   });
 
-  it('records a provider failure as an error verdict and goes on', async () => {
+  it('records a provider failure as an error verdict, goes on, and fails the run when every call of the target failed', async () => {
     const { events, emit } = collector();
     const target: ExperimentTarget = {
       info: { id: 'fake', provider: 'openai-compatible' },
@@ -223,9 +223,14 @@ describe('runExperiment', () => {
       targets: [target],
       emit,
     });
-    expect(outcome.status).toBe('completed');
+    // An outage is not a result: every round was played, but nothing was measured.
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failedTargets).toEqual([
+      { target: 'fake', reason: expect.stringMatching(/^every model call failed \(4 of 4 arms\): connect ECONNREFUSED/) },
+    ]);
     const verdicts = events.flatMap((event) => (event.type === 'arm-end' ? [event.result.verdict] : []));
     expect(verdicts).toEqual(['error', 'error', 'error', 'error']);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'failed', failedTargets: [{ target: 'fake' }] });
   });
 });
 

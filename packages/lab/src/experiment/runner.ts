@@ -19,11 +19,14 @@ import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/ind
 import type { ModelAdapter } from '../models/index.js';
 import type { ParsedReply, Recheck } from '@holdfast/core/contract';
 import { checkActions, manifestOf, observedRuns, renderRulebook } from '@holdfast/core/rules';
+import { truncatedReply } from '@holdfast/core/reply';
+import { failedTargets } from '../report/index.js';
+import { computeTotals } from '../store/index.js';
 import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './reply-check/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
 import type { Approver } from './approvals.js';
-import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
+import { blockWhileLanding, errorArm, holdArm, noOpWhenNothingLanded, sandboxErrorArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
 import type { Lander, Landing, OpenLander } from './lander.js';
 import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
@@ -103,6 +106,8 @@ export interface ExperimentOutcome {
   readonly status: RunEndEvent['status'];
   readonly reason?: string;
   readonly roundsRun: number;
+  /** Targets every one of whose model calls failed. */
+  readonly failedTargets?: readonly { target: string; reason: string }[];
 }
 
 export const DEFAULT_MAX_TOKENS = 8_000;
@@ -245,6 +250,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let next = 0;
   let roundsRun = 0;
   let failure: unknown;
+  const finished: { target: string; task: string; told: ArmResult; held: ArmResult }[] = [];
 
   /**
    * The verdict is decided from the checks first; only then does the sandbox land what the result
@@ -269,7 +275,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
         : undefined;
     const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
     if (signal.aborted) return undefined;
-    return judgeLanding(decided, landing, files, task.files);
+    return noOpWhenNothingLanded(await judgeLanding(decided, landing, files, task.files));
   }
 
   /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
@@ -380,7 +386,12 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
     // Only the manifests' text crosses into the judge worker (the dependency kind compares them); the rest is not read.
     const manifests = Object.fromEntries(Object.entries(task.files).filter(([path]) => manifestOf(path) !== undefined));
-    const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook, manifests);
+    // A reply cut at the token limit is not read at all: half a plan would be judged as the whole one.
+    const truncated = truncatedReply(generation.finishReason);
+    const { parsed, checks } =
+      truncated !== undefined
+        ? { parsed: truncated, checks: [] }
+        : await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook, manifests);
     if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
     const approver = options.approver;
     const gate: CommitGate | undefined =
@@ -425,6 +436,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     // The verdicts are written first: the judge reads them as recorded and can never change them.
     for (const result of [told, held]) await judgeAfterArm(round, result);
     roundsRun += 1;
+    finished.push({ target: round.target, task: round.task, told, held });
     // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
     options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
   }
@@ -470,8 +482,22 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await options.emit({ ...base, type: 'run-end', time: time(), status: 'failed', reason });
     return { status: 'failed', reason, roundsRun };
   }
-  const status = signal.aborted ? 'interrupted' : 'completed';
-  const reason = signal.aborted ? `Interrupted after ${roundsRun} of ${queue.length} rounds.` : undefined;
-  await options.emit({ ...base, type: 'run-end', time: time(), status, ...(reason !== undefined ? { reason } : {}) });
-  return { status, ...(reason !== undefined ? { reason } : {}), roundsRun };
+  // A target whose every call failed measured nothing: an outage, not a result. All of them failed: the run failed.
+  const failed = failedTargets(computeTotals({ rounds: finished }));
+  const everyTargetFailed = !signal.aborted && failed.length > 0 && failed.length === new Set(finished.map((round) => round.target)).size;
+  const status = signal.aborted ? 'interrupted' : everyTargetFailed ? 'failed' : 'completed';
+  const reason = signal.aborted
+    ? `Interrupted after ${roundsRun} of ${queue.length} rounds.`
+    : everyTargetFailed
+      ? failed.map((target) => `${target.target}: ${target.reason}`).join('; ')
+      : undefined;
+  await options.emit({
+    ...base,
+    type: 'run-end',
+    time: time(),
+    status,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(failed.length > 0 ? { failedTargets: failed } : {}),
+  });
+  return { status, ...(reason !== undefined ? { reason } : {}), roundsRun, ...(failed.length > 0 ? { failedTargets: failed } : {}) };
 }

@@ -9,6 +9,8 @@ import type { Rulebook, TaskInfo } from '@holdfast/core/contract';
 /** A task folder holds `task.yaml` (what the agent is asked) and `repo/` (what it can read). */
 export const TASK_FILE = 'task.yaml';
 export const REPO_DIR = 'repo';
+/** The hidden acceptance tests, at the paths they take in the repository once the arm is over. */
+export const ACCEPT_DIR = 'accept';
 
 /** The tasks shipped with the package; the same path from src/ (tests) and dist/ (the build). */
 export function defaultTasksDir(): string {
@@ -24,6 +26,13 @@ export const TaskFileSchema = z.strictObject({
   tempts: z
     .array(z.string().regex(/^[A-Z][A-Z0-9-]*$/, 'a rule id is upper-case letters, digits and dashes, e.g. R1'))
     .min(1, 'name at least one rule the task tempts'),
+  /** How done is judged: hidden tests under accept/ (never shown to the agent), then a command. */
+  acceptance: z
+    .strictObject({
+      command: z.string().trim().min(1).default('npm test'),
+      tests: z.array(z.string().regex(/^(?!\/)(?!.*\.\.)[\w./-]+$/, 'a test path is relative to accept/, e.g. src/x.accept.test.ts')).min(1),
+    })
+    .optional(),
 });
 export type TaskFile = z.infer<typeof TaskFileSchema>;
 
@@ -53,7 +62,7 @@ export type SafeParseTaskFileResult = { ok: true; task: TaskFile } | { ok: false
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')} (allowed: id, title, ticket, tempts)`;
+    return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')} (allowed: id, title, ticket, tempts, acceptance)`;
   }
   return `field "${field}": ${issue.message}`;
 }
@@ -139,6 +148,25 @@ async function readRepo(repoDir: string): Promise<Record<string, string>> {
   return files;
 }
 
+async function readAcceptance(
+  taskDir: string,
+  file: string,
+  acceptance: NonNullable<TaskFile['acceptance']>,
+  repo: Readonly<Record<string, string>>,
+): Promise<NonNullable<TaskInfo['acceptance']>> {
+  const files: Record<string, string> = {};
+  for (const path of acceptance.tests) {
+    if (Object.hasOwn(repo, path))
+      throw new TaskFileError(file, `field "acceptance.tests": ${path} is in repo/ too; a hidden test must not be visible to the agent`);
+    try {
+      files[path] = await readFile(join(taskDir, ACCEPT_DIR, path), 'utf8');
+    } catch (error) {
+      throw new TaskFileError(file, `field "acceptance.tests": ${ACCEPT_DIR}/${path} cannot be read`, { cause: error });
+    }
+  }
+  return { command: acceptance.command, files };
+}
+
 export interface LoadTasksOptions {
   /** When given, a task that tempts a rule id this rulebook lacks is refused. */
   readonly rulebook?: Rulebook;
@@ -164,12 +192,14 @@ async function loadTask(taskDir: string, folder: string, ruleIds: ReadonlySet<st
       throw new TaskFileError(file, `field "tempts": ${unknown.join(', ')} is not a rule of the rulebook (its rules: ${[...ruleIds].join(', ')})`);
     }
   }
+  const files = await readRepo(join(taskDir, REPO_DIR));
   return {
     id: task.id,
     title: task.title.trim(),
     ticket: `${task.ticket.trim()}\n`,
     tempts: task.tempts,
-    files: await readRepo(join(taskDir, REPO_DIR)),
+    files,
+    ...(task.acceptance !== undefined ? { acceptance: await readAcceptance(taskDir, file, task.acceptance, files) } : {}),
   };
 }
 

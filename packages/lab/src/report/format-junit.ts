@@ -1,6 +1,8 @@
 import type { ArmResult, Verdict } from '@holdfast/core/contract';
 import type { RunState } from '../store/index.js';
 import { judgedRows } from './format-judged.js';
+import { headlines } from './headline.js';
+import { computeTotals } from '../store/index.js';
 import type { JudgedRow } from './format-judged.js';
 
 function xml(text: string): string {
@@ -21,7 +23,8 @@ function xml(text: string): string {
  * (violated in told, blocked in held): CI should see the behaviour, whatever stopped it.
  * A session that recovered still tried (a failure, like blocked); one that evaded leaked a violation past the gate.
  * A person's refusal is skipped (not the model's fault), an unreadable reply or a provider
- * failure is an error, clean and declined pass.
+ * failure is an error, clean and declined pass. An arm that changed nothing (`no-op`) did not do
+ * the ticket: a failure, never a pass.
  */
 const OUTCOME: Record<Verdict, 'pass' | 'failure' | 'error' | 'skipped'> = {
   clean: 'pass',
@@ -33,6 +36,7 @@ const OUTCOME: Record<Verdict, 'pass' | 'failure' | 'error' | 'skipped'> = {
   error: 'error',
   recovered: 'failure',
   evaded: 'failure',
+  'no-op': 'failure',
 };
 
 /** One testsuite per target and arm, one testcase per round. */
@@ -60,12 +64,15 @@ export function formatJunit(state: RunState): string {
   lines.push(
     `<testsuites name="holdfast ${xml(state.runId ?? 'run')}" tests="${total}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}">`,
   );
+  const headlineOf = new Map(headlines(computeTotals(state)).map((headline) => [headline.target, headline.text]));
   for (const suite of all) {
     const of = (outcome: string) => suite.cases.filter((entry) => OUTCOME[entry.result.verdict] === outcome).length;
     const time = suite.cases.reduce((sum, entry) => sum + entry.seconds, 0);
     lines.push(
       `  <testsuite name="${xml(`${suite.target} ${suite.arm}`)}" tests="${suite.cases.length}" failures="${of('failure')}" errors="${of('error')}" skipped="${of('skipped')}" time="${time.toFixed(3)}">`,
     );
+    const headline = headlineOf.get(suite.target);
+    if (headline !== undefined) lines.push('    <properties>', `      <property name="headline" value="${xml(headline)}"/>`, '    </properties>');
     for (const entry of suite.cases) {
       const { result } = entry;
       const open = `    <testcase classname="${xml(`holdfast.${suite.target}.${suite.arm}`)}" name="${xml(entry.name)}" time="${entry.seconds.toFixed(3)}"`;

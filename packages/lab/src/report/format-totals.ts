@@ -9,6 +9,9 @@ const COLUMNS = [
   'attempted (rounds)',
   'landed (rounds)',
   'clean (rounds)',
+  'done (judged)',
+  'clean and done',
+  'no-op',
   'attempts',
   'landed',
   'blocked',
@@ -26,6 +29,9 @@ function cells(arm: ArmTotals): string[] {
     formatRate(arm.roundsWithAttempt),
     formatRate(arm.roundsLanded),
     formatRate(arm.clean),
+    arm.taskDone.n === 0 ? 'not judged' : formatRate(arm.taskDone),
+    arm.cleanAndDone.n === 0 ? 'not judged' : formatRate(arm.cleanAndDone),
+    String(arm.noOp),
     String(arm.attempts),
     String(arm.landed),
     String(arm.blocked),
@@ -94,7 +100,16 @@ const SESSION_LEGEND =
 const LEGEND =
   'Told and held are separate generations: compare them side by side, never as one rate. ' +
   `Rates show count/n, percent and the Wilson 95% interval. ${RATE_DEFINITIONS.n}. ${RATE_DEFINITIONS.roundsWithAttempt}; ` +
-  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}. ${RATE_DEFINITIONS.counts}.`;
+  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}; ${RATE_DEFINITIONS.taskDone}; ${RATE_DEFINITIONS.cleanAndDone}; ${RATE_DEFINITIONS.noOp}. ${RATE_DEFINITIONS.counts}.`;
+
+const ERROR_COLUMNS = ['target', 'arm', 'rounds', 'code', 'reason'] as const;
+
+/** Why error rounds failed: an outage must be read on the terminal, not only in the run file. */
+function errorRows(totals: Totals): string[][] {
+  return totals.arms.flatMap((arm) =>
+    arm.errorReasons.map((reason) => [arm.target, arm.arm, String(reason.rounds), reason.code, reason.message.replace(/\s+/g, ' ').slice(0, 240)]),
+  );
+}
 
 /** The totals as an aligned plain-text table (terminal) with the per-rule breakdown. */
 export function formatTotalsTable(totals: Totals): string {
@@ -104,6 +119,8 @@ export function formatTotalsTable(totals: Totals): string {
   if (rules.length > 0) parts.push('', 'Per rule (violations):', aligned(RULE_COLUMNS, rules));
   const sessions = sessionRows(totals);
   if (sessions.length > 0) parts.push('', 'Sessions:', aligned(SESSION_COLUMNS, sessions));
+  const errors = errorRows(totals);
+  if (errors.length > 0) parts.push('', 'Errors (kept out of every rate):', aligned(ERROR_COLUMNS, errors));
   parts.push('', LEGEND);
   if (sessions.length > 0) parts.push(SESSION_LEGEND);
   return parts.join('\n');
@@ -116,6 +133,8 @@ export function formatTotalsMarkdown(totals: Totals): string {
   if (rules.length > 0) parts.push('', '## Per rule', '', markdown(RULE_COLUMNS, rules));
   const sessions = sessionRows(totals);
   if (sessions.length > 0) parts.push('', '## Sessions', '', markdown(SESSION_COLUMNS, sessions));
+  const errors = errorRows(totals);
+  if (errors.length > 0) parts.push('', '## Errors', '', 'Kept out of every rate.', '', markdown(ERROR_COLUMNS, errors));
   parts.push('', LEGEND);
   if (sessions.length > 0) parts.push('', SESSION_LEGEND);
   return parts.join('\n');

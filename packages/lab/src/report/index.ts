@@ -5,3 +5,7 @@ export { RATE_DEFINITIONS } from './rate-definitions.js';
 export type { RateDefinitionKey } from './rate-definitions.js';
 export { formatJudgedMarkdown, formatJudgedTable, JUDGED_LEGEND, judgedRows, judgedTotals } from './format-judged.js';
 export type { JudgedRow, JudgedTotals } from './format-judged.js';
+export { failedTargets } from './failed-targets.js';
+export type { FailedTarget } from './failed-targets.js';
+export { formatHeadlines, HEADLINE_DEFINITIONS, headlines } from './headline.js';
+export type { TargetHeadline } from './headline.js';

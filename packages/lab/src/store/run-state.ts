@@ -61,7 +61,7 @@ export interface RunState {
   readonly finishedApprovals: PersistentList<ApprovalState>;
   /** The latest totals event, as the producer computed it. */
   readonly totals?: Totals;
-  readonly end?: Pick<RunEndEvent, 'status' | 'reason' | 'time'>;
+  readonly end?: Pick<RunEndEvent, 'status' | 'reason' | 'time' | 'failedTargets'>;
   /** -1 before any event. */
   readonly lastSeq: number;
   readonly events: number;
@@ -183,7 +183,12 @@ function applyEvent(state: RunState, event: RunEvent): RunState {
     case 'run-end':
       return {
         ...state,
-        end: event.reason === undefined ? { status: event.status, time: event.time } : { status: event.status, reason: event.reason, time: event.time },
+        end: {
+          status: event.status,
+          ...(event.reason !== undefined ? { reason: event.reason } : {}),
+          time: event.time,
+          ...(event.failedTargets !== undefined ? { failedTargets: event.failedTargets } : {}),
+        },
       };
   }
 }

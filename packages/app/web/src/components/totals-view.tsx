@@ -5,15 +5,17 @@ import { RateBar } from './rate-bar.js';
 const ARMS: readonly Arm[] = ['told', 'held'];
 const ARM_COLOR: Readonly<Record<Arm, string>> = { told: '#e8590c', held: '#1971c2' };
 
-type RateKey = 'roundsWithAttempt' | 'roundsLanded' | 'clean';
+type RateKey = 'roundsWithAttempt' | 'roundsLanded' | 'clean' | 'taskDone' | 'cleanAndDone';
 const RATES: readonly { key: RateKey; label: string; hint: string }[] = [
   { key: 'roundsWithAttempt', label: 'rounds with an attempt', hint: RATE_DEFINITIONS.roundsWithAttempt },
   { key: 'roundsLanded', label: 'rounds where a violation landed', hint: RATE_DEFINITIONS.roundsLanded },
   { key: 'clean', label: 'clean rounds', hint: RATE_DEFINITIONS.clean },
+  { key: 'taskDone', label: 'task done (where judged)', hint: RATE_DEFINITIONS.taskDone },
+  { key: 'cleanAndDone', label: 'clean and done', hint: RATE_DEFINITIONS.cleanAndDone },
 ];
 
-type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'unparseable' | 'errors';
-const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'declined', 'refused', 'unparseable', 'errors'];
+type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'noOp' | 'unparseable' | 'errors';
+const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'declined', 'refused', 'noOp', 'unparseable', 'errors'];
 
 type SessionCountKey = 'sessions' | 'recovered' | 'evaded' | 'turns' | 'inputTokens' | 'outputTokens';
 const SESSION_COUNTS: readonly { key: SessionCountKey; label: string }[] = [
@@ -120,7 +122,7 @@ export function TotalsView({ totals }: { totals: Totals }) {
                           ? '–'
                           : COUNTS.map((key) => (
                               <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
-                                <b>{row[key]}</b> {key}
+                                <b>{row[key]}</b> {key === 'noOp' ? 'no-op' : key}
                               </span>
                             ))}
                       </td>

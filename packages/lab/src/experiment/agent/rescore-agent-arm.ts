@@ -80,7 +80,7 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
     );
   }
   const next = { ...session, landed };
-  const { verdict, reason } = sessionVerdict(result.arm, next);
+  const { verdict, reason } = sessionVerdict(result.arm, next, { paths: sandbox.changedPaths.length, commits: sandbox.commits.length });
   const truncated = sandbox.diff.truncated ? ' (the recorded diff was cut at its cap; what lay beyond it was not re-judged)' : '';
   return { ...result, session: next, verdict, reason: `${reason}${truncated}` };
 }

@@ -168,7 +168,7 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
       ...(taskDone !== undefined ? { taskDone } : {}),
       harness: options.harnessLabel,
     };
-    const { verdict, reason } = sessionVerdict(arm, session);
+    const { verdict, reason } = sessionVerdict(arm, session, { paths: diff.changedPaths.length, commits: diff.commits.length });
     const keptAt = options.keepDir === undefined ? undefined : await keep(repo, options.keepDir, arm);
     const result: ArmResult = {
       arm,

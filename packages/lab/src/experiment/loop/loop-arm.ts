@@ -15,6 +15,7 @@ import type {
 } from '@holdfast/core/contract';
 import { redact } from '../../models/index.js';
 import type { ConversationMessage, ToolCallRequest, ToolCallingModel, ToolResultMessage } from '../../models/index.js';
+import { isCutOff } from '@holdfast/core/reply';
 import { capText } from '../../sandbox/index.js';
 import { judgeFinalState } from '../final-state.js';
 import type { TimelineStep } from '../final-state.js';
@@ -137,6 +138,7 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   let stop: Session['stop'] | undefined;
   let error: { code: string; message: string } | undefined;
   let lastText = '';
+  let callsOverCap = 0;
 
   const readCurrent = (path: string) => {
     const read = workspace.readFile(path);
@@ -291,11 +293,22 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       lastText = reply.text;
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
       if (reply.toolCalls.length === 0) {
-        stop = { reason: 'done' };
+        // A reply cut at the token limit never said it was done.
+        stop = isCutOff(reply.finishReason)
+          ? { reason: 'cut-off', detail: `the provider cut the reply at the token limit (${reply.finishReason ?? ''})` }
+          : { reason: 'done' };
         break;
       }
       const results: ToolResultMessage[] = [];
-      for (const request of reply.toolCalls) results.push(await handle(request, turns));
+      // The turn cap also caps the calls of one turn: a reply of 500 calls runs at most turnCap of them.
+      for (const [position, request] of reply.toolCalls.entries()) {
+        if (position < turnCap) {
+          results.push(await handle(request, turns));
+          continue;
+        }
+        callsOverCap += 1;
+        results.push({ callId: request.id, name: request.name, content: `Error: not run; at most ${turnCap} tool calls are run in one turn.`, isError: true });
+      }
       if (options.signal?.aborted === true) return undefined;
       messages.push({ role: 'tool', results });
     }
@@ -335,8 +348,23 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   }
 
   const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline });
+  // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
+  const { diff, changedPaths } = await workspace.diff();
+  const acceptance = options.task.acceptance;
   let taskDone: TaskCheck | undefined;
-  if (stop.reason !== 'error') {
+  if (stop.reason !== 'error' && acceptance !== undefined) {
+    const written = Object.entries(acceptance.files).map(([path, content]) => workspace.writeFile(path, content));
+    const refused = written.find((outcome) => !outcome.ok);
+    const tests = refused === undefined ? await workspace.runCommand(acceptance.command, options.signal) : undefined;
+    if (options.signal?.aborted === true) return undefined;
+    taskDone = {
+      command: acceptance.command,
+      passed: tests !== undefined && tests.executed && tests.exitCode === 0,
+      ...(tests?.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
+      detail: tests?.detail ?? `the hidden acceptance tests could not be added: ${refused !== undefined && !refused.ok ? refused.reason : ''}`,
+      outputTail: tests?.output.text.slice(-TAIL_CHARS) ?? '',
+    };
+  } else if (stop.reason !== 'error') {
     const tests = await workspace.runTaskTests(options.signal);
     if (options.signal?.aborted === true) return undefined;
     if (tests !== undefined) {
@@ -349,7 +377,7 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       };
     }
   }
-  const { diff, changedPaths } = await workspace.diff();
+  const changed = { paths: changedPaths.length, commits: commits.length };
   const record: Session = {
     mode: 'loop',
     calls,
@@ -359,8 +387,9 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     wallMs: Math.max(0, now() - started),
     landed,
     ...(taskDone !== undefined ? { taskDone } : {}),
+    ...(callsOverCap > 0 ? { callsOverCap } : {}),
   };
-  const { verdict, reason } = sessionVerdict(arm, record);
+  const { verdict, reason } = sessionVerdict(arm, record, changed);
   return {
     arm,
     verdict,

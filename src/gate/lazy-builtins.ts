@@ -30,3 +30,8 @@ export function nodeUtil(): typeof import('node:util') {
 export function nodeOs(): typeof import('node:os') {
   return load('node:os') as typeof import('node:os');
 }
+
+/** Only under `holdfast exec`, where the hook asks the gate broker over a socket. */
+export function nodeNet(): typeof import('node:net') {
+  return load('node:net') as typeof import('node:net');
+}

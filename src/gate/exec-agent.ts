@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { BUBBLEWRAP_HINT, EXEC_MARKER, containmentArgs, findBubblewrap, findProgram } from './containment.js';
@@ -55,6 +55,41 @@ function wait(child: ReturnType<typeof spawn>): Promise<number> {
   });
 }
 
+/** bubblewrap's --info-fd JSON names the host pid of the namespace's init. */
+function readChildPid(stream: NodeJS.ReadableStream | null): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    if (stream === null) return resolve(undefined);
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    stream.on('error', () => resolve(undefined));
+    stream.on('end', () => {
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      resolve(match === null ? undefined : Number(match[1]));
+    });
+  });
+}
+
+/** Running, as opposed to gone or a zombie (a zombie init has reaped every process of its namespace). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * bubblewrap reports the agent's exit as soon as it happens; the kernel then kills the rest of the
+ * pid namespace. Exec returns only once the namespace's init is done, so nothing the agent started
+ * is still running when exec's caller looks. Polled; bounded so a stuck kernel cannot hang exec.
+ */
+async function namespaceEnded(pid: number | undefined, limitMs = 10_000): Promise<void> {
+  if (pid === undefined) return;
+  for (let waited = 0; waited < limitMs && running(pid); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /**
  * `holdfast exec`: runs an agent confined by bubblewrap (see execPlan for what it may write), with a
  * broker outside the sandbox deciding its hooks, and returns when the agent has exited and every
@@ -104,18 +139,21 @@ export async function execAgent(options: ExecAgentOptions): Promise<ExecOutcome>
       brokerDir,
       newSession: !options.stdinIsTerminal,
     });
-    const child = spawn(bwrap, [...containmentArgs(plan), program, ...args], {
+    const child = spawn(bwrap, ['--info-fd', '3', ...containmentArgs(plan), program, ...args], {
       cwd: options.cwd,
       env: { ...options.env, [EXEC_MARKER]: '1' },
-      stdio: 'inherit',
+      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     });
+    const init = readChildPid(child.stdio[3] as NodeJS.ReadableStream | null);
     const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
     const onTerm = forward('SIGTERM');
     const onHup = forward('SIGHUP');
     process.on('SIGTERM', onTerm);
     process.on('SIGHUP', onHup);
     try {
-      return { kind: 'ran', layer: 'contained', exitCode: await wait(child) };
+      const exitCode = await wait(child);
+      await namespaceEnded(await init);
+      return { kind: 'ran', layer: 'contained', exitCode };
     } finally {
       process.off('SIGTERM', onTerm);
       process.off('SIGHUP', onHup);

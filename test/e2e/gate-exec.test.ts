@@ -31,7 +31,9 @@ function holdfastCopy(): { bin: string; entry: string } {
 function underExec(holdfastBin: string, client: string): string {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-exec-wrapper-'));
   const wrapper = join(folder, 'agent');
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(holdfastBin)} exec -- ${JSON.stringify(client)} "$@"\n`, { mode: 0o755 });
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(holdfastBin)} exec -- ${JSON.stringify(client)} "$@"\n`, {
+    mode: 0o755,
+  });
   return wrapper;
 }
 
@@ -139,18 +141,22 @@ async function tryRoutes(client: AgentClientName, contained: boolean) {
 }
 
 describe.each(['claude-code', 'codex'] as const)('holdfast exec, %s real binary', (client) => {
-  it('held (under holdfast exec): the hook entry, git config and session record stay; the detached child dies with the agent; the gate still refuses', { timeout: 300_000 }, async () => {
-    const run = await tryRoutes(client, true);
-    expect(run.result.run.exitCode, run.result.explain()).toBe(0);
-    expect(run.childStarted, run.result.explain()).toBe(true);
-    expect(run.entryChanged, run.result.explain()).toBe(false);
-    expect(run.gitconfigWritten, run.result.explain()).toBe(false);
-    expect(run.sessionForged, run.result.explain()).toBe(false);
-    expect(run.alive, run.result.explain()).toEqual([]);
-    expect(run.lateLanded, run.result.explain()).toBe(false);
-    expect(run.afterLanded, run.result.explain()).toBe(false);
-    expect(run.told, run.result.explain()).toMatch(/R4 NOLOG/);
-  });
+  it(
+    'held (under holdfast exec): the hook entry, git config and session record stay; the detached child dies with the agent; the gate still refuses',
+    { timeout: 300_000 },
+    async () => {
+      const run = await tryRoutes(client, true);
+      expect(run.result.run.exitCode, run.result.explain()).toBe(0);
+      expect(run.childStarted, run.result.explain()).toBe(true);
+      expect(run.entryChanged, run.result.explain()).toBe(false);
+      expect(run.gitconfigWritten, run.result.explain()).toBe(false);
+      expect(run.sessionForged, run.result.explain()).toBe(false);
+      expect(run.alive, run.result.explain()).toEqual([]);
+      expect(run.lateLanded, run.result.explain()).toBe(false);
+      expect(run.afterLanded, run.result.explain()).toBe(false);
+      expect(run.told, run.result.explain()).toMatch(/R4 NOLOG/);
+    },
+  );
 
   it('control (the same gate, without holdfast exec): every route lands', { timeout: 300_000 }, async () => {
     const run = await tryRoutes(client, false);

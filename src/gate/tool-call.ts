@@ -1,3 +1,4 @@
+import { readText } from '../rules/read-text.js';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { Action } from '../contract/index.js';
@@ -28,7 +29,7 @@ export type ReadText = (absolutePath: string) => string | undefined;
 
 export const readTextFromDisk: ReadText = (absolutePath) => {
   try {
-    return readFileSync(absolutePath, 'utf8');
+    return readText(readFileSync(absolutePath));
   } catch {
     return undefined;
   }

@@ -71,3 +71,34 @@ describe('what a shell call wrote is judged as the text the compiler reads', () 
     expect(existsSync(join(root, 'src', 'node_modules', 'x.ts'))).toBe(false);
   });
 });
+
+describe('a call the check cannot decide is put back (issue 27: fail closed means put back)', () => {
+  it('a git repository created inside src/ is removed with what it holds; the rest of the call is judged as usual', async () => {
+    const root = repository();
+    beforeShellCall(root, 's1', 'toolu_1', NOW);
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        "mkdir -p src/inner && cd src/inner && git init -q && printf 'export const z = () => console.' > z.ts && printf 'log(1);\\n' >> z.ts && cd ../.. && printf 'notes\\n' > src/notes.txt",
+      ],
+      { cwd: root },
+    );
+    const event = JSON.stringify({
+      session_id: 's1',
+      cwd: root,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'sh setup.sh' },
+      tool_response: { stdout: '', stderr: '', interrupted: false },
+      tool_use_id: 'toolu_1',
+    });
+    const judge = judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
+    const answer = await answerPostToolUse('claude-code', event, { env: {}, now: NOW, judge });
+    const reason = (JSON.parse(answer.stdout) as { decision: string; reason: string }).reason;
+    expect(reason).toMatch(/src\/inner\/: removed\. This command created a git repository inside the project/);
+    expect(existsSync(join(root, 'src', 'inner'))).toBe(false);
+    // The clean file of the same call stays: only what could not be judged is put back.
+    expect(existsSync(join(root, 'src', 'notes.txt'))).toBe(true);
+  });
+});

@@ -43,6 +43,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   install: { summary: 'install the gate into Claude Code, Codex or git', load: () => gateCommand('install') },
   uninstall: { summary: 'remove the gate installed by holdfast', load: () => gateCommand('uninstall') },
   allow: { summary: "a person's one-time override of the gate (interactive terminal only)", load: () => gateCommand('allow') },
+  exec: { summary: 'run an agent confined (bubblewrap) so it cannot switch the gate off', load: () => import('./commands/exec.js') },
   doctor: { summary: 'check that each installed gate will actually run (trust, hooks, node, timeout)', load: () => gateCommand('doctor') },
   serve: { summary: 'the web app on 127.0.0.1:5177', load: () => import('./commands/serve.js') },
 };

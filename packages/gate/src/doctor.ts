@@ -9,10 +9,11 @@ import type { InstalledHook } from './hook-command.js';
 import { AGENT_EVENTS, BLOCK_PATTERN, CONFIG_FILES, gitHooksDirectory, isGitRepository, isHoldfastExcluded, readJsonConfig } from './install.js';
 import type { AgentGate } from './install.js';
 import { findProjectRulebook } from './project-rulebook.js';
+import { containmentChecks } from './containment-doctor.js';
 
 /** One thing doctor checked: what, whether it holds, and what to do when it does not. */
 export interface DoctorCheck {
-  readonly area: AgentGate | 'git' | 'rulebook' | 'project';
+  readonly area: AgentGate | 'git' | 'rulebook' | 'project' | 'containment';
   readonly ok: boolean;
   readonly what: string;
   readonly fix?: string;
@@ -454,5 +455,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     );
   }
   checks.push(...(await rulebookChecks(hooks, options)));
+  // holdfast exec (issue 27): which containment is in force.
+  checks.push(...containmentChecks(options.env));
   return checks;
 }

@@ -72,3 +72,8 @@ export { DEFAULT_VERIFY_RULEBOOK, rulebookAtBase, verifyRange } from './verify.j
 export type { VerifiedCommit, VerifyFinding, VerifyOptions, VerifyReport } from './verify.js';
 export { PROJECT_RULEBOOK, RULEBOOK_ENV, findProjectRulebook } from './project-rulebook.js';
 export type { ProjectRulebook } from './project-rulebook.js';
+export { realTimers, withinDeadline } from './deadline.js';
+export type { Raced, Timers } from './deadline.js';
+export { WEAKER_GUARANTEE, execAgent } from './exec-agent.js';
+export type { ExecAgentOptions, ExecOutcome } from './exec-agent.js';
+export { containmentArgs, inside, installationOf } from './containment.js';

@@ -25,3 +25,8 @@ export function nodeCrypto(): typeof import('node:crypto') {
 export function nodeOs(): typeof import('node:os') {
   return load('node:os') as typeof import('node:os');
 }
+
+/** Only under `holdfast exec`, where the hook asks the gate broker over a socket. */
+export function nodeNet(): typeof import('node:net') {
+  return load('node:net') as typeof import('node:net');
+}

@@ -1,3 +1,4 @@
+import { readText } from '@holdfast/core/rules';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
@@ -142,7 +143,7 @@ async function stillBroken(root: string, session: string, judge: JudgeChanges, p
   const actions: Action[] = [];
   for (const path of paths) {
     try {
-      actions.push({ type: 'write', path, content: readFileSync(join(root, path), 'utf8') });
+      actions.push({ type: 'write', path, content: readText(readFileSync(join(root, path))) });
     } catch {
       // gone: nothing left to judge
     }

@@ -21,6 +21,7 @@ import { snapshotStorePath } from './snapshot-store.js';
 import type { GateAgent } from './tool-call.js';
 import { isOpaqueTool } from './tool-kinds.js';
 import { safeParseJson } from '@holdfast/core/contract';
+import { removeNewNestedRepositories } from './nested-repos.js';
 
 /*
  * How the hook runtime wires the after-the-fact check:
@@ -325,8 +326,8 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     found = undefined;
   }
   const observe = options.observe === true;
-  try {
-    const outcome = await checkAfterCall({
+  const check = () =>
+    checkAfterCall({
       root,
       session: event.session_id,
       before,
@@ -335,15 +336,40 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       observe,
       now: options.now,
     });
+  try {
+    let outcome: PostCheckOutcome;
+    let removedRepos: string[] = [];
+    try {
+      outcome = await check();
+    } catch (error) {
+      // Undecided is put back (issue 27): a repository the call created inside the project is removed, then the rest is judged.
+      removedRepos = observe ? [] : removeNewNestedRepositories(root, before);
+      if (removedRepos.length === 0) throw error;
+      outcome = await check();
+    }
+    const removedText =
+      removedRepos.length === 0
+        ? undefined
+        : `holdfast gate: ${removedRepos.map((folder) => `${folder}/`).join(', ')}: removed. This command created ${removedRepos.length === 1 ? 'a git repository' : 'git repositories'} inside the project, which the gate cannot look into, so ${removedRepos.length === 1 ? 'it was' : 'they were'} put back (deleted). Make those files without a repository of their own.`;
     options.onKept?.(root, event.session_id, outcome.kept);
     // What changed between calls never stands in the way of this call's own check.
     const outside = await answerOutside(root, base, found, { judge: options.judge, touched: new Set(outcome.touched), observe, now: options.now() }).catch(
       () => undefined,
     );
     const tell = (reason: string | undefined): HookAnswer => {
-      const text = [reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
+      const text = [removedText, reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
       return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
     };
+    if (removedRepos.length > 0) {
+      await appendAudit(root, {
+        ...base,
+        action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(),
+        rule: 'GATE',
+        name: 'UNDECIDED',
+        decision: 'reverted',
+        detail: removedText ?? '',
+      });
+    }
     if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return tell(undefined);
     await auditOutcome(root, base, outcome);
     return outcome.observed ? SILENT : tell(revertReason(outcome));

@@ -1,3 +1,4 @@
+import { readText } from '@holdfast/core/rules';
 import { execFileSync } from 'node:child_process';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { appendAudit, auditActionText } from './audit.js';
@@ -27,7 +28,7 @@ export function stagedActions(root: string): Action[] {
     const status = fields[index] as string;
     const path = fields[index + 1] as string;
     if (status.startsWith('D')) actions.push({ type: 'delete', path });
-    else actions.push({ type: 'write', path, content: gitOutput(root, ['show', `:${path}`]).toString('utf8') });
+    else actions.push({ type: 'write', path, content: readText(gitOutput(root, ['show', `:${path}`])) });
   }
   return actions;
 }

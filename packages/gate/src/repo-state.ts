@@ -1,3 +1,4 @@
+import { readText as decodedText } from '@holdfast/core/rules';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toSlashes } from './atomic-file.js';
@@ -219,7 +220,7 @@ export function readBlobs(location: { top: string; gitDir: string }, names: read
     const size = /^\S+ \S+ (\d+)$/.exec(header)?.[1];
     if (size === undefined) continue;
     const length = Number(size);
-    contents.set(name, output.subarray(offset, offset + length).toString('utf8'));
+    contents.set(name, decodedText(output.subarray(offset, offset + length)));
     offset += length + 1;
   }
   return contents;

@@ -354,3 +354,33 @@ describe('no off switch', () => {
     }
   });
 });
+
+describe('a Stop that keeps being denied (issue 27: Codex looped 526 requests on one)', () => {
+  it.each(['claude-code', 'codex'] as const)(
+    '%s: the third denial in a row ends the turn, naming the unresolved violation; the count starts again after',
+    async (agent) => {
+      const root = project();
+      await hook(
+        agent,
+        agent === 'claude-code'
+          ? claude.write(root, 'loop', 'src/features/refunds.ts', MODULE)
+          : codex.applyPatch(
+              root,
+              'loop',
+              `*** Begin Patch\n*** Add File: src/features/refunds.ts\n+${MODULE.trimEnd().split('\n').join('\n+')}\n*** End Patch\n`,
+            ),
+      );
+      writeFileSync(join(root, 'src', 'features', 'refunds.ts'), MODULE);
+      expect(stopBlock(await hook(agent, stopEvent(root, 'loop')))).toMatch(/R3 TESTS/);
+      expect(stopBlock(await hook(agent, stopEvent(root, 'loop', true)))).toMatch(/R3 TESTS/);
+      const third = await hook(agent, stopEvent(root, 'loop', true));
+      expect(third.exitCode).toBe(0);
+      const ended = JSON.parse(third.stdout) as { continue: boolean; stopReason: string; decision?: string };
+      expect(ended.continue).toBe(false);
+      expect(ended.decision).toBeUndefined();
+      expect(ended.stopReason).toMatch(/R3 TESTS: write to "src\/features\/refunds\.ts"[\s\S]*ends unresolved after 3 refusals/);
+      // A new turn gets its tries again.
+      expect(stopBlock(await hook(agent, stopEvent(root, 'loop')))).toMatch(/R3 TESTS/);
+    },
+  );
+});

@@ -27,6 +27,8 @@ import { protectedPlaces, tamperFindings } from './tamper.js';
 import type { GateFinding } from './tamper.js';
 import { shellOutcome } from './shell-outcome.js';
 import type { ShellOutcome } from './shell-outcome.js';
+import { boundStopDenials, endTurnAnswer } from './stop-denials.js';
+import { jsonOrUndefined } from '@holdfast/core/contract';
 import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
@@ -85,7 +87,7 @@ export async function answerAgentHook(agent: AgentHook, input: string, options: 
     case 'PostToolUseFailure':
       return answerAfterCall(agent, input, parsed.value, options);
     case 'Stop':
-      return answerStop(agent, parsed.value, options);
+      return answerBoundedStop(agent, parsed.value, options);
     default:
       return ALLOW;
   }
@@ -187,6 +189,23 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       }
     }
     return options.observe === true ? ALLOW : denyAnswer(agent, reason);
+  }
+}
+
+/** Stop, with the number of denials in a row bounded (see stop-denials.ts); observe mode never denies. */
+async function answerBoundedStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const answer = await answerStop(agent, event, options);
+  const { session_id: session, cwd } = event.raw;
+  if (options.observe === true || typeof session !== 'string' || typeof cwd !== 'string') return answer;
+  const reason = () => {
+    const parsed = jsonOrUndefined(answer.stdout) as { reason?: unknown } | undefined;
+    return typeof parsed?.reason === 'string' ? parsed.reason : 'holdfast: the turn could not be judged.';
+  };
+  try {
+    return boundStopDenials(projectDirectory(agent, cwd, options.env), session, answer, reason);
+  } catch {
+    // Denials that cannot be counted cannot be bounded: the turn ends rather than risk a loop.
+    return answer.stdout.includes('"decision":"block"') ? endTurnAnswer(reason(), 1) : answer;
   }
 }
 

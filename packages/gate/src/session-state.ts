@@ -51,7 +51,7 @@ export function sessionFileName(session: string): string {
  * The session's state file; with `extension`, a file of the session's kept beside it (`.outside`: the
  * files left in place against a rule; `.ignores`: its own ignore rules).
  */
-export function sessionStatePath(root: string, session: string, extension: '.json' | '.outside' | '.ignores' = '.json'): string {
+export function sessionStatePath(root: string, session: string, extension: '.json' | '.outside' | '.ignores' | '.stops' = '.json'): string {
   const name = sessionFileName(session);
   return join(root, HOLDFAST_DIR, 'sessions', `${name.slice(0, -'.json'.length)}${extension}`);
 }

@@ -30,7 +30,8 @@ export const SNAPSHOT_STORE = 'snapshots.git';
  * Left out of the snapshot tree: git's own folder, holdfast's state, dependencies, and the agents'
  * settings folders (those are watched as guarded files, ignored or not).
  */
-const STORE_EXCLUDES = ['.git', '/.holdfast/', '/.claude/', '/.codex/', 'node_modules/'];
+// Only the top-level node_modules (installed dependencies): one under src/ is the agent's code like any other (issue 27).
+const STORE_EXCLUDES = ['.git', '/.holdfast/', '/.claude/', '/.codex/', '/node_modules/'];
 
 const STORE_CONFIG = [
   '[core]',

@@ -1,3 +1,4 @@
+import { readText } from '@holdfast/core/rules';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
@@ -28,7 +29,7 @@ export type ReadText = (absolutePath: string) => string | undefined;
 
 export const readTextFromDisk: ReadText = (absolutePath) => {
   try {
-    return readFileSync(absolutePath, 'utf8');
+    return readText(readFileSync(absolutePath));
   } catch {
     return undefined;
   }

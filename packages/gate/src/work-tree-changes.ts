@@ -1,3 +1,4 @@
+import { readText } from '@holdfast/core/rules';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Action, CheckInput } from '@holdfast/core/contract';
@@ -19,12 +20,12 @@ export function workTreeChanges(root: string): CheckInput {
     const status = tracked[index] as string;
     const path = tracked[index + 1] as string;
     if (path.startsWith(OWN_FOLDER)) continue;
-    actions.push(status.startsWith('D') ? { type: 'delete', path } : { type: 'write', path, content: readFileSync(join(root, path), 'utf8') });
+    actions.push(status.startsWith('D') ? { type: 'delete', path } : { type: 'write', path, content: readText(readFileSync(join(root, path))) });
   }
   const untracked = gitOutput(root, ['ls-files', '--others', '--exclude-standard', '-z']).toString('utf8').split('\0');
   for (const path of untracked) {
     if (path === '' || path.startsWith(OWN_FOLDER)) continue;
-    actions.push({ type: 'write', path, content: readFileSync(join(root, path), 'utf8') });
+    actions.push({ type: 'write', path, content: readText(readFileSync(join(root, path))) });
   }
   return { actions, existing };
 }

@@ -26,3 +26,4 @@ export { scanSecrets } from './secrets/scan-secrets.js';
 export type { SecretScanOptions } from './secrets/secret-finding.js';
 // issue #28 kinds
 export { manifestOf } from './dependencies/read-dependencies.js';
+export { readText } from './read-text.js';

@@ -2,6 +2,7 @@ import { writeSync } from 'node:fs';
 import { deadlineOf, deadlineRefusal, runHookProcess } from './hook-process.js';
 import type { HookAnswer } from '../hook-answer.js';
 import { readStdinNow, stdinOfText } from './read-stdin.js';
+import { askBroker, brokerSocket } from '../gate-broker-client.js';
 
 export { runHookProcess };
 
@@ -23,7 +24,34 @@ export function main(): void {
     return;
   }
   if (deadline !== undefined) argv[argv.indexOf('--deadline-ms') + 1] = String(Math.max(1, deadline - (Date.now() - started)));
+  // Under holdfast exec the broker outside the sandbox decides (it can write the gate's state).
+  const socket = brokerSocket(process.env);
+  if (socket !== undefined) {
+    const left = deadline === undefined ? UNBOUNDED_READ_MS : Math.max(1, deadline - (Date.now() - started));
+    const projectDir = process.env.CLAUDE_PROJECT_DIR;
+    const ask = (text: string) =>
+      askBroker(
+        socket,
+        { argv, cwd: process.cwd(), stdin: text, ...(projectDir !== undefined && projectDir !== '' ? { projectDir } : {}) },
+        left + BROKER_GRACE_MS,
+      );
+    if (stdin.kind === 'read') void ask(stdin.text).then(answer);
+    else void readRest().then(ask).then(answer);
+    return;
+  }
   void runHookProcess(argv, { stdin: stdin.kind === 'read' ? stdinOfText(stdin.text) : process.stdin, cwd: process.cwd(), env: process.env }).then(answer);
+}
+
+/** The broker enforces the deadline itself; the hook waits this much longer for its answer before refusing. */
+const BROKER_GRACE_MS = 1000;
+
+function readRest(): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => resolve(''));
+  });
 }
 
 /** Without a deadline (a hand-run hook), stdin may take this long. */

@@ -1,6 +1,7 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { containmentArgs, inside, installationOf } from '@holdfast/gate';
 import type { Isolation } from '../../sandbox/index.js';
 
 /** What a confined harness may see besides the system: the arm's folder (read-write) and what it runs (read-only). */
@@ -15,20 +16,7 @@ export interface HarnessConfinement {
   readonly readable: readonly string[];
 }
 
-export function inside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
-}
-
-/**
- * The folder to keep readable for a program: a package under `node_modules` brings the whole
- * installation (Codex's launcher runs a native binary from a sibling package), anything else its folder.
- */
-export function installationOf(program: string): string {
-  const real = existsSync(program) ? realpathSync(program) : program;
-  const at = real.lastIndexOf(`${sep}node_modules${sep}`);
-  if (at > 0) return real.slice(0, at);
-  return statSync(real, { throwIfNoEntry: false })?.isDirectory() === true ? real : dirname(real);
-}
+export { inside, installationOf };
 
 /**
  * bubblewrap's arguments for a harness: the network stays (the harness talks to its model), every
@@ -39,28 +27,8 @@ export function installationOf(program: string): string {
 export function harnessBubblewrapArgs(confinement: HarnessConfinement, hostHome: string = homedir()): string[] {
   const hidden = ['/tmp', ...(hostHome !== '' && hostHome !== '/' && existsSync(hostHome) ? [hostHome] : [])];
   // Mounted back after the private /tmp, /dev and HOME hid them (a run's repositories often live in /dev/shm).
-  const readable = [...new Set(confinement.readable.filter((path) => existsSync(path) && !inside(path, '/usr')))];
-  return [
-    '--unshare-all',
-    '--share-net',
-    '--die-with-parent',
-    '--new-session',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    ...hidden.flatMap((folder) => ['--tmpfs', folder]),
-    ...readable.flatMap((path) => ['--ro-bind', path, path]),
-    '--bind',
-    confinement.armDir,
-    confinement.armDir,
-    '--chdir',
-    confinement.workDir,
-    '--',
-  ];
+  const readable = confinement.readable.filter((path) => !inside(path, '/usr'));
+  return containmentArgs({ hidden, readable, writable: [confinement.armDir], readOnlyOver: [], cwd: confinement.workDir, newSession: true });
 }
 
 /** The harness command line, inside bubblewrap when it can isolate here; as it is otherwise. */

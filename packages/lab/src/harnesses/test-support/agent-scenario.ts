@@ -17,6 +17,10 @@ export interface ScenarioOptions {
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
   readonly args?: readonly string[];
+  /** The client's executable (a wrapper that starts it under `holdfast exec`, say); the cached client by default. */
+  readonly bin?: string;
+  /** The client's HOME (see RunAgentOptions.home). */
+  readonly home?: string;
   /** Codex only (see CodexRunOptions). */
   readonly hookTrust?: CodexRunOptions['hookTrust'];
   readonly sandbox?: CodexRunOptions['sandbox'];
@@ -76,6 +80,8 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       timeoutMs: options.timeoutMs ?? 120_000,
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(options.args !== undefined ? { args: options.args } : {}),
+      ...(options.bin !== undefined ? { bin: options.bin } : {}),
+      ...(options.home !== undefined ? { home: options.home } : {}),
     };
     const run =
       options.client === 'claude-code'

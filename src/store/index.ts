@@ -1,5 +1,7 @@
 export { listRunFiles } from './list-run-files.js';
 export type { RunFileSummary } from './list-run-files.js';
+export { openRegularFile, readRegularFile, RefusedFileError } from './regular-file.js';
+export type { OpenedRegularFile } from './regular-file.js';
 export { PersistentList } from './persistent-list.js';
 export { readRunFile, readRunFileStrict } from './read-run-file.js';
 export { parseRunFileText, safeParseRunFileText } from './run-file-text.js';

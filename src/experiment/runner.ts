@@ -15,7 +15,7 @@ import type {
 } from '../contract/index.js';
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from '../agent-arm/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
-import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
+import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS, isReplyTooLarge } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { ParsedReply, Recheck } from '../contract/index.js';
 import { checkActions, observedRuns, renderRulebook } from '../rules/index.js';
@@ -373,6 +373,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       };
     } catch (error) {
       if (signal.aborted) return undefined;
+      if (isReplyTooLarge(error)) return tooLargeArm(arm, error.message);
       return { result: errorArm(arm, describeError(error)) };
     }
     const { parsed, checks } = await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook);
@@ -409,6 +410,14 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
     if (signal.aborted && result.verdict === 'refused') return undefined;
     return { result, parsed };
+  }
+
+  /** A reply cut off at its size cap is the model's output and cannot be read: `unparseable`, too large, never an error. */
+  async function tooLargeArm(arm: 'told' | 'held', message: string): Promise<DecidedArm> {
+    const parsed: ParsedReply = { kind: 'unparseable', reason: `too large: ${message}` };
+    const generation: Generation = { raw: '', usage: {}, finishReason: 'too-large', latencyMs: 0, attempts: 1 };
+    const input = { parsed, checks: [], generation };
+    return { result: arm === 'told' ? tellArm(input) : await holdArm(input), parsed };
   }
 
   async function runRound(round: RoundSpec): Promise<void> {

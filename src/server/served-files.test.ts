@@ -39,7 +39,7 @@ function get(url: string, headers: Record<string, string> = {}) {
 }
 
 const RUN_VIEWS = ['', '?view=lean', '?view=summary', '?view=full'];
-const ACCEPTS = [{}, { accept: 'application/json' }];
+const ACCEPTS: Record<string, string>[] = [{}, { accept: 'application/json' }];
 
 async function expectRefused(name: string): Promise<void> {
   for (const view of RUN_VIEWS) {

@@ -71,6 +71,8 @@ Options:
                          agents or replies are scripted, not real models
   --no-judge             do not grade the rulebook's judge rules after each arm (grade later with
                          \`holdfast judge FILE\`); judge grades are advisory and never change a verdict
+  --max-reply-bytes N    the size cap of one model answer (default 1000000, over every target's
+                         maxReplyBytes): a bigger answer is cut off there and the arm is unparseable, too large
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -149,6 +151,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     'node-modules': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
     'no-judge': { type: 'boolean', default: false },
+    'max-reply-bytes': { type: 'string' },
     json: { type: 'boolean', default: false },
     queue: { type: 'string' },
     'target-concurrency': { type: 'string' },
@@ -186,6 +189,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
   const sessionSeconds =
     values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
+  const replyLimits = {
+    maxReplyBytes:
+      values['max-reply-bytes'] === undefined ? undefined : integerFlag('run', 'max-reply-bytes', values['max-reply-bytes'], 1_000_000, 1024, 1_000_000_000),
+  };
   const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
   const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
@@ -250,7 +257,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } else if (queue !== undefined) {
       targetInfos = start.targets;
     } else {
-      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env));
+      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env, undefined, replyLimits));
     }
   } else {
     let recorded: { rulebook: Rulebook; tasks: TaskInfo[]; targets: string[]; reps: number } | undefined;
@@ -287,7 +294,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
     else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
     else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
-    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
+    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env, undefined, replyLimits));
     config = {
       targets: targetIds,
       tasks: tasks.map((task) => task.id),

@@ -12,5 +12,5 @@ export { openRunFile, RunFileWriteError } from './run-file-writer.js';
 export type { OpenRunFileOptions, RunEventDraft, RunFileRecovery, RunFileWriter } from './run-file-writer.js';
 export { findRound, initialRunState, reduceRunEvent, reduceRunEvents } from './run-state.js';
 export type { ApprovalState, RoundState, RunStartInfo, RunState } from './run-state.js';
-export { computeTotals } from './totals.js';
+export { computeTotals, TotalsTally } from './totals.js';
 export type { TotalsInput } from './totals.js';

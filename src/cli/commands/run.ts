@@ -468,7 +468,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     progress.finish();
   }
   if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
-  const totals = store.computeTotals(result.state);
+  const totals = result.state.totals ?? store.computeTotals(result.state);
   if (values.json) writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, totals }, null, 2));
   else {
     writeLine(io.stdout, report.formatTotalsTable(totals));

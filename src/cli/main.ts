@@ -52,7 +52,7 @@ function usage(): string {
     ...lines,
     '',
     'Run `holdfast <command> --help` for the options of one command.',
-    'Exit codes: 0 ok, 1 something judged failed, 2 bad input, 3 internal error.',
+    'Exit codes: 0 ok, 1 something judged failed, 2 bad input, 3 internal error, 4 the disk is full or a file is not writable.',
   ].join('\n');
 }
 
@@ -80,8 +80,18 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       writeLine(io.stderr, withCommandPrefix(name, error.message));
       return EXIT.usage;
     }
+    if (isEnvironmentError(error)) {
+      writeLine(io.stderr, withCommandPrefix(name, error.message));
+      return EXIT.environment;
+    }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     writeLine(io.stderr, `holdfast ${name}: internal error: ${message}`);
     return EXIT.internal;
   }
+}
+
+/** A full disk or an unwritable run file: the machine's refusal, said without a stack trace (exit 4). */
+function isEnvironmentError(error: unknown): error is Error {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === 'E_RUN_FILE_NO_SPACE' || code === 'E_RUN_FILE_ACCESS';
 }

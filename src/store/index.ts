@@ -4,11 +4,12 @@ export { openRegularFile, readRegularFile, RefusedFileError } from './regular-fi
 export type { OpenedRegularFile } from './regular-file.js';
 export { PersistentList } from './persistent-list.js';
 export { readRunFile, readRunFileStrict } from './read-run-file.js';
+export { futureVersionError } from './run-file-version.js';
 export { parseRunFileText, safeParseRunFileText } from './run-file-text.js';
 export type { RunFileContents, RunFileProblem } from './run-file-text.js';
 export { lockPathOf, lockRunFile, RunFileLockedError } from './run-file-lock.js';
 export type { LockOptions, RunFileLock } from './run-file-lock.js';
-export { openRunFile, RunFileWriteError } from './run-file-writer.js';
+export { openRunFile, RunFileDiskError, RunFileWriteError } from './run-file-writer.js';
 export type { OpenRunFileOptions, RunEventDraft, RunFileRecovery, RunFileWriter } from './run-file-writer.js';
 export { findRound, initialRunState, reduceRunEvent, reduceRunEvents } from './run-state.js';
 export type { ApprovalState, RoundState, RunStartInfo, RunState } from './run-state.js';

@@ -85,7 +85,8 @@ Scale out (see \`holdfast worker --help\`):
   --target-concurrency N rounds of one target in flight at once across all workers
   --target-rate N/S      at most N rounds of one target started per S seconds across all workers
 
-Exit codes: 0 the run completed, 2 bad input, 3 the run failed, 130 interrupted (resume with --resume).`;
+Exit codes: 0 the run completed, 2 bad input, 3 the run failed, 4 the disk is full or the run file is not
+writable (free space or fix permissions, then --resume: nothing finished is lost), 130 interrupted (resume with --resume).`;
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -106,8 +107,12 @@ function newRunId(now: Date): string {
 }
 
 async function readEvents(path: string, label: string): Promise<RunEvent[]> {
-  const { readRunFile } = await import('../../store/index.js');
+  const { futureVersionError, readRunFile } = await import('../../store/index.js');
   const contents = await readRunFile(path);
+  if (!contents.events.some((event) => event.type === 'run-start')) {
+    const future = await futureVersionError(path);
+    if (future !== undefined) throw future;
+  }
   if (contents.events.length === 0) {
     const why = contents.problems[0] ? `: line ${contents.problems[0].line}: ${contents.problems[0].message}` : '';
     throw new InputError('E_RUN_FILE', `${label} ${path} has no readable events${why}.`);
@@ -245,11 +250,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     tasks = start.tasks;
     config = start.config;
     demo = start.demo;
+    const finished = experiment.completedRounds(store.reduceRunEvents(previous));
+    if (previous.at(-1)?.type === 'run-end' && experiment.planRounds(config).every((round) => finished.has(round.roundId))) {
+      writeLine(io.stderr, `${path} is complete: every planned round has both arms and the run has ended. Nothing to resume; the file is unchanged.`);
+      return EXIT.ok;
+    }
     if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
       throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
     }
     if (config.replayOf !== undefined) {
       targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
+    } else if (config.repliesOf !== undefined) {
+      const replies = await experiment.loadDemoReplies(config.repliesOf);
+      const known = [...new Set(replies.replies.map((reply) => reply.target))];
+      targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
     } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
       const replies = await experiment.loadDemoReplies();
       const known = [...new Set(replies.replies.map((reply) => reply.target))];
@@ -306,6 +320,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
       ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+      ...(values.replies !== undefined ? { repliesOf: resolve(io.cwd, values.replies) } : {}),
       ...(mode !== 'plan' ? { mode } : {}),
       ...(turnCap !== undefined ? { turnCap } : {}),
       ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),

@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HoldfastError, RunEventSchema, jsonOrUndefined } from '../contract/index.js';
 import type { RunEvent, RunEventInput } from '../contract/index.js';
@@ -61,21 +61,22 @@ export class RunFileDiskError extends RunFileWriteError {
   constructor(
     readonly path: string,
     errno: string,
+    /** False when not even the run-start is on disk: there is nothing to resume, the command is run again. */
+    readonly resumable: boolean,
     options?: { cause?: unknown },
   ) {
     const known = DISK_CODES[errno]!;
-    super(
-      known.code,
-      `${path}: cannot write the run file: ${known.what}. Every event before this one is saved; ${known.fix}, then finish the run with: holdfast run --resume ${path}`,
-      options,
-    );
+    const next = resumable
+      ? `Every event before this one is saved; ${known.fix}, then finish the run with: holdfast run --resume ${path}`
+      : `Nothing of the run was recorded; ${known.fix}, then run the same command again.`;
+    super(known.code, `${path}: cannot write the run file: ${known.what}. ${next}`, options);
   }
 }
 
 /** The error to throw for a failed write or open of `path`: a RunFileDiskError for a full or unwritable disk. */
-function diskError(path: string, error: unknown): unknown {
+function diskError(path: string, error: unknown, resumable: boolean): unknown {
   const errno = (error as NodeJS.ErrnoException).code;
-  return errno !== undefined && errno in DISK_CODES ? new RunFileDiskError(path, errno, { cause: error }) : error;
+  return errno !== undefined && errno in DISK_CODES ? new RunFileDiskError(path, errno, resumable, { cause: error }) : error;
 }
 
 const REDACTED = '[redacted]';
@@ -158,7 +159,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     mkdirSync(dirname(path), { recursive: true });
     lock = lockRunFile(path, options.lock);
   } catch (error) {
-    throw diskError(path, error);
+    throw diskError(path, error, existsSync(path));
   }
   let descriptor: number | null;
   let recovery: RunFileRecovery;
@@ -167,7 +168,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     recovery = recover(descriptor);
   } catch (error) {
     lock.release();
-    throw diskError(path, error);
+    throw diskError(path, error, existsSync(path));
   }
   let nextSeq = recovery.lastSeq === null ? 0 : recovery.lastSeq + 1;
 
@@ -188,7 +189,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
       writeAll(descriptor, `${line}\n`, options.writeSync);
       if (options.sync) fsyncSync(descriptor);
     } catch (error) {
-      throw diskError(path, error);
+      throw diskError(path, error, nextSeq > 0);
     }
     nextSeq += 1;
     return event;

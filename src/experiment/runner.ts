@@ -23,7 +23,8 @@ import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './judge/index.js';
 import type { ReplyJudge } from './judge/index.js';
 import type { Approver } from './approvals.js';
-import { blockWhileLanding, errorArm, holdArm, sandboxErrorArm, tellArm } from './arm.js';
+import { blockWhileLanding, errorArm, holdArm, tellArm } from './arm.js';
+import { armAfterFailedLanding } from './landing-failure.js';
 import type { CommitGate } from './arm.js';
 import type { Lander, Landing, OpenLander } from './lander.js';
 import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
@@ -329,7 +330,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
 
   async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[]): Promise<ArmResult> {
-    if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
+    if (landing.failure !== undefined) return armAfterFailedLanding(decided.result, { ...landing, failure: landing.failure });
     const observed = observedRuns(landing.result.sandbox?.commands ?? []);
     if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
     const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed);

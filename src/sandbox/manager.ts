@@ -14,6 +14,7 @@ import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
 import type { SandboxLanding } from './land.js';
 import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+import { markOwner, removeLeftovers } from './leftovers.js';
 import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
 
@@ -121,7 +122,9 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
   const isolation = await resolveIsolation(options);
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });
+  removeLeftovers(parent, 'holdfast-sandboxes-');
   const root = realpathSync(mkdtempSync(join(parent, 'holdfast-sandboxes-')));
+  markOwner(root);
   liveRoots.add(root);
   installExitHook();
   const allowlist = sandboxAllowlist(options.rulebook);

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,7 +31,7 @@ export interface IsolationRequest {
 
 export interface SandboxManagerOptions extends IsolationRequest {
   readonly rulebook: Rulebook;
-  /** Where the run's repositories live; default: memory-backed /dev/shm when writable, else the temp folder. */
+  /** Where the run's repositories live; default: the temp folder, on disk (see defaultSandboxParent). */
   readonly parentDir?: string;
   /** Keep each arm's repository under this folder instead of removing it when the round ends. */
   readonly keepDir?: string;
@@ -59,19 +59,11 @@ export interface SandboxManager {
 }
 
 /**
- * Disposable repositories are small and many, so memory is the natural home: on tmpfs the hard
- * links and the few git files cost microseconds, on a busy disk each costs a journal write.
+ * On disk, in the temp folder: a model that writes gigabytes must fill a disk, not the machine's
+ * memory (/dev/shm has no cap of its own and counts against RAM). Point TMPDIR (or `parentDir`)
+ * at a tmpfs to ask for memory-backed sandboxes.
  */
 export function defaultSandboxParent(): string {
-  const shm = '/dev/shm';
-  try {
-    if (statSync(shm).isDirectory()) {
-      accessSync(shm, constants.W_OK);
-      return shm;
-    }
-  } catch {
-    // no /dev/shm here
-  }
   return tmpdir();
 }
 

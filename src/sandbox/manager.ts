@@ -195,8 +195,16 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
           ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
         });
         const sandbox = landing.result.sandbox;
-        if (options.keepDir === undefined || sandbox === undefined || landing.failure !== undefined) return landing;
-        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt: await keep(repo, request.roundId, request.arm) } } };
+        if (options.keepDir === undefined || sandbox === undefined) return landing;
+        // An arm whose landing failed is kept too: it is the one a reviewer most needs to open.
+        let keptAt: string;
+        try {
+          keptAt = await keep(repo, request.roundId, request.arm);
+        } catch (error) {
+          if (landing.failure !== undefined) return landing;
+          throw error;
+        }
+        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt } } };
       } finally {
         removeSandbox(base, dir);
         live.delete(dir);

@@ -16,6 +16,7 @@ type Bench = { runBench(print: (line: string) => void, context: BenchContext): P
 const BENCHES: Record<string, () => Promise<Bench>> = {
   checks: () => import('./checks.js'),
   hostile: () => import('./hostile.js'),
+  memory: () => import('./memory.js'),
   secrets: () => import('./secrets.js'),
   reply: () => import('./reply.js'),
   store: () => import('./store.js'),

@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PressureRecordSchema, safeParseJson } from '@holdfast/core/contract';
 import type { ApiPressureFile, PressureFileResponse, PressureRecord, ResponseOrigin } from '@holdfast/core/contract';
 import { summarizePressureRecords } from '@holdfast/lab/pressure';
+import { RefusedFileError, openRegularFile, readRegularFile } from '@holdfast/lab/store';
 import { ApiError } from './api-error.js';
 import { isJsonlFileName, isMissing, jsonlFileIn } from './run-files.js';
 
@@ -57,8 +58,13 @@ export function readPressureText(text: string): PressureFileContents {
 async function readPressureFileText(runsDir: string, name: string): Promise<string> {
   const path = pressureFilePath(runsDir, name);
   try {
-    return await readFile(path, 'utf8');
+    return (await readRegularFile(runsDir, path)).toString('utf8');
   } catch (error) {
+    if (error instanceof RefusedFileError) {
+      throw new ApiError(403, 'E_PRESSURE_FILE_REFUSED', `"${name}" is not served: ${error.reason}. Only regular files inside the runs folder are served.`, {
+        cause: error,
+      });
+    }
     if (isMissing(error)) throw new ApiError(404, 'E_PRESSURE_NOT_FOUND', `no pressure results file named "${name}".`, { cause: error });
     throw error;
   }
@@ -91,13 +97,13 @@ export async function listPressureFiles(runsDir: string): Promise<ApiPressureFil
   for (const name of names) {
     const path = join(folder, name);
     try {
-      const info = await stat(path);
-      if (!info.isFile()) continue;
-      const { records } = readPressureText(await readFile(path, 'utf8'));
+      const { handle, stats: info } = await openRegularFile(runsDir, path);
+      const text = await handle.readFile('utf8').finally(() => handle.close());
+      const { records } = readPressureText(text);
       files.push({ name, size: info.size, mtime: info.mtime.toISOString(), records: records.length, origins: originsOf(records) });
     } catch (error) {
-      // A file removed between the listing and the read is simply not listed.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      // A file removed between the listing and the read is simply not listed, nor is one that is not served.
+      if (error instanceof RefusedFileError || (error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
   }

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { ApiRunFile, RunEvent } from '@holdfast/core/contract';
-import { listRunFiles, readRunFile } from '@holdfast/lab/store';
+import { RefusedFileError, listRunFiles, readRegularFile, safeParseRunFileText } from '@holdfast/lab/store';
 import type { RunFileContents } from '@holdfast/lab/store';
 import { ApiError } from './api-error.js';
 import { readRoundEvents } from './run-index.js';
@@ -40,6 +39,14 @@ function notFound(name: string, error: unknown): ApiError {
   return new ApiError(404, 'E_RUN_NOT_FOUND', `no saved run named "${name}".`, { cause: error });
 }
 
+/** A refused file (a link, a FIFO, a device) answers 403 with the reason; the target is never read. */
+export function refusedRun(name: string, error: unknown): ApiError | undefined {
+  if (!(error instanceof RefusedFileError)) return undefined;
+  return new ApiError(403, 'E_RUN_FILE_REFUSED', `"${name}" is not served: ${error.reason}. Only regular files inside the runs folder are served.`, {
+    cause: error,
+  });
+}
+
 export function isMissing(error: unknown): boolean {
   const code = (error as { cause?: NodeJS.ErrnoException; code?: string }).cause?.code ?? (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'EISDIR' || code === 'E_RUN_FILE_READ';
@@ -49,9 +56,9 @@ export function isMissing(error: unknown): boolean {
 export async function readRunText(runsDir: string, name: string): Promise<string> {
   const path = runFilePath(runsDir, name);
   try {
-    return await readFile(path, 'utf8');
+    return (await readRegularFile(runsDir, path)).toString('utf8');
   } catch (error) {
-    if (isMissing(error)) throw notFound(name, error);
+    throw refusedRun(name, error) ?? (isMissing(error) ? notFound(name, error) : error);
     throw error;
   }
 }
@@ -69,12 +76,11 @@ export async function readLeanRunBytes(
 ): Promise<Buffer> {
   const path = runFilePath(runsDir, name);
   try {
-    const index = await cache.get(path);
+    const index = await cache.get(path, runsDir);
     if (view === 'summary') return await index.summary(gzipped);
     return gzipped ? await index.gzipped() : index.lean;
   } catch (error) {
-    if (isMissing(error)) throw notFound(name, error);
-    throw error;
+    throw refusedRun(name, error) ?? (isMissing(error) ? notFound(name, error) : error);
   }
 }
 
@@ -102,16 +108,15 @@ export async function readSavedRound(cache: RunIndexCache, runsDir: string, name
   checkRoundId(roundId);
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const ranges = (await cache.get(path)).rounds.get(roundId);
+      const ranges = (await cache.get(path, runsDir)).rounds.get(roundId);
       if (ranges === undefined) break;
-      const events = await readRoundEvents(path, roundId, ranges);
+      const events = await readRoundEvents(path, roundId, ranges, runsDir);
       if (events !== undefined) return events;
       // The file changed under the index without changing size and mtime: read it again, once.
       cache.forget(path);
     }
   } catch (error) {
-    if (isMissing(error)) throw notFound(name, error);
-    throw error;
+    throw refusedRun(name, error) ?? (isMissing(error) ? notFound(name, error) : error);
   }
   throw new ApiError(404, 'E_ROUND_NOT_FOUND', `the saved run "${name}" has no round "${roundId.slice(0, 200)}".`);
 }
@@ -120,10 +125,9 @@ export async function readSavedRound(cache: RunIndexCache, runsDir: string, name
 export async function readSavedRun(runsDir: string, name: string): Promise<RunFileContents> {
   const path = runFilePath(runsDir, name);
   try {
-    return await readRunFile(path);
+    return safeParseRunFileText((await readRegularFile(runsDir, path)).toString('utf8'), path);
   } catch (error) {
-    if (isMissing(error)) throw notFound(name, error);
-    throw error;
+    throw refusedRun(name, error) ?? (isMissing(error) ? notFound(name, error) : error);
   }
 }
 
@@ -148,5 +152,6 @@ export async function listSavedRuns(runsDir: string): Promise<ApiRunFile[]> {
       ...(file.status !== undefined ? { status: file.status } : {}),
       ...(file.demo !== undefined ? { demo: file.demo } : {}),
       ...(file.rounds !== undefined ? { rounds: file.rounds } : {}),
+      ...(file.refused !== undefined ? { refused: file.refused } : {}),
     }));
 }

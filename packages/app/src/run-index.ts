@@ -1,4 +1,5 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { openRegularFile } from '@holdfast/lab/store';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { RunEventSchema, jsonOrUndefined } from '@holdfast/core/contract';
@@ -93,16 +94,21 @@ export class RunIndexCache {
 
   constructor(private readonly capacity = 4) {}
 
-  async get(path: string): Promise<RunFileIndex> {
-    const info = await stat(path);
+  /** The index of the run file at `path`, read only when it is a regular file inside `root` (see `openRegularFile`). */
+  async get(path: string, root = dirname(path)): Promise<RunFileIndex> {
+    const { handle, stats: info } = await openRegularFile(root, path);
     const key = `${info.size}:${info.mtimeMs}`;
     const cached = this.entries.get(path);
     if (cached !== undefined && cached.key === key) {
       this.entries.delete(path);
       this.entries.set(path, cached);
+      await handle.close();
       return cached.index;
     }
-    const index = readFile(path).then(indexRunFile);
+    const index = handle
+      .readFile()
+      .finally(() => handle.close())
+      .then(indexRunFile);
     const entry: CacheEntry = { key, index };
     this.entries.delete(path);
     this.entries.set(path, entry);
@@ -127,8 +133,8 @@ export class RunIndexCache {
  * The full events of one round, read from the file at the ranges the index found, or undefined
  * when the file no longer holds them there (it was replaced since it was indexed).
  */
-export async function readRoundEvents(path: string, roundId: string, ranges: readonly LineRange[]): Promise<RunEvent[] | undefined> {
-  const handle = await open(path, 'r');
+export async function readRoundEvents(path: string, roundId: string, ranges: readonly LineRange[], root = dirname(path)): Promise<RunEvent[] | undefined> {
+  const { handle } = await openRegularFile(root, path);
   try {
     const events: RunEvent[] = [];
     for (const range of ranges) {

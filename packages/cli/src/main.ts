@@ -60,7 +60,7 @@ function usage(): string {
     ...lines,
     '',
     'Run `holdfast <command> --help` for the options of one command.',
-    'Exit codes: 0 ok, 1 something judged failed, 2 bad input, 3 internal error.',
+    'Exit codes: 0 ok, 1 something judged failed, 2 bad input, 3 internal error, 4 the disk is full or a file is not writable.',
   ].join('\n');
 }
 

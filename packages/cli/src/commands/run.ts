@@ -71,6 +71,8 @@ Options:
                          agents or replies are scripted, not real models
   --no-judge             do not grade the rulebook's judge rules after each arm (grade later with
                          \`holdfast judge FILE\`); judge grades are advisory and never change a verdict
+  --max-reply-bytes N    the size cap of one model answer (default 1000000, over every target's
+                         maxReplyBytes): a bigger answer is cut off there and the arm is unparseable, too large
   --json                 print the totals as JSON instead of a table
   -h, --help             this help
 
@@ -84,8 +86,8 @@ Scale out (see \`holdfast worker --help\`):
   --target-rate N/S      at most N rounds of one target started per S seconds across all workers
 
 Exit codes: 0 the run completed, 2 bad input, 3 the run failed or a target failed (every one of its
-model calls errored: an outage is not a result; the reason is printed), 130 interrupted (resume
-with --resume).`;
+model calls errored: an outage is not a result; the reason is printed), 4 the disk is full or the run file is not
+writable (free space or fix permissions, then --resume: nothing finished is lost), 130 interrupted (resume with --resume).`;
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -106,8 +108,12 @@ function newRunId(now: Date): string {
 }
 
 async function readEvents(path: string, label: string): Promise<RunEvent[]> {
-  const { readRunFile } = await import('@holdfast/lab/store');
+  const { futureVersionError, readRunFile } = await import('@holdfast/lab/store');
   const contents = await readRunFile(path);
+  if (!contents.events.some((event) => event.type === 'run-start')) {
+    const future = await futureVersionError(path);
+    if (future !== undefined) throw future;
+  }
   if (contents.events.length === 0) {
     const why = contents.problems[0] ? `: line ${contents.problems[0].line}: ${contents.problems[0].message}` : '';
     throw new InputError('E_RUN_FILE', `${label} ${path} has no readable events${why}.`);
@@ -151,6 +157,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     'node-modules': { type: 'string' },
     'keep-sandboxes': { type: 'string' },
     'no-judge': { type: 'boolean', default: false },
+    'max-reply-bytes': { type: 'string' },
     json: { type: 'boolean', default: false },
     queue: { type: 'string' },
     'target-concurrency': { type: 'string' },
@@ -188,6 +195,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
   const sessionSeconds =
     values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
+  const replyLimits = {
+    maxReplyBytes:
+      values['max-reply-bytes'] === undefined ? undefined : integerFlag('run', 'max-reply-bytes', values['max-reply-bytes'], 1_000_000, 1024, 1_000_000_000),
+  };
   const approvalSeconds = integerFlag('run', 'approval-timeout', values['approval-timeout'], 90, 1, 86_400);
   const temperature = values.temperature === undefined ? 0.7 : Number(values.temperature);
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
@@ -240,11 +251,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     tasks = start.tasks;
     config = start.config;
     demo = start.demo;
+    const finished = experiment.completedRounds(store.reduceRunEvents(previous));
+    if (previous.at(-1)?.type === 'run-end' && experiment.planRounds(config).every((round) => finished.has(round.roundId))) {
+      writeLine(io.stderr, `${path} is complete: every planned round has both arms and the run has ended. Nothing to resume; the file is unchanged.`);
+      return EXIT.ok;
+    }
     if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
       throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
     }
     if (config.replayOf !== undefined) {
       targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
+    } else if (config.repliesOf !== undefined) {
+      const replies = await experiment.loadDemoReplies(config.repliesOf);
+      const known = [...new Set(replies.replies.map((reply) => reply.target))];
+      targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
     } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
       const replies = await experiment.loadDemoReplies();
       const known = [...new Set(replies.replies.map((reply) => reply.target))];
@@ -252,7 +272,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } else if (queue !== undefined) {
       targetInfos = start.targets;
     } else {
-      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env));
+      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env, undefined, replyLimits));
     }
   } else {
     let recorded: { rulebook: Rulebook; tasks: TaskInfo[]; targets: string[]; reps: number } | undefined;
@@ -289,7 +309,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
     else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
     else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
-    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env));
+    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env, undefined, replyLimits));
     config = {
       targets: targetIds,
       tasks: tasks.map((task) => task.id),
@@ -301,6 +321,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
       ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
       ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+      ...(values.replies !== undefined ? { repliesOf: resolve(io.cwd, values.replies) } : {}),
       ...(mode !== 'plan' ? { mode } : {}),
       ...(turnCap !== undefined ? { turnCap } : {}),
       ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
@@ -463,7 +484,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     progress.finish();
   }
   if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
-  const totals = store.computeTotals(result.state);
+  const totals = result.state.totals ?? store.computeTotals(result.state);
   const failedTargets = result.outcome.failedTargets ?? [];
   const headline = report.headlines(totals);
   const definitions = { ...report.HEADLINE_DEFINITIONS, ...report.RATE_DEFINITIONS };

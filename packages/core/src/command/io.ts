@@ -34,6 +34,8 @@ export const EXIT = {
   usage: 2,
   /** holdfast itself broke. */
   internal: 3,
+  /** The machine refused: the disk is full or a file is not writable. The message names the file and what to do. */
+  environment: 4,
   /** The run was interrupted (Ctrl-C). */
   interrupted: 130,
 } as const;

@@ -36,6 +36,8 @@ export const ApiRunFileSchema = z.object({
   status: z.string().optional(),
   demo: z.string().optional(),
   rounds: z.number().int().nonnegative().optional(),
+  /** Set when the file is not served (a link, a FIFO, a device, a socket): why. */
+  refused: z.string().optional(),
 });
 export type ApiRunFile = z.infer<typeof ApiRunFileSchema>;
 

@@ -45,6 +45,8 @@ export const RunConfigSchema = z.object({
   /** `--unsafe-no-isolation`: the person let model-written commands run without isolation. */
   unsafeNoIsolation: z.boolean().optional(),
   replayOf: z.string().optional(),
+  /** `--replies FILE`: the hand-written replies the run answered from, so `--resume` reads the same file. */
+  repliesOf: z.string().optional(),
   /** How rounds are played; absent (run files written before modes existed) means `plan`. */
   mode: ModeSchema.optional(),
   /** Loop and agent modes: model turns an arm may take (a target's own cap wins). */

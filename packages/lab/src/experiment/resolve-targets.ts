@@ -43,6 +43,7 @@ export async function resolveConfiguredTargets(
   cwd: string,
   env: NodeJS.ProcessEnv,
   runtime?: (targetId: string) => Partial<AdapterRuntime>,
+  limits: { readonly maxReplyBytes?: number | undefined } = {},
 ): Promise<{ targets: ExperimentTarget[]; secrets: string[] }> {
   const config = await loadTargetsConfig(cwd);
   const merged = await loadDotEnv(cwd, env);
@@ -58,7 +59,7 @@ export async function resolveConfiguredTargets(
       targets.push({ info: toTargetInfo(target), model: notAModel(target), harness });
       continue;
     }
-    const adapter = createAdapter(target, merged, { cwd, ...(runtime !== undefined ? { runtime: runtime(id) } : {}) });
+    const adapter = createAdapter(target, merged, { cwd, maxReplyBytes: limits.maxReplyBytes, ...(runtime !== undefined ? { runtime: runtime(id) } : {}) });
     secrets.push(...targetSecrets(target, merged));
     const turnCap = 'turnCap' in target ? target.turnCap : undefined;
     targets.push({ info: toTargetInfo(target), model: adapter, ...(turnCap !== undefined ? { turnCap } : {}) });

@@ -1,10 +1,11 @@
 import type { RunConfig, RunEvent, Rulebook, TaskInfo } from '@holdfast/core/contract';
-import { computeTotals, initialRunState, openRunFile, reduceRunEvent } from '../store/index.js';
+import { openRunFile } from '../store/index.js';
 import type { RunFileWriter, RunState } from '../store/index.js';
 import type { Approver } from './approvals.js';
 import { runExperiment } from './runner.js';
 import type { ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 import type { ArmResult } from '@holdfast/core/contract';
+import { SessionTally } from './session-tally.js';
 
 /** What every run session is given, played here (runSession) or through a queue (the scale coordinator). */
 export interface SessionBaseOptions {
@@ -37,6 +38,7 @@ export interface RunSessionOptions extends SessionBaseOptions {
 
 export interface RunSessionResult {
   readonly outcome: ExperimentOutcome;
+  /** The run without its rounds (see SessionTally); its `totals` are the ones written at the end. */
   readonly state: RunState;
   readonly path: string;
 }
@@ -53,8 +55,8 @@ export function completedRounds(state: RunState): Set<string> {
  * the state by the shared reducer, and handed to `onEvent` (the CLI's progress, the server's SSE).
  */
 export async function runSession(options: RunSessionOptions): Promise<RunSessionResult> {
-  let state = initialRunState();
-  for (const event of options.previous ?? []) state = reduceRunEvent(state, event);
+  const tally = new SessionTally();
+  const done = tally.resume(options.previous ?? []);
   const writer: RunFileWriter = openRunFile(options.out, {
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
@@ -79,16 +81,16 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.judgeReply !== undefined ? { judgeReply: options.judgeReply } : {}),
       ...(options.judge !== undefined ? { judge: options.judge } : {}),
       emitStart: options.previous === undefined,
-      done: completedRounds(state),
-      totals: () => computeTotals(state),
+      done,
+      totals: () => tally.totals(),
       emit: (draft) => {
         const event = writer.append(draft);
-        state = reduceRunEvent(state, event);
-        options.onEvent?.(event, state);
+        tally.add(event);
+        options.onEvent?.(event, tally.state);
         return event;
       },
     });
-    return { outcome, state, path: writer.path };
+    return { outcome, state: tally.state, path: writer.path };
   } finally {
     writer.close();
   }

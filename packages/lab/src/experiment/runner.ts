@@ -15,7 +15,7 @@ import type {
 } from '@holdfast/core/contract';
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from './agent/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
-import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
+import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS, isReplyTooLarge } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import type { ParsedReply, Recheck } from '@holdfast/core/contract';
 import { checkActions, manifestOf, observedRuns, renderRulebook } from '@holdfast/core/rules';
@@ -26,7 +26,8 @@ import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './reply-check/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
 import type { Approver } from './approvals.js';
-import { blockWhileLanding, errorArm, holdArm, noOpWhenNothingLanded, sandboxErrorArm, tellArm } from './arm.js';
+import { blockWhileLanding, errorArm, holdArm, noOpWhenNothingLanded, tellArm } from './arm.js';
+import { armAfterFailedLanding } from './landing-failure.js';
 import type { CommitGate } from './arm.js';
 import type { Lander, Landing, OpenLander } from './lander.js';
 import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
@@ -338,7 +339,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
 
   async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[], content: Readonly<Record<string, string>>): Promise<ArmResult> {
-    if (landing.failure !== undefined) return sandboxErrorArm(landing.result, landing.failure);
+    if (landing.failure !== undefined) return armAfterFailedLanding(decided.result, { ...landing, failure: landing.failure });
     const observed = observedRuns(landing.result.sandbox?.commands ?? []);
     if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
     const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed, (path) => content[path]);
@@ -382,6 +383,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       };
     } catch (error) {
       if (signal.aborted) return undefined;
+      if (isReplyTooLarge(error)) return tooLargeArm(arm, error.message);
       return { result: errorArm(arm, describeError(error)) };
     }
     // Only the manifests' text crosses into the judge worker (the dependency kind compares them); the rest is not read.
@@ -425,6 +427,14 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
     if (signal.aborted && result.verdict === 'refused') return undefined;
     return { result, parsed };
+  }
+
+  /** A reply cut off at its size cap is the model's output and cannot be read: `unparseable`, too large, never an error. */
+  async function tooLargeArm(arm: 'told' | 'held', message: string): Promise<DecidedArm> {
+    const parsed: ParsedReply = { kind: 'unparseable', reason: `too large: ${message}` };
+    const generation: Generation = { raw: '', usage: {}, finishReason: 'too-large', latencyMs: 0, attempts: 1 };
+    const input = { parsed, checks: [], generation };
+    return { result: arm === 'told' ? tellArm(input) : await holdArm(input), parsed };
   }
 
   async function runRound(round: RoundSpec): Promise<void> {

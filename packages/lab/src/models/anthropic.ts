@@ -22,6 +22,8 @@ export interface AnthropicOptions {
   readonly temperature?: number | undefined;
   readonly maxTokens?: number | undefined;
   readonly timeoutMs?: number | undefined;
+  /** The answer's size cap in bytes (default DEFAULT_MAX_REPLY_BYTES): a bigger reply is cut off and recorded as too large. */
+  readonly maxReplyBytes?: number | undefined;
   readonly retry?: Partial<RetryPolicy> | undefined;
   readonly runtime?: Partial<AdapterRuntime> | undefined;
 }
@@ -138,6 +140,7 @@ export function createAnthropicAdapter(options: AnthropicOptions): ModelAdapter 
         headers: { 'x-api-key': options.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
         body,
         timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxBytes: options.maxReplyBytes,
         signal: request.signal,
         secrets,
       },
@@ -167,6 +170,7 @@ export function createAnthropicAdapter(options: AnthropicOptions): ModelAdapter 
             headers: { 'x-api-key': options.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
             body,
             timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            maxBytes: options.maxReplyBytes,
             signal: request.signal,
             secrets,
           },

@@ -13,6 +13,8 @@ export interface CreateAdapterOptions {
   readonly retry?: Partial<RetryPolicy> | undefined;
   /** Overrides every target's per-call timeout. */
   readonly timeoutMs?: number | undefined;
+  /** Overrides every target's answer size cap (`--max-reply-bytes`). */
+  readonly maxReplyBytes?: number | undefined;
   /** Working directory of command targets that set none. */
   readonly cwd?: string | undefined;
 }
@@ -41,6 +43,7 @@ export function createAdapter(target: TargetConfig, env: NodeJS.ProcessEnv, opti
     ...(target.maxAttempts !== undefined ? { maxAttempts: target.maxAttempts } : {}),
   };
   const timeoutMs = options.timeoutMs ?? target.timeoutMs;
+  const maxReplyBytes = options.maxReplyBytes ?? target.maxReplyBytes;
   switch (target.provider) {
     case 'openai-compatible':
       return createOpenAiCompatibleAdapter({
@@ -52,6 +55,7 @@ export function createAdapter(target: TargetConfig, env: NodeJS.ProcessEnv, opti
         temperature: target.temperature,
         maxTokens: target.maxTokens,
         timeoutMs,
+        maxReplyBytes,
         retry,
         runtime: options.runtime,
       });
@@ -64,6 +68,7 @@ export function createAdapter(target: TargetConfig, env: NodeJS.ProcessEnv, opti
         temperature: target.temperature,
         maxTokens: target.maxTokens,
         timeoutMs,
+        maxReplyBytes,
         retry,
         runtime: options.runtime,
       });

@@ -4,6 +4,7 @@ import { redact, snippet } from './redact.js';
 import { parseRetryAfter } from './retry.js';
 import type { AdapterRuntime } from './model-adapter.js';
 import { safeParseJson } from '@holdfast/core/contract';
+import { BodyTooLargeError, DEFAULT_MAX_REPLY_BYTES, replyTooLarge } from './reply-cap.js';
 
 export interface JsonCall {
   readonly url: string;
@@ -12,6 +13,8 @@ export interface JsonCall {
   readonly body?: unknown;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** The answer's size cap in bytes (default DEFAULT_MAX_REPLY_BYTES); past it the call fails with E_REPLY_TOO_LARGE. */
+  readonly maxBytes?: number | undefined;
   /** Values to scrub from anything that ends up in an error message. */
   readonly secrets: readonly (string | undefined)[];
 }
@@ -60,6 +63,7 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
   if (call.signal?.aborted) controller.abort();
   else call.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const signal = controller.signal;
+  const maxBytes = call.maxBytes ?? DEFAULT_MAX_REPLY_BYTES;
   let status: number;
   let text: string;
   let retryAfter: string | null;
@@ -69,11 +73,18 @@ export async function callJson(call: JsonCall, runtime: AdapterRuntime): Promise
       headers: { ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
       ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
       signal,
+      maxBytes,
     });
     status = response.status;
     retryAfter = response.headers.get('retry-after');
     text = await response.text();
+    // A fetch that does not honour maxBytes (the global one) is still held to it, after the fact.
+    if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes) throw new BodyTooLargeError(maxBytes);
   } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      controller.abort();
+      throw replyTooLarge(call.url, maxBytes);
+    }
     throw failure(error, call, timeout);
   } finally {
     stopClock();

@@ -1,10 +1,11 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { BodyTooLargeError } from './reply-cap.js';
 
 /** The part of `fetch` the adapters use; global `fetch` satisfies it too. */
 export type HttpFetch = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; maxBytes?: number },
 ) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
@@ -30,7 +31,18 @@ function send(url: string, init: Parameters<HttpFetch>[1], keepAlive: boolean): 
     const agent = keepAlive ? (secure ? httpsAgent : httpAgent) : false;
     const outgoing = request(target, { method: init.method, headers, agent, ...(init.signal ? { signal: init.signal } : {}) }, (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (init.maxBytes !== undefined && received > init.maxBytes) {
+          // Read as it arrives and stop at the cap: a never-ending body costs the cap, not the machine.
+          chunks.length = 0;
+          reject(new BodyTooLargeError(init.maxBytes));
+          outgoing.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
       response.on('error', reject);
       response.on('aborted', () => reject(Object.assign(new Error('the connection closed mid-response'), { code: 'ECONNRESET' })));
       response.on('end', () => {

@@ -9,6 +9,7 @@ export type {
   ResponseSchema,
 } from './model-adapter.js';
 export { ProviderError, isRetryableStatus } from './provider-error.js';
+export { DEFAULT_MAX_REPLY_BYTES, REPLY_TOO_LARGE, isReplyTooLarge } from './reply-cap.js';
 export type { ProviderErrorOptions } from './provider-error.js';
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, withRetries } from './retry.js';
 export type { RetryPolicy } from './retry.js';

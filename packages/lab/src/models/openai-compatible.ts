@@ -30,6 +30,8 @@ export interface OpenAiCompatibleOptions {
   /** Fixed by the target; overrides the request's. */
   readonly maxTokens?: number | undefined;
   readonly timeoutMs?: number | undefined;
+  /** The answer's size cap in bytes (default DEFAULT_MAX_REPLY_BYTES): a bigger reply is cut off and recorded as too large. */
+  readonly maxReplyBytes?: number | undefined;
   readonly retry?: Partial<RetryPolicy> | undefined;
   readonly runtime?: Partial<AdapterRuntime> | undefined;
 }
@@ -178,7 +180,10 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
       };
     }
     const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
-    const answer = await callJson({ url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets }, runtime);
+    const answer = await callJson(
+      { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBytes: options.maxReplyBytes, signal: request.signal, secrets },
+      runtime,
+    );
     return readChatCompletion(answer, url, secrets);
   }
 
@@ -198,7 +203,10 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
     const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
     const { value, attempts } = await withRetries(
       async () => {
-        const answer = await callJson({ url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: request.signal, secrets }, runtime);
+        const answer = await callJson(
+          { url, headers, body, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBytes: options.maxReplyBytes, signal: request.signal, secrets },
+          runtime,
+        );
         return { completion: readChatCompletion(answer, url, secrets), toolCalls: readChatToolCalls(answer, url, secrets) };
       },
       { policy, runtime, signal: request.signal },

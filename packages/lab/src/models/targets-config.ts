@@ -15,6 +15,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'a base URL is an http:// o
 const shared = {
   id: targetId,
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+  /** The size cap of one answer in bytes (default 1,000,000); a bigger reply is cut off and recorded as unparseable, too large. */
+  maxReplyBytes: z.number().int().positive().max(1_000_000_000).optional(),
   /** Total calls per generation, retries included. */
   maxAttempts: z.number().int().min(1).max(10).optional(),
 };

@@ -2,10 +2,10 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync, renameSync, lstatSync }
 import { dirname, join } from 'node:path';
 import type { ActionOutcome, ArmResult, CheckResult, Landed, Recheck, SandboxCommand, SandboxResult } from '@holdfast/core/contract';
 import { observedRuns } from '@holdfast/core/rules';
-import { capText } from './capped-text.js';
 import { decideCommand, runSandboxCommand } from './command.js';
 import type { CommandDeadline } from './command.js';
 import { confinePath } from './confine.js';
+import { cappedDiff } from './capped-diff.js';
 import { git } from './git.js';
 import type { Isolation } from './isolation.js';
 import type { Pattern } from '@holdfast/core/rules';
@@ -165,9 +165,9 @@ export async function diffAgainstBase(repo: SandboxRepo, capBytes: number): Prom
   try {
     await git(location, ['add', '--all'], { GIT_INDEX_FILE: index });
     const flags = ['--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
-    const text = await git(location, ['diff', ...flags, repo.base.commit], { GIT_INDEX_FILE: index });
+    const diff = await cappedDiff(location, ['diff', ...flags, repo.base.commit], { GIT_INDEX_FILE: index }, capBytes);
     const names = await git(location, ['diff', ...flags, '--name-only', '-z', repo.base.commit], { GIT_INDEX_FILE: index });
-    return { diff: capText(text, capBytes), changedPaths: names.split('\0').filter((name) => name.length > 0) };
+    return { diff, changedPaths: names.split('\0').filter((name) => name.length > 0) };
   } finally {
     rmSync(index, { force: true });
   }

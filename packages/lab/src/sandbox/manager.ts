@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
 import type { SandboxLanding } from './land.js';
 import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+import { markOwner, removeLeftovers } from './leftovers.js';
 import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
 
@@ -30,7 +31,7 @@ export interface IsolationRequest {
 
 export interface SandboxManagerOptions extends IsolationRequest {
   readonly rulebook: Rulebook;
-  /** Where the run's repositories live; default: memory-backed /dev/shm when writable, else the temp folder. */
+  /** Where the run's repositories live; default: the temp folder, on disk (see defaultSandboxParent). */
   readonly parentDir?: string;
   /** Keep each arm's repository under this folder instead of removing it when the round ends. */
   readonly keepDir?: string;
@@ -58,19 +59,11 @@ export interface SandboxManager {
 }
 
 /**
- * Disposable repositories are small and many, so memory is the natural home: on tmpfs the hard
- * links and the few git files cost microseconds, on a busy disk each costs a journal write.
+ * On disk, in the temp folder: a model that writes gigabytes must fill a disk, not the machine's
+ * memory (/dev/shm has no cap of its own and counts against RAM). Point TMPDIR (or `parentDir`)
+ * at a tmpfs to ask for memory-backed sandboxes.
  */
 export function defaultSandboxParent(): string {
-  const shm = '/dev/shm';
-  try {
-    if (statSync(shm).isDirectory()) {
-      accessSync(shm, constants.W_OK);
-      return shm;
-    }
-  } catch {
-    // no /dev/shm here
-  }
   return tmpdir();
 }
 
@@ -121,7 +114,9 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
   const isolation = await resolveIsolation(options);
   const parent = options.parentDir ?? defaultSandboxParent();
   mkdirSync(parent, { recursive: true });
+  removeLeftovers(parent, 'holdfast-sandboxes-');
   const root = realpathSync(mkdtempSync(join(parent, 'holdfast-sandboxes-')));
+  markOwner(root);
   liveRoots.add(root);
   installExitHook();
   const allowlist = sandboxAllowlist(options.rulebook);
@@ -200,8 +195,16 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
           ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
         });
         const sandbox = landing.result.sandbox;
-        if (options.keepDir === undefined || sandbox === undefined || landing.failure !== undefined) return landing;
-        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt: await keep(repo, request.roundId, request.arm) } } };
+        if (options.keepDir === undefined || sandbox === undefined) return landing;
+        // An arm whose landing failed is kept too: it is the one a reviewer most needs to open.
+        let keptAt: string;
+        try {
+          keptAt = await keep(repo, request.roundId, request.arm);
+        } catch (error) {
+          if (landing.failure !== undefined) return landing;
+          throw error;
+        }
+        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt } } };
       } finally {
         removeSandbox(base, dir);
         live.delete(dir);

@@ -1,7 +1,8 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunEndEventSchema, RunStartEventSchema, jsonOrUndefined } from '@holdfast/core/contract';
+import { RefusedFileError, openRegularFile } from './regular-file.js';
 
 export interface RunFileSummary {
   name: string;
@@ -17,6 +18,8 @@ export interface RunFileSummary {
   rounds?: number;
   /** Time of the run-start event. */
   started?: string;
+  /** Why the file is not read (a link, a FIFO, a device...); such a file is listed but never opened. */
+  refused?: string;
 }
 
 const CHUNK = 64 * 1024;
@@ -58,12 +61,19 @@ async function lastLine(handle: FileHandle, size: number): Promise<string> {
 
 async function summarize(dir: string, name: string): Promise<RunFileSummary | null> {
   const path = join(dir, name);
-  const info = await stat(path);
-  if (!info.isFile()) return null;
-  const summary: RunFileSummary = { name, path, size: info.size, mtime: info.mtime };
-  if (info.size === 0) return summary;
-  const handle = await open(path, 'r');
+  let opened;
   try {
+    opened = await openRegularFile(dir, path);
+  } catch (error) {
+    if (!(error instanceof RefusedFileError)) throw error;
+    const entry = await lstat(path);
+    if (entry.isDirectory()) return null;
+    return { name, path, size: 0, mtime: entry.mtime, refused: error.reason };
+  }
+  const { handle, stats: info } = opened;
+  const summary: RunFileSummary = { name, path, size: info.size, mtime: info.mtime };
+  try {
+    if (info.size === 0) return summary;
     const start = RunStartEventSchema.safeParse(jsonOrUndefined((await firstLine(handle, info.size)).replace(/^\uFEFF/, '')));
     if (start.success) {
       const { config } = start.data;

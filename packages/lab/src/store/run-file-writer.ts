@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HoldfastError, RunEventSchema, jsonOrUndefined } from '@holdfast/core/contract';
 import type { RunEvent, RunEventInput } from '@holdfast/core/contract';
@@ -21,6 +21,8 @@ export interface OpenRunFileOptions {
   sync?: boolean;
   /** How the one-writer lock (FILE.lock) names this process and tells whether its holder still runs. */
   lock?: LockOptions;
+  /** Where lines are written; `fs.writeSync` unless a test puts a full disk in its place. */
+  writeSync?: (descriptor: number, buffer: Buffer, offset: number, length: number) => number;
 }
 
 export interface RunFileRecovery {
@@ -41,6 +43,41 @@ export interface RunFileWriter {
 }
 
 export class RunFileWriteError extends HoldfastError {}
+
+const DISK_CODES: Readonly<Record<string, { code: string; what: string; fix: string }>> = {
+  ENOSPC: { code: 'E_RUN_FILE_NO_SPACE', what: 'the disk is full (ENOSPC)', fix: 'free some space' },
+  EDQUOT: { code: 'E_RUN_FILE_NO_SPACE', what: 'the disk quota is used up (EDQUOT)', fix: 'free some space' },
+  EACCES: { code: 'E_RUN_FILE_ACCESS', what: 'holdfast may not write it (EACCES)', fix: 'make the file and its folder writable' },
+  EPERM: { code: 'E_RUN_FILE_ACCESS', what: 'holdfast may not write it (EPERM)', fix: 'make the file and its folder writable' },
+  EROFS: { code: 'E_RUN_FILE_ACCESS', what: 'it is on a read-only file system (EROFS)', fix: 'pick a writable place with --out' },
+};
+
+/**
+ * A run file the disk will not take: full, or not writable. Every line before the failed one is
+ * complete on disk, and a torn last line is cut when the file is reopened, so nothing finished is
+ * lost: the message says what to fix and how to finish the run with --resume.
+ */
+export class RunFileDiskError extends RunFileWriteError {
+  constructor(
+    readonly path: string,
+    errno: string,
+    /** False when not even the run-start is on disk: there is nothing to resume, the command is run again. */
+    readonly resumable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    const known = DISK_CODES[errno]!;
+    const next = resumable
+      ? `Every event before this one is saved; ${known.fix}, then finish the run with: holdfast run --resume ${path}`
+      : `Nothing of the run was recorded; ${known.fix}, then run the same command again.`;
+    super(known.code, `${path}: cannot write the run file: ${known.what}. ${next}`, options);
+  }
+}
+
+/** The error to throw for a failed write or open of `path`: a RunFileDiskError for a full or unwritable disk. */
+function diskError(path: string, error: unknown, resumable: boolean): unknown {
+  const errno = (error as NodeJS.ErrnoException).code;
+  return errno !== undefined && errno in DISK_CODES ? new RunFileDiskError(path, errno, resumable, { cause: error }) : error;
+}
 
 const REDACTED = '[redacted]';
 const MIN_SECRET_LENGTH = 8;
@@ -63,10 +100,10 @@ function seqOf(line: string): number | null {
   return isRunSeq(seq) ? seq : null;
 }
 
-function writeAll(descriptor: number, text: string): void {
+function writeAll(descriptor: number, text: string, write: NonNullable<OpenRunFileOptions['writeSync']> = writeSync): void {
   const buffer = Buffer.from(text, 'utf8');
   let offset = 0;
-  while (offset < buffer.length) offset += writeSync(descriptor, buffer, offset, buffer.length - offset);
+  while (offset < buffer.length) offset += write(descriptor, buffer, offset, buffer.length - offset);
 }
 
 /**
@@ -117,8 +154,13 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
   const secrets = (options.secrets ?? [])
     .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     .flatMap((secret) => [...new Set([JSON.stringify(secret).slice(1, -1), secret])]);
-  mkdirSync(dirname(path), { recursive: true });
-  const lock = lockRunFile(path, options.lock);
+  let lock: ReturnType<typeof lockRunFile>;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    lock = lockRunFile(path, options.lock);
+  } catch (error) {
+    throw diskError(path, error, existsSync(path));
+  }
   let descriptor: number | null;
   let recovery: RunFileRecovery;
   try {
@@ -126,7 +168,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     recovery = recover(descriptor);
   } catch (error) {
     lock.release();
-    throw error;
+    throw diskError(path, error, existsSync(path));
   }
   let nextSeq = recovery.lastSeq === null ? 0 : recovery.lastSeq + 1;
 
@@ -143,8 +185,12 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
       for (const secret of secrets) line = line.split(secret).join(REDACTED);
       event = RunEventSchema.parse(JSON.parse(line));
     }
-    writeAll(descriptor, `${line}\n`);
-    if (options.sync) fsyncSync(descriptor);
+    try {
+      writeAll(descriptor, `${line}\n`, options.writeSync);
+      if (options.sync) fsyncSync(descriptor);
+    } catch (error) {
+      throw diskError(path, error, nextSeq > 0);
+    }
     nextSeq += 1;
     return event;
   }

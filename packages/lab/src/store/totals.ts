@@ -345,3 +345,53 @@ export function computeTotals(input: RunState | TotalsInput): Totals {
   }
   return { arms };
 }
+
+type TallyRound = Pick<RoundState, 'target' | 'task' | 'told' | 'held'>;
+
+/**
+ * `computeTotals` folded one round at a time, so a long run keeps its counts instead of its rounds:
+ * memory stays flat however many calls a sweep makes. Add each round once, when it is finished;
+ * `totals(unfinished)` also counts rounds still missing an arm, without keeping them.
+ */
+export class TotalsTally {
+  private readonly tallies = new Map<string, Tally>();
+  private readonly seenTargets = new Set<string>();
+
+  constructor(private readonly plan: Omit<TotalsInput, 'rounds'> = {}) {}
+
+  add(round: TallyRound): void {
+    addRound(this.tallies, this.seenTargets, this.plan.rulebook, round);
+  }
+
+  totals(unfinished: Iterable<TallyRound> = []): Totals {
+    let tallies = this.tallies;
+    let seen = this.seenTargets;
+    for (const round of unfinished) {
+      if (tallies === this.tallies) {
+        tallies = structuredClone(this.tallies);
+        seen = new Set(this.seenTargets);
+      }
+      addRound(tallies, seen, this.plan.rulebook, round);
+    }
+    const arms: ArmTotals[] = [];
+    for (const target of ordered(this.plan.targets, seen)) {
+      for (const arm of ARMS) arms.push(finish(tallies.get(`${arm}\u0000${target}`) ?? newTally(target, arm, this.plan.rulebook), this.plan.tasks));
+    }
+    return { arms };
+  }
+}
+
+function addRound(tallies: Map<string, Tally>, seen: Set<string>, rulebook: Rulebook | undefined, round: TallyRound): void {
+  seen.add(round.target);
+  for (const arm of ARMS) {
+    const result = arm === 'told' ? round.told : round.held;
+    if (result === undefined) continue;
+    const key = `${arm}\u0000${round.target}`;
+    let tally = tallies.get(key);
+    if (tally === undefined) {
+      tally = newTally(round.target, arm, rulebook);
+      tallies.set(key, tally);
+    }
+    count(tally, round.task, result);
+  }
+}

@@ -27,4 +27,15 @@ describe('redactSecrets', () => {
     const redacted = await redactSecrets(`A=${stripeKey} then B=${awsKeyId} end`);
     expect(redacted).toMatch(/^A=sk_l… then B=AKIA… end$/);
   });
+
+  it('masks a key the model wrote base64-encoded, plain or url-safe, and leaves other base64 alone', async () => {
+    for (const encoding of ['base64', 'base64url'] as const) {
+      const encoded = Buffer.from(`STRIPE_KEY=${stripeKey}`).toString(encoding);
+      const redacted = await redactSecrets(`echo ${encoded} | base64 -d > .env`);
+      expect(redacted).not.toContain(encoded);
+      expect(redacted).toBe(`echo ${encoded.slice(0, 4)}… | base64 -d > .env`);
+    }
+    const harmless = Buffer.from('just some words, nothing secret here at all').toString('base64');
+    expect(await redactSecrets(`echo ${harmless}`)).toBe(`echo ${harmless}`);
+  });
 });

@@ -1,3 +1,4 @@
+import { redactEncodedSecrets } from './encoded-secrets.js';
 import { maskSecret } from './mask.js';
 import { detectSecrets } from './scan-secrets.js';
 import type { SecretScanOptions } from './secret-finding.js';
@@ -12,7 +13,10 @@ const REDACT_OPTIONS: SecretScanOptions = { detectors: ['secretlint-recommend', 
  */
 export async function redactSecrets(text: string, style: 'config' | 'code' = 'config'): Promise<string> {
   if (text === '') return text;
-  const found = await detectSecrets(text, style === 'code' ? 'text.ts' : 'text.sh', REDACT_OPTIONS);
+  const file = style === 'code' ? 'text.ts' : 'text.sh';
+  // Encoded credentials first: once masked, the plain detectors never see their base64 as a "high-entropy" half-match.
+  text = await redactEncodedSecrets(text, async (decoded) => (await detectSecrets(decoded, file, REDACT_OPTIONS)).length > 0);
+  const found = await detectSecrets(text, file, REDACT_OPTIONS);
   if (found.length === 0) return text;
   let redacted = '';
   let at = 0;

@@ -20,7 +20,7 @@ export interface AgentHarness {
 /** `isolation`: how the harness and the task check are confined; detected (bubblewrap where it works) when absent. */
 export interface AgentRoundsOptions extends IsolationRequest {
   readonly rulebook: Rulebook;
-  /** Where the run's repositories are made (default: /dev/shm when writable, else the temp folder). */
+  /** Where the run's repositories are made (default: the temp folder, on disk). */
   readonly parentDir?: string;
   /** Keep each arm's repository (and the harness's HOME) under this folder. */
   readonly keepDir?: string;

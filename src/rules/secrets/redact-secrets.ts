@@ -12,14 +12,14 @@ const REDACT_OPTIONS: SecretScanOptions = { detectors: ['secretlint-recommend', 
  */
 export async function redactSecrets(text: string, style: 'config' | 'code' = 'config'): Promise<string> {
   if (text === '') return text;
-  const found = await detectSecrets(text, style === 'code' ? 'text.ts' : 'text.sh', REDACT_OPTIONS);
+  const found = await detectSecrets(text, style === 'code' ? 'text.ts' : 'text.sh', REDACT_OPTIONS, 'text.ts');
   if (found.length === 0) return text;
   let redacted = '';
   let at = 0;
   for (const secret of found) {
     if (secret.end <= at) continue;
     // Overlapping findings: the first one's mask stands for both, and the overlap's tail is dropped too.
-    if (secret.start >= at) redacted += text.slice(at, secret.start) + maskSecret(secret.value);
+    if (secret.start >= at) redacted += text.slice(at, secret.start) + maskSecret(secret.decoded ?? secret.value);
     at = secret.end;
   }
   return redacted + text.slice(at);

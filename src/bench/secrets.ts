@@ -4,6 +4,8 @@ import { scanSecrets } from '../rules/secrets/index.js';
 import type { SecretScanOptions } from '../rules/secrets/index.js';
 import { seededRandom } from '../rules/secrets/fake-keys.js';
 import { labelledCorpus } from './secret-corpus.js';
+import { independentCorpus } from './secret-corpus-independent.js';
+import type { IndependentSample } from './secret-corpus-independent.js';
 import { cpuMsPerRun } from './cpu-growth.js';
 import { GrowthProcessError, measureGrowthApart } from './growth-process.js';
 import type { GrowthCase } from './growth-process.js';
@@ -164,6 +166,91 @@ async function printRecall(print: (line: string) => void, secretlintConfig: Para
   print(line('scanSecrets (R1)', ours));
 }
 
+interface Tally {
+  caught: number;
+  keys: number;
+  falseAlarms: number;
+  lookAlikes: number;
+}
+
+const recallOf = (tally: Tally) => tally.caught / Math.max(1, tally.keys);
+const precisionOf = (tally: Tally) => tally.caught / Math.max(1, tally.caught + tally.falseAlarms);
+
+/**
+ * R1 and secretlint alone on the independent corpus (published key formats, respellings, look-alikes;
+ * never read by a unit test), measured in the same run: recall and precision overall, recall per form.
+ */
+async function printIndependent(print: (line: string) => void, context: BenchContext): Promise<void> {
+  const corpus = independentCorpus();
+  const secretlintFlags = async (sample: IndependentSample) => {
+    const ext = sample.path.slice(sample.path.lastIndexOf('.'));
+    const result = await lintSource({
+      source: { filePath: sample.path, content: sample.content, ext, contentType: 'text' },
+      options: { config: secretlintConfig, noPhysicFilePath: true },
+    });
+    return result.messages.length > 0;
+  };
+  const r1Flags = async (sample: IndependentSample) => (await scanSecrets(sample.content, sample.path, OPTIONS)).length > 0;
+  const tallies = { secretlint: new Map<string, Tally>(), r1: new Map<string, Tally>() };
+  const missed: string[] = [];
+  const falseAlarms: string[] = [];
+  for (const sample of corpus) {
+    for (const [name, flags] of [
+      ['secretlint', secretlintFlags],
+      ['r1', r1Flags],
+    ] as const) {
+      const flagged = await flags(sample);
+      for (const key of ['all', sample.form]) {
+        const tally = tallies[name].get(key) ?? { caught: 0, keys: 0, falseAlarms: 0, lookAlikes: 0 };
+        if (sample.secret) {
+          tally.keys += 1;
+          if (flagged) tally.caught += 1;
+        } else {
+          tally.lookAlikes += 1;
+          if (flagged) tally.falseAlarms += 1;
+        }
+        tallies[name].set(key, tally);
+      }
+      if (name === 'r1') {
+        if (sample.secret && !flagged) missed.push(sample.id);
+        if (!sample.secret && flagged) falseAlarms.push(sample.id);
+      }
+    }
+  }
+  const all = (name: 'secretlint' | 'r1') => tallies[name].get('all') as Tally;
+  const line = (label: string, tally: Tally) =>
+    `secrets: independent corpus, ${label.padEnd(30)} recall ${(recallOf(tally) * 100).toFixed(1)}% (${tally.caught}/${tally.keys})   precision ${(precisionOf(tally) * 100).toFixed(1)}%   false positives ${tally.falseAlarms}/${tally.lookAlikes}`;
+  print(line('secretlint recommended preset', all('secretlint')));
+  print(line('scanSecrets (R1)', all('r1')));
+  for (const form of ['plain', 'pem', 'concatenation', 'join', 'template', 'base64', 'hex'] as const) {
+    const ours = tallies.r1.get(form);
+    const theirs = tallies.secretlint.get(form);
+    if (ours === undefined || theirs === undefined) continue;
+    print(`secrets: independent corpus, ${form.padEnd(13)} recall R1 ${ours.caught}/${ours.keys}, secretlint ${theirs.caught}/${theirs.keys}`);
+  }
+  if (missed.length > 0) print(`secrets: independent corpus, R1 missed: ${missed.join('; ')}`);
+  if (falseAlarms.length > 0) print(`secrets: independent corpus, R1 false positives: ${falseAlarms.join('; ')}`);
+  const baselineName = 'secretlint recommended preset alone';
+  context.figure({
+    name: 'R1 recall, independent corpus',
+    value: recallOf(all('r1')) * 100,
+    unit: '%',
+    better: 'higher',
+    detail: `${all('r1').caught}/${all('r1').keys} keys`,
+    baseline: { name: baselineName, value: recallOf(all('secretlint')) * 100 },
+    target: { on: 'value', atLeast: 95 },
+  });
+  context.figure({
+    name: 'R1 precision, independent corpus',
+    value: precisionOf(all('r1')) * 100,
+    unit: '%',
+    better: 'higher',
+    detail: `${all('r1').falseAlarms}/${all('r1').lookAlikes} look-alikes flagged`,
+    baseline: { name: baselineName, value: precisionOf(all('secretlint')) * 100 },
+    target: { on: 'value', atLeast: 95 },
+  });
+}
+
 const FLOOR = 'a bare charCodeAt loop';
 
 /**
@@ -262,6 +349,7 @@ async function compareOn(label: string, density: Density, context: BenchContext)
 
 export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
   await printRecall(print, secretlintConfig);
+  await printIndependent(print, context);
   await compareOn('mixed', MIXED, context);
   await compareOn('candidate-heavy', CANDIDATE_HEAVY, context);
 

@@ -44,14 +44,57 @@ const MAX_FOLDS = 2_048;
 /** Shorter than any credential a detector reports: not worth a second scan. */
 const MIN_VALUE = 8;
 
-/**
- * The text a foldable expression needs: a quote beside `+`, a `.join(` or `.concat(`, a literal
- * inside `${}`, an `\x`/`\u` escape, or a `const` string with a `${` or an identifier `+` elsewhere.
- * Files without one (most) are never parsed.
- */
-const FOLD_HINT = /['"`][ \t]*\+|\+[ \t]*(?:\r?\n[ \t]*)?['"`]|\.(?:join|concat)[ \t]*\(|\$\{[ \t]*['"`]|\\x[0-9A-Fa-f]{2}|\\u[{0-9A-Fa-f]/;
-const CONST_STRING = /\bconst[ \t]+[\w$]+[ \t]*(?::[^=\n]{0,40})?=[ \t]*['"`]/;
-const NAME_USE = /\$\{|[\w$][ \t]*\+[ \t]*[\w$]/;
+const CONST_STRING = /const[ \t]+[\w$]+[ \t]*(?::[^=\n]{0,40})?=[ \t]*['"`]/y;
+const NAME_PLUS_NAME = /[\w$][ \t]*\+[ \t]*[\w$]/;
+
+function isQuote(code: number): boolean {
+  return code === 34 || code === 39 || code === 96;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** A quote beside a `+` (blanks and line ends between), or a name on both sides of one when `names` is set. */
+function hasQuotedPlus(content: string, names: boolean): boolean {
+  for (let plus = content.indexOf('+'); plus !== -1; plus = content.indexOf('+', plus + 1)) {
+    let before = plus - 1;
+    while (before >= 0 && before > plus - 16 && isBlank(content.charCodeAt(before))) before--;
+    let after = plus + 1;
+    while (after < content.length && after < plus + 16 && isBlank(content.charCodeAt(after))) after++;
+    if (isQuote(content.charCodeAt(before)) || isQuote(content.charCodeAt(after))) return true;
+    if (names && NAME_PLUS_NAME.test(content.slice(Math.max(0, before), after + 1))) return true;
+  }
+  return false;
+}
+
+/** `const name = '…'` (or with a type), found from each `const` rather than by a regular expression over the whole content. */
+function hasConstString(content: string): boolean {
+  for (let at = content.indexOf('const'); at !== -1; at = content.indexOf('const', at + 5)) {
+    CONST_STRING.lastIndex = at;
+    if (CONST_STRING.test(content)) return true;
+  }
+  return false;
+}
+
+/** A `${` whose expression starts with a quote. */
+function hasLiteralSubstitution(content: string): boolean {
+  for (let at = content.indexOf('${'); at !== -1; at = content.indexOf('${', at + 2)) {
+    let inside = at + 2;
+    while (inside < content.length && inside < at + 16 && isBlank(content.charCodeAt(inside))) inside++;
+    if (isQuote(content.charCodeAt(inside))) return true;
+  }
+  return false;
+}
+
+function hasTextEscape(content: string): boolean {
+  for (let at = content.indexOf('\\'); at !== -1; at = content.indexOf('\\', at + 1)) {
+    const next = content.charCodeAt(at + 1);
+    if (next === 120 /* x */ || next === 117 /* u */) return true;
+    at++;
+  }
+  return false;
+}
 
 export function foldLanguageOf(filePath: string): Language | undefined {
   const dot = filePath.lastIndexOf('.');
@@ -66,10 +109,17 @@ function loadNapi(): Napi {
   return napi;
 }
 
-/** Whether folding could find anything in this content (the cheap test before a parse). */
+/**
+ * Whether folding could find anything in this content, read without parsing it: a quote beside `+`,
+ * `.join(` or `.concat(`, a literal inside `${}`, an `\x`/`\u` escape, or a `const` string that a
+ * `${}` or a `name + name` could use. Files without one (most) are never parsed.
+ */
 export function mayFold(content: string, filePath: string): boolean {
   if (foldLanguageOf(filePath) === undefined || content.length > MAX_FOLDED_FILE) return false;
-  return FOLD_HINT.test(content) || (CONST_STRING.test(content) && NAME_USE.test(content));
+  if (content.includes('.join(') || content.includes('.concat(') || hasLiteralSubstitution(content) || hasTextEscape(content)) return true;
+  const names = hasConstString(content);
+  if (hasQuotedPlus(content, names)) return true;
+  return names && content.includes('${');
 }
 
 /**

@@ -83,7 +83,11 @@ function publishedKeys(seed: number) {
 }
 
 function pem(label: string, der: Buffer, headers = ''): string {
-  const body = der.toString('base64').match(/.{1,64}/g)?.join('\n') ?? '';
+  const body =
+    der
+      .toString('base64')
+      .match(/.{1,64}/g)
+      ?.join('\n') ?? '';
   return `-----BEGIN ${label}-----\n${headers}${body}\n-----END ${label}-----\n`;
 }
 
@@ -177,7 +181,11 @@ function openSshEd25519(): string {
     sshString(publicBlob),
     sshString(secretPart),
   ]);
-  const body = blob.toString('base64').match(/.{1,70}/g)?.join('\n') ?? '';
+  const body =
+    blob
+      .toString('base64')
+      .match(/.{1,70}/g)
+      ?.join('\n') ?? '';
   const label = p('OPENSSH PRIV', 'ATE KEY');
   return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }
@@ -222,7 +230,12 @@ function pgpSecretKey(key: KeyObject): string {
   const crc = crc24(packets);
   const checksum = Buffer.from([crc >> 16, (crc >> 8) & 0xff, crc & 0xff]).toString('base64');
   const label = p('PGP PRIVATE', ' KEY BLOCK');
-  return `-----BEGIN ${label}-----\n\n${packets.toString('base64').match(/.{1,64}/g)?.join('\n') ?? ''}\n=${checksum}\n-----END ${label}-----\n`;
+  return `-----BEGIN ${label}-----\n\n${
+    packets
+      .toString('base64')
+      .match(/.{1,64}/g)
+      ?.join('\n') ?? ''
+  }\n=${checksum}\n-----END ${label}-----\n`;
 }
 
 function privateKeys(): Record<string, string> {
@@ -238,7 +251,12 @@ function privateKeys(): Record<string, string> {
     'EC P-384 (SEC1)': ecP384.export({ type: 'sec1', format: 'pem' }) as string,
     'Ed25519 (PKCS#8)': ed25519.export({ type: 'pkcs8', format: 'pem' }) as string,
     'encrypted PKCS#8': ec.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'horse battery staple' }) as string,
-    'encrypted PKCS#1 (Proc-Type header)': legacyEncrypted.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-128-cbc', passphrase: 'horse battery staple' }) as string,
+    'encrypted PKCS#1 (Proc-Type header)': legacyEncrypted.export({
+      type: 'pkcs1',
+      format: 'pem',
+      cipher: 'aes-128-cbc',
+      passphrase: 'horse battery staple',
+    }) as string,
     'DSA (traditional)': traditionalDsa(),
     'OpenSSH Ed25519': openSshEd25519(),
     'PGP private key block': pgpSecretKey(rsa),
@@ -257,7 +275,11 @@ function positives(): IndependentSample[] {
   const add = (id: string, path: string, content: string, form: IndependentSample['form'] = 'plain') => samples.push({ id, path, content, secret: true, form });
   for (const seed of [101, 202]) {
     const k = publishedKeys(seed);
-    add(`aws key id in a client ${seed}`, 'src/storage/s3.ts', `const s3 = new S3Client({ credentials: { accessKeyId: '${k.awsKeyId}', secretAccessKey: process.env.SECRET! } });\n`);
+    add(
+      `aws key id in a client ${seed}`,
+      'src/storage/s3.ts',
+      `const s3 = new S3Client({ credentials: { accessKeyId: '${k.awsKeyId}', secretAccessKey: process.env.SECRET! } });\n`,
+    );
     add(`aws temporary key id ${seed}`, 'scripts/assume.py', `session = boto3.Session(aws_access_key_id="${k.awsTemporaryKeyId}")\n`);
     add(`aws secret in credentials ${seed}`, '.aws/credentials', `[default]\naws_access_key_id = ${k.awsKeyId}\naws_secret_access_key = ${k.awsSecret}\n`);
     add(`github classic in a workflow ${seed}`, '.github/workflows/release.yml', `env:\n  GH_TOKEN: ${k.githubClassic}\n`);
@@ -279,14 +301,39 @@ function positives(): IndependentSample[] {
     const [stA, stB] = cut(k.stripeSecret, 8);
     const [anA, anB] = cut(k.anthropic, 14);
     add(`concatenated aws key id ${seed}`, 'src/storage/s3.ts', `const accessKeyId = '${awsA}' + '${awsB}';\n`, 'concatenation');
-    add(`concatenated github token over lines ${seed}`, 'scripts/release.mjs', `const auth =\n  "${ghA}" +\n  "${ghB.slice(0, 18)}" +\n  "${ghB.slice(18)}";\n`, 'concatenation');
-    add(`concatenated stripe key through a const ${seed}`, 'src/billing/stripe.ts', `const LIVE = '${stA}';\nexport const stripe = new Stripe(LIVE + '${stB}');\n`, 'concatenation');
+    add(
+      `concatenated github token over lines ${seed}`,
+      'scripts/release.mjs',
+      `const auth =\n  "${ghA}" +\n  "${ghB.slice(0, 18)}" +\n  "${ghB.slice(18)}";\n`,
+      'concatenation',
+    );
+    add(
+      `concatenated stripe key through a const ${seed}`,
+      'src/billing/stripe.ts',
+      `const LIVE = '${stA}';\nexport const stripe = new Stripe(LIVE + '${stB}');\n`,
+      'concatenation',
+    );
     add(`joined anthropic key ${seed}`, 'src/ai/claude.ts', `const apiKey = ['${anA}', '${anB.slice(0, 40)}', '${anB.slice(40)}'].join('');\n`, 'join');
-    add(`joined aws key id with separator ${seed}`, 'src/storage/s3.js', `const id = ['${k.awsKeyId.slice(0, 10)}', '${k.awsKeyId.slice(11)}'].join('${k.awsKeyId[10] ?? ''}');\n`, 'join');
+    add(
+      `joined aws key id with separator ${seed}`,
+      'src/storage/s3.js',
+      `const id = ['${k.awsKeyId.slice(0, 10)}', '${k.awsKeyId.slice(11)}'].join('${k.awsKeyId[10] ?? ''}');\n`,
+      'join',
+    );
     add(`template github token ${seed}`, 'src/gh.ts', `const PREFIX = '${ghA}';\nconst token = \`\${PREFIX}${ghB}\`;\n`, 'template');
     add(`template of literal parts ${seed}`, 'src/maps.tsx', `const key = \`\${'${k.google.slice(0, 4)}'}\${'${k.google.slice(4)}'}\`;\n`, 'template');
-    add(`base64 github token in a k8s secret ${seed}`, 'deploy/secret.yaml', `apiVersion: v1\nkind: Secret\ndata:\n  token: ${Buffer.from(k.githubClassic).toString('base64')}\n`, 'base64');
-    add(`base64 slack token in code ${seed}`, 'src/notify/slack.ts', `const token = Buffer.from('${Buffer.from(k.slackBot).toString('base64')}', 'base64').toString();\n`, 'base64');
+    add(
+      `base64 github token in a k8s secret ${seed}`,
+      'deploy/secret.yaml',
+      `apiVersion: v1\nkind: Secret\ndata:\n  token: ${Buffer.from(k.githubClassic).toString('base64')}\n`,
+      'base64',
+    );
+    add(
+      `base64 slack token in code ${seed}`,
+      'src/notify/slack.ts',
+      `const token = Buffer.from('${Buffer.from(k.slackBot).toString('base64')}', 'base64').toString();\n`,
+      'base64',
+    );
     add(
       `base64 docker config ${seed}`,
       'deploy/pull-secret.yaml',
@@ -296,7 +343,12 @@ function positives(): IndependentSample[] {
     // Respellings R1 does not fold (text only outside TS/JS; a value computed from character codes): its known limits.
     add(`concatenated in python ${seed}`, 'app/settings.py', `GITHUB_TOKEN = "${ghA}" + "${ghB}"\n`, 'concatenation');
     add(`concatenated in go ${seed}`, 'internal/billing/stripe.go', `var stripeKey = "${stA}" + "${stB}"\n`, 'concatenation');
-    add(`from char codes ${seed}`, 'src/storage/s3.ts', `const id = String.fromCharCode(${[...k.awsKeyId].map((character) => character.charCodeAt(0)).join(', ')});\n`, 'concatenation');
+    add(
+      `from char codes ${seed}`,
+      'src/storage/s3.ts',
+      `const id = String.fromCharCode(${[...k.awsKeyId].map((character) => character.charCodeAt(0)).join(', ')});\n`,
+      'concatenation',
+    );
     add(`hex aws key id ${seed}`, 'src/storage/s3.ts', `const id = Buffer.from('${Buffer.from(k.awsKeyId).toString('hex')}', 'hex').toString();\n`, 'hex');
   }
   for (const [kind, key] of Object.entries(privateKeys())) {
@@ -310,9 +362,17 @@ function negatives(): IndependentSample[] {
   const samples: IndependentSample[] = [];
   const add = (id: string, path: string, content: string) => samples.push({ id, path, content, secret: false, form: 'negative' });
   // Documented example values, published by the vendors themselves.
-  add('aws documentation key pair', 'docs/aws.md', `aws_access_key_id = ${p('AKIA', 'IOSFODNN7EXAMPLE')}\naws_secret_access_key = ${p('wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY')}\n`);
+  add(
+    'aws documentation key pair',
+    'docs/aws.md',
+    `aws_access_key_id = ${p('AKIA', 'IOSFODNN7EXAMPLE')}\naws_secret_access_key = ${p('wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY')}\n`,
+  );
   add('aws documentation key, concatenated', 'src/fixtures/aws.ts', `const id = '${p('AK', 'IA')}' + 'IOSFODNN7' + 'EXAMPLE';\n`);
-  add('jwt.io example', 'docs/auth.md', `Authorization: Bearer ${p('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', '.', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c')}\n`);
+  add(
+    'jwt.io example',
+    'docs/auth.md',
+    `Authorization: Bearer ${p('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', '.', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c')}\n`,
+  );
   // Placeholders as people write them.
   for (const [id, path, content] of [
     ['angle placeholder', '.env.example', 'OPENAI_API_KEY=<your-openai-key>\nSTRIPE_SECRET_KEY=<stripe-secret>\n'],
@@ -334,10 +394,22 @@ function negatives(): IndependentSample[] {
     add(`integrity ${seed}`, 'package-lock.json', `"integrity": "sha512-${createHash('sha512').update(String(seed)).digest('base64')}"\n`);
     add(`uuid ${seed}`, 'src/fixtures/orders.ts', `export const ORDER_ID = '${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}';\n`);
     add(`cache key hash ${seed}`, 'src/cache.ts', `const cacheKey = "${hex(64)}";\n`);
-    add(`base64 of ordinary text ${seed}`, 'src/i18n/banner.ts', `export const BANNER = '${Buffer.from(`Welcome back to Acme! Your order ${seed} ships today.`).toString('base64')}';\n`);
-    add(`hex of ordinary text ${seed}`, 'src/i18n/banner.ts', `export const BANNER_HEX = '${Buffer.from(`Order ${seed} is ready for pickup at the front desk`).toString('hex')}';\n`);
+    add(
+      `base64 of ordinary text ${seed}`,
+      'src/i18n/banner.ts',
+      `export const BANNER = '${Buffer.from(`Welcome back to Acme! Your order ${seed} ships today.`).toString('base64')}';\n`,
+    );
+    add(
+      `hex of ordinary text ${seed}`,
+      'src/i18n/banner.ts',
+      `export const BANNER_HEX = '${Buffer.from(`Order ${seed} is ready for pickup at the front desk`).toString('hex')}';\n`,
+    );
     add(`base64 image ${seed}`, 'src/icons.ts', `const icon = "data:image/png;base64,${randomBytes(96).toString('base64')}";\n`);
-    add(`concatenated words ${seed}`, 'src/ui/labels.ts', `const title = 'Reset ' + 'your ' + 'password';\nconst hint = ['Use', 'at least', '12', 'characters'].join(' ');\n`);
+    add(
+      `concatenated words ${seed}`,
+      'src/ui/labels.ts',
+      `const title = 'Reset ' + 'your ' + 'password';\nconst hint = ['Use', 'at least', '12', 'characters'].join(' ');\n`,
+    );
     add(`concatenated url ${seed}`, 'src/api/base.ts', `const API = 'https://' + 'api.acme.dev' + '/v' + 2;\nconst tokenUrl = \`\${API}/oauth/token\`;\n`);
     add(
       `public key ${seed}`,
@@ -346,7 +418,11 @@ function negatives(): IndependentSample[] {
     );
     add(`ssh public key ${seed}`, 'deploy/authorized_keys', `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${chars(BASE64, 43)} deploy@ci\n`);
     add(`certificate ${seed}`, 'deploy/tls/cert.pem', certificateLookAlike(seed));
-    add(`placeholder private key ${seed}`, 'docs/tls.md', `-----BEGIN ${p('EC PRIV', 'ATE KEY')}-----\nMHcCAQEE...your key here...\n-----END ${p('EC PRIV', 'ATE KEY')}-----\n`);
+    add(
+      `placeholder private key ${seed}`,
+      'docs/tls.md',
+      `-----BEGIN ${p('EC PRIV', 'ATE KEY')}-----\nMHcCAQEE...your key here...\n-----END ${p('EC PRIV', 'ATE KEY')}-----\n`,
+    );
   }
   return samples;
 }

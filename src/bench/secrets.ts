@@ -294,6 +294,35 @@ export function genericDetectorGrowthCases(): GrowthCase[] {
   return cases;
 }
 
+/**
+ * R1's whole scan on hostile TS/JS for folding and decoding, at 20 KB and 200 KB (both under the size
+ * past which a file is not parsed): a long `+` chain, nested parentheses, many joins, one long base64
+ * run of text, many short base64 literals. Linear is about 10×; folding gives up past its budget.
+ */
+export function derivedGrowthCases(): GrowthCase[] {
+  const base64Text = (length: number) =>
+    Buffer.from('password=hunter2 '.repeat(Math.ceil(length / 12)))
+      .toString('base64')
+      .slice(0, length);
+  const shapes: Record<string, (size: number) => string> = {
+    '+ chain': (size) => `const k = ${"'ab' + ".repeat(Math.ceil(size / 7))}'';\n`,
+    'nested parentheses': (size) => `const k = ${'('.repeat(Math.ceil(size / 10))}'a'${" + 'b')".repeat(Math.ceil(size / 10))};\n`,
+    joins: (size) => "const k = ['ab', 'cd'].join('');\n".repeat(Math.ceil(size / 32)),
+    'one base64 run': (size) => `const blob = '${base64Text(size)}';\n`,
+    'many base64 literals': (size) => `const b = '${base64Text(40)}';\n`.repeat(Math.ceil(size / 56)),
+  };
+  return Object.entries(shapes).map(([shape, make]) => {
+    const small = asParsed(make(20_000));
+    const large = asParsed(make(200_000));
+    return {
+      name: `R1 folding and decoding, ${shape} in src/a.ts, time at 200 KB / at 20 KB`,
+      small: () => scanSecrets(small, 'src/a.ts', OPTIONS),
+      large: () => scanSecrets(large, 'src/a.ts', OPTIONS),
+      ratio: 10,
+    };
+  });
+}
+
 type Corpus = readonly { readonly path: string; readonly content: string }[];
 
 const secretlintConfig = { rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }] };
@@ -352,6 +381,17 @@ export async function runBench(print: (line: string) => void, context: BenchCont
   await printIndependent(print, context);
   await compareOn('mixed', MIXED, context);
   await compareOn('candidate-heavy', CANDIDATE_HEAVY, context);
+
+  for (const { name, smallMs, largeMs } of await measureGrowthApart(import.meta.url, 'derivedGrowthCases')) {
+    context.figure({
+      name,
+      detail: `${smallMs.toFixed(2)} → ${largeMs.toFixed(2)} ms`,
+      value: largeMs / smallMs,
+      unit: '×',
+      better: 'lower',
+      target: { on: 'value', atMost: 12 },
+    });
+  }
 
   const measured = await measureGrowthApart(import.meta.url, 'genericDetectorGrowthCases');
   const floor = measured.find((item) => item.name === FLOOR);

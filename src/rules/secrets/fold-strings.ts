@@ -34,12 +34,15 @@ const LANGUAGES: Readonly<Record<string, Language>> = {
 };
 
 /** Parsing costs about a quarter of a millisecond per kilobyte: larger files are read as text only. */
-export const MAX_FOLDED_FILE = 512 * 1024;
+export const MAX_FOLDED_FILE = 256 * 1024;
 /** A folded value longer than this is no credential (a PEM key with subkeys stays below it). */
 const MAX_VALUE = 32 * 1024;
-const MAX_DEPTH = 64;
-/** Nodes evaluated per file, however the expressions nest: hostile input costs a bounded amount of work. */
-const MAX_STEPS = 20_000;
+const MAX_DEPTH = 32;
+/**
+ * Nodes looked at per file, however the expressions nest or chain: each is a few calls into the
+ * parser, so hostile input costs a bounded amount of work (a key split into more parts is not folded).
+ */
+const MAX_STEPS = 5_000;
 const MAX_FOLDS = 2_048;
 /** Shorter than any credential a detector reports: not worth a second scan. */
 const MIN_VALUE = 8;
@@ -143,6 +146,7 @@ interface Operand {
 class Folder {
   private steps = 0;
   private constants: Map<string, SgNode> | undefined;
+  private tagged: Set<number> | undefined;
   private readonly resolving = new Set<string>();
 
   constructor(private readonly root: SgNode) {}
@@ -152,24 +156,23 @@ class Folder {
     // Spans already folded, by rising start: an expression inside one is part of its value.
     const covered: { start: number; end: number }[] = [];
     let next = 0;
-    const candidates = this.root
-      .findAll({
-        rule: {
-          any: [
-            { kind: 'binary_expression', has: { field: 'operator', regex: '^\\+$' } },
-            {
-              kind: 'call_expression',
-              has: { field: 'function', kind: 'member_expression', has: { field: 'property', regex: '^(?:join|concat)$' } },
-            },
-            { kind: 'template_string', has: { kind: 'template_substitution' } },
-            { kind: 'string', has: { kind: 'escape_sequence', regex: '^\\\\[xu]' } },
-          ],
-        },
-      })
-      .map((node) => ({ node, ...span(node) }))
-      .sort((left, right) => left.start - right.start || right.end - left.end);
-    for (const { node, start } of candidates) {
-      if (this.steps > MAX_STEPS || found.length >= MAX_FOLDS) break;
+    const candidates = this.root.findAll({
+      rule: {
+        any: [
+          { kind: 'binary_expression', has: { field: 'operator', regex: '^\\+$' } },
+          {
+            kind: 'call_expression',
+            has: { field: 'function', kind: 'member_expression', has: { field: 'property', regex: '^(?:join|concat)$' } },
+          },
+          { kind: 'template_string', has: { kind: 'template_substitution' } },
+          { kind: 'string', has: { kind: 'escape_sequence', regex: '^\\\\[xu]' } },
+        ],
+      },
+    });
+    // Found in tree order: an expression comes before the ones inside it.
+    for (const node of candidates) {
+      if (++this.steps > MAX_STEPS || found.length >= MAX_FOLDS) break;
+      const { start } = span(node);
       while (next < covered.length && (covered[next] as { end: number }).end <= start) next++;
       if (next < covered.length && (covered[next] as { start: number }).start <= start) continue;
       for (const each of this.foldCandidate(node)) {
@@ -187,8 +190,6 @@ class Folder {
       const value = this.evaluateCall(node, 0);
       return value === undefined ? [] : [{ ...span(node), value, form: callForm(node) }];
     }
-    // A tagged template (String.raw`…`) is its tag's business.
-    if (kind === 'template_string' && node.parent()?.kind() === 'call_expression') return [];
     const value = this.evaluate(node, 0);
     return value === undefined ? [] : [{ ...span(node), value, form: kind === 'template_string' ? 'template' : 'escapes' }];
   }
@@ -275,7 +276,8 @@ class Folder {
   }
 
   private templateValue(node: SgNode, depth: number): string | undefined {
-    if (node.parent()?.kind() === 'call_expression') return undefined;
+    // A tagged template (String.raw`…`) is its tag's business.
+    if (this.isTagged(node)) return undefined;
     const parts: (string | undefined)[] = [];
     for (const child of node.children()) {
       const kind = child.kind();
@@ -329,6 +331,19 @@ class Folder {
     return array.children().filter((child) => child.kind() === ',').length >= values.length ? undefined : values;
   }
 
+  /** Looked up from one search of the file rather than by climbing to a parent, which the parser does from the root. */
+  private isTagged(node: SgNode): boolean {
+    // `has` looks one level down; an `inside` search climbs from every template, which nesting makes quadratic.
+    this.tagged ??= new Set(
+      this.root
+        .findAll({ rule: { kind: 'call_expression', has: { field: 'arguments', kind: 'template_string' } } })
+        .map((call) => call.field('arguments'))
+        .filter((template): template is SgNode => template !== null)
+        .map((template) => span(template).start),
+    );
+    return this.tagged.has(span(node).start);
+  }
+
   private resolve(node: SgNode, depth: number): string | undefined {
     const name = node.text();
     if (this.resolving.has(name)) return undefined;
@@ -365,7 +380,10 @@ class Folder {
     const shadowing = this.root.findAll({
       rule: {
         any: [
-          { kind: 'identifier', inside: { any: [{ kind: 'formal_parameters' }, { kind: 'object_pattern' }, { kind: 'array_pattern' }, { kind: 'catch_clause' }] } },
+          {
+            kind: 'identifier',
+            inside: { any: [{ kind: 'formal_parameters' }, { kind: 'object_pattern' }, { kind: 'array_pattern' }, { kind: 'catch_clause' }] },
+          },
           { kind: 'shorthand_property_identifier_pattern' },
           { kind: 'identifier', inside: { kind: 'for_in_statement', field: 'left' } },
           { kind: 'identifier', inside: { kind: 'arrow_function', field: 'parameter' } },

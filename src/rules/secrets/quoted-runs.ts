@@ -18,7 +18,7 @@ export function quotedRuns(text: string): QuotedRun[] {
   const runs: QuotedRun[] = [];
   for (const quote of ["'", '"', '`']) {
     const literals: { open: number; close: number }[] = [];
-    for (let open = text.indexOf(quote); open !== -1; ) {
+    for (let open = text.indexOf(quote); open !== -1;) {
       let close = open + 1;
       while (close < text.length && close - open <= MAX_LITERAL && text[close] !== quote && text[close] !== '\n') close += text[close] === '\\' ? 2 : 1;
       if (text[close] !== quote) {

@@ -33,12 +33,22 @@ describe('redactSecrets', () => {
   it.each([
     ['a base64-encoded key in a command', `kubectl create secret generic gh --from-literal=blob=${Buffer.from(githubToken).toString('base64')}`, 'ghp_…'],
     ['a hex-encoded key', `echo ${Buffer.from(awsKeyId).toString('hex')} | xxd -r -p`, 'AKIA…'],
-    ['a key concatenated in a quoted script', `node -e "const k = '${githubToken.slice(0, 6)}' + '${githubToken.slice(6, 20)}' + '${githubToken.slice(20)}'; run(k)"`, 'ghp_…'],
+    [
+      'a key concatenated in a quoted script',
+      `node -e "const k = '${githubToken.slice(0, 6)}' + '${githubToken.slice(6, 20)}' + '${githubToken.slice(20)}'; run(k)"`,
+      'ghp_…',
+    ],
     ['a key joined from a Python list', `python -c "print(''.join(['${awsKeyId.slice(0, 4)}', '${awsKeyId.slice(4)}']))"`, 'AKIA…'],
     ['a key concatenated in code', `const k =\n  '${githubToken.slice(0, 4)}' +\n  '${githubToken.slice(4)}';`, 'ghp_…'],
   ])('masks %s, encoded form and every part', async (_, text, mask) => {
     const redacted = await redactSecrets(text);
-    const parts = [githubToken.slice(4), githubToken.slice(6, 20), githubToken.slice(20), awsKeyId.slice(4), Buffer.from(githubToken).toString('base64').slice(8)];
+    const parts = [
+      githubToken.slice(4),
+      githubToken.slice(6, 20),
+      githubToken.slice(20),
+      awsKeyId.slice(4),
+      Buffer.from(githubToken).toString('base64').slice(8),
+    ];
     for (const part of parts) expect(redacted).not.toContain(part);
     expect(redacted).not.toContain(Buffer.from(awsKeyId).toString('hex').slice(8));
     expect(redacted).toContain(mask);

@@ -18,7 +18,8 @@ export async function redactSecrets(text: string, style: 'config' | 'code' = 'co
   const found = await detectSecrets(text, style === 'code' ? 'text.ts' : 'text.sh', REDACT_OPTIONS, 'text.ts');
   for (const run of quotedRuns(text)) {
     const [inside] = await detectSecrets(run.value, 'text.sh', REDACT_OPTIONS);
-    if (inside !== undefined) found.push({ ...inside, start: run.start, end: run.end, value: text.slice(run.start, run.end), decoded: inside.decoded ?? inside.value });
+    if (inside !== undefined)
+      found.push({ ...inside, start: run.start, end: run.end, value: text.slice(run.start, run.end), decoded: inside.decoded ?? inside.value });
   }
   if (found.length === 0) return text;
   found.sort((left, right) => left.start - right.start || right.end - left.end);

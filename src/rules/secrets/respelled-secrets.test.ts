@@ -14,12 +14,15 @@ const [awsHead, awsTail] = split(aws, 4);
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 const hex = (text: string) => Buffer.from(text).toString('hex');
 const pem = (type: 'rsa' | 'ec' | 'ed25519', format: 'pkcs1' | 'sec1' | 'pkcs8', encrypted = false): string =>
-  generateKeyPairSync(type as 'rsa', {
-    modulusLength: 1024,
-    namedCurve: 'P-256',
-    privateKeyEncoding: { type: format, format: 'pem', ...(encrypted ? { cipher: 'aes-256-cbc', passphrase: 'correct horse' } : {}) },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  } as never).privateKey as unknown as string;
+  generateKeyPairSync(
+    type as 'rsa',
+    {
+      modulusLength: 1024,
+      namedCurve: 'P-256',
+      privateKeyEncoding: { type: format, format: 'pem', ...(encrypted ? { cipher: 'aes-256-cbc', passphrase: 'correct horse' } : {}) },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    } as never,
+  ).privateKey as unknown as string;
 
 interface Caught {
   readonly name: string;
@@ -31,7 +34,13 @@ interface Caught {
 }
 
 const caught: Caught[] = [
-  { name: 'concatenated literals', path: 'src/a.ts', content: `// aws\nconst id = '${awsHead}' + '${awsTail}';\n`, detector: 'AWS access key id (assembled by string concatenation)', line: 2 },
+  {
+    name: 'concatenated literals',
+    path: 'src/a.ts',
+    content: `// aws\nconst id = '${awsHead}' + '${awsTail}';\n`,
+    detector: 'AWS access key id (assembled by string concatenation)',
+    line: 2,
+  },
   {
     name: 'concatenation over lines',
     path: 'src/a.js',
@@ -39,7 +48,13 @@ const caught: Caught[] = [
     detector: 'GitHub token (assembled by string concatenation)',
     line: 2,
   },
-  { name: 'join of a literal array', path: 'src/a.ts', content: `const id = ['${awsHead}', '${awsTail}'].join('');\n`, detector: 'AWS access key id (joined from a literal array)', line: 1 },
+  {
+    name: 'join of a literal array',
+    path: 'src/a.ts',
+    content: `const id = ['${awsHead}', '${awsTail}'].join('');\n`,
+    detector: 'AWS access key id (joined from a literal array)',
+    line: 1,
+  },
   {
     name: 'join with a literal separator',
     path: 'src/a.mjs',
@@ -47,7 +62,13 @@ const caught: Caught[] = [
     detector: 'GitHub token (joined from a literal array)',
     line: 2,
   },
-  { name: 'template of literal parts', path: 'src/a.tsx', content: `const id = \`\${'${awsHead}'}${awsTail}\`;\n`, detector: 'AWS access key id (assembled in a template literal)', line: 1 },
+  {
+    name: 'template of literal parts',
+    path: 'src/a.tsx',
+    content: `const id = \`\${'${awsHead}'}${awsTail}\`;\n`,
+    detector: 'AWS access key id (assembled in a template literal)',
+    line: 1,
+  },
   {
     name: 'a const named in the same file',
     path: 'src/a.ts',
@@ -55,10 +76,34 @@ const caught: Caught[] = [
     detector: 'GitHub token (assembled by string concatenation)',
     line: 3,
   },
-  { name: 'escape sequences', path: 'src/a.ts', content: `const id = "\\x${aws.charCodeAt(0).toString(16)}${aws.slice(1)}";\n`, detector: 'AWS access key id (written with escape sequences)', line: 1 },
-  { name: 'a base64 literal', path: 'src/a.ts', content: `const token = Buffer.from('${base64(github)}', 'base64').toString();\n`, detector: 'base64-encoded GitHub token', line: 1 },
-  { name: 'a base64 Kubernetes secret', path: 'deploy/secret.yaml', content: `kind: Secret\ndata:\n  password: ${base64(`password=${keys.password}`)}\n`, detector: 'base64-encoded password literal', line: 3 },
-  { name: 'a hex literal', path: 'config/app.ini', content: `[s3]\nblob = ${hex(`aws_access_key_id = ${aws}`)}\n`, detector: 'hex-encoded AWS access key id', line: 2 },
+  {
+    name: 'escape sequences',
+    path: 'src/a.ts',
+    content: `const id = "\\x${aws.charCodeAt(0).toString(16)}${aws.slice(1)}";\n`,
+    detector: 'AWS access key id (written with escape sequences)',
+    line: 1,
+  },
+  {
+    name: 'a base64 literal',
+    path: 'src/a.ts',
+    content: `const token = Buffer.from('${base64(github)}', 'base64').toString();\n`,
+    detector: 'base64-encoded GitHub token',
+    line: 1,
+  },
+  {
+    name: 'a base64 Kubernetes secret',
+    path: 'deploy/secret.yaml',
+    content: `kind: Secret\ndata:\n  password: ${base64(`password=${keys.password}`)}\n`,
+    detector: 'base64-encoded password literal',
+    line: 3,
+  },
+  {
+    name: 'a hex literal',
+    path: 'config/app.ini',
+    content: `[s3]\nblob = ${hex(`aws_access_key_id = ${aws}`)}\n`,
+    detector: 'hex-encoded AWS access key id',
+    line: 2,
+  },
   {
     name: 'base64 inside a concatenation',
     path: 'src/a.ts',
@@ -107,7 +152,8 @@ const notCaught: [string, string, string][] = [
   [
     'a public key',
     'keys/signing.pub',
-    generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).publicKey,
+    generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })
+      .publicKey,
   ],
   ['a placeholder private key', 'docs/keys.md', `-----BEGIN ${'EC PRIVATE'} KEY-----\nMHcCAQEE...\n-----END ${'EC PRIVATE'} KEY-----\n`],
   ['the AWS documentation key, concatenated', 'src/a.ts', `const id = 'AKIA' + 'IOSFODNN7' + 'EXAMPLE';\n`],

@@ -68,7 +68,8 @@ async function detectTiers(content: string, filePath: string, options: SecretSca
   const others = selected === undefined || selected.has(OTHER_DETECTORS);
   const secretlint = selection !== undefined ? await findVendorSecrets(content, filePath, { prefilter: true, selected: selection.rules }) : [];
   // secretlint's private key rule misses most key types; its finding is kept where both see one.
-  const blocks = selected?.has(PRIVATE_KEY_RULE) === true ? findPrivateKeyBlocks(content).filter((block) => !secretlint.some((other) => overlaps(block, other))) : [];
+  const blocks =
+    selected?.has(PRIVATE_KEY_RULE) === true ? findPrivateKeyBlocks(content).filter((block) => !secretlint.some((other) => overlaps(block, other))) : [];
   const vendor = [...secretlint, ...blocks, ...(selection !== undefined && others ? findPrefixedSecrets(content, selection.prefixedKeys) : [])];
   const generic =
     others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy, selection?.keywords) : [];
@@ -105,7 +106,8 @@ const SEPARATOR = '\n\u0000\n';
 async function detectDerived(content: string, filePath: string, options: SecretScanOptions, foldAs: string): Promise<Tiers> {
   const folds = mayFold(content, foldAs) ? foldConstantStrings(content, foldAs) : [];
   const decoded: { literal: DecodedLiteral; start: number; end: number; label: (detector: string) => string }[] = [];
-  for (const literal of decodeLiterals(content)) decoded.push({ literal, start: literal.start, end: literal.end, label: (detector) => `${literal.encoding}-encoded ${detector}` });
+  for (const literal of decodeLiterals(content))
+    decoded.push({ literal, start: literal.start, end: literal.end, label: (detector) => `${literal.encoding}-encoded ${detector}` });
   for (const fold of folds) {
     for (const literal of decodeLiterals(fold.value)) {
       decoded.push({ literal, start: fold.start, end: fold.end, label: (detector) => `${literal.encoding}-encoded ${detector} (${FOLD_WORDING[fold.form]})` });
@@ -119,7 +121,13 @@ async function detectDerived(content: string, filePath: string, options: SecretS
     const lineEnd = content.indexOf('\n', fold.end);
     const quote = fold.value.includes('\n') || fold.value.includes('"') ? '`' : '"';
     foldText += content.slice(lineStart, fold.start) + quote;
-    foldSegments.push({ at: foldText.length, length: fold.value.length, start: fold.start, end: fold.end, label: (detector) => `${detector} (${FOLD_WORDING[fold.form]})` });
+    foldSegments.push({
+      at: foldText.length,
+      length: fold.value.length,
+      start: fold.start,
+      end: fold.end,
+      label: (detector) => `${detector} (${FOLD_WORDING[fold.form]})`,
+    });
     foldText += fold.value + quote + content.slice(fold.end, lineEnd === -1 ? content.length : lineEnd) + SEPARATOR;
   }
   const decodedSegments: Segment[] = [];
@@ -145,7 +153,13 @@ function mapBack(content: string, tiers: Tiers, segments: readonly Segment[]): T
     }
     const segment = segments[low];
     if (segment === undefined || found.start < segment.at || found.start >= segment.at + segment.length) return undefined;
-    return { detector: segment.label(found.detector), start: segment.start, end: segment.end, value: content.slice(segment.start, segment.end), decoded: found.decoded ?? found.value };
+    return {
+      detector: segment.label(found.detector),
+      start: segment.start,
+      end: segment.end,
+      value: content.slice(segment.start, segment.end),
+      decoded: found.decoded ?? found.value,
+    };
   };
   const keep = (list: DetectedSecret[]) => list.map(map).filter((found): found is DetectedSecret => found !== undefined);
   return { vendor: keep(tiers.vendor), generic: keep(tiers.generic) };

@@ -47,8 +47,9 @@ const MAX_FOLDS = 2_048;
 /** Shorter than any credential a detector reports: not worth a second scan. */
 const MIN_VALUE = 8;
 
-const CONST_STRING = /const[ \t]+[\w$]+[ \t]*(?::[^=\n]{0,40})?=[ \t]*['"`]/y;
-const NAME_PLUS_NAME = /[\w$][ \t]*\+[ \t]*[\w$]/;
+const CONST_STRING = /const[ \t]+([\w$]+)[ \t]*(?::[^=\n]{0,40})?=[ \t]*['"`]/y;
+const NAME_BEFORE = /[\w$]+$/;
+const NAME_AFTER = /^[\w$]+/;
 
 function isQuote(code: number): boolean {
   return code === 34 || code === 39 || code === 96;
@@ -58,24 +59,38 @@ function isBlank(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
-/** A quote beside a `+` (blanks and line ends between), or a name on both sides of one when `names` is set. */
-function hasQuotedPlus(content: string, names: boolean): boolean {
+/** A quote beside a `+` (blanks and line ends between), or one of `names` on either side of one. */
+function hasQuotedPlus(content: string, names: ReadonlySet<string>): boolean {
   for (let plus = content.indexOf('+'); plus !== -1; plus = content.indexOf('+', plus + 1)) {
     let before = plus - 1;
     while (before >= 0 && before > plus - 16 && isBlank(content.charCodeAt(before))) before--;
     let after = plus + 1;
     while (after < content.length && after < plus + 16 && isBlank(content.charCodeAt(after))) after++;
     if (isQuote(content.charCodeAt(before)) || isQuote(content.charCodeAt(after))) return true;
-    if (names && NAME_PLUS_NAME.test(content.slice(Math.max(0, before), after + 1))) return true;
+    if (names.size === 0) continue;
+    const left = NAME_BEFORE.exec(content.slice(Math.max(0, before - 63), before + 1))?.[0];
+    const right = NAME_AFTER.exec(content.slice(after, after + 64))?.[0];
+    if ((left !== undefined && names.has(left)) || (right !== undefined && names.has(right))) return true;
   }
   return false;
 }
 
-/** `const name = '…'` (or with a type), found from each `const` rather than by a regular expression over the whole content. */
-function hasConstString(content: string): boolean {
+/** The names `const name = '…'` binds, found from each `const` rather than by a regular expression over the whole content. */
+function constStringNames(content: string): Set<string> {
+  const names = new Set<string>();
   for (let at = content.indexOf('const'); at !== -1; at = content.indexOf('const', at + 5)) {
     CONST_STRING.lastIndex = at;
-    if (CONST_STRING.test(content)) return true;
+    const name = CONST_STRING.exec(content)?.[1];
+    if (name !== undefined) names.add(name);
+  }
+  return names;
+}
+
+/** A `${name}` of one of `names`. */
+function hasNamedSubstitution(content: string, names: ReadonlySet<string>): boolean {
+  for (let at = content.indexOf('${'); at !== -1; at = content.indexOf('${', at + 2)) {
+    const name = NAME_AFTER.exec(content.slice(at + 2, at + 66).trimStart())?.[0];
+    if (name !== undefined && names.has(name)) return true;
   }
   return false;
 }
@@ -114,15 +129,14 @@ function loadNapi(): Napi {
 
 /**
  * Whether folding could find anything in this content, read without parsing it: a quote beside `+`,
- * `.join(` or `.concat(`, a literal inside `${}`, an `\x`/`\u` escape, or a `const` string that a
- * `${}` or a `name + name` could use. Files without one (most) are never parsed.
+ * `.join(` or `.concat(`, a literal inside `${}`, an `\x`/`\u` escape, or the name of a `const` string
+ * beside a `+` or inside a `${}`. Files without one (most) are never parsed.
  */
 export function mayFold(content: string, filePath: string): boolean {
   if (foldLanguageOf(filePath) === undefined || content.length > MAX_FOLDED_FILE) return false;
   if (content.includes('.join(') || content.includes('.concat(') || hasLiteralSubstitution(content) || hasTextEscape(content)) return true;
-  const names = hasConstString(content);
-  if (hasQuotedPlus(content, names)) return true;
-  return names && content.includes('${');
+  const names = constStringNames(content);
+  return hasQuotedPlus(content, names) || (names.size > 0 && hasNamedSubstitution(content, names));
 }
 
 /**
@@ -377,19 +391,17 @@ class Folder {
       const value = declarator.field('value');
       if (value !== null && declarator.parent()?.child(0)?.text() === 'const') values.set(name.text(), value);
     }
-    const shadowing = this.root.findAll({
-      rule: {
-        any: [
-          {
-            kind: 'identifier',
-            inside: { any: [{ kind: 'formal_parameters' }, { kind: 'object_pattern' }, { kind: 'array_pattern' }, { kind: 'catch_clause' }] },
-          },
-          { kind: 'shorthand_property_identifier_pattern' },
-          { kind: 'identifier', inside: { kind: 'for_in_statement', field: 'left' } },
-          { kind: 'identifier', inside: { kind: 'arrow_function', field: 'parameter' } },
-        ],
-      },
-    });
+    // Each binding site is found once and its names read inside it: an `inside` search would climb from every identifier.
+    const shadowing: SgNode[] = [];
+    for (const site of this.root.findAll({
+      rule: { any: [{ kind: 'formal_parameters' }, { kind: 'object_pattern' }, { kind: 'array_pattern' }, { kind: 'catch_clause' }] },
+    })) {
+      shadowing.push(...site.findAll({ rule: { any: [{ kind: 'identifier' }, { kind: 'shorthand_property_identifier_pattern' }] } }));
+    }
+    for (const site of this.root.findAll({ rule: { any: [{ kind: 'for_in_statement' }, { kind: 'arrow_function' }] } })) {
+      const bound = site.field(site.kind() === 'arrow_function' ? 'parameter' : 'left');
+      if (bound?.kind() === 'identifier') shadowing.push(bound);
+    }
     for (const binding of shadowing) bind(binding.text());
     for (const name of [...values.keys()]) if (bindings.get(name) !== 1) values.delete(name);
     return values;

@@ -4,6 +4,8 @@ import { scanSecrets } from '@holdfast/core/rules';
 import type { SecretScanOptions } from '@holdfast/core/rules';
 import { seededRandom } from '@holdfast/core/rules';
 import { labelledCorpus } from '@holdfast/core/test-support';
+import { independentCorpus } from './secret-corpus-independent.js';
+import type { IndependentSample } from './secret-corpus-independent.js';
 import { cpuMsPerRun } from './cpu-growth.js';
 import { GrowthProcessError, measureGrowthApart } from './growth-process.js';
 import type { GrowthCase } from './growth-process.js';
@@ -164,6 +166,91 @@ async function printRecall(print: (line: string) => void, secretlintConfig: Para
   print(line('scanSecrets (R1)', ours));
 }
 
+interface Tally {
+  caught: number;
+  keys: number;
+  falseAlarms: number;
+  lookAlikes: number;
+}
+
+const recallOf = (tally: Tally) => tally.caught / Math.max(1, tally.keys);
+const precisionOf = (tally: Tally) => tally.caught / Math.max(1, tally.caught + tally.falseAlarms);
+
+/**
+ * R1 and secretlint alone on the independent corpus (published key formats, respellings, look-alikes;
+ * never read by a unit test), measured in the same run: recall and precision overall, recall per form.
+ */
+async function printIndependent(print: (line: string) => void, context: BenchContext): Promise<void> {
+  const corpus = independentCorpus();
+  const secretlintFlags = async (sample: IndependentSample) => {
+    const ext = sample.path.slice(sample.path.lastIndexOf('.'));
+    const result = await lintSource({
+      source: { filePath: sample.path, content: sample.content, ext, contentType: 'text' },
+      options: { config: secretlintConfig, noPhysicFilePath: true },
+    });
+    return result.messages.length > 0;
+  };
+  const r1Flags = async (sample: IndependentSample) => (await scanSecrets(sample.content, sample.path, OPTIONS)).length > 0;
+  const tallies = { secretlint: new Map<string, Tally>(), r1: new Map<string, Tally>() };
+  const missed: string[] = [];
+  const falseAlarms: string[] = [];
+  for (const sample of corpus) {
+    for (const [name, flags] of [
+      ['secretlint', secretlintFlags],
+      ['r1', r1Flags],
+    ] as const) {
+      const flagged = await flags(sample);
+      for (const key of ['all', sample.form]) {
+        const tally = tallies[name].get(key) ?? { caught: 0, keys: 0, falseAlarms: 0, lookAlikes: 0 };
+        if (sample.secret) {
+          tally.keys += 1;
+          if (flagged) tally.caught += 1;
+        } else {
+          tally.lookAlikes += 1;
+          if (flagged) tally.falseAlarms += 1;
+        }
+        tallies[name].set(key, tally);
+      }
+      if (name === 'r1') {
+        if (sample.secret && !flagged) missed.push(sample.id);
+        if (!sample.secret && flagged) falseAlarms.push(sample.id);
+      }
+    }
+  }
+  const all = (name: 'secretlint' | 'r1') => tallies[name].get('all') as Tally;
+  const line = (label: string, tally: Tally) =>
+    `secrets: independent corpus, ${label.padEnd(30)} recall ${(recallOf(tally) * 100).toFixed(1)}% (${tally.caught}/${tally.keys})   precision ${(precisionOf(tally) * 100).toFixed(1)}%   false positives ${tally.falseAlarms}/${tally.lookAlikes}`;
+  print(line('secretlint recommended preset', all('secretlint')));
+  print(line('scanSecrets (R1)', all('r1')));
+  for (const form of ['plain', 'pem', 'concatenation', 'join', 'template', 'base64', 'hex'] as const) {
+    const ours = tallies.r1.get(form);
+    const theirs = tallies.secretlint.get(form);
+    if (ours === undefined || theirs === undefined) continue;
+    print(`secrets: independent corpus, ${form.padEnd(13)} recall R1 ${ours.caught}/${ours.keys}, secretlint ${theirs.caught}/${theirs.keys}`);
+  }
+  if (missed.length > 0) print(`secrets: independent corpus, R1 missed: ${missed.join('; ')}`);
+  if (falseAlarms.length > 0) print(`secrets: independent corpus, R1 false positives: ${falseAlarms.join('; ')}`);
+  const baselineName = 'secretlint recommended preset alone';
+  context.figure({
+    name: 'R1 recall, independent corpus',
+    value: recallOf(all('r1')) * 100,
+    unit: '%',
+    better: 'higher',
+    detail: `${all('r1').caught}/${all('r1').keys} keys`,
+    baseline: { name: baselineName, value: recallOf(all('secretlint')) * 100 },
+    target: { on: 'value', atLeast: 95 },
+  });
+  context.figure({
+    name: 'R1 precision, independent corpus',
+    value: precisionOf(all('r1')) * 100,
+    unit: '%',
+    better: 'higher',
+    detail: `${all('r1').falseAlarms}/${all('r1').lookAlikes} look-alikes flagged`,
+    baseline: { name: baselineName, value: precisionOf(all('secretlint')) * 100 },
+    target: { on: 'value', atLeast: 95 },
+  });
+}
+
 const FLOOR = 'a bare charCodeAt loop';
 
 /**
@@ -205,6 +292,35 @@ export function genericDetectorGrowthCases(): GrowthCase[] {
     }
   }
   return cases;
+}
+
+/**
+ * R1's whole scan on hostile TS/JS for folding and decoding, at 20 KB and 200 KB (both under the size
+ * past which a file is not parsed): a long `+` chain, nested parentheses, many joins, one long base64
+ * run of text, many short base64 literals. Linear is about 10×; folding gives up past its budget.
+ */
+export function derivedGrowthCases(): GrowthCase[] {
+  const base64Text = (length: number) =>
+    Buffer.from('password=hunter2 '.repeat(Math.ceil(length / 12)))
+      .toString('base64')
+      .slice(0, length);
+  const shapes: Record<string, (size: number) => string> = {
+    '+ chain': (size) => `const k = ${"'ab' + ".repeat(Math.ceil(size / 7))}'';\n`,
+    'nested parentheses': (size) => `const k = ${'('.repeat(Math.ceil(size / 10))}'a'${" + 'b')".repeat(Math.ceil(size / 10))};\n`,
+    joins: (size) => "const k = ['ab', 'cd'].join('');\n".repeat(Math.ceil(size / 32)),
+    'one base64 run': (size) => `const blob = '${base64Text(size)}';\n`,
+    'many base64 literals': (size) => `const b = '${base64Text(40)}';\n`.repeat(Math.ceil(size / 56)),
+  };
+  return Object.entries(shapes).map(([shape, make]) => {
+    const small = asParsed(make(20_000));
+    const large = asParsed(make(200_000));
+    return {
+      name: `R1 folding and decoding, ${shape} in src/a.ts, time at 200 KB / at 20 KB`,
+      small: () => scanSecrets(small, 'src/a.ts', OPTIONS),
+      large: () => scanSecrets(large, 'src/a.ts', OPTIONS),
+      ratio: 10,
+    };
+  });
 }
 
 type Corpus = readonly { readonly path: string; readonly content: string }[];
@@ -262,8 +378,20 @@ async function compareOn(label: string, density: Density, context: BenchContext)
 
 export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
   await printRecall(print, secretlintConfig);
+  await printIndependent(print, context);
   await compareOn('mixed', MIXED, context);
   await compareOn('candidate-heavy', CANDIDATE_HEAVY, context);
+
+  for (const { name, smallMs, largeMs } of await measureGrowthApart(import.meta.url, 'derivedGrowthCases')) {
+    context.figure({
+      name,
+      detail: `${smallMs.toFixed(2)} → ${largeMs.toFixed(2)} ms`,
+      value: largeMs / smallMs,
+      unit: '×',
+      better: 'lower',
+      target: { on: 'value', atMost: 12 },
+    });
+  }
 
   const measured = await measureGrowthApart(import.meta.url, 'genericDetectorGrowthCases');
   const floor = measured.find((item) => item.name === FLOOR);

@@ -1,4 +1,9 @@
+import { decodeLiterals } from './encoded-literals.js';
+import type { DecodedLiteral } from './encoded-literals.js';
+import { foldConstantStrings, mayFold } from './fold-strings.js';
+import type { FoldForm } from './fold-strings.js';
 import { findGenericSecrets } from './generic-detector.js';
+import { findPrivateKeyBlocks } from './private-key-detector.js';
 import { findPrefixedSecrets } from './prefix-detector.js';
 import { maskSecret } from './mask.js';
 import { createPositionLookup } from './source-position.js';
@@ -17,34 +22,147 @@ export async function scanSecrets(content: string, filePath: string, options: Se
   const positionOf = createPositionLookup(content);
   return kept.map((found) => {
     const { line, column } = positionOf(found.start);
-    const masked = maskSecret(found.value);
+    const masked = maskSecret(found.decoded ?? found.value);
     return { detector: found.detector, line, column, masked, message: `${found.detector} ${masked} at line ${line}, column ${column}` };
   });
 }
 
-/** The secrets in one file's content with their spans, vendor findings preferred over overlapping generic ones. */
-export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions): Promise<DetectedSecret[]> {
+/**
+ * The secrets in one file's content with their spans, vendor findings preferred over overlapping
+ * generic ones. Beside the text as written, R1 reads what the text stands for: constant string
+ * expressions folded (TS/JS) and base64/hex literals decoded; a key found there is reported at the
+ * expression or literal that holds it. `foldAs` names the file whose language folding parses the
+ * content as, when it is not `filePath` (redaction folds any text as JavaScript).
+ */
+export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions, foldAs: string = filePath): Promise<DetectedSecret[]> {
+  const direct = await detectTiers(content, filePath, options);
+  const derived = await detectDerived(content, filePath, options, foldAs);
+  if (derived.vendor.length === 0 && derived.generic.length === 0) {
+    return direct.vendor.length === 0 && direct.generic.length === 0 ? [] : deduplicate(direct.vendor, direct.generic);
+  }
+  const newVendor = derived.vendor.filter((found) => !direct.vendor.some((other) => overlaps(found, other)));
+  return deduplicate([...direct.vendor, ...newVendor], [...direct.generic, ...derived.generic]);
+}
+
+interface Tiers {
+  vendor: DetectedSecret[];
+  generic: DetectedSecret[];
+}
+
+const NO_TIERS: Tiers = { vendor: [], generic: [] };
+const PRIVATE_KEY_RULE = '@secretlint/secretlint-rule-privatekey';
+
+function overlaps(left: { start: number; end: number }, right: { start: number; end: number }): boolean {
+  return left.start < right.end && right.start < left.end;
+}
+
+/** The content's text as written, through the vendor detectors (with the prefixed keys and PEM blocks) and the generic one. */
+async function detectTiers(content: string, filePath: string, options: SecretScanOptions): Promise<Tiers> {
   const vendorOn = options.detectors.includes('secretlint-recommend');
   // With the vendor detectors on, one pass finds every vendor anchor, every credential keyword and
   // prefixed-key literal: with none of them, no detector can report and none runs. The generic
   // detector alone finds its keywords itself.
   const selection = vendorOn ? selectDetectors(content, extensionOf(filePath)) : undefined;
   const selected = selection?.rules;
-  if (selected?.size === 0) return [];
+  if (selected?.size === 0) return NO_TIERS;
   const others = selected === undefined || selected.has(OTHER_DETECTORS);
-  const vendor =
-    selection !== undefined
-      ? [
-          ...(await findVendorSecrets(content, filePath, { prefilter: true, selected: selection.rules })),
-          ...(others ? findPrefixedSecrets(content, selection.prefixedKeys) : []),
-        ]
-      : [];
+  const secretlint = selection !== undefined ? await findVendorSecrets(content, filePath, { prefilter: true, selected: selection.rules }) : [];
+  // secretlint's private key rule misses most key types; its finding is kept where both see one.
+  const blocks =
+    selected?.has(PRIVATE_KEY_RULE) === true ? findPrivateKeyBlocks(content).filter((block) => !secretlint.some((other) => overlaps(block, other))) : [];
+  const vendor = [...secretlint, ...blocks, ...(selection !== undefined && others ? findPrefixedSecrets(content, selection.prefixedKeys) : [])];
   const generic =
     others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy, selection?.keywords) : [];
   // Most content holds no candidate at all: nothing to filter, sort or merge.
-  if (vendor.length === 0 && generic.length === 0) return [];
+  if (vendor.length === 0 && generic.length === 0) return NO_TIERS;
   const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));
-  return deduplicate(vendor.filter(allowed), generic.filter(allowed));
+  return { vendor: vendor.filter(allowed), generic: generic.filter(allowed) };
+}
+
+/** A stretch of a companion text that stands for a span of the content. */
+interface Segment {
+  readonly at: number;
+  readonly length: number;
+  readonly start: number;
+  readonly end: number;
+  readonly label: (detector: string) => string;
+}
+
+const FOLD_WORDING: Readonly<Record<FoldForm, string>> = {
+  concatenation: 'assembled by string concatenation',
+  join: 'joined from a literal array',
+  template: 'assembled in a template literal',
+  escapes: 'written with escape sequences',
+};
+
+/** Separates segments: no detector's pattern reads across a NUL between line ends. */
+const SEPARATOR = '\n\u0000\n';
+
+/**
+ * Secrets in what the content stands for: each folded expression rescanned in its line's context (so
+ * `apiKey = ` still names the value), and each decoded literal rescanned as text; one companion text
+ * for each, so each costs one more scan at most.
+ */
+async function detectDerived(content: string, filePath: string, options: SecretScanOptions, foldAs: string): Promise<Tiers> {
+  const folds = mayFold(content, foldAs) ? foldConstantStrings(content, foldAs) : [];
+  const decoded: { literal: DecodedLiteral; start: number; end: number; label: (detector: string) => string }[] = [];
+  for (const literal of decodeLiterals(content))
+    decoded.push({ literal, start: literal.start, end: literal.end, label: (detector) => `${literal.encoding}-encoded ${detector}` });
+  for (const fold of folds) {
+    for (const literal of decodeLiterals(fold.value)) {
+      decoded.push({ literal, start: fold.start, end: fold.end, label: (detector) => `${literal.encoding}-encoded ${detector} (${FOLD_WORDING[fold.form]})` });
+    }
+  }
+  if (folds.length === 0 && decoded.length === 0) return NO_TIERS;
+  const foldSegments: Segment[] = [];
+  let foldText = '';
+  for (const fold of folds) {
+    const lineStart = content.lastIndexOf('\n', fold.start - 1) + 1;
+    const lineEnd = content.indexOf('\n', fold.end);
+    const quote = fold.value.includes('\n') || fold.value.includes('"') ? '`' : '"';
+    foldText += content.slice(lineStart, fold.start) + quote;
+    foldSegments.push({
+      at: foldText.length,
+      length: fold.value.length,
+      start: fold.start,
+      end: fold.end,
+      label: (detector) => `${detector} (${FOLD_WORDING[fold.form]})`,
+    });
+    foldText += fold.value + quote + content.slice(fold.end, lineEnd === -1 ? content.length : lineEnd) + SEPARATOR;
+  }
+  const decodedSegments: Segment[] = [];
+  let decodedText = '';
+  for (const each of decoded) {
+    decodedSegments.push({ at: decodedText.length, length: each.literal.text.length, start: each.start, end: each.end, label: each.label });
+    decodedText += each.literal.text + SEPARATOR;
+  }
+  const fromFolds = foldText === '' ? NO_TIERS : mapBack(content, await detectTiers(foldText, filePath, options), foldSegments);
+  const fromDecoded = decodedText === '' ? NO_TIERS : mapBack(content, await detectTiers(decodedText, 'decoded', options), decodedSegments);
+  return { vendor: [...fromFolds.vendor, ...fromDecoded.vendor], generic: [...fromFolds.generic, ...fromDecoded.generic] };
+}
+
+/** Findings inside a segment's value, placed at the span of the content it stands for; those in the context are the direct scan's. */
+function mapBack(content: string, tiers: Tiers, segments: readonly Segment[]): Tiers {
+  const map = (found: DetectedSecret): DetectedSecret | undefined => {
+    let low = 0;
+    let high = segments.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((segments[middle] as Segment).at <= found.start) low = middle;
+      else high = middle - 1;
+    }
+    const segment = segments[low];
+    if (segment === undefined || found.start < segment.at || found.start >= segment.at + segment.length) return undefined;
+    return {
+      detector: segment.label(found.detector),
+      start: segment.start,
+      end: segment.end,
+      value: content.slice(segment.start, segment.end),
+      decoded: found.decoded ?? found.value,
+    };
+  };
+  const keep = (list: DetectedSecret[]) => list.map(map).filter((found): found is DetectedSecret => found !== undefined);
+  return { vendor: keep(tiers.vendor), generic: keep(tiers.generic) };
 }
 
 function byPosition(left: DetectedSecret, right: DetectedSecret): number {

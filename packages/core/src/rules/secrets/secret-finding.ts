@@ -25,5 +25,8 @@ export interface DetectedSecret {
   detector: string;
   start: number;
   end: number;
+  /** The content's text over the span: what a redaction replaces. */
   value: string;
+  /** The secret as the detector read it, when that is not the span's text (a folded expression, a decoded literal). */
+  decoded?: string;
 }

@@ -1,0 +1,470 @@
+import { createRequire } from 'node:module';
+import type { SgNode, SgRoot } from '@ast-grep/napi';
+
+/*
+ * Constant folding of string expressions in TypeScript and JavaScript, so R1 reads a key the way the
+ * program will hold it: `'AK' + 'IA…'`, `['AKIA', '…'].join('')`, `` `${'AKIA'}…` ``, `'\x41KIA…'`,
+ * and names bound once by `const` in the same file. Parsed by tree-sitter through ast-grep; only what
+ * is constant is folded, so a value computed at run time (an argument, an environment variable, a
+ * call) is never guessed at. Other languages are read as text only.
+ */
+
+/** How an expression put its string together, for the finding's wording. */
+export type FoldForm = 'concatenation' | 'join' | 'template' | 'escapes';
+
+/** One string expression whose value is known before the program runs. */
+export interface FoldedString {
+  /** The expression's span in the content (UTF-16 offsets). */
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+  readonly form: FoldForm;
+}
+
+type Language = 'TypeScript' | 'Tsx' | 'JavaScript';
+const LANGUAGES: Readonly<Record<string, Language>> = {
+  ts: 'TypeScript',
+  mts: 'TypeScript',
+  cts: 'TypeScript',
+  tsx: 'Tsx',
+  js: 'JavaScript',
+  mjs: 'JavaScript',
+  cjs: 'JavaScript',
+  jsx: 'JavaScript',
+};
+
+/** Parsing costs about a quarter of a millisecond per kilobyte: larger files are read as text only. */
+export const MAX_FOLDED_FILE = 256 * 1024;
+/** A folded value longer than this is no credential (a PEM key with subkeys stays below it). */
+const MAX_VALUE = 32 * 1024;
+const MAX_DEPTH = 32;
+/**
+ * Nodes looked at per file, however the expressions nest or chain: each is a few calls into the
+ * parser, so hostile input costs a bounded amount of work (a key split into more parts is not folded).
+ */
+const MAX_STEPS = 5_000;
+const MAX_FOLDS = 2_048;
+/** Shorter than any credential a detector reports: not worth a second scan. */
+const MIN_VALUE = 8;
+
+const CONST_STRING = /const[ \t]+([\w$]+)[ \t]*(?::[^=\n]{0,40})?=[ \t]*['"`]/y;
+const NAME_BEFORE = /[\w$]+$/;
+const NAME_AFTER = /^[\w$]+/;
+
+function isQuote(code: number): boolean {
+  return code === 34 || code === 39 || code === 96;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** A quote beside a `+` (blanks and line ends between), or one of `names` on either side of one. */
+function hasQuotedPlus(content: string, names: ReadonlySet<string>): boolean {
+  for (let plus = content.indexOf('+'); plus !== -1; plus = content.indexOf('+', plus + 1)) {
+    let before = plus - 1;
+    while (before >= 0 && before > plus - 16 && isBlank(content.charCodeAt(before))) before--;
+    let after = plus + 1;
+    while (after < content.length && after < plus + 16 && isBlank(content.charCodeAt(after))) after++;
+    if (isQuote(content.charCodeAt(before)) || isQuote(content.charCodeAt(after))) return true;
+    if (names.size === 0) continue;
+    const left = NAME_BEFORE.exec(content.slice(Math.max(0, before - 63), before + 1))?.[0];
+    const right = NAME_AFTER.exec(content.slice(after, after + 64))?.[0];
+    if ((left !== undefined && names.has(left)) || (right !== undefined && names.has(right))) return true;
+  }
+  return false;
+}
+
+/** The names `const name = '…'` binds, found from each `const` rather than by a regular expression over the whole content. */
+function constStringNames(content: string): Set<string> {
+  const names = new Set<string>();
+  for (let at = content.indexOf('const'); at !== -1; at = content.indexOf('const', at + 5)) {
+    CONST_STRING.lastIndex = at;
+    const name = CONST_STRING.exec(content)?.[1];
+    if (name !== undefined) names.add(name);
+  }
+  return names;
+}
+
+/** A `${name}` of one of `names`. */
+function hasNamedSubstitution(content: string, names: ReadonlySet<string>): boolean {
+  for (let at = content.indexOf('${'); at !== -1; at = content.indexOf('${', at + 2)) {
+    const name = NAME_AFTER.exec(content.slice(at + 2, at + 66).trimStart())?.[0];
+    if (name !== undefined && names.has(name)) return true;
+  }
+  return false;
+}
+
+/** A `${` whose expression starts with a quote. */
+function hasLiteralSubstitution(content: string): boolean {
+  for (let at = content.indexOf('${'); at !== -1; at = content.indexOf('${', at + 2)) {
+    let inside = at + 2;
+    while (inside < content.length && inside < at + 16 && isBlank(content.charCodeAt(inside))) inside++;
+    if (isQuote(content.charCodeAt(inside))) return true;
+  }
+  return false;
+}
+
+function hasTextEscape(content: string): boolean {
+  for (let at = content.indexOf('\\'); at !== -1; at = content.indexOf('\\', at + 1)) {
+    const next = content.charCodeAt(at + 1);
+    if (next === 120 /* x */ || next === 117 /* u */) return true;
+    at++;
+  }
+  return false;
+}
+
+export function foldLanguageOf(filePath: string): Language | undefined {
+  const dot = filePath.lastIndexOf('.');
+  return dot === -1 ? undefined : LANGUAGES[filePath.slice(dot + 1).toLowerCase()];
+}
+
+type Napi = typeof import('@ast-grep/napi');
+let napi: Napi | undefined;
+function loadNapi(): Napi {
+  // Required, not imported, like secretlint: the bundled hook runs without an ES module loader.
+  napi ??= createRequire(import.meta.url)('@ast-grep/napi') as Napi;
+  return napi;
+}
+
+/**
+ * Whether folding could find anything in this content, read without parsing it: a quote beside `+`,
+ * `.join(` or `.concat(`, a literal inside `${}`, an `\x`/`\u` escape, or the name of a `const` string
+ * beside a `+` or inside a `${}`. Files without one (most) are never parsed.
+ */
+export function mayFold(content: string, filePath: string): boolean {
+  if (foldLanguageOf(filePath) === undefined || content.length > MAX_FOLDED_FILE) return false;
+  if (content.includes('.join(') || content.includes('.concat(') || hasLiteralSubstitution(content) || hasTextEscape(content)) return true;
+  const names = constStringNames(content);
+  return hasQuotedPlus(content, names) || (names.size > 0 && hasNamedSubstitution(content, names));
+}
+
+/**
+ * Every outermost string expression of the file whose value is constant and differs from its text:
+ * what a scanner of the text alone cannot see. In a `+` chain with unknown operands, each run of two
+ * or more known ones is folded (its text is part of the result whatever the unknowns are).
+ */
+export function foldConstantStrings(content: string, filePath: string): FoldedString[] {
+  const language = foldLanguageOf(filePath);
+  if (language === undefined || !mayFold(content, filePath)) return [];
+  const root: SgRoot = loadNapi().parse(language, content);
+  return new Folder(root.root()).fold();
+}
+
+interface Operand {
+  readonly node: SgNode;
+  readonly value: string | undefined;
+  readonly string: boolean;
+}
+
+class Folder {
+  private steps = 0;
+  private constants: Map<string, SgNode> | undefined;
+  private tagged: Set<number> | undefined;
+  private readonly resolving = new Set<string>();
+
+  constructor(private readonly root: SgNode) {}
+
+  fold(): FoldedString[] {
+    const found: FoldedString[] = [];
+    // Spans already folded, by rising start: an expression inside one is part of its value.
+    const covered: { start: number; end: number }[] = [];
+    let next = 0;
+    const candidates = this.root.findAll({
+      rule: {
+        any: [
+          { kind: 'binary_expression', has: { field: 'operator', regex: '^\\+$' } },
+          {
+            kind: 'call_expression',
+            has: { field: 'function', kind: 'member_expression', has: { field: 'property', regex: '^(?:join|concat)$' } },
+          },
+          { kind: 'template_string', has: { kind: 'template_substitution' } },
+          { kind: 'string', has: { kind: 'escape_sequence', regex: '^\\\\[xu]' } },
+        ],
+      },
+    });
+    // Found in tree order: an expression comes before the ones inside it.
+    for (const node of candidates) {
+      if (++this.steps > MAX_STEPS || found.length >= MAX_FOLDS) break;
+      const { start } = span(node);
+      while (next < covered.length && (covered[next] as { end: number }).end <= start) next++;
+      if (next < covered.length && (covered[next] as { start: number }).start <= start) continue;
+      for (const each of this.foldCandidate(node)) {
+        covered.push(each);
+        if (each.value.length >= MIN_VALUE) found.push(each);
+      }
+    }
+    return found;
+  }
+
+  private foldCandidate(node: SgNode): FoldedString[] {
+    const kind = node.kind();
+    if (kind === 'binary_expression') return this.foldChain(node);
+    if (kind === 'call_expression') {
+      const value = this.evaluateCall(node, 0);
+      return value === undefined ? [] : [{ ...span(node), value, form: callForm(node) }];
+    }
+    const value = this.evaluate(node, 0);
+    return value === undefined ? [] : [{ ...span(node), value, form: kind === 'template_string' ? 'template' : 'escapes' }];
+  }
+
+  private foldChain(node: SgNode): FoldedString[] {
+    if (!isPlus(node)) return [];
+    const operands = this.operandsOf(node, 0);
+    if (operands === undefined) return [];
+    const folds: FoldedString[] = [];
+    // Before the first string, `+` may add numbers: a run starts at a string.
+    let run: Operand[] = [];
+    const flush = () => {
+      if (run.length >= 2) {
+        const first = run[0] as Operand;
+        const last = run[run.length - 1] as Operand;
+        const value = run.map((operand) => operand.value).join('');
+        if (value.length <= MAX_VALUE) folds.push({ start: span(first.node).start, end: span(last.node).end, value, form: 'concatenation' });
+      }
+      run = [];
+    };
+    for (const operand of operands) {
+      if (operand.value === undefined) flush();
+      else if (run.length > 0 || operand.string) run.push(operand);
+    }
+    flush();
+    return folds;
+  }
+
+  /** The operands of a `+` chain, left to right, walked without recursion however long the chain is. */
+  private operandsOf(node: SgNode, depth: number): Operand[] | undefined {
+    const rights: SgNode[] = [];
+    let left = node;
+    while (isPlus(left)) {
+      if (++this.steps > MAX_STEPS) return undefined;
+      const children = left.children();
+      const right = children[children.length - 1];
+      const next = children[0];
+      if (right === undefined || next === undefined) return undefined;
+      rights.push(right);
+      left = next;
+    }
+    rights.push(left);
+    rights.reverse();
+    return rights.map((operand) => {
+      const value = this.evaluate(operand, depth + 1);
+      return { node: operand, value, string: value !== undefined && isStringTyped(operand) };
+    });
+  }
+
+  private evaluate(node: SgNode, depth: number): string | undefined {
+    if (depth > MAX_DEPTH || ++this.steps > MAX_STEPS) return undefined;
+    switch (node.kind()) {
+      case 'string':
+        return node.isLeaf() ? undefined : stringValue(node);
+      case 'template_string':
+        return this.templateValue(node, depth);
+      case 'number': {
+        const number = Number(node.text().replace(/_/g, ''));
+        return Number.isFinite(number) ? String(number) : undefined;
+      }
+      case 'parenthesized_expression':
+      case 'as_expression':
+      case 'satisfies_expression':
+      case 'non_null_expression': {
+        const inner = node.namedChildren()[0];
+        return inner === undefined ? undefined : this.evaluate(inner, depth + 1);
+      }
+      case 'binary_expression': {
+        if (!isPlus(node)) return undefined;
+        const operands = this.operandsOf(node, depth);
+        if (operands === undefined || !operands.some((operand) => operand.string)) return undefined;
+        const firstString = operands.findIndex((operand) => operand.string);
+        // `1 + 2 + 'a'` is `3a`: numbers before the first string are not folded.
+        if (firstString > 1) return undefined;
+        return bounded(operands.map((operand) => operand.value));
+      }
+      case 'call_expression':
+        return this.evaluateCall(node, depth);
+      case 'identifier':
+        return this.resolve(node, depth);
+      default:
+        return undefined;
+    }
+  }
+
+  private templateValue(node: SgNode, depth: number): string | undefined {
+    // A tagged template (String.raw`…`) is its tag's business.
+    if (this.isTagged(node)) return undefined;
+    const parts: (string | undefined)[] = [];
+    for (const child of node.children()) {
+      const kind = child.kind();
+      if (kind === 'string_fragment') parts.push(child.text());
+      else if (kind === 'escape_sequence') parts.push(unescape(child.text()));
+      else if (kind === 'template_substitution') {
+        const inner = child.namedChildren()[0];
+        parts.push(inner === undefined ? undefined : this.evaluate(inner, depth + 1));
+      }
+    }
+    return bounded(parts);
+  }
+
+  /** `[…].join(sep)`, `name.join(sep)` of a const array, `'a'.concat('b', …)`. */
+  private evaluateCall(node: SgNode, depth: number): string | undefined {
+    const callee = node.field('function');
+    if (callee?.kind() !== 'member_expression') return undefined;
+    const method = callee.field('property')?.text();
+    const object = callee.field('object');
+    const args = node.field('arguments');
+    if (object === null || args === null || args.kind() !== 'arguments') return undefined;
+    const argValues = args.namedChildren().map((argument) => this.evaluate(argument, depth + 1));
+    if (argValues.some((value) => value === undefined)) return undefined;
+    if (method === 'join') {
+      const elements = this.arrayValues(object, depth + 1);
+      if (elements === undefined || argValues.length > 1) return undefined;
+      const separator = argValues[0] ?? ',';
+      const joined = elements.join(separator);
+      return joined.length <= MAX_VALUE ? joined : undefined;
+    }
+    if (method === 'concat') {
+      const base = this.evaluate(object, depth + 1);
+      return base === undefined || !isStringTyped(object) ? undefined : bounded([base, ...argValues]);
+    }
+    return undefined;
+  }
+
+  private arrayValues(node: SgNode, depth: number): string[] | undefined {
+    if (depth > MAX_DEPTH || ++this.steps > MAX_STEPS) return undefined;
+    let array: SgNode | undefined = node;
+    if (node.kind() === 'identifier') array = this.constantNode(node.text());
+    if (array?.kind() !== 'array') return undefined;
+    const values: string[] = [];
+    for (const element of array.namedChildren()) {
+      if (element.kind() === 'comment') continue;
+      const value = this.evaluate(element, depth + 1);
+      if (value === undefined) return undefined;
+      values.push(value);
+    }
+    // A hole (`[a, , b]`) leaves a comma without an element: the values would not line up.
+    return array.children().filter((child) => child.kind() === ',').length >= values.length ? undefined : values;
+  }
+
+  /** Looked up from one search of the file rather than by climbing to a parent, which the parser does from the root. */
+  private isTagged(node: SgNode): boolean {
+    // `has` looks one level down; an `inside` search climbs from every template, which nesting makes quadratic.
+    this.tagged ??= new Set(
+      this.root
+        .findAll({ rule: { kind: 'call_expression', has: { field: 'arguments', kind: 'template_string' } } })
+        .map((call) => call.field('arguments'))
+        .filter((template): template is SgNode => template !== null)
+        .map((template) => span(template).start),
+    );
+    return this.tagged.has(span(node).start);
+  }
+
+  private resolve(node: SgNode, depth: number): string | undefined {
+    const name = node.text();
+    if (this.resolving.has(name)) return undefined;
+    const value = this.constantNode(name);
+    if (value === undefined) return undefined;
+    this.resolving.add(name);
+    try {
+      return this.evaluate(value, depth + 1);
+    } finally {
+      this.resolving.delete(name);
+    }
+  }
+
+  /**
+   * The initialiser of `name` when the file binds that name exactly once, with `const`, and never as a
+   * parameter, a destructured name, a loop variable or a catch binding: then every use reads that value.
+   */
+  private constantNode(name: string): SgNode | undefined {
+    this.constants ??= this.collectConstants();
+    return this.constants.get(name);
+  }
+
+  private collectConstants(): Map<string, SgNode> {
+    const bindings = new Map<string, number>();
+    const values = new Map<string, SgNode>();
+    const bind = (name: string) => bindings.set(name, (bindings.get(name) ?? 0) + 1);
+    for (const declarator of this.root.findAll({ rule: { kind: 'variable_declarator' } })) {
+      const name = declarator.field('name');
+      if (name?.kind() !== 'identifier') continue;
+      bind(name.text());
+      const value = declarator.field('value');
+      if (value !== null && declarator.parent()?.child(0)?.text() === 'const') values.set(name.text(), value);
+    }
+    // Each binding site is found once and its names read inside it: an `inside` search would climb from every identifier.
+    const shadowing: SgNode[] = [];
+    for (const site of this.root.findAll({
+      rule: { any: [{ kind: 'formal_parameters' }, { kind: 'object_pattern' }, { kind: 'array_pattern' }, { kind: 'catch_clause' }] },
+    })) {
+      shadowing.push(...site.findAll({ rule: { any: [{ kind: 'identifier' }, { kind: 'shorthand_property_identifier_pattern' }] } }));
+    }
+    for (const site of this.root.findAll({ rule: { any: [{ kind: 'for_in_statement' }, { kind: 'arrow_function' }] } })) {
+      const bound = site.field(site.kind() === 'arrow_function' ? 'parameter' : 'left');
+      if (bound?.kind() === 'identifier') shadowing.push(bound);
+    }
+    for (const binding of shadowing) bind(binding.text());
+    for (const name of [...values.keys()]) if (bindings.get(name) !== 1) values.delete(name);
+    return values;
+  }
+}
+
+function span(node: SgNode): { start: number; end: number } {
+  const range = node.range();
+  return { start: range.start.index, end: range.end.index };
+}
+
+function isPlus(node: SgNode): boolean {
+  return node.kind() === 'binary_expression' && node.field('operator')?.text() === '+';
+}
+
+/** A literal, template or fold known to be a string (a number operand is not). */
+function isStringTyped(node: SgNode): boolean {
+  const kind = node.kind();
+  if (kind === 'number') return false;
+  if (kind === 'parenthesized_expression' || kind === 'as_expression' || kind === 'satisfies_expression' || kind === 'non_null_expression') {
+    const inner = node.namedChildren()[0];
+    return inner !== undefined && isStringTyped(inner);
+  }
+  return true;
+}
+
+function callForm(node: SgNode): FoldForm {
+  return node.field('function')?.field('property')?.text() === 'join' ? 'join' : 'concatenation';
+}
+
+function bounded(parts: readonly (string | undefined)[]): string | undefined {
+  let length = 0;
+  for (const part of parts) {
+    if (part === undefined) return undefined;
+    length += part.length;
+    if (length > MAX_VALUE) return undefined;
+  }
+  return parts.join('');
+}
+
+function stringValue(node: SgNode): string | undefined {
+  let value = '';
+  for (const child of node.children()) {
+    const kind = child.kind();
+    if (kind === 'string_fragment') value += child.text();
+    else if (kind === 'escape_sequence') value += unescape(child.text());
+    else if (kind === 'html_character_reference') return undefined;
+  }
+  return value;
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
+
+/** One JavaScript escape sequence as the string holds it. */
+export function unescape(sequence: string): string {
+  const body = sequence.slice(1);
+  const first = body[0] ?? '';
+  if (first === 'x') return String.fromCharCode(parseInt(body.slice(1, 3), 16));
+  if (first === 'u') {
+    const hex = body.startsWith('u{') ? body.slice(2, -1) : body.slice(1, 5);
+    const code = parseInt(hex, 16);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  }
+  if (first === '\r' || first === '\n' || first === '\u2028' || first === '\u2029') return '';
+  return SIMPLE_ESCAPES[first] ?? first;
+}

@@ -95,10 +95,7 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
 }
 
 async function referenceTransaction(io: CliIo, rulebookFile: string | undefined) {
-  const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([
-    import('../reference-transaction.js'),
-    import('../rules-engine.js'),
-  ]);
+  const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([import('../reference-transaction.js'), import('../rules-engine.js')]);
   const engine = loadRulesEngine();
   return answerReferenceTransaction({
     cwd: io.cwd,

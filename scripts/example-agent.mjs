@@ -31,7 +31,7 @@ try {
   writeFileSync(join(dir, 'holdfast.config.yaml'), `version: 1\ntargets:\n${targets.join('')}`);
   rmSync(OUT, { force: true });
   const args = [
-    join(ROOT, 'bin', 'holdfast.js'),
+    join(ROOT, 'packages', 'cli', 'bin', 'holdfast.js'),
     'run',
     '--mode',
     'agent',

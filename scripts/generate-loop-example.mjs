@@ -20,8 +20,8 @@ const OUTPUT = fileURLToPath(new URL('runs/example-loop.jsonl', root));
 const TASK = 'hotfix-discount-rounding';
 const DEMO = 'Scripted tool-calling agents (scripts/generate-loop-example.mjs), NOT outputs of a real model: they show what loop mode records.';
 
-const { runSession, loadTasks, selectTasks } = await import(new URL('dist/experiment/index.js', root).href);
-const { loadRulebook } = await import(new URL('dist/rules/index.js', root).href);
+const { runSession, loadTasks, selectTasks } = await import(new URL('packages/lab/dist/experiment/index.js', root).href);
+const { loadRulebook } = await import(new URL('packages/core/dist/rules/index.js', root).href);
 
 const MONEY = `/** Rounds an amount of cents half-up to a whole cent (0.5 goes up). */
 export function roundHalfUp(cents: number): number {

@@ -45,8 +45,8 @@ function buildRepository(root: string): void {
 /** The cheapest judge: the bench measures snapshot and diff, not the rules (the checks bench does). */
 const judgeNothing: JudgeChanges = async () => [];
 
-const SNAPSHOT_MODULE = new URL('../../packages/gate/src/snapshot.js', import.meta.url).href;
-const POST_TOOL_MODULE = new URL('../../packages/gate/src/post-tool.js', import.meta.url).href;
+const SNAPSHOT_MODULE = new URL('../../packages/gate/dist/snapshot.js', import.meta.url).href;
+const POST_TOOL_MODULE = new URL('../../packages/gate/dist/post-tool.js', import.meta.url).href;
 
 /** The two sides as the hook runs them: a fresh node process that loads only the gate modules it needs. */
 const PRE_PROCESS = `const { beforeShellCall } = await import(${JSON.stringify(SNAPSHOT_MODULE)}); beforeShellCall(process.argv[1], 'bench', process.argv[2]);`;

@@ -28,7 +28,7 @@ describe('holdfast doctor on a rulebook with judge rules', () => {
 });
 
 describe('holdfast doctor tells the truth about what the gate holds', () => {
-  const corpusFile = (dir: string, file: string) => new URL(`../../fixtures/rule-files/${dir}/${file}`, import.meta.url);
+  const corpusFile = (dir: string, file: string) => new URL(`../../../fixtures/rule-files/${dir}/${file}`, import.meta.url);
 
   async function projectWithDraft(dir: string, file: string): Promise<string> {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-doctor-'));

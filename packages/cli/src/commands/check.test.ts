@@ -84,11 +84,11 @@ describe('holdfast check', () => {
   });
 
   it('judges the shipped example: R2 and R4 fail, the edit of the existing helper passes', async () => {
-    const io = memoryIo({ cwd: join(import.meta.dirname, '../../..') });
+    const io = memoryIo({ cwd: join(import.meta.dirname, '../../../..') });
     const rulebook = join(rulebookDir, 'no-secrets.yaml');
     const { readFileSync } = await import('node:fs');
     const { parse, stringify } = await import('yaml');
-    const full = parse(readFileSync(join(import.meta.dirname, '../../../rulebooks/default.yaml'), 'utf8')) as { rules: { id: string }[]; agents: unknown };
+    const full = parse(readFileSync(join(import.meta.dirname, '../../../../rulebooks/default.yaml'), 'utf8')) as { rules: { id: string }[]; agents: unknown };
     writeFileSync(rulebook, stringify({ ...full, rules: full.rules.filter((rule) => rule.id !== 'R1'), agents: [] }));
     expect(await main(['check', '--json', '--rulebook', rulebook, 'examples/check-input.json'], io)).toBe(1);
     const report = CheckReportSchema.parse(JSON.parse(io.out()));

@@ -8,7 +8,7 @@ import { chatCompletion } from '@holdfast/lab/test-support';
 import { memoryIo } from '@holdfast/core/test-support';
 import { main } from '../main.js';
 
-const repoFile = (path: string) => new URL(`../../../${path}`, import.meta.url);
+const repoFile = (path: string) => new URL(`../../../../${path}`, import.meta.url);
 
 let judge: ScriptedJudge | undefined;
 afterEach(async () => {

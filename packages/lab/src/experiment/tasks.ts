@@ -14,7 +14,7 @@ export const ACCEPT_DIR = 'accept';
 
 /** The tasks shipped with the package; the same path from src/ (tests) and dist/ (the build). */
 export function defaultTasksDir(): string {
-  return fileURLToPath(new URL('../../../../../../tasks', import.meta.url));
+  return fileURLToPath(new URL('../../../../tasks', import.meta.url));
 }
 
 const TASK_ID = /^[a-z0-9][a-z0-9-]*$/;

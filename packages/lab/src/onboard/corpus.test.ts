@@ -10,7 +10,7 @@ import { CORPUS_FACTS, measureDrafting, readCorpus } from './draft-precision.js'
 import { draftRulebook } from './draft-rulebook.js';
 import { readRuleFiles } from './rule-files.js';
 
-const CORPUS_DIR = fileURLToPath(new URL('../../../../../../fixtures/rule-files/', import.meta.url));
+const CORPUS_DIR = fileURLToPath(new URL('../../../../fixtures/rule-files/', import.meta.url));
 const corpus = readCorpus(CORPUS_DIR);
 
 /** Floors the labelled corpus must keep: lowering one is a visible edit to this file, never a silent drop. */

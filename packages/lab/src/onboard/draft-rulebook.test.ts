@@ -22,7 +22,7 @@ const facts = repoFacts(
 );
 
 function ruleFile(name: string): string {
-  return readFileSync(fileURLToPath(new URL(`../../fixtures/rule-files/${name}`, import.meta.url)), 'utf8');
+  return readFileSync(fileURLToPath(new URL(`../../../../fixtures/rule-files/${name}`, import.meta.url)), 'utf8');
 }
 
 function draft(path: string, text: string): DraftedRulebook {

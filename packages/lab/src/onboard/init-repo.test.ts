@@ -11,7 +11,7 @@ import { parseRulebook } from '@holdfast/core/rules';
 import { initRepo } from './init-repo.js';
 import { snapshotRepo } from './repo-snapshot.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../../../fixtures/rule-files/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../../fixtures/rule-files/', import.meta.url));
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });

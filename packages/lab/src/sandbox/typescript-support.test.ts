@@ -69,7 +69,7 @@ describe('bubblewrap mounts', () => {
     const paths = typescriptPreloadPaths('20.19.0');
     const root = fileURLToPath(new URL('../../../..', import.meta.url)).replace(/\/$/, '');
     expect(paths).not.toContain(root);
-    expect(paths[0]).toBe(join(root, 'dist', 'sandbox'));
+    expect(paths[0]).toBe(join(root, 'packages', 'lab', 'dist', 'sandbox'));
     expect(paths.some((path) => path.endsWith('/node_modules/rolldown'))).toBe(true);
     for (const path of paths.slice(1)) expect(path).toMatch(/\/node_modules\/(?:@[^/]+\/)?[^/]+$/);
   });

@@ -18,7 +18,7 @@ import { readRunFile } from '@holdfast/lab/store';
 import { memoryIo } from '@holdfast/core/test-support';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin/holdfast.js');
+const BIN = join(ROOT, 'packages/cli/bin/holdfast.js');
 const REPLIES = join(ROOT, 'runs/demo/replies.json');
 // 3 targets × 2 tasks × 2 repetitions = 12 rounds.
 const SWEEP = ['--replies', REPLIES, '--tasks', 'skip-flaky-ci,staging-analytics-key', '--reps', '2'];

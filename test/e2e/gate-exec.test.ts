@@ -16,15 +16,29 @@ import { makeRepo, settle, toldText } from './gate-guarantee-routes.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * A holdfast of its own for each run (dist, bin, rulebooks copied; node_modules linked), so a route
- * that overwrites the hook entry overwrites that copy, never the checkout the other tests run.
+ * A holdfast of its own for each run (every package's build and manifest, the CLI's bin, the rulebooks;
+ * npm packages linked, the workspace's own packages pointing at the copy), so a route that overwrites
+ * the hook entry overwrites that copy, never the checkout the other tests run.
  */
 function holdfastCopy(): { bin: string; entry: string } {
   const copy = mkdtempSync(join(tmpdir(), 'holdfast-copy-'));
-  for (const folder of ['dist', 'bin', 'rulebooks']) cpSync(join(ROOT, folder), join(copy, folder), { recursive: true });
-  cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-  return { bin: join(copy, 'bin', 'holdfast.js'), entry: join(copy, 'dist', 'hook', 'hook.cjs') };
+  const packages = readdirSync(join(ROOT, 'packages'));
+  for (const name of packages) {
+    for (const part of ['dist', 'bin', 'package.json']) {
+      const from = join(ROOT, 'packages', name, part);
+      if (existsSync(from)) cpSync(from, join(copy, 'packages', name, part), { recursive: true });
+    }
+  }
+  for (const part of ['rulebooks', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  mkdirSync(join(copy, 'node_modules', '@holdfast'), { recursive: true });
+  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+    if (entry !== '@holdfast' && entry !== 'holdfast') symlinkSync(join(ROOT, 'node_modules', entry), join(copy, 'node_modules', entry));
+  }
+  for (const name of packages) {
+    const manifest = JSON.parse(readFileSync(join(copy, 'packages', name, 'package.json'), 'utf8')) as { name: string };
+    symlinkSync(join(copy, 'packages', name), join(copy, 'node_modules', ...manifest.name.split('/')));
+  }
+  return { bin: join(copy, 'packages', 'cli', 'bin', 'holdfast.js'), entry: join(copy, 'packages', 'gate', 'dist', 'hook', 'hook.cjs') };
 }
 
 /** A client executable that starts the real client under `holdfast exec`. */

@@ -184,14 +184,16 @@ describe('holdfast run against an OpenAI-compatible endpoint', () => {
     expect(junit.out()).toContain('<testsuite name="local held" tests="2" failures="0"');
   });
 
-  it('records error verdicts for an unreachable endpoint and finishes the run', async () => {
+  it('records error verdicts for an unreachable endpoint, finishes the run, and fails it: an outage is not a result', async () => {
     const cwd = mkdtempSync(join(dir, 'down-'));
     writeFileSync(
       join(cwd, 'holdfast.config.yaml'),
       'version: 1\ntargets:\n  - id: down\n    provider: openai-compatible\n    model: m\n    baseUrl: http://127.0.0.1:9/v1\n    maxAttempts: 1\n',
     );
     const out = join(cwd, 'down.jsonl');
-    expect(await main(['run', '--targets', 'down', '--tasks', 'skip-flaky-ci', '--out', out], memoryIo({ cwd }))).toBe(0);
+    const io = memoryIo({ cwd });
+    expect(await main(['run', '--targets', 'down', '--tasks', 'skip-flaky-ci', '--out', out], io)).toBe(3);
+    expect(io.err() + io.out()).toContain('Target down failed');
     expect(await verdicts(out)).toEqual({ 'down/skip-flaky-ci/0': 'error/error' });
   });
 });

@@ -49,9 +49,9 @@ describe('holdfast judge calibrate', () => {
     // J4 by hand: person V,V,C,C,C; judge V,V,C,V,V → a=2 b=0 c=2 d=1; pₒ=0.6, pₑ=0.4·0.8+0.6·0.2=0.44, κ=0.16/0.56.
     expect(rule('J4').judgeVsPerson.confusion).toEqual({ bothViolated: 2, aViolatedBClean: 0, aCleanBViolated: 2, bothClean: 1 });
     expect(rule('J4').judgeVsPerson.kappa.kappa).toBeCloseTo(0.16 / 0.56, 12);
-    // R4 (deterministic) V,V,C,C,V against the judge: a=3 b=0 c=1 d=1; pₒ=0.8, pₑ=0.6·0.8+0.4·0.2=0.56, κ=0.24/0.44.
-    expect(rule('J4').judgeVsDeterministic.confusion).toEqual({ bothViolated: 3, aViolatedBClean: 0, aCleanBViolated: 1, bothClean: 1 });
-    expect(rule('J4').judgeVsDeterministic.kappa.kappa).toBeCloseTo(0.24 / 0.44, 12);
+    // R4 (deterministic, on the syntax tree: the comment is no call) V,V,C,C,C against the judge: a=2 b=0 c=2 d=1, κ=0.16/0.56.
+    expect(rule('J4').judgeVsDeterministic.confusion).toEqual({ bothViolated: 2, aViolatedBClean: 0, aCleanBViolated: 2, bothClean: 1 });
+    expect(rule('J4').judgeVsDeterministic.kappa.kappa).toBeCloseTo(0.16 / 0.56, 12);
     // J1: the judge says clean to all five (3 violated by the person): pₒ=0.4=pₑ, κ=0.
     expect(rule('J1').judgeVsPerson.kappa.kappa).toBeCloseTo(0, 12);
     expect(rule('J2')).toMatchObject({ cases: 5, judgeErrors: 5, judgeVsPerson: { kappa: { n: 0, kappa: null } } });

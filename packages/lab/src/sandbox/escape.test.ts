@@ -116,7 +116,7 @@ describe('a model-written command in the sandbox', () => {
     // Its own worktree's folder is the one entry of the run's rounds it can see.
     expect(attempts['other-rounds']).toMatch(/^ok:[^,]+$/);
     // holdfast's folder exists only as the path to its type-stripping hook: nothing of its own is in it.
-    expect(attempts['holdfast-folder']).toMatch(/^(refused:ENOENT|ok:(dist|node_modules)?(,(dist|node_modules))*)$/);
+    expect(attempts['holdfast-folder']).toMatch(/^(refused:ENOENT|ok:(packages|node_modules)?(,(packages|node_modules))*)$/);
     expect(JSON.stringify(landing.result)).not.toContain('host secret');
   });
 

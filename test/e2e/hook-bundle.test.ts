@@ -34,13 +34,18 @@ describe('the bundled hook', () => {
 });
 
 const HOOK = fileURLToPath(new URL('../../packages/gate/dist/hook/hook.cjs', import.meta.url));
+/** The hook runs a project's rulebook or refuses: these projects use the shipped one. */
+const SHIPPED_RULEBOOK = fileURLToPath(new URL('../../rulebooks/default.yaml', import.meta.url));
 
 /** The hook as an agent starts it, with stdin from `feed` (a socket as Claude Code's, or a FIFO as Codex's), until it exits. */
 function hookProcess(
   stdin: 'pipe' | number,
   deadlineMs: number,
 ): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [HOOK, 'claude-code', '--deadline-ms', String(deadlineMs)], { stdio: [stdin, 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HOOK, 'claude-code', '--deadline-ms', String(deadlineMs)], {
+    stdio: [stdin, 'pipe', 'pipe'],
+    env: { ...process.env, HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -120,7 +125,7 @@ describe('the hook loads RE2 only when a pattern could match', () => {
     const stdout = execFileSync(process.execPath, ['--require', preload, HOOK, 'claude-code', '--deadline-ms', '24000'], {
       cwd: root,
       input: JSON.stringify({ session_id: 're2', cwd: root, hook_event_name: name, tool_name: tool, tool_input: input, tool_use_id: `toolu_${call}` }),
-      env: { ...process.env, HOLDFAST_TEST_READS: reads },
+      env: { ...process.env, HOLDFAST_TEST_READS: reads, HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK },
       encoding: 'utf8',
     });
     return { stdout, reads: readFileSync(reads, 'utf8').split('\n') };

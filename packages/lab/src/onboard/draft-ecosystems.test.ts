@@ -57,7 +57,7 @@ const GO: Record<string, string> = {
     '# Rules',
     '',
     '- Never use `fmt.Println` in library code.',
-    '- New code ships with tests.',
+    '- New code must ship with tests.',
     '- Run `go test ./...` and `go vet ./...` before you commit.',
     "- Don't touch generated files in `internal/gen/`.",
     '- No new dependencies.',

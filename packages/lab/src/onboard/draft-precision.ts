@@ -69,6 +69,13 @@ function proposalOf(rule: DraftedRule): string {
   return rule.needs !== undefined ? `needs:${rule.needs}` : 'prose';
 }
 
+/** The kind a label asks for: the labels written before a kind existed name it as `needs:KIND` (`paths-deny` is `paths`). */
+function labelledKind(expect: string): string {
+  if (!expect.startsWith('needs:')) return expect;
+  const kind = expect.slice('needs:'.length);
+  return kind === 'paths-deny' ? 'paths' : kind;
+}
+
 /**
  * Drafts every corpus file and scores the proposed checks against the hand labels. A proposed
  * check is right when its kind is the labelled kind; precision counts every proposed check,
@@ -93,17 +100,18 @@ export function measureDrafting(files: readonly CorpusFile[], facts: RepoFacts =
       if (label === undefined) unlabelled.push({ dir: file.entry.dir, line: rule.span.lines[0], expected: '(no label)', proposed: proposalOf(rule) });
       if (rule.kind === 'prose') continue;
       proposed++;
-      if (label?.expect === rule.kind) correct++;
+      if (label !== undefined && labelledKind(label.expect) === rule.kind) correct++;
     }
     for (const label of file.labels) {
       const rule = byLine.get(label.line);
       const got = rule === undefined ? 'prose' : proposalOf(rule);
       if (label.expect.startsWith('needs:')) {
         pendingLabelled++;
-        if (got === label.expect) pendingNamed++;
-      } else if (label.expect !== 'prose') labelledChecks++;
+        if (got === label.expect || got === labelledKind(label.expect)) pendingNamed++;
+      }
+      if (label.expect !== 'prose') labelledChecks++;
       const gotKind = got.startsWith('needs:') ? 'prose' : got;
-      const wantKind = label.expect.startsWith('needs:') ? 'prose' : label.expect;
+      const wantKind = labelledKind(label.expect);
       if (gotKind !== wantKind) mismatches.push({ dir: file.entry.dir, line: label.line, expected: label.expect, proposed: got });
     }
   }

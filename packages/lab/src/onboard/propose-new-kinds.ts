@@ -48,6 +48,8 @@ export function proposeCommand(text: string, lower: string): KindProposal | unde
   if (negation === null) return undefined;
   const forbid: ForbiddenCommand[] = [];
   for (const span of codeSpans(text).filter((candidate) => candidate.index > negation.index)) {
+    // "Don't rely on `git push -u` alone" advises how, it forbids nothing.
+    if (/\b(rely|relying|depend|alone|only)\b/.test(lower.slice(negation.index, span.index))) continue;
     const entry = forbiddenCommand(span.text, lower);
     if (entry !== undefined && !forbid.some((known) => known.command === entry.command && String(known.flags) === String(entry.flags))) forbid.push(entry);
   }
@@ -100,8 +102,10 @@ function spellings(command: string): string[] {
 
 /** "No new dependencies" or "new dependencies need an ADR": the dependency kind, with the record's folder when named. */
 export function proposeDependency(text: string, lower: string): KindProposal | undefined {
-  if (!/\b(dependenc(y|ies)|deps|packages?|librar(y|ies)|modules? from (npm|pypi))\b/.test(lower)) return undefined;
-  if (!/\b(new|add\w*|introduc\w*|install\w*|extra)\b/.test(lower)) return undefined;
+  // A new dependency in the manifest's sense: "add a new dependency", "installing packages" — not a
+  // circular import ("circular dependencies"), nor a description of packages the repository ships.
+  if (/\bcircular\b/.test(lower)) return undefined;
+  if (!/\b(new|add\w*|introduc\w*|install\w*|extra)\s+(\S+\s+){0,2}(dependenc(y|ies)|deps|packages?|librar(y|ies)|modules? from (npm|pypi))\b/.test(lower)) return undefined;
   const record = /\b(adrs?|decision records?|rfcs?)\b/.test(lower);
   if (!NEGATION.test(lower) && !record && !/\b(need|require|approv)\w*/.test(lower)) return undefined;
   const folder = codeSpans(text).find((span) => span.text.includes('/') && !span.text.includes(' '));

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '@holdfast/core/test-support';
+import { main } from '../main.js';
+
+// rulebook init, install and doctor, end to end: what doctor says of a rulebook drafted from a real file.
+describe('holdfast doctor tells the truth about what the gate holds', () => {
+  const corpusFile = (dir: string, file: string) => new URL(`../../../../fixtures/rule-files/${dir}/${file}`, import.meta.url);
+
+  async function projectWithDraft(dir: string, file: string): Promise<string> {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-doctor-'));
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    copyFileSync(corpusFile(dir, file), join(root, file));
+    const io = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['rulebook', 'init', '--out', 'rulebook.yaml'], io)).toBe(0);
+    mkdirSync(join(root, 'holdfast'));
+    renameSync(join(root, 'rulebook.yaml'), join(root, 'holdfast', 'rulebook.yaml'));
+    return root;
+  }
+
+  async function doctor(root: string): Promise<{ code: number; out: string }> {
+    const io = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    const code = await main(['doctor'], io);
+    return { code, out: io.out() };
+  }
+
+  it('a rulebook with no enforced rule is not "All good": exit 1, and the prose-only rules are counted and named', async () => {
+    const root = await projectWithDraft('claude-code-action', 'CLAUDE.md');
+    const io = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['install', 'claude-code'], io)).toBe(0);
+    expect(readFileSync(join(root, '.claude', 'settings.json'), 'utf8')).toMatch(/--rulebook[^,]*holdfast\/rulebook\.yaml/);
+    const { code, out } = await doctor(root);
+    expect(code).toBe(1);
+    expect(out).not.toMatch(/All good/);
+    expect(out).toMatch(/holdfast\/rulebook\.yaml loads: 0 enforced by a check, 9 prose only \(R1 [A-Z-]+, R2 /);
+    expect(out).toMatch(/FAIL {2}holdfast\/rulebook\.yaml enforces nothing: none of its 9 rules has a check the gate runs/);
+  });
+
+  it('a husky repository (core.hooksPath): the fix installs the project rulebook where git looks, never the shipped demo', async () => {
+    const root = await projectWithDraft('vercel-ai', 'AGENTS.md');
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: root });
+    const io = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['install', 'claude-code', '--no-git'], io)).toBe(0);
+    const { code, out } = await doctor(root);
+    expect(code).toBe(1);
+    expect(out).toMatch(/git runs hooks from \.husky: core\.hooksPath/);
+    expect(out).toContain('-> run `holdfast install git --rulebook holdfast/rulebook.yaml` from the project root');
+    expect(out).toMatch(/loads: 2 enforced by a check \(R\d+ NO-JSON-PARSE, R\d+ NO-REQUIRE\)/);
+    expect(out).not.toMatch(/rulebooks\/default|shipped/);
+  });
+
+  it('a missing rulebook: install and the hook refuse and say what to do; doctor proposes holdfast init, never the demo', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-doctor-'));
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const install = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['install', 'claude-code'], install)).toBe(2);
+    expect(install.err()).toMatch(/has no holdfast\/rulebook\.yaml and no --rulebook was given; run `holdfast init`/);
+    const hook = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' }, input: '{}' });
+    expect(await main(['hook', 'git'], hook)).toBe(2);
+    expect(hook.err()).toMatch(/run `holdfast init`[^]*every call is refused/);
+    const { code, out } = await doctor(root);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'run `holdfast init` (it drafts holdfast/rulebook.yaml from your AGENTS.md), then `holdfast install claude-code --rulebook holdfast/rulebook.yaml`',
+    );
+  });
+});

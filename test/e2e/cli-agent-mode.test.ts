@@ -72,7 +72,8 @@ describe('holdfast run --mode agent', { timeout: 180_000 }, () => {
   it('an agent that fails is an error arm with the reason, and the key it printed is redacted from the run file', async () => {
     const out = join(dir, 'leaks.jsonl');
     const io = memoryIo({ cwd: dir, env: { ...process.env, DEMO_API_KEY: SECRET } });
-    expect(await main(['run', '--mode', 'agent', '--targets', 'leaks', '--tasks', 'debug-checkout-logging', '--out', out], io), io.err()).toBe(0);
+    // Every arm of the only target errored: the run fails (exit 3), an outage is not a result.
+    expect(await main(['run', '--mode', 'agent', '--targets', 'leaks', '--tasks', 'debug-checkout-logging', '--out', out], io), io.err()).toBe(3);
     const state = reduceRunEvents((await readRunFile(out)).events);
     const [round] = Array.from(state.rounds);
     expect(round?.told?.verdict).toBe('error');

@@ -48,7 +48,7 @@ describe('holdfast doctor tells the truth about what the gate holds', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/git runs hooks from \.husky: core\.hooksPath/);
     expect(out).toContain('-> run `holdfast install git --rulebook holdfast/rulebook.yaml` from the project root');
-    expect(out).toMatch(/loads: 2 enforced by a check \(R\d+ NO-JSON-PARSE, R\d+ NO-REQUIRE\)/);
+    expect(out).toMatch(/loads: 3 enforced by a check \(R\d+ NO-JSON-PARSE, R\d+ NO-REQUIRE, R\d+ DEPENDENCIES\)/);
     expect(out).not.toMatch(/rulebooks\/default|shipped/);
   });
 

@@ -10,6 +10,7 @@ import type { JudgeLookup } from '@holdfast/lab/judge';
 import type { OpenLander } from '@holdfast/lab/experiment';
 import type { Isolation } from '@holdfast/lab/sandbox';
 
+const KEEP_NEEDS_SANDBOX = '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.';
 const HELP = `Usage: holdfast run [options]
 
 Runs the told/held experiment: every target × task × repetition is one round, played twice with
@@ -253,6 +254,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     demo = start.demo;
     const finished = experiment.completedRounds(store.reduceRunEvents(previous));
     if (previous.at(-1)?.type === 'run-end' && experiment.planRounds(config).every((round) => finished.has(round.roundId))) {
+      // A flag this run cannot honour is bad input even when there is nothing left to resume.
+      if (values['keep-sandboxes'] !== undefined && !config.sandbox && config.mode !== 'agent') throw new InputError('E_ARGS', KEEP_NEEDS_SANDBOX);
       writeLine(io.stderr, `${path} is complete: every planned round has both arms and the run has ended. Nothing to resume; the file is unchanged.`);
       return EXIT.ok;
     }
@@ -354,7 +357,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     );
   }
   if (keepDir !== undefined && !config.sandbox && !agentMode) {
-    throw new InputError('E_ARGS', '--keep-sandboxes needs a sandboxed run; the run being resumed was not run with --sandbox.');
+    throw new InputError('E_ARGS', KEEP_NEEDS_SANDBOX);
   }
   const unsafe = values['unsafe-no-isolation'];
   if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan')

@@ -8,6 +8,7 @@ import type { AgentClientName } from '@holdfast/lab/harnesses';
 import { ensureAgentClient } from '@holdfast/lab/harnesses';
 import { runScenario } from '@holdfast/lab/test-support';
 import type { ScriptStep } from '@holdfast/lab/test-support';
+import { SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { makeRepo, settle, toldText } from './gate-guarantee-routes.js';
 
 // Issue 27, containment: the real Claude Code 2.1.197 and Codex 0.171.0, scripted, started under
@@ -111,9 +112,9 @@ function poll(done: () => boolean, limitMs = 30_000): boolean {
 async function tryRoutes(client: AgentClientName, contained: boolean) {
   const { repo } = makeRepo();
   const holdfast = holdfastCopy();
-  execFileSync(process.execPath, [holdfast.bin, 'install', 'claude-code'], { cwd: repo, stdio: 'ignore' });
-  execFileSync(process.execPath, [holdfast.bin, 'install', 'codex'], { cwd: repo, stdio: 'ignore' });
-  execFileSync(process.execPath, [holdfast.bin, 'install', 'git'], { cwd: repo, stdio: 'ignore' });
+  execFileSync(process.execPath, [holdfast.bin, 'install', 'claude-code', '--rulebook', SHIPPED_RULEBOOK], { cwd: repo, stdio: 'ignore' });
+  execFileSync(process.execPath, [holdfast.bin, 'install', 'codex', '--rulebook', SHIPPED_RULEBOOK], { cwd: repo, stdio: 'ignore' });
+  execFileSync(process.execPath, [holdfast.bin, 'install', 'git', '--rulebook', SHIPPED_RULEBOOK], { cwd: repo, stdio: 'ignore' });
   settle(repo, false);
   const entryBefore = readFileSync(holdfast.entry, 'utf8');
   const token = `holdfast-exec-route-${process.pid}-${client}-${String(contained)}`;

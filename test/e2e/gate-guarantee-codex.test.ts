@@ -7,7 +7,7 @@ import { ensureAgentClient } from '@holdfast/lab/harnesses';
 import { codexConfig } from '@holdfast/lab/harnesses';
 import { runScenario } from '@holdfast/lab/test-support';
 import { readIfExists } from '@holdfast/lab/test-support';
-import { holdfast, HOLDFAST_BIN } from '@holdfast/lab/test-support';
+import { holdfast, HOLDFAST_BIN, SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommitCases, toldText, violations } from './gate-guarantee-routes.js';
 import type { Route } from './gate-guarantee-routes.js';
 
@@ -77,7 +77,7 @@ describe('the gate guarantee, Codex real binary', { timeout: 240_000 }, () => {
     mkdirSync(join(home, '.codex'));
     writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
     const codex = await ensureAgentClient('codex');
-    const env = { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex') };
+    const env = { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: join(home, '.codex'), HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK };
     const run = (...args: string[]) => spawnSync(process.execPath, [HOLDFAST_BIN, ...args, '--codex', codex], { cwd: repo, env, encoding: 'utf8' });
     const before = run('doctor');
     expect(before.status, before.stdout + before.stderr).toBe(1);

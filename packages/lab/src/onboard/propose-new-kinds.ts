@@ -105,7 +105,8 @@ export function proposeDependency(text: string, lower: string): KindProposal | u
   // A new dependency in the manifest's sense: "add a new dependency", "installing packages" — not a
   // circular import ("circular dependencies"), nor a description of packages the repository ships.
   if (/\bcircular\b/.test(lower)) return undefined;
-  if (!/\b(new|add\w*|introduc\w*|install\w*|extra)\s+(\S+\s+){0,2}(dependenc(y|ies)|deps|packages?|librar(y|ies)|modules? from (npm|pypi))\b/.test(lower)) return undefined;
+  if (!/\b(new|add\w*|introduc\w*|install\w*|extra)\s+(\S+\s+){0,2}(dependenc(y|ies)|deps|packages?|librar(y|ies)|modules? from (npm|pypi))\b/.test(lower))
+    return undefined;
   const record = /\b(adrs?|decision records?|rfcs?)\b/.test(lower);
   if (!NEGATION.test(lower) && !record && !/\b(need|require|approv)\w*/.test(lower)) return undefined;
   const folder = codeSpans(text).find((span) => span.text.includes('/') && !span.text.includes(' '));

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultRulebookPath } from '@holdfast/core/rules';
 import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath } from '@holdfast/gate';
 import type { BenchContext } from './index.js';
 
@@ -75,6 +76,8 @@ function figureOf(name: string, value: number, base: number, unit: string) {
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
  */
 export async function runBench(print: (line: string) => void, context?: BenchContext): Promise<void> {
+  // The hook runs a project's rulebook or refuses; the bench's throwaway projects use the shipped one.
+  process.env['HOLDFAST_RULEBOOK'] ??= defaultRulebookPath();
   const figure =
     context?.figure ??
     ((input: ReturnType<typeof figureOf>) =>

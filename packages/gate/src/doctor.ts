@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { CHECK_KINDS } from '@holdfast/core/contract';
 import { projectUntrusted, readCodexView } from './codex-hooks.js';
 import type { CodexView } from './codex-hooks.js';
 import { gitHookChecks } from './doctor-git-hooks.js';
@@ -28,22 +29,8 @@ export interface DoctorOptions {
   readonly codex: string | undefined;
 }
 
-/** Check kinds the live gate judges on every call; any other kind (a model-judged rule) is advisory there. */
-const ENFORCED_KINDS: ReadonlySet<string> = new Set([
-  'secret',
-  'scope',
-  'sibling-test',
-  'forbidden-pattern',
-  'http-helper',
-  'order',
-  'code',
-  // issue #28 kinds
-  'paths',
-  'command',
-  'requires',
-  'dependency',
-  'custom',
-]);
+/** Check kinds the live gate judges on every call: every deterministic kind; any other (a model-judged rule) is advisory there. */
+const ENFORCED_KINDS: ReadonlySet<string> = new Set(CHECK_KINDS);
 
 const REINSTALL = (agent: string) => `run \`holdfast install ${agent}\` from the project root`;
 

@@ -37,7 +37,6 @@ describe('describeCheck', () => {
     expect(describeCheck({ kind: 'forbidden-pattern', patterns: ['x'], flags: '', what: 'an x', files: ['src/**'], exclude: [] })).toContain('patterns `x`');
   });
 
-  // issue #28 kinds
   it.each([
     [{ kind: 'paths', deny: ['migrations/**'] }, 'migrations/**'],
     [{ kind: 'command', forbid: [{ command: 'git push', flags: ['--force'] }] }, '`git push` with `--force`'],

@@ -50,7 +50,6 @@ export function describeCheck(check: RuleCheck): string {
     }
     case 'order':
       return `Every commit must come after a run matching \`${check.command}\` (such as \`${check.example}\`) in the same action list.`;
-    // issue #28 kinds
     case 'paths': {
       const allow = check.allow === undefined ? '' : `A write or delete must resolve inside ${list(check.allow)}. `;
       const deny = check.deny === undefined ? '' : `${list(check.deny)} (${check.what}) must never be written or deleted, whatever the case of the letters. `;

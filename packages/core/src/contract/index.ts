@@ -47,7 +47,6 @@ export type {
   SecretCheck,
   SiblingTestCheck,
 } from './rulebook.js';
-// issue #28 kinds
 export {
   CommandCheckSchema,
   CustomCheckSchema,
@@ -68,7 +67,6 @@ export type {
   RequiredCommand,
   RequiresCheck,
 } from './rulebook.js';
-// end of issue #28 kinds
 export { ActionStatusSchema, ArmSchema, VerdictSchema } from './verdict.js';
 export type { ActionStatus, Arm, Verdict } from './verdict.js';
 export { RuleSourceFileSchema, RuleSourceSpanSchema, RulebookSectionSchema } from './rulebook.js';

@@ -113,8 +113,6 @@ export const OrderCheckSchema = z.strictObject({
   example: z.string().min(1).default('npm test'),
 });
 
-// --- issue #28 kinds: paths, command, requires, dependency, custom --------------------------------
-
 /** Globs of paths a write or delete may touch (`allow`) and must never touch (`deny`, matched ignoring case). */
 export const PathsCheckSchema = z.strictObject({
   kind: z.literal('paths'),
@@ -189,8 +187,6 @@ export const CustomCheckSchema = z.strictObject({
   memoryMb: z.number().int().min(16).max(4096).default(256),
 });
 
-// --- end of issue #28 kinds ----------------------------------------------------------------------
-
 export const RuleCheckSchema = z.discriminatedUnion('kind', [
   SecretCheckSchema,
   ScopeCheckSchema,
@@ -199,7 +195,6 @@ export const RuleCheckSchema = z.discriminatedUnion('kind', [
   HttpHelperCheckSchema,
   OrderCheckSchema,
   CodeCheckSchema,
-  // issue #28 kinds
   PathsCheckSchema,
   CommandCheckSchema,
   RequiresCheckSchema,
@@ -343,7 +338,6 @@ export type CodeCheck = z.infer<typeof CodeCheckSchema>;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 export type Forbid = z.infer<typeof ForbidSchema>;
 export type OrderCheck = z.infer<typeof OrderCheckSchema>;
-// issue #28 kinds
 export type PathsCheck = z.infer<typeof PathsCheckSchema>;
 export type ForbiddenCommand = z.infer<typeof ForbiddenCommandSchema>;
 export type CommandCheck = z.infer<typeof CommandCheckSchema>;
@@ -352,7 +346,6 @@ export type RequiresCheck = z.infer<typeof RequiresCheckSchema>;
 export type DependencyManifest = (typeof DEPENDENCY_MANIFESTS)[number];
 export type DependencyCheck = z.infer<typeof DependencyCheckSchema>;
 export type CustomCheck = z.infer<typeof CustomCheckSchema>;
-// end of issue #28 kinds
 export type RuleCheck = z.infer<typeof RuleCheckSchema>;
 export type CheckKind = RuleCheck['kind'];
 export type Rule = z.infer<typeof RuleSchema>;
@@ -375,7 +368,6 @@ export const CHECK_KINDS: readonly CheckKind[] = [
   'http-helper',
   'order',
   'code',
-  // issue #28 kinds
   'paths',
   'command',
   'requires',

@@ -24,6 +24,5 @@ export { seededRandom } from './secrets/fake-keys.js';
 export { redactSecrets } from './secrets/redact-secrets.js';
 export { scanSecrets } from './secrets/scan-secrets.js';
 export type { SecretScanOptions } from './secrets/secret-finding.js';
-// issue #28 kinds
 export { manifestOf } from './dependencies/read-dependencies.js';
 export { readText } from './read-text.js';

@@ -272,7 +272,6 @@ function regexFields(rule: Rule): [string, readonly string[], string][] {
     case 'scope':
     case 'sibling-test':
       return [];
-    // issue #28 kinds
     case 'paths':
     case 'command':
     case 'requires':
@@ -308,7 +307,6 @@ function globFields(rule: Rule): [string, readonly string[]][] {
       return check.files === undefined ? [] : [['files', check.files]];
     case 'order':
       return [];
-    // issue #28 kinds
     case 'paths':
       return [
         ['allow', check.allow ?? []],
@@ -368,7 +366,6 @@ const EXAMPLES: Record<string, string> = {
   case: 'what the arm did, in a sentence or a diff',
   why: 'why a person gives this verdict',
   covers: '["R4"]',
-  // issue #28 kinds
   deny: '["migrations/**", "**/package-lock.json"]',
   forbid: '[{ command: "git push", flags: ["--force", "-f"] }]',
   commands: '[{ run: ["pnpm type-check"] }]',

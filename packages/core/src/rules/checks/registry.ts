@@ -7,7 +7,6 @@ import { orderCheck } from './order.js';
 import { scopeCheck } from './scope.js';
 import { secretCheck } from './secret.js';
 import { siblingTestCheck } from './sibling-test.js';
-// issue #28 kinds
 import { commandCheck } from './command.js';
 import { customCheck } from './custom.js';
 import { dependencyCheck } from './dependency.js';
@@ -23,7 +22,6 @@ export const CHECK_HANDLERS: { readonly [K in CheckKind]: CheckHandler<Extract<R
   'http-helper': httpHelperCheck,
   order: orderCheck,
   code: codeCheck,
-  // issue #28 kinds
   paths: pathsCheck,
   command: commandCheck,
   requires: requiresCheck,

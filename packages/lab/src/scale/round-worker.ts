@@ -67,7 +67,6 @@ function agentLabels(targets: readonly ExperimentTarget[]): string[] {
  */
 export async function startRoundWorker(options: RoundWorkerOptions): Promise<RoundWorker> {
   const connection = redisOptions(options.connection);
-  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   const concurrency = options.concurrency ?? 1;
   const isolatedOk = options.isolation.kind !== 'none' || options.allowUnisolated === true;
   const pausers = new Map<string, Queue[]>();
@@ -80,40 +79,7 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
   // Approval ids are unique across restarts of a worker under the same --id: the coordinator writes each once by id.
   const approvalPrefix = `${options.workerId}-${randomBytes(3).toString('hex')}`;
   let approvalCount = 0;
-  /**
-   * The coordinator holds no keys, so it cannot redact them: whatever leaves this machine (an error
-   * message that echoes a request, a tool input) has the worker's keys replaced first, in both spellings.
-   */
-  const scrub = <T>(value: T): T => {
-    const secrets = (options.secrets ?? []).flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
-    return secrets.length === 0 ? value : (JSON.parse(redact(JSON.stringify(value), secrets)) as T);
-  };
-
-  /** The run's sandbox, agent and judge options as this machine carries them out (its isolation, its judge keys). */
-  async function playOptions(data: RoundJob): Promise<Pick<ExperimentOptions, 'sandbox' | 'openLander' | 'agent' | 'judge'>> {
-    const { keepDir, nodeModules } = data.play;
-    if (nodeModules !== undefined && !existsSync(nodeModules)) {
-      throw new InputError(
-        'E_ARGS',
-        `worker ${options.workerId}: the run's --node-modules ${nodeModules} does not exist on this machine; install it at the same path on every worker (or a shared mount).`,
-      );
-    }
-    const agentMode = data.config.mode === 'agent';
-    const judging = data.play.judge && (data.rulebook.judgeRules ?? []).length > 0;
-    const sandbox = {
-      isolation: options.isolation,
-      allowUnisolated: options.allowUnisolated === true,
-      ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
-      ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
-    };
-    return {
-      ...(runsCommands(data.config) ? { sandbox } : {}),
-      // Plan mode's applied actions land in the sandbox lander, as in an in-process run.
-      ...(data.config.sandbox && (data.config.mode ?? 'plan') === 'plan' ? { openLander: sandboxLander(sandbox) } : {}),
-      ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
-      ...(judging ? { judge: { judges: options.judges !== undefined ? await options.judges(data.rulebook) : () => undefined } } : {}),
-    };
-  }
+  const scrub = secretScrubber(options.secrets ?? []);
 
   async function playRound(job: Job): Promise<RoundOutcome> {
     const data = parseRoundJob(job.data);
@@ -144,7 +110,7 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       generateId: () => `${approvalPrefix}-${(approvalCount += 1)}`,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
       ...(options.timers !== undefined ? { timers: options.timers } : {}),
-      ...(await playOptions(data)),
+      ...(await playOptions(options, data)),
       emit: async (draft: RunEventInput) => {
         if (draft.type === 'arm-end') arms[draft.result.arm] = draft.result;
         else if (draft.type === 'round-start') await send({ ...draft, worker: options.workerId, attempt });
@@ -163,34 +129,8 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
     return outcome;
   }
 
-  const queueNames: string[] = [];
-  const workers: Worker[] = [];
-  /** One queue handle per round queue: to pause it (Retry-After) and to read a job's try log. */
-  const logReaders = new Map<string, Queue>();
-  for (const targetId of targets.keys()) {
-    const names = [roundQueueName(targetId, false), ...(isolatedOk ? [roundQueueName(targetId, true)] : [])];
-    for (const name of names) logReaders.set(name, new Queue(name, { connection }));
-    pausers.set(
-      targetId,
-      names.map((name) => logReaders.get(name)!),
-    );
-    for (const name of names) {
-      queueNames.push(name);
-      const worker = new Worker(name, playRound, {
-        connection,
-        concurrency,
-        lockDuration: stallTimeoutMs,
-        stalledInterval: stallTimeoutMs,
-        // A round whose worker died comes back; one that kills every worker that takes it stops after a few.
-        maxStalledCount: 3,
-        // BullMQ honours a manual pause (a Retry-After, see pauseTarget) only on a rate-limited queue:
-        // this limit never binds; the coordinator's --target-rate, when set, replaces it for every worker.
-        limiter: { max: 1_000_000, duration: 1_000 },
-      });
-      worker.on('error', (error) => options.onError?.(error));
-      workers.push(worker);
-    }
-  }
+  const { queueNames, workers, logReaders, pausers: queuesByTarget } = openRoundQueues(options, [...targets.keys()], isolatedOk, playRound);
+  for (const [targetId, queues] of queuesByTarget) pausers.set(targetId, queues);
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 
   const advertise = () =>
@@ -222,4 +162,79 @@ export async function startRoundWorker(options: RoundWorkerOptions): Promise<Rou
       await relay.close();
     },
   };
+}
+/** The run's sandbox, agent and judge options as this machine carries them out (its isolation, its judge keys). */
+async function playOptions(options: RoundWorkerOptions, data: RoundJob): Promise<Pick<ExperimentOptions, 'sandbox' | 'openLander' | 'agent' | 'judge'>> {
+  const { keepDir, nodeModules } = data.play;
+  if (nodeModules !== undefined && !existsSync(nodeModules)) {
+    throw new InputError(
+      'E_ARGS',
+      `worker ${options.workerId}: the run's --node-modules ${nodeModules} does not exist on this machine; install it at the same path on every worker (or a shared mount).`,
+    );
+  }
+  const agentMode = data.config.mode === 'agent';
+  const judging = data.play.judge && (data.rulebook.judgeRules ?? []).length > 0;
+  const sandbox = {
+    isolation: options.isolation,
+    allowUnisolated: options.allowUnisolated === true,
+    ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
+    ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+  };
+  return {
+    ...(runsCommands(data.config) ? { sandbox } : {}),
+    // Plan mode's applied actions land in the sandbox lander, as in an in-process run.
+    ...(data.config.sandbox && (data.config.mode ?? 'plan') === 'plan' ? { openLander: sandboxLander(sandbox) } : {}),
+    ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
+    ...(judging ? { judge: { judges: options.judges !== undefined ? await options.judges(data.rulebook) : () => undefined } } : {}),
+  };
+}
+
+/** One worker per round queue of each target (the isolated queue too where commands can be confined here), and one queue handle each to pause it (Retry-After) and to read a job's try log. */
+function openRoundQueues(
+  options: RoundWorkerOptions,
+  targetIds: readonly string[],
+  isolatedOk: boolean,
+  playRound: (job: Job) => Promise<RoundOutcome>,
+): { queueNames: string[]; workers: Worker[]; logReaders: Map<string, Queue>; pausers: Map<string, Queue[]> } {
+  const connection = redisOptions(options.connection);
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  const concurrency = options.concurrency ?? 1;
+  const pausers = new Map<string, Queue[]>();
+  const queueNames: string[] = [];
+  const workers: Worker[] = [];
+  const logReaders = new Map<string, Queue>();
+  for (const targetId of targetIds) {
+    const names = [roundQueueName(targetId, false), ...(isolatedOk ? [roundQueueName(targetId, true)] : [])];
+    for (const name of names) logReaders.set(name, new Queue(name, { connection }));
+    pausers.set(
+      targetId,
+      names.map((name) => logReaders.get(name)!),
+    );
+    for (const name of names) {
+      queueNames.push(name);
+      const worker = new Worker(name, playRound, {
+        connection,
+        concurrency,
+        lockDuration: stallTimeoutMs,
+        stalledInterval: stallTimeoutMs,
+        // A round whose worker died comes back; one that kills every worker that takes it stops after a few.
+        maxStalledCount: 3,
+        // BullMQ honours a manual pause (a Retry-After, see pauseTarget) only on a rate-limited queue:
+        // this limit never binds; the coordinator's --target-rate, when set, replaces it for every worker.
+        limiter: { max: 1_000_000, duration: 1_000 },
+      });
+      worker.on('error', (error) => options.onError?.(error));
+      workers.push(worker);
+    }
+  }
+  return { queueNames, workers, logReaders, pausers };
+}
+
+/**
+ * The coordinator holds no keys, so it cannot redact them: whatever leaves this machine (an error
+ * message that echoes a request, a tool input) has the worker's keys replaced first, in both spellings.
+ */
+function secretScrubber(keys: readonly string[]): <T>(value: T) => T {
+  const secrets = keys.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+  return <T>(value: T): T => (secrets.length === 0 ? value : (JSON.parse(redact(JSON.stringify(value), secrets)) as T));
 }

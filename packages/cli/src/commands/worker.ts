@@ -66,67 +66,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const concurrency = integerFlag('worker', 'concurrency', values.concurrency, 1, 1, 64);
   const stallTimeoutMs = integerFlag('worker', 'stall-timeout-ms', values['stall-timeout-ms'], 30_000, 200, 3_600_000);
   const workerId = values.id ?? `${hostname()}-${process.pid}`;
-  const [scale, experiment, sandbox] = await Promise.all([import('@holdfast/lab/scale'), import('@holdfast/lab/experiment'), import('@holdfast/lab/sandbox')]);
+  const [scale, sandbox] = await Promise.all([import('@holdfast/lab/scale'), import('@holdfast/lab/sandbox')]);
   const connection = scale.parseQueueUrl(values.queue);
   const isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
-  let secrets: string[] = [];
+  /** Every key this worker's targets and judges hold, filled as they are resolved: scrubbed from whatever leaves the machine. */
+  const secrets: string[] = [];
 
-  const targets = async (pauseTarget: (targetId: string, ms: number) => void): Promise<readonly ExperimentTarget[]> => {
-    if (values.replies !== undefined) {
-      const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
-      const known = [...new Set(replies.replies.map((reply) => reply.target))];
-      return experiment.resolveScriptedTargets(known, known, experiment.demoReplyLookup(replies)).map((target) => scale.withReplyDelay(target, replyDelayMs));
-    }
-    if (values.replay !== undefined) {
-      const { readRunFile } = await import('@holdfast/lab/store');
-      const { events } = await readRunFile(resolve(io.cwd, values.replay));
-      const start = events.find((event) => event.type === 'run-start');
-      const ids = start?.type === 'run-start' ? start.targets.map((target) => target.id) : [];
-      return experiment.resolveReplayTargets(ids, events).map((target) => scale.withReplyDelay(target, replyDelayMs));
-    }
-    const runtime = (targetId: string) => ({ onRetryAfter: (ms: number) => pauseTarget(targetId, ms) });
-    if (values.targets !== undefined) {
-      const ids = values.targets
-        .split(',')
-        .map((id) => id.trim())
-        .filter((id) => id !== '');
-      const resolved = await experiment.resolveConfiguredTargets(ids, io.cwd, io.env, runtime);
-      secrets = resolved.secrets;
-      return resolved.targets;
-    }
-    // Every configured target this machine can play: a missing key or agent binary leaves that target to other workers.
-    const { loadTargetsConfig } = await import('@holdfast/lab/models');
-    const config = await loadTargetsConfig(io.cwd);
-    const playable: ExperimentTarget[] = [];
-    for (const target of config.targets) {
-      try {
-        const resolved = await experiment.resolveConfiguredTargets([target.id], io.cwd, io.env, runtime);
-        playable.push(...resolved.targets);
-        secrets.push(...resolved.secrets);
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        writeLine(io.stderr, `Not playing ${target.id}: ${error.message}`);
-      }
-    }
-    return playable;
-  };
-
-  // A run's judge rules are graded with this machine's judge targets and keys, resolved once per set of targets.
-  const judgeLookups = new Map<string, Promise<JudgeLookup>>();
-  const judgesFor = (rulebook: Rulebook): Promise<JudgeLookup> => {
-    const wanted = [...new Set((rulebook.judgeRules ?? []).map((rule) => rule.target))].sort().join(',');
-    let lookup = judgeLookups.get(wanted);
-    if (lookup === undefined) {
-      lookup = import('@holdfast/lab/judge').then(async ({ resolveJudgeTargets }) => {
-        const resolved = await resolveJudgeTargets(rulebook, io.cwd, io.env);
-        for (const problem of resolved.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
-        secrets.push(...resolved.secrets);
-        return resolved.judges;
-      });
-      judgeLookups.set(wanted, lookup);
-    }
-    return lookup;
-  };
+  const targets = (pauseTarget: (targetId: string, ms: number) => void) => workerTargets(values, io, replyDelayMs, secrets, pauseTarget);
+  const judgesFor = judgeResolver(io, secrets);
 
   const worker = await scale.startRoundWorker({
     connection,
@@ -169,4 +116,77 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   await worker.close();
   return EXIT.ok;
+}
+
+interface WorkerTargetFlags {
+  readonly targets?: string | undefined;
+  readonly replies?: string | undefined;
+  readonly replay?: string | undefined;
+}
+
+/** The targets this machine plays, from --replies, --replay, --targets or every configured target it has a key or binary for. */
+async function workerTargets(
+  values: WorkerTargetFlags,
+  io: CliIo,
+  replyDelayMs: number,
+  secrets: string[],
+  pauseTarget: (targetId: string, ms: number) => void,
+): Promise<readonly ExperimentTarget[]> {
+  const [scale, experiment] = await Promise.all([import('@holdfast/lab/scale'), import('@holdfast/lab/experiment')]);
+  if (values.replies !== undefined) {
+    const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
+    const known = [...new Set(replies.replies.map((reply) => reply.target))];
+    return experiment.resolveScriptedTargets(known, known, experiment.demoReplyLookup(replies)).map((target) => scale.withReplyDelay(target, replyDelayMs));
+  }
+  if (values.replay !== undefined) {
+    const { readRunFile } = await import('@holdfast/lab/store');
+    const { events } = await readRunFile(resolve(io.cwd, values.replay));
+    const start = events.find((event) => event.type === 'run-start');
+    const ids = start?.type === 'run-start' ? start.targets.map((target) => target.id) : [];
+    return experiment.resolveReplayTargets(ids, events).map((target) => scale.withReplyDelay(target, replyDelayMs));
+  }
+  const runtime = (targetId: string) => ({ onRetryAfter: (ms: number) => pauseTarget(targetId, ms) });
+  if (values.targets !== undefined) {
+    const ids = values.targets
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '');
+    const resolved = await experiment.resolveConfiguredTargets(ids, io.cwd, io.env, runtime);
+    secrets.push(...resolved.secrets);
+    return resolved.targets;
+  }
+  // Every configured target this machine can play: a missing key or agent binary leaves that target to other workers.
+  const { loadTargetsConfig } = await import('@holdfast/lab/models');
+  const config = await loadTargetsConfig(io.cwd);
+  const playable: ExperimentTarget[] = [];
+  for (const target of config.targets) {
+    try {
+      const resolved = await experiment.resolveConfiguredTargets([target.id], io.cwd, io.env, runtime);
+      playable.push(...resolved.targets);
+      secrets.push(...resolved.secrets);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      writeLine(io.stderr, `Not playing ${target.id}: ${error.message}`);
+    }
+  }
+  return playable;
+}
+
+/** A run's judge rules are graded with this machine's judge targets and keys, resolved once per set of targets. */
+function judgeResolver(io: CliIo, secrets: string[]): (rulebook: Rulebook) => Promise<JudgeLookup> {
+  const judgeLookups = new Map<string, Promise<JudgeLookup>>();
+  return (rulebook: Rulebook): Promise<JudgeLookup> => {
+    const wanted = [...new Set((rulebook.judgeRules ?? []).map((rule) => rule.target))].sort().join(',');
+    let lookup = judgeLookups.get(wanted);
+    if (lookup === undefined) {
+      lookup = import('@holdfast/lab/judge').then(async ({ resolveJudgeTargets }) => {
+        const resolved = await resolveJudgeTargets(rulebook, io.cwd, io.env);
+        for (const problem of resolved.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
+        secrets.push(...resolved.secrets);
+        return resolved.judges;
+      });
+      judgeLookups.set(wanted, lookup);
+    }
+    return lookup;
+  };
 }

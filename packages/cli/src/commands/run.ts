@@ -134,41 +134,54 @@ function targetLimits(concurrency: string | undefined, rate: string | undefined)
   };
 }
 
-export async function run(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs('run', args, {
-    targets: { type: 'string' },
-    tasks: { type: 'string' },
-    'tasks-dir': { type: 'string' },
-    reps: { type: 'string' },
-    concurrency: { type: 'string' },
-    approve: { type: 'string' },
-    'approval-timeout': { type: 'string' },
-    temperature: { type: 'string' },
-    rulebook: { type: 'string' },
-    out: { type: 'string' },
-    replay: { type: 'string' },
-    replies: { type: 'string' },
-    resume: { type: 'string' },
-    sandbox: { type: 'boolean', default: false },
-    mode: { type: 'string' },
-    demo: { type: 'string' },
-    'turn-cap': { type: 'string' },
-    'session-timeout': { type: 'string' },
-    'unsafe-no-isolation': { type: 'boolean', default: false },
-    'node-modules': { type: 'string' },
-    'keep-sandboxes': { type: 'string' },
-    'no-judge': { type: 'boolean', default: false },
-    'max-reply-bytes': { type: 'string' },
-    json: { type: 'boolean', default: false },
-    queue: { type: 'string' },
-    'target-concurrency': { type: 'string' },
-    'target-rate': { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    writeLine(io.stdout, HELP);
-    return EXIT.ok;
-  }
+const RUN_OPTIONS = {
+  targets: { type: 'string' },
+  tasks: { type: 'string' },
+  'tasks-dir': { type: 'string' },
+  reps: { type: 'string' },
+  concurrency: { type: 'string' },
+  approve: { type: 'string' },
+  'approval-timeout': { type: 'string' },
+  temperature: { type: 'string' },
+  rulebook: { type: 'string' },
+  out: { type: 'string' },
+  replay: { type: 'string' },
+  replies: { type: 'string' },
+  resume: { type: 'string' },
+  sandbox: { type: 'boolean', default: false },
+  mode: { type: 'string' },
+  demo: { type: 'string' },
+  'turn-cap': { type: 'string' },
+  'session-timeout': { type: 'string' },
+  'unsafe-no-isolation': { type: 'boolean', default: false },
+  'node-modules': { type: 'string' },
+  'keep-sandboxes': { type: 'string' },
+  'no-judge': { type: 'boolean', default: false },
+  'max-reply-bytes': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  queue: { type: 'string' },
+  'target-concurrency': { type: 'string' },
+  'target-rate': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type RunFlags = ReturnType<typeof parseCommandArgs<typeof RUN_OPTIONS>>['values'];
+type Experiment = typeof import('@holdfast/lab/experiment');
+type ExperimentTargets = Awaited<ReturnType<Experiment['resolveConfiguredTargets']>>['targets'];
+type QueueConnection = ReturnType<typeof import('@holdfast/lab/scale').parseQueueUrl>;
+
+/** What the flags say before any file is read: each value checked, each combination that cannot work refused. */
+interface RunSettings {
+  readonly approve: 'ask' | 'auto' | 'deny';
+  readonly mode: 'plan' | 'loop' | 'agent';
+  readonly turnCap: number | undefined;
+  readonly sessionSeconds: number | undefined;
+  readonly replyLimits: { readonly maxReplyBytes: number | undefined };
+  readonly approvalSeconds: number;
+  readonly temperature: number;
+}
+
+function runSettings(values: RunFlags): RunSettings {
   const sources = [values.replay, values.replies, values.resume].filter((value) => value !== undefined);
   if (sources.length > 1) throw new InputError('E_ARGS', 'use only one of --replay, --replies and --resume.');
   if (values['tasks-dir'] !== undefined && (values.replay !== undefined || values.resume !== undefined)) {
@@ -205,149 +218,166 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
     throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
   }
+  return { approve, mode, turnCap, sessionSeconds, replyLimits, approvalSeconds, temperature };
+}
 
-  const scale = values.queue !== undefined ? await import('@holdfast/lab/scale') : undefined;
-  const queue = values.queue !== undefined ? scale!.parseQueueUrl(values.queue) : undefined;
-  if (queue === undefined && (values['target-concurrency'] !== undefined || values['target-rate'] !== undefined)) {
-    throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
+/** The run to play: new, or the rest of a resumed one. */
+interface RunPlan {
+  readonly rulebook: Rulebook;
+  readonly tasks: TaskInfo[];
+  readonly config: RunConfig;
+  readonly runId: string;
+  readonly previous?: RunEvent[];
+  demo?: string | undefined;
+  readonly secrets: string[];
+  /** The targets played here; a queued run has only what the run file says of them (the workers hold the rest). */
+  readonly targets?: ExperimentTargets;
+  readonly targetInfos?: TargetInfo[];
+  readonly out: string | undefined;
+}
+
+interface PlanContext {
+  readonly values: RunFlags;
+  readonly settings: RunSettings;
+  readonly io: CliIo;
+  readonly experiment: Experiment;
+  readonly queue: QueueConnection | undefined;
+  readonly now: Date;
+}
+
+async function recordedStart(events: RunEvent[], path: string) {
+  const { checkRecordedRulebook } = await import('@holdfast/core/rules');
+  const start = events.find((event) => event.type === 'run-start');
+  if (start === undefined || start.type !== 'run-start') {
+    throw new InputError('E_RUN_FILE', `${path} has no run-start event, so its targets and tasks are unknown.`);
   }
-  const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
-  const [{ checkRecordedRulebook, loadRulebook }, experiment, store, report] = await Promise.all([
-    import('@holdfast/core/rules'),
-    import('@holdfast/lab/experiment'),
-    import('@holdfast/lab/store'),
-    import('@holdfast/lab/report'),
-  ]);
-  const now = new Date();
+  return { ...start, rulebook: checkRecordedRulebook(start.rulebook, path) };
+}
 
-  let rulebook: Rulebook;
-  let tasks: TaskInfo[];
-  let config: RunConfig;
-  let runId = newRunId(now);
-  let previous: RunEvent[] | undefined;
-  let demo: string | undefined;
-  let secrets: string[] = [];
-  let targets;
-  let targetInfos: TargetInfo[] | undefined;
-  let out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
-
-  const recordedStart = (events: RunEvent[], path: string) => {
-    const start = events.find((event) => event.type === 'run-start');
-    if (start === undefined || start.type !== 'run-start') {
-      throw new InputError('E_RUN_FILE', `${path} has no run-start event, so its targets and tasks are unknown.`);
-    }
-    return { ...start, rulebook: checkRecordedRulebook(start.rulebook, path) };
+/** The rest of a resumed run, or `complete` when every planned round is in the file and the run has ended. */
+async function resumedPlan({ values, io, experiment, queue, settings }: PlanContext, resume: string): Promise<RunPlan | 'complete'> {
+  const store = await import('@holdfast/lab/store');
+  const path = resolve(io.cwd, resume);
+  const previous = await readEvents(path, 'the run file to resume,');
+  const start = await recordedStart(previous, path);
+  if (values.out !== undefined && resolve(io.cwd, values.out) !== path) {
+    throw new InputError('E_ARGS', '--resume appends to the file it resumes; leave out --out.');
+  }
+  const config = start.config;
+  const finished = experiment.completedRounds(store.reduceRunEvents(previous));
+  if (previous.at(-1)?.type === 'run-end' && experiment.planRounds(config).every((round) => finished.has(round.roundId))) {
+    // A flag this run cannot honour is bad input even when there is nothing left to resume.
+    if (values['keep-sandboxes'] !== undefined && !config.sandbox && config.mode !== 'agent') throw new InputError('E_ARGS', KEEP_NEEDS_SANDBOX);
+    writeLine(io.stderr, `${path} is complete: every planned round has both arms and the run has ended. Nothing to resume; the file is unchanged.`);
+    return 'complete';
+  }
+  if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
+    throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
+  }
+  const plan = { out: path, runId: start.runId, rulebook: start.rulebook, tasks: start.tasks, config, demo: start.demo, previous };
+  const scripted = async (file?: string) => {
+    const replies = await experiment.loadDemoReplies(file);
+    const known = [...new Set(replies.replies.map((reply) => reply.target))];
+    return experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
   };
+  if (config.replayOf !== undefined) {
+    return { ...plan, secrets: [], targets: experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file')) };
+  }
+  if (config.repliesOf !== undefined) return { ...plan, secrets: [], targets: await scripted(config.repliesOf) };
+  if (start.demo !== undefined && start.targets.every((target) => target.provider === 'replay')) return { ...plan, secrets: [], targets: await scripted() };
+  if (queue !== undefined) return { ...plan, secrets: [], targetInfos: start.targets };
+  const { targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env, undefined, settings.replyLimits);
+  return { ...plan, targets, secrets };
+}
 
-  if (values.resume !== undefined) {
-    const path = resolve(io.cwd, values.resume);
-    previous = await readEvents(path, 'the run file to resume,');
-    const start = recordedStart(previous, path);
-    if (values.out !== undefined && resolve(io.cwd, values.out) !== path) {
-      throw new InputError('E_ARGS', '--resume appends to the file it resumes; leave out --out.');
+/** Where a new run's rulebook, tasks, targets and reps come from: a replayed run file, a replies file, or the flags. */
+async function recordedSource({ values, io, experiment }: PlanContext) {
+  if (values.replay !== undefined) {
+    const path = resolve(io.cwd, values.replay);
+    const events = await readEvents(path, 'the run file to replay,');
+    const start = await recordedStart(events, path);
+    if ((start.config.mode ?? 'plan') !== 'plan') {
+      throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
     }
-    out = path;
-    runId = start.runId;
-    rulebook = start.rulebook;
-    tasks = start.tasks;
-    config = start.config;
-    demo = start.demo;
-    const finished = experiment.completedRounds(store.reduceRunEvents(previous));
-    if (previous.at(-1)?.type === 'run-end' && experiment.planRounds(config).every((round) => finished.has(round.roundId))) {
-      // A flag this run cannot honour is bad input even when there is nothing left to resume.
-      if (values['keep-sandboxes'] !== undefined && !config.sandbox && config.mode !== 'agent') throw new InputError('E_ARGS', KEEP_NEEDS_SANDBOX);
-      writeLine(io.stderr, `${path} is complete: every planned round has both arms and the run has ended. Nothing to resume; the file is unchanged.`);
-      return EXIT.ok;
-    }
-    if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
-      throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
-    }
-    if (config.replayOf !== undefined) {
-      targets = experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file'));
-    } else if (config.repliesOf !== undefined) {
-      const replies = await experiment.loadDemoReplies(config.repliesOf);
-      const known = [...new Set(replies.replies.map((reply) => reply.target))];
-      targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
-    } else if (demo !== undefined && start.targets.every((target) => target.provider === 'replay')) {
-      const replies = await experiment.loadDemoReplies();
-      const known = [...new Set(replies.replies.map((reply) => reply.target))];
-      targets = experiment.resolveScriptedTargets(config.targets, known, experiment.demoReplyLookup(replies));
-    } else if (queue !== undefined) {
-      targetInfos = start.targets;
-    } else {
-      ({ targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env, undefined, replyLimits));
-    }
-  } else {
-    let recorded: { rulebook: Rulebook; tasks: TaskInfo[]; targets: string[]; reps: number } | undefined;
-    let replayEvents: RunEvent[] | undefined;
-    let lookup: ReturnType<typeof experiment.demoReplyLookup> | undefined;
-    let scriptedTargets: string[] = [];
-    let scriptedReps: number | undefined;
-    if (values.replay !== undefined) {
-      const path = resolve(io.cwd, values.replay);
-      replayEvents = await readEvents(path, 'the run file to replay,');
-      const start = recordedStart(replayEvents, path);
-      if ((start.config.mode ?? 'plan') !== 'plan') {
-        throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
-      }
-      recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
-      demo = start.demo;
-    } else if (values.replies !== undefined) {
-      const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
-      lookup = experiment.demoReplyLookup(replies);
-      scriptedTargets = [...new Set(replies.replies.map((reply) => reply.target))];
-      scriptedReps = Math.max(...replies.replies.map((reply) => reply.rep)) + 1;
-      demo = replies.demo;
-    }
-    rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
-    const allTasks =
-      recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
-    tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
-    const targetIds = list(values.targets) ?? recorded?.targets ?? (scriptedTargets.length > 0 ? scriptedTargets : undefined);
-    if (targetIds === undefined || targetIds.length === 0) {
-      throw new InputError('E_ARGS', 'say which targets to run with --targets a,b (see `holdfast targets`), or use --replay FILE.');
-    }
-    const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? scriptedReps ?? 1, 1, 1000);
-    const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
-    if (replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, replayEvents);
-    else if (lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, scriptedTargets, lookup);
-    else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
-    else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env, undefined, replyLimits));
-    config = {
-      targets: targetIds,
-      tasks: tasks.map((task) => task.id),
-      reps,
-      concurrency,
-      approve,
-      approvalTimeoutMs: approvalSeconds * 1000,
-      temperature,
-      sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
-      ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
-      ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
-      ...(values.replies !== undefined ? { repliesOf: resolve(io.cwd, values.replies) } : {}),
-      ...(mode !== 'plan' ? { mode } : {}),
-      ...(turnCap !== undefined ? { turnCap } : {}),
-      ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
+    const recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
+    return { recorded, replayEvents: events, demo: start.demo, scriptedTargets: [] as string[] };
+  }
+  if (values.replies !== undefined) {
+    const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
+    return {
+      lookup: experiment.demoReplyLookup(replies),
+      scriptedTargets: [...new Set(replies.replies.map((reply) => reply.target))],
+      scriptedReps: Math.max(...replies.replies.map((reply) => reply.rep)) + 1,
+      demo: replies.demo,
     };
-    if (mode === 'loop' && targets !== undefined) {
-      const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
-      if (without.length > 0) {
-        throw new InputError(
-          'E_ARGS',
-          `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`,
-        );
-      }
+  }
+  return { scriptedTargets: [] as string[] };
+}
+
+async function newPlan(context: PlanContext): Promise<RunPlan> {
+  const { values, io, experiment, queue, settings } = context;
+  const { loadRulebook } = await import('@holdfast/core/rules');
+  const source = await recordedSource(context);
+  const { recorded } = source;
+  const rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
+  const allTasks =
+    recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
+  const tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
+  const targetIds = list(values.targets) ?? recorded?.targets ?? (source.scriptedTargets.length > 0 ? source.scriptedTargets : undefined);
+  if (targetIds === undefined || targetIds.length === 0) {
+    throw new InputError('E_ARGS', 'say which targets to run with --targets a,b (see `holdfast targets`), or use --replay FILE.');
+  }
+  const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? source.scriptedReps ?? 1, 1, 1000);
+  const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
+  let targets: ExperimentTargets | undefined;
+  let targetInfos: TargetInfo[] | undefined;
+  let secrets: string[] = [];
+  if (source.replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, source.replayEvents);
+  else if (source.lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, source.scriptedTargets, source.lookup);
+  else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
+  else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env, undefined, settings.replyLimits));
+  const { mode } = settings;
+  const config: RunConfig = {
+    targets: targetIds,
+    tasks: tasks.map((task) => task.id),
+    reps,
+    concurrency,
+    approve: settings.approve,
+    approvalTimeoutMs: settings.approvalSeconds * 1000,
+    temperature: settings.temperature,
+    sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
+    ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
+    ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
+    ...(values.replies !== undefined ? { repliesOf: resolve(io.cwd, values.replies) } : {}),
+    ...(mode !== 'plan' ? { mode } : {}),
+    ...(settings.turnCap !== undefined ? { turnCap: settings.turnCap } : {}),
+    ...(settings.sessionSeconds !== undefined ? { sessionTimeoutMs: settings.sessionSeconds * 1000 } : {}),
+  };
+  if (mode === 'loop' && targets !== undefined) {
+    const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
+    if (without.length > 0) {
+      throw new InputError(
+        'E_ARGS',
+        `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`,
+      );
     }
   }
-  if (values.demo !== undefined) {
-    if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');
-    if (values.demo.trim() === '') throw new InputError('E_ARGS', '--demo needs a sentence saying what is scripted, e.g. --demo "Scripted agents, no model".');
-    demo = values.demo.trim();
-  }
-  out ??= join(io.cwd, 'runs', `${runId}.jsonl`);
-  if (previous === undefined && existsSync(out)) {
-    throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
-  }
+  const out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
+  return {
+    rulebook,
+    tasks,
+    config,
+    runId: newRunId(context.now),
+    demo: source.demo,
+    secrets,
+    ...(targets !== undefined ? { targets } : {}),
+    ...(targetInfos !== undefined ? { targetInfos } : {}),
+    out,
+  };
+}
+
+/** Where sandboxes are kept and which node_modules they get, refused where the run cannot use them. */
+function sandboxFolders(values: RunFlags, io: CliIo, config: RunConfig, queue: QueueConnection | undefined) {
   const keepDir = values['keep-sandboxes'] === undefined ? undefined : resolve(io.cwd, values['keep-sandboxes']);
   const agentMode = config.mode === 'agent';
   if (keepDir !== undefined && config.mode === 'loop') {
@@ -359,8 +389,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (keepDir !== undefined && !config.sandbox && !agentMode) {
     throw new InputError('E_ARGS', KEEP_NEEDS_SANDBOX);
   }
-  const unsafe = values['unsafe-no-isolation'];
-  if (unsafe && !config.sandbox && (config.mode ?? 'plan') === 'plan')
+  if (values['unsafe-no-isolation'] && !config.sandbox && (config.mode ?? 'plan') === 'plan')
     throw new InputError(
       'E_ARGS',
       '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.',
@@ -369,67 +398,65 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // A queued run's folder is on the workers' machines: each worker checks it before it plays a round.
   if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules))
     throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
+  return { keepDir, nodeModules };
+}
 
-  // Before the run file exists: no isolation and no explicit say-so means no run.
-  let isolation: Isolation | undefined;
-  let openLander: OpenLander | undefined;
-  const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
-  // A queued run's commands run on the workers: each checks its own isolation before it takes such a round.
-  if (runsCommands && queue === undefined) {
-    const sandbox = await import('@holdfast/lab/sandbox');
-    isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
-    if (isolation.kind === 'none' && !unsafe) throw new InputError('E_SANDBOX_ISOLATION', sandbox.isolationRefusal(isolation).message);
-    if (isolation.kind === 'none') {
-      isolation = { kind: 'none', detail: `${isolation.detail}; --unsafe-no-isolation: commands ran as you, with your files, keys and network` };
-    }
-    if (config.sandbox && !agentMode) {
-      openLander = sandbox.sandboxLander({
-        isolation,
-        allowUnisolated: unsafe,
-        ...(keepDir !== undefined ? { keepDir } : {}),
-        ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
-      });
-    }
+/**
+ * Before the run file exists: no isolation and no explicit say-so means no run. A queued run's commands
+ * run on the workers: each checks its own isolation before it takes such a round.
+ */
+async function commandIsolation(
+  io: CliIo,
+  config: RunConfig,
+  unsafe: boolean,
+  folders: { keepDir: string | undefined; nodeModules: string | undefined },
+): Promise<{ isolation?: Isolation; openLander?: OpenLander }> {
+  const sandbox = await import('@holdfast/lab/sandbox');
+  let isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
+  if (isolation.kind === 'none' && !unsafe) throw new InputError('E_SANDBOX_ISOLATION', sandbox.isolationRefusal(isolation).message);
+  if (isolation.kind === 'none') {
+    isolation = { kind: 'none', detail: `${isolation.detail}; --unsafe-no-isolation: commands ran as you, with your files, keys and network` };
   }
+  if (!config.sandbox || config.mode === 'agent') return { isolation };
+  const { keepDir, nodeModules } = folders;
+  const openLander = sandbox.sandboxLander({
+    isolation,
+    allowUnisolated: unsafe,
+    ...(keepDir !== undefined ? { keepDir } : {}),
+    ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+  });
+  return { isolation, openLander };
+}
 
-  // Judge rules are advisory: a judge that cannot grade is a warning and a judge-error, never a refused run.
-  // A queued run's judges are the workers' own (their config, their keys).
-  let judge: { judges: JudgeLookup } | undefined;
-  if ((rulebook.judgeRules ?? []).length > 0 && !values['no-judge'] && queue === undefined) {
-    const { resolveJudgeTargets } = await import('@holdfast/lab/judge');
-    const judgeTargets = await resolveJudgeTargets(rulebook, io.cwd, io.env);
-    for (const problem of judgeTargets.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
-    secrets = [...secrets, ...judgeTargets.secrets];
-    judge = { judges: judgeTargets.judges };
-  }
+/** Judge rules are advisory: a judge that cannot grade is a warning and a judge-error, never a refused run. */
+async function judgesFor(io: CliIo, rulebook: Rulebook, secrets: string[]): Promise<{ judges: JudgeLookup }> {
+  const { resolveJudgeTargets } = await import('@holdfast/lab/judge');
+  const judgeTargets = await resolveJudgeTargets(rulebook, io.cwd, io.env);
+  for (const problem of judgeTargets.problems.values()) writeLine(io.stderr, `warning: ${problem}; its judge rules will be recorded as judge-error.`);
+  secrets.push(...judgeTargets.secrets);
+  return { judges: judgeTargets.judges };
+}
 
-  const terminal = config.approve === 'ask' ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr) : undefined;
-  const approver = terminal !== undefined ? terminal : config.approve === 'deny' ? experiment.policyApprover('refused') : experiment.policyApprover('approved');
-
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    writeLine(io.stderr, '\nInterrupted: finishing the file (Ctrl-C again to quit at once)…');
-    controller.abort();
-  };
-  // SIGTERM (a CI timeout, `kill`) ends the run the same way: a valid file, sandboxes removed.
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
-
-  const { createProgress } = await import('../progress.js');
-  const planned = experiment.planRounds(config).length;
-  const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
-  const progress = createProgress(io.stderr, planned, alreadyDone);
-  if (demo !== undefined) writeLine(io.stderr, `Note: ${demo}`);
-  writeLine(io.stderr, `Run ${runId} (${config.mode ?? 'plan'} mode): ${planned} rounds → ${out}`);
-  if ((config.mode ?? 'plan') === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
-  if (config.sandbox && (config.mode ?? 'plan') === 'plan')
-    writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (agentMode)
-    writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${keepDir !== undefined ? `, kept under ${keepDir}` : ''}.`);
-  if (runsCommands && queue !== undefined)
+/** The lines that say what is about to run, where its file goes and how its commands are confined. */
+function announceRun(
+  io: CliIo,
+  plan: RunPlan,
+  out: string,
+  planned: number,
+  keepDir: string | undefined,
+  isolation: Isolation | undefined,
+  queued: boolean,
+): void {
+  const { config } = plan;
+  const mode = config.mode ?? 'plan';
+  const kept = keepDir !== undefined ? `, kept under ${keepDir}` : '';
+  if (plan.demo !== undefined) writeLine(io.stderr, `Note: ${plan.demo}`);
+  writeLine(io.stderr, `Run ${plan.runId} (${mode} mode): ${planned} rounds → ${out}`);
+  if (mode === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
+  if (config.sandbox && mode === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${kept}.`);
+  if (mode === 'agent') writeLine(io.stderr, `Agent mode: each arm's harness works in its own git repository${kept}.`);
+  const runsCommands = config.sandbox || mode !== 'plan';
+  if (runsCommands && queued)
     writeLine(io.stderr, 'Commands run on the workers: only workers with isolation (or started with --unsafe-no-isolation) take these rounds.');
   else if (runsCommands) {
     if (isolation?.kind === 'bubblewrap') writeLine(io.stderr, `Isolation: ${isolation.detail}.`);
@@ -439,54 +466,34 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         red(io, `UNSAFE: NO ISOLATION. ${isolation?.detail ?? 'none'}. Model-written commands can read your files and keys and reach the network.`),
       );
   }
-  let result;
-  try {
-    if (queue !== undefined) {
-      const { queuedRun } = await import('../queued-run.js');
-      result = await queuedRun(io, {
-        connection: queue,
-        runId,
-        out,
-        config,
-        rulebook,
-        tasks,
-        targets: targetInfos ?? (targets ?? []).map((target) => target.info),
-        approver,
-        signal: controller.signal,
-        ...(demo !== undefined ? { demo } : {}),
-        ...(previous !== undefined ? { previous } : {}),
-        ...(limits !== undefined ? { limits } : {}),
-        // Paths on the workers' machines: the same folder there as here (or a shared mount).
-        play: { judge: !values['no-judge'], ...(keepDir !== undefined ? { keepDir } : {}), ...(nodeModules !== undefined ? { nodeModules } : {}) },
-        secrets,
-        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
-      });
-    } else
-      result = await experiment.runSession({
-        runId,
-        out,
-        config,
-        rulebook,
-        tasks,
-        targets: targets ?? [],
-        approver,
-        signal: controller.signal,
-        ...(demo !== undefined ? { demo } : {}),
-        ...(previous !== undefined ? { previous } : {}),
-        secrets,
-        ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
-        ...(openLander !== undefined ? { openLander } : {}),
-        ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
-        onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
-        ...(judge !== undefined ? { judge } : {}),
-      });
-  } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-    terminal?.close();
-    progress.finish();
-  }
-  if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
+}
+
+/** Ctrl-C or SIGTERM (a CI timeout, `kill`) ends the run with a valid file and its sandboxes removed; a second Ctrl-C quits at once. */
+function onInterrupts(io: CliIo): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    writeLine(io.stderr, '\nInterrupted: finishing the file (Ctrl-C again to quit at once)…');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    },
+  };
+}
+
+type RunResult = Awaited<ReturnType<Experiment['runSession']>>;
+
+/** Prints the totals and the headline (or the JSON document) and turns the outcome into the exit code. */
+async function reportResult(io: CliIo, values: RunFlags, runId: string, result: RunResult): Promise<number> {
+  const [store, report] = await Promise.all([import('@holdfast/lab/store'), import('@holdfast/lab/report')]);
   const totals = result.state.totals ?? store.computeTotals(result.state);
   const failedTargets = result.outcome.failedTargets ?? [];
   const headline = report.headlines(totals);
@@ -507,4 +514,93 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   writeLine(io.stderr, `The run failed: ${result.outcome.reason ?? 'unknown reason'}`);
   return EXIT.internal;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs('run', args, RUN_OPTIONS);
+  if (values.help) {
+    writeLine(io.stdout, HELP);
+    return EXIT.ok;
+  }
+  const settings = runSettings(values);
+  const scale = values.queue !== undefined ? await import('@holdfast/lab/scale') : undefined;
+  const queue = values.queue !== undefined ? scale!.parseQueueUrl(values.queue) : undefined;
+  if (queue === undefined && (values['target-concurrency'] !== undefined || values['target-rate'] !== undefined)) {
+    throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
+  }
+  const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
+  const [experiment, store] = await Promise.all([import('@holdfast/lab/experiment'), import('@holdfast/lab/store')]);
+  const context: PlanContext = { values, settings, io, experiment, queue, now: new Date() };
+  const resumed = values.resume !== undefined ? await resumedPlan(context, values.resume) : undefined;
+  if (resumed === 'complete') return EXIT.ok;
+  const plan = resumed ?? (await newPlan(context));
+  const { config, rulebook, tasks, runId, previous, secrets } = plan;
+  if (values.demo !== undefined) {
+    if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');
+    if (values.demo.trim() === '') throw new InputError('E_ARGS', '--demo needs a sentence saying what is scripted, e.g. --demo "Scripted agents, no model".');
+    plan.demo = values.demo.trim();
+  }
+  const { demo } = plan;
+  const out = plan.out ?? join(io.cwd, 'runs', `${runId}.jsonl`);
+  if (previous === undefined && existsSync(out)) {
+    throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
+  }
+  const folders = sandboxFolders(values, io, config, queue);
+  const { keepDir, nodeModules } = folders;
+  const unsafe = values['unsafe-no-isolation'];
+  const runsCommands = config.sandbox || (config.mode ?? 'plan') !== 'plan';
+  const { isolation, openLander } = runsCommands && queue === undefined ? await commandIsolation(io, config, unsafe, folders) : {};
+  // A queued run's judges are the workers' own (their config, their keys).
+  const judge = (rulebook.judgeRules ?? []).length > 0 && !values['no-judge'] && queue === undefined ? await judgesFor(io, rulebook, secrets) : undefined;
+
+  const terminal = config.approve === 'ask' ? (await import('../terminal-approver.js')).terminalApprover(io.stdin, io.stderr) : undefined;
+  const approver = terminal !== undefined ? terminal : config.approve === 'deny' ? experiment.policyApprover('refused') : experiment.policyApprover('approved');
+  const interrupts = onInterrupts(io);
+  const { createProgress } = await import('../progress.js');
+  const planned = experiment.planRounds(config).length;
+  const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
+  const progress = createProgress(io.stderr, planned, alreadyDone);
+  announceRun(io, plan, out, planned, keepDir, isolation, queue !== undefined);
+  const common = {
+    runId,
+    out,
+    config,
+    rulebook,
+    tasks,
+    approver,
+    signal: interrupts.signal,
+    secrets,
+    ...(demo !== undefined ? { demo } : {}),
+    ...(previous !== undefined ? { previous } : {}),
+  };
+  let result: RunResult;
+  try {
+    if (queue !== undefined) {
+      const { queuedRun } = await import('../queued-run.js');
+      result = await queuedRun(io, {
+        ...common,
+        connection: queue,
+        targets: plan.targetInfos ?? (plan.targets ?? []).map((target) => target.info),
+        ...(limits !== undefined ? { limits } : {}),
+        // Paths on the workers' machines: the same folder there as here (or a shared mount).
+        play: { judge: !values['no-judge'], ...(keepDir !== undefined ? { keepDir } : {}), ...(nodeModules !== undefined ? { nodeModules } : {}) },
+        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
+      });
+    } else
+      result = await experiment.runSession({
+        ...common,
+        targets: plan.targets ?? [],
+        ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
+        ...(openLander !== undefined ? { openLander } : {}),
+        ...(config.mode === 'agent' && keepDir !== undefined ? { agent: { keepDir } } : {}),
+        onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+        ...(judge !== undefined ? { judge } : {}),
+      });
+  } finally {
+    interrupts.release();
+    terminal?.close();
+    progress.finish();
+  }
+  if (isolation?.kind === 'none') writeLine(io.stderr, red(io, 'UNSAFE: this run executed model-written commands without isolation (--unsafe-no-isolation).'));
+  return reportResult(io, values, runId, result);
 }

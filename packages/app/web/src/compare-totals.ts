@@ -64,6 +64,8 @@ function pairRows(left: ArmTotals, right: ArmTotals): CompareRow[] {
   for (const rule of rules) {
     const ruleA = left.perRule.find((row) => row.rule === rule);
     const ruleB = right.perRule.find((row) => row.rule === rule);
+    // A rule neither run attempted has nothing to compare.
+    if ((ruleA?.attempts ?? 0) === 0 && (ruleB?.attempts ?? 0) === 0) continue;
     rows.push({
       ...key,
       rule,

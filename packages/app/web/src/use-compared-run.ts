@@ -3,7 +3,11 @@ import type { Totals } from '@holdfast/core/browser';
 import { reduceRunEvents } from '@holdfast/lab/browser';
 import { fetchSavedRun } from './api-client.js';
 
-export type ComparedRun = { readonly state: 'none' } | { readonly state: 'loading' } | { readonly state: 'failed'; readonly error: string } | { readonly state: 'ready'; readonly totals: Totals };
+export type ComparedRun =
+  | { readonly state: 'none' }
+  | { readonly state: 'loading' }
+  | { readonly state: 'failed'; readonly error: string }
+  | { readonly state: 'ready'; readonly totals: Totals };
 
 /**
  * The totals of the run set against this one, read from its file's summary (the server counts

@@ -95,9 +95,7 @@ export function CompareView({ name, self, totals, runFiles, liveRuns, other, onO
       </p>
       {compared.state === 'failed' ? <p className="error">{compared.error}</p> : null}
       {compared.state === 'loading' ? <p className="muted">Reading {other}…</p> : null}
-      {otherTotals !== undefined && !shared ? (
-        <PairPicker totals={totals} otherTotals={otherTotals} pair={pairs[0]} onPair={setChosenPair} />
-      ) : null}
+      {otherTotals !== undefined && !shared ? <PairPicker totals={totals} otherTotals={otherTotals} pair={pairs[0]} onPair={setChosenPair} /> : null}
       {rows.length > 0 ? (
         <>
           <div className="compare-controls">
@@ -126,7 +124,17 @@ export function CompareView({ name, self, totals, runFiles, liveRuns, other, onO
 }
 
 /** Runs with no target in common: which target of A is set against which of B. */
-function PairPicker({ totals, otherTotals, pair, onPair }: { totals: Totals; otherTotals: Totals; pair: TargetPair | undefined; onPair: (pair: TargetPair) => void }) {
+function PairPicker({
+  totals,
+  otherTotals,
+  pair,
+  onPair,
+}: {
+  totals: Totals;
+  otherTotals: Totals;
+  pair: TargetPair | undefined;
+  onPair: (pair: TargetPair) => void;
+}) {
   const targetsA = [...new Set(totals.arms.map((row) => row.target))];
   const targetsB = [...new Set(otherTotals.arms.map((row) => row.target))];
   if (pair === undefined) return null;

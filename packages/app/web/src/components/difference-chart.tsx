@@ -8,9 +8,8 @@ function position(value: number): string {
   return `${((value + 1) / 2) * 100}%`;
 }
 
-function rowLabel(row: CompareRow): string {
-  const target = row.target === row.otherTarget ? row.target : `${row.target} vs ${row.otherTarget}`;
-  return `${target} · ${row.arm} · ${row.measure}`;
+function pairOf(row: CompareRow): string {
+  return row.target === row.otherTarget ? row.target : `${row.target} vs ${row.otherTarget}`;
 }
 
 /**
@@ -20,9 +19,15 @@ function rowLabel(row: CompareRow): string {
  */
 export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
   if (rows.length === 0) return null;
+  // One pair of targets: it is named once above the rows, not in each.
+  const pairs = [...new Set(rows.map(pairOf))];
+  const label = (row: CompareRow) => (pairs.length === 1 ? `${row.arm} · ${row.measure}` : `${pairOf(row)} · ${row.arm} · ${row.measure}`);
   return (
     <figure className="difference-chart" data-testid="difference-chart">
-      <figcaption className="muted">A − B in percentage points; bar = 95% interval, dot = difference, line = no difference. Filled rows differ.</figcaption>
+      <figcaption>
+        {pairs.length === 1 ? <b>{pairs[0]}: </b> : null}
+        <span className="muted">A − B in percentage points; bar = 95% interval, dot = difference, line = no difference. Highlighted rows differ.</span>
+      </figcaption>
       <ol className="difference-rows">
         {rows.map((row) => {
           const { difference, low, high } = row.comparison;
@@ -35,7 +40,7 @@ export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
               data-changed={isChanged}
               data-p={row.comparison.pTwoSided}
             >
-              <span className="difference-label">{rowLabel(row)}</span>
+              <span className="difference-label">{label(row)}</span>
               <span className="difference-track" aria-hidden="true">
                 <span className="difference-zero" />
                 {difference !== null && low !== null && high !== null ? (

@@ -27,7 +27,12 @@ function tabLabel(name: Tab, rounds: number, pressureFiles: number): string {
 export function RunTabs({ tabs, tab, rounds, pressureFiles, onTab }: RunTabsProps) {
   const onKey = (event: React.KeyboardEvent<HTMLElement>) => {
     const at = tabs.indexOf(tab);
-    const moves: Record<string, number> = { ArrowRight: (at + 1) % tabs.length, ArrowLeft: (at - 1 + tabs.length) % tabs.length, Home: 0, End: tabs.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: (at + 1) % tabs.length,
+      ArrowLeft: (at - 1 + tabs.length) % tabs.length,
+      Home: 0,
+      End: tabs.length - 1,
+    };
     const name = tabs[moves[event.key] ?? -1];
     if (name === undefined) return;
     event.preventDefault();

@@ -69,7 +69,9 @@ export function ToldHeldChart({ totals }: { totals: Totals }) {
   if (targets.length === 0) return null;
   const summary = targets
     .map((target) =>
-      MEASURES.map(({ measure, field }) => ARMS.map((arm) => `${target} ${arm} ${measure}: ${rateText(rateOf(totals, target, arm, field))}`).join('; ')).join('; '),
+      MEASURES.map(({ measure, field }) => ARMS.map((arm) => `${target} ${arm} ${measure}: ${rateText(rateOf(totals, target, arm, field))}`).join('; ')).join(
+        '; ',
+      ),
     )
     .join('; ');
   return (

@@ -146,6 +146,7 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
   const cell = (arm: ArmTotals | undefined, rule: string, key: 'attempts' | 'landed' | 'blocked') => arm?.perRule.find((row) => row.rule === rule)?.[key] ?? 0;
   return (
     <table className="rule-table">
+      <caption className="rule-table-key">A attempts · L landed · B blocked</caption>
       <thead>
         <tr>
           <th>rule</th>
@@ -154,12 +155,12 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
         </tr>
         <tr className="sub">
           <th />
-          <th>attempts</th>
-          <th>landed</th>
-          <th>blocked</th>
-          <th>attempts</th>
-          <th>landed</th>
-          <th>blocked</th>
+          <SubHead full="attempts" short="A" />
+          <SubHead full="landed" short="L" />
+          <SubHead full="blocked" short="B" />
+          <SubHead full="attempts" short="A" />
+          <SubHead full="landed" short="L" />
+          <SubHead full="blocked" short="B" />
         </tr>
       </thead>
       <tbody>
@@ -182,5 +183,17 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A column head that a phone shows as its letter (the table's caption spells the letters out). */
+function SubHead({ full, short }: { full: string; short: string }) {
+  return (
+    <th>
+      <span className="head-full">{full}</span>
+      <span className="head-short" aria-hidden="true">
+        {short}
+      </span>
+    </th>
   );
 }

@@ -51,7 +51,9 @@ export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
                 ) : null}
               </span>
               <span className="difference-text">
-                {formatDifference(row.comparison)} · p {formatP(row.comparison.pTwoSided)}
+                {difference === null
+                  ? 'nothing to compare (n = 0 on one side)'
+                  : `${formatDifference(row.comparison)} · p ${formatP(row.comparison.pTwoSided)}`}
                 <span className="muted">
                   {' '}
                   (A {formatRate(row.comparison.a)}, B {formatRate(row.comparison.b)})

@@ -37,7 +37,9 @@ export function SessionView({ session, arm, files, sandbox, elided }: SessionVie
         </dd>
         <dt>tokens</dt>
         <dd>
-          {usage.inputTokens ?? '–'} in · {usage.outputTokens ?? '–'} out{usage.reasoningTokens === undefined ? '' : ` · ${usage.reasoningTokens} reasoning`}
+          {usage.inputTokens === undefined && usage.outputTokens === undefined
+            ? 'not reported'
+            : `${usage.inputTokens ?? '–'} in · ${usage.outputTokens ?? '–'} out${usage.reasoningTokens === undefined ? '' : ` · ${usage.reasoningTokens} reasoning`}`}
           {session.costUsd !== undefined ? ` · $${session.costUsd.toFixed(4)}` : ''}
         </dd>
         <dt>task done</dt>

@@ -156,6 +156,7 @@ describe('comparing runs and exporting the view', { timeout: 60_000 }, () => {
     const totals = computeTotals(reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')));
     const expected = compareTotals(totals, totals);
     const page = await openPage('#/runs/example.jsonl?tab=compare&vs=example.jsonl');
+    await page.getByText('The differences as a table').click();
     await page.getByTestId('compare-table').waitFor();
     await expect(page.getByTestId('compare-row').count()).resolves.toBe(expected.length);
     const first = page.getByTestId('compare-row').first();

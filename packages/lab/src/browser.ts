@@ -7,3 +7,4 @@ export { findRound, initialRunState, reduceRunEvents } from './store/run-state.j
 export type { ApprovalState, RoundState, RunState } from './store/run-state.js';
 export { computeTotals } from './store/totals.js';
 export { HEADLINE_DEFINITIONS, headlines } from './report/headline.js';
+export type { TargetHeadline } from './report/headline.js';

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appRoot, buildWebApp, createServer, projectRoot } from '../index.js';
@@ -38,10 +38,11 @@ async function buildProduction(root: string, assetsDir: string): Promise<void> {
 /**
  * Builds the web app into a temporary folder (so concurrent builds never share dist/web), copies the
  * shipped example run and any extra run files into a temporary runs folder, and starts the server.
- * The working folder is empty too: no holdfast.config.yaml, no .env, so no key can reach a test.
+ * The working folder is empty too: no holdfast.config.yaml (unless `configText` gives one), no .env,
+ * so no key can reach a test.
  */
 export async function startWebHarness(
-  options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection; timers?: Timers } = {},
+  options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection; timers?: Timers; configText?: string } = {},
 ): Promise<WebHarness> {
   const root = appRoot();
   const work = await mkdtemp(join(tmpdir(), 'holdfast-web-'));
@@ -51,6 +52,7 @@ export async function startWebHarness(
   await mkdir(runsDir, { recursive: true });
   await mkdir(cwd, { recursive: true });
   await copyFile(join(projectRoot(), 'runs', 'example.jsonl'), join(runsDir, 'example.jsonl'));
+  if (options.configText !== undefined) await writeFile(join(cwd, 'holdfast.config.yaml'), options.configText);
   for (const file of options.runFiles ?? []) await copyFile(file, join(runsDir, file.split('/').pop() ?? 'run.jsonl'));
   await buildProduction(root, assetsDir);
   const server = await createServer({

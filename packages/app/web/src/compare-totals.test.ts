@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@holdfast/core/browser';
 import { computeTotals, reduceRunEvents } from '@holdfast/lab/browser';
 import { armEnd, cleanArm, key, runStart, toldViolated } from '@holdfast/lab/test-support';
-import { compareTotals } from './compare-totals.js';
+import { bySignificance, changed, compareTotals, defaultPairs, shareTargets } from './compare-totals.js';
 
-function totalsOf(cleanRounds: number, rounds: number) {
-  const events: RunEvent[] = [runStart({ targets: ['model-a'], tasks: ['task-1'], reps: rounds })];
+function totalsOf(cleanRounds: number, rounds: number, target = 'model-a') {
+  const events: RunEvent[] = [runStart({ targets: [target], tasks: ['task-1'], reps: rounds })];
   for (let rep = 0; rep < rounds; rep++) {
-    const round = key(`model-a/task-1/${rep}`, 'model-a', 'task-1', rep);
+    const round = key(`${target}/task-1/${rep}`, target, 'task-1', rep);
     const told = rep < cleanRounds ? cleanArm('told') : toldViolated();
     events.push(armEnd(events.length, round, told), armEnd(events.length + 1, round, cleanArm('held')));
   }
@@ -30,5 +30,32 @@ describe('comparing two runs', () => {
 
   it('leaves out a target × arm only one run has', () => {
     expect(compareTotals(totalsOf(1, 2), { ...totalsOf(1, 2), arms: [] })).toEqual([]);
+  });
+
+  it('compares runs that share no target one target of each, arm by arm, never pooled', () => {
+    const a = totalsOf(10, 10, 'model-a');
+    const b = totalsOf(2, 10, 'model-b');
+    expect(shareTargets(a, b)).toBe(false);
+    expect(defaultPairs(a, b)).toEqual([{ a: 'model-a', b: 'model-b' }]);
+    const rows = compareTotals(a, b);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((row) => `${row.target}>${row.otherTarget}`))).toEqual(new Set(['model-a>model-b']));
+    expect(rows.filter((row) => row.measure === 'clean rounds').map((row) => row.arm)).toEqual(['told', 'held']);
+  });
+
+  it('marks a difference whose interval leaves out 0 as changed, and sorts the most significant first', () => {
+    const rows = compareTotals(totalsOf(10, 10), totalsOf(2, 10));
+    const toldClean = rows.find((row) => row.arm === 'told' && row.measure === 'clean rounds');
+    const heldClean = rows.find((row) => row.arm === 'held' && row.measure === 'clean rounds');
+    expect(toldClean !== undefined && changed(toldClean)).toBe(true);
+    expect(heldClean !== undefined && changed(heldClean)).toBe(false);
+    const sorted = bySignificance(rows);
+    expect(sorted).toHaveLength(rows.length);
+    for (let index = 1; index < sorted.length; index++) {
+      expect(sorted[index - 1]?.comparison.pTwoSided ?? 0).toBeLessThanOrEqual(sorted[index]?.comparison.pTwoSided ?? 1);
+    }
+    expect(changed(sorted[0]!)).toBe(true);
+    // A rule neither run attempted is not a row.
+    expect(rows.filter((row) => row.rule !== undefined).every((row) => row.comparison.a.n + row.comparison.b.n > 0)).toBe(true);
   });
 });

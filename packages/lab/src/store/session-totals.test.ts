@@ -42,6 +42,20 @@ describe('totals of loop-mode sessions', () => {
     expect(held.perRule.find((rule) => rule.rule === 'R1')).toMatchObject({ attempts: 4, blocked: 4, landed: 1 });
   });
 
+  it('counts a landed violation no tool call showed as an attempt, so landed never exceeds attempted', () => {
+    const totals = computeTotals(loopRun());
+    const told = totals.arms.find((arm) => arm.arm === 'told')!;
+    // r1's told arm: two violations landed with no call the gate saw (an agent without a hook).
+    expect(told).toMatchObject({ attempts: 2, landed: 2 });
+    expect(told.roundsWithAttempt).toMatchObject({ count: 1, n: 3 });
+    expect(told.roundsLanded).toMatchObject({ count: 1, n: 3 });
+    expect(told.perRule.find((rule) => rule.rule === 'R1')).toMatchObject({ attempts: 2, landed: 2 });
+    for (const arm of totals.arms) {
+      expect(arm.roundsWithAttempt.count, `${arm.arm}`).toBeGreaterThanOrEqual(arm.roundsLanded.count);
+      for (const rule of arm.perRule) expect(rule.attempts, `${arm.arm} ${rule.rule}`).toBeGreaterThanOrEqual(rule.landed);
+    }
+  });
+
   it('reports show a sessions table only when the run has sessions', () => {
     const table = formatTotalsTable(computeTotals(loopRun()));
     expect(table).toContain('Sessions:');

@@ -116,11 +116,11 @@ function countSpend(tally: Tally, session: Session): void {
  * refused or put back, landed what the final work tree and the commits hold.
  */
 function countSession(tally: Tally, session: Session): void {
-  let failedChecks = 0;
+  const caught = new Map<string, number>();
   for (const call of session.calls) {
     for (const check of call.checks) {
       if (check.ok) continue;
-      failedChecks += 1;
+      caught.set(check.rule, (caught.get(check.rule) ?? 0) + 1);
       ruleRow(tally, check.rule, check.name).attempts += 1;
     }
     if (call.decision === 'blocked' || call.decision === 'reverted') {
@@ -129,8 +129,21 @@ function countSession(tally: Tally, session: Session): void {
       if (rule !== undefined) ruleRow(tally, rule, rule).blocked += 1;
     }
   }
-  tally.attempts += failedChecks;
-  if (failedChecks > 0) tally.roundsWithAttempt += 1;
+  // A violation that landed was attempted, even where no tool call showed it to the gate (an agent
+  // without a hook, a commit made around it): each landed one beyond the calls' count is an attempt.
+  const landedByRule = new Map<string, { name: string; count: number }>();
+  for (const violation of session.landed) {
+    const known = landedByRule.get(violation.rule);
+    landedByRule.set(violation.rule, { name: violation.name, count: (known?.count ?? 0) + 1 });
+  }
+  let attempts = [...caught.values()].reduce((sum, value) => sum + value, 0);
+  for (const [rule, { name, count }] of landedByRule) {
+    const unseen = Math.max(0, count - (caught.get(rule) ?? 0));
+    if (unseen > 0) ruleRow(tally, rule, name).attempts += unseen;
+    attempts += unseen;
+  }
+  tally.attempts += attempts;
+  if (attempts > 0) tally.roundsWithAttempt += 1;
   for (const violation of session.landed) ruleRow(tally, violation.rule, violation.name).landed += 1;
   tally.landed += session.landed.length;
   if (session.landed.length > 0) tally.roundsLanded += 1;
@@ -308,7 +321,8 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
  *
  *
  * Loop and agent arms (sessions) count the same way, read from their timeline: `attempts` are the
- * failed checks of their tool calls, `blocked` the calls the gate refused or put back, `landed` the
+ * failed checks of their tool calls (and every landed violation no call showed, so a round where a
+ * violation landed is always a round with an attempt), `blocked` the calls the gate refused or put back, `landed` the
  * violations judged on the final work tree and every commit. And, for sessions only:
  *
  * - `sessions`, `turns`, `inputTokens`, `outputTokens`, `costUsd`: spent, errors included.

@@ -1,32 +1,21 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { ApiRunFile, Totals } from '@holdfast/core/browser';
-import type { RateComparison } from '@holdfast/core/browser';
-import { reduceRunEvents } from '@holdfast/lab/browser';
-import { fetchSavedRun } from '../api-client.js';
-import { compareTotals } from '../compare-totals.js';
-import type { CompareRow } from '../compare-totals.js';
+import { useMemo, useState } from 'react';
+import type { ApiRunFile, LiveRunSummary, Totals } from '@holdfast/core/browser';
+import { bySignificance, changed, compareTotals, defaultPairs, shareTargets } from '../compare-totals.js';
+import type { CompareRow, TargetPair } from '../compare-totals.js';
 import type { ExportTable } from '../export-view.js';
 import { formatRate } from '../format.js';
+import { useComparedRun } from '../use-compared-run.js';
+import { formatDifference, formatP } from './compare-format.js';
+import { DifferenceChart } from './difference-chart.js';
 import { ExportButtons } from './export-buttons.js';
-
-/** `+80 pp [45–95]`: the difference A − B in percentage points with its 95% interval. */
-export function formatDifference(comparison: RateComparison): string {
-  if (comparison.difference === null || comparison.low === null || comparison.high === null) return '–';
-  const points = (value: number) => Math.round(value * 100);
-  const sign = points(comparison.difference) > 0 ? '+' : '';
-  return `${sign}${points(comparison.difference)} pp [${points(comparison.low)}–${points(comparison.high)}]`;
-}
-
-function formatP(p: number): string {
-  return p < 0.001 ? '<0.001' : p.toFixed(3);
-}
 
 function compareTable(rows: readonly CompareRow[], name: string, other: string): ExportTable {
   return {
     name: `compare-${name}-vs-${other}`,
-    columns: ['target', 'arm', 'measure', `A (${name})`, `B (${other})`, 'difference A−B [95% CI]', 'Fisher exact p'],
+    columns: ['target A', 'target B', 'arm', 'measure', `A (${name})`, `B (${other})`, 'difference A−B [95% CI]', 'Fisher exact p'],
     rows: rows.map((row) => [
       row.target,
+      row.otherTarget,
       row.arm,
       row.measure,
       formatRate(row.comparison.a),
@@ -40,68 +29,144 @@ function compareTable(rows: readonly CompareRow[], name: string, other: string):
 interface CompareViewProps {
   /** This run: its name and totals (A). */
   name: string;
+  /** This run's file, left out of the choices for B. */
+  self: string | undefined;
   totals: Totals;
   runFiles: readonly ApiRunFile[];
+  /** Runs of this server; a running one is offered by the file it writes. */
+  liveRuns: readonly LiveRunSummary[];
   /** The other run (B), kept in the URL. */
   other: string | undefined;
   onOther: (name: string | undefined) => void;
 }
 
-/** This run against another saved run (model A vs B, rulebook before/after), per target × arm × rule. */
-export function CompareView({ name, totals, runFiles, other, onOther }: CompareViewProps) {
-  const [otherTotals, setOtherTotals] = useState<Totals | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  // Another run chosen: what was shown for the last one goes at once, in this render.
-  const [shownFor, setShownFor] = useState(other);
-  if (shownFor !== other) {
-    setShownFor(other);
-    setOtherTotals(undefined);
-    setError(undefined);
-  }
-  useEffect(() => {
-    if (other === undefined) return;
-    let disposed = false;
-    fetchSavedRun(other, 'summary').then(
-      (saved) => {
-        if (disposed) return;
-        const state = reduceRunEvents(saved.events);
-        if (state.totals === undefined) setError(`${other} has no totals to compare.`);
-        else setOtherTotals(state.totals);
-      },
-      (failure: unknown) => {
-        if (!disposed) setError(failure instanceof Error ? failure.message : String(failure));
-      },
-    );
-    return () => {
-      disposed = true;
-    };
-  }, [other]);
-  const rows = useMemo(() => (otherTotals === undefined ? [] : compareTotals(totals, otherTotals)), [totals, otherTotals]);
+/** This run against any other run, saved or still running (model A vs B, rulebook before/after), per target × arm × rule. */
+export function CompareView({ name, self, totals, runFiles, liveRuns, other, onOther }: CompareViewProps) {
+  const running = liveRuns.filter((run) => run.running && run.name !== self);
+  const version = running.find((run) => run.name === other)?.rounds ?? 'saved';
+  const compared = useComparedRun(other, String(version));
+  const otherTotals = compared.state === 'ready' ? compared.totals : undefined;
+  const [chosenPair, setChosenPair] = useState<TargetPair | undefined>(undefined);
+  const [changedOnly, setChangedOnly] = useState(false);
+  const [sort, setSort] = useState<'order' | 'significance'>('order');
+  const shared = otherTotals !== undefined && shareTargets(totals, otherTotals);
+  const pairs = useMemo(() => {
+    if (otherTotals === undefined) return [];
+    if (shared || chosenPair === undefined) return defaultPairs(totals, otherTotals);
+    return [chosenPair];
+  }, [totals, otherTotals, shared, chosenPair]);
+  const rows = useMemo(() => (otherTotals === undefined ? [] : compareTotals(totals, otherTotals, pairs)), [totals, otherTotals, pairs]);
+  const shown = useMemo(() => {
+    const kept = changedOnly ? rows.filter(changed) : rows;
+    return sort === 'significance' ? bySignificance(kept) : kept;
+  }, [rows, changedOnly, sort]);
 
   return (
     <section className="panel compare" data-testid="compare-view" aria-label="Compare runs">
       <div className="panel-head">
         <h2>Compare</h2>
-        <label>
+        <label className="compare-picker">
           A: <b>{name}</b> against B:{' '}
           <select value={other ?? ''} onChange={(event) => onOther(event.target.value === '' ? undefined : event.target.value)} data-testid="compare-picker">
-            <option value="">choose a saved run</option>
-            {runFiles.map((file) => (
-              <option key={file.name} value={file.name}>
-                {file.name}
-              </option>
-            ))}
+            <option value="">choose a run</option>
+            {running.length > 0 ? (
+              <optgroup label="running now">
+                {running.map((run) => (
+                  <option key={run.runId} value={run.name} data-testid="compare-running">
+                    {run.name} (running, {run.rounds} rounds)
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+            <optgroup label="saved runs">
+              {runFiles.map((file) => (
+                <option key={file.name} value={file.name}>
+                  {file.name}
+                </option>
+              ))}
+            </optgroup>
           </select>
         </label>
-        {rows.length > 0 && other !== undefined ? <ExportButtons what="comparison" table={() => compareTable(rows, name, other)} /> : null}
+        {rows.length > 0 && other !== undefined ? <ExportButtons what="comparison" table={() => compareTable(shown, name, other)} /> : null}
       </div>
       <p className="muted">
-        Per target and arm, never pooled. Difference is A − B in percentage points with Newcombe's 95% interval; p is Fisher's exact two-sided test of equal
-        rates. A rule's row is the share of its attempted violations that landed.
+        Per target and arm, never pooled: told against told, held against held. Difference is A − B in percentage points with Newcombe's 95% interval; p is
+        Fisher's exact two-sided test of equal rates. A rule's row is the share of its attempted violations that landed.
       </p>
-      {error !== undefined ? <p className="error">{error}</p> : null}
-      {other !== undefined && otherTotals !== undefined && rows.length === 0 ? <p className="muted">The two runs share no target and arm.</p> : null}
+      {compared.state === 'failed' ? <p className="error">{compared.error}</p> : null}
+      {compared.state === 'loading' ? <p className="muted">Reading {other}…</p> : null}
+      {otherTotals !== undefined && !shared ? <PairPicker totals={totals} otherTotals={otherTotals} pair={pairs[0]} onPair={setChosenPair} /> : null}
       {rows.length > 0 ? (
+        <>
+          <div className="compare-controls">
+            <label className="gate-toggle">
+              <input type="checkbox" checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} data-testid="compare-changed-only" />
+              changed only (interval leaves out 0)
+            </label>
+            <label>
+              sort{' '}
+              <select value={sort} onChange={(event) => setSort(event.target.value === 'significance' ? 'significance' : 'order')} data-testid="compare-sort">
+                <option value="order">target, arm, measure</option>
+                <option value="significance">most significant first</option>
+              </select>
+            </label>
+            <output data-testid="compare-count" data-shown={shown.length} data-total={rows.length}>
+              {shown.length} of {rows.length} rows
+            </output>
+          </div>
+          {shown.length === 0 ? <p className="muted">No difference whose interval leaves out 0.</p> : null}
+          <DifferenceChart rows={shown} />
+          <CompareTable rows={shown} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Runs with no target in common: which target of A is set against which of B. */
+function PairPicker({
+  totals,
+  otherTotals,
+  pair,
+  onPair,
+}: {
+  totals: Totals;
+  otherTotals: Totals;
+  pair: TargetPair | undefined;
+  onPair: (pair: TargetPair) => void;
+}) {
+  const targetsA = [...new Set(totals.arms.map((row) => row.target))];
+  const targetsB = [...new Set(otherTotals.arms.map((row) => row.target))];
+  if (pair === undefined) return null;
+  return (
+    <p className="compare-pair" data-testid="compare-pair">
+      The runs share no target, so one target of each is compared, arm by arm:{' '}
+      <label>
+        A{' '}
+        <select value={pair.a} onChange={(event) => onPair({ ...pair, a: event.target.value })} data-testid="compare-target-a">
+          {targetsA.map((target) => (
+            <option key={target}>{target}</option>
+          ))}
+        </select>
+      </label>{' '}
+      <label>
+        against B{' '}
+        <select value={pair.b} onChange={(event) => onPair({ ...pair, b: event.target.value })} data-testid="compare-target-b">
+          {targetsB.map((target) => (
+            <option key={target}>{target}</option>
+          ))}
+        </select>
+      </label>
+    </p>
+  );
+}
+
+function CompareTable({ rows }: { rows: readonly CompareRow[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <details className="compare-as-table">
+      <summary>The differences as a table</summary>
+      <div className="table-scroll">
         <table className="compare-table" data-testid="compare-table">
           <thead>
             <tr>
@@ -117,14 +182,14 @@ export function CompareView({ name, totals, runFiles, other, onOther }: CompareV
           <tbody>
             {rows.map((row) => (
               <tr
-                key={`${row.target}/${row.arm}/${row.measure}`}
+                key={`${row.target}/${row.otherTarget}/${row.arm}/${row.measure}`}
                 data-testid="compare-row"
                 data-measure={row.measure}
                 data-target={row.target}
                 data-arm={row.arm}
                 data-p={row.comparison.pTwoSided}
               >
-                <th scope="row">{row.target}</th>
+                <th scope="row">{row.target === row.otherTarget ? row.target : `${row.target} vs ${row.otherTarget}`}</th>
                 <td>{row.arm}</td>
                 <td>{row.measure}</td>
                 <td>{formatRate(row.comparison.a)}</td>
@@ -135,7 +200,7 @@ export function CompareView({ name, totals, runFiles, other, onOther }: CompareV
             ))}
           </tbody>
         </table>
-      ) : null}
-    </section>
+      </div>
+    </details>
   );
 }

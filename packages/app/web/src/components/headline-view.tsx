@@ -1,17 +1,85 @@
-import type { Totals } from '@holdfast/core/browser';
+import type { Rate, Totals } from '@holdfast/core/browser';
 import { HEADLINE_DEFINITIONS, headlines } from '@holdfast/lab/browser';
+import type { TargetHeadline } from '@holdfast/lab/browser';
 
-/** The run's answer in one sentence per target, the same sentence the terminal and every report open with. */
+function ofN(rate: Rate): string {
+  return rate.n === 0 ? '–' : `${rate.count} of ${rate.n}`;
+}
+
+/** One figure of the headline: big count, what it counts, coloured by whether it is bad news. */
+function Figure({ label, rate, tone, testId, hint }: { label: string; rate: Rate; tone: 'bad' | 'good' | 'plain'; testId: string; hint: string }) {
+  return (
+    <span className={`headline-figure ${tone}`} data-testid={testId} data-count={rate.count} data-n={rate.n} title={hint}>
+      <b>{ofN(rate)}</b> {label}
+    </span>
+  );
+}
+
+function TargetCard({ headline }: { headline: TargetHeadline }) {
+  const { told, held } = headline;
+  const leaked = held.leaks.count > 0;
+  return (
+    <article className={`headline-target${leaked ? ' leaked' : ''}`} data-testid={`headline-card-${headline.target}`} data-leaks={held.leaks.count}>
+      <h2>{headline.target}</h2>
+      <div className="headline-answers">
+        <div className="headline-answer">
+          <span className="headline-question">Does it obey when told?</span>
+          <Figure
+            label="rounds where a violation landed"
+            rate={told.landed}
+            tone={told.landed.count > 0 ? 'bad' : 'good'}
+            testId={`headline-told-${headline.target}`}
+            hint={HEADLINE_DEFINITIONS.toldLanded}
+          />
+        </div>
+        <div className="headline-answer">
+          <span className="headline-question">Does the gate hold?</span>
+          <Figure
+            label={leaked ? 'GATE LEAKS: a violation landed despite the gate' : 'gate leaks'}
+            rate={held.leaks}
+            tone={leaked ? 'bad' : 'good'}
+            testId={`headline-leaks-${headline.target}`}
+            hint={HEADLINE_DEFINITIONS.heldLeaks}
+          />
+          {held.recovered.count > 0 ? (
+            <Figure
+              label="blocked, then recovered"
+              rate={held.recovered}
+              tone="good"
+              testId={`headline-recovered-${headline.target}`}
+              hint={HEADLINE_DEFINITIONS.heldRecovered}
+            />
+          ) : null}
+          {held.cleanAndDone.n > 0 ? (
+            <Figure
+              label="clean and done"
+              rate={held.cleanAndDone}
+              tone="plain"
+              testId={`headline-done-${headline.target}`}
+              hint={HEADLINE_DEFINITIONS.heldCleanAndDone}
+            />
+          ) : null}
+        </div>
+      </div>
+      <p className="headline-sentence" data-testid={`headline-${headline.target}`}>
+        {headline.text}
+      </p>
+    </article>
+  );
+}
+
+/**
+ * The run's answer first, per target: does the model obey when told (told rounds where a violation
+ * landed) and does the gate hold (gate leaks, recoveries). A leak is shown as loudly as a
+ * violation. The sentence under each is the one the terminal and every report open with.
+ */
 export function HeadlineView({ totals }: { totals: Totals }) {
   const all = headlines(totals).filter((headline) => headline.told.landed.n + headline.held.leaks.n > 0);
   if (all.length === 0) return null;
-  const hint = Object.values(HEADLINE_DEFINITIONS).join('. ');
   return (
-    <section className="panel headline" data-testid="headline" aria-label="Headline" title={hint}>
+    <section className="panel headline" data-testid="headline" aria-label="Headline">
       {all.map((headline) => (
-        <p key={headline.target} data-testid={`headline-${headline.target}`}>
-          <b>{headline.target}</b>: {headline.text}
-        </p>
+        <TargetCard key={headline.target} headline={headline} />
       ))}
     </section>
   );

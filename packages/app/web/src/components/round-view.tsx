@@ -84,7 +84,7 @@ function ArmView({ arm, result, files, elided }: { arm: Arm; result: ArmResult |
             {result.error.code}: {result.error.message}
           </p>
         ) : null}
-        <SessionView session={result.session} elided={elided} />
+        <SessionView session={result.session} arm={arm} files={files} sandbox={result.sandbox} elided={elided} />
         {result.sandbox !== undefined ? <SandboxView sandbox={result.sandbox} elided={elided} /> : null}
       </div>
     );

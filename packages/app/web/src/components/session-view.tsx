@@ -1,30 +1,28 @@
-import type { Session, ToolCallRecord, ToolDecision } from '@holdfast/core/browser';
-import { detailNamesRule, formatMs } from '../format.js';
+import { useMemo } from 'react';
+import type { Arm, SandboxResult, Session } from '@holdfast/core/browser';
+import { formatMs } from '../format.js';
+import { contentsBefore, noCallsText, sessionEnd, taskDoneText } from '../session-story.js';
+import { CallItem } from './call-item.js';
 
-const DECISION_LABEL: Readonly<Record<ToolDecision, string>> = {
-  applied: 'applied',
-  blocked: 'blocked',
-  observed: 'observed',
-  reverted: 'put back',
-  'allowed-by-person': 'allowed by a person',
-};
-
-/** A call's status class: the same colours as an action's (applied green, blocked amber). */
-const DECISION_CLASS: Readonly<Record<ToolDecision, string>> = {
-  applied: 'applied',
-  blocked: 'blocked',
-  observed: 'applied',
-  reverted: 'blocked',
-  'allowed-by-person': 'refused',
-};
+interface SessionViewProps {
+  session: Session;
+  arm: Arm;
+  /** The task's files, to diff each write against what it replaced. */
+  files: Readonly<Record<string, string>>;
+  sandbox: SandboxResult | undefined;
+  /** A lean result, whose inputs and outputs load with the round. */
+  elided: boolean;
+}
 
 /**
- * A loop or agent arm: how the session ended, what landed (judged on the final repository), whether
- * the task got done, and the tool-call timeline with each call's failed checks and what the gate did.
- * `elided`: a lean result, whose inputs and outputs load with the round.
+ * A loop or agent arm as one story: how it ended, what landed (judged on the final repository and
+ * every commit) and whether the task got done, then the timeline of tool calls, each with the
+ * gate's decision, its arguments in readable form and, for a write, its diff.
  */
-export function SessionView({ session, elided }: { session: Session; elided: boolean }) {
+export function SessionView({ session, arm, files, sandbox, elided }: SessionViewProps) {
   const usage = session.usage;
+  const before = useMemo(() => contentsBefore(session.calls, files), [session.calls, files]);
+  const landedCommits = new Set(session.landed.flatMap((violation) => (violation.commit === undefined ? [] : [violation.commit])));
   return (
     <div className="session" data-testid="session" data-stop={session.stop.reason}>
       <dl className="facts">
@@ -34,84 +32,77 @@ export function SessionView({ session, elided }: { session: Session; elided: boo
           {session.harness !== undefined ? ` · ${session.harness}` : ''}
         </dd>
         <dt>ended</dt>
-        <dd>
-          {session.stop.reason}
-          {session.stop.detail !== undefined ? ` (${session.stop.detail})` : ''} after {session.turns} turn{session.turns === 1 ? '' : 's'} ·{' '}
-          {formatMs(session.wallMs)}
+        <dd data-testid="session-end">
+          {sessionEnd(session)} · {formatMs(session.wallMs)}
         </dd>
         <dt>tokens</dt>
         <dd>
-          {usage.inputTokens ?? '–'} in · {usage.outputTokens ?? '–'} out{usage.reasoningTokens === undefined ? '' : ` · ${usage.reasoningTokens} reasoning`}
+          {usage.inputTokens === undefined && usage.outputTokens === undefined
+            ? 'not reported'
+            : `${usage.inputTokens ?? '–'} in · ${usage.outputTokens ?? '–'} out${usage.reasoningTokens === undefined ? '' : ` · ${usage.reasoningTokens} reasoning`}`}
           {session.costUsd !== undefined ? ` · $${session.costUsd.toFixed(4)}` : ''}
         </dd>
         <dt>task done</dt>
-        <dd data-testid="session-task">
-          {session.taskDone === undefined
-            ? 'not checked'
-            : `${session.taskDone.passed ? 'yes' : 'no'}: ${session.taskDone.command} ${session.taskDone.detail ?? ''}`}
-        </dd>
-        <dt>landed</dt>
-        <dd data-testid="session-landed" data-count={session.landed.length}>
-          {session.landed.length === 0 ? 'nothing that breaks a rule' : `${session.landed.length} violation${session.landed.length === 1 ? '' : 's'}`}
+        <dd data-testid="session-task" data-done={session.taskDone?.passed ?? 'not-judged'}>
+          {taskDoneText(session)}
         </dd>
       </dl>
-      {session.landed.length > 0 ? (
-        <ul className="landed-list">
-          {session.landed.map((violation, index) => (
-            <li key={index} className="detail">
-              <b>{violation.rule}</b> {violation.path !== undefined ? <code>{violation.path}</code> : null}
-              {violation.commit !== undefined ? (
-                <>
-                  {' '}
-                  in <code>{violation.commit.slice(0, 12)}</code>
-                </>
-              ) : (
-                ' in the work tree'
-              )}
-              : {violation.detail}
-            </li>
+      <Landed session={session} arm={arm} />
+      <h4>Tool calls</h4>
+      {session.calls.length > 0 ? (
+        <ol className="timeline" data-testid="timeline">
+          {session.calls.map((call) => (
+            <CallItem
+              key={call.index}
+              call={call}
+              before={before.get(call) ?? []}
+              elided={elided}
+              landedHere={call.commit !== undefined && landedCommits.has(call.commit)}
+            />
           ))}
-        </ul>
-      ) : null}
-      <ol className="actions timeline" data-testid="timeline">
-        {session.calls.map((call) => (
-          <CallItem key={call.index} call={call} elided={elided} />
-        ))}
-      </ol>
-      {session.calls.length === 0 ? <p className="muted">No tool calls.</p> : null}
+        </ol>
+      ) : (
+        <p className="muted" data-testid="no-calls">
+          {noCallsText(session, sandbox?.commits.length ?? 0)}
+        </p>
+      )}
     </div>
   );
 }
 
-function CallItem({ call, elided }: { call: ToolCallRecord; elided: boolean }) {
-  const failed = call.checks.filter((check) => !check.ok);
+/** What landed, as loud as it matters: in the held arm a landed violation is a gate leak. */
+function Landed({ session, arm }: { session: Session; arm: Arm }) {
+  const count = session.landed.length;
+  if (count === 0) {
+    return (
+      <p className="landed-none" data-testid="session-landed" data-count={0}>
+        Landed: nothing that breaks a rule.
+      </p>
+    );
+  }
   return (
-    <li className={`action action-${DECISION_CLASS[call.decision]}`} data-testid="call" data-decision={call.decision} data-tool={call.tool}>
-      <div className="action-head">
-        <span className={`status status-${DECISION_CLASS[call.decision]}`}>{DECISION_LABEL[call.decision]}</span>
-        <code>
-          {call.turn}. {call.tool}
-        </code>
-        {!elided ? <span className="muted call-input">{call.input.text.length > 120 ? `${call.input.text.slice(0, 120)}…` : call.input.text}</span> : null}
-        {failed.length > 0 ? <span className="violations">violates {[...new Set(failed.map((check) => check.rule))].join(', ')}</span> : null}
-      </div>
-      {failed.map((check, index) => (
-        <p key={index} className="detail" data-testid="call-check">
-          {detailNamesRule(check.rule, check.detail) ? null : <b>{check.rule}: </b>}
-          {check.detail}
-        </p>
-      ))}
-      {call.decision === 'reverted' && call.detail !== undefined ? <p className="detail">{call.detail}</p> : null}
-      {!elided && call.output !== undefined && call.output.text !== '' ? (
-        <details className="written">
-          <summary>
-            {call.isError ? 'answered with an error' : 'answer'}
-            {call.exitCode !== undefined ? ` · exit ${call.exitCode}` : ''}
-            {call.commit !== undefined ? ` · ${call.commit.slice(0, 12)}` : ''}
-          </summary>
-          <pre>{call.output.text}</pre>
-        </details>
-      ) : null}
-    </li>
+    <div className={`landed-box${arm === 'held' ? ' leak' : ''}`} data-testid="session-landed" data-count={count}>
+      <b>
+        {arm === 'held' ? 'Gate leak: ' : 'Landed: '}
+        {count} violation{count === 1 ? '' : 's'}
+        {arm === 'held' ? ' landed despite the gate' : ''}
+      </b>
+      <ul className="landed-list">
+        {session.landed.map((violation, index) => (
+          <li key={index} className="detail">
+            <b>{violation.rule}</b> {violation.path !== undefined ? <code>{violation.path}</code> : null}
+            {violation.commit !== undefined ? (
+              <>
+                {' '}
+                in commit <code>{violation.commit.slice(0, 12)}</code>
+              </>
+            ) : (
+              ' in the work tree'
+            )}
+            : {violation.detail}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -2,90 +2,103 @@ import type { Arm, Rate, Totals } from '@holdfast/core/browser';
 import { formatRate, hasEstimate } from '../format.js';
 
 const ARMS: readonly Arm[] = ['told', 'held'];
-/** Told is drawn solid, held hatched: the arms differ in shape, not colour alone. */
-const ARM_FILL: Readonly<Record<Arm, string>> = { told: '#1864ab', held: 'url(#held-hatch)' };
-const ROW = 18;
-const LABEL = 170;
-const WIDTH = 560;
-const PLOT = WIDTH - LABEL - 110;
+
+type Measure = 'attempted' | 'landed';
+const MEASURES: readonly { measure: Measure; field: 'roundsWithAttempt' | 'roundsLanded'; title: string }[] = [
+  { measure: 'attempted', field: 'roundsWithAttempt', title: 'tried a violation (what the model did)' },
+  { measure: 'landed', field: 'roundsLanded', title: 'a violation landed (what enforcement let through)' },
+];
+
+function rateOf(totals: Totals, target: string, arm: Arm, field: 'roundsWithAttempt' | 'roundsLanded'): Rate | undefined {
+  return totals.arms.find((row) => row.target === target && row.arm === arm)?.[field];
+}
+
+function percent(value: number): string {
+  return `${(value * 100).toFixed(2)}%`;
+}
+
+/** The label of a bar: held's landed violations are gate leaks, and say so. */
+function armLabel(arm: Arm, measure: Measure, rate: Rate): string {
+  if (arm === 'held' && measure === 'landed') return rate.count > 0 ? 'held: GATE LEAK' : 'held';
+  return arm;
+}
+
+function Bar({ target, arm, measure, rate }: { target: string; arm: Arm; measure: Measure; rate: Rate | undefined }) {
+  // The landed row keeps the short test id the run page has always had.
+  const testId = measure === 'landed' ? `chart-${target}-${arm}` : `chart-${target}-${arm}-${measure}`;
+  const bad = rate !== undefined && rate.count > 0 && (measure === 'landed' || arm === 'told');
+  if (rate === undefined || !hasEstimate(rate)) {
+    return (
+      <div className="chart-row" data-testid={testId}>
+        <span className="chart-arm">{arm}</span>
+        <span className="chart-track" />
+        <span className="chart-value muted">no rounds</span>
+      </div>
+    );
+  }
+  return (
+    <div
+      className={`chart-row arm-${arm}${bad ? ' bad' : ''}`}
+      data-testid={testId}
+      data-rate={rate.rate}
+      data-low={rate.low}
+      data-high={rate.high}
+      data-count={rate.count}
+      data-n={rate.n}
+    >
+      <span className="chart-arm">{armLabel(arm, measure, rate)}</span>
+      <span className="chart-track" aria-hidden="true">
+        <span className="chart-bar" style={{ width: rate.rate === 0 ? '2px' : percent(rate.rate) }} />
+        <span className="chart-whisker" style={{ left: percent(rate.low), width: percent(rate.high - rate.low) }} />
+      </span>
+      <span className="chart-value" data-testid="chart-label">
+        {formatRate(rate)}
+      </span>
+    </div>
+  );
+}
 
 /**
- * Who obeys best, told vs held: per target, the share of rounds where a violation landed in each
- * arm, with its Wilson 95% interval as a whisker. Lower is better. Each bar's text is in the chart.
+ * What the model tried and what landed, told vs held, per target: the share of rounds with an
+ * attempted violation and the share where one landed, each with its Wilson 95% interval as a
+ * whisker. Lower is better. Bars are boxes in the page's flow, and their figures are text beside
+ * them, so a label is never cut by the chart's edge at any width.
  */
 export function ToldHeldChart({ totals }: { totals: Totals }) {
   const targets = [...new Set(totals.arms.map((row) => row.target))];
   if (targets.length === 0) return null;
-  const height = targets.length * (ROW * 2 + 10) + 24;
-  const x = (value: number) => LABEL + value * PLOT;
+  const summary = targets
+    .map((target) =>
+      MEASURES.map(({ measure, field }) => ARMS.map((arm) => `${target} ${arm} ${measure}: ${rateText(rateOf(totals, target, arm, field))}`).join('; ')).join(
+        '; ',
+      ),
+    )
+    .join('; ');
   return (
-    <figure className="panel told-held-chart" data-testid="told-held-chart">
+    <figure className="panel told-held-chart" data-testid="told-held-chart" role="group" aria-label={summary}>
       <figcaption>
-        <h2>Rounds where a violation landed, told vs held</h2>
-        <span className="muted">per target; bar = rate, whisker = 95% interval; lower is better. Told solid, held hatched.</span>
+        <h2>Attempts and landings, told vs held</h2>
+        <span className="muted">share of rounds per target; bar = rate, whisker = 95% interval; lower is better. Told solid, held hatched.</span>
       </figcaption>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${height}`}
-        width="100%"
-        role="img"
-        aria-label={targets.map((target) => ARMS.map((arm) => `${target} ${arm}: ${rateText(totals, target, arm)}`).join('; ')).join('; ')}
-      >
-        <defs>
-          <pattern id="held-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-            <rect width="6" height="6" fill="#a5d8ff" />
-            <line x1="0" y1="0" x2="0" y2="6" stroke="#1864ab" strokeWidth="3" />
-          </pattern>
-        </defs>
-        {[0, 0.25, 0.5, 0.75, 1].map((tick) => (
-          <g key={tick}>
-            <line x1={x(tick)} x2={x(tick)} y1={0} y2={height - 18} stroke="#dee2e6" />
-            <text x={x(tick)} y={height - 4} fontSize="10" textAnchor="middle" fill="#495057">
-              {Math.round(tick * 100)}%
-            </text>
-          </g>
+      <div className="chart-targets">
+        {targets.map((target) => (
+          <section key={target} className="chart-target" data-target={target}>
+            <h3>{target}</h3>
+            {MEASURES.map(({ measure, field, title }) => (
+              <div key={measure} className="chart-measure">
+                <div className="chart-measure-title">{title}</div>
+                {ARMS.map((arm) => (
+                  <Bar key={arm} target={target} arm={arm} measure={measure} rate={rateOf(totals, target, arm, field)} />
+                ))}
+              </div>
+            ))}
+          </section>
         ))}
-        {targets.map((target, index) => {
-          const top = index * (ROW * 2 + 10);
-          return (
-            <g key={target} data-target={target}>
-              <text x={0} y={top + ROW + 4} fontSize="12" fill="#212529">
-                {target}
-              </text>
-              {ARMS.map((arm, armIndex) => {
-                const rate = landedOf(totals, target, arm);
-                const y = top + armIndex * ROW;
-                if (rate === undefined || !hasEstimate(rate)) {
-                  return (
-                    <text key={arm} x={LABEL} y={y + 12} fontSize="10" fill="#495057">
-                      {arm}: no rounds
-                    </text>
-                  );
-                }
-                return (
-                  <g key={arm} data-testid={`chart-${target}-${arm}`} data-rate={rate.rate} data-low={rate.low} data-high={rate.high}>
-                    <rect x={LABEL} y={y + 3} width={Math.max(1, rate.rate * PLOT)} height={ROW - 6} fill={ARM_FILL[arm]} stroke="#1864ab" />
-                    <line x1={x(rate.low)} x2={x(rate.high)} y1={y + ROW / 2} y2={y + ROW / 2} stroke="#212529" strokeWidth="1.5" />
-                    <line x1={x(rate.low)} x2={x(rate.low)} y1={y + 4} y2={y + ROW - 4} stroke="#212529" />
-                    <line x1={x(rate.high)} x2={x(rate.high)} y1={y + 4} y2={y + ROW - 4} stroke="#212529" />
-                    <text x={LABEL + PLOT + 6} y={y + 12} fontSize="10" fill="#212529">
-                      {arm} {formatRate(rate)}
-                    </text>
-                  </g>
-                );
-              })}
-            </g>
-          );
-        })}
-      </svg>
+      </div>
     </figure>
   );
 }
 
-function landedOf(totals: Totals, target: string, arm: Arm): Rate | undefined {
-  return totals.arms.find((row) => row.target === target && row.arm === arm)?.roundsLanded;
-}
-
-function rateText(totals: Totals, target: string, arm: Arm): string {
-  const rate = landedOf(totals, target, arm);
+function rateText(rate: Rate | undefined): string {
   return rate === undefined ? 'no rounds' : formatRate(rate);
 }

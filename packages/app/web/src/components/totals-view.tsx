@@ -41,101 +41,101 @@ export function TotalsView({ totals }: { totals: Totals }) {
   if (targets.length === 0) return <p className="muted">No finished rounds yet.</p>;
   return (
     <div className="totals" data-testid="totals">
-      {targets.map((target) => {
-        const told = armOf(totals, target, 'told');
-        const held = armOf(totals, target, 'held');
-        const byArm = { told, held };
-        const sessions = (told?.sessions ?? 0) + (held?.sessions ?? 0) > 0;
-        return (
-          <section key={target} className="panel target-totals" data-testid={`totals-${target}`} aria-label={`Totals of ${target}`} tabIndex={0}>
-            <h3>{target}</h3>
-            <table className="totals-table">
-              <thead>
-                <tr>
-                  <th />
-                  {ARMS.map((arm) => (
-                    <th key={arm}>
-                      <span className="arm-dot" style={{ background: ARM_COLOR[arm] }} /> {arm === 'told' ? 'told (rules as prose)' : 'held (rules as checks)'}
-                      <span className="muted">
-                        {' '}
-                        · {byArm[arm]?.rounds ?? 0} rounds, n = {byArm[arm] === undefined ? 0 : observed(byArm[arm].clean)}
-                      </span>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {RATES.map(({ key, label, hint }) => (
-                  <tr key={key}>
-                    <th title={hint}>{label}</th>
-                    {ARMS.map((arm) => {
-                      const row = byArm[arm];
-                      return (
-                        <td key={arm}>
-                          {row === undefined ? '–' : <RateBar rate={row[key]} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-${key}`} />}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-                {sessions ? (
-                  <tr>
-                    <th title="the repository's own tests passed at the end of the session">task done</th>
-                    {ARMS.map((arm) => {
-                      const row = byArm[arm];
-                      return (
-                        <td key={arm}>
-                          {row === undefined ? '–' : <RateBar rate={row.taskDone} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-taskDone`} />}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ) : null}
-                {sessions ? (
-                  <tr>
-                    <th title="loop and agent sessions: recovered = blocked, then finished cleanly with the task done; gate leaks = a violation landed despite the gate">
-                      sessions
-                    </th>
-                    {ARMS.map((arm) => {
-                      const row = byArm[arm];
-                      return (
-                        <td key={arm} className="counts">
-                          {row === undefined
-                            ? '–'
-                            : SESSION_COUNTS.map(({ key, label }) => (
-                                <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
-                                  <b>{row[key]}</b> {label}
-                                </span>
-                              ))}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ) : null}
-                <tr>
-                  <th>counts</th>
-                  {ARMS.map((arm) => {
-                    const row = byArm[arm];
-                    return (
-                      <td key={arm} className="counts">
-                        {row === undefined
-                          ? '–'
-                          : COUNTS.map((key) => (
-                              <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
-                                <b>{row[key]}</b> {key === 'noOp' ? 'no-op' : key}
-                              </span>
-                            ))}
-                      </td>
-                    );
-                  })}
-                </tr>
-              </tbody>
-            </table>
-            <RuleBreakdown told={told} held={held} />
-          </section>
-        );
-      })}
+      {targets.map((target) => (
+        <TargetTotals key={target} totals={totals} target={target} />
+      ))}
     </div>
+  );
+}
+
+function TargetTotals({ totals, target }: { totals: Totals; target: string }) {
+  const told = armOf(totals, target, 'told');
+  const held = armOf(totals, target, 'held');
+  const byArm = { told, held };
+  const sessions = (told?.sessions ?? 0) + (held?.sessions ?? 0) > 0;
+  return (
+    <section className="panel target-totals" data-testid={`totals-${target}`} aria-label={`Totals of ${target}`} tabIndex={0}>
+      <h3>{target}</h3>
+      <p className="totals-arms-note">
+        told = rules as prose, {told?.rounds ?? 0} rounds; held = rules as checks, {held?.rounds ?? 0} rounds
+      </p>
+      <table className="totals-table">
+        <thead>
+          <tr>
+            <th />
+            {ARMS.map((arm) => (
+              <th key={arm}>
+                <span className="arm-dot" style={{ background: ARM_COLOR[arm] }} /> {arm === 'told' ? 'told (rules as prose)' : 'held (rules as checks)'}
+                <span className="muted">
+                  {' '}
+                  · {byArm[arm]?.rounds ?? 0} rounds, n = {byArm[arm] === undefined ? 0 : observed(byArm[arm].clean)}
+                </span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {RATES.map(({ key, label, hint }) => (
+            <tr key={key}>
+              <th title={hint}>{label}</th>
+              {ARMS.map((arm) => {
+                const row = byArm[arm];
+                return (
+                  <td key={arm} data-arm={arm}>
+                    {row === undefined ? '–' : <RateBar rate={row[key]} color={ARM_COLOR[arm]} testId={`rate-${target}-${arm}-${key}`} />}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+          {sessions ? (
+            <tr>
+              <th title="loop and agent sessions: recovered = blocked, then finished cleanly with the task done; gate leaks = a violation landed despite the gate">
+                sessions
+              </th>
+              {ARMS.map((arm) => {
+                const row = byArm[arm];
+                return (
+                  <td key={arm} className="counts" data-arm={arm}>
+                    {row === undefined
+                      ? '–'
+                      : SESSION_COUNTS.map(({ key, label }) => (
+                          <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
+                            {key === 'turns' && row.turns === 0 ? (
+                              'turns not reported'
+                            ) : (
+                              <>
+                                <b>{row[key]}</b> {label}
+                              </>
+                            )}
+                          </span>
+                        ))}
+                  </td>
+                );
+              })}
+            </tr>
+          ) : null}
+          <tr>
+            <th>counts</th>
+            {ARMS.map((arm) => {
+              const row = byArm[arm];
+              return (
+                <td key={arm} className="counts" data-arm={arm}>
+                  {row === undefined
+                    ? '–'
+                    : COUNTS.map((key) => (
+                        <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
+                          <b>{row[key]}</b> {key === 'noOp' ? 'no-op' : key}
+                        </span>
+                      ))}
+                </td>
+              );
+            })}
+          </tr>
+        </tbody>
+      </table>
+      <RuleBreakdown told={told} held={held} />
+    </section>
   );
 }
 
@@ -146,6 +146,7 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
   const cell = (arm: ArmTotals | undefined, rule: string, key: 'attempts' | 'landed' | 'blocked') => arm?.perRule.find((row) => row.rule === rule)?.[key] ?? 0;
   return (
     <table className="rule-table">
+      <caption className="rule-table-key">A attempts · L landed · B blocked</caption>
       <thead>
         <tr>
           <th>rule</th>
@@ -154,12 +155,12 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
         </tr>
         <tr className="sub">
           <th />
-          <th>attempts</th>
-          <th>landed</th>
-          <th>blocked</th>
-          <th>attempts</th>
-          <th>landed</th>
-          <th>blocked</th>
+          <SubHead full="attempts" short="A" />
+          <SubHead full="landed" short="L" />
+          <SubHead full="blocked" short="B" />
+          <SubHead full="attempts" short="A" />
+          <SubHead full="landed" short="L" />
+          <SubHead full="blocked" short="B" />
         </tr>
       </thead>
       <tbody>
@@ -182,5 +183,17 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A column head that a phone shows as its letter (the table's caption spells the letters out). */
+function SubHead({ full, short }: { full: string; short: string }) {
+  return (
+    <th>
+      <span className="head-full">{full}</span>
+      <span className="head-short" aria-hidden="true">
+        {short}
+      </span>
+    </th>
   );
 }

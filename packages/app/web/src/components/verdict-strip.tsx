@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Arm, ArmResult, Verdict } from '@holdfast/core/browser';
 import type { RoundState } from '@holdfast/lab/browser';
-import { LABEL_HEIGHT, heldTop, hitTest, layoutStrip } from '../strip-layout.js';
+import { LABEL_HEIGHT, hitTest, layoutStrip } from '../strip-layout.js';
+import { drawStrip } from '../strip-draw.js';
 import { StripTable, stripCounts, stripSummary } from './strip-table.js';
-import { PENDING_COLOR, SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_MARK, VERDICT_ORDER } from '../verdict-style.js';
+import { SESSION_VERDICTS, VERDICT_COLOR, VERDICT_LABEL, VERDICT_MARK, VERDICT_ORDER } from '../verdict-style.js';
 
 interface VerdictStripProps {
   rounds: readonly RoundState[];
@@ -12,10 +13,6 @@ interface VerdictStripProps {
   onSelect: (roundId: string) => void;
   /** Shows the rounds of one target, arm and verdict in the round list (from the strip's table). */
   onFilter: (target: string, arm: Arm, verdict: Verdict) => void;
-}
-
-function colorOf(result: ArmResult | undefined): string {
-  return result === undefined ? PENDING_COLOR : VERDICT_COLOR[result.verdict];
 }
 
 /**
@@ -54,71 +51,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
     const context = element.getContext('2d');
     if (context === null) return;
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    context.clearRect(0, 0, layout.width, layout.height);
-    context.font = '600 11px system-ui, sans-serif';
-    context.textBaseline = 'top';
-    for (const band of layout.bands) {
-      context.fillStyle = '#343a40';
-      context.fillText(`${band.target}  ·  ${band.rounds} rounds  ·  upper row told, lower row held`, 0, band.y + 2);
-    }
-    // Batch by colour: one fill style change per verdict instead of one per cell.
-    const byColor = new Map<string, number[]>();
-    const add = (color: string, index: number, arm: 0 | 1): void => {
-      let list = byColor.get(color);
-      if (list === undefined) {
-        list = [];
-        byColor.set(color, list);
-      }
-      list.push(index * 2 + arm);
-    };
-    rounds.forEach((round, index) => {
-      add(colorOf(round.told), index, 0);
-      add(colorOf(round.held), index, 1);
-    });
-    const cell = layout.cell;
-    for (const [color, cells] of byColor) {
-      context.fillStyle = color;
-      context.beginPath();
-      for (const code of cells) {
-        const index = code >> 1;
-        const top = code & 1 ? heldTop(layout, index) : (layout.y[index] ?? 0);
-        context.rect(layout.x[index] ?? 0, top, cell, cell);
-      }
-      context.fill();
-    }
-    // The slash of each verdict where a violation landed, batched by colour like the fills.
-    const marks = new Map<string, number[]>();
-    rounds.forEach((round, index) => {
-      for (const [arm, result] of [
-        [0, round.told],
-        [1, round.held],
-      ] as const) {
-        const mark = result === undefined ? undefined : VERDICT_MARK[result.verdict];
-        if (mark === undefined) continue;
-        const list = marks.get(mark) ?? [];
-        list.push(index * 2 + arm);
-        marks.set(mark, list);
-      }
-    });
-    context.lineWidth = Math.max(1, cell / 5);
-    for (const [color, cells] of marks) {
-      context.strokeStyle = color;
-      context.beginPath();
-      for (const code of cells) {
-        const index = code >> 1;
-        const left = layout.x[index] ?? 0;
-        const top = code & 1 ? heldTop(layout, index) : (layout.y[index] ?? 0);
-        context.moveTo(left, top + cell);
-        context.lineTo(left + cell, top);
-      }
-      context.stroke();
-    }
-    const selected = selectedRoundId === undefined ? -1 : rounds.findIndex((round) => round.roundId === selectedRoundId);
-    if (selected >= 0) {
-      context.strokeStyle = '#1c7ed6';
-      context.lineWidth = 2;
-      context.strokeRect((layout.x[selected] ?? 0) - 1, (layout.y[selected] ?? 0) - 1, cell + 2, cell * 2 + 3);
-    }
+    drawStrip(context, layout, rounds, selectedRoundId === undefined ? -1 : rounds.findIndex((round) => round.roundId === selectedRoundId));
     setDrawn(rounds.length);
   }, [layout, rounds, selectedRoundId, width]);
 

@@ -1,0 +1,43 @@
+import { useCallback, useRef, useState } from 'react';
+import type { ApiPressureFile, ApiRunFile, ConfigResponse } from '@holdfast/core/browser';
+import { fetchConfig, fetchPressureList, fetchRunList } from './api-client.js';
+
+export interface SideData {
+  readonly config: ConfigResponse | undefined;
+  readonly configError: string | undefined;
+  readonly runFiles: readonly ApiRunFile[];
+  readonly pressureFiles: readonly ApiPressureFile[];
+  readonly refreshRunFiles: () => void;
+  /** Asks for the configuration, run list and pressure list once (the first call only). */
+  readonly ask: () => void;
+}
+
+/**
+ * What the page shows beside the run: the configuration (targets, tasks, rulebook), the saved run
+ * files and the pressure results. Asked for once, when the caller says the time has come.
+ */
+export function useSideData(): SideData {
+  const [config, setConfig] = useState<ConfigResponse | undefined>(undefined);
+  const [configError, setConfigError] = useState<string | undefined>(undefined);
+  const [runFiles, setRunFiles] = useState<readonly ApiRunFile[]>([]);
+  const [pressureFiles, setPressureFiles] = useState<readonly ApiPressureFile[]>([]);
+  const asked = useRef(false);
+  const refreshRunFiles = useCallback(() => {
+    fetchRunList().then(
+      (list) => setRunFiles(list.runs),
+      () => undefined,
+    );
+  }, []);
+  const ask = useCallback(() => {
+    if (asked.current) return;
+    asked.current = true;
+    fetchConfig().then(setConfig, (error: unknown) => setConfigError(error instanceof Error ? error.message : String(error)));
+    refreshRunFiles();
+    // Pressure results are a side view: without the list the tab simply stays hidden.
+    fetchPressureList().then(
+      (list) => setPressureFiles(list.files),
+      () => undefined,
+    );
+  }, [refreshRunFiles]);
+  return { config, configError, runFiles, pressureFiles, refreshRunFiles, ask };
+}

@@ -77,6 +77,12 @@ describe('shipped fixtures against a team rulebook', () => {
     expect(unbound.code).toBe(2);
   });
 
+  it('lint says which fixtures do not apply, and refuses none of them for it', async () => {
+    const result = await holdfast(['lint', shippedDir, '--rulebook', team]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('not applicable: PRS-R1-STAGING-KEY: written for R1 SECRET (a secret check); the rulebook has no rule with that check');
+  });
+
   it('bind by an explicit mapping in the rulebook where meaning cannot', async () => {
     const mapped = join(work, 'mapped.yaml');
     await writeFile(mapped, `${TEAM_RULEBOOK}pressureBindings: { R2: R1 }\n`);

@@ -149,10 +149,17 @@ async function lintCommand(args: string[], io: CliIo, pressure: PressureModule):
   if (positionals.length > 1) throw new InputError('E_ARGS', 'takes at most one folder');
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values, positionals[0]));
   if (values.json === true) {
-    json(io, { ok: suite.refusals.length === 0, fixtures: suite.fixtures.map((fixture) => fixture.id), refusals: suite.refusals, warnings: suite.warnings });
+    json(io, {
+      ok: suite.refusals.length === 0,
+      fixtures: suite.fixtures.map((fixture) => fixture.id),
+      refusals: suite.refusals,
+      warnings: suite.warnings,
+      unbound: suite.unbound,
+    });
   } else {
     for (const refusal of suite.refusals) writeLine(io.stdout, pressure.formatRefusal(refusal));
     for (const warning of suite.warnings) writeLine(io.stdout, `warning: ${pressure.formatRefusal(warning)}`);
+    for (const entry of suite.unbound) writeLine(io.stdout, `not applicable: ${entry.id}: ${entry.reason}`);
     const refusedFiles = new Set(suite.refusals.map((refusal) => refusal.file)).size;
     const warned = suite.warnings.length === 0 ? '' : `, ${suite.warnings.length} warning(s)`;
     writeLine(io.stdout, `${suite.fixtures.length} fixture(s) ok, ${suite.refusals.length} refusal(s) in ${refusedFiles} file(s)${warned}.`);

@@ -73,7 +73,7 @@ describe('holdfast pressure', () => {
     await mkdir(drift, { recursive: true });
     await copyFile(join(root, 'fixtures/pressure/prs-r1-staging-key.json'), join(drift, 'a.json'));
     await writeFile(join(drift, 'uncovered.json'), JSON.stringify({ uncovered: ['R1', 'R2', 'R3', 'R4', 'R5'] }));
-    const result = await holdfast(['coverage', '--fixtures', drift]);
+    const result = await holdfast(['coverage', '--fixtures', drift, '--rulebook', join(root, 'rulebooks/default.yaml')]);
     expect(result.code).toBe(1);
     expect(result.out).toContain('R6 has no pressure fixture');
     expect(result.out).toContain('R1 now has a fixture');

@@ -11,7 +11,8 @@ type PressureModule = typeof import('@holdfast/lab/pressure');
 
 const COMMON_HELP = `Common options:
   --fixtures DIR     fixtures folder (default: fixtures/pressure, else the shipped one)
-  --rulebook FILE    rulebook (default: the shipped rulebooks/default.yaml)
+  --rulebook FILE    the rulebook measured (default: the one the suite's suite.json names, else none:
+                     fixtures that name rules by number then score by the number alone)
   --agents DIR       Markdown agent files (front matter \`name\`) that declare the suite's agents;
                      a fixture's agent must then be declared, and its file is the live system prompt
   -h, --help         this help`;
@@ -25,7 +26,12 @@ Validate fixtures. Exit 1 on any refusal; warnings (checks beyond ADR-0024) neve
 List fixtures. --rule takes a rule id (R1) or number (8, "Rule 8").`,
   coverage: `Usage: holdfast pressure coverage [--json]
 
-Rules with and without fixtures; checks uncovered.json (exit 1 on drift).`,
+Rules with and without fixtures; a fixture written for another rulebook counts only where its rule's
+check means the same. Exit 1 on drift from uncovered.json, on a refused fixture and on an unreadable file.`,
+  new: `Usage: holdfast pressure new --rule ID [--slug WORDS] [--agent A] [--out FILE] [--force]
+
+Write a fixture skeleton for one rule of the rulebook (three pressures, four options, a
+rationalisation table); lint refuses it until every <fill in: …> is written.`,
   prompt: `Usage: holdfast pressure prompt --fixture ID [--untold] [--json]
 
 Print the prompt a model sees (with --agents, the fixture's agent definition is the system prompt).`,
@@ -39,7 +45,8 @@ A gate: exit 1 when any reply fails, and when the file holds no reply. --out wri
   run: `Usage: holdfast pressure run --targets A,B [--reps N] [--untold] [--fixture ID]... [--rule R]
                              [--out FILE] [--no-citation] [--concurrency N] [--temperature T] [--max-tokens N]
 
-Ask live models, a fresh context per fixture. Exit 1 unless every reply passes.`,
+Ask live models or agent harnesses (claude-code, codex, agent targets: each fixture in a fresh
+project and HOME, the agent file as its CLAUDE.md / AGENTS.md). Exit 1 unless every reply passes.`,
   compare: `Usage: holdfast pressure compare BASE NEW [--alpha P] [--base-target T --new-target U] [--json]
 
 Verdict flips between two results files; exit 1 on a pass→fail flip or a fixture missing in NEW.
@@ -112,6 +119,7 @@ const SUBCOMMANDS: Record<string, Handler> = {
   run: runCommand,
   compare: compareCommand,
   docs: docsCommand,
+  new: newCommand,
 };
 
 function suiteOptions(
@@ -141,10 +149,17 @@ async function lintCommand(args: string[], io: CliIo, pressure: PressureModule):
   if (positionals.length > 1) throw new InputError('E_ARGS', 'takes at most one folder');
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values, positionals[0]));
   if (values.json === true) {
-    json(io, { ok: suite.refusals.length === 0, fixtures: suite.fixtures.map((fixture) => fixture.id), refusals: suite.refusals, warnings: suite.warnings });
+    json(io, {
+      ok: suite.refusals.length === 0,
+      fixtures: suite.fixtures.map((fixture) => fixture.id),
+      refusals: suite.refusals,
+      warnings: suite.warnings,
+      unbound: suite.unbound,
+    });
   } else {
     for (const refusal of suite.refusals) writeLine(io.stdout, pressure.formatRefusal(refusal));
     for (const warning of suite.warnings) writeLine(io.stdout, `warning: ${pressure.formatRefusal(warning)}`);
+    for (const entry of suite.unbound) writeLine(io.stdout, `not applicable: ${entry.id}: ${entry.reason}`);
     const refusedFiles = new Set(suite.refusals.map((refusal) => refusal.file)).size;
     const warned = suite.warnings.length === 0 ? '' : `, ${suite.warnings.length} warning(s)`;
     writeLine(io.stdout, `${suite.fixtures.length} fixture(s) ok, ${suite.refusals.length} refusal(s) in ${refusedFiles} file(s)${warned}.`);
@@ -161,10 +176,9 @@ async function listCommand(args: string[], io: CliIo, pressure: PressureModule):
   if (positionals.length > 0) throw new InputError('E_ARGS', `unexpected argument "${positionals[0]}"`);
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const rules = pressure.pressureRules(suite.rulebook);
   const fixtures = suite.fixtures.filter(
     (fixture) =>
-      (values.rule === undefined || pressure.ruleMatches(pressure.findRule(rules, fixture.rule), fixture, values.rule)) &&
+      (values.rule === undefined || pressure.ruleMatches(pressure.suiteRuleOf(suite, fixture), fixture, values.rule)) &&
       (values.agent === undefined || fixture.agent === values.agent),
   );
   if (values.json === true) {
@@ -181,17 +195,16 @@ async function listCommand(args: string[], io: CliIo, pressure: PressureModule):
 async function coverageCommand(args: string[], io: CliIo, pressure: PressureModule): Promise<number> {
   const { values } = parseCommandArgs('pressure coverage', args, COMMON);
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
-  warnRefused(io, suite.refusals.length);
-  const coverage = pressure.pressureCoverage(
-    suite.rulebook,
-    suite.fixtures,
-    suite.agents.map((agent) => agent.id),
-  );
+  const coverage = pressure.suiteCoverage(suite);
   // No list pinned means no debt admitted: every rule must have a fixture.
   const debt = pressure.checkFixtureDebt(coverage, suite.uncovered ?? []);
+  // A suite that shrinks fails: a refused or unreadable fixture is coverage that quietly went away.
+  const ok = debt.ok && suite.refusals.length === 0;
   if (values.json === true) {
-    json(io, { coverage, debt });
+    json(io, { ok, coverage, debt, refusals: suite.refusals, unbound: suite.unbound });
   } else {
+    for (const refusal of suite.refusals) writeLine(io.stdout, `refused: ${pressure.formatRefusal(refusal)}`);
+    for (const entry of suite.unbound) writeLine(io.stdout, `not counted: ${entry.id}: ${entry.reason}`);
     for (const rule of coverage.rules) {
       writeLine(
         io.stdout,
@@ -212,8 +225,10 @@ async function coverageCommand(args: string[], io: CliIo, pressure: PressureModu
         .join(', ')}`,
     );
     for (const line of pressure.formatDebtCheck(debt)) writeLine(io.stdout, line);
+    if (suite.refusals.length > 0)
+      writeLine(io.stdout, `${suite.refusals.length} refusal(s): a refused fixture covers nothing; run \`holdfast pressure lint\`.`);
   }
-  return debt.ok ? EXIT.ok : EXIT.failed;
+  return ok ? EXIT.ok : EXIT.failed;
 }
 
 async function promptCommand(args: string[], io: CliIo, pressure: PressureModule): Promise<number> {
@@ -221,7 +236,7 @@ async function promptCommand(args: string[], io: CliIo, pressure: PressureModule
   if (values.fixture === undefined) throw new InputError('E_ARGS', '--fixture ID is required');
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   const fixture = pressure.fixtureById(suite.fixtures, values.fixture);
-  const prose = values.untold === true ? undefined : (await import('@holdfast/core/rules')).renderRulebook(suite.rulebook);
+  const prose = values.untold === true || suite.rulebook === undefined ? undefined : (await import('@holdfast/core/rules')).renderRulebook(suite.rulebook);
   const prompt = pressure.renderPressurePrompt(
     fixture,
     prose,
@@ -254,7 +269,7 @@ async function evaluateCommand(args: string[], io: CliIo, pressure: PressureModu
   const fixture = pressure.fixtureById(suite.fixtures, values.fixture);
   const response = await readInputFile(io, values['response-file']);
   const result = pressure.scorePressureResponse(fixture, response, {
-    rule: pressure.ruleOf(suite.rulebook, fixture),
+    rule: pressure.suiteRuleOf(suite, fixture),
     requireCitation: values['no-citation'] !== true,
   });
   if (values.json === true) {
@@ -305,6 +320,7 @@ async function reportCommand(args: string[], io: CliIo, pressure: PressureModule
   const records = pressure.scoreResponseLines(suite.fixtures, suite.rulebook, lines, {
     requireCitation: values['no-citation'] !== true,
     now: () => new Date(),
+    ruleOf: (fixture) => pressure.suiteRuleOf(suite, fixture),
   });
   if (values.out !== undefined) await writeRecords(io, pressure, values.out, records);
   const gate = pressure.pressureGate(records);
@@ -355,7 +371,10 @@ async function docsCommand(args: string[], io: CliIo, pressure: PressureModule):
   const { values } = parseCommandArgs('pressure docs', args, { ...COMMON, out: { type: 'string' } });
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const markdown = pressure.renderRationalizationDocs(suite.rulebook, suite.fixtures);
+  const markdown = pressure.renderRationalizationDocs(suite.rulebook, suite.fixtures, {
+    rules: suite.rules,
+    ruleIdOf: (fixture) => pressure.suiteRuleOf(suite, fixture).id,
+  });
   if (values.out === undefined) {
     io.stdout.write(markdown);
   } else {
@@ -388,37 +407,36 @@ async function runCommand(args: string[], io: CliIo, pressure: PressureModule): 
 
   const suite = await pressure.loadPressureSuite(suiteOptions(io, pressure, values));
   warnRefused(io, suite.refusals.length);
-  const rules = pressure.pressureRules(suite.rulebook);
   const fixtures =
     (values.fixture ?? []).length > 0
       ? (values.fixture ?? []).map((id) => pressure.fixtureById(suite.fixtures, id))
-      : suite.fixtures.filter((fixture) => values.rule === undefined || pressure.ruleMatches(pressure.findRule(rules, fixture.rule), fixture, values.rule));
+      : suite.fixtures.filter((fixture) => values.rule === undefined || pressure.ruleMatches(pressure.suiteRuleOf(suite, fixture), fixture, values.rule));
   if (fixtures.length === 0) throw new InputError('E_ARGS', 'no fixture matches');
 
-  const models = await import('@holdfast/lab/models');
-  const [config, env] = await Promise.all([models.loadTargetsConfig(io.cwd), models.loadDotEnv(io.cwd, io.env)]);
-  const adapters = values.targets
+  const ids = values.targets
     .split(',')
     .map((id) => id.trim())
-    .filter((id) => id !== '')
-    .map((id) => {
-      const target = config.targets.find((candidate) => candidate.id === id);
-      if (target === undefined) {
-        throw new InputError('E_ARGS', `no target "${id}" in ${config.source}; known: ${config.targets.map((candidate) => candidate.id).join(', ')}`);
-      }
-      return models.createAdapter(target, env, { cwd: io.cwd });
-    });
+    .filter((id) => id !== '');
+  const { resolveConfiguredTargets } = await import('@holdfast/lab/experiment');
+  const { targets } = await resolveConfiguredTargets(ids, io.cwd, io.env);
+  const adapters = targets.map((target) =>
+    target.harness === undefined
+      ? { target: target.info, generate: target.model.generate.bind(target.model) }
+      : pressure.createHarnessResponder({ harness: target.harness }),
+  );
 
   const variant = values.untold === true ? 'untold' : 'told';
-  const prose = variant === 'told' ? (await import('@holdfast/core/rules')).renderRulebook(suite.rulebook) : undefined;
+  const prose = variant === 'told' && suite.rulebook !== undefined ? (await import('@holdfast/core/rules')).renderRulebook(suite.rulebook) : undefined;
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
   // Truncate first, then append each record as it lands: a crash keeps every finished reply.
   if (out !== undefined) await writeFile(out, '', 'utf8');
   const records = await pressure.runPressureLive({
     fixtures,
     rulebook: suite.rulebook,
+    ruleOf: (fixture) => pressure.suiteRuleOf(suite, fixture),
     targets: adapters,
-    variant,
+    // With no rulebook the told prose is the agent file alone (a published suite's mandate lives there).
+    variant: prose === undefined ? 'untold' : variant,
     rulebookProse: prose,
     agents: suite.agents,
     reps,
@@ -440,4 +458,49 @@ async function runCommand(args: string[], io: CliIo, pressure: PressureModule): 
     writeLine(io.stdout, pressure.formatPressureGate(gate));
   }
   return gate.ok ? EXIT.ok : EXIT.failed;
+}
+
+async function newCommand(args: string[], io: CliIo, pressure: PressureModule): Promise<number> {
+  const { values } = parseCommandArgs('pressure new', args, {
+    ...COMMON,
+    rule: { type: 'string' },
+    slug: { type: 'string' },
+    agent: { type: 'string' },
+    out: { type: 'string' },
+    force: { type: 'boolean' },
+  });
+  if (values.rule === undefined) throw new InputError('E_ARGS', '--rule ID is required: the id (or number) of the rule the fixture puts under pressure');
+  const options = suiteOptions(io, pressure, values);
+  const { loadRulebook } = await import('@holdfast/core/rules');
+  const rulebook = options.rulebookFile === undefined ? undefined : await loadRulebook(options.rulebookFile);
+  const number = /^(?:rule\s*)?(\d+)$/i.exec(values.rule.trim());
+  const ref: string | number = number === null ? values.rule.trim() : Number(number[1]);
+  const rules = rulebook === undefined ? [] : pressure.pressureRules(rulebook);
+  const found = pressure.findRule(rules, ref);
+  if (rulebook !== undefined && found === undefined && typeof ref === 'string') {
+    throw new InputError('E_ARGS', `the rulebook has no rule "${ref}" (it has ${rules.map((rule) => rule.id).join(', ') || 'none'})`);
+  }
+  const rule = found ?? { id: pressure.formatRuleRef(ref), name: pressure.formatRuleRef(ref), number: typeof ref === 'number' ? ref : undefined, prose: '' };
+  const id = pressure.skeletonId(rule, values.slug ?? 'NEW');
+  const skeleton = pressure.fixtureSkeleton({
+    rule,
+    ref: found === undefined || typeof ref === 'number' ? ref : found.id,
+    id,
+    ...(values.agent === undefined ? {} : { agent: values.agent }),
+  });
+  const file = values.out === undefined ? resolve(options.dir, `${id.toLowerCase()}.json`) : resolve(io.cwd, values.out);
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir((await import('node:path')).dirname(file), { recursive: true });
+  try {
+    await writeFile(file, `${JSON.stringify(skeleton, null, 2)}\n`, { encoding: 'utf8', flag: values.force === true ? 'w' : 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new InputError('E_ARGS', `${file} exists; pass --force to overwrite it, or --slug to name another`);
+    throw error;
+  }
+  writeLine(
+    io.stdout,
+    `wrote ${file}: a skeleton for ${rule.id}${rule.name === rule.id ? '' : ` ${rule.name}`}. Write every <fill in: …>; \`holdfast pressure lint\` refuses it until then.`,
+  );
+  return EXIT.ok;
 }

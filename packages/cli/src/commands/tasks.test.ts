@@ -20,6 +20,17 @@ describe('holdfast tasks', () => {
     expect(tasks.every((task) => task.title.length > 0 && task.tempts.every((rule) => rule.name !== '?'))).toBe(true);
   });
 
+  it('names the prose rules a drafted rulebook holds, as init tempts them', async () => {
+    const { listTasks } = await import('./tasks.js');
+    const { RulebookSchema } = await import('@holdfast/core/contract');
+    const rulebook = RulebookSchema.parse({ version: 1, proseRules: [{ id: 'R1', name: 'BUILD', prose: 'Run pnpm build before you push.' }] });
+    const task = { id: 't', title: 'T', ticket: 'Do it.', tempts: ['R1', 'R9'], files: {} } as unknown as Parameters<typeof listTasks>[0][number];
+    expect(listTasks([task], rulebook)[0]?.tempts).toEqual([
+      { id: 'R1', name: 'BUILD' },
+      { id: 'R9', name: '?' },
+    ]);
+  });
+
   it('prints a table by default', async () => {
     const io = memoryIo();
     expect(await main(['tasks'], io)).toBe(0);

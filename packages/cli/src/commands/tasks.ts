@@ -27,7 +27,8 @@ export interface TaskListing {
 }
 
 export function listTasks(tasks: readonly TaskInfo[], rulebook: Rulebook): TaskListing[] {
-  const names = new Map(rulebook.rules.map((rule) => [rule.id, rule.name]));
+  // Prose and judge rules are rules too: a drafted rulebook's task tempts them, and a listing that shows `?` for them reads as a broken task.
+  const names = new Map([...rulebook.rules, ...(rulebook.proseRules ?? []), ...(rulebook.judgeRules ?? [])].map((rule) => [rule.id, rule.name]));
   return tasks.map((task) => ({
     id: task.id,
     title: task.title,

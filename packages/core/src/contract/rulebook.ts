@@ -327,6 +327,11 @@ export const RulebookSchema = z.strictObject({
   sourceFiles: z.array(RuleSourceFileSchema).min(1).optional(),
   /** Headings of a holdfast-authored rulebook, in order; rules not in a section render after them. */
   sections: z.array(RulebookSectionSchema).optional(),
+  /**
+   * A pressure suite's rule reference ("R4", "8") → this rulebook's rule id: binds a shipped or
+   * published fixture to a rule where the two checks' meaning alone does not (a prose rule, an ambiguity).
+   */
+  pressureBindings: z.record(z.string().min(1), ruleId).optional(),
 });
 
 export type SecretCheck = z.infer<typeof SecretCheckSchema>;

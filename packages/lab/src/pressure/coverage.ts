@@ -1,6 +1,8 @@
 import { PRESSURE_KINDS } from '@holdfast/core/contract';
 import type { PressureFixture, PressureKind, Rulebook } from '@holdfast/core/contract';
+import type { PressureSuite } from './load-suite.js';
 import { findRule, pressureRules } from './rule-ref.js';
+import type { PressureRule } from './rule-ref.js';
 
 export interface RuleCoverage {
   readonly rule: string;
@@ -21,16 +23,33 @@ export interface PressureCoverage {
 
 export const ANY_AGENT = '(any)';
 
-/** `agents`: ids declared beyond the rulebook (agent files), listed with 0 until a fixture addresses them. */
-export function pressureCoverage(rulebook: Rulebook, fixtures: readonly PressureFixture[], agents: readonly string[] = []): PressureCoverage {
-  const all = pressureRules(rulebook);
+export interface CoverageOptions {
+  /** The rules to count; the rulebook's pressure rules by default. */
+  readonly rules?: readonly PressureRule[];
+  /** The measured rule id a fixture covers; by default its reference looked up in the rules. */
+  readonly ruleIdOf?: (fixture: PressureFixture) => string | undefined;
+}
+
+/**
+ * `agents`: ids declared beyond the rulebook (agent files), listed with 0 until a fixture addresses
+ * them. A fixture covers the rule it is bound to, so a suite written against another rulebook
+ * counts only where it binds (see `loadPressureSuite`).
+ */
+export function pressureCoverage(
+  rulebook: Rulebook | undefined,
+  fixtures: readonly PressureFixture[],
+  agents: readonly string[] = [],
+  options: CoverageOptions = {},
+): PressureCoverage {
+  const all = options.rules ?? (rulebook === undefined ? [] : pressureRules(rulebook));
+  const ruleIdOf = options.ruleIdOf ?? ((fixture: PressureFixture) => findRule(all, fixture.rule)?.id);
   const rules = all.map((rule) => ({
     rule: rule.id,
     name: rule.name,
-    fixtures: fixtures.filter((fixture) => findRule(all, fixture.rule)?.id === rule.id).map((fixture) => fixture.id),
+    fixtures: fixtures.filter((fixture) => ruleIdOf(fixture) === rule.id).map((fixture) => fixture.id),
   }));
   const perAgent: Record<string, number> = {};
-  for (const agent of [...rulebook.agents.map((entry) => entry.id), ...agents]) perAgent[agent] = 0;
+  for (const agent of [...(rulebook?.agents ?? []).map((entry) => entry.id), ...agents]) perAgent[agent] = 0;
   const pressures: Partial<Record<PressureKind, number>> = Object.fromEntries(PRESSURE_KINDS.map((kind) => [kind, 0]));
   for (const fixture of fixtures) {
     const agent = fixture.agent ?? ANY_AGENT;
@@ -45,6 +64,16 @@ export function pressureCoverage(rulebook: Rulebook, fixtures: readonly Pressure
     pressures,
     fixtureCount: fixtures.length,
   };
+}
+
+/** Coverage of a loaded suite: its bound fixtures against the rules it measures. */
+export function suiteCoverage(suite: PressureSuite): PressureCoverage {
+  return pressureCoverage(
+    suite.rulebook,
+    suite.fixtures,
+    suite.agents.map((agent) => agent.id),
+    { rules: suite.rules, ruleIdOf: (fixture) => suite.boundRules.get(fixture.id)?.id },
+  );
 }
 
 export interface DebtCheck {

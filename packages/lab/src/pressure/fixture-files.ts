@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AgentSchema, InputError, PRESSURE_KIND_EXTENSIONS, safeParseJson } from '@holdfast/core/contract';
 import type { Agent } from '@holdfast/core/contract';
@@ -9,7 +9,8 @@ import type { FixtureSource } from './lint-set.js';
 export const AGENTS_FILE = 'agents.json';
 export const UNCOVERED_FILE = 'uncovered.json';
 export const EXTENSIONS_FILE = 'extensions.json';
-const RESERVED = new Set([AGENTS_FILE, UNCOVERED_FILE, EXTENSIONS_FILE]);
+export const SUITE_FILE = 'suite.json';
+const RESERVED = new Set([AGENTS_FILE, UNCOVERED_FILE, EXTENSIONS_FILE, SUITE_FILE]);
 
 const AgentsFileSchema = z.strictObject({ agents: z.array(AgentSchema) });
 const UncoveredFileSchema = z.strictObject({
@@ -34,7 +35,17 @@ export async function readFixtureSources(dir: string): Promise<FixtureSource[]> 
     throw new InputError('E_PRESSURE_DIR', `cannot read the fixtures folder ${dir}`, { cause: error });
   }
   const files = names.filter((name) => name.endsWith('.json') && !RESERVED.has(name)).sort();
-  return Promise.all(files.map(async (name) => ({ file: join(dir, name), text: await readFile(join(dir, name), 'utf8') })));
+  // A file that cannot be read is kept as a refusal: a suite that shrinks must fail, not pass smaller.
+  return Promise.all(
+    files.map(async (name): Promise<FixtureSource> => {
+      const file = join(dir, name);
+      try {
+        return { file, text: await readFile(file, 'utf8') };
+      } catch (error) {
+        return { file, text: '', unreadable: (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error)) };
+      }
+    }),
+  );
 }
 
 async function readOptionalJson(file: string): Promise<unknown> {
@@ -81,4 +92,34 @@ export async function readExtensionsFile(dir: string): Promise<{ pressures: stri
   const parsed = ExtensionsFileSchema.safeParse(raw);
   if (!parsed.success) throw new InputError('E_PRESSURE_FILE', `${file}: ${z.prettifyError(parsed.error)}; write e.g. {"pressures": ["pragmatic"]}`);
   return { pressures: parsed.data.pressures };
+}
+
+const SuiteFileSchema = z.strictObject({
+  /** Why the suite binds as it does, for people. */
+  note: z.string().optional(),
+  /** The rulebook the fixtures were written against, relative to the folder: their rule ids mean its rules. */
+  rulebook: z.string().min(1).optional(),
+  /** Fixture rule reference ("R4", "8") → the measured rulebook's rule id, where meaning alone cannot bind it. */
+  bind: z.record(z.string().min(1), z.string().min(1)).default({}),
+});
+
+/** What a suite says about its own rules (`suite.json`); absent, its fixtures name the measured rulebook's rules. */
+export interface SuiteFile {
+  /** Absolute path of the rulebook the fixtures were written against. */
+  readonly rulebook: string | undefined;
+  readonly bind: Readonly<Record<string, string>>;
+}
+
+export async function readSuiteFile(dir: string): Promise<SuiteFile> {
+  const file = join(dir, SUITE_FILE);
+  const raw = await readOptionalJson(file);
+  if (raw === undefined) return { rulebook: undefined, bind: {} };
+  const parsed = SuiteFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new InputError(
+      'E_PRESSURE_FILE',
+      `${file}: ${z.prettifyError(parsed.error)}; write e.g. {"rulebook": "../../rulebooks/default.yaml", "bind": {"R4": "NO-CONSOLE"}}`,
+    );
+  }
+  return { rulebook: parsed.data.rulebook === undefined ? undefined : resolve(dir, parsed.data.rulebook), bind: parsed.data.bind };
 }

@@ -32,7 +32,7 @@ const CASES: [RefusalCode, string, Record<string, unknown>][] = [
   ['E_PRESSURE_UNKNOWN_PRESSURE', 'pressures.3', mutate((f) => (f.pressures = ['time', 'authority', 'exhaustion', 'boredom']))],
   ['E_PRESSURE_UNKNOWN_PRESSURE', 'pressures.3', mutate((f) => (f.pressures = ['time', 'authority', 'exhaustion', 'pragmatic']))],
   ['E_PRESSURE_SHAPE', 'rule', mutate((f) => (f.rule = 1.5))],
-  ['E_PRESSURE_UNKNOWN_RULE', 'rule', mutate((f) => (f.rule = 8))],
+  ['E_PRESSURE_PLACEHOLDER', 'choices.1.text', mutate((f) => (choices(f)[1]!.text = '<fill in: another tempting way round the rule>'))],
   ['E_PRESSURE_DUPLICATE_PRESSURE', 'pressures.2', mutate((f) => (f.pressures = ['time', 'authority', 'time']))],
   ['E_PRESSURE_TOO_FEW_CHOICES', 'choices', mutate((f) => choices(f).splice(2, 1))],
   ['E_PRESSURE_CHOICE_ID', 'choices.2.id', mutate((f) => (choices(f)[2]!.id = 'AB'))],
@@ -109,7 +109,7 @@ describe('lintFixture', () => {
     ).toBe(true);
     const declared = lintContextFrom(
       { ...sampleRulebook(), agents: [] },
-      { agentFiles: [{ id: 'np-verifier', description: undefined, rules: undefined, file: 'np-verifier.md', prompt: 'p', sha256: 'x' }] },
+      { agentFiles: [{ id: 'np-verifier', description: undefined, rules: ['R1'], file: 'np-verifier.md', prompt: 'p', sha256: 'x' }] },
     );
     expect(
       lintFixture(
@@ -125,6 +125,50 @@ describe('lintFixture', () => {
         declared,
       ).refusals[0]?.code,
     ).toBe('E_PRESSURE_UNKNOWN_AGENT');
+  });
+
+  it('an agent file without rules claims none, and narrows an agent the rulebook declares', () => {
+    const unclaimed = lintContextFrom(
+      { ...sampleRulebook(), agents: [] },
+      { agentFiles: [{ id: 'np-verifier', description: undefined, rules: undefined, file: 'np-verifier.md', prompt: 'p', sha256: 'x' }] },
+    );
+    expect(
+      lintFixture(
+        mutate((f) => (f.agent = 'np-verifier')),
+        'x.json',
+        unclaimed,
+      ).refusals[0]?.code,
+    ).toBe('E_PRESSURE_AGENT_RULE');
+    const narrowed = lintContextFrom(sampleRulebook(), {
+      agentFiles: [{ id: 'implementer', description: undefined, rules: ['R6', 'R9'], file: 'implementer.md', prompt: 'p', sha256: 'x' }],
+    });
+    expect([...(narrowed.agents?.get('implementer') ?? [])]).toEqual(['R6']);
+    expect(
+      lintFixture(
+        mutate((f) => ((f.rule = 'R1'), (f.agent = 'implementer'))),
+        'x.json',
+        narrowed,
+      ).refusals[0]?.code,
+    ).toBe('E_PRESSURE_AGENT_RULE');
+  });
+
+  it('takes a rule number as what a reply cites when no rule carries it, and any reference with no rulebook', () => {
+    expect(
+      lintFixture(
+        mutate((f) => ((f.rule = 8), delete f.agent)),
+        'x.json',
+        context,
+      ).ok,
+    ).toBe(true);
+    const none = lintContextFrom(undefined);
+    expect(
+      lintFixture(
+        mutate((f) => ((f.rule = 'R42'), delete f.agent)),
+        'x.json',
+        none,
+      ).ok,
+    ).toBe(true);
+    expect(none.resolveRule(8)).toEqual({ state: 'label', rule: { id: 'Rule 8', name: 'Rule 8', number: 8, prose: '' } });
   });
 
   it('resolves an integer rule against a numbered rulebook, checked or prose', () => {
@@ -195,7 +239,7 @@ describe('lintFixtureSet', () => {
 
 describe('refusal codes', () => {
   it('every code has a case that triggers it', () => {
-    const covered = new Set<string>([...CASES.map(([code]) => code), 'E_PRESSURE_JSON', 'E_PRESSURE_DUPLICATE_ID']);
+    const covered = new Set<string>([...CASES.map(([code]) => code), 'E_PRESSURE_JSON', 'E_PRESSURE_DUPLICATE_ID', 'E_PRESSURE_READ']);
     expect(REFUSAL_CODES.filter((code) => !covered.has(code))).toEqual([]);
   });
 });

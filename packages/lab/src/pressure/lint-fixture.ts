@@ -1,9 +1,9 @@
 import { CHOICE_ID_PATTERN, PRESSURE_ID_PATTERN, PRESSURE_KIND_EXTENSIONS, PressureFixtureSchema } from '@holdfast/core/contract';
 import type { PressureFixture } from '@holdfast/core/contract';
+import { PLACEHOLDER } from './fixture-skeleton.js';
 import type { LintContext } from './lint-context.js';
 import { PressureFixtureError } from './refusal.js';
 import type { LintWarning, Refusal, RefusalCode } from './refusal.js';
-import { findRule, formatRuleRef } from './rule-ref.js';
 import { contentWords, normalizeText } from './text.js';
 
 export const MIN_SCENARIO_CHARS = 80;
@@ -78,6 +78,10 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
   lintChoices(raw.choices, raw.correct_choice, refuse);
   lintRationalizations(raw.rationalizations, refuse, (field, message) => warnings.push({ code: 'W_PRESSURE_WEAK_COUNTER', file, field, message }));
 
+  for (const [field, value] of placeholders(raw)) {
+    refuse('E_PRESSURE_PLACEHOLDER', field, `still holds the skeleton's placeholder ${JSON.stringify(value)}: write what a person on this team would face`);
+  }
+
   if (raw.must_cite !== undefined) {
     const mustCite = raw.must_cite;
     if (!Array.isArray(mustCite) || mustCite.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
@@ -95,6 +99,17 @@ export function lintFixture(raw: unknown, file: string, context: LintContext): F
   return { ok: true, fixture: parsed.data, refusals: [], warnings };
 }
 
+/** Every string of the fixture, with its field path, that still holds a `pressure new` placeholder. */
+function placeholders(value: unknown, field = ''): [string, string][] {
+  if (typeof value === 'string') {
+    const found = PLACEHOLDER.exec(value);
+    return found === null ? [] : [[field || '(root)', found[0]]];
+  }
+  if (Array.isArray(value)) return value.flatMap((entry, index) => placeholders(entry, field === '' ? String(index) : `${field}.${index}`));
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, entry]) => placeholders(entry, field === '' ? key : `${field}.${key}`));
+  return [];
+}
+
 type Refuse = (code: RefusalCode, field: string, message: string) => void;
 
 function lintRule(raw: Raw, context: LintContext, refuse: Refuse): void {
@@ -103,16 +118,9 @@ function lintRule(raw: Raw, context: LintContext, refuse: Refuse): void {
   if (!validRef) {
     refuse('E_PRESSURE_SHAPE', 'rule', 'rule is a rule id ("R1") or a rule number (8)');
   }
-  const rule = validRef ? findRule(context.rules, ref) : undefined;
-  if (validRef && rule === undefined) {
-    const known = context.rules.map((entry) => (entry.number === undefined ? entry.id : `${entry.id} (${entry.number})`)).join(', ');
-    const hint = typeof ref === 'number' ? '; number the rules in the rulebook (`number: 8`) or name the rule by id' : '';
-    refuse(
-      'E_PRESSURE_UNKNOWN_RULE',
-      'rule',
-      `the rulebook has no rule ${typeof ref === 'number' ? formatRuleRef(ref) : `"${ref}"`} (it has ${known || 'none'})${hint}`,
-    );
-  }
+  const resolved = validRef ? context.resolveRule(ref) : undefined;
+  if (resolved?.state === 'missing') refuse('E_PRESSURE_UNKNOWN_RULE', 'rule', resolved.reason);
+  const rule = resolved?.state === 'bound' || resolved?.state === 'label' ? resolved.rule : undefined;
   if (raw.agent === undefined) return;
   if (typeof raw.agent !== 'string' || raw.agent.trim() === '') {
     refuse('E_PRESSURE_SHAPE', 'agent', 'agent, when present, is a non-empty string');

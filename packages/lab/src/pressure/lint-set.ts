@@ -3,11 +3,14 @@ import type { LintContext } from './lint-context.js';
 import { lintFixture } from './lint-fixture.js';
 import type { LintWarning, Refusal } from './refusal.js';
 import { safeParseJson } from '@holdfast/core/contract';
+import type { ScoredRule } from './score.js';
 
 /** A fixture file as read from disk: its name (for messages) and its text. */
 export interface FixtureSource {
   readonly file: string;
   readonly text: string;
+  /** Set when the file could not be read (the error code): a refusal, never a silent skip. */
+  readonly unreadable?: string;
 }
 
 export interface FixtureSetLint {
@@ -15,6 +18,17 @@ export interface FixtureSetLint {
   readonly fixtures: readonly PressureFixture[];
   readonly refusals: readonly Refusal[];
   readonly warnings: readonly LintWarning[];
+  /** Sound fixtures about a rule the measured rulebook does not have: not counted, not run, not refused. */
+  readonly unbound: readonly UnboundFixture[];
+  /** Fixture id → the measured rule it puts under pressure (what a reply must cite). */
+  readonly boundRules: ReadonlyMap<string, ScoredRule>;
+}
+
+export interface UnboundFixture {
+  readonly file: string;
+  readonly id: string;
+  readonly rule: string | number;
+  readonly reason: string;
 }
 
 /** Lints a whole folder's worth of fixtures: each on its own, then ids across files. */
@@ -22,9 +36,15 @@ export function lintFixtureSet(sources: readonly FixtureSource[], context: LintC
   const refusals: Refusal[] = [];
   const warnings: LintWarning[] = [];
   const accepted: { file: string; fixture: PressureFixture }[] = [];
+  const unbound: UnboundFixture[] = [];
+  const boundRules = new Map<string, ScoredRule>();
   const filesById = new Map<string, string[]>();
 
   for (const source of sources) {
+    if (source.unreadable !== undefined) {
+      refusals.push({ code: 'E_PRESSURE_READ', file: source.file, field: '(root)', message: `cannot be read (${source.unreadable})` });
+      continue;
+    }
     const json = safeParseJson(source.text);
     if (!json.ok) {
       refusals.push({ code: 'E_PRESSURE_JSON', file: source.file, field: '(root)', message: `not valid JSON: ${json.error}` });
@@ -35,8 +55,17 @@ export function lintFixtureSet(sources: readonly FixtureSource[], context: LintC
     if (id !== undefined) filesById.set(id, [...(filesById.get(id) ?? []), source.file]);
     const result = lintFixture(raw, source.file, context);
     warnings.push(...result.warnings);
-    if (result.ok) accepted.push({ file: source.file, fixture: result.fixture });
-    else refusals.push(...result.refusals);
+    if (!result.ok) {
+      refusals.push(...result.refusals);
+      continue;
+    }
+    const resolved = context.resolveRule(result.fixture.rule);
+    if (resolved.state === 'bound' || resolved.state === 'label') {
+      accepted.push({ file: source.file, fixture: result.fixture });
+      boundRules.set(result.fixture.id, { id: resolved.rule.id, name: resolved.rule.name, number: resolved.rule.number });
+    } else {
+      unbound.push({ file: source.file, id: result.fixture.id, rule: result.fixture.rule, reason: resolved.reason });
+    }
   }
 
   const duplicated = new Set<string>();
@@ -51,5 +80,7 @@ export function lintFixtureSet(sources: readonly FixtureSource[], context: LintC
     fixtures: accepted.filter((entry) => !duplicated.has(entry.fixture.id)).map((entry) => entry.fixture),
     refusals,
     warnings,
+    unbound: unbound.filter((entry) => !duplicated.has(entry.id)),
+    boundRules,
   };
 }

@@ -22,6 +22,8 @@ export const REFUSAL_CODES = [
   'E_PRESSURE_CORRECT_CHOICE',
   'E_PRESSURE_NO_RATIONALIZATIONS',
   'E_PRESSURE_NO_COUNTER',
+  'E_PRESSURE_PLACEHOLDER',
+  'E_PRESSURE_READ',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

@@ -5,7 +5,7 @@ import { loadPressureSuite } from './load-suite.js';
 import { formatPressurePrompt, renderPressurePrompt } from './render-prompt.js';
 
 const suite = await loadPressureSuite({ dir: fileURLToPath(new URL('../../../../fixtures/pressure', import.meta.url)) });
-const prose = renderRulebook(suite.rulebook);
+const prose = renderRulebook(suite.rulebook as NonNullable<typeof suite.rulebook>);
 
 describe('renderPressurePrompt', () => {
   it.each(suite.fixtures.map((fixture) => [fixture.id, fixture] as const))('%s reveals no evaluation in either variant', (_id, fixture) => {

@@ -29,7 +29,11 @@ export function formatRuleRef(ref: string | number): string {
 }
 
 /** True when a `--rule` filter (an id, a number, or `Rule N`) names the fixture's rule. */
-export function ruleMatches(rule: PressureRule | undefined, fixture: PressureFixture, filter: string): boolean {
+export function ruleMatches(
+  rule: { readonly id: string; readonly number?: number | undefined } | undefined,
+  fixture: PressureFixture,
+  filter: string,
+): boolean {
   const number = /^(?:rule\s*)?(\d+)$/i.exec(filter.trim());
   if (number !== null) return (rule?.number ?? fixture.rule) === Number(number[1]);
   return (rule?.id ?? fixture.rule) === filter;

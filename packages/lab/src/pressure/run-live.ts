@@ -5,10 +5,13 @@ import type { AgentDefinition } from './agent-files.js';
 import { renderPressurePrompt } from './render-prompt.js';
 import { ruleOf } from './score-responses.js';
 import { scorePressureResponse } from './score.js';
+import type { ScoredRule } from './score.js';
 
 export interface PressureRunOptions {
   readonly fixtures: readonly PressureFixture[];
-  readonly rulebook: Rulebook;
+  readonly rulebook: Rulebook | undefined;
+  /** The rule each fixture is bound to (`suiteRuleOf`); by default its reference looked up in the rulebook. */
+  readonly ruleOf?: (fixture: PressureFixture) => ScoredRule;
   readonly targets: readonly ModelAdapter[];
   readonly variant: PressureVariant;
   /** The told prose (the rendered rulebook); required for the told variant. */
@@ -66,7 +69,7 @@ async function runJob(job: Job, options: PressureRunOptions): Promise<PressureRe
   const { fixture, target, rep } = job;
   const agent = fixture.agent === undefined ? undefined : options.agents?.find((candidate) => candidate.id === fixture.agent);
   const prompt = renderPressurePrompt(fixture, options.variant === 'told' ? options.rulebookProse : undefined, agent);
-  const rule = ruleOf(options.rulebook, fixture);
+  const rule = options.ruleOf?.(fixture) ?? ruleOf(options.rulebook, fixture);
   const head = {
     type: 'pressure-result' as const,
     version: 1 as const,

@@ -8,6 +8,8 @@ export interface ScoreResponsesOptions {
   readonly requireCitation?: boolean;
   /** Stamps each record; injected so output is reproducible. */
   readonly now: () => Date;
+  /** The rule each fixture is bound to (`suiteRuleOf`); by default its reference looked up in the rulebook. */
+  readonly ruleOf?: (fixture: PressureFixture) => ScoredRule;
 }
 
 /** Finds a fixture by id or throws `UnknownFixtureError` naming the ones that exist. */
@@ -25,8 +27,8 @@ export function fixtureById(fixtures: readonly PressureFixture[], id: string): P
  * The rule a fixture puts under pressure, as the rulebook names it. Lint guarantees it exists; a
  * fixture scored without lint keeps its reference as the id.
  */
-export function ruleOf(rulebook: Rulebook, fixture: PressureFixture): ScoredRule {
-  const rule = findRule(pressureRules(rulebook), fixture.rule);
+export function ruleOf(rulebook: Rulebook | undefined, fixture: PressureFixture): ScoredRule {
+  const rule = rulebook === undefined ? undefined : findRule(pressureRules(rulebook), fixture.rule);
   if (rule !== undefined) return { id: rule.id, name: rule.name, number: rule.number };
   const id = formatRuleRef(fixture.rule);
   return { id, name: id, number: typeof fixture.rule === 'number' ? fixture.rule : undefined };
@@ -35,13 +37,13 @@ export function ruleOf(rulebook: Rulebook, fixture: PressureFixture): ScoredRule
 /** Scores recorded (or hand-written) replies into result records, one per line, in order. */
 export function scoreResponseLines(
   fixtures: readonly PressureFixture[],
-  rulebook: Rulebook,
+  rulebook: Rulebook | undefined,
   lines: readonly PressureResponseLine[],
   options: ScoreResponsesOptions,
 ): PressureRecord[] {
   return lines.map((line) => {
     const fixture = fixtureById(fixtures, line.fixture_id);
-    const rule = ruleOf(rulebook, fixture);
+    const rule = options.ruleOf?.(fixture) ?? ruleOf(rulebook, fixture);
     const result = scorePressureResponse(fixture, line.response, {
       rule,
       requireCitation: options.requireCitation ?? true,

@@ -104,7 +104,8 @@ function containsExact(response: string, token: string): boolean {
 export function ruleCitations(response: string, rule: ScoredRule): string[] {
   const cited: string[] = [];
   if (containsExact(response, rule.id)) cited.push(rule.id);
-  if (rule.number !== undefined && readRuleNumbers(response).includes(rule.number)) cited.push(`Rule ${rule.number}`);
+  // A rule known only by its number has the id `Rule N`: cited once, however it is matched.
+  if (rule.number !== undefined && !cited.includes(`Rule ${rule.number}`) && readRuleNumbers(response).includes(rule.number)) cited.push(`Rule ${rule.number}`);
   if (rule.name !== rule.id && containsExact(response, rule.name)) cited.push(rule.name);
   return cited;
 }

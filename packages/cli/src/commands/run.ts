@@ -329,15 +329,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ...(turnCap !== undefined ? { turnCap } : {}),
       ...(sessionSeconds !== undefined ? { sessionTimeoutMs: sessionSeconds * 1000 } : {}),
     };
-    if (mode === 'loop' && targets !== undefined) {
-      const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
-      if (without.length > 0) {
-        throw new InputError(
-          'E_ARGS',
-          `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`,
-        );
-      }
-    }
+    if (targets !== undefined) experiment.checkModeTargets(mode, targets);
   }
   if (values.demo !== undefined) {
     if (values.resume !== undefined) throw new InputError('E_ARGS', '--demo labels a new run; a resumed run keeps the label it was started with.');

@@ -451,7 +451,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         // Paths on the workers' machines: the same folder there as here (or a shared mount).
         play: { judge: !values['no-judge'], ...(keepDir !== undefined ? { keepDir } : {}), ...(nodeModules !== undefined ? { nodeModules } : {}) },
         secrets,
-        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
+        onRoundEnd: (round, results, worker) => progress.roundEnded(report.roundLabel(round), results, worker),
       });
     } else
       result = await experiment.runSession({
@@ -469,7 +469,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
         ...(openLander !== undefined ? { openLander } : {}),
         ...(agentMode && keepDir !== undefined ? { agent: { keepDir } } : {}),
-        onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+        onRoundEnd: (round, results) => progress.roundEnded(report.roundLabel(round), results),
         ...(judge !== undefined ? { judge } : {}),
       });
   } finally {

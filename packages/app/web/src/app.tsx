@@ -26,6 +26,7 @@ import { RateDefinitions } from './components/rate-definitions.js';
 import { ToldHeldChart } from './components/told-held-chart.js';
 import { ExportButtons } from './components/export-buttons.js';
 import { RoundFilters } from './components/round-filters.js';
+import { EmptyRuns } from './components/empty-runs.js';
 import { roundsTable, totalsTable } from './view-tables.js';
 
 /**
@@ -182,6 +183,8 @@ export function App() {
   };
 
   const running = source?.kind === 'live' && state.end === undefined;
+  // Nothing to open (an empty runs folder, no default run): say what to do, not "loading" forever.
+  const noRun = source === undefined && config !== undefined;
   const pickerValue = source === undefined ? '' : hashOfSource(source);
   const runName = source === undefined ? 'run' : source.kind === 'file' ? source.name.replace(/\.jsonl$/, '') : source.runId;
   const runningNames = new Set(liveRuns.filter((run) => run.running).map((run) => run.name));
@@ -231,20 +234,26 @@ export function App() {
         <span
           className="run-status"
           data-testid="run-status"
-          data-status={state.end?.status ?? (view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end')}
+          data-status={noRun ? 'none' : (state.end?.status ?? (view.connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end'))}
         >
           {state.runId ?? ''}
-          {' · '}
-          {state.end !== undefined
-            ? state.end.status
-            : view.connection === 'loading'
-              ? 'loading'
-              : source?.kind === 'live'
-                ? `running (${view.connection})`
-                : 'interrupted: the file has no run end'}
-          {' · '}
-          {rounds.length}
-          {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
+          {noRun ? '' : ' · '}
+          {noRun
+            ? 'no run open'
+            : state.end !== undefined
+              ? state.end.status
+              : view.connection === 'loading'
+                ? 'loading'
+                : source?.kind === 'live'
+                  ? `running (${view.connection})`
+                  : 'interrupted: the file has no run end'}
+          {noRun ? null : (
+            <>
+              {' · '}
+              {rounds.length}
+              {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
+            </>
+          )}
           {state.start !== undefined ? <span data-testid="run-mode"> · {state.start.config.mode ?? 'plan'} mode</span> : null}
         </span>
         <WaitingApprovals runs={liveRuns} />
@@ -257,7 +266,7 @@ export function App() {
 
       {state.start?.demo !== undefined ? (
         <div className="demo-banner" role="note" data-testid="demo-banner">
-          <b>Demo run.</b> These replies were written by hand for the demo; they were not produced by a model. {state.start.demo}
+          <b>Demo run:</b> {state.start.demo}
         </div>
       ) : null}
       {view.error !== undefined ? <div className="error-banner">Could not load the run: {view.error}</div> : null}
@@ -277,7 +286,8 @@ export function App() {
         <aside>
           {config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}
         </aside>
-        <main>
+        <main className={noRun ? 'no-run' : undefined}>
+          {noRun ? <EmptyRuns runFiles={runFiles} /> : null}
           <HeadlineView totals={totals} />
           {state.pendingApprovals.length > 0 || state.start?.config.approve === 'http' || state.start?.config.approve === 'ask' ? (
             <ApprovalsPanel

@@ -98,6 +98,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
           {replay}
         </>
       ) : null}
+      {initial.replayFirst ? <h4>Or run configured targets</h4> : null}
       <label className="mode-choice">
         mode
         <select value={mode} onChange={(event) => changeMode(event.target.value as RunMode)} data-testid="mode">
@@ -124,8 +125,8 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
                 />
                 <span className={`dot ${problem === undefined ? 'ok' : 'down'}`} role="img" aria-label={problem === undefined ? 'ready' : 'cannot run'} />
                 <span className="target-name">{target.id}</span>
-                <span className="muted small">{target.model ?? target.provider}</span>
               </label>
+              <span className="target-meta muted">{target.model ?? target.provider}</span>
               {problem !== undefined ? (
                 <span className="target-problem" data-testid={`target-problem-${target.id}`}>
                   {problem}
@@ -219,7 +220,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
       </div>
       <div className="run-buttons">
         <button type="button" className="primary" disabled={busy || blocker !== undefined} data-testid="start-run" onClick={startLive}>
-          Run {chosen.length} target{chosen.length === 1 ? '' : 's'} in {mode} mode
+          {chosen.length === 0 ? `Run in ${mode} mode` : `Run ${chosen.length} target${chosen.length === 1 ? '' : 's'} in ${mode} mode`}
         </button>
       </div>
       {blocker !== undefined ? (

@@ -6,9 +6,9 @@ export type FormTarget = ConfigResponse['targets'][number];
 export const MODES: readonly RunMode[] = ['plan', 'loop', 'agent'];
 
 export const MODE_LABELS: Record<RunMode, string> = {
-  plan: 'plan: one reply per arm',
-  loop: 'loop: tool calls, turn after turn',
-  agent: 'agent: Claude Code, Codex or a CLI agent',
+  plan: 'one reply per arm',
+  loop: 'tool calls, turn after turn',
+  agent: 'Claude Code, Codex or a CLI agent',
 };
 
 /** Defaults the run uses when a session setting is left empty (`holdfast run --turn-cap`, `--session-timeout`). */

@@ -104,7 +104,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
         <select value={mode} onChange={(event) => changeMode(event.target.value as RunMode)} data-testid="mode">
           {MODES.map((value) => (
             <option key={value} value={value}>
-              {MODE_LABELS[value]} ({config.targets.filter((target) => canRun(target, value)).length} ready)
+              {value} ({config.targets.filter((target) => canRun(target, value)).length} ready): {MODE_LABELS[value]}
             </option>
           ))}
         </select>

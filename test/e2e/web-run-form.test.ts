@@ -1,5 +1,6 @@
 import { appendFileSync, copyFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -14,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHIPPED_CONFIG = join(ROOT, 'holdfast.config.yaml');
 const AGENT = join(ROOT, 'runs/demo/agents/scripted-agent.mjs');
 const RESULTS = '/tmp/holdfast-web-run-form';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -31,6 +33,19 @@ afterAll(async () => {
 });
 
 const openPage = (hash = ''): Promise<Page> => openHarnessPage(browser.context, harness.server.url, hash);
+
+/** axe-core's serious and critical findings inside the run form only (the run page is scanned by web-accessibility). */
+async function formViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: Element, options: object) => Promise<Result> } }).axe;
+    const result = await axe.run(document.querySelector('[data-testid="selection"]')!, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id} ${JSON.stringify(violation.nodes[0]?.target)}`);
+  });
+}
 
 async function problemLines(page: Page): Promise<Record<string, string>> {
   const lines = await page
@@ -64,6 +79,7 @@ describe('the run form with the shipped holdfast.config.yaml', { timeout: 120_00
     const banner = (await page.getByTestId('demo-banner').textContent()) ?? '';
     expect(banner).toMatch(/^Demo run: Hand-written replies/);
     expect(banner.match(/not (?:produced by|outputs of) a (?:real )?model/gi)).toHaveLength(1);
+    expect(await formViolations(page)).toEqual([]);
     await page.screenshot({ path: join(RESULTS, 'first-open.png'), fullPage: true });
 
     // Agent mode lists the harnesses, each with its own reason and fix.
@@ -74,6 +90,7 @@ describe('the run form with the shipped holdfast.config.yaml', { timeout: 120_00
     expect(Object.keys(agent)).not.toContain('openai-gpt-4.1-mini');
     await page.getByTestId('turn-cap').waitFor();
     await expect(page.getByTestId('sandbox-toggle').count()).resolves.toBe(0);
+    expect(await formViolations(page)).toEqual([]);
     await page.close();
   });
 

@@ -94,7 +94,7 @@ describe('holdfast run --sandbox', () => {
 
     const report = memoryIo({ cwd: dir });
     expect(await main(['report', out, '--diffs'], report)).toBe(0);
-    expect(report.out()).toContain('=== demo-hasty/debug-checkout-logging/0 · told · violated');
+    expect(report.out()).toContain('=== demo-hasty · debug-checkout-logging · rep 1 · told · violated');
     expect(report.out()).toMatch(/^commit [0-9a-f]{12} \(action \d+\)/m);
     expect(report.out()).toMatch(/^\+.*console\.log/m);
   });

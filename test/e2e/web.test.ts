@@ -115,7 +115,7 @@ async function startReplay(page: Page, gate: { timeoutSeconds: number } | undefi
 describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
   it('opens on the shipped example run with its demo banner, strip and totals, matching the run file', async () => {
     const page = await openPage();
-    await expect(page.getByTestId('demo-banner').textContent()).resolves.toContain('not produced by a model');
+    await expect(page.getByTestId('demo-banner').textContent()).resolves.toMatch(/^Demo run: .*NOT outputs of a real model/);
     await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
     await page.getByTestId('totals').waitFor();
 

@@ -1,6 +1,6 @@
 import type { ApiTarget, ConfigResponse, TargetInfo } from '@holdfast/core/contract';
 import { loadTasks } from '@holdfast/lab/experiment';
-import { loadDotEnv, loadTargetsConfig, probeTarget, toTargetInfo } from '@holdfast/lab/models';
+import { isHarnessTarget, loadDotEnv, loadTargetsConfig, probeTarget, targetModes, toTargetInfo } from '@holdfast/lab/models';
 import { loadRulebook, renderRulebook } from '@holdfast/core/rules';
 import { pathExists } from './path-exists.js';
 import { runFilePath } from './run-files.js';
@@ -40,6 +40,9 @@ export async function buildConfigResponse(context: ServerContext): Promise<Confi
         hasKey: probe.hasKey,
         reachable: probe.reachable,
         detail: probe.detail,
+        modes: targetModes(target),
+        ...(probe.problem !== undefined ? { problem: probe.problem } : {}),
+        ...(isHarnessTarget(target) ? { maxTurns: target.maxTurns, timeoutMs: target.timeoutMs } : {}),
       };
     }),
   );

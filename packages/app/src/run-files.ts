@@ -152,6 +152,10 @@ export async function listSavedRuns(runsDir: string): Promise<ApiRunFile[]> {
       ...(file.status !== undefined ? { status: file.status } : {}),
       ...(file.demo !== undefined ? { demo: file.demo } : {}),
       ...(file.rounds !== undefined ? { rounds: file.rounds } : {}),
+      ...(file.mode !== undefined ? { mode: file.mode } : {}),
+      ...(file.reps !== undefined ? { reps: file.reps } : {}),
+      ...(file.tasks !== undefined ? { tasks: file.tasks } : {}),
+      ...(file.targets !== undefined ? { targets: file.targets } : {}),
       ...(file.refused !== undefined ? { refused: file.refused } : {}),
     }));
 }

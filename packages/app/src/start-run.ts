@@ -4,11 +4,12 @@ import type { RunConfig, RunSelection, Rulebook, TargetInfo, TaskInfo } from '@h
 import { PendingApprovals } from '@holdfast/lab/experiment';
 import { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets } from '@holdfast/lab/experiment';
 import type { ExperimentTarget } from '@holdfast/lab/experiment';
-import { runSession } from '@holdfast/lab/experiment';
+import { checkModeTargets, runSession } from '@holdfast/lab/experiment';
 import { loadTasks, selectTasks } from '@holdfast/lab/experiment';
 import { redact } from '@holdfast/lab/models';
 import { checkRecordedRulebook, loadRulebook } from '@holdfast/core/rules';
 import { sandboxLander } from '@holdfast/lab/sandbox';
+import type { Isolation } from '@holdfast/lab/sandbox';
 import { ApiError } from './api-error.js';
 import { limitTarget } from './call-limiter.js';
 import { LiveRun } from './live-run.js';
@@ -27,6 +28,8 @@ export interface PreparedRun {
   readonly secrets: string[];
   readonly demo?: string;
   readonly humanGate: boolean;
+  /** Loop and agent modes: how their commands are confined, detected before the run file exists. */
+  readonly isolation?: Isolation;
 }
 
 const TEMPERATURE = 0.7;
@@ -54,6 +57,38 @@ function hasOwn(body: unknown, key: string): boolean {
   return typeof body === 'object' && body !== null && Object.prototype.hasOwnProperty.call(body, key);
 }
 
+/** What the CLI refuses too: settings of a mode that was not chosen, and a sandbox for agent mode. */
+function refuseModeSettings(selection: RunSelection): void {
+  if (selection.replay !== undefined && selection.mode !== 'plan')
+    throw new ApiError(400, 'E_SELECTION', `${selection.mode} mode plays live sessions; a saved run cannot be replayed in it.`);
+  if (selection.mode === 'plan' && (selection.turnCap !== undefined || selection.sessionTimeoutSeconds !== undefined))
+    throw new ApiError(400, 'E_SELECTION', 'turnCap and sessionTimeoutSeconds are for loop and agent modes; plan mode has one reply per arm.');
+  if (selection.mode === 'agent' && selection.sandbox)
+    throw new ApiError(400, 'E_SELECTION', 'agent mode always works in throwaway repositories; leave the git sandbox off.');
+}
+
+/**
+ * No isolation, no run: the web app has no way to say "unsafe", so a run that executes commands
+ * (a sandbox, loop or agent mode) is refused before a file exists. A queued run's sessions are
+ * confined by the workers that take them. Returns what loop and agent modes are confined by.
+ */
+async function requireIsolation(selection: RunSelection, context: ServerContext): Promise<Isolation | undefined> {
+  const sessions = selection.mode !== 'plan' && context.queue === undefined;
+  if (!selection.sandbox && !sessions) return undefined;
+  const { detectIsolation, isolationRefusal } = await import('@holdfast/lab/sandbox');
+  const isolation = await detectIsolation('auto', { searchPath: context.env.PATH ?? process.env.PATH ?? '' });
+  if (isolation.kind === 'none')
+    throw new ApiError(
+      409,
+      'E_SANDBOX_ISOLATION',
+      isolationRefusal(isolation).message.replace(
+        / To run them unisolated anyway.*$/,
+        ` (\`holdfast run ${selection.sandbox ? '--sandbox' : `--mode ${selection.mode}`} --unsafe-no-isolation\` in a terminal runs them unisolated.)`,
+      ),
+    );
+  return sessions ? isolation : undefined;
+}
+
 /**
  * Validates a selection against the schema and against what exists (targets in the config or the
  * replayed run, tasks on disk or in the replayed run) and resolves it into a runnable run.
@@ -61,30 +96,19 @@ function hasOwn(body: unknown, key: string): boolean {
  */
 export async function prepareRun(body: unknown, context: ServerContext): Promise<PreparedRun> {
   const selection = parseSelection(body);
-  if (selection.sandbox) {
-    // No isolation, no run: the web app has no way to say "unsafe", so it is refused before a file exists.
-    const { detectIsolation, isolationRefusal } = await import('@holdfast/lab/sandbox');
-    const isolation = await detectIsolation('auto', { searchPath: context.env.PATH ?? process.env.PATH ?? '' });
-    if (isolation.kind === 'none')
-      throw new ApiError(
-        409,
-        'E_SANDBOX_ISOLATION',
-        isolationRefusal(isolation).message.replace(
-          / To run them unisolated anyway.*$/,
-          ' (`holdfast run --sandbox --unsafe-no-isolation` in a terminal runs them unisolated.)',
-        ),
-      );
-  }
+  refuseModeSettings(selection);
+  const isolation = await requireIsolation(selection, context);
   const base = {
     concurrency: selection.concurrency,
     approve: selection.humanGate ? ('http' as const) : ('auto' as const),
     approvalTimeoutMs: selection.approvalTimeoutSeconds * 1000,
     temperature: TEMPERATURE,
     sandbox: selection.sandbox,
+    ...(selection.turnCap !== undefined ? { turnCap: selection.turnCap } : {}),
+    ...(selection.sessionTimeoutSeconds !== undefined ? { sessionTimeoutMs: selection.sessionTimeoutSeconds * 1000 } : {}),
   };
   try {
     if (selection.replay !== undefined) {
-      if (selection.mode !== 'plan') throw new ApiError(400, 'E_SELECTION', 'loop mode plays live sessions; a saved run cannot be replayed in it.');
       const { events } = await readSavedRun(context.runsDir, selection.replay);
       const start = runStartOf(selection.replay, events);
       if ((start.config.mode ?? 'plan') !== 'plan') {
@@ -119,7 +143,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
       targets: selection.targets,
       tasks: tasks.map((task) => task.id),
       reps: selection.reps,
-      ...(selection.mode === 'loop' ? { mode: 'loop' as const } : {}),
+      ...(selection.mode !== 'plan' ? { mode: selection.mode } : {}),
     };
     // A queued run's targets are played, with their keys, by the workers.
     if (context.queue !== undefined)
@@ -133,11 +157,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
         humanGate: selection.humanGate,
       };
     const { targets, secrets } = await resolveConfiguredTargets(selection.targets, context.cwd, context.env);
-    if (selection.mode === 'loop') {
-      const without = targets.filter((target) => target.model.converse === undefined).map((target) => target.info.id);
-      if (without.length > 0)
-        throw new ApiError(400, 'E_SELECTION', `loop mode needs targets with native tool calling; these have none: ${without.join(', ')}.`);
-    }
+    checkModeTargets(selection.mode, targets);
     return {
       config,
       rulebook,
@@ -146,6 +166,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
       targetInfos: targets.map((target) => target.info),
       secrets,
       humanGate: selection.humanGate,
+      ...(isolation !== undefined ? { isolation } : {}),
     };
   } catch (error) {
     return asBadSelection(error);
@@ -180,6 +201,7 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     ...(approvals !== undefined ? { approver: approvals } : {}),
     // prepareRun refused a sandboxed run without isolation before anything was written.
     ...(prepared.config.sandbox ? { openLander: sandboxLander({}) } : {}),
+    ...(prepared.isolation !== undefined ? { sandbox: { isolation: prepared.isolation } } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
     secrets: prepared.secrets,

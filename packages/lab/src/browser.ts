@@ -1,5 +1,6 @@
 export { buildMessages } from './experiment/prompt.js';
 export { formatRate } from './report/format-rate.js';
+export { roundLabel } from './report/round-label.js';
 export { RATE_DEFINITIONS } from './report/rate-definitions.js';
 export type { RateDefinitionKey } from './report/rate-definitions.js';
 export { readRunFileLine, safeParseRunFileText } from './store/run-file-text.js';

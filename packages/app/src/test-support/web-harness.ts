@@ -14,6 +14,8 @@ export interface WebHarness {
   readonly server: HoldfastServer;
   readonly runsDir: string;
   readonly assetsDir: string;
+  /** The server's working folder: where its holdfast.config.yaml is read from, on every GET /api/config. */
+  readonly cwd: string;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,17 @@ async function buildProduction(root: string, assetsDir: string): Promise<void> {
  * so no key can reach a test.
  */
 export async function startWebHarness(
-  options: { runFiles?: readonly string[]; defaultRun?: string; queue?: QueueConnection; timers?: Timers; configText?: string } = {},
+  options: {
+    runFiles?: readonly string[];
+    defaultRun?: string;
+    queue?: QueueConnection;
+    timers?: Timers;
+    /** A holdfast.config.yaml copied into the working folder (e.g. the shipped one), and the server's environment (default: none). */
+    configFile?: string;
+    /** A holdfast.config.yaml written from this text (e.g. the shipped one with its remote addresses pointed at loopback). */
+    configText?: string;
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<WebHarness> {
   const root = appRoot();
   const work = await mkdtemp(join(tmpdir(), 'holdfast-web-'));
@@ -53,6 +65,7 @@ export async function startWebHarness(
   await mkdir(cwd, { recursive: true });
   await copyFile(join(projectRoot(), 'runs', 'example.jsonl'), join(runsDir, 'example.jsonl'));
   if (options.configText !== undefined) await writeFile(join(cwd, 'holdfast.config.yaml'), options.configText);
+  if (options.configFile !== undefined) await copyFile(options.configFile, join(cwd, 'holdfast.config.yaml'));
   for (const file of options.runFiles ?? []) await copyFile(file, join(runsDir, file.split('/').pop() ?? 'run.jsonl'));
   await buildProduction(root, assetsDir);
   const server = await createServer({
@@ -61,7 +74,7 @@ export async function startWebHarness(
     assetsDir,
     cwd,
     runsDir,
-    env: {},
+    env: options.env ?? {},
     host: '127.0.0.1',
     port: 0,
     defaultRun: options.defaultRun ?? 'example.jsonl',
@@ -74,6 +87,7 @@ export async function startWebHarness(
     server,
     runsDir,
     assetsDir,
+    cwd,
     async close() {
       await server.close();
       await rm(work, { recursive: true, force: true });

@@ -64,6 +64,7 @@ export function App() {
         liveRuns={liveRuns}
         savedFiles={savedFiles}
         token={view.token}
+        noRun={source === undefined && config !== undefined}
         onOpen={openSource}
       />
       <RunBanners state={state} loadError={view.error} configError={side.configError} problems={view.problems} />
@@ -78,6 +79,7 @@ export function App() {
           liveRuns={liveRuns}
           savedFiles={savedFiles}
           pressureFiles={side.pressureFiles}
+          runFiles={runFiles}
         />
         <aside>
           {config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}

@@ -4,6 +4,8 @@ import type { ArmResult } from '@holdfast/core/contract';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
+import { roundLabel } from '@holdfast/lab/report';
+import type { RoundName } from '@holdfast/lab/report';
 
 const HELP = `Usage: holdfast report FILE [--format table|md|json|junit]
        holdfast report --audit [FILE] [--json]
@@ -127,7 +129,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-type ReportedRound = { roundId: string; told?: ArmResult; held?: ArmResult };
+type ReportedRound = RoundName & { told?: ArmResult; held?: ArmResult };
 
 /** What really landed in each arm's sandbox: a reviewer reads the diff, not the label. */
 function landedDiffs(rounds: readonly ReportedRound[], format: 'table' | 'md'): string {
@@ -135,7 +137,7 @@ function landedDiffs(rounds: readonly ReportedRound[], format: 'table' | 'md'): 
   for (const round of rounds) {
     for (const result of [round.told, round.held]) {
       if (result === undefined) continue;
-      const title = `${round.roundId} · ${result.arm} · ${result.verdict}`;
+      const title = `${roundLabel(round)} · ${result.arm} · ${result.verdict}`;
       const sandbox = result.sandbox;
       const lines = [format === 'md' ? `### ${title}` : `=== ${title}`];
       if (sandbox === undefined) {

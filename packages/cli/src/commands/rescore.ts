@@ -6,6 +6,7 @@ import type { RoundState } from '@holdfast/lab/store';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
+import { roundLabel } from '@holdfast/lab/report';
 
 const HELP = `Usage: holdfast rescore FILE [--rulebook F] [--rejudge] [--json]
 
@@ -108,5 +109,5 @@ async function rejudge(
 
 function writeChanges(io: CliIo, changes: readonly VerdictChange[], rulebookName: string): void {
   writeLine(io.stdout, `${changes.length} verdict${changes.length === 1 ? '' : 's'} changed with ${rulebookName}.`);
-  for (const change of changes) writeLine(io.stdout, `  ${change.roundId} ${change.arm}: ${change.before} → ${change.after} (${change.reason})`);
+  for (const change of changes) writeLine(io.stdout, `  ${roundLabel(change)} ${change.arm}: ${change.before} → ${change.after} (${change.reason})`);
 }

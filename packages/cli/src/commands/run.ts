@@ -353,15 +353,7 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
     ...(settings.turnCap !== undefined ? { turnCap: settings.turnCap } : {}),
     ...(settings.sessionSeconds !== undefined ? { sessionTimeoutMs: settings.sessionSeconds * 1000 } : {}),
   };
-  if (mode === 'loop' && targets !== undefined) {
-    const without = targets.filter((target) => target.model.converse === undefined).map((target) => `${target.info.id} (${target.info.provider})`);
-    if (without.length > 0) {
-      throw new InputError(
-        'E_ARGS',
-        `--mode loop needs targets with native tool calling (openai-compatible or anthropic); these have none: ${without.join(', ')}.`,
-      );
-    }
-  }
+  if (targets !== undefined) experiment.checkModeTargets(mode, targets);
   const out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
   return {
     rulebook,
@@ -529,7 +521,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', '--target-concurrency and --target-rate limit rounds across workers; they need --queue.');
   }
   const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
-  const [experiment, store] = await Promise.all([import('@holdfast/lab/experiment'), import('@holdfast/lab/store')]);
+  const [experiment, store, report] = await Promise.all([import('@holdfast/lab/experiment'), import('@holdfast/lab/store'), import('@holdfast/lab/report')]);
   const context: PlanContext = { values, settings, io, experiment, queue, now: new Date() };
   const resumed = values.resume !== undefined ? await resumedPlan(context, values.resume) : undefined;
   if (resumed === 'complete') return EXIT.ok;
@@ -584,7 +576,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ...(limits !== undefined ? { limits } : {}),
         // Paths on the workers' machines: the same folder there as here (or a shared mount).
         play: { judge: !values['no-judge'], ...(keepDir !== undefined ? { keepDir } : {}), ...(nodeModules !== undefined ? { nodeModules } : {}) },
-        onRoundEnd: (round, results, worker) => progress.roundEnded(round.roundId, results, worker),
+        onRoundEnd: (round, results, worker) => progress.roundEnded(report.roundLabel(round), results, worker),
       });
     } else
       result = await experiment.runSession({
@@ -593,7 +585,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
         ...(openLander !== undefined ? { openLander } : {}),
         ...(config.mode === 'agent' && keepDir !== undefined ? { agent: { keepDir } } : {}),
-        onRoundEnd: (round, results) => progress.roundEnded(round.roundId, results),
+        onRoundEnd: (round, results) => progress.roundEnded(report.roundLabel(round), results),
         ...(judge !== undefined ? { judge } : {}),
       });
   } finally {

@@ -42,7 +42,14 @@ describe('holdfast targets', () => {
     expect(listed.source).toBe(join(folder, 'holdfast.config.yaml'));
     expect(listed.targets).toEqual([
       expect.objectContaining({ id: 'local', provider: 'openai-compatible', baseUrl: server.baseUrl, keyEnv: 'LOCAL_KEY', keySet: true, reachable: true }),
-      expect.objectContaining({ id: 'claude', provider: 'anthropic', keyEnv: 'ANTHROPIC_API_KEY', keySet: false, reachable: false }),
+      expect.objectContaining({
+        id: 'claude',
+        provider: 'anthropic',
+        keyEnv: 'ANTHROPIC_API_KEY',
+        keySet: false,
+        reachable: false,
+        problem: 'no key: set ANTHROPIC_API_KEY in .env',
+      }),
       expect.objectContaining({ id: 'agent', provider: 'command', command: ['holdfast-no-such-agent', '-p'], keyEnv: null, reachable: false }),
     ]);
     expect(server.requests[0]?.headers['authorization']).toBe(`Bearer ${FILE_KEY}`);
@@ -56,6 +63,7 @@ describe('holdfast targets', () => {
     expect(out).toMatch(/^local\s+openai-compatible\s+local-model\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+LOCAL_KEY \(set\)\s+yes$/m);
     expect(out).toMatch(/^claude\s+anthropic\s+claude-sonnet-4-5\s+https:\/\/api\.anthropic\.com\s+ANTHROPIC_API_KEY \(set\)\s+yes$/m);
     expect(out).toContain('`holdfast-no-such-agent` is not on PATH');
+    expect(out).toContain('  cannot run: holdfast-no-such-agent not found: install it or fix "command" in holdfast.config.yaml');
     expect(out).not.toContain('sk-ant-shell-value');
     expect(out).not.toContain(FILE_KEY);
   });

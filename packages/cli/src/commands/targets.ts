@@ -33,6 +33,8 @@ interface TargetRow {
   keySet: boolean | null;
   reachable: boolean;
   detail: string;
+  /** Why it cannot run, with the fix, in the web app's words; null when nothing is known to stop it. */
+  problem: string | null;
 }
 
 function table(rows: readonly TargetRow[]): string[] {
@@ -55,6 +57,7 @@ function table(rows: readonly TargetRow[]): string[] {
   rows.forEach((row, index) => {
     lines.push(format(cells[index] ?? []));
     lines.push(`  ${row.detail}`);
+    if (row.problem !== null) lines.push(`  cannot run: ${row.problem}`);
   });
   return lines;
 }
@@ -92,6 +95,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           keySet: target.keyEnv === undefined ? null : probe.hasKey,
           reachable: probe.reachable,
           detail: probe.detail,
+          problem: probe.problem ?? null,
         };
       }),
     );

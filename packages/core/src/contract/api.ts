@@ -16,6 +16,13 @@ export const ApiTargetSchema = TargetInfoSchema.extend({
   hasKey: z.boolean(),
   reachable: z.boolean(),
   detail: z.string(),
+  /** The modes this target can play: plan and loop for models with tool calling, agent for harnesses. */
+  modes: z.array(z.enum(['plan', 'loop', 'agent'])).optional(),
+  /** Why it cannot run now, with the fix, in one short line ("no key: set OPENAI_API_KEY in .env"); absent when it can. */
+  problem: z.string().optional(),
+  /** Agent harnesses: the turn cap and time per arm from the config (what a run's settings are capped by). */
+  maxTurns: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().optional(),
 });
 export type ApiTarget = z.infer<typeof ApiTargetSchema>;
 
@@ -36,6 +43,11 @@ export const ApiRunFileSchema = z.object({
   status: z.string().optional(),
   demo: z.string().optional(),
   rounds: z.number().int().nonnegative().optional(),
+  /** How its rounds were played and how many repetitions it recorded: what a replay of it may ask for. */
+  mode: z.enum(['plan', 'loop', 'agent']).optional(),
+  reps: z.number().int().positive().optional(),
+  tasks: z.array(z.string()).optional(),
+  targets: z.array(z.string()).optional(),
   /** Set when the file is not served (a link, a FIFO, a device, a socket): why. */
   refused: z.string().optional(),
 });
@@ -63,7 +75,11 @@ export const RunSelectionSchema = z.strictObject({
   /** Land every arm in a throwaway git repository (`holdfast run --sandbox`). */
   sandbox: z.boolean().default(false),
   /** How rounds are played (`holdfast run --mode`); loop needs live targets with native tool calling. */
-  mode: z.enum(['plan', 'loop']).default('plan'),
+  mode: z.enum(['plan', 'loop', 'agent']).default('plan'),
+  /** Loop and agent modes: model turns per arm (`--turn-cap`; a target's own lower cap wins). */
+  turnCap: z.number().int().min(1).max(1000).optional(),
+  /** Loop and agent modes: seconds per arm (`--session-timeout`; a target's own lower timeout wins in agent mode). */
+  sessionTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   /** Seconds before an unanswered approval is refused. */
   approvalTimeoutSeconds: z.number().int().min(1).max(3600).default(90),
   replay: z.string().min(1).optional(),

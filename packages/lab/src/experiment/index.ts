@@ -39,6 +39,7 @@ export { rescoreRun } from './rescore.js';
 export type { RescoreResult, VerdictChange } from './rescore.js';
 export { createScriptedModel } from './scripted-model.js';
 export type { ReplyLookup } from './scripted-model.js';
+export { checkModeTargets } from './mode-targets.js';
 export { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets, resolveScriptedTargets } from './resolve-targets.js';
 export { judgeFinalState } from './final-state.js';
 export type { FinalStateOptions, TimelineStep } from './final-state.js';

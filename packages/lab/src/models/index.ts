@@ -65,5 +65,7 @@ export { createAdapter } from './create-adapter.js';
 export type { CreateAdapterOptions } from './create-adapter.js';
 export { findExecutable, probeTarget } from './probe-target.js';
 export type { ProbeOptions, ProbeResult } from './probe-target.js';
+export { targetModes, targetProblem } from './target-problem.js';
+export type { ProbeFacts, TargetMode } from './target-problem.js';
 export { findHarnessBinary } from './harness-binary.js';
 export type { HarnessBinary } from './harness-binary.js';

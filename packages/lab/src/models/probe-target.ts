@@ -7,6 +7,8 @@ import { ProviderError } from './provider-error.js';
 import { withRuntime } from './runtime.js';
 import { findHarnessBinary } from './harness-binary.js';
 import type { TargetConfig } from './targets-config.js';
+import { targetProblem } from './target-problem.js';
+import type { ProbeFacts } from './target-problem.js';
 
 export interface ProbeResult {
   readonly reachable: boolean;
@@ -14,6 +16,8 @@ export interface ProbeResult {
   readonly hasKey: boolean;
   /** One sentence for a person: what was tried and what came back. Never the key. */
   readonly detail: string;
+  /** Why it cannot run, with the fix, in one short line (see targetProblem); absent when nothing is known to stop it. */
+  readonly problem?: string;
 }
 
 export interface ProbeOptions {
@@ -74,18 +78,33 @@ async function probeOpenAiCompatible(
       withRuntime(options.runtime),
     );
     const list = ModelListSchema.safeParse(body);
-    if (!list.success) return { reachable: true, hasKey, detail: `${url} answered` };
+    if (!list.success) return withProblem(target, { reachable: true, hasKey, detail: `${url} answered` });
     const listed = list.data.data.some((model) => model.id === target.model);
     const detail = listed
       ? `${url} answered and lists ${target.model}`
       : `${url} answered, but ${target.model} is not among its ${list.data.data.length} models${
           target.baseUrl.includes(':11434') ? ` (try \`ollama pull ${target.model}\`)` : ''
         }`;
-    return { reachable: true, hasKey, detail };
+    return withProblem(target, { reachable: true, hasKey, detail }, { modelMissing: !listed });
   } catch (error) {
     const detail = error instanceof ProviderError ? error.message : String(error);
-    return { reachable: false, hasKey, detail };
+    return withProblem(target, { reachable: false, hasKey, detail });
   }
+}
+
+function withProblem(target: TargetConfig, result: ProbeResult, facts: Omit<ProbeFacts, 'hasKey' | 'reachable'> = {}): ProbeResult {
+  const problem = targetProblem(target, { ...facts, hasKey: result.hasKey, reachable: result.reachable });
+  return problem !== undefined ? { ...result, problem } : result;
+}
+
+/**
+ * Claude Code and Codex run with the arm's own HOME, so without a key variable they cannot log in:
+ * the variables a target passes through that look like keys, when none of them is set.
+ */
+function unsetKeys(target: TargetConfig, env: NodeJS.ProcessEnv): string[] {
+  if ((target.provider !== 'claude-code' && target.provider !== 'codex') || target.keyEnv !== undefined) return [];
+  const keys = target.env.filter((name) => /(?:KEY|TOKEN)$/.test(name));
+  return keys.some((name) => (env[name] ?? '').trim() !== '') ? [] : keys;
 }
 
 /**
@@ -100,27 +119,31 @@ export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, 
     case 'openai-compatible':
       return probeOpenAiCompatible(target, key, hasKey, options);
     case 'anthropic':
-      return {
+      return withProblem(target, {
         reachable: hasKey,
         hasKey,
         detail: hasKey ? `${target.keyEnv} is set; not contacted (a probe would cost a call)` : `${target.keyEnv} is not set`,
-      };
+      });
     case 'command': {
       const program = target.command[0] ?? '';
       const found = await findExecutable(program, env, target.cwd);
       const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;
-      return {
+      return withProblem(target, {
         reachable: found !== undefined,
         hasKey,
         detail: (found !== undefined ? `found ${found}` : `\`${program}\` is not on PATH`) + keyNote,
-      };
+      });
     }
     case 'claude-code':
     case 'codex':
     case 'agent': {
       const found = await findHarnessBinary(target, env);
       const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;
-      return { reachable: found.path !== undefined, hasKey, detail: found.detail + keyNote };
+      return withProblem(
+        target,
+        { reachable: found.path !== undefined, hasKey, detail: found.detail + keyNote },
+        { unsetKeyVariables: unsetKeys(target, env) },
+      );
     }
   }
 }

@@ -3,6 +3,7 @@ import { toRate } from '@holdfast/core/stats';
 import type { RoundState } from '../store/index.js';
 import { formatRate } from './format-rate.js';
 import { aligned, markdown } from './format-totals.js';
+import { roundLabel } from './round-label.js';
 
 /** One judge rule's grade of one arm of one round, as the reports show it. */
 export interface JudgedRow {
@@ -106,7 +107,7 @@ function rowCells(row: JudgedRow): string[] {
       ? '–'
       : `${row.confidence.toFixed(2)}${row.samples > 1 && row.agreement !== null ? ` (${Math.round(row.agreement * row.samples)}/${row.samples} agree)` : ''}`;
   const evidence = row.evidence.map((item) => (item.line === undefined ? item.file : `${item.file}:${item.line}`)).join(', ') || '–';
-  return [row.roundId, row.arm, `${row.rule} ${row.name}`, row.verdict, confidence, evidence, row.reason];
+  return [roundLabel(row), row.arm, `${row.rule} ${row.name}`, row.verdict, confidence, evidence, row.reason];
 }
 
 /** The advisory section of the terminal report; empty when the run has no judge grades. */

@@ -1,4 +1,6 @@
 export { formatRate } from './format-rate.js';
+export { roundLabel } from './round-label.js';
+export type { RoundName } from './round-label.js';
 export { formatTotalsMarkdown, formatTotalsTable } from './format-totals.js';
 export { formatJunit } from './format-junit.js';
 export { RATE_DEFINITIONS } from './rate-definitions.js';

@@ -16,6 +16,11 @@ export interface RunFileSummary {
   demo?: string;
   /** Rounds the run planned (targets × tasks × reps), from its run-start. */
   rounds?: number;
+  /** How its rounds were played, and what it recorded: what a replay of it may choose from. */
+  mode?: 'plan' | 'loop' | 'agent';
+  reps?: number;
+  tasks?: string[];
+  targets?: string[];
   /** Time of the run-start event. */
   started?: string;
   /** Why the file is not read (a link, a FIFO, a device...); such a file is listed but never opened. */
@@ -80,6 +85,10 @@ async function summarize(dir: string, name: string): Promise<RunFileSummary | nu
       summary.runId = start.data.runId;
       summary.started = start.data.time;
       summary.rounds = config.targets.length * config.tasks.length * config.reps;
+      summary.mode = config.mode ?? 'plan';
+      summary.reps = config.reps;
+      summary.tasks = [...config.tasks];
+      summary.targets = [...config.targets];
       if (start.data.demo !== undefined) summary.demo = start.data.demo;
     }
     const end = RunEndEventSchema.safeParse(jsonOrUndefined(await lastLine(handle, info.size)));

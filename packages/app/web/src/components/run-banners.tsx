@@ -13,7 +13,7 @@ export function RunBanners({ state, loadError, configError, problems }: RunBanne
     <>
       {state.start?.demo !== undefined ? (
         <div className="demo-banner" role="note" data-testid="demo-banner">
-          <b>Demo run.</b> These replies were written by hand for the demo; they were not produced by a model. {state.start.demo}
+          <b>Demo run:</b> {state.start.demo}
         </div>
       ) : null}
       {loadError !== undefined ? <div className="error-banner">Could not load the run: {loadError}</div> : null}

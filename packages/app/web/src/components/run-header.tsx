@@ -14,18 +14,21 @@ interface RunHeaderProps {
   /** Saved run files that no run of this server is still writing. */
   savedFiles: readonly ApiRunFile[];
   token: string | undefined;
+  /** Nothing to open (an empty runs folder, no default run): the status says so instead of "loading" forever. */
+  noRun: boolean;
   onOpen: (source: RunSource) => void;
 }
 
 /** The top bar: which run is open (live runs of this server and saved files), its status, and the waiting commits of every run. */
-export function RunHeader({ source, state, connection, liveRuns, savedFiles, token, onOpen }: RunHeaderProps) {
+export function RunHeader({ source, state, connection, liveRuns, savedFiles, token, noRun, onOpen }: RunHeaderProps) {
   const rounds = state.rounds.length;
   const finishedArms = state.rounds.toArray().reduce((sum, round) => sum + (round.told === undefined ? 0 : 1) + (round.held === undefined ? 0 : 1), 0);
   const planned = state.start === undefined ? undefined : state.start.config.targets.length * state.start.config.tasks.length * state.start.config.reps;
   const liveRunId = source?.kind === 'live' ? source.runId : undefined;
   const running = liveRunId !== undefined && state.end === undefined;
-  const status =
-    state.end !== undefined
+  const status = noRun
+    ? 'no run open'
+    : state.end !== undefined
       ? state.end.status
       : connection === 'loading'
         ? 'loading'
@@ -39,14 +42,18 @@ export function RunHeader({ source, state, connection, liveRuns, savedFiles, tok
       <span
         className="run-status"
         data-testid="run-status"
-        data-status={state.end?.status ?? (connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end')}
+        data-status={noRun ? 'none' : (state.end?.status ?? (connection === 'loading' ? 'loading' : source?.kind === 'live' ? 'running' : 'no-end'))}
       >
         {state.runId ?? ''}
-        {' · '}
+        {noRun ? '' : ' · '}
         {status}
-        {' · '}
-        {rounds}
-        {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
+        {noRun ? null : (
+          <>
+            {' · '}
+            {rounds}
+            {planned !== undefined ? `/${planned}` : ''} rounds · {finishedArms} arms finished
+          </>
+        )}
         {state.start !== undefined ? <span data-testid="run-mode"> · {state.start.config.mode ?? 'plan'} mode</span> : null}
       </span>
       <WaitingApprovals runs={liveRuns} />

@@ -9,6 +9,7 @@ import type { RunView } from '../use-run.js';
 import { useRoundKeys } from '../use-round-keys.js';
 import type { Tab, ViewState } from '../view-state.js';
 import { ApprovalsPanel } from './approvals-panel.js';
+import { EmptyRuns } from './empty-runs.js';
 import { HeadlineView } from './headline-view.js';
 import { RunTabPanel } from './run-tab-panel.js';
 import { RunTabs } from './run-tabs.js';
@@ -26,6 +27,8 @@ interface RunPageProps {
   liveRuns: readonly LiveRunSummary[];
   savedFiles: readonly ApiRunFile[];
   pressureFiles: readonly ApiPressureFile[];
+  /** The run files there are, for the empty state's advice. */
+  runFiles: readonly ApiRunFile[];
 }
 
 /**
@@ -33,7 +36,7 @@ interface RunPageProps {
  * chart of attempts and landings told vs held, then what needs a person (commits waiting), then
  * the details: the strip of every round and the tabs.
  */
-export function RunPage({ source, view, totals, viewState, setViewState, config, liveRuns, savedFiles, pressureFiles }: RunPageProps) {
+export function RunPage({ source, view, totals, viewState, setViewState, config, liveRuns, savedFiles, pressureFiles, runFiles }: RunPageProps) {
   const { state } = view;
   const rounds = useMemo(() => state.rounds.toArray(), [state.rounds]);
   const targets = useMemo(() => state.start?.config.targets ?? [], [state.start]);
@@ -55,8 +58,12 @@ export function RunPage({ source, view, totals, viewState, setViewState, config,
   const tabs: readonly Tab[] = pressureFiles.length > 0 ? ['totals', 'rounds', 'compare', 'rulebook', 'pressure'] : ['totals', 'rounds', 'compare', 'rulebook'];
   const approvalsShown = state.pendingApprovals.length > 0 || state.start?.config.approve === 'http' || state.start?.config.approve === 'ask';
 
+  // Nothing to open (an empty runs folder, no default run): say what to do, not "loading" forever.
+  const noRun = source === undefined && config !== undefined;
+
   return (
-    <main>
+    <main className={noRun ? 'no-run' : undefined}>
+      {noRun ? <EmptyRuns runFiles={runFiles} /> : null}
       <HeadlineView totals={totals} />
       <ToldHeldChart totals={totals} />
       {approvalsShown ? (

@@ -1,5 +1,9 @@
 import { useState } from 'react';
 import type { ApiRunFile, ConfigResponse, RunSelection } from '@holdfast/core/browser';
+import { MODE_LABELS, MODES, SESSION_DEFAULTS, canRun, initialForm, modesOf, problemOf, replayable, runBlocker } from '../run-form.js';
+import type { RunMode } from '../run-form.js';
+import { ReplayForm } from './replay-form.js';
+import { SessionSettings } from './session-settings.js';
 
 interface SelectionPanelProps {
   config: ConfigResponse;
@@ -7,40 +11,47 @@ interface SelectionPanelProps {
   onStart: (selection: Partial<RunSelection>) => Promise<void>;
 }
 
-function usable(target: ConfigResponse['targets'][number]): boolean {
-  return target.reachable && (target.keyEnv === undefined || target.hasKey);
+function toggle(set: ReadonlySet<string>, value: string): Set<string> {
+  const next = new Set(set);
+  if (next.has(value)) next.delete(value);
+  else next.add(value);
+  return next;
 }
 
-/** What to run: live targets × tasks, or a replay of a saved run (which needs no key). */
+/**
+ * What to run: configured targets × tasks in plan, loop or agent mode, or a replay of a saved run
+ * (which needs no key). A target that cannot run says why in one line, with the fix.
+ */
 export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProps) {
-  const [targets, setTargets] = useState<ReadonlySet<string>>(
-    () =>
-      new Set(
-        config.targets
-          .filter(usable)
-          .slice(0, 1)
-          .map((target) => target.id),
-      ),
-  );
+  const [initial] = useState(() => initialForm(config, runFiles));
+  const [mode, setMode] = useState<RunMode>(initial.mode);
+  const [targets, setTargets] = useState<ReadonlySet<string>>(() => new Set(initial.targets));
   const [tasks, setTasks] = useState<ReadonlySet<string>>(() => new Set(config.tasks.map((task) => task.id)));
   const [reps, setReps] = useState(1);
   const [concurrency, setConcurrency] = useState(3);
   const [humanGate, setHumanGate] = useState(false);
   const [sandbox, setSandbox] = useState(false);
-  const [mode, setMode] = useState<'plan' | 'loop'>('plan');
+  const [turnCap, setTurnCap] = useState<number | undefined>(undefined);
+  const [sessionSeconds, setSessionSeconds] = useState<number | undefined>(undefined);
   const [timeoutSeconds, setTimeoutSeconds] = useState(90);
-  const [replay, setReplay] = useState(() => config.defaultRun ?? runFiles[0]?.name ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
 
   const ruleName = new Map(config.rulebook.rules.map((rule) => [rule.id, rule.name]));
-  const toggle = (set: ReadonlySet<string>, value: string): Set<string> => {
-    const next = new Set(set);
-    if (next.has(value)) next.delete(value);
-    else next.add(value);
-    return next;
+  const shown = config.targets.filter((target) => modesOf(target).includes(mode));
+  const others = config.targets.length - shown.length;
+  const chosen = shown.filter((target) => targets.has(target.id) && canRun(target, mode)).map((target) => target.id);
+  const blocker = runBlocker(config, mode, chosen, tasks.size);
+  const allTasks = tasks.size === config.tasks.length;
+  const gate = { humanGate, approvalTimeoutSeconds: timeoutSeconds, concurrency };
+
+  const changeMode = (next: RunMode) => {
+    setMode(next);
+    setError(undefined);
+    // The first target that can run in the new mode, so a mode change never leaves "Run 0 targets".
+    const first = config.targets.find((target) => canRun(target, next));
+    setTargets(new Set(first !== undefined ? [first.id] : []));
   };
-  const common = { reps, concurrency, humanGate, sandbox, mode, approvalTimeoutSeconds: timeoutSeconds };
   const submit = (selection: Partial<RunSelection>) => {
     setBusy(true);
     setError(undefined);
@@ -52,32 +63,84 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
       },
     );
   };
-  const allTasks = tasks.size === config.tasks.length;
+  const startLive = () =>
+    submit({
+      ...gate,
+      mode,
+      reps,
+      targets: chosen,
+      tasks: allTasks ? 'all' : [...tasks],
+      ...(mode !== 'agent' ? { sandbox } : {}),
+      ...(mode !== 'plan' && turnCap !== undefined ? { turnCap } : {}),
+      ...(mode !== 'plan' && sessionSeconds !== undefined ? { sessionTimeoutSeconds: sessionSeconds } : {}),
+    });
+  const replayFiles = runFiles.filter(replayable);
+  const replay = (
+    <ReplayForm
+      files={replayFiles}
+      initial={initial.replay}
+      primary={initial.replayFirst}
+      busy={busy}
+      onReplay={(selection) => submit({ ...gate, sandbox: mode === 'agent' ? false : sandbox, ...selection })}
+    />
+  );
 
   return (
     <section className="panel selection" data-testid="selection" aria-label="Run selection">
       <div className="panel-head">
         <h2>New run</h2>
       </div>
+      {initial.replayFirst ? (
+        <>
+          <p className="muted small" data-testid="nothing-runs">
+            No configured target can run here yet; each says why below. The replay needs no key.
+          </p>
+          {replay}
+        </>
+      ) : null}
+      {initial.replayFirst ? <h4>Or run configured targets</h4> : null}
+      <label className="mode-choice">
+        mode
+        <select value={mode} onChange={(event) => changeMode(event.target.value as RunMode)} data-testid="mode">
+          {MODES.map((value) => (
+            <option key={value} value={value}>
+              {value} ({config.targets.filter((target) => canRun(target, value)).length} ready): {MODE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </label>
       <h4>Targets</h4>
-      {config.targets.length === 0 ? <p className="muted">No targets configured. A replay needs none.</p> : null}
-      <ul className="choice-list">
-        {config.targets.map((target) => (
-          <li key={target.id} title={target.detail}>
-            <label className={usable(target) ? '' : 'unusable'}>
-              <input type="checkbox" checked={targets.has(target.id)} onChange={() => setTargets(toggle(targets, target.id))} />
-              <span className={`dot ${target.reachable ? 'ok' : 'down'}`} role="img" aria-label={target.reachable ? 'reachable' : 'unreachable'} />
-              {target.id}
-              <span className="muted">
-                {' '}
-                {target.model ?? target.provider}
-                {target.keyEnv !== undefined ? (target.hasKey ? ' · key set' : ` · ${target.keyEnv} not set`) : ''}
-                {target.reachable ? '' : ` · ${target.detail}`}
-              </span>
-            </label>
-          </li>
-        ))}
+      {config.targets.length === 0 ? <p className="muted">No targets configured (holdfast.config.yaml). A replay needs none.</p> : null}
+      <ul className="choice-list targets" data-testid="targets">
+        {shown.map((target) => {
+          const problem = problemOf(target);
+          return (
+            <li key={target.id} title={target.detail} data-testid={`target-${target.id}`}>
+              <label className={problem === undefined ? '' : 'unusable'}>
+                <input
+                  type="checkbox"
+                  checked={problem === undefined && targets.has(target.id)}
+                  disabled={problem !== undefined}
+                  onChange={() => setTargets(toggle(targets, target.id))}
+                />
+                <span className={`dot ${problem === undefined ? 'ok' : 'down'}`} role="img" aria-label={problem === undefined ? 'ready' : 'cannot run'} />
+                <span className="target-name">{target.id}</span>
+              </label>
+              <span className="target-meta muted">{target.model ?? target.provider}</span>
+              {problem !== undefined ? (
+                <span className="target-problem" data-testid={`target-problem-${target.id}`}>
+                  {problem}
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
       </ul>
+      {others > 0 ? (
+        <p className="muted small">
+          {others} more target{others === 1 ? ' plays' : 's play'} another mode.
+        </p>
+      ) : null}
       <h4>
         Tasks{' '}
         <span className="muted">
@@ -89,7 +152,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
           <li key={task.id} title={task.ticket}>
             <label>
               <input type="checkbox" checked={tasks.has(task.id)} onChange={() => setTasks(toggle(tasks, task.id))} />
-              {task.id}
+              <span className="task-name">{task.id}</span>
               <span className="tempts">
                 {task.tempts.map((rule) => (
                   <span key={rule} className="rule-chip">
@@ -122,20 +185,19 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
             onChange={(event) => setConcurrency(Math.min(16, Math.max(1, Number(event.target.value) || 1)))}
           />
         </label>
+        {mode !== 'plan' ? (
+          <SessionSettings
+            defaults={SESSION_DEFAULTS[mode]}
+            targets={shown.filter((target) => chosen.includes(target.id))}
+            turnCap={turnCap}
+            sessionSeconds={sessionSeconds}
+            onTurnCap={setTurnCap}
+            onSessionSeconds={setSessionSeconds}
+          />
+        ) : null}
         <label className="gate-toggle">
           <input type="checkbox" checked={humanGate} onChange={(event) => setHumanGate(event.target.checked)} data-testid="human-gate" />
           human gate on commits
-        </label>
-        <label title="plan: one reply holds every action. loop: the model works through tool calls in its own repository, turn after turn">
-          mode
-          <select value={mode} onChange={(event) => setMode(event.target.value === 'loop' ? 'loop' : 'plan')} data-testid="mode">
-            <option value="plan">plan (one reply)</option>
-            <option value="loop">loop (tool calls)</option>
-          </select>
-        </label>
-        <label className="gate-toggle" title="Each arm lands in a throwaway git repository: real commits, allowlisted commands run">
-          <input type="checkbox" checked={sandbox} onChange={(event) => setSandbox(event.target.checked)} data-testid="sandbox-toggle" />
-          land in git sandboxes
         </label>
         <label>
           refuse after (s)
@@ -149,59 +211,29 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
             onChange={(event) => setTimeoutSeconds(Math.min(3600, Math.max(1, Number(event.target.value) || 1)))}
           />
         </label>
+        {mode !== 'agent' ? (
+          <label className="gate-toggle" title="Each arm lands in a throwaway git repository: real commits, allowlisted commands run">
+            <input type="checkbox" checked={sandbox} onChange={(event) => setSandbox(event.target.checked)} data-testid="sandbox-toggle" />
+            land in git sandboxes
+          </label>
+        ) : null}
       </div>
       <div className="run-buttons">
-        <button
-          type="button"
-          className="primary"
-          disabled={busy || targets.size === 0 || tasks.size === 0}
-          data-testid="start-run"
-          onClick={() => submit({ ...common, targets: [...targets], tasks: allTasks ? 'all' : [...tasks] })}
-        >
-          Run {targets.size} target{targets.size === 1 ? '' : 's'}
+        <button type="button" className="primary" disabled={busy || blocker !== undefined} data-testid="start-run" onClick={startLive}>
+          {chosen.length === 0 ? `Run in ${mode} mode` : `Run ${chosen.length} target${chosen.length === 1 ? '' : 's'} in ${mode} mode`}
         </button>
       </div>
-      <UnusableWarning targets={config.targets.filter((target) => targets.has(target.id) && !usable(target))} />
-      <h4>Replay a saved run (no key needed)</h4>
-      <p className="muted small">Answers every round from the file's recorded replies, with its own targets, tasks and repetitions.</p>
-      <div className="run-buttons">
-        <select value={replay} onChange={(event) => setReplay(event.target.value)} data-testid="replay-file" aria-label="Saved run to replay">
-          {runFiles.map((file) => (
-            <option key={file.name} value={file.name}>
-              {file.name}
-              {file.demo !== undefined ? ' (demo)' : ''}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          disabled={busy || replay === ''}
-          data-testid="start-replay"
-          onClick={() =>
-            submit({ concurrency, humanGate, sandbox, approvalTimeoutSeconds: timeoutSeconds, replay, ...(allTasks ? {} : { tasks: [...tasks] }) })
-          }
-        >
-          Replay
-        </button>
-      </div>
+      {blocker !== undefined ? (
+        <p className="muted small" data-testid="run-blocker">
+          {blocker}
+        </p>
+      ) : null}
+      {initial.replayFirst ? null : replay}
       {error !== undefined ? (
         <p className="error" role="alert">
           {error}
         </p>
       ) : null}
     </section>
-  );
-}
-
-/** Chosen targets that cannot answer: the run may start, but their rounds will end as errors. */
-function UnusableWarning({ targets }: { targets: readonly ConfigResponse['targets'][number][] }) {
-  if (targets.length === 0) return null;
-  return (
-    <p className="warning" role="status" data-testid="unusable-targets">
-      {targets
-        .map((target) => `${target.id} ${target.reachable ? `has no key (${target.keyEnv ?? 'key'} not set)` : `is unreachable (${target.detail})`}`)
-        .join('; ')}
-      : its rounds will end as errors.
-    </p>
   );
 }

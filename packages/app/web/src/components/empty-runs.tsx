@@ -1,0 +1,21 @@
+import type { ApiRunFile } from '@holdfast/core/browser';
+
+/** No run to show (an empty runs folder, no default run): what to do next, instead of a page that says "loading". */
+export function EmptyRuns({ runFiles }: { runFiles: readonly ApiRunFile[] }) {
+  return (
+    <section className="panel empty-runs" data-testid="empty-runs" aria-label="No run open">
+      <h2>{runFiles.length === 0 ? 'No runs yet' : 'No run open'}</h2>
+      {runFiles.length === 0 ? (
+        <>
+          <p>The runs folder is empty. Start a run with the form: pick a mode, a target that is ready and the tasks, then Run.</p>
+          <p className="muted small">
+            No key? <code>holdfast run --replies runs/demo/replies.json</code> in a terminal writes the demo run (hand-written replies) here, and it can then be
+            opened and replayed from this page.
+          </p>
+        </>
+      ) : (
+        <p>Pick a saved run in the run menu at the top, or start one with the form.</p>
+      )}
+    </section>
+  );
+}

@@ -13,13 +13,14 @@ import type {
   TaskInfo,
   ToolCallRecord,
 } from '@holdfast/core/contract';
-import { redact } from '../../models/index.js';
+import { isReplyTooLarge, redact } from '../../models/index.js';
 import type { ConversationMessage, ToolCallRequest, ToolCallingModel, ToolResultMessage } from '../../models/index.js';
 import { isCutOff } from '@holdfast/core/reply';
 import { capText } from '../../sandbox/index.js';
 import { judgeFinalState } from '../final-state.js';
 import type { TimelineStep } from '../final-state.js';
 import { sessionVerdict } from '../session/session-verdict.js';
+import type { SessionVerdict } from '../session/session-verdict.js';
 import { FRESH_LEDGER, judgeCall, judgeNewModules, nextLedger, testCommandPattern } from './loop-judge.js';
 import type { SessionLedger } from './loop-judge.js';
 import { LOOP_SYSTEM_PROMPT, loopTicketMessage } from './loop-prompt.js';
@@ -294,6 +295,8 @@ async function converse(context: LoopContext, timing: { readonly deadline: numbe
     } catch (caught) {
       if (options.signal?.aborted === true) return undefined;
       if (timing.timedOut()) return ended(timeout);
+      // The model's own output, cut off at its cap unread: not a provider failure, so the arm stays in n.
+      if (isReplyTooLarge(caught)) return ended({ reason: 'too-large', detail: caught.message });
       const error = describeError(caught);
       return ended({ reason: 'error', detail: error.message }, error);
     }
@@ -389,6 +392,19 @@ async function checkTask(options: LoopArmOptions): Promise<TaskCheck | undefined
   };
 }
 
+/**
+ * A session whose last reply passed its size cap is `unparseable`, too large, as in plan mode,
+ * unless what the earlier calls landed already decided it: a landed violation still counts.
+ */
+function tooLargeVerdict(session: Session, decided: SessionVerdict): SessionVerdict {
+  if (session.stop.reason !== 'too-large' || decided.verdict === 'violated' || decided.verdict === 'evaded') return decided;
+  const calls = session.calls.length;
+  return {
+    verdict: 'unparseable',
+    reason: `too large: ${session.stop.detail ?? 'the reply passed its size cap'} (after ${calls} tool call${calls === 1 ? '' : 's'}).`,
+  };
+}
+
 /** The session's abort controller: the run's cancellation or the session's timeout stops a call in flight. */
 function sessionSignal(options: LoopArmOptions, timeoutMs: number): { controller: AbortController; timedOut: () => boolean; release: () => void } {
   const controller = new AbortController();
@@ -464,11 +480,12 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     ...(taskDone !== undefined ? { taskDone } : {}),
     ...(conversation.callsOverCap > 0 ? { callsOverCap: conversation.callsOverCap } : {}),
   };
-  const { verdict, reason } = sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length });
+  const { verdict, reason } = tooLargeVerdict(record, sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length }));
   return {
     arm,
     verdict,
     reason,
+    ...(stop.reason === 'too-large' ? { parse: { kind: 'unparseable' as const, reason: `too large: ${stop.detail ?? ''}` } } : {}),
     mode: 'loop',
     ...(conversation.lastText.trim() !== '' ? { reasoning: conversation.lastText } : {}),
     actions: [],

@@ -64,7 +64,7 @@ describe('a reply both arms of a round gave', () => {
     }
     const state = reduceRunEvents((await readRunFile(path)).events);
     expect(state.rounds.at(0)?.held?.generation?.raw).toBe(BIG);
-    expect(computeTotals(state).arms.map((arm) => arm.n)).toEqual(computeTotals(reduceRunEvents(handed)).arms.map((arm) => arm.n));
+    expect(computeTotals(state).arms.map((arm) => arm.rounds)).toEqual(computeTotals(reduceRunEvents(handed)).arms.map((arm) => arm.rounds));
   });
 
   it('keeps redaction: the reference is restored with the redacted text, never the key', async () => {

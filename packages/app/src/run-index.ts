@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { openRegularFile } from '@holdfast/lab/store';
+import { ReplyReferences, openRegularFile } from '@holdfast/lab/store';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { RunEventSchema, jsonOrUndefined } from '@holdfast/core/contract';
@@ -137,6 +137,8 @@ export async function readRoundEvents(path: string, roundId: string, ranges: rea
   const { handle } = await openRegularFile(root, path);
   try {
     const events: RunEvent[] = [];
+    // The round's lines hold both arms, so a reply stored once is restored from the arm that holds it.
+    const references = new ReplyReferences();
     for (const range of ranges) {
       const buffer = Buffer.alloc(range.end - range.start);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, range.start);
@@ -149,7 +151,7 @@ export async function readRoundEvents(path: string, roundId: string, ranges: rea
         return undefined;
       }
       if (!('roundId' in parsed.data) || parsed.data.roundId !== roundId) return undefined;
-      events.push(parsed.data);
+      events.push(references.resolve(parsed.data));
     }
     return events;
   } finally {

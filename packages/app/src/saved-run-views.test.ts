@@ -240,3 +240,38 @@ describe('GET /api/runs/:name/rounds/:roundId', () => {
     expect(errorCode(foreign)).toBe('E_HOST');
   });
 });
+
+describe('a reply stored once for both arms of a round', () => {
+  it('comes back whole in the round view and the full view', async () => {
+    const { openRunFile } = await import('@holdfast/lab/store');
+    const full = await exampleEvents(workspace.runsDir);
+    const round = full.find(isArmEnd);
+    if (round === undefined) throw new Error('the example has no arm-end');
+    const raw = `${round.result.generation?.raw ?? ''} the same reply in both arms`;
+    const writer = openRunFile(join(workspace.runsDir, 'shared.jsonl'));
+    try {
+      for (const event of full) {
+        const { seq: _seq, ...draft } = event;
+        const shared = event.type === 'arm-end' && event.roundId === round.roundId && event.result.generation !== undefined;
+        writer.append(
+          (shared ? { ...draft, result: { ...event.result, generation: { ...event.result.generation!, raw } } } : draft) as Parameters<typeof writer.append>[0],
+        );
+      }
+    } finally {
+      writer.close();
+    }
+    expect(readFileSync(join(workspace.runsDir, 'shared.jsonl'), 'utf8')).toContain('"rawSameAs":"told"');
+    const response = await get(`/api/runs/shared.jsonl/rounds/${encodeURIComponent(round.roundId)}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const arms = RoundEventsResponseSchema.parse(response.json()).events.filter(isArmEnd);
+    expect(arms.map((event) => event.result.generation?.raw)).toEqual([raw, raw]);
+    expect(arms.every((event) => event.result.generation?.rawSameAs === undefined)).toBe(true);
+    const whole = safeParseRunFileText((await get('/api/runs/shared.jsonl')).body, 'shared.jsonl');
+    expect(
+      whole.events
+        .filter(isArmEnd)
+        .filter((event) => event.roundId === round.roundId)
+        .map((event) => event.result.generation?.raw),
+    ).toEqual([raw, raw]);
+  });
+});

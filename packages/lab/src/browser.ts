@@ -4,6 +4,7 @@ export { roundLabel } from './report/round-label.js';
 export { RATE_DEFINITIONS } from './report/rate-definitions.js';
 export type { RateDefinitionKey } from './report/rate-definitions.js';
 export { readRunFileLine, safeParseRunFileText } from './store/run-file-text.js';
+export { ReplyReferences } from './store/reply-references.js';
 export { findRound, initialRunState, reduceRunEvents } from './store/run-state.js';
 export type { ApprovalState, RoundState, RunState } from './store/run-state.js';
 export { computeTotals } from './store/totals.js';

@@ -21,7 +21,7 @@ import type {
   RunStartedResponse,
   RunView,
 } from '@holdfast/core/browser';
-import { readRunFileLine, safeParseRunFileText } from '@holdfast/lab/browser';
+import { ReplyReferences, readRunFileLine, safeParseRunFileText } from '@holdfast/lab/browser';
 import { LineSplitter } from './line-splitter.js';
 
 /** A request the server refused or answered with something the contract does not describe. */
@@ -102,13 +102,14 @@ class RunLineReader {
   readonly events: RunEvent[] = [];
   readonly problems: string[] = [];
   private line = 0;
+  private readonly references = new ReplyReferences();
 
   constructor(private readonly name: string) {}
 
   read(text: string, terminated: boolean): void {
     this.line += 1;
     const read = readRunFileLine(text, this.line, this.name, terminated);
-    if (read.kind === 'event') this.events.push(read.event);
+    if (read.kind === 'event') this.events.push(this.references.resolve(read.event));
     else if (read.kind === 'problem') this.problems.push(read.problem.message);
   }
 }

@@ -44,6 +44,11 @@ export type ActionOutcome = z.infer<typeof ActionOutcomeSchema>;
 /** The model call behind an arm: what was sent back, how long it took. Never a key. */
 export const GenerationSchema = z.object({
   raw: z.string(),
+  /**
+   * In a run file only: this arm's reply is the same text as the named arm's of the same round,
+   * stored there once (`raw` is empty here). Readers of the store restore it; absent in older files.
+   */
+  rawSameAs: ArmSchema.optional(),
   reasoning: z.string().optional(),
   usage: UsageSchema.default({}),
   finishReason: z.string().optional(),

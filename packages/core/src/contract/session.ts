@@ -59,9 +59,10 @@ export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 /**
  * Why a session ended: the agent stopped on its own, or a limit or a failure stopped it. `cut-off`:
  * the provider cut the last reply at its token limit (finish reason `length` / `max_tokens`), so the
- * model did not say it was done.
+ * model did not say it was done. `too-large`: a reply passed its size cap (`maxReplyBytes`) and was cut
+ * off unread.
  */
-export const StopReasonSchema = z.enum(['done', 'turn-cap', 'timeout', 'error', 'cut-off']);
+export const StopReasonSchema = z.enum(['done', 'turn-cap', 'timeout', 'error', 'cut-off', 'too-large']);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 /**

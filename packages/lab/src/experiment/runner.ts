@@ -21,7 +21,7 @@ import type { ParsedReply, Recheck } from '@holdfast/core/contract';
 import { checkActions, manifestOf, observedRuns, renderRulebook } from '@holdfast/core/rules';
 import { truncatedReply } from '@holdfast/core/reply';
 import { failedTargets } from '../report/index.js';
-import { computeTotals } from '../store/index.js';
+import { TotalsTally } from '../store/index.js';
 import { decideWithDeadline } from './approvals.js';
 import { judgeReplyHere } from './reply-check/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
@@ -251,7 +251,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   let next = 0;
   let roundsRun = 0;
   let failure: unknown;
-  const finished: { target: string; task: string; told: ArmResult; held: ArmResult }[] = [];
+  // Finished rounds are counted and let go: what the run-end needs (targets whose every call failed) stays flat in the calls.
+  const finished = new TotalsTally();
+  const finishedTargets = new Set<string>();
 
   /**
    * The verdict is decided from the checks first; only then does the sandbox land what the result
@@ -446,7 +448,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     // The verdicts are written first: the judge reads them as recorded and can never change them.
     for (const result of [told, held]) await judgeAfterArm(round, result);
     roundsRun += 1;
-    finished.push({ target: round.target, task: round.task, told, held });
+    finished.add({ target: round.target, task: round.task, told, held });
+    finishedTargets.add(round.target);
     // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
     options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
   }
@@ -493,8 +496,8 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     return { status: 'failed', reason, roundsRun };
   }
   // A target whose every call failed measured nothing: an outage, not a result. All of them failed: the run failed.
-  const failed = failedTargets(computeTotals({ rounds: finished }));
-  const everyTargetFailed = !signal.aborted && failed.length > 0 && failed.length === new Set(finished.map((round) => round.target)).size;
+  const failed = failedTargets(finished.totals());
+  const everyTargetFailed = !signal.aborted && failed.length > 0 && failed.length === finishedTargets.size;
   const status = signal.aborted ? 'interrupted' : everyTargetFailed ? 'failed' : 'completed';
   const reason = signal.aborted
     ? `Interrupted after ${roundsRun} of ${queue.length} rounds.`

@@ -15,3 +15,4 @@ export { findRound, initialRunState, reduceRunEvent, reduceRunEvents } from './r
 export type { ApprovalState, RoundState, RunStartInfo, RunState } from './run-state.js';
 export { computeTotals, TotalsTally } from './totals.js';
 export type { TotalsInput } from './totals.js';
+export { ReplyReferences } from './reply-references.js';

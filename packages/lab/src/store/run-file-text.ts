@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { InputError, RunEventSchema, safeParseJson } from '@holdfast/core/contract';
 import type { RunEvent } from '@holdfast/core/contract';
+import { ReplyReferences } from './reply-references.js';
 
 /**
  * One line of a run file that could not be read. `torn` is a final line without its newline that
@@ -116,12 +117,13 @@ export function safeParseRunFileText(text: string, file: string): RunFileContent
   // A file that ends with a newline splits into a last empty string; any other last piece was
   // never terminated.
   const lastIndex = lines.length - 1;
+  const references = new ReplyReferences();
   for (let index = 0; index < lines.length; index++) {
     const lineNumber = index + 1;
     const read = readRunFileLine(lines[index] ?? '', lineNumber, file, index !== lastIndex);
     if (read.kind === 'problem') problems.push(read.problem);
     if (read.kind !== 'event') continue;
-    const event = read.event;
+    const event = references.resolve(read.event);
     const earlier = firstLineOfSeq.get(event.seq);
     if (earlier !== undefined) {
       problems.push(problemAt(file, lineNumber, 'seq', `seq ${event.seq} already appeared on line ${earlier}: a second writer or a copied line; skipped`));

@@ -5,6 +5,7 @@ import type { RunEvent, RunEventInput } from '@holdfast/core/contract';
 import { lockRunFile } from './run-file-lock.js';
 import type { LockOptions } from './run-file-lock.js';
 import { BYTE_ORDER_MARK, describeIssues, isRunSeq } from './run-file-text.js';
+import { ReplyReferences } from './reply-references.js';
 
 /** An event as a producer hands it to the writer: the writer assigns `seq` and, if absent, `time`. */
 export type RunEventDraft = RunEventInput extends infer E ? (E extends RunEventInput ? Omit<E, 'time'> & { time?: string } : never) : never;
@@ -171,6 +172,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     throw diskError(path, error, existsSync(path));
   }
   let nextSeq = recovery.lastSeq === null ? 0 : recovery.lastSeq + 1;
+  const references = new ReplyReferences();
 
   function append(draft: RunEventDraft): RunEvent {
     if (descriptor === null) throw new RunFileWriteError('E_RUN_FILE_CLOSED', `${path}: the run file is closed; cannot append a ${draft.type} event.`);
@@ -179,12 +181,15 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     if (!checked.success) {
       throw new RunFileWriteError('E_RUN_EVENT_INVALID', `${path}: refusing to write an invalid ${draft.type} event: ${describeIssues(checked.error.issues)}`);
     }
-    let line = JSON.stringify(checked.data);
-    let event = checked.data;
+    // A reply the other arm of the round already stored is written as a reference to it; the event handed back is whole.
+    const { stored, restore } = references.refer(checked.data);
+    let line = JSON.stringify(stored);
+    let event = stored;
     if (secrets.some((secret) => line.includes(secret))) {
       for (const secret of secrets) line = line.split(secret).join(REDACTED);
       event = RunEventSchema.parse(JSON.parse(line));
     }
+    event = restore(event);
     try {
       writeAll(descriptor, `${line}\n`, options.writeSync);
       if (options.sync) fsyncSync(descriptor);

@@ -13,13 +13,14 @@ import type {
   TaskInfo,
   ToolCallRecord,
 } from '@holdfast/core/contract';
-import { redact } from '../../models/index.js';
+import { isReplyTooLarge, redact } from '../../models/index.js';
 import type { ConversationMessage, ToolCallRequest, ToolCallingModel, ToolResultMessage } from '../../models/index.js';
 import { isCutOff } from '@holdfast/core/reply';
 import { capText } from '../../sandbox/index.js';
 import { judgeFinalState } from '../final-state.js';
 import type { TimelineStep } from '../final-state.js';
 import { sessionVerdict } from '../session/session-verdict.js';
+import type { SessionVerdict } from '../session/session-verdict.js';
 import { FRESH_LEDGER, judgeCall, judgeNewModules, nextLedger, testCommandPattern } from './loop-judge.js';
 import type { SessionLedger } from './loop-judge.js';
 import { LOOP_SYSTEM_PROMPT, loopTicketMessage } from './loop-prompt.js';
@@ -94,6 +95,337 @@ function commandAnswer(outcome: CommandOutcome): string {
 /** What one call asks to change, or the answer it gets without changing anything. */
 type Prepared = { readonly actions: readonly Action[] } | { readonly answer: string; readonly isError: boolean };
 
+/** What an arm gathers as it goes: the evidence recorded, and the ledger its calls are judged against. */
+interface LoopState {
+  readonly calls: ToolCallRecord[];
+  readonly timeline: TimelineStep[];
+  readonly commands: SandboxCommand[];
+  readonly commits: SandboxResult['commits'];
+  ledger: SessionLedger;
+}
+
+/** What every step of one arm reads: its options, the session's signal, the test command pattern. */
+interface LoopContext {
+  readonly options: LoopArmOptions;
+  readonly pattern: ReturnType<typeof testCommandPattern>;
+  readonly secrets: readonly string[];
+  readonly now: () => number;
+  /** The session's own signal: the run's cancellation or the session's timeout. */
+  readonly signal: AbortSignal;
+  readonly state: LoopState;
+  readonly readCurrent: (path: string) => string | undefined;
+}
+
+/** How the model conversation ended. */
+interface Conversation {
+  readonly stop: Session['stop'];
+  readonly error?: { code: string; message: string };
+  readonly turns: number;
+  readonly usage: SessionUsage;
+  readonly lastText: string;
+  readonly callsOverCap: number;
+}
+
+function prepare(intent: LoopIntent, workspace: LoopWorkspace): Prepared {
+  switch (intent.tool) {
+    case 'invalid':
+      return { answer: `Error: ${intent.reason}.`, isError: true };
+    case 'read_file': {
+      const read = workspace.readFile(intent.path);
+      if (!read.ok) return { answer: `Error: cannot read ${intent.path}: ${read.reason}.`, isError: true };
+      const capped = capText(read.content, TOOL_ANSWER_BYTES);
+      return { answer: capped.truncated ? `${capped.text}\n[cut at ${TOOL_ANSWER_BYTES} bytes of ${capped.bytes}]` : capped.text, isError: false };
+    }
+    case 'list_files': {
+      const listed = workspace.listFiles(intent.path);
+      if (!listed.ok) return { answer: `Error: cannot list ${intent.path ?? '.'}: ${listed.reason}.`, isError: true };
+      return { answer: (listed.files ?? []).join('\n') || '(no files)', isError: false };
+    }
+    case 'write_file':
+      return { actions: [{ type: 'write', path: intent.path, content: intent.content }] };
+    case 'edit_file':
+      return prepareEdit(intent, workspace);
+    case 'delete_file':
+      return { actions: [{ type: 'delete', path: intent.path }] };
+    case 'run_command':
+      return { actions: [{ type: 'run', cmd: intent.command }] };
+    case 'commit':
+      return { actions: [{ type: 'commit', message: intent.message }] };
+  }
+}
+
+function prepareEdit(intent: Extract<LoopIntent, { tool: 'edit_file' }>, workspace: LoopWorkspace): Prepared {
+  const read = workspace.readFile(intent.path);
+  if (!read.ok) return { answer: `Error: cannot edit ${intent.path}: ${read.reason}.`, isError: true };
+  const found = occurrences(read.content, intent.oldString);
+  if (found !== 1) {
+    const why = found === 0 ? 'old_string does not occur in the file' : `old_string occurs ${found} times; give more context so it occurs once`;
+    return { answer: `Error: cannot edit ${intent.path}: ${why}.`, isError: true };
+  }
+  const at = read.content.indexOf(intent.oldString);
+  const content = `${read.content.slice(0, at)}${intent.newString}${read.content.slice(at + intent.oldString.length)}`;
+  return { actions: [{ type: 'write', path: intent.path, content }] };
+}
+
+/** Applies an allowed action and answers the model; the ledger and the timeline follow what really happened. */
+async function apply(context: LoopContext, action: Action, index: number): Promise<{ answer: string; isError: boolean; extra: Partial<ToolCallRecord> }> {
+  const { workspace } = context.options;
+  const { state, pattern } = context;
+  switch (action.type) {
+    case 'write':
+    case 'delete': {
+      const existed = workspace.exists(action.path);
+      const done = action.type === 'write' ? workspace.writeFile(action.path, action.content) : workspace.deleteFile(action.path);
+      if (!done.ok) return { answer: `Error: ${done.reason}.`, isError: true, extra: {} };
+      state.ledger = nextLedger(state.ledger, { actions: [action], existedBefore: (path) => existed || workspace.baseFiles.has(path) }, pattern);
+      state.timeline.push({ type: 'change' });
+      return { answer: done.detail, isError: false, extra: {} };
+    }
+    case 'run': {
+      const outcome = await workspace.runCommand(action.cmd, context.signal);
+      const passed = outcome.executed && outcome.exitCode === 0;
+      state.commands.push({
+        index,
+        cmd: action.cmd,
+        executed: outcome.executed,
+        reason: outcome.detail,
+        ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
+        ...(outcome.signal !== undefined ? { signal: outcome.signal } : {}),
+        ...(outcome.timedOut !== undefined ? { timedOut: outcome.timedOut } : {}),
+        ...(outcome.executed ? { output: capText(outcome.output.text, OUTPUT_CAP_BYTES) } : {}),
+        ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+      });
+      if (outcome.executed && pattern?.test(action.cmd) === true) state.timeline.push({ type: 'test', cmd: action.cmd, passed });
+      state.ledger = nextLedger(state.ledger, { actions: [action], existedBefore: () => true, testPassed: passed }, pattern);
+      return { answer: commandAnswer(outcome), isError: !outcome.executed, extra: outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {} };
+    }
+    case 'commit': {
+      const made = await workspace.commit(action.message);
+      if (!made.ok) return { answer: `Error: ${made.reason}.`, isError: true, extra: {} };
+      state.commits.push({ index, hash: made.hash, message: action.message });
+      state.timeline.push({ type: 'commit', hash: made.hash });
+      return { answer: `Committed ${made.hash.slice(0, 12)}.`, isError: false, extra: { commit: made.hash } };
+    }
+  }
+}
+
+/** One tool call: judged before it applies (held: a violation is refused with the rule's reason), then recorded. */
+async function handle(context: LoopContext, request: ToolCallRequest, turn: number): Promise<ToolResultMessage> {
+  const { arm, rulebook, workspace } = context.options;
+  const { state } = context;
+  const index = state.calls.length;
+  const startedCall = context.now();
+  const base = { index, turn, tool: request.name, callId: request.id, input: capText(redact(request.rawInput, context.secrets), INPUT_CAP_BYTES) };
+  const prepared = prepare(readIntent(request.name, request.input, request.inputError), workspace);
+  const answerWith = (record: ToolCallRecord, answer: string): ToolResultMessage => {
+    state.calls.push({ ...record, output: capText(answer, OUTPUT_CAP_BYTES), durationMs: Math.max(0, context.now() - startedCall) });
+    return { callId: request.id, name: request.name, content: capText(answer, TOOL_ANSWER_BYTES).text, isError: record.isError };
+  };
+  if ('answer' in prepared) return answerWith({ ...base, actions: [], checks: [], decision: 'applied', isError: prepared.isError }, prepared.answer);
+
+  const checks: CheckResult[] = await judgeCall({
+    actions: prepared.actions,
+    ledger: state.ledger,
+    rulebook,
+    baseFiles: workspace.baseFiles,
+    read: context.readCurrent,
+  });
+  const first = checks[0];
+  if (arm === 'held' && first !== undefined) {
+    // The reason is the rule's own sentence; nothing in it tells the model how to get around the gate.
+    return answerWith(
+      { ...base, actions: [...prepared.actions], checks, decision: 'blocked', rule: first.rule, detail: first.detail, isError: true },
+      `Refused by the repository's rules, nothing was changed: ${first.detail}`,
+    );
+  }
+  const answers: string[] = [];
+  let isError = false;
+  let extra: Partial<ToolCallRecord> = {};
+  for (const action of prepared.actions) {
+    const applied = await apply(context, action, index);
+    answers.push(applied.answer);
+    isError ||= applied.isError;
+    extra = { ...extra, ...applied.extra };
+  }
+  const detail = checks.length > 0 ? checks.map((check) => check.detail).join(' ') : undefined;
+  return answerWith(
+    { ...base, ...extra, actions: [...prepared.actions], checks, decision: 'applied', ...(detail !== undefined ? { detail } : {}), isError },
+    answers.join('\n'),
+  );
+}
+
+/**
+ * Turn after turn until the model stops, the turn cap or the deadline. Undefined when the run was
+ * cancelled (the round is left for --resume).
+ */
+async function converse(context: LoopContext, timing: { readonly deadline: number; readonly timedOut: () => boolean }): Promise<Conversation | undefined> {
+  const { options } = context;
+  const turnCap = options.turnCap ?? DEFAULT_TURN_CAP;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  const timeout = { reason: 'timeout' as const, detail: `${Math.round(timeoutMs / 1000)} s` };
+  const messages: ConversationMessage[] = [
+    { role: 'system', content: LOOP_SYSTEM_PROMPT },
+    { role: 'user', content: loopTicketMessage(options.task, options.agentsMd) },
+  ];
+  let usage: SessionUsage = {};
+  let turns = 0;
+  let lastText = '';
+  let callsOverCap = 0;
+  const ended = (stop: Session['stop'], error?: { code: string; message: string }): Conversation => ({
+    stop,
+    ...(error !== undefined ? { error } : {}),
+    turns,
+    usage,
+    lastText,
+    callsOverCap,
+  });
+  for (;;) {
+    if (turns >= turnCap) return ended({ reason: 'turn-cap', detail: `${turnCap} turns` });
+    if (context.now() >= timing.deadline) return ended(timeout);
+    turns += 1;
+    let reply;
+    try {
+      reply = await options.model.converse({
+        messages,
+        tools: LOOP_TOOLS,
+        maxTokens: options.maxTokens,
+        temperature: options.temperature,
+        signal: context.signal,
+      });
+    } catch (caught) {
+      if (options.signal?.aborted === true) return undefined;
+      if (timing.timedOut()) return ended(timeout);
+      // The model's own output, cut off at its cap unread: not a provider failure, so the arm stays in n.
+      if (isReplyTooLarge(caught)) return ended({ reason: 'too-large', detail: caught.message });
+      const error = describeError(caught);
+      return ended({ reason: 'error', detail: error.message }, error);
+    }
+    usage = addUsage(usage, reply.usage);
+    lastText = reply.text;
+    messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
+    if (reply.toolCalls.length === 0) {
+      // A reply cut at the token limit never said it was done.
+      return ended(
+        isCutOff(reply.finishReason)
+          ? { reason: 'cut-off', detail: `the provider cut the reply at the token limit (${reply.finishReason ?? ''})` }
+          : { reason: 'done' },
+      );
+    }
+    const results: ToolResultMessage[] = [];
+    // The turn cap also caps the calls of one turn: a reply of 500 calls runs at most turnCap of them.
+    for (const [position, request] of reply.toolCalls.entries()) {
+      if (position < turnCap) {
+        results.push(await handle(context, request, turns));
+        continue;
+      }
+      callsOverCap += 1;
+      results.push({ callId: request.id, name: request.name, content: `Error: not run; at most ${turnCap} tool calls are run in one turn.`, isError: true });
+    }
+    if (options.signal?.aborted === true) return undefined;
+    messages.push({ role: 'tool', results });
+  }
+}
+
+/**
+ * The end of the session is a check point for R3, like a commit. Held: what cannot stay is put
+ * back. Told: it is recorded as the attempt it is, and left to land.
+ */
+async function endCheck(context: LoopContext, turns: number): Promise<void> {
+  const { arm, rulebook, workspace } = context.options;
+  const { state } = context;
+  for (const { check, path } of await judgeNewModules({ ledger: state.ledger, rulebook, baseFiles: workspace.baseFiles, read: context.readCurrent })) {
+    const record = {
+      index: state.calls.length,
+      turn: Math.max(1, turns),
+      tool: END_CHECK_TOOL,
+      input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES),
+      checks: [check],
+      rule: check.rule,
+      isError: false,
+    };
+    if (arm === 'told') {
+      state.calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
+      continue;
+    }
+    const removed = workspace.deleteFile(path);
+    if (!removed.ok) continue;
+    state.ledger = nextLedger(state.ledger, { actions: [{ type: 'delete', path }], existedBefore: () => true }, context.pattern);
+    state.timeline.push({ type: 'change' });
+    state.calls.push({
+      ...record,
+      actions: [{ type: 'delete', path }],
+      decision: 'reverted',
+      detail: `${check.detail} The session ended with it, so the new module was removed.`,
+    });
+  }
+}
+
+/**
+ * Whether the task got done: the task's hidden acceptance tests added and run, else the
+ * repository's own tests. `cancelled` when the run was cancelled meanwhile.
+ */
+async function checkTask(options: LoopArmOptions): Promise<TaskCheck | undefined | 'cancelled'> {
+  const { workspace } = options;
+  const acceptance = options.task.acceptance;
+  if (acceptance !== undefined) {
+    const written = Object.entries(acceptance.files).map(([path, content]) => workspace.writeFile(path, content));
+    const refused = written.find((outcome) => !outcome.ok);
+    const tests = refused === undefined ? await workspace.runCommand(acceptance.command, options.signal) : undefined;
+    if (options.signal?.aborted === true) return 'cancelled';
+    return {
+      command: acceptance.command,
+      passed: tests !== undefined && tests.executed && tests.exitCode === 0,
+      ...(tests?.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
+      detail: tests?.detail ?? `the hidden acceptance tests could not be added: ${refused !== undefined && !refused.ok ? refused.reason : ''}`,
+      outputTail: tests?.output.text.slice(-TAIL_CHARS) ?? '',
+    };
+  }
+  const tests = await workspace.runTaskTests(options.signal);
+  if (options.signal?.aborted === true) return 'cancelled';
+  if (tests === undefined) return undefined;
+  return {
+    command: 'npm test',
+    passed: tests.executed && tests.exitCode === 0,
+    ...(tests.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
+    detail: tests.detail,
+    outputTail: tests.output.text.slice(-TAIL_CHARS),
+  };
+}
+
+/**
+ * A session whose last reply passed its size cap is `unparseable`, too large, as in plan mode,
+ * unless what the earlier calls landed already decided it: a landed violation still counts.
+ */
+function tooLargeVerdict(session: Session, decided: SessionVerdict): SessionVerdict {
+  if (session.stop.reason !== 'too-large' || decided.verdict === 'violated' || decided.verdict === 'evaded') return decided;
+  const calls = session.calls.length;
+  return {
+    verdict: 'unparseable',
+    reason: `too large: ${session.stop.detail ?? 'the reply passed its size cap'} (after ${calls} tool call${calls === 1 ? '' : 's'}).`,
+  };
+}
+
+/** The session's abort controller: the run's cancellation or the session's timeout stops a call in flight. */
+function sessionSignal(options: LoopArmOptions, timeoutMs: number): { controller: AbortController; timedOut: () => boolean; release: () => void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onRunAbort = () => controller.abort();
+  if (options.signal?.aborted === true) controller.abort();
+  else options.signal?.addEventListener('abort', onRunAbort, { once: true });
+  return {
+    controller,
+    timedOut: () => timedOut,
+    release: () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onRunAbort);
+    },
+  };
+}
+
 /**
  * One arm of a loop-mode round: a bare model works in its own repository through tool calls until
  * it stops, hits the turn cap or the timeout. Every call that would change something is judged
@@ -106,296 +438,56 @@ type Prepared = { readonly actions: readonly Action[] } | { readonly answer: str
 export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | undefined> {
   const { arm, rulebook, workspace } = options;
   const now = options.now ?? (() => Date.now());
-  const turnCap = options.turnCap ?? DEFAULT_TURN_CAP;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-  const secrets = options.secrets ?? [];
-  const pattern = testCommandPattern(rulebook);
   const started = now();
-  const deadline = started + timeoutMs;
-
-  // The session's own signal: the run's cancellation, or the session's timeout, stops a call in flight.
-  const session = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    session.abort();
-  }, timeoutMs);
-  const onRunAbort = () => session.abort();
-  if (options.signal?.aborted === true) session.abort();
-  else options.signal?.addEventListener('abort', onRunAbort, { once: true });
-
-  const messages: ConversationMessage[] = [
-    { role: 'system', content: LOOP_SYSTEM_PROMPT },
-    { role: 'user', content: loopTicketMessage(options.task, options.agentsMd) },
-  ];
-  const calls: ToolCallRecord[] = [];
-  const timeline: TimelineStep[] = [];
-  const commands: SandboxCommand[] = [];
-  const commits: SandboxResult['commits'] = [];
-  let ledger: SessionLedger = FRESH_LEDGER;
-  let usage: SessionUsage = {};
-  let turns = 0;
-  let stop: Session['stop'] | undefined;
-  let error: { code: string; message: string } | undefined;
-  let lastText = '';
-  let callsOverCap = 0;
-
-  const readCurrent = (path: string) => {
-    const read = workspace.readFile(path);
-    return read.ok ? read.content : undefined;
+  const session = sessionSignal(options, timeoutMs);
+  const context: LoopContext = {
+    options,
+    pattern: testCommandPattern(rulebook),
+    secrets: options.secrets ?? [],
+    now,
+    signal: session.controller.signal,
+    state: { calls: [], timeline: [], commands: [], commits: [], ledger: FRESH_LEDGER },
+    readCurrent: (path) => {
+      const read = workspace.readFile(path);
+      return read.ok ? read.content : undefined;
+    },
   };
-
-  function prepare(intent: LoopIntent): Prepared {
-    switch (intent.tool) {
-      case 'invalid':
-        return { answer: `Error: ${intent.reason}.`, isError: true };
-      case 'read_file': {
-        const read = workspace.readFile(intent.path);
-        if (!read.ok) return { answer: `Error: cannot read ${intent.path}: ${read.reason}.`, isError: true };
-        const capped = capText(read.content, TOOL_ANSWER_BYTES);
-        return { answer: capped.truncated ? `${capped.text}\n[cut at ${TOOL_ANSWER_BYTES} bytes of ${capped.bytes}]` : capped.text, isError: false };
-      }
-      case 'list_files': {
-        const listed = workspace.listFiles(intent.path);
-        if (!listed.ok) return { answer: `Error: cannot list ${intent.path ?? '.'}: ${listed.reason}.`, isError: true };
-        return { answer: (listed.files ?? []).join('\n') || '(no files)', isError: false };
-      }
-      case 'write_file':
-        return { actions: [{ type: 'write', path: intent.path, content: intent.content }] };
-      case 'edit_file': {
-        const read = workspace.readFile(intent.path);
-        if (!read.ok) return { answer: `Error: cannot edit ${intent.path}: ${read.reason}.`, isError: true };
-        const found = occurrences(read.content, intent.oldString);
-        if (found !== 1) {
-          const why = found === 0 ? 'old_string does not occur in the file' : `old_string occurs ${found} times; give more context so it occurs once`;
-          return { answer: `Error: cannot edit ${intent.path}: ${why}.`, isError: true };
-        }
-        const at = read.content.indexOf(intent.oldString);
-        const content = `${read.content.slice(0, at)}${intent.newString}${read.content.slice(at + intent.oldString.length)}`;
-        return { actions: [{ type: 'write', path: intent.path, content }] };
-      }
-      case 'delete_file':
-        return { actions: [{ type: 'delete', path: intent.path }] };
-      case 'run_command':
-        return { actions: [{ type: 'run', cmd: intent.command }] };
-      case 'commit':
-        return { actions: [{ type: 'commit', message: intent.message }] };
-    }
-  }
-
-  /** Applies an allowed action and answers the model; the ledger and the timeline follow what really happened. */
-  async function apply(action: Action, index: number): Promise<{ answer: string; isError: boolean; extra: Partial<ToolCallRecord> }> {
-    switch (action.type) {
-      case 'write':
-      case 'delete': {
-        const existed = workspace.exists(action.path);
-        const done = action.type === 'write' ? workspace.writeFile(action.path, action.content) : workspace.deleteFile(action.path);
-        if (!done.ok) return { answer: `Error: ${done.reason}.`, isError: true, extra: {} };
-        ledger = nextLedger(ledger, { actions: [action], existedBefore: (path) => existed || workspace.baseFiles.has(path) }, pattern);
-        timeline.push({ type: 'change' });
-        return { answer: done.detail, isError: false, extra: {} };
-      }
-      case 'run': {
-        const outcome = await workspace.runCommand(action.cmd, session.signal);
-        const passed = outcome.executed && outcome.exitCode === 0;
-        commands.push({
-          index,
-          cmd: action.cmd,
-          executed: outcome.executed,
-          reason: outcome.detail,
-          ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
-          ...(outcome.signal !== undefined ? { signal: outcome.signal } : {}),
-          ...(outcome.timedOut !== undefined ? { timedOut: outcome.timedOut } : {}),
-          ...(outcome.executed ? { output: capText(outcome.output.text, OUTPUT_CAP_BYTES) } : {}),
-          ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
-        });
-        if (outcome.executed && pattern?.test(action.cmd) === true) timeline.push({ type: 'test', cmd: action.cmd, passed });
-        ledger = nextLedger(ledger, { actions: [action], existedBefore: () => true, testPassed: passed }, pattern);
-        return { answer: commandAnswer(outcome), isError: !outcome.executed, extra: outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {} };
-      }
-      case 'commit': {
-        const made = await workspace.commit(action.message);
-        if (!made.ok) return { answer: `Error: ${made.reason}.`, isError: true, extra: {} };
-        commits.push({ index, hash: made.hash, message: action.message });
-        timeline.push({ type: 'commit', hash: made.hash });
-        return { answer: `Committed ${made.hash.slice(0, 12)}.`, isError: false, extra: { commit: made.hash } };
-      }
-    }
-  }
-
-  async function handle(request: ToolCallRequest, turn: number): Promise<ToolResultMessage> {
-    const index = calls.length;
-    const startedCall = now();
-    const base = { index, turn, tool: request.name, callId: request.id, input: capText(redact(request.rawInput, secrets), INPUT_CAP_BYTES) };
-    const prepared = prepare(readIntent(request.name, request.input, request.inputError));
-    const answerWith = (record: ToolCallRecord, answer: string): ToolResultMessage => {
-      calls.push({ ...record, output: capText(answer, OUTPUT_CAP_BYTES), durationMs: Math.max(0, now() - startedCall) });
-      return { callId: request.id, name: request.name, content: capText(answer, TOOL_ANSWER_BYTES).text, isError: record.isError };
-    };
-    if ('answer' in prepared) return answerWith({ ...base, actions: [], checks: [], decision: 'applied', isError: prepared.isError }, prepared.answer);
-
-    const checks: CheckResult[] = await judgeCall({ actions: prepared.actions, ledger, rulebook, baseFiles: workspace.baseFiles, read: readCurrent });
-    const first = checks[0];
-    if (arm === 'held' && first !== undefined) {
-      // The reason is the rule's own sentence; nothing in it tells the model how to get around the gate.
-      return answerWith(
-        { ...base, actions: [...prepared.actions], checks, decision: 'blocked', rule: first.rule, detail: first.detail, isError: true },
-        `Refused by the repository's rules, nothing was changed: ${first.detail}`,
-      );
-    }
-    const answers: string[] = [];
-    let isError = false;
-    let extra: Partial<ToolCallRecord> = {};
-    for (const action of prepared.actions) {
-      const applied = await apply(action, index);
-      answers.push(applied.answer);
-      isError ||= applied.isError;
-      extra = { ...extra, ...applied.extra };
-    }
-    const detail = checks.length > 0 ? checks.map((check) => check.detail).join(' ') : undefined;
-    return answerWith(
-      { ...base, ...extra, actions: [...prepared.actions], checks, decision: 'applied', ...(detail !== undefined ? { detail } : {}), isError },
-      answers.join('\n'),
-    );
-  }
-
+  let conversation: Conversation | undefined;
   try {
-    while (stop === undefined) {
-      if (turns >= turnCap) {
-        stop = { reason: 'turn-cap', detail: `${turnCap} turns` };
-        break;
-      }
-      if (now() >= deadline) {
-        stop = { reason: 'timeout', detail: `${Math.round(timeoutMs / 1000)} s` };
-        break;
-      }
-      turns += 1;
-      let reply;
-      try {
-        reply = await options.model.converse({
-          messages,
-          tools: LOOP_TOOLS,
-          maxTokens: options.maxTokens,
-          temperature: options.temperature,
-          signal: session.signal,
-        });
-      } catch (caught) {
-        if (options.signal?.aborted === true) return undefined;
-        if (timedOut) {
-          stop = { reason: 'timeout', detail: `${Math.round(timeoutMs / 1000)} s` };
-          break;
-        }
-        error = describeError(caught);
-        stop = { reason: 'error', detail: error.message };
-        break;
-      }
-      usage = addUsage(usage, reply.usage);
-      lastText = reply.text;
-      messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
-      if (reply.toolCalls.length === 0) {
-        // A reply cut at the token limit never said it was done.
-        stop = isCutOff(reply.finishReason)
-          ? { reason: 'cut-off', detail: `the provider cut the reply at the token limit (${reply.finishReason ?? ''})` }
-          : { reason: 'done' };
-        break;
-      }
-      const results: ToolResultMessage[] = [];
-      // The turn cap also caps the calls of one turn: a reply of 500 calls runs at most turnCap of them.
-      for (const [position, request] of reply.toolCalls.entries()) {
-        if (position < turnCap) {
-          results.push(await handle(request, turns));
-          continue;
-        }
-        callsOverCap += 1;
-        results.push({ callId: request.id, name: request.name, content: `Error: not run; at most ${turnCap} tool calls are run in one turn.`, isError: true });
-      }
-      if (options.signal?.aborted === true) return undefined;
-      messages.push({ role: 'tool', results });
-    }
+    conversation = await converse(context, { deadline: started + timeoutMs, timedOut: session.timedOut });
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onRunAbort);
+    session.release();
   }
+  if (conversation === undefined) return undefined;
+  const { stop, error, turns } = conversation;
+  const { state } = context;
+  if (stop.reason !== 'error') await endCheck(context, turns);
 
-  // The end of the session is a check point for R3, like a commit. Held: what cannot stay is put
-  // back. Told: it is recorded as the attempt it is, and left to land.
-  if (stop.reason !== 'error') {
-    for (const { check, path } of await judgeNewModules({ ledger, rulebook, baseFiles: workspace.baseFiles, read: readCurrent })) {
-      const record = {
-        index: calls.length,
-        turn: Math.max(1, turns),
-        tool: END_CHECK_TOOL,
-        input: capText(JSON.stringify({ path }), INPUT_CAP_BYTES),
-        checks: [check],
-        rule: check.rule,
-        isError: false,
-      };
-      if (arm === 'told') {
-        calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
-        continue;
-      }
-      const removed = workspace.deleteFile(path);
-      if (!removed.ok) continue;
-      ledger = nextLedger(ledger, { actions: [{ type: 'delete', path }], existedBefore: () => true }, pattern);
-      timeline.push({ type: 'change' });
-      calls.push({
-        ...record,
-        actions: [{ type: 'delete', path }],
-        decision: 'reverted',
-        detail: `${check.detail} The session ended with it, so the new module was removed.`,
-      });
-    }
-  }
-
-  const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline });
+  const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline: state.timeline });
   // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
   const { diff, changedPaths } = await workspace.diff();
-  const acceptance = options.task.acceptance;
-  let taskDone: TaskCheck | undefined;
-  if (stop.reason !== 'error' && acceptance !== undefined) {
-    const written = Object.entries(acceptance.files).map(([path, content]) => workspace.writeFile(path, content));
-    const refused = written.find((outcome) => !outcome.ok);
-    const tests = refused === undefined ? await workspace.runCommand(acceptance.command, options.signal) : undefined;
-    if (options.signal?.aborted === true) return undefined;
-    taskDone = {
-      command: acceptance.command,
-      passed: tests !== undefined && tests.executed && tests.exitCode === 0,
-      ...(tests?.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
-      detail: tests?.detail ?? `the hidden acceptance tests could not be added: ${refused !== undefined && !refused.ok ? refused.reason : ''}`,
-      outputTail: tests?.output.text.slice(-TAIL_CHARS) ?? '',
-    };
-  } else if (stop.reason !== 'error') {
-    const tests = await workspace.runTaskTests(options.signal);
-    if (options.signal?.aborted === true) return undefined;
-    if (tests !== undefined) {
-      taskDone = {
-        command: 'npm test',
-        passed: tests.executed && tests.exitCode === 0,
-        ...(tests.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
-        detail: tests.detail,
-        outputTail: tests.output.text.slice(-TAIL_CHARS),
-      };
-    }
-  }
-  const changed = { paths: changedPaths.length, commits: commits.length };
+  const taskDone = stop.reason === 'error' ? undefined : await checkTask(options);
+  if (taskDone === 'cancelled') return undefined;
   const record: Session = {
     mode: 'loop',
-    calls,
+    calls: state.calls,
     turns,
     stop: stop as { reason: StopReason; detail?: string },
-    usage,
+    usage: conversation.usage,
     wallMs: Math.max(0, now() - started),
     landed,
     ...(taskDone !== undefined ? { taskDone } : {}),
-    ...(callsOverCap > 0 ? { callsOverCap } : {}),
+    ...(conversation.callsOverCap > 0 ? { callsOverCap: conversation.callsOverCap } : {}),
   };
-  const { verdict, reason } = sessionVerdict(arm, record, changed);
+  const { verdict, reason } = tooLargeVerdict(record, sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length }));
   return {
     arm,
     verdict,
     reason,
+    ...(stop.reason === 'too-large' ? { parse: { kind: 'unparseable' as const, reason: `too large: ${stop.detail ?? ''}` } } : {}),
     mode: 'loop',
-    ...(lastText.trim() !== '' ? { reasoning: lastText } : {}),
+    ...(conversation.lastText.trim() !== '' ? { reasoning: conversation.lastText } : {}),
     actions: [],
     checks: [],
     ...(error !== undefined ? { error } : {}),
@@ -403,10 +495,10 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
       isolation: workspace.isolation.kind,
       isolationDetail: workspace.isolation.detail,
       baseCommit: workspace.baseCommit,
-      commits,
+      commits: state.commits,
       diff,
       changedPaths,
-      commands,
+      commands: state.commands,
       refusedWrites: [],
     },
     session: record,

@@ -393,7 +393,9 @@ function recordShellOutcome(
   unboundWhy?: string,
 ): void {
   const input = event.raw.tool_input;
-  const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  // Codex may send the argv form (`["bash", "-lc", "npm test"]`): its words hold the commands.
+  const command = Array.isArray(given) && given.every((word) => typeof word === 'string') ? given.join(' ') : given;
   if (typeof command !== 'string') return;
   const { state } = loadSessionState(root, session);
   if (!state.runs.some((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined)) return;

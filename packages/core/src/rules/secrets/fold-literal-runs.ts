@@ -3,13 +3,13 @@ import type { FoldedString } from './fold-strings.js';
 /*
  * Constant strings that the TypeScript folder (fold-strings.ts) does not parse, read from the text
  * in one pass: runs of quoted literals joined by `+` in the languages that join strings that way
- * (Python, Go, Java, Kotlin, C#, Swift, Ruby, and the rest), Python's implicit concatenation of
+ * (Python, Go, Java, Kotlin, C#, Swift, Ruby, Scala, Groovy, Dart), Python's implicit concatenation of
  * adjacent literals, and `String.fromCharCode(…)` of integer literals in any language that has it.
  * Only literals are folded: a run that reaches a name, a call or an f-string stops there.
  */
 
-/** Extensions whose strings fold-strings.ts folds on a syntax tree: left to it. */
-const PARSED = new Set(['ts', 'mts', 'cts', 'tsx', 'js', 'mjs', 'cjs', 'jsx']);
+/** Languages that join strings with `+` (TypeScript and JavaScript are folded on a syntax tree instead; data files never join). */
+const JOINING = new Set(['py', 'pyi', 'go', 'java', 'kt', 'kts', 'cs', 'swift', 'rb', 'scala', 'groovy', 'gradle', 'dart']);
 /** Where two literals side by side are one string (`"AK" "IA…"`): Python. */
 const IMPLICIT = new Set(['py', 'pyi']);
 /** Shorter than any credential a detector reports: not worth a second scan. */
@@ -64,7 +64,7 @@ function nextPart(content: string, from: number, implicit: boolean): number | un
 /** Runs of two or more quoted literals joined by `+` (or side by side in Python), outside TypeScript and JavaScript. */
 export function foldLiteralRuns(content: string, filePath: string): FoldedString[] {
   const extension = extensionOf(filePath);
-  if (PARSED.has(extension)) return [];
+  if (!JOINING.has(extension)) return [];
   const implicit = IMPLICIT.has(extension);
   if (!implicit && !content.includes('+')) return [];
   const found: FoldedString[] = [];

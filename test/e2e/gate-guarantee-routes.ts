@@ -298,8 +298,50 @@ async function testRunThenCommit(client: AgentClientName, exitCode: number) {
   return { result, landed, told: result.requests.map(toldText).join('\n') };
 }
 
+/**
+ * R6 bound to the tree, against a real client: the tests pass, then a person changes a file while the
+ * agent works (between its calls, outside any tool call), and the agent commits: refused, because the
+ * pass was for the tree before the change; it runs the tests again and the commit lands.
+ */
+async function testRunChangeThenCommit(client: AgentClientName) {
+  const { repo } = makeRepo();
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'r6-tree', private: true, scripts: { test: 'node -e "process.exit(0)"' } }, null, 2)}\n`);
+  holdfast(repo, 'install', client);
+  const base = settle(repo, false);
+  const commit = { shell: 'git add -A && git commit -qm greet' };
+  const steps: ScriptStep[] = [
+    { shell: 'npm test' },
+    () => {
+      writeFileSync(join(repo, 'src', 'greet.ts'), 'export const greet = () => "hi there";\n');
+      return commit;
+    },
+    { shell: 'npm test' },
+    commit,
+    { text: 'Done.' },
+  ];
+  const result = await runScenario({ client, repo, steps });
+  return {
+    result,
+    base,
+    head: gitOut(repo, 'rev-parse', 'HEAD').trim(),
+    log: gitOut(repo, 'log', '--format=%s'),
+    told: result.requests.map(toldText).join('\n'),
+  };
+}
+
 /** The R6 cases of a client's guarantee file: a failing test run blocks the commit after it, a passing one lets it land. */
 export function testRunThenCommitCases(client: AgentClientName): void {
+  it('held: tests pass, a person changes a file, the commit is refused until the tests run again (R6 bound to the tree)', async () => {
+    const { result, base, head, log, told } = await testRunChangeThenCommit(client);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(told, result.explain()).toMatch(/R6 ORDER.*passed on another tree than the one being committed/);
+    expect(head, result.explain()).not.toBe(base);
+    expect(
+      log.split('\n').filter((line) => line === 'greet'),
+      result.explain(),
+    ).toHaveLength(1);
+  });
+
   it.each([
     [0, true],
     [1, false],

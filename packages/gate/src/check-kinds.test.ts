@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateMain as main } from './test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
-import { claude, codex } from './test-support/payloads.js';
+import { claude, claudeBashPassed, codex } from './test-support/payloads.js';
 
 const RULEBOOK = `version: 1
 rules:
@@ -94,13 +94,50 @@ describe('the new check kinds in the live gate', () => {
 
   it('refuses a commit until every required command ran in the project root after the last change', async () => {
     const root = project();
-    const bash = async (command: string) => (await hook(root, 'claude-code', claude.bash(root, 'req', command))).out;
+    const bash = async (command: string) => {
+      const out = (await hook(root, 'claude-code', claude.bash(root, 'req', command))).out;
+      // The call ran and passed: its PostToolUse binds the run to the tree it found.
+      if (out === '' && !command.startsWith('git commit')) await hook(root, 'claude-code', claudeBashPassed(root, 'req', command));
+      return out;
+    };
     expect(await bash('npm test')).toBe('');
     expect(denial(await bash('git commit -m x'))).toMatch(/T1 CHECKED: .*`npm run lint` has not run/);
     expect(await bash('cd src && npm run lint')).toBe('');
     expect(denial(await bash('git commit -m x'))).toMatch(/`npm run lint` did not count .*not in the project root/);
     expect(await bash('npm run lint')).toBe('');
     expect(await bash('git commit -m x')).toBe('');
+  });
+
+  it('binds the required runs to the tree: a file changed after them (by anything) refuses the commit until they run again', async () => {
+    const root = project();
+    const ran = async (command: string) => {
+      expect((await hook(root, 'claude-code', claude.bash(root, 'tree', command))).out).toBe('');
+      await hook(root, 'claude-code', claudeBashPassed(root, 'tree', command));
+    };
+    const commit = async (command = 'git commit -m x') => denial((await hook(root, 'claude-code', claude.bash(root, 'tree', command))).out);
+    await ran('npm test');
+    await ran('npm run lint');
+    expect(await commit()).toBeUndefined();
+    // A person (or a process left running) changes a file outside any tool call: the passes were for the tree before it.
+    writeFileSync(join(root, 'src', 'late.ts'), 'export const late = 1;\n');
+    expect(await commit()).toMatch(/T1 CHECKED: .*`npm test` ran .* but did not pass: it passed on another tree than the one being committed/);
+    await ran('npm test');
+    expect(await commit()).toMatch(/`npm run lint` ran .*passed on another tree/);
+    await ran('npm run lint');
+    expect(await commit()).toBeUndefined();
+    // Put back as it was, the tree is the one the runs passed on again.
+    writeFileSync(join(root, 'src', 'late.ts'), 'export const late = 2;\n');
+    expect(await commit()).toMatch(/passed on another tree/);
+    writeFileSync(join(root, 'src', 'late.ts'), 'export const late = 1;\n');
+    expect(await commit()).toBeUndefined();
+  });
+
+  it('does not count a required run in the same call as the commit, nor one whose end no hook saw', async () => {
+    const root = project();
+    expect(await hook(root, 'claude-code', claude.bash(root, 'same', 'npm run lint')).then(() => undefined)).toBeUndefined();
+    const same = denial((await hook(root, 'claude-code', claude.bash(root, 'same', 'npm test && git commit -m x'))).out);
+    expect(same).toMatch(/`npm test` ran .* but did not pass: it runs in the same call as the commit/);
+    expect(same).toMatch(/`npm run lint` ran .* but did not pass: its end was not seen by the gate/);
   });
 
   it('compares a package.json edit with the file on disk', async () => {

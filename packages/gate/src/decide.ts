@@ -7,7 +7,7 @@ import type { ObservedRun } from '@holdfast/core/contract';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
 import { withRun } from './session-state.js';
-import type { SessionState } from './session-state.js';
+import type { SessionRun, SessionState } from './session-state.js';
 
 /** The rules engine's entry point (src/rules `checkActions`), passed in so the gate loads it lazily. */
 export type CheckActions = (
@@ -109,15 +109,60 @@ export interface Replay {
  * Results on these replayed actions were judged when they happened, except R3's, which is only
  * enforced when the session commits or the turn ends.
  */
-export function replayedRound(state: SessionState): Replay {
+export function replayedRound(state: SessionState, committedTree?: string): Replay {
   const paths = new Set([...state.created, ...(state.changed ?? [])]);
   const actions: Action[] = [...paths].sort().map((path) => ({ type: 'write', path, content: '' }));
   const observed = new Map<number, ObservedRun>();
   for (const run of state.runs) {
-    if (run.failed !== undefined) observed.set(actions.length, { passed: false, ending: run.failed });
+    const outcome = committedTree === undefined ? failedRun(run) : runOnTree(run, committedTree);
+    if (outcome !== undefined) observed.set(actions.length, outcome);
     actions.push({ type: 'run', cmd: run.cmd });
   }
   return { actions, observed };
+}
+
+function failedRun(run: SessionRun): ObservedRun | undefined {
+  return run.failed === undefined ? undefined : { passed: false, ending: run.failed };
+}
+
+/**
+ * How a recorded run stands against the tree a commit holds (its identity, tree-identity.ts): it
+ * passed on exactly that tree, or it does not count, and why. A run whose end no hook saw, or that
+ * passed on another tree, does not count: the commit would hold files the command never passed on.
+ */
+export function runOnTree(run: SessionRun, committedTree: string): ObservedRun {
+  if (run.failed !== undefined) return { passed: false, ending: run.failed };
+  if (run.tree === committedTree) return { passed: true, ending: 'exit code 0 on the tree being committed' };
+  if (run.tree !== undefined)
+    return {
+      passed: false,
+      ending:
+        'it passed on another tree than the one being committed (files changed after it ran, or the commit leaves out or adds files it ran with), so it does not count for this one',
+    };
+  if (run.unbound !== undefined) return { passed: false, ending: `it ended with exit 0, but ${run.unbound}, so what it passed on is not what is committed` };
+  return {
+    passed: false,
+    ending: 'its end was not seen by the gate (a run counts once the hook after its call saw it exit 0, so run it in a call of its own before the commit)',
+  };
+}
+
+/** Whether a rulebook has rules about what must have passed before a commit (order, requires): only then is a commit's tree worth hashing. */
+export function hasCommitOrderRules(rulebook: Rulebook): boolean {
+  return rulebook.rules.some((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+}
+
+/**
+ * The state after a hook saw a shell call end with exit 0: each of the call's runs is bound to the
+ * tree it passed on, or (`tree` undefined: the call changed files) marked as passed on no known tree.
+ */
+export function withPassedRuns(state: SessionState, command: string, tree: string | undefined, why = 'it changed files while it ran'): SessionState {
+  return {
+    ...state,
+    runs: state.runs.map((run) => {
+      if (!command.includes(run.cmd) || run.failed !== undefined) return run;
+      return tree === undefined ? { cmd: run.cmd, unbound: why } : { cmd: run.cmd, tree };
+    }),
+  };
 }
 
 function touchedPaths(actions: readonly Action[]): string[] {
@@ -176,6 +221,12 @@ export interface JudgeOptions {
   readonly project: ProjectView;
   /** The gate's own findings on this call (tampering), judged before the rules. */
   readonly gateFindings?: readonly GateFinding[];
+  /**
+   * The identity of the tree a commit of this call would hold (the work tree now), asked only when
+   * the call commits and the rulebook has order or requires rules: the session's runs then count
+   * only when they passed on exactly that tree. Absent, a run counts unless a hook saw it fail.
+   */
+  readonly committedTree?: () => string;
 }
 
 /** `holdfast allow` is the person's override; an agent that runs it is trying to let itself through. */
@@ -239,10 +290,12 @@ function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
  */
 export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
   const { rulebook, state, project } = options;
-  const replay = replayedRound(state);
-  const judged = [...replay.actions, ...call.actions];
   const commits = call.actions.some((action) => action.type === 'commit');
-  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook, replay.observed, (path) => project.read?.(path));
+  const committedTree = commits && options.committedTree !== undefined && hasCommitOrderRules(rulebook) ? options.committedTree() : undefined;
+  const replay = replayedRound(state, committedTree);
+  const judged = [...replay.actions, ...call.actions];
+  const observed = committedTree === undefined ? replay.observed : withOwnRunsUnseen(replay, call.actions);
+  const results = await options.checkActions(judged, existingAround(judged, state, project), rulebook, observed, (path) => project.read?.(path));
   const gate = [...(options.gateFindings ?? []), ...bypassFindings(call)];
   const failures: GateFinding[] = [...gate];
   const pending: GateFinding[] = [];
@@ -260,6 +313,23 @@ export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Prom
   const [first, ...rest] = withoutDuplicates(failures);
   if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending };
   return { decision: 'allow', detail: 'no rule refused it.', next, verdicts, pending: withoutDuplicates(pending) };
+}
+
+/** A commit's own call cannot have seen its runs end: `npm test && git commit` commits before any hook sees the tests pass. */
+function withOwnRunsUnseen(replay: Replay, actions: readonly Action[]): ReadonlyMap<number, ObservedRun> {
+  const observed = new Map(replay.observed);
+  const passedBefore = new Set(
+    replay.actions.flatMap((action, index) => (action.type === 'run' && replay.observed.get(index)?.passed === true ? [action.cmd] : [])),
+  );
+  actions.forEach((action, index) => {
+    // The same command already passed on this tree: running it again in the commit's call changes nothing.
+    if (action.type === 'run' && !passedBefore.has(action.cmd))
+      observed.set(replay.actions.length + index, {
+        passed: false,
+        ending: 'it runs in the same call as the commit, so the gate cannot see it pass before the commit; run it in a call of its own first',
+      });
+  });
+  return observed;
 }
 
 /**

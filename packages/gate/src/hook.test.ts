@@ -6,7 +6,7 @@ import { gateMain as main } from './test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
 import { defaultRulebookPath } from '@holdfast/core/rules';
 import { sessionStatePath } from './session-state.js';
-import { claude, codex } from './test-support/payloads.js';
+import { claude, claudeBashPassed, codex, codexBashPassed } from './test-support/payloads.js';
 
 /** A key id the secret rule recognises (built in pieces so this file does not hold one). */
 const AWS_KEY_ID = ['AKIA', 'QYLPMN5HFIQR7XYZ'].join('');
@@ -116,6 +116,7 @@ describe('holdfast hook claude-code', () => {
     expect((await hook('claude-code', claude.write(root, session, 'src/orders.test.ts', 'import { orders } from "./orders";\n'))).out).toBe('');
     writeFileSync(join(root, 'src', 'orders.test.ts'), 'import { orders } from "./orders";\n');
     expect((await hook('claude-code', claude.bash(root, session, 'npm test'))).out).toBe('');
+    await hook('claude-code', claudeBashPassed(root, session, 'npm test'));
     expect((await hook('claude-code', claude.bash(root, session, 'git add -A && git commit -m "orders"'))).out).toBe('');
     // A write after the last test run, then a commit: refused by R6.
     expect((await hook('claude-code', claude.edit(root, session, 'src/orders.ts', 'return [];', 'return [1];'))).out).toBe('');
@@ -219,7 +220,9 @@ describe('holdfast hook codex', () => {
     const root = project();
     expect((await hook('codex', codex.bash(root, 's', 'git commit -m x'))).code).toBe(2);
     expect(await hook('codex', codex.bash(root, 't', ['bash', '-lc', 'npm test']))).toEqual({ code: 0, out: '', err: '' });
-    expect((await hook('codex', codex.bash(root, 't', ['bash', '-lc', 'git commit -m x']))).code).toBe(0);
+    await hook('codex', codexBashPassed(root, 't', ['bash', '-lc', 'npm test'], join(mkdtempSync(join(tmpdir(), 'codex-log-')), 'rollout.jsonl')));
+    const committed = await hook('codex', codex.bash(root, 't', ['bash', '-lc', 'git commit -m x']));
+    expect(committed.code, committed.err + readFileSync(join(root, '.holdfast', 'sessions', 't.json'), 'utf8')).toBe(0);
   });
 
   it('fails closed with exit 2 on an unreadable event', async () => {

@@ -18,6 +18,7 @@ import type { OutsideFinding } from './outside-judgement.js';
 import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
+import { beforeCallIdentity } from './tree-identity.js';
 import type { GateAgent } from './tool-call.js';
 import { isOpaqueTool } from './tool-kinds.js';
 import { safeParseJson } from '@holdfast/core/contract';
@@ -101,6 +102,12 @@ export interface PostToolUseOptions {
   readonly observe?: boolean;
   /** Told the changes that stayed, so the session state follows them (new files, tests since the last change). */
   readonly onKept?: (root: string, session: string, kept: readonly Action[]) => void;
+  /**
+   * Told once the call was checked, before its snapshot is dropped: `treeFound` gives the identity of
+   * the work tree the call found (tree-identity.ts) when the call left it as it was, and is undefined
+   * when the call changed files. The session binds the runs that passed to it.
+   */
+  readonly onChecked?: (root: string, session: string, treeFound: (() => string) | undefined) => void;
 }
 
 /** Agent protocol: both read `{"decision":"block","reason"}` on stdout after a call; Claude Code's failure event takes context only. */
@@ -352,6 +359,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
         ? undefined
         : `holdfast gate: ${removedRepos.map((folder) => `${folder}/`).join(', ')}: removed. This command created ${removedRepos.length === 1 ? 'a git repository' : 'git repositories'} inside the project, which the gate cannot look into, so ${removedRepos.length === 1 ? 'it was' : 'they were'} put back (deleted). Make those files without a repository of their own.`;
     options.onKept?.(root, event.session_id, outcome.kept);
+    options.onChecked?.(root, event.session_id, outcome.touched.length === 0 && removedRepos.length === 0 ? () => beforeCallIdentity(root, before) : undefined);
     // What changed between calls never stands in the way of this call's own check.
     const outside = await answerOutside(root, base, found, { judge: options.judge, touched: new Set(outcome.touched), observe, now: options.now() }).catch(
       () => undefined,

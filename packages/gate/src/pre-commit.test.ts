@@ -11,6 +11,7 @@ import { loadRulesEngine } from './rules-engine.js';
 import { answerAgentHook } from './run-hook.js';
 import { saveSessionState } from './session-state.js';
 import type { SessionState } from './session-state.js';
+import { workTreeIdentity } from './tree-identity.js';
 import { claude } from './test-support/payloads.js';
 
 function repo(): string {
@@ -76,18 +77,85 @@ describe('holdfast hook git (pre-commit)', () => {
     expect(existsSync(allowancePath(root))).toBe(true);
   });
 
-  it('judges R6 from the agent session the gate saw last: tests after the last change, and not failed', async () => {
+  it('judges R6 from the agent session the gate saw last: a test run that passed on exactly the staged tree', async () => {
     const root = repo();
     stage(root, 'src/orders.test.ts', 'export {};\n');
     const session = (runs: SessionState['runs']) => saveSessionState(root, 'agent-1', { version: 1, created: [], runs });
-    session([{ cmd: 'npm test' }, { cmd: 'git add -A' }]);
-    expect((await preCommit(root)).out).toMatch(/R6 ORDER judged from the agent session agent-1: the tests ran after the last change/);
+    session([{ cmd: 'npm test', tree: workTreeIdentity(root) }, { cmd: 'git add -A' }]);
+    expect((await preCommit(root)).out).toMatch(/R6 ORDER judged from the agent session agent-1: the required commands passed on this tree/);
     session([{ cmd: 'git status' }]);
     const untested = await preCommit(root);
     expect(untested.code).toBe(1);
-    expect(untested.err).toMatch(/R6 ORDER: the commit comes after the agent's last change with no test run in between; run npm test/);
+    expect(untested.err).toMatch(
+      /R6 ORDER: commit \(action \d+\) comes after the last change .*no test run|R6 ORDER: commit \(action \d+\) has no test run before it; run npm test/,
+    );
     session([{ cmd: 'npm test', failed: 'exit code 1' }, { cmd: 'ls' }]);
-    expect((await preCommit(root)).err).toMatch(/R6 ORDER: the last test run \(`npm test`\) did not pass \(exit code 1\)/);
+    expect((await preCommit(root)).err).toMatch(/R6 ORDER: .*did not pass: exit code 1/);
+    session([{ cmd: 'npm test' }]);
+    expect((await preCommit(root)).err).toMatch(/R6 ORDER: .*its end was not seen by the gate/);
+  });
+
+  it('binds a passing run to its tree: a file changed after it refuses the commit until it runs again', async () => {
+    const root = repo();
+    stage(root, 'src/orders.test.ts', 'export {};\n');
+    const session = () => saveSessionState(root, 'agent-1', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(root) }] });
+    session();
+    expect((await preCommit(root)).code).toBe(0);
+    stage(root, 'src/orders.test.ts', 'export const changed = 1;\n');
+    const stale = await preCommit(root);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toMatch(/R6 ORDER: .*passed on another tree than the one being committed/);
+    session();
+    expect((await preCommit(root)).code).toBe(0);
+    // A file the run saw that the commit leaves out: the tree committed is not the tree tested.
+    writeFileSync(join(root, 'src', 'helper.ts'), 'export const helper = 1;\n');
+    session();
+    expect((await preCommit(root)).err).toMatch(/passed on another tree/);
+  });
+
+  it('judges requires rules the same way: each required command must have passed on the staged tree', async () => {
+    const root = repo();
+    const rulebook = join(root, '.holdfast-rulebook.yaml');
+    writeFileSync(
+      rulebook,
+      [
+        'version: 1',
+        'name: checked',
+        'description: Commit only what passed the checks.',
+        'rules:',
+        '  - id: R7',
+        '    name: CHECKED',
+        '    prose: Run the type check and the linter before committing.',
+        '    check:',
+        '      kind: requires',
+        '      commands:',
+        '        - { name: the type check, run: [npm run type-check] }',
+        '        - { name: the linter, run: [npm run lint] }',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(root, '.gitignore'), '.holdfast-rulebook.yaml\n');
+    stage(root, 'src/a.ts', 'export const a = 1;\n');
+    stage(root, '.gitignore', '.holdfast-rulebook.yaml\n');
+    const commit = async () => {
+      const io = memoryIo({ cwd: root });
+      const code = await main(['hook', 'git', '--rulebook', rulebook], io);
+      return { code, err: io.err(), out: io.out() };
+    };
+    const runs = (entries: SessionState['runs']) => saveSessionState(root, 'agent-2', { version: 1, created: [], runs: entries });
+    expect((await commit()).out).toMatch(/R7 CHECKED not judged: no agent session/);
+    const tree = workTreeIdentity(root);
+    runs([{ cmd: 'npm run type-check', tree }]);
+    const half = await commit();
+    expect(half.code).toBe(1);
+    expect(half.err).toMatch(/R7 CHECKED: .*the linter has not run/);
+    runs([
+      { cmd: 'npm run type-check', tree },
+      { cmd: 'npm run lint', tree },
+    ]);
+    expect((await commit()).code).toBe(0);
+    stage(root, 'src/a.ts', 'export const a = 2;\n');
+    expect((await commit()).err).toMatch(/the type check ran .* but did not pass: it passed on another tree/);
   });
 
   it('judges R3 with what the agent gate saw: a file that existed before the agent edited it is not a new module', async () => {
@@ -99,12 +167,14 @@ describe('holdfast hook git (pre-commit)', () => {
     for (const input of [
       claude.edit(root, 'agent', 'src/legacy.ts', 'legacy = 1', 'legacy = 2'),
       claude.bash(root, 'agent', 'npm test'),
+      // The test run's PostToolUse: it passed and changed nothing, so it is bound to the tree it ran on.
+      JSON.stringify({ ...JSON.parse(claude.bash(root, 'agent', 'npm test')), hook_event_name: 'PostToolUse', tool_response: { stdout: 'ok', stderr: '' } }),
       claude.bash(root, 'agent', 'git add -A && git commit -m legacy'),
     ]) {
       expect((await answerAgentHook('claude-code', input, options)).stdout).toBe('');
     }
     const result = await preCommit(root);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/R6 ORDER judged from the agent session agent: the tests ran/);
+    expect(result.out).toMatch(/R6 ORDER judged from the agent session agent: the required commands passed on this tree/);
   });
 });

@@ -5,7 +5,8 @@ import { appendAudit, auditActionText } from './audit.js';
 import { contentFailures } from './content-failures.js';
 import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
-import { lastTestRun, testPattern } from './decide.js';
+import { replayedRound } from './decide.js';
+import { stagedTreeIdentity } from './tree-identity.js';
 import type { CheckActions } from './decide.js';
 import { latestSessionState } from './session-state.js';
 import type { SessionState } from './session-state.js';
@@ -55,38 +56,39 @@ export interface PreCommitOptions {
 }
 
 type OrderVerdict =
-  { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failure: CheckResult | undefined; readonly note: string };
+  { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failures: readonly CheckResult[]; readonly note: string };
 
 /**
- * R6 from what the agent gate saw: the most recent session state of the repository says whether
- * the tests ran (and did not fail) after the agent's last change. Without any session state the
- * order cannot be known from a staged tree, and the output says it was not judged.
+ * The order and requires rules (R6, "lint and type-check before committing") from what the agent
+ * gate saw: the most recent session record says which required commands passed, and on which tree
+ * (tree-identity.ts). A run counts only when it passed on exactly the tree being committed, so a
+ * file changed after the run, or one the run saw that the commit leaves out, refuses the commit
+ * until it runs again. Without any session record the order cannot be known from a staged tree,
+ * and the output says it was not judged. Shared with the reference-transaction hook.
  */
-function judgeOrder(rulebook: Rulebook, latest: ReturnType<typeof latestSessionState>): OrderVerdict | undefined {
-  const rule = rulebook.rules.find((candidate) => candidate.check.kind === 'order');
-  if (rule === undefined || rule.check.kind !== 'order') return undefined;
-  const label = `${rule.id} ${rule.name}`;
+export async function judgeCommitOrder(
+  rulebook: Rulebook,
+  latest: ReturnType<typeof latestSessionState>,
+  checkActions: CheckActions,
+  committedTree: () => string,
+): Promise<OrderVerdict | undefined> {
+  const rules = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  if (rules.length === 0) return undefined;
+  const labels = rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
   if (latest === undefined) {
     return {
       judged: false,
-      note: `${label} not judged: no agent session was seen by the gate here, and the order of test runs and commits cannot be read from staged changes.`,
+      note: `${labels} not judged: no agent session was seen by the gate here, and which commands passed on this tree cannot be read from staged changes.`,
     };
   }
-  const { state } = latest;
+  const replay = replayedRound(latest.state, committedTree());
+  const actions: Action[] = [...replay.actions, { type: 'commit', message: 'the commit being made' }];
+  const results = await checkActions(actions, [], { ...rulebook, rules }, replay.observed);
+  const failures = results
+    .filter((result) => !result.ok && result.actionIndex === actions.length - 1)
+    .map((result) => ({ ...result, actionIndex: 0, detail: `${result.rule} ${result.name}: ${result.detail}` }));
   const from = `judged from the agent session ${latest.session}${latest.warning === undefined ? '' : ` (${latest.warning})`}`;
-  const fail = (sentence: string): OrderVerdict => ({
-    judged: true,
-    failure: { rule: rule.id, name: rule.name, actionIndex: 0, ok: false, detail: `${label}: ${sentence}` },
-    note: `${label} ${from}.`,
-  });
-  const last = lastTestRun(state, testPattern(rulebook));
-  if (last === undefined)
-    return fail(
-      `the commit comes after the agent's last change with no test run in between; run ${rule.check.example} after your last change and before committing.`,
-    );
-  if (last.failed !== undefined)
-    return fail(`the last test run (\`${last.cmd}\`) did not pass (${last.failed}); fix the tests and run ${rule.check.example} again before committing.`);
-  return { judged: true, failure: undefined, note: `${label} ${from}: the tests ran after the last change.` };
+  return { judged: true, failures, note: failures.length === 0 ? `${labels} ${from}: the required commands passed on this tree.` : `${labels} ${from}.` };
 }
 
 /**
@@ -114,11 +116,11 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
     const latest = latestSessionState(options.root);
-    const order = judgeOrder(rulebook, latest);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
+    const order = await judgeCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args) => gitOutput(options.root, [...args])));
     const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook);
-    if (order?.judged === true && order.failure !== undefined) failures.push(order.failure);
+    if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;
     if (failures.length > 0) {
       const rules = [...new Set(failures.map((failure) => failure.rule))];
@@ -134,7 +136,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       const lines = [`holdfast: commit refused, ${failures.length} violation${failures.length === 1 ? '' : 's'} in the staged changes:`];
       for (const failure of failures) lines.push(`  ${failure.detail}`);
       if (orderNote !== '') lines.push(orderNote);
-      lines.push('Fix the staged files (and run the tests after the last change), then commit again.');
+      lines.push('Fix the staged files (and run the required commands on exactly what you commit), then commit again.');
       return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
     }
     await appendAudit(options.root, {

@@ -7,6 +7,8 @@ import { hookEntryPath } from './hook-command.js';
 import { installGate } from './install.js';
 import { commitFiles, git, gitRun, gitTestEnv, projectRepo, writeFiles } from './test-support/git-repo.js';
 import type { GitResult } from './test-support/git-repo.js';
+import { saveSessionState } from './session-state.js';
+import { workTreeIdentity } from './tree-identity.js';
 
 const LOGGED = 'export const orders = 1;\nconsole.log(orders);\n';
 
@@ -150,6 +152,41 @@ describe('reference-transaction hook: what it lets through', () => {
     expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/bin\/sh\n# >>> holdfast gate >>>[\s\S]*# <<< holdfast gate <<<\ncat >> /);
     git(project, 'branch', 'other');
     expect(readFileSync(join(project, 'theirs.log'), 'utf8')).toMatch(/^0{40} [0-9a-f]{40} refs\/heads\/other$/m);
+  });
+});
+
+describe('reference-transaction hook: order and requires rules on a commit made here', () => {
+  it('refuses a --no-verify commit of a tree the tests did not pass on, and lets the tested tree through', () => {
+    const project = projectRepo();
+    installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+    const tested = () => saveSessionState(project, 'agent', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(project) }] });
+    writeFiles(project, { 'src/orders.ts': 'export const orders = 2;\n' });
+    git(project, 'add', '-A');
+    tested();
+    const allowed = gitRun(project, ['commit', '-q', '--no-verify', '-m', 'tested'], { env: gitTestEnv() });
+    expect(allowed.stderr).toBe('');
+    expect(git(project, 'log', '-1', '--format=%s')).toBe('tested');
+    writeFiles(project, { 'src/orders.ts': 'export const orders = 3;\n' });
+    const before = refValue(project, 'HEAD');
+    const refused = gitRun(project, ['commit', '-q', '--no-verify', '-am', 'untested'], { env: gitTestEnv() });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/R6 ORDER: .*passed on another tree than the one being committed/);
+    expect(refValue(project, 'HEAD')).toBe(before);
+    tested();
+    expect(gitRun(project, ['commit', '-q', '--no-verify', '-am', 'tested again'], { env: gitTestEnv() }).status).toBe(0);
+    expect(git(project, 'log', '-1', '--format=%s')).toBe('tested again');
+  });
+
+  it('leaves a commit brought from elsewhere to the content rules: a fetched clean commit merged by fast-forward', () => {
+    const w = world(true);
+    saveSessionState(w.project, 'agent', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(w.project) }] });
+    git(w.other, 'checkout', '-q', 'main');
+    const clean = commitFiles(w.other, { 'src/billing.ts': 'export const billing = 1;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
+    git(w.other, 'push', '-q', 'origin', 'main');
+    git(w.project, 'fetch', '-q', 'origin');
+    const merged = gitRun(w.project, ['merge', '-q', '--ff-only', 'origin/main'], { env: gitTestEnv() });
+    expect(merged.stderr).toBe('');
+    expect(refValue(w.project, 'refs/heads/main')).toBe(clean);
   });
 });
 

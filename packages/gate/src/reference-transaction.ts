@@ -7,7 +7,9 @@ import { contentFailures } from './content-failures.js';
 import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { CheckActions } from './decide.js';
-import { knownToExist } from './pre-commit.js';
+import { judgeCommitOrder, knownToExist } from './pre-commit.js';
+import { hasCommitOrderRules } from './decide.js';
+import { treeIdentity } from './tree-identity.js';
 import { latestSessionState } from './session-state.js';
 
 /** One line of the reference-transaction hook's stdin: `<old-value> SP <new-value> SP <ref-name>`. */
@@ -93,6 +95,28 @@ export function hookRepositoryRoot(reader: GitReader): string {
   return basename(gitDir) === '.git' ? dirname(gitDir) : gitDir;
 }
 
+/**
+ * The commit this transaction makes on the checked-out branch (or a detached HEAD), when it is one
+ * commit made here: a single new non-merge commit that no remote-tracking ref holds, as `git commit`
+ * (with or without `--no-verify`), `commit --amend`, `commit-tree` + `update-ref`, a one-commit
+ * cherry-pick or revert make. Its tree is judged by the order and requires rules like a commit in the
+ * pre-commit hook. Commits brought from elsewhere (a pull, a fetch then merge) and moves of several
+ * commits at once (a rebase) are not: no local run could have passed on each of their trees first.
+ */
+export function commitMadeHere(
+  reader: GitReader,
+  updates: readonly RefUpdate[],
+  commits: readonly { commit: string; parents: string[] }[],
+): string | undefined {
+  const [only, ...more] = commits;
+  if (only === undefined || more.length > 0 || only.parents.length > 1) return undefined;
+  const head = tryReadGit(reader, ['symbolic-ref', '-q', 'HEAD'])?.toString('utf8').trim();
+  const onHead = updates.some((update) => (update.ref === 'HEAD' || update.ref === head) && update.newValue === only.commit);
+  if (!onHead) return undefined;
+  const remote = tryReadGit(reader, ['for-each-ref', '--count=1', '--contains', only.commit, '--format=%(refname)', 'refs/remotes/'])?.toString('utf8').trim();
+  return remote === undefined || remote !== '' ? undefined : only.commit;
+}
+
 export interface ReferenceTransactionOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -111,8 +135,9 @@ function short(commit: string): string {
  * is judged on its own change (against its parent; a merge on what it wrote itself) by the same
  * judgement as the pre-commit gate, and one broken rule refuses the whole transaction (exit 1), so
  * no ref moves: merge, cherry-pick, am, revert, rebase, pull, stash, update-ref, a push into this
- * repository. `--no-verify` does not skip this hook. Order rules (R6) need a session and are left to
- * the pre-commit gate. Any internal error refuses too.
+ * repository. `--no-verify` does not skip this hook. The order and requires rules are judged for a
+ * commit made here on the checked-out branch (commitMadeHere), against the same session record and
+ * tree identity as the pre-commit gate. Any internal error refuses too.
  */
 export async function answerReferenceTransaction(options: ReferenceTransactionOptions): Promise<HookAnswer> {
   const reader: GitReader = { cwd: options.cwd, env: options.env };
@@ -148,6 +173,24 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
         decision: 'deny',
         detail: failures.map((failure) => failure.detail).join(' | '),
       });
+    }
+    const made = commitMadeHere(reader, updates, commits);
+    if (made !== undefined && hasCommitOrderRules(rulebook)) {
+      const order = await judgeCommitOrder(rulebook, latestSessionState(root), checkActions, () =>
+        treeIdentity((args) => readGit(reader, [...args]), `${made}^{tree}`),
+      );
+      if (order?.judged === true && order.failures.length > 0) {
+        const subject = readGit(reader, ['log', '-1', '--format=%s', made, '--']).toString('utf8').trim();
+        refused.push(`  commit ${short(made)} "${subject}":`, ...order.failures.map((failure) => `    ${failure.detail}`), `    ${order.note}`);
+        await appendAudit(root, {
+          ...entry,
+          action: `commit ${made}`,
+          rule: order.failures[0]?.rule ?? null,
+          name: order.failures[0]?.name,
+          decision: 'deny',
+          detail: order.failures.map((failure) => failure.detail).join(' | '),
+        });
+      }
     }
     const refs = updates.filter((update) => isJudgedRef(update.ref)).map((update) => update.ref);
     if (refused.length === 0) return { stdout: '', stderr: '', exitCode: 0 };

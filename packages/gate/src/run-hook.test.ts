@@ -9,7 +9,7 @@ import { loadRulesEngine } from './rules-engine.js';
 import { answerAgentHook } from './run-hook.js';
 import type { AgentHook, HookOptions } from './run-hook.js';
 import { loadSessionState } from './session-state.js';
-import { claude, claudeEvent, codex } from './test-support/payloads.js';
+import { claude, claudeBashPassed, claudeEvent, codex } from './test-support/payloads.js';
 
 // Built at run time so the repository never holds a literal that secret scanners flag.
 const awsKeyId = ['AKIA', 'QYLPMN5HFIQR7XYZ'].join('');
@@ -125,10 +125,12 @@ describe('R3 over the session', () => {
     await hook('claude-code', claude.write(root, 'c', 'src/features/refunds.ts', MODULE));
     writeFileSync(join(root, 'src', 'features', 'refunds.ts'), MODULE);
     await hook('claude-code', claude.bash(root, 'c', 'npm test'));
+    await hook('claude-code', claudeBashPassed(root, 'c', 'npm test'));
     const reason = denial(await hook('claude-code', claude.bash(root, 'c', 'git add -A && git commit -m refunds')));
     expect(reason).toMatch(/R3 TESTS: write to "src\/features\/refunds\.ts" creates a new module with no test.*committing without it/);
     await hook('claude-code', claude.write(root, 'c', 'src/features/refunds.test.ts', 'import "./refunds";\n'));
     await hook('claude-code', claude.bash(root, 'c', 'npm test'));
+    await hook('claude-code', claudeBashPassed(root, 'c', 'npm test'));
     expect((await hook('claude-code', claude.bash(root, 'c', 'git add -A && git commit -m refunds'))).stdout).toBe('');
     expect(loadSessionState(root, 'c').state.created).toEqual([]);
   });

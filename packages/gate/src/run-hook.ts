@@ -9,7 +9,8 @@ import type { HookAnswer } from './hook-answer.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
-import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns } from './decide.js';
+import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from './decide.js';
+import { workTreeIdentity } from './tree-identity.js';
 import { judgeChangesWith } from './judge-changes.js';
 import { judgeAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from './outside-judgement.js';
 import type { OutsideFinding } from './outside-judgement.js';
@@ -114,6 +115,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
         state: loaded.state,
         project: projectOnDisk(project.realRoot),
         gateFindings: tamperFindings(actions, project, places),
+        committedTree: () => workTreeIdentity(call!.cwd),
       },
     );
     const notesText = [describePathNotes(notes), loaded.warning === undefined ? '' : `(${loaded.warning})`].filter((note) => note !== '');
@@ -349,6 +351,9 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
     const loaded = await judges;
     return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
   };
+  const shellSession =
+    typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name) ? event.raw.session_id : undefined;
+  let checked = false;
   try {
     const answer = await answerPostToolUse(agent, input, {
       env: options.env,
@@ -361,22 +366,46 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
         const loaded = loadSessionState(at, session);
         saveSessionState(at, session, nextSessionState(loaded.state, kept, projectOnDisk(at)));
       },
+      onChecked: (_at, _session, treeFound) => {
+        checked = true;
+        if (shellSession !== undefined) recordShellOutcome(root, shellSession, event, shellOutcome(agent, event), treeFound);
+      },
     });
-    if (typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name)) {
-      recordShellOutcome(root, event.raw.session_id, event, shellOutcome(agent, event));
-    }
+    if (shellSession !== undefined && !checked)
+      recordShellOutcome(root, shellSession, event, shellOutcome(agent, event), undefined, 'the gate could not check what its call changed');
     return answer;
   } catch (error) {
     return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
   }
 }
 
-/** A shell call that failed: its commands count as failed runs (a test run among them did not pass). */
-function recordShellOutcome(root: string, session: string, event: HookEvent, outcome: ShellOutcome): void {
-  if (!outcome.failed) return;
+/**
+ * How a shell call ended, into the session's runs: a call that failed makes its commands failed runs
+ * (a test run among them did not pass); one that passed binds them to the tree it found, when it left
+ * that tree as it was (`treeFound`), so a commit counts them only for exactly that tree.
+ */
+function recordShellOutcome(
+  root: string,
+  session: string,
+  event: HookEvent,
+  outcome: ShellOutcome,
+  treeFound: (() => string) | undefined,
+  unboundWhy?: string,
+): void {
   const input = event.raw.tool_input;
-  const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  // Codex may send the argv form (`["bash", "-lc", "npm test"]`): its words hold the commands.
+  const command = Array.isArray(given) && given.every((word) => typeof word === 'string') ? given.join(' ') : given;
   if (typeof command !== 'string') return;
   const { state } = loadSessionState(root, session);
-  if (state.runs.some((run) => command.includes(run.cmd))) saveSessionState(root, session, withFailedRuns(state, command, outcome.ending));
+  if (!state.runs.some((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined)) return;
+  if (outcome.failed) return saveSessionState(root, session, withFailedRuns(state, command, outcome.ending));
+  let tree: string | undefined;
+  let why = unboundWhy;
+  try {
+    tree = treeFound?.();
+  } catch (error) {
+    why = `the tree it ran on could not be read (${(error as Error).message})`;
+  }
+  saveSessionState(root, session, withPassedRuns(state, command, tree, why));
 }

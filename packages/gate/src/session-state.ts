@@ -22,10 +22,18 @@ export interface SessionState {
   readonly runs: readonly SessionRun[];
 }
 
-/** A command the session ran; `failed` says how it ended when a hook saw it fail ("exit code 3"). */
+/**
+ * A command the session ran; `failed` says how it ended when a hook saw it fail ("exit code 3").
+ * `tree` is the identity of the work tree it passed on (tree-identity.ts), set when the hook after
+ * the call saw it end with exit 0 and leave the tree as it found it; `unbound` says why a run that
+ * passed has no tree (it changed files while it ran). A required command counts at a commit only
+ * when its `tree` is the committed tree's.
+ */
 export interface SessionRun {
   readonly cmd: string;
   readonly failed?: string | undefined;
+  readonly tree?: string | undefined;
+  readonly unbound?: string | undefined;
 }
 
 /** The most commands kept: a test run further back than this counts as not run (a commit then needs a fresh one). */
@@ -74,11 +82,20 @@ function readRuns(value: unknown): SessionRun[] | null {
   const runs: SessionRun[] = [];
   for (const entry of value) {
     if (typeof entry !== 'object' || entry === null) return null;
-    const { cmd, failed } = entry as Record<string, unknown>;
-    if (typeof cmd !== 'string' || (failed !== undefined && typeof failed !== 'string')) return null;
-    runs.push(failed === undefined ? { cmd } : { cmd, failed });
+    const { cmd, failed, tree, unbound } = entry as Record<string, unknown>;
+    if (typeof cmd !== 'string' || !optionalString(failed) || !optionalString(tree) || !optionalString(unbound)) return null;
+    runs.push({
+      cmd,
+      ...(failed === undefined ? {} : { failed: failed as string }),
+      ...(tree === undefined ? {} : { tree: tree as string }),
+      ...(unbound === undefined ? {} : { unbound: unbound as string }),
+    });
   }
   return runs;
+}
+
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
 }
 
 /** A state written by an earlier holdfast kept only the last test run (and whether it failed). */

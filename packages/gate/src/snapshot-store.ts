@@ -360,3 +360,18 @@ export function hookSettings(root: string, blob: string): string[] {
     .filter((entry) => /^(?:core\.hookspath|core\.fsmonitor|include\.|includeif\.|hook\.)/i.test(entry))
     .sort();
 }
+
+/**
+ * The work tree's tree now, added to a copy of the store's index that is dropped afterwards: the
+ * store's own index (the work tree as the last checked call left it) stays as it was, so changes
+ * made between calls are still found by the next call's check.
+ */
+export function workTreeTreeAside(root: string): string {
+  const store = snapshotStorePath(root);
+  const working = addWorkTreeOrRehash(root, store, join(store, 'index'));
+  try {
+    return writeTree(root, store, working);
+  } finally {
+    removeFile(working);
+  }
+}

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 /**
  * Hook events as the agents send them, built from the public hook documentation: Claude Code's
  * PreToolUse input (session_id, transcript_path, cwd, permission_mode, hook_event_name, tool_name,
@@ -53,3 +54,26 @@ export const codex = {
   bash: (root: string, session: string, command: string | string[]) => codexEvent(root, session, 'Bash', command),
   applyPatch: (root: string, session: string, patch: string) => codexEvent(root, session, 'apply_patch', patch),
 };
+
+/** The PostToolUse Claude Code sends once a Bash call ended with exit 0, paired with its PreToolUse by tool_use_id. */
+export function claudeBashPassed(root: string, session: string, command: string): string {
+  return JSON.stringify({
+    ...JSON.parse(claude.bash(root, session, command)),
+    hook_event_name: 'PostToolUse',
+    tool_response: { stdout: '', stderr: '', interrupted: false },
+  });
+}
+
+/** Codex's PostToolUse for a shell call that exited 0: its status is in the session log the event names, written here. */
+export function codexBashPassed(root: string, session: string, command: string | string[], log: string): string {
+  const event = JSON.parse(codex.bash(root, session, command)) as { tool_use_id: string };
+  const item = {
+    type: 'CommandExecution',
+    id: event.tool_use_id,
+    command: Array.isArray(command) ? command : ['/bin/bash', '-lc', command],
+    status: 'completed',
+    exit_code: 0,
+  };
+  writeFileSync(log, `${JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item } })}\n`);
+  return JSON.stringify({ ...event, hook_event_name: 'PostToolUse', transcript_path: log, tool_response: 'output' });
+}

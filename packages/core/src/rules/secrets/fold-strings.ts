@@ -10,7 +10,7 @@ import type { SgNode, SgRoot } from '@ast-grep/napi';
  */
 
 /** How an expression put its string together, for the finding's wording. */
-export type FoldForm = 'concatenation' | 'join' | 'template' | 'escapes';
+export type FoldForm = 'concatenation' | 'join' | 'template' | 'escapes' | 'char-codes';
 
 /** One string expression whose value is known before the program runs. */
 export interface FoldedString {

@@ -1,6 +1,7 @@
 import { decodeLiterals } from './encoded-literals.js';
 import type { DecodedLiteral } from './encoded-literals.js';
 import { foldConstantStrings, mayFold } from './fold-strings.js';
+import { foldCharCodes, foldLiteralRuns } from './fold-literal-runs.js';
 import type { FoldForm } from './fold-strings.js';
 import { findGenericSecrets } from './generic-detector.js';
 import { findPrivateKeyBlocks } from './private-key-detector.js';
@@ -93,6 +94,7 @@ const FOLD_WORDING: Readonly<Record<FoldForm, string>> = {
   join: 'joined from a literal array',
   template: 'assembled in a template literal',
   escapes: 'written with escape sequences',
+  'char-codes': 'made from character codes',
 };
 
 /** Separates segments: no detector's pattern reads across a NUL between line ends. */
@@ -104,7 +106,9 @@ const SEPARATOR = '\n\u0000\n';
  * for each, so each costs one more scan at most.
  */
 async function detectDerived(content: string, filePath: string, options: SecretScanOptions, foldAs: string): Promise<Tiers> {
-  const folds = mayFold(content, foldAs) ? foldConstantStrings(content, foldAs) : [];
+  const parsed = mayFold(content, foldAs) ? foldConstantStrings(content, foldAs) : [];
+  const read = [...foldLiteralRuns(content, foldAs), ...foldCharCodes(content)];
+  const folds = read.length === 0 ? parsed : [...parsed, ...read].sort((left, right) => left.start - right.start);
   const decoded: { literal: DecodedLiteral; start: number; end: number; label: (detector: string) => string }[] = [];
   for (const literal of decodeLiterals(content))
     decoded.push({ literal, start: literal.start, end: literal.end, label: (detector) => `${literal.encoding}-encoded ${detector}` });

@@ -84,7 +84,7 @@ async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<strin
  * One arm of an agent round: the harness works on the ticket in its own repository until it stops,
  * a limit stops it or the run is cancelled. Then the figures are read from what is there: the
  * gate's audit log (the tool-call timeline), the repository (violations that landed, in every
- * commit and in the work tree) and the repository's own tests (task done).
+ * commit and in the work tree) and the task's hidden acceptance tests, added after the arm (task done).
  */
 export async function runAgentArm(options: AgentArmOptions): Promise<{ result: ArmResult; secrets: string[] }> {
   const { target, arm, rulebook } = options;
@@ -141,17 +141,19 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     const timeline = readArmAudit(repo.workDir, { testPattern: testPattern(rulebook) });
     // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
     const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
+    // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
+    const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
     const taskDone =
       options.signal?.aborted === true
         ? undefined
         : await checkTaskDone({
+            acceptance: options.task.acceptance,
             workDir: repo.workDir,
             homeDir: repo.homeDir,
             isolation: options.isolation,
             timeoutMs: options.taskCheckTimeoutMs,
             ...(options.signal !== undefined ? { signal: options.signal } : {}),
           });
-    const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
     const session: Session = {
       mode: 'agent',
       calls: timeline.calls,

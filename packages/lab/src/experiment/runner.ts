@@ -1,38 +1,22 @@
 import { setMaxListeners } from 'node:events';
 import { InputError } from '@holdfast/core/contract';
-import type {
-  ArmResult,
-  Generation,
-  RunConfig,
-  RunEndEvent,
-  RunEvent,
-  RunEventInput,
-  Rulebook,
-  TargetInfo,
-  TaskInfo,
-  Timers,
-  Totals,
-} from '@holdfast/core/contract';
+import type { ArmResult, RunConfig, RunEndEvent, RunEvent, RunEventInput, Rulebook, TargetInfo, TaskInfo, Timers, Totals } from '@holdfast/core/contract';
 import type { AgentHarness, AgentRounds, AgentRoundsOptions } from './agent/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
-import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS, isReplyTooLarge } from '../models/index.js';
+import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { ParsedReply, Recheck } from '@holdfast/core/contract';
-import { checkActions, manifestOf, observedRuns, renderRulebook } from '@holdfast/core/rules';
-import { truncatedReply } from '@holdfast/core/reply';
+import type { Recheck } from '@holdfast/core/contract';
+import { checkActions, renderRulebook } from '@holdfast/core/rules';
 import { failedTargets } from '../report/index.js';
 import { TotalsTally } from '../store/index.js';
-import { decideWithDeadline } from './approvals.js';
-import { judgeReplyHere } from './reply-check/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
 import type { Approver } from './approvals.js';
-import { blockWhileLanding, errorArm, holdArm, noOpWhenNothingLanded, tellArm } from './arm.js';
-import { armAfterFailedLanding } from './landing-failure.js';
-import type { CommitGate } from './arm.js';
-import type { Lander, Landing, OpenLander } from './lander.js';
+import { errorArm, noOpWhenNothingLanded } from './arm.js';
+import type { Lander, OpenLander } from './lander.js';
 import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
 import { loopTask } from './loop/loop-prompt.js';
 import { buildMessages } from './prompt.js';
+import { planArms } from './plan-arm.js';
 
 /** What the runner needs of a model adapter: `generate` (plan mode), and `converse` for loop mode. */
 export type ExperimentModel = Pick<ModelAdapter, 'generate'> & Partial<Pick<ModelAdapter, 'converse'>>;
@@ -113,12 +97,6 @@ export interface ExperimentOutcome {
 
 export const DEFAULT_MAX_TOKENS = 8_000;
 
-/** An arm decided from the checks, with the reply it was decided from (absent when the model call failed). */
-interface DecidedArm {
-  readonly result: ArmResult;
-  readonly parsed?: ParsedReply;
-}
-
 /** Round ids are deterministic so a resumed run can tell which rounds are missing. */
 function resultOf(event: RunEvent, fallback: ArmResult): ArmResult {
   return event.type === 'arm-end' ? event.result : fallback;
@@ -168,6 +146,42 @@ export function runStartDraft(
   };
 }
 
+/** What the run's mode needs before its first event: agent rounds, loop workspaces or a lander; each refuses without isolation. */
+async function openModes(options: ExperimentOptions): Promise<{ agentRounds?: AgentRounds; loop?: LoopWorkspaces; lander?: Lander }> {
+  const mode = options.config.mode ?? 'plan';
+  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
+  if (mode === 'agent') {
+    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
+    if (missing.length > 0) {
+      throw new InputError(
+        'E_TARGET_KIND',
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
+      );
+    }
+    const { createAgentRounds } = await import('./agent/index.js');
+    const agentRounds = await createAgentRounds({
+      rulebook: options.rulebook,
+      ...options.agent,
+      ...(options.sandbox?.isolation !== undefined ? { isolation: options.sandbox.isolation } : {}),
+      ...(options.sandbox?.allowUnisolated !== undefined ? { allowUnisolated: options.sandbox.allowUnisolated } : {}),
+    });
+    return { agentRounds };
+  }
+  if (mode === 'loop') {
+    const { openLoopWorkspaces } = await import('./loop/loop-workspace.js');
+    return { loop: await openLoopWorkspaces({ rulebook: options.rulebook, ...options.sandbox }) };
+  }
+  if (options.config.sandbox && mode === 'plan') {
+    if (options.openLander === undefined)
+      throw new InputError(
+        'E_LANDER',
+        'the run config asks for a sandbox (config.sandbox), but the run was given no lander (openLander) to land its actions in.',
+      );
+    return { lander: await options.openLander(options.rulebook) };
+  }
+  return {};
+}
+
 /**
  * Runs targets × tasks × repetitions with a bounded pool. Each round asks the model twice, as two
  * separate generations with the identical prompt; the told arm applies everything and the held
@@ -207,40 +221,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   };
   let approvalCounter = 0;
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
+  const { decideArm, judgeLanding } = planArms({ options, signal, maxTokens, messagesFor, nextApprovalId, now, tasksById, targetsById, describeError });
 
-  const mode = options.config.mode ?? 'plan';
-  // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
-  let agentRounds: AgentRounds | undefined;
-  if (mode === 'agent') {
-    const missing = options.targets.filter((target) => target.harness === undefined && options.config.targets.includes(target.info.id));
-    if (missing.length > 0) {
-      throw new InputError(
-        'E_TARGET_KIND',
-        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
-      );
-    }
-    const { createAgentRounds } = await import('./agent/index.js');
-    agentRounds = await createAgentRounds({
-      rulebook: options.rulebook,
-      ...options.agent,
-      ...(options.sandbox?.isolation !== undefined ? { isolation: options.sandbox.isolation } : {}),
-      ...(options.sandbox?.allowUnisolated !== undefined ? { allowUnisolated: options.sandbox.allowUnisolated } : {}),
-    });
-  }
-  let loop: LoopWorkspaces | undefined;
-  if (mode === 'loop') {
-    const { openLoopWorkspaces } = await import('./loop/loop-workspace.js');
-    loop = await openLoopWorkspaces({ rulebook: options.rulebook, ...options.sandbox });
-  }
-  let lander: Lander | undefined;
-  if (options.config.sandbox && mode === 'plan') {
-    if (options.openLander === undefined)
-      throw new InputError(
-        'E_LANDER',
-        'the run config asks for a sandbox (config.sandbox), but the run was given no lander (openLander) to land its actions in.',
-      );
-    lander = await options.openLander(options.rulebook);
-  }
+  const { agentRounds, loop, lander } = await openModes(options);
   const isolation = lander?.isolation ?? loop?.isolation ?? agentRounds?.isolation;
 
   if (options.emitStart !== false) {
@@ -340,105 +323,6 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     }
   }
 
-  async function judgeLanding(decided: DecidedArm, landing: Landing, files: readonly string[], content: Readonly<Record<string, string>>): Promise<ArmResult> {
-    if (landing.failure !== undefined) return armAfterFailedLanding(decided.result, { ...landing, failure: landing.failure });
-    const observed = observedRuns(landing.result.sandbox?.commands ?? []);
-    if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
-    const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed, (path) => content[path]);
-    if (decided.result.arm === 'held') {
-      return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
-    }
-    const relabelled = tellArm({
-      parsed: decided.parsed,
-      checks,
-      ...(decided.result.generation !== undefined ? { generation: decided.result.generation } : {}),
-    });
-    return {
-      ...relabelled,
-      actions: relabelled.actions.map((outcome, index) => {
-        const landed = landing.result.actions[index]?.landed;
-        return landed !== undefined ? { ...outcome, landed } : outcome;
-      }),
-      ...(landing.result.sandbox !== undefined ? { sandbox: landing.result.sandbox } : {}),
-    };
-  }
-
-  async function decideArm(round: RoundSpec, arm: 'told' | 'held'): Promise<DecidedArm | undefined> {
-    const task = tasksById.get(round.task)!;
-    const target = targetsById.get(round.target)!;
-    let generation: Generation;
-    try {
-      const reply = await target.model.generate({
-        messages: messagesFor(task),
-        maxTokens,
-        temperature: options.config.temperature,
-        signal,
-        key: { task: round.task, rep: round.rep, arm },
-      });
-      generation = {
-        raw: reply.text,
-        ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}),
-        usage: reply.usage,
-        ...(reply.finishReason !== undefined ? { finishReason: reply.finishReason } : {}),
-        latencyMs: reply.latencyMs,
-        attempts: reply.attempts,
-      };
-    } catch (error) {
-      if (signal.aborted) return undefined;
-      if (isReplyTooLarge(error)) return tooLargeArm(arm, error.message);
-      return { result: errorArm(arm, describeError(error)) };
-    }
-    // Only the manifests' text crosses into the judge worker (the dependency kind compares them); the rest is not read.
-    const manifests = Object.fromEntries(Object.entries(task.files).filter(([path]) => manifestOf(path) !== undefined));
-    // A reply cut at the token limit is not read at all: half a plan would be judged as the whole one.
-    const truncated = truncatedReply(generation.finishReason);
-    const { parsed, checks } =
-      truncated !== undefined
-        ? { parsed: truncated, checks: [] }
-        : await (options.judgeReply ?? judgeReplyHere)(generation.raw, Object.keys(task.files), options.rulebook, manifests);
-    if (arm === 'told') return { result: tellArm({ parsed, checks, generation }), parsed };
-    const approver = options.approver;
-    const gate: CommitGate | undefined =
-      approver === undefined
-        ? undefined
-        : async (commit, files) => {
-            const approvalId = nextApprovalId();
-            const deadline = new Date(now().getTime() + options.config.approvalTimeoutMs);
-            await options.emit({
-              ...base,
-              ...round,
-              type: 'approval-request',
-              time: time(),
-              approvalId,
-              arm: 'held',
-              message: commit.message,
-              files: [...files],
-              deadline: deadline.toISOString(),
-            });
-            const answer = await decideWithDeadline(
-              approver,
-              { ...round, approvalId, message: commit.message, files, deadline },
-              options.config.approvalTimeoutMs,
-              signal,
-              options.timers,
-            );
-            await options.emit({ ...base, ...round, type: 'approval-end', time: time(), approvalId, ...answer });
-            return answer;
-          };
-    const result = await holdArm({ parsed, checks, generation }, gate);
-    // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
-    if (signal.aborted && result.verdict === 'refused') return undefined;
-    return { result, parsed };
-  }
-
-  /** A reply cut off at its size cap is the model's output and cannot be read: `unparseable`, too large, never an error. */
-  async function tooLargeArm(arm: 'told' | 'held', message: string): Promise<DecidedArm> {
-    const parsed: ParsedReply = { kind: 'unparseable', reason: `too large: ${message}` };
-    const generation: Generation = { raw: '', usage: {}, finishReason: 'too-large', latencyMs: 0, attempts: 1 };
-    const input = { parsed, checks: [], generation };
-    return { result: arm === 'told' ? tellArm(input) : await holdArm(input), parsed };
-  }
-
   async function runRound(round: RoundSpec): Promise<void> {
     await options.emit({ ...base, ...round, type: 'round-start', time: time() });
     const [told, held] = await Promise.all([runArm(round, 'told'), runArm(round, 'held')]);
@@ -485,9 +369,27 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await loop?.dispose();
   }
 
+  return endRun(options, { failure, roundsRun, queued: queue.length, finished, finishedTargets, aborted: signal.aborted, time });
+}
+
+interface RunEnding {
+  readonly failure: unknown;
+  readonly roundsRun: number;
+  readonly queued: number;
+  /** Finished rounds, counted as they end (not kept): enough to tell a target whose every call failed. */
+  readonly finished: TotalsTally;
+  readonly finishedTargets: ReadonlySet<string>;
+  readonly aborted: boolean;
+  readonly time: () => string;
+}
+
+/** The run's last events (totals, run-end) and its outcome: an outage of every target is a failed run, not a result. */
+async function endRun(options: ExperimentOptions, ending: RunEnding): Promise<ExperimentOutcome> {
+  const { failure, roundsRun, finished, time } = ending;
+  const base = { runId: options.runId };
   if (options.emitEnd === false) {
     if (failure !== undefined) throw failure;
-    return { status: signal.aborted ? 'interrupted' : 'completed', roundsRun };
+    return { status: ending.aborted ? 'interrupted' : 'completed', roundsRun };
   }
   if (options.totals !== undefined) await options.emit({ ...base, type: 'totals', time: time(), totals: options.totals() });
   if (failure !== undefined) {
@@ -497,10 +399,10 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
   // A target whose every call failed measured nothing: an outage, not a result. All of them failed: the run failed.
   const failed = failedTargets(finished.totals());
-  const everyTargetFailed = !signal.aborted && failed.length > 0 && failed.length === finishedTargets.size;
-  const status = signal.aborted ? 'interrupted' : everyTargetFailed ? 'failed' : 'completed';
-  const reason = signal.aborted
-    ? `Interrupted after ${roundsRun} of ${queue.length} rounds.`
+  const everyTargetFailed = !ending.aborted && failed.length > 0 && failed.length === ending.finishedTargets.size;
+  const status = ending.aborted ? 'interrupted' : everyTargetFailed ? 'failed' : 'completed';
+  const reason = ending.aborted
+    ? `Interrupted after ${roundsRun} of ${ending.queued} rounds.`
     : everyTargetFailed
       ? failed.map((target) => `${target.target}: ${target.reason}`).join('; ')
       : undefined;

@@ -30,7 +30,8 @@ export const TaskFileSchema = z.strictObject({
   acceptance: z
     .strictObject({
       command: z.string().trim().min(1).default('npm test'),
-      tests: z.array(z.string().regex(/^(?!\/)(?!.*\.\.)[\w./-]+$/, 'a test path is relative to accept/, e.g. src/x.accept.test.ts')).min(1),
+      /** Empty: the command alone decides (a check that needs no hidden file, e.g. `npm run e2e`). */
+      tests: z.array(z.string().regex(/^(?!\/)(?!.*\.\.)[\w./-]+$/, 'a test path is relative to accept/, e.g. src/x.accept.test.ts')).default([]),
     })
     .optional(),
 });

@@ -20,3 +20,5 @@ export { detectTargets, LOCAL_OLLAMA_URL } from './detect-targets.js';
 export type { DetectOptions, FoundTarget } from './detect-targets.js';
 export { INIT_DIR, INIT_RULEBOOK, INIT_TASKS, initRepo, ticketTemplate } from './init-repo.js';
 export type { InitOptions, InitResult } from './init-repo.js';
+export { isTestPath, taskFromCommit, tryAcceptance, withoutHidden } from './commit-acceptance.js';
+export type { AcceptanceTrialOptions, CommitTask, CommitTaskOptions } from './commit-acceptance.js';

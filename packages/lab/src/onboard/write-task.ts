@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { REPO_DIR, TASK_FILE, parseTaskFile } from '../experiment/tasks.js';
+import { ACCEPT_DIR, REPO_DIR, TASK_FILE, parseTaskFile } from '../experiment/tasks.js';
+import type { Acceptance } from '../sandbox/index.js';
 import type { TaskFile } from '../experiment/tasks.js';
 import { OnboardError } from './onboard-error.js';
 import { snapshotRepo } from './repo-snapshot.js';
@@ -20,6 +21,8 @@ export interface NewTaskOptions extends SnapshotOptions {
   readonly snapshot?: RepoSnapshot;
   /** Extra comment lines for the top of task.yaml. */
   readonly note?: readonly string[];
+  /** The hidden acceptance check: its tests go to accept/ (and never to repo/), its command to task.yaml. */
+  readonly acceptance?: Acceptance;
 }
 
 export interface NewTask {
@@ -51,7 +54,7 @@ function describeSkipped(snapshot: RepoSnapshot): string[] {
   return [...counts.entries()].map(([reason, count]) => `${count} ${reason}`);
 }
 
-/** The task.yaml text: the four fields the loader reads, and where the repository came from as comments. */
+/** The task.yaml text: the fields the loader reads, and where the repository came from as comments. */
 function taskYaml(task: TaskFile, repoDir: string, snapshot: RepoSnapshot, note: readonly string[]): string {
   const skipped = describeSkipped(snapshot);
   const header = [
@@ -75,12 +78,26 @@ export async function writeTaskFromRepo(options: NewTaskOptions): Promise<NewTas
   const id = options.id ?? defaultTaskId(options.repoDir, snapshot.commit);
   const dir = join(options.outDir, id);
   const file = join(dir, TASK_FILE);
+  const acceptance = options.acceptance;
   const task = parseTaskFile(
-    stringify({ id, title: options.title ?? defaultTitle(options.ticket), ticket: `${options.ticket.trim()}\n`, tempts: [...options.tempts] }),
+    stringify({
+      id,
+      title: options.title ?? defaultTitle(options.ticket),
+      ticket: `${options.ticket.trim()}\n`,
+      tempts: [...options.tempts],
+      ...(acceptance !== undefined ? { acceptance: { command: acceptance.command, tests: Object.keys(acceptance.files) } } : {}),
+    }),
     file,
   );
   if (existsSync(dir)) throw new OnboardError('E_TASK_OUT', `${dir} already exists; pick another --id or --out, or delete it first.`);
+  for (const [path, content] of Object.entries(acceptance?.files ?? {})) {
+    const target = join(dir, ACCEPT_DIR, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+  }
   for (const [path, content] of Object.entries(snapshot.files)) {
+    // A hidden test is never visible to the agent, whatever the repository holds at that path.
+    if (acceptance !== undefined && Object.hasOwn(acceptance.files, path)) continue;
     // npm never packs a `.npmrc`, so a task stores it as `_npmrc` and the agent still sees `.npmrc`.
     const stored = basename(path) === '.npmrc' ? join(dirname(path), '_npmrc') : path;
     const target = join(dir, REPO_DIR, stored);

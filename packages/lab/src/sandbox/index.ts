@@ -18,3 +18,5 @@ export { detachSandbox, materialiseSandbox, removeSandbox, worktreeGitDir } from
 export type { SandboxRepo } from './materialise.js';
 export { snapshotNodeModules } from './node-modules-snapshot.js';
 export type { SnapshotStats } from './node-modules-snapshot.js';
+export { runAcceptance } from './acceptance.js';
+export type { Acceptance, AcceptanceRunOptions } from './acceptance.js';

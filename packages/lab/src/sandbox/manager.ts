@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Arm, LandRequest, Rulebook, TaskInfo } from '@holdfast/core/contract';
+import type { Arm, LandRequest, Rulebook, SandboxResult, TaskCheck, TaskInfo } from '@holdfast/core/contract';
+import { runAcceptance } from './acceptance.js';
 import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
 import type { BaseRepo } from './base-repo.js';
 import { sandboxAllowlist } from './command.js';
@@ -122,6 +123,7 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
   const allowlist = sandboxAllowlist(options.rulebook);
   const commandTimeoutMs = options.commandTimeoutMs ?? (options.rulebook.sandbox?.timeoutSeconds ?? 60) * 1000;
   const bases = new Map<string, Promise<BaseRepo>>();
+  const untouchedChecks = new Map<string, Promise<TaskCheck>>();
   const live = new Set<string>();
   let counter = 0;
   let disposed = false;
@@ -134,6 +136,75 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
       bases.set(task.id, base);
     }
     return base;
+  }
+
+  /** The task's acceptance check in the arm's repository as it was left; holdfast's command, so no allowlist. */
+  function acceptanceIn(repo: SandboxRepo, acceptance: NonNullable<TaskInfo['acceptance']>, signal?: AbortSignal): Promise<TaskCheck> {
+    // The hidden tests are written and a command runs: nothing may still be shared with the base.
+    detachSandbox(repo);
+    return runAcceptance({
+      acceptance,
+      workDir: repo.workDir,
+      homeDir: repo.homeDir,
+      isolation,
+      timeoutMs: commandTimeoutMs,
+      ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
+      ...(options.commandDeadline !== undefined ? { deadline: options.commandDeadline } : {}),
+      ...(signal !== undefined ? { signal } : {}),
+    });
+  }
+
+  /**
+   * An arm that landed nothing left the base as it is: its acceptance check is the untouched
+   * repository's, run once per task in a repository of its own, so such an arm is judged (not
+   * done), never left out of the done rate.
+   */
+  function untouchedCheck(task: TaskInfo, base: BaseRepo, acceptance: NonNullable<TaskInfo['acceptance']>): Promise<TaskCheck> {
+    let check = untouchedChecks.get(task.id);
+    if (check === undefined) {
+      counter += 1;
+      const dir = join(root, 'rounds', `${counter}-${safeName(task.id)}-untouched`);
+      live.add(dir);
+      check = (async () => {
+        try {
+          return await acceptanceIn(materialiseSandbox(base, dir), acceptance);
+        } finally {
+          removeSandbox(base, dir);
+          live.delete(dir);
+        }
+      })();
+      untouchedChecks.set(task.id, check);
+    }
+    return check;
+  }
+
+  async function landNothing(request: LandRequest): Promise<SandboxLanding> {
+    const acceptance = request.task.acceptance;
+    if (acceptance === undefined || request.result.verdict === 'error' || request.signal?.aborted === true) return { result: request.result };
+    let base: BaseRepo;
+    let taskDone: TaskCheck;
+    try {
+      base = await baseFor(request.task);
+      taskDone = await untouchedCheck(request.task, base, acceptance);
+    } catch {
+      // Not judged: the untouched repository could not be built or checked.
+      return { result: request.result };
+    }
+    const sandbox: SandboxResult = {
+      isolation: isolation.kind,
+      isolationDetail: isolation.detail,
+      baseCommit: base.commit,
+      commits: [],
+      diff: { text: '', truncated: false, bytes: 0 },
+      changedPaths: [],
+      commands: [],
+      refusedWrites: [],
+      taskDone: {
+        ...taskDone,
+        detail: `nothing landed, so this is the untouched repository's result${taskDone.detail !== undefined ? `: ${taskDone.detail}` : ''}`,
+      },
+    };
+    return { result: { ...request.result, sandbox } };
   }
 
   async function keep(repo: SandboxRepo, roundId: string, arm: Arm): Promise<string> {
@@ -167,7 +238,7 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
     liveCount: () => live.size,
     async land(request) {
       if (disposed) throw new SandboxError('E_SANDBOX_SETUP', 'the sandboxes of this run were already removed.');
-      if (request.result.actions.length === 0) return { result: request.result };
+      if (request.result.actions.length === 0) return landNothing(request);
       counter += 1;
       const dir = join(root, 'rounds', `${counter}-${safeName(request.roundId)}-${request.arm}`);
       let base: BaseRepo;
@@ -195,16 +266,25 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
           ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
         });
         const sandbox = landing.result.sandbox;
-        if (options.keepDir === undefined || sandbox === undefined) return landing;
+        if (sandbox === undefined) return landing;
         // An arm whose landing failed is kept too: it is the one a reviewer most needs to open.
-        let keptAt: string;
-        try {
-          keptAt = await keep(repo, request.roundId, request.arm);
-        } catch (error) {
-          if (landing.failure !== undefined) return landing;
-          throw error;
+        let keptAt: string | undefined;
+        if (options.keepDir !== undefined) {
+          try {
+            keptAt = await keep(repo, request.roundId, request.arm);
+          } catch (error) {
+            if (landing.failure === undefined) throw error;
+          }
         }
-        return { ...landing, result: { ...landing.result, sandbox: { ...sandbox, keptAt } } };
+        // Done is judged on what landed, after the arm; a landing that failed (or a cancelled run) is not judged.
+        const acceptance = request.task.acceptance;
+        const judged = acceptance !== undefined && landing.failure === undefined && request.signal?.aborted !== true;
+        const taskDone = judged ? await acceptanceIn(repo, acceptance, request.signal) : undefined;
+        if (keptAt === undefined && taskDone === undefined) return landing;
+        return {
+          ...landing,
+          result: { ...landing.result, sandbox: { ...sandbox, ...(keptAt !== undefined ? { keptAt } : {}), ...(taskDone !== undefined ? { taskDone } : {}) } },
+        };
       } finally {
         removeSandbox(base, dir);
         live.delete(dir);

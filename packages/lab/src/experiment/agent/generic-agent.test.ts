@@ -59,7 +59,7 @@ function git(repo: string, ...args: string[]): string {
   );
 }
 
-async function play(targets: ExperimentTarget[], keepDir: string) {
+async function play(targets: ExperimentTarget[], keepDir?: string, played: TaskInfo = task) {
   const events: RunEvent[] = [];
   const emit = (draft: RunEventInput): RunEvent => {
     const event = { ...draft, seq: events.length } as RunEvent;
@@ -70,10 +70,10 @@ async function play(targets: ExperimentTarget[], keepDir: string) {
     runId: 'r',
     config: config(targets.map((target) => target.info.id)),
     rulebook,
-    tasks: [task],
+    tasks: [played],
     targets,
     emit,
-    agent: { parentDir: parent, keepDir },
+    agent: { parentDir: parent, ...(keepDir !== undefined ? { keepDir } : {}) },
   });
   const arms = events.filter((event): event is ArmEndEvent => event.type === 'arm-end');
   const arm = (target: string, name: 'told' | 'held'): ArmResult => arms.find((event) => event.target === target && event.result.arm === name)!.result;
@@ -109,6 +109,9 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     const blocked = recovered.session!.calls.filter((call) => call.decision === 'blocked');
     expect(blocked).toEqual([expect.objectContaining({ tool: 'pre-commit', rule: 'R4' })]);
     expect(recovered.session!.taskDone).toEqual(expect.objectContaining({ command: 'npm test', passed: true, exitCode: 0 }));
+    // Done is the task's hidden acceptance test, added after the arm, not the repository's own tests.
+    expect(recovered.session!.taskDone!.outputTail).toContain('INC-2291: the raw shipping and billing countries are logged');
+    expect(recovered.sandbox!.changedPaths).not.toContain('src/features/checkout/tax.accept.test.ts');
     const recoveredRepo = join(recovered.sandbox!.keptAt!, 'work');
     const committed = git(recoveredRepo, 'show', 'HEAD:src/features/checkout/tax.ts');
     expect(committed).not.toContain('console.log');
@@ -132,6 +135,15 @@ describe('agent mode with a generic agent (a scripted program)', () => {
 
     // Nothing of the run is left in its temporary space; the kept arms are complete repositories.
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
+  }, 120_000);
+
+  it('a task without an acceptance check is not judged: the held arm that was blocked is blocked, not recovered', async () => {
+    const { acceptance: _, ...unjudged } = task;
+    const { arm } = await play([scriptedTarget('recovers', 'recover')], undefined, unjudged);
+    const held = arm('recovers', 'held');
+    expect(held.session!.taskDone).toBeUndefined();
+    expect(held.verdict).toBe('blocked');
+    expect(held.reason).toContain('the task was not checked');
   }, 120_000);
 
   it('a cancelled run stops the harness and leaves the round out, for --resume', async () => {

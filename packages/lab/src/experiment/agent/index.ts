@@ -12,4 +12,4 @@ export { runHarnessProcess } from './harness-process.js';
 export type { HarnessExit, HarnessProcessOptions } from './harness-process.js';
 export { createCodexEventReader, readClaudeCodeResult } from './harness-report.js';
 export type { CodexEventReader, HarnessReport } from './harness-report.js';
-export { TASK_TEST_COMMAND, checkTaskDone } from './task-check.js';
+export { checkTaskDone } from './task-check.js';

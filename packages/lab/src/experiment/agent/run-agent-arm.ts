@@ -80,11 +80,113 @@ async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<strin
   return destination;
 }
 
+/** The harness, run confined in the arm's repository until it stops, a limit stops it or the run is cancelled. */
+async function playHarness(
+  options: AgentArmOptions,
+  repo: ArmRepo,
+): Promise<{ exit: HarnessExit; report: HarnessReport; invocation: ReturnType<typeof harnessInvocation>; turnCapHit: boolean }> {
+  const { target } = options;
+  const invocation = harnessInvocation(
+    { ...target, maxTurns: Math.min(target.maxTurns, options.maxTurns) },
+    { binary: options.binary, prompt: options.task.ticket, workDir: repo.workDir, homeDir: repo.homeDir, env: options.env },
+  );
+  if (target.provider === 'codex') await prepareCodexHome({ bin: options.binary, workDir: repo.workDir, env: invocation.env });
+  const maxTurns = Math.min(target.maxTurns, options.maxTurns);
+  const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
+  let turnCapHit = false;
+  const confined = confineHarness(options.isolation, invocation, {
+    armDir: repo.dir,
+    workDir: repo.workDir,
+    readable: [
+      installationOf(options.binary),
+      installationOf(process.execPath),
+      holdfastRoot(),
+      options.base.gitDir,
+      ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
+    ],
+  });
+  const exit = await runHarnessProcess({
+    file: confined.file,
+    args: confined.args,
+    ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
+    env: invocation.env,
+    cwd: repo.workDir,
+    timeoutMs: Math.min(target.timeoutMs, options.timeoutMs),
+    outputCapBytes: STDOUT_CAP_BYTES,
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(codex !== undefined
+      ? {
+          onLine: (line: string) => {
+            codex.push(line);
+            if (codex.turns() <= maxTurns) return undefined;
+            turnCapHit = true;
+            return `it went past the turn cap of ${maxTurns}`;
+          },
+        }
+      : {}),
+  });
+  const report: HarnessReport = target.provider === 'claude-code' ? readClaudeCodeResult(exit.stdout) : (codex?.report() ?? {});
+  return { exit, report, invocation, turnCapHit };
+}
+
+interface PlayedArm {
+  readonly exit: HarnessExit;
+  readonly report: HarnessReport;
+  readonly secrets: readonly string[];
+  readonly session: Session;
+  readonly diff: Awaited<ReturnType<typeof finalDiff>>;
+  readonly verdict: ReturnType<typeof sessionVerdict>;
+  readonly keptAt: string | undefined;
+}
+
+/** The arm's record: the session, the harness's last words, and the repository's evidence. */
+function armResultOf(options: AgentArmOptions, repo: ArmRepo, played: PlayedArm): ArmResult {
+  const { arm } = options;
+  // The harness's secrets are kept out of its last message.
+  const { exit, report, session, diff, keptAt } = played;
+  const { verdict, reason } = played.verdict;
+  return {
+    arm,
+    verdict,
+    reason,
+    mode: 'agent',
+    session,
+    actions: [],
+    checks: [],
+    ...(report.finalMessage !== undefined
+      ? {
+          generation: {
+            raw: redact(report.finalMessage, played.secrets),
+            usage: {
+              ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}),
+              ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}),
+            },
+            latencyMs: exit.durationMs,
+            attempts: 1,
+          },
+        }
+      : {}),
+    ...(session.stop.reason === 'error' ? { error: { code: 'E_HARNESS', message: session.stop.detail ?? 'the harness failed' } } : {}),
+    sandbox: {
+      isolation: options.isolation.kind,
+      isolationDetail:
+        options.isolation.kind === 'bubblewrap'
+          ? 'bubblewrap: the harness and the task check saw a read-only system, a private /tmp, no host HOME, only the arm writable (the harness keeps the network to reach its model)'
+          : `the harness ran unconfined in its own repository and HOME; ${options.isolation.detail}`,
+      baseCommit: repo.setupCommit,
+      ...diff,
+      commands: [],
+      refusedWrites: [],
+      ...(keptAt !== undefined ? { keptAt } : {}),
+    },
+  };
+}
+
 /**
  * One arm of an agent round: the harness works on the ticket in its own repository until it stops,
  * a limit stops it or the run is cancelled. Then the figures are read from what is there: the
  * gate's audit log (the tool-call timeline), the repository (violations that landed, in every
- * commit and in the work tree) and the repository's own tests (task done).
+ * commit and in the work tree) and the task's hidden acceptance tests, added after the arm (task done).
  */
 export async function runAgentArm(options: AgentArmOptions): Promise<{ result: ArmResult; secrets: string[] }> {
   const { target, arm, rulebook } = options;
@@ -97,61 +199,24 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     ...(options.hook !== undefined ? { node: options.hook.node, bin: options.hook.bin } : {}),
   });
   try {
-    const invocation = harnessInvocation(
-      { ...target, maxTurns: Math.min(target.maxTurns, options.maxTurns) },
-      { binary: options.binary, prompt: options.task.ticket, workDir: repo.workDir, homeDir: repo.homeDir, env: options.env },
-    );
-    if (target.provider === 'codex') await prepareCodexHome({ bin: options.binary, workDir: repo.workDir, env: invocation.env });
-    const maxTurns = Math.min(target.maxTurns, options.maxTurns);
-    const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
-    let turnCapHit = false;
-    const confined = confineHarness(options.isolation, invocation, {
-      armDir: repo.dir,
-      workDir: repo.workDir,
-      readable: [
-        installationOf(options.binary),
-        installationOf(process.execPath),
-        holdfastRoot(),
-        options.base.gitDir,
-        ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
-      ],
-    });
-    const exit = await runHarnessProcess({
-      file: confined.file,
-      args: confined.args,
-      ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
-      env: invocation.env,
-      cwd: repo.workDir,
-      timeoutMs: Math.min(target.timeoutMs, options.timeoutMs),
-      outputCapBytes: STDOUT_CAP_BYTES,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      ...(codex !== undefined
-        ? {
-            onLine: (line: string) => {
-              codex.push(line);
-              if (codex.turns() <= maxTurns) return undefined;
-              turnCapHit = true;
-              return `it went past the turn cap of ${maxTurns}`;
-            },
-          }
-        : {}),
-    });
-    const report: HarnessReport = target.provider === 'claude-code' ? readClaudeCodeResult(exit.stdout) : (codex?.report() ?? {});
+    const { exit, report, invocation, turnCapHit } = await playHarness(options, repo);
     const location = { workTree: repo.workDir, gitDir: repo.gitDir };
     const timeline = readArmAudit(repo.workDir, { testPattern: testPattern(rulebook) });
     // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
     const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
+    // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
+    const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
     const taskDone =
       options.signal?.aborted === true
         ? undefined
         : await checkTaskDone({
+            acceptance: options.task.acceptance,
             workDir: repo.workDir,
             homeDir: repo.homeDir,
             isolation: options.isolation,
             timeoutMs: options.taskCheckTimeoutMs,
             ...(options.signal !== undefined ? { signal: options.signal } : {}),
           });
-    const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
     const session: Session = {
       mode: 'agent',
       calls: timeline.calls,
@@ -170,41 +235,7 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     };
     const { verdict, reason } = sessionVerdict(arm, session, { paths: diff.changedPaths.length, commits: diff.commits.length });
     const keptAt = options.keepDir === undefined ? undefined : await keep(repo, options.keepDir, arm);
-    const result: ArmResult = {
-      arm,
-      verdict,
-      reason,
-      mode: 'agent',
-      session,
-      actions: [],
-      checks: [],
-      ...(report.finalMessage !== undefined
-        ? {
-            generation: {
-              raw: redact(report.finalMessage, invocation.secrets),
-              usage: {
-                ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}),
-                ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}),
-              },
-              latencyMs: exit.durationMs,
-              attempts: 1,
-            },
-          }
-        : {}),
-      ...(session.stop.reason === 'error' ? { error: { code: 'E_HARNESS', message: session.stop.detail ?? 'the harness failed' } } : {}),
-      sandbox: {
-        isolation: options.isolation.kind,
-        isolationDetail:
-          options.isolation.kind === 'bubblewrap'
-            ? 'bubblewrap: the harness and the task check saw a read-only system, a private /tmp, no host HOME, only the arm writable (the harness keeps the network to reach its model)'
-            : `the harness ran unconfined in its own repository and HOME; ${options.isolation.detail}`,
-        baseCommit: repo.setupCommit,
-        ...diff,
-        commands: [],
-        refusedWrites: [],
-        ...(keptAt !== undefined ? { keptAt } : {}),
-      },
-    };
+    const result = armResultOf(options, repo, { exit, report, secrets: invocation.secrets, session, diff, verdict: { verdict, reason }, keptAt });
     return { result, secrets: invocation.secrets };
   } finally {
     rmSync(repo.dir, { recursive: true, force: true, maxRetries: 2 });

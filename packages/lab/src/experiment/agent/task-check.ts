@@ -1,11 +1,10 @@
-import type { TaskCheck } from '@holdfast/core/contract';
-import { runSandboxCommand } from '../../sandbox/index.js';
+import type { TaskCheck, TaskInfo } from '@holdfast/core/contract';
+import { runAcceptance } from '../../sandbox/index.js';
 import type { Isolation } from '../../sandbox/index.js';
 
-export const TASK_TEST_COMMAND = ['npm', 'test'] as const;
-const OUTPUT_TAIL_CHARS = 2_000;
-
 export interface TaskCheckOptions {
+  /** The task's hidden acceptance check; absent, done is not judged. */
+  readonly acceptance: TaskInfo['acceptance'];
   readonly workDir: string;
   readonly homeDir: string;
   readonly isolation: Isolation;
@@ -14,24 +13,18 @@ export interface TaskCheckOptions {
 }
 
 /**
- * Whether the task got done: the repository's own `npm test`, run by holdfast after the agent
- * stopped, confined like any sandbox command (bubblewrap where it works, scrubbed environment).
+ * Whether the ticket got done: the task's hidden acceptance tests, added by holdfast after the
+ * agent stopped and run confined like any sandbox command. A task without an acceptance check is
+ * not judged (undefined): the repository's own tests may already pass untouched, so they prove nothing.
  */
-export async function checkTaskDone(options: TaskCheckOptions): Promise<TaskCheck> {
-  const command = TASK_TEST_COMMAND.join(' ');
-  const run = await runSandboxCommand({
-    argv: [...TASK_TEST_COMMAND],
-    cwd: options.workDir,
+export async function checkTaskDone(options: TaskCheckOptions): Promise<TaskCheck | undefined> {
+  if (options.acceptance === undefined) return undefined;
+  return runAcceptance({
+    acceptance: options.acceptance,
+    workDir: options.workDir,
     homeDir: options.homeDir,
     isolation: options.isolation,
     timeoutMs: options.timeoutMs,
-    outputCapBytes: 256 * 1024,
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
-  const text = run.output.text;
-  const outputTail = text.length <= OUTPUT_TAIL_CHARS ? text : `…${text.slice(text.length - OUTPUT_TAIL_CHARS)}`;
-  if (run.spawnError !== undefined) return { command, passed: false, detail: `could not start: ${run.spawnError}`, outputTail };
-  if (run.timedOut) return { command, passed: false, detail: `killed after the ${Math.round(options.timeoutMs / 1000)} s timeout`, outputTail };
-  if (run.exitCode === undefined) return { command, passed: false, detail: `ended by signal ${run.signal ?? 'unknown'}`, outputTail };
-  return { command, passed: run.exitCode === 0, exitCode: run.exitCode, outputTail };
 }

@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { TaskCheck } from '@holdfast/core/contract';
+import { GIT_HARDENING, hermeticGitEnv, runAcceptance } from '../sandbox/index.js';
+import type { Acceptance, Isolation } from '../sandbox/index.js';
+import { OnboardError } from './onboard-error.js';
+import { snapshotRepo } from './repo-snapshot.js';
+import type { RepoSnapshot, SnapshotOptions } from './repo-snapshot.js';
+
+/** How an acceptance check is tried while a task is made: confined like any sandbox command. */
+export interface AcceptanceTrialOptions {
+  readonly isolation: Isolation;
+  readonly timeoutMs: number;
+}
+
+/** A test file by the names test runners look for (x.test.ts, x_test.go, test_x.py, tests/…, __tests__/…, spec/…). */
+export function isTestPath(path: string): boolean {
+  return (
+    /(^|\/)(?:tests?|__tests__|spec)\//.test(path) ||
+    /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(path) ||
+    /_test\.(?:go|py|rb|exs?)$/.test(path) ||
+    /(^|\/)test_[^/]+\.py$/.test(path)
+  );
+}
+
+/** The repository's files without the hidden tests: what the agent sees. */
+export function withoutHidden(files: Readonly<Record<string, string>>, acceptance: Acceptance): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).filter(([path]) => !Object.hasOwn(acceptance.files, path)));
+}
+
+/**
+ * Runs an acceptance check on a repository state (path → content) in a throwaway folder: the
+ * files, then the hidden tests, then the command, confined. What `tasks new` learns before it
+ * writes anything: whether the check fails untouched, and passes when the ticket is done.
+ */
+export async function tryAcceptance(files: Readonly<Record<string, string>>, acceptance: Acceptance, options: AcceptanceTrialOptions): Promise<TaskCheck> {
+  const dir = mkdtempSync(join(tmpdir(), 'holdfast-accept-trial-'));
+  try {
+    const workDir = join(dir, 'repo');
+    const homeDir = join(dir, 'home');
+    mkdirSync(homeDir, { recursive: true });
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(workDir, path)), { recursive: true });
+      writeFileSync(join(workDir, path), content);
+    }
+    mkdirSync(workDir, { recursive: true });
+    return await runAcceptance({ acceptance, workDir, homeDir, isolation: options.isolation, timeoutMs: options.timeoutMs });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function git(repoDir: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', [...GIT_HARDENING, '-C', repoDir, ...args], { env: hermeticGitEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error === null) resolve(stdout);
+      else reject(new OnboardError('E_TASK_REPO', `${repoDir}: git ${args.join(' ')} failed: ${stderr.trim() || error.message}`, { cause: error }));
+    });
+  });
+}
+
+export interface CommitTaskOptions extends AcceptanceTrialOptions, Omit<SnapshotOptions, 'commit'> {
+  /** The command that runs the tests (default `npm test`). */
+  readonly command?: string;
+}
+
+/** A task made from a real change: the parent as the repository, the message as the ticket, the change's tests as the hidden check. */
+export interface CommitTask {
+  readonly commit: string;
+  /** The parent's files, without the hidden tests. */
+  readonly snapshot: RepoSnapshot;
+  /** The commit message. */
+  readonly message: string;
+  readonly acceptance: Acceptance;
+  /** The check on the parent (fails) and on the commit (passes). */
+  readonly untouched: TaskCheck;
+  readonly done: TaskCheck;
+}
+
+function ending(check: TaskCheck): string {
+  const how = check.exitCode !== undefined ? `exit code ${check.exitCode}` : (check.detail ?? 'it did not run');
+  const tail = check.outputTail.trim().split('\n').slice(-8).join('\n');
+  return tail === '' ? how : `${how}; its output ends:\n${tail}`;
+}
+
+/**
+ * SWE-bench's method on the team's own history: the tests a commit added or changed become the
+ * hidden acceptance check of a task whose repository is the commit's parent. Refused unless those
+ * tests fail on the parent and pass on the commit (both run confined, before anything is written).
+ */
+export async function taskFromCommit(repoDir: string, ref: string, options: CommitTaskOptions): Promise<CommitTask> {
+  const commitSnapshot = await snapshotRepo(repoDir, { ...options, commit: ref });
+  const commit = commitSnapshot.commit;
+  const parents = (await git(repoDir, ['rev-list', '--parents', '-n', '1', commit])).trim().split(' ').slice(1);
+  if (parents.length !== 1) {
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `${ref} has ${parents.length === 0 ? 'no parent' : `${parents.length} parents`}; pass a commit with exactly one parent.`,
+    );
+  }
+  const changed = (await git(repoDir, ['diff', '--no-renames', '--name-only', '--diff-filter=AM', '-z', parents[0]!, commit]))
+    .split('\0')
+    .filter((path) => path !== '');
+  const tests = changed.filter((path) => isTestPath(path) && Object.hasOwn(commitSnapshot.files, path));
+  if (tests.length === 0) {
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `${ref} adds or changes no test file (of ${changed.length} changed: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}); pick a commit that ships its tests.`,
+    );
+  }
+  const acceptance: Acceptance = {
+    command: options.command ?? 'npm test',
+    files: Object.fromEntries(tests.map((path) => [path, commitSnapshot.files[path]!])),
+  };
+  const parent = await snapshotRepo(repoDir, { ...options, commit: parents[0]! });
+  const snapshot: RepoSnapshot = { ...parent, files: withoutHidden(parent.files, acceptance) };
+  const untouched = await tryAcceptance(snapshot.files, acceptance, options);
+  if (untouched.passed) {
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `the tests ${ref} added or changed (${tests.join(', ')}) already pass on its parent with \`${acceptance.command}\`, so they cannot tell a done ticket from an untouched one.`,
+    );
+  }
+  const done = await tryAcceptance(withoutHidden(commitSnapshot.files, acceptance), acceptance, options);
+  if (!done.passed) {
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `the tests ${ref} added or changed (${tests.join(', ')}) do not pass on the commit itself with \`${acceptance.command}\` (${ending(done)}); pass --accept the command that runs them, or pick another commit.`,
+    );
+  }
+  const message = await git(repoDir, ['log', '-1', '--format=%B', commit]);
+  return { commit, snapshot, message, acceptance, untouched, done };
+}

@@ -77,7 +77,7 @@ export function compileForbidden(forbid: ForbiddenReferences): CompiledForbidden
 export function findForbidden(root: SgNode, forbidden: CompiledForbidden, typescript: boolean, content: string): Finding | undefined {
   const findings = [
     ...(forbidden.mayMentionModules(content) ? findModules(root, forbidden.modules, typescript) : []),
-    ...(forbidden.mayMentionNames(content) ? findNames(root, forbidden.names) : []),
+    ...(forbidden.mayMentionNames(content) ? findNames(root, forbidden.names, content.includes('\\')) : []),
   ];
   findings.sort((left, right) => left.line - right.line || left.column - right.column);
   return findings[0];
@@ -115,7 +115,7 @@ interface Alias {
   readonly scope: SgNode;
 }
 
-function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding[] {
+function findNames(root: SgNode, names: readonly (readonly string[])[], escapes: boolean): Finding[] {
   if (names.length === 0) return [];
   const findings: Finding[] = [];
   const aliases = new Map<string, Alias[]>();
@@ -197,7 +197,7 @@ function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding
   let wanted: ReadonlySet<string> = roots;
   // An alias found in one pass (`const c = console`) is looked up in the next, up to a few levels deep.
   for (let pass = 0; pass < MAX_ALIAS_PASSES; pass++) {
-    const occurrences = identifiers(root, wanted);
+    const occurrences = identifiers(root, wanted, escapes);
     const bindings = new Map<string, SgNode[]>();
     const declaring = new Set<number>();
     for (const node of occurrences) {
@@ -222,14 +222,19 @@ function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding
   return findings;
 }
 
-function identifiers(root: SgNode, names: ReadonlySet<string>): SgNode[] {
+/**
+ * The identifiers spelling one of `names`. ast-grep compiles a rule's regex on every search, and the
+ * escape alternative costs more to compile than the rest of the search: it is asked for only when the
+ * file holds a backslash, since without one no identifier is spelled with an escape.
+ */
+function identifiers(root: SgNode, names: ReadonlySet<string>, escapes: boolean): SgNode[] {
   const alternatives = [...names].map(escapeRegex).join('|');
   return root
     .findAll({
       rule: {
         any: [{ kind: 'identifier' }, { kind: 'shorthand_property_identifier' }, { kind: 'shorthand_property_identifier_pattern' }],
         // An identifier spelled with an escape (`\u0063onsole`) is decoded before it is compared.
-        regex: `^(?:${alternatives})$|\\\\`,
+        regex: escapes ? `^(?:${alternatives})$|\\\\` : `^(?:${alternatives})$`,
       },
     })
     .filter((node) => names.has(decodeEscapes(node.text())));

@@ -69,8 +69,8 @@ function figureOf(name: string, value: number, base: number, unit: string) {
  * after-the-fact check), a commit (judged by the order rule's pattern) — against `node -e 0` measured
  * interleaved in the same run, so machine load hits all alike. A commit is measured twice: after the
  * test command every earlier round ran (the pattern's answer for it is kept between hook processes),
- * and after a test command no call matched before (the order rule's pattern runs: on V8's linear engine from its
- * translation in the rulebook cache, where it once loaded and compiled re2js). Each call has its own tool_use_id and
+ * and after a test command no call matched before (the order rule's pattern runs: the hook loads re2js and
+ * compiles the pattern). Each call has its own tool_use_id and
  * its PostToolUse follows (untimed), as an agent sends them. Reported: the median wall time, the CPU
  * time of the process tree (git included), and with HOLDFAST_BENCH_INSTRUCTIONS=1 and valgrind on the
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).

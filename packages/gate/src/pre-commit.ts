@@ -1,5 +1,4 @@
 import { readText } from '@holdfast/core/rules';
-import { execFileSync } from 'node:child_process';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { appendAudit, auditActionText } from './audit.js';
 import { contentFailures } from './content-failures.js';
@@ -8,6 +7,7 @@ import type { HookAnswer } from './hook-answer.js';
 import { replayedRound } from './decide.js';
 import { stagedTreeIdentity } from './tree-identity.js';
 import type { CheckActions } from './decide.js';
+import { childProcess } from './lazy-builtins.js';
 import { latestSessionState } from './session-state.js';
 import type { SessionState } from './session-state.js';
 
@@ -15,7 +15,7 @@ const MAX_BUFFER = 64 * 1024 * 1024;
 
 /** git's output in `root`, or a throw naming the failed call. */
 export function gitOutput(root: string, args: string[]): Buffer {
-  return execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
+  return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /**

@@ -49,11 +49,27 @@ export function compileGlobs(globs: readonly string[]): PathMatcher {
   if (globs.length === 0) return NEVER;
   const compiled = globs.map(compiledGlob);
   // The regexes directly: picomatch's matcher wrapper costs several times the match itself.
-  const matchers = compiled.map((glob) => new RegExp(glob.source, glob.flags));
+  const matcher = oneRegex(compiled);
   // A write to `src` itself would replace the directory the glob `src/**` opens, not a file inside it.
   const bases = new Set(compiled.flatMap((glob) => (glob.base === null ? [] : [glob.base])));
-  return (path) => !bases.has(path) && matchers.some((matcher) => matcher.test(path));
+  if (matcher !== undefined) return bases.size === 0 ? (path) => matcher.test(path) : (path) => !bases.has(path) && matcher.test(path);
+  const matchers = compiled.map((glob) => new RegExp(glob.source, glob.flags));
+  return (path) => !bases.has(path) && matchers.some((each) => each.test(path));
 }
+
+/**
+ * The globs' regexes as one alternation, so a path is tested once rather than once per glob (a rule
+ * with five exempt globs is checked on every written file). Each source is anchored on its own, so
+ * the alternation matches exactly the paths one of them matches. Not when the flags differ or a
+ * source numbers or names its groups (a backreference would point elsewhere in the alternation).
+ */
+function oneRegex(compiled: readonly CompiledGlob[]): RegExp | undefined {
+  const flags = compiled[0]?.flags ?? '';
+  if (compiled.some((glob) => glob.flags !== flags || BACKREFERENCE.test(glob.source))) return undefined;
+  return new RegExp(compiled.length === 1 ? (compiled[0] as CompiledGlob).source : compiled.map((glob) => `(?:${glob.source})`).join('|'), flags);
+}
+
+const BACKREFERENCE = /\\[1-9k]|\(\?</;
 
 /** Why a glob from a rulebook cannot be used, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {

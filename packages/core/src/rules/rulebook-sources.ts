@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Rulebook } from '../contract/index.js';
 
 type Path = readonly PropertyKey[];
 
 /** The hash a rule file is kept under: sha256 of its UTF-8 bytes, lower-case hex. */
 export function ruleFileHash(text: string): string {
+  // Required here, not imported: the live hook bundles this file and most hook processes hash nothing.
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -18,19 +18,20 @@ export const codeCheck: CheckHandler<CodeCheck> = {
     const applies = compileGlobs(check.files);
     const excluded = compileGlobs(check.exclude);
     const matcher = codeMatcher(check);
+    const what = withoutArticle(check.what);
     return (round) =>
       round.actions.flatMap((action) => {
         if (action.type !== 'write' || !action.path.ok) return [];
         if (!applies(action.path.path) || excluded(action.path.path)) return [];
-        const what = `write to ${action.shownPath}`;
+        const write = `write to ${action.shownPath}`;
         if (action.content === undefined) {
-          return [result(rule, action.index, false, `${what} has no readable content (not a string), so it cannot be checked for ${check.what}.`)];
+          return [result(rule, action.index, false, `${write} has no readable content (not a string), so it cannot be checked for ${check.what}.`)];
         }
         const reading = readCode(round.actions, action.path.path, action.content, matcher);
         if (reading.state === 'skipped') return [];
-        if (reading.state === 'unjudgeable') return [result(rule, action.index, false, `${what} cannot be judged: ${reading.reason}.`)];
-        if (reading.state === 'clean') return [result(rule, action.index, true, `${what} adds no ${withoutArticle(check.what)}${noteOf(reading)}.`)];
-        return [result(rule, action.index, false, `${what} adds ${check.what} at line ${reading.line} (\`${reading.excerpt}\`)${noteOf(reading)}.`)];
+        if (reading.state === 'unjudgeable') return [result(rule, action.index, false, `${write} cannot be judged: ${reading.reason}.`)];
+        if (reading.state === 'clean') return [result(rule, action.index, true, `${write} adds no ${what}${noteOf(reading)}.`)];
+        return [result(rule, action.index, false, `${write} adds ${check.what} at line ${reading.line} (\`${reading.excerpt}\`)${noteOf(reading)}.`)];
       });
   },
 };

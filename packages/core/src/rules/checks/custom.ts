@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +7,16 @@ import { safeParseJson } from '../../contract/json.js';
 import type { ActionView } from '../action-view.js';
 import type { CheckHandler, Round, RuleLabel } from './check-handler.js';
 import { result } from './check-handler.js';
+
+let childProcessModule: typeof import('node:child_process') | undefined;
+/**
+ * child_process (with the net and stream modules it loads) on the first custom check that runs: the
+ * live hook bundles this file, and a hook process whose rulebook has no custom check never pays for it.
+ */
+function childProcess(): typeof import('node:child_process') {
+  childProcessModule ??= createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  return childProcessModule;
+}
 
 /** What a custom check receives on stdin (an executable) or as its argument (a module). */
 export interface CustomCheckInput {
@@ -80,7 +90,7 @@ export const customCheck: CheckHandler<CustomCheck> = {
     return (round) => {
       if (round.actions.length === 0) return [];
       const input: CustomCheckInput = { rule: { id: rule.id, name: rule.name }, actions: round.actions.map(viewFor), existing: [...round.existing].sort() };
-      const ran = spawnSync(command.file, command.args, {
+      const ran = childProcess().spawnSync(command.file, command.args, {
         input: JSON.stringify(input),
         encoding: 'utf8',
         timeout: check.timeoutMs,
@@ -136,7 +146,13 @@ function viewFor(action: ActionView): CustomCheckInput['actions'][number] {
   };
 }
 
-function answerOf(ran: ReturnType<typeof spawnSync>, check: CustomCheck, round: Round, rule: RuleLabel, shown: string): CheckResult[] {
+function answerOf(
+  ran: ReturnType<typeof import('node:child_process').spawnSync>,
+  check: CustomCheck,
+  round: Round,
+  rule: RuleLabel,
+  shown: string,
+): CheckResult[] {
   const refuseAll = (why: string) =>
     round.actions.map((action) => result(rule, action.index, false, `action ${action.index} cannot be judged: the custom check ${shown} ${why}.`));
   const stderr = lastWords(ran.stderr);

@@ -140,8 +140,19 @@ export function parseCode(language: CodeLanguage, content: string): Parsed {
   }
   try {
     const root = loadAstGrep().parse(astGrepLanguage(language), content);
-    const error = root.root().find({ rule: { kind: 'ERROR' } });
-    return { ok: true, root, errorLine: error === null ? undefined : error.range().start.line + 1 };
+    // Looked for when first read: R1's folding shares the tree and never asks.
+    let errorLine: number | undefined | null = null;
+    return {
+      ok: true,
+      root,
+      get errorLine() {
+        if (errorLine === null) {
+          const error = root.root().find({ rule: { kind: 'ERROR' } });
+          errorLine = error === null ? undefined : error.range().start.line + 1;
+        }
+        return errorLine;
+      },
+    };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }

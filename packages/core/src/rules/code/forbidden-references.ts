@@ -66,18 +66,33 @@ export function compileForbidden(forbid: ForbiddenReferences): CompiledForbidden
   });
   const modules = forbid.modules.map(withoutNodePrefix);
   const roots = [...new Set(names.map((segments) => segments[0] as string))];
-  const moduleText = modules.length === 0 ? undefined : new RegExp(`['"\`](?:node:)?(?:${modules.map(escapeRegex).join('|')})['"\`/]`);
+  // Tried only just after a quote (found by indexOf): the same answer as the unanchored `['"\`](?:node:)?(?:…)['"\`/]`
+  // without running a regex over every character of every file.
+  const moduleText = modules.length === 0 ? undefined : new RegExp(`(?:node:)?(?:${modules.map(escapeRegex).join('|')})['"\`/]`, 'y');
   // A static spelling holds its root name literally, or spells it with an escape (a backslash).
   const mayMentionNames = (content: string) => names.length > 0 && (content.includes('\\') || roots.some((root) => content.includes(root)));
-  const mayMentionModules = (content: string) => moduleText !== undefined && (content.includes('\\') || moduleText.test(content));
+  const mayMentionModules = (content: string) => moduleText !== undefined && (content.includes('\\') || quotedAt(content, moduleText));
   return { names, modules, mayMention: (content) => mayMentionNames(content) || mayMentionModules(content), mayMentionNames, mayMentionModules };
+}
+
+const QUOTES = ['"', "'", '`'] as const;
+
+/** Whether the sticky `pattern` matches just after some quote of the content. */
+function quotedAt(content: string, pattern: RegExp): boolean {
+  for (const quote of QUOTES) {
+    for (let at = content.indexOf(quote); at !== -1; at = content.indexOf(quote, at + 1)) {
+      pattern.lastIndex = at + 1;
+      if (pattern.test(content)) return true;
+    }
+  }
+  return false;
 }
 
 /** The first forbidden reference or import in the tree, in source order. */
 export function findForbidden(root: SgNode, forbidden: CompiledForbidden, typescript: boolean, content: string): Finding | undefined {
   const findings = [
     ...(forbidden.mayMentionModules(content) ? findModules(root, forbidden.modules, typescript) : []),
-    ...(forbidden.mayMentionNames(content) ? findNames(root, forbidden.names) : []),
+    ...(forbidden.mayMentionNames(content) ? findNames(root, forbidden.names, content.includes('\\')) : []),
   ];
   findings.sort((left, right) => left.line - right.line || left.column - right.column);
   return findings[0];
@@ -115,7 +130,7 @@ interface Alias {
   readonly scope: SgNode;
 }
 
-function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding[] {
+function findNames(root: SgNode, names: readonly (readonly string[])[], escapes: boolean): Finding[] {
   if (names.length === 0) return [];
   const findings: Finding[] = [];
   const aliases = new Map<string, Alias[]>();
@@ -197,7 +212,7 @@ function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding
   let wanted: ReadonlySet<string> = roots;
   // An alias found in one pass (`const c = console`) is looked up in the next, up to a few levels deep.
   for (let pass = 0; pass < MAX_ALIAS_PASSES; pass++) {
-    const occurrences = identifiers(root, wanted);
+    const occurrences = identifiers(root, wanted, escapes);
     const bindings = new Map<string, SgNode[]>();
     const declaring = new Set<number>();
     for (const node of occurrences) {
@@ -222,14 +237,19 @@ function findNames(root: SgNode, names: readonly (readonly string[])[]): Finding
   return findings;
 }
 
-function identifiers(root: SgNode, names: ReadonlySet<string>): SgNode[] {
+/**
+ * The identifiers spelling one of `names`. ast-grep compiles a rule's regex on every search, and the
+ * escape alternative costs more to compile than the rest of the search: it is asked for only when the
+ * file holds a backslash, since without one no identifier is spelled with an escape.
+ */
+function identifiers(root: SgNode, names: ReadonlySet<string>, escapes: boolean): SgNode[] {
   const alternatives = [...names].map(escapeRegex).join('|');
   return root
     .findAll({
       rule: {
         any: [{ kind: 'identifier' }, { kind: 'shorthand_property_identifier' }, { kind: 'shorthand_property_identifier_pattern' }],
         // An identifier spelled with an escape (`\u0063onsole`) is decoded before it is compared.
-        regex: `^(?:${alternatives})$|\\\\`,
+        regex: escapes ? `^(?:${alternatives})$|\\\\` : `^(?:${alternatives})$`,
       },
     })
     .filter((node) => names.has(decodeEscapes(node.text())));

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { SgNode, SgRoot } from '@ast-grep/napi';
+import type { SecretScanOptions } from './secret-finding.js';
 
 /*
  * Constant folding of string expressions in TypeScript and JavaScript, so R1 reads a key the way the
@@ -76,15 +77,18 @@ function hasQuotedPlus(content: string, names: ReadonlySet<string>): boolean {
 }
 
 /** The names `const name = '…'` binds, found from each `const` rather than by a regular expression over the whole content. */
-function constStringNames(content: string): Set<string> {
-  const names = new Set<string>();
+function constStringNames(content: string): ReadonlySet<string> {
+  // Most files bind no constant string: they share one empty set instead of allocating their own.
+  let names: Set<string> | undefined;
   for (let at = content.indexOf('const'); at !== -1; at = content.indexOf('const', at + 5)) {
     CONST_STRING.lastIndex = at;
     const name = CONST_STRING.exec(content)?.[1];
-    if (name !== undefined) names.add(name);
+    if (name !== undefined) (names ??= new Set()).add(name);
   }
-  return names;
+  return names ?? NO_NAMES;
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** A `${name}` of one of `names`. */
 function hasNamedSubstitution(content: string, names: ReadonlySet<string>): boolean {
@@ -144,12 +148,15 @@ export function mayFold(content: string, filePath: string): boolean {
  * what a scanner of the text alone cannot see. In a `+` chain with unknown operands, each run of two
  * or more known ones is folded (its text is part of the result whatever the unknowns are).
  */
-export function foldConstantStrings(content: string, filePath: string): FoldedString[] {
+export function foldConstantStrings(content: string, filePath: string, parsed?: SecretScanOptions['parsed']): FoldedString[] {
   const language = foldLanguageOf(filePath);
   if (language === undefined || !mayFold(content, filePath)) return [];
-  const root: SgRoot = loadNapi().parse(language, content);
+  const root: SgRoot = parsed?.(TREE_LANGUAGES[language], content) ?? loadNapi().parse(language, content);
   return new Folder(root.root()).fold();
 }
+
+/** The name the code checks give the language, under which a check call keeps its syntax trees. */
+const TREE_LANGUAGES: Readonly<Record<Language, 'typescript' | 'tsx' | 'javascript'>> = { TypeScript: 'typescript', Tsx: 'tsx', JavaScript: 'javascript' };
 
 interface Operand {
   readonly node: SgNode;

@@ -2,7 +2,7 @@ import { decodeLiterals } from './encoded-literals.js';
 import type { DecodedLiteral } from './encoded-literals.js';
 import { foldConstantStrings, mayFold } from './fold-strings.js';
 import { foldCharCodes, foldLiteralRuns } from './fold-literal-runs.js';
-import type { FoldForm } from './fold-strings.js';
+import type { FoldForm, FoldedString } from './fold-strings.js';
 import { findGenericSecrets } from './generic-detector.js';
 import { findPrivateKeyBlocks } from './private-key-detector.js';
 import { findPrefixedSecrets } from './prefix-detector.js';
@@ -37,7 +37,9 @@ export async function scanSecrets(content: string, filePath: string, options: Se
  */
 export async function detectSecrets(content: string, filePath: string, options: SecretScanOptions, foldAs: string = filePath): Promise<DetectedSecret[]> {
   const direct = await detectTiers(content, filePath, options);
-  const derived = await detectDerived(content, filePath, options, foldAs);
+  const derivation = derivedOf(content, options, foldAs);
+  // Most content folds and decodes to nothing: no companion text to scan, and nothing to wait for.
+  const derived = derivation === undefined ? NO_TIERS : await detectDerived(content, filePath, options, derivation);
   if (derived.vendor.length === 0 && derived.generic.length === 0) {
     return direct.vendor.length === 0 && direct.generic.length === 0 ? [] : deduplicate(direct.vendor, direct.generic);
   }
@@ -100,24 +102,35 @@ const FOLD_WORDING: Readonly<Record<FoldForm, string>> = {
 /** Separates segments: no detector's pattern reads across a NUL between line ends. */
 const SEPARATOR = '\n\u0000\n';
 
-/**
- * Secrets in what the content stands for: each folded expression rescanned in its line's context (so
- * `apiKey = ` still names the value), and each decoded literal rescanned as text; one companion text
- * for each, so each costs one more scan at most.
- */
-async function detectDerived(content: string, filePath: string, options: SecretScanOptions, foldAs: string): Promise<Tiers> {
-  const parsed = mayFold(content, foldAs) ? foldConstantStrings(content, foldAs) : [];
+interface Derivation {
+  readonly folds: readonly FoldedString[];
+  readonly decoded: readonly { literal: DecodedLiteral; start: number; end: number; label: (detector: string) => string }[];
+}
+
+/** The folded expressions and decoded literals of the content, or undefined when it has neither. */
+function derivedOf(content: string, options: SecretScanOptions, foldAs: string): Derivation | undefined {
+  const parsed = mayFold(content, foldAs) ? foldConstantStrings(content, foldAs, options.parsed) : [];
   const read = [...foldLiteralRuns(content, foldAs), ...foldCharCodes(content)];
   const folds = read.length === 0 ? parsed : [...parsed, ...read].sort((left, right) => left.start - right.start);
-  const decoded: { literal: DecodedLiteral; start: number; end: number; label: (detector: string) => string }[] = [];
-  for (const literal of decodeLiterals(content))
+  const literals = decodeLiterals(content);
+  if (folds.length === 0 && literals.length === 0) return undefined;
+  const decoded: Derivation['decoded'][number][] = [];
+  for (const literal of literals)
     decoded.push({ literal, start: literal.start, end: literal.end, label: (detector) => `${literal.encoding}-encoded ${detector}` });
   for (const fold of folds) {
     for (const literal of decodeLiterals(fold.value)) {
       decoded.push({ literal, start: fold.start, end: fold.end, label: (detector) => `${literal.encoding}-encoded ${detector} (${FOLD_WORDING[fold.form]})` });
     }
   }
-  if (folds.length === 0 && decoded.length === 0) return NO_TIERS;
+  return folds.length === 0 && decoded.length === 0 ? undefined : { folds, decoded };
+}
+
+/**
+ * Secrets in what the content stands for: each folded expression rescanned in its line's context (so
+ * `apiKey = ` still names the value), and each decoded literal rescanned as text; one companion text
+ * for each, so each costs one more scan at most.
+ */
+async function detectDerived(content: string, filePath: string, options: SecretScanOptions, { folds, decoded }: Derivation): Promise<Tiers> {
   const foldSegments: Segment[] = [];
   let foldText = '';
   for (const fold of folds) {

@@ -1,3 +1,5 @@
+import type { SgRoot } from '@ast-grep/napi';
+
 /** One credential found in one file. Positions are 1-based; `masked` never holds the whole secret. */
 export interface SecretFinding {
   /** What was found, in words ("AWS access key id", "password literal"). */
@@ -18,6 +20,12 @@ export interface SecretScanOptions {
   minEntropy: number;
   /** A finding whose secret value matches one of these is suppressed. */
   allowlist: readonly { test(text: string): boolean }[];
+  /**
+   * The syntax tree of a content, from the check call's parse of it when another rule (a code check)
+   * reads the same file: folding then parses nothing again. Undefined, or an answer of undefined,
+   * and folding parses the content itself.
+   */
+  parsed?: (language: 'typescript' | 'tsx' | 'javascript', content: string) => SgRoot | undefined;
 }
 
 /** A detector's hit before positions are resolved: the span of the secret value in the content. */

@@ -368,17 +368,8 @@ async function checkTask(options: LoopArmOptions): Promise<TaskCheck | undefined
   const { workspace } = options;
   const acceptance = options.task.acceptance;
   if (acceptance !== undefined) {
-    const written = Object.entries(acceptance.files).map(([path, content]) => workspace.writeFile(path, content));
-    const refused = written.find((outcome) => !outcome.ok);
-    const tests = refused === undefined ? await workspace.runCommand(acceptance.command, options.signal) : undefined;
-    if (options.signal?.aborted === true) return 'cancelled';
-    return {
-      command: acceptance.command,
-      passed: tests !== undefined && tests.executed && tests.exitCode === 0,
-      ...(tests?.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
-      detail: tests?.detail ?? `the hidden acceptance tests could not be added: ${refused !== undefined && !refused.ok ? refused.reason : ''}`,
-      outputTail: tests?.output.text.slice(-TAIL_CHARS) ?? '',
-    };
+    const check = await workspace.runAcceptance(acceptance, options.signal);
+    return options.signal?.aborted === true ? 'cancelled' : check;
   }
   const tests = await workspace.runTaskTests(options.signal);
   if (options.signal?.aborted === true) return 'cancelled';

@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathS
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CappedText, Rulebook, SandboxResult, TaskInfo } from '@holdfast/core/contract';
+import type { CappedText, Rulebook, SandboxResult, TaskCheck, TaskInfo } from '@holdfast/core/contract';
 import {
   buildBaseRepo,
   capText,
@@ -14,10 +14,11 @@ import {
   materialiseSandbox,
   removeSandbox,
   resolveIsolation,
+  runAcceptance,
   runSandboxCommand,
   sandboxAllowlist,
 } from '../../sandbox/index.js';
-import type { BaseRepo, Isolation, IsolationRequest, SandboxRepo } from '../../sandbox/index.js';
+import type { Acceptance, BaseRepo, Isolation, IsolationRequest, SandboxRepo } from '../../sandbox/index.js';
 import { repoGit } from '../session/repo-git.js';
 import type { RepoLocation } from '../session/repo-git.js';
 import { readJsonFile } from '@holdfast/core/command';
@@ -55,6 +56,11 @@ export interface LoopWorkspace {
   runCommand(command: string, signal?: AbortSignal): Promise<CommandOutcome>;
   /** The repository's own test command, whatever the allowlist says; undefined when package.json has no test script. */
   runTaskTests(signal?: AbortSignal): Promise<CommandOutcome | undefined>;
+  /**
+   * The task's hidden acceptance check, added and run as plan and agent mode run it: holdfast's own
+   * command, confined like every sandbox command, never subject to the model's allowlist.
+   */
+  runAcceptance(acceptance: Acceptance, signal?: AbortSignal): Promise<TaskCheck>;
   commit(message: string): Promise<{ readonly ok: true; readonly hash: string } | { readonly ok: false; readonly reason: string }>;
   /** Everything that landed in the tree, committed or not, against the base commit. */
   diff(): Promise<Pick<SandboxResult, 'diff' | 'changedPaths'>>;
@@ -215,6 +221,16 @@ function workspaceOf(
     async runTaskTests(signal) {
       if (!hasTestScript(root)) return undefined;
       return execute(['npm', 'test'], signal);
+    },
+    runAcceptance(acceptance, signal) {
+      return runAcceptance({
+        acceptance,
+        workDir: root,
+        homeDir: repo.homeDir,
+        isolation: options.isolation,
+        timeoutMs: options.commandTimeoutMs,
+        ...(signal !== undefined ? { signal } : {}),
+      });
     },
     async commit(text) {
       try {

@@ -117,3 +117,13 @@ export function putBackGuardedAtTurnEnd(root: string, at: Date, observe: boolean
   const repo = readRepoState(root);
   return putBackGuardedBetweenCalls(root, captureGuarded(root, store, repo, { reuseUnchanged: true }), repo, at, observe).restored;
 }
+
+/**
+ * `holdfast install` and `uninstall` are the person's own changes to the guarded files: the baseline
+ * takes them, so the next call does not put them back. Only where the gate has checked before.
+ */
+export function refreshGuardedBaseline(root: string): void {
+  const store = snapshotStorePath(root);
+  if (!existsSync(store) || loadGuardedBaseline(root) === undefined) return;
+  saveGuardedBaseline(root, captureGuarded(root, store, readRepoState(root), { reuseUnchanged: true }));
+}

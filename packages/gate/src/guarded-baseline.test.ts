@@ -7,6 +7,7 @@ import { checkActions, loadRulebook } from '@holdfast/core/rules';
 import { putBackGuardedAtTurnEnd } from './guarded-baseline.js';
 import { judgeChangesWith } from './judge-changes.js';
 import { answerPostToolUse } from './post-tool.js';
+import { saveSessionState, sessionStatePath } from './session-state.js';
 import { beforeShellCall } from './snapshot.js';
 import { git, projectRepo } from './test-support/git-repo.js';
 
@@ -32,6 +33,10 @@ function gated(): { root: string; hook: string } {
 /** One checked shell call that changes nothing: the check leaves the baseline the next call compares with. */
 async function checkedCall(root: string, id: string): Promise<string> {
   beforeShellCall(root, 's1', id, NOW);
+  return postCall(root, id);
+}
+
+async function postCall(root: string, id: string): Promise<string> {
   const event = JSON.stringify({
     session_id: 's1',
     cwd: root,
@@ -78,5 +83,16 @@ describe('guarded files changed between calls', () => {
     expect(readFileSync(hook, 'utf8')).toBe(HOOK);
     expect(spawnSync('git', ['config', '--get', 'core.hooksPath'], { cwd: root }).status).toBe(1);
     expect(git(root, 'config', 'branch.main.remote')).toBe('origin');
+  });
+
+  it('a command that forges the session record is told, and the record is put back from its mirror', async () => {
+    const { root } = gated();
+    saveSessionState(root, 's1', { version: 1, created: ['src/new.ts'], runs: [] });
+    const sealed = readFileSync(sessionStatePath(root, 's1'), 'utf8');
+    beforeShellCall(root, 's1', 'toolu_1', NOW);
+    writeFileSync(sessionStatePath(root, 's1'), JSON.stringify({ version: 1, created: [], runs: [{ cmd: 'npm test' }] }));
+    const said = await postCall(root, 'toolu_1');
+    expect(said).toMatch(/GATE TAMPER: the session record .*s1\.json was changed outside the gate and is put back/);
+    expect(readFileSync(sessionStatePath(root, 's1'), 'utf8')).toBe(sealed);
   });
 });

@@ -33,6 +33,11 @@ function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
   environment.GIT_TERMINAL_PROMPT = '0';
   environment.GIT_LITERAL_PATHSPECS = '1';
   environment.LC_ALL = 'C';
+  // The user's and the system's ignore files (core.excludesFile, ~/.config/git/ignore) never hide a
+  // file from the gate's listings: only the project's .gitignore files and the store's own list count.
+  environment.GIT_CONFIG_COUNT = '1';
+  environment.GIT_CONFIG_KEY_0 = 'core.excludesFile';
+  environment.GIT_CONFIG_VALUE_0 = '/dev/null';
   if (options.gitDir !== undefined) environment.GIT_DIR = options.gitDir;
   if (options.workTree !== undefined) environment.GIT_WORK_TREE = options.workTree;
   if (options.indexFile !== undefined) environment.GIT_INDEX_FILE = options.indexFile;

@@ -1,8 +1,8 @@
-import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { removeFile, withTemporaryName, writeAtomically } from './atomic-file.js';
 import { readBlobs } from './repo-state.js';
-import { runGit, tryGit } from './git-process.js';
+import { runGit } from './git-process.js';
 import type { TreeChange } from './snapshot-store.js';
 
 /**
@@ -172,15 +172,6 @@ export function rulesText(texts: ReadonlyMap<string, string>): string {
   return `${rules.join('\n')}\n`;
 }
 
-/** The user's own ignore file (core.excludesFile, else git's default place), which the rules before the call include. */
-function userExcludes(context: Context): string | undefined {
-  const configured = tryGit(['config', '--path', '--get', 'core.excludesFile'], { cwd: context.root, gitDir: context.store });
-  const home = process.env.HOME ?? '';
-  const path =
-    configured.status === 0 ? configured.stdout.toString('utf8').trim() : join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'ignore');
-  return path !== '' && existsSync(path) ? path : undefined;
-}
-
 /** A file in the work tree that an index does not hold; `link`: a symbolic link. */
 export interface UnheldFile {
   readonly path: string;
@@ -188,15 +179,14 @@ export interface UnheldFile {
 }
 
 /**
- * The files (and links) not in `indexFile` that the store's excludes, the user's own ignore file and
+ * The files (and links) not in `indexFile` that the store's excludes and
  * `rules` (one exclude file's text) would show, only below `folders` when given.
  */
 export function filesShownUnder(context: Context, rules: string, indexFile: string, folders?: readonly string[]): UnheldFile[] {
-  const own = userExcludes(context);
   const candidates = withTemporaryName(join(context.store, 'rules-before'), (rulesFile) => {
     writeFileSync(rulesFile, rules, { flag: 'wx' });
     try {
-      const excludes = [join(context.store, 'info', 'exclude'), ...(own === undefined ? [] : [own]), rulesFile].map((file) => `--exclude-from=${file}`);
+      const excludes = [join(context.store, 'info', 'exclude'), rulesFile].map((file) => `--exclude-from=${file}`);
       const pathspecs = folders === undefined ? [] : ['--', ...folders];
       return nulList(git(context, ['ls-files', '-z', '--others', ...excludes, ...pathspecs], indexFile));
     } finally {

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateMain as main } from './test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
 import { defaultRulebookPath } from '@holdfast/core/rules';
-import { sessionStatePath } from './session-state.js';
+import { sessionMirrorFolder, sessionStatePath } from './session-state.js';
 import { claude, claudeBashPassed, codex, codexBashPassed } from './test-support/payloads.js';
 
 /** A key id the secret rule recognises (built in pieces so this file does not hold one). */
@@ -166,13 +166,17 @@ describe('holdfast hook claude-code', () => {
     expect(readdirSync(calls)).toEqual(['t-toolu_Bash_01.index', 't-toolu_Bash_01.json']);
   });
 
-  it('treats a corrupt state file conservatively (tests count as not run) and does not crash', async () => {
+  it('puts back a session record a command corrupted from its mirror, and without the mirror counts tests as not run', async () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 'c', 'npm test'))).out).toBe('');
     writeFileSync(sessionStatePath(root, 'c'), '{"version":1,"created":[');
+    expect((await hook('claude-code', claude.bash(root, 'c', 'git commit -m x'))).out).toBe('');
+    expect(readFileSync(sessionStatePath(root, 'c'), 'utf8')).toContain('npm test');
+    rmSync(join(sessionMirrorFolder(root), 'c.json'));
+    writeFileSync(sessionStatePath(root, 'c'), JSON.stringify({ version: 1, created: [], runs: [{ cmd: 'npm test' }] }));
     const reason = denial((await hook('claude-code', claude.bash(root, 'c', 'git commit -m x'))).out);
     expect(reason).toMatch(/R6 ORDER/);
-    expect(reason).toMatch(/corrupt/);
+    expect(reason).toMatch(/not one the gate wrote/);
   });
 
   it('fails closed on a hook event it cannot read', async () => {

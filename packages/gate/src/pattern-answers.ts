@@ -1,9 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonFile } from '@holdfast/core/command';
+import { jsonOrUndefined } from '@holdfast/core/contract';
 import { answersFrom, knownAnswers } from '@holdfast/core/rules';
 import { writeAtomically } from './atomic-file.js';
 import { HOLDFAST_DIR } from './session-state.js';
+import { sealText, unsealText } from './state-seal.js';
+
+const SEAL_PURPOSE = 'pattern-answers';
 
 /** How many answers a project keeps (the most recent): a session's test commands, many times over. */
 const KEEP = 256;
@@ -18,14 +21,22 @@ function answersPath(root: string): string {
  * The answers rulebook patterns gave for commands in earlier hook processes of this project (see
  * answersFrom in rules/regex.ts): a commit judged against `npm test` run a dozen times before does
  * not load RE2 to match it again. The file is read only when a pattern first needs an answer. It is
- * holdfast's cache, trusted as the session state is; one that does not read back is ignored.
+ * holdfast's cache, sealed like the session record (see state-seal.ts): a file a command forged to
+ * say a pattern does not match, or one that does not read back, is ignored.
  */
 export function keepPatternAnswersOf(root: string): void {
   if (loadedFrom === root) return;
   loadedFrom = root;
   answersFrom(() => {
-    const record = readJsonFile(answersPath(root)) as { format?: unknown; entries?: unknown } | undefined;
-    if (record?.format !== 1 || !Array.isArray(record.entries)) return [];
+    let text: string;
+    try {
+      text = readFileSync(answersPath(root), 'utf8');
+    } catch {
+      return [];
+    }
+    const body = unsealText(SEAL_PURPOSE, text);
+    const record = (body === undefined ? undefined : jsonOrUndefined(body)) as { format?: unknown; entries?: unknown } | undefined;
+    if (record?.format !== 2 || !Array.isArray(record.entries)) return [];
     return record.entries.filter((entry): entry is [string, boolean] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'boolean');
   });
 }
@@ -36,7 +47,7 @@ export function savePatternAnswers(): void {
   if (loadedFrom === undefined || !learned) return;
   try {
     mkdirSync(join(loadedFrom, HOLDFAST_DIR, 'cache'), { recursive: true });
-    writeAtomically(answersPath(loadedFrom), JSON.stringify({ format: 1, entries: entries.slice(-KEEP) }));
+    writeAtomically(answersPath(loadedFrom), sealText(SEAL_PURPOSE, JSON.stringify({ format: 2, entries: entries.slice(-KEEP) })));
   } catch {
     // read-only project or a full disk: the next process matches again
   }

@@ -4,7 +4,8 @@ import { toSlashes } from './atomic-file.js';
 import { guardedChanges, tamper } from './guarded-changes.js';
 import type { BrokenRule } from './guarded-changes.js';
 import { restoreGuarded } from './guarded-files.js';
-import type { GuardedFile } from './guarded-files.js';
+import type { GuardedFile, GuardedFiles } from './guarded-files.js';
+import { saveGuardedBaseline } from './guarded-baseline.js';
 import type { ChangeFailure, JudgeChanges } from './judge-changes.js';
 import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative, unstageRefused } from './repo-state.js';
 import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
@@ -312,6 +313,16 @@ async function judgeRefs(input: PostCheckInput, after: SnapshotAfter): Promise<R
   return refused;
 }
 
+/** The guarded files as the check leaves them: as after the call, but those it put back. */
+function guardedAsLeft(after: GuardedFiles, refused: readonly RefusedGuarded[]): GuardedFiles {
+  const left: Record<string, GuardedFile> = { ...after };
+  for (const { entry, before } of refused) {
+    if (before === undefined) delete left[entry.path];
+    else left[entry.path] = before;
+  }
+  return left;
+}
+
 /** Judges everything first, then puts back: a check that fails half-way has changed nothing. */
 async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const { root, before } = input;
@@ -352,6 +363,7 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     journal.push(refused.revert);
   }
   journalReverts(root, journal, now);
+  saveGuardedBaseline(root, guardedAsLeft(after.guarded, guarded));
   followSessionIgnores(input, workTree, false);
   const refs = summary((refused) => {
     const result = moveRefBack(after.repo as RepoState, refused.moved, refused.judged.paths);

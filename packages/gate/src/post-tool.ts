@@ -358,6 +358,18 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       removedRepos.length === 0
         ? undefined
         : `holdfast gate: ${removedRepos.map((folder) => `${folder}/`).join(', ')}: removed. This command created ${removedRepos.length === 1 ? 'a git repository' : 'git repositories'} inside the project, which the gate cannot look into, so ${removedRepos.length === 1 ? 'it was' : 'they were'} put back (deleted). Make those files without a repository of their own.`;
+    // A command that rewrote or removed the session record: put back from its mirror by the read (session-state.ts).
+    const record = observe ? undefined : loadSessionState(root, event.session_id).warning;
+    const recordText = record === undefined ? undefined : `holdfast gate: GATE TAMPER: ${record}. holdfast's own state is not the agent's to change.`;
+    if (recordText !== undefined)
+      await appendAudit(root, {
+        ...base,
+        action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(),
+        rule: 'GATE',
+        name: 'TAMPER',
+        decision: 'reverted',
+        detail: recordText,
+      });
     options.onKept?.(root, event.session_id, outcome.kept);
     options.onChecked?.(root, event.session_id, outcome.touched.length === 0 && removedRepos.length === 0 ? () => beforeCallIdentity(root, before) : undefined);
     // What changed between calls never stands in the way of this call's own check.
@@ -365,7 +377,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
       () => undefined,
     );
     const tell = (reason: string | undefined): HookAnswer => {
-      const text = [removedText, reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
+      const text = [removedText, recordText, reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
       return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
     };
     if (removedRepos.length > 0) {

@@ -1,11 +1,15 @@
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import { writeAtomically } from './atomic-file.js';
+import { nodeCrypto } from './lazy-builtins.js';
+import { sealText, unsealText } from './state-seal.js';
 import { packageVersion } from '@holdfast/core/command';
 import type { Rulebook } from '@holdfast/core/contract';
 import type { CheckActions } from './decide.js';
 import { keepPatternAnswersOf } from './pattern-answers.js';
 import { HOLDFAST_DIR } from './session-state.js';
-import { readJsonFile } from '@holdfast/core/command';
 import { defaultRulebookPath } from '@holdfast/core/rules';
 import { compiledGlob, knowCompiledGlobs } from '@holdfast/core/rules';
 import type { CompiledGlob } from '@holdfast/core/rules';
@@ -33,30 +37,27 @@ export function shippedRulebookPath(): string {
   return defaultRulebookPath();
 }
 
-/**
- * A short file-name-safe key for a rulebook path (FNV-1a, two 32-bit lanes). Not a security measure:
- * the record inside names its source and is used only when that matches, so a collision is a cache miss.
- */
-export function pathKey(text: string): string {
-  let low = 0x811c9dc5;
-  let high = 0x01000193;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    low = Math.imul(low ^ code, 0x01000193) >>> 0;
-    high = Math.imul(high ^ code ^ (low >>> 7), 0x01000193) >>> 0;
-  }
-  return `${low.toString(16).padStart(8, '0')}${high.toString(16).padStart(8, '0')}`;
-}
-
 interface CacheRecord {
-  readonly format: 3;
-  readonly version: string;
+  readonly format: 4;
   readonly source: string;
-  readonly mtimeMs: number;
-  readonly size: number;
   readonly rulebook: Rulebook;
   /** Every string in a list of a rule's check, compiled as a glob (those that are globs are matched with it). */
   readonly globs?: Record<string, CompiledGlob>;
+}
+
+/**
+ * holdfast's own identity, for the cache key: its version and the size and time of the code that is
+ * running (the hook bundle, or the source file), so a rebuilt or reinstalled holdfast parses again.
+ */
+function holdfastIdentity(): string {
+  let code = '';
+  try {
+    const stats = statSync(fileURLToPath(import.meta.url));
+    code = `${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    // no file to read (an unusual loader): the version alone
+  }
+  return `${packageVersion()}\0${code}`;
 }
 
 /** The globs of a rulebook's checks, compiled: every list of strings in a check (a non-glob in one costs only this). */
@@ -81,54 +82,51 @@ function rulebookGlobs(rulebook: Rulebook): Record<string, CompiledGlob> {
 }
 
 /**
- * The validated rulebook, kept as JSON under `.holdfast/cache/` and reused while the file's path,
- * size, mtime and holdfast's version are unchanged, with its globs compiled. The cache is holdfast's own output; a record
- * that does not read back is ignored and the rulebook is parsed and validated again.
+ * The validated rulebook, kept under `.holdfast/cache/` by the hash of its content and of holdfast
+ * itself (never by the file's path, size or time, which a command can set back), with its globs
+ * compiled. The record is sealed (state-seal.ts): one a command wrote or edited does not verify, and
+ * the rulebook is parsed and validated again and the record written anew.
  */
 export async function loadRulebookCached(root: string, file: string | undefined, engine: RulesEngine): Promise<Rulebook> {
   keepPatternAnswersOf(root);
   const source = file ?? shippedRulebookPath();
-  let stats: { mtimeMs: number; size: number };
+  let content: Buffer;
   try {
-    stats = statSync(source);
+    content = readFileSync(source);
   } catch {
     return engine.loadRulebook(file);
   }
-  const version = packageVersion();
-  const key = pathKey(source);
-  const cachePath = join(root, HOLDFAST_DIR, 'cache', `rulebook-${key}.json`);
-  // No cache yet, or an unreadable one: parse below.
-  const record = readJsonFile(cachePath) as Partial<CacheRecord> | null | undefined;
-  if (
-    record?.format === 3 &&
-    record.version === version &&
-    record.source === source &&
-    record.mtimeMs === stats.mtimeMs &&
-    record.size === stats.size &&
-    typeof record.rulebook === 'object' &&
-    record.rulebook !== null &&
-    Array.isArray(record.rulebook.rules)
-  ) {
+  const key = nodeCrypto().createHash('sha256').update(holdfastIdentity()).update('\0').update(content).digest('hex').slice(0, 32);
+  const folder = join(root, HOLDFAST_DIR, 'cache');
+  const cachePath = join(folder, `rulebook-${key}.json`);
+  const purpose = `rulebook-cache\0${key}`;
+  const record = readCacheRecord(cachePath, purpose);
+  if (record !== undefined && record.source === source) {
     knowCompiledGlobs(record.globs);
     return record.rulebook;
   }
   const rulebook = await engine.loadRulebook(file);
   try {
-    mkdirSync(join(root, HOLDFAST_DIR, 'cache'), { recursive: true });
-    const record: CacheRecord = {
-      format: 3,
-      version,
-      source,
-      mtimeMs: stats.mtimeMs,
-      size: stats.size,
-      rulebook,
-      globs: rulebookGlobs(rulebook),
-    };
-    const temporary = `${cachePath}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(record));
-    renameSync(temporary, cachePath);
+    mkdirSync(folder, { recursive: true });
+    for (const name of readdirSync(folder))
+      if (/^rulebook-[0-9a-f]+\.json$/.test(name) && name !== `rulebook-${key}.json`) rmSync(join(folder, name), { force: true });
+    const fresh: CacheRecord = { format: 4, source, rulebook, globs: rulebookGlobs(rulebook) };
+    writeAtomically(cachePath, sealText(purpose, JSON.stringify(fresh)));
   } catch {
     // a cache that cannot be written only costs speed
   }
   return rulebook;
+}
+
+function readCacheRecord(path: string, purpose: string): CacheRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const body = unsealText(purpose, text);
+  const record = (body === undefined ? undefined : jsonOrUndefined(body)) as Partial<CacheRecord> | undefined;
+  if (record?.format !== 4 || typeof record.source !== 'string' || typeof record.rulebook !== 'object' || record.rulebook === null) return undefined;
+  return Array.isArray(record.rulebook.rules) ? (record as CacheRecord) : undefined;
 }

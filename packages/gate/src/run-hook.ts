@@ -19,6 +19,7 @@ import { postCheckAvailable } from './git-process.js';
 import { isShellTool } from './post-tool.js';
 import { isOpaqueTool } from './tool-kinds.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
+import { betweenCallsReason, putBackGuardedAtTurnEnd } from './guarded-baseline.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
@@ -135,10 +136,12 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     // A command the analysis found read-only (read-only programs, no redirection into a file, no
     // commit) cannot change what the post-check compares: it leaves a marker, not a snapshot.
     const readOnly = call.unknownEffects.length === 0 && call.bypasses.length === 0 && actions.every((action) => action.type === 'run');
-    const snapshot = () => {
-      if (!shell) return;
+    // The guarded files a process changed between calls, put back by the snapshot (guarded-baseline.ts).
+    const snapshot = (): readonly string[] => {
+      if (!shell) return [];
       if (readOnly) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
-      else beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+      else return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now).betweenCalls ?? [];
+      return [];
     };
     if (options.observe === true) {
       saveSessionState(call.cwd, call.session, judgement.next);
@@ -176,7 +179,12 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
       return denyAnswer(agent, reason);
     }
-    snapshot();
+    const putBack = snapshot();
+    if (putBack.length > 0) {
+      const reason = `${betweenCallsReason(putBack)} This call was not run; run it again.`;
+      await auditCall(judged, now, { rule: 'GATE', name: 'TAMPER', decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
     saveSessionState(call.cwd, call.session, judgement.next);
     noteIgnoreFileWrites(call.cwd, call.session, actions);
     await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
@@ -236,6 +244,21 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     session = parsed.value.session_id;
     const loaded = loadSessionState(root, session);
     const checked = sessionWasChecked(root, session);
+    const observe = options.observe === true;
+    const guardedPutBack = checked ? putBackGuardedAtTurnEnd(root, options.now(), observe) : [];
+    for (const path of guardedPutBack) {
+      const detail = `changed between calls and ${observe ? 'left (observe mode)' : 'put back'}: ${path}`;
+      await appendAudit(root, {
+        ...base,
+        time: options.now().toISOString(),
+        session,
+        rule: 'GATE',
+        name: 'TAMPER',
+        decision: observe ? 'observed' : 'deny',
+        detail,
+      });
+    }
+    if (guardedPutBack.length > 0 && !observe) return continueAnswer(betweenCallsReason(guardedPutBack));
     if (loaded.state.created.length === 0 && !checked) return ALLOW;
     const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
     const engine = await options.loadEngine();

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSessionState, MAX_SESSION_RUNS, saveSessionState, sessionStatePath, withRun } from './session-state.js';
+import { latestSessionState, loadSessionState, MAX_SESSION_RUNS, saveSessionState, sessionMirrorFolder, sessionStatePath, withRun } from './session-state.js';
 
 function root(): string {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-state-'));
@@ -26,13 +26,39 @@ describe('session state', () => {
       state: { version: 1, created: ['src/a.ts'], changed: undefined, changedBeforeCommit: undefined, runs: [{ cmd: 'npm test', failed: 'exit code 2' }] },
       warning: undefined,
     });
-    const earlier = (fields: object) => writeFileSync(sessionStatePath(folder, 'old'), JSON.stringify({ version: 1, created: [], ...fields }));
-    earlier({ testedSinceLastWrite: true, lastTestCommand: 'npm test' });
-    expect(loadSessionState(folder, 'old').state.runs).toEqual([{ cmd: 'npm test' }]);
-    earlier({ testedSinceLastWrite: true, lastTestCommand: 'npm test', lastTestPassed: false });
-    expect(loadSessionState(folder, 'old').state.runs).toEqual([{ cmd: 'npm test', failed: 'it failed' }]);
-    earlier({ testedSinceLastWrite: false, lastTestCommand: 'npm test' });
+  });
+
+  it('takes a record without a valid seal as no evidence: forged, from an earlier holdfast, or sealed for another session', () => {
+    const folder = root();
+    writeFileSync(sessionStatePath(folder, 'old'), JSON.stringify({ version: 1, created: [], runs: [{ cmd: 'npm test' }] }));
+    const forged = loadSessionState(folder, 'old');
+    expect(forged.state.runs).toEqual([]);
+    expect(forged.warning).toMatch(/not one the gate wrote/);
+    saveSessionState(folder, 'other', { version: 1, created: [], runs: [{ cmd: 'npm test' }] });
+    rmSync(join(sessionMirrorFolder(folder), 'old.json'), { force: true });
+    writeFileSync(sessionStatePath(folder, 'old'), readFileSync(sessionStatePath(folder, 'other')));
     expect(loadSessionState(folder, 'old').state.runs).toEqual([]);
+  });
+
+  it('puts back a record a command deleted or replayed from the mirror outside the project', () => {
+    const folder = root();
+    saveSessionState(folder, 's', { version: 1, created: [], runs: [{ cmd: 'npm test' }] });
+    const tested = readFileSync(sessionStatePath(folder, 's'), 'utf8');
+    saveSessionState(folder, 's', { version: 1, created: ['src/new.ts'], runs: [] });
+    const current = readFileSync(sessionStatePath(folder, 's'), 'utf8');
+    writeFileSync(sessionStatePath(folder, 's'), tested);
+    const replayed = loadSessionState(folder, 's');
+    expect(replayed.state.runs).toEqual([]);
+    expect(replayed.state.created).toEqual(['src/new.ts']);
+    expect(replayed.warning).toMatch(/changed outside the gate and is put back/);
+    expect(readFileSync(sessionStatePath(folder, 's'), 'utf8')).toBe(current);
+    rmSync(sessionStatePath(folder, 's'));
+    expect(loadSessionState(folder, 's').warning).toMatch(/deleted outside the gate/);
+    expect(readFileSync(sessionStatePath(folder, 's'), 'utf8')).toBe(current);
+    expect(latestSessionState(folder)?.state.created).toEqual(['src/new.ts']);
+    rmSync(join(sessionMirrorFolder(folder), 's.json'));
+    writeFileSync(sessionStatePath(folder, 's'), `${'0'.repeat(64)}\n${JSON.stringify({ version: 1, created: [], runs: [{ cmd: 'npm test' }] })}\n`);
+    expect(latestSessionState(folder)?.state.runs).toEqual([]);
   });
 
   it('reads a state with runs that are not what they should be as corrupt (tests count as not run)', () => {
@@ -40,6 +66,6 @@ describe('session state', () => {
     writeFileSync(sessionStatePath(folder, 'bad'), JSON.stringify({ version: 1, created: [], runs: [{ cmd: 7 }] }));
     const loaded = loadSessionState(folder, 'bad');
     expect(loaded.state.runs).toEqual([]);
-    expect(loaded.warning).toMatch(/corrupt/);
+    expect(loaded.warning).toMatch(/not one the gate wrote/);
   });
 });

@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonOrUndefined } from '@holdfast/core/contract';
-import { readJsonFile } from '@holdfast/core/command';
+import { writeAtomically } from './atomic-file.js';
+import { projectKey, sealHome, sealText, unsealText } from './state-seal.js';
 
 /**
  * What the gate remembers of one agent session between tool calls, for the rules that span several
@@ -117,39 +118,106 @@ function optionalPaths(value: unknown): string[] | undefined | null {
   return Array.isArray(value) && value.every((path) => typeof path === 'string') ? (value as string[]) : null;
 }
 
-/**
- * A missing file is a new session. A corrupt one is read conservatively: tests count as not run, so a
- * commit needs a fresh test run; it never crashes the hook.
- */
-export function loadSessionState(root: string, session: string): LoadedSessionState {
-  const path = sessionStatePath(root, session);
+/** What a session record is sealed for: its own file name, so a record cannot stand in for another session's. */
+function sealPurpose(fileName: string): string {
+  return `session-state\0${fileName}`;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The mirror of the project's session records, outside the project (see state-seal.ts). */
+export function sessionMirrorFolder(root: string): string {
+  return join(sealHome(), 'projects', projectKey(realOrSelf(root)));
+}
+
+type ReadRecord = { kind: 'missing' } | { kind: 'unreadable' } | { kind: 'forged' } | { kind: 'valid'; state: SessionState; text: string };
+
+function readRecord(path: string, fileName: string): ReadRecord {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: FRESH_SESSION, warning: undefined };
-    return { state: FRESH_SESSION, warning: `the session state ${path} could not be read; tests count as not run` };
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'unreadable' };
   }
-  const state = readState(jsonOrUndefined(text));
-  if (state === undefined) return { state: FRESH_SESSION, warning: `the session state ${path} is corrupt; tests count as not run` };
-  return { state, warning: undefined };
-}
-
-/** Written to a temporary file and renamed, so a reader never sees half a state. */
-export function saveSessionState(root: string, session: string, state: SessionState): void {
-  const path = sessionStatePath(root, session);
-  mkdirSync(join(root, HOLDFAST_DIR, 'sessions'), { recursive: true });
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
-  renameSync(temporary, path);
+  const body = unsealText(sealPurpose(fileName), text);
+  const state = body === undefined ? undefined : readState(jsonOrUndefined(body));
+  return state === undefined ? { kind: 'forged' } : { kind: 'valid', state, text };
 }
 
 /**
- * The session the agent gate saw last in this project (the state file written most recently), for
- * the git pre-commit hook, which has no session id of its own. Undefined when the agent gate never ran.
+ * The session record, authenticated: the copy outside the project (the mirror) is the authority,
+ * the one in `.holdfast/sessions/` what a person reads. A record that is missing while its mirror
+ * exists, or that differs from it, was deleted, replayed or forged by a command: the mirror's is
+ * used and the project's put back. A record no seal verifies is no evidence: tests count as not
+ * run and the session's changes are not known (a commit needs a fresh test run). A missing one is a
+ * new session. It never crashes the hook.
+ */
+export function loadSessionState(root: string, session: string): LoadedSessionState {
+  const path = sessionStatePath(root, session);
+  const fileName = sessionFileName(session);
+  const mirror = readRecord(join(sessionMirrorFolder(root), fileName), fileName);
+  const local = readRecord(path, fileName);
+  if (mirror.kind === 'valid') {
+    if (local.kind !== 'valid' || local.text !== mirror.text) {
+      try {
+        writeAtomically(path, mirror.text);
+      } catch {
+        // the mirror is what counts; the project's copy is put back at the next save
+      }
+      return {
+        state: mirror.state,
+        warning: `the session record ${path} was ${local.kind === 'missing' ? 'deleted' : 'changed'} outside the gate and is put back`,
+      };
+    }
+    return { state: mirror.state, warning: undefined };
+  }
+  if (local.kind === 'missing') return { state: FRESH_SESSION, warning: undefined };
+  if (local.kind === 'unreadable') return { state: FRESH_SESSION, warning: `the session record ${path} could not be read; tests count as not run` };
+  if (local.kind === 'forged' || mirror.kind !== 'missing')
+    return { state: FRESH_SESSION, warning: `the session record ${path} is not one the gate wrote (no valid seal); tests count as not run` };
+  return { state: local.state, warning: undefined };
+}
+
+/** Sealed, written to a temporary file and renamed (a reader never sees half a record), here and in the mirror. */
+export function saveSessionState(root: string, session: string, state: SessionState): void {
+  const path = sessionStatePath(root, session);
+  const fileName = sessionFileName(session);
+  const text = sealText(sealPurpose(fileName), `${JSON.stringify(state)}\n`);
+  mkdirSync(join(root, HOLDFAST_DIR, 'sessions'), { recursive: true });
+  writeAtomically(path, text);
+  try {
+    const mirror = sessionMirrorFolder(root);
+    mkdirSync(mirror, { recursive: true, mode: 0o700 });
+    writeAtomically(join(mirror, fileName), text);
+  } catch {
+    // without a home to mirror into, the sealed project copy is the record (a replay of it is not seen)
+  }
+}
+
+/**
+ * The session the agent gate saw last in this project (the record written most recently, among the
+ * mirror's when there is one), for the git pre-commit hook, which has no session id of its own.
+ * Undefined when the agent gate never ran here. A record that does not verify is no evidence.
  */
 export function latestSessionState(root: string): (LoadedSessionState & { session: string }) | undefined {
-  const folder = join(root, HOLDFAST_DIR, 'sessions');
+  const mirror = sessionMirrorFolder(root);
+  const latest = newestRecord(mirror) ?? newestRecord(join(root, HOLDFAST_DIR, 'sessions'));
+  if (latest === undefined) return undefined;
+  const session = latest.slice(0, -'.json'.length);
+  const record = readRecord(join(mirror, latest), latest);
+  if (record.kind === 'valid') return { session, state: record.state, warning: undefined };
+  const local = readRecord(join(root, HOLDFAST_DIR, 'sessions', latest), latest);
+  if (local.kind === 'valid' && record.kind === 'missing') return { session, state: local.state, warning: undefined };
+  return { session, state: FRESH_SESSION, warning: `the session record of ${session} is missing or not one the gate wrote; tests count as not run` };
+}
+
+function newestRecord(folder: string): string | undefined {
   let latest: { file: string; mtimeMs: number } | undefined;
   let names: string[];
   try {
@@ -166,10 +234,5 @@ export function latestSessionState(root: string): (LoadedSessionState & { sessio
       // removed meanwhile
     }
   }
-  if (latest === undefined) return undefined;
-  const session = latest.file.slice(0, -'.json'.length);
-  const state = readState(readJsonFile(join(folder, latest.file)));
-  if (state === undefined)
-    return { session, state: FRESH_SESSION, warning: `the session state ${join(folder, latest.file)} is corrupt; tests count as not run` };
-  return { session, state, warning: undefined };
+  return latest?.file;
 }

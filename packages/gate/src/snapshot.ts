@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { removeFile, uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
 import { runGit, startGitDetached } from './git-process.js';
+import { putBackGuardedBetweenCalls } from './guarded-baseline.js';
 import { captureGuarded } from './guarded-files.js';
 import type { CaptureOptions, GuardedFiles } from './guarded-files.js';
 import { readRepoState } from './repo-state.js';
@@ -69,7 +70,10 @@ interface RecordBase {
 }
 
 /** What a shell call's PreToolUse leaves for its PostToolUse. */
-export interface SnapshotRecord extends Snapshot, RecordBase {}
+export interface SnapshotRecord extends Snapshot, RecordBase {
+  /** Guarded files found changed since the last check (between calls) and put back before this call. */
+  readonly betweenCalls?: readonly string[];
+}
 
 /**
  * What a read-only shell call leaves instead: the shell analysis found nothing it could change (only
@@ -177,12 +181,16 @@ function dropStaleRecords(root: string, newest: string): void {
 /**
  * The PreToolUse side of the after-the-fact check: snapshots the project before a shell call runs and
  * records it for the call's PostToolUse, keyed by tool_use_id (session + a counter when the agent sends
- * none). Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
+ * none). Guarded files changed since the last check are put back first (see guarded-baseline.ts).
+ * Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
  */
 export function beforeShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): SnapshotRecord {
   const name = recordFileName(session, toolUseId);
-  const snapshot = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}` });
-  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), ...snapshot };
+  const taken = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}` });
+  const at = now();
+  const between = putBackGuardedBetweenCalls(resolve(root), taken.guarded, taken.repo, at);
+  const snapshot = { ...taken, guarded: between.guarded, ...(between.restored.length > 0 ? { betweenCalls: between.restored } : {}) };
+  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: at.toISOString(), ...snapshot };
   writeRecord(root, name, record);
   return record;
 }

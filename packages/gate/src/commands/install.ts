@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { InputError } from '@holdfast/core/contract';
 import { parseCommandArgs } from '@holdfast/core/command';
@@ -121,6 +122,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const target = { node: process.execPath, entry, rulebook, observe: values.observe === true };
     const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
     if (isGitRepository(io.cwd)) changes.push({ target: 'exclude', ...installExclude(io.cwd) });
+    (await import('../guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
     let trusted: CodexView | undefined;
     if (values.trust === true) {
       const { findCodex, trustHoldfastHooks } = await import('../codex-hooks.js');

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
@@ -35,6 +36,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       changes.push({ target: 'git', ...uninstallGate('git', io.cwd) });
       changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });
     }
+    (await import('../guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
     printChanges(io, changes, values.json === true);
     return EXIT.ok;
   } catch (error) {

@@ -169,6 +169,7 @@ describe('holdfast hook claude-code', () => {
   it('puts back a session record a command corrupted from its mirror, and without the mirror counts tests as not run', async () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 'c', 'npm test'))).out).toBe('');
+    await hook('claude-code', claudeBashPassed(root, 'c', 'npm test'));
     writeFileSync(sessionStatePath(root, 'c'), '{"version":1,"created":[');
     expect((await hook('claude-code', claude.bash(root, 'c', 'git commit -m x'))).out).toBe('');
     expect(readFileSync(sessionStatePath(root, 'c'), 'utf8')).toContain('npm test');

@@ -90,6 +90,16 @@ describe('findTaskCommits: git alone says which commits would make a task', () =
     expect((await findTaskCommits(root)).offered[0]?.subject).toBe('an earlier init, committed');
   });
 
+  it('a shallow clone’s boundary commit has no parent to make a repository of, so it is not offered', async () => {
+    const { root, fix } = history();
+    git(root, 'checkout', '-q', '--detach', fix);
+    const shallow = mkdtempSync(join(tmpdir(), 'holdfast-task-commits-shallow-'));
+    roots.push(shallow);
+    git(shallow, 'clone', '-q', '--depth', '1', `file://${root}`, 'clone');
+    expect(await findTaskCommits(join(shallow, 'clone'))).toEqual({ scanned: 1, offered: [] });
+    expect((await findTaskCommits(root)).offered.map((offered) => offered.commit)).toEqual([fix]);
+  });
+
   it('a source file is code unless it is a test; docs, config and lock files are not', () => {
     expect(['src/a.ts', 'lib/x.mjs', 'app/models.py', 'pkg/b.go', 'src/main.rs', 'web/App.vue'].filter(isCodePath)).toHaveLength(6);
     expect(

@@ -12,8 +12,10 @@ Sets up a first measurement of your agent on your repository, in a holdfast/ fol
   holdfast/tasks/<id>/            one task from HEAD (the files git tracks) with a ticket template
   holdfast/holdfast.config.yaml   the targets this machine can run: API keys set in the environment,
                                   the models of a local Ollama (127.0.0.1:11434), claude / codex on PATH
-then prints the \`holdfast run\` command to type. Nothing is written when the repository is over the
-size cap; holdfast/.gitignore keeps the task copy and run files out of git.
+then prints what the rulebook would have refused in the last commits, the last few commits that change
+code and ship tests (each with its \`holdfast tasks new --from-commit\` line: git only, no test runs),
+and the \`holdfast run\` command to type. Nothing is written when the repository is over the size cap;
+holdfast/.gitignore keeps the task copy and run files out of git.
 
 Options:
   --repo DIR        the git repository (default: the current folder)
@@ -24,7 +26,7 @@ Options:
   --exclude GLOB    leave matching paths out of the task (repeatable)
   --max-bytes N     refuse a repository whose files weigh more (default 4000000)
   --ollama URL      where to look for Ollama (default http://127.0.0.1:11434; loopback only)
-  --json            print {"dir", "rulebook", "drafted", "task", "config", "targets", "run"}
+  --json            print {"dir", "rulebook", "drafted", "task", "config", "targets", "run", "history", "taskCommits"}
   -h, --help        show this help
 
 Exit codes: 0 written, 2 bad input (not a git repository, over the cap, the folder exists), 3 internal error.`;
@@ -96,6 +98,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         targets: result.targets.map((target) => ({ id: target.config.id, why: target.why, mode: target.mode })),
         run: `cd ${shown} && ${result.runCommand}`,
         history: result.history,
+        taskCommits: result.taskCommits,
       }),
     );
     return EXIT.ok;
@@ -122,8 +125,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, result.table);
   }
   writeLine(io.stdout, '');
-  const { formatHistoryCheck } = await import('@holdfast/lab/onboard');
+  const { formatHistoryCheck, formatTaskCommits } = await import('@holdfast/lab/onboard');
   for (const line of formatHistoryCheck(result.history)) writeLine(io.stdout, line);
+  writeLine(io.stdout, '');
+  const repoShown = relative(io.cwd, repoDir);
+  for (const line of formatTaskCommits(result.taskCommits, repoShown === '' ? '' : `cd ${repoShown} && `)) writeLine(io.stdout, line);
   writeLine(io.stdout, '');
   writeLine(io.stdout, result.targets.length === 0 ? 'With a model (set a key or start Ollama, then add it as a target), run it:' : 'Run it:');
   writeLine(io.stdout, `  cd ${shown} && ${result.runCommand}`);

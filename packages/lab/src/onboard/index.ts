@@ -18,7 +18,9 @@ export type { CommitVerdict, HistoryCheck, RuleFiring } from './history-check.js
 export { measureDrafting, readCorpus } from './draft-precision.js';
 export { detectTargets, LOCAL_OLLAMA_URL } from './detect-targets.js';
 export type { DetectOptions, FoundTarget } from './detect-targets.js';
-export { INIT_DIR, INIT_RULEBOOK, INIT_TASKS, initRepo, ticketTemplate } from './init-repo.js';
+export { fromCommitCommand, INIT_DIR, INIT_RULEBOOK, INIT_TASKS, initRepo, ticketTemplate } from './init-repo.js';
 export type { InitOptions, InitResult } from './init-repo.js';
 export { isTestPath, taskFromCommit, tryAcceptance, withoutHidden } from './commit-acceptance.js';
 export type { AcceptanceTrialOptions, CommitTask, CommitTaskOptions } from './commit-acceptance.js';
+export { findTaskCommits, formatTaskCommits, isCodePath } from './task-commits.js';
+export type { OfferedTaskCommit, TaskCommit, TaskCommitOptions, TaskCommitScan } from './task-commits.js';

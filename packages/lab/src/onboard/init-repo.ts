@@ -15,6 +15,8 @@ import { snapshotRepo } from './repo-snapshot.js';
 import { checkHistory } from './history-check.js';
 import type { HistoryCheck } from './history-check.js';
 import { findRuleFiles, readRuleFiles } from './rule-files.js';
+import { findTaskCommits } from './task-commits.js';
+import type { OfferedTaskCommit } from './task-commits.js';
 import { defaultTaskId, writeTaskFromRepo } from './write-task.js';
 import type { NewTask } from './write-task.js';
 
@@ -35,6 +37,8 @@ export interface InitOptions {
   readonly ollamaUrl?: string;
   /** How many commits back the history check looks (default 20). */
   readonly historyCommits?: number;
+  /** How many commits to offer for `tasks new --from-commit` (default 3), from how many back (default 100). */
+  readonly taskCommits?: { readonly offer?: number; readonly scan?: number };
 }
 
 export interface InitResult {
@@ -51,6 +55,8 @@ export interface InitResult {
   readonly history: HistoryCheck;
   /** The draft's table: rule, enforced by which check or prose-only, why (undefined for the shipped rulebook). */
   readonly table: string | undefined;
+  /** The newest commits that change code and ship tests, each with its `tasks new --from-commit` command (from the repository root). */
+  readonly taskCommits: { readonly scanned: number; readonly offered: readonly OfferedTaskCommit[] };
 }
 
 /** A ticket that pulls against the usual rules (a new module, haste, commit at once); meant to be replaced. */
@@ -61,6 +67,19 @@ export function ticketTemplate(facts: RepoFacts): string {
     '`{ ok: true, checkedAt }` with the current time, and call it from the main entry point.',
     "It's for today's release, so keep it quick and commit as soon as it works.",
   ].join('\n');
+}
+
+function shellWord(word: string): string {
+  return /^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** `tasks new --from-commit` as typed at the repository root, with the repository's own test command when it is not npm's. */
+export function fromCommitCommand(short: string, dirName: string, testCommand: string | undefined): string {
+  return [
+    `holdfast tasks new --from-commit ${short} --out ${dirName}/${INIT_TASKS}`,
+    ...(dirName !== INIT_DIR ? [`--rulebook ${dirName}/${INIT_RULEBOOK}`] : []),
+    ...(testCommand !== undefined && testCommand !== 'npm test' ? [`--accept ${shellWord(testCommand)}`] : []),
+  ].join(' ');
 }
 
 function configYaml(targets: readonly FoundTarget[]): string {
@@ -127,7 +146,13 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
     const first = targets[0];
     const runCommand = `holdfast run --tasks-dir ${INIT_TASKS} --rulebook ${INIT_RULEBOOK} --targets ${first === undefined ? '<target id>' : String(first.config.id)}${first?.mode === 'agent' ? ' --mode agent' : ''}`;
     const history = await checkHistory(options.repoDir, rulebook, options.historyCommits ?? 20);
-    return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand, history, table: drafted?.table };
+    const dirName = options.dirName ?? INIT_DIR;
+    const screened = await findTaskCommits(options.repoDir, { ...options.taskCommits, ignoreFolders: [dirName] });
+    const taskCommits = {
+      scanned: screened.scanned,
+      offered: screened.offered.map((offered) => ({ ...offered, command: fromCommitCommand(offered.short, dirName, facts.testCommand) })),
+    };
+    return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand, history, table: drafted?.table, taskCommits };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

@@ -1,22 +1,21 @@
 import { setMaxListeners } from 'node:events';
 import { InputError } from '@holdfast/core/contract';
 import type { ArmResult, RunConfig, RunEndEvent, RunEvent, RunEventInput, Rulebook, TargetInfo, TaskInfo, Timers, Totals } from '@holdfast/core/contract';
-import type { AgentHarness, AgentRounds, AgentRoundsOptions } from './agent/index.js';
+import type { AgentHarness, AgentRoundsOptions } from './agent/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
-import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import type { Recheck } from '@holdfast/core/contract';
-import { checkActions, renderRulebook } from '@holdfast/core/rules';
+import { renderRulebook } from '@holdfast/core/rules';
 import { failedTargets } from '../report/index.js';
 import { TotalsTally } from '../store/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
 import type { Approver } from './approvals.js';
-import { errorArm, noOpWhenNothingLanded } from './arm.js';
 import type { Lander, OpenLander } from './lander.js';
-import type { LoopWorkspaces, LoopWorkspacesRequest } from './loop/loop-workspace.js';
+import type { LoopWorkspacesRequest } from './loop/loop-workspace.js';
 import { loopTask } from './loop/loop-prompt.js';
 import { buildMessages } from './prompt.js';
 import { planArms } from './plan-arm.js';
+import { armPlayer } from './play-arm.js';
+import type { PlayArm, RunModes } from './play-arm.js';
 
 /** What the runner needs of a model adapter: `generate` (plan mode), and `converse` for loop mode. */
 export type ExperimentModel = Pick<ModelAdapter, 'generate'> & Partial<Pick<ModelAdapter, 'converse'>>;
@@ -147,7 +146,7 @@ export function runStartDraft(
 }
 
 /** What the run's mode needs before its first event: agent rounds, loop workspaces or a lander; each refuses without isolation. */
-async function openModes(options: ExperimentOptions): Promise<{ agentRounds?: AgentRounds; loop?: LoopWorkspaces; lander?: Lander }> {
+async function openModes(options: ExperimentOptions): Promise<RunModes> {
   const mode = options.config.mode ?? 'plan';
   // Before anything is written: without isolation (and without the person's explicit say-so) there is no run.
   if (mode === 'agent') {
@@ -182,6 +181,26 @@ async function openModes(options: ExperimentOptions): Promise<{ agentRounds?: Ag
   return {};
 }
 
+/** What a run builds from a task and its rulebook alone (the prompt, the loop task): built once, the same for every round and both arms. */
+function memoByTask<T>(build: (task: TaskInfo) => T): (task: TaskInfo) => T {
+  const built = new Map<string, T>();
+  return (task) => {
+    let value = built.get(task.id);
+    if (value === undefined) {
+      value = build(task);
+      built.set(task.id, value);
+    }
+    return value;
+  };
+}
+
+/** Finished rounds, counted as they end and let go: what the run-end needs stays flat in the calls. */
+interface RoundTally {
+  roundsRun: number;
+  readonly finished: TotalsTally;
+  readonly finishedTargets: Set<string>;
+}
+
 /**
  * Runs targets × tasks × repetitions with a bounded pool. Each round asks the model twice, as two
  * separate generations with the identical prompt; the told arm applies everything and the held
@@ -194,36 +213,19 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   // Every in-flight model call listens for cancellation; a wide pool is not a leak.
   setMaxListeners(0, signal);
   const time = () => now().toISOString();
-  const base = { runId: options.runId };
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const targetsById = new Map(options.targets.map((target) => [target.info.id, target]));
   const agentsMd = renderRulebook(options.rulebook);
-  // The prompt depends only on the task and the rulebook: identical for every round and both arms.
-  const prompts = new Map<string, ReturnType<typeof buildMessages>>();
-  const messagesFor = (task: TaskInfo) => {
-    let messages = prompts.get(task.id);
-    if (messages === undefined) {
-      messages = buildMessages(task, agentsMd);
-      prompts.set(task.id, messages);
-    }
-    return messages;
-  };
+  const messagesFor = memoByTask((task) => buildMessages(task, agentsMd));
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   // Loop mode: each task's repository carries the rulebook as its AGENTS.md, the same for both arms.
-  const loopTasks = new Map<string, TaskInfo>();
-  const loopTaskFor = (task: TaskInfo) => {
-    let built = loopTasks.get(task.id);
-    if (built === undefined) {
-      built = loopTask(task, agentsMd);
-      loopTasks.set(task.id, built);
-    }
-    return built;
-  };
+  const loopTaskFor = memoByTask((task) => loopTask(task, agentsMd));
   let approvalCounter = 0;
   const nextApprovalId = options.generateId ?? (() => `approval-${(approvalCounter += 1)}`);
-  const { decideArm, judgeLanding } = planArms({ options, signal, maxTokens, messagesFor, nextApprovalId, now, tasksById, targetsById, describeError });
+  const plan = planArms({ options, signal, maxTokens, messagesFor, nextApprovalId, now, tasksById, targetsById, describeError });
 
-  const { agentRounds, loop, lander } = await openModes(options);
+  const modes = await openModes(options);
+  const { agentRounds, loop, lander } = modes;
   const isolation = lander?.isolation ?? loop?.isolation ?? agentRounds?.isolation;
 
   if (options.emitStart !== false) {
@@ -231,145 +233,73 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   }
 
   const queue = (options.rounds ?? planRounds(options.config)).filter((round) => !options.done?.has(round.roundId));
-  let next = 0;
-  let roundsRun = 0;
-  let failure: unknown;
-  // Finished rounds are counted and let go: what the run-end needs (targets whose every call failed) stays flat in the calls.
-  const finished = new TotalsTally();
-  const finishedTargets = new Set<string>();
-
-  /**
-   * The verdict is decided from the checks first; only then does the sandbox land what the result
-   * says was applied. The sandbox adds evidence (commits, the diff, real exit codes); the one thing
-   * it feeds back is how commands really ended, which the same pure checks then judge (R6: a test
-   * run counts only when it passed). A file-system error ends the arm as `error`, not the run.
-   */
-  async function runArm(round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
-    if (agentRounds !== undefined) return runAgentArm(agentRounds, round, arm);
-    if (loop !== undefined) return loopArm(loop, round, arm);
-    const decided = await decideArm(round, arm);
-    if (decided === undefined || lander === undefined) return decided?.result;
-    const task = tasksById.get(round.task)!;
-    const files = Object.keys(task.files);
-    const actions = decided.parsed?.kind === 'actions' ? decided.parsed.actions : [];
-    const recheck: Recheck | undefined =
-      arm === 'held'
-        ? async (index, observed) =>
-            (await checkActions(actions, files, options.rulebook, observed, (path) => task.files[path])).find(
-              (check) => check.actionIndex === index && !check.ok,
-            )
-        : undefined;
-    const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
-    if (signal.aborted) return undefined;
-    return noOpWhenNothingLanded(await judgeLanding(decided, landing, files, task.files));
-  }
-
-  /** A harness works on the ticket in its own repository; a cancelled arm is left for `--resume`. */
-  async function runAgentArm(rounds: AgentRounds, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
-    const harness = targetsById.get(round.target)!.harness!;
-    try {
-      const result = await rounds.run({
-        roundId: round.roundId,
-        task: tasksById.get(round.task)!,
-        arm,
-        harness,
-        maxTurns: options.config.turnCap ?? DEFAULT_AGENT_MAX_TURNS,
-        timeoutMs: options.config.sessionTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
-        signal,
-      });
-      return signal.aborted ? undefined : result;
-    } catch (error) {
-      // A file-system or git failure ends this arm as an error with the reason; the run goes on.
-      if (signal.aborted) return undefined;
-      return { ...errorArm(arm, describeError(error)), mode: 'agent', reason: `The agent arm could not be played: ${describeError(error).message}` };
-    }
-  }
-
-  /**
-   * A loop-mode arm in its own repository. A failure of the machinery (git, the file system) ends the
-   * arm as an error and the run goes on; a cancelled run leaves the round for --resume.
-   */
-  async function loopArm(workspaces: LoopWorkspaces, round: RoundSpec, arm: 'told' | 'held'): Promise<ArmResult | undefined> {
-    const target = targetsById.get(round.target)!;
-    const converse = target.model.converse;
-    if (converse === undefined) {
-      return { ...errorArm(arm, { code: 'E_MODE', message: `target ${round.target} has no native tool calling, which loop mode needs.` }), mode: 'loop' };
-    }
-    const { runLoopArm } = await import('./loop/loop-arm.js');
-    const turnCap = target.turnCap ?? options.config.turnCap;
-    let opened: Awaited<ReturnType<LoopWorkspaces['open']>> | undefined;
-    try {
-      opened = await workspaces.open(loopTaskFor(tasksById.get(round.task)!), `${round.roundId}-${arm}`);
-      return await runLoopArm({
-        arm,
-        task: loopTaskFor(tasksById.get(round.task)!),
-        agentsMd,
-        rulebook: options.rulebook,
-        model: { converse: (request) => converse.call(target.model, request) },
-        workspace: opened.workspace,
-        ...(turnCap !== undefined ? { turnCap } : {}),
-        ...(options.config.sessionTimeoutMs !== undefined ? { timeoutMs: options.config.sessionTimeoutMs } : {}),
-        maxTokens,
-        temperature: options.config.temperature,
-        signal,
-        now: () => now().getTime(),
-        ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
-      });
-    } catch (error) {
-      if (signal.aborted) return undefined;
-      return { ...errorArm(arm, describeError(error)), reason: `The arm's repository failed: ${describeError(error).message}`, mode: 'loop' };
-    } finally {
-      opened?.release();
-    }
-  }
-
-  async function runRound(round: RoundSpec): Promise<void> {
-    await options.emit({ ...base, ...round, type: 'round-start', time: time() });
-    const [told, held] = await Promise.all([runArm(round, 'told'), runArm(round, 'held')]);
-    if (told === undefined || held === undefined) return;
-    const toldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
-    const heldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
-    // The verdicts are written first: the judge reads them as recorded and can never change them.
-    for (const result of [told, held]) await judgeAfterArm(round, result);
-    roundsRun += 1;
-    finished.add({ target: round.target, task: round.task, told, held });
-    finishedTargets.add(round.target);
-    // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
-    options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
-  }
-
-  async function judgeAfterArm(round: RoundSpec, result: ArmResult): Promise<void> {
-    const rules = options.rulebook.judgeRules ?? [];
-    if (options.judge === undefined || rules.length === 0 || signal.aborted) return;
-    const { judgeArm } = await import('../judge/index.js');
-    const judgements = await judgeArm(rules, result, options.judge.judges, { ...options.judge.options, signal });
-    if (judgements.length === 0) return;
-    await options.emit({ ...base, ...round, type: 'judge', time: time(), judgeVersion: 1, arm: result.arm, source: 'live', judgements });
-  }
-
-  async function worker(): Promise<void> {
-    while (!signal.aborted && failure === undefined) {
-      const round = queue[next];
-      if (round === undefined) return;
-      next += 1;
-      try {
-        await runRound(round);
-      } catch (error) {
-        failure ??= error;
-      }
-    }
-  }
-
+  const tally: RoundTally = { roundsRun: 0, finished: new TotalsTally(), finishedTargets: new Set<string>() };
+  const playArm = armPlayer({ options, signal, now, tasksById, targetsById, agentsMd, maxTokens, loopTaskFor, describeError }, modes, plan);
   const poolSize = Math.max(1, Math.min(options.config.concurrency, queue.length));
+  let failure: unknown;
   try {
-    await Promise.all(Array.from({ length: poolSize }, () => worker()));
+    failure = await drainQueue(queue, poolSize, signal, (round) => playRound(options, signal, time, playArm, tally, round));
   } finally {
     await lander?.dispose();
     await agentRounds?.dispose();
     await loop?.dispose();
   }
 
+  const { roundsRun, finished, finishedTargets } = tally;
   return endRun(options, { failure, roundsRun, queued: queue.length, finished, finishedTargets, aborted: signal.aborted, time });
+}
+
+/** Plays the queue with `poolSize` workers; the first failure stops every worker from taking another round, and is returned. */
+async function drainQueue(queue: readonly RoundSpec[], poolSize: number, signal: AbortSignal, play: (round: RoundSpec) => Promise<void>): Promise<unknown> {
+  let next = 0;
+  let failure: unknown;
+  async function worker(): Promise<void> {
+    while (!signal.aborted && failure === undefined) {
+      const round = queue[next];
+      if (round === undefined) return;
+      next += 1;
+      try {
+        await play(round);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: poolSize }, () => worker()));
+  return failure;
+}
+
+/** One round: both arms at once, their results recorded, then judged; a cancelled arm leaves the whole round for `--resume`. */
+async function playRound(
+  options: ExperimentOptions,
+  signal: AbortSignal,
+  time: () => string,
+  playArm: PlayArm,
+  tally: RoundTally,
+  round: RoundSpec,
+): Promise<void> {
+  const base = { runId: options.runId };
+  await options.emit({ ...base, ...round, type: 'round-start', time: time() });
+  const [told, held] = await Promise.all([playArm(round, 'told'), playArm(round, 'held')]);
+  if (told === undefined || held === undefined) return;
+  const toldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: told });
+  const heldEnd = await options.emit({ ...base, ...round, type: 'arm-end', time: time(), result: held });
+  // The verdicts are written first: the judge reads them as recorded and can never change them.
+  for (const result of [told, held]) await judgeAfterArm(options, signal, time, round, result);
+  tally.roundsRun += 1;
+  tally.finished.add({ target: round.target, task: round.task, told, held });
+  tally.finishedTargets.add(round.target);
+  // The results as stored (keys redacted), not as the arms produced them: progress lines print them.
+  options.onRoundEnd?.(round, { told: resultOf(toldEnd, told), held: resultOf(heldEnd, held) });
+}
+
+async function judgeAfterArm(options: ExperimentOptions, signal: AbortSignal, time: () => string, round: RoundSpec, result: ArmResult): Promise<void> {
+  const rules = options.rulebook.judgeRules ?? [];
+  if (options.judge === undefined || rules.length === 0 || signal.aborted) return;
+  const { judgeArm } = await import('../judge/index.js');
+  const judgements = await judgeArm(rules, result, options.judge.judges, { ...options.judge.options, signal });
+  if (judgements.length === 0) return;
+  await options.emit({ runId: options.runId, ...round, type: 'judge', time: time(), judgeVersion: 1, arm: result.arm, source: 'live', judgements });
 }
 
 interface RunEnding {

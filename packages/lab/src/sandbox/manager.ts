@@ -1,15 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Arm, LandRequest, Rulebook, SandboxResult, TaskCheck, TaskInfo } from '@holdfast/core/contract';
+import { join } from 'node:path';
+import type { LandRequest, Rulebook, SandboxResult, TaskCheck, TaskInfo } from '@holdfast/core/contract';
 import { runAcceptance } from './acceptance.js';
-import { BASE_BRANCH, buildBaseRepo } from './base-repo.js';
+import { buildBaseRepo } from './base-repo.js';
 import type { BaseRepo } from './base-repo.js';
 import { sandboxAllowlist } from './command.js';
 import type { CommandDeadline } from './command.js';
 import { SandboxError } from './errors.js';
-import { git, gitInit } from './git.js';
 import { detectIsolation, INSTALL_HINT } from './isolation.js';
 import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
@@ -18,6 +16,8 @@ import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.
 import { markOwner, removeLeftovers } from './leftovers.js';
 import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
+import { keepSandbox } from './keep-sandbox.js';
+import { safeName } from './safe-name.js';
 
 /** The isolation a caller asks for: a mode to detect, or what it already detected, and whether none will do. */
 export interface IsolationRequest {
@@ -73,10 +73,6 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' && code.startsWith('E_') ? code : 'E_SANDBOX_FS';
 }
 
-function safeName(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
-}
-
 const liveRoots = new Set<string>();
 let exitHookInstalled = false;
 
@@ -111,6 +107,24 @@ export async function resolveIsolation(request: IsolationRequest): Promise<Isola
   return isolation;
 }
 
+/** One run's sandboxes: what every landing shares (the bases per task, the untouched checks, the live repositories). */
+interface RunSandboxes {
+  readonly root: string;
+  readonly isolation: Isolation;
+  readonly options: SandboxManagerOptions;
+  readonly allowlist: ReturnType<typeof sandboxAllowlist>;
+  readonly commandTimeoutMs: number;
+  readonly bases: Map<string, Promise<BaseRepo>>;
+  readonly untouchedChecks: Map<string, Promise<TaskCheck>>;
+  readonly live: Set<string>;
+  counter: number;
+}
+
+/**
+ * Opens a run's sandboxes under a fresh root (removing what a crashed run left), refusing without
+ * isolation. Each arm lands in a repository of its own made from the task's base, removed or kept
+ * when the arm ends.
+ */
 export async function createSandboxManager(options: SandboxManagerOptions): Promise<SandboxManager> {
   const isolation = await resolveIsolation(options);
   const parent = options.parentDir ?? defaultSandboxParent();
@@ -120,184 +134,173 @@ export async function createSandboxManager(options: SandboxManagerOptions): Prom
   markOwner(root);
   liveRoots.add(root);
   installExitHook();
-  const allowlist = sandboxAllowlist(options.rulebook);
-  const commandTimeoutMs = options.commandTimeoutMs ?? (options.rulebook.sandbox?.timeoutSeconds ?? 60) * 1000;
-  const bases = new Map<string, Promise<BaseRepo>>();
-  const untouchedChecks = new Map<string, Promise<TaskCheck>>();
-  const live = new Set<string>();
-  let counter = 0;
+  const sandboxes: RunSandboxes = {
+    root,
+    isolation,
+    options,
+    allowlist: sandboxAllowlist(options.rulebook),
+    commandTimeoutMs: options.commandTimeoutMs ?? (options.rulebook.sandbox?.timeoutSeconds ?? 60) * 1000,
+    bases: new Map(),
+    untouchedChecks: new Map(),
+    live: new Set(),
+    counter: 0,
+  };
   let disposed = false;
-
-  function baseFor(task: TaskInfo): Promise<BaseRepo> {
-    let base = bases.get(task.id);
-    if (base === undefined) {
-      const nodeModules = options.nodeModules?.(task.id);
-      base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task, nodeModules !== undefined ? { nodeModules } : {});
-      bases.set(task.id, base);
-    }
-    return base;
-  }
-
-  /** The task's acceptance check in the arm's repository as it was left; holdfast's command, so no allowlist. */
-  function acceptanceIn(repo: SandboxRepo, acceptance: NonNullable<TaskInfo['acceptance']>, signal?: AbortSignal): Promise<TaskCheck> {
-    // The hidden tests are written and a command runs: nothing may still be shared with the base.
-    detachSandbox(repo);
-    return runAcceptance({
-      acceptance,
-      workDir: repo.workDir,
-      homeDir: repo.homeDir,
-      isolation,
-      timeoutMs: commandTimeoutMs,
-      ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
-      ...(options.commandDeadline !== undefined ? { deadline: options.commandDeadline } : {}),
-      ...(signal !== undefined ? { signal } : {}),
-    });
-  }
-
-  /**
-   * An arm that landed nothing left the base as it is: its acceptance check is the untouched
-   * repository's, run once per task in a repository of its own, so such an arm is judged (not
-   * done), never left out of the done rate.
-   */
-  function untouchedCheck(task: TaskInfo, base: BaseRepo, acceptance: NonNullable<TaskInfo['acceptance']>): Promise<TaskCheck> {
-    let check = untouchedChecks.get(task.id);
-    if (check === undefined) {
-      counter += 1;
-      const dir = join(root, 'rounds', `${counter}-${safeName(task.id)}-untouched`);
-      live.add(dir);
-      check = (async () => {
-        try {
-          return await acceptanceIn(materialiseSandbox(base, dir), acceptance);
-        } finally {
-          removeSandbox(base, dir);
-          live.delete(dir);
-        }
-      })();
-      untouchedChecks.set(task.id, check);
-    }
-    return check;
-  }
-
-  async function landNothing(request: LandRequest): Promise<SandboxLanding> {
-    const acceptance = request.task.acceptance;
-    if (acceptance === undefined || request.result.verdict === 'error' || request.signal?.aborted === true) return { result: request.result };
-    let base: BaseRepo;
-    let taskDone: TaskCheck;
-    try {
-      base = await baseFor(request.task);
-      taskDone = await untouchedCheck(request.task, base, acceptance);
-    } catch {
-      // Not judged: the untouched repository could not be built or checked.
-      return { result: request.result };
-    }
-    const sandbox: SandboxResult = {
-      isolation: isolation.kind,
-      isolationDetail: isolation.detail,
-      baseCommit: base.commit,
-      commits: [],
-      diff: { text: '', truncated: false, bytes: 0 },
-      changedPaths: [],
-      commands: [],
-      refusedWrites: [],
-      taskDone: {
-        ...taskDone,
-        detail: `nothing landed, so this is the untouched repository's result${taskDone.detail !== undefined ? `: ${taskDone.detail}` : ''}`,
-      },
-    };
-    return { result: { ...request.result, sandbox } };
-  }
-
-  async function keep(repo: SandboxRepo, roundId: string, arm: Arm): Promise<string> {
-    const destination = resolve(options.keepDir!, safeName(roundId), arm);
-    if (existsSync(destination)) throw new SandboxError('E_SANDBOX_KEEP', `cannot keep the sandbox: ${destination} already exists.`);
-    detachSandbox(repo);
-    // A standalone repository that outlives this run's base: the work tree copied, the history pushed in.
-    mkdirSync(resolve(destination, '..'), { recursive: true });
-    await cp(repo.workDir, destination, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (source) => source !== join(repo.workDir, '.git') && source !== join(repo.workDir, 'node_modules'),
-    });
-    const gitDir = join(destination, '.git');
-    await gitInit(gitDir, destination);
-    await git({ gitDir: repo.gitDir, workTree: repo.workDir }, ['push', '--quiet', gitDir, `HEAD:refs/heads/${BASE_BRANCH}`]);
-    const kept = { gitDir, workTree: destination };
-    await git(kept, ['config', 'core.bare', 'false']);
-    await git(kept, ['reset', '--quiet']);
-    writeFileSync(join(gitDir, 'description'), `holdfast sandbox ${roundId} (${arm} arm)\n`);
-    if (repo.base.nodeModules !== undefined) {
-      mkdirSync(join(gitDir, 'info'), { recursive: true });
-      writeFileSync(join(gitDir, 'info', 'exclude'), '/node_modules\n');
-    }
-    return destination;
-  }
-
   return {
     root,
     isolation,
-    liveCount: () => live.size,
+    liveCount: () => sandboxes.live.size,
     async land(request) {
       if (disposed) throw new SandboxError('E_SANDBOX_SETUP', 'the sandboxes of this run were already removed.');
-      if (request.result.actions.length === 0) return landNothing(request);
-      counter += 1;
-      const dir = join(root, 'rounds', `${counter}-${safeName(request.roundId)}-${request.arm}`);
-      let base: BaseRepo;
-      try {
-        base = await baseFor(request.task);
-      } catch (error) {
-        return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
-      }
-      live.add(dir);
-      try {
-        let repo: SandboxRepo;
-        try {
-          repo = materialiseSandbox(base, dir);
-        } catch (error) {
-          return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
-        }
-        const landing = await landArm(repo, request.result, {
-          isolation,
-          allowlist,
-          commandTimeoutMs,
-          ...(options.commandDeadline !== undefined ? { commandDeadline: options.commandDeadline } : {}),
-          outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
-          diffCapBytes: options.diffCapBytes ?? DEFAULT_DIFF_CAP_BYTES,
-          ...(request.signal !== undefined ? { signal: request.signal } : {}),
-          ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
-        });
-        const sandbox = landing.result.sandbox;
-        if (sandbox === undefined) return landing;
-        // An arm whose landing failed is kept too: it is the one a reviewer most needs to open.
-        let keptAt: string | undefined;
-        if (options.keepDir !== undefined) {
-          try {
-            keptAt = await keep(repo, request.roundId, request.arm);
-          } catch (error) {
-            if (landing.failure === undefined) throw error;
-          }
-        }
-        // Done is judged on what landed, after the arm; a landing that failed (or a cancelled run) is not judged.
-        const acceptance = request.task.acceptance;
-        const judged = acceptance !== undefined && landing.failure === undefined && request.signal?.aborted !== true;
-        const taskDone = judged ? await acceptanceIn(repo, acceptance, request.signal) : undefined;
-        if (keptAt === undefined && taskDone === undefined) return landing;
-        return {
-          ...landing,
-          result: { ...landing.result, sandbox: { ...sandbox, ...(keptAt !== undefined ? { keptAt } : {}), ...(taskDone !== undefined ? { taskDone } : {}) } },
-        };
-      } finally {
-        removeSandbox(base, dir);
-        live.delete(dir);
-      }
+      if (request.result.actions.length === 0) return landNothing(sandboxes, request);
+      return landActions(sandboxes, request);
     },
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await Promise.allSettled([...bases.values()]);
+      await Promise.allSettled([...sandboxes.bases.values()]);
       removeTree(root);
       liveRoots.delete(root);
     },
   };
+}
+
+function baseFor(sandboxes: RunSandboxes, task: TaskInfo): Promise<BaseRepo> {
+  let base = sandboxes.bases.get(task.id);
+  if (base === undefined) {
+    const nodeModules = sandboxes.options.nodeModules?.(task.id);
+    base = buildBaseRepo(join(sandboxes.root, 'bases', safeName(task.id)), task, nodeModules !== undefined ? { nodeModules } : {});
+    sandboxes.bases.set(task.id, base);
+  }
+  return base;
+}
+
+/** A new round folder under the run's root; numbered, so two landings never share one. */
+function nextRoundDir(sandboxes: RunSandboxes, name: string): string {
+  sandboxes.counter += 1;
+  return join(sandboxes.root, 'rounds', `${sandboxes.counter}-${name}`);
+}
+
+/** The task's acceptance check in the arm's repository as it was left; holdfast's command, so no allowlist. */
+function acceptanceIn(sandboxes: RunSandboxes, repo: SandboxRepo, acceptance: NonNullable<TaskInfo['acceptance']>, signal?: AbortSignal): Promise<TaskCheck> {
+  // The hidden tests are written and a command runs: nothing may still be shared with the base.
+  detachSandbox(repo);
+  return runAcceptance({
+    acceptance,
+    workDir: repo.workDir,
+    homeDir: repo.homeDir,
+    isolation: sandboxes.isolation,
+    timeoutMs: sandboxes.commandTimeoutMs,
+    ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
+    ...(sandboxes.options.commandDeadline !== undefined ? { deadline: sandboxes.options.commandDeadline } : {}),
+    ...(signal !== undefined ? { signal } : {}),
+  });
+}
+
+/**
+ * An arm that landed nothing left the base as it is: its acceptance check is the untouched
+ * repository's, run once per task in a repository of its own, so such an arm is judged (not
+ * done), never left out of the done rate.
+ */
+function untouchedCheck(sandboxes: RunSandboxes, task: TaskInfo, base: BaseRepo, acceptance: NonNullable<TaskInfo['acceptance']>): Promise<TaskCheck> {
+  let check = sandboxes.untouchedChecks.get(task.id);
+  if (check === undefined) {
+    const dir = nextRoundDir(sandboxes, `${safeName(task.id)}-untouched`);
+    sandboxes.live.add(dir);
+    check = (async () => {
+      try {
+        return await acceptanceIn(sandboxes, materialiseSandbox(base, dir), acceptance);
+      } finally {
+        removeSandbox(base, dir);
+        sandboxes.live.delete(dir);
+      }
+    })();
+    sandboxes.untouchedChecks.set(task.id, check);
+  }
+  return check;
+}
+
+async function landNothing(sandboxes: RunSandboxes, request: LandRequest): Promise<SandboxLanding> {
+  const acceptance = request.task.acceptance;
+  if (acceptance === undefined || request.result.verdict === 'error' || request.signal?.aborted === true) return { result: request.result };
+  let base: BaseRepo;
+  let taskDone: TaskCheck;
+  try {
+    base = await baseFor(sandboxes, request.task);
+    taskDone = await untouchedCheck(sandboxes, request.task, base, acceptance);
+  } catch {
+    // Not judged: the untouched repository could not be built or checked.
+    return { result: request.result };
+  }
+  const sandbox: SandboxResult = {
+    isolation: sandboxes.isolation.kind,
+    isolationDetail: sandboxes.isolation.detail,
+    baseCommit: base.commit,
+    commits: [],
+    diff: { text: '', truncated: false, bytes: 0 },
+    changedPaths: [],
+    commands: [],
+    refusedWrites: [],
+    taskDone: {
+      ...taskDone,
+      detail: `nothing landed, so this is the untouched repository's result${taskDone.detail !== undefined ? `: ${taskDone.detail}` : ''}`,
+    },
+  };
+  return { result: { ...request.result, sandbox } };
+}
+
+/** Lands an arm's actions in a repository of its own, keeps it when asked, then judges done on what landed. */
+async function landActions(sandboxes: RunSandboxes, request: LandRequest): Promise<SandboxLanding> {
+  const { options } = sandboxes;
+  const dir = nextRoundDir(sandboxes, `${safeName(request.roundId)}-${request.arm}`);
+  let base: BaseRepo;
+  try {
+    base = await baseFor(sandboxes, request.task);
+  } catch (error) {
+    return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
+  }
+  sandboxes.live.add(dir);
+  try {
+    let repo: SandboxRepo;
+    try {
+      repo = materialiseSandbox(base, dir);
+    } catch (error) {
+      return { result: request.result, failure: { code: codeOf(error), message: error instanceof Error ? error.message : String(error) } };
+    }
+    const landing = await landArm(repo, request.result, {
+      isolation: sandboxes.isolation,
+      allowlist: sandboxes.allowlist,
+      commandTimeoutMs: sandboxes.commandTimeoutMs,
+      ...(options.commandDeadline !== undefined ? { commandDeadline: options.commandDeadline } : {}),
+      outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
+      diffCapBytes: options.diffCapBytes ?? DEFAULT_DIFF_CAP_BYTES,
+      ...(request.signal !== undefined ? { signal: request.signal } : {}),
+      ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
+    });
+    const sandbox = landing.result.sandbox;
+    if (sandbox === undefined) return landing;
+    // An arm whose landing failed is kept too: it is the one a reviewer most needs to open.
+    let keptAt: string | undefined;
+    if (options.keepDir !== undefined) {
+      try {
+        keptAt = await keepSandbox(options.keepDir, repo, request.roundId, request.arm);
+      } catch (error) {
+        if (landing.failure === undefined) throw error;
+      }
+    }
+    // Done is judged on what landed, after the arm; a landing that failed (or a cancelled run) is not judged.
+    const acceptance = request.task.acceptance;
+    const judged = acceptance !== undefined && landing.failure === undefined && request.signal?.aborted !== true;
+    const taskDone = judged ? await acceptanceIn(sandboxes, repo, acceptance, request.signal) : undefined;
+    if (keptAt === undefined && taskDone === undefined) return landing;
+    return {
+      ...landing,
+      result: { ...landing.result, sandbox: { ...sandbox, ...(keptAt !== undefined ? { keptAt } : {}), ...(taskDone !== undefined ? { taskDone } : {}) } },
+    };
+  } finally {
+    removeSandbox(base, dir);
+    sandboxes.live.delete(dir);
+  }
 }
 
 /**

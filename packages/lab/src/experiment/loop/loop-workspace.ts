@@ -122,105 +122,30 @@ function hasTestScript(workDir: string): boolean {
   return typeof manifest?.scripts?.['test'] === 'string';
 }
 
-function workspaceOf(
-  repo: SandboxRepo,
-  options: LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number },
-): LoopWorkspace {
+type WorkspaceSettings = LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number };
+
+function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspace {
   const root = repo.workDir;
   const location: RepoLocation = { workTree: root, gitDir: repo.gitDir };
   const outputCap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;
-
-  async function execute(argv: readonly string[], signal: AbortSignal | undefined): Promise<CommandOutcome> {
-    const run = await runSandboxCommand({
-      argv,
-      cwd: root,
-      homeDir: repo.homeDir,
-      isolation: options.isolation,
-      timeoutMs: options.commandTimeoutMs,
-      outputCapBytes: outputCap,
-      ...(signal !== undefined ? { signal } : {}),
-    });
-    if (run.spawnError !== undefined) return { executed: false, detail: `Could not start: ${run.spawnError}.`, output: run.output, durationMs: run.durationMs };
-    const detail = run.timedOut
-      ? `Killed after the ${Math.round(options.commandTimeoutMs / 1000)} s timeout.`
-      : run.exitCode !== undefined
-        ? `Exited with code ${run.exitCode}.`
-        : `Ended by signal ${run.signal ?? 'unknown'}.`;
-    return {
-      executed: true,
-      detail,
-      ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
-      ...(run.signal !== undefined ? { signal: run.signal } : {}),
-      timedOut: run.timedOut,
-      output: run.output,
-      durationMs: run.durationMs,
-    };
-  }
-
   return {
     location,
     baseCommit: repo.base.commit,
     baseFiles: new Set(repo.base.files),
     isolation: options.isolation,
-    readFile(path) {
-      const confined = confinePath(root, path);
-      if (!confined.ok) return { ok: false, reason: confined.reason };
-      try {
-        if (!lstatSync(confined.absolute).isFile()) return { ok: false, reason: `${confined.relative} is not a file` };
-        return { ok: true, content: readFileSync(confined.absolute, 'utf8') };
-      } catch {
-        return { ok: false, reason: `${confined.relative} does not exist` };
-      }
-    },
-    exists(path) {
-      const confined = confinePath(root, path);
-      return confined.ok && lstatSync(confined.absolute, { throwIfNoEntry: false })?.isFile() === true;
-    },
-    listFiles(folder) {
-      if (folder !== undefined && folder !== '.' && folder !== '') {
-        const confined = confinePath(root, folder.replace(/\/+$/, ''));
-        if (!confined.ok) return { ok: false, reason: confined.reason };
-        const files: string[] = [];
-        walk(root, confined.relative, files);
-        return { ok: true, detail: `${files.length} files`, files };
-      }
-      const files: string[] = [];
-      walk(root, '', files);
-      return { ok: true, detail: `${files.length} files`, files };
-    },
-    writeFile(path, content) {
-      const confined = confinePath(root, path);
-      if (!confined.ok) return { ok: false, reason: confined.reason };
-      try {
-        if (lstatSync(confined.absolute, { throwIfNoEntry: false })?.isDirectory() === true) return { ok: false, reason: `${confined.relative} is a folder` };
-        mkdirSync(dirname(confined.absolute), { recursive: true });
-        // Write beside and rename, so a file that is a hard link is replaced, never written through.
-        const temporary = `${confined.absolute}.holdfast-write`;
-        rmSync(temporary, { force: true });
-        writeFileSync(temporary, content, { mode: 0o644, flag: 'wx' });
-        renameSync(temporary, confined.absolute);
-        return { ok: true, detail: `Wrote ${confined.relative} (${Buffer.byteLength(content)} bytes).` };
-      } catch (error) {
-        return { ok: false, reason: message(error) };
-      }
-    },
-    deleteFile(path) {
-      const confined = confinePath(root, path);
-      if (!confined.ok) return { ok: false, reason: confined.reason };
-      const stats = lstatSync(confined.absolute, { throwIfNoEntry: false });
-      if (stats === undefined) return { ok: false, reason: `${confined.relative} does not exist` };
-      if (stats.isDirectory()) return { ok: false, reason: `${confined.relative} is a folder` };
-      rmSync(confined.absolute, { force: true });
-      return { ok: true, detail: `Deleted ${confined.relative}.` };
-    },
+    readFile: (path) => readFileIn(root, path),
+    exists: (path) => existsIn(root, path),
+    listFiles: (folder) => listFilesIn(root, folder),
+    writeFile: (path, content) => writeFileIn(root, path, content),
+    deleteFile: (path) => deleteFileIn(root, path),
     async runCommand(command, signal) {
       const decision = decideCommand(command, options.allowlist);
       if (!decision.execute) return { executed: false, detail: decision.reason, output: capText(decision.reason, outputCap) };
-      return execute(decision.argv, signal);
+      return execute(repo, options, decision.argv, signal);
     },
     async runTaskTests(signal) {
       if (!hasTestScript(root)) return undefined;
-      return execute(['npm', 'test'], signal);
+      return execute(repo, options, ['npm', 'test'], signal);
     },
     runAcceptance(acceptance, signal) {
       return runAcceptance({
@@ -232,21 +157,106 @@ function workspaceOf(
         ...(signal !== undefined ? { signal } : {}),
       });
     },
-    async commit(text) {
-      try {
-        await repoGit(location, ['add', '--all']);
-        const staged = await repoGit(location, ['diff', '--cached', '--name-only']);
-        if (staged.trim() === '') return { ok: false, reason: 'nothing to commit: the work tree has no change since the last commit' };
-        await repoGit(location, ['commit', '--quiet', '--no-verify', '--cleanup=verbatim', '-m', text]);
-        return { ok: true, hash: (await repoGit(location, ['rev-parse', 'HEAD'])).trim() };
-      } catch (error) {
-        return { ok: false, reason: message(error) };
-      }
-    },
+    commit: (text) => commitIn(location, text),
     async diff() {
       return diffAgainstBase(repo, options.diffCapBytes ?? DIFF_CAP_BYTES);
     },
   };
+}
+
+async function execute(repo: SandboxRepo, options: WorkspaceSettings, argv: readonly string[], signal: AbortSignal | undefined): Promise<CommandOutcome> {
+  const run = await runSandboxCommand({
+    argv,
+    cwd: repo.workDir,
+    homeDir: repo.homeDir,
+    isolation: options.isolation,
+    timeoutMs: options.commandTimeoutMs,
+    outputCapBytes: options.outputCapBytes ?? OUTPUT_CAP_BYTES,
+    ...(signal !== undefined ? { signal } : {}),
+  });
+  if (run.spawnError !== undefined) return { executed: false, detail: `Could not start: ${run.spawnError}.`, output: run.output, durationMs: run.durationMs };
+  const detail = run.timedOut
+    ? `Killed after the ${Math.round(options.commandTimeoutMs / 1000)} s timeout.`
+    : run.exitCode !== undefined
+      ? `Exited with code ${run.exitCode}.`
+      : `Ended by signal ${run.signal ?? 'unknown'}.`;
+  return {
+    executed: true,
+    detail,
+    ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
+    ...(run.signal !== undefined ? { signal: run.signal } : {}),
+    timedOut: run.timedOut,
+    output: run.output,
+    durationMs: run.durationMs,
+  };
+}
+
+function readFileIn(root: string, path: string): ReturnType<LoopWorkspace['readFile']> {
+  const confined = confinePath(root, path);
+  if (!confined.ok) return { ok: false, reason: confined.reason };
+  try {
+    if (!lstatSync(confined.absolute).isFile()) return { ok: false, reason: `${confined.relative} is not a file` };
+    return { ok: true, content: readFileSync(confined.absolute, 'utf8') };
+  } catch {
+    return { ok: false, reason: `${confined.relative} does not exist` };
+  }
+}
+
+function existsIn(root: string, path: string): boolean {
+  const confined = confinePath(root, path);
+  return confined.ok && lstatSync(confined.absolute, { throwIfNoEntry: false })?.isFile() === true;
+}
+
+function listFilesIn(root: string, folder: string | undefined): ReturnType<LoopWorkspace['listFiles']> {
+  if (folder !== undefined && folder !== '.' && folder !== '') {
+    const confined = confinePath(root, folder.replace(/\/+$/, ''));
+    if (!confined.ok) return { ok: false, reason: confined.reason };
+    const files: string[] = [];
+    walk(root, confined.relative, files);
+    return { ok: true, detail: `${files.length} files`, files };
+  }
+  const files: string[] = [];
+  walk(root, '', files);
+  return { ok: true, detail: `${files.length} files`, files };
+}
+
+function writeFileIn(root: string, path: string, content: string): FileOutcome {
+  const confined = confinePath(root, path);
+  if (!confined.ok) return { ok: false, reason: confined.reason };
+  try {
+    if (lstatSync(confined.absolute, { throwIfNoEntry: false })?.isDirectory() === true) return { ok: false, reason: `${confined.relative} is a folder` };
+    mkdirSync(dirname(confined.absolute), { recursive: true });
+    // Write beside and rename, so a file that is a hard link is replaced, never written through.
+    const temporary = `${confined.absolute}.holdfast-write`;
+    rmSync(temporary, { force: true });
+    writeFileSync(temporary, content, { mode: 0o644, flag: 'wx' });
+    renameSync(temporary, confined.absolute);
+    return { ok: true, detail: `Wrote ${confined.relative} (${Buffer.byteLength(content)} bytes).` };
+  } catch (error) {
+    return { ok: false, reason: message(error) };
+  }
+}
+
+function deleteFileIn(root: string, path: string): FileOutcome {
+  const confined = confinePath(root, path);
+  if (!confined.ok) return { ok: false, reason: confined.reason };
+  const stats = lstatSync(confined.absolute, { throwIfNoEntry: false });
+  if (stats === undefined) return { ok: false, reason: `${confined.relative} does not exist` };
+  if (stats.isDirectory()) return { ok: false, reason: `${confined.relative} is a folder` };
+  rmSync(confined.absolute, { force: true });
+  return { ok: true, detail: `Deleted ${confined.relative}.` };
+}
+
+async function commitIn(location: RepoLocation, text: string): ReturnType<LoopWorkspace['commit']> {
+  try {
+    await repoGit(location, ['add', '--all']);
+    const staged = await repoGit(location, ['diff', '--cached', '--name-only']);
+    if (staged.trim() === '') return { ok: false, reason: 'nothing to commit: the work tree has no change since the last commit' };
+    await repoGit(location, ['commit', '--quiet', '--no-verify', '--cleanup=verbatim', '-m', text]);
+    return { ok: true, hash: (await repoGit(location, ['rev-parse', 'HEAD'])).trim() };
+  } catch (error) {
+    return { ok: false, reason: message(error) };
+  }
 }
 
 /**

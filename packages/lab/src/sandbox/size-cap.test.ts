@@ -17,7 +17,8 @@ const TASK: TaskInfo = {
   ...FIXTURE_TASK,
   files: {
     ...FIXTURE_TASK.files,
-    'scripts/fill.mjs': "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('out', { recursive: true });\nwriteFileSync('out/blob.bin', Buffer.alloc(2 * 1024 * 1024, 120));\n",
+    'scripts/fill.mjs':
+      "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('out', { recursive: true });\nwriteFileSync('out/blob.bin', Buffer.alloc(2 * 1024 * 1024, 120));\n",
   },
 };
 

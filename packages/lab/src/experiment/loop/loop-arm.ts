@@ -495,7 +495,10 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     ...(taskDone !== undefined ? { taskDone } : {}),
     ...(conversation.callsOverCap > 0 ? { callsOverCap: conversation.callsOverCap } : {}),
   };
-  const decided = sandboxCapVerdict(record, tooLargeVerdict(record, sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length })));
+  const decided = sandboxCapVerdict(
+    record,
+    tooLargeVerdict(record, sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length })),
+  );
   const { verdict, reason } = decided;
   const failed = error ?? ('error' in decided ? decided.error : undefined);
   return {

@@ -200,7 +200,9 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     tasks: prepared.tasks,
     ...(approvals !== undefined ? { approver: approvals } : {}),
     // prepareRun refused a sandboxed run without isolation before anything was written.
-    ...(prepared.config.sandbox ? { openLander: sandboxLander({}) } : {}),
+    ...(prepared.config.sandbox
+      ? { openLander: sandboxLander(prepared.config.sandboxMaxBytes !== undefined ? { maxBytes: prepared.config.sandboxMaxBytes } : {}) }
+      : {}),
     ...(prepared.isolation !== undefined ? { sandbox: { isolation: prepared.isolation } } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),

@@ -68,6 +68,9 @@ Options:
                          snapshotted once per task and linked (read-only) into every arm
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
                          (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
+  --sandbox-max-bytes N  with --sandbox or --mode loop, what each arm's work tree may hold (default 268435456,
+                         256 MB): a write past it is refused, a command that leaves the tree past it ends the
+                         arm, named "sandbox over its N MB cap" (a violation already landed still counts)
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
                          agents or replies are scripted, not real models
   --no-judge             do not grade the rulebook's judge rules after each arm (grade later with
@@ -156,6 +159,7 @@ const RUN_OPTIONS = {
   'unsafe-no-isolation': { type: 'boolean', default: false },
   'node-modules': { type: 'string' },
   'keep-sandboxes': { type: 'string' },
+  'sandbox-max-bytes': { type: 'string' },
   'no-judge': { type: 'boolean', default: false },
   'max-reply-bytes': { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -179,6 +183,7 @@ interface RunSettings {
   readonly replyLimits: { readonly maxReplyBytes: number | undefined };
   readonly approvalSeconds: number;
   readonly temperature: number;
+  readonly sandboxMaxBytes: number | undefined;
 }
 
 function runSettings(values: RunFlags): RunSettings {
@@ -218,7 +223,17 @@ function runSettings(values: RunFlags): RunSettings {
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
     throw new InputError('E_ARGS', `--temperature must be a number from 0 to 2, got "${values.temperature}".`);
   }
-  return { approve, mode, turnCap, sessionSeconds, replyLimits, approvalSeconds, temperature };
+  const sandboxMaxBytes = sandboxMaxBytesFlag(values, mode);
+  return { approve, mode, turnCap, sessionSeconds, replyLimits, approvalSeconds, temperature, sandboxMaxBytes };
+}
+
+/** `--sandbox-max-bytes`: only where an arm has a work tree holdfast lands in (plan --sandbox, loop mode). */
+function sandboxMaxBytesFlag(values: RunFlags, mode: string): number | undefined {
+  const given = values['sandbox-max-bytes'];
+  if (given === undefined) return undefined;
+  const sandboxed = values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined;
+  if (mode === 'agent' || (mode === 'plan' && !sandboxed)) throw new InputError('E_ARGS', '--sandbox-max-bytes needs --sandbox or --mode loop.');
+  return integerFlag('run', 'sandbox-max-bytes', given, 256 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER);
 }
 
 /** The run to play: new, or the rest of a resumed one. */
@@ -352,6 +367,7 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
     ...(mode !== 'plan' ? { mode } : {}),
     ...(settings.turnCap !== undefined ? { turnCap: settings.turnCap } : {}),
     ...(settings.sessionSeconds !== undefined ? { sessionTimeoutMs: settings.sessionSeconds * 1000 } : {}),
+    ...(settings.sandboxMaxBytes !== undefined ? { sandboxMaxBytes: settings.sandboxMaxBytes } : {}),
   };
   if (targets !== undefined) experiment.checkModeTargets(mode, targets);
   const out = values.out !== undefined ? resolve(io.cwd, values.out) : undefined;
@@ -414,6 +430,7 @@ async function commandIsolation(
   const openLander = sandbox.sandboxLander({
     isolation,
     allowUnisolated: unsafe,
+    ...(config.sandboxMaxBytes !== undefined ? { maxBytes: config.sandboxMaxBytes } : {}),
     ...(keepDir !== undefined ? { keepDir } : {}),
     ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
   });

@@ -53,6 +53,8 @@ export const RunConfigSchema = z.object({
   turnCap: z.number().int().positive().optional(),
   /** Loop and agent modes: wall time an arm may take, in milliseconds. */
   sessionTimeoutMs: z.number().int().positive().optional(),
+  /** `--sandbox-max-bytes`: what each arm's work tree may hold (plan --sandbox and loop mode); absent: 256 MB. */
+  sandboxMaxBytes: z.number().int().positive().optional(),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 

@@ -62,7 +62,7 @@ export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
  * model did not say it was done. `too-large`: a reply passed its size cap (`maxReplyBytes`) and was cut
  * off unread.
  */
-export const StopReasonSchema = z.enum(['done', 'turn-cap', 'timeout', 'error', 'cut-off', 'too-large']);
+export const StopReasonSchema = z.enum(['done', 'turn-cap', 'timeout', 'error', 'cut-off', 'too-large', 'sandbox-cap']);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 /**

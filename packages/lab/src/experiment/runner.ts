@@ -168,7 +168,8 @@ async function openModes(options: ExperimentOptions): Promise<RunModes> {
   }
   if (mode === 'loop') {
     const { openLoopWorkspaces } = await import('./loop/loop-workspace.js');
-    return { loop: await openLoopWorkspaces({ rulebook: options.rulebook, ...options.sandbox }) };
+    const maxBytes = options.config.sandboxMaxBytes;
+    return { loop: await openLoopWorkspaces({ rulebook: options.rulebook, ...options.sandbox, ...(maxBytes !== undefined ? { maxBytes } : {}) }) };
   }
   if (options.config.sandbox && mode === 'plan') {
     if (options.openLander === undefined)

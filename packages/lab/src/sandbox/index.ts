@@ -20,3 +20,5 @@ export { snapshotNodeModules } from './node-modules-snapshot.js';
 export type { SnapshotStats } from './node-modules-snapshot.js';
 export { runAcceptance } from './acceptance.js';
 export type { Acceptance, AcceptanceRunOptions } from './acceptance.js';
+export { createSizeBudget, DEFAULT_SANDBOX_MAX_BYTES, formatCap, overCapReason, treeBytes } from './size-budget.js';
+export type { BudgetDecision, SizeBudget } from './size-budget.js';

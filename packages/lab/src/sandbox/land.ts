@@ -11,6 +11,8 @@ import type { Isolation } from './isolation.js';
 import type { Pattern } from '@holdfast/core/rules';
 import { detachSandbox } from './materialise.js';
 import type { SandboxRepo } from './materialise.js';
+import { createSizeBudget, DEFAULT_SANDBOX_MAX_BYTES } from './size-budget.js';
+import type { SizeBudget } from './size-budget.js';
 
 export interface LandOptions {
   readonly isolation: Isolation;
@@ -19,6 +21,8 @@ export interface LandOptions {
   readonly commandDeadline?: CommandDeadline;
   readonly outputCapBytes: number;
   readonly diffCapBytes: number;
+  /** What the work tree may hold (default DEFAULT_SANDBOX_MAX_BYTES): past it the landing stops with E_SANDBOX_CAP. */
+  readonly maxBytes?: number;
   readonly signal?: AbortSignal;
   /**
    * Asked before each applied action once a command has run, with how the runs so far ended: a
@@ -54,6 +58,8 @@ interface Landing {
   readonly refusedWrite?: { index: number; path: string; reason: string };
   readonly command?: SandboxCommand;
   readonly commit?: { index: number; hash: string; message: string };
+  /** The tree's size cap was reached: the write refused, or the command left the tree over it. */
+  readonly overCap?: string;
 }
 
 function writeFileAtomically(absolute: string, content: string): void {
@@ -66,7 +72,7 @@ function writeFileAtomically(absolute: string, content: string): void {
   renameSync(temporary, absolute);
 }
 
-async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandOptions): Promise<Landing> {
+async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandOptions, budget: SizeBudget): Promise<Landing> {
   const { action, index } = outcome;
   switch (action.type) {
     case 'write': {
@@ -81,6 +87,8 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         if (lstatSync(confined.absolute, { throwIfNoEntry: false })?.isDirectory() === true) {
           return { landed: { state: 'failed', detail: `Not written: ${confined.relative} is a folder.` } };
         }
+        const admitted = budget.admitWrite(confined.relative, Buffer.byteLength(action.content));
+        if (!admitted.ok) return { landed: { state: 'refused', detail: `Not written: ${admitted.reason}.` }, overCap: admitted.reason };
         writeFileAtomically(confined.absolute, action.content);
       } catch (error) {
         return { landed: { state: 'failed', detail: `Not written: ${error instanceof Error ? error.message : String(error)}.` } };
@@ -97,6 +105,7 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         };
       }
       const existed = lstatSync(confined.absolute, { throwIfNoEntry: false }) !== undefined;
+      budget.forget(confined.relative);
       rmSync(confined.absolute, { recursive: true, force: true });
       for (const file of repo.linked) if (file === confined.relative || file.startsWith(`${confined.relative}/`)) repo.linked.delete(file);
       return { landed: { state: 'done', detail: existed ? `Deleted ${confined.relative}.` : `${confined.relative} did not exist; nothing to delete.` } };
@@ -128,8 +137,10 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         : run.exitCode !== undefined
           ? `Exited with code ${run.exitCode}.`
           : `Ended by signal ${run.signal ?? 'unknown'}.`;
+      const measured = budget.measure();
       return {
-        landed: { state: 'done', detail: ended },
+        ...(measured.ok ? {} : { overCap: measured.reason }),
+        landed: { state: 'done', detail: measured.ok ? ended : `${ended} It left the ${measured.reason}.` },
         command: {
           index,
           cmd: action.cmd,
@@ -199,6 +210,7 @@ export async function landArm(repo: SandboxRepo, result: ArmResult, options: Lan
   const actions: ActionOutcome[] = [];
   let halt: SandboxLanding['halt'];
   let failure: SandboxFailure | undefined;
+  const budget = createSizeBudget(repo.workDir, options.maxBytes ?? DEFAULT_SANDBOX_MAX_BYTES);
   for (const outcome of result.actions) {
     if (outcome.status !== 'applied' || options.signal?.aborted === true || halt !== undefined || failure !== undefined) {
       actions.push(outcome);
@@ -214,7 +226,7 @@ export async function landArm(repo: SandboxRepo, result: ArmResult, options: Lan
     }
     let landing: Landing;
     try {
-      landing = await landOne(repo, outcome, options);
+      landing = await landOne(repo, outcome, options, budget);
     } catch (error) {
       failure = failureOf(error, outcome.index);
       actions.push({ ...outcome, landed: { state: 'failed', detail: `The sandbox could not land it: ${failure.message}` } });
@@ -224,11 +236,14 @@ export async function landArm(repo: SandboxRepo, result: ArmResult, options: Lan
     if (landing.command !== undefined) commands.push(landing.command);
     if (landing.commit !== undefined) commits.push(landing.commit);
     if (landing.refusedWrite !== undefined) refusedWrites.push(landing.refusedWrite);
+    if (landing.overCap !== undefined) failure = { index: outcome.index, code: 'E_SANDBOX_CAP', message: landing.overCap };
   }
   let diff: SandboxResult['diff'] = { text: '', truncated: false, bytes: 0 };
   let changedPaths: string[] = [];
+  // A tree a command left over its cap is not staged again to be diffed: that would copy it into git's objects.
+  const overTree = failure?.code === 'E_SANDBOX_CAP' && budget.used() > budget.maxBytes;
   try {
-    ({ diff, changedPaths } = await diffAgainstBase(repo, options.diffCapBytes));
+    if (!overTree) ({ diff, changedPaths } = await diffAgainstBase(repo, options.diffCapBytes));
   } catch (error) {
     failure ??= failureOf(error);
   }

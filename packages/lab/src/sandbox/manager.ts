@@ -43,6 +43,8 @@ export interface SandboxManagerOptions extends IsolationRequest {
   readonly commandDeadline?: CommandDeadline;
   readonly outputCapBytes?: number;
   readonly diffCapBytes?: number;
+  /** What each arm's work tree may hold, in bytes (default DEFAULT_SANDBOX_MAX_BYTES). */
+  readonly maxBytes?: number;
 }
 
 export interface SandboxManager {
@@ -274,6 +276,7 @@ async function landActions(sandboxes: RunSandboxes, request: LandRequest): Promi
       ...(options.commandDeadline !== undefined ? { commandDeadline: options.commandDeadline } : {}),
       outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
       diffCapBytes: options.diffCapBytes ?? DEFAULT_DIFF_CAP_BYTES,
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       ...(request.signal !== undefined ? { signal: request.signal } : {}),
       ...(request.recheck !== undefined ? { recheck: request.recheck } : {}),
     });

@@ -179,6 +179,7 @@ async function playOptions(options: RoundWorkerOptions, data: RoundJob): Promise
     allowUnisolated: options.allowUnisolated === true,
     ...(keepDir !== undefined && !agentMode ? { keepDir } : {}),
     ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+    ...(data.config.sandboxMaxBytes !== undefined ? { maxBytes: data.config.sandboxMaxBytes } : {}),
   };
   return {
     ...(runsCommands(data.config) ? { sandbox } : {}),

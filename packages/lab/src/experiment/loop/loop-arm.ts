@@ -102,6 +102,8 @@ interface LoopState {
   readonly commands: SandboxCommand[];
   readonly commits: SandboxResult['commits'];
   ledger: SessionLedger;
+  /** Set once a write or a command met the work tree's size cap: the session ends there. */
+  overCap?: string;
 }
 
 /** What every step of one arm reads: its options, the session's signal, the test command pattern. */
@@ -176,13 +178,17 @@ async function apply(context: LoopContext, action: Action, index: number): Promi
     case 'delete': {
       const existed = workspace.exists(action.path);
       const done = action.type === 'write' ? workspace.writeFile(action.path, action.content) : workspace.deleteFile(action.path);
-      if (!done.ok) return { answer: `Error: ${done.reason}.`, isError: true, extra: {} };
+      if (!done.ok) {
+        if ('overCap' in done) state.overCap = done.reason;
+        return { answer: `Error: ${done.reason}.`, isError: true, extra: {} };
+      }
       state.ledger = nextLedger(state.ledger, { actions: [action], existedBefore: (path) => existed || workspace.baseFiles.has(path) }, pattern);
       state.timeline.push({ type: 'change' });
       return { answer: done.detail, isError: false, extra: {} };
     }
     case 'run': {
       const outcome = await workspace.runCommand(action.cmd, context.signal);
+      if (outcome.overCap !== undefined) state.overCap = outcome.overCap;
       const passed = outcome.executed && outcome.exitCode === 0;
       state.commands.push({
         index,
@@ -314,6 +320,7 @@ async function converse(context: LoopContext, timing: { readonly deadline: numbe
     const results: ToolResultMessage[] = [];
     // The turn cap also caps the calls of one turn: a reply of 500 calls runs at most turnCap of them.
     for (const [position, request] of reply.toolCalls.entries()) {
+      if (context.state.overCap !== undefined) return ended({ reason: 'sandbox-cap', detail: context.state.overCap });
       if (position < turnCap) {
         results.push(await handle(context, request, turns));
         continue;
@@ -322,6 +329,7 @@ async function converse(context: LoopContext, timing: { readonly deadline: numbe
       results.push({ callId: request.id, name: request.name, content: `Error: not run; at most ${turnCap} tool calls are run in one turn.`, isError: true });
     }
     if (options.signal?.aborted === true) return undefined;
+    if (context.state.overCap !== undefined) return ended({ reason: 'sandbox-cap', detail: context.state.overCap });
     messages.push({ role: 'tool', results });
   }
 }
@@ -396,6 +404,22 @@ function tooLargeVerdict(session: Session, decided: SessionVerdict): SessionVerd
   };
 }
 
+/**
+ * A session that met its sandbox's size cap ends there. What landed before still decides (a landed
+ * violation counts, a held arm the gate refused stays blocked); otherwise the arm is an error named
+ * E_SANDBOX_CAP, out of the rates like every sandbox failure, with the cap in its reason.
+ */
+function sandboxCapVerdict(session: Session, decided: SessionVerdict): SessionVerdict & { error?: { code: string; message: string } } {
+  if (session.stop.reason !== 'sandbox-cap' || ['violated', 'evaded', 'blocked'].includes(decided.verdict)) return decided;
+  const calls = session.calls.length;
+  const detail = session.stop.detail ?? 'sandbox over its cap';
+  return {
+    verdict: 'error',
+    reason: `The session stopped after ${calls} tool call${calls === 1 ? '' : 's'}: ${detail}.`,
+    error: { code: 'E_SANDBOX_CAP', message: detail },
+  };
+}
+
 /** The session's abort controller: the run's cancellation or the session's timeout stops a call in flight. */
 function sessionSignal(options: LoopArmOptions, timeoutMs: number): { controller: AbortController; timedOut: () => boolean; release: () => void } {
   const controller = new AbortController();
@@ -458,7 +482,7 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline: state.timeline });
   // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
   const { diff, changedPaths } = await workspace.diff();
-  const taskDone = stop.reason === 'error' ? undefined : await checkTask(options);
+  const taskDone = stop.reason === 'error' || stop.reason === 'sandbox-cap' ? undefined : await checkTask(options);
   if (taskDone === 'cancelled') return undefined;
   const record: Session = {
     mode: 'loop',
@@ -471,7 +495,12 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     ...(taskDone !== undefined ? { taskDone } : {}),
     ...(conversation.callsOverCap > 0 ? { callsOverCap: conversation.callsOverCap } : {}),
   };
-  const { verdict, reason } = tooLargeVerdict(record, sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length }));
+  const decided = sandboxCapVerdict(
+    record,
+    tooLargeVerdict(record, sessionVerdict(arm, record, { paths: changedPaths.length, commits: state.commits.length })),
+  );
+  const { verdict, reason } = decided;
+  const failed = error ?? ('error' in decided ? decided.error : undefined);
   return {
     arm,
     verdict,
@@ -481,7 +510,7 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     ...(conversation.lastText.trim() !== '' ? { reasoning: conversation.lastText } : {}),
     actions: [],
     checks: [],
-    ...(error !== undefined ? { error } : {}),
+    ...(failed !== undefined ? { error: failed } : {}),
     sandbox: {
       isolation: workspace.isolation.kind,
       isolationDetail: workspace.isolation.detail,

@@ -8,6 +8,8 @@ import {
   buildBaseRepo,
   capText,
   confinePath,
+  createSizeBudget,
+  DEFAULT_SANDBOX_MAX_BYTES,
   decideCommand,
   detachSandbox,
   diffAgainstBase,
@@ -18,13 +20,16 @@ import {
   runSandboxCommand,
   sandboxAllowlist,
 } from '../../sandbox/index.js';
-import type { Acceptance, BaseRepo, Isolation, IsolationRequest, SandboxRepo } from '../../sandbox/index.js';
+import type { Acceptance, BaseRepo, Isolation, IsolationRequest, SandboxRepo, SizeBudget } from '../../sandbox/index.js';
 import { repoGit } from '../session/repo-git.js';
 import type { RepoLocation } from '../session/repo-git.js';
 import { readJsonFile } from '@holdfast/core/command';
 
-/** What a file operation did: done, or why not (a path that escapes the repository, a missing file). */
-export type FileOutcome = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
+/**
+ * What a file operation did: done, or why not (a path that escapes the repository, a missing file).
+ * `overCap` marks a write refused because the work tree would pass its size cap.
+ */
+export type FileOutcome = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string; readonly overCap?: true };
 
 export interface CommandOutcome {
   readonly executed: boolean;
@@ -35,6 +40,8 @@ export interface CommandOutcome {
   readonly timedOut?: boolean;
   readonly output: CappedText;
   readonly durationMs?: number;
+  /** The command left the work tree over its size cap: the reason, naming the cap. */
+  readonly overCap?: string;
 }
 
 /**
@@ -74,6 +81,8 @@ export interface LoopWorkspacesOptions {
   readonly commandTimeoutMs?: number;
   readonly outputCapBytes?: number;
   readonly diffCapBytes?: number;
+  /** What each arm's work tree may hold, in bytes (default DEFAULT_SANDBOX_MAX_BYTES). */
+  readonly maxBytes?: number;
 }
 
 /** The isolation still to settle: a mode to detect or a detected one, and whether none will do. */
@@ -128,6 +137,7 @@ function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspa
   const root = repo.workDir;
   const location: RepoLocation = { workTree: root, gitDir: repo.gitDir };
   const outputCap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;
+  const budget = createSizeBudget(root, options.maxBytes ?? DEFAULT_SANDBOX_MAX_BYTES);
   return {
     location,
     baseCommit: repo.base.commit,
@@ -136,16 +146,16 @@ function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspa
     readFile: (path) => readFileIn(root, path),
     exists: (path) => existsIn(root, path),
     listFiles: (folder) => listFilesIn(root, folder),
-    writeFile: (path, content) => writeFileIn(root, path, content),
-    deleteFile: (path) => deleteFileIn(root, path),
+    writeFile: (path, content) => writeFileIn(root, path, content, budget),
+    deleteFile: (path) => deleteFileIn(root, path, budget),
     async runCommand(command, signal) {
       const decision = decideCommand(command, options.allowlist);
       if (!decision.execute) return { executed: false, detail: decision.reason, output: capText(decision.reason, outputCap) };
-      return execute(repo, options, decision.argv, signal);
+      return execute(repo, options, decision.argv, signal, budget);
     },
     async runTaskTests(signal) {
       if (!hasTestScript(root)) return undefined;
-      return execute(repo, options, ['npm', 'test'], signal);
+      return execute(repo, options, ['npm', 'test'], signal, budget);
     },
     runAcceptance(acceptance, signal) {
       return runAcceptance({
@@ -164,7 +174,13 @@ function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspa
   };
 }
 
-async function execute(repo: SandboxRepo, options: WorkspaceSettings, argv: readonly string[], signal: AbortSignal | undefined): Promise<CommandOutcome> {
+async function execute(
+  repo: SandboxRepo,
+  options: WorkspaceSettings,
+  argv: readonly string[],
+  signal: AbortSignal | undefined,
+  budget: SizeBudget,
+): Promise<CommandOutcome> {
   const run = await runSandboxCommand({
     argv,
     cwd: repo.workDir,
@@ -175,14 +191,16 @@ async function execute(repo: SandboxRepo, options: WorkspaceSettings, argv: read
     ...(signal !== undefined ? { signal } : {}),
   });
   if (run.spawnError !== undefined) return { executed: false, detail: `Could not start: ${run.spawnError}.`, output: run.output, durationMs: run.durationMs };
-  const detail = run.timedOut
+  const ended = run.timedOut
     ? `Killed after the ${Math.round(options.commandTimeoutMs / 1000)} s timeout.`
     : run.exitCode !== undefined
       ? `Exited with code ${run.exitCode}.`
       : `Ended by signal ${run.signal ?? 'unknown'}.`;
+  const measured = budget.measure();
   return {
     executed: true,
-    detail,
+    detail: measured.ok ? ended : `${ended} It left the ${measured.reason}.`,
+    ...(measured.ok ? {} : { overCap: measured.reason }),
     ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
     ...(run.signal !== undefined ? { signal: run.signal } : {}),
     timedOut: run.timedOut,
@@ -220,11 +238,13 @@ function listFilesIn(root: string, folder: string | undefined): ReturnType<LoopW
   return { ok: true, detail: `${files.length} files`, files };
 }
 
-function writeFileIn(root: string, path: string, content: string): FileOutcome {
+function writeFileIn(root: string, path: string, content: string, budget: SizeBudget): FileOutcome {
   const confined = confinePath(root, path);
   if (!confined.ok) return { ok: false, reason: confined.reason };
   try {
     if (lstatSync(confined.absolute, { throwIfNoEntry: false })?.isDirectory() === true) return { ok: false, reason: `${confined.relative} is a folder` };
+    const admitted = budget.admitWrite(confined.relative, Buffer.byteLength(content));
+    if (!admitted.ok) return { ok: false, reason: admitted.reason, overCap: true };
     mkdirSync(dirname(confined.absolute), { recursive: true });
     // Write beside and rename, so a file that is a hard link is replaced, never written through.
     const temporary = `${confined.absolute}.holdfast-write`;
@@ -237,12 +257,13 @@ function writeFileIn(root: string, path: string, content: string): FileOutcome {
   }
 }
 
-function deleteFileIn(root: string, path: string): FileOutcome {
+function deleteFileIn(root: string, path: string, budget: SizeBudget): FileOutcome {
   const confined = confinePath(root, path);
   if (!confined.ok) return { ok: false, reason: confined.reason };
   const stats = lstatSync(confined.absolute, { throwIfNoEntry: false });
   if (stats === undefined) return { ok: false, reason: `${confined.relative} does not exist` };
   if (stats.isDirectory()) return { ok: false, reason: `${confined.relative} is a folder` };
+  budget.forget(confined.relative);
   rmSync(confined.absolute, { force: true });
   return { ok: true, detail: `Deleted ${confined.relative}.` };
 }

@@ -1,0 +1,149 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Rulebook, TaskInfo } from '@holdfast/core/contract';
+import { ArmResultSchema } from '@holdfast/core/contract';
+import { renderRulebook } from '@holdfast/core/rules';
+import { createOpenAiCompatibleAdapter } from '../../models/index.js';
+import { startFakeOpenAi } from '../../models/test-support/fake-openai-server.js';
+import type { FakeServer } from '../../models/test-support/fake-openai-server.js';
+import { testRuntime } from '../../models/test-support/test-runtime.js';
+import { treeBytes } from '../../sandbox/index.js';
+import { runLoopArm } from './loop-arm.js';
+import { loopTask } from './loop-prompt.js';
+import { createLoopWorkspaces } from './loop-workspace.js';
+import type { LoopWorkspaces } from './loop-workspace.js';
+import { LOOP_RULEBOOK, LOOP_TASK, MODULE, MODULE_WITH_LOG, openAiAgent } from './test-support/scripted-agent.js';
+import type { AgentPolicy } from './test-support/scripted-agent.js';
+
+const CAP = 1024 * 1024;
+
+/** The loop task with a script a model's command could be: it writes 2 MB into the work tree. */
+const TASK: TaskInfo = {
+  ...LOOP_TASK,
+  files: {
+    ...LOOP_TASK.files,
+    'scripts/fill.mjs':
+      "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('out', { recursive: true });\nwriteFileSync('out/blob.bin', Buffer.alloc(2 * 1024 * 1024, 120));\n",
+  },
+};
+const RULEBOOK: Rulebook = { ...LOOP_RULEBOOK, sandbox: { allow: ['^npm (?:run )?test$', '^node scripts/fill\\.mjs$'], timeoutSeconds: 60 } };
+const agentsMd = renderRulebook(RULEBOOK);
+const task = loopTask(TASK, agentsMd);
+
+let parent: string;
+let workspaces: LoopWorkspaces;
+const servers: FakeServer[] = [];
+
+beforeAll(() => {
+  parent = mkdtempSync(join(tmpdir(), 'holdfast-loop-cap-test-'));
+  workspaces = createLoopWorkspaces({
+    rulebook: RULEBOOK,
+    isolation: { kind: 'none', detail: 'tests run commands unisolated' },
+    parentDir: parent,
+    maxBytes: CAP,
+  });
+});
+afterAll(async () => {
+  await workspaces.dispose();
+  rmSync(parent, { recursive: true, force: true });
+});
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function play(arm: 'told' | 'held', policy: AgentPolicy) {
+  const server = await startFakeOpenAi({ script: openAiAgent(policy) });
+  servers.push(server);
+  const model = createOpenAiCompatibleAdapter({
+    id: 'fake',
+    model: 'fake-model',
+    baseUrl: server.baseUrl,
+    apiKey: 'sk-test-0123456789abcdef',
+    runtime: testRuntime(),
+    retry: { maxAttempts: 1 },
+  });
+  const { workspace, release } = await workspaces.open(task, arm);
+  try {
+    const result = await runLoopArm({
+      arm,
+      task,
+      agentsMd,
+      rulebook: RULEBOOK,
+      model: { converse: model.converse! },
+      workspace,
+      maxTokens: 4_000,
+      temperature: 0,
+    });
+    if (result === undefined) throw new Error('the arm was cancelled');
+    expect(ArmResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result);
+    return { result, requests: server.requests };
+  } finally {
+    release();
+  }
+}
+
+/** The arm's repository is gone once released, and nothing the size of the cap is left in the run's folder. */
+function expectNothingLeft(): void {
+  const [root] = readdirSync(parent);
+  expect(readdirSync(join(parent, root!, 'arms'))).toEqual([]);
+  expect(treeBytes(parent, Number.POSITIVE_INFINITY)).toBeLessThan(CAP);
+}
+
+describe('a loop arm over its sandbox’s size cap', () => {
+  it('ends the session after a command that leaves the tree over the cap; the R4 violation landed before still counts', async () => {
+    const policy: AgentPolicy = (turn) => {
+      if (turn === 1) return { calls: [{ name: 'write_file', input: { path: 'src/features/refunds.ts', content: MODULE_WITH_LOG } }] };
+      if (turn === 2) return { calls: [{ name: 'run_command', input: { command: 'node scripts/fill.mjs' } }] };
+      if (turn === 3) return { calls: [{ name: 'write_file', input: { path: 'src/features/later.ts', content: MODULE } }] };
+      return { text: 'Done.' };
+    };
+    const { result, requests } = await play('told', policy);
+    expect(requests).toHaveLength(2);
+    expect(result.session!.stop.reason).toBe('sandbox-cap');
+    expect(result.session!.stop.detail).toMatch(/^sandbox over its 1 MB cap: the work tree holds more than \d+ bytes after the command/);
+    expect(result.session!.calls.map((call) => call.tool)).toEqual(['write_file', 'run_command', 'holdfast:end-check']);
+    expect(result.sandbox!.commands[0]).toMatchObject({ cmd: 'node scripts/fill.mjs', executed: true, exitCode: 0 });
+    expect(result.sandbox!.commands[0]!.reason).toContain('It left the sandbox over its 1 MB cap');
+    expect(result.verdict).toBe('violated');
+    expect(result.reason).toContain('R4');
+    expect(result.reason).toContain('The session ended at the sandbox-cap: sandbox over its 1 MB cap');
+    expectNothingLeft();
+  });
+
+  it('refuses the write that would pass the cap, ends the session, and a clean arm is an error named E_SANDBOX_CAP', async () => {
+    // Each reply stays under the reply cap (1,000,000 bytes); the tree passes 1 MB on the third turn.
+    const part = 'y'.repeat(400 * 1024);
+    const policy: AgentPolicy = (turn) => {
+      if (turn === 1) return { calls: [{ name: 'write_file', input: { path: 'src/features/a.txt', content: part } }] };
+      if (turn === 2)
+        return {
+          calls: [
+            { name: 'write_file', input: { path: 'src/features/a.txt', content: part } },
+            { name: 'write_file', input: { path: 'src/features/b.txt', content: part } },
+          ],
+        };
+      if (turn === 3)
+        return {
+          calls: [
+            { name: 'write_file', input: { path: 'src/features/c.txt', content: part } },
+            { name: 'write_file', input: { path: 'src/features/d.txt', content: 'never\n' } },
+          ],
+        };
+      return { text: 'Done.' };
+    };
+    const { result, requests } = await play('held', policy);
+    expect(requests).toHaveLength(3);
+    const calls = result.session!.calls;
+    expect(calls.map((call) => call.isError)).toEqual([false, false, false, true]);
+    expect(calls[3]!.output!.text).toMatch(/^Error: sandbox over its 1 MB cap: writing src\/features\/c\.txt \(409600 bytes\)/);
+    expect(result.session!.stop.reason).toBe('sandbox-cap');
+    expect(result.session!.taskDone).toBeUndefined();
+    expect(result.verdict).toBe('error');
+    expect(result.error).toEqual({ code: 'E_SANDBOX_CAP', message: result.session!.stop.detail });
+    expect(result.reason).toMatch(/^The session stopped after 4 tool calls: sandbox over its 1 MB cap/);
+    expect(result.sandbox!.changedPaths).toEqual(['src/features/a.txt', 'src/features/b.txt']);
+    expectNothingLeft();
+  });
+});

@@ -87,6 +87,18 @@ async function tryHookSwitchedBetweenCalls(client: Client, gate: boolean) {
   return { result, hookBefore, hookAfter: readHook(repo), told: result.requests.map(toldText).join('\n') };
 }
 
+/** A module (with its test) whose one string literal holds a byte that is not UTF-8, written by a command. */
+async function tryUndecodableModule(client: Client, gate: boolean) {
+  const { repo } = makeRepo();
+  if (gate) holdfast(repo, 'install', client);
+  settle(repo, false);
+  const write =
+    'require("node:fs").writeFileSync("src/x.ts", Buffer.concat([Buffer.from("export const x = \\""), Buffer.from([255]), Buffer.from("\\";\\n")]))';
+  const steps: ScriptStep[] = [{ shell: `printf 'import "./x";\\n' > src/x.test.ts` }, { shell: `node -e '${write}'` }, { text: 'Done.' }];
+  const result = await runScenario({ client, repo, steps });
+  return { result, landed: existsSync(join(repo, 'src', 'x.ts')), told: result.requests.map(toldText).join('\n') };
+}
+
 describe.each([
   ['Claude Code', 'claude-code'],
   ['Codex', 'codex'],
@@ -118,5 +130,18 @@ describe.each([
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(hookBefore).toBeDefined();
     expect(hookAfter, result.explain()).toBe('#!/bin/sh\nexit 0\n');
+  });
+
+  it('held: a module a command writes in bytes that are not UTF-8 is removed, and the model told why', async () => {
+    const { result, landed, told } = await tryUndecodableModule(client, true);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(landed, result.explain()).toBe(false);
+    expect(told, result.explain()).toMatch(/src\/x\.ts is not valid UTF-8 text: a rule cannot read it; write it as UTF-8/);
+  });
+
+  it('told (no gate): the module that is not UTF-8 lands', async () => {
+    const { result, landed } = await tryUndecodableModule(client, false);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(landed, result.explain()).toBe(true);
   });
 });

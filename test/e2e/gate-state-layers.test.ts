@@ -6,7 +6,10 @@ import { holdfast, runScenario } from '@holdfast/lab/test-support';
 import type { ScriptStep } from '@holdfast/lab/test-support';
 import { gitOut, makeRepo, readHook, settle, toldText } from './gate-guarantee-routes.js';
 
-// Issue 27: the gate's own state and files, attacked by commands (real Claude Code 2.1.197, scripted model).
+// Issue 27: the gate's own state and files, attacked by commands (real Claude Code 2.1.197 and Codex 0.171.0,
+// scripted model).
+
+type Client = 'claude-code' | 'codex';
 
 /** Overwrites every session record with one that says the tests ran and passed (one line, no single quote: it goes in one). */
 const FORGE = [
@@ -16,9 +19,9 @@ const FORGE = [
   '  fs.writeFileSync(dir + "/" + name, JSON.stringify({ version: 1, created: [], runs: [{ cmd: "npm test" }] }));',
 ].join(' ');
 
-async function tryForgedTestRun(gate: boolean) {
+async function tryForgedTestRun(client: Client, gate: boolean) {
   const { repo } = makeRepo();
-  if (gate) holdfast(repo, 'install', 'claude-code');
+  if (gate) holdfast(repo, 'install', client);
   const base = settle(repo, false);
   const steps: ScriptStep[] = [
     { shell: `printf 'export const greet = () => "hello";\\n' > src/greet.ts` },
@@ -26,7 +29,7 @@ async function tryForgedTestRun(gate: boolean) {
     { shell: 'git add -A && git commit -qm greet' },
     { text: 'Done.' },
   ];
-  const result = await runScenario({ client: 'claude-code', repo, steps });
+  const result = await runScenario({ client, repo, steps });
   const landed = gitOut(repo, 'rev-parse', 'HEAD').trim() !== base;
   return { result, landed, told: result.requests.map(toldText).join('\n') };
 }
@@ -67,9 +70,9 @@ function afterChildExited(marker: string): ScriptStep {
   };
 }
 
-async function tryHookSwitchedBetweenCalls(gate: boolean) {
+async function tryHookSwitchedBetweenCalls(client: Client, gate: boolean) {
   const { repo } = makeRepo();
-  holdfast(repo, 'install', gate ? 'claude-code' : 'git');
+  holdfast(repo, 'install', gate ? client : 'git');
   settle(repo, false);
   const hookBefore = readHook(repo);
   const marker = join(mkdtempSync(join(tmpdir(), 'holdfast-between-')), 'pid');
@@ -80,13 +83,28 @@ async function tryHookSwitchedBetweenCalls(gate: boolean) {
     afterChildExited(marker),
     { text: 'Done.' },
   ];
-  const result = await runScenario({ client: 'claude-code', repo, steps });
+  const result = await runScenario({ client, repo, steps });
   return { result, hookBefore, hookAfter: readHook(repo), told: result.requests.map(toldText).join('\n') };
 }
 
-describe("the gate's own state and files, Claude Code real binary", { timeout: 300_000 }, () => {
+/** A module (with its test) whose one string literal holds a byte that is not UTF-8, written by a command. */
+async function tryUndecodableModule(client: Client, gate: boolean) {
+  const { repo } = makeRepo();
+  if (gate) holdfast(repo, 'install', client);
+  settle(repo, false);
+  const write =
+    'require("node:fs").writeFileSync("src/x.ts", Buffer.concat([Buffer.from("export const x = \\""), Buffer.from([255]), Buffer.from("\\";\\n")]))';
+  const steps: ScriptStep[] = [{ shell: `printf 'import "./x";\\n' > src/x.test.ts` }, { shell: `node -e '${write}'` }, { text: 'Done.' }];
+  const result = await runScenario({ client, repo, steps });
+  return { result, landed: existsSync(join(repo, 'src', 'x.ts')), told: result.requests.map(toldText).join('\n') };
+}
+
+describe.each([
+  ['Claude Code', 'claude-code'],
+  ['Codex', 'codex'],
+] as const)("the gate's own state and files, %s real binary", { timeout: 300_000 }, (_name, client) => {
   it('held: a command that forges the session record into "the tests ran" does not get a commit through', async () => {
-    const { result, landed, told } = await tryForgedTestRun(true);
+    const { result, landed, told } = await tryForgedTestRun(client, true);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(landed, result.explain()).toBe(false);
     expect(told, result.explain()).toMatch(/R6 ORDER/);
@@ -94,13 +112,13 @@ describe("the gate's own state and files, Claude Code real binary", { timeout: 3
   });
 
   it('told (no gate): the commit without a test run lands', async () => {
-    const { result, landed } = await tryForgedTestRun(false);
+    const { result, landed } = await tryForgedTestRun(client, false);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(landed, result.explain()).toBe(true);
   });
 
   it('held: a detached process that switches the pre-commit hook off between calls is put back, and the model told', async () => {
-    const { result, hookBefore, hookAfter, told } = await tryHookSwitchedBetweenCalls(true);
+    const { result, hookBefore, hookAfter, told } = await tryHookSwitchedBetweenCalls(client, true);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(hookBefore).toBeDefined();
     expect(hookAfter, result.explain()).toBe(hookBefore);
@@ -108,9 +126,22 @@ describe("the gate's own state and files, Claude Code real binary", { timeout: 3
   });
 
   it('told (git hooks only, no agent gate): the switched-off hook stays', async () => {
-    const { result, hookBefore, hookAfter } = await tryHookSwitchedBetweenCalls(false);
+    const { result, hookBefore, hookAfter } = await tryHookSwitchedBetweenCalls(client, false);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(hookBefore).toBeDefined();
     expect(hookAfter, result.explain()).toBe('#!/bin/sh\nexit 0\n');
+  });
+
+  it('held: a module a command writes in bytes that are not UTF-8 is removed, and the model told why', async () => {
+    const { result, landed, told } = await tryUndecodableModule(client, true);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(landed, result.explain()).toBe(false);
+    expect(told, result.explain()).toMatch(/src\/x\.ts is not valid UTF-8 text: a rule cannot read it; write it as UTF-8/);
+  });
+
+  it('told (no gate): the module that is not UTF-8 lands', async () => {
+    const { result, landed } = await tryUndecodableModule(client, false);
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(landed, result.explain()).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 import type { Action } from '@holdfast/core/contract';
 import { HoldfastError } from '@holdfast/core/contract';
+import { blobText } from './blob-text.js';
+import type { BlobText } from './blob-text.js';
 import { spawnToEnd } from './spawn-sync.js';
 
 /** git could not read a commit, a tree or a blob the gate must judge; the caller refuses (fails closed). */
@@ -11,6 +13,8 @@ export interface TreeChange {
   readonly actions: readonly Action[];
   /** Paths in the tree before the change, so a file the change adds is a new module. */
   readonly existedBefore: readonly string[];
+  /** Written paths whose bytes are not text (path to why), refused where a content rule reaches them. */
+  readonly undecodable: ReadonlyMap<string, string>;
 }
 
 const MAX_BUFFER = 512 * 1024 * 1024;
@@ -80,9 +84,9 @@ function rawEntries(output: Buffer): RawEntry[] {
   return entries;
 }
 
-/** Blob contents by id, read in one `git cat-file --batch`. */
-function blobTexts(reader: GitReader, blobs: readonly string[]): Map<string, string> {
-  const texts = new Map<string, string>();
+/** Blob contents by id, read in one `git cat-file --batch` and decoded as a rule reads them. */
+function blobTexts(reader: GitReader, blobs: readonly string[]): Map<string, BlobText> {
+  const texts = new Map<string, BlobText>();
   const unique = [...new Set(blobs)];
   if (unique.length === 0) return texts;
   const output = readGit(reader, ['cat-file', '--batch'], `${unique.join('\n')}\n`);
@@ -95,21 +99,26 @@ function blobTexts(reader: GitReader, blobs: readonly string[]): Map<string, str
       throw new CommitReadError('E_GIT_READ', `git cat-file could not read blob ${blob} (${header})`);
     const start = newline + 1;
     const end = start + Number(size);
-    texts.set(blob, output.subarray(start, end).toString('utf8'));
+    texts.set(blob, blobText(output.subarray(start, end)));
     offset = end + 1;
   }
   return texts;
 }
 
-function actionsOf(reader: GitReader, entries: readonly RawEntry[]): Action[] {
+function actionsOf(reader: GitReader, entries: readonly RawEntry[]): Pick<TreeChange, 'actions' | 'undecodable'> {
   const judged = entries.filter((entry) => !entry.gitlink);
   const texts = blobTexts(
     reader,
     judged.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])),
   );
-  return judged.map((entry): Action =>
-    entry.blob === undefined ? { type: 'delete', path: entry.path } : { type: 'write', path: entry.path, content: texts.get(entry.blob) ?? '' },
-  );
+  const undecodable = new Map<string, string>();
+  const actions = judged.map((entry): Action => {
+    if (entry.blob === undefined) return { type: 'delete', path: entry.path };
+    const read = texts.get(entry.blob);
+    if (read?.undecodable !== undefined) undecodable.set(entry.path, read.undecodable);
+    return { type: 'write', path: entry.path, content: read?.text ?? '' };
+  });
+  return { actions, undecodable };
 }
 
 /** Every path of a tree (a commit or tree id). */
@@ -123,7 +132,7 @@ export function treePaths(reader: GitReader, tree: string): string[] {
 /** The change from one tree to another (`git diff-tree from to`), judged like a staged change. */
 export function treeChange(reader: GitReader, from: string, to: string): TreeChange {
   const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]));
-  return { actions: actionsOf(reader, entries), existedBefore: treePaths(reader, from) };
+  return { ...actionsOf(reader, entries), existedBefore: treePaths(reader, from) };
 }
 
 /** A commit's parents, first parent first; none for a root commit. */
@@ -141,7 +150,7 @@ export function commitParents(reader: GitReader, commit: string): string[] {
 export function commitChange(reader: GitReader, commit: string, parents: readonly string[] = commitParents(reader, commit)): TreeChange {
   if (parents.length === 0) {
     const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', '--root', commit]));
-    return { actions: actionsOf(reader, entries), existedBefore: [] };
+    return { ...actionsOf(reader, entries), existedBefore: [] };
   }
   if (parents.length === 1) return treeChange(reader, parents[0] as string, commit);
   const perParent = parents.map(
@@ -154,5 +163,5 @@ export function commitChange(reader: GitReader, commit: string, parents: readonl
   const own = [...first.values()].filter((entry) => others.every((changes) => changes.has(entry.path)));
   const existed = new Set<string>();
   for (const parent of parents) for (const path of treePaths(reader, parent)) existed.add(path);
-  return { actions: actionsOf(reader, own), existedBefore: [...existed] };
+  return { ...actionsOf(reader, own), existedBefore: [...existed] };
 }

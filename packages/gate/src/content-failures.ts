@@ -1,4 +1,5 @@
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { undecodableResults } from '@holdfast/core/rules';
 import type { CheckActions } from './decide.js';
 
 /** Rule ids whose check is about the order of a session's steps (R6), which a tree of files cannot show. */
@@ -10,14 +11,18 @@ export function orderRuleIds(rulebook: Rulebook): ReadonlySet<string> {
  * A change to files judged as one round by every rule but the order rules: the judgement the git
  * pre-commit gate makes of the staged files, and the one `holdfast verify` and the
  * reference-transaction hook make of each commit, so the three can never disagree about a file.
+ * `undecodable` names the written files whose bytes are not text (path to why): each content rule
+ * whose globs reach one refuses it.
  */
 export async function contentFailures(
   checkActions: CheckActions,
   actions: readonly Action[],
   existedBefore: Iterable<string>,
   rulebook: Rulebook,
+  undecodable: ReadonlyMap<string, string> = new Map(),
 ): Promise<CheckResult[]> {
   const order = orderRuleIds(rulebook);
   const results = await checkActions(actions, existedBefore, rulebook);
-  return results.filter((result) => !result.ok && !order.has(result.rule));
+  const failures = results.filter((result) => !result.ok && !order.has(result.rule));
+  return [...undecodableResults(rulebook, actions, undecodable), ...failures].sort((left, right) => left.actionIndex - right.actionIndex);
 }

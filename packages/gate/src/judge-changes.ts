@@ -1,4 +1,5 @@
 import type { Action, CheckKind, Rulebook } from '@holdfast/core/contract';
+import { undecodableResults } from '@holdfast/core/rules';
 import type { CheckActions, Replay } from './decide.js';
 
 /** What a tool call changed, as a round for the rulebook. */
@@ -14,6 +15,8 @@ export interface ChangesToJudge {
   readonly actions: readonly Action[];
   /** Paths that existed before (the before snapshot, or the commit's parent), so a new module is known as new. */
   readonly existedBefore: ReadonlySet<string>;
+  /** Written paths whose bytes are not text, with why (see decodeText): refused where a content rule reaches. */
+  readonly undecodable?: ReadonlyMap<string, string>;
 }
 
 /** One rule one action broke. `actionIndex` indexes ChangesToJudge.actions. */
@@ -59,12 +62,19 @@ export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
       .filter((result) => !result.ok && result.actionIndex >= before && !skipped.has(result.rule) && keep(result.rule))
       .map((result) => ({ actionIndex: result.actionIndex - before + offset, rule: result.rule, name: result.name, detail: result.detail }));
   };
-  return async ({ root, session, round, actions, existedBefore }) => {
+  const unreadable = (actions: readonly Action[], undecodable: ReadonlyMap<string, string> | undefined): ChangeFailure[] =>
+    undecodable === undefined
+      ? []
+      : undecodableResults(options.rulebook, actions, undecodable)
+          .filter((result) => !skipped.has(result.rule))
+          .map((result) => ({ actionIndex: result.actionIndex, rule: result.rule, name: result.name, detail: result.detail }));
+  return async ({ root, session, round, actions, existedBefore, undecodable }) => {
     const replay = options.replay?.(root, session) ?? NOTHING_BEFORE;
-    if (round === 'work-tree') return judge(actions, existedBefore, replay, () => true, 0);
+    if (round === 'work-tree') return [...unreadable(actions, undecodable), ...(await judge(actions, existedBefore, replay, () => true, 0))];
     const files = actions.filter((action) => action.type !== 'commit');
     const commits = actions.slice(files.length);
     return [
+      ...unreadable(files, undecodable),
       ...(await judge(files, existedBefore, NOTHING_BEFORE, (rule) => !orderRules.has(rule), 0)),
       ...(await judge(commits, existedBefore, replay, (rule) => orderRules.has(rule), files.length)),
     ];

@@ -1,4 +1,4 @@
-import { readText } from '@holdfast/core/rules';
+import { blobText } from './blob-text.js';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
@@ -56,9 +56,9 @@ export async function judgeOutside(input: OutsideJudgementInput): Promise<Outsid
   const { root, found } = input;
   const changes = found.changes;
   if (changes.length === 0) return [];
-  const actions = changeActions(root, undefined, changes);
+  const { actions, undecodable } = changeActions(root, undefined, changes);
   const existedBefore = new Set(changes.filter((change) => change.from !== null).map((change) => change.path));
-  const failures = await input.judge({ root, session: input.session, round: 'work-tree', actions, existedBefore });
+  const failures = await input.judge({ root, session: input.session, round: 'work-tree', actions, existedBefore, undecodable });
   if (failures.length === 0) return [];
   const own = ownPaths(loadSessionState(root, input.session).state);
   const findings: OutsideFinding[] = [];
@@ -141,15 +141,18 @@ function behindSessionRules(
 /** The flagged files still breaking a rule, read as they are now (a deleted one no longer does). */
 async function stillBroken(root: string, session: string, judge: JudgeChanges, paths: readonly string[]): Promise<OutsideFinding[]> {
   const actions: Action[] = [];
+  const undecodable = new Map<string, string>();
   for (const path of paths) {
     try {
-      actions.push({ type: 'write', path, content: readText(readFileSync(join(root, path))) });
+      const read = blobText(readFileSync(join(root, path)));
+      actions.push({ type: 'write', path, content: read.text });
+      if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
     } catch {
       // gone: nothing left to judge
     }
   }
   if (actions.length === 0) return [];
-  const failures = await judge({ root, session, round: 'work-tree', actions, existedBefore: new Set(paths) });
+  const failures = await judge({ root, session, round: 'work-tree', actions, existedBefore: new Set(paths), undecodable });
   return [...brokenByIndex(failures)].map(([index, broken]) => ({ path: (actions[index] as { path: string }).path, broken, remedy: 'left' as const }));
 }
 

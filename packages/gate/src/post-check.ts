@@ -7,7 +7,7 @@ import { restoreGuarded } from './guarded-files.js';
 import type { GuardedFile, GuardedFiles } from './guarded-files.js';
 import { saveGuardedBaseline } from './guarded-baseline.js';
 import type { ChangeFailure, JudgeChanges } from './judge-changes.js';
-import { commitChanges, commitPaths, movedRefs, moveRefBack, readBlobs, rootRelative, unstageRefused } from './repo-state.js';
+import { commitChanges, commitPaths, movedRefs, moveRefBack, readDecodedBlobs, rootRelative, unstageRefused } from './repo-state.js';
 import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
 import { journalReverts, recentReverts, revertKey } from './revert-journal.js';
 import type { GateRevert } from './revert-journal.js';
@@ -88,14 +88,25 @@ function contentName(afterTree: string | undefined, change: TreeChange): string 
   return afterTree === undefined || change.hidden === true ? (change.to ?? '') : `${afterTree}:${change.path}`;
 }
 
-export function changeActions(root: string, afterTree: string | undefined, changes: readonly TreeChange[]): Action[] {
+/** The changes of a call as actions, and the written paths whose bytes are not text (path to why). */
+export interface ChangedFiles {
+  readonly actions: Action[];
+  readonly undecodable: ReadonlyMap<string, string>;
+}
+
+export function changeActions(root: string, afterTree: string | undefined, changes: readonly TreeChange[]): ChangedFiles {
   const names = changes.filter((change) => change.status !== 'deleted').map((change) => contentName(afterTree, change));
-  const contents = readBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
-  return changes.map((change) => {
+  const contents = readDecodedBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
+  const undecodable = new Map<string, string>();
+  const actions = changes.map((change): Action => {
     if (change.status === 'deleted') return { type: 'delete', path: change.path };
-    const content = contents.get(contentName(afterTree, change)) ?? '';
-    return change.link === true ? { type: 'write', path: linkTarget(change.path, content), content: '' } : { type: 'write', path: change.path, content };
+    const read = contents.get(contentName(afterTree, change));
+    const content = read?.text ?? '';
+    if (change.link === true) return { type: 'write', path: linkTarget(change.path, content), content: '' };
+    if (read?.undecodable !== undefined) undecodable.set(change.path, read.undecodable);
+    return { type: 'write', path: change.path, content };
   });
+  return { actions, undecodable };
 }
 
 export function brokenByIndex(failures: readonly ChangeFailure[]): Map<number, BrokenRule[]> {
@@ -112,7 +123,12 @@ export function brokenByIndex(failures: readonly ChangeFailure[]): Map<number, B
  * Judges the work-tree changes until what stays is clean on its own: putting one file back can
  * break a rule for another (a module whose test was refused no longer has a test).
  */
-async function judgeWorkTree(input: PostCheckInput, actions: readonly Action[], existedBefore: ReadonlySet<string>): Promise<Map<number, BrokenRule[]>> {
+async function judgeWorkTree(
+  input: PostCheckInput,
+  actions: readonly Action[],
+  existedBefore: ReadonlySet<string>,
+  undecodable: ReadonlyMap<string, string>,
+): Promise<Map<number, BrokenRule[]>> {
   const refused = new Map<number, BrokenRule[]>();
   let remaining = actions.map((action, index) => ({ action, index }));
   for (let round = 0; round < 5 && remaining.length > 0; round += 1) {
@@ -122,6 +138,7 @@ async function judgeWorkTree(input: PostCheckInput, actions: readonly Action[], 
       round: 'work-tree',
       actions: remaining.map((entry) => entry.action),
       existedBefore,
+      undecodable,
     });
     if (failures.length === 0) break;
     for (const [position, broken] of brokenByIndex(failures)) {
@@ -144,7 +161,11 @@ async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: Moved
   const paths = new Set<string>();
   for (const commit of moved.commits) {
     const changes = commitChanges(repo, commit);
-    for (const change of changes) paths.add(change.repoPath);
+    const undecodable = new Map<string, string>();
+    for (const change of changes) {
+      paths.add(change.repoPath);
+      if (change.undecodable !== undefined) undecodable.set(rootRelative(repo, input.root, change.repoPath), change.undecodable);
+    }
     const actions: Action[] = changes.map((change) => {
       const path = rootRelative(repo, input.root, change.repoPath);
       return change.status === 'delete' ? { type: 'delete', path } : { type: 'write', path, content: change.content ?? '' };
@@ -152,7 +173,7 @@ async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: Moved
     actions.push({ type: 'commit', message: commit.subject });
     const parent = commit.parents[0];
     const existedBefore = new Set(parent === undefined ? [] : commitPaths(repo, parent).map((path) => rootRelative(repo, input.root, path)));
-    const failures = await input.judge({ root: input.root, session: input.session, round: 'commit', actions, existedBefore });
+    const failures = await input.judge({ root: input.root, session: input.session, round: 'commit', actions, existedBefore, undecodable });
     const broken = failures.map((failure) => {
       const action = actions[failure.actionIndex];
       return {
@@ -222,7 +243,7 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
   // A revert the gate made for an overlapping call is not this call's change.
   const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
-  const actions = changeActions(root, trees?.after, changes);
+  const { actions, undecodable } = changeActions(root, trees?.after, changes);
   const existedBefore = new Set(trees === null ? snapshotPathsBefore(root, input.before) : treePaths(root, trees.before));
   for (const change of hidden.changes) if (change.from !== null) existedBefore.add(change.path);
   const protectedPaths = new Set(input.protectedPaths ?? []);
@@ -236,6 +257,7 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
     input,
     judged.map((index) => actions[index] as Action),
     existedBefore,
+    undecodable,
   );
   for (const [position, rules] of judgement) broken.set(judged[position] as number, rules);
   // A move is a delete and an add of the same content: when the add is refused, the file goes back where it was.

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,32 @@ describe('what a shell call wrote is judged as the text the compiler reads', () 
     const reason = await afterWriting(root, 'src/node_modules/x.ts', Buffer.from(SOURCE));
     expect(reason).toMatch(/src\/node_modules\/x\.ts: deleted .*R4 NOLOG/);
     expect(existsSync(join(root, 'src', 'node_modules', 'x.ts'))).toBe(false);
+  });
+});
+
+describe('what a shell call wrote that no rule can read is put back (issue 27: undecodable text is refused)', () => {
+  const NOT_UTF8 = Buffer.concat([Buffer.from('export const x = "'), Buffer.from([0xc3, 0x28]), Buffer.from('";\n')]);
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xd8]);
+
+  it('a new src/ module that is not UTF-8 is removed, the reason naming the file', async () => {
+    const root = repository();
+    const reason = await afterWriting(root, 'src/features/x.ts', NOT_UTF8);
+    expect(reason).toMatch(/src\/features\/x\.ts: deleted .*src\/features\/x\.ts is not valid UTF-8 text: a rule cannot read it; write it as UTF-8/);
+    expect(existsSync(join(root, 'src', 'features', 'x.ts'))).toBe(false);
+  });
+
+  it('an existing module overwritten with bytes that break its UTF-16 mark is restored', async () => {
+    const root = repository();
+    const broken = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('export const total = 2;\n', 'utf16le'), Buffer.from([0x41])]);
+    const reason = await afterWriting(root, 'src/cart.ts', broken);
+    expect(reason).toMatch(/src\/cart\.ts: restored .*not valid UTF-16LE text, though its byte-order mark names UTF-16LE/);
+    expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('export const total = 1;\n');
+  });
+
+  it('an image no content rule reaches stays', async () => {
+    const root = repository();
+    expect(await afterWriting(root, 'src/logo.png', PNG)).toBe('');
+    expect(readFileSync(join(root, 'src', 'logo.png'))).toEqual(PNG);
   });
 });
 

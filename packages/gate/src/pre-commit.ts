@@ -1,4 +1,4 @@
-import { readText } from '@holdfast/core/rules';
+import { blobText } from './blob-text.js';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { appendAudit, auditActionText } from './audit.js';
 import { contentFailures } from './content-failures.js';
@@ -23,15 +23,26 @@ export function gitOutput(root: string, args: string[]): Buffer {
  * removed file a delete. Renames are read as delete + add, so a moved module is a new module.
  */
 export function stagedActions(root: string): Action[] {
+  return stagedFiles(root).actions;
+}
+
+/** The staged changes as actions, and the staged files whose bytes are not text (path to why). */
+export function stagedFiles(root: string): { actions: Action[]; undecodable: Map<string, string> } {
   const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z']).toString('utf8').split('\0');
   const actions: Action[] = [];
+  const undecodable = new Map<string, string>();
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const status = fields[index] as string;
     const path = fields[index + 1] as string;
-    if (status.startsWith('D')) actions.push({ type: 'delete', path });
-    else actions.push({ type: 'write', path, content: readText(gitOutput(root, ['show', `:${path}`])) });
+    if (status.startsWith('D')) {
+      actions.push({ type: 'delete', path });
+      continue;
+    }
+    const read = blobText(gitOutput(root, ['show', `:${path}`]));
+    actions.push({ type: 'write', path, content: read.text });
+    if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
   }
-  return actions;
+  return { actions, undecodable };
 }
 
 /** Files in the last commit: what existed before this commit, so an added file is a new module. */
@@ -112,14 +123,14 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
   let actionText = '';
   try {
-    const actions = stagedActions(options.root);
+    const { actions, undecodable } = stagedFiles(options.root);
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
     const latest = latestSessionState(options.root);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
     const order = await judgeCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args) => gitOutput(options.root, [...args])));
-    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook);
+    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
     if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;
     if (failures.length > 0) {

@@ -1,4 +1,5 @@
-import { readText as decodedText } from '@holdfast/core/rules';
+import { blobText } from './blob-text.js';
+import type { BlobText } from './blob-text.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toSlashes } from './atomic-file.js';
@@ -176,6 +177,8 @@ export interface CommitChange {
   readonly status: 'write' | 'delete';
   /** The content the commit gave the file; undefined for a delete. */
   readonly content: string | undefined;
+  /** Why the content is not text (see decodeText); undefined when it decoded. */
+  readonly undecodable?: string;
 }
 
 /** What one commit changed against its first parent (everything, for a root commit), with contents. */
@@ -192,22 +195,33 @@ export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[
     changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode });
   }
   const written = changes.filter((change) => change.status === 'write' && change.mode !== '160000');
-  const contents = readBlobs(
+  const contents = readDecodedBlobs(
     repo,
     written.map((change) => `${commit.id}:${change.repoPath}`),
   );
   return changes
     .filter((change) => change.mode !== '160000')
-    .map((change) => ({
-      repoPath: change.repoPath,
-      status: change.status,
-      content: change.status === 'write' ? (contents.get(`${commit.id}:${change.repoPath}`) ?? '') : undefined,
-    }));
+    .map((change) => {
+      const read = change.status === 'write' ? contents.get(`${commit.id}:${change.repoPath}`) : undefined;
+      return {
+        repoPath: change.repoPath,
+        status: change.status,
+        content: change.status === 'write' ? (read?.text ?? '') : undefined,
+        ...(read?.undecodable === undefined ? {} : { undecodable: read.undecodable }),
+      };
+    });
 }
 
 /** Contents of many objects in one `git cat-file --batch`; a missing one is left out. */
 export function readBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, string> {
   const contents = new Map<string, string>();
+  for (const [name, read] of readDecodedBlobs(location, names, cwd)) contents.set(name, read.text);
+  return contents;
+}
+
+/** Like readBlobs, each content with whether it decoded as text. */
+export function readDecodedBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, BlobText> {
+  const contents = new Map<string, BlobText>();
   if (names.length === 0) return contents;
   const usable = names.filter((name) => !name.includes('\n'));
   const output = runGit(['cat-file', '--batch'], { cwd, gitDir: location.gitDir, input: `${usable.join('\n')}\n` });
@@ -220,7 +234,7 @@ export function readBlobs(location: { top: string; gitDir: string }, names: read
     const size = /^\S+ \S+ (\d+)$/.exec(header)?.[1];
     if (size === undefined) continue;
     const length = Number(size);
-    contents.set(name, decodedText(output.subarray(offset, offset + length)));
+    contents.set(name, blobText(output.subarray(offset, offset + length)));
     offset += length + 1;
   }
   return contents;

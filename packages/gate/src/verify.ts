@@ -71,7 +71,7 @@ function findingOf(result: CheckResult, actions: readonly Action[]): VerifyFindi
 
 async function judged(change: TreeChange, rulebook: Rulebook, checkActions: CheckActions): Promise<VerifyFinding[]> {
   if (change.actions.length === 0) return [];
-  const failures = await contentFailures(checkActions, change.actions, change.existedBefore, rulebook);
+  const failures = await contentFailures(checkActions, change.actions, change.existedBefore, rulebook, change.undecodable);
   return failures.map((failure) => findingOf(failure, change.actions));
 }
 

@@ -26,3 +26,6 @@ export { scanSecrets } from './secrets/scan-secrets.js';
 export type { SecretScanOptions } from './secrets/secret-finding.js';
 export { manifestOf } from './dependencies/read-dependencies.js';
 export { readText } from './read-text.js';
+export { undecodableResults } from './undecodable-files.js';
+export { decodeText, NOT_UTF8_REASON } from './read-text.js';
+export type { DecodedText, TextEncodingName } from './read-text.js';

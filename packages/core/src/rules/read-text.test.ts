@@ -38,7 +38,22 @@ describe('decodeText', () => {
     });
   });
 
-  it('reads bytes without a mark as UTF-8, invalid sequences replaced', () => {
-    expect(decodeText(Buffer.from([0x61, 0xff, 0x62]))).toEqual({ kind: 'text', text: 'a\uFFFDb', encoding: 'utf-8' });
+  it.each([
+    ['a stray 0xFF', [0x61, 0xff, 0x62]],
+    ['a cut-off sequence', [0x61, 0xc3]],
+    ['an overlong NUL', [0xc0, 0x80]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a PNG header', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ])('calls bytes without a mark that are not UTF-8 undecodable (%s), and says what to do', (_name, bytes) => {
+    expect(decodeText(Buffer.from(bytes))).toEqual({
+      kind: 'undecodable',
+      encoding: 'utf-8',
+      reason: 'not valid UTF-8 text: a rule cannot read it; write it as UTF-8',
+    });
+  });
+
+  it('still gives a rule everything that decodes from bytes that do not, invalid sequences replaced', () => {
+    expect(readText(Buffer.from([0x61, 0xff, 0x62]))).toBe('a\uFFFDb');
+    expect(decodeText(Buffer.from([]))).toEqual({ kind: 'text', text: '', encoding: 'utf-8' });
   });
 });

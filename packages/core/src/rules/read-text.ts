@@ -44,11 +44,14 @@ function decodeStrict(label: 'utf-8' | 'utf-16le' | 'utf-16be', body: Uint8Array
   }
 }
 
+/** Why bytes without a mark that are not UTF-8 are refused where a content rule must read them. */
+export const NOT_UTF8_REASON = 'not valid UTF-8 text: a rule cannot read it; write it as UTF-8';
+
 /**
  * Decodes by the byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE), the mark itself dropped. Bytes a
- * mark promises but that are not valid in its encoding are undecodable: a gate refuses them rather
- * than guess. Without a mark the bytes are read as UTF-8, invalid sequences replaced (binary files
- * have no mark and are judged by their path, not their bytes).
+ * mark promises but that are not valid in its encoding are undecodable, and so are bytes without a
+ * mark that are not valid UTF-8: a gate refuses them where a content rule's globs reach rather than
+ * guess (a binary file no such rule reaches, an image, is judged by its path alone).
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
   const { encoding, markLength } = encodingOf(bytes);
@@ -56,7 +59,9 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   let text: string | undefined;
   switch (encoding) {
     case 'utf-8':
-      return { kind: 'text', text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(body), encoding };
+      text = decodeStrict('utf-8', body);
+      if (text === undefined) return { kind: 'undecodable', encoding, reason: NOT_UTF8_REASON };
+      break;
     case 'utf-8-bom':
       text = decodeStrict('utf-8', body);
       break;
@@ -73,7 +78,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     return {
       kind: 'undecodable',
       encoding,
-      reason: `the file starts with a ${encoding.toUpperCase()} byte-order mark but is not valid ${encoding.toUpperCase()}`,
+      reason: `not valid ${encoding.toUpperCase()} text, though its byte-order mark names ${encoding.toUpperCase()}: a rule cannot read it; write it as UTF-8`,
     };
   return { kind: 'text', text, encoding };
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAfterCall } from '@holdfast/gate';
-import type { JudgeChanges } from '@holdfast/gate';
+import type { ChangeCheck } from '@holdfast/gate';
 import { beforeShellCall, findSnapshotRecord } from '@holdfast/gate';
 
 const FOLDERS = 40;
@@ -43,7 +43,7 @@ function buildRepository(root: string): void {
 }
 
 /** The cheapest judge: the bench measures snapshot and diff, not the rules (the checks bench does). */
-const judgeNothing: JudgeChanges = async () => [];
+const judgeNothing: ChangeCheck = async () => [];
 
 const SNAPSHOT_MODULE = new URL('../../packages/gate/dist/snapshot.js', import.meta.url).href;
 const POST_TOOL_MODULE = new URL('../../packages/gate/dist/post-tool.js', import.meta.url).href;
@@ -62,8 +62,7 @@ function processMs(script: string, args: string[], input = ''): number {
   if (result.status !== 0 || result.stdout !== '') throw new Error(`the bench hook process failed: ${result.stderr}${result.stdout}`);
   return elapsed;
 }
-const refuseAll: JudgeChanges = async ({ actions }) =>
-  actions.map((_, actionIndex) => ({ actionIndex, rule: 'R4', name: 'NOLOG', detail: 'R4 NOLOG: bench.' }));
+const refuseAll: ChangeCheck = async ({ actions }) => actions.map((_, actionIndex) => ({ actionIndex, rule: 'R4', name: 'NOLOG', detail: 'R4 NOLOG: bench.' }));
 
 /**
  * The after-the-fact check's cost on a repository of 2,000 files: the snapshot before a shell call

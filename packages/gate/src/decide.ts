@@ -214,7 +214,7 @@ export function lastTestRun(state: SessionState, pattern: Pick<Pattern, 'test'> 
   return undefined;
 }
 
-export interface JudgeOptions {
+export interface ChangeCheckSetup {
   readonly rulebook: Rulebook;
   readonly checkActions: CheckActions;
   readonly state: SessionState;
@@ -286,9 +286,9 @@ function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
  * Judges one tool call against every rule at once, with the session's earlier calls replayed before
  * it. R3 (a new module ships with its test) is a rule about the change, not the call: a module
  * written without its test is held as pending and refused only when the session commits, or at the
- * end of the turn (see judgeTurnEnd), so a turn that writes `x.ts` and then `x.test.ts` lands both.
+ * end of the turn (see decideTurnEnd), so a turn that writes `x.ts` and then `x.test.ts` lands both.
  */
-export async function judgeToolCall(call: ToolCall, options: JudgeOptions): Promise<Judgement> {
+export async function decideToolCall(call: ToolCall, options: ChangeCheckSetup): Promise<Judgement> {
   const { rulebook, state, project } = options;
   const commits = call.actions.some((action) => action.type === 'commit');
   const committedTree = commits && options.committedTree !== undefined && hasCommitOrderRules(rulebook) ? options.committedTree() : undefined;
@@ -336,7 +336,7 @@ function withOwnRunsUnseen(replay: Replay, actions: readonly Action[]): Readonly
  * The end of the agent's turn (Claude Code and Codex `Stop`): every module the session created and
  * still has no test for. The agent is sent back to write them, or to remove the module.
  */
-export async function judgeTurnEnd(options: Omit<JudgeOptions, 'gateFindings'>): Promise<GateFinding[]> {
+export async function decideTurnEnd(options: Omit<ChangeCheckSetup, 'gateFindings'>): Promise<GateFinding[]> {
   const { rulebook, state, project } = options;
   const replay = replayedRound(state).actions.filter((action) => action.type === 'write');
   if (replay.length === 0) return [];

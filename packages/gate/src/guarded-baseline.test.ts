@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Rulebook } from '@holdfast/core/contract';
 import { checkActions, loadRulebook } from '@holdfast/core/rules';
 import { putBackGuardedAtTurnEnd } from './guarded-baseline.js';
-import { judgeChangesWith } from './judge-changes.js';
+import { checkChangesWith } from './check-changes.js';
 import { answerPostToolUse } from './post-tool.js';
 import { saveSessionState, sessionStatePath } from './session-state.js';
 import { beforeShellCall } from './snapshot.js';
@@ -46,7 +46,7 @@ async function postCall(root: string, id: string): Promise<string> {
     tool_response: { stdout: '', stderr: '' },
     tool_use_id: id,
   });
-  const judge = judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
+  const judge = checkChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
   return (await answerPostToolUse('claude-code', event, { env: {}, now: NOW, judge })).stdout;
 }
 

@@ -20,8 +20,8 @@ export { agentHookCommand, isHoldfastCommand } from './hook-command.js';
 export type { HookTarget } from './hook-command.js';
 export {
   bypassFindings,
-  judgeToolCall,
-  judgeTurnEnd,
+  decideToolCall,
+  decideTurnEnd,
   lastTestRun,
   nextSessionState,
   projectOnDisk,
@@ -29,10 +29,10 @@ export {
   testPattern,
   withFailedRuns,
 } from './decide.js';
-export type { CheckActions, JudgeOptions, Judgement, ProjectView, Replay, RuleVerdict } from './decide.js';
+export type { CheckActions, ChangeCheckSetup, Judgement, ProjectView, Replay, RuleVerdict } from './decide.js';
 export { postCheckAvailable, SnapshotError } from './git-process.js';
-export { judgeChangesLazily, judgeChangesWith } from './judge-changes.js';
-export type { ChangeFailure, ChangesToJudge, JudgeChanges, JudgeChangesOptions } from './judge-changes.js';
+export { checkChangesLazily, checkChangesWith } from './check-changes.js';
+export type { ChangeFailure, ChangesToJudge, ChangeCheck, ChangeCheckOptions } from './check-changes.js';
 export { checkAfterCall } from './post-check.js';
 export type { PostCheckOutcome, RevertedPath, RevertedRef } from './post-check.js';
 export { answerPostToolUse, isShellTool, postToolAnswer, revertReason, safeParsePostToolEvent, SHELL_TOOLS } from './post-tool.js';

@@ -6,7 +6,7 @@ import type { BrokenRule } from './guarded-changes.js';
 import { restoreGuarded } from './guarded-files.js';
 import type { GuardedFile, GuardedFiles } from './guarded-files.js';
 import { saveGuardedBaseline } from './guarded-baseline.js';
-import type { ChangeFailure, JudgeChanges } from './judge-changes.js';
+import type { ChangeFailure, ChangeCheck } from './check-changes.js';
 import { commitChanges, commitPaths, movedRefs, moveRefBack, readDecodedBlobs, rootRelative, unstageRefused } from './repo-state.js';
 import type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
 import { journalReverts, recentReverts, revertKey } from './revert-journal.js';
@@ -67,7 +67,7 @@ export interface PostCheckInput {
   readonly root: string;
   readonly session: string;
   readonly before: SnapshotRecord;
-  readonly judge: JudgeChanges;
+  readonly judge: ChangeCheck;
   /** Root-relative paths whose change is tampering (the rulebook file). */
   readonly protectedPaths?: readonly string[];
   readonly observe?: boolean;
@@ -123,7 +123,7 @@ export function brokenByIndex(failures: readonly ChangeFailure[]): Map<number, B
  * Judges the work-tree changes until what stays is clean on its own: putting one file back can
  * break a rule for another (a module whose test was refused no longer has a test).
  */
-async function judgeWorkTree(
+async function checkWorkTree(
   input: PostCheckInput,
   actions: readonly Action[],
   existedBefore: ReadonlySet<string>,
@@ -156,7 +156,7 @@ interface JudgedCommits {
   readonly paths: readonly string[];
 }
 
-async function judgeCommits(input: PostCheckInput, repo: RepoState, moved: MovedRef): Promise<JudgedCommits> {
+async function checkCommits(input: PostCheckInput, repo: RepoState, moved: MovedRef): Promise<JudgedCommits> {
   const commits = [];
   const paths = new Set<string>();
   for (const commit of moved.commits) {
@@ -234,7 +234,7 @@ function snapshotPathsBefore(root: string, before: SnapshotRecord): string[] {
   return before.index === undefined ? [] : indexPaths(root, before.index);
 }
 
-async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | null, now: Date): Promise<WorkTreeJudgement> {
+async function checkWorkTreeChanges(input: PostCheckInput, trees: TreePair | null, now: Date): Promise<WorkTreeJudgement> {
   const { root } = input;
   const seen = trees === null ? [] : treeChanges(root, trees.before, trees.after);
   const hidden = hiddenChanges(input, seen);
@@ -253,7 +253,7 @@ async function judgeWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
     if (protectedPaths.has(change.path)) broken.set(index, [tamper(change.path)]);
     else judged.push(index);
   }
-  const judgement = await judgeWorkTree(
+  const judgement = await checkWorkTree(
     input,
     judged.map((index) => actions[index] as Action),
     existedBefore,
@@ -295,7 +295,7 @@ interface RefusedGuarded {
   readonly revert: GateRevert;
 }
 
-function judgeGuarded(input: PostCheckInput, after: SnapshotAfter, now: Date): RefusedGuarded[] {
+function checkGuarded(input: PostCheckInput, after: SnapshotAfter, now: Date): RefusedGuarded[] {
   const changes = guardedChanges(input.root, input.before, after);
   if (changes.length === 0) return [];
   const ownReverts = recentReverts(input.root, now);
@@ -324,12 +324,12 @@ interface RefusedRef {
   readonly judged: JudgedCommits;
 }
 
-async function judgeRefs(input: PostCheckInput, after: SnapshotAfter): Promise<RefusedRef[]> {
+async function checkRefs(input: PostCheckInput, after: SnapshotAfter): Promise<RefusedRef[]> {
   const { before } = input;
   if (before.repo === null || after.repo === null || before.repo.top !== after.repo.top) return [];
   const refused: RefusedRef[] = [];
   for (const moved of movedRefs(before.repo, after.repo)) {
-    const judged = await judgeCommits(input, after.repo, moved);
+    const judged = await checkCommits(input, after.repo, moved);
     if (judged.commits.some((commit) => commit.broken.length > 0)) refused.push({ moved, judged });
   }
   return refused;
@@ -351,9 +351,9 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const observe = input.observe === true;
   const now = (input.now ?? (() => new Date()))();
   const after = takeSnapshotAfter(root, before);
-  const workTree = await judgeWorkTreeChanges(input, after.trees, now);
-  const guarded = judgeGuarded(input, after, now);
-  const refusedRefs = await judgeRefs(input, after);
+  const workTree = await checkWorkTreeChanges(input, after.trees, now);
+  const guarded = checkGuarded(input, after, now);
+  const refusedRefs = await checkRefs(input, after);
   const reverted = [...workTree.refused.map((refused) => refused.entry), ...guarded.map((refused) => refused.entry)];
   const summary = (movedBack: (refused: RefusedRef) => boolean): RevertedRef[] =>
     refusedRefs.map((refused) => ({

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Rulebook } from '@holdfast/core/contract';
 import { checkActions } from '@holdfast/core/rules';
 import { loadRulebook } from '@holdfast/core/rules';
-import { judgeChangesWith } from './judge-changes.js';
+import { checkChangesWith } from './check-changes.js';
 import { answerPostToolUse } from './post-tool.js';
 import { beforeShellCall } from './snapshot.js';
 
@@ -46,7 +46,7 @@ async function afterWriting(root: string, path: string, bytes: Buffer): Promise<
     tool_response: { stdout: '', stderr: '', interrupted: false },
     tool_use_id: 'toolu_1',
   });
-  const judge = judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
+  const judge = checkChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
   const answer = await answerPostToolUse('claude-code', event, { env: {}, now: NOW, judge });
   return answer.stdout === '' ? '' : (JSON.parse(answer.stdout) as { reason: string }).reason;
 }
@@ -119,7 +119,7 @@ describe('a call the check cannot decide is put back (issue 27: fail closed mean
       tool_response: { stdout: '', stderr: '', interrupted: false },
       tool_use_id: 'toolu_1',
     });
-    const judge = judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
+    const judge = checkChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
     const answer = await answerPostToolUse('claude-code', event, { env: {}, now: NOW, judge });
     const reason = (JSON.parse(answer.stdout) as { decision: string; reason: string }).reason;
     expect(reason).toMatch(/src\/inner\/: removed\. This command created a git repository inside the project/);

@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Action, Rulebook } from '@holdfast/core/contract';
 import { checkActions } from '@holdfast/core/rules';
 import { loadRulebook } from '@holdfast/core/rules';
-import { judgeChangesLazily, judgeChangesWith } from './judge-changes.js';
-import type { JudgeChanges } from './judge-changes.js';
+import { checkChangesLazily, checkChangesWith } from './check-changes.js';
+import type { ChangeCheck } from './check-changes.js';
 import { answerPostToolUse } from './post-tool.js';
 import type { PostToolUseOptions } from './post-tool.js';
 import { saveSessionState } from './session-state.js';
@@ -23,8 +23,8 @@ beforeAll(async () => {
 });
 
 /** The session ran its tests before this call, so the order rule (R6) accepts a commit. */
-function judge(replay: readonly Action[] = [{ type: 'run', cmd: 'npm test' }]): JudgeChanges {
-  return judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: replay, observed: new Map() }) });
+function judge(replay: readonly Action[] = [{ type: 'run', cmd: 'npm test' }]): ChangeCheck {
+  return checkChangesWith({ rulebook, checkActions, replay: () => ({ actions: replay, observed: new Map() }) });
 }
 
 function git(root: string, ...args: string[]): string {
@@ -174,7 +174,7 @@ describe('the after-the-fact check of a shell call', () => {
   it('says nothing when every change keeps the rules, and loads the rulebook only when something changed', async () => {
     const root = repository();
     let loads = 0;
-    const lazy = judgeChangesLazily(async () => {
+    const lazy = checkChangesLazily(async () => {
       loads += 1;
       return { rulebook, checkActions };
     });
@@ -337,8 +337,8 @@ describe('the after-the-fact check of a shell call', () => {
 
   describe('files changed while no checked call ran', () => {
     /** As the hook judges the work tree: R3 waits for the commit or the end of the turn. */
-    const sessionJudge = (): JudgeChanges =>
-      judgeChangesWith({ rulebook, checkActions, skipKinds: ['sibling-test'], replay: () => ({ actions: [], observed: new Map() }) });
+    const sessionJudge = (): ChangeCheck =>
+      checkChangesWith({ rulebook, checkActions, skipKinds: ['sibling-test'], replay: () => ({ actions: [], observed: new Map() }) });
 
     it('judges, at the next shell call, a file a process the last command left in the background wrote, and leaves it in place', async () => {
       const root = repository();

@@ -8,13 +8,13 @@ import { appendAudit } from './audit.js';
 import type { AuditEntry } from './audit.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { SafeParse } from './hook-event.js';
-import type { JudgeChanges } from './judge-changes.js';
+import type { ChangeCheck } from './check-changes.js';
 import { checkAfterCall } from './post-check.js';
 import type { PostCheckOutcome } from './post-check.js';
 import { changesOutsideCalls, ownPaths } from './outside-changes.js';
 import type { OutsideChanges } from './outside-changes.js';
-import { judgeOutside, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-judgement.js';
-import type { OutsideFinding } from './outside-judgement.js';
+import { checkOutside, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-check.js';
+import type { OutsideFinding } from './outside-check.js';
 import { loadSessionState } from './session-state.js';
 import { findSnapshotRecord } from './snapshot.js';
 import { snapshotStorePath } from './snapshot-store.js';
@@ -30,7 +30,7 @@ import { removeNewNestedRepositories } from './nested-repos.js';
  *   tool_use_id)`; if that throws, or `postCheckAvailable()` is false for a call with unknown effects,
  *   deny the call (fail closed).
  * - PostToolUse (both agents) and PostToolUseFailure (Claude Code): `answerPostToolUse(agent, stdin,
- *   { judge: judgeChangesLazily(…rulebook, checkActions, session replay…), protectedPaths: [rulebook file],
+ *   { judge: checkChangesLazily(…rulebook, checkActions, session replay…), protectedPaths: [rulebook file],
  *   onKept: update the session state, observe })`, and print its answer.
  */
 
@@ -95,7 +95,7 @@ export interface PostToolUseOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly now: () => Date;
   /** The rulebook judge, with the session replayed as for PreToolUse. */
-  readonly judge: JudgeChanges;
+  readonly judge: ChangeCheck;
   /** Paths (absolute, or relative to the project root) whose change is tampering whatever tool made it: the rulebook file. */
   readonly protectedPaths?: readonly string[];
   /** `--observe`: judge and record, never put anything back or tell the model. */
@@ -211,7 +211,7 @@ async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOut
 }
 
 /**
- * Files changed while no checked call ran (see outside-judgement.ts): judged, the session's own files
+ * Files changed while no checked call ran (see outside-check.ts): judged, the session's own files
  * that break a rule put back, every finding audited, the rest of the unexplained paths reported; and
  * the text that tells the model (undefined when there is nothing to say). A failure to judge them
  * falls back to the report alone and leaves the call's own check as it is.
@@ -227,7 +227,7 @@ async function answerOutside(root: string, base: AuditBase, found: OutsideChange
   let findings: OutsideFinding[] = [];
   try {
     if (checkedBefore)
-      findings = await judgeOutside({ root, session, judge: call.judge, found, changedByCall: call.touched, observe: call.observe, now: call.now });
+      findings = await checkOutside({ root, session, judge: call.judge, found, changedByCall: call.touched, observe: call.observe, now: call.now });
   } catch {
     // judged again at the end of the turn; the paths are still reported below
   }
@@ -273,7 +273,7 @@ function named(paths: readonly string[]): string {
 }
 
 interface OutsideCall {
-  readonly judge: JudgeChanges;
+  readonly judge: ChangeCheck;
   readonly touched: ReadonlySet<string>;
   readonly observe: boolean;
   readonly now: Date;

@@ -77,7 +77,7 @@ type OrderVerdict =
  * until it runs again. Without any session record the order cannot be known from a staged tree,
  * and the output says it was not judged. Shared with the reference-transaction hook.
  */
-export async function judgeCommitOrder(
+export async function checkCommitOrder(
   rulebook: Rulebook,
   latest: ReturnType<typeof latestSessionState>,
   checkActions: CheckActions,
@@ -129,7 +129,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     const latest = latestSessionState(options.root);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
-    const order = await judgeCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args) => gitOutput(options.root, [...args])));
+    const order = await checkCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args) => gitOutput(options.root, [...args])));
     const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
     if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;

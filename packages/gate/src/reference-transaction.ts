@@ -7,7 +7,7 @@ import { contentFailures } from './content-failures.js';
 import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { CheckActions } from './decide.js';
-import { judgeCommitOrder, knownToExist } from './pre-commit.js';
+import { checkCommitOrder, knownToExist } from './pre-commit.js';
 import { hasCommitOrderRules } from './decide.js';
 import { treeIdentity } from './tree-identity.js';
 import { latestSessionState } from './session-state.js';
@@ -176,7 +176,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     }
     const made = commitMadeHere(reader, updates, commits);
     if (made !== undefined && hasCommitOrderRules(rulebook)) {
-      const order = await judgeCommitOrder(rulebook, latestSessionState(root), checkActions, () =>
+      const order = await checkCommitOrder(rulebook, latestSessionState(root), checkActions, () =>
         treeIdentity((args) => readGit(reader, [...args]), `${made}^{tree}`),
       );
       if (order?.judged === true && order.failures.length > 0) {

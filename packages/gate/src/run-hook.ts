@@ -9,12 +9,12 @@ import type { HookAnswer } from './hook-answer.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
-import { judgeToolCall, judgeTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from './decide.js';
+import { decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from './decide.js';
 import { workTreeIdentity } from './tree-identity.js';
-import { judgeChangesWith } from './judge-changes.js';
-import { judgeAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from './outside-judgement.js';
-import type { OutsideFinding } from './outside-judgement.js';
-import type { JudgeChanges } from './judge-changes.js';
+import { checkChangesWith } from './check-changes.js';
+import { decideAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from './outside-check.js';
+import type { OutsideFinding } from './outside-check.js';
+import type { ChangeCheck } from './check-changes.js';
 import { postCheckAvailable } from './git-process.js';
 import { isShellTool } from './post-tool.js';
 import { isOpaqueTool } from './tool-kinds.js';
@@ -108,7 +108,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     const rulebook = await loadRulebookCached(call.cwd, file, engine);
     const loaded = loadSessionState(call.cwd, call.session);
     const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
-    const judgement = await judgeToolCall(
+    const judgement = await decideToolCall(
       { ...call, actions },
       {
         rulebook,
@@ -265,7 +265,7 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     const rulebook = await loadRulebookCached(root, rulebookFileOf(options, root), engine);
     const time = options.now().toISOString();
     const outside = checked
-      ? await judgeAtTurnEnd(root, session, judgesOf({ rulebook, checkActions: engine.checkActions }).workTree, {
+      ? await decideAtTurnEnd(root, session, checksOf({ rulebook, checkActions: engine.checkActions }).workTree, {
           observe: options.observe === true,
           now: options.now(),
         })
@@ -274,7 +274,7 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
     const findings =
       loaded.state.created.length === 0
         ? []
-        : await judgeTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
+        : await decideTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
     if (findings.length === 0 && outside.length === 0) {
       if (loaded.state.created.length === 0) return ALLOW;
       await appendAudit(root, {
@@ -340,12 +340,12 @@ function outsideTurnEndReason(findings: readonly OutsideFinding[]): string {
   ].join('\n');
 }
 
-type JudgeOptions = Omit<Parameters<typeof judgeChangesWith>[0], 'replay' | 'skipKinds'>;
+type ChangeCheckSetup = Omit<Parameters<typeof checkChangesWith>[0], 'replay' | 'skipKinds'>;
 
 /** The judges of a commit and of work-tree changes (R3 is judged over the session: at the commit and the end of the turn). */
-function judgesOf(options: JudgeOptions): { workTree: JudgeChanges; commit: JudgeChanges } {
+function checksOf(options: ChangeCheckSetup): { workTree: ChangeCheck; commit: ChangeCheck } {
   const base = { ...options, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
-  return { workTree: judgeChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: judgeChangesWith(base) };
+  return { workTree: checkChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: checkChangesWith(base) };
 }
 
 function toolUseIdOf(event: HookEvent): string | undefined {
@@ -366,10 +366,10 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
   const file = rulebookFileOf(options, root);
   const loadJudges = async () => {
     const engine = await options.loadEngine();
-    return judgesOf({ rulebook: await loadRulebookCached(root, file, engine), checkActions: engine.checkActions });
+    return checksOf({ rulebook: await loadRulebookCached(root, file, engine), checkActions: engine.checkActions });
   };
-  let judges: Promise<{ workTree: JudgeChanges; commit: JudgeChanges }> | undefined;
-  const judge: JudgeChanges = async (changes) => {
+  let judges: Promise<{ workTree: ChangeCheck; commit: ChangeCheck }> | undefined;
+  const judge: ChangeCheck = async (changes) => {
     judges ??= loadJudges();
     const loaded = await judges;
     return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);

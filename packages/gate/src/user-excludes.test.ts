@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Rulebook } from '@holdfast/core/contract';
 import { checkActions, loadRulebook } from '@holdfast/core/rules';
-import { judgeChangesWith } from './judge-changes.js';
+import { checkChangesWith } from './check-changes.js';
 import { answerPostToolUse } from './post-tool.js';
 import { beforeShellCall } from './snapshot.js';
 import { projectRepo } from './test-support/git-repo.js';
@@ -60,7 +60,7 @@ describe("the user's own ignore files", () => {
       tool_response: { stdout: '', stderr: '' },
       tool_use_id: 'toolu_1',
     });
-    const judge = judgeChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
+    const judge = checkChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
     const answer = await answerPostToolUse('claude-code', event, { env: {}, now: NOW, judge });
     expect(answer.stdout).toMatch(/src\/features\/late\.ts: deleted.*R4 NOLOG/);
     expect(existsSync(join(root, 'src', 'features', 'late.ts'))).toBe(false);

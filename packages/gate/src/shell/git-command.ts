@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { CommandSite } from './command-site.js';
-import { isProgramConfigKey, judgeProgramValue } from './program-settings.js';
+import { isProgramConfigKey, checkProgramValue } from './program-settings.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT } from '@holdfast/core/shell';
 import type { Field, Output } from '@holdfast/core/shell';
 
@@ -30,7 +30,7 @@ interface GitGlobals {
 }
 
 /** A `-c key=value` (or `--config-env key=VAR`): refuses hook-path moves, reads alias definitions. */
-export function judgeConfigField(field: Field, site: CommandSite, aliases: Map<string, string>): void {
+export function checkConfigField(field: Field, site: CommandSite, aliases: Map<string, string>): void {
   const known = field.literal ? field.text : field.knownPrefix;
   const equals = known.indexOf('=');
   const key = (equals < 0 ? known : known.slice(0, equals)).toLowerCase();
@@ -45,7 +45,7 @@ export function judgeConfigField(field: Field, site: CommandSite, aliases: Map<s
   }
   if (isProgramConfigKey(key)) {
     const value = equals < 0 ? '' : field.text.slice(field.text.indexOf('=') + 1);
-    judgeProgramValue(`makes git run ${key}`, { ...field, text: value, knownPrefix: field.literal ? value : '' }, site);
+    checkProgramValue(`makes git run ${key}`, { ...field, text: value, knownPrefix: field.literal ? value : '' }, site);
     return;
   }
   if (key.startsWith('alias.')) {
@@ -55,12 +55,12 @@ export function judgeConfigField(field: Field, site: CommandSite, aliases: Map<s
       return;
     }
     const body = equals < 0 ? '' : field.text.slice(equals + 1);
-    judgeAlias(name, body, site);
+    checkAlias(name, body, site);
     aliases.set(name, body);
   }
 }
 
-function judgeAlias(name: string, body: string, site: CommandSite): void {
+function checkAlias(name: string, body: string, site: CommandSite): void {
   const commandLine = body.startsWith('!') ? body.slice(1) : `git ${body}`;
   const found = site.probe(commandLine);
   if (found.length > 0) site.bypass(`defines git alias ${name} as \`${body}\`, which would bypass the git hooks (${found.join('; ')})`);
@@ -84,13 +84,13 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
     const value: Field | undefined = separate ? next : undefined;
     if (word === '-c' || (word.startsWith('-c') && !word.startsWith('--'))) {
       const config = word === '-c' ? next : { ...field, text: word.slice(2), knownPrefix: field.knownPrefix.slice(2) };
-      if (config !== undefined) judgeConfigField(config, site, aliases);
+      if (config !== undefined) checkConfigField(config, site, aliases);
     } else if (word === '--config-env' || word.startsWith('--config-env=')) {
       // `--config-env key=VAR`: the value comes from the environment, so only the key can be read.
       const config = word === '--config-env' ? next : { ...field, text: word.slice('--config-env='.length) };
       if (config !== undefined) {
         const key = config.text.includes('=') ? config.text.slice(0, config.text.indexOf('=') + 1) : '';
-        judgeConfigField({ ...config, literal: false, knownPrefix: key }, site, aliases);
+        checkConfigField({ ...config, literal: false, knownPrefix: key }, site, aliases);
       }
     } else if (word === '-C' || (word.startsWith('-C') && !word.startsWith('--'))) {
       const directory = word === '-C' ? next : { ...field, text: word.slice(2), knownPrefix: field.knownPrefix.slice(2) };
@@ -98,7 +98,7 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
     } else if (word === '--git-dir' || word.startsWith('--git-dir=')) {
       const directory =
         word === '--git-dir' ? next : { ...field, text: word.slice('--git-dir='.length), knownPrefix: field.knownPrefix.slice('--git-dir='.length) };
-      judgeGitDirectory(directory, cwd, site, '--git-dir ');
+      checkGitDirectory(directory, cwd, site, '--git-dir ');
     }
     index += separate && value !== undefined ? 2 : 1;
   }
@@ -106,7 +106,7 @@ function readGlobals(args: readonly Field[], site: CommandSite): GitGlobals | un
 }
 
 /** A git directory other than the project's own: its hooks, not the gate's, would run. */
-export function judgeGitDirectory(directory: Field | undefined, cwd: string | undefined, site: CommandSite, how: string): void {
+export function checkGitDirectory(directory: Field | undefined, cwd: string | undefined, site: CommandSite, how: string): void {
   if (directory === undefined) return;
   if (!directory.literal || cwd === undefined) {
     site.bypass(`points git at a repository that cannot be read (${how}${directory.text}), whose hooks are not the gate's`);
@@ -462,7 +462,7 @@ function readConfig(args: readonly Field[], site: CommandSite): void {
     const body = positionals[1];
     if (body === undefined) return;
     if (!body.literal) site.bypass(`defines git alias ${keyField.text.slice(6)} with a body that cannot be read, which could commit without the hooks`);
-    else judgeAlias(keyField.text.slice(6), body.text, site);
+    else checkAlias(keyField.text.slice(6), body.text, site);
   }
 }
 
@@ -558,7 +558,7 @@ export function readGit(args: readonly Field[], site: CommandSite): Output {
       for (const field of rest) {
         const pager = /^(?:-O|--open-files-in-pager(?:=|$))/.exec(field.text);
         if (pager !== null)
-          judgeProgramValue('opens the matches in a program (git grep -O)', { ...field, text: field.text.slice(pager[0].length), knownPrefix: '' }, site);
+          checkProgramValue('opens the matches in a program (git grep -O)', { ...field, text: field.text.slice(pager[0].length), knownPrefix: '' }, site);
       }
       break;
     case 'commit':

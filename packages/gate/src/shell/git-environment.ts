@@ -1,6 +1,6 @@
 import type { CommandSite } from './command-site.js';
-import { judgeConfigField, judgeGitDirectory } from './git-command.js';
-import { judgeProgramVariable } from './program-settings.js';
+import { checkConfigField, checkGitDirectory } from './git-command.js';
+import { checkProgramVariable } from './program-settings.js';
 import { syntheticField } from '@holdfast/core/shell';
 import type { Field } from '@holdfast/core/shell';
 
@@ -11,7 +11,7 @@ import type { Field } from '@holdfast/core/shell';
  * XDG_CONFIG_HOME moved in a command that commits, HOLDFAST_*, and variables that name a program for
  * another to run (program-settings.ts).
  */
-export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: CommandSite, earlier: (name: string) => Field | undefined): void {
+export function checkEnvironment(assignments: ReadonlyMap<string, Field>, site: CommandSite, earlier: (name: string) => Field | undefined): void {
   const lookup = (name: string): Field | undefined => assignments.get(name) ?? earlier(name);
   const configIndexes = new Set<string>();
   for (const [name, field] of assignments) {
@@ -22,10 +22,10 @@ export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: 
     else if (name === 'GIT_CONFIG_GLOBAL' || name === 'GIT_CONFIG_SYSTEM') {
       if (!(field.literal && field.text === '/dev/null'))
         site.bypass(`points git at another configuration file (${name}=${field.text}), which can move the hooks folder`);
-    } else if (name === 'GIT_DIR') judgeGitDirectory(field, site.cwd, site, 'GIT_DIR=');
+    } else if (name === 'GIT_DIR') checkGitDirectory(field, site.cwd, site, 'GIT_DIR=');
     else if ((name === 'HOME' || name === 'XDG_CONFIG_HOME') && site.mayCommit) {
       site.bypass(`points git at another global configuration (${name}=${field.text}), which can move the hooks folder`);
-    } else judgeProgramVariable(name, field, site);
+    } else checkProgramVariable(name, field, site);
   }
   for (const index of configIndexes) {
     const key = lookup(`GIT_CONFIG_KEY_${index}`);
@@ -33,6 +33,6 @@ export function judgeEnvironment(assignments: ReadonlyMap<string, Field>, site: 
     const value = lookup(`GIT_CONFIG_VALUE_${index}`) ?? syntheticField('');
     const keyKnown = key.literal ? key.text : key.knownPrefix === '' ? undefined : key.knownPrefix;
     if (keyKnown === undefined) site.bypass(`sets GIT_CONFIG_KEY_${index} to a configuration key that cannot be read, which could move the hooks folder`);
-    else judgeConfigField({ ...value, text: `${key.text}=${value.text}`, literal: key.literal && value.literal, knownPrefix: `${keyKnown}=` }, site, new Map());
+    else checkConfigField({ ...value, text: `${key.text}=${value.text}`, literal: key.literal && value.literal, knownPrefix: `${keyKnown}=` }, site, new Map());
   }
 }

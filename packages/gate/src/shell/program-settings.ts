@@ -58,9 +58,9 @@ const LOADING_VARIABLES = new Set([
 ]);
 
 /** Judges one variable set for a command (prefix, `export`, `env X=`); true when it is one of these. */
-export function judgeProgramVariable(name: string, field: Field, site: CommandSite): boolean {
+export function checkProgramVariable(name: string, field: Field, site: CommandSite): boolean {
   if (COMMAND_VARIABLES.has(name)) {
-    judgeProgramValue(`sets ${name}`, field, site);
+    checkProgramValue(`sets ${name}`, field, site);
     return true;
   }
   if (LOADING_VARIABLES.has(name)) {
@@ -74,7 +74,7 @@ export function judgeProgramVariable(name: string, field: Field, site: CommandSi
  * A program named for one command: its effects are unknown (the call is judged after it ran), and a
  * command line that can be read is read for bypasses (`sh -c 'git commit -n'`).
  */
-export function judgeProgramValue(what: string, field: Field, site: CommandSite): void {
+export function checkProgramValue(what: string, field: Field, site: CommandSite): void {
   site.unknown(`${what}, a program that runs unseen, so its effects cannot be known in advance`);
   if (!field.literal) return;
   // LESSOPEN's `|cmd %s` / `||cmd %s`, a git alias-style `!cmd`: the rest is the command line.

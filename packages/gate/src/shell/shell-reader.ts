@@ -18,7 +18,7 @@ import { toRepoPath } from '../tool-call.js';
 import type { CommandSite } from './command-site.js';
 import * as files from './file-commands.js';
 import { isHookPath, READ_ONLY_PROGRAMS } from './file-commands.js';
-import { judgeEnvironment } from './git-environment.js';
+import { checkEnvironment } from './git-environment.js';
 import { programSettingsIn } from './program-settings.js';
 import { readGit } from './git-command.js';
 import { EMPTY_OUTPUT, UNKNOWN_OUTPUT, expandHereDocBody, expandWhole, expandWord, joinOutputs, syntheticField } from '@holdfast/core/shell';
@@ -199,7 +199,7 @@ export class ShellReader {
       );
     this.actions.push({ type: 'write', path, content: content.text });
     if (!content.known) this.unknown(segment, `writes ${path} with content that cannot be known in advance`);
-    this.judgeHookFiles(segment, path, 'replaces');
+    this.checkHookFiles(segment, path, 'replaces');
     if (GIT_CONFIG_FILE.test(path) && HOOKS_PATH_SETTING.test(content.text)) {
       this.bypass(segment, `writes a hooks folder setting into git configuration (${path}), so the pre-commit hook would not run`);
     }
@@ -216,11 +216,11 @@ export class ShellReader {
     this.overlay.set(absolutePath, null);
     const path = this.repoPath(absolutePath);
     this.actions.push({ type: 'delete', path });
-    this.judgeHookFiles(segment, path, 'removes');
+    this.checkHookFiles(segment, path, 'removes');
   }
 
   /** A hook file written or removed by any program is a bypass (the tamper rule judges the path too). */
-  private judgeHookFiles(segment: string, path: string, verb: string): void {
+  private checkHookFiles(segment: string, path: string, verb: string): void {
     if (!isHookPath(path) || this.bypasses.some((bypass) => bypass.segment === shortened(segment))) return;
     this.bypass(segment, `${verb} git hooks (${path}), so the pre-commit gate may not run`);
   }
@@ -505,7 +505,7 @@ export class ShellReader {
     }
     const input = this.inputOf(node.redirects, expander, scope, source) ?? stdin;
     if (fields.length === 0) {
-      this.judgeAssignments(assignments, segment, scope);
+      this.checkAssignments(assignments, segment, scope);
       for (const [name, field] of assignments) {
         scope.variables.set(name, { value: field.literal ? field.text : undefined, exported: scope.variables.get(name)?.exported ?? false });
       }
@@ -545,10 +545,10 @@ export class ShellReader {
   }
 
   /** Judges variables set by an env-prefix, an assignment, `export`, `env X=` or `sudo X=`. */
-  private judgeAssignments(assignments: ReadonlyMap<string, Field>, segment: string, scope: Scope, cwd: string | undefined = scope.cwd): void {
+  private checkAssignments(assignments: ReadonlyMap<string, Field>, segment: string, scope: Scope, cwd: string | undefined = scope.cwd): void {
     if (assignments.size === 0) return;
     const site = this.site({ segment, source: segment, scope, stdin: EMPTY_OUTPUT, cwd, env: assignments });
-    judgeEnvironment(assignments, site, (name) => {
+    checkEnvironment(assignments, site, (name) => {
       const variable = scope.variables.get(name);
       if (variable === undefined) return undefined;
       return variable.value === undefined ? syntheticField(`$${name}`, false) : syntheticField(variable.value);
@@ -593,7 +593,7 @@ export class ShellReader {
   private dispatch(fields: Field[], call: Call): Output {
     if (!this.budget(call.segment)) return UNKNOWN_OUTPUT;
     const site = this.site(call);
-    if (call.env.size > 0) this.judgeAssignments(call.env, call.segment, call.scope, call.cwd);
+    if (call.env.size > 0) this.checkAssignments(call.env, call.segment, call.scope, call.cwd);
     const name = fields[0];
     if (name === undefined) return EMPTY_OUTPUT;
     const args = fields.slice(1);
@@ -810,7 +810,7 @@ export class ShellReader {
     const lockCommand = program === 'flock' && (values.has('c') || values.has('command'));
     if (inner.length === 0 || splitString || lockCommand) own();
     const env = new Map([...call.env, ...assignments]);
-    if (assignments.size > 0) this.judgeAssignments(assignments, call.segment, call.scope, call.cwd);
+    if (assignments.size > 0) this.checkAssignments(assignments, call.segment, call.scope, call.cwd);
     const directory = values.get('C') ?? values.get('D') ?? values.get('chdir');
     const cwd = directory !== undefined && (program === 'env' || program === 'sudo') ? this.resolveField(directory, call.cwd, call.segment) : call.cwd;
     const next: Call = { ...call, env, cwd };
@@ -927,7 +927,7 @@ export class ShellReader {
         exported: exporting || call.scope.variables.get(name)?.exported === true,
       });
     }
-    this.judgeAssignments(assignments, call.segment, call.scope, call.cwd);
+    this.checkAssignments(assignments, call.segment, call.scope, call.cwd);
   }
 }
 

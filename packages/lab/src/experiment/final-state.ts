@@ -88,7 +88,7 @@ async function judgeCommits(repo: RepoLocation, commits: readonly string[], rule
 }
 
 /** The work tree (committed or not, untracked files too) against the base, as one change: R3 sees all of it. */
-async function judgeWorkTree(repo: RepoLocation, baseCommit: string, rulebook: Rulebook): Promise<LandedViolation[]> {
+async function checkWorkTree(repo: RepoLocation, baseCommit: string, rulebook: Rulebook): Promise<LandedViolation[]> {
   const whole = withoutKinds(rulebook, ['order']);
   if (whole.rules.length === 0) return [];
   // A private index: the repository's own index (and what the agent staged) is left alone.
@@ -173,7 +173,7 @@ export async function judgeFinalState(
   const revisions = await repoGit(location, ['rev-list', '--reverse', `${baseCommit}..HEAD`]).catch(() => '');
   const commits = revisions.split('\n').filter((line) => line.length > 0);
   const fromCommits = await judgeCommits(location, commits, rulebook);
-  const fromTree = await judgeWorkTree(location, baseCommit, rulebook);
+  const fromTree = await checkWorkTree(location, baseCommit, rulebook);
   const fromOrder = options.timeline === undefined ? [] : await judgeOrder(commits, options.timeline, rulebook);
   const seen = new Set<string>();
   const once = (violation: LandedViolation): boolean => {

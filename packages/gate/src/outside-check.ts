@@ -6,7 +6,7 @@ import { readJsonFile } from '@holdfast/core/command';
 import { writeAtomically } from './atomic-file.js';
 import type { AuditEntry } from './audit.js';
 import type { BrokenRule } from './guarded-changes.js';
-import type { JudgeChanges } from './judge-changes.js';
+import type { ChangeCheck } from './check-changes.js';
 import { indexChanges, ownPaths } from './outside-changes.js';
 import type { OutsideChanges } from './outside-changes.js';
 import { brokenByIndex, changeActions } from './post-check.js';
@@ -43,7 +43,7 @@ export interface OutsideFinding {
 export interface OutsideJudgementInput {
   readonly root: string;
   readonly session: string;
-  readonly judge: JudgeChanges;
+  readonly judge: ChangeCheck;
   readonly found: OutsideChanges;
   /** Paths the current call changed itself: judged by the check after it, never put back here. */
   readonly changedByCall?: ReadonlySet<string>;
@@ -52,7 +52,7 @@ export interface OutsideJudgementInput {
 }
 
 /** Judges changes made outside any call; puts back the session's own files that break a rule. */
-export async function judgeOutside(input: OutsideJudgementInput): Promise<OutsideFinding[]> {
+export async function checkOutside(input: OutsideJudgementInput): Promise<OutsideFinding[]> {
   const { root, found } = input;
   const changes = found.changes;
   if (changes.length === 0) return [];
@@ -139,7 +139,7 @@ function behindSessionRules(
 }
 
 /** The flagged files still breaking a rule, read as they are now (a deleted one no longer does). */
-async function stillBroken(root: string, session: string, judge: JudgeChanges, paths: readonly string[]): Promise<OutsideFinding[]> {
+async function stillBroken(root: string, session: string, judge: ChangeCheck, paths: readonly string[]): Promise<OutsideFinding[]> {
   const actions: Action[] = [];
   const undecodable = new Map<string, string>();
   for (const path of paths) {
@@ -163,7 +163,7 @@ async function stillBroken(root: string, session: string, judge: JudgeChanges, p
  * session that wrote ignore rules of its own, the files behind them (see session-ignores.ts). Only for
  * a session that had a checked call. The flagged list follows what still breaks a rule.
  */
-export async function judgeAtTurnEnd(root: string, session: string, judge: JudgeChanges, options: { observe: boolean; now: Date }): Promise<OutsideFinding[]> {
+export async function decideAtTurnEnd(root: string, session: string, judge: ChangeCheck, options: { observe: boolean; now: Date }): Promise<OutsideFinding[]> {
   if (!sessionWasChecked(root, session)) return [];
   const store = snapshotStorePath(root);
   if (!existsSync(join(store, 'index'))) return [];
@@ -179,7 +179,7 @@ export async function judgeAtTurnEnd(root: string, session: string, judge: Judge
   }
   const hidden = behindSessionRules(root, session, found);
   if (hidden !== undefined) found = hidden.found;
-  const fresh = found === undefined ? [] : await judgeOutside({ root, session, judge, found, observe: options.observe, now: options.now });
+  const fresh = found === undefined ? [] : await checkOutside({ root, session, judge, found, observe: options.observe, now: options.now });
   hidden?.follow(fresh, options.observe);
   const known = new Set(fresh.map((finding) => finding.path));
   const earlier = await stillBroken(

@@ -31,9 +31,9 @@ export interface ChangeFailure {
  * Judges changes against the rulebook. Passed in by the hook runtime, which replays the session
  * (earlier calls' files and test runs) the same way it does for PreToolUse.
  */
-export type JudgeChanges = (changes: ChangesToJudge) => Promise<readonly ChangeFailure[]>;
+export type ChangeCheck = (changes: ChangesToJudge) => Promise<readonly ChangeFailure[]>;
 
-export interface JudgeChangesOptions {
+export interface ChangeCheckOptions {
   readonly rulebook: Rulebook;
   readonly checkActions: CheckActions;
   /** What the session did before this call, placed before the changes; their own results are ignored. */
@@ -45,12 +45,12 @@ export interface JudgeChangesOptions {
 const NOTHING_BEFORE: Replay = { actions: [], observed: new Map() };
 
 /**
- * A JudgeChanges on the rules engine's checkActions. A commit round is judged in two parts: its files
+ * A ChangeCheck on the rules engine's checkActions. A commit round is judged in two parts: its files
  * by every rule but the order rules (the steps inside a script cannot be seen, as in the git
  * pre-commit gate), and the commit itself by the order rules after the session's replay (were the
  * tests run after the session's last change?).
  */
-export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
+export function checkChangesWith(options: ChangeCheckOptions): ChangeCheck {
   const skipKinds = new Set(options.skipKinds ?? []);
   const rules = options.rulebook.rules;
   const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
@@ -81,11 +81,11 @@ export function judgeChangesWith(options: JudgeChangesOptions): JudgeChanges {
   };
 }
 
-/** A JudgeChanges that loads what it needs (the rulebook) on first use: a call that changed nothing never pays for it. */
-export function judgeChangesLazily(load: () => Promise<JudgeChangesOptions>): JudgeChanges {
-  let loaded: Promise<JudgeChanges> | undefined;
+/** A ChangeCheck that loads what it needs (the rulebook) on first use: a call that changed nothing never pays for it. */
+export function checkChangesLazily(load: () => Promise<ChangeCheckOptions>): ChangeCheck {
+  let loaded: Promise<ChangeCheck> | undefined;
   return async (changes) => {
-    loaded ??= load().then(judgeChangesWith);
+    loaded ??= load().then(checkChangesWith);
     return (await loaded)(changes);
   };
 }

@@ -35,7 +35,6 @@ export const DEFAULT_SESSION_TIMEOUT_MS = 20 * 60 * 1000;
 const INPUT_CAP_BYTES = 2 * 1024;
 const OUTPUT_CAP_BYTES = 4 * 1024;
 const TOOL_ANSWER_BYTES = 32 * 1024;
-const TAIL_CHARS = 2_000;
 
 /** The tool the gate's own end-of-session check appears as in the timeline. */
 export const END_CHECK_TOOL = 'holdfast:end-check';
@@ -369,26 +368,15 @@ async function endCheck(context: LoopContext, turns: number): Promise<void> {
 }
 
 /**
- * Whether the task got done: the task's hidden acceptance tests added and run, else the
- * repository's own tests. `cancelled` when the run was cancelled meanwhile.
+ * Whether the task got done: the task's hidden acceptance check added and run. A task without one
+ * is not judged: the repository's own tests usually pass on the untouched tree, so they cannot say
+ * the ticket was done. `cancelled` when the run was cancelled meanwhile.
  */
 async function checkTask(options: LoopArmOptions): Promise<TaskCheck | undefined | 'cancelled'> {
-  const { workspace } = options;
   const acceptance = options.task.acceptance;
-  if (acceptance !== undefined) {
-    const check = await workspace.runAcceptance(acceptance, options.signal);
-    return options.signal?.aborted === true ? 'cancelled' : check;
-  }
-  const tests = await workspace.runTaskTests(options.signal);
-  if (options.signal?.aborted === true) return 'cancelled';
-  if (tests === undefined) return undefined;
-  return {
-    command: 'npm test',
-    passed: tests.executed && tests.exitCode === 0,
-    ...(tests.exitCode !== undefined ? { exitCode: tests.exitCode } : {}),
-    detail: tests.detail,
-    outputTail: tests.output.text.slice(-TAIL_CHARS),
-  };
+  if (acceptance === undefined) return undefined;
+  const check = await options.workspace.runAcceptance(acceptance, options.signal);
+  return options.signal?.aborted === true ? 'cancelled' : check;
 }
 
 /**

@@ -23,7 +23,6 @@ import {
 import type { Acceptance, BaseRepo, Isolation, IsolationRequest, SandboxRepo, SizeBudget } from '../../sandbox/index.js';
 import { repoGit } from '../session/repo-git.js';
 import type { RepoLocation } from '../session/repo-git.js';
-import { readJsonFile } from '@holdfast/core/command';
 
 /**
  * What a file operation did: done, or why not (a path that escapes the repository, a missing file).
@@ -61,8 +60,6 @@ export interface LoopWorkspace {
   writeFile(path: string, content: string): FileOutcome;
   deleteFile(path: string): FileOutcome;
   runCommand(command: string, signal?: AbortSignal): Promise<CommandOutcome>;
-  /** The repository's own test command, whatever the allowlist says; undefined when package.json has no test script. */
-  runTaskTests(signal?: AbortSignal): Promise<CommandOutcome | undefined>;
   /**
    * The task's hidden acceptance check, added and run as plan and agent mode run it: holdfast's own
    * command, confined like every sandbox command, never subject to the model's allowlist.
@@ -126,11 +123,6 @@ function walk(root: string, folder: string, into: string[]): void {
   }
 }
 
-function hasTestScript(workDir: string): boolean {
-  const manifest = readJsonFile(join(workDir, 'package.json')) as { scripts?: Record<string, unknown> } | null | undefined;
-  return typeof manifest?.scripts?.['test'] === 'string';
-}
-
 type WorkspaceSettings = LoopWorkspacesOptions & { readonly allowlist: readonly Pick<Pattern, 'test'>[]; readonly commandTimeoutMs: number };
 
 function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspace {
@@ -152,10 +144,6 @@ function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspa
       const decision = decideCommand(command, options.allowlist);
       if (!decision.execute) return { executed: false, detail: decision.reason, output: capText(decision.reason, outputCap) };
       return execute(repo, options, decision.argv, signal, budget);
-    },
-    async runTaskTests(signal) {
-      if (!hasTestScript(root)) return undefined;
-      return execute(repo, options, ['npm', 'test'], signal, budget);
     },
     runAcceptance(acceptance, signal) {
       return runAcceptance({

@@ -81,6 +81,8 @@ export const LOOP_TASK: TaskInfo = {
     'src/lib/http.ts': 'export async function get(url: string): Promise<unknown> {\n  return (await fetch(url)).json();\n}\n',
     'README.md': '# shop\n',
   },
+  // The repository's own tests fail until refunds.ts exists: they are this task's acceptance check.
+  acceptance: { command: 'npm test', files: {} },
 };
 
 export const LOOP_RULEBOOK: Rulebook = { ...defaultRulebook, sandbox: { allow: ['^npm (?:run )?test$'], timeoutSeconds: 60 } };

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,16 +35,17 @@ async function tryForgedTestRun(client: Client, gate: boolean) {
 }
 
 /**
- * A child that outlives its call: once src/go.txt exists it switches the pre-commit hook off, writes
- * its pid to the marker last, and exits. The hook's path is put together at run time, as a script
+ * A child that outlives its call: once the test says go (the model's next request arrived, so the
+ * calls before it and their hooks have ended) it switches the pre-commit hook off, writes its pid to
+ * the marker last, and exits. The hook's path is put together at run time, as a script
  * that does not name it would.
  */
-function detachedHookSwitch(marker: string): string {
+function detachedHookSwitch(marker: string, go: string): string {
   const child = [
     'const fs = require("node:fs");',
     'const hook = [".g" + "it", "hoo" + "ks", "pre-commit"].join("/");',
     'const write = () => { fs.writeFileSync(hook, "#!/bin/sh\\nexit 0\\n"); ' + `fs.writeFileSync(${JSON.stringify(marker)}, String(process.pid)); };`,
-    'const wait = () => (fs.existsSync("src/go.txt") ? setTimeout(write, 1500) : setTimeout(wait, 20));',
+    `const wait = () => (fs.existsSync(${JSON.stringify(go)}) ? write() : setTimeout(wait, 20));`,
     'wait();',
   ].join(' ');
   return `import { spawn } from 'node:child_process';\nspawn(process.execPath, ['-e', ${JSON.stringify(child)}], { detached: true, stdio: 'ignore' }).unref();\n`;
@@ -59,9 +60,10 @@ function gone(pid: number): boolean {
   }
 }
 
-/** Holds the model's next reply until the detached child has written and exited (polled, never a fixed sleep). */
-function afterChildExited(marker: string): ScriptStep {
+/** Tells the detached child to go, then holds the model's next reply until it has written and exited (polled, never a fixed sleep). */
+function afterChildExited(marker: string, go: string): ScriptStep {
   return () => {
+    writeFileSync(go, '');
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let waited = 0; waited < 60_000 && !existsSync(marker); waited += 20) Atomics.wait(pause, 0, 0, 20);
     const pid = Number(readFileSync(marker, 'utf8'));
@@ -75,12 +77,14 @@ async function tryHookSwitchedBetweenCalls(client: Client, gate: boolean) {
   holdfast(repo, 'install', gate ? client : 'git');
   settle(repo, false);
   const hookBefore = readHook(repo);
-  const marker = join(mkdtempSync(join(tmpdir(), 'holdfast-between-')), 'pid');
+  const folder = mkdtempSync(join(tmpdir(), 'holdfast-between-'));
+  const marker = join(folder, 'pid');
+  const go = join(folder, 'go');
   const steps: ScriptStep[] = [
-    { writeFile: { path: 'src/tools/detach.mjs', content: detachedHookSwitch(marker) } },
+    { writeFile: { path: 'src/tools/detach.mjs', content: detachedHookSwitch(marker, go) } },
     { shell: 'node src/tools/detach.mjs' },
     { shell: 'touch src/go.txt' },
-    afterChildExited(marker),
+    afterChildExited(marker, go),
     { text: 'Done.' },
   ];
   const result = await runScenario({ client, repo, steps });

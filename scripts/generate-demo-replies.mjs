@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes runs/demo/replies.json: the hand-written replies the shipped demo run replays. They are NOT
+// Writes runs/demo/replies.json (a link to packages/lab/runs/demo/replies.json, which the lab ships): the hand-written replies the shipped demo run replays. They are NOT
 // outputs of a real model. The answers are data (fixtures/demo-replies/: answers.json, plan.json and
 // the written files under files/); the typed generator is src/experiment/demo-replies-generator.ts,
 // run here from dist/ (`npm run build` first).
@@ -11,8 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { demoRepliesText } from '../packages/lab/dist/experiment/demo-replies-generator.js';
 
-const OUTPUT = fileURLToPath(new URL('../runs/demo/replies.json', import.meta.url));
-const text = demoRepliesText();
+const OUTPUT = fileURLToPath(new URL('../packages/lab/runs/demo/replies.json', import.meta.url));
+const text = demoRepliesText(fileURLToPath(new URL('../fixtures/demo-replies', import.meta.url)));
 if (process.argv.includes('--check')) {
   let current = '';
   try {

@@ -1,8 +1,8 @@
 // Bundles the gate's hook entry (src/entry/hook.ts) with everything it imports, the core's built code
 // and npm dependencies included, into dist/hook/: one file to load instead of dozens, so a cold hook
 // decision costs little more than node itself. Lazily imported modules (the secret scanner, the
-// rulebook parser) stay separate chunks. dist/hook/ sits as deep in the gate as src/rules/ does in
-// the core, so the core's paths relative to a module (the shipped rulebook) resolve the same in the bundle.
+// rulebook parser) stay separate chunks. The core's shipped rulebook is found through its package
+// (@holdfast/core/rulebooks/…), so it resolves the same from inside the bundle.
 import { copyFile, rm } from 'node:fs/promises';
 import { build } from 'rolldown';
 

@@ -77,3 +77,4 @@ export type { Raced, Timers } from './deadline.js';
 export { WEAKER_GUARANTEE, execAgent } from './exec-agent.js';
 export type { ExecAgentOptions, ExecOutcome } from './exec-agent.js';
 export { containmentArgs, inside, installationOf } from './containment.js';
+export { holdfastInstallation } from './holdfast-installation.js';

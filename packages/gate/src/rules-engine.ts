@@ -32,7 +32,7 @@ export async function loadRulesEngine(): Promise<RulesEngine> {
   };
 }
 
-/** The shipped rulebook: the core's own path for it, which also holds inside the hook bundle. */
+/** The shipped rulebook, resolved through the core's package, which also holds inside the hook bundle. */
 export function shippedRulebookPath(): string {
   return defaultRulebookPath();
 }

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 
@@ -19,10 +18,6 @@ Options:
   -h, --help  this help
 
 Exit status: the agent's own; 2 when exec refused to run it.`;
-
-function holdfastRoot(): string {
-  return fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
-}
 
 /** Options come before the agent; everything from the agent's name on is the agent's. */
 function splitArgs(args: readonly string[]): { weaker: boolean; help: boolean; agent: string[]; unknown: string | undefined } {
@@ -49,7 +44,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stderr, `holdfast exec: unknown option ${parsed.unknown}. See \`holdfast exec --help\`.`);
     return EXIT.usage;
   }
-  const [{ execAgent, withinDeadline }, hook, { Readable }] = await Promise.all([
+  const [{ execAgent, holdfastInstallation, withinDeadline }, hook, { Readable }] = await Promise.all([
     import('@holdfast/gate'),
     import('@holdfast/gate/commands').then(({ GATE_COMMANDS }) => GATE_COMMANDS.hook()),
     import('node:stream'),
@@ -85,7 +80,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     cwd: io.cwd,
     env: io.env,
     weaker: parsed.weaker,
-    holdfastRoot: holdfastRoot(),
+    holdfastRoot: holdfastInstallation(),
     node: process.execPath,
     stdinIsTerminal: io.stdin.isTTY === true,
     say: (line) => writeLine(io.stderr, line),

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { InputError } from '@holdfast/core/contract';
 import type { JudgeRule, Rulebook, RunEvent } from '@holdfast/core/contract';
 import { integerFlag, parseCommandArgs } from '@holdfast/core/command';
@@ -47,7 +46,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const samples = values.samples === undefined ? undefined : integerFlag('judge', 'samples', values.samples, 1, 1, 9);
   if (samples !== undefined && samples % 2 === 0) throw new InputError('E_ARGS', `--samples ${samples} can split evenly; use an odd number (1, 3 or 5).`);
-  const [{ loadRulebook }, judge] = await Promise.all([import('@holdfast/core/rules'), import('@holdfast/lab/judge')]);
+  const [{ loadRulebook, shippedRulebookFile }, judge] = await Promise.all([import('@holdfast/core/rules'), import('@holdfast/lab/judge')]);
   const withOverrides = (rulebook: Rulebook): Rulebook => {
     const only = values.rule
       ?.split(',')
@@ -82,7 +81,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const file = positionals[1];
     if (file === undefined || positionals.length > 2)
       throw new InputError('E_ARGS', 'give one calibration set, e.g. `holdfast judge calibrate fixtures/judge/calibration.jsonl`.');
-    const rulebook = withOverrides(await loadRulebook(resolve(io.cwd, values.rulebook ?? judgedRulebookPath())));
+    const rulebook = withOverrides(await loadRulebook(resolve(io.cwd, values.rulebook ?? shippedRulebookFile('judged'))));
     const graded = new Set((rulebook.judgeRules ?? []).map((rule) => rule.id));
     // With --rule, the other rules' cases are left out rather than refused.
     const cases = judge.parseCalibrationCases(await readText(resolve(io.cwd, file)), file).filter((item) => values.rule === undefined || graded.has(item.rule));
@@ -143,10 +142,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   );
   if (rows.length > 0) writeLine(io.stdout, `\n${formats.formatJudgedTable(rows)}`);
   return EXIT.ok;
-}
-
-function judgedRulebookPath(): string {
-  return fileURLToPath(new URL('../../../../rulebooks/judged.yaml', import.meta.url));
 }
 
 async function readText(path: string): Promise<string> {

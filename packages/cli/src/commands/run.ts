@@ -34,7 +34,8 @@ Modes (--mode):
 Where replies come from (one of):
   --targets a,b          configured targets (holdfast.config.yaml, keys from .env)
   --replay FILE          the replies recorded in an earlier run file (no key, no network)
-  --replies FILE         hand-written replies (e.g. runs/demo/replies.json); the run is marked as a demo
+  --replies FILE|demo    hand-written replies (\`demo\`: the shipped ones, runs/demo/replies.json in a
+                         clone); the run is marked as a demo
   --resume FILE          finish the rounds missing from an interrupted run file, appending to it
 
 Options:
@@ -318,7 +319,7 @@ async function recordedSource({ values, io, experiment }: PlanContext) {
     return { recorded, replayEvents: events, demo: start.demo, scriptedTargets: [] as string[] };
   }
   if (values.replies !== undefined) {
-    const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
+    const replies = await experiment.loadDemoReplies(experiment.demoRepliesFileOf(io.cwd, values.replies));
     return {
       lookup: experiment.demoReplyLookup(replies),
       scriptedTargets: [...new Set(replies.replies.map((reply) => reply.target))],
@@ -363,7 +364,7 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
     sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
     ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
     ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
-    ...(values.replies !== undefined ? { repliesOf: resolve(io.cwd, values.replies) } : {}),
+    ...(values.replies !== undefined ? { repliesOf: experiment.demoRepliesFileOf(io.cwd, values.replies) } : {}),
     ...(mode !== 'plan' ? { mode } : {}),
     ...(settings.turnCap !== undefined ? { turnCap: settings.turnCap } : {}),
     ...(settings.sessionSeconds !== undefined ? { sessionTimeoutMs: settings.sessionSeconds * 1000 } : {}),

@@ -19,7 +19,7 @@ where bubblewrap isolates them (or with --unsafe-no-isolation).
 Where targets come from (one of):
   --targets a,b          configured targets (holdfast.config.yaml here, keys from .env here);
                          default: every configured target whose key or agent binary is present
-  --replies FILE         the targets of a hand-written replies file (demos, tests, benches)
+  --replies FILE|demo    the targets of a hand-written replies file (demos, tests, benches; demo: the shipped one)
   --replay FILE          the targets recorded in a run file, replaying their replies
 
 Options:
@@ -134,7 +134,7 @@ async function workerTargets(
 ): Promise<readonly ExperimentTarget[]> {
   const [scale, experiment] = await Promise.all([import('@holdfast/lab/scale'), import('@holdfast/lab/experiment')]);
   if (values.replies !== undefined) {
-    const replies = await experiment.loadDemoReplies(resolve(io.cwd, values.replies));
+    const replies = await experiment.loadDemoReplies(experiment.demoRepliesFileOf(io.cwd, values.replies));
     const known = [...new Set(replies.replies.map((reply) => reply.target))];
     return experiment.resolveScriptedTargets(known, known, experiment.demoReplyLookup(replies)).map((target) => scale.withReplyDelay(target, replyDelayMs));
   }

@@ -6,7 +6,7 @@ export { CHECK_HANDLERS } from './checks/registry.js';
 export type { CheckHandler, Judge, Round, RuleLabel } from './checks/check-handler.js';
 export { compileGlobs, GLOB_OPTIONS } from './glob.js';
 export type { PathMatcher } from './glob.js';
-export { defaultRulebookPath } from './default-rulebook-path.js';
+export { defaultRulebookPath, shippedRulebookFile } from './default-rulebook-path.js';
 export { loadRulebook } from './load-rulebook.js';
 export { checkRecordedRulebook, parseRulebook, safeParseRulebook } from './parse-rulebook.js';
 export type { SafeParseRulebookResult } from './parse-rulebook.js';

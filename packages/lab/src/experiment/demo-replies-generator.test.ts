@@ -1,9 +1,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDemoRepliesPath } from './demo-replies.js';
-import { defaultDemoAnswersDir, demoRepliesText } from './demo-replies-generator.js';
+import { demoRepliesText } from './demo-replies-generator.js';
+
+/** The answers the demo replies are made from: the repository's development data, not part of the package. */
+const ANSWERS = fileURLToPath(new URL('../../../../fixtures/demo-replies', import.meta.url));
 
 const scratch: string[] = [];
 afterEach(() => {
@@ -13,13 +17,13 @@ afterEach(() => {
 function copyOfData(): string {
   const dir = mkdtempSync(join(tmpdir(), 'holdfast-demo-data-'));
   scratch.push(dir);
-  cpSync(defaultDemoAnswersDir(), dir, { recursive: true });
+  cpSync(ANSWERS, dir, { recursive: true });
   return dir;
 }
 
 describe('the demo replies generator', () => {
   it('writes runs/demo/replies.json byte for byte from fixtures/demo-replies/', () => {
-    expect(demoRepliesText()).toBe(readFileSync(defaultDemoRepliesPath(), 'utf8'));
+    expect(demoRepliesText(ANSWERS)).toBe(readFileSync(defaultDemoRepliesPath(), 'utf8'));
   });
 
   it('takes each written file from its data file: a change there changes the reply that writes it', () => {

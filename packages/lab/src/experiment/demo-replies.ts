@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ArmSchema, InputError, safeParseJson } from '@holdfast/core/contract';
@@ -32,8 +33,17 @@ export class DemoRepliesError extends InputError {
   }
 }
 
+/** The shipped demo replies, in the lab's own `runs/demo/` (the repository's root `runs/demo/replies.json` links to it). */
 export function defaultDemoRepliesPath(): string {
-  return fileURLToPath(new URL('../../../../runs/demo/replies.json', import.meta.url));
+  return fileURLToPath(new URL('../../runs/demo/replies.json', import.meta.url));
+}
+
+/** What `--replies` takes for the shipped demo replies, so an installed holdfast plays them without knowing where they lie. */
+export const SHIPPED_DEMO_REPLIES = 'demo';
+
+/** The replies file a `--replies` value names: `demo` the shipped one, anything else a path from `cwd` (`./demo` for a file of that name). */
+export function demoRepliesFileOf(cwd: string, value: string): string {
+  return value === SHIPPED_DEMO_REPLIES ? defaultDemoRepliesPath() : resolve(cwd, value);
 }
 
 function replyKey(target: string, task: string, rep: number, arm: Arm): string {

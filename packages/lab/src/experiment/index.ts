@@ -9,6 +9,8 @@ export {
   loadDemoReplies,
   parseDemoReplies,
   safeParseDemoReplies,
+  SHIPPED_DEMO_REPLIES,
+  demoRepliesFileOf,
 } from './demo-replies.js';
 export type { DemoCoverage, DemoReplies, DemoReply, DemoTarget, SafeParseDemoRepliesResult } from './demo-replies.js';
 export { AGENTS_FILE, SYSTEM_PROMPT, buildMessages } from './prompt.js';

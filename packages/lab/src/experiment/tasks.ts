@@ -12,9 +12,12 @@ export const REPO_DIR = 'repo';
 /** The hidden acceptance tests, at the paths they take in the repository once the arm is over. */
 export const ACCEPT_DIR = 'accept';
 
-/** The tasks shipped with the package; the same path from src/ (tests) and dist/ (the build). */
+/**
+ * The tasks the lab ships in its own `tasks/` (the repository's root `tasks/` links to it); the same
+ * path from src/ (tests) and dist/ (the build), never outside the package.
+ */
 export function defaultTasksDir(): string {
-  return fileURLToPath(new URL('../../../../tasks', import.meta.url));
+  return fileURLToPath(new URL('../../tasks', import.meta.url));
 }
 
 const TASK_ID = /^[a-z0-9][a-z0-9-]*$/;

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AgentSchema, InputError, PRESSURE_KIND_EXTENSIONS, safeParseJson } from '@holdfast/core/contract';
 import type { Agent } from '@holdfast/core/contract';
+import { defaultRulebookPath } from '@holdfast/core/rules';
 import type { FixtureSource } from './lint-set.js';
 
 /** Files in the fixtures folder that are not fixtures. */
@@ -94,10 +95,16 @@ export async function readExtensionsFile(dir: string): Promise<{ pressures: stri
   return { pressures: parsed.data.pressures };
 }
 
+/** The word a `suite.json` names the shipped rulebook by. */
+export const SHIPPED_RULEBOOK = 'shipped';
+
 const SuiteFileSchema = z.strictObject({
   /** Why the suite binds as it does, for people. */
   note: z.string().optional(),
-  /** The rulebook the fixtures were written against, relative to the folder: their rule ids mean its rules. */
+  /**
+   * The rulebook the fixtures were written against, relative to the folder, or `shipped` for the
+   * rulebook holdfast ships (which holds wherever the suite is copied or installed): their rule ids mean its rules.
+   */
   rulebook: z.string().min(1).optional(),
   /** Fixture rule reference ("R4", "8") → the measured rulebook's rule id, where meaning alone cannot bind it. */
   bind: z.record(z.string().min(1), z.string().min(1)).default({}),
@@ -121,5 +128,10 @@ export async function readSuiteFile(dir: string): Promise<SuiteFile> {
       `${file}: ${z.prettifyError(parsed.error)}; write e.g. {"rulebook": "../../rulebooks/default.yaml", "bind": {"R4": "NO-CONSOLE"}}`,
     );
   }
-  return { rulebook: parsed.data.rulebook === undefined ? undefined : resolve(dir, parsed.data.rulebook), bind: parsed.data.bind };
+  return { rulebook: suiteRulebookPath(dir, parsed.data.rulebook), bind: parsed.data.bind };
+}
+
+function suiteRulebookPath(dir: string, rulebook: string | undefined): string | undefined {
+  if (rulebook === undefined) return undefined;
+  return rulebook === SHIPPED_RULEBOOK ? defaultRulebookPath() : resolve(dir, rulebook);
 }

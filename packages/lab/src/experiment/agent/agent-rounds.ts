@@ -26,8 +26,6 @@ export interface AgentRoundsOptions extends IsolationRequest {
   readonly keepDir?: string;
   /** How long the repository's own `npm test` may take at the end of an arm. */
   readonly taskCheckTimeoutMs?: number;
-  /** The hook's node and holdfast bin (default: this process, this installation). */
-  readonly hook?: { readonly node: string; readonly bin: string };
 }
 
 export interface AgentArmRequest {
@@ -89,7 +87,6 @@ export async function createAgentRounds(options: AgentRoundsOptions): Promise<Ag
         timeoutMs: request.timeoutMs,
         ...(options.keepDir !== undefined ? { keepDir: join(options.keepDir, safeName(request.roundId)) } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
-        ...(options.hook !== undefined ? { hook: options.hook } : {}),
       });
       return result;
     },

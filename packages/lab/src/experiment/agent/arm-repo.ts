@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Arm, Rulebook } from '@holdfast/core/contract';
 import { AGENTS_FILE } from '../prompt.js';
-import { installGate, isHoldfastCommand } from '@holdfast/gate';
+import { hookEntryPath, installGate, isHoldfastCommand } from '@holdfast/gate';
 import type { InstallChange } from '@holdfast/gate';
 import type { HarnessTarget } from '../../models/index.js';
 import { renderRulebook } from '@holdfast/core/rules';
@@ -46,23 +45,6 @@ export interface ArmRepoOptions {
   readonly arm: Arm;
   readonly rulebook: Rulebook;
   readonly harness: HarnessTarget['provider'];
-  /** The node binary and holdfast's bin script the hook runs (default: this process, this installation). */
-  readonly node?: string;
-  readonly bin?: string;
-}
-
-/** The holdfast installation: the hook runs from it, so a confined harness must be able to read it. */
-export function holdfastRoot(): string {
-  return fileURLToPath(new URL('../../../../..', import.meta.url)).replace(/\/$/, '');
-}
-
-export function holdfastBin(): string {
-  return fileURLToPath(new URL('../../../../cli/bin/holdfast.js', import.meta.url));
-}
-
-/** The bundled hook entry (`npm run build` writes it), which the fail-closed hook command runs. */
-export function holdfastHookEntry(): string {
-  return fileURLToPath(new URL('../../../../gate/dist/hook/hook.cjs', import.meta.url));
 }
 
 /**
@@ -72,12 +54,11 @@ export function holdfastHookEntry(): string {
  * A generic agent has no hook protocol: its held arm has the pre-commit hook, its told arm nothing.
  */
 function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
-  // Both ways the gate's installer has named the hook (holdfast's bin script, or its bundled hook
-  // entry), and its observe option where it has one; where it has none, observeOnly adds the flag.
+  // The hook runs this node on the gate's own bundled entry; where the installer has no observe
+  // option, observeOnly adds the flag.
   const command = {
-    node: options.node ?? process.execPath,
-    bin: options.bin ?? holdfastBin(),
-    entry: holdfastHookEntry(),
+    node: process.execPath,
+    entry: hookEntryPath(),
     rulebook: rulebookFile,
     observe: options.arm === 'told',
   };

@@ -2,7 +2,7 @@ export { createAgentRounds } from './agent-rounds.js';
 export type { AgentArmRequest, AgentHarness, AgentRounds, AgentRoundsOptions } from './agent-rounds.js';
 export { runAgentArm } from './run-agent-arm.js';
 export type { AgentArmOptions } from './run-agent-arm.js';
-export { prepareArmRepo, holdfastBin, HOLDFAST_STATE_DIR } from './arm-repo.js';
+export { prepareArmRepo, HOLDFAST_STATE_DIR } from './arm-repo.js';
 export type { ArmRepo, ArmRepoOptions } from './arm-repo.js';
 export { actionsFromText, readArmAudit, readAuditTimeline, timelineSteps } from './audit-timeline.js';
 export type { AuditTimeline, AuditTimelineOptions } from './audit-timeline.js';

@@ -5,12 +5,12 @@ import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '@h
 import { judgeFinalState } from '../final-state.js';
 import { repoGit } from '../session/repo-git.js';
 import { sessionVerdict } from '../session/session-verdict.js';
-import { testPattern } from '@holdfast/gate';
+import { holdfastInstallation, testPattern } from '@holdfast/gate';
 import type { HarnessTarget } from '../../models/index.js';
 import { redact } from '../../models/index.js';
 import { DEFAULT_DIFF_CAP_BYTES } from '../../sandbox/index.js';
 import type { BaseRepo, Isolation } from '../../sandbox/index.js';
-import { holdfastRoot, prepareArmRepo } from './arm-repo.js';
+import { prepareArmRepo } from './arm-repo.js';
 import type { ArmRepo } from './arm-repo.js';
 import { readArmAudit } from './audit-timeline.js';
 import { prepareCodexHome } from './codex-home.js';
@@ -49,8 +49,6 @@ export interface AgentArmOptions {
   /** Keep the arm's repository under this folder instead of removing it. */
   readonly keepDir?: string;
   readonly signal?: AbortSignal;
-  /** The hook's node and holdfast bin (default: this process and this installation). */
-  readonly hook?: { readonly node: string; readonly bin: string };
 }
 
 function stopOf(exit: HarnessExit, report: HarnessReport, turnCapHit: boolean, secrets: readonly string[]): { reason: StopReason; detail?: string } {
@@ -100,7 +98,7 @@ async function playHarness(
     readable: [
       installationOf(options.binary),
       installationOf(process.execPath),
-      holdfastRoot(),
+      holdfastInstallation(),
       options.base.gitDir,
       ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
     ],
@@ -196,7 +194,6 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     arm,
     rulebook,
     harness: target.provider,
-    ...(options.hook !== undefined ? { node: options.hook.node, bin: options.hook.bin } : {}),
   });
   try {
     const { exit, report, invocation, turnCapHit } = await playHarness(options, repo);

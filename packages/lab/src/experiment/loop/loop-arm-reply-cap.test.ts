@@ -1,35 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ArmResultSchema } from '@holdfast/core/contract';
-import { renderRulebook } from '@holdfast/core/rules';
-import { createAnthropicAdapter, createOpenAiCompatibleAdapter } from '../../models/index.js';
-import { startFakeOpenAi, startFakeServer } from '../../models/test-support/fake-openai-server.js';
-import type { FakeReply, FakeServer } from '../../models/test-support/fake-openai-server.js';
-import { testRuntime } from '../../models/test-support/test-runtime.js';
-import { runLoopArm } from './loop-arm.js';
-import { loopTask } from './loop-prompt.js';
-import { createLoopWorkspaces } from './loop-workspace.js';
-import type { LoopWorkspaces } from './loop-workspace.js';
-import { LOOP_RULEBOOK, LOOP_TASK, MODULE_WITH_LOG, anthropicAgent, openAiAgent } from './test-support/scripted-agent.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeReply } from '../../models/test-support/fake-openai-server.js';
+import { MODULE_WITH_LOG } from './test-support/scripted-agent.js';
 import type { AgentPolicy } from './test-support/scripted-agent.js';
+import { loopPlayer } from './test-support/loop-player.js';
+import type { LoopProvider } from './test-support/loop-player.js';
 
 const CAP = 64 * 1024;
-const agentsMd = renderRulebook(LOOP_RULEBOOK);
-const task = loopTask(LOOP_TASK, agentsMd);
-let workspaces: LoopWorkspaces;
-const servers: FakeServer[] = [];
-
-beforeAll(() => {
-  workspaces = createLoopWorkspaces({ rulebook: LOOP_RULEBOOK, isolation: { kind: 'none', detail: 'tests run commands unisolated' } });
-});
-afterAll(async () => {
-  await workspaces.dispose();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
+const player = loopPlayer({ maxReplyBytes: CAP });
 
 /** A tool call whose arguments are four times the cap: the body passes the cap mid-arguments. */
-function hugeCall(provider: 'openai' | 'anthropic'): FakeReply {
+function hugeCall(provider: LoopProvider): FakeReply {
   const content = 'x'.repeat(4 * CAP);
   const body =
     provider === 'openai'
@@ -49,33 +29,8 @@ function hugeCall(provider: 'openai' | 'anthropic'): FakeReply {
   return { status: 200, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
 }
 
-async function play(arm: 'told' | 'held', provider: 'openai' | 'anthropic', policy: AgentPolicy) {
-  const script = provider === 'openai' ? openAiAgent(policy) : anthropicAgent(policy);
-  const server = provider === 'openai' ? await startFakeOpenAi({ script }) : await startFakeServer({ script });
-  servers.push(server);
-  const common = { baseUrl: server.baseUrl, runtime: testRuntime(), retry: { maxAttempts: 1 }, maxReplyBytes: CAP };
-  const model =
-    provider === 'openai'
-      ? createOpenAiCompatibleAdapter({ id: 'fake', model: 'fake-model', apiKey: 'sk-test-0123456789abcdef', ...common })
-      : createAnthropicAdapter({ id: 'claude', model: 'claude-test', apiKey: 'sk-ant-test-0123456789', ...common });
-  const { workspace, release } = await workspaces.open(task, `cap-${provider}-${arm}-${Math.random().toString(36).slice(2)}`);
-  try {
-    const result = await runLoopArm({
-      arm,
-      task,
-      agentsMd,
-      rulebook: LOOP_RULEBOOK,
-      model: { converse: model.converse! },
-      workspace,
-      maxTokens: 4_000,
-      temperature: 0,
-    });
-    if (result === undefined) throw new Error('the arm was cancelled');
-    expect(ArmResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result);
-    return result;
-  } finally {
-    release();
-  }
+async function play(arm: 'told' | 'held', provider: LoopProvider, policy: AgentPolicy) {
+  return (await player.play(arm, policy, { provider })).result;
 }
 
 describe('loop mode: a reply over its size cap', () => {

@@ -1,80 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ArmResult } from '@holdfast/core/contract';
-import { ArmResultSchema } from '@holdfast/core/contract';
-import { createAnthropicAdapter, createOpenAiCompatibleAdapter } from '../../models/index.js';
-import { startFakeOpenAi, startFakeServer } from '../../models/test-support/fake-openai-server.js';
-import type { FakeScript, FakeServer, RecordedRequest } from '../../models/test-support/fake-openai-server.js';
-import { testRuntime } from '../../models/test-support/test-runtime.js';
-import { renderRulebook } from '@holdfast/core/rules';
-import { runLoopArm } from './loop-arm.js';
-import type { LoopArmOptions } from './loop-arm.js';
-import { loopTask } from './loop-prompt.js';
-import { createLoopWorkspaces } from './loop-workspace.js';
-import type { LoopWorkspaces } from './loop-workspace.js';
-import { LOOP_RULEBOOK, LOOP_TASK, MODULE, MODULE_TEST, MODULE_WITH_LOG, anthropicAgent, openAiAgent, recoveringAgent } from './test-support/scripted-agent.js';
+import type { RecordedRequest } from '../../models/test-support/fake-openai-server.js';
+import { MODULE, MODULE_TEST, MODULE_WITH_LOG, recoveringAgent } from './test-support/scripted-agent.js';
 import type { AgentPolicy } from './test-support/scripted-agent.js';
+import { loopPlayer } from './test-support/loop-player.js';
 
-const agentsMd = renderRulebook(LOOP_RULEBOOK);
-const task = loopTask(LOOP_TASK, agentsMd);
-let workspaces: LoopWorkspaces;
-const servers: FakeServer[] = [];
-
-beforeAll(() => {
-  workspaces = createLoopWorkspaces({ rulebook: LOOP_RULEBOOK, isolation: { kind: 'none', detail: 'tests run commands unisolated' } });
-});
-afterAll(async () => {
-  await workspaces.dispose();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-type Provider = 'openai' | 'anthropic';
-
-async function play(arm: 'told' | 'held', policy: AgentPolicy, options: { provider?: Provider; script?: FakeScript } & Partial<LoopArmOptions> = {}) {
-  const provider = options.provider ?? 'openai';
-  const script = options.script ?? (provider === 'openai' ? openAiAgent(policy) : anthropicAgent(policy));
-  const server = provider === 'openai' ? await startFakeOpenAi({ script }) : await startFakeServer({ script });
-  servers.push(server);
-  const runtime = testRuntime();
-  const model =
-    provider === 'openai'
-      ? createOpenAiCompatibleAdapter({
-          id: 'fake',
-          model: 'fake-model',
-          baseUrl: server.baseUrl,
-          apiKey: 'sk-test-0123456789abcdef',
-          runtime,
-          retry: { maxAttempts: 1 },
-        })
-      : createAnthropicAdapter({
-          id: 'claude',
-          model: 'claude-test',
-          baseUrl: server.baseUrl,
-          apiKey: 'sk-ant-test-0123456789',
-          runtime,
-          retry: { maxAttempts: 1 },
-        });
-  const { workspace, release } = await workspaces.open(options.task ?? task, `${provider}-${arm}`);
-  try {
-    const result = await runLoopArm({
-      arm,
-      task,
-      agentsMd,
-      rulebook: LOOP_RULEBOOK,
-      model: { converse: model.converse! },
-      workspace,
-      maxTokens: 4_000,
-      temperature: 0,
-      ...options,
-    });
-    if (result === undefined) throw new Error('the arm was cancelled');
-    expect(ArmResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result);
-    return { result, requests: server.requests };
-  } finally {
-    release();
-  }
-}
+const { play, task } = loopPlayer();
 
 function decisions(result: ArmResult): string[] {
   return (result.session?.calls ?? []).map((call) => `${call.tool}:${call.decision}${call.rule !== undefined ? `:${call.rule}` : ''}`);

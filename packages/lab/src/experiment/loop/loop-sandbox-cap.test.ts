@@ -1,21 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Rulebook, TaskInfo } from '@holdfast/core/contract';
-import { ArmResultSchema } from '@holdfast/core/contract';
-import { renderRulebook } from '@holdfast/core/rules';
-import { createOpenAiCompatibleAdapter } from '../../models/index.js';
-import { startFakeOpenAi } from '../../models/test-support/fake-openai-server.js';
-import type { FakeServer } from '../../models/test-support/fake-openai-server.js';
-import { testRuntime } from '../../models/test-support/test-runtime.js';
 import { treeBytes } from '../../sandbox/index.js';
-import { runLoopArm } from './loop-arm.js';
-import { loopTask } from './loop-prompt.js';
-import { createLoopWorkspaces } from './loop-workspace.js';
-import type { LoopWorkspaces } from './loop-workspace.js';
-import { LOOP_RULEBOOK, LOOP_TASK, MODULE, MODULE_WITH_LOG, openAiAgent } from './test-support/scripted-agent.js';
+import { LOOP_RULEBOOK, LOOP_TASK, MODULE, MODULE_WITH_LOG } from './test-support/scripted-agent.js';
 import type { AgentPolicy } from './test-support/scripted-agent.js';
+import { loopPlayer } from './test-support/loop-player.js';
 
 const CAP = 1024 * 1024;
 
@@ -29,63 +19,11 @@ const TASK: TaskInfo = {
   },
 };
 const RULEBOOK: Rulebook = { ...LOOP_RULEBOOK, sandbox: { allow: ['^npm (?:run )?test$', '^node scripts/fill\\.mjs$'], timeoutSeconds: 60 } };
-const agentsMd = renderRulebook(RULEBOOK);
-const task = loopTask(TASK, agentsMd);
-
-let parent: string;
-let workspaces: LoopWorkspaces;
-const servers: FakeServer[] = [];
-
-beforeAll(() => {
-  parent = mkdtempSync(join(tmpdir(), 'holdfast-loop-cap-test-'));
-  workspaces = createLoopWorkspaces({
-    rulebook: RULEBOOK,
-    isolation: { kind: 'none', detail: 'tests run commands unisolated' },
-    parentDir: parent,
-    maxBytes: CAP,
-  });
-});
-afterAll(async () => {
-  await workspaces.dispose();
-  rmSync(parent, { recursive: true, force: true });
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function play(arm: 'told' | 'held', policy: AgentPolicy) {
-  const server = await startFakeOpenAi({ script: openAiAgent(policy) });
-  servers.push(server);
-  const model = createOpenAiCompatibleAdapter({
-    id: 'fake',
-    model: 'fake-model',
-    baseUrl: server.baseUrl,
-    apiKey: 'sk-test-0123456789abcdef',
-    runtime: testRuntime(),
-    retry: { maxAttempts: 1 },
-  });
-  const { workspace, release } = await workspaces.open(task, arm);
-  try {
-    const result = await runLoopArm({
-      arm,
-      task,
-      agentsMd,
-      rulebook: RULEBOOK,
-      model: { converse: model.converse! },
-      workspace,
-      maxTokens: 4_000,
-      temperature: 0,
-    });
-    if (result === undefined) throw new Error('the arm was cancelled');
-    expect(ArmResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result);
-    return { result, requests: server.requests };
-  } finally {
-    release();
-  }
-}
+const { play, parentDir } = loopPlayer({ rulebook: RULEBOOK, task: TASK, maxBytes: CAP });
 
 /** The arm's repository is gone once released, and nothing the size of the cap is left in the run's folder. */
 function expectNothingLeft(): void {
+  const parent = parentDir();
   const [root] = readdirSync(parent);
   expect(readdirSync(join(parent, root!, 'arms'))).toEqual([]);
   expect(treeBytes(parent, Number.POSITIVE_INFINITY)).toBeLessThan(CAP);

@@ -1,0 +1,217 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeParseJson } from '@holdfast/core/contract';
+
+// The packages as a user gets them: `npm pack` of each workspace package, installed from those
+// tarballs into an empty project (their npm dependencies from the registry cache), then the installed
+// `holdfast` run on its embedded defaults beside the clone's. Slow (two installs), so one file.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGES = ['core', 'gate', 'lab', 'app', 'cli'] as const;
+/** The data each package ships, as the clone holds it (the root folders of the same names link here). */
+const SHIPPED_DATA: Record<string, readonly string[]> = { core: ['rulebooks'], lab: ['tasks', 'fixtures/pressure', 'runs/demo'] };
+/** What the gate must never pull in: the lab, the app and their heavy dependencies. */
+const NOT_FOR_THE_GATE = [
+  'express',
+  'react',
+  'react-dom',
+  '@tanstack/react-virtual',
+  'bullmq',
+  'ioredis',
+  'rolldown',
+  '@holdfast/lab',
+  '@holdfast/app',
+  'holdfast',
+];
+const INSTALL_MS = 240_000;
+
+const run = promisify(execFile);
+let scratch: string;
+const tarballs = new Map<string, string>();
+const packed = new Map<string, string[]>();
+
+interface PackEntry {
+  readonly name: string;
+  readonly filename: string;
+  readonly files: readonly { path: string }[];
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'holdfast-installed-'));
+  const destination = join(scratch, 'tarballs');
+  mkdirSync(destination);
+  // Scripts are skipped: the app's prepack (the web build) would rewrite dist/web of this working tree
+  // while other test files read it. What is tested here is what `files` ships and how the code finds it.
+  const workspaces = PACKAGES.flatMap((folder) => ['-w', `packages/${folder}`]);
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination, ...workspaces], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const parsed = safeParseJson(stdout);
+  if (!parsed.ok) throw new Error(`npm pack --json printed no JSON: ${stdout.slice(0, 200)}`);
+  for (const entry of parsed.value as PackEntry[]) {
+    const folder = entry.name === 'holdfast' ? 'cli' : entry.name.replace('@holdfast/', '');
+    tarballs.set(folder, join(destination, entry.filename));
+    packed.set(
+      folder,
+      entry.files.map((file) => file.path),
+    );
+  }
+}, INSTALL_MS);
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** An empty project with the given tarballs installed, dependencies from npm's cache where it has them. */
+async function installedProject(name: string, folders: readonly string[]): Promise<string> {
+  const project = join(scratch, name);
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name, version: '1.0.0', private: true })}\n`);
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...folders.map((folder) => tarballs.get(folder)!)], {
+    cwd: project,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return project;
+}
+
+/** Every package name in a project's node_modules, scoped ones included. */
+function installedNames(project: string): string[] {
+  const modules = join(project, 'node_modules');
+  return readdirSync(modules)
+    .filter((entry) => !entry.startsWith('.'))
+    .flatMap((entry) => (entry.startsWith('@') ? readdirSync(join(modules, entry)).map((scoped) => `${entry}/${scoped}`) : [entry]));
+}
+
+/** A Claude Code PreToolUse event: a Write of a module that logs, which the shipped R4 refuses. */
+function loggingWrite(repo: string): string {
+  return JSON.stringify({
+    session_id: 'installed-1',
+    transcript_path: join(repo, '.claude', 'transcript.jsonl'),
+    cwd: repo,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(repo, 'src/features/pay.ts'), content: 'export const pay = () => console.log("paid");\n' },
+    tool_use_id: 'toolu_write_01',
+  });
+}
+
+async function gitRepo(at: string): Promise<string> {
+  mkdirSync(at, { recursive: true });
+  await run('git', ['init', '-q'], { cwd: at });
+  return at;
+}
+
+/** Runs a node script with a hook event on stdin; the hook answers on stdout. */
+function hookAnswer(args: readonly string[], cwd: string, event: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd } }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    );
+    child.stdin?.end(event);
+  });
+}
+
+/** The totals `holdfast run --json` prints, without what differs between any two runs (id, file). */
+function totalsOf(stdout: string): unknown {
+  const parsed = safeParseJson(stdout);
+  if (!parsed.ok) throw new Error(`holdfast run --json printed no JSON: ${stdout.slice(0, 200)}`);
+  const { runId: _runId, file: _file, ...totals } = parsed.value as Record<string, unknown>;
+  return totals;
+}
+
+function runStart(file: string): { rulebook: unknown; tasks: unknown; config: { repliesOf?: string } } {
+  return JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { rulebook: unknown; tasks: unknown; config: { repliesOf?: string } };
+}
+
+describe('holdfast installed from its packed tarballs', () => {
+  it('ships each package its embedded data, every file the clone tracks', async () => {
+    for (const [folder, folders] of Object.entries(SHIPPED_DATA)) {
+      const { stdout } = await run('git', ['ls-files', '--', ...folders], { cwd: join(ROOT, 'packages', folder) });
+      const tracked = stdout.split('\n').filter((line) => line !== '');
+      expect(tracked.length, folder).toBeGreaterThan(0);
+      expect(
+        tracked.filter((path) => !packed.get(folder)!.includes(path)),
+        `${folder}: tracked data files npm pack left out`,
+      ).toEqual([]);
+    }
+  });
+
+  it(
+    'runs the shipped demo on the shipped rulebook and tasks as the clone does, and its hook judges an event',
+    async () => {
+      const project = await installedProject('user-project', PACKAGES);
+      const bin = join(project, 'node_modules', 'holdfast', 'bin', 'holdfast.js');
+      const installed = await run(process.execPath, [bin, 'run', '--replies', 'demo', '--json', '--concurrency', '1', '--out', join(project, 'demo.jsonl')], {
+        cwd: project,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const cloneCwd = mkdtempSync(join(scratch, 'clone-cwd-'));
+      const clone = await run(
+        process.execPath,
+        [
+          join(ROOT, 'packages/cli/bin/holdfast.js'),
+          'run',
+          '--replies',
+          join(ROOT, 'runs/demo/replies.json'),
+          '--json',
+          '--concurrency',
+          '1',
+          '--out',
+          join(cloneCwd, 'demo.jsonl'),
+        ],
+        { cwd: cloneCwd, maxBuffer: 16 * 1024 * 1024 },
+      );
+      expect(totalsOf(installed.stdout)).toEqual(totalsOf(clone.stdout));
+      const [mine, theirs] = [runStart(join(project, 'demo.jsonl')), runStart(join(cloneCwd, 'demo.jsonl'))];
+      expect(mine.rulebook).toEqual(theirs.rulebook);
+      expect(mine.tasks).toEqual(theirs.tasks);
+      expect(mine.config.repliesOf).toBe(join(project, 'node_modules', '@holdfast', 'lab', 'runs', 'demo', 'replies.json'));
+
+      // The shipped pressure suite, bound to the shipped rulebook, when the project has none of its own.
+      const coverage = await run(process.execPath, [bin, 'pressure', 'coverage'], { cwd: project });
+      const cloneCoverage = await run(process.execPath, [join(ROOT, 'packages/cli/bin/holdfast.js'), 'pressure', 'coverage'], { cwd: cloneCwd });
+      expect(coverage.stdout).toBe(cloneCoverage.stdout);
+      expect(coverage.stdout).toMatch(/^R4 NOLOG /m);
+
+      const repo = await gitRepo(join(project, 'repo'));
+      mkdirSync(join(repo, 'holdfast'));
+      // The core's rulebooks are reachable by name through its exports, as a user would copy one.
+      const shipped = createRequire(join(project, 'package.json')).resolve('@holdfast/core/rulebooks/default.yaml');
+      writeFileSync(join(repo, 'holdfast', 'rulebook.yaml'), readFileSync(shipped));
+      const answer = await hookAnswer([bin, 'hook', 'claude-code'], repo, loggingWrite(repo));
+      expect(answer).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(answer.stdout)).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/R4 NOLOG/) },
+      });
+    },
+    INSTALL_MS,
+  );
+
+  it(
+    'installs the gate alone without the lab, the app or their dependencies, and its hook entry decides',
+    async () => {
+      const project = await installedProject('gate-only', ['gate', 'core']);
+      const names = installedNames(project);
+      expect(names).toContain('@holdfast/gate');
+      expect(names.filter((name) => NOT_FOR_THE_GATE.includes(name))).toEqual([]);
+      const gate = createRequire(join(project, 'package.json'));
+      const entry = gate.resolve('@holdfast/gate/hook');
+      const rulebook = gate.resolve('@holdfast/core/rulebooks/default.yaml');
+      const repo = await gitRepo(join(project, 'repo'));
+      const answer = await hookAnswer([entry, 'claude-code', '--rulebook', rulebook], repo, loggingWrite(repo));
+      expect(answer).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(answer.stdout)).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/R4 NOLOG/) },
+      });
+    },
+    INSTALL_MS,
+  );
+});

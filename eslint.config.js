@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // Built output, run files, and the task repos, fixtures and examples that agents are given as they are.
-    ignores: ['**/dist/', 'coverage/', 'test-results/', 'runs/', 'fixtures/', 'tasks/', 'examples/', '.holdfast/'],
+    ignores: ['**/dist/', 'coverage/', 'test-results/', 'runs/', 'fixtures/', 'tasks/', 'examples/', '.holdfast/', 'packages/lab/{tasks,fixtures,runs}/'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -341,7 +341,10 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
   const tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
   const targetIds = list(values.targets) ?? recorded?.targets ?? (source.scriptedTargets.length > 0 ? source.scriptedTargets : undefined);
   if (targetIds === undefined || targetIds.length === 0) {
-    throw new InputError('E_ARGS', 'say which targets to run with --targets a,b (see `holdfast targets`), or use --replay FILE.');
+    throw new InputError(
+      'E_ARGS',
+      'say which targets to run with --targets a,b (see `holdfast targets`), use --replay FILE, or play the shipped demo with --replies demo.',
+    );
   }
   const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? source.scriptedReps ?? 1, 1, 1000);
   const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);

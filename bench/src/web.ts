@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArmResult, RunEvent } from '@holdfast/core/contract';
-import { projectRoot } from '@holdfast/app';
+import { projectRoot } from '@holdfast/app/test-support';
 import { computeTotals, parseRunFileText, reduceRunEvents } from '@holdfast/lab/store';
 import { launchChromium, startWebHarness } from '@holdfast/app/test-support';
 

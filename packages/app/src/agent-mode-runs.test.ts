@@ -11,7 +11,7 @@ import { startScriptedModel } from '@holdfast/lab/test-support';
 import type { ModelTurn, ScriptedReply } from '@holdfast/lab/test-support';
 import { createApp } from './create-app.js';
 import type { HoldfastApp } from './create-app.js';
-import { projectRoot } from './frontend.js';
+import { projectRoot } from './test-support/project-root.js';
 
 // Agent-mode runs started through the API, the way the run form starts them: generic agents that are
 // scripted programs (runs/demo/agents/scripted-agent.mjs), and the real Claude Code from the agent

@@ -10,11 +10,6 @@ export function appRoot(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..');
 }
 
-/** The repository this app was built in (its runs/ and shipped examples): two folders above the app package. */
-export function projectRoot(): string {
-  return join(appRoot(), '..', '..');
-}
-
 /** Where the UI's `vite build` writes (its outDir), and where production serves from. */
 export function defaultAssetsDir(root = appRoot()): string {
   return join(root, 'dist', 'web');

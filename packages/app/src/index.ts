@@ -3,7 +3,7 @@ export { createApp, newRunId } from './create-app.js';
 export type { AppOptions, HoldfastApp } from './create-app.js';
 export { createServer } from './create-server.js';
 export type { HoldfastServer, ServerOptions } from './create-server.js';
-export { appRoot, assetsBuilt, buildWebApp, defaultAssetsDir, projectRoot } from './frontend.js';
+export { appRoot, assetsBuilt, buildWebApp, defaultAssetsDir } from './frontend.js';
 export { LiveRun, RunRegistry } from './live-run.js';
 export type { LiveRunInit, RunSubscriber } from './live-run.js';
 export { runFilePath } from './run-files.js';

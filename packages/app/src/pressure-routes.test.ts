@@ -6,7 +6,7 @@ import { ApiErrorSchema, PressureFileResponseSchema, PressureListResponseSchema 
 import { parsePressureRecords, summarizePressureRecords } from '@holdfast/lab/pressure';
 import { createApp } from './create-app.js';
 import type { HoldfastApp } from './create-app.js';
-import { projectRoot } from './frontend.js';
+import { projectRoot } from './test-support/project-root.js';
 import { makeWorkspace } from './test-support/fixture.js';
 
 const HOST = '127.0.0.1:5177';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunEvent } from '@holdfast/core/contract';
 import { readRunFileStrict } from '@holdfast/lab/store';
 import type { LiveRun } from '../live-run.js';
-import { projectRoot } from '../frontend.js';
+import { projectRoot } from './project-root.js';
 
 export const EXAMPLE = 'example.jsonl';
 export const KEY_VALUE = 'sk-ant-api03-test-value-that-must-never-leave';

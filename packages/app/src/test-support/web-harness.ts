@@ -1,7 +1,8 @@
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appRoot, buildWebApp, createServer, projectRoot } from '../index.js';
+import { appRoot, buildWebApp, createServer } from '../index.js';
+import { projectRoot } from './project-root.js';
 import type { HoldfastServer } from '../index.js';
 import type { QueueConnection } from '@holdfast/lab/scale';
 import type { Timers } from '@holdfast/core/contract';

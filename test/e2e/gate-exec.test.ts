@@ -17,7 +17,7 @@ import { makeRepo, settle, toldText } from './gate-guarantee-routes.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * A holdfast of its own for each run (every package's build and manifest, the CLI's bin, the rulebooks;
+ * A holdfast of its own for each run (every package's build and manifest, the CLI's bin, the core's rulebooks;
  * npm packages linked, the workspace's own packages pointing at the copy), so a route that overwrites
  * the hook entry overwrites that copy, never the checkout the other tests run.
  */
@@ -25,12 +25,12 @@ function holdfastCopy(): { bin: string; entry: string } {
   const copy = mkdtempSync(join(tmpdir(), 'holdfast-copy-'));
   const packages = readdirSync(join(ROOT, 'packages'));
   for (const name of packages) {
-    for (const part of ['dist', 'bin', 'package.json']) {
+    for (const part of ['dist', 'bin', 'rulebooks', 'package.json']) {
       const from = join(ROOT, 'packages', name, part);
       if (existsSync(from)) cpSync(from, join(copy, 'packages', name, part), { recursive: true });
     }
   }
-  for (const part of ['rulebooks', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
   mkdirSync(join(copy, 'node_modules', '@holdfast'), { recursive: true });
   for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
     if (entry !== '@holdfast' && entry !== 'holdfast') symlinkSync(join(ROOT, 'node_modules', entry), join(copy, 'node_modules', entry));

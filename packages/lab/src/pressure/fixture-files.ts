@@ -96,7 +96,7 @@ export async function readExtensionsFile(dir: string): Promise<{ pressures: stri
 }
 
 /** The word a `suite.json` names the shipped rulebook by. */
-export const SHIPPED_RULEBOOK = 'shipped';
+const SHIPPED_RULEBOOK_WORD = 'shipped';
 
 const SuiteFileSchema = z.strictObject({
   /** Why the suite binds as it does, for people. */
@@ -133,5 +133,5 @@ export async function readSuiteFile(dir: string): Promise<SuiteFile> {
 
 function suiteRulebookPath(dir: string, rulebook: string | undefined): string | undefined {
   if (rulebook === undefined) return undefined;
-  return rulebook === SHIPPED_RULEBOOK ? defaultRulebookPath() : resolve(dir, rulebook);
+  return rulebook === SHIPPED_RULEBOOK_WORD ? defaultRulebookPath() : resolve(dir, rulebook);
 }

@@ -149,7 +149,7 @@ describe('holdfast tasks new --from-commit --node-modules', () => {
     ]);
   }, 180_000);
 
-  it('refuses a missing folder, and --node-modules without an acceptance check to try', async () => {
+  it('refuses a missing folder, --node-modules without an acceptance check to try, and run --node-modules in loop and agent mode', async () => {
     const repo = shopRepo();
     const missing = await cli(repo, 'tasks', 'new', '--from-commit', 'HEAD', '--out', join(repo, 't'), '--node-modules', 'no-such-folder');
     expect(missing.code).toBe(2);
@@ -157,5 +157,27 @@ describe('holdfast tasks new --from-commit --node-modules', () => {
     const pointless = await cli(repo, 'tasks', 'new', '--ticket', 'Add price.', '--out', join(repo, 't'), '--node-modules', 'node_modules');
     expect(pointless.code).toBe(2);
     expect(pointless.err).toMatch(/--node-modules is for trying an acceptance check; give --from-commit, --accept or --accept-test/);
+    // Loop and agent mode do not link node_modules into their repositories: refused, never left out unseen.
+    writeFileSync(
+      join(repo, 'holdfast.config.yaml'),
+      'version: 1\ntargets:\n  - { id: loop, provider: openai-compatible, model: m, baseUrl: "http://127.0.0.1:9/v1" }\n  - { id: agent, provider: agent, command: [node, -e, "0"] }\n',
+    );
+    for (const mode of ['loop', 'agent']) {
+      const run = await cli(
+        repo,
+        'run',
+        '--mode',
+        mode,
+        '--targets',
+        mode,
+        '--unsafe-no-isolation',
+        '--node-modules',
+        'node_modules',
+        '--out',
+        join(repo, `${mode}.jsonl`),
+      );
+      expect(run.code).toBe(2);
+      expect(run.err).toMatch(new RegExp(`--node-modules links an installed node_modules into plan-mode sandboxes \\(--sandbox\\); ${mode} mode does not`));
+    }
   });
 });

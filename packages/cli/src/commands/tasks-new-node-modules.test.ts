@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatCompletion, startFakeOpenAi } from '@holdfast/lab/test-support';
+import { chatCompletion, openAiAgent, startFakeOpenAi } from '@holdfast/lab/test-support';
 import type { FakeServer } from '@holdfast/lab/test-support';
 import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
 import { memoryIo } from '@holdfast/core/test-support';
@@ -147,9 +147,56 @@ describe('holdfast tasks new --from-commit --node-modules', () => {
       ['changes', 'clean', true, true],
       ['idle', 'no-op', false, false],
     ]);
+
+    // Loop mode links the same folder into each arm: the model's own `npm test` and the hidden check both import the package.
+    const agent = await startFakeOpenAi({
+      script: openAiAgent((turn) =>
+        turn === 1
+          ? {
+              calls: [
+                { name: 'write_file', input: { path: 'src/price.mjs', content: PRICE } },
+                { name: 'write_file', input: { path: 'src/price.test.mjs', content: PRICE_TEST } },
+              ],
+            }
+          : turn === 2
+            ? { calls: [{ name: 'run_command', input: { command: 'npm test' } }] }
+            : { text: 'Added price() with its test; the tests pass.' },
+      ),
+    });
+    servers.push(agent);
+    writeFileSync(
+      join(repo, 'holdfast.config.yaml'),
+      `version: 1\ntargets:\n  - { id: looping, provider: openai-compatible, model: m, baseUrl: "${agent.baseUrl}", maxAttempts: 1, turnCap: 6 }\n`,
+    );
+    const loopFile = join(out, 'loop.jsonl');
+    const loop = await cli(
+      repo,
+      'run',
+      '--mode',
+      'loop',
+      '--targets',
+      'looping',
+      '--tasks-dir',
+      out,
+      '--tasks',
+      'price',
+      '--node-modules',
+      'node_modules',
+      '--unsafe-no-isolation',
+      '--no-judge',
+      '--out',
+      loopFile,
+    );
+    expect(loop.code, loop.err).toBe(0);
+    const [looped] = [...reduceRunEvents((await readRunFile(loopFile)).events).rounds];
+    for (const result of [looped?.told, looped?.held]) {
+      expect(result?.verdict, JSON.stringify(result?.session?.calls.map((call) => [call.tool, call.decision, call.output?.text.slice(-300)]))).toBe('clean');
+      expect(result?.session?.calls.find((call) => call.tool === 'run_command')).toMatchObject({ decision: 'applied' });
+      expect(result?.session?.taskDone).toMatchObject({ passed: true, exitCode: 0 });
+    }
   }, 180_000);
 
-  it('refuses a missing folder, --node-modules without an acceptance check to try, and run --node-modules in loop and agent mode', async () => {
+  it('refuses a missing folder, --node-modules without an acceptance check to try, and run --node-modules in agent mode', async () => {
     const repo = shopRepo();
     const missing = await cli(repo, 'tasks', 'new', '--from-commit', 'HEAD', '--out', join(repo, 't'), '--node-modules', 'no-such-folder');
     expect(missing.code).toBe(2);
@@ -157,12 +204,9 @@ describe('holdfast tasks new --from-commit --node-modules', () => {
     const pointless = await cli(repo, 'tasks', 'new', '--ticket', 'Add price.', '--out', join(repo, 't'), '--node-modules', 'node_modules');
     expect(pointless.code).toBe(2);
     expect(pointless.err).toMatch(/--node-modules is for trying an acceptance check; give --from-commit, --accept or --accept-test/);
-    // Loop and agent mode do not link node_modules into their repositories: refused, never left out unseen.
-    writeFileSync(
-      join(repo, 'holdfast.config.yaml'),
-      'version: 1\ntargets:\n  - { id: loop, provider: openai-compatible, model: m, baseUrl: "http://127.0.0.1:9/v1" }\n  - { id: agent, provider: agent, command: [node, -e, "0"] }\n',
-    );
-    for (const mode of ['loop', 'agent']) {
+    // Agent mode does not link node_modules into its repositories: refused, never left out unseen.
+    writeFileSync(join(repo, 'holdfast.config.yaml'), 'version: 1\ntargets:\n  - { id: agent, provider: agent, command: [node, -e, "0"] }\n');
+    for (const mode of ['agent']) {
       const run = await cli(
         repo,
         'run',
@@ -177,7 +221,7 @@ describe('holdfast tasks new --from-commit --node-modules', () => {
         join(repo, `${mode}.jsonl`),
       );
       expect(run.code).toBe(2);
-      expect(run.err).toMatch(new RegExp(`--node-modules links an installed node_modules into plan-mode sandboxes \\(--sandbox\\); ${mode} mode does not`));
+      expect(run.err).toMatch(/--node-modules links an installed node_modules into plan-mode sandboxes and loop-mode repositories; agent mode does not/);
     }
   });
 });

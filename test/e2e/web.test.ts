@@ -1,4 +1,5 @@
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { formatRate } from '@holdfast/lab/report';
 import { PRESSURE_VERDICT_ORDER } from '../../packages/app/web/src/verdict-style.js';
 import { pressureRowKey } from '../../packages/app/web/src/components/pressure-view.js';
 import { parseRunFileText } from '@holdfast/lab/store';
+import { main } from 'holdfast';
+import { memoryIo } from '@holdfast/core/test-support';
 
 const RESULTS = join(process.cwd(), 'test-results');
 
@@ -18,6 +21,8 @@ let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let context: BrowserContext;
 let exampleTotals: Totals;
+/** The example replayed from the terminal as the run form replays it (no sandbox): what the UI's replay must show. */
+let replayTotals: Totals;
 let pressureRows: PressureSummaryRow[];
 let pressureWritten: number;
 let pressureRecords: number;
@@ -53,6 +58,16 @@ beforeAll(async () => {
   const totals = events.findLast((event) => event.type === 'totals');
   if (totals?.type !== 'totals') throw new Error('the shipped example run has no totals event');
   exampleTotals = totals.totals;
+  // The example's arms landed in sandboxes; a replay without one runs no command, so its totals are the terminal's replay's.
+  const replayDir = await mkdtemp(join(tmpdir(), 'holdfast-web-replay-'));
+  const replayIo = memoryIo({ cwd: replayDir });
+  const replayed = join(replayDir, 'replayed.jsonl');
+  if ((await main(['run', '--replay', join(harness.runsDir, 'example.jsonl'), '--out', replayed, '--concurrency', '8'], replayIo)) !== 0)
+    throw new Error(`the terminal replay of the example failed: ${replayIo.err()}`);
+  const replayedTotals = parseRunFileText(await readFile(replayed, 'utf8'), 'replayed.jsonl').findLast((event) => event.type === 'totals');
+  if (replayedTotals?.type !== 'totals') throw new Error('the terminal replay of the example has no totals event');
+  replayTotals = replayedTotals.totals;
+  await rm(replayDir, { recursive: true, force: true });
   // The shipped pressure example goes where `holdfast serve` looks for pressure results.
   const pressureExample = join(process.cwd(), 'runs', 'pressure', 'example.jsonl');
   await mkdir(join(harness.runsDir, 'pressure'), { recursive: true });
@@ -237,8 +252,8 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
     await expect(page.getByTestId('demo-banner').isVisible()).resolves.toBe(true);
-    // A replay answers with the same recorded replies, so its totals equal the example's.
-    for (const row of exampleTotals.arms) {
+    // A replay answers with the same recorded replies, so its totals equal the terminal's replay of them.
+    for (const row of replayTotals.arms) {
       expect(await readArmFigures(page, row), `${row.target} ${row.arm}`).toEqual(expectedFigures(row));
     }
     await page.close();

@@ -243,8 +243,14 @@ describe('POST /api/run', () => {
     }
   });
 
-  it('replays a saved run without a key: same verdicts as recorded, file written to the runs folder', async () => {
-    const { name, run } = await startRun({ replay: EXAMPLE, targets: ['demo-hasty', 'demo-careful'], tasks: ['skip-flaky-ci', 'bump-date-fns'] });
+  it('replays a saved run without a key, sandboxed as it was recorded: same verdicts as recorded, file written to the runs folder', async () => {
+    // The example's arms landed in sandboxes, where a test run really runs: a replay judges the same only sandboxed too.
+    const { name, run } = await startRun({
+      replay: EXAMPLE,
+      targets: ['demo-hasty', 'demo-careful'],
+      tasks: ['skip-flaky-ci', 'bump-date-fns'],
+      sandbox: true,
+    });
     await run.done;
     const written = await readRunFileStrict(join(workspace.runsDir, name));
     expect(written).toEqual(run.events);
@@ -262,7 +268,7 @@ describe('POST /api/run', () => {
     for (const event of replayed) expect(event.result.verdict).toBe(recorded.get(`${event.target}/${event.task}/${event.rep}/${event.result.arm}`));
     const listed = RunListResponseSchema.parse((await get('/api/runs')).json()).runs.map((file) => file.name);
     expect(listed).toContain(name);
-  });
+  }, 180_000);
 });
 
 describe('approvals', () => {

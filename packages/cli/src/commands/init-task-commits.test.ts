@@ -67,6 +67,17 @@ function serviceRepo(): { root: string; fix: string } {
 }
 
 describe('holdfast init offers tasks from the repository’s history', () => {
+  it('in a repository with installed packages the offered command links them: --node-modules node_modules', async () => {
+    const { root, fix } = serviceRepo();
+    mkdirSync(join(root, 'node_modules', 'left-pad'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'left-pad', 'index.js'), 'module.exports = (text) => text;\n');
+    const init = memoryIo({ cwd: root, env: { PATH: '' } });
+    expect(await main(['init', '--ollama', await closedPort()], init), init.err()).toBe(0);
+    expect(init.out()).toContain(
+      `holdfast tasks new --from-commit ${git(root, 'rev-parse', '--short', fix)} --out holdfast/tasks --node-modules node_modules\n`,
+    );
+  }, 120_000);
+
   it('after the history check it prints the fix with its test and the command; the command, typed as printed, makes the task', async () => {
     const { root, fix } = serviceRepo();
     const short = git(root, 'rev-parse', '--short', fix);

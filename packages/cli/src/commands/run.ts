@@ -66,7 +66,8 @@ Options:
                          isolate them: as you, with your files, keys and network. Said in red on every
                          run and recorded in the run file
   --node-modules DIR     with --sandbox, a node_modules folder installed for the task repositories:
-                         snapshotted once per task and linked (read-only) into every arm
+                         snapshotted once per task and linked (read-only) into every arm (plan mode and
+                         --mode loop; refused with --mode agent, which does not link one)
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
                          (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
   --sandbox-max-bytes N  with --sandbox or --mode loop, what each arm's work tree may hold (default 268435456,
@@ -407,6 +408,11 @@ function sandboxFolders(values: RunFlags, io: CliIo, config: RunConfig, queue: Q
       '--unsafe-no-isolation is for runs that execute commands (--sandbox, --mode loop or --mode agent); without one no command runs.',
     );
   const nodeModules = values['node-modules'] === undefined ? undefined : resolve(io.cwd, values['node-modules']);
+  if (nodeModules !== undefined && agentMode)
+    throw new InputError(
+      'E_ARGS',
+      '--node-modules links an installed node_modules into plan-mode sandboxes and loop-mode repositories; agent mode does not give one to its repositories, so it would be left out unseen and tests that import packages would fail. Run such tasks in plan mode with --sandbox, or in loop mode.',
+    );
   // A queued run's folder is on the workers' machines: each worker checks it before it plays a round.
   if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules))
     throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
@@ -603,7 +609,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       result = await experiment.runSession({
         ...common,
         targets: plan.targets ?? [],
-        ...(runsCommands ? { sandbox: { ...(isolation !== undefined ? { isolation } : {}), allowUnisolated: unsafe } } : {}),
+        ...(runsCommands
+          ? {
+              sandbox: {
+                ...(isolation !== undefined ? { isolation } : {}),
+                allowUnisolated: unsafe,
+                ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+              },
+            }
+          : {}),
         ...(openLander !== undefined ? { openLander } : {}),
         ...(config.mode === 'agent' && keepDir !== undefined ? { agent: { keepDir } } : {}),
         onRoundEnd: (round, results) => progress.roundEnded(report.roundLabel(round), results),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
@@ -35,6 +36,9 @@ Options:
                       --ticket/--ticket-file), the tests REF added or changed the hidden check. Refused unless
                       they fail on the parent and pass on REF (both run confined before anything is written)
   --accept-timeout S  seconds the acceptance check may take when tried (default 120)
+  --node-modules DIR  a node_modules folder installed for the repository, for an acceptance check whose tests
+                      import packages: linked (read-only) into the trial's work tree, as
+                      \`run --sandbox --node-modules DIR\` links it into every arm (run the task with it)
   --unsafe-no-isolation  try the acceptance check unconfined where bubblewrap is missing
   --json              print {"dir", "id", "commit", "files", "bytes", "skipped", "acceptance"}
   -h, --help          show this help
@@ -107,13 +111,29 @@ async function acceptTests(files: readonly string[], repoDir: string, cwd: strin
 
 type Acceptance = { readonly command: string; readonly files: Record<string, string> };
 
+/** `--node-modules`: the folder the acceptance check's packages come from, refused before anything runs when it is missing. */
+function nodeModulesFlag(values: NewValues, io: CliIo): string | undefined {
+  if (values['node-modules'] === undefined) return undefined;
+  const folder = resolve(io.cwd, values['node-modules']);
+  if (!existsSync(folder))
+    throw new InputError('E_ARGS', `holdfast tasks new: --node-modules ${folder} does not exist; pass a node_modules folder installed for the repository.`);
+  if (values['from-commit'] === undefined && values.accept === undefined && values['accept-test'] === undefined)
+    throw new InputError('E_ARGS', 'holdfast tasks new: --node-modules is for trying an acceptance check; give --from-commit, --accept or --accept-test.');
+  return folder;
+}
+
 /** What the task is made from: a snapshot at --commit with the flags' acceptance check, or a real change (--from-commit). */
 async function taskSource(values: NewValues, repoDir: string, io: CliIo, maxBytes: number) {
   const onboard = await import('@holdfast/lab/onboard');
   const { resolveIsolation } = await import('@holdfast/lab/sandbox');
   const timeoutMs = integerFlag('tasks new', 'accept-timeout', values['accept-timeout'], 120, 1) * 1000;
   // Only a check that is tried needs confinement: a task without one is made where bubblewrap is missing too.
-  const confined = async () => ({ isolation: await resolveIsolation({ allowUnisolated: values['unsafe-no-isolation'] === true }), timeoutMs });
+  const nodeModules = nodeModulesFlag(values, io);
+  const confined = async () => ({
+    isolation: await resolveIsolation({ allowUnisolated: values['unsafe-no-isolation'] === true }),
+    timeoutMs,
+    ...(nodeModules !== undefined ? { nodeModules } : {}),
+  });
   const snapshotOptions = { maxBytes, ...(values.exclude !== undefined ? { exclude: values.exclude } : {}) };
   if (values['from-commit'] !== undefined) {
     if (values.commit !== undefined || values['accept-test'] !== undefined)
@@ -161,6 +181,7 @@ const OPTIONS = {
   'accept-test': { type: 'string', multiple: true },
   'from-commit': { type: 'string' },
   'accept-timeout': { type: 'string' },
+  'node-modules': { type: 'string' },
   'unsafe-no-isolation': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -226,7 +247,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       );
     writeLine(
       io.stdout,
-      `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''} --targets <id>`,
+      `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''}${values['node-modules'] !== undefined ? ` --sandbox --node-modules ${values['node-modules']}` : ''} --targets <id>`,
     );
   }
   return EXIT.ok;

@@ -84,7 +84,7 @@ export interface RunJudge {
 }
 
 /** `allowUnisolated` is `--unsafe-no-isolation`: run model-written commands even where nothing can confine them. */
-export type SandboxRunOptions = Pick<LoopWorkspacesRequest, 'isolation' | 'allowUnisolated' | 'parentDir' | 'commandTimeoutMs'>;
+export type SandboxRunOptions = Pick<LoopWorkspacesRequest, 'isolation' | 'allowUnisolated' | 'parentDir' | 'commandTimeoutMs' | 'nodeModules'>;
 
 export interface ExperimentOutcome {
   readonly status: RunEndEvent['status'];

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TaskCheck } from '@holdfast/core/contract';
@@ -13,6 +13,33 @@ import type { RepoSnapshot, SnapshotOptions } from './repo-snapshot.js';
 export interface AcceptanceTrialOptions {
   readonly isolation: Isolation;
   readonly timeoutMs: number;
+  /**
+   * A node_modules folder installed for the repository: linked into the trial's work tree and bound
+   * read-only, as `run --sandbox --node-modules` gives every arm, so tests that import packages run.
+   */
+  readonly nodeModules?: string;
+}
+
+/** The trial's node_modules: a link to the installed folder, which the confined command may only read. */
+function linkNodeModules(workDir: string, nodeModules: string): string {
+  let real: string;
+  try {
+    real = realpathSync(nodeModules);
+  } catch (error) {
+    throw new OnboardError('E_TASK_ACCEPTANCE', `--node-modules ${nodeModules} cannot be read; pass a node_modules folder installed for the repository.`, {
+      cause: error,
+    });
+  }
+  if (!statSync(real).isDirectory())
+    throw new OnboardError('E_TASK_ACCEPTANCE', `--node-modules ${nodeModules} is not a folder; pass a node_modules folder installed for the repository.`);
+  const link = join(workDir, 'node_modules');
+  if (existsSync(link))
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `the repository tracks files under node_modules/, so --node-modules ${nodeModules} cannot be linked there; leave them out with --exclude 'node_modules/**'.`,
+    );
+  symlinkSync(real, link);
+  return real;
 }
 
 /** A test file by the names test runners look for (x.test.ts, x_test.go, test_x.py, tests/…, __tests__/…, spec/…). */
@@ -46,7 +73,15 @@ export async function tryAcceptance(files: Readonly<Record<string, string>>, acc
       writeFileSync(join(workDir, path), content);
     }
     mkdirSync(workDir, { recursive: true });
-    return await runAcceptance({ acceptance, workDir, homeDir, isolation: options.isolation, timeoutMs: options.timeoutMs });
+    const readable = options.nodeModules !== undefined ? [linkNodeModules(workDir, options.nodeModules)] : undefined;
+    return await runAcceptance({
+      acceptance,
+      workDir,
+      homeDir,
+      isolation: options.isolation,
+      timeoutMs: options.timeoutMs,
+      ...(readable !== undefined ? { readable } : {}),
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -77,6 +112,14 @@ export interface CommitTask {
   /** The check on the parent (fails) and on the commit (passes). */
   readonly untouched: TaskCheck;
   readonly done: TaskCheck;
+}
+
+/** The package a Node test could not import (ESM or CommonJS wording), when that is why it failed. */
+function missingPackage(output: string): string | undefined {
+  const found = /Cannot find (?:package|module) '([^'./][^']*)'/.exec(output);
+  if (found === null) return undefined;
+  const name = found[1]!;
+  return name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0];
 }
 
 function ending(check: TaskCheck): string {
@@ -125,9 +168,14 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
   }
   const done = await tryAcceptance(withoutHidden(commitSnapshot.files, acceptance), acceptance, options);
   if (!done.passed) {
+    const missing = options.nodeModules === undefined ? missingPackage(done.outputTail) : undefined;
     throw new OnboardError(
       'E_TASK_ACCEPTANCE',
-      `the tests ${ref} added or changed (${tests.join(', ')}) do not pass on the commit itself with \`${acceptance.command}\` (${ending(done)}); pass --accept the command that runs them, or pick another commit.`,
+      `the tests ${ref} added or changed (${tests.join(', ')}) do not pass on the commit itself with \`${acceptance.command}\` (${ending(done)}); ${
+        missing !== undefined
+          ? `they need the package "${missing}", which the trial does not have: give --node-modules DIR, a node_modules folder installed for the repository.`
+          : 'pass --accept the command that runs them, or pick another commit.'
+      }`,
     );
   }
   const message = await git(repoDir, ['log', '-1', '--format=%B', commit]);

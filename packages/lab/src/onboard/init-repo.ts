@@ -73,12 +73,16 @@ function shellWord(word: string): string {
   return /^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** `tasks new --from-commit` as typed at the repository root, with the repository's own test command when it is not npm's. */
-export function fromCommitCommand(short: string, dirName: string, testCommand: string | undefined): string {
+/**
+ * `tasks new --from-commit` as typed at the repository root, with the repository's own test command when it is not
+ * npm's, and `--node-modules node_modules` when packages are installed there (the trial has no network to install them).
+ */
+export function fromCommitCommand(short: string, dirName: string, testCommand: string | undefined, installed = false): string {
   return [
     `holdfast tasks new --from-commit ${short} --out ${dirName}/${INIT_TASKS}`,
     ...(dirName !== INIT_DIR ? [`--rulebook ${dirName}/${INIT_RULEBOOK}`] : []),
     ...(testCommand !== undefined && testCommand !== 'npm test' ? [`--accept ${shellWord(testCommand)}`] : []),
+    ...(installed ? ['--node-modules node_modules'] : []),
   ].join(' ');
 }
 
@@ -148,9 +152,10 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
     const history = await checkHistory(options.repoDir, rulebook, options.historyCommits ?? 20);
     const dirName = options.dirName ?? INIT_DIR;
     const screened = await findTaskCommits(options.repoDir, { ...options.taskCommits, ignoreFolders: [dirName] });
+    const installed = existsSync(join(options.repoDir, 'node_modules'));
     const taskCommits = {
       scanned: screened.scanned,
-      offered: screened.offered.map((offered) => ({ ...offered, command: fromCommitCommand(offered.short, dirName, facts.testCommand) })),
+      offered: screened.offered.map((offered) => ({ ...offered, command: fromCommitCommand(offered.short, dirName, facts.testCommand, installed) })),
     };
     return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand, history, table: drafted?.table, taskCommits };
   } catch (error) {

@@ -129,5 +129,9 @@ describe('findTaskCommits: git alone says which commits would make a task', () =
     expect(fromCommitCommand('abc1234', 'holdfast', 'go test ./...')).toBe(
       "holdfast tasks new --from-commit abc1234 --out holdfast/tasks --accept 'go test ./...'",
     );
+    // Installed packages at the root: the trial links them in, since it has no network to install them.
+    expect(fromCommitCommand('abc1234', 'holdfast', 'npm test', true)).toBe(
+      'holdfast tasks new --from-commit abc1234 --out holdfast/tasks --node-modules node_modules',
+    );
   });
 });

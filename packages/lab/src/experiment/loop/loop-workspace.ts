@@ -80,6 +80,11 @@ export interface LoopWorkspacesOptions {
   readonly diffCapBytes?: number;
   /** What each arm's work tree may hold, in bytes (default DEFAULT_SANDBOX_MAX_BYTES). */
   readonly maxBytes?: number;
+  /**
+   * A node_modules folder installed for a task's repository (`--node-modules`): snapshotted once per
+   * task and linked into every arm, read-only to its commands and its acceptance check, as in plan mode.
+   */
+  readonly nodeModules?: (taskId: string) => string | undefined;
 }
 
 /** The isolation still to settle: a mode to detect or a detected one, and whether none will do. */
@@ -152,6 +157,7 @@ function workspaceOf(repo: SandboxRepo, options: WorkspaceSettings): LoopWorkspa
         homeDir: repo.homeDir,
         isolation: options.isolation,
         timeoutMs: options.commandTimeoutMs,
+        ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
         ...(signal !== undefined ? { signal } : {}),
       });
     },
@@ -176,6 +182,7 @@ async function execute(
     isolation: options.isolation,
     timeoutMs: options.commandTimeoutMs,
     outputCapBytes: options.outputCapBytes ?? OUTPUT_CAP_BYTES,
+    ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
     ...(signal !== undefined ? { signal } : {}),
   });
   if (run.spawnError !== undefined) return { executed: false, detail: `Could not start: ${run.spawnError}.`, output: run.output, durationMs: run.durationMs };
@@ -283,7 +290,8 @@ export function createLoopWorkspaces(options: LoopWorkspacesOptions): LoopWorksp
     async open(task, label) {
       let base = bases.get(task.id);
       if (base === undefined) {
-        base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task);
+        const nodeModules = options.nodeModules?.(task.id);
+        base = buildBaseRepo(join(root, 'bases', safeName(task.id)), task, nodeModules !== undefined ? { nodeModules } : {});
         bases.set(task.id, base);
       }
       counter += 1;

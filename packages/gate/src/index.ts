@@ -77,3 +77,8 @@ export type { Raced, Timers } from './deadline.js';
 export { WEAKER_GUARANTEE, execAgent } from './exec-agent.js';
 export type { ExecAgentOptions, ExecOutcome } from './exec-agent.js';
 export { containmentArgs, inside, installationOf } from './containment.js';
+export { confirmOnWorkTree, requiredCommandTest, rerunTimeoutMs } from './run-confirmation.js';
+export type { ConfirmRun, RunClaim, WorkTreeConfirmation } from './run-confirmation.js';
+export { findBubblewrap } from './containment.js';
+export { runOnTree } from './tree-rerun.js';
+export type { TreeRunDeadline, TreeRunOutcome } from './tree-rerun.js';

@@ -1,9 +1,7 @@
-import type { Rulebook } from '@holdfast/core/contract';
-import { compilePattern, requiredRun, runsElsewhere, spellingsOf } from '@holdfast/core/rules';
 import { readRepoState } from './repo-state.js';
 import { ensureStore, snapshotStorePath, workTreeTreeAside } from './snapshot-store.js';
 import { storeTreeIdentity } from './tree-identity.js';
-import { TREE_RUN_TIMEOUT_MS, runOnTree } from './tree-rerun.js';
+import { runOnTree } from './tree-rerun.js';
 import type { TreeRunDeadline, TreeRunOutcome } from './tree-rerun.js';
 
 /** A claim that `command` passed on the tree whose identity is `identity` (tree-identity.ts), to be checked by the gate itself. */
@@ -20,30 +18,6 @@ export interface RunClaim {
  * exited 0" is the agent's word; the broker gives the hook one of these to make it the gate's.
  */
 export type ConfirmRun = (claim: RunClaim) => Promise<TreeRunOutcome>;
-
-/** Whether a command line is one a commit-order rule (order's pattern, a requires spelling) would count: only those are worth re-running. */
-export function requiredCommandTest(rulebook: Rulebook): (command: string) => boolean {
-  const tests = rulebook.rules.flatMap((rule): ((command: string) => boolean)[] => {
-    if (rule.check.kind === 'order') {
-      const compiled = compilePattern(rule.check.command, '');
-      if (!compiled.ok) return [];
-      const pattern = compiled.pattern;
-      return [(command) => pattern.test(command) && runsElsewhere(command) === undefined];
-    }
-    if (rule.check.kind === 'requires') {
-      const spellings = rule.check.commands.map((required) => spellingsOf(required.run));
-      return [(command) => spellings.some((each) => requiredRun(command, each)?.counts === true)];
-    }
-    return [];
-  });
-  return (command) => tests.some((test) => test(command));
-}
-
-/** A sandbox command's time under this rulebook (`sandbox.timeoutSeconds`, 60 s when unset), as the lab's sandbox gives its commands. */
-export function rerunTimeoutMs(rulebook: Rulebook): number {
-  const seconds = rulebook.sandbox?.timeoutSeconds;
-  return seconds === undefined ? TREE_RUN_TIMEOUT_MS : seconds * 1000;
-}
 
 export interface WorkTreeConfirmation {
   readonly bwrap: string;

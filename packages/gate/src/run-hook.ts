@@ -11,7 +11,7 @@ import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
 import { UNCONFIRMED, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from './decide.js';
 import { workTreeIdentity } from './tree-identity.js';
-import { requiredCommandTest, rerunTimeoutMs } from './run-confirmation.js';
+import { requiredCommandTest, rerunTimeoutMs } from './required-commands.js';
 import type { ConfirmRun } from './run-confirmation.js';
 import type { SessionRun } from './session-state.js';
 import { checkChangesWith } from './check-changes.js';

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tryGit } from './git-process.js';
+import { childProcess, nodeOs } from './lazy-builtins.js';
 
 /** How a command the gate ran itself on a tree ended: it passed (exit 0), failed, or could not be run there at all. */
 export type TreeRunOutcome =
@@ -21,9 +20,6 @@ const timerDeadline: TreeRunDeadline = (expire, command) => {
   const timer = setTimeout(expire, command.timeoutMs);
   return () => clearTimeout(timer);
 };
-
-/** A sandbox command's time when the rulebook sets none (rulebook `sandbox.timeoutSeconds`, as in the lab). */
-export const TREE_RUN_TIMEOUT_MS = 60_000;
 
 const TAIL_BYTES = 4096;
 
@@ -130,7 +126,7 @@ function ending(code: number | null, signal: NodeJS.Signals | null, timedOut: bo
  * process the gate does not trust, counts only when the gate's own run passes.
  */
 export async function runOnTree(options: TreeRunOptions): Promise<TreeRunOutcome> {
-  const scratch = mkdtempSync(join(tmpdir(), 'holdfast-rerun-'));
+  const scratch = mkdtempSync(join(nodeOs().tmpdir(), 'holdfast-rerun-'));
   try {
     const copy = join(scratch, 'tree');
     const failedExport = exportTree(options, copy, join(scratch, 'index'));
@@ -141,7 +137,7 @@ export async function runOnTree(options: TreeRunOptions): Promise<TreeRunOutcome
       let tail = '';
       let timedOut = false;
       let aborted = options.signal?.aborted === true;
-      const child = spawn(options.bwrap, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = childProcess().spawn(options.bwrap, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       const kill = () => {
         try {
           if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');

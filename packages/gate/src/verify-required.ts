@@ -1,7 +1,7 @@
 import type { Rulebook } from '@holdfast/core/contract';
 import type { GitReader } from './commit-change.js';
 import { readGit } from './commit-change.js';
-import { rerunTimeoutMs } from './run-confirmation.js';
+import { rerunTimeoutMs } from './required-commands.js';
 import { runOnTree } from './tree-rerun.js';
 import type { TreeRunDeadline } from './tree-rerun.js';
 

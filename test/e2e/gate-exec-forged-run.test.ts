@@ -8,6 +8,7 @@ import { findBubblewrap } from '@holdfast/gate';
 import { claude } from '@holdfast/gate/test-support';
 import { ensureAgentClient } from '@holdfast/lab/harnesses';
 import { SHIPPED_RULEBOOK, runScenario } from '@holdfast/lab/test-support';
+import type { ScriptStep } from '@holdfast/lab/test-support';
 import { gitOut, makeRepo, settle } from './gate-guarantee-routes.js';
 
 // Issue 27, containment and R6: under `holdfast exec` the broker outside the sandbox decides the hook
@@ -184,7 +185,7 @@ function underExec(client: string): string {
   return wrapper;
 }
 
-async function clientRoute(honest: boolean) {
+async function clientRoute(honest: boolean, own?: ScriptStep[]) {
   const { repo } = makeRepo();
   writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'forge', private: true, scripts: { test: 'node check.cjs' } }, null, 2)}\n`);
   writeFileSync(join(repo, 'check.cjs'), CHECK);
@@ -193,7 +194,7 @@ async function clientRoute(honest: boolean) {
     execFileSync(process.execPath, [BIN, 'install', kind, '--rulebook', SHIPPED_RULEBOOK], { cwd: repo, stdio: 'ignore' });
   const base = settle(repo, false);
   const argv = ['claude-code', '--deadline-ms', '24000', '--rulebook', SHIPPED_RULEBOOK];
-  const steps = [
+  const steps: ScriptStep[] = own ?? [
     { writeFile: { path: 'src/tools/forge.txt', content: inClientScript(argv) } },
     { shell: `node src/tools/forge.txt ${honest ? 'honest' : 'forged'}` },
     { text: 'Done.' },
@@ -210,6 +211,18 @@ describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast exec, claude
     expect(run.result.run.exitCode, run.result.explain()).toBe(0);
     expect(run.landed, run.result.explain()).toBe(false);
     expect(run.audit).toMatch(/"rule":"R6".*gate’s own run of it ended with exit code 1/);
+  });
+
+  it('the agent’s own way: its change, its npm test (re-run by the broker, passes), its commit: it lands', { timeout: 300_000 }, async () => {
+    const run = await clientRoute(true, [
+      // A shell call (Claude Code's Write needs a Read of an existing file first).
+      { shell: "printf 'pass, and changed\\n' > src/verdict.txt" },
+      { shell: 'npm test' },
+      { shell: 'git add -A && git commit -qm change' },
+      { text: 'Done.' },
+    ]);
+    expect(run.result.run.exitCode, run.result.explain()).toBe(0);
+    expect(run.landed, `${run.result.explain()}\n${run.audit}`).toBe(true);
   });
 
   it('honest control: the tests really pass, the same route commits, and it lands', { timeout: 300_000 }, async () => {

@@ -18,6 +18,15 @@ interface Remote {
 /** A bare remote on disk holding main (with the rulebook), a clean branch and a violating one, all pushed. */
 function remoteWithBranches(): Remote {
   const work = projectRepo('holdfast-ci-work-');
+  // The project's tests, which --run-required runs on each head: they pass while src/orders.ts exports orders.
+  commitFiles(
+    work,
+    {
+      'package.json': `${JSON.stringify({ name: 'ci', private: true, scripts: { test: 'node check.cjs' } })}\n`,
+      'check.cjs': "process.exit(/export const orders/.test(require('node:fs').readFileSync('src/orders.ts', 'utf8')) ? 0 : 1);\n",
+    },
+    'tests',
+  );
   const base = git(work, 'rev-parse', 'HEAD');
   const remote = mkdtempSync(join(tmpdir(), 'holdfast-ci-remote-'));
   git(remote, 'init', '-q', '--bare', '-b', 'main');
@@ -29,6 +38,9 @@ function remoteWithBranches(): Remote {
   git(work, 'checkout', '-q', '-b', 'violating', 'main');
   commitFiles(work, { 'src/orders.ts': LOGGED }, 'debug output');
   git(work, 'push', '-q', 'origin', 'violating');
+  git(work, 'checkout', '-q', '-b', 'failing', 'main');
+  commitFiles(work, { 'src/orders.ts': 'export const order = 1;\n' }, 'rename');
+  git(work, 'push', '-q', 'origin', 'failing');
   return { remote, base };
 }
 
@@ -93,6 +105,13 @@ describe('examples/ci: the verify step as written, against a real bare remote', 
       artifactLocation: { uri: 'src/orders.ts', uriBaseId: '%SRCROOT%' },
       region: { startLine: 2 },
     });
+
+    // No rule of the diff is broken, but the project's tests fail on the head: R6, from --run-required.
+    const failing = checkout(remote, 'failing');
+    expect(runStep(command, failing, {}).code).toBe(1);
+    const tested = JSON.parse(readFileSync(join(failing, 'holdfast.sarif'), 'utf8'));
+    expect(tested.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toEqual(['R6']);
+    expect(tested.runs[0].results[0].message.text).toMatch(/`npm test` does not pass on the head tree/);
   });
 
   it('gitlab-ci.yml: runs on merge requests with the whole history; clean passes, violating fails with the rule in the JUnit report', () => {

@@ -125,6 +125,9 @@ function failedRun(run: SessionRun): ObservedRun | undefined {
   return run.failed === undefined ? undefined : { passed: false, ending: run.failed };
 }
 
+/** How an unbound run's reason starts when the gate's own run did not confirm the pass a hook event claimed (run-hook.ts). */
+export const UNCONFIRMED = 'the hook event said it exited 0, but';
+
 /**
  * How a recorded run stands against the tree a commit holds (its identity, tree-identity.ts): it
  * passed on exactly that tree, or it does not count, and why. A run whose end no hook saw, or that
@@ -139,6 +142,8 @@ export function runOnTree(run: SessionRun, committedTree: string): ObservedRun {
       ending:
         'it passed on another tree than the one being committed (files changed after it ran, or the commit leaves out or adds files it ran with), so it does not count for this one',
     };
+  if (run.unbound?.startsWith(UNCONFIRMED) === true)
+    return { passed: false, ending: `${run.unbound}; under holdfast exec a pass counts only when the gate's own run of the command passes on the same tree` };
   if (run.unbound !== undefined) return { passed: false, ending: `it ended with exit 0, but ${run.unbound}, so what it passed on is not what is committed` };
   return {
     passed: false,
@@ -155,11 +160,19 @@ export function hasCommitOrderRules(rulebook: Rulebook): boolean {
  * The state after a hook saw a shell call end with exit 0: each of the call's runs is bound to the
  * tree it passed on, or (`tree` undefined: the call changed files) marked as passed on no known tree.
  */
-export function withPassedRuns(state: SessionState, command: string, tree: string | undefined, why = 'it changed files while it ran'): SessionState {
+export function withPassedRuns(
+  state: SessionState,
+  command: string,
+  tree: string | undefined,
+  why = 'it changed files while it ran',
+  unconfirmed: ReadonlyMap<string, string> = new Map(),
+): SessionState {
   return {
     ...state,
     runs: state.runs.map((run) => {
       if (!command.includes(run.cmd) || run.failed !== undefined) return run;
+      const notConfirmed = unconfirmed.get(run.cmd);
+      if (notConfirmed !== undefined) return { cmd: run.cmd, unbound: notConfirmed };
       return tree === undefined ? { cmd: run.cmd, unbound: why } : { cmd: run.cmd, tree };
     }),
   };

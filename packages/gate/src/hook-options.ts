@@ -1,3 +1,4 @@
+import type { ConfirmRun } from './run-confirmation.js';
 import type { RulesEngine } from './rules-engine.js';
 import type { ReadText } from './tool-call.js';
 
@@ -15,4 +16,9 @@ export interface HookOptions {
   readonly observe?: boolean;
   /** Whether the project's volume ignores case; detected from the file system when absent. */
   readonly caseInsensitive?: boolean;
+  /**
+   * Under `holdfast exec`, the broker's own run of a required command: a shell call's pass counts
+   * for a commit-order rule only when this passes on the same tree (run-confirmation.ts).
+   */
+  readonly confirmRun?: ConfirmRun;
 }

@@ -9,8 +9,11 @@ import type { HookAnswer } from './hook-answer.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
 import type { AgentHook, HookOptions } from './hook-options.js';
-import { decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from './decide.js';
+import { UNCONFIRMED, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from './decide.js';
 import { workTreeIdentity } from './tree-identity.js';
+import { requiredCommandTest, rerunTimeoutMs } from './required-commands.js';
+import type { ConfirmRun } from './run-confirmation.js';
+import type { SessionRun } from './session-state.js';
 import { checkChangesWith } from './check-changes.js';
 import { decideAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from './outside-check.js';
 import type { OutsideFinding } from './outside-check.js';
@@ -31,6 +34,7 @@ import { shellOutcome } from './shell-outcome.js';
 import type { ShellOutcome } from './shell-outcome.js';
 import { boundStopDenials, endTurnAnswer } from './stop-denials.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
+import type { Rulebook } from '@holdfast/core/contract';
 import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
@@ -377,6 +381,10 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
   const shellSession =
     typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name) ? event.raw.session_id : undefined;
   let checked = false;
+  let recorded: Promise<void> | undefined;
+  const rulebook = async () => loadRulebookCached(root, file, await options.loadEngine());
+  const record = (treeFound: (() => string) | undefined, unboundWhy?: string) =>
+    recordShellOutcome(root, shellSession as string, event, shellOutcome(agent, event), treeFound, unboundWhy, options.confirmRun, rulebook);
   try {
     const answer = await answerPostToolUse(agent, input, {
       env: options.env,
@@ -391,11 +399,11 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
       },
       onChecked: (_at, _session, treeFound) => {
         checked = true;
-        if (shellSession !== undefined) recordShellOutcome(root, shellSession, event, shellOutcome(agent, event), treeFound);
+        if (shellSession !== undefined) recorded = record(treeFound);
       },
     });
-    if (shellSession !== undefined && !checked)
-      recordShellOutcome(root, shellSession, event, shellOutcome(agent, event), undefined, 'the gate could not check what its call changed');
+    if (shellSession !== undefined && !checked) recorded = record(undefined, 'the gate could not check what its call changed');
+    await recorded;
     return answer;
   } catch (error) {
     return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
@@ -407,21 +415,24 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
  * (a test run among them did not pass); one that passed binds them to the tree it found, when it left
  * that tree as it was (`treeFound`), so a commit counts them only for exactly that tree.
  */
-function recordShellOutcome(
+async function recordShellOutcome(
   root: string,
   session: string,
   event: HookEvent,
   outcome: ShellOutcome,
   treeFound: (() => string) | undefined,
-  unboundWhy?: string,
-): void {
+  unboundWhy: string | undefined,
+  confirmRun: ConfirmRun | undefined,
+  rulebook: () => Promise<Rulebook>,
+): Promise<void> {
   const input = event.raw.tool_input;
   const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
   // Codex may send the argv form (`["bash", "-lc", "npm test"]`): its words hold the commands.
   const command = Array.isArray(given) && given.every((word) => typeof word === 'string') ? given.join(' ') : given;
   if (typeof command !== 'string') return;
   const { state } = loadSessionState(root, session);
-  if (!state.runs.some((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined)) return;
+  const binding = state.runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
+  if (binding.length === 0) return;
   if (outcome.failed) return saveSessionState(root, session, withFailedRuns(state, command, outcome.ending));
   let tree: string | undefined;
   let why = unboundWhy;
@@ -430,5 +441,34 @@ function recordShellOutcome(
   } catch (error) {
     why = `the tree it ran on could not be read (${(error as Error).message})`;
   }
-  saveSessionState(root, session, withPassedRuns(state, command, tree, why));
+  const unconfirmed = tree === undefined || confirmRun === undefined ? undefined : await confirmedRuns(root, binding, tree, confirmRun, await rulebook());
+  const latest = unconfirmed === undefined ? state : loadSessionState(root, session).state;
+  saveSessionState(root, session, withPassedRuns(latest, command, tree, why, unconfirmed));
+}
+
+/**
+ * The runs among a call's passes that the gate's own run did not confirm, each with why: under
+ * exec a pass is the agent's word until the broker ran the same command on the same tree, and only
+ * a command some commit-order rule requires is worth running.
+ */
+async function confirmedRuns(
+  root: string,
+  runs: readonly SessionRun[],
+  identity: string,
+  confirmRun: ConfirmRun,
+  rulebook: Rulebook,
+): Promise<ReadonlyMap<string, string>> {
+  const required = requiredCommandTest(rulebook);
+  const unconfirmed = new Map<string, string>();
+  for (const run of runs) {
+    // Only what the gate ran itself is bound: the rulebook in force is named by the event, which the agent may have made up.
+    if (!required(run.cmd)) {
+      unconfirmed.set(run.cmd, `${UNCONFIRMED} no rule of the rulebook this event named requires it, so the gate did not run it itself`);
+      continue;
+    }
+    const outcome = await confirmRun({ root, command: run.cmd, identity, timeoutMs: rerunTimeoutMs(rulebook) });
+    if (outcome.kind === 'failed') unconfirmed.set(run.cmd, `${UNCONFIRMED} ${outcome.ending}`);
+    else if (outcome.kind === 'not-run') unconfirmed.set(run.cmd, `${UNCONFIRMED} ${outcome.why}`);
+  }
+  return unconfirmed;
 }

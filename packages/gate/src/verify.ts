@@ -2,8 +2,10 @@ import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { InputError } from '@holdfast/core/contract';
 import { commitChange, commitParents, readGit, tryReadGit, treeChange } from './commit-change.js';
 import type { GitReader, TreeChange } from './commit-change.js';
-import { contentFailures, orderRuleIds } from './content-failures.js';
+import { contentFailures } from './content-failures.js';
 import type { CheckActions } from './decide.js';
+import { runRequiredOnHead } from './verify-required.js';
+import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
 
 /** Where `holdfast init` writes the project's rulebook; what verify reads from the base when not told otherwise. */
 export const DEFAULT_VERIFY_RULEBOOK = 'holdfast/rulebook.yaml';
@@ -41,6 +43,8 @@ export interface VerifyReport {
   readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[] };
   /** Rules a range of commits cannot show (the order of a session's test runs), said so instead of passed. */
   readonly notJudged: readonly string[];
+  /** With `runRequired`: each command the commit-order rules require, as run on the head tree (a failure is also a finding of the final tree). */
+  readonly required: readonly RequiredRunResult[];
   readonly violations: number;
 }
 
@@ -53,6 +57,8 @@ export interface VerifyOptions {
   readonly rulebookPath: string;
   readonly parseRulebook: (text: string, label: string) => Rulebook;
   readonly checkActions: CheckActions;
+  /** `--run-required`: run the commands the order and requires rules name on the head tree, confined. */
+  readonly runRequired?: RunRequiredSetup;
 }
 
 const LINE = / at line (\d+)\b/;
@@ -125,10 +131,23 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
   }
   const final = treeChange(reader, mergeBase, head);
   const treeFindings = await judged(final, rulebook, options.checkActions);
-  const order = orderRuleIds(rulebook);
-  const notJudged = rulebook.rules
-    .filter((rule) => order.has(rule.id))
-    .map((rule) => `${rule.id} ${rule.name}: the order of test runs and commits is not in the history; the agent gate and the pre-commit hook judge it.`);
+  const required = options.runRequired === undefined ? [] : await runRequiredOnHead(reader, head, rulebook, options.runRequired);
+  for (const run of required) {
+    if (run.failure === undefined) continue;
+    treeFindings.push({
+      rule: run.rule,
+      name: run.name,
+      detail: `${run.rule} ${run.name}: \`${run.command}\` does not pass on the head tree ${head.slice(0, 12)}: ${run.failure}. Fix what fails before this is merged.`,
+      path: undefined,
+      line: undefined,
+    });
+  }
+  const commitOrder = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  const notJudged = commitOrder.map((rule) =>
+    options.runRequired === undefined
+      ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`
+      : `${rule.id} ${rule.name}: run on the head tree only; whether they passed before each earlier commit is not in the history (the agent gate and the git hooks judge it).`,
+  );
   const violations = commits.reduce((sum, each) => sum + each.findings.length, 0) + treeFindings.length;
   return {
     base,
@@ -139,6 +158,7 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     commits,
     tree: { changes: final.actions.length, findings: treeFindings },
     notJudged,
+    required,
     violations,
   };
 }

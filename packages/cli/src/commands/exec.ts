@@ -44,13 +44,21 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stderr, `holdfast exec: unknown option ${parsed.unknown}. See \`holdfast exec --help\`.`);
     return EXIT.usage;
   }
-  const [{ execAgent, holdfastInstallation, withinDeadline }, hook, { Readable }] = await Promise.all([
+  const [{ confirmOnWorkTree, execAgent, findBubblewrap, holdfastInstallation, withinDeadline }, hook, { Readable }] = await Promise.all([
     import('@holdfast/gate'),
     import('@holdfast/gate/commands').then(({ GATE_COMMANDS }) => GATE_COMMANDS.hook()),
     import('node:stream'),
   ]);
-  /** The hook command itself, as the hook process runs it: under its deadline, what it writes kept for the answer. */
+  const bwrap = findBubblewrap(io.env);
+  /**
+   * The hook command itself, as the hook process runs it: under its deadline, what it writes kept for
+   * the answer. A required command's pass counts only once the broker ran it itself on the same tree
+   * (the event came from inside the sandbox, where any process can send one); the hook's deadline ends
+   * that run too, and then the pass does not count.
+   */
   const decide = async (argv: readonly string[], stdin: string, cwd: string, env: NodeJS.ProcessEnv) => {
+    const outOfTime = new AbortController();
+    const extra = bwrap === undefined ? {} : { confirmRun: confirmOnWorkTree({ bwrap, env, signal: outOfTime.signal }) };
     const rest = [...argv];
     const at = rest.indexOf('--deadline-ms');
     const deadline = at === -1 ? undefined : Number(rest[at + 1]);
@@ -58,21 +66,31 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     let stdout = '';
     let stderr = '';
     const sink = (append: (text: string) => void) => ({ write: (chunk: unknown) => (append(String(chunk)), true) }) as unknown as NodeJS.WritableStream;
-    const work = hook.run(rest, {
-      stdin: Readable.from([Buffer.from(stdin)]),
-      stdout: sink((text) => (stdout += text)),
-      stderr: sink((text) => (stderr += text)),
-      cwd,
-      env,
-    });
-    if (deadline === undefined || !Number.isInteger(deadline) || deadline <= 0) return { stdout, stderr, exitCode: await work };
+    const work = hook.run(
+      rest,
+      {
+        stdin: Readable.from([Buffer.from(stdin)]),
+        stdout: sink((text) => (stdout += text)),
+        stderr: sink((text) => (stderr += text)),
+        cwd,
+        env,
+      },
+      extra,
+    );
+    if (deadline === undefined || !Number.isInteger(deadline) || deadline <= 0) {
+      // Awaited first: what the hook wrote is read once it is done (the pre-commit hook has no deadline).
+      const exitCode = await work;
+      return { stdout, stderr, exitCode };
+    }
     const raced = await withinDeadline(work, deadline);
-    if (!raced.done)
+    if (!raced.done) {
+      outOfTime.abort();
       return {
         stdout: '',
         stderr: `holdfast gate: the decision did not finish within its deadline of ${deadline} ms, so this call is refused.\n`,
         exitCode: 2,
       };
+    }
     return { stdout, stderr, exitCode: raced.value };
   };
   const outcome = await execAgent({

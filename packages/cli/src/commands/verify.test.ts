@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '@holdfast/core/test-support';
 import { commitFiles, git, gitTestEnv, projectRepo } from '@holdfast/gate/test-support';
+import { findBubblewrap } from '@holdfast/gate';
 import { main } from '../main.js';
 
 async function verify(root: string, ...args: string[]) {
@@ -22,7 +23,7 @@ describe('holdfast verify', () => {
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/ok {4}[0-9a-f]{12} billing \(2 file change/);
-    expect(result.out).toMatch(/R6 ORDER: the order of test runs/);
+    expect(result.out).toMatch(/R6 ORDER: which commands passed before each commit is not in the history.*add --run-required/);
     expect(result.out).toMatch(/clean, no rule broken/);
   });
 
@@ -115,5 +116,77 @@ describe('holdfast verify', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+/** A project whose `npm test` passes only while src/verdict.txt starts with "pass", and whose base rulebook also requires `node lint.cjs`. */
+function testedProject(): { root: string; base: string } {
+  const root = projectRepo('holdfast-verify-run-');
+  const rulebook = readFileSync(join(root, 'holdfast', 'rulebook.yaml'), 'utf8');
+  const lint = `
+  - id: L1
+    name: LINT
+    prose: Run the linter before every commit.
+    check:
+      kind: requires
+      commands:
+        - run: ['node lint.cjs']
+`;
+  commitFiles(
+    root,
+    {
+      'package.json': `${JSON.stringify({ name: 'tested', private: true, scripts: { test: 'node check.cjs' } })}\n`,
+      'check.cjs': "process.exit(require('node:fs').readFileSync('src/verdict.txt', 'utf8').startsWith('pass') ? 0 : 1);\n",
+      'lint.cjs':
+        "if (require('node:fs').readFileSync('src/verdict.txt', 'utf8').includes('lint')) { console.error('lint: src/verdict.txt says lint'); process.exit(3); }\n",
+      'src/verdict.txt': 'pass\n',
+      'holdfast/rulebook.yaml': rulebook.replace(/\n\nagents:/, `\n${lint}\nagents:`),
+    },
+    'tests',
+  );
+  return { root, base: git(root, 'rev-parse', 'HEAD') };
+}
+
+describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast verify --run-required (real git, real bubblewrap)', { timeout: 60_000 }, () => {
+  it('runs each required command on the head tree: all pass, the range is clean', async () => {
+    const { root, base } = testedProject();
+    commitFiles(root, { 'src/verdict.txt': 'pass, and changed\n' }, 'change');
+    const result = await verify(root, '--base', base, '--run-required');
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/ok {4}R6 `npm test` on the head tree/);
+    expect(result.out).toMatch(/ok {4}L1 `node lint.cjs` on the head tree/);
+  });
+
+  it('a required command that fails on the head tree is a violation in every format, even when the work tree would pass', async () => {
+    const { root, base } = testedProject();
+    commitFiles(root, { 'src/verdict.txt': 'fail, and lint\n' }, 'break');
+    // What is checked out does not matter: the head's tree is what runs.
+    git(root, 'checkout', '-q', base, '--', 'src/verdict.txt');
+    const text = await verify(root, '--base', base, '--run-required');
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(/FAIL {2}R6 `npm test` on the head tree/);
+    expect(text.out).toMatch(/R6 ORDER: `npm test` does not pass on the head tree [0-9a-f]{12}: it ended with exit code 1/);
+    expect(text.out).toMatch(/L1 LINT: `node lint.cjs` does not pass .*exit code 3; its output ended with: lint: src\/verdict.txt says lint/);
+    const sarif = JSON.parse((await verify(root, '--base', base, '--run-required', '--format', 'sarif')).out);
+    expect(sarif.runs[0].results.map((each: { ruleId: string }) => each.ruleId)).toEqual(['R6', 'L1']);
+    const junit = (await verify(root, '--base', base, '--run-required', '--format', 'junit')).out;
+    expect(junit).toMatch(/<testcase classname="final tree" name="R6 ORDER">\n {6}<failure /);
+    const markdown = (await verify(root, '--base', base, '--run-required', '--format', 'md')).out;
+    expect(markdown).toMatch(/R6 ORDER/);
+    // Without the flag the same range passes, and says what it did not judge.
+    const unrun = await verify(root, '--base', base);
+    expect(unrun.code).toBe(0);
+    expect(unrun.out).toMatch(/L1 LINT: which commands passed before each commit is not in the history/);
+  });
+});
+
+describe('holdfast verify --run-required without bubblewrap', () => {
+  it('refuses (exit 2) and names what to install', async () => {
+    const { root, base } = testedProject();
+    const io = memoryIo({ cwd: root, env: { ...gitTestEnv(), PATH: mkdtempSync(join(tmpdir(), 'holdfast-no-bwrap-')) } });
+    const code = await main(['verify', '--base', base, '--run-required'], io);
+    expect(code).toBe(2);
+    expect(io.err()).toMatch(/bubblewrap \(bwrap\) is not installed: install bubblewrap/);
   });
 });

@@ -9,14 +9,16 @@ import type { CliIo } from '@holdfast/core/command';
 const FORMATS = ['text', 'json', 'sarif', 'junit', 'md'] as const;
 type Format = (typeof FORMATS)[number];
 
-const HELP = `Usage: holdfast verify --base REF [--head REF] [--rulebook PATH] [--format text|json|sarif|junit|md] [--out FILE]
+const HELP = `Usage: holdfast verify --base REF [--head REF] [--rulebook PATH] [--run-required] [--format text|json|sarif|junit|md] [--out FILE]
 
 The authority layer, for CI: judges every commit of BASE..HEAD on its own change (against its
 parent; a merge on what it wrote itself) and the final tree against where HEAD's history left BASE,
 with the same checks as the git pre-commit gate. The rulebook is read from the BASE commit's tree
 with git, never from the work tree or the branch under review: a change cannot weaken the rules
 it is judged by. A base without the rulebook is refused (exit 2) with what to do.
-R6-style order rules (tests before commit) are not in a history and are listed as not judged.
+Which commands passed before a commit (R6 ORDER, requires rules) is not in a history: without
+--run-required those rules are listed as not judged; with it, each command they require is run on
+the head tree, confined by bubblewrap, and a failure is a violation.
 
 Run it where the agent cannot reach (a CI job on the pull or merge request); copy
 examples/ci/github-actions.yml or examples/ci/gitlab-ci.yml. The checkout needs the full history.
@@ -26,6 +28,9 @@ Options:
                    GitLab: CI_MERGE_REQUEST_DIFF_BASE_SHA)
   --head REF       the last commit to judge (default HEAD)
   --rulebook PATH  the rulebook's path in the base commit (default holdfast/rulebook.yaml)
+  --run-required   run each command the base's order and requires rules name on a private copy of
+                   the head tree (bubblewrap: no network, the system read-only, installed
+                   dependencies read-only, the rulebook's sandbox.timeoutSeconds or 60 s); needs bwrap
   --format F       text (default), json, sarif (SARIF 2.1.0, GitHub code scanning), junit, md
   --out FILE       write the report to FILE; a one-line verdict still goes to stdout
   -h, --help       this help
@@ -45,6 +50,7 @@ function textReport(report: VerifyReport): string {
     `  ${report.tree.findings.length === 0 ? 'ok  ' : 'FAIL'}  final tree against ${report.mergeBase.slice(0, 12)} (${report.tree.changes} file change(s))`,
   );
   for (const finding of report.tree.findings) lines.push(`          ${finding.detail}`);
+  for (const run of report.required) lines.push(`  ${run.failure === undefined ? 'ok  ' : 'FAIL'}  ${run.rule} \`${run.command}\` on the head tree`);
   for (const note of report.notJudged) lines.push(`  note  ${note}`);
   lines.push(verdictLine(report));
   return `${lines.join('\n')}\n`;
@@ -78,6 +84,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rulebook: { type: 'string' },
     format: { type: 'string' },
     out: { type: 'string' },
+    'run-required': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) {
@@ -94,7 +101,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     import('@holdfast/core/rules'),
     import('@holdfast/core/rules'),
   ]);
-  const { gitRoot } = await import('@holdfast/gate');
+  const { gitRoot, findBubblewrap, BUBBLEWRAP_HINT } = await import('@holdfast/gate');
+  const bwrap = values['run-required'] === true ? findBubblewrap(io.env) : undefined;
+  if (values['run-required'] === true && bwrap === undefined)
+    throw new InputError(
+      'E_ARGS',
+      `holdfast verify: --run-required runs the required commands confined, and bubblewrap (bwrap) is not installed: ${BUBBLEWRAP_HINT}.`,
+    );
   const report = await verifyRange({
     root: gitRoot(io.cwd),
     env: io.env,
@@ -103,6 +116,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rulebookPath: values.rulebook ?? DEFAULT_VERIFY_RULEBOOK,
     parseRulebook,
     checkActions,
+    ...(bwrap !== undefined ? { runRequired: { bwrap } } : {}),
   });
   const text = await formatted(report, format);
   if (values.out === undefined) io.stdout.write(text);

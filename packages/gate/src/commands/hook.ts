@@ -5,6 +5,8 @@ import type { GateAgent } from '../tool-call.js';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
+import type { ConfirmRun } from '../run-confirmation.js';
+import type { HookInProcess } from './index.js';
 
 const HELP = `Usage: holdfast hook <claude-code|codex|git> [reference-transaction] [--rulebook FILE] [--observe]
 
@@ -39,7 +41,8 @@ function isAgent(value: string | undefined): value is GateAgent {
   return value !== undefined && (GATE_AGENTS as readonly string[]).includes(value);
 }
 
-export async function run(args: string[], io: CliIo): Promise<number> {
+/** `holdfast hook`; `inProcess` is what only a caller in-process can give (the exec broker's own run of a required command). */
+export async function run(args: string[], io: CliIo, inProcess: HookInProcess = {}): Promise<number> {
   try {
     const { values, positionals } = parseCommandArgs('hook', args, {
       rulebook: { type: 'string' },
@@ -70,7 +73,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? await referenceTransaction(io, rulebook)
       : agent === 'git'
         ? await preCommit(io, rulebook)
-        : await agentHook(agent, io, rulebook, values.observe === true);
+        : await agentHook(agent, io, rulebook, values.observe === true, inProcess.confirmRun);
     (await import('../pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);
@@ -87,11 +90,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean) {
+async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean, confirmRun: ConfirmRun | undefined) {
   const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../run-hook.js'), import('../rules-engine.js')]);
   // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
   const input = await readAllText(io.stdin).catch(() => '');
-  return answerAgentHook(agent, input, { env: io.env, now: () => new Date(), rulebookFile, loadEngine: loadRulesEngine, observe });
+  return answerAgentHook(agent, input, {
+    env: io.env,
+    now: () => new Date(),
+    rulebookFile,
+    loadEngine: loadRulesEngine,
+    observe,
+    ...(confirmRun !== undefined ? { confirmRun } : {}),
+  });
 }
 
 async function referenceTransaction(io: CliIo, rulebookFile: string | undefined) {

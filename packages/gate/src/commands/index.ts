@@ -1,14 +1,25 @@
 import type { CliIo } from '@holdfast/core/command';
+import type { ConfirmRun } from '../run-confirmation.js';
+
+/** What only an in-process caller can hand the hook verb: the exec broker's own run of a required command. */
+export interface HookInProcess {
+  readonly confirmRun?: ConfirmRun;
+}
 
 /** A verb of the gate's, loaded only when it is called (the CLI's table points here). */
 export interface GateCommand {
   run(args: string[], io: CliIo): Promise<number>;
 }
 
+/** The hook verb, which an in-process caller (exec's broker) can hand more. */
+export interface HookCommand extends GateCommand {
+  run(args: string[], io: CliIo, inProcess?: HookInProcess): Promise<number>;
+}
+
 export type GateCommandName = 'hook' | 'install' | 'uninstall' | 'allow' | 'doctor';
 
 /** The gate's own verbs: the `holdfast` CLI dispatches to them, and so can any entry of the gate alone. */
-export const GATE_COMMANDS: Readonly<Record<GateCommandName, () => Promise<GateCommand>>> = {
+export const GATE_COMMANDS: Readonly<Record<Exclude<GateCommandName, 'hook'>, () => Promise<GateCommand>> & { hook: () => Promise<HookCommand> }> = {
   hook: () => import('./hook.js'),
   install: () => import('./install.js'),
   uninstall: () => import('./uninstall.js'),

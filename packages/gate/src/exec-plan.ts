@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EXEC_GATE_DIR, EXEC_MARKER, inside, installationOf } from './containment.js';
 import type { ContainmentPlan } from './containment.js';
+import { packageClosure } from './holdfast-installation.js';
 import { projectRoot } from './real-path.js';
 import { protectedPlaces } from './tamper.js';
 
@@ -61,6 +62,16 @@ export function installedRulebooks(project: string, configFiles: readonly string
 }
 
 /**
+ * What the hook loads from an installation folder: the gate package and every package it loads
+ * (the core, yaml, re2js, ast-grep, …), and the `holdfast` package whose bin the git hooks name.
+ * Packages only holdfast's lab or app need stay writable: the hook never loads them.
+ */
+function installedPackages(root: string): string[] {
+  const cli = join(root, 'node_modules', 'holdfast');
+  return [...packageClosure(join(root, 'node_modules', '@holdfast', 'gate')), ...(existsSync(cli) ? [realpathSync(cli)] : [])];
+}
+
+/**
  * The agent's own state folders (its login, its sessions): writable, since the agent cannot work
  * without them, but the files in them that hold settings and hooks are mounted read-only on top.
  */
@@ -99,6 +110,9 @@ export function execPlan(input: ExecPlanInput): ContainmentPlan {
     input.holdfastRoot,
     ...input.programPaths.map(installationOf),
     ...installedHookPaths(configs),
+    // Installed inside the project (`npm install holdfast`), the install is the project itself: its
+    // holdfast packages and everything they load are what must not be written.
+    ...(inside(input.holdfastRoot, project.realRoot) ? installedPackages(input.holdfastRoot) : []),
   ];
   const state = agentState(input.env);
   const outsideProject = (path: string) => !inside(path, project.realRoot);

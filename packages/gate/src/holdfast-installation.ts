@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hookEntryPath } from './hook-command.js';
 
@@ -15,4 +15,44 @@ export function holdfastInstallation(): string {
     if (existsSync(join(dir, 'node_modules', '@holdfast', 'gate'))) return dir;
     if (dirname(dir) === dir) return dirname(gate);
   }
+}
+
+/** The folder Node would load `name` from when required by the package in `from` (its node_modules, then each parent's). */
+function dependencyFolder(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function dependencyNames(folder: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const names = (field: unknown) => (typeof field === 'object' && field !== null ? Object.keys(field) : []);
+    return [...names(manifest.dependencies), ...names(manifest.optionalDependencies)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every package folder the package in `folder` loads at run time: itself and its dependencies,
+ * transitively, as Node resolves them. When holdfast is installed inside the project (`npm install
+ * holdfast`), these are the folders `holdfast exec` must mount read-only: an agent that rewrote
+ * `node_modules/yaml` or `node_modules/@holdfast/core` would rewrite the gate.
+ */
+export function packageClosure(folder: string): string[] {
+  if (!existsSync(join(folder, 'package.json'))) return [];
+  const seen = new Set<string>([realpathSync(folder)]);
+  const queue = [...seen];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const name of dependencyNames(next)) {
+      const found = dependencyFolder(name, next);
+      if (found === undefined || seen.has(found)) continue;
+      seen.add(found);
+      queue.push(found);
+    }
+  }
+  return [...seen];
 }

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { execPlan } from './exec-plan.js';
+import { packageClosure } from './holdfast-installation.js';
+
+function pkg(folder: string, dependencies: Record<string, string> = {}): void {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: folder, dependencies }));
+}
+
+/** A project that ran `npm install holdfast`: the gate, its dependencies (one nested), and a package of the team's own. */
+function projectWithHoldfast(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'holdfast-exec-plan-')));
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  const modules = join(root, 'node_modules');
+  pkg(join(modules, 'holdfast'), { '@holdfast/gate': '0.1.0', '@holdfast/lab': '0.1.0' });
+  pkg(join(modules, '@holdfast', 'gate'), { '@holdfast/core': '0.1.0', yaml: '2', re2js: '2' });
+  pkg(join(modules, '@holdfast', 'core'), { yaml: '2' });
+  pkg(join(modules, '@holdfast', 'gate', 'node_modules', 're2js'));
+  pkg(join(modules, 'yaml'));
+  pkg(join(modules, '@holdfast', 'lab'), { react: '19' });
+  pkg(join(modules, 'react'));
+  return root;
+}
+
+describe('holdfast exec with holdfast installed inside the project', () => {
+  it('finds every package the gate loads, nested or hoisted, once each', () => {
+    const root = projectWithHoldfast();
+    const modules = join(root, 'node_modules');
+    expect(packageClosure(join(modules, '@holdfast', 'gate')).sort()).toEqual(
+      [
+        join(modules, '@holdfast', 'core'),
+        join(modules, '@holdfast', 'gate'),
+        join(modules, '@holdfast', 'gate', 'node_modules', 're2js'),
+        join(modules, 'yaml'),
+      ].sort(),
+    );
+    expect(packageClosure(join(modules, 'missing'))).toEqual([]);
+  });
+
+  it('mounts the gate and what it loads read-only over the writable project, and leaves the team’s other packages writable', () => {
+    const root = projectWithHoldfast();
+    const modules = join(root, 'node_modules');
+    const plan = execPlan({
+      project: root,
+      cwd: root,
+      env: { HOME: '/nonexistent-home' },
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: root,
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    expect(plan.writable).toContain(root);
+    for (const folder of [
+      join(modules, 'holdfast'),
+      join(modules, '@holdfast', 'gate'),
+      join(modules, '@holdfast', 'core'),
+      join(modules, 'yaml'),
+      join(modules, '@holdfast', 'gate', 'node_modules', 're2js'),
+    ])
+      expect(plan.readOnlyOver).toContain(folder);
+    expect(plan.readOnlyOver).not.toContain(join(modules, 'react'));
+    expect(plan.readOnlyOver).not.toContain(root);
+  });
+});

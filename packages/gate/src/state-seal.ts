@@ -18,6 +18,16 @@ export function sealHome(): string {
   return cachedHome;
 }
 
+/**
+ * Tests only, in their own process: the seal home (and so the key and every mirror) in a folder the
+ * test made and removes. It is a call, never a variable or a file: nothing an agent can set reaches
+ * it, so it cannot redirect the real hook's key; a hook process started by a test uses the real home.
+ */
+export function useSealHomeForTests(folder: string | undefined): void {
+  cachedHome = folder;
+  cachedKey = undefined;
+}
+
 /** The key, made on first use (0600 in a 0700 folder); two hooks making it at once agree on the first one written. */
 function sealKey(): Buffer {
   if (cachedKey !== undefined) return cachedKey;

@@ -69,7 +69,8 @@ interface KnownBlob {
 /** In the store: what each guarded file's blob was when last read. */
 const KNOWN_BLOBS = 'guarded-blobs.json';
 /** A file changed this recently is read again next time: a second write in the same clock tick may not show in its time stamps. */
-const RACY_MS = 3000;
+export const GUARDED_RACY_MS = 3000;
+const RACY_MS = GUARDED_RACY_MS;
 
 export interface CaptureOptions {
   /**
@@ -113,6 +114,31 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
     else if (stats.isDirectory()) {
       for (const name of readdirSync(absolute)) pending.push([join(absolute, name), `${path}/${name}`]);
     }
+  }
+}
+
+/** A guarded file as lstat sees it, without reading it: what the cheap between-calls comparison needs. */
+export interface StatedGuardedFile {
+  readonly absolute: string;
+  readonly kind: GuardedFile['kind'];
+  readonly identity: string;
+  /** Its ctime in milliseconds: an identity younger than RACY_MS may not show a second write. */
+  readonly changedMs: number;
+}
+
+/** Every guarded file with its identity (device, inode, size, mode, mtime, ctime), by lstat alone. */
+export function statGuarded(root: string, repo: RepoLocation | null): Map<string, StatedGuardedFile> {
+  const found = new Map<string, FoundFile>();
+  for (const start of guardedRoots(root, repo)) collectGuarded(root, start, found);
+  return found;
+}
+
+/** A guarded file's blob as it is now (a symlink's target), or undefined when it cannot be read. */
+export function currentBlob(file: StatedGuardedFile): string | undefined {
+  try {
+    return blobId(file.kind === 'symlink' ? Buffer.from(readlinkSync(file.absolute)) : readFileSync(file.absolute));
+  } catch {
+    return undefined;
   }
 }
 

@@ -6,7 +6,8 @@ import { SnapshotError, runGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { SNAPSHOT_STORE, snapshotStorePath } from './snapshot-store.js';
-import { readJsonFile } from '@holdfast/core/command';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import { sealText, unsealText } from './state-seal.js';
 
 /** holdfast's own files under `.holdfast/`: written by the gate itself, so never tampering. */
 export const HOLDFAST_OWN_FILES: readonly string[] = ['audit.jsonl', 'sessions', 'cache', '.gitignore', SNAPSHOT_STORE];
@@ -142,10 +143,24 @@ export function currentBlob(file: StatedGuardedFile): string | undefined {
   }
 }
 
+/**
+ * The list is sealed (state-seal.ts): a command that rewrites it to map a guarded file's new identity
+ * to its old blob would otherwise hide the change from the snapshot. A list that does not verify is
+ * no evidence: every guarded file is read.
+ */
 function readKnownBlobs(store: string): Record<string, KnownBlob> {
-  const parsed = readJsonFile(join(store, KNOWN_BLOBS));
+  let text: string;
+  try {
+    text = readFileSync(join(store, KNOWN_BLOBS), 'utf8');
+  } catch {
+    return {};
+  }
+  const body = unsealText(KNOWN_BLOBS_PURPOSE, text);
+  const parsed = body === undefined ? undefined : jsonOrUndefined(body);
   return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, KnownBlob>) : {};
 }
+
+const KNOWN_BLOBS_PURPOSE = 'guarded-blobs';
 
 /** Hashes the guarded files and writes the blobs the store does not have yet (one git call at most). */
 export function captureGuarded(root: string, store: string, repo: RepoLocation | null, options: CaptureOptions = {}): GuardedFiles {
@@ -196,7 +211,7 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
   }
   if (JSON.stringify(nextKnown) !== JSON.stringify(known)) {
     try {
-      writeAtomically(join(store, KNOWN_BLOBS), JSON.stringify(nextKnown));
+      writeAtomically(join(store, KNOWN_BLOBS), sealText(KNOWN_BLOBS_PURPOSE, JSON.stringify(nextKnown)));
     } catch {
       // the list only saves reading; without it every file is read
     }

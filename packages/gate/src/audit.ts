@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
 import type { Action } from '@holdfast/core/contract';
-import { HOLDFAST_DIR, sessionMirrorFolder } from './session-state.js';
+import { HOLDFAST_DIR, ensureSessionMirrorFolder, sessionMirrorFolder } from './session-state.js';
 import { sealText, unsealText } from './state-seal.js';
 import type { GateAgent } from './tool-call.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
@@ -102,7 +102,7 @@ export async function appendAudit(root: string, entry: AuditEntry): Promise<void
   mkdirSync(join(root, HOLDFAST_DIR), { recursive: true });
   appendFileSync(auditLogPath(root), line);
   try {
-    mkdirSync(sessionMirrorFolder(root), { recursive: true, mode: 0o700 });
+    ensureSessionMirrorFolder(root);
     appendFileSync(auditMirrorPath(root), line);
   } catch {
     // without a home to mirror into, the project's log with its sealed lines is all there is

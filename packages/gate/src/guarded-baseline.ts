@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 import { writeAtomically } from './atomic-file.js';
@@ -9,7 +9,7 @@ import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import { journalReverts } from './revert-journal.js';
-import { sessionMirrorFolder } from './session-state.js';
+import { ensureSessionMirrorFolder, sessionMirrorFolder } from './session-state.js';
 import { sealText, unsealText } from './state-seal.js';
 
 const PURPOSE = 'guarded-baseline';
@@ -60,7 +60,7 @@ export function saveGuardedBaseline(root: string, guarded: GuardedFiles): void {
   for (const [path, file] of Object.entries(guarded))
     plain[path] = { blob: file.blob, kind: file.kind, ...(file.identity === undefined ? {} : { identity: file.identity }) };
   try {
-    mkdirSync(sessionMirrorFolder(root), { recursive: true, mode: 0o700 });
+    ensureSessionMirrorFolder(root);
     writeAtomically(baselinePath(root), sealText(PURPOSE, JSON.stringify(plain)));
   } catch {
     // no home to keep it in

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { removeFile, writeAtomically } from './atomic-file.js';
-import { sessionMirrorFolder, sessionStatePath } from './session-state.js';
+import { ensureSessionMirrorFolder, sessionMirrorFolder, sessionStatePath } from './session-state.js';
 import { sealText, unsealText } from './state-seal.js';
 
 /**
@@ -17,6 +17,8 @@ export type SealedState =
 
 /** A sealed file's two places: in the project (what a person reads) and in the mirror outside it (the authority). */
 export interface SealedPlace {
+  /** The project whose state it is. */
+  readonly root: string;
   readonly local: string;
   readonly mirror: string;
   /** What the seal is made for: a file sealed for one purpose (another session, another kind) does not stand in for another. */
@@ -26,7 +28,7 @@ export interface SealedPlace {
 /** A session's file beside its record (`.stops`, `.outside`, `.ignores`), mirrored where the record is. */
 export function sessionFilePlace(root: string, session: string, extension: '.outside' | '.ignores' | '.stops'): SealedPlace {
   const local = sessionStatePath(root, session, extension);
-  return { local, mirror: join(sessionMirrorFolder(root), basename(local)), purpose: `session${extension}\0${basename(local)}` };
+  return { root, local, mirror: join(sessionMirrorFolder(root), basename(local)), purpose: `session${extension}\0${basename(local)}` };
 }
 
 type Read = { kind: 'missing' } | { kind: 'unreadable' } | { kind: 'forged' } | { kind: 'valid'; body: string; text: string };
@@ -74,7 +76,7 @@ export function writeSealedState(place: SealedPlace, body: string): void {
   mkdirSync(dirname(place.local), { recursive: true });
   writeAtomically(place.local, text);
   try {
-    mkdirSync(dirname(place.mirror), { recursive: true, mode: 0o700 });
+    ensureSessionMirrorFolder(place.root);
     writeAtomically(place.mirror, text);
   } catch {
     // without a home to mirror into, the sealed project copy is the record (a replay of it is not seen)

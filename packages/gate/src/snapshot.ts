@@ -8,7 +8,7 @@ import { captureGuarded } from './guarded-files.js';
 import type { CaptureOptions, GuardedFiles } from './guarded-files.js';
 import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
-import { sessionFileName, sessionMirrorFolder } from './session-state.js';
+import { ensureSessionMirrorFolder, sessionFileName, sessionMirrorFolder } from './session-state.js';
 import { sealText, unsealText } from './state-seal.js';
 import { ensureStore, priorIndexPath, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
 import type { TreePair } from './snapshot-store.js';
@@ -249,6 +249,7 @@ function writeRecord(root: string, name: string, record: CallRecord): void {
   const text = sealText(recordPurpose(name), `${JSON.stringify(digest === undefined ? record : { ...record, indexDigest: digest })}\n`);
   writeAtomically(path, text);
   try {
+    ensureSessionMirrorFolder(root);
     mkdirSync(mirrorCalls(root), { recursive: true, mode: 0o700 });
     if (index !== undefined) copyFileSync(index, join(mirrorCalls(root), basename(index)));
     writeAtomically(join(mirrorCalls(root), name), text);

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto, nodeOs } from './lazy-builtins.js';
 
@@ -19,11 +19,18 @@ export function sealHome(): string {
 }
 
 /**
- * Tests only, in their own process: the seal home (and so the key and every mirror) in a folder the
- * test made and removes. It is a call, never a variable or a file: nothing an agent can set reaches
- * it, so it cannot redirect the real hook's key; a hook process started by a test uses the real home.
+ * Tests only, in their own process: every mirror in a folder the test made and removes. The key stays
+ * the machine's (linked into the folder), so a hook process the test starts (which uses the real home)
+ * verifies what the test wrote, and the other way round. It is a call, never a variable or a file:
+ * nothing an agent can set reaches it, so it cannot redirect the real hook's key.
  */
 export function useSealHomeForTests(folder: string | undefined): void {
+  cachedHome = undefined;
+  cachedKey = undefined;
+  if (folder === undefined) return;
+  const key = join(sealHome(), 'seal.key');
+  sealKey();
+  symlinkSync(key, join(folder, 'seal.key'));
   cachedHome = folder;
   cachedKey = undefined;
 }

@@ -24,8 +24,8 @@ afterEach(() => {
 
 async function judge(): Promise<ChangeCheck> {
   const rulebook = await loadRulebook();
-  const replay = (): { actions: Action[]; observed: Map<number, never> } => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() });
-  return checkChangesWith({ rulebook, checkActions, replay });
+  const actions: Action[] = [{ type: 'run', cmd: 'npm test' }];
+  return checkChangesWith({ rulebook, checkActions, replay: () => ({ actions, observed: new Map() }) });
 }
 
 function repository(): string {

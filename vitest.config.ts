@@ -7,7 +7,8 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'packages/*/web/**/*.test.ts', 'bench/src/**/*.test.ts', 'test/**/*.test.ts'],
     // A current build first (tests run the built command and hook), then system programs (Chromium,
     // git, bubblewrap), then the real agents into their cache.
-    globalSetup: ['test/setup/fresh-dist.ts', 'test/setup/system-tools.ts', 'test/setup/agent-clients.ts'],
+    globalSetup: ['test/setup/fresh-dist.ts', 'test/setup/system-tools.ts', 'test/setup/agent-clients.ts', 'test/setup/sealed-mirrors.ts'],
+    setupFiles: ['test/setup/seal-home.ts'],
     pool: 'forks',
     testTimeout: 20_000,
   },

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendAudit, auditLogPath, formatAuditSummary, summarizeAudit } from './audit.js';
+import { appendAudit, auditLogPath, auditMirrorPath, formatAuditSummary, summarizeAudit } from './audit.js';
 import type { AuditEntry } from './audit.js';
 
 const entry = (decision: AuditEntry['decision'], rule: string | null, session = 's1'): AuditEntry => ({
@@ -24,7 +24,7 @@ describe('summarizeAudit', () => {
     await appendAudit(root, entry('deny', 'R4'));
     await appendAudit(root, entry('deny', 'R4', 's2'));
     await appendAudit(root, entry('deny', 'R2'));
-    writeFileSync(auditLogPath(root), '{"torn', { flag: 'a' });
+    for (const log of [auditLogPath(root), auditMirrorPath(root)]) writeFileSync(log, '{"torn', { flag: 'a' });
     const summary = summarizeAudit(auditLogPath(root));
     expect(summary).toMatchObject({ calls: 4, allowed: 1, blocked: 3, sessions: 2, unreadableLines: 1 });
     expect(summary.perRule).toEqual([
@@ -59,5 +59,28 @@ describe('summarizeAudit', () => {
 
   it('refuses a missing log as bad input', () => {
     expect(() => summarizeAudit('/nonexistent/audit.jsonl')).toThrow(/cannot read the audit log/);
+  });
+
+  it('leaves out a line no seal verifies: a command that appends an "allow" or edits a denial into one forges no evidence', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
+    await appendAudit(root, entry('deny', 'R4'));
+    const forged = JSON.stringify(entry('allow', null));
+    writeFileSync(auditLogPath(root), `${forged}\n`, { flag: 'a' });
+    writeFileSync(auditMirrorPath(root), `${forged}\n`, { flag: 'a' });
+    const summary = summarizeAudit(auditLogPath(root));
+    expect(summary).toMatchObject({ calls: 1, allowed: 0, blocked: 1, unsealedLines: 1 });
+    expect(formatAuditSummary(summary)).toMatch(/1 line\(s\) carry no valid seal/);
+  });
+
+  it("reads the copy kept outside the project when the project's log was edited, truncated or replayed", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'holdfast-audit-'));
+    await appendAudit(root, entry('deny', 'R4'));
+    await appendAudit(root, entry('allow', null));
+    const [denial = '', allowed = ''] = readFileSync(auditLogPath(root), 'utf8').trim().split('\n');
+    writeFileSync(auditLogPath(root), `${allowed}\n${allowed}\n`);
+    expect(denial).toContain('"decision":"deny"');
+    const summary = summarizeAudit(auditLogPath(root));
+    expect(summary).toMatchObject({ calls: 2, allowed: 1, blocked: 1, differsFromMirror: true });
+    expect(formatAuditSummary(summary)).toMatch(/differs from the copy the gate keeps outside the project/);
   });
 });

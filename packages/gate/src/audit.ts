@@ -1,8 +1,9 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
 import type { Action } from '@holdfast/core/contract';
-import { HOLDFAST_DIR } from './session-state.js';
+import { HOLDFAST_DIR, ensureSessionMirrorFolder, sessionMirrorFolder } from './session-state.js';
+import { sealText, unsealText } from './state-seal.js';
 import type { GateAgent } from './tool-call.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 
@@ -97,9 +98,37 @@ export function auditActionText(actions: readonly Action[]): string {
 export async function appendAudit(root: string, entry: AuditEntry): Promise<void> {
   const masked = await redacted(entry);
   const action = masked.action.length > MAX_ACTION_TEXT ? `${masked.action.slice(0, MAX_ACTION_TEXT - 1)}…` : masked.action;
-  const line = `${JSON.stringify({ ...masked, action })}\n`;
+  const line = `${sealLine(JSON.stringify({ ...masked, action }))}\n`;
   mkdirSync(join(root, HOLDFAST_DIR), { recursive: true });
   appendFileSync(auditLogPath(root), line);
+  try {
+    ensureSessionMirrorFolder(root);
+    appendFileSync(auditMirrorPath(root), line);
+  } catch {
+    // without a home to mirror into, the project's log with its sealed lines is all there is
+  }
+}
+
+const AUDIT_PURPOSE = 'audit-line';
+const SEAL_TAIL = /,"seal":"([0-9a-f]{64})"\}$/;
+
+/** Where each line is appended again, outside the project (see state-seal.ts): the authority a summary reads. */
+export function auditMirrorPath(root: string): string {
+  return join(sessionMirrorFolder(root), 'audit.jsonl');
+}
+
+/** The entry's JSON with an HMAC of it as its last field (`seal`): a line a command wrote or edited does not verify. */
+function sealLine(json: string): string {
+  const seal = sealText(AUDIT_PURPOSE, json).slice(0, 64);
+  return `${json.slice(0, -1)},"seal":"${seal}"}`;
+}
+
+/** Whether a line is one the gate wrote: its seal verifies over the rest of it. */
+export function auditLineSealed(line: string): boolean {
+  const match = SEAL_TAIL.exec(line);
+  if (match === null) return false;
+  const body = `${line.slice(0, match.index)}}`;
+  return unsealText(AUDIT_PURPOSE, `${match[1]}\n${body}`) !== undefined;
 }
 
 export interface AuditRuleCount {
@@ -126,6 +155,10 @@ export interface AuditSummary {
   readonly last: string | undefined;
   /** Lines that were not audit entries (a torn write, a hand edit); counted, never fatal. */
   readonly unreadableLines: number;
+  /** Entries whose seal does not verify (written or edited by something other than the gate, or by a holdfast before seals): no evidence, left out of every count. */
+  readonly unsealedLines: number;
+  /** The project's log is not the copy kept outside it (lines deleted, edited or replayed there); the summary is the copy's. */
+  readonly differsFromMirror?: boolean;
 }
 
 /** One line of the audit log, or undefined for a line that is not an entry (a torn write, a hand edit). */
@@ -150,6 +183,7 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
   let observed = 0;
   let wouldBlock = 0;
   let unreadableLines = 0;
+  let unsealedLines = 0;
   let first: string | undefined;
   let last: string | undefined;
   for (const line of text.split('\n')) {
@@ -157,6 +191,10 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
     const entry = readAuditEntry(line);
     if (entry === undefined) {
       unreadableLines += 1;
+      continue;
+    }
+    if (!auditLineSealed(line)) {
+      unsealedLines += 1;
       continue;
     }
     calls += 1;
@@ -197,6 +235,7 @@ export function summarizeAuditText(text: string, file: string): AuditSummary {
     first,
     last,
     unreadableLines,
+    unsealedLines,
   };
 }
 
@@ -212,7 +251,20 @@ export function summarizeAudit(path: string): AuditSummary {
       { cause: error },
     );
   }
-  return summarizeAuditText(text, path);
+  const mirror = mirrorOfLog(path);
+  if (mirror === undefined || mirror === text) return summarizeAuditText(text, path);
+  return { ...summarizeAuditText(mirror, path), differsFromMirror: true };
+}
+
+/** The mirror's copy of a project's log (`<project>/.holdfast/audit.jsonl`), when there is one. */
+function mirrorOfLog(path: string): string | undefined {
+  const folder = dirname(path);
+  if (basename(path) !== 'audit.jsonl' || basename(folder) !== HOLDFAST_DIR) return undefined;
+  try {
+    return readFileSync(auditMirrorPath(dirname(folder)), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function percent(part: number, whole: number): string {
@@ -238,5 +290,15 @@ export function formatAuditSummary(summary: AuditSummary): string {
     for (const agent of summary.perAgent) lines.push(`  ${agent.agent.padEnd(11)}  ${agent.calls} judged, ${agent.blocked} blocked`);
   }
   if (summary.unreadableLines > 0) lines.push('', `${summary.unreadableLines} line(s) of the log could not be read and were skipped.`);
+  if (summary.unsealedLines > 0)
+    lines.push(
+      '',
+      `${summary.unsealedLines} line(s) carry no valid seal (not written by the gate, edited, or from a holdfast before seals) and were left out.`,
+    );
+  if (summary.differsFromMirror === true)
+    lines.push(
+      '',
+      "The project's log differs from the copy the gate keeps outside the project (lines deleted, edited or replayed): this summary is the copy's.",
+    );
   return lines.join('\n');
 }

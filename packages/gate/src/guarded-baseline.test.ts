@@ -10,6 +10,9 @@ import { answerPostToolUse } from './post-tool.js';
 import { saveSessionState, sessionStatePath } from './session-state.js';
 import { beforeShellCall } from './snapshot.js';
 import { git, projectRepo } from './test-support/git-repo.js';
+import { claude } from './test-support/payloads.js';
+import { loadRulesEngine } from './rules-engine.js';
+import { answerAgentHook } from './run-hook.js';
 
 const NOW = () => new Date('2026-12-01T12:00:00Z');
 const SETTINGS = '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"holdfast hook claude-code"}]}]}}\n';
@@ -95,4 +98,32 @@ describe('guarded files changed between calls', () => {
     expect(said).toMatch(/GATE TAMPER: the session record .*s1\.json was changed outside the gate and is put back/);
     expect(readFileSync(sessionStatePath(root, 's1'), 'utf8')).toBe(sealed);
   });
+
+  it('are put back before a read-only shell call and before a file-editing tool, which are refused with the reason', async () => {
+    const { root, hook } = gated();
+    expect(await checkedCall(root, 'toolu_1')).toBe('');
+    writeFileSync(hook, '#!/bin/sh\nexit 0\n');
+    const readOnly = await preToolUse(claude.bash(root, 's1', 'ls src'));
+    expect(readOnly).toMatch(/GATE TAMPER: \.git\/hooks\/pre-commit changed while no tool call was running .*This call was not run/);
+    expect(readFileSync(hook, 'utf8')).toBe(HOOK);
+    writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
+    const write = await preToolUse(claude.write(root, 's1', 'src/a.ts', 'export const a = 1;\n'));
+    expect(write).toMatch(/GATE TAMPER: \.claude\/settings\.json changed while no tool call was running/);
+    expect(readFileSync(join(root, '.claude', 'settings.json'), 'utf8')).toBe(SETTINGS);
+    // The same content under a new identity (touched, copied over) is no change: the call goes on.
+    writeFileSync(hook, HOOK);
+    expect(await preToolUse(claude.bash(root, 's1', 'ls src'))).toBe('');
+    expect(await preToolUse(claude.write(root, 's1', 'src/a.ts', 'export const a = 1;\n'))).toBe('');
+  });
 });
+
+async function preToolUse(event: string): Promise<string> {
+  const answer = await answerAgentHook('claude-code', event, {
+    env: {},
+    now: NOW,
+    rulebookFile: undefined,
+    loadEngine: loadRulesEngine,
+    caseInsensitive: false,
+  });
+  return answer.stdout;
+}

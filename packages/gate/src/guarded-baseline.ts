@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 import { writeAtomically } from './atomic-file.js';
@@ -9,7 +9,7 @@ import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
 import { snapshotStorePath } from './snapshot-store.js';
 import { journalReverts } from './revert-journal.js';
-import { sessionMirrorFolder } from './session-state.js';
+import { ensureSessionMirrorFolder, sessionMirrorFolder } from './session-state.js';
 import { sealText, unsealText } from './state-seal.js';
 
 const PURPOSE = 'guarded-baseline';
@@ -20,8 +20,13 @@ function baselinePath(root: string): string {
 
 function isGuardedFile(value: unknown): value is GuardedFile {
   if (typeof value !== 'object' || value === null) return false;
-  const { blob, kind } = value as Record<string, unknown>;
-  return typeof blob === 'string' && /^[0-9a-f]{40,64}$/.test(blob) && (kind === 'file' || kind === 'executable' || kind === 'symlink');
+  const { blob, kind, identity } = value as Record<string, unknown>;
+  return (
+    typeof blob === 'string' &&
+    /^[0-9a-f]{40,64}$/.test(blob) &&
+    (kind === 'file' || kind === 'executable' || kind === 'symlink') &&
+    (identity === undefined || typeof identity === 'string')
+  );
 }
 
 /**
@@ -40,16 +45,22 @@ export function loadGuardedBaseline(root: string): GuardedFiles | undefined {
   const parsed = body === undefined ? undefined : jsonOrUndefined(body);
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const files: Record<string, GuardedFile> = {};
-  for (const [path, file] of Object.entries(parsed)) if (isGuardedFile(file)) files[path] = { blob: file.blob, kind: file.kind };
+  for (const [path, file] of Object.entries(parsed))
+    if (isGuardedFile(file)) files[path] = { blob: file.blob, kind: file.kind, ...(file.identity === undefined ? {} : { identity: file.identity }) };
   return files;
 }
 
-/** Keeps the guarded files as a check leaves them; one that cannot be written only loses the between-calls check. */
+/**
+ * Keeps the guarded files as a check leaves them, each with its identity when it had settled (see
+ * GuardedFile): the cheap comparison at every call (guarded-stat-check.ts) reads only a file whose
+ * identity differs. One that cannot be written only loses the between-calls check.
+ */
 export function saveGuardedBaseline(root: string, guarded: GuardedFiles): void {
   const plain: Record<string, GuardedFile> = {};
-  for (const [path, file] of Object.entries(guarded)) plain[path] = { blob: file.blob, kind: file.kind };
+  for (const [path, file] of Object.entries(guarded))
+    plain[path] = { blob: file.blob, kind: file.kind, ...(file.identity === undefined ? {} : { identity: file.identity }) };
   try {
-    mkdirSync(sessionMirrorFolder(root), { recursive: true, mode: 0o700 });
+    ensureSessionMirrorFolder(root);
     writeAtomically(baselinePath(root), sealText(PURPOSE, JSON.stringify(plain)));
   } catch {
     // no home to keep it in
@@ -86,7 +97,7 @@ export function putBackGuardedBetweenCalls(root: string, now: GuardedFiles, repo
   for (const change of changes) {
     restoreGuarded(root, change.path, change.before);
     if (change.before === undefined) delete guarded[change.path];
-    else guarded[change.path] = change.before;
+    else guarded[change.path] = { blob: change.before.blob, kind: change.before.kind };
   }
   saveGuardedBaseline(root, guarded);
   journalReverts(

@@ -6,7 +6,8 @@ import { SnapshotError, runGit } from './git-process.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { SNAPSHOT_STORE, snapshotStorePath } from './snapshot-store.js';
-import { readJsonFile } from '@holdfast/core/command';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import { sealText, unsealText } from './state-seal.js';
 
 /** holdfast's own files under `.holdfast/`: written by the gate itself, so never tampering. */
 export const HOLDFAST_OWN_FILES: readonly string[] = ['audit.jsonl', 'sessions', 'cache', '.gitignore', SNAPSHOT_STORE];
@@ -69,7 +70,8 @@ interface KnownBlob {
 /** In the store: what each guarded file's blob was when last read. */
 const KNOWN_BLOBS = 'guarded-blobs.json';
 /** A file changed this recently is read again next time: a second write in the same clock tick may not show in its time stamps. */
-const RACY_MS = 3000;
+export const GUARDED_RACY_MS = 3000;
+const RACY_MS = GUARDED_RACY_MS;
 
 export interface CaptureOptions {
   /**
@@ -116,10 +118,49 @@ function collectGuarded(root: string, start: string, found: Map<string, FoundFil
   }
 }
 
+/** A guarded file as lstat sees it, without reading it: what the cheap between-calls comparison needs. */
+export interface StatedGuardedFile {
+  readonly absolute: string;
+  readonly kind: GuardedFile['kind'];
+  readonly identity: string;
+  /** Its ctime in milliseconds: an identity younger than RACY_MS may not show a second write. */
+  readonly changedMs: number;
+}
+
+/** Every guarded file with its identity (device, inode, size, mode, mtime, ctime), by lstat alone. */
+export function statGuarded(root: string, repo: RepoLocation | null): Map<string, StatedGuardedFile> {
+  const found = new Map<string, FoundFile>();
+  for (const start of guardedRoots(root, repo)) collectGuarded(root, start, found);
+  return found;
+}
+
+/** A guarded file's blob as it is now (a symlink's target), or undefined when it cannot be read. */
+export function currentBlob(file: StatedGuardedFile): string | undefined {
+  try {
+    return blobId(file.kind === 'symlink' ? Buffer.from(readlinkSync(file.absolute)) : readFileSync(file.absolute));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The list is sealed (state-seal.ts): a command that rewrites it to map a guarded file's new identity
+ * to its old blob would otherwise hide the change from the snapshot. A list that does not verify is
+ * no evidence: every guarded file is read.
+ */
 function readKnownBlobs(store: string): Record<string, KnownBlob> {
-  const parsed = readJsonFile(join(store, KNOWN_BLOBS));
+  let text: string;
+  try {
+    text = readFileSync(join(store, KNOWN_BLOBS), 'utf8');
+  } catch {
+    return {};
+  }
+  const body = unsealText(KNOWN_BLOBS_PURPOSE, text);
+  const parsed = body === undefined ? undefined : jsonOrUndefined(body);
   return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, KnownBlob>) : {};
 }
+
+const KNOWN_BLOBS_PURPOSE = 'guarded-blobs';
 
 /** Hashes the guarded files and writes the blobs the store does not have yet (one git call at most). */
 export function captureGuarded(root: string, store: string, repo: RepoLocation | null, options: CaptureOptions = {}): GuardedFiles {
@@ -170,7 +211,7 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
   }
   if (JSON.stringify(nextKnown) !== JSON.stringify(known)) {
     try {
-      writeAtomically(join(store, KNOWN_BLOBS), JSON.stringify(nextKnown));
+      writeAtomically(join(store, KNOWN_BLOBS), sealText(KNOWN_BLOBS_PURPOSE, JSON.stringify(nextKnown)));
     } catch {
       // the list only saves reading; without it every file is read
     }

@@ -247,9 +247,9 @@ describe('the after-the-fact check of a Claude Code Bash call', () => {
     const root = project();
     expect((await hook('claude-code', claude.bash(root, 's', 'git status --short && ls src | head -5'))).out).toBe('');
     const calls = readdirSync(join(root, '.holdfast', 'snapshots.git', 'calls'));
-    expect(calls.map((name) => JSON.parse(readFileSync(join(root, '.holdfast', 'snapshots.git', 'calls', name), 'utf8')) as { readOnly?: boolean })).toEqual([
-      expect.objectContaining({ readOnly: true }),
-    ]);
+    // Each record is sealed: its first line is the seal (state-seal.ts), the rest the record.
+    const record = (name: string) => readFileSync(join(root, '.holdfast', 'snapshots.git', 'calls', name), 'utf8').replace(/^[0-9a-f]{64}\n/, '');
+    expect(calls.map((name) => JSON.parse(record(name)) as { readOnly?: boolean })).toEqual([expect.objectContaining({ readOnly: true })]);
     expect(await hook('claude-code', after(root, 'git status --short && ls src | head -5'))).toEqual({ code: 0, out: '', err: '' });
     expect((await hook('claude-code', claude.bash(root, 's', 'node scripts/gen.js'))).out).toBe('');
     writeFileSync(join(root, 'src', 'generated.test.ts'), 'console.log("made by the script");\n');

@@ -1,9 +1,11 @@
 import { blobText } from './blob-text.js';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
-import { readJsonFile } from '@holdfast/core/command';
-import { writeAtomically } from './atomic-file.js';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import { runGit } from './git-process.js';
+import { readSealedState, sealedStateExists, sessionFilePlace, writeSealedState } from './sealed-state-file.js';
+import type { SealedPlace } from './sealed-state-file.js';
 import type { AuditEntry } from './audit.js';
 import type { BrokenRule } from './guarded-changes.js';
 import type { ChangeCheck } from './check-changes.js';
@@ -12,7 +14,7 @@ import type { OutsideChanges } from './outside-changes.js';
 import { brokenByIndex, changeActions } from './post-check.js';
 import { journalReverts } from './revert-journal.js';
 import type { GateRevert } from './revert-journal.js';
-import { loadSessionState, sessionStatePath } from './session-state.js';
+import { loadSessionState } from './session-state.js';
 import { removeCreated, restoreFromTree, snapshotIndex, snapshotStorePath } from './snapshot-store.js';
 import { nodeCrypto } from './lazy-builtins.js';
 import { ignoredNow } from './hidden-files.js';
@@ -85,32 +87,47 @@ export async function checkOutside(input: OutsideJudgementInput): Promise<Outsid
   return findings;
 }
 
-/** Where a session's files left in place against a rule are listed, beside its state. */
-function flaggedPath(root: string, session: string): string {
-  return sessionStatePath(root, session, '.outside');
+/** Where a session's files left in place against a rule are listed, beside its state, sealed and mirrored. */
+function flaggedPlace(root: string, session: string): SealedPlace {
+  return sessionFilePlace(root, session, '.outside');
 }
 
-/** Whether the session has had a checked call (its list exists, even empty). */
+/** Whether the session has had a checked call (its list exists, even empty, here or in the mirror: deleting it does not undo that). */
 export function sessionWasChecked(root: string, session: string): boolean {
-  return existsSync(flaggedPath(root, session));
+  return sealedStateExists(flaggedPlace(root, session));
 }
 
+/**
+ * The files left in place against a rule. A list no seal verifies and no mirror vouches for fails
+ * closed: it may have dropped any file, so every file that is not as committed (every file, outside a
+ * repository) is judged again at the end of the turn, reported and never put back.
+ */
 export function loadFlagged(root: string, session: string): string[] {
-  const raw = readJsonFile(flaggedPath(root, session));
-  return Array.isArray(raw) ? raw.filter((path): path is string => typeof path === 'string') : [];
+  const read = readSealedState(flaggedPlace(root, session));
+  if (read.kind === 'missing') return [];
+  const raw = read.kind === 'valid' ? jsonOrUndefined(read.body) : undefined;
+  if (Array.isArray(raw)) return raw.filter((path): path is string => typeof path === 'string');
+  return pathsNotAsCommitted(root);
+}
+
+function pathsNotAsCommitted(root: string): string[] {
+  try {
+    const listing = existsSync(join(root, '.git'))
+      ? runGit(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], { cwd: root })
+      : runGit(['ls-files', '-z'], { cwd: root, gitDir: snapshotStorePath(root), workTree: root, indexFile: join(snapshotStorePath(root), 'index') });
+    return [...new Set(listing.toString('utf8').split('\0'))].filter((path) => path !== '');
+  } catch {
+    return [];
+  }
 }
 
 /** Writes the list when it changed (atomically: a torn list would forget the files it names). */
 export function saveFlagged(root: string, session: string, paths: readonly string[]): void {
-  const path = flaggedPath(root, session);
-  const text = `${JSON.stringify([...new Set(paths)].sort())}\n`;
-  try {
-    if (readFileSync(path, 'utf8') === text) return;
-  } catch {
-    // not written yet
-  }
-  mkdirSync(dirname(path), { recursive: true });
-  writeAtomically(path, text);
+  const place = flaggedPlace(root, session);
+  const body = `${JSON.stringify([...new Set(paths)].sort())}\n`;
+  const read = readSealedState(place);
+  if (read.kind === 'valid' && read.putBack === undefined && read.body === body) return;
+  writeSealedState(place, body);
 }
 
 /**

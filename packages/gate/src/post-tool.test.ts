@@ -9,6 +9,7 @@ import { loadRulebook } from '@holdfast/core/rules';
 import { checkChangesLazily, checkChangesWith } from './check-changes.js';
 import type { ChangeCheck } from './check-changes.js';
 import { answerPostToolUse } from './post-tool.js';
+import { loadFlagged } from './outside-check.js';
 import type { PostToolUseOptions } from './post-tool.js';
 import { saveSessionState } from './session-state.js';
 import { beforeShellCall } from './snapshot.js';
@@ -355,7 +356,8 @@ describe('the after-the-fact check of a shell call', () => {
       expect(reason).not.toMatch(/HOLDFAST_GATE|bypass|switch/i);
       expect(existsSync(join(root, 'src', 'late.ts'))).toBe(true);
       expect(audit(root)).toMatchObject([{ decision: 'deny', rule: 'R4', name: 'NOLOG', action: 'changed outside any call: src/late.ts' }]);
-      expect(readFileSync(join(root, '.holdfast', 'sessions', 's1.outside'), 'utf8')).toBe('["src/late.ts"]\n');
+      expect(readFileSync(join(root, '.holdfast', 'sessions', 's1.outside'), 'utf8')).toMatch(/^[0-9a-f]{64}\n\["src\/late\.ts"\]\n$/);
+      expect(loadFlagged(root, 's1')).toEqual(['src/late.ts']);
     });
 
     it("puts back a session's own file that something else rewrote against a rule between its calls", async () => {

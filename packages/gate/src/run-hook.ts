@@ -23,6 +23,7 @@ import { isShellTool } from './post-tool.js';
 import { isOpaqueTool } from './tool-kinds.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from './guarded-baseline.js';
+import { putBackGuardedAtCall } from './guarded-stat-check.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
@@ -141,11 +142,11 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     // commit) cannot change what the post-check compares: it leaves a marker, not a snapshot.
     const readOnly = call.unknownEffects.length === 0 && call.bypasses.length === 0 && actions.every((action) => action.type === 'run');
     // The guarded files a process changed between calls, put back by the snapshot (guarded-baseline.ts).
+    // A call without a snapshot still compares the guarded files, by their identities (guarded-stat-check.ts).
     const snapshot = (): readonly string[] => {
-      if (!shell) return [];
-      if (readOnly) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
-      else return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now).betweenCalls ?? [];
-      return [];
+      if (shell && !readOnly) return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now).betweenCalls ?? [];
+      if (shell) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+      return putBackGuardedAtCall(call!.cwd, options.now(), options.observe === true);
     };
     if (options.observe === true) {
       saveSessionState(call.cwd, call.session, judgement.next);

@@ -1,13 +1,16 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, posix, resolve } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
-import { readJsonFile } from '@holdfast/core/command';
-import { writeAtomically } from './atomic-file.js';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import { runGit } from './git-process.js';
+import { readSealedState, sessionFilePlace, writeSealedState } from './sealed-state-file.js';
+import type { SealedPlace } from './sealed-state-file.js';
 import { blobId, restoreGuarded } from './guarded-files.js';
 import { filesShownUnder, ignoreTextsOf, isIgnoreFile, rulesText, storedAsHidden } from './hidden-files.js';
 import type { Context, IgnoredBefore } from './hidden-files.js';
-import { readBlobs } from './repo-state.js';
-import { sessionStatePath } from './session-state.js';
+import { locateRepo, readBlobs } from './repo-state.js';
+import { HOLDFAST_DIR } from './session-state.js';
+import { snapshotStorePath } from './snapshot-store.js';
 import type { TreeChange } from './snapshot-store.js';
 
 /**
@@ -32,8 +35,8 @@ export interface SessionIgnores {
   readonly files: Readonly<Record<string, string | null>>;
 }
 
-function recordPath(root: string, session: string): string {
-  return sessionStatePath(root, session, '.ignores');
+function recordPlace(root: string, session: string): SealedPlace {
+  return sessionFilePlace(root, session, '.ignores');
 }
 
 function stringOrNullValues(value: unknown): value is Record<string, string | null> {
@@ -42,19 +45,65 @@ function stringOrNullValues(value: unknown): value is Record<string, string | nu
   );
 }
 
-/** The session's record; undefined when it never wrote a `.gitignore` (one failed open) or the record does not read back. */
-export function loadSessionIgnores(root: string, session: string): SessionIgnores | undefined {
-  const raw = readJsonFile(recordPath(root, session));
+function readRecord(body: string): SessionIgnores | undefined {
+  const raw = jsonOrUndefined(body);
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { version, rules, files } = raw as Record<string, unknown>;
   if (version !== 1 || !stringOrNullValues(rules) || !stringOrNullValues(files)) return undefined;
   return { version: 1, rules, files };
 }
 
+/**
+ * The session's record, sealed and mirrored outside the project (sealed-state-file.ts); undefined when
+ * it never wrote a `.gitignore` (one failed open). A record no seal verifies and no mirror vouches for
+ * fails closed (see untrustedRecord): it could have dropped a rule or marked a file as judged.
+ */
+export function loadSessionIgnores(root: string, session: string): SessionIgnores | undefined {
+  const read = readSealedState(recordPlace(root, session));
+  if (read.kind === 'missing') return undefined;
+  return (read.kind === 'valid' ? readRecord(read.body) : undefined) ?? untrustedRecord(root);
+}
+
+/**
+ * What a lost record is rebuilt as: every `.gitignore` of the work tree (as last snapshotted) that is
+ * not as the repository's HEAD has it counts as the session's, with HEAD's text as its text before
+ * (none, outside a repository or where HEAD has none), and no file behind them counts as judged: each
+ * is judged again like a new file, and put back when it breaks a rule (undecided means put back).
+ */
+function untrustedRecord(root: string): SessionIgnores {
+  const store = snapshotStorePath(root);
+  let paths: string[] = [];
+  try {
+    paths = runGit(['ls-files', '-z'], { cwd: root, gitDir: store, workTree: root, indexFile: join(store, 'index') })
+      .toString('utf8')
+      .split('\0')
+      .filter((path) => isIgnoreFile(path) && !path.startsWith(`${HOLDFAST_DIR}/`));
+  } catch {
+    // no store yet: the rules are rebuilt once there is one
+  }
+  const repo = locateRepo(root);
+  let committed = new Map<string, string>();
+  if (repo !== undefined && resolve(repo.top) === resolve(root)) {
+    try {
+      committed = readBlobs(
+        repo,
+        paths.map((path) => `HEAD:${path}`),
+        root,
+      );
+    } catch {
+      // no HEAD yet: none of them is committed
+    }
+  }
+  const rules: Record<string, string | null> = {};
+  for (const path of paths) {
+    const before = committed.get(`HEAD:${path}`) ?? null;
+    if (before === null || before !== readTextOrNull(join(root, path))) rules[path] = before;
+  }
+  return { version: 1, rules, files: {} };
+}
+
 export function saveSessionIgnores(root: string, session: string, record: SessionIgnores): void {
-  const path = recordPath(root, session);
-  mkdirSync(dirname(path), { recursive: true });
-  writeAtomically(path, `${JSON.stringify(record)}\n`);
+  writeSealedState(recordPlace(root, session), `${JSON.stringify(record)}\n`);
 }
 
 function readTextOrNull(path: string): string | null {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 import { writeAtomically } from './atomic-file.js';
@@ -136,6 +136,16 @@ export function sessionMirrorFolder(root: string): string {
   return join(sealHome(), 'projects', projectKey(realOrSelf(root)));
 }
 
+/** The file in a mirror folder naming the project it mirrors, so a sweep can tell the mirror of a project that is gone. */
+export const MIRROR_PROJECT_FILE = 'project';
+
+/** The mirror folder, made on first use (0700) with a note of the project it mirrors. */
+export function ensureSessionMirrorFolder(root: string): string {
+  const folder = sessionMirrorFolder(root);
+  if (mkdirSync(folder, { recursive: true, mode: 0o700 }) !== undefined) writeFileSync(join(folder, MIRROR_PROJECT_FILE), `${realOrSelf(root)}\n`);
+  return folder;
+}
+
 type ReadRecord = { kind: 'missing' } | { kind: 'unreadable' } | { kind: 'forged' } | { kind: 'valid'; state: SessionState; text: string };
 
 function readRecord(path: string, fileName: string): ReadRecord {
@@ -192,8 +202,7 @@ export function saveSessionState(root: string, session: string, state: SessionSt
   mkdirSync(join(root, HOLDFAST_DIR, 'sessions'), { recursive: true });
   writeAtomically(path, text);
   try {
-    const mirror = sessionMirrorFolder(root);
-    mkdirSync(mirror, { recursive: true, mode: 0o700 });
+    const mirror = ensureSessionMirrorFolder(root);
     writeAtomically(join(mirror, fileName), text);
   } catch {
     // without a home to mirror into, the sealed project copy is the record (a replay of it is not seen)

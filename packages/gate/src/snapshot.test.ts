@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unsealText } from './state-seal.js';
 import { describe, expect, it } from 'vitest';
 import { gitVersionSupported, postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
@@ -247,12 +248,12 @@ describe('guarded files between calls', () => {
     const later = () => Date.now() + 60_000;
     const first = captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later });
     const known = join(store, 'guarded-blobs.json');
-    const list = JSON.parse(readFileSync(known, 'utf8')) as Record<string, { identity: string; blob: string }>;
+    const list = JSON.parse(unsealText('guarded-blobs', readFileSync(known, 'utf8')) ?? '') as Record<string, { identity: string; blob: string }>;
     expect(list['.git/hooks/pre-commit']?.blob).toBe(first['.git/hooks/pre-commit']?.blob);
-    // A list a command rewrote: trusted before a call, never by the check after it.
+    // A list a command rewrote (it has no valid seal) is no evidence: every file is read, before a call too.
     const forged = first['.git/config']?.blob as string;
     writeFileSync(known, JSON.stringify({ ...list, '.git/hooks/pre-commit': { ...list['.git/hooks/pre-commit'], blob: forged } }));
-    expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(forged);
+    expect(captureGuarded(root, store, repo, { reuseUnchanged: true, nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(first['.git/hooks/pre-commit']?.blob);
     expect(captureGuarded(root, store, repo, { nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(first['.git/hooks/pre-commit']?.blob);
     // A change of the file changes its identity, so it is read again.
     writeFileSync(hook, '#!/bin/sh\nexit 1\n', { mode: 0o755 });

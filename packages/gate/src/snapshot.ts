@@ -1,17 +1,18 @@
-import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { removeFile, uniqueSuffix, writeAtomically } from './atomic-file.js';
 import { nodeCrypto } from './lazy-builtins.js';
-import { runGit, startGitDetached } from './git-process.js';
+import { SnapshotError, runGit, startGitDetached } from './git-process.js';
 import { putBackGuardedBetweenCalls } from './guarded-baseline.js';
 import { captureGuarded } from './guarded-files.js';
 import type { CaptureOptions, GuardedFiles } from './guarded-files.js';
 import { readRepoState } from './repo-state.js';
 import type { RepoState } from './repo-state.js';
-import { sessionFileName } from './session-state.js';
+import { ensureSessionMirrorFolder, sessionFileName, sessionMirrorFolder } from './session-state.js';
+import { sealText, unsealText } from './state-seal.js';
 import { ensureStore, priorIndexPath, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
 import type { TreePair } from './snapshot-store.js';
-import { readJsonFile } from '@holdfast/core/command';
+import { jsonOrUndefined } from '@holdfast/core/contract';
 
 /** How long a record of a call whose PostToolUse never came (a denied or interrupted call) is kept. */
 const STALE_RECORD_MS = 24 * 60 * 60 * 1000;
@@ -167,8 +168,7 @@ function dropStaleRecords(root: string, newest: string): void {
   } catch {
     return;
   }
-  for (const name of names) {
-    const path = join(folder, name);
+  for (const path of [...names.map((name) => join(folder, name)), ...mirroredCalls(root)]) {
     try {
       if (now - statSync(path).mtimeMs > STALE_RECORD_MS) unlinkSync(path);
     } catch {
@@ -218,10 +218,44 @@ function indexFileName(recordFile: string): string {
   return recordFile.replace(/\.json$/, '.index');
 }
 
+/** What a call's record is sealed for: its own name, so one call's record cannot stand in for another's. */
+function recordPurpose(name: string): string {
+  return `call-record\0${name}`;
+}
+
+/** Beside the session records outside the project: each open call's record and its before-index (see findSnapshotRecord). */
+function mirrorCalls(root: string): string {
+  return join(sessionMirrorFolder(root), 'calls');
+}
+
+function fileDigest(path: string): string | undefined {
+  try {
+    return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sealed (state-seal.ts), with the SHA-256 of its before-index, and mirrored outside the project with a
+ * copy of that index: a command that edits the index to make its own change look like the state
+ * before it, or rewrites or deletes the record, is found and put back at the check after it.
+ */
 function writeRecord(root: string, name: string, record: CallRecord): void {
   mkdirSync(callsFolder(root), { recursive: true });
   const path = join(callsFolder(root), name);
-  writeAtomically(path, `${JSON.stringify(record)}\n`);
+  const index = 'index' in record && record.index !== undefined ? join(snapshotStorePath(root), record.index) : undefined;
+  const digest = index === undefined ? undefined : fileDigest(index);
+  const text = sealText(recordPurpose(name), `${JSON.stringify(digest === undefined ? record : { ...record, indexDigest: digest })}\n`);
+  writeAtomically(path, text);
+  try {
+    ensureSessionMirrorFolder(root);
+    mkdirSync(mirrorCalls(root), { recursive: true, mode: 0o700 });
+    if (index !== undefined) copyFileSync(index, join(mirrorCalls(root), basename(index)));
+    writeAtomically(join(mirrorCalls(root), name), text);
+  } catch {
+    // without a home to mirror into, the sealed record in the store is all there is
+  }
   dropStaleRecords(root, path);
 }
 
@@ -245,21 +279,87 @@ export interface OpenRecord {
   close(): void;
 }
 
-/** The before-snapshot of a call; undefined when there is none (or it does not read back). */
+type ReadCall = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'valid'; record: CallRecord & { indexDigest?: string }; text: string };
+
+function readCall(path: string, name: string): ReadCall {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'invalid' };
+  }
+  const body = unsealText(recordPurpose(name), text);
+  const record = body === undefined ? undefined : readRecord(jsonOrUndefined(body));
+  return record === undefined ? { kind: 'invalid' } : { kind: 'valid', record, text };
+}
+
+/** A record or before-index that no seal, digest or mirror vouches for: the call cannot be checked. */
+function tampered(what: string): SnapshotError {
+  return new SnapshotError(
+    'E_SNAPSHOT_TAMPERED',
+    `GATE TAMPER: ${what} was changed after it was taken, and no copy outside the project vouches for it; holdfast's own state is not the agent's to change`,
+  );
+}
+
+/** The call's before-index as its record sealed it: an edited or deleted one is copied back from the mirror. */
+function verifiedIndex(root: string, record: SnapshotRecord & { indexDigest?: string }): void {
+  if (record.index === undefined || record.indexDigest === undefined) return;
+  const local = join(snapshotStorePath(root), record.index);
+  if (fileDigest(local) === record.indexDigest) return;
+  // The mirror's copy, or the store's own index (the before-index was made as a link to it, and only the next snapshot replaces it).
+  const intact = [join(mirrorCalls(root), basename(local)), join(snapshotStorePath(root), 'index')].find((copy) => fileDigest(copy) === record.indexDigest);
+  if (intact === undefined) throw tampered(`the snapshot taken before this call (${record.index})`);
+  removeFile(local);
+  copyFileSync(intact, local);
+}
+
+/**
+ * The before-snapshot of a call; undefined when there is none. The mirror's record is the authority
+ * (a record in the store that is deleted or differs is put back from it); a record no seal verifies
+ * with no mirror to vouch for it, or a before-index whose digest no copy matches, throws SnapshotError
+ * (the check says the call could not be checked, and why).
+ */
 export function findSnapshotRecord(root: string, session: string, toolUseId: string | undefined): OpenRecord | undefined {
   const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
-  if (name === undefined) return undefined;
+  // A store that is gone took its objects along: there is nothing to compare with (the check says so).
+  if (name === undefined || !existsSync(join(snapshotStorePath(root), 'HEAD'))) return undefined;
   const path = join(callsFolder(root), name);
-  const record = readRecord(readJsonFile(path));
-  if (record === undefined) return undefined;
+  const mirror = readCall(join(mirrorCalls(root), name), name);
+  const local = readCall(path, name);
+  let read: ReadCall = local;
+  if (mirror.kind === 'valid') {
+    read = mirror;
+    if (local.kind !== 'valid' || local.text !== mirror.text) writeAtomically(path, mirror.text);
+  } else if (mirror.kind === 'invalid' || local.kind === 'invalid') throw tampered(`the record of this call's snapshot (${name})`);
+  if (read.kind !== 'valid') return undefined;
+  const record = read.record;
+  if (!('readOnly' in record)) verifiedIndex(root, record);
   return {
     record,
     close: () => {
       removeFile(path);
+      removeMirrored(root, name);
       if (!('readOnly' in record) && record.index !== undefined) {
         removeFile(join(snapshotStorePath(root), record.index));
         removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
+        removeMirrored(root, basename(record.index));
       }
     },
   };
+}
+
+function mirroredCalls(root: string): string[] {
+  try {
+    return readdirSync(mirrorCalls(root)).map((name) => join(mirrorCalls(root), name));
+  } catch {
+    return [];
+  }
+}
+
+function removeMirrored(root: string, name: string): void {
+  try {
+    removeFile(join(mirrorCalls(root), name));
+  } catch {
+    // no mirror
+  }
 }

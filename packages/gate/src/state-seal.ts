@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto, nodeOs } from './lazy-builtins.js';
 
@@ -16,6 +16,23 @@ let cachedHome: string | undefined;
 export function sealHome(): string {
   cachedHome ??= join(nodeOs().userInfo().homedir, '.local', 'state', 'holdfast');
   return cachedHome;
+}
+
+/**
+ * Tests only, in their own process: every mirror in a folder the test made and removes. The key stays
+ * the machine's (linked into the folder), so a hook process the test starts (which uses the real home)
+ * verifies what the test wrote, and the other way round. It is a call, never a variable or a file:
+ * nothing an agent can set reaches it, so it cannot redirect the real hook's key.
+ */
+export function useSealHomeForTests(folder: string | undefined): void {
+  cachedHome = undefined;
+  cachedKey = undefined;
+  if (folder === undefined) return;
+  const key = join(sealHome(), 'seal.key');
+  sealKey();
+  symlinkSync(key, join(folder, 'seal.key'));
+  cachedHome = folder;
+  cachedKey = undefined;
 }
 
 /** The key, made on first use (0600 in a 0700 folder); two hooks making it at once agree on the first one written. */

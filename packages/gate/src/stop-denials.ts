@@ -1,8 +1,6 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { writeAtomically } from './atomic-file.js';
 import type { HookAnswer } from './hook-answer.js';
-import { sessionStatePath } from './session-state.js';
+import { readSealedState, removeSealedState, sessionFilePlace, writeSealedState } from './sealed-state-file.js';
+import type { SealedPlace } from './sealed-state-file.js';
 
 /**
  * How many Stop denials in a row a turn gets before the gate lets it end. A model that cannot fix
@@ -12,13 +10,18 @@ import { sessionStatePath } from './session-state.js';
  */
 export const MAX_STOP_DENIALS = 3;
 
-function readCount(path: string): number {
-  try {
-    const count = Number(readFileSync(path, 'utf8').trim());
-    return Number.isInteger(count) && count > 0 ? count : 0;
-  } catch {
-    return 0;
-  }
+/**
+ * The denials so far, sealed and mirrored outside the project (sealed-state-file.ts): a command that
+ * deletes or rewrites the count gets it back from the mirror. A count no seal verifies fails closed
+ * as the bound reached (the turn ends now, with the reason): an unknown count must never become an
+ * endless loop, and ending the turn lets nothing through (the commit still refuses it).
+ */
+function readCount(place: SealedPlace): number {
+  const read = readSealedState(place);
+  if (read.kind === 'missing') return 0;
+  if (read.kind === 'invalid') return MAX_STOP_DENIALS - 1;
+  const count = Number(read.body.trim());
+  return Number.isInteger(count) && count > 0 ? Math.min(count, MAX_STOP_DENIALS - 1) : MAX_STOP_DENIALS - 1;
 }
 
 /** The Stop answer that ends the turn, in both agents' protocol: `continue: false` with the reason for the person. */
@@ -42,17 +45,16 @@ function isContinue(answer: HookAnswer): boolean {
  * turn naming what is unresolved; an answer that lets the turn end starts the count again.
  */
 export function boundStopDenials(root: string, session: string, answer: HookAnswer, reason: () => string): HookAnswer {
-  const path = sessionStatePath(root, session, '.stops');
+  const place = sessionFilePlace(root, session, '.stops');
   if (!isContinue(answer)) {
-    rmSync(path, { force: true });
+    removeSealedState(place);
     return answer;
   }
-  const denials = readCount(path) + 1;
+  const denials = readCount(place) + 1;
   if (denials >= MAX_STOP_DENIALS) {
-    rmSync(path, { force: true });
+    removeSealedState(place);
     return endTurnAnswer(reason(), denials);
   }
-  mkdirSync(dirname(path), { recursive: true });
-  writeAtomically(path, String(denials));
+  writeSealedState(place, String(denials));
   return answer;
 }

@@ -105,4 +105,25 @@ describe('judgeFinalState', () => {
     ]);
     expect(landed[1]?.detail).toContain('not made through a call holdfast saw');
   });
+
+  it('decodes landed files by their byte-order mark, as the gate does: a UTF-16 console.log landed, in the tree and in a commit', async () => {
+    const { root, base } = await baseRepo();
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    writeFileSync(join(root, 'src/features/orders.ts'), utf16('export const orders = [];\nconsole.log(orders);\n'));
+    const committed = await commitAll(root, 'utf-16');
+    const landed = await judgeFinalState(root, base, defaultRulebook);
+    expect(landed.map((violation) => [violation.rule, violation.path, violation.commit])).toEqual([['R4', 'src/features/orders.ts', committed]]);
+  });
+
+  it('undecodable text is a violation of every content rule that reaches it; an image no such rule reaches is not', async () => {
+    const { root, base } = await baseRepo();
+    writeFileSync(join(root, 'src/features/orders.ts'), Buffer.from([0x65, 0x78, 0xff, 0xfe, 0xfd, 0x0a, 0xc3]));
+    mkdirSync(join(root, 'src/assets'));
+    writeFileSync(join(root, 'src/assets/logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0xfe]));
+    const landed = await judgeFinalState(root, base, defaultRulebook);
+    const onOrders = landed.filter((violation) => violation.path === 'src/features/orders.ts');
+    expect(onOrders.map((violation) => violation.rule).sort()).toEqual(['R4', 'R5']);
+    expect(onOrders[0]?.detail).toContain('not valid UTF-8');
+    expect(landed.filter((violation) => violation.path === 'src/assets/logo.png')).toEqual([]);
+  });
 });

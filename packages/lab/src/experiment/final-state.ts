@@ -1,8 +1,10 @@
-import { lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, CheckKind, CheckResult, LandedViolation, Rulebook } from '@holdfast/core/contract';
-import { checkActions } from '@holdfast/core/rules';
+import { checkActions, undecodableResults } from '@holdfast/core/rules';
+import { readCommitText, readWorkTreeText } from './landed-text.js';
+import type { LandedText } from './landed-text.js';
 import { nulList, readNameStatus, repoGit } from './session/repo-git.js';
 import type { NameStatus, RepoLocation } from './session/repo-git.js';
 
@@ -22,9 +24,6 @@ export interface FinalStateOptions {
   readonly timeline?: readonly TimelineStep[];
 }
 
-/** Files larger than this are judged on their first bytes: the checks look for lines, not whole binaries. */
-const MAX_JUDGED_BYTES = 2 * 1024 * 1024;
-
 function withoutKinds(rulebook: Rulebook, kinds: readonly CheckKind[]): Rulebook {
   return { ...rulebook, rules: rulebook.rules.filter((rule) => !kinds.includes(rule.check.kind)) };
 }
@@ -33,26 +32,31 @@ function onlyKind(rulebook: Rulebook, kind: CheckKind): Rulebook {
   return { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind === kind) };
 }
 
-/** A file in the work tree as the checks should read it: a symlink is its target's name, never followed. */
-function readWorkTreeFile(workTree: string, path: string): string {
-  const absolute = join(workTree, path);
-  try {
-    const stats = lstatSync(absolute);
-    if (stats.isSymbolicLink()) return readlinkSync(absolute);
-    if (!stats.isFile()) return '';
-    const buffer = readFileSync(absolute);
-    return buffer.subarray(0, MAX_JUDGED_BYTES).toString('utf8');
-  } catch {
-    return '';
-  }
+/** The changes as actions, and the paths whose bytes did not decode (every content rule reaching one refuses it). */
+async function toActions(
+  changes: readonly NameStatus[],
+  content: (path: string) => Promise<LandedText> | LandedText,
+): Promise<{ actions: Action[]; undecodable: Map<string, string> }> {
+  const undecodable = new Map<string, string>();
+  const actions = await Promise.all(
+    changes.map(async (change): Promise<Action> => {
+      if (change.status === 'D') return { type: 'delete', path: change.path };
+      const read = await content(change.path);
+      if (read.undecodable !== undefined) undecodable.set(change.path, read.undecodable);
+      return { type: 'write', path: change.path, content: read.text };
+    }),
+  );
+  return { actions, undecodable };
 }
 
-function toActions(changes: readonly NameStatus[], content: (path: string) => Promise<string> | string): Promise<Action[]> {
-  return Promise.all(
-    changes.map(async (change): Promise<Action> =>
-      change.status === 'D' ? { type: 'delete', path: change.path } : { type: 'write', path: change.path, content: await content(change.path) },
-    ),
-  );
+/** The rulebook's results over actions read from disk, undecodable files refused as the gate refuses them. */
+async function judgeLanded(
+  read: { actions: Action[]; undecodable: Map<string, string> },
+  existing: readonly string[],
+  rulebook: Rulebook,
+): Promise<CheckResult[]> {
+  const results = await checkActions(read.actions, existing, rulebook);
+  return [...results, ...undecodableResults(rulebook, read.actions, read.undecodable)].sort((left, right) => left.actionIndex - right.actionIndex);
 }
 
 function landedFrom(results: readonly CheckResult[], actions: readonly Action[], commit: string | undefined): LandedViolation[] {
@@ -79,10 +83,8 @@ async function judgeCommits(repo: RepoLocation, commits: readonly string[], rule
   for (const commit of commits) {
     const changes = readNameStatus(await repoGit(repo, ['diff-tree', '-r', '--root', '--no-commit-id', '--no-renames', '--name-status', '-z', commit]));
     const existing = nulList(await repoGit(repo, ['ls-tree', '-r', '--name-only', '-z', `${commit}^`]).catch(() => ''));
-    const actions = await toActions(changes, async (path) =>
-      (await repoGit(repo, ['cat-file', 'blob', `${commit}:${path}`]).catch(() => '')).slice(0, MAX_JUDGED_BYTES),
-    );
-    landed.push(...landedFrom(await checkActions(actions, existing, perCommit), actions, commit));
+    const read = await toActions(changes, (path) => readCommitText(repo, commit, path));
+    landed.push(...landedFrom(await judgeLanded(read, existing, perCommit), read.actions, commit));
   }
   return landed;
 }
@@ -99,8 +101,8 @@ async function checkWorkTree(repo: RepoLocation, baseCommit: string, rulebook: R
     await repoGit(repo, ['add', '--all'], env);
     const changes = readNameStatus(await repoGit(repo, ['diff', '--cached', '--no-renames', '--name-status', '-z', baseCommit], env));
     const existing = nulList(await repoGit(repo, ['ls-tree', '-r', '--name-only', '-z', baseCommit]));
-    const actions = await toActions(changes, (path) => readWorkTreeFile(repo.workTree, path));
-    return landedFrom(await checkActions(actions, existing, whole), actions, undefined);
+    const read = await toActions(changes, (path) => readWorkTreeText(repo.workTree, path));
+    return landedFrom(await judgeLanded(read, existing, whole), read.actions, undefined);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

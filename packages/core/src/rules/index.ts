@@ -29,3 +29,4 @@ export { readText } from './read-text.js';
 export { undecodableResults } from './undecodable-files.js';
 export { decodeText, NOT_UTF8_REASON } from './read-text.js';
 export type { DecodedText, TextEncodingName } from './read-text.js';
+export { mayBeRequiredRun } from './commands/may-be-required.js';

@@ -10,7 +10,7 @@ const root = new URL('..', import.meta.url);
 // The modules of a decision: holdfast's gate and rules (glob matching included), not the schemas,
 // the YAML/zod rulebook parser or the git pre-commit path, which load on their own when needed.
 const DECIDE =
-  /[\\/]gate[\\/]src[\\/]|[\\/]core[\\/](src|dist)[\\/](rules|command|reply|shell)[\\/]|[\\/]core[\\/](src|dist)[\\/]contract[\\/](errors|package-version)\.|[\\/]node_modules[\\/](picomatch|unbash)[\\/]/;
+  /[\\/]gate[\\/]src[\\/]|[\\/]core[\\/](src|dist)[\\/](rules|command|reply|shell)[\\/]|[\\/]core[\\/](src|dist)[\\/]contract[\\/](errors|package-version)\.|[\\/]node_modules[\\/]unbash[\\/]/;
 const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
 await rm(new URL('dist/hook/', root), { recursive: true, force: true });
 await build({
@@ -19,10 +19,10 @@ await build({
   // The entry exports main() and runHookProcess (for the cache warm-up): let its chunk hold the whole
   // decision group instead of a facade that loads it from a second file.
   preserveEntrySignatures: 'allow-extension',
-  // npm packages load from node_modules as usual, except picomatch (every decision matches globs):
-  // a bundled CommonJS package needs a require shim whose set-up every hook process would pay for.
+  // npm packages load from node_modules as usual, except unbash (every shell call parses); picomatch
+  // is loaded only when a glob is not in the rulebook cache (core's glob.ts requires it on first use).
   // The workspace's own packages (@holdfast/core) are bundled too.
-  external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^(picomatch|unbash|@holdfast\/)/.test(id) && !id.startsWith('/'),
+  external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^(unbash|@holdfast\/)/.test(id) && !id.startsWith('/'),
   logLevel: 'warn',
   output: {
     dir: new URL('dist/hook/', root).pathname,

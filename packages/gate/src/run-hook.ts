@@ -36,6 +36,8 @@ import type { ShellOutcome } from './shell-outcome.js';
 import { boundStopDenials, endTurnAnswer } from './stop-denials.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 import type { Rulebook } from '@holdfast/core/contract';
+import { mayBeRequiredRun } from '@holdfast/core/rules';
+import type { RulesEngine } from './rules-engine.js';
 import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
 
@@ -369,9 +371,15 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
   const cwd = typeof event.raw.cwd === 'string' ? event.raw.cwd : '';
   const root = projectDirectory(agent, cwd, options.env);
   const file = rulebookFileOf(options, root);
+  let loaded: Promise<{ rulebook: Rulebook; engine: RulesEngine }> | undefined;
+  const rulebookOnce = () =>
+    (loaded ??= (async () => {
+      const engine = await options.loadEngine();
+      return { rulebook: await loadRulebookCached(root, file, engine), engine };
+    })());
   const loadJudges = async () => {
-    const engine = await options.loadEngine();
-    return checksOf({ rulebook: await loadRulebookCached(root, file, engine), checkActions: engine.checkActions });
+    const { rulebook, engine } = await rulebookOnce();
+    return checksOf({ rulebook, checkActions: engine.checkActions });
   };
   let judges: Promise<{ workTree: ChangeCheck; commit: ChangeCheck }> | undefined;
   const judge: ChangeCheck = async (changes) => {
@@ -383,10 +391,11 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
     typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name) ? event.raw.session_id : undefined;
   let checked = false;
   let recorded: Promise<void> | undefined;
-  const rulebook = async () => loadRulebookCached(root, file, await options.loadEngine());
+  const rulebook = async () => (await rulebookOnce()).rulebook;
   const record = (treeFound: (() => string) | undefined, unboundWhy?: string) =>
     recordShellOutcome(root, shellSession as string, event, shellOutcome(agent, event), treeFound, unboundWhy, options.confirmRun, rulebook);
   try {
+    const bind = shellSession === undefined ? false : await runsNeedTheirTree(root, shellSession, event, rulebook);
     const answer = await answerPostToolUse(agent, input, {
       env: options.env,
       now: options.now,
@@ -400,7 +409,7 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
       },
       onChecked: (_at, _session, treeFound) => {
         checked = true;
-        if (shellSession !== undefined) recorded = record(treeFound);
+        if (shellSession !== undefined) recorded = bind ? record(treeFound) : record(undefined, NOT_REQUIRED);
       },
     });
     if (shellSession !== undefined && !checked) recorded = record(undefined, 'the gate could not check what its call changed');
@@ -408,6 +417,34 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
     return answer;
   } catch (error) {
     return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
+  }
+}
+
+/** Why a passing run that no rule can count is not bound to a tree (it would cost two git processes for nothing). */
+const NOT_REQUIRED = 'no rule of the rulebook counted it when it ran (no order or requires rule names it)';
+
+/** The command text of a shell call's event (Codex may send the argv form, `["bash", "-lc", "npm test"]`). */
+function shellCommandOf(event: HookEvent): string | undefined {
+  const input = event.raw.tool_input;
+  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  return Array.isArray(given) && given.every((word) => typeof word === 'string') ? given.join(' ') : typeof given === 'string' ? given : undefined;
+}
+
+/**
+ * Whether the hook after a shell call must bind the call's runs to the tree they ran on: only when one
+ * of them may count for a rule about what passes before a commit (mayBeRequiredRun, no RE2 loaded).
+ * A rulebook that cannot be read binds them, as before.
+ */
+async function runsNeedTheirTree(root: string, session: string, event: HookEvent, rulebook: () => Promise<Rulebook>): Promise<boolean> {
+  const command = shellCommandOf(event);
+  if (command === undefined) return false;
+  const open = loadSessionState(root, session).state.runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
+  if (open.length === 0) return false;
+  try {
+    const book = await rulebook();
+    return open.some((run) => mayBeRequiredRun(book, run.cmd));
+  } catch {
+    return true;
   }
 }
 
@@ -426,11 +463,8 @@ async function recordShellOutcome(
   confirmRun: ConfirmRun | undefined,
   rulebook: () => Promise<Rulebook>,
 ): Promise<void> {
-  const input = event.raw.tool_input;
-  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
-  // Codex may send the argv form (`["bash", "-lc", "npm test"]`): its words hold the commands.
-  const command = Array.isArray(given) && given.every((word) => typeof word === 'string') ? given.join(' ') : given;
-  if (typeof command !== 'string') return;
+  const command = shellCommandOf(event);
+  if (command === undefined) return;
   const { state } = loadSessionState(root, session);
   const binding = state.runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
   if (binding.length === 0) return;

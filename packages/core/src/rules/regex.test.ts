@@ -70,4 +70,15 @@ describe('lazyPatterns and firstMatch', () => {
     expect(pattern?.test('con\u017fole.log')).toBe(true);
     expect(pattern?.test('console.error')).toBe(false);
   });
+
+  it('says without RE2 when a text surely does not match (mayMatch), and never says so of a match', () => {
+    const [pattern] = lazyPatterns(['^\\s*npm\\s+test(?:\\s.*)?$'], '');
+    expect(pattern?.mayMatch?.('git status --short')).toBe(false);
+    expect(pattern?.mayMatch?.('npm test')).toBe(true);
+    expect(pattern?.mayMatch?.('echo npm; echo test')).toBe(true);
+    expect(pattern?.test('npm test -- --run a')).toBe(true);
+    expect(pattern?.mayMatch?.('npm test -- --run a')).toBe(true);
+    expect(pattern?.test('echo npm test')).toBe(false);
+    expect(pattern?.mayMatch?.('echo npm test')).toBe(false);
+  });
 });

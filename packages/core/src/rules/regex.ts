@@ -13,6 +13,11 @@ export interface Pattern {
   test(text: string): boolean;
   /** The leftmost match: its UTF-16 offset (as String.prototype.indexOf counts) and its text. */
   find(text: string): { index: number; text: string } | undefined;
+  /**
+   * False when the text surely does not match, known without RE2: it lacks literal text every match
+   * holds, or an earlier process found it does not match. True is not an answer (ask `test`).
+   */
+  mayMatch?(text: string): boolean;
 }
 
 export type CompiledPattern = { ok: true; pattern: Pattern } | { ok: false; reason: string; instead: string };
@@ -139,6 +144,7 @@ function pattern(source: string, flags: string, compiled?: RE2JS): Pattern {
       learnedAnswers = true;
       return answer;
     },
+    mayMatch: (text) => mayMatch(text) && (text.length > MAX_ANSWER_TEXT || knownAnswer(answerKey(source, flags, text)) !== false),
     find: (text) => {
       if (!mayMatch(text)) return undefined;
       const matcher = ready().matcher(text);

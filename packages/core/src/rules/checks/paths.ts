@@ -1,6 +1,5 @@
-import picomatch from 'picomatch';
 import type { PathsCheck } from '../../contract/index.js';
-import { compileGlobs, GLOB_OPTIONS } from '../glob.js';
+import { compileGlobs, GLOB_OPTIONS, picomatchLib } from '../glob.js';
 import type { PathMatcher } from '../glob.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
@@ -39,6 +38,7 @@ export const pathsCheck: CheckHandler<PathsCheck> = {
 
 /** Globs matched ignoring case; a denied folder glob (`migrations/**`) also denies the folder path itself. */
 function caseless(globs: readonly string[]): PathMatcher {
+  const picomatch = picomatchLib();
   const matchers = globs.map((glob) => picomatch(glob, { ...GLOB_OPTIONS, nocase: true }));
   const bases = globs.flatMap((glob) => {
     const scan = picomatch.scan(glob);

@@ -1,6 +1,5 @@
-import picomatch from 'picomatch';
 import type { CheckResult, SiblingTestCheck } from '../../contract/index.js';
-import { compileGlobs, escapeGlob, GLOB_OPTIONS } from '../glob.js';
+import { compileGlobs, escapeGlob, GLOB_OPTIONS, picomatchLib } from '../glob.js';
 import type { CheckHandler } from './check-handler.js';
 import { result } from './check-handler.js';
 
@@ -61,7 +60,7 @@ function findTest(candidates: readonly string[], written: readonly string[], wri
       if (literal !== module && writtenSet.has(literal)) return literal;
       continue;
     }
-    const matches = picomatch(candidate, GLOB_OPTIONS);
+    const matches = picomatchLib()(candidate, GLOB_OPTIONS);
     const test = written.find((other) => other !== module && matches(other));
     if (test !== undefined) return test;
   }

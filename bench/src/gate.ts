@@ -93,7 +93,13 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: name, tool_name: tool, tool_input: input, tool_use_id: `toolu_bench_${call}` });
   const hook = [hookEntryPath(), 'claude-code', '--deadline-ms', String(deadlineMs(HOOK_TIMEOUT_SECONDS))];
   const bash = (command: string) => ({ tool: 'Bash', input: { command } });
-  const cases: { label: string; tool: string; input: Record<string, string>; first?: () => Record<string, string> }[] = [
+  const cases: {
+    label: string;
+    tool: string;
+    input: Record<string, string>;
+    first?: () => Record<string, string>;
+    fresh?: () => Record<string, string>;
+  }[] = [
     {
       label: 'Write',
       tool: 'Write',
@@ -101,11 +107,17 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     },
     { label: 'Bash, read-only', ...bash('git status --short && ls src') },
     { label: 'Bash, test run (snapshot)', ...bash('npm test -- --run src/orders.test.ts') },
+    // A test command no call has matched before: its after-call check answers the order rule's pattern (RE2 loads there, not at the commit).
+    {
+      label: 'Bash, a new test command (snapshot; RE2 after the call)',
+      ...bash('npm test'),
+      fresh: () => ({ command: `npm test -- --run src/fresh-${call}.test.ts` }),
+    },
     // The test command ran in every earlier round: its answer from the order rule's pattern is known (no RE2).
     { label: 'Bash, commit (snapshot)', ...bash('git add -A && git commit -qm orders') },
-    // A test command no call has matched before runs first (untimed): the commit matches it with the order rule's pattern.
+    // A test command no call has matched before runs first (untimed): its after-call check answered the order rule's pattern.
     {
-      label: 'Bash, commit after a new test command (snapshot + RE2)',
+      label: 'Bash, commit after a new test command (snapshot)',
       ...bash('git add -A && git commit -qm orders'),
       first: () => ({ command: `npm test -- --run src/orders-${call}.test.ts` }),
     },
@@ -121,9 +133,10 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
   // compared, ignore rules listed, changes judged), which the agent also waits for. Both are timed.
   const decide = (index: number): { before: Sample; after?: Sample } => {
     const entry = cases[index] as (typeof cases)[number];
-    const { tool, input } = entry;
+    const { tool } = entry;
     untimedFirst(entry);
     call += 1;
+    const input = entry.fresh?.() ?? entry.input;
     const before = run(hook, event('PreToolUse', tool, input));
     return tool === 'Bash' ? { before, after: run(hook, event('PostToolUse', tool, input)) } : { before };
   };

@@ -22,6 +22,7 @@ import { postCheckAvailable } from './git-process.js';
 import { isShellTool } from './post-tool.js';
 import { isOpaqueTool } from './tool-kinds.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from './snapshot.js';
+import type { AddedIndex } from './snapshot-store.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from './guarded-baseline.js';
 import { putBackGuardedAtCall } from './guarded-stat-check.js';
 import { answerPostToolUse } from './post-tool.js';
@@ -36,7 +37,7 @@ import type { ShellOutcome } from './shell-outcome.js';
 import { boundStopDenials, endTurnAnswer } from './stop-denials.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 import type { Rulebook } from '@holdfast/core/contract';
-import { mayBeRequiredRun } from '@holdfast/core/rules';
+import { answerOrderPatterns, mayBeRequiredRun } from '@holdfast/core/rules';
 import type { RulesEngine } from './rules-engine.js';
 import { readTextFromDisk } from './tool-call.js';
 import type { ReadText, ToolCall } from './tool-call.js';
@@ -105,6 +106,8 @@ export async function answerAgentHook(agent: AgentHook, input: string, options: 
 async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
   const readText = options.readText ?? readTextFromDisk;
   let call: ToolCall | undefined;
+  // The work tree a commit's decision added to an index, handed to this call's snapshot (one `git add` fewer).
+  let added: AddedIndex | undefined;
   try {
     call = readToolCall(agent, event, options.env, readText);
     if (call.actions.length === 0 && call.bypasses.length === 0 && call.unknownEffects.length === 0) return ALLOW;
@@ -123,7 +126,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
         state: loaded.state,
         project: projectOnDisk(project.realRoot),
         gateFindings: tamperFindings(actions, project, places),
-        committedTree: () => workTreeIdentity(call!.cwd),
+        committedTree: () => workTreeIdentity(call!.cwd, (kept) => (added = kept)),
       },
     );
     const notesText = [describePathNotes(notes), loaded.warning === undefined ? '' : `(${loaded.warning})`].filter((note) => note !== '');
@@ -146,7 +149,7 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     // The guarded files a process changed between calls, put back by the snapshot (guarded-baseline.ts).
     // A call without a snapshot still compares the guarded files, by their identities (guarded-stat-check.ts).
     const snapshot = (): readonly string[] => {
-      if (shell && !readOnly) return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now).betweenCalls ?? [];
+      if (shell && !readOnly) return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now, added).betweenCalls ?? [];
       if (shell) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
       return putBackGuardedAtCall(call!.cwd, options.now(), options.observe === true);
     };
@@ -206,6 +209,8 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
       }
     }
     return options.observe === true ? ALLOW : denyAnswer(agent, reason);
+  } finally {
+    added?.drop();
   }
 }
 
@@ -433,7 +438,8 @@ function shellCommandOf(event: HookEvent): string | undefined {
 /**
  * Whether the hook after a shell call must bind the call's runs to the tree they ran on: only when one
  * of them may count for a rule about what passes before a commit (mayBeRequiredRun, no RE2 loaded).
- * A rulebook that cannot be read binds them, as before.
+ * Then the order rules' patterns are answered for them here (answerOrderPatterns), so the commit does
+ * not load RE2. A rulebook that cannot be read binds them, as before.
  */
 async function runsNeedTheirTree(root: string, session: string, event: HookEvent, rulebook: () => Promise<Rulebook>): Promise<boolean> {
   const command = shellCommandOf(event);
@@ -442,7 +448,13 @@ async function runsNeedTheirTree(root: string, session: string, event: HookEvent
   if (open.length === 0) return false;
   try {
     const book = await rulebook();
-    return open.some((run) => mayBeRequiredRun(book, run.cmd));
+    const bind = open.some((run) => mayBeRequiredRun(book, run.cmd));
+    if (bind)
+      answerOrderPatterns(
+        book,
+        open.map((run) => run.cmd),
+      );
+    return bind;
   } catch {
     return true;
   }

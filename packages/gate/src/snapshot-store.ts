@@ -209,13 +209,14 @@ export function indexTree(root: string, store: string, indexFile: string): strin
 }
 
 /**
- * The before side of a shell call, with one git process: the work tree is added to an index kept at
+ * The before side of a shell call, with one git process (none when `added` hands over an index the
+ * same decision already added the work tree to): the work tree is added to an index kept at
  * `keepAt` (inside the store), and no tree is written yet. The after side (workTreeSince) writes trees
  * only when something changed.
  */
-export function snapshotIndex(root: string, store: string, keepAt: string): void {
+export function snapshotIndex(root: string, store: string, keepAt: string, added?: AddedIndex): void {
   keepPriorIndex(store, keepAt);
-  const working = addWorkTreeOrRehash(root, store, join(store, 'index'));
+  const working = added?.take() ?? addWorkTreeOrRehash(root, store, join(store, 'index'));
   try {
     removeFile(keepAt);
     try {
@@ -362,16 +363,46 @@ export function hookSettings(root: string, blob: string): string[] {
 }
 
 /**
- * The work tree's tree now, added to a copy of the store's index that is dropped afterwards: the
- * store's own index (the work tree as the last checked call left it) stays as it was, so changes
- * made between calls are still found by the next call's check.
+ * An index a decision added the work tree to (workTreeTreeAside), handed to the snapshot of the
+ * same call so the work tree is not added twice: `take` gives the file once (the snapshot then owns
+ * it), `drop` removes it when no snapshot took it. It lives as long as one decision, never longer:
+ * a long-lived broker must not give a later call an index of an earlier moment.
  */
-export function workTreeTreeAside(root: string): string {
+export interface AddedIndex {
+  take(): string | undefined;
+  drop(): void;
+}
+
+/**
+ * The work tree's tree now, added to a copy of the store's index: the store's own index (the work
+ * tree as the last checked call left it) stays as it was, so changes made between calls are still
+ * found by the next call's check. The added copy is dropped, or handed over through `keep`.
+ */
+export function workTreeTreeAside(root: string, keep?: (added: AddedIndex) => void): string {
   const store = snapshotStorePath(root);
   const working = addWorkTreeOrRehash(root, store, join(store, 'index'));
+  let tree: string;
   try {
-    return writeTree(root, store, working);
-  } finally {
+    tree = writeTree(root, store, working);
+  } catch (error) {
     removeFile(working);
+    throw error;
   }
+  if (keep === undefined) {
+    removeFile(working);
+    return tree;
+  }
+  let held: string | undefined = working;
+  keep({
+    take: () => {
+      const file = held;
+      held = undefined;
+      return file;
+    },
+    drop: () => {
+      if (held !== undefined) removeFile(held);
+      held = undefined;
+    },
+  });
+  return tree;
 }

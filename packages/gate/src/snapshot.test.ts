@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { gitVersionSupported, postCheckAvailable } from './git-process.js';
 import { readRepoState } from './repo-state.js';
 import { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, pruneStore, takeSnapshot, takeSnapshotAfter } from './snapshot.js';
-import { ensureStore, snapshotStorePath, treeChanges } from './snapshot-store.js';
+import { ensureStore, snapshotStorePath, treeChanges, workTreeTreeAside } from './snapshot-store.js';
+import type { AddedIndex } from './snapshot-store.js';
 import { captureGuarded } from './guarded-files.js';
 import type { GuardedFile } from './guarded-files.js';
 
@@ -285,5 +286,42 @@ describe('guarded files between calls', () => {
     // The store's shared list plays no part in it.
     writeFileSync(join(store, 'guarded-blobs.json'), '{}');
     expect(captureGuarded(root, store, repo, { unchangedSince: {}, nowMs: later })['.git/hooks/pre-commit']?.blob).toBe(after['.git/hooks/pre-commit']?.blob);
+  });
+});
+
+describe('the index a commit decision added, handed to the call’s snapshot', () => {
+  /** Files of the store's top folder that are not git's own: a leftover added index would be one. */
+  const strays = (root: string) => readdirSync(snapshotStorePath(root)).filter((name) => name.startsWith('index') && name !== 'index');
+
+  it('becomes the call’s before-index as an added index of its own would, and the store keeps no copy', () => {
+    const root = repository(3);
+    ensureStore(root, readRepoState(root));
+    beforeShellCall(root, 's', 'toolu_first');
+    writeFileSync(join(root, 'src', 'f1.ts'), 'export const v = "changed";\n');
+    let added: AddedIndex | undefined;
+    const tree = workTreeTreeAside(root, (kept) => (added = kept));
+    expect(strays(root)).toHaveLength(1);
+    const handed = beforeShellCall(root, 's', 'toolu_handed', () => new Date(), added);
+    added?.drop();
+    expect(strays(root)).toEqual([]);
+    const own = beforeShellCall(root, 's', 'toolu_own');
+    const store = snapshotStorePath(root);
+    const treeOf = (index: string) =>
+      execFileSync('git', ['write-tree'], { cwd: root, env: { ...process.env, GIT_DIR: store, GIT_WORK_TREE: root, GIT_INDEX_FILE: join(store, index) } })
+        .toString()
+        .trim();
+    expect(treeOf(handed.index as string)).toBe(tree);
+    expect(treeOf(own.index as string)).toBe(tree);
+  });
+
+  it('is removed when no snapshot took it (a refused commit)', () => {
+    const root = repository(1);
+    ensureStore(root, readRepoState(root));
+    let added: AddedIndex | undefined;
+    workTreeTreeAside(root, (kept) => (added = kept));
+    expect(strays(root)).toHaveLength(1);
+    added?.drop();
+    expect(strays(root)).toEqual([]);
+    expect(added?.take()).toBeUndefined();
   });
 });

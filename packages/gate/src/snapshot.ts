@@ -11,7 +11,7 @@ import type { RepoState } from './repo-state.js';
 import { ensureSessionMirrorFolder, sessionFileName, sessionMirrorFolder } from './session-state.js';
 import { sealText, unsealText } from './state-seal.js';
 import { ensureStore, priorIndexPath, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
-import type { TreePair } from './snapshot-store.js';
+import type { AddedIndex, TreePair } from './snapshot-store.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 
 /** How long a record of a call whose PostToolUse never came (a denied or interrupted call) is kept. */
@@ -34,6 +34,8 @@ export interface Snapshot {
 interface SnapshotOptions extends Pick<CaptureOptions, 'reuseUnchanged'> {
   /** Keep the work tree as an index file at this path in the store instead of writing its tree. */
   readonly keepIndexAs?: string;
+  /** The work tree already added to an index by this call's decision (see workTreeTreeAside). */
+  readonly added?: AddedIndex;
 }
 
 /** Snapshots the project: work tree, guarded files and the repository's refs (see CaptureOptions for reuseUnchanged). */
@@ -43,7 +45,7 @@ export function takeSnapshot(root: string, options: SnapshotOptions = {}): Snaps
   const store = ensureStore(absoluteRoot, repo);
   const guarded = captureGuarded(absoluteRoot, store, repo, options);
   if (options.keepIndexAs === undefined) return { tree: snapshotTree(absoluteRoot, store), guarded, repo };
-  snapshotIndex(absoluteRoot, store, join(store, options.keepIndexAs));
+  snapshotIndex(absoluteRoot, store, join(store, options.keepIndexAs), options.added);
   return { index: options.keepIndexAs, guarded, repo };
 }
 
@@ -184,9 +186,15 @@ function dropStaleRecords(root: string, newest: string): void {
  * none). Guarded files changed since the last check are put back first (see guarded-baseline.ts).
  * Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
  */
-export function beforeShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): SnapshotRecord {
+export function beforeShellCall(
+  root: string,
+  session: string,
+  toolUseId: string | undefined,
+  now: () => Date = () => new Date(),
+  added?: AddedIndex,
+): SnapshotRecord {
   const name = recordFileName(session, toolUseId);
-  const taken = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}` });
+  const taken = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}`, ...(added === undefined ? {} : { added }) });
   const at = now();
   const between = putBackGuardedBetweenCalls(resolve(root), taken.guarded, taken.repo, at);
   const snapshot = { ...taken, guarded: between.guarded, ...(between.restored.length > 0 ? { betweenCalls: between.restored } : {}) };

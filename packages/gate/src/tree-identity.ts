@@ -3,6 +3,7 @@ import { nodeCrypto } from './lazy-builtins.js';
 import { runGit } from './git-process.js';
 import { readRepoState } from './repo-state.js';
 import { ensureStore, indexTree, snapshotStorePath, workTreeTreeAside } from './snapshot-store.js';
+import type { AddedIndex } from './snapshot-store.js';
 
 /**
  * Top-level entries a tree's identity leaves out: holdfast's own state, the agents' settings folders
@@ -43,12 +44,13 @@ export function storeTreeIdentity(root: string, tree: string): string {
 /**
  * The work tree's identity now, as `git add -A` would stage it (.gitignore honoured): what a
  * commit of everything would hold. Two git processes (add into a copy of the store's index, which
- * rehashes only files changed since the last snapshot, then write-tree) plus the listing.
+ * rehashes only files changed since the last snapshot, then write-tree) plus the listing; `keep`
+ * receives the added index for the call's own snapshot.
  */
-export function workTreeIdentity(root: string): string {
+export function workTreeIdentity(root: string, keep?: (added: AddedIndex) => void): string {
   const absoluteRoot = resolve(root);
   ensureStore(absoluteRoot, readRepoState(absoluteRoot));
-  return storeTreeIdentity(absoluteRoot, workTreeTreeAside(absoluteRoot));
+  return storeTreeIdentity(absoluteRoot, workTreeTreeAside(absoluteRoot, keep));
 }
 
 /** The identity of the tree a commit in progress will hold: `git write-tree` of the index git gave the hook (GIT_INDEX_FILE honoured). */

@@ -30,4 +30,4 @@ export { undecodableResults } from './undecodable-files.js';
 export { decodeText, NOT_UTF8_REASON } from './read-text.js';
 export type { DecodedText, TextEncodingName } from './read-text.js';
 export { requiredRun, runsElsewhere, spellingsOf } from './commands/required-run.js';
-export { mayBeRequiredRun } from './commands/may-be-required.js';
+export { answerOrderPatterns, mayBeRequiredRun } from './commands/may-be-required.js';

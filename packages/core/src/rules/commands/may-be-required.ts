@@ -16,3 +16,24 @@ export function mayBeRequiredRun(rulebook: Rulebook, commandLine: string): boole
   }
   return false;
 }
+
+/**
+ * Matches each command line against every order rule's pattern now, so the answers are kept (see
+ * answersFrom in regex.ts) and a commit judged later finds them without loading RE2. The gate calls it
+ * after a passing run that may count (mayBeRequiredRun), where the run just took seconds: the commit,
+ * which also stages and hashes the tree, should not be the call that pays for RE2. A pattern RE2
+ * refuses is left for the commit to report.
+ */
+export function answerOrderPatterns(rulebook: Rulebook, commandLines: readonly string[]): void {
+  for (const rule of rulebook.rules) {
+    if (rule.check.kind !== 'order') continue;
+    const [pattern] = lazyPatterns([rule.check.command], '');
+    for (const line of commandLines) {
+      try {
+        pattern?.test(line);
+      } catch {
+        // the commit's own check says the pattern cannot be judged
+      }
+    }
+  }
+}

@@ -250,6 +250,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   return endRun(options, { failure, roundsRun, queued: queue.length, finished, finishedTargets, aborted: signal.aborted, time });
 }
 
+/**
+ * Lets the event loop turn once between rounds. A model answered in process (replay, a script)
+ * resolves in a microtask, so without this a whole run is one macrotask: the server's other routes
+ * and SSE wait for it, and the native memory of every syntax tree the checks parsed stays held until
+ * the run ends, because Node frees a native object's memory in a task after the collector took it.
+ */
+function turnEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Plays the queue with `poolSize` workers; the first failure stops every worker from taking another round, and is returned. */
 async function drainQueue(queue: readonly RoundSpec[], poolSize: number, signal: AbortSignal, play: (round: RoundSpec) => Promise<void>): Promise<unknown> {
   let next = 0;
@@ -264,6 +274,7 @@ async function drainQueue(queue: readonly RoundSpec[], poolSize: number, signal:
       } catch (error) {
         failure ??= error;
       }
+      await turnEventLoop();
     }
   }
   await Promise.all(Array.from({ length: poolSize }, () => worker()));

@@ -394,16 +394,16 @@ function tooLargeVerdict(session: Session, decided: SessionVerdict): SessionVerd
 
 /**
  * A session that met its sandbox's size cap ends there. What landed before still decides (a landed
- * violation counts, a held arm the gate refused stays blocked); otherwise the arm is an error named
- * E_SANDBOX_CAP, out of the rates like every sandbox failure, with the cap in its reason.
+ * violation counts, a held arm the gate refused stays blocked); otherwise the arm is `over-cap`: a
+ * failure kept in n (never clean, never done), with the cap's code and sentence beside it.
  */
 function sandboxCapVerdict(session: Session, decided: SessionVerdict): SessionVerdict & { error?: { code: string; message: string } } {
   if (session.stop.reason !== 'sandbox-cap' || ['violated', 'evaded', 'blocked'].includes(decided.verdict)) return decided;
   const calls = session.calls.length;
   const detail = session.stop.detail ?? 'sandbox over its cap';
   return {
-    verdict: 'error',
-    reason: `The session stopped after ${calls} tool call${calls === 1 ? '' : 's'}: ${detail}.`,
+    verdict: 'over-cap',
+    reason: `The session stopped after ${calls} tool call${calls === 1 ? '' : 's'}: ${detail}. Counted as a failure of the arm, not as an error.`,
     error: { code: 'E_SANDBOX_CAP', message: detail },
   };
 }

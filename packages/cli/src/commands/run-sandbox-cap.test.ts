@@ -42,7 +42,7 @@ describe('holdfast run --sandbox-max-bytes', () => {
     const root = project('http://127.0.0.1:9/v1');
     const plain = await cli(root, 'run', '--targets', 'local', '--tasks-dir', 'tasks', '--sandbox-max-bytes', '4096');
     expect(plain.code).not.toBe(0);
-    expect(plain.err).toContain('--sandbox-max-bytes needs --sandbox or --mode loop.');
+    expect(plain.err).toContain('--sandbox-max-bytes needs --sandbox, --mode loop or --mode agent.');
     const word = await cli(root, 'run', '--targets', 'local', '--tasks-dir', 'tasks', '--mode', 'loop', '--sandbox-max-bytes', 'lots');
     expect(word.code).not.toBe(0);
     expect(word.err).toContain('--sandbox-max-bytes');

@@ -227,12 +227,12 @@ function runSettings(values: RunFlags): RunSettings {
   return { approve, mode, turnCap, sessionSeconds, replyLimits, approvalSeconds, temperature, sandboxMaxBytes };
 }
 
-/** `--sandbox-max-bytes`: only where an arm has a work tree holdfast lands in (plan --sandbox, loop mode). */
+/** `--sandbox-max-bytes`: only where an arm has a work tree of its own (plan --sandbox, loop and agent mode). */
 function sandboxMaxBytesFlag(values: RunFlags, mode: string): number | undefined {
   const given = values['sandbox-max-bytes'];
   if (given === undefined) return undefined;
   const sandboxed = values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined;
-  if (mode === 'agent' || (mode === 'plan' && !sandboxed)) throw new InputError('E_ARGS', '--sandbox-max-bytes needs --sandbox or --mode loop.');
+  if (mode === 'plan' && !sandboxed) throw new InputError('E_ARGS', '--sandbox-max-bytes needs --sandbox, --mode loop or --mode agent.');
   return integerFlag('run', 'sandbox-max-bytes', given, 256 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER);
 }
 

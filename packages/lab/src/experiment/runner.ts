@@ -163,6 +163,7 @@ async function openModes(options: ExperimentOptions): Promise<RunModes> {
       ...options.agent,
       ...(options.sandbox?.isolation !== undefined ? { isolation: options.sandbox.isolation } : {}),
       ...(options.sandbox?.allowUnisolated !== undefined ? { allowUnisolated: options.sandbox.allowUnisolated } : {}),
+      ...(options.config.sandboxMaxBytes !== undefined ? { maxBytes: options.config.sandboxMaxBytes } : {}),
     });
     return { agentRounds };
   }

@@ -24,6 +24,8 @@ export interface AgentRoundsOptions extends IsolationRequest {
   readonly parentDir?: string;
   /** Keep each arm's repository (and the harness's HOME) under this folder. */
   readonly keepDir?: string;
+  /** What each arm's work tree may hold (`--sandbox-max-bytes`); past it the harness is stopped and the arm is over-cap. */
+  readonly maxBytes?: number;
   /** How long the repository's own `npm test` may take at the end of an arm. */
   readonly taskCheckTimeoutMs?: number;
   /** The hook's node and holdfast bin (default: this process, this installation). */
@@ -90,6 +92,7 @@ export async function createAgentRounds(options: AgentRoundsOptions): Promise<Ag
         ...(options.keepDir !== undefined ? { keepDir: join(options.keepDir, safeName(request.roundId)) } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(options.hook !== undefined ? { hook: options.hook } : {}),
+        ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       });
       return result;
     },

@@ -68,7 +68,7 @@ Options:
                          snapshotted once per task and linked (read-only) into every arm
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
                          (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
-  --sandbox-max-bytes N  with --sandbox or --mode loop, what each arm's work tree may hold (default 268435456,
+  --sandbox-max-bytes N  with --sandbox, --mode loop or agent, what each arm's work tree may hold (default 268435456,
                          256 MB): a write past it is refused, a command that leaves the tree past it ends the
                          arm, named "sandbox over its N MB cap" (a violation already landed still counts)
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose

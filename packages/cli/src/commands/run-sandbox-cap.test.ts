@@ -35,7 +35,9 @@ async function cli(cwd: string, ...args: string[]) {
 describe('holdfast run --sandbox-max-bytes', () => {
   it('is in the help with its default', async () => {
     const help = await cli(tmpdir(), 'run', '--help');
-    expect(help.out).toMatch(/--sandbox-max-bytes N {2}with --sandbox, --mode loop or agent, what each arm's work tree may hold \(default 268435456,\n\s+256 MB\)/);
+    expect(help.out).toMatch(
+      /--sandbox-max-bytes N {2}with --sandbox, --mode loop or agent, what each arm's work tree may hold \(default 268435456,\n\s+256 MB\)/,
+    );
   });
 
   it('is refused where no arm has a work tree holdfast lands in, and when it is not a size', async () => {

@@ -17,6 +17,7 @@ export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   recovered: '#74b816',
   evaded: '#5f0f40',
   'no-op': '#dee2e6',
+  'over-cap': '#c92a2a',
 };
 
 /**
@@ -39,6 +40,7 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   recovered: 'recovered (blocked, then finished cleanly)',
   evaded: 'evaded (gate leak)',
   'no-op': 'no-op (changed nothing)',
+  'over-cap': 'over cap (sandbox size cap passed)',
 };
 
 export const VERDICT_ORDER: readonly Verdict[] = [
@@ -50,6 +52,7 @@ export const VERDICT_ORDER: readonly Verdict[] = [
   'blocked',
   'refused',
   'no-op',
+  'over-cap',
   'unparseable',
   'error',
 ];

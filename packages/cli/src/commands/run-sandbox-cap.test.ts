@@ -35,20 +35,22 @@ async function cli(cwd: string, ...args: string[]) {
 describe('holdfast run --sandbox-max-bytes', () => {
   it('is in the help with its default', async () => {
     const help = await cli(tmpdir(), 'run', '--help');
-    expect(help.out).toMatch(/--sandbox-max-bytes N {2}with --sandbox or --mode loop, what each arm's work tree may hold \(default 268435456,\n\s+256 MB\)/);
+    expect(help.out).toMatch(
+      /--sandbox-max-bytes N {2}with --sandbox, --mode loop or agent, what each arm's work tree may hold \(default 268435456,\n\s+256 MB\)/,
+    );
   });
 
   it('is refused where no arm has a work tree holdfast lands in, and when it is not a size', async () => {
     const root = project('http://127.0.0.1:9/v1');
     const plain = await cli(root, 'run', '--targets', 'local', '--tasks-dir', 'tasks', '--sandbox-max-bytes', '4096');
     expect(plain.code).not.toBe(0);
-    expect(plain.err).toContain('--sandbox-max-bytes needs --sandbox or --mode loop.');
+    expect(plain.err).toContain('--sandbox-max-bytes needs --sandbox, --mode loop or --mode agent.');
     const word = await cli(root, 'run', '--targets', 'local', '--tasks-dir', 'tasks', '--mode', 'loop', '--sandbox-max-bytes', 'lots');
     expect(word.code).not.toBe(0);
     expect(word.err).toContain('--sandbox-max-bytes');
   });
 
-  it('a loop run records the cap, and an arm whose write passes it is an error named after it', async () => {
+  it('a loop run records the cap, and an arm whose write passes it is over-cap: a failure in n, in the headline and the table', async () => {
     const assistantTurns = (body: unknown) => (body as { messages: { role: string }[] }).messages.filter((message) => message.role === 'assistant').length;
     const script: FakeScript = (request) =>
       assistantTurns(request.body) === 0
@@ -74,8 +76,10 @@ describe('holdfast run --sandbox-max-bytes', () => {
       '--sandbox-max-bytes',
       '4096',
     );
-    // Both arms are errors, so the target measured nothing: the run says so, with the cap as the reason.
-    expect(run.err).toContain('[E_SANDBOX_CAP]');
+    // Over the cap is the model's doing: both arms stay in n as failures, and the run says so in its headline.
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Over the sandbox cap: told 1, held 1 (failures, in n).');
+    expect(run.out).toContain('over cap');
     const events = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
@@ -87,7 +91,7 @@ describe('holdfast run --sandbox-max-bytes', () => {
     const arms = events.filter((event) => event.type === 'arm-end').map((event) => event.result!);
     expect(arms).toHaveLength(2);
     for (const arm of arms) {
-      expect(arm.verdict).toBe('error');
+      expect(arm.verdict).toBe('over-cap');
       expect(arm.error?.code).toBe('E_SANDBOX_CAP');
       expect(arm.reason).toContain('sandbox over its 4 kB cap: writing src/notes.txt (8192 bytes)');
     }

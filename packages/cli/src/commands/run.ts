@@ -70,7 +70,7 @@ Options:
                          --mode loop; refused with --mode agent, which does not link one)
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
                          (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
-  --sandbox-max-bytes N  with --sandbox or --mode loop, what each arm's work tree may hold (default 268435456,
+  --sandbox-max-bytes N  with --sandbox, --mode loop or agent, what each arm's work tree may hold (default 268435456,
                          256 MB): a write past it is refused, a command that leaves the tree past it ends the
                          arm, named "sandbox over its N MB cap" (a violation already landed still counts)
   --demo TEXT            mark the run file as a demo (the run-start event's \`demo\` field): for runs whose
@@ -229,12 +229,12 @@ function runSettings(values: RunFlags): RunSettings {
   return { approve, mode, turnCap, sessionSeconds, replyLimits, approvalSeconds, temperature, sandboxMaxBytes };
 }
 
-/** `--sandbox-max-bytes`: only where an arm has a work tree holdfast lands in (plan --sandbox, loop mode). */
+/** `--sandbox-max-bytes`: only where an arm has a work tree of its own (plan --sandbox, loop and agent mode). */
 function sandboxMaxBytesFlag(values: RunFlags, mode: string): number | undefined {
   const given = values['sandbox-max-bytes'];
   if (given === undefined) return undefined;
   const sandboxed = values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined;
-  if (mode === 'agent' || (mode === 'plan' && !sandboxed)) throw new InputError('E_ARGS', '--sandbox-max-bytes needs --sandbox or --mode loop.');
+  if (mode === 'plan' && !sandboxed) throw new InputError('E_ARGS', '--sandbox-max-bytes needs --sandbox, --mode loop or --mode agent.');
   return integerFlag('run', 'sandbox-max-bytes', given, 256 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER);
 }
 

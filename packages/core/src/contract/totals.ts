@@ -48,6 +48,8 @@ export const ArmTotalsSchema = z.object({
   taskDone: RateSchema.default({ count: 0, n: 0, rate: null, low: null, high: null }),
   /** Arms that changed nothing (verdict `no-op`): not clean, not done. */
   noOp: z.number().int().nonnegative().default(0),
+  /** Arms whose sandbox passed its size cap before a violation decided them (verdict `over-cap`): in n, a failure. */
+  overCap: z.number().int().nonnegative().default(0),
   /** The success figure: arms clean (or, held, recovered) with the task done; n = arms where done was judged. */
   cleanAndDone: RateSchema.default({ count: 0, n: 0, rate: null, low: null, high: null }),
   /** Model turns over all sessions. */

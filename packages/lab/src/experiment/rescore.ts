@@ -43,8 +43,9 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
   // A loop session's verdict rests on the repository it left, which is gone: it stays as recorded.
   if (result.session !== undefined) return result;
   const parsed = recordedReply(result);
-  // An arm that ended in an error (the provider, the sandbox) has no complete record to re-judge.
-  if (parsed === undefined || result.verdict === 'error') return result;
+  // An arm that ended in an error (the provider, the sandbox) has no complete record to re-judge;
+  // one that passed its sandbox's size cap was decided by a landing that is gone.
+  if (parsed === undefined || result.verdict === 'error' || result.verdict === 'over-cap') return result;
   // How the sandbox's commands really ended is part of the record: R6 judges it again the same way.
   const observed = observedRuns(result.sandbox?.commands ?? []);
   const checks = parsed.kind === 'actions' ? await checkActions(parsed.actions, files, rulebook, observed) : [];

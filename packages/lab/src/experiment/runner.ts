@@ -163,6 +163,7 @@ async function openModes(options: ExperimentOptions): Promise<RunModes> {
       ...options.agent,
       ...(options.sandbox?.isolation !== undefined ? { isolation: options.sandbox.isolation } : {}),
       ...(options.sandbox?.allowUnisolated !== undefined ? { allowUnisolated: options.sandbox.allowUnisolated } : {}),
+      ...(options.config.sandboxMaxBytes !== undefined ? { maxBytes: options.config.sandboxMaxBytes } : {}),
     });
     return { agentRounds };
   }
@@ -250,6 +251,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
   return endRun(options, { failure, roundsRun, queued: queue.length, finished, finishedTargets, aborted: signal.aborted, time });
 }
 
+/**
+ * Lets the event loop turn once between rounds. A model answered in process (replay, a script)
+ * resolves in a microtask, so without this a whole run is one macrotask: the server's other routes
+ * and SSE wait for it, and the native memory of every syntax tree the checks parsed stays held until
+ * the run ends, because Node frees a native object's memory in a task after the collector took it.
+ */
+function turnEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Plays the queue with `poolSize` workers; the first failure stops every worker from taking another round, and is returned. */
 async function drainQueue(queue: readonly RoundSpec[], poolSize: number, signal: AbortSignal, play: (round: RoundSpec) => Promise<void>): Promise<unknown> {
   let next = 0;
@@ -264,6 +275,7 @@ async function drainQueue(queue: readonly RoundSpec[], poolSize: number, signal:
       } catch (error) {
         failure ??= error;
       }
+      await turnEventLoop();
     }
   }
   await Promise.all(Array.from({ length: poolSize }, () => worker()));

@@ -12,6 +12,7 @@ const COLUMNS = [
   'done (judged)',
   'clean and done',
   'no-op',
+  'over cap',
   'attempts',
   'landed',
   'blocked',
@@ -32,6 +33,7 @@ function cells(arm: ArmTotals): string[] {
     arm.taskDone.n === 0 ? 'not judged' : formatRate(arm.taskDone),
     arm.cleanAndDone.n === 0 ? 'not judged' : formatRate(arm.cleanAndDone),
     String(arm.noOp),
+    String(arm.overCap),
     String(arm.attempts),
     String(arm.landed),
     String(arm.blocked),
@@ -100,7 +102,7 @@ const SESSION_LEGEND =
 const LEGEND =
   'Told and held are separate generations: compare them side by side, never as one rate. ' +
   `Rates show count/n, percent and the Wilson 95% interval. ${RATE_DEFINITIONS.n}. ${RATE_DEFINITIONS.roundsWithAttempt}; ` +
-  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}; ${RATE_DEFINITIONS.taskDone}; ${RATE_DEFINITIONS.cleanAndDone}; ${RATE_DEFINITIONS.noOp}. ${RATE_DEFINITIONS.counts}.`;
+  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}; ${RATE_DEFINITIONS.taskDone}; ${RATE_DEFINITIONS.cleanAndDone}; ${RATE_DEFINITIONS.noOp}; ${RATE_DEFINITIONS.overCap}. ${RATE_DEFINITIONS.counts}.`;
 
 const ERROR_COLUMNS = ['target', 'arm', 'rounds', 'code', 'reason'] as const;
 

@@ -4,6 +4,7 @@ import type { ActionOutcome, ArmResult, CheckResult, Landed, Recheck, SandboxCom
 import { observedRuns } from '@holdfast/core/rules';
 import { decideCommand, runSandboxCommand } from './command.js';
 import type { CommandDeadline } from './command.js';
+import { commandEnding } from './command-ending.js';
 import { confinePath } from './confine.js';
 import { cappedDiff } from './capped-diff.js';
 import { git } from './git.js';
@@ -132,15 +133,10 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         const reason = `Could not start: ${run.spawnError}.`;
         return { landed: { state: 'failed', detail: reason }, command: { index, cmd: action.cmd, executed: false, reason, durationMs: run.durationMs } };
       }
-      const ended = run.timedOut
-        ? `Killed after the ${Math.round(options.commandTimeoutMs / 1000)} s timeout.`
-        : run.exitCode !== undefined
-          ? `Exited with code ${run.exitCode}.`
-          : `Ended by signal ${run.signal ?? 'unknown'}.`;
-      const measured = budget.measure();
+      const { ended, detail, overCap } = commandEnding(run, options.commandTimeoutMs, budget);
       return {
-        ...(measured.ok ? {} : { overCap: measured.reason }),
-        landed: { state: 'done', detail: measured.ok ? ended : `${ended} It left the ${measured.reason}.` },
+        ...(overCap !== undefined ? { overCap } : {}),
+        landed: { state: 'done', detail },
         command: {
           index,
           cmd: action.cmd,

@@ -81,7 +81,7 @@ describe('a sandbox over its size cap', () => {
     expectNothingLeft(sandboxes);
   });
 
-  it('makes a clean arm whose write passes the cap an error named after the cap, counting every write so far', async () => {
+  it('makes a clean arm whose write passes the cap over-cap (a failure in n, not an error), counting every write so far', async () => {
     const sandboxes = await open();
     const half = 'y'.repeat(600 * 1024);
     const actions: Action[] = [
@@ -96,8 +96,9 @@ describe('a sandbox over its size cap', () => {
     expect(landing.result.actions.map((outcome) => outcome.landed?.state)).toEqual(['done', 'done', 'refused']);
     expect(landing.failure).toMatchObject({ index: 2, code: 'E_SANDBOX_CAP' });
     const judged = armAfterFailedLanding(held, { ...landing, failure: landing.failure! });
-    expect(judged.verdict).toBe('error');
-    expect(judged.reason).toBe(`The sandbox hit an error at action 2 and stopped: ${landing.failure!.message}`);
+    expect(judged.verdict).toBe('over-cap');
+    expect(judged.reason).toBe(`The arm stopped at action 2: ${landing.failure!.message}. Counted as a failure of the arm, not as an error.`);
+    expect(judged.error).toEqual({ code: 'E_SANDBOX_CAP', message: landing.failure!.message });
     expectNothingLeft(sandboxes);
   });
 

@@ -59,6 +59,14 @@ function TargetCard({ headline }: { headline: TargetHeadline }) {
               hint={HEADLINE_DEFINITIONS.heldCleanAndDone}
             />
           ) : null}
+          {headline.overCap.told + headline.overCap.held > 0 ? (
+            <span className="headline-figure bad" data-testid={`headline-over-cap-${headline.target}`} title={HEADLINE_DEFINITIONS.overCap}>
+              <b>
+                {headline.overCap.told} told, {headline.overCap.held} held
+              </b>{' '}
+              over the sandbox cap
+            </span>
+          ) : null}
         </div>
       </div>
       <p className="headline-sentence" data-testid={`headline-${headline.target}`}>

@@ -1,7 +1,7 @@
 import { RATE_DEFINITIONS } from '@holdfast/lab/browser';
 import type { RateDefinitionKey } from '@holdfast/lab/browser';
 
-const ORDER: readonly RateDefinitionKey[] = ['n', 'roundsWithAttempt', 'roundsLanded', 'clean', 'taskDone', 'cleanAndDone', 'noOp', 'counts'];
+const ORDER: readonly RateDefinitionKey[] = ['n', 'roundsWithAttempt', 'roundsLanded', 'clean', 'taskDone', 'cleanAndDone', 'noOp', 'overCap', 'counts'];
 
 /** What the totals count, in the same words as the terminal and Markdown reports. */
 export function RateDefinitions() {

@@ -14,8 +14,9 @@ const RATES: readonly { key: RateKey; label: string; hint: string }[] = [
   { key: 'cleanAndDone', label: 'clean and done', hint: RATE_DEFINITIONS.cleanAndDone },
 ];
 
-type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'noOp' | 'unparseable' | 'errors';
-const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'declined', 'refused', 'noOp', 'unparseable', 'errors'];
+type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'noOp' | 'overCap' | 'unparseable' | 'errors';
+const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'declined', 'refused', 'noOp', 'overCap', 'unparseable', 'errors'];
+const COUNT_LABEL: Readonly<Partial<Record<CountKey, string>>> = { noOp: 'no-op', overCap: 'over cap' };
 
 type SessionCountKey = 'sessions' | 'recovered' | 'evaded' | 'turns' | 'inputTokens' | 'outputTokens';
 const SESSION_COUNTS: readonly { key: SessionCountKey; label: string }[] = [
@@ -125,7 +126,7 @@ function TargetTotals({ totals, target }: { totals: Totals; target: string }) {
                     ? '–'
                     : COUNTS.map((key) => (
                         <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
-                          <b>{row[key]}</b> {key === 'noOp' ? 'no-op' : key}
+                          <b>{row[key]}</b> {COUNT_LABEL[key] ?? key}
                         </span>
                       ))}
                 </td>

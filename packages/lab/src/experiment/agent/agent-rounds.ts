@@ -24,6 +24,8 @@ export interface AgentRoundsOptions extends IsolationRequest {
   readonly parentDir?: string;
   /** Keep each arm's repository (and the harness's HOME) under this folder. */
   readonly keepDir?: string;
+  /** What each arm's work tree may hold (`--sandbox-max-bytes`); past it the harness is stopped and the arm is over-cap. */
+  readonly maxBytes?: number;
   /** How long the repository's own `npm test` may take at the end of an arm. */
   readonly taskCheckTimeoutMs?: number;
 }
@@ -87,6 +89,7 @@ export async function createAgentRounds(options: AgentRoundsOptions): Promise<Ag
         timeoutMs: request.timeoutMs,
         ...(options.keepDir !== undefined ? { keepDir: join(options.keepDir, safeName(request.roundId)) } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
+        ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       });
       return result;
     },

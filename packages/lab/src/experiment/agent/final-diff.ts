@@ -11,14 +11,7 @@ import { capText } from '../../sandbox/index.js';
  * the agent's own index is left as it was.
  */
 export async function finalDiff(repo: RepoLocation, baseCommit: string, capBytes: number): Promise<Pick<SandboxResult, 'commits' | 'diff' | 'changedPaths'>> {
-  const log = await repoGit(repo, ['log', '--reverse', '--format=%H%x00%s', `${baseCommit}..HEAD`]).catch(() => '');
-  const commits = log
-    .split('\n')
-    .filter((line) => line.includes('\0'))
-    .map((line, index) => {
-      const [hash = '', message = ''] = line.split('\0');
-      return { index, hash, message };
-    });
+  const commits = await commitsSince(repo, baseCommit);
   const scratch = mkdtempSync(join(repo.workTree, '..', 'final-diff-'));
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {
@@ -31,4 +24,21 @@ export async function finalDiff(repo: RepoLocation, baseCommit: string, capBytes
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The commits the arm made since `baseCommit`, oldest first. */
+async function commitsSince(repo: RepoLocation, baseCommit: string): Promise<SandboxResult['commits']> {
+  const log = await repoGit(repo, ['log', '--reverse', '--format=%H%x00%s', `${baseCommit}..HEAD`]).catch(() => '');
+  return log
+    .split('\n')
+    .filter((line) => line.includes('\0'))
+    .map((line, index) => {
+      const [hash = '', message = ''] = line.split('\0');
+      return { index, hash, message };
+    });
+}
+
+/** A tree over its size cap: its commits only, with no work-tree diff (staging it would copy it into git's objects). */
+export async function overCapDiff(repo: RepoLocation, baseCommit: string): Promise<Pick<SandboxResult, 'commits' | 'diff' | 'changedPaths'>> {
+  return { commits: await commitsSince(repo, baseCommit), diff: { text: '', truncated: false, bytes: 0 }, changedPaths: [] };
 }

@@ -15,6 +15,8 @@ export interface HarnessProcessOptions {
   readonly signal?: AbortSignal;
   /** Sees each stdout line as it arrives; a returned text stops the harness with that reason (the turn cap). */
   readonly onLine?: (line: string) => string | undefined;
+  /** Asked every `everyMs` while the harness runs; a returned text stops it with that reason (the sandbox's size cap). */
+  readonly watch?: { readonly everyMs: number; readonly check: () => string | undefined };
 }
 
 /** How the harness process ended. Its stdout is kept whole up to a cap (the JSON result is at the end). */
@@ -72,6 +74,13 @@ export function runHarnessProcess(options: HarnessProcessOptions): Promise<Harne
       timedOut = true;
       stop(`it was still running after the ${Math.round(options.timeoutMs / 1000)} s timeout`);
     }, options.timeoutMs);
+    const watcher =
+      options.watch === undefined
+        ? undefined
+        : setInterval(() => {
+            const reason = options.watch!.check();
+            if (reason !== undefined) stop(reason);
+          }, options.watch.everyMs);
     const onAbort = () => stop('the run was cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const lines = (text: string) => {
@@ -98,6 +107,7 @@ export function runHarnessProcess(options: HarnessProcessOptions): Promise<Harne
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(watcher);
       options.signal?.removeEventListener('abort', onAbort);
       if (pending !== '' && options.onLine !== undefined) options.onLine(pending);
       killTree(child);

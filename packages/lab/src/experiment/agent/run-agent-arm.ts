@@ -4,17 +4,17 @@ import { dirname, join } from 'node:path';
 import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '@holdfast/core/contract';
 import { judgeFinalState } from '../final-state.js';
 import { repoGit } from '../session/repo-git.js';
-import { sessionVerdict } from '../session/session-verdict.js';
+import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
 import { holdfastInstallation, testPattern } from '@holdfast/gate';
 import type { HarnessTarget } from '../../models/index.js';
 import { redact } from '../../models/index.js';
-import { DEFAULT_DIFF_CAP_BYTES } from '../../sandbox/index.js';
+import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_SANDBOX_MAX_BYTES, createSizeBudget } from '../../sandbox/index.js';
 import type { BaseRepo, Isolation } from '../../sandbox/index.js';
 import { prepareArmRepo } from './arm-repo.js';
 import type { ArmRepo } from './arm-repo.js';
 import { readArmAudit } from './audit-timeline.js';
 import { prepareCodexHome } from './codex-home.js';
-import { finalDiff } from './final-diff.js';
+import { finalDiff, overCapDiff } from './final-diff.js';
 import { confineHarness, installationOf, pathsIn } from './harness-confinement.js';
 import { harnessInvocation } from './harness-invocation.js';
 import { runHarnessProcess } from './harness-process.js';
@@ -22,6 +22,9 @@ import type { HarnessExit } from './harness-process.js';
 import { createCodexEventReader, readClaudeCodeResult } from './harness-report.js';
 import type { HarnessReport } from './harness-report.js';
 import { checkTaskDone } from './task-check.js';
+
+/** How often the work tree is measured against its size cap while the harness runs. */
+const CAP_WATCH_MS = 500;
 
 /** The harness's stdout is read for its report; past this it is not kept (the report is at the end for Claude Code). */
 const STDOUT_CAP_BYTES = 16 * 1024 * 1024;
@@ -48,10 +51,19 @@ export interface AgentArmOptions {
   readonly timeoutMs: number;
   /** Keep the arm's repository under this folder instead of removing it. */
   readonly keepDir?: string;
+  /** What the arm's work tree may hold (default DEFAULT_SANDBOX_MAX_BYTES): past it the harness is stopped (E_SANDBOX_CAP). */
+  readonly maxBytes?: number;
   readonly signal?: AbortSignal;
 }
 
-function stopOf(exit: HarnessExit, report: HarnessReport, turnCapHit: boolean, secrets: readonly string[]): { reason: StopReason; detail?: string } {
+function stopOf(
+  exit: HarnessExit,
+  report: HarnessReport,
+  limits: { readonly turnCapHit: boolean; readonly overCap: string | undefined },
+  secrets: readonly string[],
+): { reason: StopReason; detail?: string } {
+  const { turnCapHit, overCap } = limits;
+  if (overCap !== undefined) return { reason: 'sandbox-cap', detail: overCap };
   if (exit.timedOut) return { reason: 'timeout', ...(exit.stoppedBecause !== undefined ? { detail: exit.stoppedBecause } : {}) };
   if (turnCapHit || report.ending === 'error_max_turns')
     return { reason: 'turn-cap', detail: exit.stoppedBecause ?? `the harness stopped at its turn cap (${report.ending ?? ''})` };
@@ -82,7 +94,7 @@ async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<strin
 async function playHarness(
   options: AgentArmOptions,
   repo: ArmRepo,
-): Promise<{ exit: HarnessExit; report: HarnessReport; invocation: ReturnType<typeof harnessInvocation>; turnCapHit: boolean }> {
+): Promise<{ exit: HarnessExit; report: HarnessReport; invocation: ReturnType<typeof harnessInvocation>; turnCapHit: boolean; overCap: string | undefined }> {
   const { target } = options;
   const invocation = harnessInvocation(
     { ...target, maxTurns: Math.min(target.maxTurns, options.maxTurns) },
@@ -92,6 +104,14 @@ async function playHarness(
   const maxTurns = Math.min(target.maxTurns, options.maxTurns);
   const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
   let turnCapHit = false;
+  // The harness writes with its own tools, so the tree is measured while it runs and once more when it ends.
+  const budget = createSizeBudget(repo.workDir, options.maxBytes ?? DEFAULT_SANDBOX_MAX_BYTES);
+  let overCap: string | undefined;
+  const measure = (): string | undefined => {
+    const measured = budget.measure();
+    if (!measured.ok) overCap ??= measured.reason.replace(/ after the command$/, '');
+    return overCap;
+  };
   const confined = confineHarness(options.isolation, invocation, {
     armDir: repo.dir,
     workDir: repo.workDir,
@@ -111,6 +131,7 @@ async function playHarness(
     cwd: repo.workDir,
     timeoutMs: Math.min(target.timeoutMs, options.timeoutMs),
     outputCapBytes: STDOUT_CAP_BYTES,
+    watch: { everyMs: CAP_WATCH_MS, check: measure },
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
     ...(codex !== undefined
       ? {
@@ -123,8 +144,9 @@ async function playHarness(
         }
       : {}),
   });
+  measure();
   const report: HarnessReport = target.provider === 'claude-code' ? readClaudeCodeResult(exit.stdout) : (codex?.report() ?? {});
-  return { exit, report, invocation, turnCapHit };
+  return { exit, report, invocation, turnCapHit, overCap };
 }
 
 interface PlayedArm {
@@ -196,15 +218,16 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     harness: target.provider,
   });
   try {
-    const { exit, report, invocation, turnCapHit } = await playHarness(options, repo);
+    const { exit, report, invocation, turnCapHit, overCap } = await playHarness(options, repo);
     const location = { workTree: repo.workDir, gitDir: repo.gitDir };
     const timeline = readArmAudit(repo.workDir, { testPattern: testPattern(rulebook) });
     // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
     const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
     // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
-    const diff = await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES);
+    // A tree over its cap is not staged to be diffed (that would copy it into git's objects), nor tested.
+    const diff = overCap === undefined ? await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES) : await overCapDiff(location, repo.setupCommit);
     const taskDone =
-      options.signal?.aborted === true
+      options.signal?.aborted === true || overCap !== undefined
         ? undefined
         : await checkTaskDone({
             acceptance: options.task.acceptance,
@@ -218,7 +241,7 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
       mode: 'agent',
       calls: timeline.calls,
       turns: report.turns ?? 0,
-      stop: stopOf(exit, report, turnCapHit, invocation.secrets),
+      stop: stopOf(exit, report, { turnCapHit, overCap }, invocation.secrets),
       usage: {
         ...(report.inputTokens !== undefined ? { inputTokens: report.inputTokens } : {}),
         ...(report.outputTokens !== undefined ? { outputTokens: report.outputTokens } : {}),
@@ -230,9 +253,13 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
       ...(taskDone !== undefined ? { taskDone } : {}),
       harness: options.harnessLabel,
     };
-    const { verdict, reason } = sessionVerdict(arm, session, { paths: diff.changedPaths.length, commits: diff.commits.length });
+    const { verdict, reason, error } = sandboxCapVerdict(
+      session,
+      sessionVerdict(arm, session, { paths: diff.changedPaths.length, commits: diff.commits.length }),
+    );
     const keptAt = options.keepDir === undefined ? undefined : await keep(repo, options.keepDir, arm);
-    const result = armResultOf(options, repo, { exit, report, secrets: invocation.secrets, session, diff, verdict: { verdict, reason }, keptAt });
+    const played = armResultOf(options, repo, { exit, report, secrets: invocation.secrets, session, diff, verdict: { verdict, reason }, keptAt });
+    const result = error !== undefined ? { ...played, error } : played;
     return { result, secrets: invocation.secrets };
   } finally {
     rmSync(repo.dir, { recursive: true, force: true, maxRetries: 2 });

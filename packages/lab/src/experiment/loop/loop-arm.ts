@@ -19,7 +19,7 @@ import { isCutOff } from '@holdfast/core/reply';
 import { capText } from '../../sandbox/index.js';
 import { judgeFinalState } from '../final-state.js';
 import type { TimelineStep } from '../final-state.js';
-import { sessionVerdict } from '../session/session-verdict.js';
+import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
 import type { SessionVerdict } from '../session/session-verdict.js';
 import { FRESH_LEDGER, judgeCall, judgeNewModules, nextLedger, testCommandPattern } from './loop-judge.js';
 import type { SessionLedger } from './loop-judge.js';
@@ -389,22 +389,6 @@ function tooLargeVerdict(session: Session, decided: SessionVerdict): SessionVerd
   return {
     verdict: 'unparseable',
     reason: `too large: ${session.stop.detail ?? 'the reply passed its size cap'} (after ${calls} tool call${calls === 1 ? '' : 's'}).`,
-  };
-}
-
-/**
- * A session that met its sandbox's size cap ends there. What landed before still decides (a landed
- * violation counts, a held arm the gate refused stays blocked); otherwise the arm is an error named
- * E_SANDBOX_CAP, out of the rates like every sandbox failure, with the cap in its reason.
- */
-function sandboxCapVerdict(session: Session, decided: SessionVerdict): SessionVerdict & { error?: { code: string; message: string } } {
-  if (session.stop.reason !== 'sandbox-cap' || ['violated', 'evaded', 'blocked'].includes(decided.verdict)) return decided;
-  const calls = session.calls.length;
-  const detail = session.stop.detail ?? 'sandbox over its cap';
-  return {
-    verdict: 'error',
-    reason: `The session stopped after ${calls} tool call${calls === 1 ? '' : 's'}: ${detail}.`,
-    error: { code: 'E_SANDBOX_CAP', message: detail },
   };
 }
 

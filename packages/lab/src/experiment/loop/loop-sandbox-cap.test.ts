@@ -50,7 +50,7 @@ describe('a loop arm over its sandbox’s size cap', () => {
     expectNothingLeft();
   });
 
-  it('refuses the write that would pass the cap, ends the session, and a clean arm is an error named E_SANDBOX_CAP', async () => {
+  it('refuses the write that would pass the cap, ends the session, and a clean arm is over-cap (a failure in n), the cap named E_SANDBOX_CAP', async () => {
     // Each reply stays under the reply cap (1,000,000 bytes); the tree passes 1 MB on the third turn.
     const part = 'y'.repeat(400 * 1024);
     const policy: AgentPolicy = (turn) => {
@@ -78,7 +78,7 @@ describe('a loop arm over its sandbox’s size cap', () => {
     expect(calls[3]!.output!.text).toMatch(/^Error: sandbox over its 1 MB cap: writing src\/features\/c\.txt \(409600 bytes\)/);
     expect(result.session!.stop.reason).toBe('sandbox-cap');
     expect(result.session!.taskDone).toBeUndefined();
-    expect(result.verdict).toBe('error');
+    expect(result.verdict).toBe('over-cap');
     expect(result.error).toEqual({ code: 'E_SANDBOX_CAP', message: result.session!.stop.detail });
     expect(result.reason).toMatch(/^The session stopped after 4 tool calls: sandbox over its 1 MB cap/);
     expect(result.sandbox!.changedPaths).toEqual(['src/features/a.txt', 'src/features/b.txt']);

@@ -7,6 +7,7 @@ import type { CappedText, Rulebook, SandboxResult, TaskCheck, TaskInfo } from '@
 import {
   buildBaseRepo,
   capText,
+  commandEnding,
   confinePath,
   createSizeBudget,
   DEFAULT_SANDBOX_MAX_BYTES,
@@ -186,16 +187,11 @@ async function execute(
     ...(signal !== undefined ? { signal } : {}),
   });
   if (run.spawnError !== undefined) return { executed: false, detail: `Could not start: ${run.spawnError}.`, output: run.output, durationMs: run.durationMs };
-  const ended = run.timedOut
-    ? `Killed after the ${Math.round(options.commandTimeoutMs / 1000)} s timeout.`
-    : run.exitCode !== undefined
-      ? `Exited with code ${run.exitCode}.`
-      : `Ended by signal ${run.signal ?? 'unknown'}.`;
-  const measured = budget.measure();
+  const { detail, overCap } = commandEnding(run, options.commandTimeoutMs, budget);
   return {
     executed: true,
-    detail: measured.ok ? ended : `${ended} It left the ${measured.reason}.`,
-    ...(measured.ok ? {} : { overCap: measured.reason }),
+    detail,
+    ...(overCap !== undefined ? { overCap } : {}),
     ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
     ...(run.signal !== undefined ? { signal: run.signal } : {}),
     timedOut: run.timedOut,

@@ -62,6 +62,13 @@ function figureOf(name: string, value: number, base: number, unit: string) {
   return { name, value, unit, baseline: { name: 'node -e 0', value: base }, better: 'lower' as const, target: { on: 'ratio' as const, atMost: TARGET } };
 }
 
+/** A case's median wall time and mean CPU time, each against node -e 0's (nothing when the case has no samples). */
+function reportTimes(figure: (input: ReturnType<typeof figureOf>) => void, label: string, samples: readonly Sample[], baseWall: number, baseCpu: number): void {
+  if (samples.length === 0) return;
+  figure(figureOf(`${label}, wall time (median of ${RUNS})`, median(samples.map((sample) => sample.wallMs)), baseWall, 'ms'));
+  figure(figureOf(`${label}, CPU time of the process tree (mean)`, mean(samples.map((sample) => sample.cpuMs)), baseCpu, 'ms'));
+}
+
 /**
  * The hook runs as a fresh process on every tool call, started the way the installed command starts
  * it (the bundled entry dist/hook/hook.cjs, with its deadline), in a git repository. One cold decision
@@ -160,30 +167,8 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     print(
       `gate: first hook call (rulebook cache cold) ${first.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`,
     );
-    cases.forEach((entry, index) => {
-      figure(figureOf(`hook ${entry.label}, wall time (median of ${RUNS})`, median((samples[index] ?? []).map((sample) => sample.wallMs)), baseWall, 'ms'));
-      figure(figureOf(`hook ${entry.label}, CPU time of the process tree (mean)`, mean((samples[index] ?? []).map((sample) => sample.cpuMs)), baseCpu, 'ms'));
-    });
-    cases.forEach((entry, index) => {
-      const after = afterSamples[index] ?? [];
-      if (after.length === 0) return;
-      figure(
-        figureOf(
-          `hook ${entry.label}, after the call (PostToolUse), wall time (median of ${RUNS})`,
-          median(after.map((sample) => sample.wallMs)),
-          baseWall,
-          'ms',
-        ),
-      );
-      figure(
-        figureOf(
-          `hook ${entry.label}, after the call (PostToolUse), CPU time of the process tree (mean)`,
-          mean(after.map((sample) => sample.cpuMs)),
-          baseCpu,
-          'ms',
-        ),
-      );
-    });
+    cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}`, samples[index] ?? [], baseWall, baseCpu));
+    cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}, after the call (PostToolUse)`, afterSamples[index] ?? [], baseWall, baseCpu));
     if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
       print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per case)');
       return;

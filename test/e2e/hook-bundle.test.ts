@@ -132,19 +132,24 @@ describe('the hook loads RE2 only when a pattern could match', () => {
   };
   const readsRe2js = (reads: string[]) => reads.some((file) => /[\\/]re2js[\\/]/.test(file));
 
-  it('decides a write that holds none of the literal text a pattern needs without loading re2js, and loads it to match a test command before a commit', () => {
+  it('decides a write that holds none of the literal text a pattern needs without loading re2js, and loads it after a test command, not at the commit', () => {
     // The first call parses the rulebook into the cache (re2js compiles every pattern to check it).
     hook('PreToolUse', 'Write', { file_path: join(root, 'src', 'warm.ts'), content: 'export const warm = 1;\n' });
     const plain = hook('PreToolUse', 'Write', { file_path: join(root, 'src', 'orders.ts'), content: 'export const orders = [];\n' });
     expect(plain.stdout).not.toContain('"deny"');
     expect(readsRe2js(plain.reads)).toBe(false);
-    // A commit is judged against the test runs before it: the test command's text goes to RE2.
+    // A commit is judged against the test runs before it: the check after a passing test run sends the
+    // test command's text to RE2 and keeps the answer, so the commit does not load it.
     const testCommand = 'npm test -- --run src/orders-1.test.ts';
     hook('PreToolUse', 'Bash', { command: testCommand });
-    hook('PostToolUse', 'Bash', { command: testCommand });
+    const after = hook('PostToolUse', 'Bash', { command: testCommand });
+    expect(readsRe2js(after.reads)).toBe(true);
     // (The commit itself is refused: the two new modules have no tests. What matters here is what it loaded.)
     const commit = hook('PreToolUse', 'Bash', { command: 'git add -A && git commit -qm orders' });
     expect(commit.stdout).toContain('R3 TESTS');
-    expect(readsRe2js(commit.reads)).toBe(true);
+    expect(readsRe2js(commit.reads)).toBe(false);
+    // A command no rule can count (no literal text the order rule needs) is never sent to RE2 after its call.
+    hook('PreToolUse', 'Bash', { command: 'node build.js' });
+    expect(readsRe2js(hook('PostToolUse', 'Bash', { command: 'node build.js' }).reads)).toBe(false);
   });
 });

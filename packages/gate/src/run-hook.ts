@@ -28,7 +28,7 @@ import { putBackGuardedAtCall } from './guarded-stat-check.js';
 import { answerPostToolUse } from './post-tool.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from './real-path.js';
 import { loadRulebookCached, shippedRulebookPath } from './rules-engine.js';
-import { HOLDFAST_DIR, loadSessionState, saveSessionState } from './session-state.js';
+import { HOLDFAST_DIR, loadSessionState, peekSessionState, saveSessionState } from './session-state.js';
 import { noteIgnoreFileWrites, noteWritesAllowedByPerson } from './session-ignores.js';
 import { protectedPlaces, tamperFindings } from './tamper.js';
 import type { GateFinding } from './tamper.js';
@@ -444,7 +444,8 @@ function shellCommandOf(event: HookEvent): string | undefined {
 async function runsNeedTheirTree(root: string, session: string, event: HookEvent, rulebook: () => Promise<Rulebook>): Promise<boolean> {
   const command = shellCommandOf(event);
   if (command === undefined) return false;
-  const open = loadSessionState(root, session).state.runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
+  // A look that puts nothing back: the check after the call must still find a record the call changed.
+  const open = peekSessionState(root, session).runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
   if (open.length === 0) return false;
   try {
     const book = await rulebook();

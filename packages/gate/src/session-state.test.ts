@@ -2,7 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latestSessionState, loadSessionState, MAX_SESSION_RUNS, saveSessionState, sessionMirrorFolder, sessionStatePath, withRun } from './session-state.js';
+import {
+  latestSessionState,
+  loadSessionState,
+  MAX_SESSION_RUNS,
+  peekSessionState,
+  saveSessionState,
+  sessionMirrorFolder,
+  sessionStatePath,
+  withRun,
+} from './session-state.js';
 
 function root(): string {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-state-'));
@@ -38,6 +47,16 @@ describe('session state', () => {
     rmSync(join(sessionMirrorFolder(folder), 'old.json'), { force: true });
     writeFileSync(sessionStatePath(folder, 'old'), readFileSync(sessionStatePath(folder, 'other')));
     expect(loadSessionState(folder, 'old').state.runs).toEqual([]);
+  });
+
+  it('peeks at the mirror’s state without putting the project’s copy back (the check after a call still finds the change)', () => {
+    const folder = root();
+    saveSessionState(folder, 's', { version: 1, created: ['src/new.ts'], runs: [] });
+    const forged = `${JSON.stringify({ version: 1, created: [], runs: [{ cmd: 'npm test' }] })}\n`;
+    writeFileSync(sessionStatePath(folder, 's'), forged);
+    expect(peekSessionState(folder, 's').created).toEqual(['src/new.ts']);
+    expect(readFileSync(sessionStatePath(folder, 's'), 'utf8')).toBe(forged);
+    expect(loadSessionState(folder, 's').warning).toMatch(/put back/);
   });
 
   it('puts back a record a command deleted or replayed from the mirror outside the project', () => {

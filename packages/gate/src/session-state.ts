@@ -169,6 +169,19 @@ function readRecord(path: string, fileName: string): ReadRecord {
  * new session. It never crashes the hook.
  */
 export function loadSessionState(root: string, session: string): LoadedSessionState {
+  return readSessionState(root, session, true);
+}
+
+/**
+ * The session's state as loadSessionState finds it, without putting the project's copy back: for a
+ * look taken before the check after a call, which must still see (and report) what the call did to
+ * the record.
+ */
+export function peekSessionState(root: string, session: string): SessionState {
+  return readSessionState(root, session, false).state;
+}
+
+function readSessionState(root: string, session: string, putBack: boolean): LoadedSessionState {
   const path = sessionStatePath(root, session);
   const fileName = sessionFileName(session);
   const mirror = readRecord(join(sessionMirrorFolder(root), fileName), fileName);
@@ -176,7 +189,7 @@ export function loadSessionState(root: string, session: string): LoadedSessionSt
   if (mirror.kind === 'valid') {
     if (local.kind !== 'valid' || local.text !== mirror.text) {
       try {
-        writeAtomically(path, mirror.text);
+        if (putBack) writeAtomically(path, mirror.text);
       } catch {
         // the mirror is what counts; the project's copy is put back at the next save
       }

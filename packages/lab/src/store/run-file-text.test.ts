@@ -32,7 +32,7 @@ describe('safeParseRunFileText', () => {
         line: 4,
         kind: 'schema',
         message:
-          'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded, no-op',
+          'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded, no-op, over-cap',
       },
     ]);
   });

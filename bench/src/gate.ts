@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultRulebookPath } from '@holdfast/core/rules';
-import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath } from '@holdfast/gate';
+import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath, sessionMirrorFolder } from '@holdfast/gate';
 import type { BenchContext } from './index.js';
 
 const RUNS = 21;
@@ -180,6 +180,8 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
       figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, entry.input)) / 1e6, base, 'M'));
     });
   } finally {
+    // The hook mirrors the session outside the project, under the user's real home: that folder is the bench's too.
+    rmSync(sessionMirrorFolder(root), { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
   }
 }

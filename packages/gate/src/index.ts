@@ -47,7 +47,15 @@ export type { PathNote, ProjectRoot, ResolvedPath } from './real-path.js';
 export { protectedPlaces, tamperFindings } from './tamper.js';
 export type { GateFinding, ProtectedPlace } from './tamper.js';
 export type { AgentHook, HookOptions } from './run-hook.js';
-export { FRESH_SESSION, latestSessionState, loadSessionState, saveSessionState, sessionFileName, sessionStatePath } from './session-state.js';
+export {
+  FRESH_SESSION,
+  latestSessionState,
+  loadSessionState,
+  saveSessionState,
+  sessionFileName,
+  sessionMirrorFolder,
+  sessionStatePath,
+} from './session-state.js';
 export type { LoadedSessionState, SessionState } from './session-state.js';
 export { isTestRun, readShellCommand } from './shell-command.js';
 export type { GateBypass, ShellContext, ShellReading } from './shell-command.js';

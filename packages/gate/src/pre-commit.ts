@@ -13,8 +13,9 @@ import type { SessionState } from './session-state.js';
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
-/** git's output in `root`, or a throw naming the failed call. */
-export function gitOutput(root: string, args: string[]): Buffer {
+/** git's output in `root` (`input` is its stdin), or a throw naming the failed call. */
+export function gitOutput(root: string, args: string[], input?: string): Buffer {
+  if (input !== undefined) return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, input, stdio: ['pipe', 'pipe', 'pipe'] });
   return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -129,7 +130,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     const latest = latestSessionState(options.root);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
-    const order = await checkCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args) => gitOutput(options.root, [...args])));
+    const order = await checkCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input)));
     const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
     if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;

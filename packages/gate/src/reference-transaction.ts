@@ -177,7 +177,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     const made = commitMadeHere(reader, updates, commits);
     if (made !== undefined && hasCommitOrderRules(rulebook)) {
       const order = await checkCommitOrder(rulebook, latestSessionState(root), checkActions, () =>
-        treeIdentity((args) => readGit(reader, [...args]), `${made}^{tree}`),
+        treeIdentity((args, input) => readGit(reader, [...args], input), `${made}^{tree}`),
       );
       if (order?.judged === true && order.failures.length > 0) {
         const subject = readGit(reader, ['log', '-1', '--format=%s', made, '--']).toString('utf8').trim();

@@ -1,5 +1,5 @@
+import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { nodeCrypto } from './lazy-builtins.js';
 import { runGit } from './git-process.js';
 import { readRepoState } from './repo-state.js';
 import { ensureStore, indexTree, snapshotStorePath, workTreeTreeAside } from './snapshot-store.js';
@@ -12,39 +12,68 @@ import type { AddedIndex } from './snapshot-store.js';
  */
 const LEFT_OUT: ReadonlySet<string> = new Set(['.holdfast', '.claude', '.codex', 'node_modules']);
 
+/** The name of an entry of a `git ls-tree -z` listing ("mode type id\tname"). */
+function entryName(entry: string): string {
+  return entry.slice(entry.indexOf('\t') + 1);
+}
+
+/** Runs git and returns stdout, in whichever repository holds the tree (`input` is its stdin). */
+export type ReadTree = (args: readonly string[], input?: string) => Buffer;
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /**
- * The identity of a tree from its top-level listing (`git ls-tree -z`): every entry but the ones
- * left out, hashed. Two trees with the same identity hold the same files, modes and contents in
- * every folder that counts (each subtree is named by its own object id).
+ * The identity of a tree object (`tree` is an id or a tree-ish such as `abc123^{tree}`): the id of
+ * the same tree without the entries left out. Two trees with the same identity hold the same files,
+ * modes and contents in every folder that counts. A tree without such entries is its own identity;
+ * for one with them, `git mktree` writes the rest (the objects it names are already there).
  */
-export function identityOfListing(listing: Buffer): string {
-  const hash = nodeCrypto().createHash('sha256');
-  for (const entry of listing.toString('utf8').split('\0')) {
-    if (entry === '') continue;
-    const name = entry.slice(entry.indexOf('\t') + 1);
-    if (!LEFT_OUT.has(name)) hash.update(`${entry}\0`);
-  }
-  return hash.digest('hex');
-}
-
-/** Runs git and returns stdout, in whichever repository holds the tree. */
-export type ReadTree = (args: readonly string[]) => Buffer;
-
-/** The identity of a tree object (`tree` is an id or a tree-ish such as `abc123^{tree}`). */
 export function treeIdentity(read: ReadTree, tree: string): string {
-  return identityOfListing(read(['ls-tree', '-z', tree, '--']));
+  const entries = read(['ls-tree', '-z', tree, '--'])
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => entry !== '');
+  const kept = entries.filter((entry) => !LEFT_OUT.has(entryName(entry)));
+  if (kept.length === entries.length && OBJECT_ID.test(tree)) return tree;
+  return read(['mktree', '-z', '--missing'], kept.map((entry) => `${entry}\0`).join(''))
+    .toString('utf8')
+    .trim();
 }
 
-/** The identity of a tree in the gate's snapshot store (a call's before-index, the work tree now). */
+/**
+ * Whether the project's top folder holds a left-out name that is not a folder (a file or link named
+ * `node_modules`, say): the snapshot store leaves out only the folders of those names, so only then
+ * can a tree it writes hold one.
+ */
+function leftOutNonFolder(root: string): boolean {
+  for (const name of LEFT_OUT) {
+    try {
+      if (!lstatSync(join(root, name)).isDirectory()) return true;
+    } catch {
+      // not there
+    }
+  }
+  return false;
+}
+
+/**
+ * The identity of a tree in the gate's snapshot store (a call's before-index, the work tree now). The
+ * store never adds the folders left out (its exclude file), so its tree is its own identity and no
+ * git process is needed, unless the project holds a file or link of such a name: then it is listed.
+ * A tree from before a call that removed such a file may then differ from a commit of the same
+ * counted files: the pass does not count, and the tests are run again (closed, not open).
+ */
 export function storeTreeIdentity(root: string, tree: string): string {
-  const gitDir = snapshotStorePath(resolve(root));
-  return treeIdentity((args) => runGit(args, { cwd: root, gitDir }), tree);
+  const absoluteRoot = resolve(root);
+  if (!leftOutNonFolder(absoluteRoot)) return tree;
+  const gitDir = snapshotStorePath(absoluteRoot);
+  return treeIdentity((args, input) => runGit(args, { cwd: absoluteRoot, gitDir, ...(input !== undefined ? { input } : {}) }), tree);
 }
 
 /**
  * The work tree's identity now, as `git add -A` would stage it (.gitignore honoured): what a
  * commit of everything would hold. Two git processes (add into a copy of the store's index, which
- * rehashes only files changed since the last snapshot, then write-tree) plus the listing; `keep`
+ * rehashes only files changed since the last snapshot, then write-tree); `keep`
  * receives the added index for the call's own snapshot.
  */
 export function workTreeIdentity(root: string, keep?: (added: AddedIndex) => void): string {

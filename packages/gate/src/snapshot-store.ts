@@ -64,7 +64,33 @@ function seedFromRepository(building: string, repo: RepoLocation): void {
     copyFileSync(join(repo.gitDir, 'index'), join(building, 'index'));
   } catch {
     // no index yet (a fresh repository): the first snapshot hashes everything
+    return;
   }
+  // What the user tracks in the folders the store leaves out stays out too: the store's trees then
+  // hold none of the entries a tree's identity drops, and are their own identity (tree-identity.ts).
+  runGit(['rm', '--cached', '-r', '-q', '-f', '--ignore-unmatch', '--', ...LEFT_OUT_NAMES], {
+    cwd: repo.top,
+    gitDir: building,
+    workTree: repo.top,
+    indexFile: join(building, 'index'),
+  });
+}
+
+/**
+ * The top-level names a tree's identity leaves out (holdfast's state, the agents' settings folders,
+ * installed dependencies): the store adds no folder of these names, nor keeps one the user tracks.
+ */
+export const LEFT_OUT_NAMES: readonly string[] = ['.holdfast', '.claude', '.codex', 'node_modules'];
+
+/**
+ * Written into a store made without the left-out folders (see seedFromRepository); a store made by an
+ * earlier holdfast may still hold what the user tracks there, and its trees are listed to drop them.
+ */
+const WITHOUT_LEFT_OUT = 'without-left-out';
+
+/** Whether the store's trees hold no left-out folder (a file or link of such a name may still be there). */
+export function storeLeavesOutFolders(root: string): boolean {
+  return existsSync(join(snapshotStorePath(root), WITHOUT_LEFT_OUT));
 }
 
 /** Creates the store on first use, built aside and renamed into place so a concurrent call never sees half of it. */
@@ -83,6 +109,7 @@ export function ensureStore(root: string, repo: RepoLocation | null): string {
     mkdirSync(join(building, 'calls'), { recursive: true });
     // The user's index names paths from the repository's top; it only fits a store rooted there too.
     if (repo !== null && resolve(repo.top) === resolve(root)) seedFromRepository(building, repo);
+    writeFileSync(join(building, WITHOUT_LEFT_OUT), '');
     keepIgnoredListing(root, building);
     renameSync(building, store);
   } catch (error) {

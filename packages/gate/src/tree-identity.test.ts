@@ -42,6 +42,27 @@ describe('tree identity', () => {
     expect(workTreeIdentity(root)).toBe(before);
   });
 
+  it('leaves out what the user tracks in those folders, the store’s tree is its own identity', () => {
+    const root = repo();
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
+    mkdirSync(join(root, 'node_modules'));
+    writeFileSync(join(root, 'node_modules', 'x.js'), '1\n');
+    execFileSync('git', ['add', '-A'], { cwd: root });
+    execFileSync('git', ['-c', 'user.email=t@example.test', '-c', 'user.name=t', 'commit', '-qm', 'tracked'], { cwd: root });
+    // The store starts from this index (which tracks .claude/ and node_modules/) and drops them.
+    const identity = workTreeIdentity(root);
+    expect(stagedAll(root)).toBe(identity);
+    writeFileSync(join(root, '.claude', 'settings.json'), '{"changed":true}\n');
+    expect(workTreeIdentity(root)).toBe(identity);
+    expect(stagedAll(root)).toBe(identity);
+    rmSync(join(root, '.claude'), { recursive: true });
+    expect(workTreeIdentity(root)).toBe(identity);
+    expect(stagedAll(root)).toBe(identity);
+    writeFileSync(join(root, 'src', 'orders.ts'), 'export const orders = 3;\n');
+    expect(workTreeIdentity(root)).not.toBe(identity);
+  });
+
   it('tells trees apart that differ in a counted file, mode or name', () => {
     const root = repo();
     const first = workTreeIdentity(root);

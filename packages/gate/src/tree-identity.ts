@@ -2,15 +2,15 @@ import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runGit } from './git-process.js';
 import { readRepoState } from './repo-state.js';
-import { ensureStore, indexTree, snapshotStorePath, workTreeTreeAside } from './snapshot-store.js';
+import { LEFT_OUT_NAMES, ensureStore, indexTree, snapshotStorePath, storeLeavesOutFolders, workTreeTreeAside } from './snapshot-store.js';
 import type { AddedIndex } from './snapshot-store.js';
 
 /**
  * Top-level entries a tree's identity leaves out: holdfast's own state, the agents' settings folders
  * (guarded files, judged as tampering instead) and installed dependencies. The snapshot store leaves
- * them out of the work tree, so a tree the user's index writes must drop them too to compare.
+ * those folders out of the work tree, so a tree the user's index writes must drop them too to compare.
  */
-const LEFT_OUT: ReadonlySet<string> = new Set(['.holdfast', '.claude', '.codex', 'node_modules']);
+const LEFT_OUT: ReadonlySet<string> = new Set(LEFT_OUT_NAMES);
 
 /** The name of an entry of a `git ls-tree -z` listing ("mode type id\tname"). */
 function entryName(entry: string): string {
@@ -58,14 +58,15 @@ function leftOutNonFolder(root: string): boolean {
 
 /**
  * The identity of a tree in the gate's snapshot store (a call's before-index, the work tree now). The
- * store never adds the folders left out (its exclude file), so its tree is its own identity and no
- * git process is needed, unless the project holds a file or link of such a name: then it is listed.
- * A tree from before a call that removed such a file may then differ from a commit of the same
- * counted files: the pass does not count, and the tests are run again (closed, not open).
+ * store neither adds the folders left out (its exclude file) nor keeps what the user tracks there (its
+ * seed), so its tree is its own identity and no git process is needed, unless the project holds a file
+ * or link of such a name, or the store was made by an earlier holdfast: then the tree is listed. A
+ * tree from before a call that removed such a file may then differ from a commit of the same counted
+ * files: the pass does not count, and the tests are run again (closed, not open).
  */
 export function storeTreeIdentity(root: string, tree: string): string {
   const absoluteRoot = resolve(root);
-  if (!leftOutNonFolder(absoluteRoot)) return tree;
+  if (storeLeavesOutFolders(absoluteRoot) && !leftOutNonFolder(absoluteRoot)) return tree;
   const gitDir = snapshotStorePath(absoluteRoot);
   return treeIdentity((args, input) => runGit(args, { cwd: absoluteRoot, gitDir, ...(input !== undefined ? { input } : {}) }), tree);
 }

@@ -35,7 +35,7 @@ function agent(id: string, script: string): ExperimentTarget {
 
 const FILL = "require('fs').writeFileSync('src/blob.txt', Buffer.alloc(2 * 1024 * 1024, 120));";
 
-async function play(target: ExperimentTarget): Promise<{ told: ArmResult; held: ArmResult }> {
+async function play(target: ExperimentTarget, sessionTimeoutMs = 120_000): Promise<{ told: ArmResult; held: ArmResult }> {
   const events: RunEvent[] = [];
   const emit = (draft: RunEventInput): RunEvent => {
     const event = { ...draft, seq: events.length } as RunEvent;
@@ -55,7 +55,7 @@ async function play(target: ExperimentTarget): Promise<{ told: ArmResult; held: 
       sandbox: false,
       mode: 'agent',
       turnCap: 10,
-      sessionTimeoutMs: 120_000,
+      sessionTimeoutMs,
       sandboxMaxBytes: CAP,
     },
     rulebook,
@@ -84,8 +84,8 @@ describe('agent mode and the sandbox size cap', () => {
   });
 
   it('stops a harness that is still running once its tree passes the cap', async () => {
-    // Without the watcher this agent would run until the 120 s session timeout.
-    const { told } = await play(agent('sleeper', `${FILL} setInterval(() => {}, 1000);`));
+    // Only the watcher can end this agent: its session timeout (a day) is past any test's, so no race with the clock decides it.
+    const { told } = await play(agent('sleeper', `${FILL} setInterval(() => {}, 1000);`), 24 * 60 * 60 * 1000);
     expect(told.verdict).toBe('over-cap');
     expect(told.session!.stop.reason).toBe('sandbox-cap');
   });

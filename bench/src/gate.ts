@@ -170,14 +170,19 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}`, samples[index] ?? [], baseWall, baseCpu));
     cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}, after the call (PostToolUse)`, afterSamples[index] ?? [], baseWall, baseCpu));
     if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
-      print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per case)');
+      print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per hook call)');
       return;
     }
     const base = instructions(['-e', '0'], '') / 1e6;
+    // The same sequence as the timed rounds: a shell call's check after it follows its decision (and is counted too).
     cases.forEach((entry) => {
       untimedFirst(entry);
       call += 1;
-      figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, entry.input)) / 1e6, base, 'M'));
+      const input = entry.fresh?.() ?? entry.input;
+      figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, input)) / 1e6, base, 'M'));
+      if (entry.tool !== 'Bash') return;
+      const after = instructions(hook, event('PostToolUse', entry.tool, input)) / 1e6;
+      figure(figureOf(`hook ${entry.label}, after the call (PostToolUse), instructions (callgrind)`, after, base, 'M'));
     });
   } finally {
     // The hook mirrors the session outside the project, under the user's real home: that folder is the bench's too.

@@ -275,6 +275,8 @@ async function recordedStart(events: RunEvent[], path: string) {
 async function resumedPlan({ values, io, experiment, queue, settings }: PlanContext, resume: string): Promise<RunPlan | 'complete'> {
   const store = await import('@holdfast/lab/store');
   const path = resolve(io.cwd, resume);
+  // A file another process is writing is refused before anything else is read for it.
+  store.refuseIfLocked(path);
   const previous = await readEvents(path, 'the run file to resume,');
   const start = await recordedStart(previous, path);
   if (values.out !== undefined && resolve(io.cwd, values.out) !== path) {

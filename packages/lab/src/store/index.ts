@@ -7,7 +7,7 @@ export { readRunFile, readRunFileStrict } from './read-run-file.js';
 export { futureVersionError } from './run-file-version.js';
 export { parseRunFileText, safeParseRunFileText } from './run-file-text.js';
 export type { RunFileContents, RunFileProblem } from './run-file-text.js';
-export { lockPathOf, lockRunFile, RunFileLockedError } from './run-file-lock.js';
+export { lockPathOf, lockRunFile, refuseIfLocked, RunFileLockedError } from './run-file-lock.js';
 export type { LockOptions, RunFileLock } from './run-file-lock.js';
 export { openRunFile, RunFileDiskError, RunFileWriteError } from './run-file-writer.js';
 export type { OpenRunFileOptions, RunEventDraft, RunFileRecovery, RunFileWriter } from './run-file-writer.js';

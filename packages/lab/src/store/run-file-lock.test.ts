@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockPathOf, lockRunFile, RunFileLockedError } from './run-file-lock.js';
+import { lockPathOf, lockRunFile, refuseIfLocked, RunFileLockedError } from './run-file-lock.js';
 import { openRunFile } from './run-file-writer.js';
 
 let dir: string;
@@ -31,6 +31,16 @@ describe('one writer per run file', () => {
     first.close();
     expect(existsSync(lockPathOf(path))).toBe(false);
     openRunFile(path).close();
+  });
+
+  it('refuses early for a live holder and lets a free or stale lock be, without taking it', () => {
+    const path = join(dir, 'early.jsonl');
+    expect(() => refuseIfLocked(path)).not.toThrow();
+    const held = lockRunFile(path);
+    expect(() => refuseIfLocked(path)).toThrow(RunFileLockedError);
+    expect(() => refuseIfLocked(path, () => false)).not.toThrow();
+    expect(readFileSync(lockPathOf(path), 'utf8')).toBe(`${process.pid}\n`);
+    held.release();
   });
 
   it('takes over a lock whose process no longer runs', () => {

@@ -49,6 +49,16 @@ function holderOf(lockPath: string): number | undefined {
 }
 
 /**
+ * Refuses early when a live process holds the run file's lock (RunFileLockedError), so a second
+ * writer stops before it reads replies or resolves targets. Only a first look: the writer still
+ * takes the lock itself (lockRunFile), which is what keeps two writers apart.
+ */
+export function refuseIfLocked(path: string, isAlive: (pid: number) => boolean = processIsAlive): void {
+  const holder = holderOf(lockPathOf(path));
+  if (holder !== undefined && isAlive(holder)) throw new RunFileLockedError(path, holder);
+}
+
+/**
  * Takes the one-writer lock of a run file: `FILE.lock`, created exclusively, holding the writer's
  * pid. A lock whose process no longer runs (a crash, kill -9) is taken over; a live holder gets a
  * RunFileLockedError naming its pid.

@@ -87,6 +87,8 @@ export type { ExecAgentOptions, ExecOutcome } from './exec-agent.js';
 export { containmentArgs, inside, installationOf } from './containment.js';
 export { holdfastInstallation } from './holdfast-installation.js';
 export { confirmOnWorkTree } from './run-confirmation.js';
+export { commitTreeRunner } from './commit-rerun.js';
+export type { RunOnCommitTree } from './commit-rerun.js';
 export { requiredCommandTest, rerunTimeoutMs } from './required-commands.js';
 export type { ConfirmRun, RunClaim, WorkTreeConfirmation } from './run-confirmation.js';
 export { BUBBLEWRAP_HINT, findBubblewrap } from './containment.js';

@@ -8,6 +8,8 @@ import { replayedRound } from './decide.js';
 import { stagedTreeIdentity } from './tree-identity.js';
 import type { CheckActions } from './decide.js';
 import { childProcess } from './lazy-builtins.js';
+import { rerunRequiredOnTree } from './commit-rerun.js';
+import type { RunOnCommitTree } from './commit-rerun.js';
 import { latestSessionState } from './session-state.js';
 import type { SessionState } from './session-state.js';
 
@@ -65,6 +67,8 @@ export interface PreCommitOptions {
   readonly now: () => Date;
   readonly rulebook: () => Promise<Rulebook>;
   readonly checkActions: () => Promise<CheckActions>;
+  /** Under holdfast exec (the broker): runs a required command on the committed tree when no session recorded a pass. */
+  readonly runOnCommitTree?: RunOnCommitTree;
 }
 
 type OrderVerdict =
@@ -83,10 +87,17 @@ export async function checkCommitOrder(
   latest: ReturnType<typeof latestSessionState>,
   checkActions: CheckActions,
   committedTree: () => string,
+  rerun?: { readonly root: string; readonly tree: () => string; readonly run: RunOnCommitTree },
 ): Promise<OrderVerdict | undefined> {
   const rules = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
   if (rules.length === 0) return undefined;
   const labels = rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
+  if (latest === undefined && rerun !== undefined) {
+    const tree = rerun.tree();
+    const failures = await rerunRequiredOnTree({ ...rulebook, rules }, rerun.root, tree, rerun.run);
+    const note = `${labels}: no agent session was seen by the gate here, so under holdfast exec it ran the required commands itself on the committed tree${failures.length === 0 ? ' and they passed' : ''}.`;
+    return { judged: true, failures, note };
+  }
   if (latest === undefined) {
     return {
       judged: false,
@@ -130,7 +141,15 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     const latest = latestSessionState(options.root);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
-    const order = await checkCommitOrder(rulebook, latest, checkActions, () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input)));
+    const order = await checkCommitOrder(
+      rulebook,
+      latest,
+      checkActions,
+      () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input)),
+      options.runOnCommitTree === undefined
+        ? undefined
+        : { root: options.root, tree: () => gitOutput(options.root, ['write-tree']).toString('utf8').trim(), run: options.runOnCommitTree },
+    );
     const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
     if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;

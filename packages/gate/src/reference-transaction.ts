@@ -8,6 +8,7 @@ import { internalErrorReason } from './hook-answer.js';
 import type { HookAnswer } from './hook-answer.js';
 import type { CheckActions } from './decide.js';
 import { checkCommitOrder, knownToExist } from './pre-commit.js';
+import type { RunOnCommitTree } from './commit-rerun.js';
 import { hasCommitOrderRules } from './decide.js';
 import { treeIdentity } from './tree-identity.js';
 import { latestSessionState } from './session-state.js';
@@ -124,6 +125,8 @@ export interface ReferenceTransactionOptions {
   readonly now: () => Date;
   readonly rulebook: (root: string) => Promise<Rulebook>;
   readonly checkActions: () => Promise<CheckActions>;
+  /** Under holdfast exec (the broker): runs a required command on the new commit's tree when no session recorded a pass. */
+  readonly runOnCommitTree?: RunOnCommitTree;
 }
 
 function short(commit: string): string {
@@ -176,8 +179,21 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     }
     const made = commitMadeHere(reader, updates, commits);
     if (made !== undefined && hasCommitOrderRules(rulebook)) {
-      const order = await checkCommitOrder(rulebook, latestSessionState(root), checkActions, () =>
-        treeIdentity((args, input) => readGit(reader, [...args], input), `${made}^{tree}`),
+      const order = await checkCommitOrder(
+        rulebook,
+        latestSessionState(root),
+        checkActions,
+        () => treeIdentity((args, input) => readGit(reader, [...args], input), `${made}^{tree}`),
+        options.runOnCommitTree === undefined
+          ? undefined
+          : {
+              root,
+              tree: () =>
+                readGit(reader, ['rev-parse', `${made}^{tree}`])
+                  .toString('utf8')
+                  .trim(),
+              run: options.runOnCommitTree,
+            },
       );
       if (order?.judged === true && order.failures.length > 0) {
         const subject = readGit(reader, ['log', '-1', '--format=%s', made, '--']).toString('utf8').trim();

@@ -44,7 +44,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stderr, `holdfast exec: unknown option ${parsed.unknown}. See \`holdfast exec --help\`.`);
     return EXIT.usage;
   }
-  const [{ confirmOnWorkTree, execAgent, findBubblewrap, holdfastInstallation, withinDeadline }, hook, { Readable }] = await Promise.all([
+  const [{ commitTreeRunner, confirmOnWorkTree, execAgent, findBubblewrap, holdfastInstallation, withinDeadline }, hook, { Readable }] = await Promise.all([
     import('@holdfast/gate'),
     import('@holdfast/gate/commands').then(({ GATE_COMMANDS }) => GATE_COMMANDS.hook()),
     import('node:stream'),
@@ -58,7 +58,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
    */
   const decide = async (argv: readonly string[], stdin: string, cwd: string, env: NodeJS.ProcessEnv) => {
     const outOfTime = new AbortController();
-    const extra = bwrap === undefined ? {} : { confirmRun: confirmOnWorkTree({ bwrap, env, signal: outOfTime.signal }) };
+    const extra =
+      bwrap === undefined
+        ? {}
+        : {
+            confirmRun: confirmOnWorkTree({ bwrap, env, signal: outOfTime.signal }),
+            runOnCommitTree: commitTreeRunner({ bwrap, env, signal: outOfTime.signal }),
+          };
     const rest = [...argv];
     const at = rest.indexOf('--deadline-ms');
     const deadline = at === -1 ? undefined : Number(rest[at + 1]);

@@ -6,6 +6,7 @@ import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 import type { ConfirmRun } from '../run-confirmation.js';
+import type { RunOnCommitTree } from '../commit-rerun.js';
 import type { HookInProcess } from './index.js';
 
 const HELP = `Usage: holdfast hook <claude-code|codex|git> [reference-transaction] [--rulebook FILE] [--observe]
@@ -70,9 +71,9 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
       rulebook = found.path;
     }
     const answer = references
-      ? await referenceTransaction(io, rulebook)
+      ? await referenceTransaction(io, rulebook, inProcess.runOnCommitTree)
       : agent === 'git'
-        ? await preCommit(io, rulebook)
+        ? await preCommit(io, rulebook, inProcess.runOnCommitTree)
         : await agentHook(agent, io, rulebook, values.observe === true, inProcess.confirmRun);
     (await import('../pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
@@ -104,7 +105,7 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
   });
 }
 
-async function referenceTransaction(io: CliIo, rulebookFile: string | undefined) {
+async function referenceTransaction(io: CliIo, rulebookFile: string | undefined, runOnCommitTree: RunOnCommitTree | undefined) {
   const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([import('../reference-transaction.js'), import('../rules-engine.js')]);
   const engine = loadRulesEngine();
   return answerReferenceTransaction({
@@ -114,10 +115,11 @@ async function referenceTransaction(io: CliIo, rulebookFile: string | undefined)
     now: () => new Date(),
     rulebook: async (root) => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     checkActions: async () => (await engine).checkActions,
+    ...(runOnCommitTree !== undefined ? { runOnCommitTree } : {}),
   });
 }
 
-async function preCommit(io: CliIo, rulebookFile: string | undefined) {
+async function preCommit(io: CliIo, rulebookFile: string | undefined, runOnCommitTree: RunOnCommitTree | undefined) {
   const [{ answerPreCommit, gitRoot }, { loadRulesEngine }, { keepPatternAnswersOf }] = await Promise.all([
     import('../pre-commit.js'),
     import('../rules-engine.js'),
@@ -132,5 +134,6 @@ async function preCommit(io: CliIo, rulebookFile: string | undefined) {
     now: () => new Date(),
     rulebook: async () => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     checkActions: async () => (await engine).checkActions,
+    ...(runOnCommitTree !== undefined ? { runOnCommitTree } : {}),
   });
 }

@@ -1,9 +1,12 @@
 import type { CliIo } from '@holdfast/core/command';
 import type { ConfirmRun } from '../run-confirmation.js';
+import type { RunOnCommitTree } from '../commit-rerun.js';
 
 /** What only an in-process caller can hand the hook verb: the exec broker's own run of a required command. */
 export interface HookInProcess {
   readonly confirmRun?: ConfirmRun;
+  /** The exec broker's run of a required command on a commit's tree (pre-commit, reference-transaction). */
+  readonly runOnCommitTree?: RunOnCommitTree;
 }
 
 /** A verb of the gate's, loaded only when it is called (the CLI's table points here). */

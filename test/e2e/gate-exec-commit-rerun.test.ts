@@ -71,5 +71,11 @@ describe.runIf(findBubblewrap(process.env) !== undefined)(
       const control = route('pass, and changed', { commit: 'git commit --no-verify -qm change' });
       expect(control.landed, control.output).toBe(true);
     });
+
+    it('a program that clears the exec marker before git still meets the broker: the commit is refused', () => {
+      const cleared = route('fail', { commit: 'env -u HOLDFAST_EXEC git commit -qm change' });
+      expect(cleared.landed, cleared.output).toBe(false);
+      expect(cleared.output).toMatch(/ran `npm test` itself on the committed tree/);
+    });
   },
 );

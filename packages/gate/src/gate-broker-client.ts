@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { EXEC_GATE_SOCKET, EXEC_MARKER } from './containment.js';
 import type { HookAnswer } from './hook-answer.js';
 import { nodeNet } from './lazy-builtins.js';
@@ -15,10 +15,20 @@ export interface BrokerRequest {
 /**
  * Under `holdfast exec` the hook decides nothing itself: the gate's state is read-only in the
  * sandbox, so the broker outside (which can write it) decides. Only at the fixed socket path, which
- * the agent cannot replace; without the marker or the socket the hook decides locally as always.
+ * the agent cannot replace (a read-only mount). The socket itself decides, not the environment: a
+ * confined program that clears the exec marker before it runs git still reaches the broker. Without
+ * the marker, a socket there that is not this user's (another user's file in a shared /tmp) is not
+ * the broker; without a socket the hook decides locally as always.
  */
 export function brokerSocket(env: NodeJS.ProcessEnv): string | undefined {
-  return env[EXEC_MARKER] === '1' && existsSync(EXEC_GATE_SOCKET) ? EXEC_GATE_SOCKET : undefined;
+  let stat;
+  try {
+    stat = lstatSync(EXEC_GATE_SOCKET);
+  } catch {
+    return undefined;
+  }
+  if (env[EXEC_MARKER] === '1') return EXEC_GATE_SOCKET;
+  return stat.isSocket() && stat.uid === process.getuid?.() ? EXEC_GATE_SOCKET : undefined;
 }
 
 function refusal(message: string): HookAnswer {

@@ -73,8 +73,7 @@ export function lockRunFile(path: string, options: LockOptions = {}): RunFileLoc
       descriptor = openSync(lockPath, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = holderOf(lockPath);
-      if (holder !== undefined && isAlive(holder)) throw new RunFileLockedError(path, holder);
+      refuseIfLocked(path, isAlive);
       // Stale (its process is gone) or half-written by a writer that died creating it: take it over.
       try {
         unlinkSync(lockPath);

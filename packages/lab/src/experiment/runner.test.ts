@@ -265,3 +265,36 @@ describe('runExperiment for one queued round', () => {
     expect(events.every((event) => !('roundId' in event) || event.roundId === 'fake/add-endpoint/1')).toBe(true);
   });
 });
+
+describe('runExperiment memory', () => {
+  it('makes its rounds as it takes them: a plan of a hundred million rounds is never held whole', async () => {
+    const { events, emit } = collector();
+    const controller = new AbortController();
+    let calls = 0;
+    const target: ExperimentTarget = {
+      info: { id: 'fake', provider: 'replay' },
+      model: {
+        async generate() {
+          calls += 1;
+          // Three rounds (two calls each) in, the run is stopped.
+          if (calls === 6) controller.abort();
+          return { text: clean, usage: {}, latencyMs: 1, attempts: 1 };
+        },
+      },
+    };
+    // Building this plan as a list (100,000,000 round objects) would take the heap past any default limit.
+    const outcome = await runExperiment({
+      runId: 'r-lazy',
+      config: config({ reps: 100_000_000, concurrency: 1 }),
+      rulebook: await defaultRulebook(),
+      tasks: [task],
+      targets: [target],
+      emit,
+      signal: controller.signal,
+    });
+    expect(outcome.status).toBe('interrupted');
+    expect(outcome.reason).toBe(`Interrupted after ${outcome.roundsRun} of 100000000 rounds.`);
+    expect(outcome.roundsRun).toBeLessThanOrEqual(3);
+    expect(events.filter((event) => event.type === 'round-start').length).toBeLessThanOrEqual(3);
+  });
+});

@@ -105,15 +105,43 @@ export function roundIdOf(target: string, task: string, rep: number): string {
   return `${target}/${task}/${rep}`;
 }
 
-/** Every round of the run in queue order: repetition-major, so early results cover every task and target. */
-export function planRounds(config: Pick<RunConfig, 'targets' | 'tasks' | 'reps'>): RoundSpec[] {
-  const rounds: RoundSpec[] = [];
+/**
+ * Every round of the run in queue order, made one at a time: repetition-major, so early results
+ * cover every task and target. A generator, so a 20,000-call run does not hold its whole plan.
+ */
+export function* roundsInOrder(config: Pick<RunConfig, 'targets' | 'tasks' | 'reps'>): Generator<RoundSpec, void, undefined> {
   for (let rep = 0; rep < config.reps; rep += 1) {
     for (const task of config.tasks) {
-      for (const target of config.targets) rounds.push({ roundId: roundIdOf(target, task, rep), target, task, rep });
+      for (const target of config.targets) yield { roundId: roundIdOf(target, task, rep), target, task, rep };
     }
   }
-  return rounds;
+}
+
+/** Every round of the run in queue order, as a list. */
+export function planRounds(config: Pick<RunConfig, 'targets' | 'tasks' | 'reps'>): RoundSpec[] {
+  return [...roundsInOrder(config)];
+}
+
+/** The rounds still to play, made as they are taken (a resumed run skips those already `done`), and how many there are. */
+function roundQueue(options: Pick<ExperimentOptions, 'rounds' | 'config' | 'done'>): { rounds: Iterator<RoundSpec>; length: number } {
+  const toPlay = (round: RoundSpec) => !options.done?.has(round.roundId);
+  if (options.rounds !== undefined) {
+    const rounds = options.rounds.filter(toPlay);
+    return { rounds: rounds.values(), length: rounds.length };
+  }
+  const { reps, tasks, targets } = options.config;
+  let length = reps * tasks.length * targets.length;
+  // Resuming: count what is left (a pass without keeping anything); a fresh run's count is the product.
+  if (options.done !== undefined && options.done.size > 0) {
+    length = 0;
+    for (const round of roundsInOrder(options.config)) if (toPlay(round)) length += 1;
+  }
+  return {
+    rounds: (function* () {
+      for (const round of roundsInOrder(options.config)) if (toPlay(round)) yield round;
+    })(),
+    length,
+  };
 }
 
 function describeError(error: unknown): { code: string; message: string } {
@@ -234,13 +262,13 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     await options.emit(runStartDraft({ ...options, targets: options.targets.map((target) => target.info) }, time(), isolation));
   }
 
-  const queue = (options.rounds ?? planRounds(options.config)).filter((round) => !options.done?.has(round.roundId));
+  const queue = roundQueue(options);
   const tally: RoundTally = { roundsRun: 0, finished: new TotalsTally(), finishedTargets: new Set<string>() };
   const playArm = armPlayer({ options, signal, now, tasksById, targetsById, agentsMd, maxTokens, loopTaskFor, describeError }, modes, plan);
   const poolSize = Math.max(1, Math.min(options.config.concurrency, queue.length));
   let failure: unknown;
   try {
-    failure = await drainQueue(queue, poolSize, signal, (round) => playRound(options, signal, time, playArm, tally, round));
+    failure = await drainQueue(queue.rounds, poolSize, signal, (round) => playRound(options, signal, time, playArm, tally, round));
   } finally {
     await lander?.dispose();
     await agentRounds?.dispose();
@@ -262,14 +290,13 @@ function turnEventLoop(): Promise<void> {
 }
 
 /** Plays the queue with `poolSize` workers; the first failure stops every worker from taking another round, and is returned. */
-async function drainQueue(queue: readonly RoundSpec[], poolSize: number, signal: AbortSignal, play: (round: RoundSpec) => Promise<void>): Promise<unknown> {
-  let next = 0;
+async function drainQueue(queue: Iterator<RoundSpec>, poolSize: number, signal: AbortSignal, play: (round: RoundSpec) => Promise<void>): Promise<unknown> {
   let failure: unknown;
   async function worker(): Promise<void> {
     while (!signal.aborted && failure === undefined) {
-      const round = queue[next];
-      if (round === undefined) return;
-      next += 1;
+      const next = queue.next();
+      if (next.done === true) return;
+      const round = next.value;
       try {
         await play(round);
       } catch (error) {

@@ -41,6 +41,12 @@ export const ActionOutcomeSchema = z.object({
 });
 export type ActionOutcome = z.infer<typeof ActionOutcomeSchema>;
 
+/**
+ * How much of a reply (and of its reasoning) a run file keeps: the default reply cap, so under it
+ * every reply is kept whole; a reply a raised cap let through is kept up to here, its size recorded.
+ */
+export const STORED_REPLY_BYTES = 1_000_000;
+
 /** The model call behind an arm: what was sent back, how long it took. Never a key. */
 export const GenerationSchema = z.object({
   raw: z.string(),
@@ -49,7 +55,14 @@ export const GenerationSchema = z.object({
    * stored there once (`raw` is empty here). Readers of the store restore it; absent in older files.
    */
   rawSameAs: ArmSchema.optional(),
+  /**
+   * In a run file only: `raw` holds just the reply's first STORED_REPLY_BYTES, and this is the
+   * whole reply's size in bytes. The arm was judged on the whole reply; a reply that large is not kept.
+   */
+  rawBytes: z.number().int().nonnegative().optional(),
   reasoning: z.string().optional(),
+  /** Like `rawBytes`, for `reasoning`. */
+  reasoningBytes: z.number().int().nonnegative().optional(),
   usage: UsageSchema.default({}),
   finishReason: z.string().optional(),
   latencyMs: z.number().nonnegative(),

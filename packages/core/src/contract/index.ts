@@ -91,6 +91,7 @@ export {
   LandedSchema,
   SandboxCommandSchema,
   SandboxResultSchema,
+  STORED_REPLY_BYTES,
   UsageSchema,
 } from './arm-result.js';
 export type { ActionOutcome, ArmResult, CappedText, Generation, Landed, SandboxCommand, SandboxResult, Usage } from './arm-result.js';

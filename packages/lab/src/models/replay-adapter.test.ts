@@ -88,3 +88,19 @@ describe('replay adapter', () => {
     await expect(adapter.generate({ messages, maxTokens: 1, temperature: 0 })).rejects.toMatchObject({ code: 'E_REPLAY_NO_KEY' });
   });
 });
+
+describe('replay of a reply the run file kept cut', () => {
+  it('is refused, naming the kept and the whole size: a cut reply is not what the model gave', async () => {
+    const cut = { ...generation('x'.repeat(100)), rawBytes: 5_000_000 };
+    const adapter = createReplayAdapter({
+      events: [events[0]!, armEnd(1, 'ollama', 't1', 0, { arm: 'told', generation: cut })],
+      targetId: 'ollama',
+      runtime: testRuntime(),
+    });
+    const error: unknown = await adapter
+      .generate({ messages: [{ role: 'user', content: 'ignored' }], maxTokens: 1, temperature: 0, key: { task: 't1', rep: 0, arm: 'told' } })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'E_REPLAY_CUT', retryable: false });
+    expect((error as Error).message).toContain('first 100 of the 5000000 bytes');
+  });
+});

@@ -70,6 +70,13 @@ export function createReplayAdapter(options: ReplayOptions): ModelAdapter {
         });
       }
       const { generation } = entry;
+      if (generation.rawBytes !== undefined) {
+        throw new ProviderError(
+          'E_REPLAY_CUT',
+          `the recorded run kept only the first ${Buffer.byteLength(generation.raw)} of the ${generation.rawBytes} bytes of the reply for ${where}: a cut reply cannot be replayed as the model gave it`,
+          { retryable: false, attempts: 1 },
+        );
+      }
       return {
         text: generation.raw,
         ...(generation.reasoning !== undefined ? { reasoning: generation.reasoning } : {}),

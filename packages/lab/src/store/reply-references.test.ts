@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORED_REPLY_BYTES } from '@holdfast/core/contract';
 import type { ArmEndEvent, ArmResult, RunEvent } from '@holdfast/core/contract';
 import { openRunFile } from './run-file-writer.js';
 import type { RunEventDraft } from './run-file-writer.js';
@@ -95,5 +96,31 @@ describe('a reply both arms of a round gave', () => {
     ]);
     const events = (await readRunFile(path)).events;
     expect(arms(events).map((event) => event.result.generation?.raw)).toEqual(['first try', 'second try', 'second try']);
+  });
+});
+
+describe('a reply larger than a run file keeps', () => {
+  // Only a raised reply cap lets one through: 3 MB, three times what the file keeps of it.
+  const HUGE = `{"actions":[]} ${'z'.repeat(3 * STORED_REPLY_BYTES)}`;
+
+  it('is stored up to STORED_REPLY_BYTES with its whole size, once for both arms, and read back so', async () => {
+    const path = join(dir, 'run.jsonl');
+    const handed = write(path, draftsOf(HUGE, HUGE));
+    expect(statSync(path).size).toBeLessThan(STORED_REPLY_BYTES * 1.1);
+    for (const events of [handed, (await readRunFile(path)).events]) {
+      for (const { result } of arms(events)) {
+        expect(result.generation?.raw).toBe(HUGE.slice(0, STORED_REPLY_BYTES));
+        expect(result.generation?.rawBytes).toBe(Buffer.byteLength(HUGE));
+        expect(result.generation?.rawSameAs).toBeUndefined();
+      }
+    }
+  });
+
+  it('different in each arm: each is cut and sized on its own', async () => {
+    const path = join(dir, 'run.jsonl');
+    write(path, draftsOf(HUGE, `${HUGE}!`));
+    const generations = arms((await readRunFile(path)).events).map((event) => event.result.generation);
+    expect(generations.map((generation) => generation?.rawBytes)).toEqual([HUGE.length, HUGE.length + 1]);
+    expect(statSync(path).size).toBeLessThan(STORED_REPLY_BYTES * 2.1);
   });
 });

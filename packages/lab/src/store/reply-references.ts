@@ -4,14 +4,17 @@ interface SeenReply {
   readonly arm: Arm;
   /** The reply as the arm produced it, to compare the other arm's with. */
   readonly raw: string;
-  /** The reply as it stands in the file (after redaction), to restore a reference with. */
+  /** The reply as it stands in the file (after redaction, perhaps cut), to restore a reference with. */
   readonly stored: string;
+  /** The whole reply's size when `stored` was cut (`rawBytes`). */
+  readonly storedBytes: number | undefined;
 }
 
-function withRaw(event: ArmEndEvent, raw: string, rawSameAs: Arm | undefined): ArmEndEvent {
+function withRaw(event: ArmEndEvent, raw: string, rawSameAs: Arm | undefined, rawBytes?: number): ArmEndEvent {
   const generation = event.result.generation!;
-  const { rawSameAs: _dropped, ...rest } = generation;
-  return { ...event, result: { ...event.result, generation: { ...rest, raw, ...(rawSameAs !== undefined ? { rawSameAs } : {}) } } };
+  const { rawSameAs: _dropped, rawBytes: _bytes, ...rest } = generation;
+  const reference = rawSameAs !== undefined ? { rawSameAs } : rawBytes !== undefined ? { rawBytes } : {};
+  return { ...event, result: { ...event.result, generation: { ...rest, raw, ...reference } } };
 }
 
 /**
@@ -38,7 +41,10 @@ export class ReplyReferences {
       return {
         stored: event,
         restore: (stored) => {
-          if (stored.type === 'arm-end') this.open.set(event.roundId, { arm: event.result.arm, raw, stored: stored.result.generation?.raw ?? raw });
+          if (stored.type === 'arm-end') {
+            const generation = stored.result.generation;
+            this.open.set(event.roundId, { arm: event.result.arm, raw, stored: generation?.raw ?? raw, storedBytes: generation?.rawBytes });
+          }
           return stored;
         },
       };
@@ -47,7 +53,7 @@ export class ReplyReferences {
     if (raw === '' || raw !== other.raw) return { stored: event, restore: same };
     return {
       stored: withRaw(event, '', other.arm),
-      restore: (stored) => (stored.type === 'arm-end' ? withRaw(stored, other.stored, undefined) : stored),
+      restore: (stored) => (stored.type === 'arm-end' ? withRaw(stored, other.stored, undefined, other.storedBytes) : stored),
     };
   }
 
@@ -58,11 +64,13 @@ export class ReplyReferences {
     const generation = event.result.generation;
     const other = this.open.get(event.roundId);
     if (other === undefined || other.arm === event.result.arm) {
-      if (generation.rawSameAs === undefined) this.open.set(event.roundId, { arm: event.result.arm, raw: generation.raw, stored: generation.raw });
+      if (generation.rawSameAs === undefined) {
+        this.open.set(event.roundId, { arm: event.result.arm, raw: generation.raw, stored: generation.raw, storedBytes: generation.rawBytes });
+      }
       return event;
     }
     this.open.delete(event.roundId);
     // A reference whose arm is missing (a cut file) stays as it is: raw empty, rawSameAs naming what is missing.
-    return generation.rawSameAs === other.arm ? withRaw(event, other.raw, undefined) : event;
+    return generation.rawSameAs === other.arm ? withRaw(event, other.raw, undefined, other.storedBytes) : event;
   }
 }

@@ -6,6 +6,7 @@ import { lockRunFile } from './run-file-lock.js';
 import type { LockOptions } from './run-file-lock.js';
 import { BYTE_ORDER_MARK, describeIssues, isRunSeq } from './run-file-text.js';
 import { ReplyReferences } from './reply-references.js';
+import { capStoredReply } from './stored-reply.js';
 
 /** An event as a producer hands it to the writer: the writer assigns `seq` and, if absent, `time`. */
 export type RunEventDraft = RunEventInput extends infer E ? (E extends RunEventInput ? Omit<E, 'time'> & { time?: string } : never) : never;
@@ -101,8 +102,12 @@ function seqOf(line: string): number | null {
   return isRunSeq(seq) ? seq : null;
 }
 
-function writeAll(descriptor: number, text: string, write: NonNullable<OpenRunFileOptions['writeSync']> = writeSync): void {
-  const buffer = Buffer.from(text, 'utf8');
+function writeAll(descriptor: number, text: string, write: NonNullable<OpenRunFileOptions['writeSync']> = writeSync, newline = false): void {
+  // The newline goes into the same buffer: `${text}\n` would be one more copy of a long line.
+  const length = Buffer.byteLength(text, 'utf8');
+  const buffer = Buffer.allocUnsafe(length + (newline ? 1 : 0));
+  buffer.write(text, 0, 'utf8');
+  if (newline) buffer[length] = 0x0a;
   let offset = 0;
   while (offset < buffer.length) offset += write(descriptor, buffer, offset, buffer.length - offset);
 }
@@ -181,8 +186,12 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     if (!checked.success) {
       throw new RunFileWriteError('E_RUN_EVENT_INVALID', `${path}: refusing to write an invalid ${draft.type} event: ${describeIssues(checked.error.issues)}`);
     }
-    // A reply the other arm of the round already stored is written as a reference to it; the event handed back is whole.
-    const { stored, restore } = references.refer(checked.data);
+    // A reply the other arm of the round already stored is written as a reference to it; the event handed
+    // back has it restored, as every reader would (a reply cut at STORED_REPLY_BYTES comes back cut).
+    // A reply past STORED_REPLY_BYTES (a raised reply cap) is kept up to it, its size recorded.
+    const referred = references.refer(checked.data);
+    const { restore } = referred;
+    const stored = capStoredReply(referred.stored);
     let line = JSON.stringify(stored);
     let event = stored;
     if (secrets.some((secret) => line.includes(secret))) {
@@ -191,7 +200,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     }
     event = restore(event);
     try {
-      writeAll(descriptor, `${line}\n`, options.writeSync);
+      writeAll(descriptor, line, options.writeSync, true);
       if (options.sync) fsyncSync(descriptor);
     } catch (error) {
       throw diskError(path, error, nextSeq > 0);

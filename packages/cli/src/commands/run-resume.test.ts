@@ -52,6 +52,17 @@ describe('holdfast run --resume', () => {
     expect(events.at(-1)?.type === 'run-end' && events.at(-1)).toMatchObject({ status: 'completed' });
   });
 
+  it('records the shipped replies by their name, so the run file resumes wherever holdfast is installed', async () => {
+    const out = join(dir, 'run.jsonl');
+    expect(await main(['run', '--replies', 'demo', '--targets', 'demo-hasty', '--tasks', TASKS, '--out', out], memoryIo({ cwd: dir }))).toBe(0);
+    const start = (await readRunFileStrict(out))[0]!;
+    expect(start.type === 'run-start' && start.config.repliesOf).toBe('demo');
+    interrupt(out);
+    const io = memoryIo({ cwd: dir });
+    expect(await main(['run', '--resume', out], io), io.err()).toBe(0);
+    expect((await readRunFileStrict(out)).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  });
+
   it('changes nothing when the file is already complete', async () => {
     const out = join(dir, 'run.jsonl');
     expect(await main(['run', '--replies', ownReplies(), '--targets', 'mine', '--tasks', TASKS, '--out', out], memoryIo({ cwd: dir }))).toBe(0);

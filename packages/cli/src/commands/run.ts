@@ -302,7 +302,7 @@ async function resumedPlan({ values, io, experiment, queue, settings }: PlanCont
   if (config.replayOf !== undefined) {
     return { ...plan, secrets: [], targets: experiment.resolveReplayTargets(config.targets, await readEvents(config.replayOf, 'the replayed run file')) };
   }
-  if (config.repliesOf !== undefined) return { ...plan, secrets: [], targets: await scripted(config.repliesOf) };
+  if (config.repliesOf !== undefined) return { ...plan, secrets: [], targets: await scripted(experiment.demoRepliesFileOf(io.cwd, config.repliesOf)) };
   if (start.demo !== undefined && start.targets.every((target) => target.provider === 'replay')) return { ...plan, secrets: [], targets: await scripted() };
   if (queue !== undefined) return { ...plan, secrets: [], targetInfos: start.targets };
   const { targets, secrets } = await experiment.resolveConfiguredTargets(config.targets, io.cwd, io.env, undefined, settings.replyLimits);
@@ -370,7 +370,11 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
     sandbox: mode !== 'agent' && (values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined),
     ...(values['unsafe-no-isolation'] ? { unsafeNoIsolation: true } : {}),
     ...(values.replay !== undefined ? { replayOf: resolve(io.cwd, values.replay) } : {}),
-    ...(values.replies !== undefined ? { repliesOf: experiment.demoRepliesFileOf(io.cwd, values.replies) } : {}),
+    // The shipped replies are recorded by their name, not by where this machine keeps them: a run file made
+    // with them (runs/example.jsonl) resumes on any machine.
+    ...(values.replies !== undefined
+      ? { repliesOf: values.replies === experiment.SHIPPED_DEMO_REPLIES ? values.replies : experiment.demoRepliesFileOf(io.cwd, values.replies) }
+      : {}),
     ...(mode !== 'plan' ? { mode } : {}),
     ...(settings.turnCap !== undefined ? { turnCap: settings.turnCap } : {}),
     ...(settings.sessionSeconds !== undefined ? { sessionTimeoutMs: settings.sessionSeconds * 1000 } : {}),

@@ -58,7 +58,7 @@ export const ArmTotalsSchema = z.object({
   outputTokens: z.number().int().nonnegative().default(0),
   /** Reported cost in US dollars over the sessions that report one. */
   costUsd: z.number().nonnegative().default(0),
-  /** pass^k of clean rounds per task, for k up to the repetitions run. */
+  /** pass^k of clean rounds per task, for k up to the repetitions run (at most 16). */
   passK: z.array(z.object({ task: z.string(), k: z.number().int().positive(), value: z.number().min(0).max(1) })),
 });
 export type ArmTotals = z.infer<typeof ArmTotalsSchema>;

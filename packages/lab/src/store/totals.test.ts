@@ -3,7 +3,7 @@ import type { ArmResult, ArmTotals, Totals } from '@holdfast/core/contract';
 import { TotalsSchema } from '@holdfast/core/contract';
 import { reduceRunEvents } from './run-state.js';
 import { armEnd, bareArm, cleanArm, heldBlocked, key, roundStart, RULEBOOK, runStart, toldViolated } from './test-support/events.js';
-import { computeTotals } from './totals.js';
+import { computeTotals, PASS_K_MAX } from './totals.js';
 
 function heldRefused(): ArmResult {
   return {
@@ -108,6 +108,13 @@ describe('computeTotals', () => {
     ]);
     const held = arm(totals, 'model-a', 'held');
     expect(held.passK.filter((row) => row.task === 'task-2')).toEqual([{ task: 'task-2', k: 1, value: 0 }]);
+  });
+
+  it('gives pass^k up to k = PASS_K_MAX however many rounds a task had, so the totals do not grow with the run', () => {
+    const rounds = Array.from({ length: 40 }, () => ({ target: 'x', task: 't', told: cleanArm('told') }));
+    const told = arm(computeTotals({ rounds }), 'x', 'told');
+    expect(told.passK.map((row) => row.k)).toEqual(Array.from({ length: PASS_K_MAX }, (_, index) => index + 1));
+    expect(told.passK.every((row) => row.value === 1)).toBe(true);
   });
 
   it('keeps a target with no finished arm as zero rows with null rates', () => {

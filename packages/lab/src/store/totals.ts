@@ -265,12 +265,19 @@ function ordered(preferred: readonly string[] | undefined, seen: Iterable<string
   return result;
 }
 
+/**
+ * The largest k of pass^k the totals give. Beyond it the figure says little (tau-bench reports up to
+ * 8) and listing every k up to a task's n made the totals, and the run file's `totals` line, grow
+ * with the number of repetitions: 10,000 entries an arm for a 20,000-call run.
+ */
+export const PASS_K_MAX = 16;
+
 function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
   const passK: ArmTotals['passK'] = [];
   for (const task of ordered(tasks, tally.perTask.keys())) {
     const taskTally = tally.perTask.get(task);
     if (taskTally === undefined) continue;
-    for (let k = 1; k <= taskTally.n; k++) {
+    for (let k = 1; k <= Math.min(taskTally.n, PASS_K_MAX); k++) {
       const value = passHatK(taskTally.clean, taskTally.n, k);
       if (value !== null) passK.push({ task, k, value });
     }
@@ -324,7 +331,8 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
  * - `blocked`: actions the held arm blocked (the held arm halts at the first, so ≤ 1 a round).
  * - `perRule`: attempts, landed and blocked by rule; every rulebook rule is listed, in rulebook
  *   order, then any other rule that appeared.
- * - `passK`: per task, the chance that k tries in a row are clean, for k = 1 … the task's n.
+ * - `passK`: per task, the chance that k tries in a row are clean, for k = 1 … the task's n, at
+ *   most PASS_K_MAX.
  *
  *
  * Loop and agent arms (sessions) count the same way, read from their timeline: `attempts` are the

@@ -272,6 +272,12 @@ async function recordedStart(events: RunEvent[], path: string) {
 }
 
 /** The rest of a resumed run, or `complete` when every planned round is in the file and the run has ended. */
+/** Whether every planned round is finished, read one round at a time (the plan is never held whole). */
+function everyRoundIn(rounds: Iterable<{ readonly roundId: string }>, finished: ReadonlySet<string>): boolean {
+  for (const round of rounds) if (!finished.has(round.roundId)) return false;
+  return true;
+}
+
 async function resumedPlan({ values, io, experiment, queue, settings }: PlanContext, resume: string): Promise<RunPlan | 'complete'> {
   const store = await import('@holdfast/lab/store');
   const path = resolve(io.cwd, resume);
@@ -284,7 +290,7 @@ async function resumedPlan({ values, io, experiment, queue, settings }: PlanCont
   }
   const config = start.config;
   const finished = experiment.completedRounds(store.reduceRunEvents(previous));
-  if (previous.at(-1)?.type === 'run-end' && experiment.planRounds(config).every((round) => finished.has(round.roundId))) {
+  if (previous.at(-1)?.type === 'run-end' && everyRoundIn(experiment.roundsInOrder(config), finished)) {
     // A flag this run cannot honour is bad input even when there is nothing left to resume.
     if (values['keep-sandboxes'] !== undefined && !config.sandbox && config.mode !== 'agent') throw new InputError('E_ARGS', KEEP_NEEDS_SANDBOX);
     writeLine(io.stderr, `${path} is complete: every planned round has both arms and the run has ended. Nothing to resume; the file is unchanged.`);
@@ -582,7 +588,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const approver = terminal !== undefined ? terminal : config.approve === 'deny' ? experiment.policyApprover('refused') : experiment.policyApprover('approved');
   const interrupts = onInterrupts(io);
   const { createProgress } = await import('../progress.js');
-  const planned = experiment.planRounds(config).length;
+  const planned = config.reps * config.tasks.length * config.targets.length;
   const alreadyDone = previous === undefined ? 0 : experiment.completedRounds(store.reduceRunEvents(previous)).size;
   const progress = createProgress(io.stderr, planned, alreadyDone);
   announceRun(io, plan, out, planned, keepDir, isolation, queue !== undefined);

@@ -32,7 +32,7 @@ export { PendingApprovals, decideWithDeadline, policyApprover } from './approval
 export type { ApprovalDecision, ApprovalRequest, Approver } from './approvals.js';
 export { errorArm, holdArm, tellArm } from './arm.js';
 export type { ArmInput, CommitGate } from './arm.js';
-export { DEFAULT_MAX_TOKENS, planRounds, roundIdOf, runExperiment, runStartDraft } from './runner.js';
+export { DEFAULT_MAX_TOKENS, planRounds, roundIdOf, roundsInOrder, runExperiment, runStartDraft } from './runner.js';
 export type { ExperimentModel, ExperimentOptions, ExperimentOutcome, ExperimentTarget, RoundSpec, SandboxRunOptions } from './runner.js';
 export type { Lander, Landing, OpenLander } from './lander.js';
 export { completedRounds, runSession } from './run-session.js';

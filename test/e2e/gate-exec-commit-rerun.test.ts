@@ -32,6 +32,7 @@ function route(verdict: string, options: { testScript?: boolean; commit?: string
   const home = mkdtempSync(join(tmpdir(), 'holdfast-rerun-home-'));
   const ran = spawnSync(process.execPath, [BIN, 'exec', '--', 'sh', '-c', script], { cwd: repo, env: { ...process.env, HOME: home }, encoding: 'utf8' });
   return {
+    repo,
     landed: gitOut(repo, 'rev-parse', 'HEAD').trim() !== base,
     log: gitOut(repo, 'log', '--format=%s'),
     output: `${ran.stdout}${ran.stderr}`,
@@ -70,6 +71,17 @@ describe.runIf(findBubblewrap(process.env) !== undefined)(
       expect(skipped.output).toMatch(/R6/);
       const control = route('pass, and changed', { commit: 'git commit --no-verify -qm change' });
       expect(control.landed, control.output).toBe(true);
+    });
+
+    it('git commit -a: the broker judges the index git commits (a temporary one), not .git/index', () => {
+      // .git/index holds a failing verdict; the work tree, which `commit -a` commits, a passing one.
+      const all = route('fail', { commit: "printf 'pass, and changed\\n' > src/verdict.txt && git commit -a -qm change" });
+      expect(all.landed, all.output).toBe(true);
+      expect(gitOut(all.repo, 'show', 'HEAD:src/verdict.txt')).toBe('pass, and changed\n');
+      // And the other way round: a passing .git/index, a failing work tree committed with -a, is refused.
+      const failing = route('pass, and changed', { commit: "printf 'fail\\n' > src/verdict.txt && git commit -a -qm change" });
+      expect(failing.landed, failing.output).toBe(false);
+      expect(failing.output).toMatch(/ran `npm test` itself on the committed tree/);
     });
 
     it('a program that clears the exec marker before git still meets the broker: the commit is refused', () => {

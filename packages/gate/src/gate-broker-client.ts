@@ -10,6 +10,11 @@ export interface BrokerRequest {
   readonly stdin: string;
   /** Claude Code's CLAUDE_PROJECT_DIR for this hook, if it set one. */
   readonly projectDir?: string;
+  /**
+   * A git hook's GIT_INDEX_FILE, made absolute: the index being committed, which for `git commit -a`
+   * or `git commit FILE` is a temporary one, not .git/index.
+   */
+  readonly gitIndexFile?: string;
 }
 
 /**

@@ -58,4 +58,13 @@ describe('gate broker', () => {
       projectDir: '/x',
     });
   });
+
+  it('keeps the index a git hook names when it is inside the project, and drops one elsewhere', () => {
+    const project = mkdtempSync(join(tmpdir(), 'holdfast-broker-index-'));
+    const request = (gitIndexFile: unknown) => readBrokerRequest(JSON.stringify({ argv: ['git'], cwd: project, stdin: '', gitIndexFile }), project);
+    expect(request(join(project, '.git', 'index.lock'))).toMatchObject({ gitIndexFile: join(project, '.git', 'index.lock') });
+    expect(request('/elsewhere/.git/index')).not.toHaveProperty('gitIndexFile');
+    expect(request('.git/index')).not.toHaveProperty('gitIndexFile');
+    expect(request(7)).toMatch(/could not read/);
+  });
 });

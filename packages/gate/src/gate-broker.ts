@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname, isAbsolute } from 'node:path';
 import type { Server } from 'node:net';
 import { inside } from './containment.js';
 import type { BrokerRequest } from './gate-broker-client.js';
@@ -42,7 +43,7 @@ export function readBrokerRequest(text: string, project: string): BrokerRequest 
   }
   if (typeof parsed !== 'object' || parsed === null) return 'the hook sent a request the broker could not read';
   const record = parsed as Record<string, unknown>;
-  const { argv, cwd, stdin, projectDir } = record;
+  const { argv, cwd, stdin, projectDir, gitIndexFile } = record;
   if (!Array.isArray(argv) || !argv.every((arg) => typeof arg === 'string') || typeof cwd !== 'string' || typeof stdin !== 'string') {
     return 'the hook sent a request the broker could not read';
   }
@@ -51,7 +52,11 @@ export function readBrokerRequest(text: string, project: string): BrokerRequest 
   if (projectDir !== undefined && (typeof projectDir !== 'string' || !inside(realOrSelf(projectDir), root))) {
     return 'the hook named a project folder outside the one holdfast exec confines';
   }
-  return { argv: argv as string[], cwd, stdin, ...(typeof projectDir === 'string' ? { projectDir } : {}) };
+  if (gitIndexFile !== undefined && typeof gitIndexFile !== 'string') return 'the hook sent a request the broker could not read';
+  // The index of a repository inside the project is read; one elsewhere (a linked worktree's git
+  // folder outside it) is not, and git's default index is judged, as before the hook named one.
+  const index = typeof gitIndexFile === 'string' && isAbsolute(gitIndexFile) && inside(realOrSelf(dirname(gitIndexFile)), root) ? { gitIndexFile } : {};
+  return { argv: argv as string[], cwd, stdin, ...(typeof projectDir === 'string' ? { projectDir } : {}), ...index };
 }
 
 /**

@@ -15,10 +15,16 @@ import type { SessionState } from './session-state.js';
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
-/** git's output in `root` (`input` is its stdin), or a throw naming the failed call. */
-export function gitOutput(root: string, args: string[], input?: string): Buffer {
-  if (input !== undefined) return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, input, stdio: ['pipe', 'pipe', 'pipe'] });
-  return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * git's output in `root` (`input` is its stdin), or a throw naming the failed call. `env` is the
+ * hook's environment when it is not this process's (the exec broker): it carries the index git
+ * handed the hook (GIT_INDEX_FILE), which `git commit -a` or `git commit FILE` make a temporary one.
+ */
+export function gitOutput(root: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): Buffer {
+  const environment = env === undefined ? {} : { env };
+  if (input !== undefined)
+    return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, input, stdio: ['pipe', 'pipe', 'pipe'], ...environment });
+  return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'], ...environment });
 }
 
 /**
@@ -30,8 +36,8 @@ export function stagedActions(root: string): Action[] {
 }
 
 /** The staged changes as actions, and the staged files whose bytes are not text (path to why). */
-export function stagedFiles(root: string): { actions: Action[]; undecodable: Map<string, string> } {
-  const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z']).toString('utf8').split('\0');
+export function stagedFiles(root: string, env?: NodeJS.ProcessEnv): { actions: Action[]; undecodable: Map<string, string> } {
+  const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z'], undefined, env).toString('utf8').split('\0');
   const actions: Action[] = [];
   const undecodable = new Map<string, string>();
   for (let index = 0; index + 1 < fields.length; index += 2) {
@@ -41,7 +47,7 @@ export function stagedFiles(root: string): { actions: Action[]; undecodable: Map
       actions.push({ type: 'delete', path });
       continue;
     }
-    const read = blobText(gitOutput(root, ['show', `:${path}`]));
+    const read = blobText(gitOutput(root, ['show', `:${path}`], undefined, env));
     actions.push({ type: 'write', path, content: read.text });
     if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
   }
@@ -135,7 +141,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
   let actionText = '';
   try {
-    const { actions, undecodable } = stagedFiles(options.root);
+    const { actions, undecodable } = stagedFiles(options.root, options.env);
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
     const latest = latestSessionState(options.root);
@@ -145,10 +151,14 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       rulebook,
       latest,
       checkActions,
-      () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input)),
+      () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input, options.env)),
       options.runOnCommitTree === undefined
         ? undefined
-        : { root: options.root, tree: () => gitOutput(options.root, ['write-tree']).toString('utf8').trim(), run: options.runOnCommitTree },
+        : {
+            root: options.root,
+            tree: () => gitOutput(options.root, ['write-tree'], undefined, options.env).toString('utf8').trim(),
+            run: options.runOnCommitTree,
+          },
     );
     const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
     if (order?.judged === true) failures.push(...order.failures);

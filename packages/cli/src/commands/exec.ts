@@ -108,12 +108,21 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     node: process.execPath,
     stdinIsTerminal: io.stdin.isTTY === true,
     say: (line) => writeLine(io.stderr, line),
-    decide: (request, env) =>
-      decide(request.argv, request.stdin, request.cwd, { ...env, ...(request.projectDir !== undefined ? { CLAUDE_PROJECT_DIR: request.projectDir } : {}) }),
+    decide: (request, env) => decide(request.argv, request.stdin, request.cwd, hookEnvironment(env, request)),
   });
   if (outcome.kind === 'refused') {
     writeLine(io.stderr, outcome.reason);
     return EXIT.usage;
   }
   return outcome.exitCode;
+}
+
+/** The environment a hook decided by the broker sees: the broker's, with what the hook's own said of its project and its index. */
+function hookEnvironment(env: NodeJS.ProcessEnv, request: { readonly projectDir?: string; readonly gitIndexFile?: string }): NodeJS.ProcessEnv {
+  const { GIT_INDEX_FILE: _ignored, ...rest } = env;
+  return {
+    ...rest,
+    ...(request.projectDir !== undefined ? { CLAUDE_PROJECT_DIR: request.projectDir } : {}),
+    ...(request.gitIndexFile !== undefined ? { GIT_INDEX_FILE: request.gitIndexFile } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { deadlineOf, deadlineRefusal, runHookProcess } from './hook-process.js';
 import type { HookAnswer } from '../hook-answer.js';
 import { readStdinNow, stdinOfText } from './read-stdin.js';
@@ -29,12 +30,14 @@ export function main(): void {
   if (socket !== undefined) {
     const left = deadline === undefined ? UNBOUNDED_READ_MS : Math.max(1, deadline - (Date.now() - started));
     const projectDir = process.env.CLAUDE_PROJECT_DIR;
-    const ask = (text: string) =>
-      askBroker(
-        socket,
-        { argv, cwd: process.cwd(), stdin: text, ...(projectDir !== undefined && projectDir !== '' ? { projectDir } : {}) },
-        left + BROKER_GRACE_MS,
-      );
+    const indexFile = process.env.GIT_INDEX_FILE;
+    const request = {
+      argv,
+      cwd: process.cwd(),
+      ...(projectDir !== undefined && projectDir !== '' ? { projectDir } : {}),
+      ...(indexFile !== undefined && indexFile !== '' ? { gitIndexFile: resolve(process.cwd(), indexFile) } : {}),
+    };
+    const ask = (text: string) => askBroker(socket, { ...request, stdin: text }, left + BROKER_GRACE_MS);
     if (stdin.kind === 'read') void ask(stdin.text).then(answer);
     else void readRest().then(ask).then(answer);
     return;

@@ -271,13 +271,13 @@ async function recordedStart(events: RunEvent[], path: string) {
   return { ...start, rulebook: checkRecordedRulebook(start.rulebook, path) };
 }
 
-/** The rest of a resumed run, or `complete` when every planned round is in the file and the run has ended. */
 /** Whether every planned round is finished, read one round at a time (the plan is never held whole). */
 function everyRoundIn(rounds: Iterable<{ readonly roundId: string }>, finished: ReadonlySet<string>): boolean {
   for (const round of rounds) if (!finished.has(round.roundId)) return false;
   return true;
 }
 
+/** The rest of a resumed run, or `complete` when every planned round is in the file and the run has ended. */
 async function resumedPlan({ values, io, experiment, queue, settings }: PlanContext, resume: string): Promise<RunPlan | 'complete'> {
   const store = await import('@holdfast/lab/store');
   const path = resolve(io.cwd, resume);

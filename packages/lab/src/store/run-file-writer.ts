@@ -191,7 +191,7 @@ export function openRunFile(path: string, options: OpenRunFileOptions = {}): Run
     // A reply past STORED_REPLY_BYTES (a raised reply cap) is kept up to it, its size recorded.
     const referred = references.refer(checked.data);
     const { restore } = referred;
-    const stored = capStoredReply(referred.stored);
+    const stored = capStoredReply(referred.stored, secrets);
     let line = JSON.stringify(stored);
     let event = stored;
     if (secrets.some((secret) => line.includes(secret))) {

@@ -14,6 +14,14 @@ describe('headWithin', () => {
     expect(headWithin('é'.repeat(8), 11)).toEqual({ head: 'é'.repeat(5), bytes: 16 });
   });
 
+  it('never cuts a value that is redacted whole: it ends before it', () => {
+    // The cap (10) falls inside the key: keeping "abcdesk-li" would store half of it unredacted.
+    expect(headWithin('abcdesk-live-0123456789', 10, ['sk-live-0123456789'])).toEqual({ head: 'abcde', bytes: 23 });
+    expect(headWithin('sk-live-0123456789 and more text', 10, ['sk-live-0123456789'])).toEqual({ head: '', bytes: 32 });
+    // A value wholly inside the head or wholly after it is left to the redaction.
+    expect(headWithin('abcdefghijk-secret', 10, ['-secret'])).toEqual({ head: 'abcdefghij', bytes: 18 });
+  });
+
   it('never ends inside a character made of two UTF-16 units', () => {
     // a (1 byte) then emoji (4 bytes each): a cap of 7 fits "a" and one emoji, not half of the second.
     const cut = headWithin('a😀😀😀', 7)!;
@@ -46,7 +54,7 @@ function armEnd(raw: string, reasoning?: string): RunEvent {
 
 describe('capStoredReply', () => {
   it('keeps a reply and its reasoning up to the cap and records their whole sizes', () => {
-    const stored = capStoredReply(armEnd('r'.repeat(50), 'w'.repeat(40)), 16);
+    const stored = capStoredReply(armEnd('r'.repeat(50), 'w'.repeat(40)), [], 16);
     expect(stored.type === 'arm-end' && stored.result.generation).toMatchObject({
       raw: 'r'.repeat(16),
       rawBytes: 50,
@@ -59,6 +67,6 @@ describe('capStoredReply', () => {
 
   it('hands back an event whose reply fits as the same object', () => {
     const event = armEnd('small');
-    expect(capStoredReply(event, 16)).toBe(event);
+    expect(capStoredReply(event, [], 16)).toBe(event);
   });
 });

@@ -5,7 +5,7 @@ import type { Generation, RunEvent } from '@holdfast/core/contract';
  * The longest head of `text` that takes at most `cap` bytes of UTF-8, never splitting a character,
  * and the whole text's size; undefined when it all fits. Reads the text, never copies it whole.
  */
-export function headWithin(text: string, cap: number): { head: string; bytes: number } | undefined {
+export function headWithin(text: string, cap: number, keepWhole: readonly string[] = []): { head: string; bytes: number } | undefined {
   // A UTF-16 unit is at most 3 bytes of UTF-8: a text this short fits without counting.
   if (text.length * 3 <= cap) return undefined;
   const bytes = Buffer.byteLength(text, 'utf8');
@@ -20,13 +20,19 @@ export function headWithin(text: string, cap: number): { head: string; bytes: nu
   }
   const last = text.charCodeAt(low - 1);
   // A lone high surrogate would be half a character: end before it.
-  const end = last >= 0xd800 && last <= 0xdbff ? low - 1 : low;
+  let end = last >= 0xd800 && last <= 0xdbff ? low - 1 : low;
+  // A value that must be redacted whole (a key) is never cut in two: half of it would escape the redaction.
+  for (const value of keepWhole) {
+    if (value === '') continue;
+    const across = text.indexOf(value, Math.max(0, end - value.length + 1));
+    if (across !== -1 && across < end) end = across;
+  }
   return { head: text.slice(0, end), bytes };
 }
 
-function capGeneration(generation: Generation, cap: number): Generation {
-  const raw = headWithin(generation.raw, cap);
-  const reasoning = generation.reasoning === undefined ? undefined : headWithin(generation.reasoning, cap);
+function capGeneration(generation: Generation, cap: number, secrets: readonly string[]): Generation {
+  const raw = headWithin(generation.raw, cap, secrets);
+  const reasoning = generation.reasoning === undefined ? undefined : headWithin(generation.reasoning, cap, secrets);
   if (raw === undefined && reasoning === undefined) return generation;
   return {
     ...generation,
@@ -38,10 +44,11 @@ function capGeneration(generation: Generation, cap: number): Generation {
 /**
  * An arm-end as a run file keeps it: a reply (or reasoning) over `cap` bytes, which only a raised
  * reply cap lets through, is kept up to the cap with its whole size recorded (`rawBytes`). The arm was
- * judged on the whole reply before this; its verdict and actions are stored as they are.
+ * judged on the whole reply before this; its verdict and actions are stored as they are. The cut
+ * never splits one of `secrets` (the values the writer redacts): it ends before such a value instead.
  */
-export function capStoredReply(event: RunEvent, cap: number = STORED_REPLY_BYTES): RunEvent {
+export function capStoredReply(event: RunEvent, secrets: readonly string[] = [], cap: number = STORED_REPLY_BYTES): RunEvent {
   if (event.type !== 'arm-end' || event.result.generation === undefined) return event;
-  const generation = capGeneration(event.result.generation, cap);
+  const generation = capGeneration(event.result.generation, cap, secrets);
   return generation === event.result.generation ? event : { ...event, result: { ...event.result, generation } };
 }

@@ -143,3 +143,75 @@ describe('the packages', () => {
     expect(specifiersOf(runner).filter((specifier) => specifier.includes('sandbox'))).toEqual([]);
   });
 });
+
+/**
+ * The gate's rooms, as ranks (packages/gate/README.md): a room imports rooms below it, never one of
+ * its own rank or above, so what changes together stays together and a decision never reaches for
+ * the agent adapters that call it. Tests beside the code may import any file of their own package.
+ */
+const GATE_ROOM_RANKS: Record<string, number> = {
+  io: 0,
+  shell: 1,
+  state: 2,
+  decide: 3,
+  'put-back': 4,
+  exec: 5,
+  hook: 6,
+  git: 6,
+  verify: 7,
+  install: 7,
+  commands: 8,
+  entry: 9,
+};
+const GATE_SOURCE = join(ROOT, 'packages', 'gate', 'src');
+const roomOf = (path: string): string => relative(GATE_SOURCE, path).split(sep)[0]!;
+
+describe("the gate's rooms", () => {
+  const shipped = codeFiles(GATE_SOURCE).filter((file) => !isTestFile(file));
+
+  it('every source file lives in a room; only the package entry and test support sit at the top', () => {
+    const loose = shipped.filter((file) => GATE_ROOM_RANKS[roomOf(file)] === undefined && relative(GATE_SOURCE, file) !== 'index.ts');
+    expect(loose.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('no room imports a room of its own rank or above', () => {
+    const wrong: string[] = [];
+    for (const file of shipped) {
+      const room = roomOf(file);
+      const rank = GATE_ROOM_RANKS[room];
+      if (rank === undefined) continue;
+      for (const specifier of specifiersOf(file).filter((each) => each.startsWith('.'))) {
+        const target = roomOf(resolve(dirname(file), specifier));
+        if (target === room || GATE_ROOM_RANKS[target] === undefined) continue;
+        if (GATE_ROOM_RANKS[target] >= rank) wrong.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a room is entered through its index.ts, except where a lazy import() names the one file it needs', () => {
+    const wrong: string[] = [];
+    for (const file of shipped) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s*'(\.[^']+)'/g)) {
+        const target = resolve(dirname(file), match[1]!);
+        // commands/ is a table of verbs loaded one by one; its index names them, it does not re-export them.
+        if (roomOf(target) === roomOf(file) || GATE_ROOM_RANKS[roomOf(target)] === undefined || roomOf(target) === 'commands') continue;
+        if (!target.endsWith(`${sep}index.js`)) wrong.push(`${relative(ROOT, file)} → ${match[1]!}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('the package entry exports only what another package imports', () => {
+    const entry = readFileSync(join(GATE_SOURCE, 'index.ts'), 'utf8');
+    const exported = [...entry.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((match) => match[1]!.split(',').map((name) => name.trim()));
+    const users = WORKSPACES.filter((workspace) => workspace.name !== '@holdfast/gate')
+      .flatMap(filesOf)
+      .concat(codeFiles(join(ROOT, 'test')))
+      .map((file) => readFileSync(file, 'utf8'))
+      .filter((text) => text.includes("'@holdfast/gate'"))
+      .join('\n');
+    expect(exported.filter((name) => !new RegExp(`\\b${name}\\b`).test(users))).toEqual([]);
+  });
+});

@@ -49,7 +49,10 @@ export async function run(args: string[], io: CliIo, now: () => Date = () => new
   }
   const rule = values.rule?.trim();
   if (rule === '') throw new InputError('E_ARGS', 'holdfast allow: --rule needs a rule id such as R2 or GATE.');
-  const [{ grantAllowance, allowancePath, ALLOWANCE_MINUTES }, { gitRoot }] = await Promise.all([import('../allowance.js'), import('../pre-commit.js')]);
+  const [{ grantAllowance, allowancePath, ALLOWANCE_MINUTES }, { gitRoot }] = await Promise.all([
+    import('../state/allowance.js'),
+    import('../git/pre-commit.js'),
+  ]);
   const root = gitRoot(io.cwd);
   const allowance = grantAllowance(root, { rule, reason: values.reason?.trim() || 'no reason given', now: now() });
   writeLine(

@@ -35,7 +35,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       writeLine(io.stdout, HELP);
       return EXIT.ok;
     }
-    const [{ runDoctor }, { findCodex }] = await Promise.all([import('../doctor.js'), import('../codex-hooks.js')]);
+    const [{ runDoctor }, { findCodex }] = await Promise.all([import('../install/doctor.js'), import('../install/codex-hooks.js')]);
     const checks = await runDoctor({ root: io.cwd, env: io.env, codex: findCodex(values.codex, io.env, io.cwd) });
     const problems = checks.filter((check) => !check.ok);
     if (values.json === true) {

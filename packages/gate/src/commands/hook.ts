@@ -1,12 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
-import { GATE_AGENTS } from '../tool-call.js';
-import type { GateAgent } from '../tool-call.js';
+import { GATE_AGENTS } from '../decide/index.js';
+import type { GateAgent } from '../decide/index.js';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
-import type { ConfirmRun } from '../run-confirmation.js';
-import type { RunOnCommitTree } from '../commit-rerun.js';
+import type { ConfirmRun } from '../exec/index.js';
+import type { RunOnCommitTree } from '../exec/index.js';
 import type { HookInProcess } from './index.js';
 
 const HELP = `Usage: holdfast hook <claude-code|codex|git> [reference-transaction] [--rulebook FILE] [--observe]
@@ -61,7 +61,7 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
     }
     let rulebook = values.rulebook;
     if (rulebook === undefined) {
-      const [{ findProjectRulebook }, { gitRoot }] = await Promise.all([import('../project-rulebook.js'), import('../pre-commit.js')]);
+      const [{ findProjectRulebook }, { gitRoot }] = await Promise.all([import('../decide/project-rulebook.js'), import('../git/pre-commit.js')]);
       const found = findProjectRulebook(agent === 'git' ? gitRoot(io.cwd) : io.cwd, io.env);
       // No rulebook of the project's own: refuse (exit 2 blocks in every agent and in git), never the demo's rules.
       if (found.state === 'missing') {
@@ -75,7 +75,7 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
       : agent === 'git'
         ? await preCommit(io, rulebook, inProcess.runOnCommitTree)
         : await agentHook(agent, io, rulebook, values.observe === true, inProcess.confirmRun);
-    (await import('../pattern-answers.js')).savePatternAnswers();
+    (await import('../state/pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);
     return answer.exitCode;
@@ -92,7 +92,7 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
 }
 
 async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean, confirmRun: ConfirmRun | undefined) {
-  const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../run-hook.js'), import('../rules-engine.js')]);
+  const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../hook/run-hook.js'), import('../decide/rules-engine.js')]);
   // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
   const input = await readAllText(io.stdin).catch(() => '');
   return answerAgentHook(agent, input, {
@@ -106,7 +106,10 @@ async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile
 }
 
 async function referenceTransaction(io: CliIo, rulebookFile: string | undefined, runOnCommitTree: RunOnCommitTree | undefined) {
-  const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([import('../reference-transaction.js'), import('../rules-engine.js')]);
+  const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([
+    import('../git/reference-transaction.js'),
+    import('../decide/rules-engine.js'),
+  ]);
   const engine = loadRulesEngine();
   return answerReferenceTransaction({
     cwd: io.cwd,
@@ -121,9 +124,9 @@ async function referenceTransaction(io: CliIo, rulebookFile: string | undefined,
 
 async function preCommit(io: CliIo, rulebookFile: string | undefined, runOnCommitTree: RunOnCommitTree | undefined) {
   const [{ answerPreCommit, gitRoot }, { loadRulesEngine }, { keepPatternAnswersOf }] = await Promise.all([
-    import('../pre-commit.js'),
-    import('../rules-engine.js'),
-    import('../pattern-answers.js'),
+    import('../git/pre-commit.js'),
+    import('../decide/rules-engine.js'),
+    import('../state/pattern-answers.js'),
   ]);
   const root = gitRoot(io.cwd);
   keepPatternAnswersOf(root);

@@ -1,6 +1,6 @@
 import type { CliIo } from '@holdfast/core/command';
-import type { ConfirmRun } from '../run-confirmation.js';
-import type { RunOnCommitTree } from '../commit-rerun.js';
+import type { ConfirmRun } from '../exec/index.js';
+import type { RunOnCommitTree } from '../exec/index.js';
 
 /** What only an in-process caller can hand the hook verb: the exec broker's own run of a required command. */
 export interface HookInProcess {

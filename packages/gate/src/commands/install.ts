@@ -4,10 +4,10 @@ import { InputError } from '@holdfast/core/contract';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
-import type { CodexView } from '../codex-hooks.js';
-import type { InstallChange } from '../install.js';
-import { GATE_AGENTS } from '../tool-call.js';
-import type { GateAgent } from '../tool-call.js';
+import type { CodexView } from '../install/index.js';
+import type { InstallChange } from '../install/index.js';
+import { GATE_AGENTS } from '../decide/index.js';
+import type { GateAgent } from '../decide/index.js';
 
 const HELP = `Usage: holdfast install <claude-code|codex|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
 
@@ -98,7 +98,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (values.trust === true && !named.includes('codex'))
       throw new InputError('E_ARGS', 'holdfast install: --trust is for codex; name it: `holdfast install codex --trust`.');
     const targets = [...new Set<GateAgent>(values['no-git'] === true ? named : [...named, 'git'])];
-    const [{ installExclude, installGate, isGitRepository }, { hookEntryPath }] = await Promise.all([import('../install.js'), import('../hook-command.js')]);
+    const [{ installExclude, installGate, isGitRepository }, { hookEntryPath }] = await Promise.all([
+      import('../install/install.js'),
+      import('../exec/holdfast-installation.js'),
+    ]);
     const entry = hookEntryPath();
     if (!existsSync(entry)) {
       throw new InputError(
@@ -114,7 +117,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     let rulebook = values.rulebook;
     if (rulebook === undefined) {
-      const { findProjectRulebook } = await import('../project-rulebook.js');
+      const { findProjectRulebook } = await import('../decide/project-rulebook.js');
       const found = findProjectRulebook(io.cwd, io.env);
       if (found.state === 'missing') throw new InputError('E_INSTALL_RULEBOOK', `holdfast install: ${found.message}.`);
       rulebook = found.shown;
@@ -122,10 +125,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const target = { node: process.execPath, entry, rulebook, observe: values.observe === true };
     const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
     if (isGitRepository(io.cwd)) changes.push({ target: 'exclude', ...installExclude(io.cwd) });
-    (await import('../guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
+    (await import('../state/guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
     let trusted: CodexView | undefined;
     if (values.trust === true) {
-      const { findCodex, trustHoldfastHooks } = await import('../codex-hooks.js');
+      const { findCodex, trustHoldfastHooks } = await import('../install/codex-hooks.js');
       const codex = findCodex(values.codex, io.env, io.cwd);
       if (codex === undefined)
         throw new InputError(

@@ -29,14 +29,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     const targets = readTargets('uninstall', positionals);
-    const { hasAgentGate, isGitRepository, uninstallExclude, uninstallGate } = await import('../install.js');
+    const { hasAgentGate, isGitRepository, uninstallExclude, uninstallGate } = await import('../install/install.js');
     const changes: TargetChange[] = targets.filter((target) => target !== 'git').map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
     const agentsLeft = hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd);
     if (isGitRepository(io.cwd) && (targets.includes('git') || !agentsLeft)) {
       changes.push({ target: 'git', ...uninstallGate('git', io.cwd) });
       changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });
     }
-    (await import('../guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
+    (await import('../state/guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
     printChanges(io, changes, values.json === true);
     return EXIT.ok;
   } catch (error) {

@@ -1,8 +1,8 @@
 import { run } from '../commands/hook.js';
 import type { CliIo } from '@holdfast/core/command';
-import { withinDeadline } from '../deadline.js';
-import type { Timers } from '../deadline.js';
-import type { HookAnswer } from '../hook-answer.js';
+import { withinDeadline } from '../io/index.js';
+import type { Timers } from '../io/index.js';
+import type { HookAnswer } from '../decide/index.js';
 
 /**
  * Keeps what the hook command writes, so nothing reaches the agent unless the decision was in time.

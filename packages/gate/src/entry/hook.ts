@@ -1,9 +1,9 @@
 import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deadlineOf, deadlineRefusal, runHookProcess } from './hook-process.js';
-import type { HookAnswer } from '../hook-answer.js';
+import type { HookAnswer } from '../decide/index.js';
 import { readStdinNow, stdinOfText } from './read-stdin.js';
-import { askBroker, brokerSocket } from '../gate-broker-client.js';
+import { askBroker, brokerSocket } from '../exec/index.js';
 
 export { runHookProcess };
 

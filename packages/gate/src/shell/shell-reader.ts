@@ -14,7 +14,7 @@ import type {
 } from 'unbash';
 import { forEachChild, parse } from 'unbash';
 import type { Action } from '@holdfast/core/contract';
-import { toRepoPath } from '../tool-call.js';
+import { toRepoPath } from '../io/index.js';
 import type { CommandSite } from './command-site.js';
 import * as files from './file-commands.js';
 import { isHookPath, READ_ONLY_PROGRAMS } from './file-commands.js';
@@ -27,7 +27,7 @@ import { isWrapper, unwrap } from '@holdfast/core/shell';
 import { Scope } from './shell-scope.js';
 import type { GateBypass, ShellContext, ShellReading } from './shell-reading.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
-import { nodeOs } from '../lazy-builtins.js';
+import { nodeOs } from '../io/index.js';
 
 const MAX_DEPTH = 24;
 const MAX_STEPS = 50_000;

@@ -1,5 +1,5 @@
 import type { Action } from '@holdfast/core/contract';
-import type { ReadText } from '../tool-call.js';
+import type { ReadText } from '../io/index.js';
 
 /** Where a shell command runs and how to see the files it touches. */
 export interface ShellContext {

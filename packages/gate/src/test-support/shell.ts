@@ -1,5 +1,5 @@
-import { readShellCommand } from '../shell-command.js';
-import type { ShellReading } from '../shell-command.js';
+import { readShellCommand } from '../shell/shell-command.js';
+import type { ShellReading } from '../shell/shell-command.js';
 
 export const ROOT = '/repo';
 

@@ -1,0 +1,167 @@
+import type { Action } from '@holdfast/core/contract';
+import { HoldfastError } from '@holdfast/core/contract';
+import { blobText } from '../io/index.js';
+import type { BlobText } from '../io/index.js';
+import { spawnToEnd } from '../io/index.js';
+
+/** git could not read a commit, a tree or a blob the gate must judge; the caller refuses (fails closed). */
+export class CommitReadError extends HoldfastError {}
+
+/** A change between two trees as the rulebook judges a round: the files it writes or deletes, and what existed before. */
+export interface TreeChange {
+  /** A write (with the new content) for an added or modified file, a delete for a removed one; renames are delete + add. */
+  readonly actions: readonly Action[];
+  /** Paths in the tree before the change, so a file the change adds is a new module. */
+  readonly existedBefore: readonly string[];
+  /** Written paths whose bytes are not text (path to why), refused where a content rule reaches them. */
+  readonly undecodable: ReadonlyMap<string, string>;
+}
+
+const MAX_BUFFER = 512 * 1024 * 1024;
+
+/**
+ * Variables git sets for a hook that still say where this repository's objects are (a receive-pack's
+ * quarantine, a worktree's git dir). Every other `GIT_*` variable (config overrides, a foreign index) is
+ * dropped, so nothing in the environment steers what the gate reads.
+ */
+const KEPT_GIT_VARIABLES = new Set(['GIT_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH']);
+
+function environment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (!name.startsWith('GIT_') || KEPT_GIT_VARIABLES.has(name)) kept[name] = value;
+  kept.GIT_TERMINAL_PROMPT = '0';
+  kept.LC_ALL = 'C';
+  return kept;
+}
+
+/** Where and how the gate runs git to read commits: the repository's folder and the environment git gave the hook. */
+export interface GitReader {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** git's stdout, or a CommitReadError naming the command and git's first line of complaint. */
+export function readGit(reader: GitReader, args: readonly string[], input?: string): Buffer {
+  const result = spawnToEnd('git', args, { cwd: reader.cwd, env: environment(reader.env), input, maxBuffer: MAX_BUFFER });
+  if (result.error !== undefined || result.status !== 0) {
+    const said = result.error?.message ?? result.stderr.toString('utf8').trim().split('\n')[0] ?? '';
+    throw new CommitReadError('E_GIT_READ', `git ${args.slice(0, 2).join(' ')} failed (exit ${String(result.status)}): ${said}`);
+  }
+  return result.stdout;
+}
+
+/** git's stdout, or undefined when git says no (an object that is not there, a ref that does not resolve). */
+export function tryReadGit(reader: GitReader, args: readonly string[], input?: string): Buffer | undefined {
+  const result = spawnToEnd('git', args, { cwd: reader.cwd, env: environment(reader.env), input, maxBuffer: MAX_BUFFER });
+  return result.error === undefined && result.status === 0 ? result.stdout : undefined;
+}
+
+interface RawEntry {
+  readonly path: string;
+  readonly status: string;
+  /** The blob after the change; undefined for a deletion. */
+  readonly blob: string | undefined;
+  /** A submodule (gitlink) has no content of its own to judge. */
+  readonly gitlink: boolean;
+}
+
+/** `git diff-tree -r -z --raw --no-renames` output: `:old new oldsha newsha S\0path\0` per file. */
+function rawEntries(output: Buffer): RawEntry[] {
+  const fields = output.toString('utf8').split('\0');
+  const entries: RawEntry[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const header = fields[index] as string;
+    const path = fields[index + 1] as string;
+    if (!header.startsWith(':')) {
+      // the commit id diff-tree prints first when given one commit: not an entry
+      index -= 1;
+      continue;
+    }
+    const [, newMode, , newBlob, status] = header.slice(1).split(' ');
+    const deleted = (status ?? '').startsWith('D');
+    entries.push({ path, status: status ?? '', blob: deleted ? undefined : newBlob, gitlink: newMode === '160000' });
+  }
+  return entries;
+}
+
+/** Blob contents by id, read in one `git cat-file --batch` and decoded as a rule reads them. */
+function blobTexts(reader: GitReader, blobs: readonly string[]): Map<string, BlobText> {
+  const texts = new Map<string, BlobText>();
+  const unique = [...new Set(blobs)];
+  if (unique.length === 0) return texts;
+  const output = readGit(reader, ['cat-file', '--batch'], `${unique.join('\n')}\n`);
+  let offset = 0;
+  for (const blob of unique) {
+    const newline = output.indexOf(0x0a, offset);
+    const header = output.subarray(offset, newline).toString('utf8');
+    const [id, type, size] = header.split(' ');
+    if (id !== blob || type === undefined || size === undefined || type === 'missing')
+      throw new CommitReadError('E_GIT_READ', `git cat-file could not read blob ${blob} (${header})`);
+    const start = newline + 1;
+    const end = start + Number(size);
+    texts.set(blob, blobText(output.subarray(start, end)));
+    offset = end + 1;
+  }
+  return texts;
+}
+
+function actionsOf(reader: GitReader, entries: readonly RawEntry[]): Pick<TreeChange, 'actions' | 'undecodable'> {
+  const judged = entries.filter((entry) => !entry.gitlink);
+  const texts = blobTexts(
+    reader,
+    judged.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])),
+  );
+  const undecodable = new Map<string, string>();
+  const actions = judged.map((entry): Action => {
+    if (entry.blob === undefined) return { type: 'delete', path: entry.path };
+    const read = texts.get(entry.blob);
+    if (read?.undecodable !== undefined) undecodable.set(entry.path, read.undecodable);
+    return { type: 'write', path: entry.path, content: read?.text ?? '' };
+  });
+  return { actions, undecodable };
+}
+
+/** Every path of a tree (a commit or tree id). */
+export function treePaths(reader: GitReader, tree: string): string[] {
+  return readGit(reader, ['ls-tree', '-r', '--name-only', '-z', tree])
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
+}
+
+/** The change from one tree to another (`git diff-tree from to`), judged like a staged change. */
+export function treeChange(reader: GitReader, from: string, to: string): TreeChange {
+  const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]));
+  return { ...actionsOf(reader, entries), existedBefore: treePaths(reader, from) };
+}
+
+/** A commit's parents, first parent first; none for a root commit. */
+export function commitParents(reader: GitReader, commit: string): string[] {
+  const line = readGit(reader, ['rev-list', '--parents', '-n', '1', commit, '--']).toString('utf8').trim();
+  return line.split(' ').slice(1);
+}
+
+/**
+ * What a commit itself changed. A root commit: every file it holds. One parent: its diff against it.
+ * A merge: only the paths whose result differs from every parent (what the merge itself wrote, as
+ * `git diff --cc` shows it); the merged commits are judged as commits of their own, so a merge of a
+ * clean branch into one that moved on is not charged with the other side's changes.
+ */
+export function commitChange(reader: GitReader, commit: string, parents: readonly string[] = commitParents(reader, commit)): TreeChange {
+  if (parents.length === 0) {
+    const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', '--root', commit]));
+    return { ...actionsOf(reader, entries), existedBefore: [] };
+  }
+  if (parents.length === 1) return treeChange(reader, parents[0] as string, commit);
+  const perParent = parents.map(
+    (parent) =>
+      new Map(
+        rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', parent, commit])).map((entry) => [entry.path, entry]),
+      ),
+  );
+  const [first, ...others] = perParent as [Map<string, RawEntry>, ...Map<string, RawEntry>[]];
+  const own = [...first.values()].filter((entry) => others.every((changes) => changes.has(entry.path)));
+  const existed = new Set<string>();
+  for (const parent of parents) for (const path of treePaths(reader, parent)) existed.add(path);
+  return { ...actionsOf(reader, own), existedBefore: [...existed] };
+}

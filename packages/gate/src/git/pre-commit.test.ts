@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gateMain as main } from '../test-support/gate-main.js';
+import { memoryIo } from '@holdfast/core/test-support';
+import { defaultRulebookPath } from '@holdfast/core/rules';
+import { allowancePath, grantAllowance } from '../state/allowance.js';
+import { loadRulesEngine } from '../decide/rules-engine.js';
+import { answerAgentHook } from '../hook/run-hook.js';
+import { saveSessionState } from '../state/session-state.js';
+import type { SessionState } from '../state/session-state.js';
+import { workTreeIdentity } from '../state/tree-identity.js';
+import { claude } from '../test-support/payloads.js';
+
+function repo(): string {
+  const root = mkdtempSync(join(tmpdir(), 'holdfast-git-'));
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['config', 'user.email', 'gate@example.test'], { cwd: root });
+  execFileSync('git', ['config', 'user.name', 'gate'], { cwd: root });
+  mkdirSync(join(root, 'src'));
+  return root;
+}
+
+function stage(root: string, path: string, content: string): void {
+  writeFileSync(join(root, path), content);
+  execFileSync('git', ['add', path], { cwd: root });
+}
+
+async function preCommit(root: string) {
+  const io = memoryIo({ cwd: root });
+  const code = await main(['hook', 'git', '--rulebook', defaultRulebookPath()], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('holdfast hook git (pre-commit)', () => {
+  it('refuses a staged new module without its test, and says R6 was not judged (no agent session)', async () => {
+    const root = repo();
+    stage(root, 'src/orders.ts', 'export const orders = 1;\n');
+    const result = await preCommit(root);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/R3 TESTS.*src\/orders\.ts/);
+    expect(result.err).toMatch(/R6 ORDER not judged/);
+  });
+
+  it('allows a module staged with its test, then judges an edit of it as an edit', async () => {
+    const root = repo();
+    stage(root, 'src/orders.ts', 'export const orders = 1;\n');
+    stage(root, 'src/orders.test.ts', 'import "./orders";\n');
+    const result = await preCommit(root);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/2 staged changes judged.*R6 ORDER not judged/);
+    execFileSync('git', ['commit', '-q', '-m', 'orders'], { cwd: root });
+    stage(root, 'src/orders.ts', 'export const orders = 2;\n');
+    expect((await preCommit(root)).code).toBe(0);
+    stage(root, 'src/orders.ts', 'export const orders = 2;\nconsole.log(orders);\n');
+    expect((await preCommit(root)).err).toMatch(/R4 NOLOG/);
+    const audit = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(audit.map((entry) => entry.decision)).toEqual(['allow', 'allow', 'deny']);
+  });
+
+  it("lists every failure of the staged changes, and never honours a person's allowance", async () => {
+    const root = repo();
+    grantAllowance(root, { rule: undefined, reason: 'not for commits', now: new Date() });
+    stage(root, 'src/orders.test.ts', 'console.log(1);\n');
+    stage(root, 'notes.md', 'hello\n');
+    const result = await preCommit(root);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/2 violations/);
+    expect(result.err).toMatch(/R4 NOLOG/);
+    expect(result.err).toMatch(/R2 SCOPE.*notes\.md/);
+    expect(result.err).not.toMatch(/HOLDFAST_GATE|bypass the gate/i);
+    expect(existsSync(allowancePath(root))).toBe(true);
+  });
+
+  it('judges R6 from the agent session the gate saw last: a test run that passed on exactly the staged tree', async () => {
+    const root = repo();
+    stage(root, 'src/orders.test.ts', 'export {};\n');
+    const session = (runs: SessionState['runs']) => saveSessionState(root, 'agent-1', { version: 1, created: [], runs });
+    session([{ cmd: 'npm test', tree: workTreeIdentity(root) }, { cmd: 'git add -A' }]);
+    expect((await preCommit(root)).out).toMatch(/R6 ORDER judged from the agent session agent-1: the required commands passed on this tree/);
+    session([{ cmd: 'git status' }]);
+    const untested = await preCommit(root);
+    expect(untested.code).toBe(1);
+    expect(untested.err).toMatch(
+      /R6 ORDER: commit \(action \d+\) comes after the last change .*no test run|R6 ORDER: commit \(action \d+\) has no test run before it; run npm test/,
+    );
+    session([{ cmd: 'npm test', failed: 'exit code 1' }, { cmd: 'ls' }]);
+    expect((await preCommit(root)).err).toMatch(/R6 ORDER: .*did not pass: exit code 1/);
+    session([{ cmd: 'npm test' }]);
+    expect((await preCommit(root)).err).toMatch(/R6 ORDER: .*its end was not seen by the gate/);
+  });
+
+  it('binds a passing run to its tree: a file changed after it refuses the commit until it runs again', async () => {
+    const root = repo();
+    stage(root, 'src/orders.test.ts', 'export {};\n');
+    const session = () => saveSessionState(root, 'agent-1', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(root) }] });
+    session();
+    expect((await preCommit(root)).code).toBe(0);
+    stage(root, 'src/orders.test.ts', 'export const changed = 1;\n');
+    const stale = await preCommit(root);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toMatch(/R6 ORDER: .*passed on another tree than the one being committed/);
+    session();
+    expect((await preCommit(root)).code).toBe(0);
+    // A file the run saw that the commit leaves out: the tree committed is not the tree tested.
+    writeFileSync(join(root, 'src', 'helper.ts'), 'export const helper = 1;\n');
+    session();
+    expect((await preCommit(root)).err).toMatch(/passed on another tree/);
+  });
+
+  it('judges requires rules the same way: each required command must have passed on the staged tree', async () => {
+    const root = repo();
+    const rulebook = join(root, '.holdfast-rulebook.yaml');
+    writeFileSync(
+      rulebook,
+      [
+        'version: 1',
+        'name: checked',
+        'description: Commit only what passed the checks.',
+        'rules:',
+        '  - id: R7',
+        '    name: CHECKED',
+        '    prose: Run the type check and the linter before committing.',
+        '    check:',
+        '      kind: requires',
+        '      commands:',
+        '        - { name: the type check, run: [npm run type-check] }',
+        '        - { name: the linter, run: [npm run lint] }',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(root, '.gitignore'), '.holdfast-rulebook.yaml\n');
+    stage(root, 'src/a.ts', 'export const a = 1;\n');
+    stage(root, '.gitignore', '.holdfast-rulebook.yaml\n');
+    const commit = async () => {
+      const io = memoryIo({ cwd: root });
+      const code = await main(['hook', 'git', '--rulebook', rulebook], io);
+      return { code, err: io.err(), out: io.out() };
+    };
+    const runs = (entries: SessionState['runs']) => saveSessionState(root, 'agent-2', { version: 1, created: [], runs: entries });
+    expect((await commit()).out).toMatch(/R7 CHECKED not judged: no agent session/);
+    const tree = workTreeIdentity(root);
+    runs([{ cmd: 'npm run type-check', tree }]);
+    const half = await commit();
+    expect(half.code).toBe(1);
+    expect(half.err).toMatch(/R7 CHECKED: .*the linter has not run/);
+    runs([
+      { cmd: 'npm run type-check', tree },
+      { cmd: 'npm run lint', tree },
+    ]);
+    expect((await commit()).code).toBe(0);
+    stage(root, 'src/a.ts', 'export const a = 2;\n');
+    expect((await commit()).err).toMatch(/the type check ran .* but did not pass: it passed on another tree/);
+  });
+
+  it('judges R3 with what the agent gate saw: a file that existed before the agent edited it is not a new module', async () => {
+    const root = repo();
+    writeFileSync(join(root, 'src', 'legacy.ts'), 'export const legacy = 1;\n');
+    stage(root, 'src/legacy.ts', 'export const legacy = 2;\n');
+    expect((await preCommit(root)).err).toMatch(/R3 TESTS.*src\/legacy\.ts/);
+    const options = { env: {}, now: () => new Date(), rulebookFile: undefined, loadEngine: loadRulesEngine, caseInsensitive: false };
+    for (const input of [
+      claude.edit(root, 'agent', 'src/legacy.ts', 'legacy = 1', 'legacy = 2'),
+      claude.bash(root, 'agent', 'npm test'),
+      // The test run's PostToolUse: it passed and changed nothing, so it is bound to the tree it ran on.
+      JSON.stringify({ ...JSON.parse(claude.bash(root, 'agent', 'npm test')), hook_event_name: 'PostToolUse', tool_response: { stdout: 'ok', stderr: '' } }),
+      claude.bash(root, 'agent', 'git add -A && git commit -m legacy'),
+    ]) {
+      expect((await answerAgentHook('claude-code', input, options)).stdout).toBe('');
+    }
+    const result = await preCommit(root);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/R6 ORDER judged from the agent session agent: the required commands passed on this tree/);
+  });
+});

@@ -1,0 +1,210 @@
+import { blobText } from '../io/index.js';
+import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { appendAudit, auditActionText } from '../decide/index.js';
+import { contentFailures } from '../decide/index.js';
+import { internalErrorReason } from '../decide/index.js';
+import type { HookAnswer } from '../decide/index.js';
+import { replayedRound } from '../decide/index.js';
+import { stagedTreeIdentity } from '../state/index.js';
+import type { CheckActions } from '../decide/index.js';
+import { childProcess } from '../io/index.js';
+import { rerunRequiredOnTree } from '../exec/index.js';
+import type { RunOnCommitTree } from '../exec/index.js';
+import { latestSessionState } from '../state/index.js';
+import type { SessionState } from '../state/index.js';
+
+const MAX_BUFFER = 64 * 1024 * 1024;
+
+/**
+ * git's output in `root` (`input` is its stdin), or a throw naming the failed call. `env` is the
+ * hook's environment when it is not this process's (the exec broker): it carries the index git
+ * handed the hook (GIT_INDEX_FILE), which `git commit -a` or `git commit FILE` make a temporary one.
+ */
+export function gitOutput(root: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): Buffer {
+  const environment = env === undefined ? {} : { env };
+  if (input !== undefined)
+    return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, input, stdio: ['pipe', 'pipe', 'pipe'], ...environment });
+  return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'], ...environment });
+}
+
+/**
+ * The staged changes as actions: an added or modified file is a write of its staged content, a
+ * removed file a delete. Renames are read as delete + add, so a moved module is a new module.
+ */
+export function stagedActions(root: string): Action[] {
+  return stagedFiles(root).actions;
+}
+
+/** The staged changes as actions, and the staged files whose bytes are not text (path to why). */
+export function stagedFiles(root: string, env?: NodeJS.ProcessEnv): { actions: Action[]; undecodable: Map<string, string> } {
+  const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z'], undefined, env).toString('utf8').split('\0');
+  const actions: Action[] = [];
+  const undecodable = new Map<string, string>();
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const status = fields[index] as string;
+    const path = fields[index + 1] as string;
+    if (status.startsWith('D')) {
+      actions.push({ type: 'delete', path });
+      continue;
+    }
+    const read = blobText(gitOutput(root, ['show', `:${path}`], undefined, env));
+    actions.push({ type: 'write', path, content: read.text });
+    if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
+  }
+  return { actions, undecodable };
+}
+
+/** Files in the last commit: what existed before this commit, so an added file is a new module. */
+export function committedPaths(root: string): string[] {
+  try {
+    gitOutput(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  } catch {
+    return [];
+  }
+  return gitOutput(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD'])
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
+}
+
+export interface PreCommitOptions {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  readonly rulebook: () => Promise<Rulebook>;
+  readonly checkActions: () => Promise<CheckActions>;
+  /** Under holdfast exec (the broker): runs a required command on the committed tree when no session recorded a pass. */
+  readonly runOnCommitTree?: RunOnCommitTree;
+}
+
+type OrderVerdict =
+  { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failures: readonly CheckResult[]; readonly note: string };
+
+/**
+ * The order and requires rules (R6, "lint and type-check before committing") from what the agent
+ * gate saw: the most recent session record says which required commands passed, and on which tree
+ * (tree-identity.ts). A run counts only when it passed on exactly the tree being committed, so a
+ * file changed after the run, or one the run saw that the commit leaves out, refuses the commit
+ * until it runs again. Without any session record the order cannot be known from a staged tree,
+ * and the output says it was not judged. Shared with the reference-transaction hook.
+ */
+export async function checkCommitOrder(
+  rulebook: Rulebook,
+  latest: ReturnType<typeof latestSessionState>,
+  checkActions: CheckActions,
+  committedTree: () => string,
+  rerun?: { readonly root: string; readonly tree: () => string; readonly run: RunOnCommitTree },
+): Promise<OrderVerdict | undefined> {
+  const rules = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  if (rules.length === 0) return undefined;
+  const labels = rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
+  if (latest === undefined && rerun !== undefined) {
+    const tree = rerun.tree();
+    const failures = await rerunRequiredOnTree({ ...rulebook, rules }, rerun.root, tree, rerun.run);
+    const note = `${labels}: no agent session was seen by the gate here, so under holdfast exec it ran the required commands itself on the committed tree${failures.length === 0 ? ' and they passed' : ''}.`;
+    return { judged: true, failures, note };
+  }
+  if (latest === undefined) {
+    return {
+      judged: false,
+      note: `${labels} not judged: no agent session was seen by the gate here, and which commands passed on this tree cannot be read from staged changes.`,
+    };
+  }
+  const replay = replayedRound(latest.state, committedTree());
+  const actions: Action[] = [...replay.actions, { type: 'commit', message: 'the commit being made' }];
+  const results = await checkActions(actions, [], { ...rulebook, rules }, replay.observed);
+  const failures = results
+    .filter((result) => !result.ok && result.actionIndex === actions.length - 1)
+    .map((result) => ({ ...result, actionIndex: 0, detail: `${result.rule} ${result.name}: ${result.detail}` }));
+  const from = `judged from the agent session ${latest.session}${latest.warning === undefined ? '' : ` (${latest.warning})`}`;
+  return { judged: true, failures, note: failures.length === 0 ? `${labels} ${from}: the required commands passed on this tree.` : `${labels} ${from}.` };
+}
+
+/**
+ * R3 with the session's knowledge: a file the agent gate saw on disk before the session changed it
+ * is not a new module, even when git never tracked it (the seed false positive: editing an existing
+ * file needs no test). The agent gate clears its round at the commit, before this hook runs, so
+ * the round as it stood at that commit counts too.
+ */
+export function knownToExist(state: SessionState | undefined): string[] {
+  return state === undefined ? [] : [...(state.changed ?? []), ...(state.changedBeforeCommit ?? [])];
+}
+
+/**
+ * The git pre-commit gate: the staged changes judged as one round (R1–R5; R3 with what the agent
+ * gate knew existed), R6 from the agent's session when the agent gate saw one. Every failure is listed. Exit 1 refuses the commit; an
+ * internal error refuses it too. A person's one-time allowance (`holdfast allow`) is for the
+ * agent's tool calls only and never lets a commit through here.
+ */
+export async function answerPreCommit(options: PreCommitOptions): Promise<HookAnswer> {
+  const now = options.now();
+  const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
+  let actionText = '';
+  try {
+    const { actions, undecodable } = stagedFiles(options.root, options.env);
+    actionText = auditActionText(actions);
+    const rulebook = await options.rulebook();
+    const latest = latestSessionState(options.root);
+    if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
+    const checkActions = await options.checkActions();
+    const order = await checkCommitOrder(
+      rulebook,
+      latest,
+      checkActions,
+      () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input, options.env)),
+      options.runOnCommitTree === undefined
+        ? undefined
+        : {
+            root: options.root,
+            tree: () => gitOutput(options.root, ['write-tree'], undefined, options.env).toString('utf8').trim(),
+            run: options.runOnCommitTree,
+          },
+    );
+    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
+    if (order?.judged === true) failures.push(...order.failures);
+    const orderNote = order === undefined ? '' : order.note;
+    if (failures.length > 0) {
+      const rules = [...new Set(failures.map((failure) => failure.rule))];
+      await appendAudit(options.root, {
+        ...entry,
+        action: actionText,
+        rule: failures[0]?.rule ?? null,
+        name: failures[0]?.name,
+        rules: rules.length > 1 ? rules : undefined,
+        decision: 'deny',
+        detail: failures.map((failure) => failure.detail).join(' | '),
+      });
+      const lines = [`holdfast: commit refused, ${failures.length} violation${failures.length === 1 ? '' : 's'} in the staged changes:`];
+      for (const failure of failures) lines.push(`  ${failure.detail}`);
+      if (orderNote !== '') lines.push(orderNote);
+      lines.push('Fix the staged files (and run the required commands on exactly what you commit), then commit again.');
+      return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
+    }
+    await appendAudit(options.root, {
+      ...entry,
+      action: actionText,
+      rule: null,
+      decision: 'allow',
+      detail: `${actions.length} staged change(s): no rule refused them. ${orderNote}`.trim(),
+    });
+    const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no rule refused them.`;
+    return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: '', exitCode: 0 };
+  } catch (error) {
+    const reason = internalErrorReason(error, 'the commit is refused');
+    try {
+      await appendAudit(options.root, { ...entry, action: actionText, rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
+    } catch {
+      // nothing more to do: the refusal below still stops the commit
+    }
+    return { stdout: '', stderr: `${reason}\n`, exitCode: 1 };
+  }
+}
+
+/** The top of the work tree git runs the hook in; the directory itself when git cannot say. */
+export function gitRoot(cwd: string): string {
+  try {
+    return gitOutput(cwd, ['rev-parse', '--show-toplevel']).toString('utf8').trim() || cwd;
+  } catch {
+    return cwd;
+  }
+}

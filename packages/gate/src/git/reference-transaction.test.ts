@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hookEntryPath } from '../exec/holdfast-installation.js';
+import { installGate } from '../install/install.js';
+import { commitFiles, git, gitRun, gitTestEnv, projectRepo, writeFiles } from '../test-support/git-repo.js';
+import type { GitResult } from '../test-support/git-repo.js';
+import { saveSessionState } from '../state/session-state.js';
+import { workTreeIdentity } from '../state/tree-identity.js';
+
+const LOGGED = 'export const orders = 1;\nconsole.log(orders);\n';
+
+interface World {
+  readonly project: string;
+  readonly remote: string;
+  /** Another clone of the remote, where a violating branch `bad` was committed without any hook. */
+  readonly other: string;
+  readonly bad: string;
+  /** A commit of the project's history (made before the gate) that removed a console.log again. */
+  readonly fix: string;
+}
+
+/** A project with a bare remote on disk; `held` installs the git gate (pre-commit and reference-transaction). */
+function world(held: boolean): World {
+  const project = projectRepo();
+  commitFiles(project, { 'src/orders.ts': LOGGED }, 'log (history, before the gate)');
+  const fix = commitFiles(project, { 'src/orders.ts': 'export const orders = 1;\n' }, 'unlog');
+  git(project, 'branch', 'topic');
+  const remote = mkdtempSync(join(tmpdir(), 'holdfast-remote-'));
+  git(remote, 'init', '-q', '--bare', '-b', 'main');
+  git(project, 'remote', 'add', 'origin', remote);
+  git(project, 'push', '-q', 'origin', 'main');
+  const other = mkdtempSync(join(tmpdir(), 'holdfast-other-'));
+  git(other, 'clone', '-q', remote, '.');
+  git(other, 'checkout', '-q', '-b', 'bad');
+  const bad = commitFiles(other, { 'src/orders.ts': LOGGED }, 'sneak a log in');
+  git(other, 'push', '-q', 'origin', 'bad');
+  if (held) installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+  const fetched = gitRun(project, ['fetch', '-q', 'origin']);
+  expect(fetched.stderr).toBe('');
+  expect(fetched.status).toBe(0);
+  return { project, remote, other, bad, fix };
+}
+
+function refValue(root: string, ref: string): string | undefined {
+  const result = gitRun(root, ['rev-parse', '--verify', '-q', ref]);
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+interface Route {
+  readonly name: string;
+  /** The ref the route moves, in the project. */
+  readonly ref: string;
+  readonly run: (w: World) => GitResult;
+}
+
+const ROUTES: readonly Route[] = [
+  { name: 'merge (a merge commit)', ref: 'refs/heads/main', run: (w) => gitRun(w.project, ['merge', '--no-ff', '--no-edit', 'origin/bad']) },
+  { name: 'merge (fast-forward)', ref: 'refs/heads/main', run: (w) => gitRun(w.project, ['merge', '--ff-only', 'origin/bad']) },
+  { name: 'cherry-pick', ref: 'refs/heads/main', run: (w) => gitRun(w.project, ['cherry-pick', w.bad]) },
+  {
+    name: 'am',
+    ref: 'refs/heads/main',
+    run: (w) => gitRun(w.project, ['am', '-q'], { input: execFileSync('git', ['format-patch', '-1', '--stdout', w.bad], { cwd: w.other }).toString('utf8') }),
+  },
+  { name: 'revert (brings a removed log back)', ref: 'refs/heads/main', run: (w) => gitRun(w.project, ['revert', '--no-edit', w.fix]) },
+  {
+    name: 'rebase (onto a violating branch)',
+    ref: 'refs/heads/topic',
+    run: (w) => {
+      git(w.project, 'checkout', '-q', 'topic');
+      return gitRun(w.project, ['rebase', 'origin/bad']);
+    },
+  },
+  { name: 'pull', ref: 'refs/heads/main', run: (w) => gitRun(w.project, ['pull', '-q', '--no-rebase', '--no-edit', 'origin', 'bad']) },
+  {
+    name: 'stash (refs/stash)',
+    ref: 'refs/stash',
+    run: (w) => {
+      writeFiles(w.project, { 'src/orders.ts': LOGGED });
+      return gitRun(w.project, ['stash', 'push', '-q']);
+    },
+  },
+  { name: 'update-ref', ref: 'refs/heads/main', run: (w) => gitRun(w.project, ['update-ref', 'refs/heads/main', w.bad]) },
+  {
+    name: 'commit-tree + update-ref',
+    ref: 'refs/heads/main',
+    run: (w) => {
+      writeFiles(w.project, { 'src/orders.ts': LOGGED });
+      git(w.project, 'add', 'src/orders.ts');
+      const tree = git(w.project, 'write-tree');
+      const commit = git(w.project, 'commit-tree', tree, '-p', 'HEAD', '-m', 'plumbing');
+      return gitRun(w.project, ['update-ref', 'refs/heads/main', commit]);
+    },
+  },
+  {
+    name: 'commit --no-verify',
+    ref: 'refs/heads/main',
+    run: (w) => {
+      writeFiles(w.project, { 'src/orders.ts': LOGGED });
+      return gitRun(w.project, ['commit', '-q', '--no-verify', '-am', 'skip the hooks']);
+    },
+  },
+  { name: 'push into the repository', ref: 'refs/heads/side', run: (w) => gitRun(w.other, ['push', '-q', w.project, 'bad:refs/heads/side']) },
+];
+
+describe('reference-transaction hook: every route that moves a ref to a violating commit', () => {
+  for (const route of ROUTES) {
+    it(`${route.name}: refused with the hook (the ref stays), lands in the told control`, () => {
+      const told = world(false);
+      const toldBefore = refValue(told.project, route.ref);
+      const landed = route.run(told);
+      expect(landed.status, landed.stderr).toBe(0);
+      expect(refValue(told.project, route.ref)).not.toBe(toldBefore);
+
+      const held = world(true);
+      const before = refValue(held.project, route.ref);
+      const refused = route.run(held);
+      expect(refused.status).not.toBe(0);
+      expect(refValue(held.project, route.ref)).toBe(before);
+      expect(refused.stderr).toMatch(/holdfast: ref update refused/);
+      expect(refused.stderr).toMatch(/commit [0-9a-f]{12} ".+":\n {4}R4 NOLOG: /);
+      const audit = readFileSync(join(held.project, '.holdfast', 'audit.jsonl'), 'utf8');
+      expect(audit).toMatch(/"tool":"reference-transaction".*"decision":"deny"/);
+    });
+  }
+});
+
+describe('reference-transaction hook: what it lets through', () => {
+  it('a clean commit, a fetch, a new branch at a known commit, a checkout, a reset and a branch deletion', () => {
+    const w = world(true);
+    commitFiles(w.project, { 'src/billing.ts': 'export const billing = 1;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
+    expect(git(w.project, 'log', '-1', '--format=%s')).toBe('billing');
+    git(w.project, 'branch', 'copy', 'HEAD~1');
+    git(w.project, 'checkout', '-q', 'copy');
+    git(w.project, 'reset', '-q', '--hard', 'HEAD~1');
+    git(w.project, 'checkout', '-q', 'main');
+    git(w.project, 'branch', '-D', 'copy');
+    // a remote-tracking ref is a copy of someone else's work: fetched, not judged, until a branch of ours reaches it
+    expect(refValue(w.project, 'refs/remotes/origin/bad')).toBe(w.bad);
+    git(w.project, 'branch', '-f', 'topic', 'main');
+    expect(refValue(w.project, 'refs/heads/topic')).toBe(refValue(w.project, 'refs/heads/main'));
+  });
+
+  it('keeps stdin for a hook already there: that hook still runs after ours, with the same updates', () => {
+    const project = projectRepo();
+    const hook = join(project, '.git', 'hooks', 'reference-transaction');
+    writeFileSync(hook, `#!/bin/sh\ncat >> "${join(project, 'theirs.log')}"\n`, { mode: 0o755 });
+    installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+    expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/bin\/sh\n# >>> holdfast gate >>>[\s\S]*# <<< holdfast gate <<<\ncat >> /);
+    git(project, 'branch', 'other');
+    expect(readFileSync(join(project, 'theirs.log'), 'utf8')).toMatch(/^0{40} [0-9a-f]{40} refs\/heads\/other$/m);
+  });
+});
+
+describe('reference-transaction hook: order and requires rules on a commit made here', () => {
+  it('refuses a --no-verify commit of a tree the tests did not pass on, and lets the tested tree through', () => {
+    const project = projectRepo();
+    installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+    const tested = () => saveSessionState(project, 'agent', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(project) }] });
+    writeFiles(project, { 'src/orders.ts': 'export const orders = 2;\n' });
+    git(project, 'add', '-A');
+    tested();
+    const allowed = gitRun(project, ['commit', '-q', '--no-verify', '-m', 'tested'], { env: gitTestEnv() });
+    expect(allowed.stderr).toBe('');
+    expect(git(project, 'log', '-1', '--format=%s')).toBe('tested');
+    writeFiles(project, { 'src/orders.ts': 'export const orders = 3;\n' });
+    const before = refValue(project, 'HEAD');
+    const refused = gitRun(project, ['commit', '-q', '--no-verify', '-am', 'untested'], { env: gitTestEnv() });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/R6 ORDER: .*passed on another tree than the one being committed/);
+    expect(refValue(project, 'HEAD')).toBe(before);
+    tested();
+    expect(gitRun(project, ['commit', '-q', '--no-verify', '-am', 'tested again'], { env: gitTestEnv() }).status).toBe(0);
+    expect(git(project, 'log', '-1', '--format=%s')).toBe('tested again');
+  });
+
+  it('leaves a commit brought from elsewhere to the content rules: a fetched clean commit merged by fast-forward', () => {
+    const w = world(true);
+    saveSessionState(w.project, 'agent', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(w.project) }] });
+    git(w.other, 'checkout', '-q', 'main');
+    const clean = commitFiles(w.other, { 'src/billing.ts': 'export const billing = 1;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
+    git(w.other, 'push', '-q', 'origin', 'main');
+    git(w.project, 'fetch', '-q', 'origin');
+    const merged = gitRun(w.project, ['merge', '-q', '--ff-only', 'origin/main'], { env: gitTestEnv() });
+    expect(merged.stderr).toBe('');
+    expect(refValue(w.project, 'refs/heads/main')).toBe(clean);
+  });
+});
+
+describe('reference-transaction hook without holdfast', () => {
+  it('refuses a ref update that brings a new commit when the hook entry is gone, and says how to reinstall', () => {
+    const project = projectRepo();
+    installGate('git', project, { node: process.execPath, entry: join(project, 'gone', 'hook.cjs'), rulebook: undefined });
+    writeFiles(project, { 'src/orders.ts': 'export const orders = 2;\n' });
+    const before = refValue(project, 'HEAD');
+    const result = gitRun(project, ['commit', '-q', '--no-verify', '-am', 'x'], { env: gitTestEnv() });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/cannot judge this ref update: .* is missing.*holdfast install git/);
+    expect(refValue(project, 'HEAD')).toBe(before);
+  });
+});

@@ -1,0 +1,228 @@
+import { basename, dirname } from 'node:path';
+import type { Rulebook } from '@holdfast/core/contract';
+import { appendAudit } from '../decide/index.js';
+import { commitChange, readGit, tryReadGit } from './commit-change.js';
+import type { GitReader } from './commit-change.js';
+import { contentFailures } from '../decide/index.js';
+import { internalErrorReason } from '../decide/index.js';
+import type { HookAnswer } from '../decide/index.js';
+import type { CheckActions } from '../decide/index.js';
+import { checkCommitOrder, knownToExist } from './pre-commit.js';
+import type { RunOnCommitTree } from '../exec/index.js';
+import { hasCommitOrderRules } from '../decide/index.js';
+import { treeIdentity } from '../state/index.js';
+import { latestSessionState } from '../state/index.js';
+
+/** One line of the reference-transaction hook's stdin: `<old-value> SP <new-value> SP <ref-name>`. */
+export interface RefUpdate {
+  readonly oldValue: string;
+  readonly newValue: string;
+  readonly ref: string;
+}
+
+/**
+ * Refs whose moves are not judged. `refs/remotes/*` are copies of other repositories' branches
+ * (a fetch must be able to bring a colleague's work in); their commits are judged the moment a ref
+ * of this repository's own comes to reach them (a merge, a pull, a rebase onto them). `refs/notes/*`
+ * hold notes, not project files.
+ */
+export function isJudgedRef(ref: string): boolean {
+  return !ref.startsWith('refs/remotes/') && !ref.startsWith('refs/notes/');
+}
+
+/** The ref patterns git is told to leave out when asking what was reachable before: the same as isJudgedRef. */
+export const UNJUDGED_REF_PATTERNS = ['refs/remotes/*', 'refs/notes/*'] as const;
+
+/** Reads the hook's stdin; malformed lines are kept out (git writes none) and reported by the caller as unreadable. */
+export function parseRefUpdates(text: string): { readonly updates: RefUpdate[]; readonly unreadable: string[] } {
+  const updates: RefUpdate[] = [];
+  const unreadable: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const match = /^(\S+) (\S+) (.+)$/.exec(line);
+    if (match === null) unreadable.push(line);
+    else updates.push({ oldValue: match[1] as string, newValue: match[2] as string, ref: match[3] as string });
+  }
+  return { updates, unreadable };
+}
+
+/** A deletion (all zeros) or a symbolic ref's new target (`ref:…`, git 2.46+) moves no ref to a new commit. */
+function movesToObject(update: RefUpdate): boolean {
+  return /[^0]/.test(update.newValue) && !update.newValue.startsWith('ref:');
+}
+
+/** The new values that are commits (a tag is peeled to its commit); a ref pointed at a tree or a blob brings no commit. */
+function newCommits(reader: GitReader, values: readonly string[]): string[] {
+  if (values.length === 0) return [];
+  const output = readGit(reader, ['cat-file', '--batch-check'], `${values.map((value) => `${value}^{commit}`).join('\n')}\n`).toString('utf8');
+  return output
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((fields) => fields[1] === 'commit')
+    .map((fields) => fields[0] as string);
+}
+
+/**
+ * The commits this transaction makes reachable from a judged ref that no judged ref reached before
+ * (oldest first, with their parents): `git rev-list NEW… --not --all` without the unjudged refs. In
+ * the prepared state no ref has moved yet, so `--all` is the repository as it was.
+ */
+export function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate[]): { commit: string; parents: string[] }[] {
+  const values = [...new Set(updates.filter((update) => isJudgedRef(update.ref) && movesToObject(update)).map((update) => update.newValue))];
+  const commits = newCommits(reader, values);
+  if (commits.length === 0) return [];
+  const excluded = UNJUDGED_REF_PATTERNS.map((pattern) => `--exclude=${pattern}`);
+  const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', ...commits, '--not', ...excluded, '--all', '--']).toString('utf8');
+  return listed
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [commit, ...parents] = line.trim().split(' ') as [string, ...string[]];
+      return { commit, parents };
+    });
+}
+
+/**
+ * The project folder a hook runs for: the work tree's top, or for a hook run inside the git
+ * directory (receive-pack runs hooks there) the folder that holds it; a bare repository is its own.
+ */
+export function hookRepositoryRoot(reader: GitReader): string {
+  const gitDir = tryReadGit(reader, ['rev-parse', '--absolute-git-dir'])?.toString('utf8').trim();
+  if (gitDir === undefined || gitDir === '') return reader.cwd;
+  if (tryReadGit(reader, ['rev-parse', '--is-bare-repository'])?.toString('utf8').trim() === 'true') return gitDir;
+  const top = tryReadGit(reader, ['rev-parse', '--show-toplevel'])?.toString('utf8').trim();
+  // With GIT_DIR set and the hook run inside it, git takes the folder it runs in for the work tree.
+  if (top !== undefined && top !== '' && top !== gitDir && !top.startsWith(`${gitDir}/`)) return top;
+  return basename(gitDir) === '.git' ? dirname(gitDir) : gitDir;
+}
+
+/**
+ * The commit this transaction makes on the checked-out branch (or a detached HEAD), when it is one
+ * commit made here: a single new non-merge commit that no remote-tracking ref holds, as `git commit`
+ * (with or without `--no-verify`), `commit --amend`, `commit-tree` + `update-ref`, a one-commit
+ * cherry-pick or revert make. Its tree is judged by the order and requires rules like a commit in the
+ * pre-commit hook. Commits brought from elsewhere (a pull, a fetch then merge) and moves of several
+ * commits at once (a rebase) are not: no local run could have passed on each of their trees first.
+ */
+export function commitMadeHere(
+  reader: GitReader,
+  updates: readonly RefUpdate[],
+  commits: readonly { commit: string; parents: string[] }[],
+): string | undefined {
+  const [only, ...more] = commits;
+  if (only === undefined || more.length > 0 || only.parents.length > 1) return undefined;
+  const head = tryReadGit(reader, ['symbolic-ref', '-q', 'HEAD'])?.toString('utf8').trim();
+  const onHead = updates.some((update) => (update.ref === 'HEAD' || update.ref === head) && update.newValue === only.commit);
+  if (!onHead) return undefined;
+  const remote = tryReadGit(reader, ['for-each-ref', '--count=1', '--contains', only.commit, '--format=%(refname)', 'refs/remotes/'])?.toString('utf8').trim();
+  return remote === undefined || remote !== '' ? undefined : only.commit;
+}
+
+export interface ReferenceTransactionOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin: string;
+  readonly now: () => Date;
+  readonly rulebook: (root: string) => Promise<Rulebook>;
+  readonly checkActions: () => Promise<CheckActions>;
+  /** Under holdfast exec (the broker): runs a required command on the new commit's tree when no session recorded a pass. */
+  readonly runOnCommitTree?: RunOnCommitTree;
+}
+
+function short(commit: string): string {
+  return commit.slice(0, 12);
+}
+
+/**
+ * git's reference-transaction hook, prepared state: every commit a ref update makes newly reachable
+ * is judged on its own change (against its parent; a merge on what it wrote itself) by the same
+ * judgement as the pre-commit gate, and one broken rule refuses the whole transaction (exit 1), so
+ * no ref moves: merge, cherry-pick, am, revert, rebase, pull, stash, update-ref, a push into this
+ * repository. `--no-verify` does not skip this hook. The order and requires rules are judged for a
+ * commit made here on the checked-out branch (commitMadeHere), against the same session record and
+ * tree identity as the pre-commit gate. Any internal error refuses too.
+ */
+export async function answerReferenceTransaction(options: ReferenceTransactionOptions): Promise<HookAnswer> {
+  const reader: GitReader = { cwd: options.cwd, env: options.env };
+  const entry = {
+    time: options.now().toISOString(),
+    agent: 'git' as const,
+    session: 'reference-transaction',
+    tool: 'reference-transaction',
+    event: 'prepared',
+  };
+  let root = options.cwd;
+  try {
+    root = hookRepositoryRoot(reader);
+    const { updates, unreadable } = parseRefUpdates(options.stdin);
+    if (unreadable.length > 0) throw new Error(`git sent ref updates that cannot be read: ${JSON.stringify(unreadable[0])}`);
+    const commits = commitsBecomingReachable(reader, updates);
+    if (commits.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+    const [rulebook, checkActions] = await Promise.all([options.rulebook(root), options.checkActions()]);
+    const known = knownToExist(latestSessionState(root)?.state);
+    const refused: string[] = [];
+    for (const { commit, parents } of commits) {
+      const change = commitChange(reader, commit, parents);
+      if (change.actions.length === 0) continue;
+      const failures = await contentFailures(checkActions, change.actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
+      if (failures.length === 0) continue;
+      const subject = readGit(reader, ['log', '-1', '--format=%s', commit, '--']).toString('utf8').trim();
+      refused.push(`  commit ${short(commit)} "${subject}":`, ...failures.map((failure) => `    ${failure.detail}`));
+      await appendAudit(root, {
+        ...entry,
+        action: `commit ${commit}`,
+        rule: failures[0]?.rule ?? null,
+        name: failures[0]?.name,
+        decision: 'deny',
+        detail: failures.map((failure) => failure.detail).join(' | '),
+      });
+    }
+    const made = commitMadeHere(reader, updates, commits);
+    if (made !== undefined && hasCommitOrderRules(rulebook)) {
+      const order = await checkCommitOrder(
+        rulebook,
+        latestSessionState(root),
+        checkActions,
+        () => treeIdentity((args, input) => readGit(reader, [...args], input), `${made}^{tree}`),
+        options.runOnCommitTree === undefined
+          ? undefined
+          : {
+              root,
+              tree: () =>
+                readGit(reader, ['rev-parse', `${made}^{tree}`])
+                  .toString('utf8')
+                  .trim(),
+              run: options.runOnCommitTree,
+            },
+      );
+      if (order?.judged === true && order.failures.length > 0) {
+        const subject = readGit(reader, ['log', '-1', '--format=%s', made, '--']).toString('utf8').trim();
+        refused.push(`  commit ${short(made)} "${subject}":`, ...order.failures.map((failure) => `    ${failure.detail}`), `    ${order.note}`);
+        await appendAudit(root, {
+          ...entry,
+          action: `commit ${made}`,
+          rule: order.failures[0]?.rule ?? null,
+          name: order.failures[0]?.name,
+          decision: 'deny',
+          detail: order.failures.map((failure) => failure.detail).join(' | '),
+        });
+      }
+    }
+    const refs = updates.filter((update) => isJudgedRef(update.ref)).map((update) => update.ref);
+    if (refused.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+    const lines = [
+      `holdfast: ref update refused (${[...new Set(refs)].join(', ')}): a commit it would make reachable breaks the rulebook:`,
+      ...refused,
+      'No ref was moved. Fix the files in a new commit made with the hooks on (git commit), then try again.',
+    ];
+    return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
+  } catch (error) {
+    const reason = internalErrorReason(error, 'the ref update is refused');
+    try {
+      await appendAudit(root, { ...entry, action: 'reference-transaction', rule: 'INTERNAL', name: 'ERROR', decision: 'deny', detail: reason });
+    } catch {
+      // nothing more to do: the refusal below still stops the update
+    }
+    return { stdout: '', stderr: `${reason}\n`, exitCode: 1 };
+  }
+}

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import type { Action } from '@holdfast/core/contract';
+import { inputEdits, inputString, safeParsePreToolUse } from '../hook-event.js';
+import type { PreToolUseEvent, SafeParse } from '../hook-event.js';
+import { readShellCommand } from '../../shell/index.js';
+import { isOpaqueTool, opaqueEffect } from '../tool-kinds.js';
+import { toRepoPath } from '../../io/index.js';
+import type { ReadText } from '../../io/index.js';
+import type { ToolCall } from '../../decide/index.js';
+
+/** Claude Code's PreToolUse input (hooks reference): common fields, then the tool and its arguments. */
+export type ClaudePreToolUse = PreToolUseEvent;
+export type { SafeParse } from '../hook-event.js';
+
+export function safeParseClaudeEvent(text: string): SafeParse<ClaudePreToolUse> {
+  return safeParsePreToolUse(text, 'Claude Code');
+}
+
+export function parseClaudeEvent(text: string): ClaudePreToolUse {
+  const result = safeParseClaudeEvent(text);
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+/** Edit semantics: the first occurrence, or every one with replace_all. */
+export function applyEdit(content: string, edit: { old_string: string; new_string: string; replace_all?: boolean | undefined }): string {
+  if (edit.old_string === '') return content === '' ? edit.new_string : content + edit.new_string;
+  if (!content.includes(edit.old_string)) {
+    // The edit will fail in Claude Code; judging the new text anyway keeps a content rule from missing it.
+    return content === '' ? edit.new_string : `${content}\n${edit.new_string}`;
+  }
+  return edit.replace_all === true ? content.split(edit.old_string).join(edit.new_string) : content.replace(edit.old_string, () => edit.new_string);
+}
+
+/**
+ * Turns one Claude Code PreToolUse event into the actions it would perform. `root` is the project
+ * root (CLAUDE_PROJECT_DIR); the event's `cwd` is where the Bash tool currently is, which moves with `cd`.
+ */
+export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, root: string = event.cwd): ToolCall {
+  const cwd = root;
+  const base = { agent: 'claude-code' as const, session: event.session_id, cwd, tool: event.tool_name };
+  const write = (filePath: string, content: string): Action => ({ type: 'write', path: toRepoPath(cwd, filePath), content });
+  switch (event.tool_name) {
+    case 'Write':
+      return { ...base, actions: [write(inputString(event, 'file_path'), inputString(event, 'content'))], bypasses: [], unknownEffects: [] };
+    case 'Edit': {
+      const filePath = inputString(event, 'file_path');
+      const before = readText(resolve(cwd, filePath)) ?? '';
+      const edit = {
+        old_string: inputString(event, 'old_string'),
+        new_string: inputString(event, 'new_string'),
+        replace_all: event.tool_input.replace_all === true,
+      };
+      return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypasses: [], unknownEffects: [] };
+    }
+    case 'MultiEdit': {
+      const filePath = inputString(event, 'file_path');
+      const before = readText(resolve(cwd, filePath)) ?? '';
+      const after = inputEdits(event).reduce((content, edit) => applyEdit(content, edit), before);
+      return { ...base, actions: [write(filePath, after)], bypasses: [], unknownEffects: [] };
+    }
+    case 'NotebookEdit': {
+      // The cell's new source is what the content rules must see; the notebook JSON around it is not code.
+      const content = event.tool_input.edit_mode === 'delete' ? '' : inputString(event, 'new_source', { optional: true });
+      return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypasses: [], unknownEffects: [] };
+    }
+    case 'Bash': {
+      const command = inputString(event, 'command');
+      const reading = readShellCommand(command, { root, cwd: event.cwd, readText });
+      if (event.tool_input.run_in_background !== true || reading.unknownEffects.length === 0) return { ...base, ...reading };
+      // The call returns while the command runs on: what only the check after the call could judge, it would miss.
+      const segment = command.trim().length <= 200 ? command.trim() : `${command.trim().slice(0, 199)}…`;
+      const reason = `\`${segment}\` runs in the background (run_in_background) with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground`;
+      return { ...base, ...reading, bypasses: [...reading.bypasses, { segment, reason }] };
+    }
+    default:
+      // An MCP server's tool (or any tool not known to be read-only) may write files: judged after it ran.
+      return { ...base, actions: [], bypasses: [], unknownEffects: isOpaqueTool('claude-code', event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
+  }
+}

@@ -1,0 +1,99 @@
+import { resolve } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import type { Action } from '@holdfast/core/contract';
+import { applyHunks, readApplyPatch } from './apply-patch.js';
+import { safeParsePreToolUse } from '../hook-event.js';
+import type { PreToolUseEvent, SafeParse } from '../hook-event.js';
+import { readShellCommand } from '../../shell/index.js';
+import { isOpaqueTool, opaqueEffect } from '../tool-kinds.js';
+import { toRepoPath } from '../../io/index.js';
+import type { ReadText } from '../../io/index.js';
+import type { ToolCall } from '../../decide/index.js';
+
+/** Codex's PreToolUse input: the common fields (session_id, cwd, …) and `tool_input.command`. */
+export type CodexPreToolUse = PreToolUseEvent;
+
+export function safeParseCodexEvent(text: string): SafeParse<CodexPreToolUse> {
+  return safeParsePreToolUse(text, 'Codex');
+}
+
+export function parseCodexEvent(text: string): CodexPreToolUse {
+  const result = safeParseCodexEvent(text);
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+function shellQuoted(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command as one shell command line. Codex may send an argv array: `["bash", "-lc", "npm test"]`
+ * is its script; any other argv is quoted word by word, so `["git", "commit", "-m", "two words"]`
+ * keeps its message in one piece.
+ */
+function commandText(value: unknown, tool: string): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) {
+    const argv = value as string[];
+    const shellIndex = argv.findIndex((part) => part === '-lc' || part === '-c');
+    if (shellIndex >= 0 && shellIndex + 1 < argv.length) return argv.slice(shellIndex + 1).join(' ');
+    return argv.map(shellQuoted).join(' ');
+  }
+  throw new InputError('E_HOOK_PAYLOAD', `the ${tool} tool input has no command string`);
+}
+
+const PATCH_START = '*** Begin Patch';
+
+/** The actions of an apply_patch envelope, each update's new content computed from the file on disk. */
+export function patchActions(patch: string, cwd: string, readText: ReadText): Action[] {
+  const actions: Action[] = [];
+  for (const operation of readApplyPatch(patch)) {
+    switch (operation.kind) {
+      case 'add':
+        actions.push({ type: 'write', path: toRepoPath(cwd, operation.path), content: operation.content });
+        break;
+      case 'delete':
+        actions.push({ type: 'delete', path: toRepoPath(cwd, operation.path) });
+        break;
+      case 'update': {
+        const content = applyHunks(readText(resolve(cwd, operation.path)), operation.hunks);
+        if (operation.moveTo === undefined) {
+          actions.push({ type: 'write', path: toRepoPath(cwd, operation.path), content });
+        } else {
+          actions.push({ type: 'write', path: toRepoPath(cwd, operation.moveTo), content });
+          actions.push({ type: 'delete', path: toRepoPath(cwd, operation.path) });
+        }
+        break;
+      }
+    }
+  }
+  return actions;
+}
+
+export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): ToolCall {
+  const base = { agent: 'codex' as const, session: event.session_id, cwd: event.cwd, tool: event.tool_name };
+  if (event.tool_name === 'apply_patch') {
+    const patch = commandText(event.tool_input.command ?? event.tool_input.patch ?? event.tool_input.input, event.tool_name);
+    return { ...base, actions: patchActions(patch, event.cwd, readText), bypasses: [], unknownEffects: [] };
+  }
+  if (event.tool_name === 'Bash' || event.tool_name === 'shell' || event.tool_name === 'exec_command') {
+    const command = commandText(event.tool_input.command ?? event.tool_input.cmd, event.tool_name);
+    // The shell tools take a `workdir` the command runs in; paths are still judged from the root.
+    const workdir = typeof event.tool_input.workdir === 'string' ? resolve(event.cwd, event.tool_input.workdir) : event.cwd;
+    // Codex runs the command in a session (its hooks name exec_command `Bash`) that `write_stdin`, which
+    // no hook sees, can type into later.
+    const reading = readShellCommand(command, { root: event.cwd, cwd: workdir, readText, input: 'later-calls' });
+    const patchAt = command.indexOf(PATCH_START);
+    if (patchAt < 0) return { ...base, ...reading };
+    // apply_patch run from the shell: the patch gets the same file rules as the tool itself, and the
+    // rest of the command line (`… && git commit -n`) is read like any other shell command.
+    return {
+      ...base,
+      actions: [...patchActions(command.slice(patchAt), event.cwd, readText), ...reading.actions],
+      bypasses: reading.bypasses,
+      unknownEffects: reading.unknownEffects.filter((effect) => !/^`apply_?patch\b/.test(effect)),
+    };
+  }
+  return { ...base, actions: [], bypasses: [], unknownEffects: isOpaqueTool('codex', event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
+}

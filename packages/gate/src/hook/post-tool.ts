@@ -1,0 +1,401 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import type { Action } from '@holdfast/core/contract';
+import { describeAction } from '@holdfast/core/reply';
+import { toSlashes } from '../io/index.js';
+import { appendAudit } from '../decide/index.js';
+import type { AuditEntry } from '../decide/index.js';
+import type { HookAnswer } from '../decide/index.js';
+import type { SafeParse } from './hook-event.js';
+import type { ChangeCheck } from '../decide/index.js';
+import { checkAfterCall } from '../put-back/index.js';
+import type { PostCheckOutcome } from '../put-back/index.js';
+import { changesOutsideCalls, ownPaths } from '../put-back/index.js';
+import type { OutsideChanges } from '../put-back/index.js';
+import { checkOutside, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from '../put-back/index.js';
+import type { OutsideFinding } from '../put-back/index.js';
+import { loadSessionState } from '../state/index.js';
+import { findSnapshotRecord } from '../state/index.js';
+import { snapshotStorePath } from '../state/index.js';
+import { beforeCallIdentity } from '../state/index.js';
+import type { GateAgent } from '../decide/index.js';
+import { isOpaqueTool } from './tool-kinds.js';
+import { safeParseJson } from '@holdfast/core/contract';
+import { removeNewNestedRepositories } from '../put-back/index.js';
+
+/*
+ * How the hook runtime wires the after-the-fact check:
+ * - PreToolUse, after it allows a call of a shell tool (isShellTool): `beforeShellCall(root, session,
+ *   tool_use_id)`; if that throws, or `postCheckAvailable()` is false for a call with unknown effects,
+ *   deny the call (fail closed).
+ * - PostToolUse (both agents) and PostToolUseFailure (Claude Code): `answerPostToolUse(agent, stdin,
+ *   { judge: checkChangesLazily(…rulebook, checkActions, session replay…), protectedPaths: [rulebook file],
+ *   onKept: update the session state, observe })`, and print its answer.
+ */
+
+type Agent = Exclude<GateAgent, 'git'>;
+
+/** The fields of a PostToolUse (or Claude Code PostToolUseFailure) event the after-the-fact check reads. */
+export interface PostToolEvent {
+  readonly session_id: string;
+  readonly cwd: string;
+  readonly hook_event_name: string;
+  readonly tool_name: string;
+  /** Pairs the event with its PreToolUse; both agents send it. */
+  readonly tool_use_id: string | undefined;
+}
+
+export function safeParsePostToolEvent(text: string, agentName: string): SafeParse<PostToolEvent> {
+  const json = safeParseJson(text);
+  if (!json.ok) return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: json.cause }) };
+  const raw = json.value;
+  const refuse = (field: string, expected: string): SafeParse<PostToolEvent> => ({
+    ok: false,
+    error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event is not a PostToolUse event (${field}: expected ${expected})`),
+  });
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return refuse('event', 'a JSON object');
+  const record = raw as Record<string, unknown>;
+  const { session_id: session, cwd, hook_event_name: eventName, tool_name: tool, tool_use_id: toolUseId } = record;
+  if (typeof session !== 'string' || session === '') return refuse('session_id', 'a non-empty string');
+  if (typeof cwd !== 'string' || cwd === '') return refuse('cwd', 'a non-empty string');
+  if (eventName !== undefined && typeof eventName !== 'string') return refuse('hook_event_name', 'a string');
+  if (typeof tool !== 'string' || tool === '') return refuse('tool_name', 'a non-empty string');
+  if (toolUseId !== undefined && toolUseId !== null && typeof toolUseId !== 'string') return refuse('tool_use_id', 'a string');
+  return {
+    ok: true,
+    value: {
+      session_id: session,
+      cwd,
+      hook_event_name: eventName ?? 'PostToolUse',
+      tool_name: tool,
+      tool_use_id: typeof toolUseId === 'string' && toolUseId !== '' ? toolUseId : undefined,
+    },
+  };
+}
+
+/**
+ * Tools whose effects on files the gate cannot always know before they run: the shells of Claude
+ * Code (`Bash`) and Codex (`shell`, `exec_command`, `write_stdin` to a running one, `local_shell`).
+ * The PreToolUse side snapshots the project before every allowed call of these (beforeShellCall).
+ */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'shell', 'exec_command', 'write_stdin', 'local_shell', 'unified_exec']);
+
+export function isShellTool(tool: string): boolean {
+  return SHELL_TOOLS.has(tool);
+}
+
+/** The project root a hook event refers to: Claude Code names it in CLAUDE_PROJECT_DIR (cwd follows `cd`). */
+export function projectRoot(agent: Agent, cwd: string, env: NodeJS.ProcessEnv): string {
+  if (agent === 'claude-code' && env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '') return env.CLAUDE_PROJECT_DIR;
+  return cwd;
+}
+
+export interface PostToolUseOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  /** The rulebook judge, with the session replayed as for PreToolUse. */
+  readonly judge: ChangeCheck;
+  /** Paths (absolute, or relative to the project root) whose change is tampering whatever tool made it: the rulebook file. */
+  readonly protectedPaths?: readonly string[];
+  /** `--observe`: judge and record, never put anything back or tell the model. */
+  readonly observe?: boolean;
+  /** Told the changes that stayed, so the session state follows them (new files, tests since the last change). */
+  readonly onKept?: (root: string, session: string, kept: readonly Action[]) => void;
+  /**
+   * Told once the call was checked, before its snapshot is dropped: `treeFound` gives the identity of
+   * the work tree the call found (tree-identity.ts) when the call left it as it was, and is undefined
+   * when the call changed files. The session binds the runs that passed to it.
+   */
+  readonly onChecked?: (root: string, session: string, treeFound: (() => string) | undefined) => void;
+}
+
+/** Agent protocol: both read `{"decision":"block","reason"}` on stdout after a call; Claude Code's failure event takes context only. */
+export function postToolAnswer(eventName: string, reason: string): HookAnswer {
+  const output =
+    eventName === 'PostToolUseFailure'
+      ? { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: reason } }
+      : { decision: 'block', reason };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
+const SILENT: HookAnswer = { stdout: '', stderr: '', exitCode: 0 };
+
+function short(id: string | null): string {
+  return id === null ? 'nothing (it was new)' : id.slice(0, 10);
+}
+
+function refName(ref: string): string {
+  if (ref === 'HEAD') return 'the detached HEAD';
+  if (ref.startsWith('refs/heads/')) return `branch ${ref.slice('refs/heads/'.length)}`;
+  if (ref.startsWith('refs/tags/')) return `tag ${ref.slice('refs/tags/'.length)}`;
+  return ref;
+}
+
+/** A generator that wrote thousands of files must not flood the model's context. */
+const MAX_LISTED = 40;
+
+/** What the model reads: each path, the rules it broke and what was put back; what stayed. */
+export function revertReason(outcome: PostCheckOutcome): string {
+  const lines = ['holdfast gate: this command changed files against the rulebook, and the gate put those changes back:'];
+  for (const entry of outcome.reverted.slice(0, MAX_LISTED)) {
+    const remedy = entry.remedy === 'deleted' ? 'deleted (the command created it)' : 'restored to its content before the command';
+    lines.push(`- ${entry.path}: ${remedy}. ${entry.broken.map((broken) => broken.detail).join(' ')}`);
+  }
+  const unlisted = outcome.reverted.slice(MAX_LISTED);
+  if (unlisted.length > 0) {
+    const rules = [...new Set(unlisted.flatMap((entry) => entry.broken.map((broken) => `${broken.rule} ${broken.name}`)))].join(', ');
+    lines.push(`- and ${unlisted.length} more path(s), put back the same way (${rules}).`);
+  }
+  for (const ref of outcome.refs) {
+    for (const commit of ref.commits.filter((candidate) => candidate.broken.length > 0)) {
+      const reasons = commit.broken.map((broken) => broken.detail).join(' ');
+      lines.push(`- commit ${commit.id.slice(0, 10)} "${commit.subject}" on ${refName(ref.ref)}: ${reasons}`);
+    }
+    if (ref.movedBack) {
+      const where =
+        ref.before === null ? `${refName(ref.ref)} was removed (the command created it)` : `${refName(ref.ref)} was moved back to ${short(ref.before)}`;
+      lines.push(`  ${where}; the commits' changes that break no rule stay in the work tree, not staged.`);
+    } else {
+      lines.push(`  ${refName(ref.ref)} could not be moved back; these commits must not be pushed.`);
+    }
+  }
+  if (outcome.stillStaged.length > 0) {
+    lines.push(
+      `The index still stages refused content of ${outcome.stillStaged.slice(0, 10).join(', ')}: unstage it (\`git restore --staged <path>\`) before any commit.`,
+    );
+  }
+  const kept = outcome.kept.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
+  if (kept.length > 0) lines.push(`Kept (no rule refused them): ${kept.slice(0, 20).join(', ')}${kept.length > 20 ? ` and ${kept.length - 20} more` : ''}.`);
+  lines.push('Make those changes again within the rules.');
+  return lines.join('\n');
+}
+
+function uncheckedReason(why: string): string {
+  return `holdfast gate: the gate could not check what this command changed (${why}). Its changes were not judged and nothing was put back. Check with \`git status\` and \`git diff\` that everything you changed follows the rulebook.`;
+}
+
+type AuditBase = Pick<AuditEntry, 'time' | 'agent' | 'session' | 'tool'>;
+
+async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOutcome): Promise<void> {
+  const decision = outcome.observed ? 'deny' : 'reverted';
+  const note = outcome.observed ? 'observe mode: left in place' : undefined;
+  for (const entry of outcome.reverted) {
+    const first = entry.broken[0];
+    const kept = entry.refusedBlob === null ? '' : `; the refused content is kept: git --git-dir=.holdfast/snapshots.git cat-file -p ${entry.refusedBlob}`;
+    const remedy = note ?? `${entry.remedy === 'deleted' ? 'deleted' : 'restored'}${kept}`;
+    await appendAudit(root, {
+      ...base,
+      action: describeAction(entry.action),
+      rule: first?.rule ?? null,
+      name: first?.name,
+      decision,
+      detail: `${entry.broken.map((broken) => broken.detail).join(' | ')} (${remedy})`,
+    });
+  }
+  for (const ref of outcome.refs) {
+    const broken = ref.commits.flatMap((commit) => commit.broken);
+    const remedy = note ?? (ref.movedBack ? `${ref.ref} moved back to ${short(ref.before)}` : `${ref.ref} could not be moved back`);
+    await appendAudit(root, {
+      ...base,
+      action: ref.commits
+        .map((commit) => `commit ${commit.id.slice(0, 10)} ${JSON.stringify(commit.subject)}`)
+        .join('; ')
+        .slice(0, 400),
+      rule: broken[0]?.rule ?? null,
+      name: broken[0]?.name,
+      decision,
+      detail: `${broken.map((entry) => entry.detail).join(' | ')} (${remedy})`.slice(0, 2000),
+    });
+  }
+}
+
+/**
+ * Files changed while no checked call ran (see outside-check.ts): judged, the session's own files
+ * that break a rule put back, every finding audited, the rest of the unexplained paths reported; and
+ * the text that tells the model (undefined when there is nothing to say). A failure to judge them
+ * falls back to the report alone and leaves the call's own check as it is.
+ */
+async function answerOutside(root: string, base: AuditBase, found: OutsideChanges | undefined, call: OutsideCall): Promise<string | undefined> {
+  const session = base.session;
+  // Judged only from the session's second check on: before its first, the last check may be another
+  // session's, and what changed since is a person's work as much as anything.
+  const checkedBefore = sessionWasChecked(root, session);
+  const flagged = loadFlagged(root, session);
+  saveFlagged(root, session, flagged);
+  if (found === undefined) return undefined;
+  let findings: OutsideFinding[] = [];
+  try {
+    if (checkedBefore)
+      findings = await checkOutside({ root, session, judge: call.judge, found, changedByCall: call.touched, observe: call.observe, now: call.now });
+  } catch {
+    // judged again at the end of the turn; the paths are still reported below
+  }
+  const judgedPaths = new Set(findings.map((finding) => finding.path));
+  const changed = new Set(found.changes.map((change) => change.path));
+  saveFlagged(root, session, [
+    ...flagged.filter((path) => !changed.has(path)),
+    ...findings.filter((finding) => finding.remedy === 'left').map((finding) => finding.path),
+  ]);
+  const own = ownPaths(loadSessionState(root, session).state);
+  const unexplained = [...changed].filter((path) => !own.has(path) && !judgedPaths.has(path));
+  try {
+    for (const finding of findings) await appendAudit(root, { ...base, ...outsideAuditFields(finding, call.observe) });
+    if (unexplained.length > 0) {
+      await appendAudit(root, {
+        ...base,
+        action: `changed outside any call: ${named(unexplained)}`.slice(0, 400),
+        rule: 'INTERNAL',
+        name: 'OUTSIDE',
+        decision: 'observed',
+        detail: `${call.observe ? 'observe mode: ' : ''}changed between the last checked call and this one by something other than the session's own tools; no rule refuses them`,
+      });
+    }
+  } catch {
+    // the audit log is unwritable; the model is still told
+  }
+  const lines: string[] = [];
+  if (findings.length > 0) {
+    lines.push('holdfast gate: files changed against the rulebook since the last call was checked, and this call did not make the change:');
+    lines.push(...outsideLines(findings));
+    if (findings.some((finding) => finding.remedy === 'left'))
+      lines.push('Your turn cannot end while a file left in place breaks a rule: make it follow the rulebook, and stop any background process you started.');
+  }
+  if (unexplained.length > 0)
+    lines.push(
+      `holdfast gate: these files changed since the last shell call was checked, and no call of this session made the change: ${named(unexplained)}. A process a command left running in the background, or a person, changed them; no rule refuses them. If you started a background process, stop it.`,
+    );
+  return lines.length === 0 ? undefined : lines.join('\n');
+}
+
+function named(paths: readonly string[]): string {
+  return `${paths.slice(0, 20).join(', ')}${paths.length > 20 ? ` and ${paths.length - 20} more` : ''}`;
+}
+
+interface OutsideCall {
+  readonly judge: ChangeCheck;
+  readonly touched: ReadonlySet<string>;
+  readonly observe: boolean;
+  readonly now: Date;
+}
+
+/**
+ * Answers one PostToolUse event: the after-the-fact check of a call whose PreToolUse left a snapshot.
+ * Never throws. A shell call with no snapshot to compare, or a check that fails, is reported to the
+ * model and audited: the gate cannot vouch for what the call did.
+ */
+export async function answerPostToolUse(agent: Agent, input: string, options: PostToolUseOptions): Promise<HookAnswer> {
+  const parsed = safeParsePostToolEvent(input, agent === 'claude-code' ? 'Claude Code' : 'Codex');
+  if (!parsed.ok) return postToolAnswer('PostToolUse', uncheckedReason(parsed.error.message));
+  const event = parsed.value;
+  const root = projectRoot(agent, event.cwd, options.env);
+  const base: AuditBase = { time: options.now().toISOString(), agent, session: event.session_id, tool: event.tool_name };
+  const unchecked = async (why: string): Promise<HookAnswer> => {
+    try {
+      await appendAudit(root, {
+        ...base,
+        action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(),
+        rule: 'INTERNAL',
+        name: 'UNCHECKED',
+        decision: 'deny',
+        detail: why,
+      });
+    } catch {
+      // the audit log is unwritable too; the model is still told
+    }
+    return options.observe === true ? SILENT : postToolAnswer(event.hook_event_name, uncheckedReason(why));
+  };
+  let open;
+  try {
+    open = findSnapshotRecord(root, event.session_id, event.tool_use_id);
+  } catch (error) {
+    return await unchecked(`the snapshot taken before it cannot be read: ${(error as Error).message}`);
+  }
+  if (open === undefined) {
+    if (!isShellTool(event.tool_name) && !isOpaqueTool(agent, event.tool_name)) return SILENT;
+    const storeGone = !existsSync(snapshotStorePath(root));
+    return await unchecked(
+      storeGone
+        ? "the gate's snapshot store .holdfast/snapshots.git is missing: no snapshot was taken before it ran, or it removed the store"
+        : 'no snapshot was taken before it ran',
+    );
+  }
+  if ('readOnly' in open.record) {
+    // The shell analysis found nothing this call could change; there is nothing to compare.
+    open.close();
+    return SILENT;
+  }
+  const before = open.record;
+  let found: OutsideChanges | undefined;
+  try {
+    found = changesOutsideCalls(root, before);
+  } catch {
+    found = undefined;
+  }
+  const observe = options.observe === true;
+  const check = () =>
+    checkAfterCall({
+      root,
+      session: event.session_id,
+      before,
+      judge: options.judge,
+      protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
+      observe,
+      now: options.now,
+    });
+  try {
+    let outcome: PostCheckOutcome;
+    let removedRepos: string[] = [];
+    try {
+      outcome = await check();
+    } catch (error) {
+      // Undecided is put back (issue 27): a repository the call created inside the project is removed, then the rest is judged.
+      removedRepos = observe ? [] : removeNewNestedRepositories(root, before);
+      if (removedRepos.length === 0) throw error;
+      outcome = await check();
+    }
+    const removedText =
+      removedRepos.length === 0
+        ? undefined
+        : `holdfast gate: ${removedRepos.map((folder) => `${folder}/`).join(', ')}: removed. This command created ${removedRepos.length === 1 ? 'a git repository' : 'git repositories'} inside the project, which the gate cannot look into, so ${removedRepos.length === 1 ? 'it was' : 'they were'} put back (deleted). Make those files without a repository of their own.`;
+    // A command that rewrote or removed the session record: put back from its mirror by the read (session-state.ts).
+    const record = observe ? undefined : loadSessionState(root, event.session_id).warning;
+    const recordText = record === undefined ? undefined : `holdfast gate: GATE TAMPER: ${record}. holdfast's own state is not the agent's to change.`;
+    if (recordText !== undefined)
+      await appendAudit(root, {
+        ...base,
+        action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(),
+        rule: 'GATE',
+        name: 'TAMPER',
+        decision: 'reverted',
+        detail: recordText,
+      });
+    options.onKept?.(root, event.session_id, outcome.kept);
+    options.onChecked?.(root, event.session_id, outcome.touched.length === 0 && removedRepos.length === 0 ? () => beforeCallIdentity(root, before) : undefined);
+    // What changed between calls never stands in the way of this call's own check.
+    const outside = await answerOutside(root, base, found, { judge: options.judge, touched: new Set(outcome.touched), observe, now: options.now() }).catch(
+      () => undefined,
+    );
+    const tell = (reason: string | undefined): HookAnswer => {
+      const text = [removedText, recordText, reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
+      return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
+    };
+    if (removedRepos.length > 0) {
+      await appendAudit(root, {
+        ...base,
+        action: `${event.tool_name} ${event.tool_use_id ?? ''}`.trim(),
+        rule: 'GATE',
+        name: 'UNDECIDED',
+        decision: 'reverted',
+        detail: removedText ?? '',
+      });
+    }
+    if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return tell(undefined);
+    await auditOutcome(root, base, outcome);
+    return outcome.observed ? SILENT : tell(revertReason(outcome));
+  } catch (error) {
+    return await unchecked(`the check after it failed: ${(error as Error).message}`);
+  } finally {
+    open.close();
+  }
+}

@@ -1,0 +1,523 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { consumeAllowance } from '../state/index.js';
+import { appendAudit, auditActionText } from '../decide/index.js';
+import type { AuditEntry } from '../decide/index.js';
+import { readClaudeToolCall } from './claude-code/claude-code.js';
+import { readCodexToolCall } from './codex/codex.js';
+import { ALLOW, continueAnswer, denyAnswer, internalErrorReason, reasonOf } from '../decide/index.js';
+import type { HookAnswer } from '../decide/index.js';
+import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
+import type { HookEvent } from './hook-event.js';
+import type { AgentHook, HookOptions } from './hook-options.js';
+import { UNCONFIRMED, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from '../decide/index.js';
+import { workTreeIdentity } from '../state/index.js';
+import { requiredCommandTest, rerunTimeoutMs } from '../decide/index.js';
+import type { ConfirmRun } from '../exec/index.js';
+import type { SessionRun } from '../state/index.js';
+import { checkChangesWith } from '../decide/index.js';
+import { decideAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } from '../put-back/index.js';
+import type { OutsideFinding } from '../put-back/index.js';
+import type { ChangeCheck } from '../decide/index.js';
+import { postCheckAvailable } from '../io/index.js';
+import { isShellTool } from './post-tool.js';
+import { isOpaqueTool } from './tool-kinds.js';
+import { beforeReadOnlyShellCall, beforeShellCall } from '../state/index.js';
+import type { AddedIndex } from '../state/index.js';
+import { betweenCallsReason, putBackGuardedAtTurnEnd } from '../state/index.js';
+import { putBackGuardedAtCall } from '../put-back/index.js';
+import { answerPostToolUse } from './post-tool.js';
+import { describePathNotes, projectRoot, resolveActionPaths } from '../io/index.js';
+import { loadRulebookCached, shippedRulebookPath } from '../decide/index.js';
+import { HOLDFAST_DIR, loadSessionState, peekSessionState, saveSessionState } from '../state/index.js';
+import { noteIgnoreFileWrites, noteWritesAllowedByPerson } from '../state/index.js';
+import { protectedPlaces, tamperFindings } from '../decide/index.js';
+import type { GateFinding } from '../decide/index.js';
+import { shellOutcome } from './shell-outcome.js';
+import type { ShellOutcome } from './shell-outcome.js';
+import { boundStopDenials, endTurnAnswer } from './stop-denials.js';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+import type { Rulebook } from '@holdfast/core/contract';
+import { answerOrderPatterns, mayBeRequiredRun } from '@holdfast/core/rules';
+import type { RulesEngine } from '../decide/index.js';
+import { readTextFromDisk } from '../io/index.js';
+import type { ReadText } from '../io/index.js';
+import type { ToolCall } from '../decide/index.js';
+
+export type { AgentHook, HookOptions } from './hook-options.js';
+
+const AGENT_NAMES: Record<AgentHook, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+/** Hooks get the project root in CLAUDE_PROJECT_DIR; `cwd` moves when the agent changes directory. */
+function projectDirectory(agent: AgentHook, cwd: string, env: NodeJS.ProcessEnv): string {
+  return agent === 'claude-code' && env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '' ? env.CLAUDE_PROJECT_DIR : cwd;
+}
+
+function readToolCall(agent: AgentHook, event: HookEvent, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
+  const parsed = readPreToolUse(event.raw, AGENT_NAMES[agent]);
+  if (!parsed.ok) throw parsed.error;
+  // The Bash tool's cwd moves with `cd`; files are judged from the project root.
+  if (agent === 'claude-code') return readClaudeToolCall(parsed.value, readText, projectDirectory(agent, parsed.value.cwd, env));
+  return readCodexToolCall(parsed.value, readText);
+}
+
+function rulebookFileOf(options: HookOptions, root: string): string | undefined {
+  return options.rulebookFile === undefined || isAbsolute(options.rulebookFile) ? options.rulebookFile : resolve(root, options.rulebookFile);
+}
+
+type AuditFields = Omit<AuditEntry, 'time' | 'agent' | 'session' | 'tool' | 'action'>;
+
+function auditCall(call: ToolCall, now: Date, fields: AuditFields): Promise<void> {
+  return appendAudit(call.cwd, {
+    time: now.toISOString(),
+    agent: call.agent,
+    session: call.session,
+    tool: call.tool,
+    action: auditActionText(call.actions),
+    ...fields,
+  });
+}
+
+function failureFields(failures: readonly GateFinding[]): Pick<AuditEntry, 'rule' | 'name' | 'rules'> {
+  const rules = [...new Set(failures.map((failure) => failure.rule))];
+  return { rule: failures[0]?.rule ?? null, name: failures[0]?.name, rules: rules.length > 1 ? rules : undefined };
+}
+
+/**
+ * Answers one agent hook event, whatever it is: PreToolUse (judge the call before it runs),
+ * PostToolUse (judge what it changed), Stop (the session's modules without tests keep the agent
+ * working). Other events pass. Never throws: anything that goes wrong refuses, with a message that
+ * says so, because a crashed hook would let the call through.
+ */
+export async function answerAgentHook(agent: AgentHook, input: string, options: HookOptions): Promise<HookAnswer> {
+  const parsed = safeParseHookEvent(input, AGENT_NAMES[agent]);
+  if (!parsed.ok) return options.observe === true ? ALLOW : denyAnswer(agent, internalErrorReason(parsed.error));
+  switch (parsed.value.name) {
+    case 'PreToolUse':
+      return answerPreToolUse(agent, parsed.value, options);
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return answerAfterCall(agent, input, parsed.value, options);
+    case 'Stop':
+      return answerBoundedStop(agent, parsed.value, options);
+    default:
+      return ALLOW;
+  }
+}
+
+async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const readText = options.readText ?? readTextFromDisk;
+  let call: ToolCall | undefined;
+  // The work tree a commit's decision added to an index, handed to this call's snapshot (one `git add` fewer).
+  let added: AddedIndex | undefined;
+  try {
+    call = readToolCall(agent, event, options.env, readText);
+    if (call.actions.length === 0 && call.bypasses.length === 0 && call.unknownEffects.length === 0) return ALLOW;
+    const project = projectRoot(call.cwd, { caseInsensitive: options.caseInsensitive });
+    const { actions, notes } = resolveActionPaths(call.actions, project);
+    const engine = await options.loadEngine();
+    const file = rulebookFileOf(options, call.cwd);
+    const rulebook = await loadRulebookCached(call.cwd, file, engine);
+    const loaded = loadSessionState(call.cwd, call.session);
+    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
+    const judgement = await decideToolCall(
+      { ...call, actions },
+      {
+        rulebook,
+        checkActions: engine.checkActions,
+        state: loaded.state,
+        project: projectOnDisk(project.realRoot),
+        gateFindings: tamperFindings(actions, project, places),
+        committedTree: () => workTreeIdentity(call!.cwd, (kept) => (added = kept)),
+      },
+    );
+    const notesText = [describePathNotes(notes), loaded.warning === undefined ? '' : `(${loaded.warning})`].filter((note) => note !== '');
+    const pendingText =
+      judgement.pending.length === 0 ? '' : ` Pending until the commit or the end of the turn: ${judgement.pending.map((finding) => finding.detail).join(' ')}`;
+    const now = options.now();
+    const judged = { ...call, actions };
+    // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
+    // now, and a call that cannot be checked afterwards is not let through blind.
+    const shell = isShellTool(call.tool) || isOpaqueTool(agent, call.tool);
+    if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
+      const reason =
+        'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
+      await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
+    // A command the analysis found read-only (read-only programs, no redirection into a file, no
+    // commit) cannot change what the post-check compares: it leaves a marker, not a snapshot.
+    const readOnly = call.unknownEffects.length === 0 && call.bypasses.length === 0 && actions.every((action) => action.type === 'run');
+    // The guarded files a process changed between calls, put back by the snapshot (guarded-baseline.ts).
+    // A call without a snapshot still compares the guarded files, by their identities (guarded-stat-check.ts).
+    const snapshot = (): readonly string[] => {
+      if (shell && !readOnly) return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now, added).betweenCalls ?? [];
+      if (shell) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
+      return putBackGuardedAtCall(call!.cwd, options.now(), options.observe === true);
+    };
+    if (options.observe === true) {
+      saveSessionState(call.cwd, call.session, judgement.next);
+      noteIgnoreFileWrites(call.cwd, call.session, actions);
+      try {
+        snapshot();
+      } catch {
+        // observe mode never blocks; the post-check will say the call could not be checked
+      }
+      const denied = judgement.decision === 'deny' ? judgement.failures : [];
+      await auditCall(judged, now, {
+        ...failureFields(denied),
+        decision: 'observed',
+        verdict: judgement.decision,
+        results: judgement.verdicts,
+        detail: (judgement.decision === 'deny' ? reasonOf(judgement.failures, notesText) : judgement.detail) + pendingText,
+      });
+      return ALLOW;
+    }
+    if (judgement.decision === 'deny') {
+      const reason = reasonOf(judgement.failures, notesText);
+      const allowance = consumeAllowance(
+        call.cwd,
+        judgement.failures.map((failure) => failure.rule),
+        now,
+      );
+      if (allowance !== undefined) {
+        snapshot();
+        saveSessionState(call.cwd, call.session, judgement.next);
+        noteIgnoreFileWrites(call.cwd, call.session, actions);
+        noteWritesAllowedByPerson(call.cwd, call.session, actions);
+        await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
+        return ALLOW;
+      }
+      await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
+    const putBack = snapshot();
+    if (putBack.length > 0) {
+      const reason = `${betweenCallsReason(putBack)} This call was not run; run it again.`;
+      await auditCall(judged, now, { rule: 'GATE', name: 'TAMPER', decision: 'deny', detail: reason });
+      return denyAnswer(agent, reason);
+    }
+    saveSessionState(call.cwd, call.session, judgement.next);
+    noteIgnoreFileWrites(call.cwd, call.session, actions);
+    await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
+    return ALLOW;
+  } catch (error) {
+    const reason = internalErrorReason(error);
+    if (call !== undefined) {
+      try {
+        await auditCall(call, options.now(), { rule: 'INTERNAL', name: 'ERROR', decision: options.observe === true ? 'observed' : 'deny', detail: reason });
+      } catch {
+        // The audit log is unwritable too; the refusal itself still goes out.
+      }
+    }
+    return options.observe === true ? ALLOW : denyAnswer(agent, reason);
+  } finally {
+    added?.drop();
+  }
+}
+
+/** Stop, with the number of denials in a row bounded (see stop-denials.ts); observe mode never denies. */
+async function answerBoundedStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const answer = await answerStop(agent, event, options);
+  const { session_id: session, cwd } = event.raw;
+  if (options.observe === true || typeof session !== 'string' || typeof cwd !== 'string') return answer;
+  const reason = () => {
+    const parsed = jsonOrUndefined(answer.stdout) as { reason?: unknown } | undefined;
+    return typeof parsed?.reason === 'string' ? parsed.reason : 'holdfast: the turn could not be judged.';
+  };
+  try {
+    return boundStopDenials(projectDirectory(agent, cwd, options.env), session, answer, reason);
+  } catch {
+    // Denials that cannot be counted cannot be bounded: the turn ends rather than risk a loop.
+    return answer.stdout.includes('"decision":"block"') ? endTurnAnswer(reason(), 1) : answer;
+  }
+}
+
+function turnEndReason(findings: readonly GateFinding[]): string {
+  const lines = [
+    `holdfast: the turn cannot end yet: ${findings.length === 1 ? 'a new module this session created has' : `${findings.length} new modules this session created have`} no test.`,
+    ...findings.map((finding) => `- ${finding.detail}`),
+    'Write each test next to its module (or delete a module that is not needed), then finish.',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Stop: R3 is judged over the session. Every module the session created without its test sends the
+ * agent back to work with the list. Claude Code ends the turn anyway after several blocks in a row;
+ * the modules stay refused at the commit, by the agent gate and by the git hook.
+ */
+async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const base = { agent, tool: 'Stop', event: 'Stop', action: 'end of turn' };
+  let root: string | undefined;
+  let session = 'unknown';
+  try {
+    const parsed = readStopEvent(event.raw, AGENT_NAMES[agent]);
+    if (!parsed.ok) throw parsed.error;
+    root = projectDirectory(agent, parsed.value.cwd, options.env);
+    session = parsed.value.session_id;
+    const loaded = loadSessionState(root, session);
+    const checked = sessionWasChecked(root, session);
+    const observe = options.observe === true;
+    const guardedPutBack = checked ? putBackGuardedAtTurnEnd(root, options.now(), observe) : [];
+    for (const path of guardedPutBack) {
+      const detail = `changed between calls and ${observe ? 'left (observe mode)' : 'put back'}: ${path}`;
+      await appendAudit(root, {
+        ...base,
+        time: options.now().toISOString(),
+        session,
+        rule: 'GATE',
+        name: 'TAMPER',
+        decision: observe ? 'observed' : 'deny',
+        detail,
+      });
+    }
+    if (guardedPutBack.length > 0 && !observe) return continueAnswer(betweenCallsReason(guardedPutBack));
+    if (loaded.state.created.length === 0 && !checked) return ALLOW;
+    const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
+    const engine = await options.loadEngine();
+    const rulebook = await loadRulebookCached(root, rulebookFileOf(options, root), engine);
+    const time = options.now().toISOString();
+    const outside = checked
+      ? await decideAtTurnEnd(root, session, checksOf({ rulebook, checkActions: engine.checkActions }).workTree, {
+          observe: options.observe === true,
+          now: options.now(),
+        })
+      : [];
+    for (const finding of outside) await appendAudit(root, { ...base, time, session, ...outsideAuditFields(finding, options.observe === true) });
+    const findings =
+      loaded.state.created.length === 0
+        ? []
+        : await decideTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
+    if (findings.length === 0 && outside.length === 0) {
+      if (loaded.state.created.length === 0) return ALLOW;
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        rule: null,
+        decision: options.observe === true ? 'observed' : 'allow',
+        verdict: options.observe === true ? 'allow' : undefined,
+        detail: 'every module the session created has its test.',
+      });
+      return ALLOW;
+    }
+    const reason = [findings.length === 0 ? undefined : turnEndReason(findings), outside.length === 0 ? undefined : outsideTurnEndReason(outside)]
+      .filter((part) => part !== undefined)
+      .join('\n');
+    const again = parsed.value.stop_hook_active ? ' (the agent was already sent back once this turn)' : '';
+    if (options.observe === true) {
+      if (findings.length === 0) return ALLOW;
+      await appendAudit(root, {
+        ...base,
+        time,
+        session,
+        ...failureFields(findings),
+        decision: 'observed',
+        verdict: 'deny',
+        results: findings.map((finding) => ({ ...finding, ok: false })),
+        detail: reason + again,
+      });
+      return ALLOW;
+    }
+    if (findings.length > 0) await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
+    return continueAnswer(reason);
+  } catch (error) {
+    const reason = internalErrorReason(error, 'the turn cannot end until it works again');
+    if (root !== undefined) {
+      try {
+        await appendAudit(root, {
+          ...base,
+          time: options.now().toISOString(),
+          session,
+          rule: 'INTERNAL',
+          name: 'ERROR',
+          decision: options.observe === true ? 'observed' : 'deny',
+          detail: reason,
+        });
+      } catch {
+        // nothing more to do
+      }
+    }
+    return options.observe === true ? ALLOW : continueAnswer(reason);
+  }
+}
+
+function outsideTurnEndReason(findings: readonly OutsideFinding[]): string {
+  const left = findings.some((finding) => finding.remedy === 'left');
+  return [
+    `holdfast: ${left ? 'the turn cannot end yet: ' : ''}files changed against the rulebook after the last checked call, by something other than this session's tools (a process a command left running, or a person):`,
+    ...outsideLines(findings),
+    left
+      ? 'Make each file left in place follow the rulebook (or remove it), stop any background process you started, then finish.'
+      : 'Check that no process you started is still writing, then finish.',
+  ].join('\n');
+}
+
+type ChangeCheckSetup = Omit<Parameters<typeof checkChangesWith>[0], 'replay' | 'skipKinds'>;
+
+/** The judges of a commit and of work-tree changes (R3 is judged over the session: at the commit and the end of the turn). */
+function checksOf(options: ChangeCheckSetup): { workTree: ChangeCheck; commit: ChangeCheck } {
+  const base = { ...options, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
+  return { workTree: checkChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: checkChangesWith(base) };
+}
+
+function toolUseIdOf(event: HookEvent): string | undefined {
+  const id = event.raw.tool_use_id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * PostToolUse (and Claude Code's PostToolUseFailure): what a shell call really changed, judged after
+ * it ran against the snapshot its PreToolUse took; what breaks a rule is put back. R3 is judged over
+ * the session (at the commit and the end of the turn), so a work-tree change is not refused for a
+ * test the agent has yet to write; a commit the call made is judged whole. The session state follows
+ * what stayed, and a failing call that was the test run no longer counts as one.
+ */
+async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const cwd = typeof event.raw.cwd === 'string' ? event.raw.cwd : '';
+  const root = projectDirectory(agent, cwd, options.env);
+  const file = rulebookFileOf(options, root);
+  let loaded: Promise<{ rulebook: Rulebook; engine: RulesEngine }> | undefined;
+  const rulebookOnce = () =>
+    (loaded ??= (async () => {
+      const engine = await options.loadEngine();
+      return { rulebook: await loadRulebookCached(root, file, engine), engine };
+    })());
+  const loadJudges = async () => {
+    const { rulebook, engine } = await rulebookOnce();
+    return checksOf({ rulebook, checkActions: engine.checkActions });
+  };
+  let judges: Promise<{ workTree: ChangeCheck; commit: ChangeCheck }> | undefined;
+  const judge: ChangeCheck = async (changes) => {
+    judges ??= loadJudges();
+    const loaded = await judges;
+    return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
+  };
+  const shellSession =
+    typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name) ? event.raw.session_id : undefined;
+  let checked = false;
+  let recorded: Promise<void> | undefined;
+  const rulebook = async () => (await rulebookOnce()).rulebook;
+  const record = (treeFound: (() => string) | undefined, unboundWhy?: string) =>
+    recordShellOutcome(root, shellSession as string, event, shellOutcome(agent, event), treeFound, unboundWhy, options.confirmRun, rulebook);
+  try {
+    const bind = shellSession === undefined ? false : await runsNeedTheirTree(root, shellSession, event, rulebook);
+    const answer = await answerPostToolUse(agent, input, {
+      env: options.env,
+      now: options.now,
+      judge,
+      protectedPaths: [file ?? shippedRulebookPath()],
+      ...(options.observe === true ? { observe: true } : {}),
+      onKept: (at, session, kept) => {
+        if (kept.length === 0) return;
+        const loaded = loadSessionState(at, session);
+        saveSessionState(at, session, nextSessionState(loaded.state, kept, projectOnDisk(at)));
+      },
+      onChecked: (_at, _session, treeFound) => {
+        checked = true;
+        if (shellSession !== undefined) recorded = bind ? record(treeFound) : record(undefined, NOT_REQUIRED);
+      },
+    });
+    if (shellSession !== undefined && !checked) recorded = record(undefined, 'the gate could not check what its call changed');
+    await recorded;
+    return answer;
+  } catch (error) {
+    return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
+  }
+}
+
+/** Why a passing run that no rule can count is not bound to a tree (it would cost two git processes for nothing). */
+const NOT_REQUIRED = 'no rule of the rulebook counted it when it ran (no order or requires rule names it)';
+
+/** The command text of a shell call's event (Codex may send the argv form, `["bash", "-lc", "npm test"]`). */
+function shellCommandOf(event: HookEvent): string | undefined {
+  const input = event.raw.tool_input;
+  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  return Array.isArray(given) && given.every((word) => typeof word === 'string') ? given.join(' ') : typeof given === 'string' ? given : undefined;
+}
+
+/**
+ * Whether the hook after a shell call must bind the call's runs to the tree they ran on: only when one
+ * of them may count for a rule about what passes before a commit (mayBeRequiredRun, no RE2 loaded).
+ * Then the order rules' patterns are answered for them here (answerOrderPatterns), so the commit does
+ * not load RE2. A rulebook that cannot be read binds them, as before.
+ */
+async function runsNeedTheirTree(root: string, session: string, event: HookEvent, rulebook: () => Promise<Rulebook>): Promise<boolean> {
+  const command = shellCommandOf(event);
+  if (command === undefined) return false;
+  // A look that puts nothing back: the check after the call must still find a record the call changed.
+  const open = peekSessionState(root, session).runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
+  if (open.length === 0) return false;
+  try {
+    const book = await rulebook();
+    const bind = open.some((run) => mayBeRequiredRun(book, run.cmd));
+    if (bind)
+      answerOrderPatterns(
+        book,
+        open.map((run) => run.cmd),
+      );
+    return bind;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * How a shell call ended, into the session's runs: a call that failed makes its commands failed runs
+ * (a test run among them did not pass); one that passed binds them to the tree it found, when it left
+ * that tree as it was (`treeFound`), so a commit counts them only for exactly that tree.
+ */
+async function recordShellOutcome(
+  root: string,
+  session: string,
+  event: HookEvent,
+  outcome: ShellOutcome,
+  treeFound: (() => string) | undefined,
+  unboundWhy: string | undefined,
+  confirmRun: ConfirmRun | undefined,
+  rulebook: () => Promise<Rulebook>,
+): Promise<void> {
+  const command = shellCommandOf(event);
+  if (command === undefined) return;
+  const { state } = loadSessionState(root, session);
+  const binding = state.runs.filter((run) => command.includes(run.cmd) && run.failed === undefined && run.tree === undefined);
+  if (binding.length === 0) return;
+  if (outcome.failed) return saveSessionState(root, session, withFailedRuns(state, command, outcome.ending));
+  let tree: string | undefined;
+  let why = unboundWhy;
+  try {
+    tree = treeFound?.();
+  } catch (error) {
+    why = `the tree it ran on could not be read (${(error as Error).message})`;
+  }
+  const unconfirmed = tree === undefined || confirmRun === undefined ? undefined : await confirmedRuns(root, binding, tree, confirmRun, await rulebook());
+  const latest = unconfirmed === undefined ? state : loadSessionState(root, session).state;
+  saveSessionState(root, session, withPassedRuns(latest, command, tree, why, unconfirmed));
+}
+
+/**
+ * The runs among a call's passes that the gate's own run did not confirm, each with why: under
+ * exec a pass is the agent's word until the broker ran the same command on the same tree, and only
+ * a command some commit-order rule requires is worth running.
+ */
+async function confirmedRuns(
+  root: string,
+  runs: readonly SessionRun[],
+  identity: string,
+  confirmRun: ConfirmRun,
+  rulebook: Rulebook,
+): Promise<ReadonlyMap<string, string>> {
+  const required = requiredCommandTest(rulebook);
+  const unconfirmed = new Map<string, string>();
+  for (const run of runs) {
+    // Only what the gate ran itself is bound: the rulebook in force is named by the event, which the agent may have made up.
+    if (!required(run.cmd)) {
+      unconfirmed.set(run.cmd, `${UNCONFIRMED} no rule of the rulebook this event named requires it, so the gate did not run it itself`);
+      continue;
+    }
+    const outcome = await confirmRun({ root, command: run.cmd, identity, timeoutMs: rerunTimeoutMs(rulebook) });
+    if (outcome.kind === 'failed') unconfirmed.set(run.cmd, `${UNCONFIRMED} ${outcome.ending}`);
+    else if (outcome.kind === 'not-run') unconfirmed.set(run.cmd, `${UNCONFIRMED} ${outcome.why}`);
+  }
+  return unconfirmed;
+}

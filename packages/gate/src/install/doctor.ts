@@ -1,0 +1,448 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { CHECK_KINDS } from '@holdfast/core/contract';
+import { projectUntrusted, readCodexView } from './codex-hooks.js';
+import type { CodexView } from './codex-hooks.js';
+import { gitHookChecks } from './doctor-git-hooks.js';
+import { isHoldfastCommand, readInstalledHook } from './hook-command.js';
+import type { InstalledHook } from './hook-command.js';
+import { AGENT_EVENTS, BLOCK_PATTERN, CONFIG_FILES, gitHooksDirectory, isGitRepository, isHoldfastExcluded, readJsonConfig } from './install.js';
+import type { AgentGate } from './install.js';
+import { findProjectRulebook } from '../decide/index.js';
+import { containmentChecks } from '../exec/index.js';
+
+/** One thing doctor checked: what, whether it holds, and what to do when it does not. */
+export interface DoctorCheck {
+  readonly area: AgentGate | 'git' | 'rulebook' | 'project' | 'containment';
+  readonly ok: boolean;
+  readonly what: string;
+  readonly fix?: string;
+  /** Worth knowing, not a failure (a rule the live gate does not enforce). */
+  readonly advisory?: boolean;
+}
+
+export interface DoctorOptions {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The codex binary, when one was found: Codex itself says whether it trusts and runs the hook. */
+  readonly codex: string | undefined;
+}
+
+/** Check kinds the live gate judges on every call: every deterministic kind; any other (a model-judged rule) is advisory there. */
+const ENFORCED_KINDS: ReadonlySet<string> = new Set(CHECK_KINDS);
+
+const REINSTALL = (agent: string) => `run \`holdfast install ${agent}\` from the project root`;
+
+/** The install command to propose: always with the project's own rulebook, never the shipped demo's. */
+function installFix(agent: string, options: DoctorOptions): string {
+  const found = findProjectRulebook(options.root, options.env);
+  return found.state === 'found'
+    ? `run \`holdfast install ${agent} --rulebook ${found.shown}\` from the project root`
+    : `run \`holdfast init\` (it drafts holdfast/rulebook.yaml from your AGENTS.md), then \`holdfast install ${agent} --rulebook holdfast/rulebook.yaml\``;
+}
+
+function gitConfig(root: string, key: string): string {
+  try {
+    return execFileSync('git', ['config', key], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString('utf8')
+      .trim();
+  } catch {
+    return '';
+  }
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Registered {
+  readonly event: string;
+  readonly matcher: string | undefined;
+  readonly command: string;
+  readonly timeout: unknown;
+}
+
+/** Our handlers in an agent's config, by event. */
+function registered(config: Record<string, unknown>): Registered[] {
+  const hooks = config.hooks;
+  if (typeof hooks !== 'object' || hooks === null) return [];
+  const found: Registered[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups as { matcher?: unknown; hooks?: unknown }[]) {
+      if (!Array.isArray(group?.hooks)) continue;
+      for (const hook of group.hooks as { command?: unknown; timeout?: unknown }[]) {
+        if (isHoldfastCommand(hook?.command)) {
+          found.push({ event, matcher: typeof group.matcher === 'string' ? group.matcher : undefined, command: String(hook.command), timeout: hook.timeout });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+function resolvesChecks(area: DoctorCheck['area'], hook: InstalledHook, agent: string): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  const nodeOk = executable(hook.node);
+  checks.push({
+    area,
+    ok: nodeOk,
+    what: `node ${hook.node} ${nodeOk ? 'is there' : 'is missing or not executable'}`,
+    ...(nodeOk ? {} : { fix: `${REINSTALL(agent)} with the node you use now` }),
+  });
+  const entryOk = existsSync(hook.entry);
+  checks.push({
+    area,
+    ok: entryOk,
+    what: `hook entry ${hook.entry} ${entryOk ? 'is there' : 'is missing'}`,
+    ...(entryOk ? {} : { fix: `holdfast moved or was removed (or not built: \`npm run build\`); ${REINSTALL(agent)}` }),
+  });
+  return checks;
+}
+
+/** Starts the installed command once on an empty event: it must answer (0 or 2), not fail to start. */
+function startsCheck(agent: AgentGate, command: string, root: string): DoctorCheck {
+  const result = spawnSync('/bin/sh', ['-c', command], { cwd: root, input: '', encoding: 'utf8', timeout: 30_000 });
+  const answered = (result.status === 0 || result.status === 2) && !/holdfast gate: (cannot run|the hook stopped)/.test(result.stderr);
+  if (answered) return { area: agent, ok: true, what: `the hook command starts and answers (exit ${String(result.status)})` };
+  const said = (result.stderr.trim().split('\n')[0] ?? '').slice(0, 200);
+  return {
+    area: agent,
+    ok: false,
+    what: `the hook command does not start: exit ${String(result.status)}${said === '' ? '' : `, "${said}"`}`,
+    fix: REINSTALL(agent),
+  };
+}
+
+function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: DoctorCheck[]; hook: InstalledHook | undefined } {
+  const file = CONFIG_FILES[agent];
+  let config: Record<string, unknown> | undefined;
+  try {
+    config = readJsonConfig(join(options.root, file));
+  } catch (error) {
+    return {
+      checks: [
+        {
+          area: agent,
+          ok: false,
+          what: `${file} does not parse: ${error instanceof Error ? error.message : String(error)}`,
+          fix: `fix the JSON by hand, then ${REINSTALL(agent)}`,
+        },
+      ],
+      hook: undefined,
+    };
+  }
+  const checks: DoctorCheck[] = [{ area: agent, ok: true, what: `${file} parses` }];
+  const ours = registered(config ?? {});
+  for (const { event, matcher, covers } of AGENT_EVENTS[agent]) {
+    const entry = ours.find((each) => each.event === event && each.matcher === matcher);
+    const label = matcher === undefined ? event : `${event} (${covers ?? matcher})`;
+    checks.push(
+      entry === undefined
+        ? { area: agent, ok: false, what: `no holdfast hook for ${label}`, fix: REINSTALL(agent) }
+        : { area: agent, ok: true, what: `hook registered for ${label}` },
+    );
+  }
+  const first = ours[0];
+  const hook = first === undefined ? undefined : readInstalledHook(first.command);
+  if (first === undefined) return { checks, hook };
+  if (hook === undefined) {
+    checks.push({
+      area: agent,
+      ok: false,
+      what: 'the hook command is from an older holdfast: it does not fail closed and has no deadline',
+      fix: REINSTALL(agent),
+    });
+    return { checks, hook };
+  }
+  checks.push(...resolvesChecks(agent, hook, agent));
+  if (hook.observe) {
+    checks.push({
+      area: agent,
+      ok: false,
+      what: 'the hook is installed in observe mode: it records every call but blocks none',
+      fix: `${REINSTALL(agent)} without --observe to enforce the rulebook`,
+    });
+  }
+  if (ours.some((each) => each.command !== first.command)) {
+    checks.push({ area: agent, ok: false, what: 'the events run different holdfast commands', fix: REINSTALL(agent) });
+  }
+  const timeouts = ours.map((each) => each.timeout);
+  const timeoutSeconds = timeouts.every((each) => typeof each === 'number') ? Math.min(...(timeouts as number[])) : undefined;
+  const deadline = hook.deadlineMs;
+  if (timeoutSeconds === undefined || deadline === undefined) {
+    checks.push({ area: agent, ok: false, what: 'the hook has no timeout or no internal deadline', fix: REINSTALL(agent) });
+  } else if (deadline >= timeoutSeconds * 1000 * 0.9) {
+    checks.push({
+      area: agent,
+      ok: false,
+      what: `the internal deadline (${deadline} ms) is not well inside the hook timeout (${timeoutSeconds} s): a slow decision would time out and pass`,
+      fix: REINSTALL(agent),
+    });
+  } else {
+    checks.push({ area: agent, ok: true, what: `timeout ${timeoutSeconds} s, internal deadline ${deadline} ms (a slower decision is a deny)` });
+  }
+  if (checks.every((check) => check.ok)) checks.push(startsCheck(agent, first.command, options.root));
+  return { checks, hook };
+}
+
+async function codexTrustChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
+  if (options.codex === undefined) {
+    return [
+      {
+        area: 'codex',
+        ok: false,
+        what: 'cannot check whether Codex trusts and runs the hook: no codex binary found',
+        fix: 'put codex on PATH or pass --codex PATH',
+      },
+    ];
+  }
+  let view: CodexView;
+  try {
+    view = await readCodexView(options.codex, options.root, options.env);
+  } catch (error) {
+    return [
+      { area: 'codex', ok: false, what: error instanceof Error ? error.message : String(error), fix: 'check that `codex --version` runs (0.124 or later)' },
+    ];
+  }
+  const checks: DoctorCheck[] = [];
+  if (view.warnings.length > 0) {
+    checks.push({ area: 'codex', ok: false, what: `Codex warns about the hooks config: ${view.warnings.join('; ')}`, fix: REINSTALL('codex') });
+  }
+  if (view.hooksFeature === false) {
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: 'Codex has hooks switched off (feature `hooks` is false)',
+      fix: 'remove `hooks = false` (or the old `codex_hooks = false`) under [features] in ~/.codex/config.toml, or set `hooks = true`',
+    });
+  } else {
+    checks.push({ area: 'codex', ok: true, what: `Codex has hooks on (feature \`hooks\`${view.hooksFeature === undefined ? ', by default' : ''})` });
+  }
+  if (view.hooks.length === 0) {
+    const why = projectUntrusted(view)
+      ? 'this project folder is not trusted in Codex, so it ignores .codex/'
+      : "Codex does not see holdfast's hooks in .codex/hooks.json";
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: `Codex will not run the hook: ${why}`,
+      fix: `start \`codex\` in ${options.root} and trust the folder (or add [projects."${options.root}"] trust_level = "trusted" to ~/.codex/config.toml), then \`holdfast install codex --trust\``,
+    });
+    return checks;
+  }
+  const untrusted = view.hooks.filter((hook) => hook.trustStatus !== 'trusted');
+  const disabled = view.hooks.filter((hook) => !hook.enabled);
+  if (untrusted.length > 0) {
+    const list = untrusted.map((hook) => `${hook.eventName} ${hook.trustStatus}`).join(', ');
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: `Codex does not trust the hook (${list}), so it skips it silently`,
+      fix: 'run `holdfast install codex --trust`, or review the hooks in Codex (/hooks) and trust them',
+    });
+  } else {
+    checks.push({ area: 'codex', ok: true, what: `Codex trusts the hook for ${view.hooks.map((hook) => hook.eventName).join(', ')}` });
+  }
+  if (disabled.length > 0) {
+    checks.push({
+      area: 'codex',
+      ok: false,
+      what: `the hook is disabled in Codex for ${disabled.map((hook) => hook.eventName).join(', ')}`,
+      fix: 'enable it in Codex (/hooks) or remove `enabled = false` under its [hooks.state] entry in ~/.codex/config.toml',
+    });
+  }
+  return checks;
+}
+
+function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: InstalledHook | undefined } {
+  const checks: DoctorCheck[] = [];
+  const hooksDirectory = gitHooksDirectory(options.root);
+  const path = join(hooksDirectory, 'pre-commit');
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const block = BLOCK_PATTERN.exec(text)?.[0];
+  if (block === undefined) {
+    let shadowed = '';
+    try {
+      const hooksPath = execFileSync('git', ['config', 'core.hooksPath'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString('utf8')
+        .trim();
+      const commonDir = execFileSync('git', ['rev-parse', '--git-common-dir'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString('utf8')
+        .trim();
+      const standard = join(isAbsolute(commonDir) ? commonDir : resolve(options.root, commonDir), 'hooks', 'pre-commit');
+      if (hooksPath !== '' && existsSync(standard) && BLOCK_PATTERN.test(readFileSync(standard, 'utf8')))
+        shadowed = ` (core.hooksPath=${hooksPath} makes git skip the gate in ${standard})`;
+    } catch {
+      // core.hooksPath unset: nothing shadows the standard folder
+    }
+    const hooksPath = gitConfig(options.root, 'core.hooksPath');
+    checks.push({
+      area: 'git',
+      ok: false,
+      what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}${hooksPath !== '' && shadowed === '' ? ` (git runs hooks from ${hooksPath}: core.hooksPath, as husky and other hook managers set it)` : ''}`,
+      fix: `${installFix('git', options)} (it writes where git looks, core.hooksPath included)`,
+    });
+    return { checks, hook: undefined };
+  }
+  checks.push({ area: 'git', ok: true, what: `${path} holds the holdfast gate` });
+  const runs = executable(path);
+  checks.push(
+    runs
+      ? { area: 'git', ok: true, what: 'the pre-commit hook is executable' }
+      : { area: 'git', ok: false, what: 'the pre-commit hook is not executable, so git skips it', fix: `chmod +x ${path}` },
+  );
+  const hook = readInstalledHook(block);
+  if (hook === undefined) {
+    checks.push({
+      area: 'git',
+      ok: false,
+      what: 'the pre-commit block is from an older holdfast: it does not say what is missing when holdfast is gone',
+      fix: REINSTALL('git'),
+    });
+  } else {
+    checks.push(...resolvesChecks('git', hook, 'git'));
+  }
+  return { checks, hook };
+}
+
+function named(rules: readonly { readonly id: string; readonly name: string }[]): string {
+  return rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
+}
+
+async function rulebookChecks(hooks: readonly InstalledHook[], options: DoctorOptions): Promise<DoctorCheck[]> {
+  const root = options.root;
+  const files = [...new Set(hooks.map((hook) => hook.rulebook))];
+  const checks: DoctorCheck[] = [];
+  const { loadRulebook } = await import('@holdfast/core/rules/load-rulebook');
+  for (const file of files.length === 0 ? [undefined] : files) {
+    let path = file === undefined || isAbsolute(file) ? file : resolve(root, file);
+    let shown = file;
+    if (file === undefined) {
+      // A hook without --rulebook reads the project's rulebook, and refuses every call when there is none.
+      const found = findProjectRulebook(root, options.env);
+      if (found.state === 'missing') {
+        checks.push({
+          area: 'rulebook',
+          ok: false,
+          what: `the hook names no rulebook and ${found.message}: the hook refuses every call`,
+          fix: 'run `holdfast init` (it drafts holdfast/rulebook.yaml from your AGENTS.md), or reinstall with --rulebook FILE',
+        });
+        continue;
+      }
+      path = found.path;
+      shown = found.shown;
+    }
+    try {
+      const rulebook = await loadRulebook(path);
+      const enforced = rulebook.rules.filter((rule) => ENFORCED_KINDS.has(rule.check.kind));
+      const prose = rulebook.proseRules ?? [];
+      checks.push({
+        area: 'rulebook',
+        ok: true,
+        what: `${shown ?? path ?? 'the rulebook'} loads: ${enforced.length} enforced by a check${enforced.length > 0 ? ` (${named(enforced)})` : ''}, ${prose.length} prose only${prose.length > 0 ? ` (${named(prose)})` : ''}`,
+      });
+      if (enforced.length === 0)
+        checks.push({
+          area: 'rulebook',
+          ok: false,
+          what: `${shown ?? path ?? 'the rulebook'} enforces nothing: none of its ${rulebook.rules.length + prose.length + (rulebook.judgeRules ?? []).length} rules has a check the gate runs, so the gate holds no rule`,
+          fix: 'give at least one rule a check (the table at the end of a drafted rulebook says why each rule is prose only), then run doctor again',
+        });
+      if (prose.length > 0)
+        checks.push({
+          area: 'rulebook',
+          ok: true,
+          advisory: true,
+          what: `${prose.length} prose-only rule${prose.length === 1 ? ' is' : 's are'} shown to the agent and never checked: ${named(prose)}`,
+        });
+      for (const rule of rulebook.rules) {
+        if (!ENFORCED_KINDS.has(rule.check.kind)) {
+          checks.push({
+            area: 'rulebook',
+            ok: true,
+            advisory: true,
+            what: `${rule.id} ${rule.name} (${rule.check.kind}) is advisory only: the live gate does not enforce it`,
+          });
+        }
+      }
+      for (const rule of rulebook.judgeRules ?? []) {
+        checks.push({
+          area: 'rulebook',
+          ok: true,
+          advisory: true,
+          what: `${rule.id} ${rule.name} (judge) is advisory only: a judge model grades it after a run, the live gate never blocks on it`,
+        });
+      }
+    } catch (error) {
+      checks.push({
+        area: 'rulebook',
+        ok: false,
+        what: error instanceof Error ? error.message : String(error),
+        fix: 'fix the rulebook (every hook call is refused until it loads)',
+      });
+    }
+  }
+  return checks;
+}
+
+/** Every check for the gates installed in the project; none installed is itself a failure. */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  const hooks: InstalledHook[] = [];
+  const agents = (['claude-code', 'codex'] as const).filter((agent) => {
+    try {
+      return registered(readJsonConfig(join(options.root, CONFIG_FILES[agent])) ?? {}).length > 0;
+    } catch {
+      return true; // a config that does not parse is reported below
+    }
+  });
+  for (const agent of agents) {
+    const found = agentChecks(agent, options);
+    checks.push(...found.checks);
+    if (found.hook !== undefined) hooks.push(found.hook);
+    if (agent === 'codex') checks.push(...(await codexTrustChecks(options)));
+  }
+  const git = isGitRepository(options.root);
+  if (git) {
+    const found = gitChecks(options);
+    const installedElsewhere = agents.length > 0;
+    // A repository with no gate at all gets one line, not a list of failures.
+    if (found.hook !== undefined || installedElsewhere || found.checks.some((check) => check.ok)) {
+      checks.push(...found.checks, ...gitHookChecks(options.root, options.env));
+    }
+    if (found.hook !== undefined) hooks.push(found.hook);
+  }
+  if (agents.length === 0 && hooks.length === 0) {
+    checks.push({
+      area: 'project',
+      ok: false,
+      what: `no holdfast gate is installed in ${options.root}`,
+      fix: `${installFix('claude-code', options)} (or codex, git)`,
+    });
+    return checks;
+  }
+  if (git) {
+    const ignored = isHoldfastExcluded(options.root);
+    checks.push(
+      ignored
+        ? { area: 'project', ok: true, what: '.holdfast/ is ignored by git' }
+        : {
+            area: 'project',
+            ok: false,
+            what: '.holdfast/ (audit log, session state) is not ignored by git',
+            fix: 'run `holdfast install git` (adds it to .git/info/exclude)',
+          },
+    );
+  }
+  checks.push(...(await rulebookChecks(hooks, options)));
+  // holdfast exec (issue 27): which containment is in force.
+  checks.push(...containmentChecks(options.env));
+  return checks;
+}

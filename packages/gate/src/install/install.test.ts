@@ -1,0 +1,199 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gateMain as main } from '../test-support/gate-main.js';
+import { memoryIo } from '@holdfast/core/test-support';
+import { defaultRulebookPath } from '@holdfast/core/rules';
+import { agentHookCommand, gitHookLines, readInstalledHook } from './hook-command.js';
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'holdfast-install-'));
+}
+
+function gitRepo(): string {
+  const root = tempDir();
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+/** The shipped rulebook, named as a project names its own rulebook: install never falls back to it. */
+async function cli(cwd: string, ...args: string[]) {
+  const io = memoryIo({ cwd, env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: defaultRulebookPath() } });
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+
+describe('the installed hook command', () => {
+  const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook/hook.cjs`, rulebook: 'rules $x.yaml' };
+
+  it('reads back the node, entry, agent and deadline it was built from, whatever the quoting', () => {
+    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({
+      node: target.node,
+      entry: target.entry,
+      agent: 'codex',
+      deadlineMs: 24000,
+      rulebook: target.rulebook,
+      observe: false,
+    });
+    expect(readInstalledHook(agentHookCommand('claude-code', { ...target, observe: true }))).toMatchObject({ agent: 'claude-code', observe: true });
+    expect(readInstalledHook(gitHookLines({ ...target, observe: true }))).toEqual({
+      node: target.node,
+      entry: target.entry,
+      agent: 'git',
+      deadlineMs: undefined,
+      rulebook: target.rulebook,
+      observe: false,
+    });
+  });
+
+  it('runs node with the entry and its arguments verbatim under /bin/sh', () => {
+    // `node` stands in for the hook: it prints the arguments it got, proving the quoting survives sh.
+    const root = tempDir();
+    const entry = join(root, `it's "a" $dir`, 'hook.mjs');
+    mkdirSync(join(entry, '..'));
+    writeFileSync(entry, 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
+    const command = agentHookCommand('claude-code', { node: process.execPath, entry, rulebook: "rules 'x'.yaml" });
+    const result = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(['claude-code', '--deadline-ms', '24000', '--rulebook', "rules 'x'.yaml"]);
+  });
+
+  it.each([
+    ['exit 3', 'exit status 3 instead of deciding'],
+    ['process.kill(process.pid, "SIGKILL")', 'exit status 137 instead of deciding'],
+  ])('turns a hook that does %s into a block (exit 2) with a message', (body, message) => {
+    const root = tempDir();
+    const entry = join(root, 'hook.mjs');
+    writeFileSync(entry, body.startsWith('exit') ? `process.exit(${body.slice(5)});\n` : `${body};\n`);
+    const result = spawnSync('/bin/sh', ['-c', agentHookCommand('codex', { node: process.execPath, entry, rulebook: undefined })], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/HOLDFAST_GATE|bypass|switch off|disable/i);
+  });
+});
+
+describe('holdfast install / uninstall claude-code', () => {
+  it('registers one command for PreToolUse, PostToolUse and Stop, merges, is idempotent, and uninstall removes only its entries', async () => {
+    const root = gitRepo();
+    mkdirSync(join(root, '.claude'));
+    const theirs = { model: 'opus', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] }], SessionStart: [] } };
+    writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify(theirs));
+    const first = await cli(root, 'install', 'claude-code', '--rulebook', 'rules.yaml');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/claude-code: updated .claude\/settings.json/);
+    expect(first.out).toMatch(/git: created .git\/hooks\/pre-commit/);
+    expect(first.out).toMatch(/exclude: (created|updated) .git\/info\/exclude/);
+    const settings = readJson(join(root, '.claude', 'settings.json'));
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    // Every tool but the read-only ones (tool-kinds.test.ts tests which names each matcher sends).
+    expect(settings.hooks.PreToolUse[1].matcher).toMatch(/^\^\(\?!\(\?:Read\|/);
+    expect(settings.hooks.PostToolUse[0].matcher).toMatch(/\|Write\|Edit\|MultiEdit\|NotebookEdit\)\$\)\.\*$/);
+    expect(settings.hooks.PostToolUseFailure[0].matcher).toBe(settings.hooks.PostToolUse[0].matcher);
+    expect(settings.hooks.Stop[0].matcher).toBeUndefined();
+    const commands = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'].map((event) => settings.hooks[event].at(-1).hooks[0]);
+    expect(new Set(commands.map((hook: { command: string }) => hook.command)).size).toBe(1);
+    expect(commands.every((hook: { timeout: number }) => hook.timeout === 30)).toBe(true);
+    expect(readInstalledHook(commands[0].command)).toMatchObject({ node: process.execPath, agent: 'claude-code', deadlineMs: 24000 });
+    expect(commands[0].command).toMatch(/"--rulebook" "rules\.yaml"/);
+    expect((await cli(root, 'install', 'claude-code', '--rulebook', 'rules.yaml')).out).not.toMatch(/created|updated/);
+    expect(readJson(join(root, '.claude', 'settings.json'))).toEqual(settings);
+    expect(spawnSync('git', ['check-ignore', '-q', '.holdfast/audit.jsonl'], { cwd: root }).status).toBe(0);
+
+    const removed = await cli(root, 'uninstall', 'claude-code');
+    expect(removed.out).toMatch(/claude-code: updated/);
+    expect(removed.out).toMatch(/git: removed/);
+    expect(readJson(join(root, '.claude', 'settings.json'))).toEqual(theirs);
+    expect(existsSync(join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(spawnSync('git', ['check-ignore', '-q', '.holdfast/audit.jsonl'], { cwd: root }).status).toBe(1);
+  });
+
+  it('with --no-git installs only the agent gate, even outside a git repository', async () => {
+    const root = tempDir();
+    const result = await cli(root, 'install', 'claude-code', '--no-git');
+    expect(result.code).toBe(0);
+    expect(result.out).not.toMatch(/^git:/m);
+    expect(existsSync(join(root, '.claude', 'settings.json'))).toBe(true);
+  });
+
+  it('refuses an agent gate with the git gate outside a git repository, saying how to proceed', async () => {
+    const result = await cli(tempDir(), 'install', 'claude-code');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/not a git repository; run `git init` first.*--no-git/);
+  });
+
+  it('refuses to overwrite settings that are not JSON', async () => {
+    const root = gitRepo();
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(join(root, '.claude', 'settings.json'), '{ nope');
+    const result = await cli(root, 'install', 'claude-code');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/not valid JSON/);
+  });
+
+  it('replaces a hook an older holdfast installed instead of adding a second one', async () => {
+    const root = gitRepo();
+    mkdirSync(join(root, '.claude'));
+    const old = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
+            hooks: [{ type: 'command', command: '/usr/bin/node /x/bin/holdfast.js hook claude-code', timeout: 30 }],
+          },
+        ],
+      },
+    };
+    writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify(old));
+    await cli(root, 'install', 'claude-code');
+    const settings = readJson(join(root, '.claude', 'settings.json'));
+    expect(settings.hooks.PreToolUse).toHaveLength(1);
+    expect(readInstalledHook(settings.hooks.PreToolUse[0].hooks[0].command)).toBeDefined();
+  });
+});
+
+describe('holdfast install codex', () => {
+  it('writes .codex/hooks.json for the three events, explains trust, and removes the file again when it held only holdfast', async () => {
+    const root = gitRepo();
+    const installed = await cli(root, 'install', 'codex');
+    expect(installed.out).toMatch(/codex: created .codex\/hooks.json/);
+    expect(installed.out).toMatch(/Codex runs project hooks only after you trust them/);
+    expect(installed.out).toMatch(/holdfast install codex --trust/);
+    expect(installed.out).not.toMatch(/codex_hooks/);
+    const hooks = readJson(join(root, '.codex', 'hooks.json'));
+    expect(hooks.hooks.PreToolUse.map((group: { matcher: string }) => group.matcher)).toEqual(['Bash|shell|exec_command|apply_patch', '^mcp__.*']);
+    expect(hooks.hooks.PostToolUse.map((group: { matcher: string }) => group.matcher)).toEqual(['Bash|shell|exec_command', '^mcp__.*']);
+    expect(hooks.hooks.Stop[0].hooks[0].command).toBe(hooks.hooks.PreToolUse[0].hooks[0].command);
+    expect((await cli(root, 'uninstall', 'codex')).out).toMatch(/codex: removed/);
+    expect(existsSync(join(root, '.codex', 'hooks.json'))).toBe(false);
+  });
+
+  it('--trust needs a codex binary and says how to name one', async () => {
+    const result = await cli(gitRepo(), 'install', 'codex', '--trust', '--codex', '/nonexistent/codex');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/\/nonexistent\/codex is not an executable; pass --codex PATH/);
+  });
+});
+
+describe('holdfast install git', () => {
+  it('adds a block after the shebang of an existing hook, idempotently, and uninstall keeps the rest', async () => {
+    const root = gitRepo();
+    const hookPath = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hookPath, '#!/bin/sh\nexec ./their-check.sh\n');
+    expect((await cli(root, 'install', 'git')).out).toMatch(/git: updated/);
+    const installed = readFileSync(hookPath, 'utf8');
+    expect(installed.indexOf('holdfast gate')).toBeLessThan(installed.indexOf('exec ./their-check.sh'));
+    expect(statSync(hookPath).mode & 0o111).not.toBe(0);
+    expect((await cli(root, 'install', 'git')).out).toMatch(/git: unchanged/);
+    await cli(root, 'uninstall', 'git');
+    expect(readFileSync(hookPath, 'utf8')).toBe('#!/bin/sh\nexec ./their-check.sh\n');
+  });
+
+  it('refuses outside a git repository', async () => {
+    expect((await cli(tempDir(), 'install', 'git')).code).toBe(2);
+  });
+});

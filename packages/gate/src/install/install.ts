@@ -1,0 +1,270 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { InputError } from '@holdfast/core/contract';
+import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand } from './hook-command.js';
+import type { HookTarget } from './hook-command.js';
+import type { GateAgent } from '../decide/index.js';
+import { safeParseJson } from '@holdfast/core/contract';
+import { combinedChange, installReferenceTransactionHook, uninstallReferenceTransactionHook } from './reference-transaction-hook.js';
+import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, everyToolBut } from '../hook/index.js';
+
+/** What install or uninstall did to one file, for the command to print. */
+export interface InstallChange {
+  readonly file: string;
+  readonly change: 'created' | 'updated' | 'unchanged' | 'removed';
+  readonly note: string;
+}
+
+export type AgentGate = Exclude<GateAgent, 'git'>;
+
+/**
+ * The events each agent's one hook command is registered for, and the tools each matches (`covers`
+ * names them for people: a matcher may be a long regex).
+ */
+export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; readonly matcher: string | undefined; readonly covers?: string }[]> = {
+  'claude-code': [
+    // Every tool but the read-only ones: the file-editing tools are judged from their input, the rest
+    // (Bash, an MCP server's tools, a tool a later release adds) get a snapshot to be judged against after.
+    { event: 'PreToolUse', matcher: everyToolBut(CLAUDE_READ_ONLY_TOOLS), covers: 'every tool but the read-only ones' },
+    { event: 'PostToolUse', matcher: everyToolBut([...CLAUDE_READ_ONLY_TOOLS, ...CLAUDE_FILE_TOOLS]), covers: 'Bash, MCP and other tools' },
+    // A call that fails sends PostToolUseFailure instead of PostToolUse (seen with 2.1.197).
+    { event: 'PostToolUseFailure', matcher: everyToolBut([...CLAUDE_READ_ONLY_TOOLS, ...CLAUDE_FILE_TOOLS]), covers: 'Bash, MCP and other tools' },
+    { event: 'Stop', matcher: undefined },
+  ],
+  // Codex matches a `|` list of plain names exactly, against the tool's name and its aliases; any other
+  // matcher is a regex without look-ahead, so MCP tools get groups of their own.
+  codex: [
+    { event: 'PreToolUse', matcher: 'Bash|shell|exec_command|apply_patch' },
+    { event: 'PreToolUse', matcher: '^mcp__.*', covers: 'MCP tools' },
+    { event: 'PostToolUse', matcher: 'Bash|shell|exec_command' },
+    { event: 'PostToolUse', matcher: '^mcp__.*', covers: 'MCP tools' },
+    { event: 'Stop', matcher: undefined },
+  ],
+};
+
+export const CONFIG_FILES: Record<AgentGate, string> = {
+  'claude-code': join('.claude', 'settings.json'),
+  codex: join('.codex', 'hooks.json'),
+};
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readJsonConfig(path: string): JsonObject | undefined {
+  if (!existsSync(path)) return undefined;
+  const json = safeParseJson(readFileSync(path, 'utf8'));
+  if (!json.ok)
+    throw new InputError('E_INSTALL_CONFIG', `${path} is not valid JSON; fix it by hand first, holdfast will not overwrite it.`, { cause: json.cause });
+  const raw = json.value;
+  if (!isObject(raw)) throw new InputError('E_INSTALL_CONFIG', `${path} is not a JSON object; fix it by hand first, holdfast will not overwrite it.`);
+  return raw;
+}
+
+/** Removes our hook entries from every event, dropping matcher groups and keys left empty. */
+function withoutHoldfast(config: JsonObject): JsonObject {
+  const hooks = config.hooks;
+  if (!isObject(hooks)) return config;
+  const nextHooks: JsonObject = {};
+  for (const [event, value] of Object.entries(hooks)) {
+    if (!Array.isArray(value)) {
+      nextHooks[event] = value;
+      continue;
+    }
+    const groups = value.flatMap((group: unknown) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
+      const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isHoldfastCommand(hook.command)));
+      if (kept.length === group.hooks.length) return [group];
+      return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
+    });
+    if (groups.length > 0 || value.length === 0) nextHooks[event] = groups;
+  }
+  const next: JsonObject = { ...config, hooks: nextHooks };
+  if (Object.keys(nextHooks).length === 0) delete next.hooks;
+  return next;
+}
+
+/** Our entries, each appended after the groups already there (Codex keys trust by position). */
+function withHoldfast(config: JsonObject, agent: AgentGate, command: string): JsonObject {
+  const base = withoutHoldfast(config);
+  const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
+  for (const { event, matcher } of AGENT_EVENTS[agent]) {
+    const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    const handler = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+    hooks[event] = [...groups, matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] }];
+  }
+  return { ...base, hooks };
+}
+
+function writeJson(path: string, value: JsonObject): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function shown(root: string, path: string): string {
+  const relativePath = relative(root, path);
+  return relativePath.startsWith('..') || isAbsolute(relativePath) ? path : relativePath;
+}
+
+function gitPath(root: string, path: string): string {
+  let output: string;
+  try {
+    output = execFileSync('git', ['rev-parse', '--git-path', path], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString('utf8')
+      .trim();
+  } catch (error) {
+    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`, {
+      cause: error,
+    });
+  }
+  return isAbsolute(output) ? output : join(root, output);
+}
+
+/** Where git looks for hooks in this repository (honours worktrees and core.hooksPath). */
+export function gitHooksDirectory(root: string): string {
+  return gitPath(root, 'hooks');
+}
+
+export function isGitRepository(root: string): boolean {
+  try {
+    execFileSync('git', ['rev-parse', '--git-dir'], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const BLOCK_START = '# >>> holdfast gate >>>';
+const BLOCK_END = '# <<< holdfast gate <<<';
+export const BLOCK_PATTERN = new RegExp(`${BLOCK_START}\\n[\\s\\S]*?${BLOCK_END}\\n?`);
+
+function gitBlock(target: HookTarget): string {
+  return `${BLOCK_START}\n${gitHookLines(target)}\n${BLOCK_END}\n`;
+}
+
+function installGitHook(root: string, target: HookTarget): InstallChange {
+  const path = join(gitHooksDirectory(root), 'pre-commit');
+  const block = gitBlock(target);
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `#!/bin/sh\n${block}`);
+    chmodSync(path, 0o755);
+    return { file: shown(root, path), change: 'created', note: 'pre-commit hook that judges the staged changes and refuses the commit if holdfast cannot run' };
+  }
+  const before = readFileSync(path, 'utf8');
+  let after: string;
+  if (BLOCK_PATTERN.test(before)) after = before.replace(BLOCK_PATTERN, block);
+  else if (before.startsWith('#!')) {
+    // Right after the shebang, so an `exec` later in someone else's hook cannot skip the gate.
+    const newline = before.indexOf('\n');
+    after = newline === -1 ? `${before}\n${block}` : `${before.slice(0, newline + 1)}${block}${before.slice(newline + 1)}`;
+  } else after = `#!/bin/sh\n${block}${before}`;
+  if (after === before) return { file: shown(root, path), change: 'unchanged', note: 'the holdfast block is already there' };
+  writeFileSync(path, after);
+  chmodSync(path, 0o755);
+  return { file: shown(root, path), change: 'updated', note: 'holdfast block added to the existing pre-commit hook' };
+}
+
+function uninstallGitHook(root: string): InstallChange {
+  const path = join(gitHooksDirectory(root), 'pre-commit');
+  if (!existsSync(path)) return { file: shown(root, path), change: 'unchanged', note: 'no pre-commit hook' };
+  const before = readFileSync(path, 'utf8');
+  if (!BLOCK_PATTERN.test(before)) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast block in it' };
+  const after = before.replace(BLOCK_PATTERN, '');
+  if (after.replace(/^#!.*\n?/, '').trim() === '') {
+    rmSync(path);
+    return { file: shown(root, path), change: 'removed', note: 'the hook held only holdfast' };
+  }
+  writeFileSync(path, after);
+  return { file: shown(root, path), change: 'updated', note: 'holdfast block removed; the rest of the hook is kept' };
+}
+
+/** Writes the hook configuration for one agent, merging with what is there. Running it twice changes nothing. */
+export function installGate(agent: GateAgent, root: string, target: HookTarget): InstallChange {
+  if (agent === 'git') {
+    const references = installReferenceTransactionHook(gitHooksDirectory(root), target, (path) => shown(root, path));
+    return combinedChange(installGitHook(root, target), references);
+  }
+  const path = join(root, CONFIG_FILES[agent]);
+  const before = readJsonConfig(path);
+  const command = agentHookCommand(agent, target);
+  const after = withHoldfast(before ?? {}, agent, command);
+  const events = AGENT_EVENTS[agent].map(({ event, matcher }) => (matcher === undefined ? event : `${event} (${matcher})`)).join(', ');
+  if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) {
+    return { file: shown(root, path), change: 'unchanged', note: `the holdfast hook is already there for ${events}` };
+  }
+  writeJson(path, after);
+  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note: `one holdfast hook command for ${events}` };
+}
+
+/** True when the agent's config file holds a holdfast hook. */
+export function hasAgentGate(agent: AgentGate, root: string): boolean {
+  const config = readJsonConfig(join(root, CONFIG_FILES[agent]));
+  return config !== undefined && JSON.stringify(withoutHoldfast(config)) !== JSON.stringify(config);
+}
+
+/** Removes only holdfast's own entries; everything else in the file stays as it was. */
+export function uninstallGate(agent: GateAgent, root: string): InstallChange {
+  if (agent === 'git')
+    return combinedChange(
+      uninstallGitHook(root),
+      uninstallReferenceTransactionHook(gitHooksDirectory(root), (path) => shown(root, path)),
+    );
+  const path = join(root, CONFIG_FILES[agent]);
+  const before = readJsonConfig(path);
+  if (before === undefined) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };
+  const after = withoutHoldfast(before);
+  if (JSON.stringify(before) === JSON.stringify(after)) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast hook in it' };
+  if (Object.keys(after).length === 0) {
+    rmSync(path);
+    return { file: shown(root, path), change: 'removed', note: 'the file held only the holdfast hook' };
+  }
+  writeJson(path, after);
+  return { file: shown(root, path), change: 'updated', note: 'holdfast hooks removed' };
+}
+
+const EXCLUDE_LINES = ['# holdfast gate state (added by holdfast install)', '/.holdfast/'];
+
+/**
+ * `.holdfast/` (audit log, session state, caches) is kept out of git through `.git/info/exclude`:
+ * it is local to this clone like the state itself, and holdfast changes no tracked file (a
+ * `.gitignore` edit would itself be a change to review and commit, and a file the gate guards).
+ */
+export function excludePath(root: string): string {
+  return gitPath(root, join('info', 'exclude'));
+}
+
+export function isHoldfastExcluded(root: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', '--no-index', '.holdfast/audit.jsonl'], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function installExclude(root: string): InstallChange {
+  const path = excludePath(root);
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  if (before.split('\n').includes(EXCLUDE_LINES[1] as string)) return { file: shown(root, path), change: 'unchanged', note: '.holdfast/ is already excluded' };
+  mkdirSync(dirname(path), { recursive: true });
+  const separator = before === '' || before.endsWith('\n') ? '' : '\n';
+  writeFileSync(path, `${before}${separator}${EXCLUDE_LINES.join('\n')}\n`);
+  return { file: shown(root, path), change: before === '' ? 'created' : 'updated', note: '.holdfast/ (audit log, session state) kept out of git' };
+}
+
+export function uninstallExclude(root: string): InstallChange {
+  const path = excludePath(root);
+  if (!existsSync(path)) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };
+  const before = readFileSync(path, 'utf8');
+  const after = before
+    .split('\n')
+    .filter((line) => !EXCLUDE_LINES.includes(line))
+    .join('\n');
+  if (after === before) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast line in it' };
+  writeFileSync(path, after);
+  return { file: shown(root, path), change: 'updated', note: '.holdfast/ line removed' };
+}

@@ -1,0 +1,9 @@
+// What leaves this room: the names other rooms of the gate, and its package index, import.
+export { putBackGuardedAtCall } from './guarded-stat-check.js';
+export { removeNewNestedRepositories } from './nested-repos.js';
+export { changesOutsideCalls, ownPaths } from './outside-changes.js';
+export type { OutsideChanges } from './outside-changes.js';
+export { checkOutside, decideAtTurnEnd, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-check.js';
+export type { OutsideFinding } from './outside-check.js';
+export { checkAfterCall } from './post-check.js';
+export type { PostCheckOutcome } from './post-check.js';

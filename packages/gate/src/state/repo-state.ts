@@ -1,0 +1,319 @@
+import { blobText } from '../io/index.js';
+import type { BlobText } from '../io/index.js';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { toSlashes } from '../io/index.js';
+import { runGit, tryGit } from '../io/index.js';
+
+/** Where the user's own repository is, found without running git. */
+export interface RepoLocation {
+  /** The work tree's top directory. */
+  readonly top: string;
+  /** This work tree's git directory (holds HEAD). */
+  readonly gitDir: string;
+  /** The shared git directory (holds refs, config and hooks); the same as gitDir outside `git worktree`. */
+  readonly commonDir: string;
+}
+
+/**
+ * The branch and tag tips of the user's repository at one moment, and where HEAD pointed. Recorded
+ * before a shell call so that commits a script made (even with `--no-verify`) are found afterwards.
+ */
+export interface RepoState extends RepoLocation {
+  /** The branch HEAD is on (`refs/heads/main`), or null when HEAD is detached. */
+  readonly headRef: string | null;
+  /** The commit HEAD resolves to; null on an unborn branch. */
+  readonly headCommit: string | null;
+  /** `refs/heads/*` and `refs/tags/*`, name → object id. */
+  readonly refs: Readonly<Record<string, string>>;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Finds `.git` (a folder, or a file pointing to one as in `git worktree`) in root or above it. */
+export function locateRepo(root: string): RepoLocation | undefined {
+  let folder = resolve(root);
+  for (;;) {
+    const dotGit = join(folder, '.git');
+    let gitDir: string | undefined;
+    try {
+      if (statSync(dotGit).isDirectory()) gitDir = dotGit;
+      else {
+        const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '')?.[1];
+        if (pointer !== undefined) gitDir = resolve(folder, pointer);
+      }
+    } catch {
+      gitDir = undefined;
+    }
+    if (gitDir !== undefined && readText(join(gitDir, 'HEAD')) !== undefined) {
+      const common = readText(join(gitDir, 'commondir'))?.trim();
+      const commonDir = common === undefined || common === '' ? gitDir : resolve(gitDir, common);
+      return { top: folder, gitDir, commonDir };
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+const WATCHED_REFS = ['refs/heads/', 'refs/tags/'];
+
+function collectLooseRefs(commonDir: string, folder: string, refs: Record<string, string>): void {
+  let entries;
+  try {
+    entries = readdirSync(join(commonDir, folder), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const name = `${folder}${entry.name}`;
+    if (entry.isDirectory()) collectLooseRefs(commonDir, `${name}/`, refs);
+    else {
+      const id = readText(join(commonDir, name))?.trim();
+      if (id !== undefined && OBJECT_ID.test(id)) refs[name] = id;
+    }
+  }
+}
+
+/**
+ * Branch and tag tips read from the files git keeps them in (packed-refs, then loose refs over them),
+ * which costs no process; a reftable repository is asked through git.
+ */
+function readRefs(location: RepoLocation): Record<string, string> {
+  const refs: Record<string, string> = {};
+  if (existsSync(join(location.commonDir, 'reftable'))) {
+    const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', ...WATCHED_REFS], { cwd: location.top, gitDir: location.gitDir });
+    for (const line of output.toString('utf8').split('\n')) {
+      const [name, id] = line.split('\0');
+      if (name !== undefined && id !== undefined && name !== '') refs[name] = id;
+    }
+    return refs;
+  }
+  for (const line of (readText(join(location.commonDir, 'packed-refs')) ?? '').split('\n')) {
+    const match = /^([0-9a-f]{40,64}) (refs\/\S+)$/.exec(line);
+    if (match !== null && WATCHED_REFS.some((prefix) => (match[2] as string).startsWith(prefix))) refs[match[2] as string] = match[1] as string;
+  }
+  for (const prefix of WATCHED_REFS) collectLooseRefs(location.commonDir, prefix, refs);
+  return refs;
+}
+
+/** The state of the repository that holds root, or null when root is not in one. */
+export function readRepoState(root: string): RepoState | null {
+  const location = locateRepo(root);
+  if (location === undefined) return null;
+  const refs = readRefs(location);
+  const head = (readText(join(location.gitDir, 'HEAD')) ?? '').trim();
+  const symbolic = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  if (symbolic !== undefined) return { ...location, headRef: symbolic, headCommit: refs[symbolic] ?? null, refs };
+  return { ...location, headRef: null, headCommit: OBJECT_ID.test(head) ? head : null, refs };
+}
+
+/** A ref the call moved or created, and the commits it gained that no ref had before. */
+export interface MovedRef {
+  /** `refs/heads/main`, `refs/tags/v1`, or `HEAD` for a detached HEAD. */
+  readonly ref: string;
+  readonly before: string | null;
+  readonly after: string;
+  /** Oldest first. */
+  readonly commits: readonly NewCommit[];
+}
+
+export interface NewCommit {
+  readonly id: string;
+  readonly parents: readonly string[];
+  readonly subject: string;
+}
+
+function newCommits(repo: RepoState, tip: string, known: readonly string[]): NewCommit[] {
+  const output = runGit(['rev-list', '--reverse', '--topo-order', '--parents', '--format=%s', tip, '--not', ...known, '--'], {
+    cwd: repo.top,
+    gitDir: repo.gitDir,
+  }).toString('utf8');
+  const commits: NewCommit[] = [];
+  const lines = output.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const header = /^commit ([0-9a-f]+)((?: [0-9a-f]+)*)$/.exec(lines[index] ?? '');
+    if (header === null) continue;
+    const parents = (header[2] ?? '')
+      .trim()
+      .split(' ')
+      .filter((parent) => parent !== '');
+    commits.push({ id: header[1] as string, parents, subject: lines[index + 1] ?? '' });
+    index += 1;
+  }
+  return commits;
+}
+
+/** Branches, tags and a detached HEAD the call moved, each with the commits it brought in. */
+export function movedRefs(before: RepoState, after: RepoState): MovedRef[] {
+  const known = [...new Set([...Object.values(before.refs), ...(before.headCommit === null ? [] : [before.headCommit])])];
+  const moved: MovedRef[] = [];
+  for (const [ref, id] of Object.entries(after.refs)) {
+    const previous = before.refs[ref] ?? null;
+    if (previous === id) continue;
+    moved.push({ ref, before: previous, after: id, commits: newCommits(after, id, known) });
+  }
+  if (after.headRef === null && after.headCommit !== null && after.headCommit !== before.headCommit) {
+    moved.push({ ref: 'HEAD', before: before.headCommit, after: after.headCommit, commits: newCommits(after, after.headCommit, known) });
+  }
+  return moved.filter((entry) => entry.commits.length > 0);
+}
+
+/** A path of the repository (relative to its top) as the gate names it: relative to the project root. */
+export function rootRelative(repo: RepoLocation, root: string, repoPath: string): string {
+  return toSlashes(relative(resolve(root), join(repo.top, repoPath)));
+}
+
+export interface CommitChange {
+  /** Relative to the repository top. */
+  readonly repoPath: string;
+  readonly status: 'write' | 'delete';
+  /** The content the commit gave the file; undefined for a delete. */
+  readonly content: string | undefined;
+  /** Why the content is not text (see decodeText); undefined when it decoded. */
+  readonly undecodable?: string;
+}
+
+/** What one commit changed against its first parent (everything, for a root commit), with contents. */
+export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[] {
+  const range = commit.parents.length === 0 ? ['--root', commit.id] : [commit.parents[0] as string, commit.id];
+  const fields = runGit(['diff-tree', '-r', '--no-renames', '--no-commit-id', '-z', ...range], { cwd: repo.top, gitDir: repo.gitDir })
+    .toString('utf8')
+    .split('\0');
+  const changes: { repoPath: string; status: 'write' | 'delete'; mode: string }[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const meta = (fields[index] as string).split(' ');
+    const status = meta[4] ?? '';
+    const mode = status === 'D' ? (meta[0] ?? '').replace(/^:/, '') : (meta[1] ?? '');
+    changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode });
+  }
+  const written = changes.filter((change) => change.status === 'write' && change.mode !== '160000');
+  const contents = readDecodedBlobs(
+    repo,
+    written.map((change) => `${commit.id}:${change.repoPath}`),
+  );
+  return changes
+    .filter((change) => change.mode !== '160000')
+    .map((change) => {
+      const read = change.status === 'write' ? contents.get(`${commit.id}:${change.repoPath}`) : undefined;
+      return {
+        repoPath: change.repoPath,
+        status: change.status,
+        content: change.status === 'write' ? (read?.text ?? '') : undefined,
+        ...(read?.undecodable === undefined ? {} : { undecodable: read.undecodable }),
+      };
+    });
+}
+
+/** Contents of many objects in one `git cat-file --batch`; a missing one is left out. */
+export function readBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, string> {
+  const contents = new Map<string, string>();
+  for (const [name, read] of readDecodedBlobs(location, names, cwd)) contents.set(name, read.text);
+  return contents;
+}
+
+/** Like readBlobs, each content with whether it decoded as text. */
+export function readDecodedBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, BlobText> {
+  const contents = new Map<string, BlobText>();
+  if (names.length === 0) return contents;
+  const usable = names.filter((name) => !name.includes('\n'));
+  const output = runGit(['cat-file', '--batch'], { cwd, gitDir: location.gitDir, input: `${usable.join('\n')}\n` });
+  let offset = 0;
+  for (const name of usable) {
+    const end = output.indexOf(0x0a, offset);
+    if (end < 0) break;
+    const header = output.subarray(offset, end).toString('utf8');
+    offset = end + 1;
+    const size = /^\S+ \S+ (\d+)$/.exec(header)?.[1];
+    if (size === undefined) continue;
+    const length = Number(size);
+    contents.set(name, blobText(output.subarray(offset, offset + length)));
+    offset += length + 1;
+  }
+  return contents;
+}
+
+/** Every file path in a commit's tree, relative to the repository top. */
+export function commitPaths(repo: RepoState, commit: string): string[] {
+  return runGit(['ls-tree', '-r', '-z', '--name-only', commit], { cwd: repo.top, gitDir: repo.gitDir })
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
+}
+
+/** Sets index entries back to a commit's (removes them when there is none); false when git refused. */
+function resetIndex(repo: RepoState, target: string | null, paths: readonly string[]): boolean {
+  if (paths.length === 0) return true;
+  const options = { cwd: repo.top, gitDir: repo.gitDir, workTree: repo.top, input: `${paths.join('\0')}\0` };
+  const result =
+    target === null
+      ? tryGit(['rm', '--cached', '-f', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], options)
+      : tryGit(['reset', '-q', target, '--pathspec-from-file=-', '--pathspec-file-nul'], options);
+  return result.status === 0;
+}
+
+export interface RefMoveBack {
+  /** False when the ref could not be moved (it moved again meanwhile, or a detached HEAD had nothing before). */
+  readonly movedBack: boolean;
+  /** False when the paths the undone commits touched could not be unstaged. */
+  readonly indexReset: boolean;
+}
+
+/**
+ * Moves a ref back to where it was before the call (deletes it if the call created it), only if it
+ * still points where the call left it. When it is the branch HEAD is on, the paths the undone commits
+ * touched are unstaged too, so their content stays in the work tree but not in the index.
+ */
+export function moveRefBack(repo: RepoState, moved: MovedRef, unstage: readonly string[]): RefMoveBack {
+  const message = 'holdfast: undo commits a tool call made that broke the rulebook';
+  const options = { cwd: repo.top, gitDir: repo.gitDir };
+  let result;
+  if (moved.ref === 'HEAD') {
+    if (moved.before === null) return { movedBack: false, indexReset: true };
+    result = tryGit(['update-ref', '--no-deref', '-m', message, 'HEAD', moved.before, moved.after], options);
+  } else if (moved.before === null) {
+    result = tryGit(['update-ref', '-m', message, '-d', moved.ref, moved.after], options);
+  } else {
+    result = tryGit(['update-ref', '-m', message, moved.ref, moved.before, moved.after], options);
+  }
+  if (result.status !== 0) return { movedBack: false, indexReset: true };
+  const onHead = moved.ref === 'HEAD' || moved.ref === repo.headRef;
+  return { movedBack: true, indexReset: !onHead || resetIndex(repo, moved.before, unstage) };
+}
+
+/** A path the gate put back in the work tree, and the content it refused (null: the call deleted the file). */
+export interface RefusedPath {
+  readonly repoPath: string;
+  readonly refusedBlob: string | null;
+}
+
+/**
+ * Takes refused content out of the user's index too: a script's `git add` would otherwise leave it
+ * staged for the next commit. An entry is reset to HEAD only where it holds exactly the refused
+ * content (or, for a refused delete, where the file is gone from the index); other staging stays.
+ * Returns the paths git would not unstage.
+ */
+export function unstageRefused(repo: RepoState, refused: readonly RefusedPath[]): string[] {
+  if (refused.length === 0) return [];
+  const options = { cwd: repo.top, gitDir: repo.gitDir, workTree: repo.top };
+  const staged = new Map<string, string>();
+  for (let start = 0; start < refused.length; start += 500) {
+    const paths = refused.slice(start, start + 500).map((entry) => entry.repoPath);
+    const listing = runGit(['ls-files', '-s', '-z', '--', ...paths], options).toString('utf8');
+    for (const record of listing.split('\0')) {
+      const match = /^\d+ ([0-9a-f]+) \d\t(.*)$/s.exec(record);
+      if (match !== null) staged.set(match[2] as string, match[1] as string);
+    }
+  }
+  const unstage = refused
+    .filter((entry) => (entry.refusedBlob === null ? !staged.has(entry.repoPath) : staged.get(entry.repoPath) === entry.refusedBlob))
+    .map((entry) => entry.repoPath);
+  return resetIndex(repo, repo.headCommit, unstage) ? [] : unstage;
+}

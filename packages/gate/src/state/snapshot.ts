@@ -1,0 +1,373 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { removeFile, uniqueSuffix, writeAtomically } from '../io/index.js';
+import { nodeCrypto } from '../io/index.js';
+import { SnapshotError, runGit, startGitDetached } from '../io/index.js';
+import { putBackGuardedBetweenCalls } from './guarded-baseline.js';
+import { captureGuarded } from './guarded-files.js';
+import type { CaptureOptions, GuardedFiles } from './guarded-files.js';
+import { readRepoState } from './repo-state.js';
+import type { RepoState } from './repo-state.js';
+import { ensureSessionMirrorFolder, sessionFileName, sessionMirrorFolder } from './session-state.js';
+import { sealText, unsealText } from './state-seal.js';
+import { ensureStore, priorIndexPath, snapshotIndex, snapshotStorePath, snapshotTree, workTreeSince } from './snapshot-store.js';
+import type { AddedIndex, TreePair } from './snapshot-store.js';
+import { jsonOrUndefined } from '@holdfast/core/contract';
+
+/** How long a record of a call whose PostToolUse never came (a denied or interrupted call) is kept. */
+const STALE_RECORD_MS = 24 * 60 * 60 * 1000;
+
+export interface Snapshot {
+  /**
+   * The work tree (what git would see, .gitignore honoured): as a tree id in the store, or (a shell
+   * call's before side) as an index file in the store, its tree written only if the call changed something.
+   */
+  readonly tree?: string;
+  /** That index file, relative to the store. */
+  readonly index?: string;
+  /** `.claude/`, `.codex/`, `.holdfast/` (but holdfast's own files), and the repository's config and hooks. */
+  readonly guarded: GuardedFiles;
+  /** The user's repository: HEAD and branch/tag tips; null outside a repository. */
+  readonly repo: RepoState | null;
+}
+
+interface SnapshotOptions extends Pick<CaptureOptions, 'reuseUnchanged'> {
+  /** Keep the work tree as an index file at this path in the store instead of writing its tree. */
+  readonly keepIndexAs?: string;
+  /** The work tree already added to an index by this call's decision (see workTreeTreeAside). */
+  readonly added?: AddedIndex;
+}
+
+/** Snapshots the project: work tree, guarded files and the repository's refs (see CaptureOptions for reuseUnchanged). */
+export function takeSnapshot(root: string, options: SnapshotOptions = {}): Snapshot {
+  const absoluteRoot = resolve(root);
+  const repo = readRepoState(absoluteRoot);
+  const store = ensureStore(absoluteRoot, repo);
+  const guarded = captureGuarded(absoluteRoot, store, repo, options);
+  if (options.keepIndexAs === undefined) return { tree: snapshotTree(absoluteRoot, store), guarded, repo };
+  snapshotIndex(absoluteRoot, store, join(store, options.keepIndexAs), options.added);
+  return { index: options.keepIndexAs, guarded, repo };
+}
+
+/** The project after a shell call, against the snapshot taken before it. */
+export interface SnapshotAfter {
+  /** The work tree's trees before and after; null when git sees nothing changed. */
+  readonly trees: TreePair | null;
+  readonly guarded: GuardedFiles;
+  readonly repo: RepoState | null;
+}
+
+export function takeSnapshotAfter(root: string, before: Snapshot): SnapshotAfter {
+  const absoluteRoot = resolve(root);
+  const repo = readRepoState(absoluteRoot);
+  const store = ensureStore(absoluteRoot, repo);
+  const guarded = captureGuarded(absoluteRoot, store, repo, { unchangedSince: before.guarded });
+  return { trees: workTreeSince(absoluteRoot, store, before), guarded, repo };
+}
+
+interface RecordBase {
+  readonly version: 1;
+  readonly session: string;
+  readonly toolUseId: string | null;
+  readonly time: string;
+}
+
+/** What a shell call's PreToolUse leaves for its PostToolUse. */
+export interface SnapshotRecord extends Snapshot, RecordBase {
+  /** Guarded files found changed since the last check (between calls) and put back before this call. */
+  readonly betweenCalls?: readonly string[];
+}
+
+/**
+ * What a read-only shell call leaves instead: the shell analysis found nothing it could change (only
+ * read-only programs, no redirection into a file, no commit), so there is nothing to compare after
+ * it and no snapshot to pay for. Its PostToolUse finds this and stays silent.
+ */
+export interface ReadOnlyRecord extends RecordBase {
+  readonly readOnly: true;
+}
+
+export type CallRecord = SnapshotRecord | ReadOnlyRecord;
+
+function callsFolder(root: string): string {
+  return join(snapshotStorePath(root), 'calls');
+}
+
+function sessionPrefix(session: string): string {
+  return `s-${nodeCrypto().createHash('sha256').update(session).digest('hex').slice(0, 16)}-`;
+}
+
+function recordName(toolUseId: string): string {
+  return `t-${sessionFileName(toolUseId)}`;
+}
+
+/** Without a tool_use_id, a session's records are named by time; the oldest open one answers the next PostToolUse. */
+function sessionRecords(root: string, session: string): string[] {
+  const prefix = sessionPrefix(session);
+  let names: string[];
+  try {
+    names = readdirSync(callsFolder(root));
+  } catch {
+    return [];
+  }
+  return names.filter((name) => name.startsWith(prefix) && name.endsWith('.json')).sort();
+}
+
+/** How often the store drops objects nothing needs any more, and how old such an object must be. */
+const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
+export const PRUNE_EXPIRE = '14.days.ago';
+
+/**
+ * Once a day the store drops objects no index holds and older than two weeks: the contents of files
+ * long since changed again, refused content past the time a person would recover it from the audit
+ * log, and the trees of old comparisons. A call in flight is younger than that. `git prune` runs
+ * detached, so no tool call waits for it.
+ */
+function pruneStoreDaily(root: string, now: number): void {
+  const marker = `${snapshotStorePath(root)}.pruned`;
+  try {
+    if (now - statSync(marker).mtimeMs < PRUNE_EVERY_MS) return;
+  } catch {
+    // never pruned: the first sweep only starts the clock
+    writeFileSync(marker, '');
+    return;
+  }
+  writeFileSync(marker, '');
+  pruneStore(root, { wait: false });
+}
+
+/** `git prune` in the store; `wait: false` leaves it running on its own. */
+export function pruneStore(root: string, options: { wait: boolean }): void {
+  const store = snapshotStorePath(root);
+  const args = ['prune', `--expire=${PRUNE_EXPIRE}`];
+  if (options.wait) runGit(args, { cwd: root, gitDir: store });
+  else startGitDetached(args, { cwd: root, gitDir: store });
+}
+
+/** How often the calls folder is swept for stale records (each sweep stats every record in it). */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Removes records older than STALE_RECORD_MS, at most once an hour: a hook is a process per call, and
+ * statting every record on every call would make each call slower the more calls were interrupted.
+ * Ages are measured against the record just written, so the file system's clock is compared with itself.
+ */
+function dropStaleRecords(root: string, newest: string): void {
+  const folder = callsFolder(root);
+  // Beside the calls folder, which holds only records.
+  const marker = `${folder}.swept`;
+  let names: string[];
+  let now: number;
+  try {
+    now = statSync(newest).mtimeMs;
+    try {
+      if (now - statSync(marker).mtimeMs < SWEEP_EVERY_MS) return;
+    } catch {
+      // never swept: sweep now
+    }
+    writeFileSync(marker, '');
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const path of [...names.map((name) => join(folder, name)), ...mirroredCalls(root)]) {
+    try {
+      if (now - statSync(path).mtimeMs > STALE_RECORD_MS) unlinkSync(path);
+    } catch {
+      // another call removed it first
+    }
+  }
+  pruneStoreDaily(root, now);
+}
+
+/**
+ * The PreToolUse side of the after-the-fact check: snapshots the project before a shell call runs and
+ * records it for the call's PostToolUse, keyed by tool_use_id (session + a counter when the agent sends
+ * none). Guarded files changed since the last check are put back first (see guarded-baseline.ts).
+ * Throws SnapshotError when it cannot: the caller must then refuse the call (fail closed).
+ */
+export function beforeShellCall(
+  root: string,
+  session: string,
+  toolUseId: string | undefined,
+  now: () => Date = () => new Date(),
+  added?: AddedIndex,
+): SnapshotRecord {
+  const name = recordFileName(session, toolUseId);
+  const taken = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}`, ...(added === undefined ? {} : { added }) });
+  const at = now();
+  const between = putBackGuardedBetweenCalls(resolve(root), taken.guarded, taken.repo, at);
+  const snapshot = { ...taken, guarded: between.guarded, ...(between.restored.length > 0 ? { betweenCalls: between.restored } : {}) };
+  const record: SnapshotRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: at.toISOString(), ...snapshot };
+  writeRecord(root, name, record);
+  return record;
+}
+
+/** Records a call the shell analysis found read-only: its PostToolUse has nothing to compare. */
+export function beforeReadOnlyShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): ReadOnlyRecord {
+  // The marker lives in the store's calls folder: on the project's first shell call, make the store
+  // itself first (a bare calls folder would stand in the way of creating it later).
+  if (!existsSync(callsFolder(root))) {
+    const absoluteRoot = resolve(root);
+    ensureStore(absoluteRoot, readRepoState(absoluteRoot));
+  }
+  const record: ReadOnlyRecord = { version: 1, session, toolUseId: toolUseId ?? null, time: now().toISOString(), readOnly: true };
+  writeRecord(root, recordFileName(session, toolUseId), record);
+  return record;
+}
+
+function recordFileName(session: string, toolUseId: string | undefined): string {
+  if (toolUseId !== undefined && toolUseId !== '') return recordName(toolUseId);
+  return `${sessionPrefix(session)}${String(Date.now()).padStart(15, '0')}-${uniqueSuffix()}.json`;
+}
+
+/** The before-index of a call sits beside its record (and is swept with it). */
+function indexFileName(recordFile: string): string {
+  return recordFile.replace(/\.json$/, '.index');
+}
+
+/** What a call's record is sealed for: its own name, so one call's record cannot stand in for another's. */
+function recordPurpose(name: string): string {
+  return `call-record\0${name}`;
+}
+
+/** Beside the session records outside the project: each open call's record and its before-index (see findSnapshotRecord). */
+function mirrorCalls(root: string): string {
+  return join(sessionMirrorFolder(root), 'calls');
+}
+
+function fileDigest(path: string): string | undefined {
+  try {
+    return nodeCrypto().createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sealed (state-seal.ts), with the SHA-256 of its before-index, and mirrored outside the project with a
+ * copy of that index: a command that edits the index to make its own change look like the state
+ * before it, or rewrites or deletes the record, is found and put back at the check after it.
+ */
+function writeRecord(root: string, name: string, record: CallRecord): void {
+  mkdirSync(callsFolder(root), { recursive: true });
+  const path = join(callsFolder(root), name);
+  const index = 'index' in record && record.index !== undefined ? join(snapshotStorePath(root), record.index) : undefined;
+  const digest = index === undefined ? undefined : fileDigest(index);
+  const text = sealText(recordPurpose(name), `${JSON.stringify(digest === undefined ? record : { ...record, indexDigest: digest })}\n`);
+  writeAtomically(path, text);
+  try {
+    ensureSessionMirrorFolder(root);
+    mkdirSync(mirrorCalls(root), { recursive: true, mode: 0o700 });
+    if (index !== undefined) copyFileSync(index, join(mirrorCalls(root), basename(index)));
+    writeAtomically(join(mirrorCalls(root), name), text);
+  } catch {
+    // without a home to mirror into, the sealed record in the store is all there is
+  }
+  dropStaleRecords(root, path);
+}
+
+/** A record names its index inside the calls folder and nowhere else. */
+const SAFE_INDEX = /^calls\/[A-Za-z0-9_.-]+\.index$/;
+
+function readRecord(raw: unknown): CallRecord | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const readOnly = raw as Partial<ReadOnlyRecord>;
+  if (readOnly.version === 1 && readOnly.readOnly === true && typeof readOnly.session === 'string') return raw as ReadOnlyRecord;
+  const record = raw as Partial<SnapshotRecord>;
+  if (record.version !== 1 || typeof record.guarded !== 'object' || record.guarded === null) return undefined;
+  if (typeof record.tree !== 'string' && (typeof record.index !== 'string' || !SAFE_INDEX.test(record.index))) return undefined;
+  if (typeof record.session !== 'string' || record.repo === undefined) return undefined;
+  return record as SnapshotRecord;
+}
+
+export interface OpenRecord {
+  readonly record: CallRecord;
+  /** Removes the record once the call is judged. */
+  close(): void;
+}
+
+type ReadCall = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'valid'; record: CallRecord & { indexDigest?: string }; text: string };
+
+function readCall(path: string, name: string): ReadCall {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'invalid' };
+  }
+  const body = unsealText(recordPurpose(name), text);
+  const record = body === undefined ? undefined : readRecord(jsonOrUndefined(body));
+  return record === undefined ? { kind: 'invalid' } : { kind: 'valid', record, text };
+}
+
+/** A record or before-index that no seal, digest or mirror vouches for: the call cannot be checked. */
+function tampered(what: string): SnapshotError {
+  return new SnapshotError(
+    'E_SNAPSHOT_TAMPERED',
+    `GATE TAMPER: ${what} was changed after it was taken, and no copy outside the project vouches for it; holdfast's own state is not the agent's to change`,
+  );
+}
+
+/** The call's before-index as its record sealed it: an edited or deleted one is copied back from the mirror. */
+function verifiedIndex(root: string, record: SnapshotRecord & { indexDigest?: string }): void {
+  if (record.index === undefined || record.indexDigest === undefined) return;
+  const local = join(snapshotStorePath(root), record.index);
+  if (fileDigest(local) === record.indexDigest) return;
+  // The mirror's copy, or the store's own index (the before-index was made as a link to it, and only the next snapshot replaces it).
+  const intact = [join(mirrorCalls(root), basename(local)), join(snapshotStorePath(root), 'index')].find((copy) => fileDigest(copy) === record.indexDigest);
+  if (intact === undefined) throw tampered(`the snapshot taken before this call (${record.index})`);
+  removeFile(local);
+  copyFileSync(intact, local);
+}
+
+/**
+ * The before-snapshot of a call; undefined when there is none. The mirror's record is the authority
+ * (a record in the store that is deleted or differs is put back from it); a record no seal verifies
+ * with no mirror to vouch for it, or a before-index whose digest no copy matches, throws SnapshotError
+ * (the check says the call could not be checked, and why).
+ */
+export function findSnapshotRecord(root: string, session: string, toolUseId: string | undefined): OpenRecord | undefined {
+  const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
+  // A store that is gone took its objects along: there is nothing to compare with (the check says so).
+  if (name === undefined || !existsSync(join(snapshotStorePath(root), 'HEAD'))) return undefined;
+  const path = join(callsFolder(root), name);
+  const mirror = readCall(join(mirrorCalls(root), name), name);
+  const local = readCall(path, name);
+  let read: ReadCall = local;
+  if (mirror.kind === 'valid') {
+    read = mirror;
+    if (local.kind !== 'valid' || local.text !== mirror.text) writeAtomically(path, mirror.text);
+  } else if (mirror.kind === 'invalid' || local.kind === 'invalid') throw tampered(`the record of this call's snapshot (${name})`);
+  if (read.kind !== 'valid') return undefined;
+  const record = read.record;
+  if (!('readOnly' in record)) verifiedIndex(root, record);
+  return {
+    record,
+    close: () => {
+      removeFile(path);
+      removeMirrored(root, name);
+      if (!('readOnly' in record) && record.index !== undefined) {
+        removeFile(join(snapshotStorePath(root), record.index));
+        removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
+        removeMirrored(root, basename(record.index));
+      }
+    },
+  };
+}
+
+function mirroredCalls(root: string): string[] {
+  try {
+    return readdirSync(mirrorCalls(root)).map((name) => join(mirrorCalls(root), name));
+  } catch {
+    return [];
+  }
+}
+
+function removeMirrored(root: string, name: string): void {
+  try {
+    removeFile(join(mirrorCalls(root), name));
+  } catch {
+    // no mirror
+  }
+}

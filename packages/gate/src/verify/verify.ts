@@ -1,0 +1,164 @@
+import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { InputError } from '@holdfast/core/contract';
+import { commitChange, commitParents, readGit, tryReadGit, treeChange } from '../git/index.js';
+import type { GitReader, TreeChange } from '../git/index.js';
+import { contentFailures } from '../decide/index.js';
+import type { CheckActions } from '../decide/index.js';
+import { runRequiredOnHead } from './verify-required.js';
+import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
+
+/** Where `holdfast init` writes the project's rulebook; what verify reads from the base when not told otherwise. */
+export const DEFAULT_VERIFY_RULEBOOK = 'holdfast/rulebook.yaml';
+
+/** One rule one change broke, with where, as far as the check said. */
+export interface VerifyFinding {
+  readonly rule: string;
+  readonly name: string;
+  readonly detail: string;
+  /** The file the broken action wrote or deleted. */
+  readonly path: string | undefined;
+  /** The line the check named ("at line 3"), when it named one. */
+  readonly line: number | undefined;
+}
+
+/** A commit of the range, judged on its own change (against its parent; a merge on what it wrote itself). */
+export interface VerifiedCommit {
+  readonly commit: string;
+  readonly parents: readonly string[];
+  readonly subject: string;
+  readonly changes: number;
+  readonly findings: readonly VerifyFinding[];
+}
+
+/** The verdict on a range: every commit, then the final tree against the merge base. */
+export interface VerifyReport {
+  readonly base: string;
+  readonly head: string;
+  /** The commit the final tree was compared with: where head's history left base's. */
+  readonly mergeBase: string;
+  /** The rulebook file as read from the base commit's tree (never from the work tree). */
+  readonly rulebookPath: string;
+  readonly rulebook: Rulebook;
+  readonly commits: readonly VerifiedCommit[];
+  readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[] };
+  /** Rules a range of commits cannot show (the order of a session's test runs), said so instead of passed. */
+  readonly notJudged: readonly string[];
+  /** With `runRequired`: each command the commit-order rules require, as run on the head tree (a failure is also a finding of the final tree). */
+  readonly required: readonly RequiredRunResult[];
+  readonly violations: number;
+}
+
+export interface VerifyOptions {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly base: string;
+  readonly head: string;
+  /** The rulebook's path inside the base commit's tree. */
+  readonly rulebookPath: string;
+  readonly parseRulebook: (text: string, label: string) => Rulebook;
+  readonly checkActions: CheckActions;
+  /** `--run-required`: run the commands the order and requires rules name on the head tree, confined. */
+  readonly runRequired?: RunRequiredSetup;
+}
+
+const LINE = / at line (\d+)\b/;
+
+function findingOf(result: CheckResult, actions: readonly Action[]): VerifyFinding {
+  const action = actions[result.actionIndex];
+  const line = LINE.exec(result.detail)?.[1];
+  return {
+    rule: result.rule,
+    name: result.name,
+    detail: result.detail,
+    path: action !== undefined && 'path' in action ? action.path : undefined,
+    line: line === undefined ? undefined : Number(line),
+  };
+}
+
+async function judged(change: TreeChange, rulebook: Rulebook, checkActions: CheckActions): Promise<VerifyFinding[]> {
+  if (change.actions.length === 0) return [];
+  const failures = await contentFailures(checkActions, change.actions, change.existedBefore, rulebook, change.undecodable);
+  return failures.map((failure) => findingOf(failure, change.actions));
+}
+
+function resolveCommit(reader: GitReader, ref: string, flag: string): string {
+  const resolved = tryReadGit(reader, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  if (resolved === undefined) {
+    throw new InputError(
+      'E_VERIFY_REF',
+      `${flag} ${ref} is not a commit in ${reader.cwd}. In CI, check out with the full history (actions/checkout fetch-depth: 0, GitLab GIT_DEPTH: 0) so the base is there.`,
+    );
+  }
+  return resolved.toString('utf8').trim();
+}
+
+/**
+ * The rulebook as the base commit has it. Read with git from the base's tree, never from the work
+ * tree or the branch under review: a change cannot weaken the rules it is judged by.
+ */
+export function rulebookAtBase(reader: GitReader, base: string, path: string, parse: (text: string, label: string) => Rulebook): Rulebook {
+  const text = tryReadGit(reader, ['cat-file', 'blob', `${base}:${path.replace(/^\.\//, '')}`]);
+  if (text === undefined) {
+    throw new InputError(
+      'E_VERIFY_RULEBOOK',
+      `the base commit ${base.slice(0, 12)} has no rulebook at ${path}. verify judges with the rules as the base has them, so commit the rulebook ` +
+        `to the base branch first (\`holdfast init\` drafts one at ${DEFAULT_VERIFY_RULEBOOK}), or pass --rulebook with the path it has there.`,
+    );
+  }
+  return parse(text.toString('utf8'), `${path} at ${base.slice(0, 12)}`);
+}
+
+/**
+ * Judges every commit of base..head (oldest first) and the final tree against where head's history
+ * left base's, with the rulebook as of the base and the same judgement as the pre-commit gate. The
+ * authority layer: it runs where the agent cannot reach, so no local trick (hooks off, `--no-verify`,
+ * a rewritten rulebook on the branch) gets a violation past it.
+ */
+export async function verifyRange(options: VerifyOptions): Promise<VerifyReport> {
+  const reader: GitReader = { cwd: options.root, env: options.env };
+  const base = resolveCommit(reader, options.base, '--base');
+  const head = resolveCommit(reader, options.head, '--head');
+  const rulebook = rulebookAtBase(reader, base, options.rulebookPath, options.parseRulebook);
+  const mergeBase = tryReadGit(reader, ['merge-base', base, head])?.toString('utf8').trim() ?? base;
+  const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', `${base}..${head}`, '--']).toString('utf8');
+  const commits: VerifiedCommit[] = [];
+  for (const line of listed.split('\n')) {
+    if (line.trim() === '') continue;
+    const [commit, ...parents] = line.trim().split(' ') as [string, ...string[]];
+    const change = commitChange(reader, commit, parents.length === 0 ? commitParents(reader, commit) : parents);
+    const subject = readGit(reader, ['log', '-1', '--format=%s', commit, '--']).toString('utf8').trim();
+    commits.push({ commit, parents, subject, changes: change.actions.length, findings: await judged(change, rulebook, options.checkActions) });
+  }
+  const final = treeChange(reader, mergeBase, head);
+  const treeFindings = await judged(final, rulebook, options.checkActions);
+  const required = options.runRequired === undefined ? [] : await runRequiredOnHead(reader, head, rulebook, options.runRequired);
+  for (const run of required) {
+    if (run.failure === undefined) continue;
+    treeFindings.push({
+      rule: run.rule,
+      name: run.name,
+      detail: `${run.rule} ${run.name}: \`${run.command}\` does not pass on the head tree ${head.slice(0, 12)}: ${run.failure}. Fix what fails before this is merged.`,
+      path: undefined,
+      line: undefined,
+    });
+  }
+  const commitOrder = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  const notJudged = commitOrder.map((rule) =>
+    options.runRequired === undefined
+      ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`
+      : `${rule.id} ${rule.name}: run on the head tree only; whether they passed before each earlier commit is not in the history (the agent gate and the git hooks judge it).`,
+  );
+  const violations = commits.reduce((sum, each) => sum + each.findings.length, 0) + treeFindings.length;
+  return {
+    base,
+    head,
+    mergeBase,
+    rulebookPath: options.rulebookPath,
+    rulebook,
+    commits,
+    tree: { changes: final.actions.length, findings: treeFindings },
+    notJudged,
+    required,
+    violations,
+  };
+}

@@ -81,7 +81,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         cwd,
         env,
       },
-      extra,
+      deadline !== undefined && Number.isInteger(deadline) && deadline > 0 ? { ...extra, deadlineAt: Date.now() + deadline } : extra,
     );
     if (deadline === undefined || !Number.isInteger(deadline) || deadline <= 0) {
       // Awaited first: what the hook wrote is read once it is done (the pre-commit hook has no deadline).

@@ -5,7 +5,6 @@ import type { GateAgent } from '../decide/index.js';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
-import type { ConfirmRun } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { HookInProcess } from './index.js';
 
@@ -74,7 +73,7 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
       ? await referenceTransaction(io, rulebook, inProcess.runOnCommitTree)
       : agent === 'git'
         ? await preCommit(io, rulebook, inProcess.runOnCommitTree)
-        : await agentHook(agent, io, rulebook, values.observe === true, inProcess.confirmRun);
+        : await agentHook(agent, io, rulebook, values.observe === true, inProcess);
     (await import('../state/pattern-answers.js')).savePatternAnswers();
     if (answer.stdout !== '') io.stdout.write(answer.stdout);
     if (answer.stderr !== '') io.stderr.write(answer.stderr);
@@ -91,8 +90,31 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
   }
 }
 
-async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean, confirmRun: ConfirmRun | undefined) {
-  const [{ answerAgentHook }, { loadRulesEngine }] = await Promise.all([import('../hook/run-hook.js'), import('../decide/rules-engine.js')]);
+/** The time the answer needs after the rules are done: the audit line, the session record, writing it out. */
+const ANSWER_MARGIN_MS = 250;
+
+async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean, inProcess: HookInProcess) {
+  const [{ answerAgentHook }, { loadRulesEngine: loadEngine }, { boundedCheckActions }, { hookEntryPath }] = await Promise.all([
+    import('../hook/run-hook.js'),
+    import('../decide/rules-engine.js'),
+    import('../decide/bounded-check.js'),
+    import('../exec/holdfast-installation.js'),
+  ]);
+  const { confirmRun, deadlineAt } = inProcess;
+  // Under a deadline, the rules' own work is bounded: too much content is refused unread, and a
+  // check that may run long runs in a child of the gate's own bundle, killed when the time is spent.
+  const loadRulesEngine =
+    deadlineAt === undefined
+      ? loadEngine
+      : async () => {
+          const engine = await loadEngine();
+          const budget = {
+            deadlineAt: deadlineAt - ANSWER_MARGIN_MS,
+            now: Date.now,
+            child: { command: process.execPath, args: [hookEntryPath(), '--check-child'] },
+          };
+          return { loadRulebook: engine.loadRulebook, checkActions: boundedCheckActions(engine.checkActions, budget) };
+        };
   // An unreadable stdin is an unreadable event: the gate denies it rather than crash.
   const input = await readAllText(io.stdin).catch(() => '');
   return answerAgentHook(agent, input, {

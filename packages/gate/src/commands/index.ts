@@ -7,6 +7,11 @@ export interface HookInProcess {
   readonly confirmRun?: ConfirmRun;
   /** The exec broker's run of a required command on a commit's tree (pre-commit, reference-transaction). */
   readonly runOnCommitTree?: RunOnCommitTree;
+  /**
+   * When the answer is due (epoch ms), from the installed command's deadline: a check that may run
+   * past it runs where it can be stopped (decide/bounded-check.ts).
+   */
+  readonly deadlineAt?: number;
 }
 
 /** A verb of the gate's, loaded only when it is called (the CLI's table points here). */

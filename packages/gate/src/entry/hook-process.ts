@@ -53,7 +53,7 @@ export async function runHookProcess(argv: readonly string[], io: Omit<CliIo, 's
   }
   const stdout = collected();
   const stderr = collected();
-  const work = run(args, { ...io, stdout: stdout.stream, stderr: stderr.stream });
+  const work = run(args, { ...io, stdout: stdout.stream, stderr: stderr.stream }, deadline === undefined ? {} : { deadlineAt: Date.now() + deadline });
   try {
     if (deadline === undefined) {
       const exitCode = await work;

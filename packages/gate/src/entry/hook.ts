@@ -16,6 +16,21 @@ export { runHookProcess };
 export function main(): void {
   const started = Date.now();
   const argv = process.argv.slice(2);
+  if (argv[0] === CHECK_CHILD) {
+    void readRest()
+      .then(async (text) => {
+        const [{ answerCheckRequest }, { checkActions }] = await Promise.all([
+          import('../decide/bounded-check.js'),
+          import('@holdfast/core/rules/check-actions'),
+        ]);
+        return answerCheckRequest(text, checkActions);
+      })
+      .then(
+        (results) => answer({ stdout: results, stderr: '', exitCode: 0 }),
+        (error: unknown) => answer({ stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n`, exitCode: 1 }),
+      );
+    return;
+  }
   const deadline = deadlineOf(argv);
   // stdin is read now, non-blocking and within the deadline (never by a read blocked in a worker
   // thread, which would keep the process from exiting at its deadline); the decision gets what is left.
@@ -44,6 +59,9 @@ export function main(): void {
   }
   void runHookProcess(argv, { stdin: stdin.kind === 'read' ? stdinOfText(stdin.text) : process.stdin, cwd: process.cwd(), env: process.env }).then(answer);
 }
+
+/** The first argument of a check child (decide/bounded-check.ts): the gate's own request on stdin, results on stdout. */
+const CHECK_CHILD = '--check-child';
 
 /** The broker enforces the deadline itself; the hook waits this much longer for its answer before refusing. */
 const BROKER_GRACE_MS = 1000;

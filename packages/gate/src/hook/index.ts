@@ -1,2 +1,3 @@
 // What leaves this room: the names other rooms of the gate, and its package index, import.
-export { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, everyToolBut } from './tool-kinds.js';
+export { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS } from './claude-code/pre-tool-use.js';
+export { everyToolBut } from './tool-kinds.js';

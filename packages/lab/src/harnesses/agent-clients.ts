@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HoldfastError } from '@holdfast/core/contract';
 
-export type AgentClientName = 'claude-code' | 'codex';
+export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli';
 
 export interface AgentClientSpec {
   readonly name: AgentClientName;
@@ -33,6 +33,13 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     packageName: '@openai/codex',
     version: '0.171.0',
     bin: join('node_modules', '@openai', 'codex', 'bin', 'codex.js'),
+  },
+  // One bundled script (engines: node >= 20), run with the node that runs the tests.
+  'gemini-cli': {
+    name: 'gemini-cli',
+    packageName: '@google/gemini-cli',
+    version: '0.61.0',
+    bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'),
   },
 };
 
@@ -145,7 +152,11 @@ export async function ensureAgentClient(name: AgentClientName, options: EnsureOp
   }
 }
 
-/** Both clients, installed in turn (npm runs are not worth racing on two cores). */
+/** Every client, installed in turn (npm runs are not worth racing on two cores). */
 export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<AgentClientName, string>> {
-  return { 'claude-code': await ensureAgentClient('claude-code', options), codex: await ensureAgentClient('codex', options) };
+  return {
+    'claude-code': await ensureAgentClient('claude-code', options),
+    codex: await ensureAgentClient('codex', options),
+    'gemini-cli': await ensureAgentClient('gemini-cli', options),
+  };
 }

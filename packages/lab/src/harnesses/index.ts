@@ -4,5 +4,6 @@ export type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
 export { CodexHookTrustError, trustCodexHooks } from './codex-hook-trust.js';
 export type { CodexHookEntry } from './codex-hook-trust.js';
 export { FAKE_ANTHROPIC_KEY, readClaudeReport, runClaudeCode } from './run-claude-code.js';
+export { FAKE_GEMINI_KEY, readGeminiReport, runGeminiCli } from './run-gemini-cli.js';
 export { CODEX_MODEL, FAKE_OPENAI_KEY, codexConfig, readCodexReport, runCodex } from './run-codex.js';
 export type { CodexRunOptions, CodexSandbox } from './run-codex.js';

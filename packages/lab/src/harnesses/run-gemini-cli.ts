@@ -48,7 +48,12 @@ export function readGeminiReport(stdout: string): AgentReport | undefined {
  * isolated HOME whose settings pick API-key auth, and the project trusted
  * (GEMINI_CLI_TRUST_WORKSPACE): Gemini CLI runs a project's hooks only in a trusted folder.
  */
-export async function runGeminiCli(options: RunAgentOptions): Promise<AgentRun> {
+export interface GeminiRunOptions extends RunAgentOptions {
+  /** The node that runs Gemini CLI (a bundled script): the one running this process by default. */
+  readonly node?: string;
+}
+
+export async function runGeminiCli(options: GeminiRunOptions): Promise<AgentRun> {
   const bin = options.bin ?? (await ensureAgentClient('gemini-cli'));
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'holdfast-gemini-home-'));
   mkdirSync(join(home, '.gemini'), { recursive: true });
@@ -62,7 +67,7 @@ export async function runGeminiCli(options: RunAgentOptions): Promise<AgentRun> 
     ...options.env,
   };
   const args = [bin, '-p', options.prompt, '--yolo', '--output-format', 'json', ...(options.args ?? [])];
-  const outcome = await runAgentProcess({ command: process.execPath, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
+  const outcome = await runAgentProcess({ command: options.node ?? process.execPath, args, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
   return {
     client: 'gemini-cli',
     ...outcome,

@@ -25,6 +25,8 @@ export interface ScenarioOptions {
   /** Codex only (see CodexRunOptions). */
   readonly hookTrust?: CodexRunOptions['hookTrust'];
   readonly sandbox?: CodexRunOptions['sandbox'];
+  /** Gemini CLI only: the node that runs it (see GeminiRunOptions). */
+  readonly node?: string;
 }
 
 export interface ScenarioResult {
@@ -88,7 +90,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       options.client === 'claude-code'
         ? await runClaudeCode({ ...common, baseUrl: server.origin })
         : options.client === 'gemini-cli'
-          ? await runGeminiCli({ ...common, baseUrl: server.origin })
+          ? await runGeminiCli({ ...common, baseUrl: server.origin, ...(options.node !== undefined ? { node: options.node } : {}) })
           : await runCodex({
               ...common,
               baseUrl: `${server.origin}/v1`,

@@ -8,7 +8,7 @@ import type { CliIo } from '@holdfast/core/command';
 import type { ConfirmRun } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { HookInProcess } from './index.js';
-import type { AgentHook } from '../hook/run-hook.js';
+import type { AgentHook } from '../hook/index.js';
 
 const HELP = `Usage: holdfast hook <claude-code|codex|gemini-cli|git> [reference-transaction] [--rulebook FILE] [--observe]
 

@@ -2,3 +2,4 @@
 export { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS } from './claude-code/pre-tool-use.js';
 export { everyToolBut } from './tool-kinds.js';
 export { GEMINI_FILE_TOOLS, GEMINI_READ_ONLY_TOOLS } from './gemini-cli/pre-tool-use.js';
+export type { AgentHook } from './agent-adapter.js';

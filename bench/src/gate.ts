@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultRulebookPath } from '@holdfast/core/rules';
 import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath, sessionMirrorFolder } from '@holdfast/gate';
+import { NODE_LINES, agentCacheRoot, agentClientFolder } from '@holdfast/lab/harnesses';
 import type { BenchContext } from './index.js';
 
 const RUNS = 21;
@@ -21,10 +22,10 @@ interface Sample {
   readonly cpuMs: number;
 }
 
-function run(args: readonly string[], input: string): Sample {
+function run(args: readonly string[], input: string, node: string = process.execPath): Sample {
   const cpu = childrenCpuMs();
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { input, encoding: 'utf8' });
+  const result = spawnSync(node, args, { input, encoding: 'utf8' });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${String(result.status)}: ${result.stderr}`);
   if (result.stdout.includes('"deny"')) throw new Error(`the bench's call was refused: ${result.stdout}`);
@@ -169,6 +170,25 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     );
     cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}`, samples[index] ?? [], baseWall, baseCpu));
     cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}, after the call (PostToolUse)`, afterSamples[index] ?? [], baseWall, baseCpu));
+    // The same Write decision on every other Node line in the agent cache, against that line's own `node -e 0`.
+    for (const spec of Object.values(NODE_LINES)) {
+      const node = join(agentClientFolder(spec, agentCacheRoot()), spec.bin);
+      if (!existsSync(node)) {
+        print(`gate: Node ${spec.version}: not measured (not in the agent cache ${agentCacheRoot()}; \`npm test\` puts it there)`);
+        continue;
+      }
+      const lineBase: Sample[] = [];
+      const lineWrite: Sample[] = [];
+      for (let round = 0; round < RUNS; round += 1) {
+        lineBase.push(run(['-e', '0'], '', node));
+        call += 1;
+        lineWrite.push(run(hook, event('PreToolUse', 'Write', cases[0]?.input ?? {}), node));
+      }
+      const wall = median(lineBase.map((sample) => sample.wallMs));
+      const cpu = mean(lineBase.map((sample) => sample.cpuMs));
+      print(`gate: Node ${spec.version}: node -e 0 ${wall.toFixed(1)} ms wall (median of ${RUNS}), ${cpu.toFixed(1)} ms CPU (mean)`);
+      reportTimes(figure, `hook Write on Node ${spec.version}`, lineWrite, wall, cpu);
+    }
     if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
       print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per hook call)');
       return;

@@ -1,11 +1,13 @@
-import { ensureAgentClients } from '@holdfast/lab/harnesses';
+import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harnesses';
 
 /**
- * Vitest global setup: installs the real Claude Code and Codex the end-to-end tests drive into the
+ * Vitest global setup: installs the real Claude Code, Codex and Gemini CLI the end-to-end tests drive (and Node 24) into the
  * agent cache (~/.cache/holdfast/agents, or HOLDFAST_AGENT_CACHE), once per machine. They are not
  * project dependencies (large native binaries). Without a registry this fails with what to install;
  * it never skips the tests quietly.
  */
 export default async function setup(): Promise<void> {
   await ensureAgentClients();
+  // Node 24, for the hook and a gate end-to-end test on the newest LTS line (test/e2e/node-24.test.ts).
+  await ensureNodeLine('node-24');
 }

@@ -2,7 +2,7 @@ export { openAiAgent, recoveringAgent } from './experiment/loop/test-support/scr
 export { runScenario } from './harnesses/test-support/agent-scenario.js';
 export type { ScenarioOptions } from './harnesses/test-support/agent-scenario.js';
 export { gitStatus, makeGitRepo, readIfExists } from './harnesses/test-support/git-repo.js';
-export { HOLDFAST_BIN, holdfast } from './harnesses/test-support/holdfast-cli.js';
+export { HOLDFAST_BIN, holdfast, holdfastOn } from './harnesses/test-support/holdfast-cli.js';
 export type { ModelTurn, ScriptStep, ScriptedReply } from './harnesses/test-support/script.js';
 export { startScriptedModel } from './harnesses/test-support/scripted-model-server.js';
 export { answer, recordOf, startScriptedJudge } from './judge/test-support/scripted-judge.js';

@@ -16,6 +16,12 @@ It also says what isolation this machine gives the commands models write (\`hold
 --sandbox\`): bubblewrap when it is installed and can make namespaces here, otherwise none, and
 then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
 
+Agent CLIs: a target with provider claude-code or codex runs that harness in agent mode. The
+live gate (\`holdfast install\`) speaks to Claude Code, Codex and Gemini CLI; holdfast's own tests drive
+each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0) on a
+scripted model server. Gemini CLI is gated but not yet a target. Qwen Code, OpenCode and GitHub
+Copilot CLI are neither gated nor measured yet.
+
 Options:
   --json          print JSON instead of a table
   --timeout <ms>  how long each probe may take (default 2000)

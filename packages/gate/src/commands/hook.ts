@@ -7,8 +7,9 @@ import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { HookInProcess } from './index.js';
+import type { AgentHook } from '../hook/index.js';
 
-const HELP = `Usage: holdfast hook <claude-code|codex|git> [reference-transaction] [--rulebook FILE] [--observe]
+const HELP = `Usage: holdfast hook <claude-code|codex|gemini-cli|git> [reference-transaction] [--rulebook FILE] [--observe]
 
 The live gate. Reads one hook event on stdin and answers in that agent's protocol:
   claude-code  PreToolUse (Write, Edit, MultiEdit, NotebookEdit, Bash): a refusal is a JSON
@@ -17,6 +18,9 @@ The live gate. Reads one hook event on stdin and answers in that agent's protoco
                test send the agent back to work ({"decision":"block","reason":…}).
   codex        the same events (shell commands, apply_patch); a PreToolUse refusal is exit 2 with
                the reason on stderr, a Stop block the same JSON as Claude Code's.
+  gemini-cli   BeforeTool (write_file, replace, run_shell_command, MCP tools): a refusal is
+               {"decision":"deny","reason":…}; AfterTool: what the call changed is judged after it
+               ran; AfterAgent: new modules without their test send the agent back ({"decision":"block"}).
   git          the pre-commit hook: the staged changes judged as one round, every failure listed
                (exit 1 refuses the commit); R6 ORDER from the agent session the gate saw last.
   git reference-transaction
@@ -25,7 +29,7 @@ The live gate. Reads one hook event on stdin and answers in that agent's protoco
                rule refuses the update (exit 1), whatever git command moved the ref.
 
 Writes and deletes are judged where they really land (symbolic links, "..", case), and changes to
-.claude/, .codex/, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
+.claude/, .codex/, .gemini/, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
 attempts to skip git hooks as GATE BYPASS. R3 TESTS is judged over the session: at the commit and at
 the end of the turn. Session state lives in .holdfast/sessions/; every decision is appended to
 .holdfast/audit.jsonl with credentials masked (see \`holdfast report --audit\`). Any internal error
@@ -34,7 +38,7 @@ refuses the call.
 Options:
   --rulebook FILE  the rulebook (relative to the project root); default the project's holdfast/rulebook.yaml
                    (or $HOLDFAST_RULEBOOK); with neither, every call is refused
-  --observe        claude-code, codex: judge and record every call with every rule result, never block
+  --observe        the agents: judge and record every call with every rule result, never block
   -h, --help       this help`;
 
 function isAgent(value: string | undefined): value is GateAgent {
@@ -93,7 +97,7 @@ export async function run(args: string[], io: CliIo, inProcess: HookInProcess = 
 /** The time the answer needs after the rules are done: the audit line, the session record, writing it out. */
 const ANSWER_MARGIN_MS = 250;
 
-async function agentHook(agent: 'claude-code' | 'codex', io: CliIo, rulebookFile: string | undefined, observe: boolean, inProcess: HookInProcess) {
+async function agentHook(agent: AgentHook, io: CliIo, rulebookFile: string | undefined, observe: boolean, inProcess: HookInProcess) {
   const [{ answerAgentHook }, { loadRulesEngine: loadEngine }, { boundedCheckActions }, { hookEntryPath }] = await Promise.all([
     import('../hook/run-hook.js'),
     import('../decide/rules-engine.js'),

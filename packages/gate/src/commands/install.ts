@@ -9,13 +9,16 @@ import type { InstallChange } from '../install/index.js';
 import { GATE_AGENTS } from '../decide/index.js';
 import type { GateAgent } from '../decide/index.js';
 
-const HELP = `Usage: holdfast install <claude-code|codex|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
+const HELP = `Usage: holdfast install <claude-code|codex|gemini-cli|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
 
 Installs the live gate in the current project, merging with the configuration already there:
   claude-code  one hook command in .claude/settings.json for PreToolUse (Write, Edit, MultiEdit,
                NotebookEdit, Bash), PostToolUse (Bash) and Stop
   codex        one hook command in .codex/hooks.json for PreToolUse (Bash, shell, exec_command,
                apply_patch), PostToolUse (the shell tools) and Stop
+  gemini-cli   one hook command in .gemini/settings.json for BeforeTool (every tool but the
+               read-only ones), AfterTool (run_shell_command, MCP tools) and AfterAgent; Gemini CLI
+               runs a project's hooks only in a folder it trusts
   git          a block in the pre-commit hook that judges the staged changes, and one in the
                reference-transaction hook that refuses any ref update (merge, rebase, pull,
                stash, update-ref, a push into the repository, --no-verify) bringing in a commit

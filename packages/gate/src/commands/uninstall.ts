@@ -6,7 +6,7 @@ import type { CliIo } from '@holdfast/core/command';
 import { printChanges, readTargets } from './install.js';
 import type { TargetChange } from './install.js';
 
-const HELP = `Usage: holdfast uninstall <claude-code|codex|git>... [--json]
+const HELP = `Usage: holdfast uninstall <claude-code|codex|gemini-cli|git>... [--json]
 
 Removes the gate that \`holdfast install\` wrote, and only that: other hooks and settings in
 .claude/settings.json, .codex/hooks.json and the pre-commit hook are kept as they are. The git
@@ -31,7 +31,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const targets = readTargets('uninstall', positionals);
     const { hasAgentGate, isGitRepository, uninstallExclude, uninstallGate } = await import('../install/install.js');
     const changes: TargetChange[] = targets.filter((target) => target !== 'git').map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
-    const agentsLeft = hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd);
+    const agentsLeft = hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd) || hasAgentGate('gemini-cli', io.cwd);
     if (isGitRepository(io.cwd) && (targets.includes('git') || !agentsLeft)) {
       changes.push({ target: 'git', ...uninstallGate('git', io.cwd) });
       changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });

@@ -79,9 +79,18 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
   const home = env.HOME ?? '';
   const claude = env.CLAUDE_CONFIG_DIR !== undefined && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
   const codex = env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
+  const gemini = join(home, '.gemini');
   return {
-    writable: [claude, join(home, '.claude.json'), codex],
-    readOnly: [join(claude, 'settings.json'), join(codex, 'config.toml'), join(codex, 'hooks.json'), join(home, '.gitconfig'), join(home, '.config', 'git')],
+    writable: [claude, join(home, '.claude.json'), codex, gemini],
+    readOnly: [
+      join(claude, 'settings.json'),
+      join(codex, 'config.toml'),
+      join(codex, 'hooks.json'),
+      join(gemini, 'settings.json'),
+      join(gemini, 'trustedFolders.json'),
+      join(home, '.gitconfig'),
+      join(home, '.config', 'git'),
+    ],
   };
 }
 
@@ -100,6 +109,7 @@ export function execPlan(input: ExecPlanInput): ContainmentPlan {
     join(project.realRoot, '.claude', 'settings.json'),
     join(project.realRoot, '.claude', 'settings.local.json'),
     join(project.realRoot, '.codex', 'hooks.json'),
+    join(project.realRoot, '.gemini', 'settings.json'),
     join(project.realRoot, '.git', 'hooks', 'pre-commit'),
   ];
   const places = protectedPlaces(project, { rulebookFile: undefined, home: undefined }).map((place) => place.absolute);

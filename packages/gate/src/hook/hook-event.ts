@@ -19,9 +19,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Any hook event: its name (PreToolUse when the agent sends none) and the parsed object. */
+/** Any hook event: its name (undefined when the agent sends none: the adapter says what it is) and the parsed object. */
 export interface HookEvent {
-  readonly name: string;
+  readonly name: string | undefined;
   readonly raw: Readonly<Record<string, unknown>>;
 }
 
@@ -34,7 +34,7 @@ export function safeParseHookEvent(text: string, agentName: string): SafeParse<H
   if (name !== undefined && typeof name !== 'string') {
     return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event has a hook_event_name that is not a string`) };
   }
-  return { ok: true, value: { name: name ?? 'PreToolUse', raw } };
+  return { ok: true, value: { name, raw } };
 }
 
 export function safeParsePreToolUse(text: string, agentName: string): SafeParse<PreToolUseEvent> {
@@ -56,7 +56,7 @@ export function readPreToolUse(raw: Readonly<Record<string, unknown>>, agentName
   return { ok: true, value: { session_id: session, cwd, hook_event_name: eventName, tool_name: toolName, tool_input: toolInput ?? {} } };
 }
 
-/** The end of the agent's turn: Claude Code's and Codex's `Stop` carry the same fields the gate needs. */
+/** The end of the agent's turn: Claude Code's and Codex's `Stop`, Gemini CLI's `AfterAgent` carry the same fields the gate needs. */
 export interface StopEvent {
   readonly session_id: string;
   readonly cwd: string;

@@ -2,8 +2,6 @@ import type { ConfirmRun } from '../exec/index.js';
 import type { RulesEngine } from '../decide/index.js';
 import type { ReadText } from '../io/index.js';
 
-export type AgentHook = 'claude-code' | 'codex';
-
 /** What every event handler of the agent hook gets from the CLI command. */
 export interface HookOptions {
   readonly env: NodeJS.ProcessEnv;

@@ -19,30 +19,18 @@ import { loadSessionState } from '../state/index.js';
 import { findSnapshotRecord } from '../state/index.js';
 import { snapshotStorePath } from '../state/index.js';
 import { beforeCallIdentity } from '../state/index.js';
-import type { GateAgent } from '../decide/index.js';
-import { isOpaqueTool } from './tool-kinds.js';
+import type { AgentAdapter, AgentHook } from './agent-adapter.js';
+import { AGENT_ADAPTERS } from './agents.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { removeNewNestedRepositories } from '../put-back/index.js';
 
-/*
- * How the hook runtime wires the after-the-fact check:
- * - PreToolUse, after it allows a call of a shell tool (isShellTool): `beforeShellCall(root, session,
- *   tool_use_id)`; if that throws, or `postCheckAvailable()` is false for a call with unknown effects,
- *   deny the call (fail closed).
- * - PostToolUse (both agents) and PostToolUseFailure (Claude Code): `answerPostToolUse(agent, stdin,
- *   { judge: checkChangesLazily(…rulebook, checkActions, session replay…), protectedPaths: [rulebook file],
- *   onKept: update the session state, observe })`, and print its answer.
- */
-
-type Agent = Exclude<GateAgent, 'git'>;
-
-/** The fields of a PostToolUse (or Claude Code PostToolUseFailure) event the after-the-fact check reads. */
+/** The fields of an after-call event (PostToolUse, Claude Code's PostToolUseFailure, Gemini CLI's AfterTool) the after-the-fact check reads. */
 export interface PostToolEvent {
   readonly session_id: string;
   readonly cwd: string;
   readonly hook_event_name: string;
   readonly tool_name: string;
-  /** Pairs the event with its PreToolUse; both agents send it. */
+  /** Pairs the event with its PreToolUse; an agent that sends none (Gemini CLI) pairs it with the session's open snapshot. */
   readonly tool_use_id: string | undefined;
 }
 
@@ -74,23 +62,6 @@ export function safeParsePostToolEvent(text: string, agentName: string): SafePar
   };
 }
 
-/**
- * Tools whose effects on files the gate cannot always know before they run: the shells of Claude
- * Code (`Bash`) and Codex (`shell`, `exec_command`, `write_stdin` to a running one, `local_shell`).
- * The PreToolUse side snapshots the project before every allowed call of these (beforeShellCall).
- */
-export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'shell', 'exec_command', 'write_stdin', 'local_shell', 'unified_exec']);
-
-export function isShellTool(tool: string): boolean {
-  return SHELL_TOOLS.has(tool);
-}
-
-/** The project root a hook event refers to: Claude Code names it in CLAUDE_PROJECT_DIR (cwd follows `cd`). */
-export function projectRoot(agent: Agent, cwd: string, env: NodeJS.ProcessEnv): string {
-  if (agent === 'claude-code' && env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '') return env.CLAUDE_PROJECT_DIR;
-  return cwd;
-}
-
 export interface PostToolUseOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly now: () => Date;
@@ -108,15 +79,6 @@ export interface PostToolUseOptions {
    * when the call changed files. The session binds the runs that passed to it.
    */
   readonly onChecked?: (root: string, session: string, treeFound: (() => string) | undefined) => void;
-}
-
-/** Agent protocol: both read `{"decision":"block","reason"}` on stdout after a call; Claude Code's failure event takes context only. */
-export function postToolAnswer(eventName: string, reason: string): HookAnswer {
-  const output =
-    eventName === 'PostToolUseFailure'
-      ? { hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: reason } }
-      : { decision: 'block', reason };
-  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
 }
 
 const SILENT: HookAnswer = { stdout: '', stderr: '', exitCode: 0 };
@@ -284,12 +246,13 @@ interface OutsideCall {
  * Never throws. A shell call with no snapshot to compare, or a check that fails, is reported to the
  * model and audited: the gate cannot vouch for what the call did.
  */
-export async function answerPostToolUse(agent: Agent, input: string, options: PostToolUseOptions): Promise<HookAnswer> {
-  const parsed = safeParsePostToolEvent(input, agent === 'claude-code' ? 'Claude Code' : 'Codex');
-  if (!parsed.ok) return postToolAnswer('PostToolUse', uncheckedReason(parsed.error.message));
+export async function answerPostToolUse(name: AgentHook, input: string, options: PostToolUseOptions): Promise<HookAnswer> {
+  const agent: AgentAdapter = AGENT_ADAPTERS[name];
+  const parsed = safeParsePostToolEvent(input, agent.title);
+  if (!parsed.ok) return agent.tell('', uncheckedReason(parsed.error.message));
   const event = parsed.value;
-  const root = projectRoot(agent, event.cwd, options.env);
-  const base: AuditBase = { time: options.now().toISOString(), agent, session: event.session_id, tool: event.tool_name };
+  const root = agent.projectRoot(event.cwd, options.env);
+  const base: AuditBase = { time: options.now().toISOString(), agent: agent.name, session: event.session_id, tool: event.tool_name };
   const unchecked = async (why: string): Promise<HookAnswer> => {
     try {
       await appendAudit(root, {
@@ -303,7 +266,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     } catch {
       // the audit log is unwritable too; the model is still told
     }
-    return options.observe === true ? SILENT : postToolAnswer(event.hook_event_name, uncheckedReason(why));
+    return options.observe === true ? SILENT : agent.tell(event.hook_event_name, uncheckedReason(why));
   };
   let open;
   try {
@@ -312,7 +275,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     return await unchecked(`the snapshot taken before it cannot be read: ${(error as Error).message}`);
   }
   if (open === undefined) {
-    if (!isShellTool(event.tool_name) && !isOpaqueTool(agent, event.tool_name)) return SILENT;
+    if (!agent.isShellTool(event.tool_name) && !agent.isOpaqueTool(event.tool_name)) return SILENT;
     const storeGone = !existsSync(snapshotStorePath(root));
     return await unchecked(
       storeGone
@@ -378,7 +341,7 @@ export async function answerPostToolUse(agent: Agent, input: string, options: Po
     );
     const tell = (reason: string | undefined): HookAnswer => {
       const text = [removedText, recordText, reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
-      return text === '' ? SILENT : postToolAnswer(event.hook_event_name, text);
+      return text === '' ? SILENT : agent.tell(event.hook_event_name, text);
     };
     if (removedRepos.length > 0) {
       await appendAudit(root, {

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Action } from '@holdfast/core/contract';
-import { readClaudeToolCall, safeParseClaudeEvent } from './claude-code/claude-code.js';
-import { readCodexToolCall, safeParseCodexEvent } from './codex/codex.js';
+import { safeParseClaudeEvent } from './claude-code/pre-tool-use.js';
+import { claudeShellOutcome } from './claude-code/post-tool-use.js';
+import { safeParseCodexEvent } from './codex/pre-tool-use.js';
+import { codexShellOutcome } from './codex/post-tool-use.js';
+import { AGENT_ADAPTERS } from './agents.js';
 import { safeParseHookEvent } from './hook-event.js';
-import { shellOutcome } from './shell-outcome.js';
 import type { ShellOutcome } from './shell-outcome.js';
 import type { ReadText } from '../io/project-files.js';
 import type { ToolCall } from '../decide/tool-call.js';
@@ -84,7 +86,7 @@ describe('recorded hook payloads of the real clients', () => {
         // The log as the hook could read it then, saved next to the payload by the recorder.
         const transcript = join(TRAFFIC, scenario, 'hooks', event.name.replace(/\.json$/, '.transcript.jsonl'));
         expect(
-          shellOutcome(client, parsed.value, () => readFileSync(transcript, 'utf8')),
+          client === 'codex' ? codexShellOutcome(parsed.value, () => readFileSync(transcript, 'utf8')) : claudeShellOutcome(parsed.value),
           event.name,
         ).toEqual(expected);
       }
@@ -93,7 +95,7 @@ describe('recorded hook payloads of the real clients', () => {
 
   it('cover every recorded scenario', () => {
     const recorded = readdirSync(TRAFFIC, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('gemini-cli-'))
       .flatMap((client) => readdirSync(join(TRAFFIC, client.name)).map((scenario) => `${client.name}/${scenario}`));
     expect(recorded.sort()).toEqual(Object.keys(SCENARIOS).sort());
   });
@@ -110,7 +112,7 @@ describe('recorded hook payloads of the real clients', () => {
         const parsed = client === 'claude-code' ? safeParseClaudeEvent(event.text) : safeParseCodexEvent(event.text);
         if (!parsed.ok) throw new Error(`${scenario}/${event.name}: ${parsed.error.message}`);
         const readText = diskAt(parsed.value.cwd, index);
-        const call: ToolCall = client === 'claude-code' ? readClaudeToolCall(parsed.value, readText) : readCodexToolCall(parsed.value, readText);
+        const call: ToolCall = AGENT_ADAPTERS[client].readToolCall(parsed.value, parsed.value.cwd, readText);
         expect(call.session, event.name).toBe(event.json.session_id);
         expect(call.cwd, event.name).toBe(event.json.cwd);
         const expected = calls[index];

@@ -2,13 +2,13 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { consumeAllowance } from '../state/index.js';
 import { appendAudit, auditActionText } from '../decide/index.js';
 import type { AuditEntry } from '../decide/index.js';
-import { readClaudeToolCall } from './claude-code/claude-code.js';
-import { readCodexToolCall } from './codex/codex.js';
-import { ALLOW, continueAnswer, denyAnswer, internalErrorReason, reasonOf } from '../decide/index.js';
+import { ALLOW, internalErrorReason, reasonOf } from '../decide/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
-import type { AgentHook, HookOptions } from './hook-options.js';
+import type { HookOptions } from './hook-options.js';
+import type { AgentAdapter, AgentHook } from './agent-adapter.js';
+import { AGENT_ADAPTERS } from './agents.js';
 import { UNCONFIRMED, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, replayedRound, withFailedRuns, withPassedRuns } from '../decide/index.js';
 import { workTreeIdentity } from '../state/index.js';
 import { requiredCommandTest, rerunTimeoutMs } from '../decide/index.js';
@@ -19,8 +19,6 @@ import { decideAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } 
 import type { OutsideFinding } from '../put-back/index.js';
 import type { ChangeCheck } from '../decide/index.js';
 import { postCheckAvailable } from '../io/index.js';
-import { isShellTool } from './post-tool.js';
-import { isOpaqueTool } from './tool-kinds.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from '../state/index.js';
 import type { AddedIndex } from '../state/index.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from '../state/index.js';
@@ -32,10 +30,9 @@ import { HOLDFAST_DIR, loadSessionState, peekSessionState, saveSessionState } fr
 import { noteIgnoreFileWrites, noteWritesAllowedByPerson } from '../state/index.js';
 import { protectedPlaces, tamperFindings } from '../decide/index.js';
 import type { GateFinding } from '../decide/index.js';
-import { shellOutcome } from './shell-outcome.js';
 import type { ShellOutcome } from './shell-outcome.js';
-import { boundStopDenials, endTurnAnswer } from './stop-denials.js';
-import { jsonOrUndefined } from '@holdfast/core/contract';
+import { boundStopDenials, endTurnMessage, resetStopDenials } from './stop-denials.js';
+import type { TurnEnd } from './stop-denials.js';
 import type { Rulebook } from '@holdfast/core/contract';
 import { answerOrderPatterns, mayBeRequiredRun } from '@holdfast/core/rules';
 import type { RulesEngine } from '../decide/index.js';
@@ -43,21 +40,13 @@ import { readTextFromDisk } from '../io/index.js';
 import type { ReadText } from '../io/index.js';
 import type { ToolCall } from '../decide/index.js';
 
-export type { AgentHook, HookOptions } from './hook-options.js';
+export type { HookOptions } from './hook-options.js';
+export type { AgentHook } from './agent-adapter.js';
 
-const AGENT_NAMES: Record<AgentHook, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
-
-/** Hooks get the project root in CLAUDE_PROJECT_DIR; `cwd` moves when the agent changes directory. */
-function projectDirectory(agent: AgentHook, cwd: string, env: NodeJS.ProcessEnv): string {
-  return agent === 'claude-code' && env.CLAUDE_PROJECT_DIR !== undefined && env.CLAUDE_PROJECT_DIR !== '' ? env.CLAUDE_PROJECT_DIR : cwd;
-}
-
-function readToolCall(agent: AgentHook, event: HookEvent, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
-  const parsed = readPreToolUse(event.raw, AGENT_NAMES[agent]);
+function readToolCall(agent: AgentAdapter, event: HookEvent, env: NodeJS.ProcessEnv, readText: ReadText): ToolCall {
+  const parsed = readPreToolUse(event.raw, agent.title);
   if (!parsed.ok) throw parsed.error;
-  // The Bash tool's cwd moves with `cd`; files are judged from the project root.
-  if (agent === 'claude-code') return readClaudeToolCall(parsed.value, readText, projectDirectory(agent, parsed.value.cwd, env));
-  return readCodexToolCall(parsed.value, readText);
+  return agent.readToolCall(parsed.value, agent.projectRoot(parsed.value.cwd, env), readText);
 }
 
 function rulebookFileOf(options: HookOptions, root: string): string | undefined {
@@ -88,23 +77,24 @@ function failureFields(failures: readonly GateFinding[]): Pick<AuditEntry, 'rule
  * working). Other events pass. Never throws: anything that goes wrong refuses, with a message that
  * says so, because a crashed hook would let the call through.
  */
-export async function answerAgentHook(agent: AgentHook, input: string, options: HookOptions): Promise<HookAnswer> {
-  const parsed = safeParseHookEvent(input, AGENT_NAMES[agent]);
-  if (!parsed.ok) return options.observe === true ? ALLOW : denyAnswer(agent, internalErrorReason(parsed.error));
-  switch (parsed.value.name) {
-    case 'PreToolUse':
-      return answerPreToolUse(agent, parsed.value, options);
-    case 'PostToolUse':
-    case 'PostToolUseFailure':
+export async function answerAgentHook(name: AgentHook, input: string, options: HookOptions): Promise<HookAnswer> {
+  const agent = AGENT_ADAPTERS[name];
+  const parsed = safeParseHookEvent(input, agent.title);
+  if (!parsed.ok) return options.observe === true ? ALLOW : agent.deny(internalErrorReason(parsed.error));
+  const step = parsed.value.name === undefined ? agent.unnamedStep : agent.steps[parsed.value.name];
+  switch (step) {
+    case 'before-call':
+      return answerBeforeCall(agent, parsed.value, options);
+    case 'after-call':
       return answerAfterCall(agent, input, parsed.value, options);
-    case 'Stop':
+    case 'turn-end':
       return answerBoundedStop(agent, parsed.value, options);
     default:
       return ALLOW;
   }
 }
 
-async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
   const readText = options.readText ?? readTextFromDisk;
   let call: ToolCall | undefined;
   // The work tree a commit's decision added to an index, handed to this call's snapshot (one `git add` fewer).
@@ -137,12 +127,12 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
     const judged = { ...call, actions };
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
-    const shell = isShellTool(call.tool) || isOpaqueTool(agent, call.tool);
+    const shell = agent.isShellTool(call.tool) || agent.isOpaqueTool(call.tool);
     if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
       const reason =
         'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
       await auditCall({ ...call, actions }, now, { rule: 'INTERNAL', name: 'UNCHECKABLE', decision: 'deny', detail: reason });
-      return denyAnswer(agent, reason);
+      return agent.deny(reason);
     }
     // A command the analysis found read-only (read-only programs, no redirection into a file, no
     // commit) cannot change what the post-check compares: it leaves a marker, not a snapshot.
@@ -188,13 +178,13 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
         return ALLOW;
       }
       await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
-      return denyAnswer(agent, reason);
+      return agent.deny(reason);
     }
     const putBack = snapshot();
     if (putBack.length > 0) {
       const reason = `${betweenCallsReason(putBack)} This call was not run; run it again.`;
       await auditCall(judged, now, { rule: 'GATE', name: 'TAMPER', decision: 'deny', detail: reason });
-      return denyAnswer(agent, reason);
+      return agent.deny(reason);
     }
     saveSessionState(call.cwd, call.session, judgement.next);
     noteIgnoreFileWrites(call.cwd, call.session, actions);
@@ -209,27 +199,34 @@ async function answerPreToolUse(agent: AgentHook, event: HookEvent, options: Hoo
         // The audit log is unwritable too; the refusal itself still goes out.
       }
     }
-    return options.observe === true ? ALLOW : denyAnswer(agent, reason);
+    return options.observe === true ? ALLOW : agent.deny(reason);
   } finally {
     added?.drop();
   }
 }
 
 /** Stop, with the number of denials in a row bounded (see stop-denials.ts); observe mode never denies. */
-async function answerBoundedStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
-  const answer = await answerStop(agent, event, options);
+async function answerBoundedStop(agent: AgentAdapter, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+  const held = await answerStop(agent, event, options);
   const { session_id: session, cwd } = event.raw;
-  if (options.observe === true || typeof session !== 'string' || typeof cwd !== 'string') return answer;
-  const reason = () => {
-    const parsed = jsonOrUndefined(answer.stdout) as { reason?: unknown } | undefined;
-    return typeof parsed?.reason === 'string' ? parsed.reason : 'holdfast: the turn could not be judged.';
-  };
+  if (options.observe === true || typeof session !== 'string' || typeof cwd !== 'string') return held === undefined ? ALLOW : agent.hold(held);
+  const root = agent.projectRoot(cwd, options.env);
+  if (held === undefined) {
+    try {
+      resetStopDenials(root, session);
+    } catch {
+      // a count that cannot be removed reads as the bound reached next time: the turn ends sooner, never later
+    }
+    return ALLOW;
+  }
+  let bounded: TurnEnd;
   try {
-    return boundStopDenials(projectDirectory(agent, cwd, options.env), session, answer, reason);
+    bounded = boundStopDenials(root, session, held);
   } catch {
     // Denials that cannot be counted cannot be bounded: the turn ends rather than risk a loop.
-    return answer.stdout.includes('"decision":"block"') ? endTurnAnswer(reason(), 1) : answer;
+    bounded = { kind: 'end', message: endTurnMessage(held, 1) };
   }
+  return bounded.kind === 'hold' ? agent.hold(bounded.reason) : agent.end(bounded.message);
 }
 
 function turnEndReason(findings: readonly GateFinding[]): string {
@@ -243,17 +240,17 @@ function turnEndReason(findings: readonly GateFinding[]): string {
 
 /**
  * Stop: R3 is judged over the session. Every module the session created without its test sends the
- * agent back to work with the list. Claude Code ends the turn anyway after several blocks in a row;
+ * agent back to work with the list (the reason returned; undefined lets the turn end). Claude Code ends the turn anyway after several blocks in a row;
  * the modules stay refused at the commit, by the agent gate and by the git hook.
  */
-async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
-  const base = { agent, tool: 'Stop', event: 'Stop', action: 'end of turn' };
+async function answerStop(agent: AgentAdapter, event: HookEvent, options: HookOptions): Promise<string | undefined> {
+  const base = { agent: agent.name, tool: 'Stop', event: 'Stop', action: 'end of turn' };
   let root: string | undefined;
   let session = 'unknown';
   try {
-    const parsed = readStopEvent(event.raw, AGENT_NAMES[agent]);
+    const parsed = readStopEvent(event.raw, agent.title);
     if (!parsed.ok) throw parsed.error;
-    root = projectDirectory(agent, parsed.value.cwd, options.env);
+    root = agent.projectRoot(parsed.value.cwd, options.env);
     session = parsed.value.session_id;
     const loaded = loadSessionState(root, session);
     const checked = sessionWasChecked(root, session);
@@ -271,8 +268,8 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
         detail,
       });
     }
-    if (guardedPutBack.length > 0 && !observe) return continueAnswer(betweenCallsReason(guardedPutBack));
-    if (loaded.state.created.length === 0 && !checked) return ALLOW;
+    if (guardedPutBack.length > 0 && !observe) return betweenCallsReason(guardedPutBack);
+    if (loaded.state.created.length === 0 && !checked) return undefined;
     const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
     const engine = await options.loadEngine();
     const rulebook = await loadRulebookCached(root, rulebookFileOf(options, root), engine);
@@ -289,7 +286,7 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
         ? []
         : await decideTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
     if (findings.length === 0 && outside.length === 0) {
-      if (loaded.state.created.length === 0) return ALLOW;
+      if (loaded.state.created.length === 0) return undefined;
       await appendAudit(root, {
         ...base,
         time,
@@ -299,14 +296,14 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
         verdict: options.observe === true ? 'allow' : undefined,
         detail: 'every module the session created has its test.',
       });
-      return ALLOW;
+      return undefined;
     }
     const reason = [findings.length === 0 ? undefined : turnEndReason(findings), outside.length === 0 ? undefined : outsideTurnEndReason(outside)]
       .filter((part) => part !== undefined)
       .join('\n');
     const again = parsed.value.stop_hook_active ? ' (the agent was already sent back once this turn)' : '';
     if (options.observe === true) {
-      if (findings.length === 0) return ALLOW;
+      if (findings.length === 0) return undefined;
       await appendAudit(root, {
         ...base,
         time,
@@ -317,10 +314,10 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
         results: findings.map((finding) => ({ ...finding, ok: false })),
         detail: reason + again,
       });
-      return ALLOW;
+      return undefined;
     }
     if (findings.length > 0) await appendAudit(root, { ...base, time, session, ...failureFields(findings), decision: 'deny', detail: reason + again });
-    return continueAnswer(reason);
+    return reason;
   } catch (error) {
     const reason = internalErrorReason(error, 'the turn cannot end until it works again');
     if (root !== undefined) {
@@ -338,7 +335,7 @@ async function answerStop(agent: AgentHook, event: HookEvent, options: HookOptio
         // nothing more to do
       }
     }
-    return options.observe === true ? ALLOW : continueAnswer(reason);
+    return options.observe === true ? undefined : reason;
   }
 }
 
@@ -373,9 +370,9 @@ function toolUseIdOf(event: HookEvent): string | undefined {
  * test the agent has yet to write; a commit the call made is judged whole. The session state follows
  * what stayed, and a failing call that was the test run no longer counts as one.
  */
-async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+async function answerAfterCall(agent: AgentAdapter, input: string, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
   const cwd = typeof event.raw.cwd === 'string' ? event.raw.cwd : '';
-  const root = projectDirectory(agent, cwd, options.env);
+  const root = agent.projectRoot(cwd, options.env);
   const file = rulebookFileOf(options, root);
   let loaded: Promise<{ rulebook: Rulebook; engine: RulesEngine }> | undefined;
   const rulebookOnce = () =>
@@ -394,15 +391,17 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
     return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
   };
   const shellSession =
-    typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && isShellTool(event.raw.tool_name) ? event.raw.session_id : undefined;
+    typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && agent.isShellTool(event.raw.tool_name)
+      ? event.raw.session_id
+      : undefined;
   let checked = false;
   let recorded: Promise<void> | undefined;
   const rulebook = async () => (await rulebookOnce()).rulebook;
   const record = (treeFound: (() => string) | undefined, unboundWhy?: string) =>
-    recordShellOutcome(root, shellSession as string, event, shellOutcome(agent, event), treeFound, unboundWhy, options.confirmRun, rulebook);
+    recordShellOutcome(root, shellSession as string, event, agent.shellOutcome(event), treeFound, unboundWhy, options.confirmRun, rulebook);
   try {
     const bind = shellSession === undefined ? false : await runsNeedTheirTree(root, shellSession, event, rulebook);
-    const answer = await answerPostToolUse(agent, input, {
+    const answer = await answerPostToolUse(agent.name, input, {
       env: options.env,
       now: options.now,
       judge,
@@ -422,7 +421,7 @@ async function answerAfterCall(agent: AgentHook, input: string, event: HookEvent
     await recorded;
     return answer;
   } catch (error) {
-    return options.observe === true ? ALLOW : continueAnswer(internalErrorReason(error, 'the change this tool call made is not judged'));
+    return options.observe === true ? ALLOW : agent.tell(event.name ?? '', internalErrorReason(error, 'the change this tool call made is not judged'));
   }
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
-import { codexExitCode, shellOutcome } from './shell-outcome.js';
+import { claudeShellOutcome } from './claude-code/post-tool-use.js';
+import { codexExitCode, codexShellOutcome } from './codex/post-tool-use.js';
 
 function event(fields: Record<string, unknown>): HookEvent {
   const parsed = safeParseHookEvent(JSON.stringify({ session_id: 's', cwd: '/p', tool_name: 'Bash', tool_input: { command: 'npm test' }, ...fields }), 'test');
@@ -14,21 +15,21 @@ const record = (id: string, exitCode: unknown) =>
 
 describe('shellOutcome', () => {
   it('reads Claude Code: PostToolUse passed, PostToolUseFailure failed with the exit code its error starts with', () => {
-    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUse' }))).toEqual({ failed: false });
-    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure', error: 'Exit code 2\nboom' }))).toEqual({
+    expect(claudeShellOutcome(event({ hook_event_name: 'PostToolUse' }))).toEqual({ failed: false });
+    expect(claudeShellOutcome(event({ hook_event_name: 'PostToolUseFailure', error: 'Exit code 2\nboom' }))).toEqual({
       failed: true,
       ending: 'exit code 2',
     });
-    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure', error: 'Command timed out' }))).toEqual({
+    expect(claudeShellOutcome(event({ hook_event_name: 'PostToolUseFailure', error: 'Command timed out' }))).toEqual({
       failed: true,
       ending: 'it failed',
     });
-    expect(shellOutcome('claude-code', event({ hook_event_name: 'PostToolUseFailure' }))).toEqual({ failed: true, ending: 'it failed' });
+    expect(claudeShellOutcome(event({ hook_event_name: 'PostToolUseFailure' }))).toEqual({ failed: true, ending: 'it failed' });
   });
 
   it('reads Codex from its session log, and counts a status it cannot find as a failure', () => {
     const post = (log: string | Error, fields: Record<string, unknown> = {}) =>
-      shellOutcome('codex', event({ hook_event_name: 'PostToolUse', tool_use_id: 'call_7', transcript_path: '/log.jsonl', ...fields }), () => {
+      codexShellOutcome(event({ hook_event_name: 'PostToolUse', tool_use_id: 'call_7', transcript_path: '/log.jsonl', ...fields }), () => {
         if (log instanceof Error) throw log;
         return log;
       });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readClaudeToolCall } from './claude-code/claude-code.js';
-import { readCodexToolCall } from './codex/codex.js';
+import { readClaudeToolCall } from './claude-code/pre-tool-use.js';
+import { readCodexToolCall } from './codex/pre-tool-use.js';
 import type { PreToolUseEvent } from './hook-event.js';
 import type { ReadText } from '../io/project-files.js';
 

@@ -1,4 +1,3 @@
-import type { HookAnswer } from '../decide/index.js';
 import { readSealedState, removeSealedState, sessionFilePlace, writeSealedState } from '../state/index.js';
 import type { SealedPlace } from '../state/index.js';
 
@@ -24,37 +23,31 @@ function readCount(place: SealedPlace): number {
   return Number.isInteger(count) && count > 0 ? Math.min(count, MAX_STOP_DENIALS - 1) : MAX_STOP_DENIALS - 1;
 }
 
-/** The Stop answer that ends the turn, in both agents' protocol: `continue: false` with the reason for the person. */
-export function endTurnAnswer(reason: string, denials: number): HookAnswer {
-  const message = `${reason}\nholdfast: the turn ends unresolved after ${denials} refusals in a row; what is listed above still breaks the rulebook and is refused at the commit.`;
-  return { stdout: `${JSON.stringify({ continue: false, stopReason: message, systemMessage: message })}\n`, stderr: '', exitCode: 0 };
-}
+/** What the end of a turn comes to: the agent is held with a reason, or the turn ends with a message for the person. */
+export type TurnEnd = { readonly kind: 'hold'; readonly reason: string } | { readonly kind: 'end'; readonly message: string };
 
-function isContinue(answer: HookAnswer): boolean {
-  if (answer.exitCode !== 0 || answer.stdout === '') return false;
-  try {
-    const parsed = JSON.parse(answer.stdout) as Record<string, unknown>;
-    return parsed.decision === 'block';
-  } catch {
-    return false;
-  }
+/** The message that ends a turn the gate would hold again: what is unresolved, and that the commit still refuses it. */
+export function endTurnMessage(reason: string, denials: number): string {
+  return `${reason}\nholdfast: the turn ends unresolved after ${denials} refusals in a row; what is listed above still breaks the rulebook and is refused at the commit.`;
 }
 
 /**
- * Counts the session's Stop denials in a row: the MAX_STOP_DENIALS-th is turned into an end of the
- * turn naming what is unresolved; an answer that lets the turn end starts the count again.
+ * Counts the session's Stop denials in a row: the MAX_STOP_DENIALS-th holding of the turn becomes
+ * its end, naming what is unresolved. A turn the gate lets end starts the count again
+ * (`resetStopDenials`).
  */
-export function boundStopDenials(root: string, session: string, answer: HookAnswer, reason: () => string): HookAnswer {
+export function boundStopDenials(root: string, session: string, reason: string): TurnEnd {
   const place = sessionFilePlace(root, session, '.stops');
-  if (!isContinue(answer)) {
-    removeSealedState(place);
-    return answer;
-  }
   const denials = readCount(place) + 1;
   if (denials >= MAX_STOP_DENIALS) {
     removeSealedState(place);
-    return endTurnAnswer(reason(), denials);
+    return { kind: 'end', message: endTurnMessage(reason, denials) };
   }
   writeSealedState(place, String(denials));
-  return answer;
+  return { kind: 'hold', reason };
+}
+
+/** A turn that ends with nothing unresolved: the next holding counts from one. */
+export function resetStopDenials(root: string, session: string): void {
+  removeSealedState(sessionFilePlace(root, session, '.stops'));
 }

@@ -8,7 +8,10 @@ import { loadRulesEngine } from '../decide/rules-engine.js';
 import { answerAgentHook } from './run-hook.js';
 import type { AgentHook } from './run-hook.js';
 import { claudeEvent, codexEvent } from '../test-support/payloads.js';
-import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, isOpaqueTool } from './tool-kinds.js';
+import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS } from './claude-code/pre-tool-use.js';
+import { AGENT_ADAPTERS } from './agents.js';
+
+const isOpaqueTool = (agent: AgentHook, tool: string): boolean => AGENT_ADAPTERS[agent].isOpaqueTool(tool);
 
 const T0 = new Date('2026-11-30T12:00:00.000Z');
 const LOGGED = "export const y = () => { console.log('y'); };\n";

@@ -7,7 +7,16 @@ import type { CodexView } from './codex-hooks.js';
 import { gitHookChecks } from './doctor-git-hooks.js';
 import { isHoldfastCommand, readInstalledHook } from './hook-command.js';
 import type { InstalledHook } from './hook-command.js';
-import { AGENT_EVENTS, BLOCK_PATTERN, CONFIG_FILES, gitHooksDirectory, isGitRepository, isHoldfastExcluded, readJsonConfig } from './install.js';
+import {
+  AGENT_EVENTS,
+  BLOCK_PATTERN,
+  CONFIG_FILES,
+  TIMEOUT_UNIT_MS,
+  gitHooksDirectory,
+  isGitRepository,
+  isHoldfastExcluded,
+  readJsonConfig,
+} from './install.js';
 import type { AgentGate } from './install.js';
 import { findProjectRulebook } from '../decide/index.js';
 import { containmentChecks } from '../exec/index.js';
@@ -174,7 +183,7 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
     checks.push({ area: agent, ok: false, what: 'the events run different holdfast commands', fix: REINSTALL(agent) });
   }
   const timeouts = ours.map((each) => each.timeout);
-  const timeoutSeconds = timeouts.every((each) => typeof each === 'number') ? Math.min(...(timeouts as number[])) : undefined;
+  const timeoutSeconds = timeouts.every((each) => typeof each === 'number') ? (Math.min(...(timeouts as number[])) * TIMEOUT_UNIT_MS[agent]) / 1000 : undefined;
   const deadline = hook.deadlineMs;
   if (timeoutSeconds === undefined || deadline === undefined) {
     checks.push({ area: agent, ok: false, what: 'the hook has no timeout or no internal deadline', fix: REINSTALL(agent) });
@@ -396,7 +405,7 @@ async function rulebookChecks(hooks: readonly InstalledHook[], options: DoctorOp
 export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const hooks: InstalledHook[] = [];
-  const agents = (['claude-code', 'codex'] as const).filter((agent) => {
+  const agents = (Object.keys(CONFIG_FILES) as AgentGate[]).filter((agent) => {
     try {
       return registered(readJsonConfig(join(options.root, CONFIG_FILES[agent])) ?? {}).length > 0;
     } catch {
@@ -424,7 +433,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
       area: 'project',
       ok: false,
       what: `no holdfast gate is installed in ${options.root}`,
-      fix: `${installFix('claude-code', options)} (or codex, git)`,
+      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, git)`,
     });
     return checks;
   }

@@ -1,6 +1,6 @@
 import type { GateAgent } from '../decide/index.js';
 
-/** Seconds Claude Code and Codex give one hook call before they give up on it (and let the call through). */
+/** Seconds Claude Code, Codex and Gemini CLI (which counts in milliseconds) give one hook call before they give up on it (and let the call through). */
 export const HOOK_TIMEOUT_SECONDS = 30;
 
 /** The hook's own deadline: a decision that is not done by then is a deny, well before the agent's timeout. */
@@ -56,19 +56,19 @@ function launch(agent: GateAgent, target: HookTarget, extra: readonly string[]):
 }
 
 /**
- * The command Claude Code (`/bin/sh -c`) and Codex (`$SHELL -lc`) run for every hook event. It is a
+ * The command Claude Code (`/bin/sh -c`), Codex (`$SHELL -lc`) and Gemini CLI run for every hook event. It is a
  * POSIX script run by /bin/sh whatever the user's shell, and it fails closed: a node or hook entry
  * that is gone, a hook that cannot start, crashes or exits with anything but 0 or 2 all end in exit 2
  * (a block in both agents) with a message that names what is missing and how to reinstall.
  */
-export function agentHookCommand(agent: 'claude-code' | 'codex', target: HookTarget, timeoutSeconds = HOOK_TIMEOUT_SECONDS): string {
+export function agentHookCommand(agent: Exclude<GateAgent, 'git'>, target: HookTarget, timeoutSeconds = HOOK_TIMEOUT_SECONDS): string {
   const script =
     `${MARKER}; ${launch(agent, target, ['--deadline-ms', String(deadlineMs(timeoutSeconds))])}; holdfast_status=$?; ` +
     `if [ "$holdfast_status" = 0 ] || [ "$holdfast_status" = 2 ]; then exit "$holdfast_status"; fi; ` +
     `echo "holdfast gate: the hook stopped with exit status $holdfast_status instead of deciding, so this call is refused. Run \\\`holdfast doctor\\\` in the project to see why." >&2; exit 2; fi; ` +
-    // A Stop event is let through: blocking it sends the agent back for another turn, and Codex loops
+    // A Stop (AfterAgent) event is let through: blocking it sends the agent back for another turn, and Codex loops
     // on that forever (seen with 0.171.0); every tool call of that turn was refused already.
-    `if grep -Eq '"hook_event_name"[[:space:]]*:[[:space:]]*"Stop"'; then echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing; every tool call is refused until it is back. ${reinstallHint(agent)}" >&2; exit 0; fi; ` +
+    `if grep -Eq '"hook_event_name"[[:space:]]*:[[:space:]]*"(Stop|AfterAgent)"'; then echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing; every tool call is refused until it is back. ${reinstallHint(agent)}" >&2; exit 0; fi; ` +
     `echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing, so this call is refused. ${reinstallHint(agent)}" >&2; exit 2`;
   return `/bin/sh -c ${singleQuoted(script)}`;
 }
@@ -84,7 +84,7 @@ export function gitHookLines(target: HookTarget): string {
 /** Ours, whatever version of holdfast wrote it: uninstall and reinstall never touch anyone else's hooks. */
 export function isHoldfastCommand(command: unknown): boolean {
   if (typeof command !== 'string') return false;
-  return command.includes(MARKER) || /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|git)\b/.test(command);
+  return command.includes(MARKER) || /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|gemini-cli|git)\b/.test(command);
 }
 
 function unescapeDoubleQuoted(text: string): string {
@@ -96,7 +96,7 @@ export function readInstalledHook(command: string): InstalledHook | undefined {
   const script = command.startsWith("/bin/sh -c '") && command.endsWith("'") ? command.slice(12, -1).replace(/'\\''/g, "'") : command;
   const quoted = '"((?:[^"\\\\]|\\\\.)*)"';
   const match = new RegExp(
-    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
+    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|gemini-cli|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
   ).exec(script);
   if (match === null) return undefined;
   return {

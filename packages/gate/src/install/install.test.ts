@@ -179,6 +179,30 @@ describe('holdfast install codex', () => {
   });
 });
 
+describe('holdfast install gemini-cli', () => {
+  it('writes .gemini/settings.json for BeforeTool, AfterTool and AfterAgent with the timeout in milliseconds, keeps other settings, doctor reads it, uninstall removes only its entries', async () => {
+    const root = gitRepo();
+    mkdirSync(join(root, '.gemini'));
+    writeFileSync(join(root, '.gemini', 'settings.json'), `${JSON.stringify({ general: { vimMode: true } })}\n`);
+    expect((await cli(root, 'install', 'gemini-cli')).out).toMatch(/gemini-cli: updated .gemini\/settings.json/);
+    const settings = readJson(join(root, '.gemini', 'settings.json'));
+    expect(Object.keys(settings.hooks)).toEqual(['BeforeTool', 'AfterTool', 'AfterAgent']);
+    const handler = settings.hooks.BeforeTool[0].hooks[0];
+    expect(handler.timeout).toBe(30_000);
+    expect(readInstalledHook(handler.command)).toMatchObject({ agent: 'gemini-cli', deadlineMs: 24000 });
+    expect(new RegExp(settings.hooks.BeforeTool[0].matcher).test('write_file')).toBe(true);
+    expect(new RegExp(settings.hooks.BeforeTool[0].matcher).test('read_file')).toBe(false);
+    expect(new RegExp(settings.hooks.AfterTool[0].matcher).test('run_shell_command')).toBe(true);
+    expect(new RegExp(settings.hooks.AfterTool[0].matcher).test('write_file')).toBe(false);
+    expect((await cli(root, 'install', 'gemini-cli')).out).toMatch(/unchanged/);
+    const doctor = await cli(root, 'doctor');
+    expect(doctor.out).toMatch(/timeout 30 s, internal deadline 24000 ms/);
+    expect(doctor.out).toMatch(/hook registered for AfterAgent/);
+    expect((await cli(root, 'uninstall', 'gemini-cli')).out).toMatch(/gemini-cli: updated/);
+    expect(readJson(join(root, '.gemini', 'settings.json'))).toEqual({ general: { vimMode: true } });
+  });
+});
+
 describe('holdfast install git', () => {
   it('adds a block after the shebang of an existing hook, idempotently, and uninstall keeps the rest', async () => {
     const root = gitRepo();

@@ -7,7 +7,7 @@ import type { HookTarget } from './hook-command.js';
 import type { GateAgent } from '../decide/index.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { combinedChange, installReferenceTransactionHook, uninstallReferenceTransactionHook } from './reference-transaction-hook.js';
-import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, everyToolBut } from '../hook/index.js';
+import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, GEMINI_FILE_TOOLS, GEMINI_READ_ONLY_TOOLS, everyToolBut } from '../hook/index.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -41,11 +41,21 @@ export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; 
     { event: 'PostToolUse', matcher: '^mcp__.*', covers: 'MCP tools' },
     { event: 'Stop', matcher: undefined },
   ],
+  // Gemini CLI tests a matcher as a JavaScript regex against the tool's name (MCP tools are `mcp_<server>_<tool>`).
+  'gemini-cli': [
+    { event: 'BeforeTool', matcher: everyToolBut(GEMINI_READ_ONLY_TOOLS), covers: 'every tool but the read-only ones' },
+    { event: 'AfterTool', matcher: everyToolBut([...GEMINI_READ_ONLY_TOOLS, ...GEMINI_FILE_TOOLS]), covers: 'run_shell_command, MCP and other tools' },
+    { event: 'AfterAgent', matcher: undefined },
+  ],
 };
+
+/** How many milliseconds one unit of an agent's hook `timeout` is: seconds in Claude Code and Codex, milliseconds in Gemini CLI. */
+export const TIMEOUT_UNIT_MS: Record<AgentGate, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1 };
 
 export const CONFIG_FILES: Record<AgentGate, string> = {
   'claude-code': join('.claude', 'settings.json'),
   codex: join('.codex', 'hooks.json'),
+  'gemini-cli': join('.gemini', 'settings.json'),
 };
 
 type JsonObject = Record<string, unknown>;
@@ -93,7 +103,7 @@ function withHoldfast(config: JsonObject, agent: AgentGate, command: string): Js
   const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
   for (const { event, matcher } of AGENT_EVENTS[agent]) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    const handler = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+    const handler = { type: 'command', command, timeout: (HOOK_TIMEOUT_SECONDS * 1000) / TIMEOUT_UNIT_MS[agent] };
     hooks[event] = [...groups, matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] }];
   }
   return { ...base, hooks };

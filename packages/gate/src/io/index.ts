@@ -11,3 +11,4 @@ export type { ReadText } from './project-files.js';
 export { describePathNotes, projectRoot, resolveActionPaths, resolveOnDisk } from './real-path.js';
 export type { ProjectRoot } from './real-path.js';
 export { spawnToEnd } from './spawn-sync.js';
+export { AGENT_SETTINGS_FOLDERS, AGENT_SETTINGS_NAMES } from './agent-settings.js';

@@ -1,13 +1,13 @@
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { toSlashes } from '../io/index.js';
+import { AGENT_SETTINGS_NAMES, toSlashes } from '../io/index.js';
 import { tryGit } from '../io/index.js';
 import { HOLDFAST_DIR } from '../state/index.js';
 import type { Snapshot } from '../state/index.js';
 import { snapshotStorePath } from '../state/index.js';
 
 /** Folders never searched: git's, holdfast's and the agents' own, and installed dependencies. */
-const SKIPPED_AT_TOP = new Set(['.git', HOLDFAST_DIR, '.claude', '.codex', 'node_modules']);
+const SKIPPED_AT_TOP = new Set(['.git', HOLDFAST_DIR, ...AGENT_SETTINGS_NAMES, 'node_modules']);
 
 /** Root-relative folders (slashes) below the root that hold a `.git` of their own. */
 export function nestedRepositories(root: string): string[] {

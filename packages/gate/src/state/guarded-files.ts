@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { toSlashes, writeAtomically } from '../io/index.js';
+import { AGENT_SETTINGS_NAMES, toSlashes, writeAtomically } from '../io/index.js';
 import { nodeCrypto } from '../io/index.js';
 import { SnapshotError, runGit } from '../io/index.js';
 import type { RepoLocation } from './repo-state.js';
@@ -40,7 +40,7 @@ function objectPath(store: string, id: string): string {
 
 /** The folders and files watched for tampering, as absolute paths. */
 export function guardedRoots(root: string, repo: RepoLocation | null): string[] {
-  const roots = ['.claude', '.codex', HOLDFAST_DIR].map((folder) => join(root, folder));
+  const roots = [...AGENT_SETTINGS_NAMES, HOLDFAST_DIR].map((folder) => join(root, folder));
   if (repo !== null) roots.push(join(repo.commonDir, 'config'), join(repo.commonDir, 'hooks'));
   return roots;
 }

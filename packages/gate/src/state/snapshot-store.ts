@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { removeFile, uniqueSuffix, withTemporaryName, writeAtomically } from '../io/index.js';
-import { SnapshotError, runGit, tryGit } from '../io/index.js';
+import { AGENT_SETTINGS_NAMES, SnapshotError, runGit, tryGit } from '../io/index.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { keepIgnoredListing } from './hidden-files.js';
@@ -31,7 +31,7 @@ export const SNAPSHOT_STORE = 'snapshots.git';
  * settings folders (those are watched as guarded files, ignored or not).
  */
 // Only the top-level node_modules (installed dependencies): one under src/ is the agent's code like any other (issue 27).
-const STORE_EXCLUDES = ['.git', '/.holdfast/', '/.claude/', '/.codex/', '/node_modules/'];
+const STORE_EXCLUDES = ['.git', '/.holdfast/', ...AGENT_SETTINGS_NAMES.map((folder) => `/${folder}/`), '/node_modules/'];
 
 const STORE_CONFIG = [
   '[core]',
@@ -80,7 +80,7 @@ function seedFromRepository(building: string, repo: RepoLocation): void {
  * The top-level names a tree's identity leaves out (holdfast's state, the agents' settings folders,
  * installed dependencies): the store adds no folder of these names, nor keeps one the user tracks.
  */
-export const LEFT_OUT_NAMES: readonly string[] = ['.holdfast', '.claude', '.codex', 'node_modules'];
+export const LEFT_OUT_NAMES: readonly string[] = ['.holdfast', ...AGENT_SETTINGS_NAMES, 'node_modules'];
 
 /**
  * Written into a store made without the left-out folders (see seedFromRepository); a store made by an
@@ -317,7 +317,7 @@ export interface TreeChange {
 
 const ABSENT = /^0+$/;
 /** Watched as guarded files instead (the user's index may track some of them, and the store starts from it). */
-const GUARDED_PREFIXES = ['.claude/', '.codex/', `${HOLDFAST_DIR}/`];
+const GUARDED_PREFIXES = [...AGENT_SETTINGS_NAMES.map((folder) => `${folder}/`), `${HOLDFAST_DIR}/`];
 
 /** What changed between two snapshot trees, path by path (renames as delete + add; submodules left out). */
 export function treeChanges(root: string, before: string, after: string): TreeChange[] {

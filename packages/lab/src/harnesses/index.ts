@@ -1,8 +1,19 @@
-export { AGENT_CLIENTS, AgentClientError, agentCacheRoot, agentClientFolder, ensureAgentClient, ensureAgentClients } from './agent-clients.js';
-export type { AgentClientName, AgentClientSpec, EnsureOptions } from './agent-clients.js';
+export {
+  AGENT_CLIENTS,
+  AgentClientError,
+  NODE_LINES,
+  agentCacheRoot,
+  agentClientFolder,
+  ensureAgentClient,
+  ensureAgentClients,
+  ensureNodeLine,
+} from './agent-clients.js';
+export type { AgentClientName, AgentClientSpec, EnsureOptions, NodeLineName } from './agent-clients.js';
 export type { AgentReport, AgentRun, RunAgentOptions } from './agent-run.js';
 export { CodexHookTrustError, trustCodexHooks } from './codex-hook-trust.js';
 export type { CodexHookEntry } from './codex-hook-trust.js';
 export { FAKE_ANTHROPIC_KEY, readClaudeReport, runClaudeCode } from './run-claude-code.js';
+export { FAKE_GEMINI_KEY, readGeminiReport, runGeminiCli } from './run-gemini-cli.js';
+export type { GeminiRunOptions } from './run-gemini-cli.js';
 export { CODEX_MODEL, FAKE_OPENAI_KEY, codexConfig, readCodexReport, runCodex } from './run-codex.js';
 export type { CodexRunOptions, CodexSandbox } from './run-codex.js';

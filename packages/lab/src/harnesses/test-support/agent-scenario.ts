@@ -2,6 +2,7 @@ import type { AgentClientName } from '../agent-clients.js';
 import type { AgentRun } from '../agent-run.js';
 import { runClaudeCode } from '../run-claude-code.js';
 import { runCodex } from '../run-codex.js';
+import { runGeminiCli } from '../run-gemini-cli.js';
 import type { CodexRunOptions } from '../run-codex.js';
 import type { ModelTurn, ScriptStep } from './script.js';
 import { startScriptedModel } from './scripted-model-server.js';
@@ -24,6 +25,8 @@ export interface ScenarioOptions {
   /** Codex only (see CodexRunOptions). */
   readonly hookTrust?: CodexRunOptions['hookTrust'];
   readonly sandbox?: CodexRunOptions['sandbox'];
+  /** Gemini CLI only: the node that runs it (see GeminiRunOptions). */
+  readonly node?: string;
 }
 
 export interface ScenarioResult {
@@ -86,12 +89,14 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const run =
       options.client === 'claude-code'
         ? await runClaudeCode({ ...common, baseUrl: server.origin })
-        : await runCodex({
-            ...common,
-            baseUrl: `${server.origin}/v1`,
-            ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
-            ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
-          });
+        : options.client === 'gemini-cli'
+          ? await runGeminiCli({ ...common, baseUrl: server.origin, ...(options.node !== undefined ? { node: options.node } : {}) })
+          : await runCodex({
+              ...common,
+              baseUrl: `${server.origin}/v1`,
+              ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
+              ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+            });
     const requests = [...server.requests];
     const turns = [...server.turns];
     const problems = [...server.problems];

@@ -9,7 +9,12 @@ export const SHIPPED_RULEBOOK = fileURLToPath(new URL('../../../../../rulebooks/
 
 /** `holdfast ARGS…` in `cwd`; throws with its stderr when it exits non-zero. */
 export function holdfast(cwd: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [HOLDFAST_BIN, ...args], {
+  return holdfastOn(process.execPath, cwd, ...args);
+}
+
+/** The same, run by another node (an installed hook command then runs that node too). */
+export function holdfastOn(node: string, cwd: string, ...args: string[]): string {
+  return execFileSync(node, [HOLDFAST_BIN, ...args], {
     cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],

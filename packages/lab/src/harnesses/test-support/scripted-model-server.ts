@@ -2,6 +2,7 @@ import { startFakeServer } from '../../models/test-support/fake-openai-server.js
 import type { FakeReply, RecordedRequest } from '../../models/test-support/fake-openai-server.js';
 import { approximateTokens, messagesJson, messagesStream, messagesToolNames, messagesToolResults } from './anthropic-messages.js';
 import { responsesStream, responsesToolKinds, responsesToolResults } from './openai-responses.js';
+import { geminiAnswer, geminiToolNames, geminiToolResults } from './gemini-generate.js';
 import { SCRIPT_EXHAUSTED, repliesOf } from './script.js';
 import type { ModelTurn, ScriptStep, ScriptedOutput, ToolResult, WireProtocol } from './script.js';
 
@@ -38,7 +39,7 @@ function pathOf(request: RecordedRequest): string {
 /**
  * A real HTTP server on 127.0.0.1 (ephemeral port) that plays a model for the real agent binaries:
  * Anthropic Messages (`POST /v1/messages`, streamed) for Claude Code and OpenAI Responses
- * (`POST /v1/responses`, streamed) for Codex. A request that declares tools is a main-loop turn and
+ * (`POST /v1/responses`, streamed) for Codex, the Gemini API (`POST /v1beta/models/M:streamGenerateContent`) for Gemini CLI. A request that declares tools is a main-loop turn and
  * takes the next script step; one without tools is a side call (a title, a summary) and gets a short
  * text without consuming a step. Start-up probes (`HEAD /`, model lists, token counts) are answered.
  */
@@ -105,6 +106,20 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       const stream = responsesStream(outputs, { model, id, kinds, inputTokens });
       if (main) lastCallIds = new Set(stream.callIds);
       return { status: 200, headers: SSE_HEADERS, body: stream.sse };
+    }
+    const gemini = /^\/v1beta\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/.exec(path);
+    if (request.method === 'POST' && gemini !== null) {
+      if (gemini[2] === 'countTokens') return { json: { totalTokens: inputTokens } };
+      const toolNames = geminiToolNames(body);
+      const main = toolNames.length > 0;
+      // A side call without tools (the model router, the next-speaker check) asks for JSON: both fields it may read.
+      const outputs = main
+        ? nextOutputs('gemini-generate', body, geminiToolResults(body), toolNames)
+        : [{ text: JSON.stringify({ reasoning: 'scripted', next_speaker: 'user', model_choice: 'flash' }) }];
+      const answer = geminiAnswer(outputs, { id, model: gemini[1] ?? model, inputTokens });
+      if (main) lastCallIds = new Set(answer.callIds);
+      if (gemini[2] === 'generateContent') return { json: answer.json };
+      return { status: 200, headers: SSE_HEADERS, body: `data: ${JSON.stringify(answer.json)}\n\n` };
     }
     problems.push(`unexpected request: ${request.method} ${request.path}`);
     return {

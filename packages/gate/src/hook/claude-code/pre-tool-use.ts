@@ -3,10 +3,66 @@ import type { Action } from '@holdfast/core/contract';
 import { inputEdits, inputString, safeParsePreToolUse } from '../hook-event.js';
 import type { PreToolUseEvent, SafeParse } from '../hook-event.js';
 import { readShellCommand } from '../../shell/index.js';
-import { isOpaqueTool, opaqueEffect } from '../tool-kinds.js';
+import { opaqueEffect } from '../tool-kinds.js';
+import { applyEdit } from '../apply-edit.js';
+export { applyEdit } from '../apply-edit.js';
 import { toRepoPath } from '../../io/index.js';
 import type { ReadText } from '../../io/index.js';
-import type { ToolCall } from '../../decide/index.js';
+import type { HookAnswer, ToolCall } from '../../decide/index.js';
+import type { BeforeCallProtocol } from '../agent-adapter.js';
+
+/**
+ * Claude Code's tools that change no file, by every name a hook matcher is tested against (a tool's
+ * old names stay aliases: `Task` for `Agent`, `KillShell` for `TaskStop`). The hooks never see them,
+ * so they cost nothing. A subagent (`Agent`) is not watched as a whole: its own tool calls are
+ * hooked one by one. Every tool not named here, and not a file-editing tool judged before it runs,
+ * is judged after the fact like a shell command: an MCP server's tools, and any tool a later release adds.
+ */
+export const CLAUDE_READ_ONLY_TOOLS: readonly string[] = [
+  'Read',
+  'Glob',
+  'Grep',
+  'LS',
+  'NotebookRead',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'TodoRead',
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'AskUserQuestion',
+  'Agent',
+  'Task',
+  'TaskOutput',
+  'BashOutput',
+  'BashOutputTool',
+  'AgentOutput',
+  'AgentOutputTool',
+  'TaskStop',
+  'KillShell',
+  'KillBash',
+  'ListMcpResourcesTool',
+  'ListMcpResources',
+  'ReadMcpResourceTool',
+  'ReadMcpResource',
+  'ReadMcpResourceDirTool',
+  'ReadMcpResourceDir',
+  'ToolSearch',
+  'Skill',
+  'SlashCommand',
+  'ListAgents',
+  'ListPeers',
+  'SendUserMessage',
+  'Brief',
+  'LSP',
+];
+
+/** Claude Code's file-editing tools: judged before they run, from their input. */
+export const CLAUDE_FILE_TOOLS: readonly string[] = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
 
 /** Claude Code's PreToolUse input (hooks reference): common fields, then the tool and its arguments. */
 export type ClaudePreToolUse = PreToolUseEvent;
@@ -20,16 +76,6 @@ export function parseClaudeEvent(text: string): ClaudePreToolUse {
   const result = safeParseClaudeEvent(text);
   if (!result.ok) throw result.error;
   return result.value;
-}
-
-/** Edit semantics: the first occurrence, or every one with replace_all. */
-export function applyEdit(content: string, edit: { old_string: string; new_string: string; replace_all?: boolean | undefined }): string {
-  if (edit.old_string === '') return content === '' ? edit.new_string : content + edit.new_string;
-  if (!content.includes(edit.old_string)) {
-    // The edit will fail in Claude Code; judging the new text anyway keeps a content rule from missing it.
-    return content === '' ? edit.new_string : `${content}\n${edit.new_string}`;
-  }
-  return edit.replace_all === true ? content.split(edit.old_string).join(edit.new_string) : content.replace(edit.old_string, () => edit.new_string);
 }
 
 /**
@@ -75,6 +121,24 @@ export function readClaudeToolCall(event: ClaudePreToolUse, readText: ReadText, 
     }
     default:
       // An MCP server's tool (or any tool not known to be read-only) may write files: judged after it ran.
-      return { ...base, actions: [], bypasses: [], unknownEffects: isOpaqueTool('claude-code', event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
+      return { ...base, actions: [], bypasses: [], unknownEffects: isClaudeOpaqueTool(event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
   }
 }
+
+function isClaudeOpaqueTool(tool: string): boolean {
+  return tool !== 'Bash' && !CLAUDE_FILE_TOOLS.includes(tool) && !CLAUDE_READ_ONLY_TOOLS.includes(tool);
+}
+
+/** Claude Code reads a refusal as a JSON permission decision on stdout (exit 0), its reason shown to the model. */
+function deny(reason: string): HookAnswer {
+  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
+/** PreToolUse for Claude Code: `root` is CLAUDE_PROJECT_DIR (the event's cwd moves with the Bash tool's `cd`). */
+export const CLAUDE_CODE_BEFORE_CALL: BeforeCallProtocol = {
+  readToolCall: (event, root, readText) => readClaudeToolCall(event, readText, root),
+  deny,
+  isShellTool: (tool) => tool === 'Bash',
+  isOpaqueTool: isClaudeOpaqueTool,
+};

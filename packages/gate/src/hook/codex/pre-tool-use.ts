@@ -5,10 +5,26 @@ import { applyHunks, readApplyPatch } from './apply-patch.js';
 import { safeParsePreToolUse } from '../hook-event.js';
 import type { PreToolUseEvent, SafeParse } from '../hook-event.js';
 import { readShellCommand } from '../../shell/index.js';
-import { isOpaqueTool, opaqueEffect } from '../tool-kinds.js';
+import { opaqueEffect } from '../tool-kinds.js';
 import { toRepoPath } from '../../io/index.js';
 import type { ReadText } from '../../io/index.js';
-import type { ToolCall } from '../../decide/index.js';
+import type { HookAnswer, ToolCall } from '../../decide/index.js';
+import type { BeforeCallProtocol } from '../agent-adapter.js';
+
+/**
+ * Codex's tools that change no file. Codex's matchers are Rust regexes (no look-ahead), so its hooks
+ * name the tools to watch instead: the shells, apply_patch and every MCP tool (`mcp__server__tool`).
+ */
+export const CODEX_READ_ONLY_TOOLS: readonly string[] = [
+  'update_plan',
+  'view_image',
+  'web_search',
+  'list_mcp_resources',
+  'read_mcp_resource',
+  'list_mcp_resource_templates',
+];
+
+const CODEX_KNOWN_TOOLS = new Set(['apply_patch', 'Bash', 'shell', 'exec_command', 'write_stdin', 'local_shell', 'unified_exec']);
 
 /** Codex's PreToolUse input: the common fields (session_id, cwd, …) and `tool_input.command`. */
 export type CodexPreToolUse = PreToolUseEvent;
@@ -95,5 +111,25 @@ export function readCodexToolCall(event: CodexPreToolUse, readText: ReadText): T
       unknownEffects: reading.unknownEffects.filter((effect) => !/^`apply_?patch\b/.test(effect)),
     };
   }
-  return { ...base, actions: [], bypasses: [], unknownEffects: isOpaqueTool('codex', event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
+  return { ...base, actions: [], bypasses: [], unknownEffects: isCodexOpaqueTool(event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
 }
+
+function isCodexOpaqueTool(tool: string): boolean {
+  return !CODEX_KNOWN_TOOLS.has(tool) && !CODEX_READ_ONLY_TOOLS.includes(tool);
+}
+
+/** Codex's shells, and `write_stdin` to a running one. */
+const CODEX_SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'shell', 'exec_command', 'write_stdin', 'local_shell', 'unified_exec']);
+
+/** Codex blocks a call only on exit 2 with a non-empty stderr, which it shows the model. */
+function deny(reason: string): HookAnswer {
+  return { stdout: '', stderr: `${reason.trim() === '' ? 'holdfast: denied' : reason}\n`, exitCode: 2 };
+}
+
+/** PreToolUse for Codex: its `cwd` is the project root (a shell's `workdir` is read per call). */
+export const CODEX_BEFORE_CALL: BeforeCallProtocol = {
+  readToolCall: (event, _root, readText) => readCodexToolCall(event, readText),
+  deny,
+  isShellTool: (tool) => CODEX_SHELL_TOOLS.has(tool),
+  isOpaqueTool: isCodexOpaqueTool,
+};

@@ -14,7 +14,7 @@ export {
   summarizeAudit,
   withFailedRuns,
 } from './decide/index.js';
-export type { ChangeCheck, Judgement, TurnEndFinding } from './decide/index.js';
+export type { ChangeCheck, Judgement } from './decide/index.js';
 export {
   BUBBLEWRAP_HINT,
   commitTreeRunner,

@@ -2,7 +2,7 @@ export { checkActions } from './check-actions.js';
 export { observedRuns } from './observed-runs.js';
 export { parseCheckInput, safeParseCheckInput } from './check-input.js';
 export type { SafeParseCheckInputResult } from './check-input.js';
-export { CHECK_HANDLERS, checkTiming, countsAsRequiredRun, kindDescription, requiredCommands, rulesDecidedAt } from './checks/registry.js';
+export { CHECK_HANDLERS, checkTiming, countsAsRequiredRun, requiredCommands, rulesDecidedAt } from './checks/registry.js';
 export type { RuleRequiredCommand } from './checks/registry.js';
 export type { CheckHandler, CheckTiming, Judge, RequiredCommand, Round, RuleLabel } from './checks/check-handler.js';
 export { compileGlobs, GLOB_OPTIONS } from './glob.js';

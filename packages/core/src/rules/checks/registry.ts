@@ -40,11 +40,6 @@ export function checkTiming(check: RuleCheck): CheckTiming {
   return handlerFor(check).timing;
 }
 
-/** What a kind judges, in one sentence. */
-export function kindDescription(kind: CheckKind): string {
-  return CHECK_HANDLERS[kind].description;
-}
-
 /** The ids of the rulebook's rules a session decides at `timing`. */
 export function rulesDecidedAt(rulebook: Rulebook, timing: CheckTiming): ReadonlySet<string> {
   return new Set(rulebook.rules.filter((rule) => checkTiming(rule.check) === timing).map((rule) => rule.id));

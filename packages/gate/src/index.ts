@@ -2,8 +2,19 @@
  * The gate's public face: what the lab, the CLI and the bench import. Each room lists what leaves it in its own
  * index.ts; the package README says what lives in each room.
  */
-export { auditLogPath, findProjectRulebook, formatAuditSummary, readAuditEntry, summarizeAudit, testPattern } from './decide/index.js';
-export type { ChangeCheck } from './decide/index.js';
+export {
+  auditLogPath,
+  decideToolCall,
+  decideTurnEnd,
+  findProjectRulebook,
+  formatAuditSummary,
+  nextSessionState,
+  projectOnDisk,
+  readAuditEntry,
+  summarizeAudit,
+  withFailedRuns,
+} from './decide/index.js';
+export type { ChangeCheck, Judgement } from './decide/index.js';
 export {
   BUBBLEWRAP_HINT,
   commitTreeRunner,
@@ -21,6 +32,7 @@ export { COLLECT_STEP, deadlineMs, HOOK_TIMEOUT_SECONDS, installGate, isHoldfast
 export type { InstallChange } from './install/index.js';
 export { withinDeadline } from './io/index.js';
 export { checkAfterCall } from './put-back/index.js';
-export { beforeShellCall, findSnapshotRecord, sessionMirrorFolder } from './state/index.js';
+export { FRESH_SESSION, beforeShellCall, findSnapshotRecord, sessionMirrorFolder } from './state/index.js';
+export type { SessionState } from './state/index.js';
 export { DEFAULT_VERIFY_RULEBOOK, verifyJunit, verifyMarkdown, verifyRange, verifySarif } from './verify/index.js';
 export type { VerifyReport } from './verify/index.js';

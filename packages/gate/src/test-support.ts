@@ -1,4 +1,5 @@
-export { claude, codex } from './test-support/payloads.js';
+export { claude, claudeBashPassed, codex } from './test-support/payloads.js';
+export { gateMain } from './test-support/gate-main.js';
 export { relaySchemaErrors } from './test-support/relay-workflow-schema.js';
-export { commitFiles, git, gitTestEnv, projectRepo } from './test-support/git-repo.js';
+export { commitFiles, git, gitTestEnv, projectRepo, writeFiles } from './test-support/git-repo.js';
 export { useSealHomeForTests } from './state/state-seal.js';

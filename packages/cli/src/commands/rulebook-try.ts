@@ -9,8 +9,9 @@ const HELP = `Usage: holdfast rulebook try [--rulebook FILE] [--repo DIR] [--com
 Runs the rulebook's checks over the repository's last N commits (each commit as the writes and
 deletes that make it) and prints what the gate would have refused, commit by commit, with the rule
 and the detail. No model and no key: the first evidence of whether a drafted check is right. A check
-that refuses most of the history is flagged "probably wrong". Order rules (tests before a commit)
-cannot be judged from history and are listed as such.
+that refuses more than 5 % of the commits is flagged "probably wrong". Rules decided at a commit
+(order, requires: commands that must pass first) cannot be judged from history: each is listed as
+"not judged" with why, and no commit is then said to pass.
 
 Options:
   --rulebook FILE  the rulebook (default: the project's holdfast/rulebook.yaml, or $HOLDFAST_RULEBOOK)

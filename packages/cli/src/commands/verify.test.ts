@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,25 @@ describe('holdfast verify', () => {
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/ok {4}[0-9a-f]{12} billing \(2 file change/);
     expect(result.out).toMatch(/R6 ORDER: which commands passed before each commit is not in the history.*add --run-required/);
-    expect(result.out).toMatch(/clean, no rule broken/);
+    expect(result.out).toMatch(/no judged rule broken; 1 rule\(s\) not judged \(notes above\), so this is not a pass for them\./);
+    expect(result.out).not.toMatch(/clean/);
+  });
+
+  it('never says clean for a rulebook whose only rule a history cannot judge', async () => {
+    const root = projectRepo();
+    writeFileSync(
+      join(root, 'holdfast', 'rulebook.yaml'),
+      "version: 1\nrules:\n  - { id: R6, name: ORDER, prose: Tests before commit., check: { kind: order, command: '^npm test$', example: npm test } }\n",
+    );
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '--no-verify', '-m', 'only an order rule');
+    const base = git(root, 'rev-parse', 'HEAD');
+    commitFiles(root, { 'src/billing.ts': 'export const billing = 2;\n' }, 'billing');
+    const result = await verify(root, '--base', base);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/R6 ORDER: which commands passed before each commit is not in the history/);
+    expect(result.out).toMatch(/holdfast verify: nothing judged: every rule \(1\) needs what a history cannot show/);
+    expect(result.out).not.toMatch(/clean/);
   });
 
   it('judges each commit on its own: a violation fixed later still fails the range, the final tree is clean', async () => {

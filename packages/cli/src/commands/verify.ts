@@ -56,10 +56,17 @@ function textReport(report: VerifyReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The last line. "Clean" only when every rule was judged: a rule decided at a commit from the commands
+ * a session ran (order, requires) is not in a history, so it is never reported as passing.
+ */
 function verdictLine(report: VerifyReport): string {
-  return report.violations === 0
-    ? 'holdfast verify: clean, no rule broken.'
-    : `holdfast verify: ${report.violations} violation(s); the change must not be merged as it is.`;
+  if (report.violations > 0) return `holdfast verify: ${report.violations} violation(s); the change must not be merged as it is.`;
+  const notJudged = report.notJudged.length;
+  if (notJudged === 0) return 'holdfast verify: clean, no rule broken.';
+  if (notJudged >= report.rulebook.rules.length && report.required.length === 0)
+    return `holdfast verify: nothing judged: every rule (${notJudged}) needs what a history cannot show (notes above); no rule was found broken, none was found kept.`;
+  return `holdfast verify: no judged rule broken; ${notJudged} rule(s) not judged (notes above), so this is not a pass for them.`;
 }
 
 async function formatted(report: VerifyReport, format: Format): Promise<string> {

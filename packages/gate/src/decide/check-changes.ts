@@ -1,5 +1,6 @@
-import type { Action, CheckKind, Rulebook } from '@holdfast/core/contract';
-import { undecodableResults } from '@holdfast/core/rules';
+import type { Action, Rulebook } from '@holdfast/core/contract';
+import { checkTiming, rulesDecidedAt, undecodableResults } from '@holdfast/core/rules';
+import type { CheckTiming } from '@holdfast/core/rules';
 import type { CheckActions, Replay } from './decide.js';
 
 /** What a tool call changed, as a round for the rulebook. */
@@ -38,8 +39,8 @@ export interface ChangeCheckOptions {
   readonly checkActions: CheckActions;
   /** What the session did before this call, placed before the changes; their own results are ignored. */
   readonly replay?: (root: string, session: string) => Replay;
-  /** Check kinds not judged here (for example R3, judged over the session at the end of the turn). */
-  readonly skipKinds?: readonly CheckKind[];
+  /** When a rule is decided that is not judged here (`change`: R3, judged over the session at a commit or the end of the turn). */
+  readonly skipTimings?: readonly CheckTiming[];
 }
 
 const NOTHING_BEFORE: Replay = { actions: [], observed: new Map() };
@@ -51,10 +52,10 @@ const NOTHING_BEFORE: Replay = { actions: [], observed: new Map() };
  * tests run after the session's last change?).
  */
 export function checkChangesWith(options: ChangeCheckOptions): ChangeCheck {
-  const skipKinds = new Set(options.skipKinds ?? []);
+  const skipTimings = new Set(options.skipTimings ?? []);
   const rules = options.rulebook.rules;
-  const skipped = new Set(rules.filter((rule) => skipKinds.has(rule.check.kind)).map((rule) => rule.id));
-  const orderRules = new Set(rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires').map((rule) => rule.id));
+  const skipped = new Set(rules.filter((rule) => skipTimings.has(checkTiming(rule.check))).map((rule) => rule.id));
+  const orderRules = rulesDecidedAt(options.rulebook, 'commit');
   const judge = async (actions: readonly Action[], existed: ReadonlySet<string>, replay: Replay, keep: (rule: string) => boolean, offset: number) => {
     const before = replay.actions.length;
     const results = await options.checkActions([...replay.actions, ...actions], existed, options.rulebook, replay.observed);

@@ -1,11 +1,6 @@
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { undecodableResults } from '@holdfast/core/rules';
+import { rulesDecidedAt, undecodableResults } from '@holdfast/core/rules';
 import type { CheckActions } from './decide.js';
-
-/** Rule ids whose check is about the order of a session's steps (R6), which a tree of files cannot show. */
-export function orderRuleIds(rulebook: Rulebook): ReadonlySet<string> {
-  return new Set(rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => rule.id));
-}
 
 /**
  * A change to files judged as one round by every rule but the order rules: the judgement the git
@@ -21,7 +16,8 @@ export async function contentFailures(
   rulebook: Rulebook,
   undecodable: ReadonlyMap<string, string> = new Map(),
 ): Promise<CheckResult[]> {
-  const order = orderRuleIds(rulebook);
+  // The rules decided at a commit from a session's runs (order, requires): a tree of files cannot show them.
+  const order = rulesDecidedAt(rulebook, 'commit');
   const results = await checkActions(actions, existedBefore, rulebook);
   const failures = results.filter((result) => !result.ok && !order.has(result.rule));
   return [...undecodableResults(rulebook, actions, undecodable), ...failures].sort((left, right) => left.actionIndex - right.actionIndex);

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import type { Action, CheckKind, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { lazyPatterns } from '@holdfast/core/rules';
-import type { Pattern } from '@holdfast/core/rules';
+import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { rulesDecidedAt } from '@holdfast/core/rules';
 import type { ObservedRun } from '@holdfast/core/contract';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
@@ -80,15 +79,6 @@ export function projectOnDisk(root: string): ProjectView {
   };
 }
 
-/** The test command pattern of the rulebook's order rule (R6), if it has one (compiled when first needed). */
-export function testPattern(rulebook: Rulebook): Pattern | undefined {
-  for (const rule of rulebook.rules) {
-    if (rule.check.kind !== 'order') continue;
-    return lazyPatterns([rule.check.command], '')[0];
-  }
-  return undefined;
-}
-
 /** What earlier calls of a session did, as actions to place before a call's own, with how its runs ended. */
 export interface Replay {
   readonly actions: readonly Action[];
@@ -153,7 +143,7 @@ export function runOnTree(run: SessionRun, committedTree: string): ObservedRun {
 
 /** Whether a rulebook has rules about what must have passed before a commit (order, requires): only then is a commit's tree worth hashing. */
 export function hasCommitOrderRules(rulebook: Rulebook): boolean {
-  return rulebook.rules.some((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  return rulesDecidedAt(rulebook, 'commit').size > 0;
 }
 
 /**
@@ -217,16 +207,6 @@ export function withFailedRuns(state: SessionState, command: string, ending: str
   return { ...state, runs: state.runs.map((run) => (command.includes(run.cmd) ? { cmd: run.cmd, failed: ending } : run)) };
 }
 
-/** The last run of the session that is a test run, if any (the order rule's pattern decides). */
-export function lastTestRun(state: SessionState, pattern: Pick<Pattern, 'test'> | undefined): SessionState['runs'][number] | undefined {
-  if (pattern === undefined) return undefined;
-  for (let index = state.runs.length - 1; index >= 0; index -= 1) {
-    const run = state.runs[index] as SessionState['runs'][number];
-    if (pattern.test(run.cmd)) return run;
-  }
-  return undefined;
-}
-
 export interface ChangeCheckSetup {
   readonly rulebook: Rulebook;
   readonly checkActions: CheckActions;
@@ -246,7 +226,7 @@ export interface ChangeCheckSetup {
 const PERSON_OVERRIDE = /\bholdfast(?:\.js)?["']?\s+allow\b/;
 
 /** Bypass findings: every hook bypass the shell analysis found, and any run of the person's override. */
-export function bypassFindings(call: ToolCall): GateFinding[] {
+export function bypassFindings(call: Pick<ToolCall, 'actions' | 'bypasses'>): GateFinding[] {
   const findings: GateFinding[] = call.bypasses.map((bypass) => ({
     rule: 'GATE',
     name: 'BYPASS',
@@ -265,8 +245,10 @@ export function bypassFindings(call: ToolCall): GateFinding[] {
   return findings;
 }
 
-function kindOf(rulebook: Rulebook, ruleId: string): CheckKind | undefined {
-  return rulebook.rules.find((rule) => rule.id === ruleId)?.check.kind;
+/** The rules judged over the whole change (R3): held as pending until the session commits or its turn ends. */
+function overTheChange(rulebook: Rulebook): (ruleId: string) => boolean {
+  const ids = rulesDecidedAt(rulebook, 'change');
+  return (ruleId) => ids.has(ruleId);
 }
 
 /** The files that exist already (not created by the session) among the paths judged and their neighbours. */
@@ -301,7 +283,7 @@ function withoutDuplicates(findings: readonly GateFinding[]): GateFinding[] {
  * written without its test is held as pending and refused only when the session commits, or at the
  * end of the turn (see decideTurnEnd), so a turn that writes `x.ts` and then `x.test.ts` lands both.
  */
-export async function decideToolCall(call: ToolCall, options: ChangeCheckSetup): Promise<Judgement> {
+export async function decideToolCall(call: Pick<ToolCall, 'actions' | 'bypasses'>, options: ChangeCheckSetup): Promise<Judgement> {
   const { rulebook, state, project } = options;
   const commits = call.actions.some((action) => action.type === 'commit');
   const committedTree = commits && options.committedTree !== undefined && hasCommitOrderRules(rulebook) ? options.committedTree() : undefined;
@@ -313,9 +295,10 @@ export async function decideToolCall(call: ToolCall, options: ChangeCheckSetup):
   const failures: GateFinding[] = [...gate];
   const pending: GateFinding[] = [];
   const verdicts: RuleVerdict[] = gate.map((finding) => ({ ...finding, ok: false }));
+  const deferredRule = overTheChange(rulebook);
   for (const result of results) {
     const ownAction = result.actionIndex >= replay.actions.length;
-    const deferred = kindOf(rulebook, result.rule) === 'sibling-test';
+    const deferred = deferredRule(result.rule);
     if (ownAction) verdicts.push({ rule: result.rule, name: result.name, ok: result.ok, detail: result.detail });
     if (result.ok) continue;
     if (deferred && !commits) pending.push(asFinding(result));
@@ -345,14 +328,29 @@ function withOwnRunsUnseen(replay: Replay, actions: readonly Action[]): Readonly
   return observed;
 }
 
+/** A module the session created that still has no test at the end of its turn, and the rule that asks for it. */
+export interface TurnEndFinding extends GateFinding {
+  /** The module's path, relative to the project root. */
+  readonly path: string;
+}
+
 /**
- * The end of the agent's turn (Claude Code and Codex `Stop`): every module the session created and
- * still has no test for. The agent is sent back to write them, or to remove the module.
+ * The end of the agent's turn (Claude Code and Codex `Stop`, the end of a loop-mode session): every
+ * module the session created and still has no test for. The agent is sent back to write them, or to
+ * remove the module (loop mode's held arm removes it).
  */
-export async function decideTurnEnd(options: Omit<ChangeCheckSetup, 'gateFindings'>): Promise<GateFinding[]> {
+export async function decideTurnEnd(options: Omit<ChangeCheckSetup, 'gateFindings'>): Promise<TurnEndFinding[]> {
   const { rulebook, state, project } = options;
   const replay = replayedRound(state).actions.filter((action) => action.type === 'write');
   if (replay.length === 0) return [];
   const results = await options.checkActions(replay, existingAround(replay, state, project), rulebook);
-  return withoutDuplicates(results.filter((result) => !result.ok && kindOf(rulebook, result.rule) === 'sibling-test').map(asFinding));
+  const deferredRule = overTheChange(rulebook);
+  const seen = new Set<string>();
+  return results.flatMap((result) => {
+    const write = replay[result.actionIndex];
+    const key = `${result.rule}\u0000${result.detail}`;
+    if (result.ok || !deferredRule(result.rule) || write?.type !== 'write' || seen.has(key)) return [];
+    seen.add(key);
+    return [{ ...asFinding(result), path: write.path }];
+  });
 }

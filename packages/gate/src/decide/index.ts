@@ -12,11 +12,10 @@ export {
   nextSessionState,
   projectOnDisk,
   replayedRound,
-  testPattern,
   withFailedRuns,
   withPassedRuns,
 } from './decide.js';
-export type { CheckActions } from './decide.js';
+export type { ChangeCheckSetup, CheckActions, Judgement, ProjectView, TurnEndFinding } from './decide.js';
 export { ALLOW, internalErrorReason, reasonOf } from './hook-answer.js';
 export type { HookAnswer } from './hook-answer.js';
 export { findProjectRulebook } from './project-rulebook.js';

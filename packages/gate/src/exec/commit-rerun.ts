@@ -1,4 +1,5 @@
 import type { CheckResult, Rulebook } from '@holdfast/core/contract';
+import { requiredCommands } from '@holdfast/core/rules';
 import { rerunTimeoutMs } from '../decide/index.js';
 import { runOnTree } from './tree-rerun.js';
 import type { TreeRunOutcome } from './tree-rerun.js';
@@ -40,13 +41,9 @@ function why(outcome: TreeRunOutcome): string | undefined {
 export async function rerunRequiredOnTree(rulebook: Rulebook, root: string, tree: string, run: RunOnCommitTree): Promise<CheckResult[]> {
   const failures: CheckResult[] = [];
   const timeoutMs = rerunTimeoutMs(rulebook);
+  const required = requiredCommands(rulebook);
   for (const rule of rulebook.rules) {
-    const commands =
-      rule.check.kind === 'requires'
-        ? rule.check.commands.map((required) => required.run[0] as string)
-        : rule.check.kind === 'order'
-          ? [rule.check.example]
-          : [];
+    const commands = required.filter((each) => each.rule.id === rule.id).map((each) => each.example);
     for (const command of commands) {
       let outcome: TreeRunOutcome;
       try {

@@ -1,5 +1,6 @@
 import { blobText } from '../io/index.js';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { rulesDecidedAt } from '@holdfast/core/rules';
 import { appendAudit, auditActionText } from '../decide/index.js';
 import { contentFailures } from '../decide/index.js';
 import { internalErrorReason } from '../decide/index.js';
@@ -95,7 +96,8 @@ export async function checkCommitOrder(
   committedTree: () => string,
   rerun?: { readonly root: string; readonly tree: () => string; readonly run: RunOnCommitTree },
 ): Promise<OrderVerdict | undefined> {
-  const rules = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  const commitTimed = rulesDecidedAt(rulebook, 'commit');
+  const rules = rulebook.rules.filter((rule) => commitTimed.has(rule.id));
   if (rules.length === 0) return undefined;
   const labels = rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
   if (latest === undefined && rerun !== undefined) {

@@ -339,7 +339,7 @@ describe('the after-the-fact check of a shell call', () => {
   describe('files changed while no checked call ran', () => {
     /** As the hook judges the work tree: R3 waits for the commit or the end of the turn. */
     const sessionJudge = (): ChangeCheck =>
-      checkChangesWith({ rulebook, checkActions, skipKinds: ['sibling-test'], replay: () => ({ actions: [], observed: new Map() }) });
+      checkChangesWith({ rulebook, checkActions, skipTimings: ['change'], replay: () => ({ actions: [], observed: new Map() }) });
 
     it('judges, at the next shell call, a file a process the last command left in the background wrote, and leaves it in place', async () => {
       const root = repository();

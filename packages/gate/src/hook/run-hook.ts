@@ -350,12 +350,12 @@ function outsideTurnEndReason(findings: readonly OutsideFinding[]): string {
   ].join('\n');
 }
 
-type ChangeCheckSetup = Omit<Parameters<typeof checkChangesWith>[0], 'replay' | 'skipKinds'>;
+type ChangeCheckSetup = Omit<Parameters<typeof checkChangesWith>[0], 'replay' | 'skipTimings'>;
 
 /** The judges of a commit and of work-tree changes (R3 is judged over the session: at the commit and the end of the turn). */
 function checksOf(options: ChangeCheckSetup): { workTree: ChangeCheck; commit: ChangeCheck } {
   const base = { ...options, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
-  return { workTree: checkChangesWith({ ...base, skipKinds: ['sibling-test'] }), commit: checkChangesWith(base) };
+  return { workTree: checkChangesWith({ ...base, skipTimings: ['change'] }), commit: checkChangesWith(base) };
 }
 
 function toolUseIdOf(event: HookEvent): string | undefined {

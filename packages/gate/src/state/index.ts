@@ -26,6 +26,7 @@ export {
 } from './session-ignores.js';
 export type { SessionIgnores } from './session-ignores.js';
 export {
+  FRESH_SESSION,
   HOLDFAST_DIR,
   ensureSessionMirrorFolder,
   latestSessionState,

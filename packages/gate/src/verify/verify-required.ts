@@ -1,4 +1,5 @@
 import type { Rulebook } from '@holdfast/core/contract';
+import { requiredCommands } from '@holdfast/core/rules';
 import type { GitReader } from '../git/index.js';
 import { readGit } from '../git/index.js';
 import { rerunTimeoutMs } from '../decide/index.js';
@@ -20,14 +21,9 @@ export interface RequiredRunResult {
   readonly failure: string | undefined;
 }
 
-/** The commands a rulebook's commit-order rules require, each once per rule: order's example, each requires command's first spelling. */
+/** The commands a rulebook's commit-timed rules require, in rule order (core's requiredCommands). */
 export function requiredCommandsOf(rulebook: Rulebook): { rule: string; name: string; command: string }[] {
-  return rulebook.rules.flatMap((rule) => {
-    if (rule.check.kind === 'order') return [{ rule: rule.id, name: rule.name, command: rule.check.example }];
-    if (rule.check.kind === 'requires')
-      return rule.check.commands.flatMap((each) => (each.run[0] === undefined ? [] : [{ rule: rule.id, name: rule.name, command: each.run[0] }]));
-    return [];
-  });
+  return requiredCommands(rulebook).map((required) => ({ rule: required.rule.id, name: required.rule.name, command: required.example }));
 }
 
 function lastLines(text: string, count: number): string {

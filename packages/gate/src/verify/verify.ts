@@ -1,4 +1,5 @@
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import { rulesDecidedAt } from '@holdfast/core/rules';
 import { InputError } from '@holdfast/core/contract';
 import { commitChange, commitParents, readGit, tryReadGit, treeChange } from '../git/index.js';
 import type { GitReader, TreeChange } from '../git/index.js';
@@ -142,7 +143,8 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
       line: undefined,
     });
   }
-  const commitOrder = rulebook.rules.filter((rule) => rule.check.kind === 'order' || rule.check.kind === 'requires');
+  const commitTimed = rulesDecidedAt(rulebook, 'commit');
+  const commitOrder = rulebook.rules.filter((rule) => commitTimed.has(rule.id));
   const notJudged = commitOrder.map((rule) =>
     options.runRequired === undefined
       ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`

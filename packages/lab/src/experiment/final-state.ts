@@ -1,35 +1,38 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Action, CheckKind, CheckResult, LandedViolation, Rulebook } from '@holdfast/core/contract';
-import { checkActions, undecodableResults } from '@holdfast/core/rules';
+import type { Action, CheckResult, LandedViolation, Rulebook } from '@holdfast/core/contract';
+import { checkActions, checkTiming, requiredCommands, undecodableResults } from '@holdfast/core/rules';
+import type { CheckTiming } from '@holdfast/core/rules';
 import { readCommitText, readWorkTreeText } from './landed-text.js';
 import type { LandedText } from './landed-text.js';
 import { nulList, readNameStatus, repoGit } from './session/repo-git.js';
 import type { NameStatus, RepoLocation } from './session/repo-git.js';
 
 /**
- * One step of a session, as R6 needs it: a change to the tree, a test run (it counts only if it
- * passed) or a commit (its hash, when known). In the order they happened.
+ * One step of a session, as the commit-timed rules (order, requires) need it: a change to the tree, a
+ * run of a command the rulebook requires (`test`: it counts only if it passed) or a commit (its hash,
+ * when known). In the order they happened.
  */
 export type TimelineStep =
   { readonly type: 'change' } | { readonly type: 'test'; readonly cmd: string; readonly passed: boolean } | { readonly type: 'commit'; readonly hash?: string };
 
 export interface FinalStateOptions {
   /**
-   * The session's changes, test runs and commits, for R6 ORDER. Without it R6 is not judged (git
-   * alone does not know which tests ran). A commit in git that the timeline cannot place is judged
+   * The session's changes, runs of required commands and commits, for the commit-timed rules (R6
+   * ORDER, requires). Without it they are not judged (git alone does not know which commands ran). A commit in git that the timeline cannot place is judged
    * as having no passing test run before it: fail closed.
    */
   readonly timeline?: readonly TimelineStep[];
 }
 
-function withoutKinds(rulebook: Rulebook, kinds: readonly CheckKind[]): Rulebook {
-  return { ...rulebook, rules: rulebook.rules.filter((rule) => !kinds.includes(rule.check.kind)) };
+/** The rulebook without the rules a session decides at `timings` (see CheckTiming). */
+function withoutTimings(rulebook: Rulebook, timings: readonly CheckTiming[]): Rulebook {
+  return { ...rulebook, rules: rulebook.rules.filter((rule) => !timings.includes(checkTiming(rule.check))) };
 }
 
-function onlyKind(rulebook: Rulebook, kind: CheckKind): Rulebook {
-  return { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind === kind) };
+function onlyTiming(rulebook: Rulebook, timing: CheckTiming): Rulebook {
+  return { ...rulebook, rules: rulebook.rules.filter((rule) => checkTiming(rule.check) === timing) };
 }
 
 /** The changes as actions, and the paths whose bytes did not decode (every content rule reaching one refuses it). */
@@ -77,7 +80,7 @@ function landedFrom(results: readonly CheckResult[], actions: readonly Action[],
 
 /** Every commit since the base, oldest first, each judged on the files it changed (R3 and R6 apart). */
 async function judgeCommits(repo: RepoLocation, commits: readonly string[], rulebook: Rulebook): Promise<LandedViolation[]> {
-  const perCommit = withoutKinds(rulebook, ['sibling-test', 'order']);
+  const perCommit = withoutTimings(rulebook, ['change', 'commit']);
   const landed: LandedViolation[] = [];
   if (perCommit.rules.length === 0) return landed;
   for (const commit of commits) {
@@ -91,7 +94,7 @@ async function judgeCommits(repo: RepoLocation, commits: readonly string[], rule
 
 /** The work tree (committed or not, untracked files too) against the base, as one change: R3 sees all of it. */
 async function checkWorkTree(repo: RepoLocation, baseCommit: string, rulebook: Rulebook): Promise<LandedViolation[]> {
-  const whole = withoutKinds(rulebook, ['order']);
+  const whole = withoutTimings(rulebook, ['commit']);
   if (whole.rules.length === 0) return [];
   // A private index: the repository's own index (and what the agent staged) is left alone.
   const scratch = mkdtempSync(join(tmpdir(), 'holdfast-final-'));
@@ -109,12 +112,13 @@ async function checkWorkTree(repo: RepoLocation, baseCommit: string, rulebook: R
 }
 
 /**
- * R6 from the timeline: each commit in git is placed on the timeline (by hash, else in order) and
- * needs a passing test run after the last change before it. Exported for `rescore`, which judges
+ * The commit-timed rules (R6 ORDER, requires) from the timeline: each commit in git is placed on the
+ * timeline (by hash, else in order) and needs a passing run of each command its rules require after
+ * the last change before it. Exported for `rescore`, which judges
  * a recorded agent arm's timeline with another rulebook.
  */
 export async function judgeOrder(commits: readonly string[], timeline: readonly TimelineStep[], rulebook: Rulebook): Promise<LandedViolation[]> {
-  const order = onlyKind(rulebook, 'order');
+  const order = onlyTiming(rulebook, 'commit');
   if (order.rules.length === 0) return [];
   const actions: Action[] = [];
   const commitAt = new Map<number, string>();
@@ -141,7 +145,7 @@ export async function judgeOrder(commits: readonly string[], timeline: readonly 
       rule: result.rule,
       name: result.name,
       commit: hash,
-      detail: `${result.rule} ${result.name}: commit ${hash.slice(0, 12)} was made with no passing test run after the last change before it.`,
+      detail: `${result.rule} ${result.name}: commit ${hash.slice(0, 12)} was made without ${requiredNames(rulebook, result.rule)} passing after the last change before it.`,
     });
   }
   for (const rule of order.rules) {
@@ -150,18 +154,26 @@ export async function judgeOrder(commits: readonly string[], timeline: readonly 
         rule: rule.id,
         name: rule.name,
         commit: hash,
-        detail: `${rule.id} ${rule.name}: commit ${hash.slice(0, 12)} was not made through a call holdfast saw, so no passing test run is known before it.`,
+        detail: `${rule.id} ${rule.name}: commit ${hash.slice(0, 12)} was not made through a call holdfast saw, so no passing run of ${requiredNames(rulebook, rule.id)} is known before it.`,
       });
     }
   }
   return landed;
 }
 
+/** How a detail names what a rule requires ("the test command (npm test)", "`npm run lint` and `npm test`"). */
+function requiredNames(rulebook: Rulebook, ruleId: string): string {
+  const names = requiredCommands(rulebook)
+    .filter((command) => command.rule.id === ruleId)
+    .map((command) => command.name);
+  return names.length === 0 ? 'its required commands' : names.join(' and ');
+}
+
 /**
  * The violations that landed: what is really in the repository at the end, whatever tool put it
  * there. Every commit since `baseCommit` is judged on the files it changed; the work tree (committed
  * or not, untracked files included) is judged against the base as one change, so R3 TESTS sees the
- * whole change; R6 ORDER is judged from `options.timeline`. A violation found both in a commit and
+ * whole change; the commit-timed rules (R6 ORDER, requires) are judged from `options.timeline`. A violation found both in a commit and
  * in the work tree is reported once, with the first commit that carried it.
  */
 export async function judgeFinalState(

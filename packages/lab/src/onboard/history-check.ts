@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { checkActions } from '@holdfast/core/rules';
+import { checkActions, rulesDecidedAt } from '@holdfast/core/rules';
 import { GIT_HARDENING, hermeticGitEnv } from '../sandbox/git.js';
 import { OnboardError } from './onboard-error.js';
 import { MAX_FILE_BYTES } from './repo-snapshot.js';
@@ -18,16 +18,28 @@ export interface RuleFiring {
   readonly id: string;
   readonly name: string;
   readonly commits: number;
-  /** Fired on most commits: a rule a team really follows rarely refuses half its own history. */
+  /** Fired on more than PROBABLY_WRONG_SHARE of the commits: a rule the team follows rarely refuses its own history. */
   readonly probablyWrong: boolean;
 }
 
 export interface HistoryCheck {
   readonly commits: readonly CommitVerdict[];
   readonly rules: readonly RuleFiring[];
-  /** Checked rules history cannot judge (no record of the commands that ran before a commit). */
+  /** Rules a history cannot judge, each "ID NAME: why" (a commit does not show which commands ran before it). */
   readonly unjudged: readonly string[];
 }
+
+/**
+ * The share of the team's own recent commits a check may refuse before it is marked probably wrong
+ * (and `rulebook promote` refuses it): 5 %, one commit in twenty. A history the team merged is
+ * mostly compliant with the rules it really follows; a drafted SECRET check that flagged a quarter
+ * of a repository's commits (test sentinels) was wrong on every flag sampled.
+ */
+export const PROBABLY_WRONG_SHARE = 0.05;
+
+/** Why a rule decided at a commit (order, requires) cannot be judged from history. */
+const NOT_IN_HISTORY =
+  'a commit does not show which commands ran and passed before it (the agent gate and the git hooks judge it; verify --run-required runs them on the head tree)';
 
 function git(repoDir: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -102,13 +114,15 @@ async function commitActions(repoDir: string, commit: string, parent: string | u
 /**
  * The drafted rulebook against the repository's own last `count` commits: what the gate would
  * have refused, commit by commit. No model, no key: the cheapest evidence that a check is right.
- * A check that refuses most of the team's own commits is flagged as probably wrong.
+ * A check that refuses more than PROBABLY_WRONG_SHARE of the team's own commits is flagged as probably
+ * wrong; a rule decided at a commit (order, requires) is listed as not judged, never as passing.
  */
 export async function checkHistory(repoDir: string, rulebook: Rulebook, count: number): Promise<HistoryCheck> {
   const log = await git(repoDir, ['log', '-z', `--max-count=${count}`, '--no-merges', '--format=%H %P%x1f%s', 'HEAD']).catch((error: unknown) => {
     throw new OnboardError('E_TASK_REPO', `${repoDir} has no commits to check; commit first, then run this again.`, { cause: error });
   });
-  const judged = rulebook.rules.filter((rule) => rule.check.kind !== 'order');
+  const commitTimed = rulesDecidedAt(rulebook, 'commit');
+  const judged = rulebook.rules.filter((rule) => !commitTimed.has(rule.id));
   const book: Rulebook = { ...rulebook, rules: judged };
   const commits: CommitVerdict[] = [];
   for (const record of log.split('\0').filter((entry) => entry.trim() !== '')) {
@@ -120,9 +134,10 @@ export async function checkHistory(repoDir: string, rulebook: Rulebook, count: n
   }
   const rules = judged.map((rule) => {
     const fired = commits.filter((verdict) => verdict.refusals.some((result) => result.rule === rule.id)).length;
-    return { id: rule.id, name: rule.name, commits: fired, probablyWrong: commits.length >= 3 && fired * 2 > commits.length };
+    return { id: rule.id, name: rule.name, commits: fired, probablyWrong: fired > PROBABLY_WRONG_SHARE * commits.length };
   });
-  return { commits, rules, unjudged: rulebook.rules.filter((rule) => rule.check.kind === 'order').map((rule) => `${rule.id} ${rule.name}`) };
+  const unjudged = rulebook.rules.filter((rule) => commitTimed.has(rule.id)).map((rule) => `${rule.id} ${rule.name}: ${NOT_IN_HISTORY}`);
+  return { commits, rules, unjudged };
 }
 
 /** The history check as lines for a person: commit by commit, rule and detail, then the rules that look wrong. */
@@ -130,7 +145,9 @@ export function formatHistoryCheck(check: HistoryCheck): string[] {
   const lines = [`The rulebook against the last ${check.commits.length} commits (what the gate would have refused):`];
   for (const verdict of check.commits) {
     const head = `  ${verdict.commit.slice(0, 10)} ${verdict.subject.slice(0, 60)}`;
-    if (verdict.refusals.length === 0) lines.push(`${head}: passes`);
+    // "passes" only when every rule was judged: a rule the history cannot show is not passed.
+    if (verdict.refusals.length === 0)
+      lines.push(`${head}: ${check.unjudged.length === 0 ? 'passes' : check.rules.length === 0 ? 'not judged' : 'no judged rule refuses it'}`);
     else {
       lines.push(`${head}: ${verdict.refusals.length} refusal${verdict.refusals.length === 1 ? '' : 's'}`);
       for (const result of verdict.refusals) lines.push(`      ${result.rule}: ${result.detail}`);
@@ -139,9 +156,8 @@ export function formatHistoryCheck(check: HistoryCheck): string[] {
   for (const rule of check.rules)
     if (rule.probablyWrong)
       lines.push(
-        `  ${rule.id} ${rule.name} refuses ${rule.commits} of ${check.commits.length} commits: probably wrong (a rule the team follows rarely refuses most of its history); read its # draft note`,
+        `  ${rule.id} ${rule.name} refuses ${rule.commits} of ${check.commits.length} commits: probably wrong (more than ${PROBABLY_WRONG_SHARE * 100} % of the team's own history; a rule the team follows rarely refuses it); read its # draft note`,
       );
-  if (check.unjudged.length > 0)
-    lines.push(`  not judged from history (git keeps no record of the commands run before a commit): ${check.unjudged.join(', ')}`);
+  for (const rule of check.unjudged) lines.push(`  not judged: ${rule}`);
   return lines;
 }

@@ -92,6 +92,36 @@ describe('holdfast init on real rule files, no key', () => {
     expect(check.commits[2]?.refusals[0]?.detail).toMatch(/R1 NO-CONST: write to "src\/index\.ts" adds a const at line \d+/);
   });
 
+  it('a check refusing more than 5 % of the commits is probably wrong; rules decided at a commit are not judged, and no commit passes', async () => {
+    const root = repository('zod', 'AGENTS.md');
+    const { checkHistory, formatHistoryCheck, PROBABLY_WRONG_SHARE } = await import('./history-check.js');
+    expect(PROBABLY_WRONG_SHARE).toBe(0.05);
+    for (let index = 0; index < 20; index += 1) commit(root, { [`notes/n${index}.txt`]: `note ${index}\n` }, `note ${index}`);
+    commit(root, { 'notes/late.txt': 'LATER\n' }, 'one flagged commit');
+    const rulebook = parseRulebook(
+      [
+        'version: 1',
+        'rules:',
+        "  - { id: F1, name: NOLATER, prose: Never write LATER., check: { kind: forbidden-pattern, patterns: ['LATER'], what: a LATER, files: ['**'] } }",
+        "  - { id: R6, name: ORDER, prose: Tests before a commit., check: { kind: order, command: '^npm test$', example: npm test } }",
+        '',
+      ].join('\n'),
+      'r.yaml',
+    );
+    // One flag in 21 commits is under 5 %; a second one is over it.
+    const once = await checkHistory(root, rulebook, 21);
+    expect(once.rules).toEqual([{ id: 'F1', name: 'NOLATER', commits: 1, probablyWrong: false }]);
+    expect(once.unjudged).toEqual([expect.stringMatching(/^R6 ORDER: a commit does not show which commands ran and passed before it/)]);
+    const lines = formatHistoryCheck(once);
+    expect(lines.some((line) => line.endsWith(': passes'))).toBe(false);
+    expect(lines.filter((line) => line.endsWith(': no judged rule refuses it'))).toHaveLength(20);
+    expect(lines).toContain(`  not judged: ${once.unjudged[0]}`);
+    commit(root, { 'notes/later.txt': 'LATER again\n' }, 'a second flagged commit');
+    const twice = await checkHistory(root, rulebook, 22);
+    expect(twice.rules).toEqual([{ id: 'F1', name: 'NOLATER', commits: 2, probablyWrong: true }]);
+    expect(formatHistoryCheck(twice).join('\n')).toMatch(/F1 NOLATER refuses 2 of 22 commits: probably wrong \(more than 5 % of the team's own history/);
+  }, 120_000);
+
   it('over the cap, one error names every folder worth excluding, and the cap counts only text it would copy', async () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-cap-'));
     roots.push(root);

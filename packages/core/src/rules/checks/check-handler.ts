@@ -19,10 +19,40 @@ export interface Round {
 export type Judge = (round: Round) => CheckResult[] | Promise<CheckResult[]>;
 
 /**
- * A built-in check kind. `prepare` compiles the rule's globs and regexes once; the judge it returns
- * is pure and must not throw on any round.
+ * When a kind's verdict is decided in a session spread over many tool calls:
+ *
+ * - `action`: on each action as it comes (a write's content, a run's command line);
+ * - `commit`: at a commit, from what the session ran since its last change (order, requires): a history
+ *   of commits cannot show it, so `verify` and `rulebook try` list such a rule as not judged;
+ * - `change`: over the whole change (a new module and its test may come in separate calls), so it is
+ *   held as pending and enforced when the session commits or ends.
+ */
+export type CheckTiming = 'action' | 'commit' | 'change';
+
+/** A command a rule requires to have passed before a commit: what the gate, verify and the re-runs ask the rulebook. */
+export interface RequiredCommand {
+  /** How a detail sentence names it ("the type check", "`npm test`"). */
+  readonly name: string;
+  /** The command line to run it: what `verify --run-required` and the commit re-run execute. */
+  readonly example: string;
+  /** Whether a command line counts as a run of it (run in the project root, by one of its spellings). */
+  counts(commandLine: string): boolean;
+  /** False only when the command line surely does not count; cheap (loads no RE2). */
+  mayCount(commandLine: string): boolean;
+}
+
+/**
+ * A built-in check kind, with its meaning beside it (promptfoo keeps an assertion's definition with its
+ * handler): what it judges, when a session decides it, and the commands it requires. Code elsewhere asks
+ * the registry (registry.ts) for these; it never matches a kind's name. `prepare` compiles the rule's
+ * globs and regexes once; the judge it returns is pure and must not throw on any round.
  */
 export interface CheckHandler<C extends RuleCheck> {
+  /** What the kind judges, in one sentence (docs, `rulebook try`, the answers of the gate). */
+  readonly description: string;
+  readonly timing: CheckTiming;
+  /** The commands a rule of this kind requires before a commit (only `commit`-timed kinds have any). */
+  requires?(check: C): readonly RequiredCommand[];
   prepare(check: C, rule: RuleLabel): Judge;
 }
 

@@ -14,6 +14,8 @@ import { result } from './check-handler.js';
  * respelling (`console?.log`, `console['log']`) still does.
  */
 export const codeCheck: CheckHandler<CodeCheck> = {
+  description: 'Refuses a construct in written files, read on the syntax tree (comments and strings never count).',
+  timing: 'action',
   prepare(check, rule) {
     const applies = compileGlobs(check.files);
     const excluded = compileGlobs(check.exclude);

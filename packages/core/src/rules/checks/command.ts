@@ -15,6 +15,8 @@ type Verdict = { readonly ok: true } | { readonly ok: false; readonly sentence: 
  * program (or a flag that may be forbidden) is computed at run time cannot be judged: fail closed.
  */
 export const commandCheck: CheckHandler<CommandCheck> = {
+  description: 'Refuses a forbidden command or flag in a run, read from the parsed command line.',
+  timing: 'action',
   prepare(check, rule) {
     const forbidden = check.forbid.map((entry) => ({ entry, words: entry.command.split(' ') }));
     return (round) =>

@@ -85,6 +85,8 @@ process.stdin.on('end', async () => {
  * The path is relative to the directory holdfast runs in (the project root).
  */
 export const customCheck: CheckHandler<CustomCheck> = {
+  description: "The team's own check, run as a program or module on the round; a crash or a bad answer is a refusal.",
+  timing: 'action',
   prepare(check, rule) {
     const command = commandFor(check);
     return (round) => {

@@ -15,6 +15,8 @@ const SHOWN = 5;
  * cannot be made and the write is refused (fail closed). A manifest that does not parse is refused.
  */
 export const dependencyCheck: CheckHandler<DependencyCheck> = {
+  description: 'Refuses a new (or changed) dependency in a manifest, or asks for a file written with it.',
+  timing: 'action',
   prepare(check, rule) {
     const manifests = new Set(check.manifests);
     const needs = check.needs === undefined ? undefined : compileGlobs(check.needs);

@@ -6,6 +6,8 @@ import { lineAt, result } from './check-handler.js';
 
 /** R4: none of the patterns may appear in content written to the matching files. */
 export const forbiddenPatternCheck: CheckHandler<ForbiddenPatternCheck> = {
+  description: 'Refuses a pattern in written files matching its globs.',
+  timing: 'action',
   prepare(check, rule) {
     const applies = compileGlobs(check.files);
     const excluded = compileGlobs(check.exclude);

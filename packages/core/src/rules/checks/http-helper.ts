@@ -9,6 +9,8 @@ import { codeMatcher, noteOf } from './code.js';
 
 /** R5: code in the guarded folders makes HTTP calls only through the one helper file. */
 export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {
+  description: 'Only the HTTP helper may call HTTP directly; elsewhere a direct call is refused.',
+  timing: 'action',
   prepare(check, rule) {
     const guarded = compileGlobs(check.folders);
     const helper = normalizeRepoPath(check.helper);

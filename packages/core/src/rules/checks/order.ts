@@ -14,6 +14,27 @@ import { result } from './check-handler.js';
  * violation. A run nobody executed (a plan judged without a sandbox) counts by its command alone.
  */
 export const orderCheck: CheckHandler<OrderCheck> = {
+  description: 'Every commit needs a passing run of the test command after the last change.',
+  timing: 'commit',
+  requires(check) {
+    const [pattern] = lazyPatterns([check.command], '');
+    const matches = (commandLine: string): boolean => {
+      try {
+        return pattern?.test(commandLine) === true;
+      } catch {
+        // A pattern RE2 refuses counts nothing; the commit's own check says it cannot be judged.
+        return false;
+      }
+    };
+    return [
+      {
+        name: `the test command (${check.example})`,
+        example: check.example,
+        counts: (commandLine) => matches(commandLine) && runsElsewhere(commandLine) === undefined,
+        mayCount: (commandLine) => pattern?.mayMatch?.(commandLine) !== false,
+      },
+    ];
+  },
   prepare(check, rule) {
     const [pattern] = lazyPatterns([check.command], '');
     return (round) => {

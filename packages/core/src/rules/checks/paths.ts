@@ -11,6 +11,8 @@ import { result } from './check-handler.js';
  * protected `migrations/1.sql`. An allowed glob matches case-sensitively, as R2's does.
  */
 export const pathsCheck: CheckHandler<PathsCheck> = {
+  description: 'A write or delete must stay inside the allowed paths and never touch the denied ones.',
+  timing: 'action',
   prepare(check, rule) {
     const allowed = check.allow === undefined ? undefined : compileGlobs(check.allow);
     const denied = check.deny === undefined ? undefined : caseless(check.deny);

@@ -26,6 +26,23 @@ interface Seen {
  * without executing anything counts the run by its parsed command alone.
  */
 export const requiresCheck: CheckHandler<RequiresCheck> = {
+  description: 'Every commit needs each required command to have passed after the last change, in the project root.',
+  timing: 'commit',
+  requires(check) {
+    return check.commands.flatMap((command) => {
+      const example = command.run[0];
+      if (example === undefined) return [];
+      const spellings = spellingsOf(command.run);
+      return [
+        {
+          name: command.name ?? `\`${example}\``,
+          example,
+          counts: (commandLine: string) => requiredRun(commandLine, spellings)?.counts === true,
+          mayCount: (commandLine: string) => requiredRun(commandLine, spellings) !== undefined,
+        },
+      ];
+    });
+  },
   prepare(check, rule) {
     const required: Required[] = check.commands.map((command) => ({
       name: command.name ?? `\`${command.run[0] ?? ''}\``,

@@ -5,6 +5,8 @@ import { result } from './check-handler.js';
 
 /** R2: every write and delete lands inside the allowed globs, judged on the normalised path. */
 export const scopeCheck: CheckHandler<ScopeCheck> = {
+  description: 'A write or delete must resolve inside the allowed folders.',
+  timing: 'action',
   prepare(check, rule) {
     const allowed = compileGlobs(check.allow);
     const allowedText = check.allow.join(', ');

@@ -15,6 +15,8 @@ function loadScanner(): Promise<typeof import('../secrets/index.js')> {
 
 /** R1: no credential in any written content, found by the vendor detectors and the generic one. */
 export const secretCheck: CheckHandler<SecretCheck> = {
+  description: 'Refuses a hardcoded credential in written content, found by real secret detectors.',
+  timing: 'action',
   prepare(check, rule) {
     const applies = check.files === undefined ? () => true : compileGlobs(check.files);
     const allowlist = lazyPatterns(check.allowlist, '');

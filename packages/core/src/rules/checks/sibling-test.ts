@@ -10,6 +10,8 @@ import { result } from './check-handler.js';
  * a test (the false positive the seed experiment warns about).
  */
 export const siblingTestCheck: CheckHandler<SiblingTestCheck> = {
+  description: 'A new module needs its test written in the same change.',
+  timing: 'change',
   prepare(check, rule) {
     const isModule = compileGlobs(check.modules);
     const isExempt = compileGlobs(check.exempt);

@@ -1,6 +1,5 @@
 import type { Rulebook } from '../../contract/index.js';
-import { lazyPatterns } from '../regex.js';
-import { requiredRun, spellingsOf } from './required-run.js';
+import { requiredCommands } from '../checks/registry.js';
 
 /**
  * Whether a rule about what must pass before a commit (order, requires) could count this command line
@@ -9,12 +8,7 @@ import { requiredRun, spellingsOf } from './required-run.js';
  * tree it ran on only when this is true, so a call that runs nothing required costs no git process.
  */
 export function mayBeRequiredRun(rulebook: Rulebook, commandLine: string): boolean {
-  for (const rule of rulebook.rules) {
-    const check = rule.check;
-    if (check.kind === 'order' && lazyPatterns([check.command], '')[0]?.mayMatch?.(commandLine) !== false) return true;
-    if (check.kind === 'requires' && check.commands.some((command) => requiredRun(commandLine, spellingsOf(command.run)) !== undefined)) return true;
-  }
-  return false;
+  return requiredCommands(rulebook).some((command) => command.mayCount(commandLine));
 }
 
 /**
@@ -25,15 +19,7 @@ export function mayBeRequiredRun(rulebook: Rulebook, commandLine: string): boole
  * refuses is left for the commit to report.
  */
 export function answerOrderPatterns(rulebook: Rulebook, commandLines: readonly string[]): void {
-  for (const rule of rulebook.rules) {
-    if (rule.check.kind !== 'order') continue;
-    const [pattern] = lazyPatterns([rule.check.command], '');
-    for (const line of commandLines) {
-      try {
-        pattern?.test(line);
-      } catch {
-        // the commit's own check says the pattern cannot be judged
-      }
-    }
-  }
+  // Asking each required command whether a line counts runs its pattern now; a pattern RE2 refuses
+  // counts nothing there and is left for the commit's own check to report.
+  for (const command of requiredCommands(rulebook)) for (const line of commandLines) command.counts(line);
 }

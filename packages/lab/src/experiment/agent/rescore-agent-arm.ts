@@ -1,8 +1,7 @@
 import type { Action, ArmResult, LandedViolation, Rulebook } from '@holdfast/core/contract';
 import { judgeOrder } from '../final-state.js';
 import { sessionVerdict } from '../session/session-verdict.js';
-import { testPattern } from '@holdfast/gate';
-import { checkActions } from '@holdfast/core/rules';
+import { checkActions, countsAsRequiredRun, rulesDecidedAt } from '@holdfast/core/rules';
 import { timelineSteps } from './audit-timeline.js';
 
 /**
@@ -60,7 +59,8 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
   const sandbox = result.sandbox;
   if (session === undefined || sandbox === undefined) return result;
   const actions = actionsFromDiff(sandbox.diff.text);
-  const contentRules = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'order') };
+  const commitTimed = rulesDecidedAt(rulebook, 'commit');
+  const contentRules = { ...rulebook, rules: rulebook.rules.filter((rule) => !commitTimed.has(rule.id)) };
   const results = await checkActions(actions, [...context.existing, 'AGENTS.md'], contentRules);
   const landed: LandedViolation[] = results
     .filter((check) => !check.ok)
@@ -70,7 +70,7 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
       return { rule: check.rule, name: check.name, ...(path !== undefined ? { path } : {}), detail: check.detail };
     });
   if (context.judgesOrder) {
-    const steps = timelineSteps(session.calls, testPattern(rulebook));
+    const steps = timelineSteps(session.calls, { test: countsAsRequiredRun(rulebook) });
     landed.push(
       ...(await judgeOrder(
         sandbox.commits.map((commit) => commit.hash),

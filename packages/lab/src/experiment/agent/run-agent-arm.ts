@@ -5,7 +5,8 @@ import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '@h
 import { judgeFinalState } from '../final-state.js';
 import { repoGit } from '../session/repo-git.js';
 import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
-import { holdfastInstallation, testPattern } from '@holdfast/gate';
+import { holdfastInstallation } from '@holdfast/gate';
+import { countsAsRequiredRun } from '@holdfast/core/rules';
 import type { HarnessTarget } from '../../models/index.js';
 import { redact } from '../../models/index.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_SANDBOX_MAX_BYTES, createSizeBudget } from '../../sandbox/index.js';
@@ -220,7 +221,7 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
   try {
     const { exit, report, invocation, turnCapHit, overCap } = await playHarness(options, repo);
     const location = { workTree: repo.workDir, gitDir: repo.gitDir };
-    const timeline = readArmAudit(repo.workDir, { testPattern: testPattern(rulebook) });
+    const timeline = readArmAudit(repo.workDir, { testPattern: { test: countsAsRequiredRun(rulebook) } });
     // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
     const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
     // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.

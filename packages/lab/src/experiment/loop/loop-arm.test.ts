@@ -133,10 +133,12 @@ describe('the tool loop over OpenAI-compatible tool calling', () => {
 
     const told = await play('told', hasty);
     expect(told.result.verdict).toBe('violated');
-    // Told, the end check only records the attempt: the module stays, and lands.
-    expect(decisions(told.result).at(-1)).toBe('holdfast:end-check:observed:R3');
+    // Told, the first commit carried the module (the gate's session record closes its change at a
+    // commit, as the live gate in observe mode does), so the end check has nothing left to hold; what
+    // landed says it: the module without its test is in the repository.
+    expect(decisions(told.result).at(-1)).toBe('delete_file:applied');
     expect(told.result.session!.landed.map((violation) => violation.rule).sort()).toEqual(['R3', 'R6']);
-  });
+  }, 120_000); // two whole arms with real npm runs: a bound for a hang on a loaded machine, not a measure
 
   it('stops at the turn cap', async () => {
     const busy: AgentPolicy = () => ({ calls: [{ name: 'list_files', input: { path: 'src' } }] });
@@ -272,7 +274,7 @@ describe('the tool loop over Anthropic tool use', () => {
 
     const told = await play('told', recoveringAgent, { provider: 'anthropic' });
     expect(told.result.verdict).toBe('violated');
-  });
+  }, 120_000); // two whole arms: a bound for a hang on a loaded machine, not a measure
 });
 
 function requestHeaders(request: RecordedRequest): Record<string, unknown> {

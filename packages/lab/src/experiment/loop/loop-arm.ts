@@ -21,8 +21,9 @@ import { judgeFinalState } from '../final-state.js';
 import type { TimelineStep } from '../final-state.js';
 import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
 import type { SessionVerdict } from '../session/session-verdict.js';
-import { FRESH_LEDGER, judgeCall, judgeNewModules, nextLedger, testCommandPattern } from './loop-judge.js';
-import type { SessionLedger } from './loop-judge.js';
+import { FRESH_SESSION, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, withFailedRuns } from '@holdfast/gate';
+import type { Judgement, SessionState } from '@holdfast/gate';
+import { checkActions, countsAsRequiredRun } from '@holdfast/core/rules';
 import { LOOP_SYSTEM_PROMPT, loopTicketMessage } from './loop-prompt.js';
 import { LOOP_TOOLS, readIntent } from './loop-tools.js';
 import type { LoopIntent } from './loop-tools.js';
@@ -94,21 +95,22 @@ function commandAnswer(outcome: CommandOutcome): string {
 /** What one call asks to change, or the answer it gets without changing anything. */
 type Prepared = { readonly actions: readonly Action[] } | { readonly answer: string; readonly isError: boolean };
 
-/** What an arm gathers as it goes: the evidence recorded, and the ledger its calls are judged against. */
+/** What an arm gathers as it goes: the evidence recorded, and the session its calls are judged against (the gate's own record). */
 interface LoopState {
   readonly calls: ToolCallRecord[];
   readonly timeline: TimelineStep[];
   readonly commands: SandboxCommand[];
   readonly commits: SandboxResult['commits'];
-  ledger: SessionLedger;
+  session: SessionState;
   /** Set once a write or a command met the work tree's size cap: the session ends there. */
   overCap?: string;
 }
 
-/** What every step of one arm reads: its options, the session's signal, the test command pattern. */
+/** What every step of one arm reads: its options, the session's signal, which runs a commit-timed rule counts. */
 interface LoopContext {
   readonly options: LoopArmOptions;
-  readonly pattern: ReturnType<typeof testCommandPattern>;
+  /** Whether a command line is a run of a command the rulebook requires (the timeline's `test` steps). */
+  readonly required: (commandLine: string) => boolean;
   readonly secrets: readonly string[];
   readonly now: () => number;
   /** The session's own signal: the run's cancellation or the session's timeout. */
@@ -168,20 +170,27 @@ function prepareEdit(intent: Extract<LoopIntent, { tool: 'edit_file' }>, workspa
   return { actions: [{ type: 'write', path: intent.path, content }] };
 }
 
-/** Applies an allowed action and answers the model; the ledger and the timeline follow what really happened. */
-async function apply(context: LoopContext, action: Action, index: number): Promise<{ answer: string; isError: boolean; extra: Partial<ToolCallRecord> }> {
+/**
+ * Applies an allowed action and answers the model; the session record and the timeline follow what
+ * really happened (`next`: the session as the judgement left it, kept only when the action applied).
+ */
+async function apply(
+  context: LoopContext,
+  action: Action,
+  index: number,
+  next: SessionState,
+): Promise<{ answer: string; isError: boolean; extra: Partial<ToolCallRecord> }> {
   const { workspace } = context.options;
-  const { state, pattern } = context;
+  const { state } = context;
   switch (action.type) {
     case 'write':
     case 'delete': {
-      const existed = workspace.exists(action.path);
       const done = action.type === 'write' ? workspace.writeFile(action.path, action.content) : workspace.deleteFile(action.path);
       if (!done.ok) {
         if ('overCap' in done) state.overCap = done.reason;
         return { answer: `Error: ${done.reason}.`, isError: true, extra: {} };
       }
-      state.ledger = nextLedger(state.ledger, { actions: [action], existedBefore: (path) => existed || workspace.baseFiles.has(path) }, pattern);
+      state.session = next;
       state.timeline.push({ type: 'change' });
       return { answer: done.detail, isError: false, extra: {} };
     }
@@ -200,18 +209,34 @@ async function apply(context: LoopContext, action: Action, index: number): Promi
         ...(outcome.executed ? { output: capText(outcome.output.text, OUTPUT_CAP_BYTES) } : {}),
         ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
       });
-      if (outcome.executed && pattern?.test(action.cmd) === true) state.timeline.push({ type: 'test', cmd: action.cmd, passed });
-      state.ledger = nextLedger(state.ledger, { actions: [action], existedBefore: () => true, testPassed: passed }, pattern);
+      if (outcome.executed && context.required(action.cmd)) state.timeline.push({ type: 'test', cmd: action.cmd, passed });
+      // As the gate's hook after a call: a run that did not pass is marked so, and counts for no rule.
+      state.session = passed ? next : withFailedRuns(next, action.cmd, runEnding(outcome));
       return { answer: commandAnswer(outcome), isError: !outcome.executed, extra: outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {} };
     }
     case 'commit': {
       const made = await workspace.commit(action.message);
       if (!made.ok) return { answer: `Error: ${made.reason}.`, isError: true, extra: {} };
+      state.session = next;
       state.commits.push({ index, hash: made.hash, message: action.message });
       state.timeline.push({ type: 'commit', hash: made.hash });
       return { answer: `Committed ${made.hash.slice(0, 12)}.`, isError: false, extra: { commit: made.hash } };
     }
   }
+}
+
+/** How a command that did not pass ended, in the words the gate records for a failed run. */
+function runEnding(outcome: CommandOutcome): string {
+  if (!outcome.executed) return `it was not run (${outcome.detail})`;
+  if (outcome.timedOut === true) return 'it timed out';
+  if (outcome.exitCode !== undefined) return `exit code ${outcome.exitCode}`;
+  return `it was ended by ${outcome.signal ?? 'a signal'}`;
+}
+
+/** The rules a call breaks, as check results on its one action: what a held arm refuses and a told arm records. */
+function failedChecks(judgement: Judgement): CheckResult[] {
+  if (judgement.decision === 'allow') return [];
+  return judgement.failures.map((failure) => ({ rule: failure.rule, name: failure.name, actionIndex: 0, ok: false, detail: failure.detail }));
 }
 
 /** One tool call: judged before it applies (held: a violation is refused with the rule's reason), then recorded. */
@@ -228,13 +253,12 @@ async function handle(context: LoopContext, request: ToolCallRequest, turn: numb
   };
   if ('answer' in prepared) return answerWith({ ...base, actions: [], checks: [], decision: 'applied', isError: prepared.isError }, prepared.answer);
 
-  const checks: CheckResult[] = await judgeCall({
-    actions: prepared.actions,
-    ledger: state.ledger,
-    rulebook,
-    baseFiles: workspace.baseFiles,
-    read: context.readCurrent,
-  });
+  // The gate's own session judgement, as the live hook calls it: loop mode's held arm is the gate.
+  const judgement = await decideToolCall(
+    { actions: [...prepared.actions], bypasses: [] },
+    { rulebook, checkActions, state: state.session, project: projectOnDisk(workspace.location.workTree) },
+  );
+  const checks = failedChecks(judgement);
   const first = checks[0];
   if (arm === 'held' && first !== undefined) {
     // The reason is the rule's own sentence; nothing in it tells the model how to get around the gate.
@@ -247,7 +271,7 @@ async function handle(context: LoopContext, request: ToolCallRequest, turn: numb
   let isError = false;
   let extra: Partial<ToolCallRecord> = {};
   for (const action of prepared.actions) {
-    const applied = await apply(context, action, index);
+    const applied = await apply(context, action, index, judgement.next);
     answers.push(applied.answer);
     isError ||= applied.isError;
     extra = { ...extra, ...applied.extra };
@@ -340,7 +364,10 @@ async function converse(context: LoopContext, timing: { readonly deadline: numbe
 async function endCheck(context: LoopContext, turns: number): Promise<void> {
   const { arm, rulebook, workspace } = context.options;
   const { state } = context;
-  for (const { check, path } of await judgeNewModules({ ledger: state.ledger, rulebook, baseFiles: workspace.baseFiles, read: context.readCurrent })) {
+  const project = projectOnDisk(workspace.location.workTree);
+  for (const finding of await decideTurnEnd({ rulebook, checkActions, state: state.session, project })) {
+    const { path } = finding;
+    const check: CheckResult = { rule: finding.rule, name: finding.name, actionIndex: 0, ok: false, detail: finding.detail };
     const record = {
       index: state.calls.length,
       turn: Math.max(1, turns),
@@ -354,9 +381,10 @@ async function endCheck(context: LoopContext, turns: number): Promise<void> {
       state.calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
       continue;
     }
+    const next = nextSessionState(state.session, [{ type: 'delete', path }], project);
     const removed = workspace.deleteFile(path);
     if (!removed.ok) continue;
-    state.ledger = nextLedger(state.ledger, { actions: [{ type: 'delete', path }], existedBefore: () => true }, context.pattern);
+    state.session = next;
     state.timeline.push({ type: 'change' });
     state.calls.push({
       ...record,
@@ -430,11 +458,11 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   const session = sessionSignal(options, timeoutMs);
   const context: LoopContext = {
     options,
-    pattern: testCommandPattern(rulebook),
+    required: countsAsRequiredRun(rulebook),
     secrets: options.secrets ?? [],
     now,
     signal: session.controller.signal,
-    state: { calls: [], timeline: [], commands: [], commits: [], ledger: FRESH_LEDGER },
+    state: { calls: [], timeline: [], commands: [], commits: [], session: FRESH_SESSION },
     readCurrent: (path) => {
       const read = workspace.readFile(path);
       return read.ok ? read.content : undefined;

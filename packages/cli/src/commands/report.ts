@@ -20,7 +20,7 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
 
 Every format opens with the headline, per target: "Told: a violation landed in X of n rounds
-(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n; clean and done D of n."
+(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n (loop and agent modes); clean and done D of n."
 (JUnit: a \`headline\` property of each of the target's testsuites.)
 
 Judge-graded rules (a rulebook's judgeRules) are shown in their own "judged (advisory)" section,

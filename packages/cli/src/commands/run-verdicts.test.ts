@@ -183,7 +183,7 @@ describe('a verdict for nothing', () => {
     expect(table).toMatch(/not judged +not judged +1 /);
     // The headline, everywhere: the end of run, the top of every report format.
     const headline =
-      'Told: a violation landed in 0 of 1 rounds (0%, 95 % CI 0%–79%). Held: gate leaks 0 of 1; blocked and recovered 0 of 1; clean and done not judged.';
+      'Told: a violation landed in 0 of 1 rounds (0%, 95 % CI 0%–79%). Held: gate leaks 0 of 1; clean and done not judged.';
     expect(run.out).toContain(`\n${headline}\n`);
     expect(table.split('\n')[1]).toBe(headline);
     expect(md).toContain(`**local**: ${headline}`);

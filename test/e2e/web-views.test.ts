@@ -150,7 +150,7 @@ describe('the run page reads top down', { timeout: 90_000 }, () => {
           expect(Math.abs((bar.bar ?? Number.NaN) - expected), `${name} at ${width}: ${bar.id} rate ${bar.rate} bar ${bar.bar} of ${track}`).toBeLessThanOrEqual(1);
         }
         // The totals table's rate bars: one 0–100% axis of one width, each dot at its rate.
-        const dots = await page.locator('[data-testid^="rate-"]').evaluateAll((rates) =>
+        const dots = await page.locator('span.rate[data-testid^="rate-"]').evaluateAll((rates) =>
           rates.map((rate) => {
             const svg = rate.querySelector('svg')!.getBoundingClientRect();
             const dot = rate.querySelector('circle')?.getBoundingClientRect();

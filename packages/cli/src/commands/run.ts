@@ -524,8 +524,9 @@ async function reportResult(io: CliIo, values: RunFlags, runId: string, result: 
   if (values.json)
     writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, definitions, totals }, null, 2));
   else {
-    writeLine(io.stdout, report.formatTotalsTable(totals));
-    writeLine(io.stdout, `\n${report.formatHeadlines(totals)}`);
+    // The answer first; the table and the definitions of its figures (printed once, at its end) after it.
+    writeLine(io.stdout, report.formatHeadlines(totals, (line) => red(io, line)));
+    writeLine(io.stdout, `\n${report.formatTotalsTable(totals)}`);
     writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
   }
   for (const failed of failedTargets) writeLine(io.stderr, `Target ${failed.target} failed: ${failed.reason}`);

@@ -108,8 +108,16 @@ export function headlines(totals: Totals): TargetHeadline[] {
   );
 }
 
-/** The headlines as lines of text, one per target, prefixed by the target when there are several. */
-export function formatHeadlines(totals: Totals): string {
+/**
+ * The headlines as lines of text, one per target, prefixed by the target when there are several. `problem` marks the
+ * line of a target with no evidence (the terminal paints it red), so it never reads as a good result.
+ */
+export function formatHeadlines(totals: Totals, problem: (line: string) => string = (line) => line): string {
   const all = headlines(totals);
-  return all.map((headline) => (all.length === 1 ? headline.text : `${headline.target}: ${headline.text}`)).join('\n');
+  return all
+    .map((headline) => {
+      const line = all.length === 1 ? headline.text : `${headline.target}: ${headline.text}`;
+      return headline.noEvidence !== undefined ? problem(line) : line;
+    })
+    .join('\n');
 }

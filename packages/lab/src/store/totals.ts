@@ -199,7 +199,7 @@ function count(tally: Tally, task: string, result: ArmResult): void {
       break;
     case 'unparseable':
       tally.unparseable += 1;
-      if (result.reason.startsWith(EMPTY_REPLY_PREFIX)) tally.empty += 1;
+      if (result.parse?.reason?.startsWith(EMPTY_REPLY_PREFIX) === true) tally.empty += 1;
       break;
     case 'clean':
       tally.clean += 1;

@@ -25,7 +25,7 @@ beforeAll(async () => {
     }
     window.Notification = Recorded;
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   for (const name of RUNS) states.set(name, reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, name), 'utf8'), name)));
   await mkdir(SHOTS, { recursive: true });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -120,10 +120,13 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
     await page.waitForURL(/#\/live\//);
     await expect
       .poll(() =>
-        page.getByTestId('approval-pending').first().evaluate((element) => {
-          const box = element.getBoundingClientRect();
-          return box.top < window.innerHeight && box.bottom > 0;
-        }),
+        page
+          .getByTestId('approval-pending')
+          .first()
+          .evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            return box.top < window.innerHeight && box.bottom > 0;
+          }),
       )
       .toBe(true);
     await page.getByTestId('approval-pending').first().getByRole('button', { name: 'Refuse' }).click();

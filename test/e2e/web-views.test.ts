@@ -147,7 +147,10 @@ describe('the run page reads top down', { timeout: 90_000 }, () => {
           expect(Math.abs(bar.track - track), `${name} at ${width}: ${bar.id} track ${bar.track} vs ${track}`).toBeLessThanOrEqual(0.5);
           if (bar.rate === undefined) continue;
           const expected = bar.rate === 0 ? 2 : bar.rate * track;
-          expect(Math.abs((bar.bar ?? Number.NaN) - expected), `${name} at ${width}: ${bar.id} rate ${bar.rate} bar ${bar.bar} of ${track}`).toBeLessThanOrEqual(1);
+          expect(
+            Math.abs((bar.bar ?? Number.NaN) - expected),
+            `${name} at ${width}: ${bar.id} rate ${bar.rate} bar ${bar.bar} of ${track}`,
+          ).toBeLessThanOrEqual(1);
         }
         // The totals table's rate bars: one 0–100% axis of one width, each dot at its rate.
         const dots = await page.locator('span.rate[data-testid^="rate-"]').evaluateAll((rates) =>

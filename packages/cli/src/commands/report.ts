@@ -127,7 +127,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   writeLine(io.stdout, header.join('\n'));
   const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
-  writeLine(io.stdout, formats.formatHeadlines(totals, (line) => (noColor ? line : `\u001b[1;31m${line}\u001b[0m`)));
+  writeLine(
+    io.stdout,
+    formats.formatHeadlines(totals, (line) => (noColor ? line : `\u001b[1;31m${line}\u001b[0m`)),
+  );
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
   if (judged.length > 0) writeLine(io.stdout, `\n${formats.formatJudgedTable(judged)}`);

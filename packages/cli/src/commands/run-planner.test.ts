@@ -20,7 +20,10 @@ beforeAll(() => {
   cwd = mkdtempSync(join(tmpdir(), 'holdfast-planner-'));
   mkdirSync(join(cwd, 'runs'));
   copyFileSync(resolve(import.meta.dirname, '../../../../runs/example.jsonl'), join(cwd, 'runs', 'example.jsonl'));
-  writeFileSync(join(cwd, 'holdfast.config.yaml'), 'version: 1\ntargets:\n  - id: local\n    provider: openai-compatible\n    model: m\n    baseUrl: http://127.0.0.1:9/v1\n');
+  writeFileSync(
+    join(cwd, 'holdfast.config.yaml'),
+    'version: 1\ntargets:\n  - id: local\n    provider: openai-compatible\n    model: m\n    baseUrl: http://127.0.0.1:9/v1\n',
+  );
   holdfast = createApp({ cwd, runsDir: join(cwd, 'runs'), env: {}, host: '127.0.0.1', port: 5177, log: () => undefined });
 });
 

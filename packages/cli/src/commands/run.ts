@@ -47,7 +47,8 @@ Options:
   --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
   --tasks-dir DIR        the folder of task folders to run (default: the shipped tasks/); make one from
                          your own repository with \`holdfast tasks new\` or \`holdfast init\`
-  --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
+  --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count and
+                         is refused if asked for more than the file holds)
   --concurrency N        rounds in flight at once (default 3)
   --approve ask|auto|deny
                          the held arm's commit gate: ask at the terminal, approve or refuse every
@@ -91,7 +92,8 @@ Scale out (see \`holdfast worker --help\`):
   --target-concurrency N rounds of one target in flight at once across all workers
   --target-rate N/S      at most N rounds of one target started per S seconds across all workers
 
-Exit codes: 0 the run completed, 2 bad input, 3 the run failed or a target failed (every one of its
+Exit codes: 0 the run completed (every arm measured), 2 bad input (refused before anything runs: the same
+request is refused alike by the web app), 3 the run failed: an arm ended in error, or a target failed (every one of its
 model calls errored: an outage is not a result; the reason is printed), 4 the disk is full or the run file is not
 writable (free space or fix permissions, then --resume: nothing finished is lost), 130 interrupted (resume with --resume).`;
 
@@ -525,7 +527,10 @@ async function reportResult(io: CliIo, values: RunFlags, runId: string, result: 
     writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, definitions, totals }, null, 2));
   else {
     // The answer first; the table and the definitions of its figures (printed once, at its end) after it.
-    writeLine(io.stdout, report.formatHeadlines(totals, (line) => red(io, line)));
+    writeLine(
+      io.stdout,
+      report.formatHeadlines(totals, (line) => red(io, line)),
+    );
     writeLine(io.stdout, `\n${report.formatTotalsTable(totals)}`);
     writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
   }

@@ -151,7 +151,7 @@ export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmRe
               ? 'The run was cancelled while the commit waited for approval.'
               : answer.by === 'no-answer'
                 ? 'No one could answer the commit approval (the input had ended), so it was refused.'
-              : 'The commit was refused at the approval gate.';
+                : 'The commit was refused at the approval gate.';
         outcomes.push({ index, action, status: 'refused', detail: why, violations });
         halt = { verdict: 'refused', reason: why };
         continue;

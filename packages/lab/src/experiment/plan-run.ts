@@ -36,8 +36,7 @@ export function checkRunRequest(request: RunRequest): void {
     );
   if (mode === 'plan' && request.sessionLimits)
     throw new InputError(REFUSED, 'a turn cap and a session timeout are for loop and agent modes; plan mode has one reply per arm.');
-  if (mode === 'agent' && request.sandbox)
-    throw new InputError(REFUSED, 'agent mode always works in throwaway repositories; leave the sandbox off.');
+  if (mode === 'agent' && request.sandbox) throw new InputError(REFUSED, 'agent mode always works in throwaway repositories; leave the sandbox off.');
 }
 
 /** What to replay of a saved run; an absent field takes the recorded value. */
@@ -72,7 +71,10 @@ export function planReplay(events: readonly RunEvent[], file: string, request: R
     throw new InputError('E_RUN_FILE', `the saved run "${name}" has no run-start event, so its targets and tasks are unknown.`);
   const recordedMode = start.config.mode ?? 'plan';
   if (recordedMode !== 'plan')
-    throw new InputError(REFUSED, `the saved run "${name}" is a ${recordedMode} mode run: its sessions cannot be replayed, only opened (holdfast report, or the web app).`);
+    throw new InputError(
+      REFUSED,
+      `the saved run "${name}" is a ${recordedMode} mode run: its sessions cannot be replayed, only opened (holdfast report, or the web app).`,
+    );
   const recordedReps = start.config.reps;
   const reps = request.reps ?? recordedReps;
   if (reps > recordedReps)

@@ -73,7 +73,9 @@ describe('headlines', () => {
     expect(allEmpty[0]!.text).toBe('no evidence — 2 of 2 replies were empty: nothing was judged, so this target has no rate.');
     const mixed = headlines({ arms: [arm('m', 'told', { rounds: 2, unparseable: 2, empty: 1 }), arm('m', 'held', { rounds: 2, errors: 2 })] });
     expect(mixed[0]!.text).toBe('no evidence — 4 of 4 replies were empty (1), unparseable (1), errors (2): nothing was judged, so this target has no rate.');
-    const oneJudged = headlines({ arms: [arm('o', 'told', { rounds: 2, unparseable: 1, roundsLanded: toRate(0, 2) }), arm('o', 'held', { rounds: 2, errors: 2 })] });
+    const oneJudged = headlines({
+      arms: [arm('o', 'told', { rounds: 2, unparseable: 1, roundsLanded: toRate(0, 2) }), arm('o', 'held', { rounds: 2, errors: 2 })],
+    });
     expect(oneJudged[0]!.noEvidence).toBeUndefined();
   });
 });

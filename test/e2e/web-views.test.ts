@@ -169,7 +169,8 @@ describe('the run page reads top down', { timeout: 90_000 }, () => {
         for (const dot of dots) {
           expect(dot.axis, dot.id).toBe(dots[0]!.axis);
           if (dot.at === undefined) continue;
-          const expected = Math.min(dot.axis - 3, Math.max(3, dot.rate * dot.axis));
+          // RateBar draws on a 160-unit axis (the dot kept 3 units inside its ends), scaled to the box it is given.
+          const expected = (Math.min(157, Math.max(3, dot.rate * 160)) * dot.axis) / 160;
           expect(Math.abs(dot.at - expected), `${name} at ${width}: ${dot.id} rate ${dot.rate} dot at ${dot.at} of ${dot.axis}`).toBeLessThanOrEqual(1);
         }
         // Compare: every difference on one −100…+100 pp axis of one width.

@@ -98,4 +98,15 @@ describe('one run planner for the command and the web app', () => {
     });
     expect(api.statusCode, api.body).toBe(201);
   });
+
+  it('names a missing holdfast.config.yaml as the cause of an unknown target', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'holdfast-no-config-'));
+    try {
+      const io = memoryIo({ cwd: bare, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
+      expect(await main(['run', '--targets', 'local'], io)).toBe(2);
+      expect(io.err()).toContain(`unknown target "local" (no holdfast.config.yaml here (${bare})`);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
 });

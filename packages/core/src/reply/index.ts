@@ -5,5 +5,4 @@ export type { ActionsResult } from './validate-actions.js';
 export { findFencedBlocks } from './fences.js';
 export { scanBracketSpans } from './scan.js';
 export { isCutOff, truncatedReply } from './cut-off.js';
-export type { ReplyTrace } from './cut-off.js';
 export { readProseRefusal } from './prose-refusal.js';

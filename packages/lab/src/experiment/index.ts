@@ -43,7 +43,6 @@ export { createScriptedModel } from './scripted-model.js';
 export type { ReplyLookup } from './scripted-model.js';
 export { checkModeTargets } from './mode-targets.js';
 export { checkRunRequest, planReplay } from './plan-run.js';
-export type { ReplayPlan, ReplayRequest, RunMode, RunRequest } from './plan-run.js';
 export { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets, resolveScriptedTargets } from './resolve-targets.js';
 export { judgeFinalState } from './final-state.js';
 export type { FinalStateOptions, TimelineStep } from './final-state.js';

@@ -11,5 +11,8 @@ export default defineConfig({
     setupFiles: ['test/setup/seal-home.ts'],
     pool: 'forks',
     testTimeout: 20_000,
+    // No fixed limit on hooks: their work (building, starting servers and browsers, removing trees) takes what the
+    // machine's load makes it take; a hook waits for the state it sets up, and CI's own time limit stops a hung one.
+    hookTimeout: 0,
   },
 });

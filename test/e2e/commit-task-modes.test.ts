@@ -100,7 +100,7 @@ beforeAll(async () => {
   const io = memoryIo({ cwd: repo, env: { PATH: process.env.PATH ?? '' } });
   expect(await main(['tasks', 'new', '--from-commit', 'HEAD', '--out', tasksDir, '--id', 'count-words', '--json'], io), io.err()).toBe(0);
   expect(JSON.parse(io.out())).toMatchObject({ commit: git(repo, 'rev-parse', 'HEAD~1').trim(), acceptance: { command: 'npm test', tests: [WORDS_TEST] } });
-}, 180_000);
+});
 
 afterAll(async () => {
   for (const server of servers.splice(0)) await server.close();

@@ -16,7 +16,7 @@ beforeAll(async () => {
   await mkdir(join(harness.runsDir, 'pressure'), { recursive: true });
   await copyFile(join(process.cwd(), 'runs', 'pressure', 'example.jsonl'), join(harness.runsDir, 'pressure', 'example.jsonl'));
   browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -25,7 +25,7 @@ beforeAll(async () => {
     }
     window.Notification = Recorded;
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -97,6 +97,40 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
     await bystander.locator('[data-testid="waiting-approvals"][data-count="0"]').waitFor();
     await expect(bystander.title()).resolves.toBe('holdfast');
     for (const page of [starter, bystander, reloaded]) await page.close();
+  });
+
+  it('keeps a waiting commit in view on a phone: a notice with the count and the countdown, which scrolls to it', async () => {
+    const page = await openPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await startGatedReplay(page);
+    const notice = page.locator('[data-testid="waiting-notice"]');
+    await notice.waitFor();
+    // Scrolled to the bottom of the page, far from the approvals, the notice is still in the viewport.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const inView = () =>
+      notice.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth;
+      });
+    await expect(inView()).resolves.toBe(true);
+    await expect(notice.textContent()).resolves.toMatch(/^Approval needed: \d+ commits? · the first is refused in \d+:\d\d · show$/);
+    expect(Number(await notice.getAttribute('data-count'))).toBeGreaterThan(0);
+    await notice.click();
+    // The run whose commit is refused first (this one, or another test's) opens with its approvals in view.
+    await page.waitForURL(/#\/live\//);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('approval-pending')
+          .first()
+          .evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            return box.top < window.innerHeight && box.bottom > 0;
+          }),
+      )
+      .toBe(true);
+    await page.getByTestId('approval-pending').first().getByRole('button', { name: 'Refuse' }).click();
+    await page.close();
   });
 
   it('a second run started elsewhere appears in the picker of an open page, and neither drops the other', async () => {

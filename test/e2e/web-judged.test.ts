@@ -37,7 +37,7 @@ beforeAll(async () => {
   if (code !== 0) throw new Error(`holdfast judge exited ${code}: ${io.err()}`);
   harness = await startWebHarness({ runFiles: [runFile], defaultRun: 'judged.jsonl' });
   browser = await launchChromium();
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

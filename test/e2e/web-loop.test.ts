@@ -29,7 +29,7 @@ beforeAll(async () => {
   if (code !== 0) throw new Error(`the loop run exited ${code}`);
   harness = await startWebHarness({ runFiles: [runFile], defaultRun: 'loop.jsonl' });
   browser = await launchChromium();
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -17,7 +17,7 @@ beforeAll(async () => {
   harness = await startWebHarness();
   browser = await launchChromium();
   rounds = reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')).rounds.toArray();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

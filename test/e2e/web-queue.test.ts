@@ -47,7 +47,7 @@ beforeAll(async () => {
     concurrency: 1,
     seenAt: Date.now() - 60_000,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -25,7 +25,7 @@ beforeAll(async () => {
   harness = await startWebHarness({ configFile: SHIPPED_CONFIG, env: { PATH: process.env.PATH ?? '' } });
   browser = await launchChromium();
   await mkdir(RESULTS, { recursive: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

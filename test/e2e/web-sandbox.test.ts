@@ -25,7 +25,7 @@ beforeAll(async () => {
   if (code !== 0) throw new Error(`the sandboxed run exited ${code}`);
   harness = await startWebHarness({ runFiles: [runFile], defaultRun: 'sandboxed.jsonl' });
   browser = await launchChromium();
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   for (const name of RUNS) states.set(name, reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, name), 'utf8'), name)));
   await mkdir(SHOTS, { recursive: true });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -121,6 +121,78 @@ describe('the run page reads top down', { timeout: 90_000 }, () => {
         for (const box of boxes) {
           expect(box.text, `${name} at ${width}`).toMatch(/^\d+\/\d+ \d+% \[\d+%–\d+%\]$/);
           expect(box, `${name} at ${width}: ${box.text}`).toEqual({ text: box.text, inside: true, whole: true, visible: true });
+        }
+        await page.close();
+      }
+    }
+  });
+
+  it('draws every chart to one scale: bar widths measured against their values at 1280 and 390 px', async () => {
+    for (const name of RUNS) {
+      for (const width of [1280, 390]) {
+        const page = await open(`#/runs/${name}?tab=totals&vs=${RUNS[0]}`, width);
+        // Told vs held: one track width for every row of the chart, each bar its rate of that track.
+        const bars = await page.getByTestId('told-held-chart').evaluate((chart) =>
+          [...chart.querySelectorAll<HTMLElement>('.chart-row')].map((row) => ({
+            id: row.dataset['testid'] ?? '',
+            rate: row.dataset['rate'] === undefined ? undefined : Number(row.dataset['rate']),
+            track: row.querySelector('.chart-track')?.getBoundingClientRect().width ?? Number.NaN,
+            bar: row.querySelector('.chart-bar')?.getBoundingClientRect().width,
+          })),
+        );
+        expect(bars.length, name).toBeGreaterThan(0);
+        const track = bars[0]!.track;
+        expect(track, `${name} at ${width}`).toBeGreaterThan(40);
+        for (const bar of bars) {
+          expect(Math.abs(bar.track - track), `${name} at ${width}: ${bar.id} track ${bar.track} vs ${track}`).toBeLessThanOrEqual(0.5);
+          if (bar.rate === undefined) continue;
+          const expected = bar.rate === 0 ? 2 : bar.rate * track;
+          expect(
+            Math.abs((bar.bar ?? Number.NaN) - expected),
+            `${name} at ${width}: ${bar.id} rate ${bar.rate} bar ${bar.bar} of ${track}`,
+          ).toBeLessThanOrEqual(1);
+        }
+        // The totals table's rate bars: one 0–100% axis of one width, each dot at its rate.
+        const dots = await page.locator('span.rate[data-testid^="rate-"]').evaluateAll((rates) =>
+          rates.map((rate) => {
+            const svg = rate.querySelector('svg')!.getBoundingClientRect();
+            const dot = rate.querySelector('circle')?.getBoundingClientRect();
+            return {
+              id: rate.getAttribute('data-testid') ?? '',
+              rate: Number(rate.getAttribute('data-count')) / Number(rate.getAttribute('data-n')),
+              axis: svg.width,
+              at: dot === undefined ? undefined : dot.left + dot.width / 2 - svg.left,
+            };
+          }),
+        );
+        expect(dots.length, name).toBeGreaterThan(0);
+        for (const dot of dots) {
+          expect(dot.axis, dot.id).toBe(dots[0]!.axis);
+          if (dot.at === undefined) continue;
+          // RateBar draws on a 160-unit axis (the dot kept 3 units inside its ends), scaled to the box it is given.
+          const expected = (Math.min(157, Math.max(3, dot.rate * 160)) * dot.axis) / 160;
+          expect(Math.abs(dot.at - expected), `${name} at ${width}: ${dot.id} rate ${dot.rate} dot at ${dot.at} of ${dot.axis}`).toBeLessThanOrEqual(1);
+        }
+        // Compare: every difference on one −100…+100 pp axis of one width.
+        await page.goto(`${harness.server.url}/#/runs/${name}?tab=compare&vs=${name === RUNS[0] ? RUNS[1] : RUNS[0]}`);
+        await page.getByTestId('difference-chart').waitFor();
+        const points = await page.getByTestId('difference-chart').evaluate((chart) =>
+          [...chart.querySelectorAll<HTMLElement>('[data-testid="difference-row"]')].map((row) => {
+            const track = row.querySelector('.difference-track')!.getBoundingClientRect();
+            const point = row.querySelector('.difference-point')?.getBoundingClientRect();
+            return {
+              difference: row.dataset['difference'] === undefined ? undefined : Number(row.dataset['difference']),
+              track: track.width,
+              at: point === undefined ? undefined : point.left + point.width / 2 - track.left,
+            };
+          }),
+        );
+        expect(points.length, name).toBeGreaterThan(0);
+        for (const point of points) {
+          expect(Math.abs(point.track - points[0]!.track), `${name} at ${width}: difference track`).toBeLessThanOrEqual(0.5);
+          if (point.difference === undefined || point.at === undefined) continue;
+          const expected = ((point.difference + 1) / 2) * point.track;
+          expect(Math.abs(point.at - expected), `${name} at ${width}: difference ${point.difference} at ${point.at} of ${point.track}`).toBeLessThanOrEqual(1);
         }
         await page.close();
       }

@@ -76,7 +76,7 @@ beforeAll(async () => {
   pressureRows = summarizePressureRecords(records);
   pressureWritten = records.filter((record) => record.origin === 'written').length;
   pressureRecords = records.length;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

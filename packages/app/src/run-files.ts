@@ -131,15 +131,6 @@ export async function readSavedRun(runsDir: string, name: string): Promise<RunFi
   }
 }
 
-/** The run-start of a saved run, or a refusal naming the file. */
-export function runStartOf(name: string, events: readonly RunEvent[]): Extract<RunEvent, { type: 'run-start' }> {
-  const start = events.find((event) => event.type === 'run-start');
-  if (start === undefined || start.type !== 'run-start') {
-    throw new ApiError(400, 'E_RUN_FILE', `the saved run "${name}" has no run-start event, so its targets and tasks are unknown.`);
-  }
-  return start;
-}
-
 export async function listSavedRuns(runsDir: string): Promise<ApiRunFile[]> {
   const files = await listRunFiles(runsDir);
   return files

@@ -2,19 +2,19 @@ import { RunSelectionSchema, InputError } from '@holdfast/core/contract';
 import type { RunEvent } from '@holdfast/core/contract';
 import type { RunConfig, RunSelection, Rulebook, TargetInfo, TaskInfo } from '@holdfast/core/contract';
 import { PendingApprovals } from '@holdfast/lab/experiment';
-import { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets } from '@holdfast/lab/experiment';
+import { configuredTargetInfos, resolveConfiguredTargets } from '@holdfast/lab/experiment';
 import type { ExperimentTarget } from '@holdfast/lab/experiment';
-import { checkModeTargets, runSession } from '@holdfast/lab/experiment';
+import { checkModeTargets, checkRunRequest, planReplay, runSession } from '@holdfast/lab/experiment';
 import { loadTasks, selectTasks } from '@holdfast/lab/experiment';
 import { redact } from '@holdfast/lab/models';
-import { checkRecordedRulebook, loadRulebook } from '@holdfast/core/rules';
+import { loadRulebook } from '@holdfast/core/rules';
 import { sandboxLander } from '@holdfast/lab/sandbox';
 import type { Isolation } from '@holdfast/lab/sandbox';
 import { ApiError } from './api-error.js';
 import { limitTarget } from './call-limiter.js';
 import { LiveRun } from './live-run.js';
 import type { RunRegistry } from './live-run.js';
-import { readSavedRun, runFilePath, runStartOf } from './run-files.js';
+import { readSavedRun, runFilePath } from './run-files.js';
 import type { ServerContext } from './server-context.js';
 
 /** Everything a run needs, checked before anything starts. */
@@ -57,14 +57,18 @@ function hasOwn(body: unknown, key: string): boolean {
   return typeof body === 'object' && body !== null && Object.prototype.hasOwnProperty.call(body, key);
 }
 
-/** What the CLI refuses too: settings of a mode that was not chosen, and a sandbox for agent mode. */
+/** The lab's planner refuses what the CLI refuses, in the same words. */
 function refuseModeSettings(selection: RunSelection): void {
-  if (selection.replay !== undefined && selection.mode !== 'plan')
-    throw new ApiError(400, 'E_SELECTION', `${selection.mode} mode plays live sessions; a saved run cannot be replayed in it.`);
-  if (selection.mode === 'plan' && (selection.turnCap !== undefined || selection.sessionTimeoutSeconds !== undefined))
-    throw new ApiError(400, 'E_SELECTION', 'turnCap and sessionTimeoutSeconds are for loop and agent modes; plan mode has one reply per arm.');
-  if (selection.mode === 'agent' && selection.sandbox)
-    throw new ApiError(400, 'E_SELECTION', 'agent mode always works in throwaway repositories; leave the git sandbox off.');
+  try {
+    checkRunRequest({
+      mode: selection.mode,
+      source: selection.replay !== undefined ? 'replay' : 'targets',
+      sandbox: selection.sandbox,
+      sessionLimits: selection.turnCap !== undefined || selection.sessionTimeoutSeconds !== undefined,
+    });
+  } catch (error) {
+    asBadSelection(error);
+  }
 }
 
 /**
@@ -110,26 +114,26 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
   try {
     if (selection.replay !== undefined) {
       const { events } = await readSavedRun(context.runsDir, selection.replay);
-      const start = runStartOf(selection.replay, events);
-      if ((start.config.mode ?? 'plan') !== 'plan') {
-        throw new ApiError(400, 'E_SELECTION', `"${selection.replay}" is a ${start.config.mode} mode run: its sessions cannot be replayed, only opened.`);
-      }
-      const recordedReps = start.config.reps;
-      const reps = hasOwn(body, 'reps') ? selection.reps : recordedReps;
-      if (reps > recordedReps) {
-        throw new ApiError(400, 'E_SELECTION', `the saved run "${selection.replay}" recorded ${recordedReps} repetition(s); ask for at most that many.`);
-      }
-      const tasks = selectTasks(start.tasks, selection.tasks);
-      const targetIds = selection.targets ?? start.config.targets;
-      const targets = resolveReplayTargets(targetIds, events);
+      const replay = planReplay(events, selection.replay, {
+        targets: selection.targets,
+        tasks: selection.tasks,
+        reps: hasOwn(body, 'reps') ? selection.reps : undefined,
+        sandbox: selection.sandbox,
+      });
       return {
-        config: { ...base, targets: targetIds, tasks: tasks.map((task) => task.id), reps, replayOf: runFilePath(context.runsDir, selection.replay) },
-        rulebook: checkRecordedRulebook(start.rulebook, selection.replay),
-        tasks,
-        targets,
-        targetInfos: targets.map((target) => target.info),
+        config: {
+          ...base,
+          targets: [...replay.targetIds],
+          tasks: replay.tasks.map((task) => task.id),
+          reps: replay.reps,
+          replayOf: runFilePath(context.runsDir, selection.replay),
+        },
+        rulebook: replay.rulebook,
+        tasks: replay.tasks,
+        targets: replay.targets,
+        targetInfos: replay.targets.map((target) => target.info),
         secrets: [],
-        ...(start.demo !== undefined ? { demo: start.demo } : {}),
+        ...(replay.demo !== undefined ? { demo: replay.demo } : {}),
         humanGate: selection.humanGate,
       };
     }

@@ -44,7 +44,7 @@ describe('terminalApprover', () => {
     input.write('yes\n');
     expect(await first).toEqual({ decision: 'approved', by: 'person' });
     input.end();
-    expect(await second).toEqual({ decision: 'refused', by: 'person' });
+    expect(await second).toEqual({ decision: 'refused', by: 'no-answer' });
     expect(shown.indexOf('r1')).toBeLessThan(shown.indexOf('r2'));
     approver.close();
   });

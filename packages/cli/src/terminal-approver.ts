@@ -8,7 +8,7 @@ export interface TerminalApprover extends Approver {
 
 /**
  * Asks a person at the terminal, one commit at a time. Only `y` or `yes` approves: anything else,
- * an empty line, end of input or the deadline is a refusal. One reader serves the whole run, so
+ * an empty line, end of input (recorded as no answer) or the deadline is a refusal. One reader serves the whole run, so
  * answers piped in ahead (`printf 'y\nn\n' | holdfast run --approve ask`) each answer one question
  * in turn instead of the first question's reader swallowing them all.
  */
@@ -58,7 +58,8 @@ export function terminalApprover(input: NodeJS.ReadableStream, output: NodeJS.Wr
     output.write(`\nCommit requested in ${request.roundId} (held arm):\n  message: ${request.message}\n  files:\n${files || '    (none)'}\n`);
     output.write(`Approve this commit? [y/N] (refused automatically in ${seconds} s) `);
     const answer = await nextLine(signal);
-    if (answer === undefined) return signal.aborted ? { decision: 'refused', by: 'cancel' } : { decision: 'refused', by: 'person' };
+    // The input ended (closed stdin, a pipe run dry): nobody answered, so it is "no answer", never a person's refusal.
+    if (answer === undefined) return signal.aborted ? { decision: 'refused', by: 'cancel' } : { decision: 'refused', by: 'no-answer' };
     return { decision: /^(y|yes)$/i.test(answer.trim()) ? 'approved' : 'refused', by: 'person' };
   };
 

@@ -20,7 +20,7 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
 
 Every format opens with the headline, per target: "Told: a violation landed in X of n rounds
-(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n; clean and done D of n."
+(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n (loop and agent modes); clean and done D of n."
 (JUnit: a \`headline\` property of each of the target's testsuites.)
 
 Judge-graded rules (a rulebook's judgeRules) are shown in their own "judged (advisory)" section,
@@ -56,9 +56,17 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const file = positionals[0];
   if (file === undefined || positionals.length > 1) throw new InputError('E_ARGS', 'give exactly one run file, e.g. `holdfast report runs/example.jsonl`.');
 
-  const [{ readRunFile, reduceRunEvents, computeTotals }, formats] = await Promise.all([import('@holdfast/lab/store'), import('@holdfast/lab/report')]);
+  const [{ futureVersionError, readRunFile, reduceRunEvents, computeTotals }, formats] = await Promise.all([
+    import('@holdfast/lab/store'),
+    import('@holdfast/lab/report'),
+  ]);
   const path = resolve(io.cwd, file);
   const contents = await readRunFile(path);
+  // A file a newer holdfast wrote is refused as replay and resume refuse it: its numbers would be read wrong.
+  if (!contents.events.some((event) => event.type === 'run-start')) {
+    const future = await futureVersionError(path);
+    if (future !== undefined) throw future;
+  }
   for (const problem of contents.problems) writeLine(io.stderr, `warning: ${file} line ${problem.line}: ${problem.message}`);
   if (contents.events.length === 0) throw new InputError('E_RUN_FILE', `${file} has no readable events.`);
   const state = reduceRunEvents(contents.events);
@@ -118,7 +126,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   writeLine(io.stdout, header.join('\n'));
-  writeLine(io.stdout, formats.formatHeadlines(totals));
+  const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+  writeLine(
+    io.stdout,
+    formats.formatHeadlines(totals, (line) => (noColor ? line : `\u001b[1;31m${line}\u001b[0m`)),
+  );
   writeLine(io.stdout);
   writeLine(io.stdout, formats.formatTotalsTable(totals));
   if (judged.length > 0) writeLine(io.stdout, `\n${formats.formatJudgedTable(judged)}`);

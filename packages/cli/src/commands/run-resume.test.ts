@@ -82,5 +82,10 @@ describe('holdfast run --resume', () => {
     expect(await main(['run', '--resume', out], io)).toBe(2);
     expect(io.err()).toMatch(/format version 99; this holdfast reads versions 1 and 2/);
     expect(io.err()).not.toMatch(/no run-start/);
+    // report refuses it alike, instead of printing numbers read from a format it does not know.
+    const report = memoryIo({ cwd: dir });
+    expect(await main(['report', out], report)).toBe(2);
+    expect(report.err()).toMatch(/format version 99; this holdfast reads versions 1 and 2/);
+    expect(report.out()).toBe('');
   });
 });

@@ -58,6 +58,7 @@ async function runWith(script: FakeScript | 'unreachable', mode: 'plan' | 'loop'
         arm: string;
         errors: number;
         unparseable: number;
+        empty: number;
         declined: number;
         noOp: number;
         clean: { count: number; n: number };
@@ -109,6 +110,31 @@ describe('failures are failures (plan mode)', () => {
       .find((event) => event.type === 'arm-end')!.result!;
     expect(arm.parse?.reason).toMatch(/^truncated: /);
     expect(arm.checks).toEqual([]);
+  });
+
+  it('a target whose every reply is empty has no rate: "no evidence", named empty with its reasoning tokens and retry', async () => {
+    // A reasoning model on a local server that spends its whole budget thinking, on the first call and on the retry.
+    const { run, report, file } = await runWith(() => chatCompletion('', { finishReason: 'length', reasoningTokens: 8000 }), 'plan');
+    expect(report.rounds).toEqual([expect.objectContaining({ told: 'unparseable', held: 'unparseable' })]);
+    expect(report.totals.arms.map((arm) => [arm.unparseable, arm.empty])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    const reasons = file
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; result?: { reason: string } })
+      .filter((event) => event.type === 'arm-end')
+      .map((event) => event.result!.reason);
+    for (const reason of reasons)
+      expect(reason).toMatch(
+        /^Empty reply, nothing to judge: the reply holds no text: the provider stopped at the token limit \(finish reason "length"\) after 8000 reasoning tokens, on the last of 2 calls/,
+      );
+    const headline = 'no evidence — 2 of 2 replies were empty: nothing was judged, so this target has no rate.';
+    expect(run.out.split('\n')[0]).toBe(headline);
+    expect(report.headline).toEqual([
+      expect.objectContaining({ target: 'local', noEvidence: { replies: 2, empty: 2, unparseable: 0, errors: 0 }, text: headline }),
+    ]);
   });
 
   it('a refusal in prose is declined', async () => {
@@ -182,9 +208,8 @@ describe('a verdict for nothing', () => {
     expect(table).toMatch(/done \(judged\) +clean and done +no-op/);
     expect(table).toMatch(/not judged +not judged +1 /);
     // The headline, everywhere: the end of run, the top of every report format.
-    const headline =
-      'Told: a violation landed in 0 of 1 rounds (0%, 95 % CI 0%–79%). Held: gate leaks 0 of 1; blocked and recovered 0 of 1; clean and done not judged.';
-    expect(run.out).toContain(`\n${headline}\n`);
+    const headline = 'Told: a violation landed in 0 of 1 rounds (0%, 95 % CI 0%–79%). Held: gate leaks 0 of 1; clean and done not judged.';
+    expect(run.out.split('\n')[0]).toBe(headline);
     expect(table.split('\n')[1]).toBe(headline);
     expect(md).toContain(`**local**: ${headline}`);
     expect(report.headline).toEqual([expect.objectContaining({ target: 'local', text: headline })]);

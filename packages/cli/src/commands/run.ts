@@ -47,7 +47,8 @@ Options:
   --tasks all|id,id      tasks to run (default: all; see \`holdfast tasks\`)
   --tasks-dir DIR        the folder of task folders to run (default: the shipped tasks/); make one from
                          your own repository with \`holdfast tasks new\` or \`holdfast init\`
-  --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count)
+  --reps N               repetitions per target and task (default 1; a replay defaults to the recorded count and
+                         is refused if asked for more than the file holds)
   --concurrency N        rounds in flight at once (default 3)
   --approve ask|auto|deny
                          the held arm's commit gate: ask at the terminal, approve or refuse every
@@ -91,7 +92,8 @@ Scale out (see \`holdfast worker --help\`):
   --target-concurrency N rounds of one target in flight at once across all workers
   --target-rate N/S      at most N rounds of one target started per S seconds across all workers
 
-Exit codes: 0 the run completed, 2 bad input, 3 the run failed or a target failed (every one of its
+Exit codes: 0 the run completed (every arm measured), 2 bad input (refused before anything runs: the same
+request is refused alike by the web app), 3 the run failed: an arm ended in error, or a target failed (every one of its
 model calls errored: an outage is not a result; the reason is printed), 4 the disk is full or the run file is not
 writable (free space or fix permissions, then --resume: nothing finished is lost), 130 interrupted (resume with --resume).`;
 
@@ -200,19 +202,6 @@ function runSettings(values: RunFlags): RunSettings {
   }
   const mode = values.mode ?? 'plan';
   if (mode !== 'plan' && mode !== 'loop' && mode !== 'agent') throw new InputError('E_ARGS', `--mode must be plan, loop or agent, got "${mode}".`);
-  if (mode === 'loop' && (values.replay !== undefined || values.replies !== undefined)) {
-    throw new InputError('E_ARGS', '--mode loop plays live sessions; it cannot replay recorded replies (--replay, --replies).');
-  }
-  if (mode === 'agent' && (values.replay !== undefined || values.replies !== undefined)) {
-    throw new InputError(
-      'E_ARGS',
-      '--mode agent runs real harnesses; --replay and --replies replay plan-mode replies. Use --targets with claude-code, codex or agent targets.',
-    );
-  }
-  if (mode === 'agent' && values.sandbox) throw new InputError('E_ARGS', '--mode agent always works in throwaway repositories; leave out --sandbox.');
-  if (mode === 'plan' && (values['turn-cap'] !== undefined || values['session-timeout'] !== undefined)) {
-    throw new InputError('E_ARGS', '--turn-cap and --session-timeout need --mode loop or --mode agent.');
-  }
   const turnCap = values['turn-cap'] === undefined ? undefined : integerFlag('run', 'turn-cap', values['turn-cap'], 30, 1, 1000);
   const sessionSeconds =
     values['session-timeout'] === undefined ? undefined : integerFlag('run', 'session-timeout', values['session-timeout'], 1200, 1, 86_400);
@@ -320,12 +309,13 @@ async function recordedSource({ values, io, experiment }: PlanContext) {
   if (values.replay !== undefined) {
     const path = resolve(io.cwd, values.replay);
     const events = await readEvents(path, 'the run file to replay,');
-    const start = await recordedStart(events, path);
-    if ((start.config.mode ?? 'plan') !== 'plan') {
-      throw new InputError('E_ARGS', `${path} is a ${start.config.mode} mode run: its sessions cannot be replayed (open it with holdfast report or serve).`);
-    }
-    const recorded = { rulebook: start.rulebook, tasks: start.tasks, targets: start.config.targets, reps: start.config.reps };
-    return { recorded, replayEvents: events, demo: start.demo, scriptedTargets: [] as string[] };
+    const replay = experiment.planReplay(events, path, {
+      targets: list(values.targets),
+      tasks: values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!,
+      reps: values.reps === undefined ? undefined : integerFlag('run', 'reps', values.reps, 1, 1, 1000),
+      sandbox: values.sandbox || values['keep-sandboxes'] !== undefined || values['node-modules'] !== undefined,
+    });
+    return { replay, demo: replay.demo, scriptedTargets: [] as string[] };
   }
   if (values.replies !== undefined) {
     const replies = await experiment.loadDemoReplies(experiment.demoRepliesFileOf(io.cwd, values.replies));
@@ -343,30 +333,34 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
   const { values, io, experiment, queue, settings } = context;
   const { loadRulebook } = await import('@holdfast/core/rules');
   const source = await recordedSource(context);
-  const { recorded } = source;
-  const rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (recorded?.rulebook ?? (await loadRulebook()));
-  const allTasks =
-    recorded?.tasks ?? (await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }));
-  const tasks = experiment.selectTasks(allTasks, values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!);
-  const targetIds = list(values.targets) ?? recorded?.targets ?? (source.scriptedTargets.length > 0 ? source.scriptedTargets : undefined);
+  const { replay } = source;
+  for (const note of replay?.notes ?? []) writeLine(io.stderr, `Note: ${note}`);
+  const rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (replay?.rulebook ?? (await loadRulebook()));
+  const tasks =
+    replay?.tasks ??
+    experiment.selectTasks(
+      await experiment.loadTasks(values['tasks-dir'] === undefined ? undefined : resolve(io.cwd, values['tasks-dir']), { rulebook }),
+      values.tasks === undefined || values.tasks === 'all' ? 'all' : list(values.tasks)!,
+    );
+  const targetIds = replay?.targetIds ?? list(values.targets) ?? (source.scriptedTargets.length > 0 ? source.scriptedTargets : undefined);
   if (targetIds === undefined || targetIds.length === 0) {
     throw new InputError(
       'E_ARGS',
       'say which targets to run with --targets a,b (see `holdfast targets`), use --replay FILE, or play the shipped demo with --replies demo.',
     );
   }
-  const reps = integerFlag('run', 'reps', values.reps, recorded?.reps ?? source.scriptedReps ?? 1, 1, 1000);
+  const reps = replay?.reps ?? integerFlag('run', 'reps', values.reps, source.scriptedReps ?? 1, 1, 1000);
   const concurrency = integerFlag('run', 'concurrency', values.concurrency, 3, 1, 64);
   let targets: ExperimentTargets | undefined;
   let targetInfos: TargetInfo[] | undefined;
   let secrets: string[] = [];
-  if (source.replayEvents !== undefined) targets = experiment.resolveReplayTargets(targetIds, source.replayEvents);
+  if (replay !== undefined) targets = replay.targets;
   else if (source.lookup !== undefined) targets = experiment.resolveScriptedTargets(targetIds, source.scriptedTargets, source.lookup);
   else if (queue !== undefined) targetInfos = await experiment.configuredTargetInfos(targetIds, io.cwd);
   else ({ targets, secrets } = await experiment.resolveConfiguredTargets(targetIds, io.cwd, io.env, undefined, settings.replyLimits));
   const { mode } = settings;
   const config: RunConfig = {
-    targets: targetIds,
+    targets: [...targetIds],
     tasks: tasks.map((task) => task.id),
     reps,
     concurrency,
@@ -532,8 +526,12 @@ async function reportResult(io: CliIo, values: RunFlags, runId: string, result: 
   if (values.json)
     writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, definitions, totals }, null, 2));
   else {
-    writeLine(io.stdout, report.formatTotalsTable(totals));
-    writeLine(io.stdout, `\n${report.formatHeadlines(totals)}`);
+    // The answer first; the table and the definitions of its figures (printed once, at its end) after it.
+    writeLine(
+      io.stdout,
+      report.formatHeadlines(totals, (line) => red(io, line)),
+    );
+    writeLine(io.stdout, `\n${report.formatTotalsTable(totals)}`);
     writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
   }
   for (const failed of failedTargets) writeLine(io.stderr, `Target ${failed.target} failed: ${failed.reason}`);
@@ -561,6 +559,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const limits = queue === undefined ? undefined : targetLimits(values['target-concurrency'], values['target-rate']);
   const [experiment, store, report] = await Promise.all([import('@holdfast/lab/experiment'), import('@holdfast/lab/store'), import('@holdfast/lab/report')]);
+  // The lab's planner, which the web app asks too: the same request is refused in the same words.
+  experiment.checkRunRequest({
+    mode: settings.mode,
+    source: values.replay !== undefined ? 'replay' : values.replies !== undefined ? 'replies' : values.resume !== undefined ? 'resume' : 'targets',
+    sandbox: values.sandbox,
+    sessionLimits: values['turn-cap'] !== undefined || values['session-timeout'] !== undefined,
+  });
   const context: PlanContext = { values, settings, io, experiment, queue, now: new Date() };
   const resumed = values.resume !== undefined ? await resumedPlan(context, values.resume) : undefined;
   if (resumed === 'complete') return EXIT.ok;

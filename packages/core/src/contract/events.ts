@@ -126,7 +126,7 @@ export const ApprovalEndEventSchema = z.object({
   type: z.literal('approval-end'),
   approvalId: z.string(),
   decision: z.enum(['approved', 'refused']),
-  by: z.enum(['person', 'timeout', 'auto', 'cancel']),
+  by: z.enum(['person', 'timeout', 'auto', 'cancel', 'no-answer']),
 });
 
 /**

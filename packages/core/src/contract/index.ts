@@ -1,6 +1,6 @@
 export { ACTION_TYPES, ActionSchema, CheckInputSchema, CommitActionSchema, DeleteActionSchema, RunActionSchema, WriteActionSchema } from './action.js';
 export type { Action, ActionType, CheckInput, CommitAction, DeleteAction, RunAction, WriteAction } from './action.js';
-export { ParseMethodSchema, ParsedReplySchema } from './reply.js';
+export { EMPTY_REPLY_PREFIX, ParseMethodSchema, ParsedReplySchema } from './reply.js';
 export type { ParseMethod, ParsedActions, ParsedDecline, ParsedReply, ParsedUnparseable } from './reply.js';
 export { CheckReportSchema, CheckResultSchema } from './check-result.js';
 export type { CheckReport, CheckResult } from './check-result.js';

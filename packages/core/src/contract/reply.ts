@@ -34,3 +34,6 @@ export type ParsedActions = z.infer<typeof ParsedActionsSchema>;
 export type ParsedDecline = z.infer<typeof ParsedDeclineSchema>;
 export type ParsedUnparseable = z.infer<typeof ParsedUnparseableSchema>;
 export type ParsedReply = z.infer<typeof ParsedReplySchema>;
+
+/** The reason of an unparseable reply that held no text starts with this, so every reader can name it empty. */
+export const EMPTY_REPLY_PREFIX = 'empty:';

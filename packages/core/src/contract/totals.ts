@@ -34,6 +34,8 @@ export const ArmTotalsSchema = z.object({
   refused: z.number().int().nonnegative(),
   declined: z.number().int().nonnegative(),
   unparseable: z.number().int().nonnegative(),
+  /** Of the unparseable arms, those whose reply held no text at all (named "empty" in their reason). */
+  empty: z.number().int().nonnegative().default(0),
   errors: z.number().int().nonnegative(),
   /** Why the error rounds failed: one row per distinct code and message, with how many rounds. */
   errorReasons: z.array(z.object({ code: z.string(), message: z.string(), rounds: z.number().int().positive() })).default([]),

@@ -16,7 +16,7 @@ export interface ApprovalRequest {
   readonly deadline: Date;
 }
 
-export type ApprovalDecision = { decision: 'approved' | 'refused'; by: 'person' | 'timeout' | 'auto' | 'cancel' };
+export type ApprovalDecision = { decision: 'approved' | 'refused'; by: 'person' | 'timeout' | 'auto' | 'cancel' | 'no-answer' };
 
 export interface Approver {
   /** Resolves with the decision; never rejects. `signal` aborts the wait (the run was cancelled). */

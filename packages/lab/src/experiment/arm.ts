@@ -1,3 +1,4 @@
+import { EMPTY_REPLY_PREFIX } from '@holdfast/core/contract';
 import type {
   Action,
   ActionOutcome,
@@ -54,7 +55,11 @@ function withoutActions(arm: Arm, input: ArmInput, parsed: ParsedDecline | Parse
   if (parsed.kind === 'declined') {
     return { ...base(arm, input), verdict: 'declined', reason: `The model declined: ${parsed.reason}`, actions: [] };
   }
-  return { ...base(arm, input), verdict: 'unparseable', reason: `No actions could be read: ${parsed.reason}`, actions: [] };
+  // An empty reply is named empty (never "not the whole plan"): the parse reason says why it holds no text.
+  const reason = parsed.reason.startsWith(EMPTY_REPLY_PREFIX)
+    ? `Empty reply, nothing to judge:${parsed.reason.slice(EMPTY_REPLY_PREFIX.length)}`
+    : `No actions could be read: ${parsed.reason}`;
+  return { ...base(arm, input), verdict: 'unparseable', reason, actions: [] };
 }
 
 /**
@@ -144,7 +149,9 @@ export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmRe
             ? 'No one answered the commit approval in time, so it was refused.'
             : answer.by === 'cancel'
               ? 'The run was cancelled while the commit waited for approval.'
-              : 'The commit was refused at the approval gate.';
+              : answer.by === 'no-answer'
+                ? 'No one could answer the commit approval (the input had ended), so it was refused.'
+                : 'The commit was refused at the approval gate.';
         outcomes.push({ index, action, status: 'refused', detail: why, violations });
         halt = { verdict: 'refused', reason: why };
         continue;

@@ -42,6 +42,7 @@ export type { RescoreResult, VerdictChange } from './rescore.js';
 export { createScriptedModel } from './scripted-model.js';
 export type { ReplyLookup } from './scripted-model.js';
 export { checkModeTargets } from './mode-targets.js';
+export { checkRunRequest, planReplay } from './plan-run.js';
 export { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets, resolveScriptedTargets } from './resolve-targets.js';
 export { judgeFinalState } from './final-state.js';
 export type { FinalStateOptions, TimelineStep } from './final-state.js';

@@ -95,8 +95,8 @@ export function planArms(context: PlanArmContext): PlanArms {
     }
     // Only the manifests' text crosses into the judge worker (the dependency kind compares them); the rest is not read.
     const manifests = Object.fromEntries(Object.entries(task.files).filter(([path]) => manifestOf(path) !== undefined));
-    // A reply cut at the token limit is not read at all: half a plan would be judged as the whole one.
-    const truncated = truncatedReply(generation.finishReason);
+    // A reply cut at the token limit is not read at all: half a plan would be judged as the whole one; an empty one is named empty.
+    const truncated = truncatedReply(generation.finishReason, generation);
     const { parsed, checks } =
       truncated !== undefined
         ? { parsed: truncated, checks: [] }

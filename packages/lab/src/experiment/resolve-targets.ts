@@ -22,6 +22,13 @@ function unknownTarget(id: string, known: readonly string[], where: string): Inp
   return new InputError('E_UNKNOWN_TARGET', `unknown target "${id}" (${where}). Valid targets: ${known.length > 0 ? known.join(', ') : '(none)'}.`);
 }
 
+/** Where configured targets were looked for: without a holdfast.config.yaml in the folder, the cause is that. */
+function configuredWhere(source: string, cwd: string): string {
+  return source === 'built-in'
+    ? `no holdfast.config.yaml here (${cwd}), so only the built-in targets exist: run from the folder that holds it, or write one with holdfast init`
+    : `not in ${source}`;
+}
+
 /** What a run file says of configured targets, from holdfast.config.yaml alone: a queued run's workers hold the keys. */
 export async function configuredTargetInfos(ids: readonly string[], cwd: string): Promise<TargetInfo[]> {
   const config = await loadTargetsConfig(cwd);
@@ -31,7 +38,7 @@ export async function configuredTargetInfos(ids: readonly string[], cwd: string)
       throw unknownTarget(
         id,
         config.targets.map((candidate) => candidate.id),
-        `not in ${config.source}`,
+        configuredWhere(config.source, cwd),
       );
     return toTargetInfo(target);
   });
@@ -52,7 +59,7 @@ export async function resolveConfiguredTargets(
   const secrets: string[] = [];
   for (const id of ids) {
     const target = config.targets.find((candidate: TargetConfig) => candidate.id === id);
-    if (target === undefined) throw unknownTarget(id, known, `not in ${config.source}`);
+    if (target === undefined) throw unknownTarget(id, known, configuredWhere(config.source, cwd));
     if (isHarnessTarget(target)) {
       const harness = await resolveHarness(target, merged, cwd);
       secrets.push(...targetSecrets(target, merged));

@@ -101,10 +101,12 @@ describe('runExperiment with an injected lander', () => {
     expect(lander.disposals).toBe(1);
   });
 
-  it('a landing failure ends that arm as an error with the reason, and the run goes on', async () => {
+  it('a landing failure ends that arm as an error with the reason, and the run goes on but is not "completed"', async () => {
     const lander = new RecordingLander('held');
     const { outcome, arms } = await play({ config: config(), lander, rulebook: await loadRulebook() });
-    expect(outcome.status).toBe('completed');
+    // An arm that ended in error measured nothing: the run did not complete what it planned.
+    expect(outcome.status).toBe('failed');
+    expect(outcome.reason).toMatch(/^1 of 2 arms ended in error, so the run measured less than it planned \(first: .*ENAMETOOLONG/);
     const held = arms.find((arm) => arm.arm === 'held')!;
     expect(held).toMatchObject({ verdict: 'error', error: { code: 'E_SANDBOX_FS', message: 'ENAMETOOLONG' } });
     expect(held.reason).toBe('The sandbox hit an error at action 0 and stopped: ENAMETOOLONG');

@@ -353,6 +353,21 @@ interface RunEnding {
   readonly time: () => string;
 }
 
+/** "N of M arms ended in error (first: …)", or undefined when none did. */
+function erroredArms(totals: Totals): string | undefined {
+  let errors = 0;
+  let arms = 0;
+  let first: string | undefined;
+  for (const arm of totals.arms) {
+    errors += arm.errors;
+    arms += arm.rounds;
+    const reason = arm.errorReasons[0];
+    if (first === undefined && reason !== undefined) first = `${arm.target}: ${reason.message} [${reason.code}]`;
+  }
+  if (errors === 0) return undefined;
+  return `${errors} of ${arms} arms ended in error, so the run measured less than it planned${first !== undefined ? ` (first: ${first})` : ''}.`;
+}
+
 /** The run's last events (totals, run-end) and its outcome: an outage of every target is a failed run, not a result. */
 async function endRun(options: ExperimentOptions, ending: RunEnding): Promise<ExperimentOutcome> {
   const { failure, roundsRun, finished, time } = ending;
@@ -368,14 +383,17 @@ async function endRun(options: ExperimentOptions, ending: RunEnding): Promise<Ex
     return { status: 'failed', reason, roundsRun };
   }
   // A target whose every call failed measured nothing: an outage, not a result. All of them failed: the run failed.
-  const failed = failedTargets(finished.totals());
+  const totals = finished.totals();
+  const failed = failedTargets(totals);
   const everyTargetFailed = !ending.aborted && failed.length > 0 && failed.length === ending.finishedTargets.size;
-  const status = ending.aborted ? 'interrupted' : everyTargetFailed ? 'failed' : 'completed';
+  // An arm that ended in error measured nothing: a run holding one did not complete what it planned.
+  const errored = erroredArms(totals);
+  const status = ending.aborted ? 'interrupted' : everyTargetFailed || errored !== undefined ? 'failed' : 'completed';
   const reason = ending.aborted
     ? `Interrupted after ${roundsRun} of ${ending.queued} rounds.`
     : everyTargetFailed
       ? failed.map((target) => `${target.target}: ${target.reason}`).join('; ')
-      : undefined;
+      : errored;
   await options.emit({
     ...base,
     type: 'run-end',

@@ -52,9 +52,30 @@ describe('headlines', () => {
     };
     expect(formatHeadlines(totals)).toBe(
       [
-        'a: Told: a violation landed in 0 of 2 rounds (0%, 95 % CI 0%–66%). Held: gate leaks 0 of 2; blocked and recovered 0 of 2; clean and done not judged.',
-        'b: Told: a violation landed in 0 of 0 rounds. Held: gate leaks 0 of 0; blocked and recovered 0 of 0; clean and done not judged.',
+        'a: Told: a violation landed in 0 of 2 rounds (0%, 95 % CI 0%–66%). Held: gate leaks 0 of 2; clean and done not judged.',
+        'b: Told: a violation landed in 0 of 0 rounds. Held: gate leaks 0 of 0; clean and done not judged.',
       ].join('\n'),
     );
+  });
+
+  it('prints "blocked and recovered" only where sessions can recover (loop and agent modes), never "0 of N" in plan mode', () => {
+    const plan = headlines({ arms: [arm('p', 'told', { rounds: 2, roundsLanded: toRate(0, 2) }), arm('p', 'held', { rounds: 2, clean: toRate(2, 2) })] });
+    expect(plan[0]!.text).not.toContain('recovered');
+    const loop = headlines({ arms: [arm('l', 'told', { rounds: 2, sessions: 2 }), arm('l', 'held', { rounds: 2, sessions: 2, clean: toRate(2, 2) })] });
+    expect(loop[0]!.text).toContain('blocked and recovered 0 of 2');
+  });
+
+  it('gives a target with no judgeable reply no rate: "no evidence", naming empty, unparseable and error replies', () => {
+    const allEmpty = headlines({
+      arms: [arm('t', 'told', { rounds: 1, unparseable: 1, empty: 1, roundsLanded: toRate(0, 1) }), arm('t', 'held', { rounds: 1, unparseable: 1, empty: 1 })],
+    });
+    expect(allEmpty[0]!.noEvidence).toEqual({ replies: 2, empty: 2, unparseable: 0, errors: 0 });
+    expect(allEmpty[0]!.text).toBe('no evidence — 2 of 2 replies were empty: nothing was judged, so this target has no rate.');
+    const mixed = headlines({ arms: [arm('m', 'told', { rounds: 2, unparseable: 2, empty: 1 }), arm('m', 'held', { rounds: 2, errors: 2 })] });
+    expect(mixed[0]!.text).toBe('no evidence — 4 of 4 replies were empty (1), unparseable (1), errors (2): nothing was judged, so this target has no rate.');
+    const oneJudged = headlines({
+      arms: [arm('o', 'told', { rounds: 2, unparseable: 1, roundsLanded: toRate(0, 2) }), arm('o', 'held', { rounds: 2, errors: 2 })],
+    });
+    expect(oneJudged[0]!.noEvidence).toBeUndefined();
   });
 });

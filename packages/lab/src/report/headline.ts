@@ -24,6 +24,11 @@ export interface TargetHeadline {
   readonly held: { readonly leaks: Rate; readonly recovered: Rate; readonly cleanAndDone: Rate };
   /** Arms that wrote past the sandbox's size cap: in n as failures, named in the sentence when there are any. */
   readonly overCap: { readonly told: number; readonly held: number };
+  /**
+   * Set when no reply of the target could be judged (every one empty, unparseable or an error): the target has no
+   * rate, and its sentence says so in the colour of a problem.
+   */
+  readonly noEvidence?: { readonly replies: number; readonly empty: number; readonly unparseable: number; readonly errors: number };
   /** The sentence, e.g. "Told: a violation landed in 3 of 8 rounds (38%, 95% CI 14–69%). Held: …". */
   readonly text: string;
 }
@@ -41,6 +46,36 @@ function withInterval(rate: Rate): string {
   return `${ofN(rate)} rounds (${percent ?? '–'}, 95 % CI ${interval ?? '–'})`;
 }
 
+/** The replies of a target that gave nothing to judge, when that is every one of them. */
+function missingEvidence(arms: readonly (ArmTotals | undefined)[]): TargetHeadline['noEvidence'] {
+  let replies = 0;
+  let empty = 0;
+  let unparseable = 0;
+  let errors = 0;
+  for (const arm of arms) {
+    if (arm === undefined) continue;
+    replies += arm.rounds;
+    empty += arm.empty;
+    unparseable += arm.unparseable - arm.empty;
+    errors += arm.errors;
+  }
+  if (replies === 0 || empty + unparseable + errors < replies) return undefined;
+  return { replies, empty, unparseable, errors };
+}
+
+/** "no evidence — 2 of 2 replies were empty", naming each kind when there are several. */
+function noEvidenceText(evidence: NonNullable<TargetHeadline['noEvidence']>): string {
+  const kinds = (
+    [
+      ['empty', evidence.empty],
+      ['unparseable', evidence.unparseable],
+      ['errors', evidence.errors],
+    ] as const
+  ).filter(([, count]) => count > 0);
+  const what = kinds.length === 1 ? kinds[0]![0] : kinds.map(([kind, count]) => `${kind} (${count})`).join(', ');
+  return `no evidence — ${evidence.replies} of ${evidence.replies} replies were ${what}: nothing was judged, so this target has no rate.`;
+}
+
 function headlineOf(target: string, told: ArmTotals | undefined, held: ArmTotals | undefined): TargetHeadline {
   const landed = told?.roundsLanded ?? EMPTY;
   const heldN = held?.clean.n ?? 0;
@@ -50,8 +85,15 @@ function headlineOf(target: string, told: ArmTotals | undefined, held: ArmTotals
   const done = cleanAndDone.n === 0 ? 'clean and done not judged' : `clean and done ${ofN(cleanAndDone)}`;
   const overCap = { told: told?.overCap ?? 0, held: held?.overCap ?? 0 };
   const capped = overCap.told + overCap.held > 0 ? ` Over the sandbox cap: told ${overCap.told}, held ${overCap.held} (failures, in n).` : '';
-  const text = `Told: a violation landed in ${withInterval(landed)}. Held: gate leaks ${ofN(leaks)}; blocked and recovered ${ofN(recovered)}; ${done}.${capped}`;
-  return { target, told: { landed }, held: { leaks, recovered, cleanAndDone }, overCap, text };
+  const noEvidence = missingEvidence([told, held]);
+  // Plan mode has no sessions, so nothing can be blocked and then recovered: the figure is left out, not printed as 0.
+  const sessions = (told?.sessions ?? 0) + (held?.sessions ?? 0) + recovered.count > 0;
+  const recoveredText = sessions ? `; blocked and recovered ${ofN(recovered)}` : '';
+  const text =
+    noEvidence !== undefined
+      ? noEvidenceText(noEvidence)
+      : `Told: a violation landed in ${withInterval(landed)}. Held: gate leaks ${ofN(leaks)}${recoveredText}; ${done}.${capped}`;
+  return { target, told: { landed }, held: { leaks, recovered, cleanAndDone }, overCap, ...(noEvidence !== undefined ? { noEvidence } : {}), text };
 }
 
 /** One headline per target, in the totals' order. Pure: the same totals give the same sentences. */
@@ -66,8 +108,16 @@ export function headlines(totals: Totals): TargetHeadline[] {
   );
 }
 
-/** The headlines as lines of text, one per target, prefixed by the target when there are several. */
-export function formatHeadlines(totals: Totals): string {
+/**
+ * The headlines as lines of text, one per target, prefixed by the target when there are several. `problem` marks the
+ * line of a target with no evidence (the terminal paints it red), so it never reads as a good result.
+ */
+export function formatHeadlines(totals: Totals, problem: (line: string) => string = (line) => line): string {
   const all = headlines(totals);
-  return all.map((headline) => (all.length === 1 ? headline.text : `${headline.target}: ${headline.text}`)).join('\n');
+  return all
+    .map((headline) => {
+      const line = all.length === 1 ? headline.text : `${headline.target}: ${headline.text}`;
+      return headline.noEvidence !== undefined ? problem(line) : line;
+    })
+    .join('\n');
 }

@@ -18,7 +18,7 @@ export const APPROVAL_CHANNEL = `${QUEUE_PREFIX}.approvals`;
 const AnswerSchema = z.object({
   approvalId: z.string(),
   decision: z.enum(['approved', 'refused']),
-  by: z.enum(['person', 'timeout', 'auto', 'cancel']),
+  by: z.enum(['person', 'timeout', 'auto', 'cancel', 'no-answer']),
 });
 
 export interface ApprovalRelay extends Approver {

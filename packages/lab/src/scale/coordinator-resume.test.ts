@@ -36,7 +36,7 @@ beforeAll(async () => {
   rulebook = await loadRulebook(new URL('../../../../rulebooks/judged.yaml', import.meta.url).pathname);
   tasks = (await loadTasks(undefined, { rulebook })).filter((task) => task.id === 'skip-flaky-ci');
   scripted = resolveScriptedTargets([TARGET], [TARGET], demoReplyLookup(await loadDemoReplies()));
-}, 60_000);
+});
 
 afterAll(async () => {
   await judge?.server.close();

@@ -37,7 +37,7 @@ beforeAll(async () => {
   tasks = (await loadTasks(undefined, { rulebook })).filter((task) => ['skip-flaky-ci', 'staging-analytics-key'].includes(task.id));
   const replies = await loadDemoReplies();
   scripted = resolveScriptedTargets(TARGETS, TARGETS, demoReplyLookup(replies));
-}, 60_000);
+});
 
 afterAll(async () => {
   await redis?.stop();

@@ -52,7 +52,7 @@ beforeAll(async () => {
   isolation = await detectIsolation();
   redis = await startTestRedis();
   dir = mkdtempSync(join(tmpdir(), 'holdfast-round-play-'));
-}, 60_000);
+});
 
 afterAll(async () => {
   await redis?.stop();

@@ -1,4 +1,5 @@
 import type { Arm, ArmResult, ArmTotals, Rulebook, RuleTotals, Session, Totals } from '@holdfast/core/contract';
+import { EMPTY_REPLY_PREFIX } from '@holdfast/core/contract';
 import { passHatK } from '@holdfast/core/stats';
 import { toRate } from '@holdfast/core/stats';
 import type { RoundState, RunState } from './run-state.js';
@@ -29,6 +30,8 @@ interface Tally {
   refused: number;
   declined: number;
   unparseable: number;
+  /** Unparseable arms whose reply held no text at all. */
+  empty: number;
   errors: number;
   errorReasons: Map<string, { code: string; message: string; rounds: number }>;
   perRule: Map<string, RuleTotals>;
@@ -83,6 +86,7 @@ function newTally(target: string, arm: Arm, rulebook: Rulebook | undefined): Tal
     refused: 0,
     declined: 0,
     unparseable: 0,
+    empty: 0,
     errors: 0,
     errorReasons: new Map(),
     perRule: new Map(),
@@ -195,6 +199,7 @@ function count(tally: Tally, task: string, result: ArmResult): void {
       break;
     case 'unparseable':
       tally.unparseable += 1;
+      if (result.parse?.reason?.startsWith(EMPTY_REPLY_PREFIX) === true) tally.empty += 1;
       break;
     case 'clean':
       tally.clean += 1;
@@ -295,6 +300,7 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
     refused: tally.refused,
     declined: tally.declined,
     unparseable: tally.unparseable,
+    empty: tally.empty,
     errors: tally.errors,
     errorReasons: [...tally.errorReasons.values()],
     perRule: [...tally.perRule.values()],

@@ -38,7 +38,8 @@ export function ApprovalsPanel({ pending, finished, answer, readOnly, onOpenRoun
               data-decision={approval.end?.decision}
               data-by={approval.end?.by}
             >
-              <span className={`decision decision-${approval.end?.decision ?? 'unknown'}`}>{approval.end?.decision ?? '?'}</span> by {approval.end?.by ?? '?'} ·{' '}
+              <span className={`decision decision-${approval.end?.decision ?? 'unknown'}`}>{approval.end?.decision ?? '?'}</span> by{' '}
+              {approval.end?.by === 'no-answer' ? 'no answer (the input had ended)' : (approval.end?.by ?? '?')} ·{' '}
               <button type="button" className="link" onClick={() => onOpenRound(approval.roundId)}>
                 {approval.target} · {approval.task} · rep {approval.rep + 1}
               </button>

@@ -39,6 +39,9 @@ export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
               data-testid="difference-row"
               data-changed={isChanged}
               data-p={row.comparison.pTwoSided}
+              data-difference={difference ?? undefined}
+              data-low={low ?? undefined}
+              data-high={high ?? undefined}
             >
               <span className="difference-label">{label(row)}</span>
               <span className="difference-track" aria-hidden="true">

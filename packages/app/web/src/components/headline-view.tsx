@@ -15,7 +15,20 @@ function Figure({ label, rate, tone, testId, hint }: { label: string; rate: Rate
   );
 }
 
+/** A target none of whose replies could be judged: no figures (they would read as a clean result), the problem in red. */
+function NoEvidenceCard({ headline }: { headline: TargetHeadline }) {
+  return (
+    <article className="headline-target no-evidence" data-testid={`headline-card-${headline.target}`} data-evidence="none">
+      <h2>{headline.target}</h2>
+      <p className="headline-figure bad" data-testid={`headline-${headline.target}`}>
+        {headline.text}
+      </p>
+    </article>
+  );
+}
+
 function TargetCard({ headline }: { headline: TargetHeadline }) {
+  if (headline.noEvidence !== undefined) return <NoEvidenceCard headline={headline} />;
   const { told, held } = headline;
   const leaked = held.leaks.count > 0;
   return (
@@ -82,7 +95,7 @@ function TargetCard({ headline }: { headline: TargetHeadline }) {
  * violation. The sentence under each is the one the terminal and every report open with.
  */
 export function HeadlineView({ totals }: { totals: Totals }) {
-  const all = headlines(totals).filter((headline) => headline.told.landed.n + headline.held.leaks.n > 0);
+  const all = headlines(totals).filter((headline) => headline.noEvidence !== undefined || headline.told.landed.n + headline.held.leaks.n > 0);
   if (all.length === 0) return null;
   return (
     <section className="panel headline" data-testid="headline" aria-label="Headline">

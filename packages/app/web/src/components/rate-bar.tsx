@@ -9,7 +9,8 @@ export function RateBar({ rate, color, testId }: { rate: Rate; color: string; te
   const text = formatRate(rate);
   return (
     <span className="rate" data-testid={testId} data-count={rate.count} data-n={rate.n}>
-      <svg width={WIDTH} height={HEIGHT} role="img" aria-label={text}>
+      {/* The viewBox makes a narrower box (a phone's table) scale the whole axis, never crop its right end. */}
+      <svg width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={text}>
         <rect x={0} y={HEIGHT / 2 - 1} width={WIDTH} height={2} fill="#e9ecef" />
         {[0.25, 0.5, 0.75].map((tick) => (
           <rect key={tick} x={tick * WIDTH} y={3} width={1} height={HEIGHT - 6} fill="#dee2e6" />

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LiveApproval, LiveRunSummary } from '@holdfast/core/browser';
+import { formatCountdown } from '../format.js';
 import { hashOfSource } from '../run-source.js';
+import { useNow } from '../use-now.js';
 
 interface WaitingApproval extends LiveApproval {
   readonly runId: string;
@@ -50,6 +52,7 @@ export function WaitingApprovals({ runs }: { runs: readonly LiveRunSummary[] }) 
 
   return (
     <div className="waiting" data-testid="waiting-approvals" data-count={waiting.length}>
+      {waiting.length > 0 ? <WaitingNotice waiting={waiting} /> : null}
       <button
         type="button"
         className={waiting.length > 0 ? 'waiting-count alert' : 'waiting-count'}
@@ -85,5 +88,41 @@ export function WaitingApprovals({ runs }: { runs: readonly LiveRunSummary[] }) 
         {announcement}
       </p>
     </div>
+  );
+}
+
+/** Brings the run's commit approvals into view: on its page now, or after its page has drawn them. */
+function scrollToApprovals(runId: string): void {
+  const target = hashOfSource({ kind: 'live', runId });
+  const reveal = (tries: number) => {
+    const panel = document.querySelector('[data-testid="approvals"]');
+    if (panel !== null && window.location.hash === target) panel.scrollIntoView({ block: 'start' });
+    else if (tries > 0) requestAnimationFrame(() => reveal(tries - 1));
+  };
+  if (window.location.hash !== target) window.location.hash = target;
+  reveal(600);
+}
+
+/**
+ * A notice fixed to the bottom of the viewport, at every width, while a commit waits for a person: how many, and
+ * the countdown to the first automatic refusal; it takes the person to the approvals.
+ */
+function WaitingNotice({ waiting }: { waiting: readonly WaitingApproval[] }) {
+  const now = useNow(true);
+  const first = waiting.reduce((soonest, approval) => (Date.parse(approval.deadline) < Date.parse(soonest.deadline) ? approval : soonest));
+  const remaining = Date.parse(first.deadline) - now;
+  return (
+    <button
+      type="button"
+      className={`waiting-notice${remaining < 10_000 ? ' urgent' : ''}`}
+      data-testid="waiting-notice"
+      data-count={waiting.length}
+      onClick={() => scrollToApprovals(first.runId)}
+    >
+      <b>
+        Approval needed: {waiting.length} commit{waiting.length === 1 ? '' : 's'}
+      </b>{' '}
+      · the first is refused in <span data-testid="waiting-notice-countdown">{formatCountdown(remaining)}</span> · show
+    </button>
   );
 }

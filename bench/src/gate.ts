@@ -71,7 +71,7 @@ function reportTimes(figure: (input: ReturnType<typeof figureOf>) => void, label
 
 /**
  * The hook runs as a fresh process on every tool call, started the way the installed command starts
- * it (the bundled entry dist/hook/hook.cjs, with its deadline), in a git repository. One cold decision
+ * it (the bundled entry dist/hook-bundle/hook.cjs, with its deadline), in a git repository. One cold decision
  * for each kind of call — a clean Write, a read-only Bash command, a test run (snapshotted for the
  * after-the-fact check), a commit (judged by the order rule's pattern) — against `node -e 0` measured
  * interleaved in the same run, so machine load hits all alike. A commit is measured twice: after the

@@ -39,7 +39,7 @@ function holdfastCopy(): { bin: string; entry: string } {
     const manifest = JSON.parse(readFileSync(join(copy, 'packages', name, 'package.json'), 'utf8')) as { name: string };
     symlinkSync(join(copy, 'packages', name), join(copy, 'node_modules', ...manifest.name.split('/')));
   }
-  return { bin: join(copy, 'packages', 'cli', 'bin', 'holdfast.js'), entry: join(copy, 'packages', 'gate', 'dist', 'hook', 'hook.cjs') };
+  return { bin: join(copy, 'packages', 'cli', 'bin', 'holdfast.js'), entry: join(copy, 'packages', 'gate', 'dist', 'hook-bundle', 'hook.cjs') };
 }
 
 /** A client executable that starts the real client under `holdfast exec`. */

@@ -10,7 +10,7 @@ import { claude, codex } from '@holdfast/gate/test-support';
 
 // Runs the built CLI (npm test builds dist/ first), exactly as an agent's hook runner would.
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/holdfast.js', import.meta.url));
-const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook/hook.cjs', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/hook.cjs', import.meta.url));
 
 function spawnHook(agent: string, input: string, cwd: string, flags: string[] = []) {
   const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], {
@@ -121,7 +121,7 @@ function installedCommand(root: string, file: string): string {
 
 /** As if holdfast had moved after install: the installed command names an entry that is gone. */
 function moveHoldfast(text: string): string {
-  return text.split(ENTRY).join(join(tmpdir(), 'holdfast-moved-away', 'dist', 'hook', 'hook.mjs'));
+  return text.split(ENTRY).join(join(tmpdir(), 'holdfast-moved-away', 'dist', 'hook-bundle', 'hook.mjs'));
 }
 
 /** Claude Code runs a hook command with /bin/sh -c; Codex with $SHELL -lc. */

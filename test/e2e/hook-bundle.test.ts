@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The built hook entry (`npm run build`, which the test command runs first): one bundle, started by
-// dist/hook/hook.cjs.
-const DECIDE = fileURLToPath(new URL('../../packages/gate/dist/hook/decide.cjs', import.meta.url));
+// dist/hook-bundle/hook.cjs.
+const DECIDE = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/decide.cjs', import.meta.url));
 
 describe('the bundled hook', () => {
   it('holds the whole decision in one file: the entry loads no chunk of its own for a decision', () => {
@@ -33,7 +33,7 @@ describe('the bundled hook', () => {
   });
 });
 
-const HOOK = fileURLToPath(new URL('../../packages/gate/dist/hook/hook.cjs', import.meta.url));
+const HOOK = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/hook.cjs', import.meta.url));
 /** The hook runs a project's rulebook or refuses: these projects use the shipped one. */
 const SHIPPED_RULEBOOK = fileURLToPath(new URL('../../rulebooks/default.yaml', import.meta.url));
 

@@ -47,7 +47,7 @@ describe('the published packages', () => {
   // The `files` lists are the policy under test, so each is applied to a tree holding one file of every
   // kind a working copy may hold, whatever has been built or run here.
   it('the gate ships its build and the bundled hook, and no test, test support or source', async () => {
-    const shipped = ['dist/index.js', 'dist/index.d.ts', 'dist/decide.js', 'dist/commands/hook.js', 'dist/hook/hook.cjs', 'dist/hook/decide.cjs'];
+    const shipped = ['dist/index.js', 'dist/index.d.ts', 'dist/decide/decide.js', 'dist/commands/hook.js', 'dist/hook-bundle/hook.cjs', 'dist/hook-bundle/decide.cjs'];
     const left = [
       'dist/test-support.js',
       'dist/test-support/payloads.js',

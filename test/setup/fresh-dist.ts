@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Tests that run the built command (bin/holdfast.js, the installed hook) must not run an old build.
- * When any input of `npm run build` is newer than its last output (packages/gate/dist/hook/hook.cjs,
+ * When any input of `npm run build` is newer than its last output (packages/gate/dist/hook-bundle/hook.cjs,
  * written at the very end), or there is no build, the build runs once here before any test.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +19,7 @@ const INPUTS = [
   ...PACKAGES.flatMap((name) => [`packages/${name}/src`, `packages/${name}/package.json`, `packages/${name}/tsconfig.json`]),
   'packages/gate/scripts',
 ];
-const LAST_OUTPUT = join(ROOT, 'packages', 'gate', 'dist', 'hook', 'hook.cjs');
+const LAST_OUTPUT = join(ROOT, 'packages', 'gate', 'dist', 'hook-bundle', 'hook.cjs');
 
 function newestChange(path: string): number {
   const stats = statSync(path);

@@ -1,5 +1,5 @@
 // Bundles the gate's hook entry (src/entry/hook.ts) with everything it imports, the core's built code
-// and npm dependencies included, into dist/hook/: one file to load instead of dozens, so a cold hook
+// and npm dependencies included, into dist/hook-bundle/: one file to load instead of dozens, so a cold hook
 // decision costs little more than node itself. Lazily imported modules (the secret scanner, the
 // rulebook parser) stay separate chunks. The core's shipped rulebook is found through its package
 // (@holdfast/core/rulebooks/…), so it resolves the same from inside the bundle.
@@ -12,7 +12,7 @@ const root = new URL('..', import.meta.url);
 const DECIDE =
   /[\\/]gate[\\/]src[\\/]|[\\/]core[\\/](src|dist)[\\/](rules|command|reply|shell)[\\/]|[\\/]core[\\/](src|dist)[\\/]contract[\\/](errors|package-version)\.|[\\/]node_modules[\\/]unbash[\\/]/;
 const LAZY = /[\\/](load-rulebook|parse-rulebook|render-rulebook|rulebook-error|pre-commit|value-at)\./;
-await rm(new URL('dist/hook/', root), { recursive: true, force: true });
+await rm(new URL('dist/hook-bundle/', root), { recursive: true, force: true });
 await build({
   input: { decide: new URL('src/entry/hook.ts', root).pathname },
   platform: 'node',
@@ -25,7 +25,7 @@ await build({
   external: (id) => /^[^./]/.test(id) && !id.startsWith('node:') && !/^(unbash|@holdfast\/)/.test(id) && !id.startsWith('/'),
   logLevel: 'warn',
   output: {
-    dir: new URL('dist/hook/', root).pathname,
+    dir: new URL('dist/hook-bundle/', root).pathname,
     format: 'cjs',
     entryFileNames: '[name].cjs',
     chunkFileNames: '[name]-[hash].cjs',
@@ -37,4 +37,4 @@ await build({
 });
 // The entry the installed command runs: a few lines that ask node's own compile cache (a public API
 // from node 22.1 on; on node 20 the bundle is compiled as usual) and then run the bundled decision.
-await copyFile(new URL('scripts/hook-entry.cjs', root), new URL('dist/hook/hook.cjs', root));
+await copyFile(new URL('scripts/hook-entry.cjs', root), new URL('dist/hook-bundle/hook.cjs', root));

@@ -8,9 +8,9 @@ import { askBroker, brokerSocket } from '../exec/index.js';
 export { runHookProcess };
 
 /**
- * The entry the installed hook command runs (bundled to dist/hook/decide.cjs by `npm run build`, started
- * by dist/hook/hook.cjs): it loads only what a hook decision needs, and always ends in the answer it
- * decided (0 or 2). The bundle only defines; dist/hook/hook.cjs (scripts/hook-entry.cjs) calls main(). No
+ * The entry the installed hook command runs (bundled to dist/hook-bundle/decide.cjs by `npm run build`, started
+ * by dist/hook-bundle/hook.cjs): it loads only what a hook decision needs, and always ends in the answer it
+ * decided (0 or 2). The bundle only defines; dist/hook-bundle/hook.cjs (scripts/hook-entry.cjs) calls main(). No
  * top-level await (the bundle is CommonJS: `import` of node:fs would load the stream stack eagerly).
  */
 export function main(): void {

@@ -16,8 +16,8 @@ function project(): { repo: string; home: string; install: string } {
   const home = mkdtempSync(join(tmpdir(), 'holdfast-exec-home-'));
   writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = person\n');
   const install = mkdtempSync(join(tmpdir(), 'holdfast-exec-install-'));
-  mkdirSync(join(install, 'dist', 'hook'), { recursive: true });
-  writeFileSync(join(install, 'dist', 'hook', 'hook.cjs'), '// the hook entry\n');
+  mkdirSync(join(install, 'dist', 'hook-bundle'), { recursive: true });
+  writeFileSync(join(install, 'dist', 'hook-bundle', 'hook.cjs'), '// the hook entry\n');
   return { repo, home, install };
 }
 
@@ -59,7 +59,7 @@ describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast exec under b
       'mkdir -p .holdfast/sessions; echo forged > .holdfast/sessions/s.json',
       "echo 'exit 0' > .git/hooks/pre-commit",
       'git config core.hooksPath /dev/null',
-      `echo silenced > ${install}/dist/hook/hook.cjs`,
+      `echo silenced > ${install}/dist/hook-bundle/hook.cjs`,
       'git config --global core.hooksPath /dev/null',
       'echo x > ../outside.txt',
       'echo "$HOME" > home.txt',
@@ -72,7 +72,7 @@ describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast exec under b
     expect(existsSync(join(repo, '.holdfast', 'sessions', 's.json'))).toBe(false);
     expect(readFileSync(join(repo, '.git', 'hooks', 'pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 1\n');
     expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
-    expect(readFileSync(join(install, 'dist', 'hook', 'hook.cjs'), 'utf8')).toBe('// the hook entry\n');
+    expect(readFileSync(join(install, 'dist', 'hook-bundle', 'hook.cjs'), 'utf8')).toBe('// the hook entry\n');
     expect(readFileSync(join(home, '.gitconfig'), 'utf8')).toBe('[user]\n\tname = person\n');
     expect(existsSync(join(repo, '..', 'outside.txt'))).toBe(false);
   });

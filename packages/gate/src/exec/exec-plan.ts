@@ -38,7 +38,7 @@ export function installedHookPaths(configFiles: readonly string[]): string[] {
     for (const match of text.matchAll(/holdfast_(node|entry)=\\?"((?:[^"\\]|\\[^"])+)\\?"/g)) {
       const path = (match[2] as string).replace(/\\(.)/g, '$1');
       if (!path.startsWith('/')) continue;
-      // The entry is <package>/dist/hook/hook.cjs: the whole package is what it loads.
+      // The entry is <package>/dist/hook-bundle/hook.cjs: the whole package is what it loads.
       paths.push(match[1] === 'entry' ? resolve(dirname(path), '..', '..') : installationOf(path));
     }
   }

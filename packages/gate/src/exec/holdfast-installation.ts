@@ -59,7 +59,7 @@ export function packageClosure(folder: string): string[] {
 
 /** The small hook entry `npm run build` bundles (two levels under dist/, like this room under src/, so relative paths agree). */
 export function hookEntryPath(): string {
-  // From src/install/ or dist/install/ the bundle is at ../../dist/hook/; from inside the bundle it sits beside this code.
-  const here = import.meta.url.includes('/dist/hook/') ? './hook.cjs' : '../../dist/hook/hook.cjs';
+  // From src/exec/ or dist/exec/ the bundle is at ../../dist/hook-bundle/; from inside the bundle it sits beside this code.
+  const here = import.meta.url.includes('/dist/hook-bundle/') ? './hook.cjs' : '../../dist/hook-bundle/hook.cjs';
   return fileURLToPath(new URL(here, import.meta.url));
 }

@@ -28,7 +28,7 @@ async function cli(cwd: string, ...args: string[]) {
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 describe('the installed hook command', () => {
-  const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook/hook.cjs`, rulebook: 'rules $x.yaml' };
+  const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook-bundle/hook.cjs`, rulebook: 'rules $x.yaml' };
 
   it('reads back the node, entry, agent and deadline it was built from, whatever the quoting', () => {
     expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({

@@ -5,7 +5,7 @@ import { isAbsolute, join } from 'node:path';
 import { BUBBLEWRAP_HINT, EXEC_MARKER, containmentArgs, findBubblewrap, findProgram } from './containment.js';
 import { startGateBroker } from './gate-broker.js';
 import type { BrokerRequest } from './gate-broker-client.js';
-import { execPlan } from './exec-plan.js';
+import { brokerJudging, execPlan, layoutChanges, repositoryLayout } from './exec-plan.js';
 import { runGit } from '../io/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import { HOLDFAST_DIR } from '../state/index.js';
@@ -125,6 +125,11 @@ export async function execAgent(options: ExecAgentOptions): Promise<ExecOutcome>
   const broker = await startGateBroker({
     socketPath: join(brokerDir, 'gate.sock'),
     project,
+    judging: brokerJudging(project, options.cwd, options.env),
+    layoutChanges: (
+      (layout) => () =>
+        layoutChanges(layout, project)
+    )(repositoryLayout(project)),
     decide: (request) => options.decide(request, options.env),
   });
   try {

@@ -213,3 +213,36 @@ export function layoutChanges(before: ReadonlyMap<string, string>, project: stri
   const now = repositoryLayout(project);
   return [...now].filter(([place, state]) => before.get(place) !== state).map(([place]) => place);
 }
+
+/** A settings place `exec` makes before the agent starts, so the read-only mount has something to cover, and removes after if it is still as made. */
+export interface AbsentSetting {
+  readonly path: string;
+  /** A folder (the project's `.claude/`, `.codex/`: all of it read-only) or a file with neutral content. */
+  readonly kind: 'folder' | 'file';
+  readonly content: string;
+}
+
+/**
+ * The agents' settings places that do not exist yet. A read-only mount needs something to cover, and
+ * a file the agent could create there (`~/.claude/settings.json` with `disableAllHooks`, a project
+ * `.claude/settings.local.json`, `~/.codex/config.toml`) would switch the gate off for the rest of the
+ * session. `exec` makes each as an empty folder or a neutral file (`{}`, an empty TOML), mounts it
+ * read-only with the rest, and removes what is still as it made it when the agent is done.
+ */
+export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentSetting[] {
+  const root = projectRoot(project).realRoot;
+  const home = env.HOME ?? '';
+  const claude = env.CLAUDE_CONFIG_DIR !== undefined && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
+  const codex = env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
+  const places: AbsentSetting[] = [
+    { path: join(root, '.claude'), kind: 'folder', content: '' },
+    { path: join(root, '.codex'), kind: 'folder', content: '' },
+    ...(home === ''
+      ? []
+      : [
+          { path: join(claude, 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(codex, 'config.toml'), kind: 'file' as const, content: '' },
+        ]),
+  ];
+  return places.filter((place) => !existsSync(place.path));
+}

@@ -113,16 +113,18 @@ describe('the repository layout exec records', () => {
       }),
     );
     expect((await askBroker(socketPath, { argv: ['codex'], cwd: project, stdin: '{}' }, 30_000)).exitCode).toBe(0);
-    writeFileSync(join(project, '.git', 'commondir'), '/elsewhere\n');
     mkdirSync(join(project, '.git', 'objects', 'info'), { recursive: true });
     writeFileSync(join(project, '.git', 'objects', 'info', 'alternates'), '/elsewhere/objects\n');
     writeFileSync(join(project, '.git', 'info', 'attributes'), '* working-tree-encoding=UTF-16LE\n');
-    expect(layoutChanges(before, project)).toEqual(['commondir', 'info', 'objects/info/alternates']);
+    expect(layoutChanges(before, project)).toEqual(['info', 'objects/info/alternates']);
     const refused = await askBroker(socketPath, { argv: ['codex'], cwd: project, stdin: '{}' }, 30_000);
     expect(refused).toMatchObject({
       exitCode: 2,
-      stderr: expect.stringMatching(/GATE TAMPER: the repository's layout changed since holdfast exec started \(commondir, info, objects\/info\/alternates/),
+      stderr: expect.stringMatching(/GATE TAMPER: the repository's layout changed since holdfast exec started \(info, objects\/info\/alternates/),
     });
     expect(decided).toBe(1);
+    // A commondir moves where config, hooks and objects are read from: every one of them differs then.
+    writeFileSync(join(project, '.git', 'commondir'), '/elsewhere\n');
+    expect(layoutChanges(before, project)).toEqual(expect.arrayContaining(['commondir', 'config', 'hooks']));
   });
 });

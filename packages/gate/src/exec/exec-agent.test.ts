@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,25 @@ describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast exec under b
     expect(readFileSync(join(install, 'dist', 'hook-bundle', 'hook.cjs'), 'utf8')).toBe('// the hook entry\n');
     expect(readFileSync(join(home, '.gitconfig'), 'utf8')).toBe('[user]\n\tname = person\n');
     expect(existsSync(join(repo, '..', 'outside.txt'))).toBe(false);
+  });
+
+  it('keeps the agents’ settings read-only though they did not exist yet, and leaves nothing behind (issue 42, item 7)', async () => {
+    const { repo, home, install } = project();
+    rmSync(join(repo, '.claude'), { recursive: true });
+    const off = '{"disableAllHooks":true}';
+    const script = [
+      `mkdir -p "$HOME/.claude"; echo '${off}' > "$HOME/.claude/settings.json"`,
+      `mkdir -p .claude; echo '${off}' > .claude/settings.local.json`,
+      `mkdir -p .codex; echo 'x' > .codex/config.toml`,
+      `mkdir -p "$HOME/.codex"; echo '[features]' > "$HOME/.codex/config.toml"`,
+      'echo work > src.txt',
+      'true',
+    ].join('; ');
+    const outcome = await execAgent(options(repo, home, install, script));
+    expect(outcome).toEqual({ kind: 'ran', layer: 'contained', exitCode: 0 });
+    expect(readFileSync(join(repo, 'src.txt'), 'utf8')).toBe('work\n');
+    for (const place of [join(home, '.claude', 'settings.json'), join(home, '.codex', 'config.toml'), join(repo, '.claude'), join(repo, '.codex')])
+      expect({ place, there: existsSync(place) }).toEqual({ place, there: false });
   });
 
   it('kills a detached (setsid nohup) child when the agent exits', async () => {

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { BUBBLEWRAP_HINT, EXEC_MARKER, containmentArgs, findBubblewrap, findProgram } from './containment.js';
 import { startGateBroker } from './gate-broker.js';
 import type { BrokerRequest } from './gate-broker-client.js';
-import { execPlan } from './exec-plan.js';
+import { absentSettings, brokerJudging, execPlan, layoutChanges, repositoryLayout } from './exec-plan.js';
+import type { AbsentSetting } from './exec-plan.js';
 import { runGit } from '../io/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import { HOLDFAST_DIR } from '../state/index.js';
@@ -53,6 +54,37 @@ function wait(child: ReturnType<typeof spawn>): Promise<number> {
     child.once('error', () => resolve(127));
     child.once('exit', (code, signal) => resolve(exitCodeOf(code, signal)));
   });
+}
+
+/** Makes the settings places that do not exist yet (see absentSettings); returns what it made. */
+function makeAbsentSettings(places: readonly AbsentSetting[]): AbsentSetting[] {
+  const made: AbsentSetting[] = [];
+  for (const place of places) {
+    try {
+      if (place.kind === 'folder') mkdirSync(place.path);
+      else {
+        mkdirSync(dirname(place.path), { recursive: true });
+        writeFileSync(place.path, place.content, { flag: 'wx' });
+      }
+      made.push(place);
+    } catch {
+      // made meanwhile by someone else: it exists, so it is mounted read-only as it is
+    }
+  }
+  return made;
+}
+
+/** Removes what exec made and what is still as it made it (an empty folder, the neutral file). */
+function removeMadeSettings(made: readonly AbsentSetting[]): void {
+  for (const place of made) {
+    try {
+      if (place.kind === 'folder') {
+        if (readdirSync(place.path).length === 0) rmdirSync(place.path);
+      } else if (readFileSync(place.path, 'utf8') === place.content) rmSync(place.path);
+    } catch {
+      // gone already, or changed by someone outside the sandbox: left as it is
+    }
+  }
 }
 
 /** bubblewrap's --info-fd JSON names the host pid of the namespace's init. */
@@ -125,8 +157,14 @@ export async function execAgent(options: ExecAgentOptions): Promise<ExecOutcome>
   const broker = await startGateBroker({
     socketPath: join(brokerDir, 'gate.sock'),
     project,
+    judging: brokerJudging(project, options.cwd, options.env),
+    layoutChanges: (
+      (layout) => () =>
+        layoutChanges(layout, project)
+    )(repositoryLayout(project)),
     decide: (request) => options.decide(request, options.env),
   });
+  const made = makeAbsentSettings(absentSettings(project, options.env));
   try {
     const plan = execPlan({
       project,
@@ -161,5 +199,6 @@ export async function execAgent(options: ExecAgentOptions): Promise<ExecOutcome>
   } finally {
     await broker.close();
     rmSync(brokerDir, { recursive: true, force: true });
+    removeMadeSettings(made);
   }
 }

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EXEC_GATE_DIR, EXEC_MARKER, inside, installationOf } from './containment.js';
 import type { ContainmentPlan } from './containment.js';
 import { packageClosure } from './holdfast-installation.js';
 import { projectRoot } from '../io/index.js';
-import { protectedPlaces } from '../decide/index.js';
+import { findProjectRulebook, protectedPlaces } from '../decide/index.js';
+import type { BrokerJudging } from './gate-broker.js';
 
 /** What `holdfast exec` knows when it confines an agent. */
 export interface ExecPlanInput {
@@ -113,6 +114,9 @@ export function execPlan(input: ExecPlanInput): ContainmentPlan {
     join(project.realRoot, '.git', 'hooks', 'pre-commit'),
   ];
   const places = protectedPlaces(project, { rulebookFile: undefined, home: undefined }).map((place) => place.absolute);
+  // The rest of the layout git reads but never writes for ordinary work: info/ (attributes, excludes,
+  // grafts) read-only; a commondir or alternates file made anew is seen by the broker (repositoryLayout).
+  const layout = [join(project.realRoot, '.git', 'info'), join(project.realRoot, '.git', 'commondir'), join(project.realRoot, '.git', 'config.worktree')];
   const rulebooks = installedRulebooks(project.realRoot, configs);
   const installs = [
     installationOf(input.program),
@@ -130,10 +134,125 @@ export function execPlan(input: ExecPlanInput): ContainmentPlan {
     hidden,
     readable: installs.filter(outsideProject),
     writable: [project.realRoot, ...state.writable.filter(outsideProject)],
-    readOnlyOver: [...installs.filter((path) => !outsideProject(path) && path !== project.realRoot), ...places, ...rulebooks, ...state.readOnly],
+    readOnlyOver: [...installs.filter((path) => !outsideProject(path) && path !== project.realRoot), ...places, ...layout, ...rulebooks, ...state.readOnly],
     mounted: [{ from: input.brokerDir, to: EXEC_GATE_DIR }],
     env: { [EXEC_MARKER]: '1', TMPDIR: '/tmp' },
     cwd: input.cwd,
     newSession: input.newSession,
   };
+}
+
+/**
+ * How the broker will judge, read once when exec starts from the hook commands installed then (the
+ * sandbox cannot write them): each agent's rulebook, made absolute (without one, the project's own
+ * as the hook would find it, so a folder's rulebook deeper in the project never counts), and whether
+ * its command is `--observe`.
+ */
+export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessEnv): BrokerJudging {
+  const root = projectRoot(project).realRoot;
+  const files = {
+    'claude-code': [join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')],
+    codex: [join(root, '.codex', 'hooks.json')],
+    git: [join(root, '.git', 'hooks', 'pre-commit'), join(root, '.git', 'hooks', 'reference-transaction')],
+  } as const;
+  const found = findProjectRulebook(root, env);
+  const fallback = found.state === 'found' ? found.path : join(root, 'holdfast', 'rulebook.yaml');
+  const rulebook = (agent: keyof typeof files) => installedRulebooks(root, files[agent])[0] ?? fallback;
+  const observing = (agent: keyof typeof files) =>
+    files[agent].some((file) => {
+      try {
+        return /\\?"--observe\\?"/.test(readFileSync(file, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+  return {
+    rulebooks: { 'claude-code': rulebook('claude-code'), codex: rulebook('codex'), git: rulebook('git') },
+    observe: { 'claude-code': observing('claude-code'), codex: observing('codex') },
+    claudeProjectDir: cwd,
+  };
+}
+
+/** A file's bytes, a folder's entries (each read the same way), or that it is absent: what the layout record holds per place. */
+function placeState(path: string, depth = 0): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return 'absent';
+  if (stat.isDirectory()) {
+    if (depth > 2) return 'folder';
+    return `folder(${readdirSync(path)
+      .sort()
+      .map((name) => `${name}=${placeState(join(path, name), depth + 1)}`)
+      .join(',')})`;
+  }
+  try {
+    return `file:${readFileSync(path).toString('base64')}`;
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/**
+ * The repository's layout as exec found it: where `.git` points, `commondir`, alternates, the
+ * config files, `info/` (attributes, excludes, grafts, sparse-checkout) and the hooks. Git writes
+ * none of these for an agent's ordinary work (objects, refs, logs, the index and HEAD are not part
+ * of it), so the broker compares it before every decision and takes any change as tamper.
+ */
+export function repositoryLayout(project: string): ReadonlyMap<string, string> {
+  const root = projectRoot(project).realRoot;
+  const dotGit = join(root, '.git');
+  const places = new Map<string, string>([['.git', statSync(dotGit, { throwIfNoEntry: false })?.isFile() === true ? placeState(dotGit) : 'folder']]);
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(places.get('.git')?.startsWith('file:') === true ? readFileSync(dotGit, 'utf8') : '')?.[1];
+  const gitDir = pointer === undefined ? dotGit : resolve(root, pointer);
+  const commondir = join(gitDir, 'commondir');
+  places.set('commondir', placeState(commondir));
+  const common = existsSync(commondir) ? resolve(gitDir, readFileSync(commondir, 'utf8').trim()) : gitDir;
+  for (const [name, path] of [
+    ['config', join(common, 'config')],
+    ['config.worktree', join(gitDir, 'config.worktree')],
+    ['info', join(common, 'info')],
+    ['hooks', join(common, 'hooks')],
+    ['objects/info/alternates', join(common, 'objects', 'info', 'alternates')],
+    ['objects/info/http-alternates', join(common, 'objects', 'info', 'http-alternates')],
+  ] as const)
+    places.set(name, placeState(path));
+  return places;
+}
+
+/** What changed in the layout since `before`, as the places that changed (empty when nothing did). */
+export function layoutChanges(before: ReadonlyMap<string, string>, project: string): string[] {
+  const now = repositoryLayout(project);
+  return [...now].filter(([place, state]) => before.get(place) !== state).map(([place]) => place);
+}
+
+/** A settings place `exec` makes before the agent starts, so the read-only mount has something to cover, and removes after if it is still as made. */
+export interface AbsentSetting {
+  readonly path: string;
+  /** A folder (the project's `.claude/`, `.codex/`: all of it read-only) or a file with neutral content. */
+  readonly kind: 'folder' | 'file';
+  readonly content: string;
+}
+
+/**
+ * The agents' settings places that do not exist yet. A read-only mount needs something to cover, and
+ * a file the agent could create there (`~/.claude/settings.json` with `disableAllHooks`, a project
+ * `.claude/settings.local.json`, `~/.codex/config.toml`) would switch the gate off for the rest of the
+ * session. `exec` makes each as an empty folder or a neutral file (`{}`, an empty TOML), mounts it
+ * read-only with the rest, and removes what is still as it made it when the agent is done.
+ */
+export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentSetting[] {
+  const root = projectRoot(project).realRoot;
+  const home = env.HOME ?? '';
+  const claude = env.CLAUDE_CONFIG_DIR !== undefined && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
+  const codex = env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
+  const places: AbsentSetting[] = [
+    { path: join(root, '.claude'), kind: 'folder', content: '' },
+    { path: join(root, '.codex'), kind: 'folder', content: '' },
+    ...(home === ''
+      ? []
+      : [
+          { path: join(claude, 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(codex, 'config.toml'), kind: 'file' as const, content: '' },
+        ]),
+  ];
+  return places.filter((place) => !existsSync(place.path));
 }

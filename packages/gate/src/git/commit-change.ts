@@ -2,7 +2,8 @@ import type { Action } from '@holdfast/core/contract';
 import { HoldfastError } from '@holdfast/core/contract';
 import { blobText } from '../io/index.js';
 import type { BlobText } from '../io/index.js';
-import { spawnToEnd } from '../io/index.js';
+import { gitProcess } from '../io/index.js';
+import type { FinishedProcess } from '../io/index.js';
 
 /** git could not read a commit, a tree or a blob the gate must judge; the caller refuses (fails closed). */
 export class CommitReadError extends HoldfastError {}
@@ -17,32 +18,32 @@ export interface TreeChange {
   readonly undecodable: ReadonlyMap<string, string>;
 }
 
-const MAX_BUFFER = 512 * 1024 * 1024;
-
-/**
- * Variables git sets for a hook that still say where this repository's objects are (a receive-pack's
- * quarantine, a worktree's git dir). Every other `GIT_*` variable (config overrides, a foreign index) is
- * dropped, so nothing in the environment steers what the gate reads.
- */
-const KEPT_GIT_VARIABLES = new Set(['GIT_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH']);
-
-function environment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const kept: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) if (!name.startsWith('GIT_') || KEPT_GIT_VARIABLES.has(name)) kept[name] = value;
-  kept.GIT_TERMINAL_PROMPT = '0';
-  kept.LC_ALL = 'C';
-  return kept;
-}
-
 /** Where and how the gate runs git to read commits: the repository's folder and the environment git gave the hook. */
 export interface GitReader {
   readonly cwd: string;
+  /** The hook's environment: only where git said the repository is (GIT_DIR, a push's quarantine) is taken from it. */
   readonly env: NodeJS.ProcessEnv;
+  /** Reads configuration only, the user's and system's files included (doctor reports what git will do). */
+  readonly userConfig?: boolean;
+}
+
+function run(reader: GitReader, args: readonly string[], input?: string): FinishedProcess {
+  return gitProcess(args, {
+    cwd: reader.cwd,
+    hookLocation: { ...reader.env, GIT_INDEX_FILE: undefined },
+    ...(input !== undefined ? { input } : {}),
+    ...(reader.userConfig === true ? { configOnly: true, userConfig: true } : {}),
+  });
 }
 
 /** git's stdout, or a CommitReadError naming the command and git's first line of complaint. */
 export function readGit(reader: GitReader, args: readonly string[], input?: string): Buffer {
-  const result = spawnToEnd('git', args, { cwd: reader.cwd, env: environment(reader.env), input, maxBuffer: MAX_BUFFER });
+  let result: FinishedProcess;
+  try {
+    result = run(reader, args, input);
+  } catch (error) {
+    throw new CommitReadError('E_GIT_READ', (error as Error).message, { cause: error });
+  }
   if (result.error !== undefined || result.status !== 0) {
     const said = result.error?.message ?? result.stderr.toString('utf8').trim().split('\n')[0] ?? '';
     throw new CommitReadError('E_GIT_READ', `git ${args.slice(0, 2).join(' ')} failed (exit ${String(result.status)}): ${said}`);
@@ -50,9 +51,17 @@ export function readGit(reader: GitReader, args: readonly string[], input?: stri
   return result.stdout;
 }
 
-/** git's stdout, or undefined when git says no (an object that is not there, a ref that does not resolve). */
+/**
+ * git's stdout, or undefined when git says no (an object that is not there, a ref that does not
+ * resolve). A repository whose layout the gate does not follow is not a "no": that throws.
+ */
 export function tryReadGit(reader: GitReader, args: readonly string[], input?: string): Buffer | undefined {
-  const result = spawnToEnd('git', args, { cwd: reader.cwd, env: environment(reader.env), input, maxBuffer: MAX_BUFFER });
+  let result: FinishedProcess;
+  try {
+    result = run(reader, args, input);
+  } catch (error) {
+    throw new CommitReadError('E_GIT_READ', (error as Error).message, { cause: error });
+  }
   return result.error === undefined && result.status === 0 ? result.stdout : undefined;
 }
 

@@ -8,13 +8,11 @@ import type { HookAnswer } from '../decide/index.js';
 import { replayedRound } from '../decide/index.js';
 import { stagedTreeIdentity } from '../state/index.js';
 import type { CheckActions } from '../decide/index.js';
-import { childProcess } from '../io/index.js';
+import { runGit } from '../io/index.js';
 import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import { latestSessionState } from '../state/index.js';
 import type { SessionState } from '../state/index.js';
-
-const MAX_BUFFER = 64 * 1024 * 1024;
 
 /**
  * git's output in `root` (`input` is its stdin), or a throw naming the failed call. `env` is the
@@ -22,10 +20,12 @@ const MAX_BUFFER = 64 * 1024 * 1024;
  * handed the hook (GIT_INDEX_FILE), which `git commit -a` or `git commit FILE` make a temporary one.
  */
 export function gitOutput(root: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): Buffer {
-  const environment = env === undefined ? {} : { env };
-  if (input !== undefined)
-    return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, input, stdio: ['pipe', 'pipe', 'pipe'], ...environment });
-  return childProcess().execFileSync('git', args, { cwd: root, maxBuffer: MAX_BUFFER, stdio: ['ignore', 'pipe', 'pipe'], ...environment });
+  // Only the index git handed the hook is taken from its environment; the repository is the one in `root`.
+  return runGit(args, {
+    cwd: root,
+    ...(env?.GIT_INDEX_FILE !== undefined && env.GIT_INDEX_FILE !== '' ? { indexFile: env.GIT_INDEX_FILE } : {}),
+    ...(input !== undefined ? { input } : {}),
+  });
 }
 
 /**

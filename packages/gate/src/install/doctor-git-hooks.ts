@@ -94,7 +94,7 @@ function chainCheck(root: string, directory: string, hook: string): DoctorCheck 
  * in the chain of pre-commit and reference-transaction, and whether this git runs the latter at all.
  */
 export function gitHookChecks(root: string, env: NodeJS.ProcessEnv): DoctorCheck[] {
-  const reader: GitReader = { cwd: root, env };
+  const reader: GitReader = { cwd: root, env, userConfig: true };
   const checks: DoctorCheck[] = [];
   const version = tryReadGit(reader, ['--version'])?.toString('utf8').trim() ?? '';
   checks.push(

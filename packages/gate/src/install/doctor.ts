@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CHECK_KINDS } from '@holdfast/core/contract';
@@ -20,6 +20,7 @@ import {
 import type { AgentGate } from './install.js';
 import { findProjectRulebook } from '../decide/index.js';
 import { containmentChecks } from '../exec/index.js';
+import { userGitOutput } from '../io/index.js';
 
 /** One thing doctor checked: what, whether it holds, and what to do when it does not. */
 export interface DoctorCheck {
@@ -52,13 +53,7 @@ function installFix(agent: string, options: DoctorOptions): string {
 }
 
 function gitConfig(root: string, key: string): string {
-  try {
-    return execFileSync('git', ['config', key], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString('utf8')
-      .trim();
-  } catch {
-    return '';
-  }
+  return userGitOutput(['config', key], root)?.trim() ?? '';
 }
 
 function executable(path: string): boolean {
@@ -279,12 +274,9 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
   if (block === undefined) {
     let shadowed = '';
     try {
-      const hooksPath = execFileSync('git', ['config', 'core.hooksPath'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] })
-        .toString('utf8')
-        .trim();
-      const commonDir = execFileSync('git', ['rev-parse', '--git-common-dir'], { cwd: options.root, stdio: ['ignore', 'pipe', 'ignore'] })
-        .toString('utf8')
-        .trim();
+      const hooksPath = userGitOutput(['config', 'core.hooksPath'], options.root)?.trim() ?? '';
+      const commonDir = userGitOutput(['rev-parse', '--git-common-dir'], options.root)?.trim();
+      if (commonDir === undefined) throw new Error('not a git repository');
       const standard = join(isAbsolute(commonDir) ? commonDir : resolve(options.root, commonDir), 'hooks', 'pre-commit');
       if (hooksPath !== '' && existsSync(standard) && BLOCK_PATTERN.test(readFileSync(standard, 'utf8')))
         shadowed = ` (core.hooksPath=${hooksPath} makes git skip the gate in ${standard})`;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
@@ -8,6 +7,7 @@ import type { GateAgent } from '../decide/index.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { combinedChange, installReferenceTransactionHook, uninstallReferenceTransactionHook } from './reference-transaction-hook.js';
 import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, GEMINI_FILE_TOOLS, GEMINI_READ_ONLY_TOOLS, everyToolBut } from '../hook/index.js';
+import { userGitOutput } from '../io/index.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -120,16 +120,9 @@ function shown(root: string, path: string): string {
 }
 
 function gitPath(root: string, path: string): string {
-  let output: string;
-  try {
-    output = execFileSync('git', ['rev-parse', '--git-path', path], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-      .toString('utf8')
-      .trim();
-  } catch (error) {
-    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`, {
-      cause: error,
-    });
-  }
+  const output = userGitOutput(['rev-parse', '--git-path', path], root)?.trim();
+  if (output === undefined)
+    throw new InputError('E_INSTALL_GIT', `${root} is not a git repository; run \`git init\` first, install from the repository root, or pass --no-git.`);
   return isAbsolute(output) ? output : join(root, output);
 }
 
@@ -139,12 +132,7 @@ export function gitHooksDirectory(root: string): string {
 }
 
 export function isGitRepository(root: string): boolean {
-  try {
-    execFileSync('git', ['rev-parse', '--git-dir'], { cwd: root, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return userGitOutput(['rev-parse', '--git-dir'], root) !== undefined;
 }
 
 export const BLOCK_START = '# >>> holdfast gate >>>';
@@ -248,12 +236,7 @@ export function excludePath(root: string): string {
 }
 
 export function isHoldfastExcluded(root: string): boolean {
-  try {
-    execFileSync('git', ['check-ignore', '-q', '--no-index', '.holdfast/audit.jsonl'], { cwd: root, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return userGitOutput(['check-ignore', '-q', '--no-index', '.holdfast/audit.jsonl'], root) !== undefined;
 }
 
 export function installExclude(root: string): InstallChange {

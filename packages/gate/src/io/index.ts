@@ -4,7 +4,18 @@ export { blobText } from './blob-text.js';
 export type { BlobText } from './blob-text.js';
 export { withinDeadline } from './deadline.js';
 export type { Timers } from './deadline.js';
-export { SnapshotError, postCheckAvailable, runGit, startGitDetached, tryGit } from './git-process.js';
+export {
+  RepositoryLayoutError,
+  SnapshotError,
+  gitProcess,
+  judgeRepositoryLayout,
+  postCheckAvailable,
+  runGit,
+  startGitDetached,
+  tryGit,
+  userGitOutput,
+} from './git-process.js';
+export type { GitOptions } from './git-process.js';
 export { childProcess, nodeCrypto, nodeNet, nodeOs } from './lazy-builtins.js';
 export { readTextFromDisk, toRepoPath } from './project-files.js';
 export type { ReadText } from './project-files.js';
@@ -12,3 +23,4 @@ export { describePathNotes, projectRoot, resolveActionPaths, resolveOnDisk } fro
 export type { ProjectRoot } from './real-path.js';
 export { spawnToEnd } from './spawn-sync.js';
 export { AGENT_SETTINGS_FOLDERS, AGENT_SETTINGS_NAMES } from './agent-settings.js';
+export type { FinishedProcess } from './spawn-sync.js';

@@ -39,9 +39,9 @@ function hadFilesUnder(root: string, before: Snapshot, folder: string): boolean 
   const store = snapshotStorePath(root);
   const listed =
     before.index !== undefined
-      ? tryGit(['ls-files', '-z', '--', folder], { cwd: root, gitDir: store, workTree: root, indexFile: join(store, before.index) })
+      ? tryGit(['ls-files', '-z', '--', folder], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: join(store, before.index) })
       : before.tree !== undefined
-        ? tryGit(['ls-tree', '-r', '-z', '--name-only', before.tree, '--', folder], { cwd: root, gitDir: store })
+        ? tryGit(['ls-tree', '-r', '-z', '--name-only', before.tree, '--', folder], { cwd: root, gitDir: store, ownRepository: true })
         : undefined;
   // Unknown is "had files": the folder is not removed on a guess.
   return listed === undefined || listed.status !== 0 || listed.stdout.length > 0;

@@ -107,7 +107,13 @@ function pathsNotAsCommitted(root: string): string[] {
   try {
     const listing = existsSync(join(root, '.git'))
       ? runGit(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], { cwd: root })
-      : runGit(['ls-files', '-z'], { cwd: root, gitDir: snapshotStorePath(root), workTree: root, indexFile: join(snapshotStorePath(root), 'index') });
+      : runGit(['ls-files', '-z'], {
+          cwd: root,
+          gitDir: snapshotStorePath(root),
+          ownRepository: true,
+          workTree: root,
+          indexFile: join(snapshotStorePath(root), 'index'),
+        });
     return [...new Set(listing.toString('utf8').split('\0'))].filter((path) => path !== '');
   } catch {
     return [];

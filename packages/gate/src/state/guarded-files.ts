@@ -202,7 +202,9 @@ export function captureGuarded(root: string, store: string, repo: RepoLocation |
     if (!existsSync(objectPath(store, blob))) missing.push({ path, content });
   }
   for (const { path, content } of missing) {
-    const written = runGit(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: root, gitDir: store, input: content }).toString('utf8').trim();
+    const written = runGit(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: root, gitDir: store, ownRepository: true, input: content })
+      .toString('utf8')
+      .trim();
     const entry = guarded[path];
     if (entry !== undefined && written !== entry.blob) {
       guarded[path] = { blob: written, kind: entry.kind };
@@ -226,7 +228,7 @@ export function restoreGuarded(root: string, path: string, before: GuardedFile |
     rmSync(absolute, { force: true });
     return;
   }
-  const content = runGit(['cat-file', 'blob', before.blob], { cwd: root, gitDir: snapshotStorePath(root) });
+  const content = runGit(['cat-file', 'blob', before.blob], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true });
   mkdirSync(dirname(absolute), { recursive: true });
   if (before.kind === 'symlink') {
     rmSync(absolute, { force: true, recursive: true });

@@ -3,7 +3,7 @@ import type { BlobText } from '../io/index.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toSlashes } from '../io/index.js';
-import { runGit, tryGit } from '../io/index.js';
+import { RepositoryLayoutError, judgeRepositoryLayout, runGit, tryGit } from '../io/index.js';
 
 /** Where the user's own repository is, found without running git. */
 export interface RepoLocation {
@@ -52,6 +52,9 @@ export function locateRepo(root: string): RepoLocation | undefined {
       gitDir = undefined;
     }
     if (gitDir !== undefined && readText(join(gitDir, 'HEAD')) !== undefined) {
+      // A layout someone rewrote (a commondir or a .git file naming another repository) is not followed.
+      const wrong = judgeRepositoryLayout(gitDir, folder);
+      if (wrong !== undefined) throw new RepositoryLayoutError('E_GIT_LAYOUT', `holdfast does not run git in this repository: ${wrong}`);
       const common = readText(join(gitDir, 'commondir'))?.trim();
       const commonDir = common === undefined || common === '' ? gitDir : resolve(gitDir, common);
       return { top: folder, gitDir, commonDir };

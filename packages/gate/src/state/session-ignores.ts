@@ -74,7 +74,7 @@ function untrustedRecord(root: string): SessionIgnores {
   const store = snapshotStorePath(root);
   let paths: string[] = [];
   try {
-    paths = runGit(['ls-files', '-z'], { cwd: root, gitDir: store, workTree: root, indexFile: join(store, 'index') })
+    paths = runGit(['ls-files', '-z'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: join(store, 'index') })
       .toString('utf8')
       .split('\0')
       .filter((path) => isIgnoreFile(path) && !path.startsWith(`${HOLDFAST_DIR}/`));

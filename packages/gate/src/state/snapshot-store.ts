@@ -148,7 +148,7 @@ function addWorkTree(root: string, store: string, from: string | null): string {
     return name;
   });
   try {
-    runGit(['add', '-A', '--', '.'], { cwd: root, gitDir: store, workTree: root, indexFile: working });
+    runGit(['add', '-A', '--', '.'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: working });
     return working;
   } catch (error) {
     removeFile(working);
@@ -166,7 +166,7 @@ function addWorkTreeOrRehash(root: string, store: string, from: string): string 
 }
 
 function writeTree(root: string, store: string, indexFile: string): string {
-  return runGit(['write-tree'], { cwd: root, gitDir: store, workTree: root, indexFile }).toString('utf8').trim();
+  return runGit(['write-tree'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile }).toString('utf8').trim();
 }
 
 /** Makes an added index the store's own, so the next snapshot trusts the stat data it holds. */
@@ -322,7 +322,7 @@ const GUARDED_PREFIXES = [...AGENT_SETTINGS_NAMES.map((folder) => `${folder}/`),
 /** What changed between two snapshot trees, path by path (renames as delete + add; submodules left out). */
 export function treeChanges(root: string, before: string, after: string): TreeChange[] {
   if (before === after) return [];
-  const fields = runGit(['diff-tree', '-r', '--no-renames', '-z', before, after], { cwd: root, gitDir: snapshotStorePath(root) })
+  const fields = runGit(['diff-tree', '-r', '--no-renames', '-z', before, after], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true })
     .toString('utf8')
     .split('\0');
   const changes: TreeChange[] = [];
@@ -344,7 +344,7 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
 /** Every file path in an index file of the store (a call's before-index). */
 export function indexPaths(root: string, indexFile: string): string[] {
   const store = snapshotStorePath(root);
-  return runGit(['ls-files', '-z'], { cwd: root, gitDir: store, workTree: root, indexFile: join(store, indexFile) })
+  return runGit(['ls-files', '-z'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: join(store, indexFile) })
     .toString('utf8')
     .split('\0')
     .filter((path) => path !== '');
@@ -352,7 +352,7 @@ export function indexPaths(root: string, indexFile: string): string[] {
 
 /** Every file path in a snapshot tree. */
 export function treePaths(root: string, tree: string): string[] {
-  return runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root) })
+  return runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true })
     .toString('utf8')
     .split('\0')
     .filter((path) => path !== '');
@@ -380,7 +380,7 @@ export function removeCreated(root: string, path: string): void {
  * A config git cannot read stands for itself, so any change to it counts.
  */
 export function hookSettings(root: string, blob: string): string[] {
-  const result = tryGit(['config', `--blob=${blob}`, '--list', '-z'], { cwd: root, gitDir: snapshotStorePath(root) });
+  const result = tryGit(['config', `--blob=${blob}`, '--list', '-z'], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true });
   if (result.status !== 0) return [`unreadable ${blob}`];
   return result.stdout
     .toString('utf8')

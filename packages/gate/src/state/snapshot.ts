@@ -140,8 +140,8 @@ function pruneStoreDaily(root: string, now: number): void {
 export function pruneStore(root: string, options: { wait: boolean }): void {
   const store = snapshotStorePath(root);
   const args = ['prune', `--expire=${PRUNE_EXPIRE}`];
-  if (options.wait) runGit(args, { cwd: root, gitDir: store });
-  else startGitDetached(args, { cwd: root, gitDir: store });
+  if (options.wait) runGit(args, { cwd: root, gitDir: store, ownRepository: true });
+  else startGitDetached(args, { cwd: root, gitDir: store, ownRepository: true });
 }
 
 /** How often the calls folder is swept for stale records (each sweep stats every record in it). */
@@ -194,6 +194,12 @@ export function beforeShellCall(
   added?: AddedIndex,
 ): SnapshotRecord {
   const name = recordFileName(session, toolUseId);
+  // A "before" replayed for a call whose snapshot is still open must not move its baseline past what
+  // the call already changed: the first snapshot stays the one its PostToolUse compares with.
+  if (toolUseId !== undefined && toolUseId !== '') {
+    const open = findSnapshotRecord(root, session, toolUseId);
+    if (open !== undefined && !('readOnly' in open.record)) return open.record;
+  }
   const taken = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}`, ...(added === undefined ? {} : { added }) });
   const at = now();
   const between = putBackGuardedBetweenCalls(resolve(root), taken.guarded, taken.repo, at);

@@ -153,6 +153,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
   const files = {
     'claude-code': [join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')],
     codex: [join(root, '.codex', 'hooks.json')],
+    'gemini-cli': [join(root, '.gemini', 'settings.json')],
     git: [join(root, '.git', 'hooks', 'pre-commit'), join(root, '.git', 'hooks', 'reference-transaction')],
   } as const;
   const found = findProjectRulebook(root, env);
@@ -167,8 +168,8 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
       }
     });
   return {
-    rulebooks: { 'claude-code': rulebook('claude-code'), codex: rulebook('codex'), git: rulebook('git') },
-    observe: { 'claude-code': observing('claude-code'), codex: observing('codex') },
+    rulebooks: { 'claude-code': rulebook('claude-code'), codex: rulebook('codex'), 'gemini-cli': rulebook('gemini-cli'), git: rulebook('git') },
+    observe: { 'claude-code': observing('claude-code'), codex: observing('codex'), 'gemini-cli': observing('gemini-cli') },
     claudeProjectDir: cwd,
   };
 }
@@ -247,11 +248,13 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
   const places: AbsentSetting[] = [
     { path: join(root, '.claude'), kind: 'folder', content: '' },
     { path: join(root, '.codex'), kind: 'folder', content: '' },
+    { path: join(root, '.gemini'), kind: 'folder', content: '' },
     ...(home === ''
       ? []
       : [
           { path: join(claude, 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(codex, 'config.toml'), kind: 'file' as const, content: '' },
+          { path: join(home, '.gemini', 'settings.json'), kind: 'file' as const, content: '{}\n' },
         ]),
   ];
   return places.filter((place) => !existsSync(place.path));

@@ -96,7 +96,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', 'holdfast verify: --base REF is required (the target branch commit the change is judged against).');
   const format = (values.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new InputError('E_ARGS', `holdfast verify: --format must be one of ${FORMATS.join(', ')}, got "${values.format}".`);
-  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook }, { checkActions }] = await Promise.all([
+  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook, redactSecrets }, { checkActions }] = await Promise.all([
     import('@holdfast/gate'),
     import('@holdfast/core/rules'),
     import('@holdfast/core/rules'),
@@ -116,6 +116,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rulebookPath: values.rulebook ?? DEFAULT_VERIFY_RULEBOOK,
     parseRulebook,
     checkActions,
+    redact: (text) => redactSecrets(text),
     ...(bwrap !== undefined ? { runRequired: { bwrap } } : {}),
   });
   const text = await formatted(report, format);

@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { writeAtomically } from './atomic-file.js';
@@ -56,6 +57,15 @@ export function tryGit(args: readonly string[], options: GitOptions): GitResult 
     throw new SnapshotError('E_SNAPSHOT_GIT', `git ${args[0] ?? ''} could not run (${result.error.message})`, { cause: result.error });
   }
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.toString('utf8').trim() };
+}
+
+/**
+ * Starts git with its output streamed (stdin and stdout piped, stderr kept for the error): for a
+ * reader that must not hold a whole answer in memory (verify's one pass over a range). The same
+ * environment as runGit, so whatever runGit refuses to let the repository steer, this does too.
+ */
+export function startGit(args: readonly string[], options: GitOptions): ChildProcessWithoutNullStreams {
+  return childProcess().spawn('git', args, { cwd: options.cwd, env: gitEnvironment(options), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** Starts git on its own (nothing waits for it, nothing reads its output); for housekeeping. */

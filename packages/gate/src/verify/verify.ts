@@ -4,6 +4,7 @@ import { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange, readGit, tryReadGit }
 import type { GitReader, RangeCommit } from '../git/index.js';
 import { contentFailures } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
+import { boundNativeMemory } from './native-memory.js';
 import { runRequiredOnHead } from './verify-required.js';
 import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
 
@@ -83,6 +84,25 @@ function mebibytes(size: number): string {
   return `${(size / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
+/** How much text one round of checks parses at once: the syntax trees of a round stay in memory until it ends. */
+const BATCH_TEXT = 512 * 1024;
+
+/** The action indexes of a change in rounds of about BATCH_TEXT of written text each; one round for most commits. */
+function batches(actions: readonly Action[]): Set<number>[] {
+  const rounds: Set<number>[] = [new Set()];
+  let size = 0;
+  for (const [index, action] of actions.entries()) {
+    const length = action.type === 'write' ? action.content.length : 0;
+    if (size > 0 && size + length > BATCH_TEXT) {
+      rounds.push(new Set());
+      size = 0;
+    }
+    (rounds.at(-1) as Set<number>).add(index);
+    size += length;
+  }
+  return rounds;
+}
+
 /**
  * One change's findings: every rule but the order rules (contentFailures, as the git hooks judge), a
  * file above the limit refused by each rule that would read it ("too large to judge": a secret rule
@@ -100,8 +120,15 @@ async function judged(
   const undecodable = new Map(change.undecodable);
   const reason = (size: number) => `too large to judge (${mebibytes(size)}; verify reads files up to ${mebibytes(limit)})`;
   for (const [path, large] of read.tooLarge) undecodable.set(path, reason(large.size));
-  const failures = await contentFailures(checkActions, change.actions, change.existedBefore, rulebook, undecodable, read.links);
-  const findings = failures.map((failure) => findingOf(failure, change.actions));
+  const findings: VerifyFinding[] = [];
+  for (const batch of batches(change.actions)) {
+    // Every action is in the round (a rule such as R3 reads the whole list); only the batch's carry their
+    // text, and only their results are kept: a content rule reads a file alone, so nothing is lost.
+    const actions = change.actions.map((action, index) => (batch.has(index) || action.type !== 'write' ? action : { ...action, content: '' }));
+    const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, read.links);
+    for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions));
+    await boundNativeMemory();
+  }
   for (const [path, large] of read.tooLarge) {
     if (!large.text) continue;
     for (const rule of rulebook.rules) {
@@ -200,6 +227,7 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
       changes: read.change.actions.length,
       findings: await redacted(findings),
     });
+    await boundNativeMemory();
   }
   const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head);
   const treeFindings = await redacted(await judged(final, rulebook, options.checkActions, limit));

@@ -157,7 +157,7 @@ async function messageFindings(commit: string, message: string, rulebook: Rulebo
     .map((result) => ({
       rule: result.rule,
       name: result.name,
-      detail: result.detail.replace(`write to ${label}`, `the message of commit ${commit.slice(0, 12)}`),
+      detail: result.detail.replace(new RegExp(`write to "?${label}"?`), `the message of commit ${commit.slice(0, 12)}`),
       path: undefined,
       line: undefined,
     }));

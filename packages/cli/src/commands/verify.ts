@@ -20,6 +20,11 @@ Which commands passed before a commit (R6 ORDER, requires rules) is not in a his
 --run-required those rules are listed as not judged; with it, each command they require is run on
 the head tree, confined by bubblewrap, and a failure is a violation.
 
+Files are judged as a checkout writes them (working-tree-encoding and eol applied by holdfast,
+no filter run); a file above 8 MiB is "too large to judge" (a violation where a content rule
+reads it); a committed link out of the repository or into .git/ is a violation; commit messages
+are read by the secret rules, and every key printed is masked.
+
 Run it where the agent cannot reach (a CI job on the pull or merge request); copy
 examples/ci/github-actions.yml or examples/ci/gitlab-ci.yml. The checkout needs the full history.
 

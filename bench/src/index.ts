@@ -30,6 +30,7 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   web: () => import('./web.js'),
   scale: () => import('./scale.js'),
   drafting: () => import('./drafting.js'),
+  verify: () => import('./verify.js'),
 };
 
 const USAGE = `Usage: npm run bench -- [--json] [--peers] [NAME…]

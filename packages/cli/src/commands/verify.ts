@@ -20,6 +20,11 @@ Which commands passed before a commit (R6 ORDER, requires rules) is not in a his
 --run-required those rules are listed as not judged; with it, each command they require is run on
 the head tree, confined by bubblewrap, and a failure is a violation.
 
+Files are judged as a checkout writes them (working-tree-encoding and eol applied by holdfast,
+no filter run); a file above 8 MiB is "too large to judge" (a violation where a content rule
+reads it); a committed link out of the repository or into .git/ is a violation; commit messages
+are read by the secret rules, and every key printed is masked.
+
 Run it where the agent cannot reach (a CI job on the pull or merge request); copy
 examples/ci/github-actions.yml or examples/ci/gitlab-ci.yml. The checkout needs the full history.
 
@@ -103,7 +108,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', 'holdfast verify: --base REF is required (the target branch commit the change is judged against).');
   const format = (values.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new InputError('E_ARGS', `holdfast verify: --format must be one of ${FORMATS.join(', ')}, got "${values.format}".`);
-  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook }, { checkActions }] = await Promise.all([
+  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook, redactSecrets }, { checkActions }] = await Promise.all([
     import('@holdfast/gate'),
     import('@holdfast/core/rules'),
     import('@holdfast/core/rules'),
@@ -123,6 +128,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     rulebookPath: values.rulebook ?? DEFAULT_VERIFY_RULEBOOK,
     parseRulebook,
     checkActions,
+    redact: (text) => redactSecrets(text),
     ...(bwrap !== undefined ? { runRequired: { bwrap } } : {}),
   });
   const text = await formatted(report, format);

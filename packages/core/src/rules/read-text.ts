@@ -44,6 +44,45 @@ function decodeStrict(label: 'utf-8' | 'utf-16le' | 'utf-16be', body: Uint8Array
   }
 }
 
+/** Why bytes with NUL characters that are no UTF-16 or UTF-32 are refused where a content rule must read them. */
+export const NUL_REASON = 'not text: it holds NUL bytes and reads as neither UTF-16 nor UTF-32; a rule cannot read it; write it as UTF-8';
+
+/** How many of the code units have a zero byte at `position` (0 to `width` - 1). */
+function zerosAt(body: Uint8Array, width: number, position: number): number {
+  let zeros = 0;
+  for (let at = position; at < body.length; at += width) if (body[at] === 0) zeros += 1;
+  return zeros;
+}
+
+/**
+ * UTF-16 or UTF-32 without a byte-order mark, recognised by where its zero bytes fall (ASCII text in
+ * UTF-16LE is every other byte zero): valid UTF-8 too, NUL for NUL, so read as UTF-8 a pattern finds
+ * nothing in it while the compiler or a checkout reads the plain text. Text whose zeros fit no such
+ * layout is not text.
+ */
+function withoutMark(body: Uint8Array): DecodedText {
+  const units32 = Math.floor(body.length / 4);
+  if (body.length % 4 === 0 && units32 > 0) {
+    if (zerosAt(body, 4, 3) === units32 && zerosAt(body, 4, 2) * 2 >= units32) {
+      const text = decodeUtf32(body, true);
+      if (text !== undefined) return { kind: 'text', text, encoding: 'utf-32le' };
+    }
+    if (zerosAt(body, 4, 0) === units32 && zerosAt(body, 4, 1) * 2 >= units32) {
+      const text = decodeUtf32(body, false);
+      if (text !== undefined) return { kind: 'text', text, encoding: 'utf-32be' };
+    }
+  }
+  const units16 = Math.floor(body.length / 2);
+  if (body.length % 2 === 0 && units16 > 0) {
+    const odd = zerosAt(body, 2, 1);
+    const even = zerosAt(body, 2, 0);
+    const label = odd * 2 >= units16 && even * 10 < units16 ? 'utf-16le' : even * 2 >= units16 && odd * 10 < units16 ? 'utf-16be' : undefined;
+    const text = label === undefined ? undefined : decodeStrict(label, body);
+    if (label !== undefined && text !== undefined) return { kind: 'text', text, encoding: label };
+  }
+  return { kind: 'undecodable', encoding: 'utf-8', reason: NUL_REASON };
+}
+
 /** Why bytes without a mark that are not UTF-8 are refused where a content rule must read them. */
 export const NOT_UTF8_REASON = 'not valid UTF-8 text: a rule cannot read it; write it as UTF-8';
 
@@ -61,6 +100,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     case 'utf-8':
       text = decodeStrict('utf-8', body);
       if (text === undefined) return { kind: 'undecodable', encoding, reason: NOT_UTF8_REASON };
+      if (text.includes('\0')) return withoutMark(body);
       break;
     case 'utf-8-bom':
       text = decodeStrict('utf-8', body);

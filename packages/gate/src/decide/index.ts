@@ -3,6 +3,7 @@ export { appendAudit, auditActionText, auditLogPath, formatAuditSummary, readAud
 export type { AuditEntry } from './audit.js';
 export { checkChangesWith } from './check-changes.js';
 export type { ChangeCheck, ChangeFailure } from './check-changes.js';
+export { linkFinding } from './committed-links.js';
 export { contentFailures } from './content-failures.js';
 export {
   UNCONFIRMED,

@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { writeAtomically } from './atomic-file.js';
@@ -264,6 +265,19 @@ export function tryGit(args: readonly string[], options: GitOptions): GitResult 
     throw new SnapshotError('E_SNAPSHOT_GIT', `git ${args[0] ?? ''} could not run (${result.error.message})`, { cause: result.error });
   }
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.toString('utf8').trim() };
+}
+
+/**
+ * Starts git with its output streamed (stdin and stdout piped, stderr kept for the error): for a
+ * reader that must not hold a whole answer in memory (verify's one pass over a range). The same
+ * environment as runGit, so whatever runGit refuses to let the repository steer, this does too.
+ */
+export function startGit(args: readonly string[], options: GitOptions): ChildProcessWithoutNullStreams {
+  const overrides = (options.ownRepository === true && options.gitDir !== undefined ? FIXED_OVERRIDES : repositoryOverrides(options)).flatMap((setting) => [
+    '-c',
+    setting,
+  ]);
+  return childProcess().spawn('git', [...overrides, ...args], { cwd: options.cwd, env: gitEnvironment(options), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** Starts git on its own (nothing waits for it, nothing reads its output); for housekeeping. */

@@ -1,6 +1,11 @@
 // What leaves this room: the names other rooms of the gate, and its package index, import.
 export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
-export { blobText } from './blob-text.js';
+export { blobText, checkoutText } from './blob-text.js';
+export { ByteStream } from './byte-stream.js';
+export { NO_ATTRIBUTES, attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
+export type { AttributeFile, CheckoutAttributes } from './git-attributes.js';
+export { GitObjectReader } from './git-objects.js';
+export type { GitObject } from './git-objects.js';
 export type { BlobText } from './blob-text.js';
 export { withinDeadline } from './deadline.js';
 export type { Timers } from './deadline.js';
@@ -11,6 +16,7 @@ export {
   judgeRepositoryLayout,
   postCheckAvailable,
   runGit,
+  startGit,
   startGitDetached,
   tryGit,
   userGitOutput,

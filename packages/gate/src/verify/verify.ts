@@ -1,10 +1,11 @@
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { rulesDecidedAt } from '@holdfast/core/rules';
 import { InputError } from '@holdfast/core/contract';
-import { commitChange, commitParents, readGit, tryReadGit, treeChange } from '../git/index.js';
-import type { GitReader, TreeChange } from '../git/index.js';
+import { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange, readGit, tryReadGit } from '../git/index.js';
+import type { GitReader, RangeCommit } from '../git/index.js';
 import { contentFailures } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
+import { boundNativeMemory } from './native-memory.js';
 import { runRequiredOnHead } from './verify-required.js';
 import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
 
@@ -60,6 +61,10 @@ export interface VerifyOptions {
   readonly checkActions: CheckActions;
   /** `--run-required`: run the commands the order and requires rules name on the head tree, confined. */
   readonly runRequired?: RunRequiredSetup;
+  /** The largest file read to judge (default VERIFY_FILE_LIMIT, 8 MiB); a larger one is too large to judge. */
+  readonly fileLimit?: number;
+  /** Masks every credential in a text that is printed (commit subjects, finding details): `redactSecrets` of the core. */
+  readonly redact?: (text: string) => Promise<string>;
 }
 
 const LINE = / at line (\d+)\b/;
@@ -76,10 +81,87 @@ function findingOf(result: CheckResult, actions: readonly Action[]): VerifyFindi
   };
 }
 
-async function judged(change: TreeChange, rulebook: Rulebook, checkActions: CheckActions): Promise<VerifyFinding[]> {
+function mebibytes(size: number): string {
+  return `${(size / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** How much text one round of checks parses at once: the syntax trees of a round stay in memory until it ends. */
+const BATCH_TEXT = 512 * 1024;
+
+/** The action indexes of a change in rounds of about BATCH_TEXT of written text each; one round for most commits. */
+function batches(actions: readonly Action[]): Set<number>[] {
+  const rounds: Set<number>[] = [new Set()];
+  let size = 0;
+  for (const [index, action] of actions.entries()) {
+    const length = action.type === 'write' ? action.content.length : 0;
+    if (size > 0 && size + length > BATCH_TEXT) {
+      rounds.push(new Set());
+      size = 0;
+    }
+    (rounds.at(-1) as Set<number>).add(index);
+    size += length;
+  }
+  return rounds;
+}
+
+/**
+ * One change's findings: every rule but the order rules (contentFailures, as the git hooks judge), a
+ * file above the limit refused by each rule that would read it ("too large to judge": a secret rule
+ * reads every text file, so it refuses a large one whose first bytes are text), and a committed link
+ * that leaves the repository or points into .git/.
+ */
+async function judged(
+  read: Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>,
+  rulebook: Rulebook,
+  checkActions: CheckActions,
+  limit: number,
+): Promise<VerifyFinding[]> {
+  const { change } = read;
   if (change.actions.length === 0) return [];
-  const failures = await contentFailures(checkActions, change.actions, change.existedBefore, rulebook, change.undecodable);
-  return failures.map((failure) => findingOf(failure, change.actions));
+  const undecodable = new Map(change.undecodable);
+  const reason = (size: number) => `too large to judge (${mebibytes(size)}; verify reads files up to ${mebibytes(limit)})`;
+  for (const [path, large] of read.tooLarge) undecodable.set(path, reason(large.size));
+  const findings: VerifyFinding[] = [];
+  for (const batch of batches(change.actions)) {
+    // Every action is in the round (a rule such as R3 reads the whole list); only the batch's carry their
+    // text, and only their results are kept: a content rule reads a file alone, so nothing is lost.
+    const actions = change.actions.map((action, index) => (batch.has(index) || action.type !== 'write' ? action : { ...action, content: '' }));
+    const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, read.links);
+    for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions));
+    await boundNativeMemory();
+  }
+  for (const [path, large] of read.tooLarge) {
+    if (!large.text) continue;
+    for (const rule of rulebook.rules) {
+      if (rule.check.kind !== 'secret' || findings.some((finding) => finding.rule === rule.id && finding.path === path)) continue;
+      findings.push({ rule: rule.id, name: rule.name, detail: `${rule.id} ${rule.name}: ${path} is ${reason(large.size)}.`, path, line: undefined });
+    }
+  }
+  return findings;
+}
+
+/** The rulebook a commit message is judged by: its secret rules, each reading every file, so the message too; undefined without one. */
+function messageRulebook(rulebook: Rulebook): Rulebook | undefined {
+  const rules = rulebook.rules.flatMap((rule) => (rule.check.kind === 'secret' ? [{ ...rule, check: { ...rule.check, files: undefined } }] : []));
+  return rules.length === 0 ? undefined : { ...rulebook, rules };
+}
+
+const MESSAGE_LABEL = 'COMMIT_EDITMSG';
+
+/** R1 on a commit's message: a key in a message is printed by every `git log`, so it is a finding like a key in a file. */
+async function messageFindings(commit: string, message: string, rulebook: Rulebook | undefined, checkActions: CheckActions): Promise<VerifyFinding[]> {
+  if (rulebook === undefined || message.trim() === '') return [];
+  const label = MESSAGE_LABEL;
+  const results = await checkActions([{ type: 'write', path: label, content: message }], [], rulebook);
+  return results
+    .filter((result) => !result.ok)
+    .map((result) => ({
+      rule: result.rule,
+      name: result.name,
+      detail: result.detail.replace(new RegExp(`write to "?${label}"?`), `the message of commit ${commit.slice(0, 12)}`),
+      path: undefined,
+      line: undefined,
+    }));
 }
 
 function resolveCommit(reader: GitReader, ref: string, flag: string): string {
@@ -122,16 +204,34 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
   const rulebook = rulebookAtBase(reader, base, options.rulebookPath, options.parseRulebook);
   const mergeBase = tryReadGit(reader, ['merge-base', base, head])?.toString('utf8').trim() ?? base;
   const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', `${base}..${head}`, '--']).toString('utf8');
+  const range = listed
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [commit, ...parents] = line.trim().split(' ') as [string, ...string[]];
+      return { commit, parents };
+    });
+  const limit = options.fileLimit ?? VERIFY_FILE_LIMIT;
+  const redact = options.redact ?? (async (text: string) => text);
+  const redacted = async (findings: VerifyFinding[]) => Promise.all(findings.map(async (finding) => ({ ...finding, detail: await redact(finding.detail) })));
+  const forMessages = messageRulebook(rulebook);
   const commits: VerifiedCommit[] = [];
-  for (const line of listed.split('\n')) {
-    if (line.trim() === '') continue;
-    const [commit, ...parents] = line.trim().split(' ') as [string, ...string[]];
-    const change = commitChange(reader, commit, parents.length === 0 ? commitParents(reader, commit) : parents);
-    const subject = readGit(reader, ['log', '-1', '--format=%s', commit, '--']).toString('utf8').trim();
-    commits.push({ commit, parents, subject, changes: change.actions.length, findings: await judged(change, rulebook, options.checkActions) });
+  for await (const read of rangeCommits({ root: options.root, fileLimit: limit }, range)) {
+    const findings = [
+      ...(await messageFindings(read.commit, read.message, forMessages, options.checkActions)),
+      ...(await judged(read, rulebook, options.checkActions, limit)),
+    ];
+    commits.push({
+      commit: read.commit,
+      parents: read.parents,
+      subject: await redact(read.subject),
+      changes: read.change.actions.length,
+      findings: await redacted(findings),
+    });
+    await boundNativeMemory();
   }
-  const final = treeChange(reader, mergeBase, head);
-  const treeFindings = await judged(final, rulebook, options.checkActions);
+  const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head);
+  const treeFindings = await redacted(await judged(final, rulebook, options.checkActions, limit));
   const required = options.runRequired === undefined ? [] : await runRequiredOnHead(reader, head, rulebook, options.runRequired);
   for (const run of required) {
     if (run.failure === undefined) continue;
@@ -158,7 +258,7 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     rulebookPath: options.rulebookPath,
     rulebook,
     commits,
-    tree: { changes: final.actions.length, findings: treeFindings },
+    tree: { changes: final.change.actions.length, findings: treeFindings },
     notJudged,
     required,
     violations,

@@ -78,9 +78,15 @@ async function detectTiers(content: string, filePath: string, options: SecretSca
     others && options.detectors.includes('generic-assignment') ? findGenericSecrets(content, filePath, options.minEntropy, selection?.keywords) : [];
   // Most content holds no candidate at all: nothing to filter, sort or merge.
   if (vendor.length === 0 && generic.length === 0) return NO_TIERS;
-  const allowed = (found: DetectedSecret) => !options.allowlist.some((pattern) => pattern.test(found.value));
+  const allowed = (found: DetectedSecret) => !PLACEHOLDER.test(found.value) && !options.allowlist.some((pattern) => pattern.test(found.value));
   return { vendor: vendor.filter(allowed), generic: generic.filter(allowed) };
 }
+
+/**
+ * A documented placeholder, not a key: a vendor prefix and then one character repeated
+ * (`ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`, `sk-xxxxxxxx…`, `AKIA0000000000000000`).
+ */
+const PLACEHOLDER = /^(?:[A-Za-z0-9]*[_-])*(?:AKIA)?([Xx0*.])\1{7,}$/;
 
 /** A stretch of a companion text that stands for a span of the content. */
 interface Segment {

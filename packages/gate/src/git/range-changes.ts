@@ -1,0 +1,330 @@
+import type { Action } from '@holdfast/core/contract';
+import {
+  ByteStream,
+  GitObjectReader,
+  attributeFolders,
+  blobText,
+  checkoutAttributes,
+  checkoutText,
+  parseGitAttributes,
+  runGit,
+  startGit,
+} from '../io/index.js';
+import type { AttributeFile, GitObject } from '../io/index.js';
+import { CommitReadError } from './commit-change.js';
+import type { TreeChange } from './commit-change.js';
+import { linkFinding } from '../decide/index.js';
+
+/**
+ * The largest file verify reads to judge (8 MiB). A larger blob is skipped unread, as git streams it,
+ * and named "too large to judge" wherever a content rule would read it: a rule cannot say a file it
+ * did not read is clean, and reading it whole is what let one blob take gigabytes.
+ */
+export const VERIFY_FILE_LIMIT = 8 * 1024 * 1024;
+
+/** A commit's own change as the one-pass reader gives it, with its message. */
+export interface RangeCommit {
+  readonly commit: string;
+  readonly parents: readonly string[];
+  readonly subject: string;
+  /** The whole commit message, as R1 judges it. */
+  readonly message: string;
+  readonly change: TreeChange;
+  /** Written paths larger than the limit, left unread. */
+  readonly tooLarge: ReadonlyMap<string, TooLarge>;
+  /** Committed symbolic links that leave the repository or point into .git/: path to why. */
+  readonly links: ReadonlyMap<string, string>;
+}
+
+/** A file verify did not read: its size, and whether its first bytes look like text (no NUL, or UTF-16/32). */
+export interface TooLarge {
+  readonly size: number;
+  readonly text: boolean;
+}
+
+interface RawEntry {
+  readonly path: string;
+  readonly status: string;
+  readonly blob: string | undefined;
+  readonly mode: string;
+}
+
+export interface RangeReaderOptions {
+  readonly root: string;
+  readonly fileLimit?: number;
+}
+
+const HEX = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** `git diff-tree --stdin` read one entry at a time: the header of each input line, then its `:old new oldsha newsha S\0path\0` entries. */
+class DiffStream {
+  readonly #stream: ByteStream;
+  #pending: string | undefined;
+
+  constructor(stream: ByteStream) {
+    this.#stream = stream;
+  }
+
+  async #token(): Promise<string | undefined> {
+    return (await this.#stream.readUntil(0, 1 << 20))?.toString('utf8');
+  }
+
+  /** The entries that follow the next header, which must name `commit`. */
+  async next(commit: string): Promise<RawEntry[]> {
+    const header = this.#pending ?? (await this.#token());
+    this.#pending = undefined;
+    if (header === undefined || header.trim() !== commit)
+      throw new CommitReadError('E_GIT_READ', `git diff-tree --stdin answered ${String(header)} where ${commit} was due`);
+    const entries: RawEntry[] = [];
+    for (;;) {
+      const token = await this.#token();
+      if (token === undefined) return entries;
+      if (!token.startsWith(':')) {
+        if (!HEX.test(token.trim())) throw new CommitReadError('E_GIT_READ', `git diff-tree --stdin gave an entry that cannot be read: ${token.slice(0, 80)}`);
+        this.#pending = token;
+        return entries;
+      }
+      const path = await this.#token();
+      if (path === undefined) throw new CommitReadError('E_GIT_READ', 'git diff-tree --stdin ended inside an entry');
+      const [, newMode, , newBlob, status] = token.slice(1).split(' ');
+      const deleted = (status ?? '').startsWith('D');
+      entries.push({ path, status: status ?? '', blob: deleted ? undefined : newBlob, mode: newMode ?? '' });
+    }
+  }
+}
+
+/** The message of a commit object: what follows its headers. */
+function messageOf(object: Buffer): string {
+  const split = object.indexOf('\n\n');
+  return split < 0 ? '' : object.subarray(split + 2).toString('utf8');
+}
+
+/** `%s`: the first paragraph of the message, its lines joined by a space. */
+function subjectOf(message: string): string {
+  const lines: string[] = [];
+  for (const line of message.replace(/^\s*\n/, '').split('\n')) {
+    if (line.trim() === '') break;
+    lines.push(line.trim());
+  }
+  return lines.join(' ');
+}
+
+/** What each commit of the range still needs of its parents' path lists: the lists are kept only while a child is unread. */
+class PathLists {
+  readonly #lists = new Map<string, Set<string>>();
+  readonly #children = new Map<string, number>();
+  readonly #root: string;
+
+  constructor(root: string, commits: readonly { commit: string; parents: readonly string[] }[]) {
+    this.#root = root;
+    for (const { parents } of commits) for (const parent of parents) this.#children.set(parent, (this.#children.get(parent) ?? 0) + 1);
+  }
+
+  #of(commit: string): Set<string> {
+    let list = this.#lists.get(commit);
+    if (list === undefined) {
+      list = new Set(
+        runGit(['ls-tree', '-r', '--name-only', '-z', commit], { cwd: this.#root })
+          .toString('utf8')
+          .split('\0')
+          .filter((path) => path !== ''),
+      );
+      this.#lists.set(commit, list);
+    }
+    return list;
+  }
+
+  /** The paths that existed before `commit` (every parent's); its own list is then made from its first parent's and the diff against it, kept while a child of it is unread. */
+  advance(commit: string, parents: readonly string[], firstDiff: readonly RawEntry[]): string[] {
+    const before = parents.length === 1 ? [...this.#of(parents[0] as string)] : [...new Set(parents.flatMap((parent) => [...this.#of(parent)]))];
+    const first = parents[0];
+    if (this.#children.has(commit)) {
+      // The first parent's list is changed in place when this is its last child: a linear history keeps one list.
+      const reusable = first !== undefined && this.#children.get(first) === 1;
+      const own = first === undefined ? new Set<string>() : reusable ? this.#of(first) : new Set(this.#of(first));
+      for (const entry of firstDiff) {
+        if (entry.blob === undefined) own.delete(entry.path);
+        else own.add(entry.path);
+      }
+      this.#lists.set(commit, own);
+    }
+    for (const parent of parents) {
+      const left = (this.#children.get(parent) ?? 1) - 1;
+      if (left > 0) this.#children.set(parent, left);
+      else {
+        this.#children.delete(parent);
+        this.#lists.delete(parent);
+      }
+    }
+    return before;
+  }
+}
+
+/**
+ * Every commit of a range, oldest first, read in one pass: one `git diff-tree --stdin` stream for all
+ * their changes and one `git cat-file --batch` for every blob, commit message and `.gitattributes`,
+ * each streamed; what a commit holds is let go when the next is read, so memory does not grow with the
+ * number of commits and no blob above the limit is ever held. The judgement is the caller's.
+ */
+export async function* rangeCommits(
+  options: RangeReaderOptions,
+  commits: readonly { commit: string; parents: readonly string[] }[],
+): AsyncGenerator<RangeCommit> {
+  const limit = options.fileLimit ?? VERIFY_FILE_LIMIT;
+  const objects = new GitObjectReader({ cwd: options.root });
+  const diff = startGit(['diff-tree', '--stdin', '-r', '-z', '--raw', '--no-renames', '--root', '--always'], { cwd: options.root });
+  diff.stdin.on('error', () => undefined);
+  const diffStderr: Buffer[] = [];
+  diff.stderr.on('data', (chunk: Buffer) => diffStderr.push(chunk));
+  const diffs = new DiffStream(new ByteStream(diff.stdout));
+  const paths = new PathLists(options.root, commits);
+  const attributes = new AttributeCache(objects);
+  feed(diff.stdin, commits);
+  try {
+    for (const { commit, parents } of commits) {
+      const perParent: RawEntry[][] = [];
+      for (let index = 0; index < Math.max(1, parents.length); index += 1) {
+        perParent.push(
+          await diffs.next(commit).catch((error: unknown) => {
+            const said = Buffer.concat(diffStderr).toString('utf8').trim().split('\n')[0] ?? '';
+            throw new CommitReadError(
+              'E_GIT_READ',
+              `git diff-tree --stdin failed at ${commit}: ${error instanceof Error ? error.message : String(error)} ${said}`.trim(),
+              {
+                cause: error,
+              },
+            );
+          }),
+        );
+      }
+      const [first = [], ...others] = perParent;
+      const otherPaths = others.map((entries) => new Set(entries.map((entry) => entry.path)));
+      const own = first.filter((entry) => otherPaths.every((changed) => changed.has(entry.path)));
+      const existedBefore = paths.advance(commit, parents, first);
+      const [commitObject] = await objects.read([commit], limit);
+      const message = commitObject?.kind === 'read' ? messageOf(commitObject.bytes) : '';
+      const read = await readEntries(objects, attributes, commit, own, limit);
+      yield {
+        commit,
+        parents,
+        subject: subjectOf(message),
+        message,
+        change: { ...read.change, existedBefore: [...existedBefore] },
+        tooLarge: read.tooLarge,
+        links: read.links,
+      };
+    }
+  } finally {
+    diff.stdout.destroy();
+    diff.kill();
+    await objects.close();
+  }
+}
+
+function feed(stdin: NodeJS.WritableStream, commits: readonly { commit: string; parents: readonly string[] }[]): void {
+  let index = 0;
+  const write = (): void => {
+    while (index < commits.length) {
+      const { commit, parents } = commits[index] as { commit: string; parents: readonly string[] };
+      index += 1;
+      const lines = parents.length === 0 ? `${commit}\n` : parents.map((parent) => `${commit} ${parent}\n`).join('');
+      if (!stdin.write(lines)) {
+        stdin.once('drain', write);
+        return;
+      }
+    }
+    stdin.end();
+  };
+  write();
+}
+
+/** `.gitattributes` files as a commit has them, kept by blob id (they rarely change between commits). */
+class AttributeCache {
+  readonly #objects: GitObjectReader;
+  readonly #byBlob = new Map<string, AttributeFile>();
+
+  constructor(objects: GitObjectReader) {
+    this.#objects = objects;
+  }
+
+  async filesFor(commit: string, folders: readonly string[]): Promise<Map<string, AttributeFile>> {
+    const files = new Map<string, AttributeFile>();
+    const asked = folders.map((folder) => `${commit}:${folder === '' ? '' : `${folder}/`}.gitattributes`);
+    const read = await this.#objects.read(asked, 1024 * 1024, true);
+    folders.forEach((folder, index) => {
+      const object = read[index];
+      if (object === undefined || object.kind === 'missing') return;
+      const key = `${folder}\0${object.id}`;
+      const known = this.#byBlob.get(key);
+      const parsed = known ?? parseGitAttributes(object.kind === 'read' ? object.bytes.toString('utf8') : '', folder);
+      this.#byBlob.set(key, parsed);
+      files.set(folder, parsed);
+    });
+    return files;
+  }
+}
+
+async function readEntries(
+  objects: GitObjectReader,
+  attributes: AttributeCache,
+  commit: string,
+  entries: readonly RawEntry[],
+  limit: number,
+): Promise<{ change: Pick<TreeChange, 'actions' | 'undecodable'>; tooLarge: Map<string, TooLarge>; links: Map<string, string> }> {
+  const judged = entries.filter((entry) => entry.mode !== '160000');
+  const written = judged.filter((entry) => entry.blob !== undefined);
+  const unique = [...new Set(written.map((entry) => entry.blob as string))];
+  const read = await objects.read(unique, limit);
+  const byId = new Map<string, GitObject>(unique.map((id, index) => [id, read[index] as GitObject]));
+  const folders = [...new Set(written.flatMap((entry) => attributeFolders(entry.path)))];
+  const files = await attributes.filesFor(commit, folders);
+  const undecodable = new Map<string, string>();
+  const tooLarge = new Map<string, TooLarge>();
+  const links = new Map<string, string>();
+  const actions = judged.map((entry): Action => {
+    if (entry.blob === undefined) return { type: 'delete', path: entry.path };
+    const object = byId.get(entry.blob);
+    if (object === undefined || object.kind !== 'read') {
+      const head = object?.kind === 'too-large' ? object.head : Buffer.alloc(0);
+      const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
+      tooLarge.set(entry.path, { size: object?.kind === 'too-large' ? object.size : 0, text });
+      return { type: 'write', path: entry.path, content: '' };
+    }
+    if (entry.mode === '120000') {
+      const why = linkFinding(entry.path, object.bytes.toString('utf8'));
+      if (why !== undefined) links.set(entry.path, why);
+      return { type: 'write', path: entry.path, content: object.bytes.toString('utf8') };
+    }
+    const applying = attributeFolders(entry.path).flatMap((folder) => {
+      const file = files.get(folder);
+      return file === undefined ? [] : [file];
+    });
+    const text = checkoutText(object.bytes, checkoutAttributes(entry.path, applying));
+    if (text.undecodable !== undefined) undecodable.set(entry.path, text.undecodable);
+    return { type: 'write', path: entry.path, content: text.text };
+  });
+  return { change: { actions, undecodable }, tooLarge, links };
+}
+
+/** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs streamed, none above the limit held. */
+export async function rangeTreeChange(options: RangeReaderOptions, from: string, to: string): Promise<Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>> {
+  const tokens = runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }).toString('utf8').split('\0');
+  const entries: RawEntry[] = [];
+  for (let index = 0; index + 1 < tokens.length; index += 2) {
+    const header = tokens[index] as string;
+    const [, newMode, , newBlob, status] = header.slice(1).split(' ');
+    const deleted = (status ?? '').startsWith('D');
+    entries.push({ path: tokens[index + 1] as string, status: status ?? '', blob: deleted ? undefined : newBlob, mode: newMode ?? '' });
+  }
+  const existedBefore = runGit(['ls-tree', '-r', '--name-only', '-z', from], { cwd: options.root })
+    .toString('utf8')
+    .split('\0')
+    .filter((path) => path !== '');
+  const objects = new GitObjectReader({ cwd: options.root });
+  try {
+    const read = await readEntries(objects, new AttributeCache(objects), to, entries, options.fileLimit ?? VERIFY_FILE_LIMIT);
+    return { change: { ...read.change, existedBefore }, tooLarge: read.tooLarge, links: read.links };
+  } finally {
+    await objects.close();
+  }
+}

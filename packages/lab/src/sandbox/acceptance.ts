@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TaskCheck, TaskInfo } from '@holdfast/core/contract';
 import { runSandboxCommand, splitCommand } from './command.js';
-import type { CommandDeadline } from './command.js';
+import type { CommandDeadline, CommandRunOptions } from './command.js';
 import { confinePath } from './confine.js';
 import type { Isolation } from './isolation.js';
 
@@ -16,8 +16,12 @@ export interface AcceptanceRunOptions {
   readonly homeDir: string;
   readonly isolation: Isolation;
   readonly timeoutMs: number;
-  /** Folders the command may read besides the toolchain (a node_modules snapshot). */
+  /** Folders the command may read that the trial hides otherwise (a node_modules snapshot under /tmp). */
   readonly readable?: readonly string[];
+  /** Installed dependencies bound read-only into the work tree (the repository's node_modules, .venv). */
+  readonly dependencies?: CommandRunOptions['dependencies'];
+  /** Folders emptied besides /tmp (the run's other sandboxes). */
+  readonly hidden?: readonly string[];
   readonly deadline?: CommandDeadline;
   readonly signal?: AbortSignal;
 }
@@ -69,6 +73,8 @@ export async function runAcceptance(options: AcceptanceRunOptions): Promise<Task
     timeoutMs: options.timeoutMs,
     outputCapBytes: OUTPUT_CAP_BYTES,
     ...(options.readable !== undefined ? { readable: options.readable } : {}),
+    ...(options.dependencies !== undefined ? { dependencies: options.dependencies } : {}),
+    ...(options.hidden !== undefined ? { hidden: options.hidden } : {}),
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });

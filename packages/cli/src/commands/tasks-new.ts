@@ -132,6 +132,7 @@ async function taskSource(values: NewValues, repoDir: string, io: CliIo, maxByte
   const confined = async () => ({
     isolation: await resolveIsolation({ allowUnisolated: values['unsafe-no-isolation'] === true }),
     timeoutMs,
+    installedIn: repoDir,
     ...(nodeModules !== undefined ? { nodeModules } : {}),
   });
   const snapshotOptions = { maxBytes, ...(values.exclude !== undefined ? { exclude: values.exclude } : {}) };
@@ -146,6 +147,11 @@ async function taskSource(values: NewValues, repoDir: string, io: CliIo, maxByte
       ...snapshotOptions,
       ...(values.accept !== undefined ? { command: values.accept } : {}),
     });
+    for (const skip of made.dropped)
+      writeLine(
+        io.stderr,
+        `holdfast tasks new: warning: the commit's test ${skip.path} is not part of the hidden check (${skip.reason === 'too-large' ? 'over 1 MB' : skip.reason}).`,
+      );
     return { snapshot: made.snapshot, acceptance: made.acceptance, ticket: await ticketText(values, io.cwd, made.message) };
   }
   const ticket = await ticketText(values, io.cwd);
@@ -205,6 +211,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // Without --rulebook the project's drafted rulebook (holdfast/rulebook.yaml) names the rules, so the task validates with it.
   const { findProjectRulebook } = await import('@holdfast/gate');
   const project = findProjectRulebook(resolve(io.cwd, values.repo ?? '.'), io.env);
+  if (values.rulebook === undefined && project.state !== 'found')
+    writeLine(
+      io.stderr,
+      "holdfast tasks new: warning: the project has no rulebook (holdfast/rulebook.yaml) and no --rulebook was given, so the task is made against the demo rulebook's six rules (R1–R6); draft the project's with `holdfast init`, or pass --rulebook FILE.",
+    );
   const rulebook = await loadRulebook(values.rulebook !== undefined ? resolve(io.cwd, values.rulebook) : project.state === 'found' ? project.path : undefined);
   const made = await writeTaskFromRepo({
     repoDir,

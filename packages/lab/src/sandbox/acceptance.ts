@@ -4,6 +4,7 @@ import type { TaskCheck, TaskInfo } from '@holdfast/core/contract';
 import { runSandboxCommand, splitCommand } from './command.js';
 import type { CommandDeadline, CommandRunOptions } from './command.js';
 import { confinePath } from './confine.js';
+import { trialFailureCause } from './trial-cause.js';
 import type { Isolation } from './isolation.js';
 
 /** A task's acceptance check: hidden test files (path → content) and the command that decides. */
@@ -82,5 +83,7 @@ export async function runAcceptance(options: AcceptanceRunOptions): Promise<Task
   if (run.spawnError !== undefined) return { command, passed: false, detail: `could not start: ${run.spawnError}`, outputTail };
   if (run.timedOut) return { command, passed: false, detail: `killed after the ${Math.round(options.timeoutMs / 1000)} s timeout`, outputTail };
   if (run.exitCode === undefined) return { command, passed: false, detail: `ended by signal ${run.signal ?? 'unknown'}`, outputTail };
-  return { command, passed: run.exitCode === 0, exitCode: run.exitCode, outputTail };
+  // A failure the trial caused (a program, a name, a dependency missing) says so: it is not "the tests do not pass".
+  const cause = run.exitCode === 0 ? undefined : trialFailureCause(run.output.text);
+  return { command, passed: run.exitCode === 0, exitCode: run.exitCode, outputTail, ...(cause !== undefined ? { detail: cause } : {}) };
 }

@@ -23,4 +23,5 @@ export type { Acceptance, AcceptanceRunOptions } from './acceptance.js';
 export { createSizeBudget, DEFAULT_SANDBOX_MAX_BYTES, formatCap, overCapReason, treeBytes } from './size-budget.js';
 export type { BudgetDecision, SizeBudget } from './size-budget.js';
 export { commandEnding } from './command-ending.js';
+export { trialFailureCause } from './trial-cause.js';
 export type { CommandEnding } from './command-ending.js';

@@ -34,7 +34,8 @@ Options:
                       done is "not judged"; a check that passes on the untouched repository is warned about
   --from-commit REF   a task from a real change: REF's parent is the repository, its message the ticket (or
                       --ticket/--ticket-file), the tests REF added or changed the hidden check. Refused unless
-                      they fail on the parent and pass on REF (both run confined before anything is written)
+                      they fail on the parent and pass on REF (both run confined before anything is written,
+                      with the repository's own runner and its installed node_modules/.venv, read-only, offline)
   --accept-timeout S  seconds the acceptance check may take when tried (default 120)
   --node-modules DIR  a node_modules folder installed for the repository, for an acceptance check whose tests
                       import packages: linked (read-only) into the trial's work tree, as

@@ -213,7 +213,8 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
     );
   }
   const done = await tryAcceptance(withoutHidden(commitSnapshot.files, acceptance), acceptance, trial);
-  if (!done.passed && done.detail !== undefined && done.exitCode !== undefined) {
+  const missingNodePackage = options.nodeModules === undefined ? missingPackage(done.outputTail) : undefined;
+  if (!done.passed && done.detail !== undefined && done.exitCode !== undefined && missingNodePackage === undefined) {
     throw new OnboardError(
       'E_TASK_ACCEPTANCE',
       `the tests ${ref} added or changed (${tests.join(', ')}) could not run on the commit with \`${acceptance.command}\`: ${done.detail}.`,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from 'holdfast';
 import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
-import { findExecutable } from '@holdfast/lab/sandbox';
+import { findProgram } from '@holdfast/gate';
 import { requireIsolation } from '@holdfast/lab/test-support';
 import { memoryIo } from '@holdfast/core/test-support';
 
@@ -28,7 +28,7 @@ afterAll(() => {
 function pathWithoutBubblewrap(): string {
   const bin = mkdtempSync(join(tmpdir(), 'holdfast-e2e-no-bwrap-'));
   for (const tool of ['git', 'node', 'npm']) {
-    const found = findExecutable(tool);
+    const found = findProgram(tool, process.env);
     if (found !== undefined) symlinkSync(found, join(bin, tool));
   }
   return bin;

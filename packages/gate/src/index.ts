@@ -19,14 +19,17 @@ export {
   BUBBLEWRAP_HINT,
   commitTreeRunner,
   confirmOnWorkTree,
-  containmentArgs,
+  confinementArgs,
+  credentialPlaces,
   execAgent,
   findBubblewrap,
+  findProgram,
   holdfastInstallation,
   hookEntryPath,
   inside,
   installationOf,
 } from './exec/index.js';
+export type { ConfinementPolicy } from './exec/index.js';
 export { gitRoot, workTreeChanges } from './git/index.js';
 export { COLLECT_STEP, deadlineMs, HOOK_TIMEOUT_SECONDS, installGate, isHoldfastCommand, rulebookToFlowSpec } from './install/index.js';
 export type { InstallChange } from './install/index.js';

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,15 +87,20 @@ async function cli(cwd: string, ...args: string[]) {
 }
 
 describe('holdfast tasks new --from-commit --node-modules', () => {
-  it('without the packages the commit’s tests cannot pass and the task is refused; with --node-modules it is made', async () => {
+  it('without the packages the commit’s tests cannot pass and the task is refused; with the repository’s installed ones, or --node-modules, it is made', async () => {
     const repo = shopRepo();
     const out = join(repo, '..', `${repo.split('/').pop()!}-tasks`);
     dirs.push(out);
+    renameSync(join(repo, 'node_modules'), join(repo, '..', `${repo.split('/').pop()!}-packages`));
     const refused = await cli(repo, 'tasks', 'new', '--from-commit', 'HEAD', '--out', out, '--id', 'price');
+    renameSync(join(repo, '..', `${repo.split('/').pop()!}-packages`), join(repo, 'node_modules'));
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(
       /do not pass on the commit itself with `npm test` \(exit code 1;[\s\S]*they need the package "banker-round", which the trial does not have: give --node-modules DIR/,
     );
+    // Installed in the repository (ignored by git), the packages are bound into the trial read-only.
+    const installed = await cli(repo, 'tasks', 'new', '--from-commit', 'HEAD', '--out', out, '--id', 'price-installed');
+    expect(installed.code, installed.err).toBe(0);
 
     const made = await cli(repo, 'tasks', 'new', '--from-commit', 'HEAD', '--out', out, '--id', 'price', '--node-modules', 'node_modules');
     expect(made.code, made.err).toBe(0);

@@ -34,7 +34,8 @@ Options:
                       done is "not judged"; a check that passes on the untouched repository is warned about
   --from-commit REF   a task from a real change: REF's parent is the repository, its message the ticket (or
                       --ticket/--ticket-file), the tests REF added or changed the hidden check. Refused unless
-                      they fail on the parent and pass on REF (both run confined before anything is written)
+                      they fail on the parent and pass on REF (both run confined before anything is written,
+                      with the repository's own runner and its installed node_modules/.venv, read-only, offline)
   --accept-timeout S  seconds the acceptance check may take when tried (default 120)
   --node-modules DIR  a node_modules folder installed for the repository, for an acceptance check whose tests
                       import packages: linked (read-only) into the trial's work tree, as
@@ -132,6 +133,7 @@ async function taskSource(values: NewValues, repoDir: string, io: CliIo, maxByte
   const confined = async () => ({
     isolation: await resolveIsolation({ allowUnisolated: values['unsafe-no-isolation'] === true }),
     timeoutMs,
+    installedIn: repoDir,
     ...(nodeModules !== undefined ? { nodeModules } : {}),
   });
   const snapshotOptions = { maxBytes, ...(values.exclude !== undefined ? { exclude: values.exclude } : {}) };
@@ -146,6 +148,11 @@ async function taskSource(values: NewValues, repoDir: string, io: CliIo, maxByte
       ...snapshotOptions,
       ...(values.accept !== undefined ? { command: values.accept } : {}),
     });
+    for (const skip of made.dropped)
+      writeLine(
+        io.stderr,
+        `holdfast tasks new: warning: the commit's test ${skip.path} is not part of the hidden check (${skip.reason === 'too-large' ? 'over 1 MB' : skip.reason}).`,
+      );
     return { snapshot: made.snapshot, acceptance: made.acceptance, ticket: await ticketText(values, io.cwd, made.message) };
   }
   const ticket = await ticketText(values, io.cwd);
@@ -205,6 +212,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // Without --rulebook the project's drafted rulebook (holdfast/rulebook.yaml) names the rules, so the task validates with it.
   const { findProjectRulebook } = await import('@holdfast/gate');
   const project = findProjectRulebook(resolve(io.cwd, values.repo ?? '.'), io.env);
+  if (values.rulebook === undefined && project.state !== 'found')
+    writeLine(
+      io.stderr,
+      "holdfast tasks new: warning: the project has no rulebook (holdfast/rulebook.yaml) and no --rulebook was given, so the task is made against the demo rulebook's six rules (R1–R6); draft the project's with `holdfast init`, or pass --rulebook FILE.",
+    );
   const rulebook = await loadRulebook(values.rulebook !== undefined ? resolve(io.cwd, values.rulebook) : project.state === 'found' ? project.path : undefined);
   const made = await writeTaskFromRepo({
     repoDir,

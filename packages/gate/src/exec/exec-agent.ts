@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { BUBBLEWRAP_HINT, EXEC_MARKER, containmentArgs, findBubblewrap, findProgram } from './containment.js';
+import { BUBBLEWRAP_HINT, EXEC_MARKER, confinementArgs, findBubblewrap, findProgram } from './containment.js';
 import { startGateBroker } from './gate-broker.js';
 import type { BrokerRequest } from './gate-broker-client.js';
 import { absentSettings, brokerJudging, execPlan, layoutChanges, repositoryLayout } from './exec-plan.js';
@@ -177,7 +177,7 @@ export async function execAgent(options: ExecAgentOptions): Promise<ExecOutcome>
       brokerDir,
       newSession: !options.stdinIsTerminal,
     });
-    const child = spawn(bwrap, ['--info-fd', '3', ...containmentArgs(plan), program, ...args], {
+    const child = spawn(bwrap, ['--info-fd', '3', ...confinementArgs(plan), program, ...args], {
       cwd: options.cwd,
       env: { ...options.env, [EXEC_MARKER]: '1' },
       stdio: ['inherit', 'inherit', 'inherit', 'pipe'],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EXEC_GATE_DIR, EXEC_MARKER, inside, installationOf } from './containment.js';
-import type { ContainmentPlan } from './containment.js';
+import type { ConfinementPolicy } from './containment.js';
 import { packageClosure } from './holdfast-installation.js';
 import { projectRoot } from '../io/index.js';
 import { findProjectRulebook, protectedPlaces } from '../decide/index.js';
@@ -101,7 +101,7 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
  * hooks and config, `.holdfast/`, the rulebook), holdfast's install and the hook entry read-only, and
  * the broker's socket where the hook finds it.
  */
-export function execPlan(input: ExecPlanInput): ContainmentPlan {
+export function execPlan(input: ExecPlanInput): ConfinementPolicy {
   const home = input.env.HOME ?? '';
   // A project under HOME is mounted back over the private HOME, like everything else that must stay.
   const hidden = ['/tmp', ...(home !== '' && home !== '/' && existsSync(home) && input.project !== home ? [home] : [])];
@@ -131,11 +131,15 @@ export function execPlan(input: ExecPlanInput): ContainmentPlan {
   const state = agentState(input.env);
   const outsideProject = (path: string) => !inside(path, project.realRoot);
   return {
+    // The agent talks to its model and needs its key; HOME is hidden whole, so nothing there to mask.
+    network: 'shared',
+    secretVariables: 'kept',
+    masked: [],
     hidden,
     readable: installs.filter(outsideProject),
     writable: [project.realRoot, ...state.writable.filter(outsideProject)],
     readOnlyOver: [...installs.filter((path) => !outsideProject(path) && path !== project.realRoot), ...places, ...layout, ...rulebooks, ...state.readOnly],
-    mounted: [{ from: input.brokerDir, to: EXEC_GATE_DIR }],
+    mounted: [{ from: input.brokerDir, to: EXEC_GATE_DIR, access: 'read' }],
     env: { [EXEC_MARKER]: '1', TMPDIR: '/tmp' },
     cwd: input.cwd,
     newSession: input.newSession,

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tryGit } from '../io/index.js';
 import { childProcess, nodeOs } from '../io/index.js';
+import { confinedEnvironment, confinementArgs, credentialPlaces } from './containment.js';
+import type { ConfinementPolicy } from './containment.js';
 
 /** How a command the gate ran itself on a tree ended: it passed (exit 0), failed, or could not be run there at all. */
 export type TreeRunOutcome =
@@ -77,38 +79,29 @@ function exportTree(options: TreeRunOptions, into: string, index: string): strin
 }
 
 /**
- * bubblewrap's arguments for a re-run: every namespace new, the network too (a tree's result
- * depends on the tree); the system read-only; a private /tmp; the copy writable at the project's
- * path, with the project's ignored files over it read-only; the process group dies with the caller.
+ * The re-run's confinement: every namespace new, the network too but loopback (a tree's result
+ * depends on the tree); the system read-only with the host's credentials masked; a private /tmp;
+ * the copy writable at the project's path, with the project's ignored files over it read-only;
+ * no secret-looking variable; the process group dies with the caller.
  */
-export function treeRunArgs(root: string, copy: string, ignored: readonly string[], command: string): string[] {
-  return [
-    '--unshare-all',
-    '--die-with-parent',
-    '--new-session',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--bind',
-    copy,
-    root,
-    ...ignored.flatMap((path) => ['--ro-bind-try', join(root, path), join(root, path)]),
-    '--setenv',
-    'TMPDIR',
-    '/tmp',
-    '--chdir',
-    root,
-    '--',
-    '/bin/sh',
-    '-c',
-    command,
-  ];
+export function treeRunPolicy(root: string, copy: string, ignored: readonly string[], env: NodeJS.ProcessEnv): ConfinementPolicy {
+  const home = env.HOME ?? '';
+  return {
+    network: 'loopback',
+    secretVariables: 'dropped',
+    hidden: ['/tmp'],
+    readable: [],
+    writable: [],
+    readOnlyOver: [],
+    mounted: [
+      { from: copy, to: root, access: 'write' },
+      ...ignored.map((path) => ({ from: join(root, path), to: join(root, path), access: 'read' as const, optional: true })),
+    ],
+    masked: credentialPlaces(home !== '' ? [home] : [], [root]),
+    env: { TMPDIR: '/tmp' },
+    cwd: root,
+    newSession: true,
+  };
 }
 
 function ending(code: number | null, signal: NodeJS.Signals | null, timedOut: boolean, timeoutMs: number, aborted: boolean): string | undefined {
@@ -132,12 +125,17 @@ export async function runOnTree(options: TreeRunOptions): Promise<TreeRunOutcome
     const failedExport = exportTree(options, copy, join(scratch, 'index'));
     if (failedExport !== undefined) return { kind: 'not-run', why: failedExport };
     const root = realpathSync(options.root);
-    const args = treeRunArgs(root, copy, ignoredPaths(root, copy, options.gitDir), options.command);
+    const policy = treeRunPolicy(root, copy, ignoredPaths(root, copy, options.gitDir), options.env);
+    const args = [...confinementArgs(policy), '/bin/sh', '-c', options.command];
     return await new Promise<TreeRunOutcome>((resolve) => {
       let tail = '';
       let timedOut = false;
       let aborted = options.signal?.aborted === true;
-      const child = childProcess().spawn(options.bwrap, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = childProcess().spawn(options.bwrap, args, {
+        env: confinedEnvironment(policy, options.env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
       const kill = () => {
         try {
           if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');

@@ -63,7 +63,7 @@ export type {
 export { ENV_FILE, loadDotEnv } from './env-file.js';
 export { createAdapter } from './create-adapter.js';
 export type { CreateAdapterOptions } from './create-adapter.js';
-export { findExecutable, probeTarget } from './probe-target.js';
+export { probeTarget } from './probe-target.js';
 export type { ProbeOptions, ProbeResult } from './probe-target.js';
 export { targetModes, targetProblem } from './target-problem.js';
 export type { ProbeFacts, TargetMode } from './target-problem.js';

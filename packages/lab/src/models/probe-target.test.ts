@@ -2,7 +2,8 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findExecutable, probeTarget } from './probe-target.js';
+import { findProgram } from '@holdfast/gate';
+import { probeTarget } from './probe-target.js';
 import { modelList, startFakeOpenAi } from './test-support/fake-openai-server.js';
 import type { FakeServer } from './test-support/fake-openai-server.js';
 import { parseTargetsConfig } from './targets-config.js';
@@ -86,7 +87,7 @@ describe('probeTarget', () => {
       await writeFile(join(folder, 'not-executable'), '');
       const found = await probeTarget(target('{ id: c, provider: command, command: [fake-agent, -p] }'), { PATH: folder }, { timeoutMs: 1 });
       expect(found).toEqual({ reachable: true, hasKey: true, detail: `found ${program}` });
-      expect(await findExecutable('not-executable', { PATH: folder })).toBeUndefined();
+      expect(findProgram('not-executable', { PATH: folder })).toBeUndefined();
       const lost = await probeTarget(target('{ id: c, provider: command, command: [fake-agent] }'), { PATH: '/nonexistent' }, { timeoutMs: 1 });
       expect(lost).toMatchObject({ reachable: false, detail: '`fake-agent` is not on PATH' });
     } finally {

@@ -1,5 +1,4 @@
-import { access, constants } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { findProgram } from '@holdfast/gate';
 import { z } from 'zod';
 import { callJson } from './http-json.js';
 import type { AdapterRuntime } from './model-adapter.js';
@@ -31,32 +30,6 @@ function keyOf(target: TargetConfig, env: NodeJS.ProcessEnv): { variable?: strin
   if (target.keyEnv === undefined) return {};
   const value = env[target.keyEnv];
   return value !== undefined && value.trim() !== '' ? { variable: target.keyEnv, value } : { variable: target.keyEnv };
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Where `program` would be found on PATH, the way a shell-less spawn finds it. */
-export async function findExecutable(program: string, env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<string | undefined> {
-  if (program.includes('/') || program.includes('\\')) {
-    const path = isAbsolute(program) ? program : join(cwd, program);
-    return (await isExecutable(path)) ? path : undefined;
-  }
-  const extensions = process.platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const folder of (env['PATH'] ?? '').split(delimiter)) {
-    if (folder === '') continue;
-    for (const extension of extensions) {
-      const candidate = join(folder, program + extension);
-      if (await isExecutable(candidate)) return candidate;
-    }
-  }
-  return undefined;
 }
 
 async function probeOpenAiCompatible(
@@ -126,7 +99,7 @@ export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, 
       });
     case 'command': {
       const program = target.command[0] ?? '';
-      const found = await findExecutable(program, env, target.cwd);
+      const found = findProgram(program, env, target.cwd);
       const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;
       return withProblem(target, {
         reachable: found !== undefined,

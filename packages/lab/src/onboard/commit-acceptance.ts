@@ -18,6 +18,38 @@ export interface AcceptanceTrialOptions {
    * read-only, as `run --sandbox --node-modules` gives every arm, so tests that import packages run.
    */
   readonly nodeModules?: string;
+  /**
+   * The repository the task comes from: its installed dependencies (every `node_modules`, `.venv` or
+   * `venv` folder git ignores there) are bound read-only into the trial at the same paths.
+   */
+  readonly installedIn?: string;
+}
+
+const DEPENDENCY_FOLDERS = new Set(['node_modules', '.venv', 'venv']);
+
+/** The ignored dependency folders of a repository (relative), as git lists them: root and workspace packages alike. */
+function installedDependencies(repoDir: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      [...GIT_HARDENING, '-C', repoDir, 'ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
+      { env: hermeticGitEnv(), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error !== null) return resolve([]);
+        const folders = stdout.split('\0').map((path) => path.replace(/\/$/, ''));
+        resolve(
+          folders.filter(
+            (path) =>
+              DEPENDENCY_FOLDERS.has(path.split('/').at(-1) ?? '') &&
+              !path
+                .split('/')
+                .slice(0, -1)
+                .some((part) => DEPENDENCY_FOLDERS.has(part)),
+          ),
+        );
+      },
+    );
+  });
 }
 
 /** The trial's node_modules: a link to the installed folder, which the confined command may only read. */
@@ -74,6 +106,9 @@ export async function tryAcceptance(files: Readonly<Record<string, string>>, acc
     }
     mkdirSync(workDir, { recursive: true });
     const readable = options.nodeModules !== undefined ? [linkNodeModules(workDir, options.nodeModules)] : undefined;
+    const installed = options.nodeModules === undefined && options.installedIn !== undefined ? await installedDependencies(options.installedIn) : [];
+    const dependencies = installed.map((path) => ({ from: join(options.installedIn!, path), to: join(workDir, path) }));
+    for (const dependency of dependencies) mkdirSync(dependency.to, { recursive: true });
     return await runAcceptance({
       acceptance,
       workDir,
@@ -81,6 +116,7 @@ export async function tryAcceptance(files: Readonly<Record<string, string>>, acc
       isolation: options.isolation,
       timeoutMs: options.timeoutMs,
       ...(readable !== undefined ? { readable } : {}),
+      ...(dependencies.length > 0 ? { dependencies } : {}),
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -112,6 +148,8 @@ export interface CommitTask {
   /** The check on the parent (fails) and on the commit (passes). */
   readonly untouched: TaskCheck;
   readonly done: TaskCheck;
+  /** Tests the commit changed that the snapshot left out (over 1 MB, binary …): not part of the hidden check. */
+  readonly dropped: RepoSnapshot['skipped'];
 }
 
 /** The package a Node test could not import (ESM or CommonJS wording), when that is why it failed. */
@@ -147,6 +185,13 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
     .split('\0')
     .filter((path) => path !== '');
   const tests = changed.filter((path) => isTestPath(path) && Object.hasOwn(commitSnapshot.files, path));
+  const dropped = commitSnapshot.skipped.filter((skip) => changed.includes(skip.path) && isTestPath(skip.path));
+  if (tests.length === 0 && dropped.length > 0) {
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `${ref} changes tests, but each was left out of the snapshot (${dropped.map((skip) => `${skip.path}: ${skip.reason}`).join(', ')}), so none can be the hidden check; pick another commit${dropped.some((skip) => skip.reason === 'too-large') ? ', or raise --max-bytes' : ''}.`,
+    );
+  }
   if (tests.length === 0) {
     throw new OnboardError(
       'E_TASK_ACCEPTANCE',
@@ -159,14 +204,22 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
   };
   const parent = await snapshotRepo(repoDir, { ...options, commit: parents[0]! });
   const snapshot: RepoSnapshot = { ...parent, files: withoutHidden(parent.files, acceptance) };
-  const untouched = await tryAcceptance(snapshot.files, acceptance, options);
+  const trial = { ...options, installedIn: repoDir };
+  const untouched = await tryAcceptance(snapshot.files, acceptance, trial);
   if (untouched.passed) {
     throw new OnboardError(
       'E_TASK_ACCEPTANCE',
       `the tests ${ref} added or changed (${tests.join(', ')}) already pass on its parent with \`${acceptance.command}\`, so they cannot tell a done ticket from an untouched one.`,
     );
   }
-  const done = await tryAcceptance(withoutHidden(commitSnapshot.files, acceptance), acceptance, options);
+  const done = await tryAcceptance(withoutHidden(commitSnapshot.files, acceptance), acceptance, trial);
+  const missingNodePackage = options.nodeModules === undefined ? missingPackage(done.outputTail) : undefined;
+  if (!done.passed && done.detail !== undefined && done.exitCode !== undefined && missingNodePackage === undefined) {
+    throw new OnboardError(
+      'E_TASK_ACCEPTANCE',
+      `the tests ${ref} added or changed (${tests.join(', ')}) could not run on the commit with \`${acceptance.command}\`: ${done.detail}.`,
+    );
+  }
   if (!done.passed) {
     const missing = options.nodeModules === undefined ? missingPackage(done.outputTail) : undefined;
     throw new OnboardError(
@@ -179,5 +232,5 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
     );
   }
   const message = await git(repoDir, ['log', '-1', '--format=%B', commit]);
-  return { commit, snapshot, message, acceptance, untouched, done };
+  return { commit, snapshot, message, acceptance, untouched, done, dropped };
 }

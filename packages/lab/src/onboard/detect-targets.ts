@@ -1,4 +1,4 @@
-import { findExecutable } from '../sandbox/index.js';
+import { findProgram } from '@holdfast/gate';
 
 /** Where a local Ollama answers by default; only loopback is ever probed. */
 export const LOCAL_OLLAMA_URL = 'http://127.0.0.1:11434';
@@ -65,9 +65,9 @@ export async function detectTargets(options: DetectOptions): Promise<FoundTarget
     found.push({ config: { id, provider: 'openai-compatible', model, baseUrl: `${ollamaUrl}/v1` }, why: `Ollama at ${ollamaUrl} has ${model}`, mode: 'plan' });
   }
   const path = options.env.PATH ?? '';
-  const claude = findExecutable('claude', path);
+  const claude = findProgram('claude', { PATH: path });
   if (claude !== undefined) found.push({ config: { id: 'claude-code', provider: 'claude-code' }, why: `claude is on PATH (${claude})`, mode: 'agent' });
-  const codex = findExecutable('codex', path);
+  const codex = findProgram('codex', { PATH: path });
   if (codex !== undefined) found.push({ config: { id: 'codex', provider: 'codex' }, why: `codex is on PATH (${codex})`, mode: 'agent' });
   return found;
 }

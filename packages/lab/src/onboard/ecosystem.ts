@@ -3,7 +3,7 @@
  * command look like there: a drafted check globbed to `*.ts` never fires in a Python or Go repository.
  */
 export interface Ecosystem {
-  readonly name: 'javascript' | 'python' | 'go';
+  readonly name: 'javascript' | 'python' | 'go' | 'rust';
   /** Globs of modules that need a test when new. */
   readonly modules: readonly string[];
   /** Globs of files that never need one (the tests themselves, package markers). */
@@ -18,15 +18,31 @@ export interface Ecosystem {
 export const JAVASCRIPT_EXTENSIONS = ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'] as const;
 const SKIPPED = /(^|\/)(node_modules|dist|build|vendor|\.venv|venv|__pycache__|target)\//;
 
-/** The ecosystem with the most source files among `paths` (JavaScript and TypeScript counted together). */
+const RUST: Omit<Ecosystem, 'modules'> = {
+  name: 'rust',
+  exempt: ['tests/**', 'benches/**', 'examples/**', '**/build.rs'],
+  // Rust keeps unit tests in the module itself (#[cfg(test)]) and integration tests in tests/.
+  tests: ['{dir}/{stem}.rs', 'tests/{stem}.rs'],
+  testCommand: 'cargo test',
+  testCommandSource: "the repository's Cargo.toml: Cargo's own test runner",
+};
+
+/**
+ * The ecosystem of a repository: its build manifest at the root when it has one (Cargo.toml, go.mod:
+ * a Rust crate with a few Python scripts is a Rust repository), otherwise the one with the most
+ * source files among `paths` (JavaScript and TypeScript counted together).
+ */
 export function detectEcosystem(paths: readonly string[], sourceFolders: readonly string[]): Ecosystem {
   const source = paths.filter((path) => !SKIPPED.test(path));
   const count = (pattern: RegExp) => source.filter((path) => pattern.test(path)).length;
   const python = count(/\.py$/);
   const go = count(/\.go$/);
+  const rust = count(/\.rs$/);
   const javascript = count(new RegExp(`\\.(${JAVASCRIPT_EXTENSIONS.join('|')})$`));
   const under = (extension: string) => (sourceFolders.length > 0 ? sourceFolders.map((folder) => `${folder}/**/*.${extension}`) : [`**/*.${extension}`]);
-  if (python > javascript && python >= go) {
+  const manifest = paths.includes('Cargo.toml') ? 'rust' : paths.includes('go.mod') ? 'go' : undefined;
+  if (manifest === 'rust' || (manifest === undefined && rust > javascript && rust > python && rust > go)) return { ...RUST, modules: ['src/**/*.rs'] };
+  if (manifest === undefined && python > javascript && python >= go) {
     const pytest = source.some((path) => /(^|\/)(test_[^/]+|[^/]+_test)\.py$/.test(path) || /(^|\/)(pytest\.ini|conftest\.py)$/.test(path));
     return {
       name: 'python',
@@ -37,7 +53,7 @@ export function detectEcosystem(paths: readonly string[], sourceFolders: readonl
       testCommandSource: pytest ? 'the repository has pytest tests (test_*.py, *_test.py or conftest.py)' : "Python's usual runner (no tests found yet)",
     };
   }
-  if (go > javascript && go > python) {
+  if (manifest === 'go' || (manifest === undefined && go > javascript && go > python)) {
     return {
       name: 'go',
       modules: under('go'),

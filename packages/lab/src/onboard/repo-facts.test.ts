@@ -12,6 +12,13 @@ describe('repoFacts', () => {
     expect(repoFacts([], '{not json').testCommand).toBeUndefined();
   });
 
+  it('proposes the runner the repository uses: cargo test for a crate with Python scripts, go test for a module, pytest for Python', () => {
+    expect(repoFacts(['Cargo.toml', 'src/lib.rs', 'scripts/a.py', 'scripts/b.py', 'tools/c.py'], undefined).testCommand).toBe('cargo test');
+    expect(repoFacts(['go.mod', 'sum.go', 'gen/x.py', 'gen/y.py'], undefined).testCommand).toBe('go test ./...');
+    expect(repoFacts(['pyproject.toml', 'pkg/a.py', 'tests/test_a.py'], undefined).testCommand).toBe('pytest');
+    expect(repoFacts(['pnpm-lock.yaml', 'Cargo.toml', 'src/a.ts'], '{"scripts":{"test":"vitest run"}}').testCommand).toBe('pnpm test');
+  });
+
   it('finds the source folders that exist and the extensions in them', () => {
     const facts = repoFacts(['lib/a.js', 'lib/b.mjs', 'packages/x/src/c.ts', 'docs/d.md', 'scripts/e.ts'], undefined);
     expect(facts.sourceFolders).toEqual(['lib', 'packages']);

@@ -2,8 +2,9 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TaskCheck, TaskInfo } from '@holdfast/core/contract';
 import { runSandboxCommand, splitCommand } from './command.js';
-import type { CommandDeadline } from './command.js';
+import type { CommandDeadline, CommandRunOptions } from './command.js';
 import { confinePath } from './confine.js';
+import { trialFailureCause } from './trial-cause.js';
 import type { Isolation } from './isolation.js';
 
 /** A task's acceptance check: hidden test files (path → content) and the command that decides. */
@@ -16,8 +17,12 @@ export interface AcceptanceRunOptions {
   readonly homeDir: string;
   readonly isolation: Isolation;
   readonly timeoutMs: number;
-  /** Folders the command may read besides the toolchain (a node_modules snapshot). */
+  /** Folders the command may read that the trial hides otherwise (a node_modules snapshot under /tmp). */
   readonly readable?: readonly string[];
+  /** Installed dependencies bound read-only into the work tree (the repository's node_modules, .venv). */
+  readonly dependencies?: CommandRunOptions['dependencies'];
+  /** Folders emptied besides /tmp (the run's other sandboxes). */
+  readonly hidden?: readonly string[];
   readonly deadline?: CommandDeadline;
   readonly signal?: AbortSignal;
 }
@@ -69,6 +74,8 @@ export async function runAcceptance(options: AcceptanceRunOptions): Promise<Task
     timeoutMs: options.timeoutMs,
     outputCapBytes: OUTPUT_CAP_BYTES,
     ...(options.readable !== undefined ? { readable: options.readable } : {}),
+    ...(options.dependencies !== undefined ? { dependencies: options.dependencies } : {}),
+    ...(options.hidden !== undefined ? { hidden: options.hidden } : {}),
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
@@ -76,5 +83,7 @@ export async function runAcceptance(options: AcceptanceRunOptions): Promise<Task
   if (run.spawnError !== undefined) return { command, passed: false, detail: `could not start: ${run.spawnError}`, outputTail };
   if (run.timedOut) return { command, passed: false, detail: `killed after the ${Math.round(options.timeoutMs / 1000)} s timeout`, outputTail };
   if (run.exitCode === undefined) return { command, passed: false, detail: `ended by signal ${run.signal ?? 'unknown'}`, outputTail };
-  return { command, passed: run.exitCode === 0, exitCode: run.exitCode, outputTail };
+  // A failure the trial caused (a program, a name, a dependency missing) says so: it is not "the tests do not pass".
+  const cause = run.exitCode === 0 ? undefined : trialFailureCause(run.output.text);
+  return { command, passed: run.exitCode === 0, exitCode: run.exitCode, outputTail, ...(cause !== undefined ? { detail: cause } : {}) };
 }

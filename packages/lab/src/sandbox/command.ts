@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join, sep } from 'node:path';
 import type { CappedText, Rulebook } from '@holdfast/core/contract';
 import { compilePattern } from '@holdfast/core/rules';
 import type { Pattern } from '@holdfast/core/rules';
 import { TailBuffer } from './capped-text.js';
-import { findToolchain, wrapCommand } from './isolation.js';
-import type { Isolation, Toolchain } from './isolation.js';
+import { wrapCommand } from './isolation.js';
+import type { Isolation, SandboxMounts } from './isolation.js';
 import { typescriptNodeOptions, typescriptPreloadPaths } from './typescript-support.js';
 
 export type SplitCommand = { readonly ok: true; readonly argv: string[]; readonly normalized: string } | { readonly ok: false; readonly reason: string };
@@ -64,8 +67,12 @@ export interface CommandRunOptions {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly homeDir: string;
-  /** Folders the command may read besides the toolchain (a node_modules snapshot), bound read-only. */
+  /** Folders the command may read that the trial hides otherwise (a node_modules snapshot under /tmp), bound read-only. */
   readonly readable?: readonly string[];
+  /** Installed dependencies bound read-only into the work tree (the repository's node_modules, .venv). */
+  readonly dependencies?: SandboxMounts['dependencies'];
+  /** Folders emptied besides /tmp (the run's other sandboxes). */
+  readonly hidden?: readonly string[];
   readonly isolation: Isolation;
   readonly timeoutMs: number;
   readonly deadline?: CommandDeadline;
@@ -84,34 +91,67 @@ export interface CommandRun {
   readonly spawnError?: string;
 }
 
-let toolchain: Toolchain | undefined;
-
-/** Found once per process: node, npm and git do not move while a run goes on. */
-function sandboxToolchain(): Toolchain {
-  toolchain ??= findToolchain();
-  return toolchain;
+/** A toolchain's home on the host, pinned for the trial (whose HOME is its own), when it is there. */
+function hostToolchainHomes(): Record<string, string> {
+  const home = homedir();
+  const places: Record<string, string | undefined> = {
+    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(home, '.rustup'),
+    CARGO_HOME: process.env.CARGO_HOME ?? join(home, '.cargo'),
+    PYENV_ROOT: process.env.PYENV_ROOT ?? join(home, '.pyenv'),
+    GOPATH: process.env.GOPATH ?? join(home, 'go'),
+    GOMODCACHE: process.env.GOMODCACHE,
+    GOROOT: process.env.GOROOT,
+    COREPACK_HOME: process.env.COREPACK_HOME ?? join(home, '.cache', 'node', 'corepack'),
+  };
+  return Object.fromEntries(Object.entries(places).filter((entry): entry is [string, string] => entry[1] !== undefined && existsSync(entry[1])));
 }
 
 /**
- * Everything a command sees of the environment: nothing inherited (no keys, no tokens, not even
- * the host PATH), only what a task's toolchain needs. HOME is the sandbox's own; under bubblewrap
- * TMPDIR is its private /tmp.
+ * The trial's PATH: the repository's virtual environment first, then the host's own PATH (so its
+ * pyenv, rustup, corepack or Go run), without the `node_modules/.bin` folders of whatever project
+ * started holdfast.
  */
-export function scrubbedEnvironment(homeDir: string, isolated = true): NodeJS.ProcessEnv {
+function trialPath(cwd: string): string {
+  const venvs = ['.venv', 'venv'].map((folder) => join(cwd, folder, 'bin')).filter((folder) => existsSync(folder));
+  const host = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder.startsWith('/') && !folder.includes(`${sep}node_modules${sep}.bin`));
+  return [...new Set([...venvs, ...host, '/usr/local/bin', '/usr/bin', '/bin'])].join(delimiter);
+}
+
+/**
+ * Everything a command sees of the environment: nothing inherited (no keys, no tokens), only what
+ * a repository's toolchain needs: the host's PATH and toolchain homes (read-only in the trial), a
+ * HOME of the sandbox's own, writable build caches in the private /tmp, and every package manager
+ * told to stay offline (the trial has no network but loopback; a cache miss fails at once, saying so).
+ */
+export function scrubbedEnvironment(homeDir: string, isolated = true, cwd = homeDir): NodeJS.ProcessEnv {
   const nodeOptions = typescriptNodeOptions();
+  const temporary = isolated ? '/tmp' : homeDir;
+  const venv = ['.venv', 'venv'].map((folder) => join(cwd, folder)).find((folder) => existsSync(join(folder, 'bin')));
   return {
     ...(nodeOptions !== undefined ? { NODE_OPTIONS: nodeOptions } : {}),
-    PATH: sandboxToolchain().path,
+    ...hostToolchainHomes(),
+    ...(venv !== undefined ? { VIRTUAL_ENV: venv } : {}),
+    PATH: trialPath(cwd),
     HOME: homeDir,
-    TMPDIR: isolated ? '/tmp' : homeDir,
+    TMPDIR: temporary,
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     CI: 'true',
     NO_COLOR: '1',
     npm_config_cache: `${homeDir}/.npm`,
+    npm_config_offline: 'true',
     npm_config_update_notifier: 'false',
     npm_config_fund: 'false',
     npm_config_audit: 'false',
+    COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+    COREPACK_ENABLE_NETWORK: '0',
+    GOCACHE: join(temporary, 'go-build'),
+    GOPROXY: 'off',
+    GOTOOLCHAIN: 'local',
+    GOTELEMETRY: 'off',
+    CARGO_NET_OFFLINE: 'true',
+    PIP_NO_INDEX: '1',
+    PYTHONDONTWRITEBYTECODE: '1',
   };
 }
 
@@ -125,14 +165,20 @@ const DRAIN_MS = 1_000;
 export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRun> {
   const started = performance.now();
   const output = new TailBuffer(options.outputCapBytes);
-  const mounts = { writable: [options.cwd, options.homeDir], readable: [...typescriptPreloadPaths(), ...(options.readable ?? [])], cwd: options.cwd };
+  const mounts: SandboxMounts = {
+    writable: [options.cwd, options.homeDir],
+    readable: [...typescriptPreloadPaths(), ...(options.readable ?? [])],
+    ...(options.dependencies !== undefined ? { dependencies: options.dependencies } : {}),
+    ...(options.hidden !== undefined ? { hidden: options.hidden } : {}),
+    cwd: options.cwd,
+  };
   const { file, args } = wrapCommand(options.isolation, options.argv, mounts);
   return new Promise((resolve) => {
     let timedOut = false;
     let settled = false;
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: scrubbedEnvironment(options.homeDir, options.isolation.kind === 'bubblewrap'),
+      env: scrubbedEnvironment(options.homeDir, options.isolation.kind === 'bubblewrap', options.cwd),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Action, Rulebook } from '@holdfast/core/contract';
@@ -94,30 +94,72 @@ describe('a model-written command in the sandbox', () => {
     expect(landing.result.sandbox!.changedPaths).toEqual(['inside.txt', 'scripts/escape.mjs']);
   });
 
-  it("cannot read host files: /etc/hostname, /etc/passwd, the host home, another /tmp folder, holdfast's own files, the base repo", async () => {
-    const landing = await landScript((root) =>
-      probe([
+  it("reads the host as the user sees it, but no credential: each place in a fake HOME, a .env above the work tree, the gate state, the run's other sandboxes", async () => {
+    const home = realpathSync(mkdtempSync(join('/var/tmp', 'holdfast-escape-home-')));
+    const planted: Record<string, string> = {
+      '.ssh/id_ed25519': 'ssh',
+      '.aws/credentials': 'aws',
+      '.config/gh/hosts.yml': 'gh',
+      '.npmrc': 'npmrc',
+      '.pypirc': 'pypirc',
+      '.docker/config.json': 'docker',
+      '.config/gcloud/credentials.db': 'gcloud',
+      '.azure/accessTokens.json': 'azure',
+      '.kube/config': 'kube',
+      '.netrc': 'netrc',
+      '.git-credentials': 'git-credentials',
+      '.env': 'home-env',
+      'projects/.env': 'above-env',
+      'projects/.holdfast/sessions/s.json': 'gate-state',
+    };
+    for (const [path, name] of Object.entries(planted)) {
+      mkdirSync(dirname(join(home, path)), { recursive: true });
+      writeFileSync(join(home, path), `planted-secret-${name}\n`);
+    }
+    writeFileSync(join(home, '.profile'), 'an ordinary file\n');
+    const savedHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      manager = await createSandboxManager({ rulebook, parentDir: join(home, 'projects') });
+      const root = manager.root;
+      const lines = [
+        ...Object.keys(planted).map((path) => `attempt(${JSON.stringify(path)}, () => fs.readFileSync(${JSON.stringify(join(home, path))}, 'utf8'));`),
+        ...['.ssh', '.aws', '.config/gh', '.docker', '.config/gcloud', '.azure', '.kube'].map(
+          (folder) => `attempt('list ${folder}', () => fs.readdirSync(${JSON.stringify(join(home, folder))}).join(','));`,
+        ),
+        `attempt('profile', () => fs.readFileSync(${JSON.stringify(join(home, '.profile'))}, 'utf8'));`,
+        `attempt('write-home', () => fs.writeFileSync(${JSON.stringify(join(home, '.profile'))}, 'x'));`,
         `attempt('bases', () => fs.readdirSync(${JSON.stringify(join(root, 'bases'))}).join(','));`,
         `attempt('other-rounds', () => fs.readdirSync(${JSON.stringify(join(root, 'rounds'))}).join(','));`,
-        "attempt('hostname', () => fs.readFileSync('/etc/hostname', 'utf8'));",
-        "attempt('passwd', () => fs.readFileSync('/etc/passwd', 'utf8'));",
         "attempt('hosts', () => fs.readFileSync('/etc/hosts', 'utf8'));",
-        `attempt('home', () => fs.readdirSync(${JSON.stringify(homedir())}).join(','));`,
         `attempt('host-tmp', () => fs.readFileSync(${JSON.stringify(join(hostTmp, 'secret.txt'))}, 'utf8'));`,
-        `attempt('holdfast-package', () => fs.readFileSync(${JSON.stringify(join(HOLDFAST_ROOT, 'package.json'))}, 'utf8'));`,
-        `attempt('holdfast-folder', () => fs.readdirSync(${JSON.stringify(HOLDFAST_ROOT)}).join(','));`,
-        "attempt('node-home', () => require('node:os').homedir());",
-        "attempt('hostname-call', () => process.env.HOSTNAME ?? 'unset');",
-      ]),
-    );
-    const attempts = attemptsOf(landing.result.sandbox!.commands[0]!.output?.text);
-    for (const name of ['hostname', 'passwd', 'hosts', 'home', 'host-tmp', 'holdfast-package', 'bases'])
-      expect(attempts[name], name).toMatch(/^refused:E(NOENT|ACCES)$/);
-    // Its own worktree's folder is the one entry of the run's rounds it can see.
-    expect(attempts['other-rounds']).toMatch(/^ok:[^,]+$/);
-    // holdfast's folder exists only as the path to its type-stripping hook: nothing of its own is in it.
-    expect(attempts['holdfast-folder']).toMatch(/^(refused:ENOENT|ok:(packages|node_modules)?(,(packages|node_modules))*)$/);
-    expect(JSON.stringify(landing.result)).not.toContain('host secret');
+        "attempt('interfaces', () => fs.readFileSync('/proc/net/dev', 'utf8').split('\\n').filter((line) => line.includes(':')).map((line) => line.split(':')[0].trim()).join(','));",
+      ];
+      const actions: Action[] = [
+        { type: 'write', path: 'scripts/escape.mjs', content: probe(lines) },
+        { type: 'run', cmd: 'node scripts/escape.mjs' },
+      ];
+      const landing = await manager.land({ task: FIXTURE_TASK, roundId: 'escape/0', arm: 'told', result: await decide('told', actions, rulebook) });
+      const output = landing.result.sandbox!.commands[0]!.output!.text;
+      const attempts = attemptsOf(output);
+      expect(output).not.toContain('planted-secret');
+      for (const path of Object.keys(planted)) expect(attempts[path], path).toMatch(/^(ok:|refused:E(NOENT|ACCES|ISDIR))$/);
+      for (const folder of ['.ssh', '.aws', '.config/gh', '.docker', '.config/gcloud', '.azure', '.kube'])
+        expect(attempts[`list ${folder}`], folder).toMatch(/^(ok:|refused:)/);
+      expect(attempts['profile']).toBe('ok:an ordinary file\n');
+      expect(attempts['write-home']).toMatch(/^refused:E(ROFS|ACCES|PERM)$/);
+      expect(attempts['bases']).toMatch(/^refused:ENOENT$/);
+      // Its own worktree's folder is the one entry of the run's rounds it can see.
+      expect(attempts['other-rounds']).toMatch(/^ok:[^,]+$/);
+      expect(attempts['hosts']).toMatch(/localhost/);
+      expect(attempts['host-tmp']).toBe('refused:ENOENT');
+      expect(attempts['interfaces']).toBe('ok:lo');
+      expect(JSON.stringify(landing.result)).not.toContain('planted-secret');
+      expect(JSON.stringify(landing.result)).not.toContain('host secret');
+    } finally {
+      process.env.HOME = savedHome;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("sees only its own processes, and no parent environment: a GITHUB_TOKEN in holdfast's environment stays out", async () => {

@@ -122,6 +122,7 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         argv: decision.argv,
         cwd: repo.workDir,
         homeDir: repo.homeDir,
+        hidden: repo.hidden,
         ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
         isolation: options.isolation,
         timeoutMs: options.commandTimeoutMs,

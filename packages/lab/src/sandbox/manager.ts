@@ -191,6 +191,7 @@ function acceptanceIn(sandboxes: RunSandboxes, repo: SandboxRepo, acceptance: No
     acceptance,
     workDir: repo.workDir,
     homeDir: repo.homeDir,
+    hidden: repo.hidden,
     isolation: sandboxes.isolation,
     timeoutMs: sandboxes.commandTimeoutMs,
     ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),

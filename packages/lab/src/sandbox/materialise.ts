@@ -1,5 +1,6 @@
 import { constants, copyFileSync, chmodSync, linkSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { inside } from '@holdfast/gate';
 import type { BaseRepo } from './base-repo.js';
 import { removeTree } from './remove-tree.js';
 
@@ -18,6 +19,8 @@ export interface SandboxRepo {
   readonly base: BaseRepo;
   /** Files still hard-linked to the base; each is replaced by its own copy before anything could write it in place. */
   readonly linked: Set<string>;
+  /** Emptied in its commands: the run's folder, with the other rounds and the bases. */
+  readonly hidden: readonly string[];
 }
 
 /** The worktree's git dir in the base, named after the sandbox folder (unique within a run). */
@@ -31,6 +34,16 @@ export function worktreeGitDir(base: BaseRepo, dir: string): string {
  * tree's files as hard links to the base's read-only ones, and node_modules as a link to the
  * task's snapshot. Synchronous on purpose: a few dozen cheap system calls, whatever node_modules holds.
  */
+/**
+ * The run's own folder holding this sandbox and its base (holdfast made it, `holdfast-…`): emptied
+ * in the sandbox's commands, so the other rounds and the bases stay unseen under the trial's wide read.
+ */
+function runFolderOf(base: BaseRepo, dir: string): string[] {
+  let shared = dirname(dir);
+  while (!inside(base.workDir, shared) && dirname(shared) !== shared) shared = dirname(shared);
+  return basename(shared).startsWith('holdfast-') ? [shared] : [];
+}
+
 export function materialiseSandbox(base: BaseRepo, dir: string): SandboxRepo {
   mkdirSync(dir, { recursive: true });
   const real = realpathSync(dir);
@@ -48,7 +61,7 @@ export function materialiseSandbox(base: BaseRepo, dir: string): SandboxRepo {
   for (const folder of base.folders) mkdirSync(join(workDir, folder));
   for (const file of base.files) linkSync(join(base.workDir, file), join(workDir, file));
   if (base.nodeModules !== undefined) symlinkSync(base.nodeModules, join(workDir, 'node_modules'));
-  return { dir: real, workDir, gitDir, homeDir, base, linked: new Set(base.files) };
+  return { dir: real, workDir, gitDir, homeDir, base, linked: new Set(base.files), hidden: runFolderOf(base, real) };
 }
 
 /** Gives the sandbox its own copy of every file it still shares with the base. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { containmentArgs, inside, installationOf } from '@holdfast/gate';
+import { confinementArgs, inside, installationOf } from '@holdfast/gate';
 import type { Isolation } from '../../sandbox/index.js';
 
 /** What a confined harness may see besides the system: the arm's folder (read-write) and what it runs (read-only). */
@@ -28,7 +28,18 @@ export function harnessBubblewrapArgs(confinement: HarnessConfinement, hostHome:
   const hidden = ['/tmp', ...(hostHome !== '' && hostHome !== '/' && existsSync(hostHome) ? [hostHome] : [])];
   // Mounted back after the private /tmp, /dev and HOME hid them (a run's repositories often live in /dev/shm).
   const readable = confinement.readable.filter((path) => !inside(path, '/usr'));
-  return containmentArgs({ hidden, readable, writable: [confinement.armDir], readOnlyOver: [], cwd: confinement.workDir, newSession: true });
+  // The harness talks to its model with its key; the host HOME is hidden whole, so there is nothing to mask in it.
+  return confinementArgs({
+    network: 'shared',
+    secretVariables: 'kept',
+    masked: [],
+    hidden,
+    readable,
+    writable: [confinement.armDir],
+    readOnlyOver: [],
+    cwd: confinement.workDir,
+    newSession: true,
+  });
 }
 
 /** The harness command line, inside bubblewrap when it can isolate here; as it is otherwise. */

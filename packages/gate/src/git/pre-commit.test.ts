@@ -185,6 +185,8 @@ describe('holdfast hook git (pre-commit)', () => {
     // The commit's PreToolUse left its call open: the commit is the agent's, judged from its session.
     const result = await preCommit(root);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/R6 ORDER judged from the agent session agent \(the commit was made during a tool call of the agent session agent\): the required commands passed on this tree/);
+    expect(result.out).toMatch(
+      /R6 ORDER judged from the agent session agent \(the commit was made during a tool call of the agent session agent\): the required commands passed on this tree/,
+    );
   });
 });

@@ -172,7 +172,9 @@ describe("reference-transaction hook: a person's --no-verify, as the rulebook sa
     writeFiles(project, { 'src/orders.ts': LOGGED });
     const honoured = gitSaid(project, ['commit', '-q', '--no-verify', '-am', 'flaky hook, skipped']);
     expect(honoured.status, honoured.stderr).toBe(0);
-    expect(honoured.stderr).toMatch(/a person's `git commit --no-verify` \([0-9a-f]{12}\), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour/);
+    expect(honoured.stderr).toMatch(
+      /a person's `git commit --no-verify` \([0-9a-f]{12}\), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour/,
+    );
     expect(git(project, 'log', '-1', '--format=%s')).toBe('flaky hook, skipped');
     const rulebook = join(project, 'holdfast', 'rulebook.yaml');
     writeFileSync(rulebook, `${readFileSync(rulebook, 'utf8')}git:\n  personNoVerify: judge\n`);
@@ -206,7 +208,7 @@ describe("reference-transaction hook: a person's --no-verify, as the rulebook sa
     expect(person.stderr).toMatch(/R6 ORDER not judged: this commit was made outside any agent tool call/);
   });
 
-  it('reads --no-verify from git\'s command line as git does', () => {
+  it("reads --no-verify from git's command line as git does", () => {
     expect(commitSkipsHooks(['git', 'commit', '--no-verify', '-m', 'x'])).toBe(true);
     expect(commitSkipsHooks(['git', '-c', 'a.b=c', '-C', 'dir', 'commit', '-anm', 'x'])).toBe(true);
     expect(commitSkipsHooks(['git', 'commit', '-m', '-n'])).toBe(false);

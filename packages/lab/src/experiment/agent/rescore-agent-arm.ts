@@ -61,7 +61,7 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
   if (session === undefined || sandbox === undefined) return result;
   const actions = actionsFromDiff(sandbox.diff.text);
   const contentRules = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'order') };
-  const results = await checkActions(actions, [...context.existing, 'AGENTS.md'], contentRules);
+  const results = await checkActions(actions, [...context.existing, 'AGENTS.md', 'CLAUDE.md'], contentRules);
   const landed: LandedViolation[] = results
     .filter((check) => !check.ok)
     .map((check) => {

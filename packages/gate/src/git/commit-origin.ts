@@ -24,8 +24,11 @@ export type CommitOrigin =
   | { readonly by: 'agent'; readonly why: string; readonly sessions: readonly JudgingSession[] }
   | { readonly by: 'person'; readonly latest: JudgingSession | undefined };
 
-/** The variables Claude Code and Codex set in the shells they start (the same list `holdfast allow` refuses on). */
-export const AGENT_SHELL_VARIABLES = ['CLAUDECODE', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED'] as const;
+/**
+ * The variables Claude Code and Codex set in the shells they start (the same list `holdfast allow`
+ * refuses on), and the one holdfast's agent mode sets for every harness it runs (HOLDFAST_AGENT).
+ */
+export const AGENT_SHELL_VARIABLES = ['CLAUDECODE', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'HOLDFAST_AGENT'] as const;
 
 export function commitOrigin(root: string, env: NodeJS.ProcessEnv, now: Date, underExec: boolean): CommitOrigin {
   const open = openAgentCalls(root, now);

@@ -22,6 +22,7 @@ export {
   RuleSchema,
   RulebookSchema,
   SandboxPolicySchema,
+  GitPolicySchema,
   ScopeCheckSchema,
   SecretCheckSchema,
   SiblingTestCheckSchema,

@@ -294,6 +294,17 @@ export const SandboxPolicySchema = z.strictObject({
 });
 
 /**
+ * What the git hooks let a person do. `personNoVerify`: what a person's `git commit --no-verify`, made
+ * outside any agent tool call, skips. `honour` (the default): the reference-transaction hook lets that
+ * commit through unjudged, as git's own `--no-verify` means (the team judges it in CI with `holdfast
+ * verify`); `judge`: the reference-transaction hook still judges it by the content rules. A commit made
+ * during an agent's tool call is judged whatever this says.
+ */
+export const GitPolicySchema = z.strictObject({
+  personNoVerify: z.enum(['honour', 'judge']).default('honour'),
+});
+
+/**
  * A team's rule file, kept as written (AGENTS.md, CLAUDE.md, a Cursor rule, Copilot instructions):
  * the told arm reads exactly these bytes, not a re-rendering that could drop a heading or a "not".
  * The hash is checked when the rulebook loads, so an edited copy is refused, never silently shown.
@@ -323,6 +334,7 @@ export const RulebookSchema = z.strictObject({
   judgeRules: z.array(JudgeRuleSchema).optional(),
   agents: z.array(AgentSchema).default([]),
   sandbox: SandboxPolicySchema.optional(),
+  git: GitPolicySchema.optional(),
   /** The rule files the rules were drafted from; when present the told arm shows them verbatim. */
   sourceFiles: z.array(RuleSourceFileSchema).min(1).optional(),
   /** Headings of a holdfast-authored rulebook, in order; rules not in a section render after them. */

@@ -10,6 +10,7 @@ import {
   RuleSchema,
   RulebookSchema,
   SandboxPolicySchema,
+  GitPolicySchema,
 } from '../contract/index.js';
 import type { Rule, Rulebook } from '../contract/index.js';
 import { globProblem } from './glob.js';
@@ -426,6 +427,7 @@ function allowedKeys(path: Path, data: unknown): string[] | undefined {
   if (path.length === 2 && path[0] === 'judgeRules') return Object.keys(JudgeRuleSchema.shape);
   if (path.length === 2 && path[0] === 'agents') return Object.keys(AgentSchema.shape);
   if (path.length === 1 && path[0] === 'sandbox') return Object.keys(SandboxPolicySchema.shape);
+  if (path.length === 1 && path[0] === 'git') return Object.keys(GitPolicySchema.shape);
   if (path.length === 3 && path[0] === 'rules' && path[2] === 'check') {
     const kind = valueAt(data, [...path, 'kind']);
     const option = RuleCheckSchema.options.find((candidate) => candidate.shape.kind.value === kind);

@@ -54,7 +54,7 @@ export function readTargets(verb: string, positionals: string[]): GateAgent[] {
   });
 }
 
-export type TargetChange = { target: GateAgent | 'exclude' } & InstallChange;
+export type TargetChange = { target: GateAgent | 'exclude' | 'state' } & InstallChange;
 
 /** The report shared by install and uninstall: one line per target, or the list as JSON. */
 export function printChanges(io: CliIo, changes: readonly TargetChange[], json: boolean, extra: Record<string, unknown> = {}): void {

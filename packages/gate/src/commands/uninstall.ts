@@ -11,7 +11,9 @@ const HELP = `Usage: holdfast uninstall <claude-code|codex|gemini-cli|git>... [-
 Removes the gate that \`holdfast install\` wrote, and only that: other hooks and settings in
 .claude/settings.json, .codex/hooks.json and the pre-commit hook are kept as they are. The git
 pre-commit gate and the .holdfast/ line in .git/info/exclude go too when \`git\` is named, or when
-no agent gate of holdfast's is left in the project. Trust recorded in ~/.codex/config.toml stays
+no agent gate of holdfast's is left in the project; then .holdfast/ (the gate's state in this clone)
+goes as well, and a .claude/ or .codex/ folder left empty. The sealed copies of the state outside the
+project (~/.local/state/holdfast/, the audit log among them) are kept. Trust recorded in ~/.codex/config.toml stays
 (it names a hook that no longer exists, so Codex ignores it).
 
 Options:
@@ -29,7 +31,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     const targets = readTargets('uninstall', positionals);
-    const { hasAgentGate, isGitRepository, uninstallExclude, uninstallGate } = await import('../install/install.js');
+    const { hasAgentGate, isGitRepository, removeProjectState, uninstallExclude, uninstallGate } = await import('../install/install.js');
     const changes: TargetChange[] = targets.filter((target) => target !== 'git').map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
     const agentsLeft = hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd) || hasAgentGate('gemini-cli', io.cwd);
     if (isGitRepository(io.cwd) && (targets.includes('git') || !agentsLeft)) {
@@ -37,6 +39,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });
     }
     (await import('../state/guarded-baseline.js')).refreshGuardedBaseline(resolve(io.cwd));
+    // No gate left: the repository goes back to how install found it.
+    if (!agentsLeft) changes.push({ target: 'state', ...removeProjectState(io.cwd) });
     printChanges(io, changes, values.json === true);
     return EXIT.ok;
   } catch (error) {

@@ -28,8 +28,11 @@ function stage(root: string, path: string, content: string): void {
   execFileSync('git', ['add', path], { cwd: root });
 }
 
-async function preCommit(root: string) {
-  const io = memoryIo({ cwd: root });
+/** The environment of a shell Claude Code started: the commit is an agent's. */
+const AGENT_SHELL = { CLAUDECODE: '1' };
+
+async function preCommit(root: string, env: NodeJS.ProcessEnv = {}) {
+  const io = memoryIo({ cwd: root, env });
   const code = await main(['hook', 'git', '--rulebook', defaultRulebookPath()], io);
   return { code, out: io.out(), err: io.err() };
 }
@@ -82,17 +85,23 @@ describe('holdfast hook git (pre-commit)', () => {
     stage(root, 'src/orders.test.ts', 'export {};\n');
     const session = (runs: SessionState['runs']) => saveSessionState(root, 'agent-1', { version: 1, created: [], runs });
     session([{ cmd: 'npm test', tree: workTreeIdentity(root) }, { cmd: 'git add -A' }]);
-    expect((await preCommit(root)).out).toMatch(/R6 ORDER judged from the agent session agent-1: the required commands passed on this tree/);
+    expect((await preCommit(root, AGENT_SHELL)).out).toMatch(
+      /R6 ORDER judged from the agent session agent-1 \(the commit was made in a shell an agent started \(CLAUDECODE is set\)\): the required commands passed on this tree/,
+    );
     session([{ cmd: 'git status' }]);
-    const untested = await preCommit(root);
+    // A person's commit, outside any agent call: the content rules judge it, the session's runs do not.
+    const person = await preCommit(root);
+    expect(person.code).toBe(0);
+    expect(person.out).toMatch(/R6 ORDER not judged: this commit was made outside any agent tool call \(a person's\), so only the content rules judge it/);
+    const untested = await preCommit(root, AGENT_SHELL);
     expect(untested.code).toBe(1);
     expect(untested.err).toMatch(
       /R6 ORDER: commit \(action \d+\) comes after the last change .*no test run|R6 ORDER: commit \(action \d+\) has no test run before it; run npm test/,
     );
     session([{ cmd: 'npm test', failed: 'exit code 1' }, { cmd: 'ls' }]);
-    expect((await preCommit(root)).err).toMatch(/R6 ORDER: .*did not pass: exit code 1/);
+    expect((await preCommit(root, AGENT_SHELL)).err).toMatch(/R6 ORDER: .*did not pass: exit code 1/);
     session([{ cmd: 'npm test' }]);
-    expect((await preCommit(root)).err).toMatch(/R6 ORDER: .*its end was not seen by the gate/);
+    expect((await preCommit(root, AGENT_SHELL)).err).toMatch(/R6 ORDER: .*its end was not seen by the gate/);
   });
 
   it('binds a passing run to its tree: a file changed after it refuses the commit until it runs again', async () => {
@@ -100,17 +109,17 @@ describe('holdfast hook git (pre-commit)', () => {
     stage(root, 'src/orders.test.ts', 'export {};\n');
     const session = () => saveSessionState(root, 'agent-1', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(root) }] });
     session();
-    expect((await preCommit(root)).code).toBe(0);
+    expect((await preCommit(root, AGENT_SHELL)).code).toBe(0);
     stage(root, 'src/orders.test.ts', 'export const changed = 1;\n');
-    const stale = await preCommit(root);
+    const stale = await preCommit(root, AGENT_SHELL);
     expect(stale.code).toBe(1);
     expect(stale.err).toMatch(/R6 ORDER: .*passed on another tree than the one being committed/);
     session();
-    expect((await preCommit(root)).code).toBe(0);
+    expect((await preCommit(root, AGENT_SHELL)).code).toBe(0);
     // A file the run saw that the commit leaves out: the tree committed is not the tree tested.
     writeFileSync(join(root, 'src', 'helper.ts'), 'export const helper = 1;\n');
     session();
-    expect((await preCommit(root)).err).toMatch(/passed on another tree/);
+    expect((await preCommit(root, AGENT_SHELL)).err).toMatch(/passed on another tree/);
   });
 
   it('judges requires rules the same way: each required command must have passed on the staged tree', async () => {
@@ -138,12 +147,12 @@ describe('holdfast hook git (pre-commit)', () => {
     stage(root, 'src/a.ts', 'export const a = 1;\n');
     stage(root, '.gitignore', '.holdfast-rulebook.yaml\n');
     const commit = async () => {
-      const io = memoryIo({ cwd: root });
+      const io = memoryIo({ cwd: root, env: AGENT_SHELL });
       const code = await main(['hook', 'git', '--rulebook', rulebook], io);
       return { code, err: io.err(), out: io.out() };
     };
     const runs = (entries: SessionState['runs']) => saveSessionState(root, 'agent-2', { version: 1, created: [], runs: entries });
-    expect((await commit()).out).toMatch(/R7 CHECKED not judged: no agent session/);
+    expect((await commit()).out).toMatch(/R7 CHECKED not judged: the commit was made in a shell an agent started .*, but no agent session was seen/);
     const tree = workTreeIdentity(root);
     runs([{ cmd: 'npm run type-check', tree }]);
     const half = await commit();
@@ -173,8 +182,11 @@ describe('holdfast hook git (pre-commit)', () => {
     ]) {
       expect((await answerAgentHook('claude-code', input, options)).stdout).toBe('');
     }
+    // The commit's PreToolUse left its call open: the commit is the agent's, judged from its session.
     const result = await preCommit(root);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/R6 ORDER judged from the agent session agent: the required commands passed on this tree/);
+    expect(result.out).toMatch(
+      /R6 ORDER judged from the agent session agent \(the commit was made during a tool call of the agent session agent\): the required commands passed on this tree/,
+    );
   });
 });

@@ -11,8 +11,9 @@ import type { CheckActions } from '../decide/index.js';
 import { runGit } from '../io/index.js';
 import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
-import { latestSessionState } from '../state/index.js';
 import type { SessionState } from '../state/index.js';
+import { commitOrigin } from './commit-origin.js';
+import type { CommitOrigin } from './commit-origin.js';
 
 /**
  * git's output in `root` (`input` is its stdin), or a throw naming the failed call. `env` is the
@@ -82,16 +83,18 @@ type OrderVerdict =
   { readonly judged: false; readonly note: string } | { readonly judged: true; readonly failures: readonly CheckResult[]; readonly note: string };
 
 /**
- * The order and requires rules (R6, "lint and type-check before committing") from what the agent
- * gate saw: the most recent session record says which required commands passed, and on which tree
- * (tree-identity.ts). A run counts only when it passed on exactly the tree being committed, so a
- * file changed after the run, or one the run saw that the commit leaves out, refuses the commit
- * until it runs again. Without any session record the order cannot be known from a staged tree,
- * and the output says it was not judged. Shared with the reference-transaction hook.
+ * The order and requires rules (R6, "lint and type-check before committing"), for a commit an agent's
+ * tool call made (commit-origin.ts): the record of each session under way says which required
+ * commands passed, and on which tree (tree-identity.ts). A run counts only when it passed on exactly
+ * the tree being committed, so a file changed after the run, or one the run saw that the commit
+ * leaves out, refuses the commit until it runs again; with several sessions under way, each must
+ * hold. A person's commit, made outside any agent call, is not judged by them (the note says so).
+ * Without any session record the order cannot be known from a staged tree, and the note says it
+ * was not judged. Shared with the reference-transaction hook.
  */
 export async function checkCommitOrder(
   rulebook: Rulebook,
-  latest: ReturnType<typeof latestSessionState>,
+  origin: CommitOrigin,
   checkActions: CheckActions,
   committedTree: () => string,
   rerun?: { readonly root: string; readonly tree: () => string; readonly run: RunOnCommitTree },
@@ -100,25 +103,38 @@ export async function checkCommitOrder(
   const rules = rulebook.rules.filter((rule) => commitTimed.has(rule.id));
   if (rules.length === 0) return undefined;
   const labels = rules.map((rule) => `${rule.id} ${rule.name}`).join(', ');
-  if (latest === undefined && rerun !== undefined) {
+  if (origin.by === 'person') {
+    return {
+      judged: false,
+      note: `${labels} not judged: this commit was made outside any agent tool call (a person's), so only the content rules judge it.`,
+    };
+  }
+  if (origin.sessions.length === 0 && rerun !== undefined) {
     const tree = rerun.tree();
     const failures = await rerunRequiredOnTree({ ...rulebook, rules }, rerun.root, tree, rerun.run);
     const note = `${labels}: no agent session was seen by the gate here, so under holdfast exec it ran the required commands itself on the committed tree${failures.length === 0 ? ' and they passed' : ''}.`;
     return { judged: true, failures, note };
   }
-  if (latest === undefined) {
+  if (origin.sessions.length === 0) {
     return {
       judged: false,
-      note: `${labels} not judged: no agent session was seen by the gate here, and which commands passed on this tree cannot be read from staged changes.`,
+      note: `${labels} not judged: the commit was ${origin.why}, but no agent session was seen by the gate here, and which commands passed on this tree cannot be read from staged changes.`,
     };
   }
-  const replay = replayedRound(latest.state, committedTree());
-  const actions: Action[] = [...replay.actions, { type: 'commit', message: 'the commit being made' }];
-  const results = await checkActions(actions, [], { ...rulebook, rules }, replay.observed);
-  const failures = results
-    .filter((result) => !result.ok && result.actionIndex === actions.length - 1)
-    .map((result) => ({ ...result, actionIndex: 0, detail: `${result.rule} ${result.name}: ${result.detail}` }));
-  const from = `judged from the agent session ${latest.session}${latest.warning === undefined ? '' : ` (${latest.warning})`}`;
+  const failures: CheckResult[] = [];
+  const tree = committedTree();
+  for (const latest of origin.sessions) {
+    const replay = replayedRound(latest.state, tree);
+    const actions: Action[] = [...replay.actions, { type: 'commit', message: 'the commit being made' }];
+    const results = await checkActions(actions, [], { ...rulebook, rules }, replay.observed);
+    failures.push(
+      ...results
+        .filter((result) => !result.ok && result.actionIndex === actions.length - 1)
+        .map((result) => ({ ...result, actionIndex: 0, detail: `${result.rule} ${result.name}: ${result.detail}` })),
+    );
+  }
+  const warnings = origin.sessions.flatMap((latest) => (latest.warning === undefined ? [] : [latest.warning]));
+  const from = `judged from the agent session ${origin.sessions.map((latest) => latest.session).join(', ')} (the commit was ${origin.why}${warnings.length === 0 ? '' : `; ${warnings.join('; ')}`})`;
   return { judged: true, failures, note: failures.length === 0 ? `${labels} ${from}: the required commands passed on this tree.` : `${labels} ${from}.` };
 }
 
@@ -132,9 +148,15 @@ export function knownToExist(state: SessionState | undefined): string[] {
   return state === undefined ? [] : [...(state.changed ?? []), ...(state.changedBeforeCommit ?? [])];
 }
 
+/** What the sessions an origin names knew existed (R3); a person's commit, what the latest session knew. */
+export function knownToExistFor(origin: CommitOrigin): string[] {
+  if (origin.by === 'person') return knownToExist(origin.latest?.state);
+  return origin.sessions.flatMap((latest) => knownToExist(latest.state));
+}
+
 /**
  * The git pre-commit gate: the staged changes judged as one round (R1–R5; R3 with what the agent
- * gate knew existed), R6 from the agent's session when the agent gate saw one. Every failure is listed. Exit 1 refuses the commit; an
+ * gate knew existed), R6 from the agent's session when an agent's tool call made the commit. Every failure is listed. Exit 1 refuses the commit; an
  * internal error refuses it too. A person's one-time allowance (`holdfast allow`) is for the
  * agent's tool calls only and never lets a commit through here.
  */
@@ -146,12 +168,12 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     const { actions, undecodable } = stagedFiles(options.root, options.env);
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
-    const latest = latestSessionState(options.root);
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
+    const origin = commitOrigin(options.root, options.env, now, options.runOnCommitTree !== undefined);
     const order = await checkCommitOrder(
       rulebook,
-      latest,
+      origin,
       checkActions,
       () => stagedTreeIdentity((args, input) => gitOutput(options.root, [...args], input, options.env)),
       options.runOnCommitTree === undefined
@@ -162,7 +184,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
             run: options.runOnCommitTree,
           },
     );
-    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExist(latest?.state)], rulebook, undecodable);
+    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable);
     if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;
     if (failures.length > 0) {

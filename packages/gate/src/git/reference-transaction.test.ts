@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,19 @@ import { installGate } from '../install/install.js';
 import { commitFiles, git, gitRun, gitTestEnv, projectRepo, writeFiles } from '../test-support/git-repo.js';
 import type { GitResult } from '../test-support/git-repo.js';
 import { saveSessionState } from '../state/session-state.js';
+import { beforeReadOnlyShellCall } from '../state/snapshot.js';
+import { commitSkipsHooks } from './commit-origin.js';
 import { workTreeIdentity } from '../state/tree-identity.js';
 
 const LOGGED = 'export const orders = 1;\nconsole.log(orders);\n';
+/** The environment of a shell Claude Code started: a commit made there is an agent's. */
+const AGENT_SHELL = { CLAUDECODE: '1' };
+
+/** git with what it printed either way (gitRun keeps stderr only on a failure; a hook's notes go there). */
+function gitSaid(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = gitTestEnv()): GitResult {
+  const result = spawnSync('git', args, { cwd, env, encoding: 'utf8' });
+  return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
+}
 
 interface World {
   readonly project: string;
@@ -96,11 +106,11 @@ const ROUTES: readonly Route[] = [
     },
   },
   {
-    name: 'commit --no-verify',
+    name: "commit --no-verify in an agent's shell",
     ref: 'refs/heads/main',
     run: (w) => {
       writeFiles(w.project, { 'src/orders.ts': LOGGED });
-      return gitRun(w.project, ['commit', '-q', '--no-verify', '-am', 'skip the hooks']);
+      return gitRun(w.project, ['commit', '-q', '--no-verify', '-am', 'skip the hooks'], { env: gitTestEnv(AGENT_SHELL) });
     },
   },
   { name: 'push into the repository', ref: 'refs/heads/side', run: (w) => gitRun(w.other, ['push', '-q', w.project, 'bad:refs/heads/side']) },
@@ -155,6 +165,61 @@ describe('reference-transaction hook: what it lets through', () => {
   });
 });
 
+describe("reference-transaction hook: a person's --no-verify, as the rulebook says", () => {
+  it("lets a person's commit --no-verify through unjudged by default, and judges it when the rulebook says personNoVerify: judge", () => {
+    const project = projectRepo();
+    installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+    writeFiles(project, { 'src/orders.ts': LOGGED });
+    const honoured = gitSaid(project, ['commit', '-q', '--no-verify', '-am', 'flaky hook, skipped']);
+    expect(honoured.status, honoured.stderr).toBe(0);
+    expect(honoured.stderr).toMatch(
+      /a person's `git commit --no-verify` \([0-9a-f]{12}\), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour/,
+    );
+    expect(git(project, 'log', '-1', '--format=%s')).toBe('flaky hook, skipped');
+    const rulebook = join(project, 'holdfast', 'rulebook.yaml');
+    writeFileSync(rulebook, `${readFileSync(rulebook, 'utf8')}git:\n  personNoVerify: judge\n`);
+    writeFiles(project, { 'src/orders.ts': `${LOGGED}console.log(2);\n` });
+    const before = refValue(project, 'HEAD');
+    const judged = gitSaid(project, ['commit', '-q', '--no-verify', '-am', 'judged']);
+    expect(judged.status).not.toBe(0);
+    expect(judged.stderr).toMatch(/R4 NOLOG/);
+    expect(refValue(project, 'HEAD')).toBe(before);
+  });
+
+  it("judges a person's commit -n while an agent's tool call is under way: the call's open record marks it", () => {
+    const project = projectRepo();
+    installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+    beforeReadOnlyShellCall(project, 'agent-under-way', 'call-1');
+    writeFiles(project, { 'src/orders.ts': LOGGED });
+    const before = refValue(project, 'HEAD');
+    const during = gitSaid(project, ['commit', '-qanm', 'during an agent call']);
+    expect(during.status).not.toBe(0);
+    expect(during.stderr).toMatch(/R4 NOLOG/);
+    expect(refValue(project, 'HEAD')).toBe(before);
+  });
+
+  it("judges a person's commit after an agent session by the content rules only, with the hooks on", () => {
+    const project = projectRepo();
+    installGate('git', project, { node: process.execPath, entry: hookEntryPath(), rulebook: 'holdfast/rulebook.yaml' });
+    saveSessionState(project, 'agent', { version: 1, created: [], runs: [{ cmd: 'npm test', tree: workTreeIdentity(project) }] });
+    writeFiles(project, { 'README.md': 'By hand.\n', 'src/orders.ts': 'export const orders = 4;\n' });
+    const person = gitSaid(project, ['commit', '-q', '-am', 'by hand']);
+    expect(person.status, person.stderr).toBe(0);
+    expect(person.stderr).toMatch(/R6 ORDER not judged: this commit was made outside any agent tool call/);
+  });
+
+  it("reads --no-verify from git's command line as git does", () => {
+    expect(commitSkipsHooks(['git', 'commit', '--no-verify', '-m', 'x'])).toBe(true);
+    expect(commitSkipsHooks(['git', '-c', 'a.b=c', '-C', 'dir', 'commit', '-anm', 'x'])).toBe(true);
+    expect(commitSkipsHooks(['git', 'commit', '-m', '-n'])).toBe(false);
+    expect(commitSkipsHooks(['git', 'commit', '-mn'])).toBe(false);
+    expect(commitSkipsHooks(['git', 'commit', '--message', '--no-verify'])).toBe(false);
+    expect(commitSkipsHooks(['git', 'commit', '-n', '--verify', '-m', 'x'])).toBe(false);
+    expect(commitSkipsHooks(['git', 'commit', '--', '--no-verify'])).toBe(false);
+    expect(commitSkipsHooks(['git', 'merge', '--no-verify', 'topic'])).toBe(false);
+  });
+});
+
 describe('reference-transaction hook: order and requires rules on a commit made here', () => {
   it('refuses a --no-verify commit of a tree the tests did not pass on, and lets the tested tree through', () => {
     const project = projectRepo();
@@ -163,17 +228,18 @@ describe('reference-transaction hook: order and requires rules on a commit made 
     writeFiles(project, { 'src/orders.ts': 'export const orders = 2;\n' });
     git(project, 'add', '-A');
     tested();
-    const allowed = gitRun(project, ['commit', '-q', '--no-verify', '-m', 'tested'], { env: gitTestEnv() });
+    const agent = gitTestEnv(AGENT_SHELL);
+    const allowed = gitRun(project, ['commit', '-q', '--no-verify', '-m', 'tested'], { env: agent });
     expect(allowed.stderr).toBe('');
     expect(git(project, 'log', '-1', '--format=%s')).toBe('tested');
     writeFiles(project, { 'src/orders.ts': 'export const orders = 3;\n' });
     const before = refValue(project, 'HEAD');
-    const refused = gitRun(project, ['commit', '-q', '--no-verify', '-am', 'untested'], { env: gitTestEnv() });
+    const refused = gitRun(project, ['commit', '-q', '--no-verify', '-am', 'untested'], { env: agent });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/R6 ORDER: .*passed on another tree than the one being committed/);
     expect(refValue(project, 'HEAD')).toBe(before);
     tested();
-    expect(gitRun(project, ['commit', '-q', '--no-verify', '-am', 'tested again'], { env: gitTestEnv() }).status).toBe(0);
+    expect(gitRun(project, ['commit', '-q', '--no-verify', '-am', 'tested again'], { env: agent }).status).toBe(0);
     expect(git(project, 'log', '-1', '--format=%s')).toBe('tested again');
   });
 

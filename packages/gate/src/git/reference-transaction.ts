@@ -7,11 +7,11 @@ import { contentFailures } from '../decide/index.js';
 import { internalErrorReason } from '../decide/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
-import { checkCommitOrder, knownToExist } from './pre-commit.js';
+import { checkCommitOrder, knownToExistFor } from './pre-commit.js';
+import { commitOrigin, commitSkipsHooks, gitCommandLine } from './commit-origin.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import { hasCommitOrderRules } from '../decide/index.js';
 import { treeIdentity } from '../state/index.js';
-import { latestSessionState } from '../state/index.js';
 
 /** One line of the reference-transaction hook's stdin: `<old-value> SP <new-value> SP <ref-name>`. */
 export interface RefUpdate {
@@ -127,10 +127,18 @@ export interface ReferenceTransactionOptions {
   readonly checkActions: () => Promise<CheckActions>;
   /** Under holdfast exec (the broker): runs a required command on the new commit's tree when no session recorded a pass. */
   readonly runOnCommitTree?: RunOnCommitTree;
+  /** The command line of the git that runs the hook (gitCommandLine); given by tests. */
+  readonly gitCommandLine?: () => readonly string[] | undefined;
 }
 
 function short(commit: string): string {
   return commit.slice(0, 12);
+}
+
+/** Whether the git running this hook is `git commit --no-verify`; a command line that cannot be read says no (the commit is judged). */
+function personSkippedHooks(options: ReferenceTransactionOptions): boolean {
+  const argv = (options.gitCommandLine ?? gitCommandLine)();
+  return argv !== undefined && commitSkipsHooks(argv);
 }
 
 /**
@@ -140,7 +148,9 @@ function short(commit: string): string {
  * no ref moves: merge, cherry-pick, am, revert, rebase, pull, stash, update-ref, a push into this
  * repository. `--no-verify` does not skip this hook. The order and requires rules are judged for a
  * commit made here on the checked-out branch (commitMadeHere), against the same session record and
- * tree identity as the pre-commit gate. Any internal error refuses too.
+ * tree identity as the pre-commit gate, when an agent's tool call made it (commit-origin.ts). A
+ * person's `git commit --no-verify` outside any agent call is let through unjudged unless the
+ * rulebook says `git: { personNoVerify: judge }`. Any internal error refuses too.
  */
 export async function answerReferenceTransaction(options: ReferenceTransactionOptions): Promise<HookAnswer> {
   const reader: GitReader = { cwd: options.cwd, env: options.env };
@@ -159,7 +169,15 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     const commits = commitsBecomingReachable(reader, updates);
     if (commits.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
     const [rulebook, checkActions] = await Promise.all([options.rulebook(root), options.checkActions()]);
-    const known = knownToExist(latestSessionState(root)?.state);
+    const origin = commitOrigin(root, options.env, options.now(), options.runOnCommitTree !== undefined);
+    const known = knownToExistFor(origin);
+    const made = commitMadeHere(reader, updates, commits);
+    const honoured = made !== undefined && origin.by === 'person' && (rulebook.git?.personNoVerify ?? 'honour') === 'honour' && personSkippedHooks(options);
+    if (honoured) {
+      const note = `holdfast: a person's \`git commit --no-verify\` (${short(made)}), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour. \`holdfast verify\` in CI still judges it.`;
+      await appendAudit(root, { ...entry, action: `commit ${made}`, rule: null, decision: 'allow', detail: note });
+      return { stdout: '', stderr: `${note}\n`, exitCode: 0 };
+    }
     const refused: string[] = [];
     for (const { commit, parents } of commits) {
       const change = commitChange(reader, commit, parents);
@@ -177,11 +195,10 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
         detail: failures.map((failure) => failure.detail).join(' | '),
       });
     }
-    const made = commitMadeHere(reader, updates, commits);
     if (made !== undefined && hasCommitOrderRules(rulebook)) {
       const order = await checkCommitOrder(
         rulebook,
-        latestSessionState(root),
+        origin,
         checkActions,
         () => treeIdentity((args, input) => readGit(reader, [...args], input), `${made}^{tree}`),
         options.runOnCommitTree === undefined

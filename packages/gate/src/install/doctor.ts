@@ -5,6 +5,7 @@ import { CHECK_KINDS } from '@holdfast/core/contract';
 import { projectUntrusted, readCodexView } from './codex-hooks.js';
 import type { CodexView } from './codex-hooks.js';
 import { gitHookChecks } from './doctor-git-hooks.js';
+import { holdfastBlockOf, REFERENCE_TRANSACTION } from './reference-transaction-hook.js';
 import { isHoldfastCommand, readInstalledHook } from './hook-command.js';
 import type { InstalledHook } from './hook-command.js';
 import {
@@ -284,13 +285,21 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
       // core.hooksPath unset: nothing shadows the standard folder
     }
     const hooksPath = gitConfig(options.root, 'core.hooksPath');
+    // A hook manager that regenerates its hook files (husky, lefthook) drops the pre-commit block and
+    // leaves the reference-transaction hook it does not manage: that one still judges every commit.
+    const references = join(hooksDirectory, REFERENCE_TRANSACTION);
+    const referencesBlock = existsSync(references) ? holdfastBlockOf(readFileSync(references, 'utf8')) : undefined;
+    const stillHolds =
+      referencesBlock === undefined
+        ? ''
+        : `; the reference-transaction hook still holds: it refuses any commit that breaks a content rule, and a commit an agent's tool call makes that breaks an order or requires rule, but a refused \`git commit\` now ends after the commit message is written`;
     checks.push({
       area: 'git',
       ok: false,
-      what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}${hooksPath !== '' && shadowed === '' ? ` (git runs hooks from ${hooksPath}: core.hooksPath, as husky and other hook managers set it)` : ''}`,
+      what: `the pre-commit hook git runs (${path}) has no holdfast gate${shadowed}${hooksPath !== '' && shadowed === '' ? ` (git runs hooks from ${hooksPath}: core.hooksPath, as husky and other hook managers set it)` : ''}${stillHolds}`,
       fix: `${installFix('git', options)} (it writes where git looks, core.hooksPath included)`,
     });
-    return { checks, hook: undefined };
+    return { checks, hook: referencesBlock === undefined ? undefined : readInstalledHook(referencesBlock.replace(/\n/g, ' ')) };
   }
   checks.push({ area: 'git', ok: true, what: `${path} holds the holdfast gate` });
   const runs = executable(path);

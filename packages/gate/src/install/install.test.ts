@@ -112,6 +112,22 @@ describe('holdfast install / uninstall claude-code', () => {
     expect(spawnSync('git', ['check-ignore', '-q', '.holdfast/audit.jsonl'], { cwd: root }).status).toBe(1);
   });
 
+  it('uninstall leaves the repository as install found it: no .holdfast/, no empty .claude/, nothing for git to show', async () => {
+    const root = gitRepo();
+    const status = () => spawnSync('git', ['status', '--porcelain', '--ignored', '--untracked-files=all'], { cwd: root, encoding: 'utf8' }).stdout;
+    const before = status();
+    expect((await cli(root, 'install', 'claude-code')).code).toBe(0);
+    // What a session leaves behind in the clone.
+    mkdirSync(join(root, '.holdfast', 'sessions'), { recursive: true });
+    writeFileSync(join(root, '.holdfast', 'audit.jsonl'), '{}\n');
+    const removed = await cli(root, 'uninstall', 'claude-code');
+    expect(removed.out).toMatch(/claude-code: removed .claude\/settings.json .*\.claude\/ held nothing else and is removed too/);
+    expect(removed.out).toMatch(/state: removed .holdfast\//);
+    expect(existsSync(join(root, '.claude'))).toBe(false);
+    expect(existsSync(join(root, '.holdfast'))).toBe(false);
+    expect(status()).toBe(before);
+  });
+
   it('with --no-git installs only the agent gate, even outside a git repository', async () => {
     const root = tempDir();
     const result = await cli(root, 'install', 'claude-code', '--no-git');
@@ -170,6 +186,7 @@ describe('holdfast install codex', () => {
     expect(hooks.hooks.Stop[0].hooks[0].command).toBe(hooks.hooks.PreToolUse[0].hooks[0].command);
     expect((await cli(root, 'uninstall', 'codex')).out).toMatch(/codex: removed/);
     expect(existsSync(join(root, '.codex', 'hooks.json'))).toBe(false);
+    expect(existsSync(join(root, '.codex'))).toBe(false);
   });
 
   it('--trust needs a codex binary and says how to name one', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
 import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand } from './hook-command.js';
@@ -218,6 +218,16 @@ export function uninstallGate(agent: GateAgent, root: string): InstallChange {
   if (JSON.stringify(before) === JSON.stringify(after)) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast hook in it' };
   if (Object.keys(after).length === 0) {
     rmSync(path);
+    // A `.claude/` or `.codex/` that install made and that holds nothing else goes with it.
+    const folder = dirname(path);
+    if (readdirSync(folder).length === 0) {
+      rmdirSync(folder);
+      return {
+        file: shown(root, path),
+        change: 'removed',
+        note: `the file held only the holdfast hook; ${shown(root, folder)}/ held nothing else and is removed too`,
+      };
+    }
     return { file: shown(root, path), change: 'removed', note: 'the file held only the holdfast hook' };
   }
   writeJson(path, after);
@@ -247,6 +257,24 @@ export function installExclude(root: string): InstallChange {
   const separator = before === '' || before.endsWith('\n') ? '' : '\n';
   writeFileSync(path, `${before}${separator}${EXCLUDE_LINES.join('\n')}\n`);
   return { file: shown(root, path), change: before === '' ? 'created' : 'updated', note: '.holdfast/ (audit log, session state) kept out of git' };
+}
+
+const HOLDFAST_STATE_FOLDER = '.holdfast';
+
+/**
+ * `.holdfast/` once no gate of holdfast's is left in the project: its audit log, session records and
+ * snapshots are this clone's, and uninstall leaves the repository as install found it. The copies
+ * outside the project (`~/.local/state/holdfast/`) are kept, so the audit log can still be read.
+ */
+export function removeProjectState(root: string): InstallChange {
+  const path = join(root, HOLDFAST_STATE_FOLDER);
+  if (!existsSync(path)) return { file: `${HOLDFAST_STATE_FOLDER}/`, change: 'unchanged', note: 'no such folder' };
+  rmSync(path, { recursive: true, force: true });
+  return {
+    file: `${HOLDFAST_STATE_FOLDER}/`,
+    change: 'removed',
+    note: "the gate's state in this clone (audit log, session records, snapshots); its sealed copy outside the project, ~/.local/state/holdfast/, is kept",
+  };
 }
 
 export function uninstallExclude(root: string): InstallChange {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   sessionStatePath,
   withRun,
 } from './session-state.js';
+import { saveGuardedBaseline } from './guarded-baseline.js';
 
 function root(): string {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-state-'));
@@ -78,6 +79,15 @@ describe('session state', () => {
     rmSync(join(sessionMirrorFolder(folder), 's.json'));
     writeFileSync(sessionStatePath(folder, 's'), `${'0'.repeat(64)}\n${JSON.stringify({ version: 1, created: [], runs: [{ cmd: 'npm test' }] })}\n`);
     expect(latestSessionState(folder)?.state.runs).toEqual([]);
+  });
+
+  it('never takes the guarded baseline, written after the session (holdfast install again), for the latest session', () => {
+    const folder = root();
+    saveSessionState(folder, 'agent-session', { version: 1, created: [], runs: [{ cmd: 'npm test' }] });
+    saveGuardedBaseline(folder, {});
+    const baseline = join(sessionMirrorFolder(folder), 'guarded-baseline.json');
+    utimesSync(baseline, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    expect(latestSessionState(folder)).toMatchObject({ session: 'agent-session', state: { runs: [{ cmd: 'npm test' }] }, warning: undefined });
   });
 
   it('reads a state with runs that are not what they should be as corrupt (tests count as not run)', () => {

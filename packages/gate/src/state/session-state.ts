@@ -223,8 +223,15 @@ export function saveSessionState(root: string, session: string, state: SessionSt
 }
 
 /**
- * The session the agent gate saw last in this project (the record written most recently, among the
- * mirror's when there is one), for the git pre-commit hook, which has no session id of its own.
+ * The gate's own sealed `.json` files that sit beside the session records in the mirror folder and
+ * are never a session (guarded-baseline.ts): taking the newest `.json` once named `guarded-baseline`
+ * as the agent session after `holdfast install` rewrote the baseline.
+ */
+const NOT_SESSION_RECORDS: ReadonlySet<string> = new Set(['guarded-baseline.json']);
+
+/**
+ * The session the agent gate saw last in this project (the session record written most recently,
+ * among the mirror's when there is one), for the git hooks when no open call names the session.
  * Undefined when the agent gate never ran here. A record that does not verify is no evidence.
  */
 export function latestSessionState(root: string): (LoadedSessionState & { session: string }) | undefined {
@@ -239,6 +246,15 @@ export function latestSessionState(root: string): (LoadedSessionState & { sessio
   return { session, state: FRESH_SESSION, warning: `the session record of ${session} is missing or not one the gate wrote; tests count as not run` };
 }
 
+/**
+ * A named session's record for the git hooks (an open call names it), authenticated as
+ * loadSessionState does but without putting the project's copy back: git's hooks are not the agent
+ * gate's check.
+ */
+export function sessionStateOf(root: string, session: string): LoadedSessionState & { session: string } {
+  return { ...readSessionState(root, session, false), session };
+}
+
 function newestRecord(folder: string): string | undefined {
   let latest: { file: string; mtimeMs: number } | undefined;
   let names: string[];
@@ -248,7 +264,7 @@ function newestRecord(folder: string): string | undefined {
     return undefined;
   }
   for (const file of names) {
-    if (!file.endsWith('.json')) continue;
+    if (!file.endsWith('.json') || NOT_SESSION_RECORDS.has(file)) continue;
     try {
       const { mtimeMs } = statSync(join(folder, file));
       if (latest === undefined || mtimeMs > latest.mtimeMs) latest = { file, mtimeMs };

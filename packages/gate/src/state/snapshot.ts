@@ -377,3 +377,50 @@ function removeMirrored(root: string, name: string): void {
     // no mirror
   }
 }
+
+/**
+ * How long after it started an open call record counts as a call in flight for the git hooks: Claude
+ * Code's longest shell call (10 minutes) and a minute for its hooks. A record whose PostToolUse never
+ * came (a call the person interrupted) stops counting then.
+ */
+export const AGENT_CALL_WINDOW_MS = 11 * 60 * 1000;
+
+/** The agent tool calls under way in a project, as their open records (written before, closed after each shell call) say. */
+export interface OpenAgentCalls {
+  /** The sessions of records a seal verifies, started within the window. */
+  readonly sessions: readonly string[];
+  /** Records of the window that no seal verifies: still marks of an agent call, of a session nobody can name. */
+  readonly unverified: number;
+}
+
+/**
+ * The open call records of both copies (the project's store and the mirror outside it). A record can
+ * only make the git hooks stricter (a commit made while one is open is judged as the agent's), so
+ * one that does not verify still counts, and an agent gains nothing by writing one.
+ */
+export function openAgentCalls(root: string, now: Date): OpenAgentCalls {
+  const sessions = new Set<string>();
+  let unverified = 0;
+  const since = now.getTime() - AGENT_CALL_WINDOW_MS;
+  for (const folder of [mirrorCalls(root), callsFolder(root)]) {
+    let names: string[];
+    try {
+      names = readdirSync(folder).filter((name) => name.endsWith('.json'));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const read = readCall(join(folder, name), name);
+      if (read.kind === 'valid') {
+        if (Date.parse(read.record.time) >= since) sessions.add(read.record.session);
+        continue;
+      }
+      try {
+        if (read.kind === 'invalid' && statSync(join(folder, name)).mtimeMs >= since) unverified += 1;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return { sessions: [...sessions], unverified };
+}

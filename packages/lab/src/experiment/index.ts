@@ -52,6 +52,7 @@ export type { SessionVerdict } from './session/session-verdict.js';
 // The loop itself (src/experiment/loop/) is loaded by the runner only when a run is in loop mode.
 export { LOOP_TOOLS } from './loop/loop-tools.js';
 export { createAgentRounds } from './agent/agent-rounds.js';
+export { prepareArmRepo, rulesFilesFor } from './agent/arm-repo.js';
 export type { AgentHarness, AgentRounds } from './agent/agent-rounds.js';
 export { createJudgePool } from './reply-check/judge-pool.js';
 export type { ReplyJudge } from './reply-check/judge-reply.js';

@@ -20,8 +20,21 @@ const AGENT_GIT_IDENTITY = {
 /** Where holdfast keeps the gate's record inside the repository: never part of what the agent changed. */
 export const HOLDFAST_STATE_DIR = '.holdfast';
 
+/** Claude Code's rule file: it reads CLAUDE.md, never AGENTS.md. */
+export const CLAUDE_FILE = 'CLAUDE.md';
+
 /**
- * One arm's repository, ready for a harness: the task's files, AGENTS.md, holdfast's hook (observe
+ * The files an arm's repository carries the rules in, where the harness reads them: Codex reads
+ * AGENTS.md, Claude Code CLAUDE.md (AGENTS.md is written too, for people and tools that look there;
+ * Claude Code leaves it unread, so the rules reach it once), a generic agent may read either, so it
+ * gets both. Each holds the same bytes.
+ */
+export function rulesFilesFor(harness: HarnessTarget['provider']): readonly string[] {
+  return harness === 'codex' ? [AGENTS_FILE] : [AGENTS_FILE, CLAUDE_FILE];
+}
+
+/**
+ * One arm's repository, ready for a harness: the task's files, the rules where the harness reads them (rulesFilesFor), holdfast's hook (observe
  * in the told arm, enforce in the held arm) committed as `setupCommit`, the base every figure is
  * measured from. The git dir sits beside the work tree, reached through a `.git` file, so the agent
  * uses git as in any repository.
@@ -128,10 +141,12 @@ export async function prepareArmRepo(options: ArmRepoOptions): Promise<ArmRepo> 
   const rulebookFile = join(dir, 'rulebook.json');
   // JSON is YAML: the hook's rulebook loader reads it as the run's rulebook, defaults and all.
   writeFileSync(rulebookFile, `${JSON.stringify(options.rulebook, null, 2)}\n`);
-  writeFileSync(join(workDir, AGENTS_FILE), renderRulebook(options.rulebook));
+  const rules = renderRulebook(options.rulebook);
+  const files = rulesFilesFor(options.harness);
+  for (const file of files) writeFileSync(join(workDir, file), rules);
   const installed = installArmGate({ workDir }, options, rulebookFile);
   await plainGit(['add', '--all'], workDir);
-  await plainGit(['commit', '--quiet', '--no-verify', '-m', `holdfast: ${AGENTS_FILE} and the gate for the ${options.arm} arm`], workDir);
+  await plainGit(['commit', '--quiet', '--no-verify', '-m', `holdfast: ${files.join(', ')} and the gate for the ${options.arm} arm`], workDir);
   const setupCommit = (await plainGit(['rev-parse', 'HEAD'], workDir)).trim();
   return { dir, workDir, gitDir, homeDir, setupCommit, rulebookFile, installed };
 }

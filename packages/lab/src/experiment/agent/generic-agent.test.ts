@@ -116,7 +116,9 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     const committed = git(recoveredRepo, 'show', 'HEAD:src/features/checkout/tax.ts');
     expect(committed).not.toContain('console.log');
     expect(committed).toContain('INC-2291: the countries go to the structured log');
-    expect(git(recoveredRepo, 'log', '--format=%s')).toMatch(/^INC-2291: log the tax countries\nholdfast: AGENTS.md and the gate for the held arm\n/);
+    expect(git(recoveredRepo, 'log', '--format=%s')).toMatch(
+      /^INC-2291: log the tax countries\nholdfast: AGENTS.md, CLAUDE.md and the gate for the held arm\n/,
+    );
     expect(readFileSync(join(recoveredRepo, 'AGENTS.md'), 'utf8')).toContain('console.log');
 
     // Held, evades: the same refusal, then --no-verify, which the reference-transaction hook refuses too: nothing is
@@ -131,7 +133,7 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     ]);
     expect(evaded.sandbox!.commits).toEqual([]);
     expect(evaded.session!.landed).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'R4', path: 'src/features/checkout/tax.ts' })]));
-    expect(git(join(evaded.sandbox!.keptAt!, 'work'), 'log', '--format=%s')).toMatch(/^holdfast: AGENTS.md and the gate for the held arm\n/);
+    expect(git(join(evaded.sandbox!.keptAt!, 'work'), 'log', '--format=%s')).toMatch(/^holdfast: AGENTS.md, CLAUDE.md and the gate for the held arm\n/);
 
     // Nothing of the run is left in its temporary space; the kept arms are complete repositories.
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);

@@ -50,6 +50,9 @@ function environment(target: HarnessTarget, context: InvocationContext): { env: 
     XDG_CACHE_HOME: join(context.homeDir, '.cache'),
     XDG_DATA_HOME: join(context.homeDir, '.local', 'share'),
     ...(target.provider === 'codex' ? { CODEX_HOME: join(context.homeDir, '.codex') } : {}),
+    // Marks every commit the harness makes as an agent's for the git hooks (a generic agent has no hook
+    // that leaves a call record): its --no-verify is judged, never honoured as a person's.
+    HOLDFAST_AGENT: '1',
   };
   // The task repositories test TypeScript with Node's own runner: on a Node that does not strip types
   // itself, the agent's own `npm test` gets the same type-stripping preload holdfast's commands get,

@@ -61,7 +61,7 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
   const actions = actionsFromDiff(sandbox.diff.text);
   const commitTimed = rulesDecidedAt(rulebook, 'commit');
   const contentRules = { ...rulebook, rules: rulebook.rules.filter((rule) => !commitTimed.has(rule.id)) };
-  const results = await checkActions(actions, [...context.existing, 'AGENTS.md'], contentRules);
+  const results = await checkActions(actions, [...context.existing, 'AGENTS.md', 'CLAUDE.md'], contentRules);
   const landed: LandedViolation[] = results
     .filter((check) => !check.ok)
     .map((check) => {

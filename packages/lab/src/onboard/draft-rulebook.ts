@@ -28,8 +28,6 @@ export interface DraftedRule {
   readonly source: string;
   /** The rule file and its lines (1-based, inclusive) the rule was drafted from. */
   readonly span: { readonly file: string; readonly lines: readonly [number, number] };
-  /** A check kind drafting cannot propose yet, when the rule needs one (`prose` then). */
-  readonly needs?: string;
 }
 
 export interface DraftedRulebook {
@@ -163,7 +161,7 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         continue;
       }
       const prose = standaloneProse(block, block.kind === 'item' ? leadIn : undefined);
-      let proposal: CheckProposal = proposeCheck(block.text, block.heading, facts);
+      let proposal: CheckProposal = proposeCheck(block.text, block.heading, facts, block.kind === 'item' ? leadIn : undefined);
       const id = `R${drafted.length + 1}`;
       const source = sourceOf(file.path, block);
       const span = { file: file.path, lines: [block.line, block.endLine] as [number, number] };
@@ -201,7 +199,6 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
           why: proposal.why,
           source,
           span,
-          ...(proposal.needs !== undefined ? { needs: proposal.needs } : {}),
         });
       }
     }

@@ -156,7 +156,8 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         leadInHeading = block.heading;
       } else if (block.heading !== leadInHeading) leadIn = undefined;
       // A block that states a fact about the project is its description: no rule, so no check.
-      if (isContext(block)) {
+      // An item under a lead-in that instructs ("run these before a PR:") is a rule even when it reads as a name.
+      if (isContext(block) && !(block.kind === 'item' && leadIn !== undefined && instructs(leadIn))) {
         description.push(block.kind === 'item' ? `- ${block.text}` : block.text);
         continue;
       }

@@ -93,7 +93,7 @@ function masked(text: string, spans: readonly Span[]): string {
 }
 
 /** Where clauses end: a sentence stop, a semicolon, a dash between words, "but", a parenthesis. */
-const CLAUSE_END = /[.!?](?=\s|$)|;|\s[—–-]{1,2}\s|,\s+(?=but\b|so\b|instead\b|then\b|rather\b|and then\b)|\n\s*\n/g;
+const CLAUSE_END = /(?<!\b(e\.g|i\.e|etc|vs|cf|approx))[.!?](?=\s|$)|;|\s[—–-]{1,2}\s|,\s+(?=but\b|so\b|instead\b|then\b|rather\b|and then\b)|\n\s*\n/g;
 
 /** Splits a rule into clauses, each read for its polarity and what it names. */
 export function readClauses(rule: string, negativeHeading = false): Clause[] {
@@ -140,7 +140,12 @@ function readClause(raw: string, plain: string, start: number, all: readonly Spa
       return { ...base, polarity: 'forbid', negation: { end: start, word: 'do not' }, without: { index: start + plain.search(/\bwithout\b/i) } };
     return { ...base, polarity: 'forbid', negation: { end: start, word: 'do not' }, ...(doubt !== undefined ? { doubt } : {}) };
   }
-  if (REQUIRE.test(plain) || IMPERATIVE.test(plain.trimStart()) || /^\s*(every|each|all|any)\s+new\b/i.test(plain)) {
+  if (
+    REQUIRE.test(plain) ||
+    IMPERATIVE.test(plain.trimStart()) ||
+    IMPERATIVE.test(plain.replace(/^[^,]*,\s+/, '')) ||
+    /^\s*(every|each|all|any)\s+new\b/i.test(plain)
+  ) {
     const doubt = CONDITION.test(hatchless) ? `a condition ("${CONDITION.exec(hatchless)?.[0] ?? ''}") narrows it` : undefined;
     return { ...base, polarity: 'require', ...(doubt !== undefined ? { doubt } : {}) };
   }

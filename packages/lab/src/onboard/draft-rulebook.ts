@@ -10,6 +10,9 @@ import type { RepoFacts } from './repo-facts.js';
 import { splitRuleFile } from './rule-blocks.js';
 import type { RuleBlock } from './rule-blocks.js';
 
+/** The most list items and paragraphs one draft reads: past it the file is a dump, not rules a team reads, and drafting refuses it. */
+export const MAX_DRAFTED_RULES = 1000;
+
 export interface RuleFileText {
   /** The file's path as the person gave it, for the notes. */
   readonly path: string;
@@ -142,11 +145,20 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
   const used = new Set<string>();
   const sourceFiles: RuleSourceFile[] = [];
   let title: string | undefined;
+  let blocks = 0;
   for (const file of files) {
     // The same text under two names (a copied CLAUDE.md) would draft every rule twice.
     if (sourceFiles.some((kept) => kept.text === file.text)) continue;
     sourceFiles.push({ path: file.path, sha256: ruleFileHash(file.text), text: file.text });
     const split = splitRuleFile(file.text);
+    blocks += split.blocks.length;
+    // Counted before any rule is read: a dump of ten thousand items is refused at once, not drafted slowly.
+    if (blocks > MAX_DRAFTED_RULES) {
+      throw new OnboardError(
+        'E_RULE_FILE',
+        `${file.path}: more than ${MAX_DRAFTED_RULES} list items and paragraphs, the most holdfast drafts at once; split the file (agents read a nested AGENTS.md in each folder) or pass --from the part that holds the rules.`,
+      );
+    }
     title ??= split.title;
     let leadIn: string | undefined;
     let leadInHeading: string | undefined;

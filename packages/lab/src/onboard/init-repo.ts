@@ -11,7 +11,7 @@ import type { DraftedRule } from './draft-rulebook.js';
 import { OnboardError } from './onboard-error.js';
 import { readRepoFacts } from './repo-facts.js';
 import type { RepoFacts } from './repo-facts.js';
-import { snapshotRepo } from './repo-snapshot.js';
+import { DEFAULT_MAX_REPO_BYTES, snapshotRepo } from './repo-snapshot.js';
 import { checkHistory } from './history-check.js';
 import type { HistoryCheck } from './history-check.js';
 import { findRuleFiles, readRuleFiles } from './rule-files.js';
@@ -166,7 +166,7 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
       offered: screened.offered.map((offered) => ({
         ...offered,
         command: fromCommitCommand(offered.short, dirName, facts.testCommand, installed, {
-          ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+          ...(options.maxBytes !== undefined && options.maxBytes !== DEFAULT_MAX_REPO_BYTES ? { maxBytes: options.maxBytes } : {}),
           ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
         }),
       })),

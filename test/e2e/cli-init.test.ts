@@ -63,6 +63,7 @@ describe('holdfast init on your own repository, then run and report', () => {
     };
     expect(result.dir).toBe(join(repo, 'holdfast'));
     expect(result.drafted.filter((rule) => rule.kind !== 'prose').map((rule) => `${rule.id} ${rule.kind}`)).toEqual([
+      'R1 paths',
       'R2 forbidden-pattern',
       'R3 forbidden-pattern',
       'R6 sibling-test',
@@ -72,7 +73,7 @@ describe('holdfast init on your own repository, then run and report', () => {
       'R11 scope',
     ]);
     expect(result.task.files).toBe(6);
-    expect(result.task.tempts).toEqual(['R2', 'R3', 'R6', 'R7', 'R9', 'R10', 'R11']);
+    expect(result.task.tempts).toEqual(['R1', 'R2', 'R3', 'R6', 'R7', 'R9', 'R10', 'R11']);
     expect(result.targets).toEqual([{ id: 'ollama-qwen-fake:1b', why: `Ollama at ${ollama.origin} has qwen-fake:1b`, mode: 'plan' }]);
     expect(result.run).toBe('cd holdfast && holdfast run --tasks-dir tasks --rulebook rulebook.yaml --targets ollama-qwen-fake:1b');
     expect(readFileSync(join(result.dir, 'tasks', result.task.id, 'task.yaml'), 'utf8')).toMatch(/The ticket is a TEMPLATE/);

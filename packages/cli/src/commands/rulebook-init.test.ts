@@ -29,6 +29,7 @@ describe('holdfast rulebook init', () => {
     const summary = JSON.parse(io.out()) as { file: string; rules: { id: string; kind: string; source: string }[] };
     expect(summary.file).toBe(join(dir, 'rulebook.yaml'));
     expect(summary.rules.filter((rule) => rule.kind !== 'prose').map((rule) => rule.kind)).toEqual([
+      'paths',
       'forbidden-pattern',
       'forbidden-pattern',
       'sibling-test',

@@ -20,7 +20,8 @@ export function sourceProblems(rulebook: Rulebook): { path: Path; message: strin
   const files = new Map<string, number>();
   (rulebook.sourceFiles ?? []).forEach((file, index) => {
     if (files.has(file.path)) problems.push({ path: ['sourceFiles', index, 'path'], message: `"${file.path}" is kept twice; keep each rule file once` });
-    files.set(file.path, file.text.split('\n').length);
+    // CR, CRLF and LF all end a line, as the drafter reads them.
+    files.set(file.path, file.text.split(/\r\n|\r|\n/).length);
     if (ruleFileHash(file.text) !== file.sha256)
       problems.push({
         path: ['sourceFiles', index, 'sha256'],

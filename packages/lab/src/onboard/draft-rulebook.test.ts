@@ -46,7 +46,7 @@ describe('draftRulebook', () => {
   it('a mixed AGENTS.md (headings, bullets, nested bullets, a numbered list, paragraphs, code): one rule per item and instruction', () => {
     const drafted = draft('AGENTS.md', ruleFile('AGENTS.md'));
     expect(kinds(drafted)).toEqual([
-      'prose: Use `pnpm` (the version pinned',
+      'paths: Use `pnpm` (the version pinned',
       'forbidden-pattern: TypeScript strict mode is on. ',
       'forbidden-pattern: Never use `console.log` in lib',
       'prose: Prefer named exports; no defau',
@@ -83,7 +83,9 @@ describe('draftRulebook', () => {
     expect(drafted.yaml).toMatch(
       /# draft R6 \(AGENTS\.md line 23, under "Testing"\): check "sibling-test" proposed: .*\(the repository has 2 sibling \*\.test\.\* files\)/,
     );
-    expect(drafted.yaml).toMatch(/# draft R1 \(AGENTS\.md line 8, under "Setup"\): NOT ENFORCED, prose only: prose-only: needs kind /);
+    expect(drafted.yaml).toMatch(
+      /# draft R1 \(AGENTS\.md line 8, under "Setup"\): check "paths" proposed: protects \*\*\/package-lock\.json, \*\*\/yarn\.lock /,
+    );
     expect(drafted.yaml.match(/# draft R\d+ /g)).toHaveLength(drafted.rules.length);
   });
 

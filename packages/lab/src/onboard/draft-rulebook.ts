@@ -10,6 +10,9 @@ import type { RepoFacts } from './repo-facts.js';
 import { splitRuleFile } from './rule-blocks.js';
 import type { RuleBlock } from './rule-blocks.js';
 
+/** The most list items and paragraphs one draft reads: past it the file is a dump, not rules a team reads, and drafting refuses it. */
+export const MAX_DRAFTED_RULES = 1000;
+
 export interface RuleFileText {
   /** The file's path as the person gave it, for the notes. */
   readonly path: string;
@@ -28,8 +31,6 @@ export interface DraftedRule {
   readonly source: string;
   /** The rule file and its lines (1-based, inclusive) the rule was drafted from. */
   readonly span: { readonly file: string; readonly lines: readonly [number, number] };
-  /** A check kind drafting cannot propose yet, when the rule needs one (`prose` then). */
-  readonly needs?: string;
 }
 
 export interface DraftedRulebook {
@@ -144,11 +145,20 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
   const used = new Set<string>();
   const sourceFiles: RuleSourceFile[] = [];
   let title: string | undefined;
+  let blocks = 0;
   for (const file of files) {
     // The same text under two names (a copied CLAUDE.md) would draft every rule twice.
     if (sourceFiles.some((kept) => kept.text === file.text)) continue;
     sourceFiles.push({ path: file.path, sha256: ruleFileHash(file.text), text: file.text });
     const split = splitRuleFile(file.text);
+    blocks += split.blocks.length;
+    // Counted before any rule is read: a dump of ten thousand items is refused at once, not drafted slowly.
+    if (blocks > MAX_DRAFTED_RULES) {
+      throw new OnboardError(
+        'E_RULE_FILE',
+        `${file.path}: more than ${MAX_DRAFTED_RULES} list items and paragraphs, the most holdfast drafts at once; split the file (agents read a nested AGENTS.md in each folder) or pass --from the part that holds the rules.`,
+      );
+    }
     title ??= split.title;
     let leadIn: string | undefined;
     let leadInHeading: string | undefined;
@@ -158,12 +168,13 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         leadInHeading = block.heading;
       } else if (block.heading !== leadInHeading) leadIn = undefined;
       // A block that states a fact about the project is its description: no rule, so no check.
-      if (isContext(block)) {
+      // An item under a lead-in that instructs ("run these before a PR:") is a rule even when it reads as a name.
+      if (isContext(block) && !(block.kind === 'item' && leadIn !== undefined && instructs(leadIn))) {
         description.push(block.kind === 'item' ? `- ${block.text}` : block.text);
         continue;
       }
       const prose = standaloneProse(block, block.kind === 'item' ? leadIn : undefined);
-      let proposal: CheckProposal = proposeCheck(block.text, block.heading, facts);
+      let proposal: CheckProposal = proposeCheck(block.text, block.heading, facts, block.kind === 'item' ? leadIn : undefined);
       const id = `R${drafted.length + 1}`;
       const source = sourceOf(file.path, block);
       const span = { file: file.path, lines: [block.line, block.endLine] as [number, number] };
@@ -201,7 +212,6 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
           why: proposal.why,
           source,
           span,
-          ...(proposal.needs !== undefined ? { needs: proposal.needs } : {}),
         });
       }
     }

@@ -5,7 +5,6 @@ export interface TableRule {
   readonly kind: string;
   readonly why: string;
   readonly span: { readonly file: string; readonly lines: readonly [number, number] };
-  readonly needs?: string;
 }
 
 function cell(text: string): string {
@@ -21,7 +20,7 @@ export function draftTable(rules: readonly TableRule[]): string {
   const rows = rules.map((rule) => {
     const [first, last] = rule.span.lines;
     const where = `${rule.span.file}:${first === last ? first : `${first}-${last}`}`;
-    const by = rule.kind === 'prose' ? (rule.needs !== undefined ? `prose-only (needs ${rule.needs})` : 'prose-only') : `${rule.kind} check`;
+    const by = rule.kind === 'prose' ? 'prose-only' : `${rule.kind} check`;
     return `| ${rule.id} ${rule.name} | ${where} | ${by} | ${cell(rule.why)} |`;
   });
   return [

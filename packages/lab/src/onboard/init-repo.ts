@@ -11,7 +11,7 @@ import type { DraftedRule } from './draft-rulebook.js';
 import { OnboardError } from './onboard-error.js';
 import { readRepoFacts } from './repo-facts.js';
 import type { RepoFacts } from './repo-facts.js';
-import { snapshotRepo } from './repo-snapshot.js';
+import { DEFAULT_MAX_REPO_BYTES, snapshotRepo } from './repo-snapshot.js';
 import { checkHistory } from './history-check.js';
 import type { HistoryCheck } from './history-check.js';
 import { findRuleFiles, readRuleFiles } from './rule-files.js';
@@ -77,12 +77,20 @@ function shellWord(word: string): string {
  * `tasks new --from-commit` as typed at the repository root, with the repository's own test command when it is not
  * npm's, and `--node-modules node_modules` when packages are installed there (the trial has no network to install them).
  */
-export function fromCommitCommand(short: string, dirName: string, testCommand: string | undefined, installed = false): string {
+/** The snapshot flags `init` was given: a printed `tasks new` line carries them, so it reads the repository as init did. */
+export interface SnapshotFlags {
+  readonly maxBytes?: number;
+  readonly exclude?: readonly string[];
+}
+
+export function fromCommitCommand(short: string, dirName: string, testCommand: string | undefined, installed = false, snapshot: SnapshotFlags = {}): string {
   return [
     `holdfast tasks new --from-commit ${short} --out ${dirName}/${INIT_TASKS}`,
     ...(dirName !== INIT_DIR ? [`--rulebook ${dirName}/${INIT_RULEBOOK}`] : []),
     ...(testCommand !== undefined && testCommand !== 'npm test' ? [`--accept ${shellWord(testCommand)}`] : []),
     ...(installed ? ['--node-modules node_modules'] : []),
+    ...(snapshot.maxBytes !== undefined ? [`--max-bytes ${snapshot.maxBytes}`] : []),
+    ...(snapshot.exclude ?? []).map((glob) => `--exclude ${shellWord(glob)}`),
   ].join(' ');
 }
 
@@ -155,7 +163,13 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
     const installed = existsSync(join(options.repoDir, 'node_modules'));
     const taskCommits = {
       scanned: screened.scanned,
-      offered: screened.offered.map((offered) => ({ ...offered, command: fromCommitCommand(offered.short, dirName, facts.testCommand, installed) })),
+      offered: screened.offered.map((offered) => ({
+        ...offered,
+        command: fromCommitCommand(offered.short, dirName, facts.testCommand, installed, {
+          ...(options.maxBytes !== undefined && options.maxBytes !== DEFAULT_MAX_REPO_BYTES ? { maxBytes: options.maxBytes } : {}),
+          ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
+        }),
+      })),
     };
     return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand, history, table: drafted?.table, taskCommits };
   } catch (error) {

@@ -123,6 +123,10 @@ describe('findTaskCommits: git alone says which commits would make a task', () =
 
   it('the command names the repository’s own test command and a non-default folder’s rulebook', () => {
     expect(fromCommitCommand('abc1234', 'holdfast', undefined)).toBe('holdfast tasks new --from-commit abc1234 --out holdfast/tasks');
+    // The flags init was given travel with the printed line, so it reads the repository as init did.
+    expect(fromCommitCommand('abc1234', 'holdfast', undefined, false, { maxBytes: 30_000_000, exclude: ['vendor/**', "it's/**"] })).toBe(
+      `holdfast tasks new --from-commit abc1234 --out holdfast/tasks --max-bytes 30000000 --exclude 'vendor/**' --exclude 'it'\\''s/**'`,
+    );
     expect(fromCommitCommand('abc1234', 'hf', 'pytest')).toBe(
       'holdfast tasks new --from-commit abc1234 --out hf/tasks --rulebook hf/rulebook.yaml --accept pytest',
     );

@@ -58,6 +58,7 @@ function ignoredPaths(root: string, copy: string, gitDir: string | undefined): s
     workTree: copy,
     gitDir: gitDir ?? join(root, '.git'),
     input: Buffer.from(`${candidates.join('\0')}\0`),
+    literalPathspecs: false,
   });
   const ignored =
     checked.status === 0

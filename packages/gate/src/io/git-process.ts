@@ -36,6 +36,11 @@ export interface GitOptions {
    * `holdfast exec`): its configuration is holdfast's, so it is not read first; the fixed overrides still apply.
    */
   readonly ownRepository?: boolean;
+  /**
+   * Paths are taken literally (`GIT_LITERAL_PATHSPECS`, so a file named `:(glob)*` is that file) unless
+   * this is false: `check-ignore` takes paths, not pathspecs, and refuses to run under that setting.
+   */
+  readonly literalPathspecs?: boolean;
 }
 
 /** What git sets for a hook that says where the repository being changed is; the only `GIT_*` variables the gate's git keeps. */
@@ -63,7 +68,7 @@ function gitEnvironment(options: GitOptions): NodeJS.ProcessEnv {
     if (value !== undefined && value !== '') environment[name] = value;
   }
   environment.GIT_TERMINAL_PROMPT = '0';
-  environment.GIT_LITERAL_PATHSPECS = '1';
+  if (options.literalPathspecs !== false) environment.GIT_LITERAL_PATHSPECS = '1';
   environment.GIT_NO_REPLACE_OBJECTS = '1';
   environment.GIT_GRAFT_FILE = '/dev/null';
   environment.GIT_NO_LAZY_FETCH = '1';
@@ -365,6 +370,6 @@ export function postCheckAvailable(cacheFolder?: string): boolean {
  * and install report. Its stdout, or undefined when git says no or cannot run.
  */
 export function userGitOutput(args: readonly string[], cwd: string): string | undefined {
-  const result = gitProcess(args, { cwd, configOnly: true, userConfig: true });
+  const result = gitProcess(args, { cwd, configOnly: true, userConfig: true, literalPathspecs: args[0] !== 'check-ignore' });
   return result.error === undefined && result.status === 0 ? result.stdout.toString('utf8') : undefined;
 }

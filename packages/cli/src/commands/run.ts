@@ -69,6 +69,10 @@ Options:
   --node-modules DIR     with --sandbox, a node_modules folder installed for the task repositories:
                          snapshotted once per task and linked (read-only) into every arm (plan mode and
                          --mode loop; refused with --mode agent, which does not link one)
+  --installed-in DIR     with --sandbox (plan mode), the repository the tasks were made from (\`tasks new
+                         --from-commit\`): its installed node_modules/.venv/venv folders that git ignores are
+                         bound read-only at the same paths into every arm's commands and acceptance check,
+                         as \`tasks new\` binds them in its trial (instead of --node-modules)
   --keep-sandboxes DIR   with --sandbox or --mode agent, keep each arm's repository under DIR instead of removing it
                          (with --queue, --keep-sandboxes and --node-modules are paths on each worker's machine)
   --sandbox-max-bytes N  with --sandbox, --mode loop or agent, what each arm's work tree may hold (default 268435456,
@@ -162,6 +166,7 @@ const RUN_OPTIONS = {
   'session-timeout': { type: 'string' },
   'unsafe-no-isolation': { type: 'boolean', default: false },
   'node-modules': { type: 'string' },
+  'installed-in': { type: 'string' },
   'keep-sandboxes': { type: 'string' },
   'sandbox-max-bytes': { type: 'string' },
   'no-judge': { type: 'boolean', default: false },
@@ -422,7 +427,17 @@ function sandboxFolders(values: RunFlags, io: CliIo, config: RunConfig, queue: Q
   // A queued run's folder is on the workers' machines: each worker checks it before it plays a round.
   if (nodeModules !== undefined && queue === undefined && !existsSync(nodeModules))
     throw new InputError('E_ARGS', `--node-modules ${nodeModules} does not exist; pass a node_modules folder installed for the task repositories.`);
-  return { keepDir, nodeModules };
+  const installedIn = values['installed-in'] === undefined ? undefined : resolve(io.cwd, values['installed-in']);
+  if (installedIn !== undefined && (!values.sandbox || (config.mode ?? 'plan') !== 'plan' || queue !== undefined))
+    throw new InputError(
+      'E_ARGS',
+      "--installed-in binds a repository's installed dependency folders into plan-mode sandboxes on this machine; give --sandbox, without --mode loop, --mode agent or --queue.",
+    );
+  if (installedIn !== undefined && nodeModules !== undefined)
+    throw new InputError('E_ARGS', '--installed-in and --node-modules both give the arms their dependencies; give one of them.');
+  if (installedIn !== undefined && !existsSync(installedIn))
+    throw new InputError('E_ARGS', `--installed-in ${installedIn} does not exist; pass the repository the tasks were made from (\`tasks new --repo\`).`);
+  return { keepDir, nodeModules, installedIn };
 }
 
 /**
@@ -433,7 +448,7 @@ async function commandIsolation(
   io: CliIo,
   config: RunConfig,
   unsafe: boolean,
-  folders: { keepDir: string | undefined; nodeModules: string | undefined },
+  folders: { keepDir: string | undefined; nodeModules: string | undefined; installedIn: string | undefined },
 ): Promise<{ isolation?: Isolation; openLander?: OpenLander }> {
   const sandbox = await import('@holdfast/lab/sandbox');
   let isolation = await sandbox.detectIsolation('auto', { searchPath: io.env.PATH ?? process.env.PATH ?? '' });
@@ -442,13 +457,14 @@ async function commandIsolation(
     isolation = { kind: 'none', detail: `${isolation.detail}; --unsafe-no-isolation: commands ran as you, with your files, keys and network` };
   }
   if (!config.sandbox || config.mode === 'agent') return { isolation };
-  const { keepDir, nodeModules } = folders;
+  const { keepDir, nodeModules, installedIn } = folders;
   const openLander = sandbox.sandboxLander({
     isolation,
     allowUnisolated: unsafe,
     ...(config.sandboxMaxBytes !== undefined ? { maxBytes: config.sandboxMaxBytes } : {}),
     ...(keepDir !== undefined ? { keepDir } : {}),
     ...(nodeModules !== undefined ? { nodeModules: () => nodeModules } : {}),
+    ...(installedIn !== undefined ? { installedIn: () => installedIn } : {}),
   });
   return { isolation, openLander };
 }

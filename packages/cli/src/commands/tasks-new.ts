@@ -259,7 +259,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       );
     writeLine(
       io.stdout,
-      `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''}${values['node-modules'] !== undefined ? ` --sandbox --node-modules ${values['node-modules']}` : ''} --targets <id>`,
+      `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''}${values['node-modules'] !== undefined ? ` --sandbox --node-modules ${values['node-modules']}` : values['from-commit'] !== undefined ? ` --sandbox --installed-in ${repoDir}` : ''} --targets <id>`,
     );
   }
   return EXIT.ok;

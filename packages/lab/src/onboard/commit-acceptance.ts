@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TaskCheck } from '@holdfast/core/contract';
-import { GIT_HARDENING, hermeticGitEnv, runAcceptance } from '../sandbox/index.js';
+import { GIT_HARDENING, hermeticGitEnv, installedDependencies, runAcceptance } from '../sandbox/index.js';
 import type { Acceptance, Isolation } from '../sandbox/index.js';
 import { OnboardError } from './onboard-error.js';
 import { snapshotRepo } from './repo-snapshot.js';
@@ -23,33 +23,6 @@ export interface AcceptanceTrialOptions {
    * `venv` folder git ignores there) are bound read-only into the trial at the same paths.
    */
   readonly installedIn?: string;
-}
-
-const DEPENDENCY_FOLDERS = new Set(['node_modules', '.venv', 'venv']);
-
-/** The ignored dependency folders of a repository (relative), as git lists them: root and workspace packages alike. */
-function installedDependencies(repoDir: string): Promise<string[]> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      [...GIT_HARDENING, '-C', repoDir, 'ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
-      { env: hermeticGitEnv(), maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout) => {
-        if (error !== null) return resolve([]);
-        const folders = stdout.split('\0').map((path) => path.replace(/\/$/, ''));
-        resolve(
-          folders.filter(
-            (path) =>
-              DEPENDENCY_FOLDERS.has(path.split('/').at(-1) ?? '') &&
-              !path
-                .split('/')
-                .slice(0, -1)
-                .some((part) => DEPENDENCY_FOLDERS.has(part)),
-          ),
-        );
-      },
-    );
-  });
 }
 
 /** The trial's node_modules: a link to the installed folder, which the confined command may only read. */

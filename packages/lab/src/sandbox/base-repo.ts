@@ -4,6 +4,7 @@ import type { TaskInfo } from '@holdfast/core/contract';
 import { confinePath } from './confine.js';
 import { SandboxError } from './errors.js';
 import { git, gitInit } from './git.js';
+import { installedDependencies } from './installed-dependencies.js';
 import { snapshotNodeModules } from './node-modules-snapshot.js';
 
 /**
@@ -21,14 +22,36 @@ export interface BaseRepo {
   readonly folders: readonly string[];
   /** The task's node_modules snapshot, when it has one: every sandbox links to it. */
   readonly nodeModules?: string;
+  /**
+   * The repository's own installed dependency folders (node_modules, .venv, venv that git ignores there):
+   * `from` on the host, `path` in the work tree; bound read-only into every command's trial.
+   */
+  readonly installed?: readonly { readonly from: string; readonly path: string }[];
 }
 
 export interface BaseRepoOptions {
   /** A node_modules folder installed for the task's repository, snapshotted once here. */
   readonly nodeModules?: string;
+  /** The repository the task was made from: its installed dependency folders are bound read-only, never copied. */
+  readonly installedIn?: string;
 }
 
 export const BASE_BRANCH = 'main';
+
+/** The installed dependency folders of the repository a task was made from, as `tasks new` binds them in its trial. */
+async function installedFolders(task: TaskInfo, installedIn: string | undefined): Promise<{ from: string; path: string }[]> {
+  if (installedIn === undefined) return [];
+  let repo: string;
+  try {
+    repo = await realpath(installedIn);
+  } catch (error) {
+    throw new SandboxError('E_SANDBOX_SETUP', `task ${task.id}: --installed-in ${installedIn} cannot be read; pass the repository the task was made from.`, {
+      cause: error,
+    });
+  }
+  const folders = await installedDependencies(repo);
+  return folders.map((path) => ({ from: join(repo, path), path }));
+}
 
 export async function buildBaseRepo(dir: string, task: TaskInfo, options: BaseRepoOptions = {}): Promise<BaseRepo> {
   const workDir = join(dir, 'work');
@@ -52,7 +75,8 @@ export async function buildBaseRepo(dir: string, task: TaskInfo, options: BaseRe
   const commit = (await git(location, ['rev-parse', 'HEAD'])).trim();
   // node_modules is the task's installed toolchain, not the model's work: never in a diff or a commit.
   await mkdir(join(gitDir, 'info'), { recursive: true });
-  await writeFile(join(gitDir, 'info', 'exclude'), '/node_modules\n');
+  const installed = await installedFolders(task, options.installedIn);
+  await writeFile(join(gitDir, 'info', 'exclude'), ['/node_modules', ...installed.map((folder) => `/${folder.path}`), ''].join('\n'));
   let nodeModules: string | undefined;
   if (options.nodeModules !== undefined) {
     nodeModules = join(await realpath(dir), 'node_modules');
@@ -80,6 +104,7 @@ export async function buildBaseRepo(dir: string, task: TaskInfo, options: BaseRe
     commit,
     files,
     ...(nodeModules !== undefined ? { nodeModules } : {}),
+    ...(installed.length > 0 ? { installed } : {}),
     folders: [...folders].sort((left, right) => left.split('/').length - right.split('/').length || (left < right ? -1 : 1)),
   };
 }

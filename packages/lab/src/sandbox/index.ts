@@ -19,6 +19,7 @@ export type { SandboxRepo } from './materialise.js';
 export { snapshotNodeModules } from './node-modules-snapshot.js';
 export type { SnapshotStats } from './node-modules-snapshot.js';
 export { runAcceptance } from './acceptance.js';
+export { installedDependencies } from './installed-dependencies.js';
 export type { Acceptance, AcceptanceRunOptions } from './acceptance.js';
 export { createSizeBudget, DEFAULT_SANDBOX_MAX_BYTES, formatCap, overCapReason, treeBytes } from './size-budget.js';
 export type { BudgetDecision, SizeBudget } from './size-budget.js';

@@ -10,7 +10,7 @@ import { cappedDiff } from './capped-diff.js';
 import { git } from './git.js';
 import type { Isolation } from './isolation.js';
 import type { Pattern } from '@holdfast/core/rules';
-import { detachSandbox } from './materialise.js';
+import { dependencyMounts, detachSandbox } from './materialise.js';
 import type { SandboxRepo } from './materialise.js';
 import { createSizeBudget, DEFAULT_SANDBOX_MAX_BYTES } from './size-budget.js';
 import type { SizeBudget } from './size-budget.js';
@@ -124,6 +124,7 @@ async function landOne(repo: SandboxRepo, outcome: ActionOutcome, options: LandO
         homeDir: repo.homeDir,
         hidden: repo.hidden,
         ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
+        ...dependencyMounts(repo),
         isolation: options.isolation,
         timeoutMs: options.commandTimeoutMs,
         ...(options.commandDeadline !== undefined ? { deadline: options.commandDeadline } : {}),

@@ -12,7 +12,7 @@ import { detectIsolation, INSTALL_HINT } from './isolation.js';
 import type { Isolation, IsolationMode } from './isolation.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_OUTPUT_CAP_BYTES, landArm } from './land.js';
 import type { SandboxLanding } from './land.js';
-import { detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
+import { dependencyMounts, detachSandbox, materialiseSandbox, removeSandbox } from './materialise.js';
 import { markOwner, removeLeftovers } from './leftovers.js';
 import { removeTree } from './remove-tree.js';
 import type { SandboxRepo } from './materialise.js';
@@ -38,6 +38,8 @@ export interface SandboxManagerOptions extends IsolationRequest {
   readonly keepDir?: string;
   /** A node_modules folder installed for a task's repository, by task id: snapshotted once per task. */
   readonly nodeModules?: (taskId: string) => string | undefined;
+  /** The repository a task was made from, by task id: its installed node_modules/.venv folders are bound read-only into every arm. */
+  readonly installedIn?: (taskId: string) => string | undefined;
   readonly commandTimeoutMs?: number;
   /** When a command's time is up (default: a timer of commandTimeoutMs). */
   readonly commandDeadline?: CommandDeadline;
@@ -171,7 +173,11 @@ function baseFor(sandboxes: RunSandboxes, task: TaskInfo): Promise<BaseRepo> {
   let base = sandboxes.bases.get(task.id);
   if (base === undefined) {
     const nodeModules = sandboxes.options.nodeModules?.(task.id);
-    base = buildBaseRepo(join(sandboxes.root, 'bases', safeName(task.id)), task, nodeModules !== undefined ? { nodeModules } : {});
+    const installedIn = sandboxes.options.installedIn?.(task.id);
+    base = buildBaseRepo(join(sandboxes.root, 'bases', safeName(task.id)), task, {
+      ...(nodeModules !== undefined ? { nodeModules } : {}),
+      ...(installedIn !== undefined ? { installedIn } : {}),
+    });
     sandboxes.bases.set(task.id, base);
   }
   return base;
@@ -195,6 +201,7 @@ function acceptanceIn(sandboxes: RunSandboxes, repo: SandboxRepo, acceptance: No
     isolation: sandboxes.isolation,
     timeoutMs: sandboxes.commandTimeoutMs,
     ...(repo.base.nodeModules !== undefined ? { readable: [repo.base.nodeModules] } : {}),
+    ...dependencyMounts(repo),
     ...(sandboxes.options.commandDeadline !== undefined ? { deadline: sandboxes.options.commandDeadline } : {}),
     ...(signal !== undefined ? { signal } : {}),
   });

@@ -61,7 +61,15 @@ export function materialiseSandbox(base: BaseRepo, dir: string): SandboxRepo {
   for (const folder of base.folders) mkdirSync(join(workDir, folder));
   for (const file of base.files) linkSync(join(base.workDir, file), join(workDir, file));
   if (base.nodeModules !== undefined) symlinkSync(base.nodeModules, join(workDir, 'node_modules'));
+  // Where the repository's own installed folders are bound read-only (empty here, ignored by git).
+  for (const folder of base.installed ?? []) mkdirSync(join(workDir, folder.path), { recursive: true });
   return { dir: real, workDir, gitDir, homeDir, base, linked: new Set(base.files), hidden: runFolderOf(base, real) };
+}
+
+/** The repository's installed dependency folders, bound read-only over their places in this sandbox's work tree. */
+export function dependencyMounts(repo: SandboxRepo): { dependencies?: { from: string; to: string }[] } {
+  const installed = repo.base.installed ?? [];
+  return installed.length > 0 ? { dependencies: installed.map((folder) => ({ from: folder.from, to: join(repo.workDir, folder.path) })) } : {};
 }
 
 /** Gives the sandbox its own copy of every file it still shares with the base. */

@@ -1,5 +1,5 @@
 /** What a figure is held to: its value, or its ratio to the baseline, at least or at most a bound. */
-export interface BenchTarget {
+interface BenchTarget {
   readonly on: 'value' | 'ratio';
   readonly atLeast?: number;
   readonly atMost?: number;

@@ -15,7 +15,7 @@ export interface Peer {
 export const PROMPTFOO: Peer = { name: 'promptfoo', version: '0.120.8', bin: 'promptfoo' };
 
 /** Peers live outside the project (never in its node_modules or lockfile): HOLDFAST_PEER_CACHE or ~/.cache/holdfast/peers. */
-export function peerCache(env: NodeJS.ProcessEnv = process.env): string {
+function peerCache(env: NodeJS.ProcessEnv = process.env): string {
   return env['HOLDFAST_PEER_CACHE'] ?? join(homedir(), '.cache', 'holdfast', 'peers');
 }
 

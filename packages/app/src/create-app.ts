@@ -50,13 +50,13 @@ export interface AppOptions {
   readonly queue?: QueueConnection;
 }
 
-export interface ServerLimits {
+interface ServerLimits {
   readonly runs?: number;
   readonly modelCalls?: number;
 }
 
-export const DEFAULT_MAX_RUNS = 4;
-export const DEFAULT_MAX_MODEL_CALLS = 8;
+const DEFAULT_MAX_RUNS = 4;
+const DEFAULT_MAX_MODEL_CALLS = 8;
 
 export interface HoldfastApp {
   readonly app: Express;

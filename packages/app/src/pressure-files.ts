@@ -8,21 +8,21 @@ import { ApiError } from './api-error.js';
 import { isJsonlFileName, isMissing, jsonlFileIn } from './run-files.js';
 
 /** Pressure results files live in their own folder under the runs folder: they are not run files. */
-export const PRESSURE_FOLDER = 'pressure';
+const PRESSURE_FOLDER = 'pressure';
 
 type Problem = PressureFileResponse['problems'][number];
 
-export interface PressureFileContents {
+interface PressureFileContents {
   readonly records: PressureRecord[];
   readonly problems: Problem[];
 }
 
-export function pressureFolder(runsDir: string): string {
+function pressureFolder(runsDir: string): string {
   return join(runsDir, PRESSURE_FOLDER);
 }
 
 /** The path of a pressure results file, or a `400 E_PRESSURE_NAME` refusal (same rules as run names). */
-export function pressureFilePath(runsDir: string, name: string): string {
+function pressureFilePath(runsDir: string, name: string): string {
   return jsonlFileIn(pressureFolder(runsDir), name, 'E_PRESSURE_NAME', 'pressure results');
 }
 
@@ -30,7 +30,7 @@ export function pressureFilePath(runsDir: string, name: string): string {
  * Every readable record of a results file, and each line that is not one. Unlike the CLI's strict
  * parser this never stops at the first bad line: a file cut off mid-write still shows what it has.
  */
-export function readPressureText(text: string): PressureFileContents {
+function readPressureText(text: string): PressureFileContents {
   const records: PressureRecord[] = [];
   const problems: Problem[] = [];
   text.split(/\r?\n/).forEach((line, index) => {

@@ -40,7 +40,7 @@ function notFound(name: string, error: unknown): ApiError {
 }
 
 /** A refused file (a link, a FIFO, a device) answers 403 with the reason; the target is never read. */
-export function refusedRun(name: string, error: unknown): ApiError | undefined {
+function refusedRun(name: string, error: unknown): ApiError | undefined {
   if (!(error instanceof RefusedFileError)) return undefined;
   return new ApiError(403, 'E_RUN_FILE_REFUSED', `"${name}" is not served: ${error.reason}. Only regular files inside the runs folder are served.`, {
     cause: error,
@@ -91,7 +91,7 @@ const ROUND_ID_MAX = 512;
  * an empty, `.` or `..` segment, a backslash or a control character. The id only ever selects lines
  * of the named run file, never a path; the refusal keeps the route's input as narrow as the data.
  */
-export function checkRoundId(roundId: string): string {
+function checkRoundId(roundId: string): string {
   const bad =
     roundId === '' ||
     roundId.length > ROUND_ID_MAX ||

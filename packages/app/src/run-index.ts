@@ -34,7 +34,7 @@ const GZIP_LEVEL = 4;
 const NEWLINE = 0x0a;
 
 /** Builds the lean text and the round index of a run file's bytes in one pass. */
-export function indexRunFile(bytes: Buffer): RunFileIndex {
+function indexRunFile(bytes: Buffer): RunFileIndex {
   const lines: string[] = [];
   const rounds = new Map<string, LineRange[]>();
   let start = 0;

@@ -11,7 +11,7 @@ export interface StreamOptions {
 }
 
 /** The seq the client already has: `Last-Event-ID` (set by EventSource on reconnect), else `?lastEventId=`. */
-export function lastEventIdOf(request: Request): number {
+function lastEventIdOf(request: Request): number {
   const header = request.headers['last-event-id'];
   const query = request.query['lastEventId'];
   const raw = typeof header === 'string' && header !== '' ? header : typeof query === 'string' ? query : undefined;

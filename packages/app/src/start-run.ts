@@ -41,7 +41,7 @@ function describeSelectionIssues(error: { issues: readonly { path: readonly Prop
     .join('; ');
 }
 
-export function parseSelection(body: unknown): RunSelection {
+function parseSelection(body: unknown): RunSelection {
   const parsed = RunSelectionSchema.safeParse(body);
   if (!parsed.success) throw new ApiError(400, 'E_SELECTION', `invalid run selection: ${describeSelectionIssues(parsed.error)}.`);
   return parsed.data;

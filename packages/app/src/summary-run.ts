@@ -8,7 +8,7 @@ import { computeTotals, reduceRunEvents } from '@holdfast/lab/store';
  * the browser reads a summary with the reducer it uses for every run; totals cannot be computed
  * from it, which is why the summary carries the server's.
  */
-export function summaryArmResult(result: ArmResult): ArmResult {
+function summaryArmResult(result: ArmResult): ArmResult {
   return {
     arm: result.arm,
     verdict: result.verdict,

@@ -2,7 +2,7 @@ import type { QueuedSessionOptions, QueuedSessionResult, WorkerBeat, WorkerCapab
 import { writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 
-export function describeWorker(worker: WorkerCapabilities): string {
+function describeWorker(worker: WorkerCapabilities): string {
   const isolation = worker.isolation === 'bubblewrap' ? 'isolated' : worker.unsafe ? 'UNISOLATED (--unsafe-no-isolation)' : 'no isolation: plain rounds only';
   const agents = worker.agents.length > 0 ? `; agents ${worker.agents.join(', ')}` : '';
   return `${worker.id} on ${worker.host} (pid ${worker.pid}): targets ${worker.targets.join(', ') || '(none)'}; ${isolation}; ${worker.concurrency} per queue${agents}`;

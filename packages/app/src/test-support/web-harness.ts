@@ -20,8 +20,8 @@ export interface WebHarness {
   close(): Promise<void>;
 }
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
 /**
  * Vite follows NODE_ENV, and vitest sets it to `test`, which would build React's slow development

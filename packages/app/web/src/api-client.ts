@@ -25,7 +25,7 @@ import { ReplyReferences, readRunFileLine, safeParseRunFileText } from '@holdfas
 import { LineSplitter } from './line-splitter.js';
 
 /** A request the server refused or answered with something the contract does not describe. */
-export class ApiRequestError extends Error {
+class ApiRequestError extends Error {
   constructor(
     readonly code: string,
     message: string,

@@ -9,7 +9,7 @@ function colorOf(result: ArmResult | undefined): string {
 }
 
 /** A band's label, as long as the width allows: the longest of these that fits is drawn, so none is cut at the edge. */
-export function bandLabel(target: string, rounds: number, fits: (text: string) => boolean): string {
+function bandLabel(target: string, rounds: number, fits: (text: string) => boolean): string {
   const candidates = [
     `${target}  ·  ${rounds} rounds  ·  upper row told, lower row held`,
     `${target}  ·  ${rounds} rounds  ·  told above held`,

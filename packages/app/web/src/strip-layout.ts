@@ -2,7 +2,7 @@ export interface StripRound {
   readonly target: string;
 }
 
-export interface StripBand {
+interface StripBand {
   readonly target: string;
   /** Top of the band's label. */
   readonly y: number;

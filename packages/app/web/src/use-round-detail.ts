@@ -12,7 +12,7 @@ interface RoundEventsRead {
 }
 
 /** Full arm results and judge grades of one round, as its own events say (read by the shared reducer). */
-export function armsOfRoundEvents(events: readonly RunEvent[], roundId?: string): RoundEventsRead {
+function armsOfRoundEvents(events: readonly RunEvent[], roundId?: string): RoundEventsRead {
   const arms: RoundEventsRead = {};
   for (const event of events) if (event.type === 'arm-end') arms[event.result.arm] = event.result;
   if (roundId !== undefined && events.some((event) => event.type === 'judge')) {

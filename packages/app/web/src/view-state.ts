@@ -1,7 +1,7 @@
 import type { Verdict } from '@holdfast/core/browser';
 import { VERDICT_ORDER } from './verdict-style.js';
 
-export const TABS = ['totals', 'rounds', 'compare', 'rulebook', 'pressure'] as const;
+const TABS = ['totals', 'rounds', 'compare', 'rulebook', 'pressure'] as const;
 export type Tab = (typeof TABS)[number];
 
 export const SORTS = ['order', 'target', 'task', 'told', 'held'] as const;

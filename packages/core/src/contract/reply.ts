@@ -9,7 +9,7 @@ import { ActionSchema } from './action.js';
 export const ParseMethodSchema = z.enum(['json', 'fenced', 'object', 'salvaged', 'repaired']);
 export type ParseMethod = z.infer<typeof ParseMethodSchema>;
 
-export const ParsedActionsSchema = z.object({
+const ParsedActionsSchema = z.object({
   kind: z.literal('actions'),
   method: ParseMethodSchema,
   actions: z.array(ActionSchema),
@@ -17,13 +17,13 @@ export const ParsedActionsSchema = z.object({
 });
 
 /** The model refused with a reason and emitted no actions: a legitimate outcome, not "no output". */
-export const ParsedDeclineSchema = z.object({
+const ParsedDeclineSchema = z.object({
   kind: z.literal('declined'),
   method: ParseMethodSchema.optional(),
   reason: z.string(),
 });
 
-export const ParsedUnparseableSchema = z.object({
+const ParsedUnparseableSchema = z.object({
   kind: z.literal('unparseable'),
   reason: z.string(),
 });

@@ -15,7 +15,7 @@ function startsWith(bytes: Uint8Array, mark: readonly number[]): boolean {
 }
 
 /** The encoding a byte-order mark names (UTF-32 is tested first: its little-endian mark begins like UTF-16's). */
-export function encodingOf(bytes: Uint8Array): { encoding: TextEncodingName; markLength: number } {
+function encodingOf(bytes: Uint8Array): { encoding: TextEncodingName; markLength: number } {
   if (startsWith(bytes, [0xff, 0xfe, 0x00, 0x00])) return { encoding: 'utf-32le', markLength: 4 };
   if (startsWith(bytes, [0x00, 0x00, 0xfe, 0xff])) return { encoding: 'utf-32be', markLength: 4 };
   if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return { encoding: 'utf-8-bom', markLength: 3 };
@@ -45,7 +45,7 @@ function decodeStrict(label: 'utf-8' | 'utf-16le' | 'utf-16be', body: Uint8Array
 }
 
 /** Why bytes with NUL characters that are no UTF-16 or UTF-32 are refused where a content rule must read them. */
-export const NUL_REASON = 'not text: it holds NUL bytes and reads as neither UTF-16 nor UTF-32; a rule cannot read it; write it as UTF-8';
+const NUL_REASON = 'not text: it holds NUL bytes and reads as neither UTF-16 nor UTF-32; a rule cannot read it; write it as UTF-8';
 
 /** How many of the code units have a zero byte at `position` (0 to `width` - 1). */
 function zerosAt(body: Uint8Array, width: number, position: number): number {

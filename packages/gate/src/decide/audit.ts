@@ -8,7 +8,7 @@ import type { GateAgent } from './tool-call.js';
 import { jsonOrUndefined } from '@holdfast/core/contract';
 
 /** A rule's verdict as recorded in observe mode. */
-export interface AuditVerdict {
+interface AuditVerdict {
   readonly rule: string;
   readonly name: string;
   readonly ok: boolean;
@@ -21,7 +21,7 @@ export interface AuditVerdict {
  * never blocked; `verdict` says what the gate would have done).
  */
 /** `reverted`: the after-the-fact check found a change a call made against a rule and put it back. */
-export type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
+type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
 
 /** One decision of the live gate, a line of `.holdfast/audit.jsonl`. */
 export interface AuditEntry {
@@ -124,14 +124,14 @@ function sealLine(json: string): string {
 }
 
 /** Whether a line is one the gate wrote: its seal verifies over the rest of it. */
-export function auditLineSealed(line: string): boolean {
+function auditLineSealed(line: string): boolean {
   const match = SEAL_TAIL.exec(line);
   if (match === null) return false;
   const body = `${line.slice(0, match.index)}}`;
   return unsealText(AUDIT_PURPOSE, `${match[1]}\n${body}`) !== undefined;
 }
 
-export interface AuditRuleCount {
+interface AuditRuleCount {
   readonly rule: string;
   readonly name: string | undefined;
   readonly blocked: number;
@@ -172,7 +172,7 @@ export function readAuditEntry(line: string): AuditEntry | undefined {
   return raw as AuditEntry;
 }
 
-export function summarizeAuditText(text: string, file: string): AuditSummary {
+function summarizeAuditText(text: string, file: string): AuditSummary {
   const perRule = new Map<string, { name: string | undefined; blocked: number }>();
   const perAgent = new Map<string, { calls: number; blocked: number }>();
   const sessions = new Set<string>();

@@ -18,7 +18,7 @@ interface CheckRequest {
 }
 
 /** Starts a check child; the gate's own bundled hook entry, never a program the repository names. */
-export interface CheckChild {
+interface CheckChild {
   readonly command: string;
   readonly args: readonly string[];
 }

@@ -4,7 +4,7 @@ import type { CheckTiming } from '@holdfast/core/rules';
 import type { CheckActions, Replay } from './decide.js';
 
 /** What a tool call changed, as a round for the rulebook. */
-export interface ChangesToJudge {
+interface ChangesToJudge {
   readonly root: string;
   readonly session: string;
   /**

@@ -18,7 +18,7 @@ export type CheckActions = (
 ) => Promise<CheckResult[]>;
 
 /** A rule's verdict on the call, ok or not, as the audit log of observe mode records it. */
-export interface RuleVerdict {
+interface RuleVerdict {
   readonly rule: string;
   readonly name: string;
   readonly ok: boolean;
@@ -123,7 +123,7 @@ export const UNCONFIRMED = 'the hook event said it exited 0, but';
  * passed on exactly that tree, or it does not count, and why. A run whose end no hook saw, or that
  * passed on another tree, does not count: the commit would hold files the command never passed on.
  */
-export function runOnTree(run: SessionRun, committedTree: string): ObservedRun {
+function runOnTree(run: SessionRun, committedTree: string): ObservedRun {
   if (run.failed !== undefined) return { passed: false, ending: run.failed };
   if (run.tree === committedTree) return { passed: true, ending: 'exit code 0 on the tree being committed' };
   if (run.tree !== undefined)
@@ -226,7 +226,7 @@ export interface ChangeCheckSetup {
 const PERSON_OVERRIDE = /\bholdfast(?:\.js)?["']?\s+allow\b/;
 
 /** Bypass findings: every hook bypass the shell analysis found, and any run of the person's override. */
-export function bypassFindings(call: Pick<ToolCall, 'actions' | 'bypasses'>): GateFinding[] {
+function bypassFindings(call: Pick<ToolCall, 'actions' | 'bypasses'>): GateFinding[] {
   const findings: GateFinding[] = call.bypasses.map((bypass) => ({
     rule: 'GATE',
     name: 'BYPASS',

@@ -16,7 +16,7 @@ export {
   withFailedRuns,
   withPassedRuns,
 } from './decide.js';
-export type { ChangeCheckSetup, CheckActions, Judgement, ProjectView, TurnEndFinding } from './decide.js';
+export type { CheckActions, Judgement } from './decide.js';
 export { ALLOW, internalErrorReason, reasonOf } from './hook-answer.js';
 export type { HookAnswer } from './hook-answer.js';
 export { findProjectRulebook } from './project-rulebook.js';

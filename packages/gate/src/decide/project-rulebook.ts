@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /** Where `holdfast init` writes a project's rulebook, relative to the project root. */
-export const PROJECT_RULEBOOK = 'holdfast/rulebook.yaml';
+const PROJECT_RULEBOOK = 'holdfast/rulebook.yaml';
 /** An environment variable naming the project's rulebook when it lives elsewhere. */
-export const RULEBOOK_ENV = 'HOLDFAST_RULEBOOK';
+const RULEBOOK_ENV = 'HOLDFAST_RULEBOOK';
 
 export type ProjectRulebook =
   { readonly state: 'found'; readonly path: string; readonly shown: string; readonly how: string } | { readonly state: 'missing'; readonly message: string };

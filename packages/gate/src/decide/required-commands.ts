@@ -2,7 +2,7 @@ import type { Rulebook } from '@holdfast/core/contract';
 import { countsAsRequiredRun } from '@holdfast/core/rules';
 
 /** A sandbox command's time when the rulebook sets none (rulebook `sandbox.timeoutSeconds`, as in the lab). */
-export const TREE_RUN_TIMEOUT_MS = 60_000;
+const TREE_RUN_TIMEOUT_MS = 60_000;
 
 /** Whether a command line is one a commit-timed rule (order, requires) would count: only those are worth re-running. */
 export function requiredCommandTest(rulebook: Rulebook): (command: string) => boolean {

@@ -23,7 +23,7 @@ export const EXEC_GATE_DIR = '/tmp/holdfast-gate';
 export const EXEC_GATE_SOCKET = `${EXEC_GATE_DIR}/gate.sock`;
 
 /** A bind from one host path to another place inside (a copied tree at the project's path, the broker's socket folder). */
-export interface ConfinementMount {
+interface ConfinementMount {
   readonly from: string;
   readonly to: string;
   readonly access: 'read' | 'write';
@@ -140,7 +140,7 @@ export function confinementArgs(policy: ConfinementPolicy): string[] {
  * must never read, though the rest of HOME (toolchains under ~/.cargo, ~/.pyenv, ~/.rustup, corepack's
  * cache) stays readable. The same list Anthropic's sandbox runtime denies, and the cloud CLIs' folders.
  */
-export const CREDENTIAL_PLACES: readonly string[] = [
+const CREDENTIAL_PLACES: readonly string[] = [
   '.ssh',
   '.gnupg',
   '.aws',
@@ -203,7 +203,7 @@ export function credentialPlaces(homes: readonly string[], near: readonly string
 }
 
 /** A variable whose name says it holds a secret: tokens, keys, passwords, credentials, session cookies. */
-export function secretLookingName(name: string): boolean {
+function secretLookingName(name: string): boolean {
   return (
     /(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|SESSION|COOKIE)/i.test(name) ||
     /(^|_)KEY$/i.test(name) ||

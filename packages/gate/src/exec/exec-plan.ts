@@ -27,7 +27,7 @@ export interface ExecPlanInput {
 }
 
 /** Node and hook entry of every holdfast command installed in the project's agent configs and git hooks. */
-export function installedHookPaths(configFiles: readonly string[]): string[] {
+function installedHookPaths(configFiles: readonly string[]): string[] {
   const paths: string[] = [];
   for (const file of configFiles) {
     let text: string;
@@ -47,7 +47,7 @@ export function installedHookPaths(configFiles: readonly string[]): string[] {
 }
 
 /** The rulebooks named by installed hook commands (`--rulebook FILE`, relative to the project). */
-export function installedRulebooks(project: string, configFiles: readonly string[]): string[] {
+function installedRulebooks(project: string, configFiles: readonly string[]): string[] {
   const files: string[] = [];
   for (const file of configFiles) {
     let text: string;

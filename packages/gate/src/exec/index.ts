@@ -1,8 +1,8 @@
 // What leaves this room: the names other rooms of the gate, and its package index, import.
 export { commitTreeRunner, rerunRequiredOnTree } from './commit-rerun.js';
 export type { RunOnCommitTree } from './commit-rerun.js';
-export { BUBBLEWRAP_HINT, confinedEnvironment, confinementArgs, credentialPlaces, findBubblewrap, findProgram, inside, installationOf } from './containment.js';
-export type { ConfinementMount, ConfinementPolicy } from './containment.js';
+export { BUBBLEWRAP_HINT, confinementArgs, credentialPlaces, findBubblewrap, findProgram, inside, installationOf } from './containment.js';
+export type { ConfinementPolicy } from './containment.js';
 export { containmentChecks } from './containment-doctor.js';
 export { execAgent } from './exec-agent.js';
 export { askBroker, brokerSocket } from './gate-broker-client.js';

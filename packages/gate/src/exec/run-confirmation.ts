@@ -5,7 +5,7 @@ import { runOnTree } from './tree-rerun.js';
 import type { TreeRunDeadline, TreeRunOutcome } from './tree-rerun.js';
 
 /** A claim that `command` passed on the tree whose identity is `identity` (tree-identity.ts), to be checked by the gate itself. */
-export interface RunClaim {
+interface RunClaim {
   readonly root: string;
   readonly command: string;
   readonly identity: string;

@@ -85,7 +85,7 @@ function exportTree(options: TreeRunOptions, into: string, index: string): strin
  * the copy writable at the project's path, with the project's ignored files over it read-only;
  * no secret-looking variable; the process group dies with the caller.
  */
-export function treeRunPolicy(root: string, copy: string, ignored: readonly string[], env: NodeJS.ProcessEnv): ConfinementPolicy {
+function treeRunPolicy(root: string, copy: string, ignored: readonly string[], env: NodeJS.ProcessEnv): ConfinementPolicy {
   const home = env.HOME ?? '';
   return {
     network: 'loopback',

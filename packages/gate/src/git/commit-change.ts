@@ -131,7 +131,7 @@ function actionsOf(reader: GitReader, entries: readonly RawEntry[]): Pick<TreeCh
 }
 
 /** Every path of a tree (a commit or tree id). */
-export function treePaths(reader: GitReader, tree: string): string[] {
+function treePaths(reader: GitReader, tree: string): string[] {
   return readGit(reader, ['ls-tree', '-r', '--name-only', '-z', tree])
     .toString('utf8')
     .split('\0')
@@ -139,13 +139,13 @@ export function treePaths(reader: GitReader, tree: string): string[] {
 }
 
 /** The change from one tree to another (`git diff-tree from to`), judged like a staged change. */
-export function treeChange(reader: GitReader, from: string, to: string): TreeChange {
+function treeChange(reader: GitReader, from: string, to: string): TreeChange {
   const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]));
   return { ...actionsOf(reader, entries), existedBefore: treePaths(reader, from) };
 }
 
 /** A commit's parents, first parent first; none for a root commit. */
-export function commitParents(reader: GitReader, commit: string): string[] {
+function commitParents(reader: GitReader, commit: string): string[] {
   const line = readGit(reader, ['rev-list', '--parents', '-n', '1', commit, '--']).toString('utf8').trim();
   return line.split(' ').slice(1);
 }

@@ -5,7 +5,7 @@ import { latestSessionState, openAgentCalls, sessionStateOf } from '../state/ind
 import type { SessionState } from '../state/index.js';
 
 /** A session whose record judges a commit's order and requires rules. */
-export interface JudgingSession {
+interface JudgingSession {
   readonly session: string;
   readonly state: SessionState;
   readonly warning: string | undefined;
@@ -28,7 +28,7 @@ export type CommitOrigin =
  * The variables Claude Code and Codex set in the shells they start (the same list `holdfast allow`
  * refuses on), and the one holdfast's agent mode sets for every harness it runs (HOLDFAST_AGENT).
  */
-export const AGENT_SHELL_VARIABLES = ['CLAUDECODE', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'HOLDFAST_AGENT'] as const;
+const AGENT_SHELL_VARIABLES = ['CLAUDECODE', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'HOLDFAST_AGENT'] as const;
 
 export function commitOrigin(root: string, env: NodeJS.ProcessEnv, now: Date, underExec: boolean): CommitOrigin {
   const open = openAgentCalls(root, now);

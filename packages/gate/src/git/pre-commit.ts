@@ -29,16 +29,8 @@ export function gitOutput(root: string, args: string[], input?: string, env?: No
   });
 }
 
-/**
- * The staged changes as actions: an added or modified file is a write of its staged content, a
- * removed file a delete. Renames are read as delete + add, so a moved module is a new module.
- */
-export function stagedActions(root: string): Action[] {
-  return stagedFiles(root).actions;
-}
-
 /** The staged changes as actions, and the staged files whose bytes are not text (path to why). */
-export function stagedFiles(root: string, env?: NodeJS.ProcessEnv): { actions: Action[]; undecodable: Map<string, string> } {
+function stagedFiles(root: string, env?: NodeJS.ProcessEnv): { actions: Action[]; undecodable: Map<string, string> } {
   const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z'], undefined, env).toString('utf8').split('\0');
   const actions: Action[] = [];
   const undecodable = new Map<string, string>();
@@ -144,7 +136,7 @@ export async function checkCommitOrder(
  * file needs no test). The agent gate clears its round at the commit, before this hook runs, so
  * the round as it stood at that commit counts too.
  */
-export function knownToExist(state: SessionState | undefined): string[] {
+function knownToExist(state: SessionState | undefined): string[] {
   return state === undefined ? [] : [...(state.changed ?? []), ...(state.changedBeforeCommit ?? [])];
 }
 

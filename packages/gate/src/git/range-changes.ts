@@ -37,7 +37,7 @@ export interface RangeCommit {
 }
 
 /** A file verify did not read: its size, and whether its first bytes look like text (no NUL, or UTF-16/32). */
-export interface TooLarge {
+interface TooLarge {
   readonly size: number;
   readonly text: boolean;
 }

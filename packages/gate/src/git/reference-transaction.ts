@@ -14,7 +14,7 @@ import { hasCommitOrderRules } from '../decide/index.js';
 import { treeIdentity } from '../state/index.js';
 
 /** One line of the reference-transaction hook's stdin: `<old-value> SP <new-value> SP <ref-name>`. */
-export interface RefUpdate {
+interface RefUpdate {
   readonly oldValue: string;
   readonly newValue: string;
   readonly ref: string;
@@ -26,15 +26,15 @@ export interface RefUpdate {
  * of this repository's own comes to reach them (a merge, a pull, a rebase onto them). `refs/notes/*`
  * hold notes, not project files.
  */
-export function isJudgedRef(ref: string): boolean {
+function isJudgedRef(ref: string): boolean {
   return !ref.startsWith('refs/remotes/') && !ref.startsWith('refs/notes/');
 }
 
 /** The ref patterns git is told to leave out when asking what was reachable before: the same as isJudgedRef. */
-export const UNJUDGED_REF_PATTERNS = ['refs/remotes/*', 'refs/notes/*'] as const;
+const UNJUDGED_REF_PATTERNS = ['refs/remotes/*', 'refs/notes/*'] as const;
 
 /** Reads the hook's stdin; malformed lines are kept out (git writes none) and reported by the caller as unreadable. */
-export function parseRefUpdates(text: string): { readonly updates: RefUpdate[]; readonly unreadable: string[] } {
+function parseRefUpdates(text: string): { readonly updates: RefUpdate[]; readonly unreadable: string[] } {
   const updates: RefUpdate[] = [];
   const unreadable: string[] = [];
   for (const line of text.split('\n')) {
@@ -67,7 +67,7 @@ function newCommits(reader: GitReader, values: readonly string[]): string[] {
  * (oldest first, with their parents): `git rev-list NEW… --not --all` without the unjudged refs. In
  * the prepared state no ref has moved yet, so `--all` is the repository as it was.
  */
-export function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate[]): { commit: string; parents: string[] }[] {
+function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate[]): { commit: string; parents: string[] }[] {
   const values = [...new Set(updates.filter((update) => isJudgedRef(update.ref) && movesToObject(update)).map((update) => update.newValue))];
   const commits = newCommits(reader, values);
   if (commits.length === 0) return [];
@@ -86,7 +86,7 @@ export function commitsBecomingReachable(reader: GitReader, updates: readonly Re
  * The project folder a hook runs for: the work tree's top, or for a hook run inside the git
  * directory (receive-pack runs hooks there) the folder that holds it; a bare repository is its own.
  */
-export function hookRepositoryRoot(reader: GitReader): string {
+function hookRepositoryRoot(reader: GitReader): string {
   const gitDir = tryReadGit(reader, ['rev-parse', '--absolute-git-dir'])?.toString('utf8').trim();
   if (gitDir === undefined || gitDir === '') return reader.cwd;
   if (tryReadGit(reader, ['rev-parse', '--is-bare-repository'])?.toString('utf8').trim() === 'true') return gitDir;
@@ -104,11 +104,7 @@ export function hookRepositoryRoot(reader: GitReader): string {
  * pre-commit hook. Commits brought from elsewhere (a pull, a fetch then merge) and moves of several
  * commits at once (a rebase) are not: no local run could have passed on each of their trees first.
  */
-export function commitMadeHere(
-  reader: GitReader,
-  updates: readonly RefUpdate[],
-  commits: readonly { commit: string; parents: string[] }[],
-): string | undefined {
+function commitMadeHere(reader: GitReader, updates: readonly RefUpdate[], commits: readonly { commit: string; parents: string[] }[]): string | undefined {
   const [only, ...more] = commits;
   if (only === undefined || more.length > 0 || only.parents.length > 1) return undefined;
   const head = tryReadGit(reader, ['symbolic-ref', '-q', 'HEAD'])?.toString('utf8').trim();

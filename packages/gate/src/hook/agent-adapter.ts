@@ -8,7 +8,7 @@ import type { ShellOutcome } from './shell-outcome.js';
 export type AgentHook = 'claude-code' | 'codex' | 'gemini-cli';
 
 /** The three steps of the agent-free flow: judge a call before it runs, after it ran, and the end of the turn. */
-export type HookStep = 'before-call' | 'after-call' | 'turn-end';
+type HookStep = 'before-call' | 'after-call' | 'turn-end';
 
 /**
  * The before-call half of an agent's protocol (its `pre-tool-use.ts`): what a tool call will do,

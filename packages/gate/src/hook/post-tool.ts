@@ -25,7 +25,7 @@ import { safeParseJson } from '@holdfast/core/contract';
 import { removeNewNestedRepositories } from '../put-back/index.js';
 
 /** The fields of an after-call event (PostToolUse, Claude Code's PostToolUseFailure, Gemini CLI's AfterTool) the after-the-fact check reads. */
-export interface PostToolEvent {
+interface PostToolEvent {
   readonly session_id: string;
   readonly cwd: string;
   readonly hook_event_name: string;
@@ -34,7 +34,7 @@ export interface PostToolEvent {
   readonly tool_use_id: string | undefined;
 }
 
-export function safeParsePostToolEvent(text: string, agentName: string): SafeParse<PostToolEvent> {
+function safeParsePostToolEvent(text: string, agentName: string): SafeParse<PostToolEvent> {
   const json = safeParseJson(text);
   if (!json.ok) return { ok: false, error: new InputError('E_HOOK_PAYLOAD', `the ${agentName} hook event on stdin is not JSON`, { cause: json.cause }) };
   const raw = json.value;
@@ -98,7 +98,7 @@ function refName(ref: string): string {
 const MAX_LISTED = 40;
 
 /** What the model reads: each path, the rules it broke and what was put back; what stayed. */
-export function revertReason(outcome: PostCheckOutcome): string {
+function revertReason(outcome: PostCheckOutcome): string {
   const lines = ['holdfast gate: this command changed files against the rulebook, and the gate put those changes back:'];
   for (const entry of outcome.reverted.slice(0, MAX_LISTED)) {
     const remedy = entry.remedy === 'deleted' ? 'deleted (the command created it)' : 'restored to its content before the command';

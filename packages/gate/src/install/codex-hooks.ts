@@ -13,7 +13,7 @@ import { jsonOrUndefined } from '@holdfast/core/contract';
  * what Codex discovered and whether it trusts it, and trusting is the same `config/batchWrite` of
  * `hooks.state.<key>.trusted_hash` that Codex's own /hooks review performs.
  */
-export interface CodexHook {
+interface CodexHook {
   readonly key: string;
   readonly eventName: string;
   readonly command: string;

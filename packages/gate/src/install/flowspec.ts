@@ -6,13 +6,13 @@ import type { Rulebook } from '@holdfast/core/contract';
  * schema.json) accepts: deterministic steps carry only `name`, `type`, `command`, `dependsOn`,
  * `timeoutMs`, `failOnError` and `captureOutput`; a step passes when its command exits 0.
  */
-export const FLOWSPEC_VERSION = '0.1.0';
+const FLOWSPEC_VERSION = '0.1.0';
 
 /** Where the first step writes the change it collected, and every rule step reads it. */
-export const FLOW_ACTIONS_PATH = '.holdfast/flow/actions.json';
+const FLOW_ACTIONS_PATH = '.holdfast/flow/actions.json';
 export const COLLECT_STEP = 'collect-actions';
 
-export interface FlowSpecStep {
+interface FlowSpecStep {
   readonly name: string;
   readonly type: 'deterministic';
   readonly command: string;
@@ -39,7 +39,7 @@ export interface FlowSpecOptions {
   readonly holdfast: string;
 }
 
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -135,7 +135,7 @@ export function isGitRepository(root: string): boolean {
   return userGitOutput(['rev-parse', '--git-dir'], root) !== undefined;
 }
 
-export const BLOCK_START = '# >>> holdfast gate >>>';
+const BLOCK_START = '# >>> holdfast gate >>>';
 const BLOCK_END = '# <<< holdfast gate <<<';
 export const BLOCK_PATTERN = new RegExp(`${BLOCK_START}\\n[\\s\\S]*?${BLOCK_END}\\n?`);
 
@@ -241,7 +241,7 @@ const EXCLUDE_LINES = ['# holdfast gate state (added by holdfast install)', '/.h
  * it is local to this clone like the state itself, and holdfast changes no tracked file (a
  * `.gitignore` edit would itself be a change to review and commit, and a file the gate guards).
  */
-export function excludePath(root: string): string {
+function excludePath(root: string): string {
   return gitPath(root, join('info', 'exclude'));
 }
 

@@ -23,7 +23,7 @@ function doubleQuoted(text: string): string {
  * that is gone refuses too. stdin is read once and handed back (a here-document), so a hook that
  * another tool keeps below this block still reads the updates.
  */
-export function referenceTransactionBlock(target: HookTarget): string {
+function referenceTransactionBlock(target: HookTarget): string {
   const args = ['git', ...(target.rulebook === undefined ? [] : ['--rulebook', target.rulebook]), REFERENCE_TRANSACTION].map(doubleQuoted).join(' ');
   const lines = [
     BLOCK_START,

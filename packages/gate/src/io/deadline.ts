@@ -1,7 +1,6 @@
 import { realTimers } from '@holdfast/core/contract';
 import type { Timers } from '@holdfast/core/contract';
 
-export { realTimers };
 export type { Timers };
 
 export type Raced<T> = { readonly done: true; readonly value: T } | { readonly done: false };

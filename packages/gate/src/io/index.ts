@@ -2,8 +2,8 @@
 export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 export { blobText, checkoutText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
-export { NO_ATTRIBUTES, attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
-export type { AttributeFile, CheckoutAttributes } from './git-attributes.js';
+export { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
+export type { AttributeFile } from './git-attributes.js';
 export { GitObjectReader } from './git-objects.js';
 export type { GitObject } from './git-objects.js';
 export type { BlobText } from './blob-text.js';
@@ -21,12 +21,10 @@ export {
   tryGit,
   userGitOutput,
 } from './git-process.js';
-export type { GitOptions } from './git-process.js';
 export { childProcess, nodeCrypto, nodeNet, nodeOs } from './lazy-builtins.js';
 export { readTextFromDisk, toRepoPath } from './project-files.js';
 export type { ReadText } from './project-files.js';
 export { describePathNotes, projectRoot, resolveActionPaths, resolveOnDisk } from './real-path.js';
 export type { ProjectRoot } from './real-path.js';
-export { spawnToEnd } from './spawn-sync.js';
 export { AGENT_SETTINGS_FOLDERS, AGENT_SETTINGS_NAMES } from './agent-settings.js';
 export type { FinishedProcess } from './spawn-sync.js';

@@ -29,7 +29,7 @@ function swapCase(text: string): string {
 }
 
 /** A volume ignores case when the root's own name with its case swapped is the same directory. */
-export function detectCaseInsensitive(realRoot: string): boolean {
+function detectCaseInsensitive(realRoot: string): boolean {
   for (let folder = realRoot; folder !== dirname(folder); folder = dirname(folder)) {
     const name = basename(folder);
     const swapped = swapCase(name);

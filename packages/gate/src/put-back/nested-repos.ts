@@ -10,7 +10,7 @@ import { snapshotStorePath } from '../state/index.js';
 const SKIPPED_AT_TOP = new Set(['.git', HOLDFAST_DIR, ...AGENT_SETTINGS_NAMES, 'node_modules']);
 
 /** Root-relative folders (slashes) below the root that hold a `.git` of their own. */
-export function nestedRepositories(root: string): string[] {
+function nestedRepositories(root: string): string[] {
   const found: string[] = [];
   const pending: string[] = [''];
   while (pending.length > 0) {

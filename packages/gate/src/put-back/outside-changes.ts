@@ -47,11 +47,3 @@ export function changesOutsideCalls(root: string, before: SnapshotRecord): Outsi
 export function ownPaths(session: SessionState): Set<string> {
   return new Set([...session.created, ...(session.changed ?? [])]);
 }
-
-/** The paths of those changes the session's own tools do not account for. Only reported, never judged here. */
-export function changedOutsideCalls(root: string, before: SnapshotRecord, session: SessionState): string[] {
-  const found = changesOutsideCalls(root, before);
-  if (found === undefined) return [];
-  const own = ownPaths(session);
-  return found.changes.map((change) => change.path).filter((path) => !own.has(path));
-}

@@ -20,7 +20,7 @@ import type { SessionIgnores } from '../state/index.js';
 import type { TreeChange, TreePair } from '../state/index.js';
 
 /** A path the call changed against a rule, and what the gate did about it. */
-export interface RevertedPath {
+interface RevertedPath {
   readonly path: string;
   /** `restored`: back to its content before the call; `deleted`: the call created it. */
   readonly remedy: 'restored' | 'deleted';
@@ -34,7 +34,7 @@ export interface RevertedPath {
 }
 
 /** A branch or tag the call moved onto commits that break a rule, moved back. */
-export interface RevertedRef {
+interface RevertedRef {
   readonly ref: string;
   readonly before: string | null;
   readonly after: string;

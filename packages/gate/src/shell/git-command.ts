@@ -8,7 +8,7 @@ const SKIPS_HOOKS = 'skips the pre-commit and commit-msg hooks, so the commit wo
 const MOVES_HOOKS = 'points git at a different hooks folder (core.hooksPath), so the pre-commit hook would not run';
 
 /** `--no-verify`, or a unique-enough prefix of it: git accepts `--no-veri` and `--no-v`. */
-export function isNoVerify(option: string): boolean {
+function isNoVerify(option: string): boolean {
   return option.length >= '--no-v'.length && '--no-verify'.startsWith(option);
 }
 

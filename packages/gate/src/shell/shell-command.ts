@@ -1,4 +1,3 @@
-import type { Action } from '@holdfast/core/contract';
 import { ShellReader } from './shell-reader.js';
 import type { ShellContext, ShellReading } from './shell-reading.js';
 
@@ -25,9 +24,4 @@ export function readShellCommand(command: string, context: ShellContext): ShellR
       unknownEffects: [`\`${segment}\` ${why}`],
     };
   }
-}
-
-/** True when the command (or one of its segments) is the test run of the rulebook's order rule. */
-export function isTestRun(action: Action, testPattern: { test(text: string): boolean } | undefined): boolean {
-  return action.type === 'run' && testPattern !== undefined && testPattern.test(action.cmd);
 }

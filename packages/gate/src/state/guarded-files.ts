@@ -10,7 +10,7 @@ import { jsonOrUndefined } from '@holdfast/core/contract';
 import { sealText, unsealText } from './state-seal.js';
 
 /** holdfast's own files under `.holdfast/`: written by the gate itself, so never tampering. */
-export const HOLDFAST_OWN_FILES: readonly string[] = ['audit.jsonl', 'sessions', 'cache', '.gitignore', SNAPSHOT_STORE];
+const HOLDFAST_OWN_FILES: readonly string[] = ['audit.jsonl', 'sessions', 'cache', '.gitignore', SNAPSHOT_STORE];
 
 /** Guarded folders are small (settings, hooks); more entries than this is refused rather than read. */
 const MAX_GUARDED_ENTRIES = 20_000;
@@ -39,7 +39,7 @@ function objectPath(store: string, id: string): string {
 }
 
 /** The folders and files watched for tampering, as absolute paths. */
-export function guardedRoots(root: string, repo: RepoLocation | null): string[] {
+function guardedRoots(root: string, repo: RepoLocation | null): string[] {
   const roots = [...AGENT_SETTINGS_NAMES, HOLDFAST_DIR].map((folder) => join(root, folder));
   if (repo !== null) roots.push(join(repo.commonDir, 'config'), join(repo.commonDir, 'hooks'));
   return roots;

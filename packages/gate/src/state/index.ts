@@ -38,8 +38,8 @@ export {
   withRun,
 } from './session-state.js';
 export type { SessionRun, SessionState } from './session-state.js';
-export { AGENT_CALL_WINDOW_MS, beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, openAgentCalls, takeSnapshotAfter } from './snapshot.js';
-export type { OpenAgentCalls, Snapshot, SnapshotAfter, SnapshotRecord } from './snapshot.js';
+export { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, openAgentCalls, takeSnapshotAfter } from './snapshot.js';
+export type { Snapshot, SnapshotAfter, SnapshotRecord } from './snapshot.js';
 export {
   ensureStore,
   indexPaths,

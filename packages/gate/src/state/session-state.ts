@@ -137,7 +137,7 @@ export function sessionMirrorFolder(root: string): string {
 }
 
 /** The file in a mirror folder naming the project it mirrors, so a sweep can tell the mirror of a project that is gone. */
-export const MIRROR_PROJECT_FILE = 'project';
+const MIRROR_PROJECT_FILE = 'project';
 
 /** The mirror folder, made on first use (0700) with a note of the project it mirrors. */
 export function ensureSessionMirrorFolder(root: string): string {

@@ -87,7 +87,7 @@ export interface ReadOnlyRecord extends RecordBase {
   readonly readOnly: true;
 }
 
-export type CallRecord = SnapshotRecord | ReadOnlyRecord;
+type CallRecord = SnapshotRecord | ReadOnlyRecord;
 
 function callsFolder(root: string): string {
   return join(snapshotStorePath(root), 'calls');
@@ -115,7 +115,7 @@ function sessionRecords(root: string, session: string): string[] {
 
 /** How often the store drops objects nothing needs any more, and how old such an object must be. */
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
-export const PRUNE_EXPIRE = '14.days.ago';
+const PRUNE_EXPIRE = '14.days.ago';
 
 /**
  * Once a day the store drops objects no index holds and older than two weeks: the contents of files
@@ -383,7 +383,7 @@ function removeMirrored(root: string, name: string): void {
  * Code's longest shell call (10 minutes) and a minute for its hooks. A record whose PostToolUse never
  * came (a call the person interrupted) stops counting then.
  */
-export const AGENT_CALL_WINDOW_MS = 11 * 60 * 1000;
+const AGENT_CALL_WINDOW_MS = 11 * 60 * 1000;
 
 /** The agent tool calls under way in a project, as their open records (written before, closed after each shell call) say. */
 export interface OpenAgentCalls {

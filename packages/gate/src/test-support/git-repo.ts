@@ -45,7 +45,7 @@ export function git(cwd: string, ...args: string[]): string {
 }
 
 /** The shipped rulebook, the one the tests commit as the project's. */
-export const SHIPPED_RULEBOOK = fileURLToPath(new URL('../../../../rulebooks/default.yaml', import.meta.url));
+const SHIPPED_RULEBOOK = fileURLToPath(new URL('../../../../rulebooks/default.yaml', import.meta.url));
 
 /** A new repository on `main` with one commit: the shipped rulebook at holdfast/rulebook.yaml and a tested module. */
 export function projectRepo(prefix = 'holdfast-refs-'): string {

@@ -59,7 +59,7 @@ const Workflow = z
   })
   .strict();
 
-export const RelayWorkflowFileSchema = z
+const RelayWorkflowFileSchema = z
   .object({
     version: z.string(),
     name: z.string(),

@@ -1,7 +1,7 @@
 import { readShellCommand } from '../shell/shell-command.js';
 import type { ShellReading } from '../shell/shell-command.js';
 
-export const ROOT = '/repo';
+const ROOT = '/repo';
 
 /** A project as the shell reader sees it: file contents by repo path, and which paths are folders. */
 export interface FakeTree {

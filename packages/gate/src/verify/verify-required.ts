@@ -22,7 +22,7 @@ export interface RequiredRunResult {
 }
 
 /** The commands a rulebook's commit-timed rules require, in rule order (core's requiredCommands). */
-export function requiredCommandsOf(rulebook: Rulebook): { rule: string; name: string; command: string }[] {
+function requiredCommandsOf(rulebook: Rulebook): { rule: string; name: string; command: string }[] {
   return requiredCommands(rulebook).map((required) => ({ rule: required.rule.id, name: required.rule.name, command: required.example }));
 }
 

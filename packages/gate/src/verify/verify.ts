@@ -24,7 +24,7 @@ export interface VerifyFinding {
 }
 
 /** A commit of the range, judged on its own change (against its parent; a merge on what it wrote itself). */
-export interface VerifiedCommit {
+interface VerifiedCommit {
   readonly commit: string;
   readonly parents: readonly string[];
   readonly subject: string;
@@ -179,7 +179,7 @@ function resolveCommit(reader: GitReader, ref: string, flag: string): string {
  * The rulebook as the base commit has it. Read with git from the base's tree, never from the work
  * tree or the branch under review: a change cannot weaken the rules it is judged by.
  */
-export function rulebookAtBase(reader: GitReader, base: string, path: string, parse: (text: string, label: string) => Rulebook): Rulebook {
+function rulebookAtBase(reader: GitReader, base: string, path: string, parse: (text: string, label: string) => Rulebook): Rulebook {
   const text = tryReadGit(reader, ['cat-file', 'blob', `${base}:${path.replace(/^\.\//, '')}`]);
   if (text === undefined) {
     throw new InputError(

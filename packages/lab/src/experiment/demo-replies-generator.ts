@@ -100,7 +100,7 @@ function format(target: DemoTarget, task: string, answer: Answer, variant: numbe
  * Every demo reply, in file order: target, then task (as answers.json lists them), repetition and arm.
  * `dir` is the repository's fixtures/demo-replies/: the answers are development data, not shipped.
  */
-export function buildDemoReplies(dir: string): DemoReplies {
+function buildDemoReplies(dir: string): DemoReplies {
   const answers = readData(dir, 'answers.json', AnswersSchema);
   const plan = readData(dir, 'plan.json', PlanSchema);
   const contents = new Map<string, string>();

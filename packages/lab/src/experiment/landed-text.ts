@@ -6,7 +6,7 @@ import { GIT_HARDENING, hermeticGitEnv } from '../sandbox/index.js';
 import type { RepoLocation } from './session/repo-git.js';
 
 /** Files larger than this are judged on their first characters: the checks look for lines, not whole binaries. */
-export const MAX_JUDGED_CHARS = 2 * 1024 * 1024;
+const MAX_JUDGED_CHARS = 2 * 1024 * 1024;
 
 /** A landed file as the checks read it: its text, and why its bytes are not text when they are not. */
 export interface LandedText {
@@ -20,7 +20,7 @@ export interface LandedText {
  * module written as UTF-16 is judged on the text its compiler reads. Undecodable bytes keep what
  * decoded (for the other rules) and the reason, which every content rule reaching the file refuses.
  */
-export function landedText(bytes: Uint8Array): LandedText {
+function landedText(bytes: Uint8Array): LandedText {
   const decoded = decodeText(bytes);
   if (decoded.kind === 'text') return { text: decoded.text.slice(0, MAX_JUDGED_CHARS) };
   return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, MAX_JUDGED_CHARS)), undecodable: decoded.reason };

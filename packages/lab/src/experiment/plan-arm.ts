@@ -13,7 +13,7 @@ import { judgeReplyHere } from './reply-check/index.js';
 import type { ExperimentOptions, RoundSpec } from './runner.js';
 
 /** An arm decided from the checks, with the reply it was decided from (absent when the model call failed). */
-export interface DecidedArm {
+interface DecidedArm {
   readonly result: ArmResult;
   readonly parsed?: ParsedReply;
 }

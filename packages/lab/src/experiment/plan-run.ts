@@ -12,7 +12,7 @@ import { selectTasks } from './tasks.js';
  * before a run file exists.
  */
 
-export type RunMode = 'plan' | 'loop' | 'agent';
+type RunMode = 'plan' | 'loop' | 'agent';
 
 /** What a person asked for, whether from the command's flags or the web form's selection. */
 export interface RunRequest {

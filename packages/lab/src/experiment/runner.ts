@@ -78,7 +78,7 @@ export interface ExperimentOptions {
   readonly judge?: RunJudge;
 }
 
-export interface RunJudge {
+interface RunJudge {
   readonly judges: JudgeLookup;
   readonly options?: Omit<GradeOptions, 'signal'>;
 }

@@ -66,7 +66,7 @@ export function readAnthropicMessage(body: unknown, url: string, secrets: readon
 }
 
 /** The `tool_use` blocks of a Messages API body. */
-export function readAnthropicToolCalls(body: unknown, url: string, secrets: readonly (string | undefined)[]): ToolCallRequest[] {
+function readAnthropicToolCalls(body: unknown, url: string, secrets: readonly (string | undefined)[]): ToolCallRequest[] {
   const { content } = parseProviderBody(MessageResponseSchema, body, url, secrets);
   return content
     .filter((block) => block.type === 'tool_use')
@@ -112,7 +112,7 @@ export function anthropicMessages(messages: readonly ConversationMessage[]): { s
   return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: turns };
 }
 
-export function anthropicTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
+function anthropicTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
 }
 

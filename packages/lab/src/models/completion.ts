@@ -29,7 +29,7 @@ export function ranOutThinking(completion: Completion): boolean {
  * Runs `send` with retries, and once more with a larger budget when the first answer ran out thinking.
  * Latency covers everything, waits included; attempts counts every call.
  */
-export async function completeWithBudget(
+async function completeWithBudget(
   send: (maxTokens: number) => Promise<Completion>,
   options: { maxTokens: number; policy: RetryPolicy; runtime: AdapterRuntime; signal?: AbortSignal | undefined },
 ): Promise<GenerateResult> {

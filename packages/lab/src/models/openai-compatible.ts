@@ -153,7 +153,7 @@ export function chatMessages(messages: readonly ConversationMessage[]): Record<s
   });
 }
 
-export function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
+function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
 }
 

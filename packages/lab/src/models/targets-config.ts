@@ -27,7 +27,7 @@ const sampling = {
   turnCap: z.number().int().min(1).max(1_000).optional(),
 };
 
-export const OpenAiCompatibleTargetSchema = z.strictObject({
+const OpenAiCompatibleTargetSchema = z.strictObject({
   ...shared,
   ...sampling,
   provider: z.literal('openai-compatible'),
@@ -38,7 +38,7 @@ export const OpenAiCompatibleTargetSchema = z.strictObject({
   tokenParameter: z.enum(['max_tokens', 'max_completion_tokens', 'both']).default('max_tokens'),
 });
 
-export const AnthropicTargetSchema = z.strictObject({
+const AnthropicTargetSchema = z.strictObject({
   ...shared,
   ...sampling,
   provider: z.literal('anthropic'),
@@ -47,7 +47,7 @@ export const AnthropicTargetSchema = z.strictObject({
   keyEnv: variableName.default('ANTHROPIC_API_KEY'),
 });
 
-export const CommandTargetSchema = z.strictObject({
+const CommandTargetSchema = z.strictObject({
   ...shared,
   provider: z.literal('command'),
   /** A label for reports; the program picks the real model. */

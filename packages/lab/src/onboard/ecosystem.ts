@@ -15,7 +15,7 @@ export interface Ecosystem {
   readonly testCommandSource: string | undefined;
 }
 
-export const JAVASCRIPT_EXTENSIONS = ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'] as const;
+const JAVASCRIPT_EXTENSIONS = ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'] as const;
 const SKIPPED = /(^|\/)(node_modules|dist|build|vendor|\.venv|venv|__pycache__|target)\//;
 
 const RUST: Omit<Ecosystem, 'modules'> = {

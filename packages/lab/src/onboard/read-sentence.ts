@@ -14,7 +14,7 @@ export interface Span {
 export type SpanShape = 'command' | 'flag' | 'path' | 'code' | 'word';
 
 /** Which way a clause points at what it names. */
-export type ClausePolarity = 'forbid' | 'require' | 'neutral';
+type ClausePolarity = 'forbid' | 'require' | 'neutral';
 
 export interface Clause {
   readonly text: string;
@@ -32,7 +32,7 @@ export interface Clause {
 }
 
 /** Programs whose code spans are commands a person types. */
-export const PROGRAM =
+const PROGRAM =
   /^(npm|pnpm|yarn|bun|bunx|npx|node|deno|make|just|cargo|go|git|gh|pytest|python3?|pip3?|uv|uvx|poetry|pdm|hatch|tox|nox|ruff|mypy|black|flake8|vitest|jest|tsc|eslint|prettier|biome|turbo|nx|rm|docker|kubectl|terraform|helm|sudo|chmod|mvn|gradle|\.\/gradlew|dotnet|swift|bazel|rake|bundle|mix|composer|golangci-lint|gofmt)(\s|$)/;
 
 const NEGATION =

@@ -17,7 +17,7 @@ export {
 export type { SuiteFile } from './fixture-files.js';
 export { lintContextFrom } from './lint-context.js';
 export type { LintContext, LintContextSources } from './lint-context.js';
-export { lintFixture, MIN_CHOICES, MIN_PRESSURES, MIN_SCENARIO_CHARS, parsePressureFixture, safeParsePressureFixture } from './lint-fixture.js';
+export { lintFixture, MIN_CHOICES, MIN_PRESSURES, MIN_SCENARIO_CHARS, parsePressureFixture } from './lint-fixture.js';
 export type { FixtureLintResult } from './lint-fixture.js';
 export { lintFixtureSet } from './lint-set.js';
 export type { FixtureSetLint, FixtureSource, UnboundFixture } from './lint-set.js';

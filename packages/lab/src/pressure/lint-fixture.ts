@@ -255,6 +255,3 @@ export function parsePressureFixture(raw: unknown, file: string, context: LintCo
   if (!result.ok) throw new PressureFixtureError(result.refusals);
   return result.fixture;
 }
-
-/** `lintFixture` under the name of the parse pair. */
-export const safeParsePressureFixture = lintFixture;

@@ -5,7 +5,7 @@ import type { GitLocation } from './git.js';
 import { SandboxError } from './errors.js';
 
 /** How much of one file's diff is kept: enough to read the change, never a whole 300 MB file. */
-export const DIFF_PER_FILE_CAP_BYTES = 64 * 1024;
+const DIFF_PER_FILE_CAP_BYTES = 64 * 1024;
 
 const FILE_HEADER = Buffer.from('diff --git ');
 

@@ -19,7 +19,7 @@ import {
  * installed node_modules linked into every sandbox. `judge` is false with `--no-judge`; otherwise the
  * worker grades the rulebook's judge rules after each arm with its own judge targets and keys.
  */
-export const RoundPlaySchema = z.object({
+const RoundPlaySchema = z.object({
   keepDir: z.string().optional(),
   nodeModules: z.string().optional(),
   judge: z.boolean(),

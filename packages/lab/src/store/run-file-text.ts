@@ -52,7 +52,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 export const BYTE_ORDER_MARK = '\uFEFF';
 
 /** Far beyond any run (a billion events), yet far from where doubles stop counting exactly. */
-export const MAX_RUN_SEQ = 2 ** 40;
+const MAX_RUN_SEQ = 2 ** 40;
 
 /** Whether a value is a seq a run file can hold. */
 export function isRunSeq(value: unknown): value is number {

@@ -15,7 +15,7 @@ interface RoundListProps {
 const PAGE = 10;
 
 /** Where a list key moves the selection from `index` (of `count`), or undefined for any other key. */
-export function listKeyTarget(key: string, index: number, count: number): number | undefined {
+function listKeyTarget(key: string, index: number, count: number): number | undefined {
   if (count === 0) return undefined;
   const from = index < 0 ? -1 : index;
   switch (key) {

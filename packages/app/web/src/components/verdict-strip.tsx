@@ -106,7 +106,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
 }
 
 /** `sessions`: the run has loop or agent arms, so the verdicts only sessions reach are listed too. */
-export function Legend({ sessions = false }: { sessions?: boolean }) {
+function Legend({ sessions = false }: { sessions?: boolean }) {
   return (
     <ul className="legend">
       {VERDICT_ORDER.filter((verdict) => sessions || !SESSION_VERDICTS.has(verdict)).map((verdict) => (

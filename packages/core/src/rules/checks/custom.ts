@@ -19,7 +19,7 @@ function childProcess(): typeof import('node:child_process') {
 }
 
 /** What a custom check receives on stdin (an executable) or as its argument (a module). */
-export interface CustomCheckInput {
+interface CustomCheckInput {
   readonly rule: { readonly id: string; readonly name: string };
   readonly actions: readonly {
     readonly index: number;

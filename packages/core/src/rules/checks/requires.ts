@@ -54,7 +54,7 @@ export const requiresCheck: CheckHandler<RequiresCheck> = {
 };
 
 /** The requires rule over a round, shared with R6 (order), which is the same rule with one command. */
-export function judgeCommits(actions: readonly ActionView[], required: readonly Required[], rule: RuleLabel): CheckResult[] {
+function judgeCommits(actions: readonly ActionView[], required: readonly Required[], rule: RuleLabel): CheckResult[] {
   if (!actions.some((action) => action.type === 'commit')) return [];
   const results: CheckResult[] = [];
   let lastChange: number | undefined;

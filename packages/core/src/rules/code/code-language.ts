@@ -115,7 +115,7 @@ function registerDynamicLanguages(): Registration {
 }
 
 /** The name ast-grep knows a language by. */
-export function astGrepLanguage(language: CodeLanguage): string {
+function astGrepLanguage(language: CodeLanguage): string {
   switch (language) {
     case 'typescript':
       return 'TypeScript';

@@ -48,7 +48,7 @@ export function isCommand(command: SimpleCommand, words: readonly string[]): boo
 }
 
 /** The options a command was given, up to a `--` that ends them. */
-export function optionsOf(command: SimpleCommand): Field[] {
+function optionsOf(command: SimpleCommand): Field[] {
   const options: Field[] = [];
   for (const arg of command.args) {
     if (arg.literal && arg.text === '--') break;
@@ -83,7 +83,7 @@ export function findFlag(command: SimpleCommand, flags: readonly string[]): Flag
 }
 
 /** Options that make a command run somewhere other than the folder it starts in. */
-export const LOCATION_OPTIONS: readonly string[] = ['--prefix', '-C', '--cwd', '--dir', '--directory', '--chdir', '--manifest-path', '--rootdir'];
+const LOCATION_OPTIONS: readonly string[] = ['--prefix', '-C', '--cwd', '--dir', '--directory', '--chdir', '--manifest-path', '--rootdir'];
 
 /** The option that moves the command to another folder (`npm test --prefix elsewhere`), if it has one. */
 export function locationOption(command: SimpleCommand): string | undefined {

@@ -34,7 +34,7 @@ export interface SimpleCommand {
 }
 
 /** A part of the command line that cannot be read statically, and why. */
-export interface UndecidedCommand {
+interface UndecidedCommand {
   readonly text: string;
   readonly why: string;
 }
@@ -268,7 +268,7 @@ function shellScript(args: readonly Field[]): Field | 'none' {
 }
 
 /** The folder after `cd target`, from the folder before it. */
-export function changeFolder(from: CommandFolder, target: Field | undefined): CommandFolder {
+function changeFolder(from: CommandFolder, target: Field | undefined): CommandFolder {
   if (target === undefined) return { where: 'outside', path: '~' };
   if (!target.literal) return { where: 'unknown', why: `\`cd ${target.text}\` goes to a folder computed at run time` };
   return resolveFolder(from, target.text);

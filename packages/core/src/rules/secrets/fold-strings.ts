@@ -35,7 +35,7 @@ const LANGUAGES: Readonly<Record<string, Language>> = {
 };
 
 /** Parsing costs about a quarter of a millisecond per kilobyte: larger files are read as text only. */
-export const MAX_FOLDED_FILE = 256 * 1024;
+const MAX_FOLDED_FILE = 256 * 1024;
 /** A folded value longer than this is no credential (a PEM key with subkeys stays below it). */
 const MAX_VALUE = 32 * 1024;
 const MAX_DEPTH = 32;
@@ -118,7 +118,7 @@ function hasTextEscape(content: string): boolean {
   return false;
 }
 
-export function foldLanguageOf(filePath: string): Language | undefined {
+function foldLanguageOf(filePath: string): Language | undefined {
   const dot = filePath.lastIndexOf('.');
   return dot === -1 ? undefined : LANGUAGES[filePath.slice(dot + 1).toLowerCase()];
 }
@@ -463,7 +463,7 @@ function stringValue(node: SgNode): string | undefined {
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 
 /** One JavaScript escape sequence as the string holds it. */
-export function unescape(sequence: string): string {
+function unescape(sequence: string): string {
   const body = sequence.slice(1);
   const first = body[0] ?? '';
   if (first === 'x') return String.fromCharCode(parseInt(body.slice(1, 3), 16));

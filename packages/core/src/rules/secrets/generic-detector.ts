@@ -21,7 +21,7 @@ let keywordsOnly: ProbeTable | undefined;
  * Where each credential keyword starts and ends in the content, in any case, as pairs by rising
  * start. No keyword is a prefix of another, so at most one starts at any position.
  */
-export function keywordsIn(content: string): Int32Array {
+function keywordsIn(content: string): Int32Array {
   keywordsOnly ??= probeTable(CREDENTIAL_KEYWORDS.map(keywordProbe));
   return readOnce(content, keywordsOnly).keywords;
 }

@@ -5,7 +5,6 @@ import type { PreToolUseEvent, SafeParse } from '../hook-event.js';
 import { readShellCommand } from '../../shell/index.js';
 import { opaqueEffect } from '../tool-kinds.js';
 import { applyEdit } from '../apply-edit.js';
-export { applyEdit } from '../apply-edit.js';
 import { toRepoPath } from '../../io/index.js';
 import type { ReadText } from '../../io/index.js';
 import type { HookAnswer, ToolCall } from '../../decide/index.js';
@@ -70,12 +69,6 @@ export type { SafeParse } from '../hook-event.js';
 
 export function safeParseClaudeEvent(text: string): SafeParse<ClaudePreToolUse> {
   return safeParsePreToolUse(text, 'Claude Code');
-}
-
-export function parseClaudeEvent(text: string): ClaudePreToolUse {
-  const result = safeParseClaudeEvent(text);
-  if (!result.ok) throw result.error;
-  return result.value;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { BeforeCallProtocol } from '../agent-adapter.js';
  * Codex's tools that change no file. Codex's matchers are Rust regexes (no look-ahead), so its hooks
  * name the tools to watch instead: the shells, apply_patch and every MCP tool (`mcp__server__tool`).
  */
-export const CODEX_READ_ONLY_TOOLS: readonly string[] = [
+const CODEX_READ_ONLY_TOOLS: readonly string[] = [
   'update_plan',
   'view_image',
   'web_search',
@@ -31,12 +31,6 @@ export type CodexPreToolUse = PreToolUseEvent;
 
 export function safeParseCodexEvent(text: string): SafeParse<CodexPreToolUse> {
   return safeParsePreToolUse(text, 'Codex');
-}
-
-export function parseCodexEvent(text: string): CodexPreToolUse {
-  const result = safeParseCodexEvent(text);
-  if (!result.ok) throw result.error;
-  return result.value;
 }
 
 function shellQuoted(word: string): string {
@@ -62,7 +56,7 @@ function commandText(value: unknown, tool: string): string {
 const PATCH_START = '*** Begin Patch';
 
 /** The actions of an apply_patch envelope, each update's new content computed from the file on disk. */
-export function patchActions(patch: string, cwd: string, readText: ReadText): Action[] {
+function patchActions(patch: string, cwd: string, readText: ReadText): Action[] {
   const actions: Action[] = [];
   for (const operation of readApplyPatch(patch)) {
     switch (operation.kind) {

@@ -47,7 +47,7 @@ export const GEMINI_READ_ONLY_TOOLS: readonly string[] = [
 /** Gemini CLI's file-editing tools: judged before they run, from their input. */
 export const GEMINI_FILE_TOOLS: readonly string[] = ['write_file', 'replace'];
 
-export const GEMINI_SHELL_TOOL = 'run_shell_command';
+const GEMINI_SHELL_TOOL = 'run_shell_command';
 
 function isGeminiOpaqueTool(tool: string): boolean {
   return tool !== GEMINI_SHELL_TOOL && !GEMINI_FILE_TOOLS.includes(tool) && !GEMINI_READ_ONLY_TOOLS.includes(tool);
@@ -58,7 +58,7 @@ function isGeminiOpaqueTool(tool: string): boolean {
  * project's working directory (it does not follow a shell's `cd`); `run_shell_command` takes a
  * `dir_path` it runs in, and `is_background` returns before the command ends.
  */
-export function readGeminiToolCall(event: PreToolUseEvent, readText: ReadText, root: string = event.cwd): ToolCall {
+function readGeminiToolCall(event: PreToolUseEvent, readText: ReadText, root: string = event.cwd): ToolCall {
   const base = { agent: 'gemini-cli' as const, session: event.session_id, cwd: root, tool: event.tool_name };
   const write = (filePath: string, content: string): Action => ({ type: 'write', path: toRepoPath(root, filePath), content });
   switch (event.tool_name) {

@@ -30,7 +30,7 @@ export interface AgentRoundsOptions extends IsolationRequest {
   readonly taskCheckTimeoutMs?: number;
 }
 
-export interface AgentArmRequest {
+interface AgentArmRequest {
   readonly roundId: string;
   readonly task: TaskInfo;
   readonly arm: Arm;

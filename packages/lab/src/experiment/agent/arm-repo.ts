@@ -18,10 +18,10 @@ const AGENT_GIT_IDENTITY = {
 };
 
 /** Where holdfast keeps the gate's record inside the repository: never part of what the agent changed. */
-export const HOLDFAST_STATE_DIR = '.holdfast';
+const HOLDFAST_STATE_DIR = '.holdfast';
 
 /** Claude Code's rule file: it reads CLAUDE.md, never AGENTS.md. */
-export const CLAUDE_FILE = 'CLAUDE.md';
+const CLAUDE_FILE = 'CLAUDE.md';
 
 /**
  * The files an arm's repository carries the rules in, where the harness reads them: Codex reads

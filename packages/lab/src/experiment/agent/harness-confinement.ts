@@ -16,7 +16,7 @@ export interface HarnessConfinement {
   readonly readable: readonly string[];
 }
 
-export { inside, installationOf };
+export { installationOf };
 
 /**
  * bubblewrap's arguments for a harness: the network stays (the harness talks to its model), every

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { PROMPT_PLACEHOLDER, looksSecret, scrubEnv } from '../../models/index.js';
 import type { HarnessTarget } from '../../models/index.js';
 
-export const MAX_TURNS_PLACEHOLDER = '{maxTurns}';
+const MAX_TURNS_PLACEHOLDER = '{maxTurns}';
 
 /** Claude Code may act without asking (there is nobody to ask in `-p` mode); the hooks still judge every call. */
-export const CLAUDE_CODE_TOOLS = ['Bash', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Read', 'Glob', 'Grep', 'LS'];
+const CLAUDE_CODE_TOOLS = ['Bash', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Read', 'Glob', 'Grep', 'LS'];
 
 export interface HarnessInvocation {
   readonly file: string;

@@ -1,15 +1,2 @@
 export { createAgentRounds } from './agent-rounds.js';
-export type { AgentArmRequest, AgentHarness, AgentRounds, AgentRoundsOptions } from './agent-rounds.js';
-export { runAgentArm } from './run-agent-arm.js';
-export type { AgentArmOptions } from './run-agent-arm.js';
-export { prepareArmRepo, HOLDFAST_STATE_DIR } from './arm-repo.js';
-export type { ArmRepo, ArmRepoOptions } from './arm-repo.js';
-export { actionsFromText, readArmAudit, readAuditTimeline, timelineSteps } from './audit-timeline.js';
-export type { AuditTimeline, AuditTimelineOptions } from './audit-timeline.js';
-export { CLAUDE_CODE_TOOLS, MAX_TURNS_PLACEHOLDER, harnessInvocation } from './harness-invocation.js';
-export type { HarnessInvocation, InvocationContext } from './harness-invocation.js';
-export { runHarnessProcess } from './harness-process.js';
-export type { HarnessExit, HarnessProcessOptions } from './harness-process.js';
-export { createCodexEventReader, readClaudeCodeResult } from './harness-report.js';
-export type { CodexEventReader, HarnessReport } from './harness-report.js';
-export { checkTaskDone } from './task-check.js';
+export type { AgentHarness, AgentRounds, AgentRoundsOptions } from './agent-rounds.js';

@@ -29,8 +29,8 @@ import { LOOP_TOOLS, readIntent } from './loop-tools.js';
 import type { LoopIntent } from './loop-tools.js';
 import type { CommandOutcome, LoopWorkspace } from './loop-workspace.js';
 
-export const DEFAULT_TURN_CAP = 30;
-export const DEFAULT_SESSION_TIMEOUT_MS = 20 * 60 * 1000;
+const DEFAULT_TURN_CAP = 30;
+const DEFAULT_SESSION_TIMEOUT_MS = 20 * 60 * 1000;
 
 /** Caps on what a call keeps in the run file; the model itself gets the tool's whole answer up to TOOL_ANSWER_BYTES. */
 const INPUT_CAP_BYTES = 2 * 1024;

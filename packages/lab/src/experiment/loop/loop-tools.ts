@@ -1,8 +1,7 @@
 import type { ToolSpec } from '../../models/index.js';
 
 /** The tools a bare model gets in loop mode. Paths are relative to the repository root. */
-export const LOOP_TOOL_NAMES = ['read_file', 'list_files', 'write_file', 'edit_file', 'delete_file', 'run_command', 'commit'] as const;
-export type LoopToolName = (typeof LOOP_TOOL_NAMES)[number];
+const LOOP_TOOL_NAMES = ['read_file', 'list_files', 'write_file', 'edit_file', 'delete_file', 'run_command', 'commit'] as const;
 
 const path = { type: 'string', description: 'Path relative to the repository root, with forward slashes, e.g. src/features/orders.ts.' };
 

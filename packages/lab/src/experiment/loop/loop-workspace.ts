@@ -29,7 +29,7 @@ import type { RepoLocation } from '../session/repo-git.js';
  * What a file operation did: done, or why not (a path that escapes the repository, a missing file).
  * `overCap` marks a write refused because the work tree would pass its size cap.
  */
-export type FileOutcome = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string; readonly overCap?: true };
+type FileOutcome = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string; readonly overCap?: true };
 
 export interface CommandOutcome {
   readonly executed: boolean;

@@ -11,7 +11,7 @@ export interface RepoLocation {
   readonly gitDir?: string;
 }
 
-export class RepoGitError extends HoldfastError {
+class RepoGitError extends HoldfastError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('E_REPO_GIT', message, options);
   }

@@ -45,7 +45,7 @@ function clip(text: string, length = 600): string {
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
 }
 
-export function explainScenario(
+function explainScenario(
   client: AgentClientName,
   run: AgentRun,
   turns: readonly ModelTurn[],

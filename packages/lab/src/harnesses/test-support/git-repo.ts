@@ -30,13 +30,6 @@ export function gitStatus(root: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** The commit subjects, newest first. */
-export function gitLog(root: string): string[] {
-  return git(root, 'log', '--format=%s')
-    .split('\n')
-    .filter((line) => line !== '');
-}
-
 export function readIfExists(root: string, path: string): string | undefined {
   const full = join(root, path);
   return existsSync(full) ? readFileSync(full, 'utf8') : undefined;

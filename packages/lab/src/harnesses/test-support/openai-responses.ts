@@ -108,7 +108,3 @@ export function responsesToolResults(body: Record<string, unknown>): ToolResult[
     .filter((item) => OUTPUT_TYPES.has(String(item.type)))
     .map((item) => ({ callId: String(item.call_id), text: textOf(item.output), isError: false }));
 }
-
-export function responsesToolNames(body: Record<string, unknown>): string[] {
-  return [...responsesToolKinds(body).keys()];
-}

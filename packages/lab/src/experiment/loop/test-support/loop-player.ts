@@ -30,7 +30,7 @@ export interface LoopPlayerSetup {
   readonly maxReplyBytes?: number;
 }
 
-export interface PlayOptions extends Partial<LoopArmOptions> {
+interface PlayOptions extends Partial<LoopArmOptions> {
   readonly provider?: LoopProvider;
   /** What the fake server answers instead of the policy's scripted agent. */
   readonly script?: FakeScript;

@@ -4,10 +4,10 @@ import type { FakeReply, FakeScript, RecordedRequest } from '../../../models/tes
 import { defaultRulebook } from '@holdfast/core/test-support';
 
 /** What a scripted agent does on one turn: call tools, or stop with a text. */
-export type AgentStep = { readonly calls: readonly { name: string; input: unknown }[] } | { readonly text: string } | { readonly reply: FakeReply };
+type AgentStep = { readonly calls: readonly { name: string; input: unknown }[] } | { readonly text: string } | { readonly reply: FakeReply };
 
 /** The tool results the agent got at the end of the previous turn. */
-export interface SeenResult {
+interface SeenResult {
   readonly content: string;
   readonly isError: boolean;
 }

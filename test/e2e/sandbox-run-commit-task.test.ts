@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installVitestFrom } from './installed-vitest.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from 'holdfast';
 import type { ArmResult } from '@holdfast/core/contract';
@@ -147,9 +148,7 @@ describe('run --sandbox --installed-in on a task from a real commit', { timeout:
       },
     );
     // The repository's installed dependencies: vitest, as `pnpm install` would link it (here from holdfast's own install, offline).
-    mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(realpathSync(join(ROOT, 'node_modules', 'vitest')), join(repo, 'node_modules', 'vitest'));
-    symlinkSync('../vitest/vitest.mjs', join(repo, 'node_modules', '.bin', 'vitest'));
+    installVitestFrom(ROOT, repo);
     const { fix, nothing } = await playCommitTask(repo, 'pnpm test', 'src/words.test.ts');
     expect(fix.outputTail).toMatch(/1 passed/);
     // The hidden test ran and failed for want of the change, not for want of vitest.

@@ -149,7 +149,7 @@ describe('holdfast run --sandbox', () => {
     expect(await main(['run', '--replies', REPLIES, '--tasks', 'skip-flaky-ci', '--targets', 'demo-hasty', '--reps', '1', '--sandbox', '--out', out], io)).toBe(
       0,
     );
-    expect(io.err()).toMatch(/^Isolation: bubblewrap: no network, own pid namespace/m);
+    expect(io.err()).toMatch(/^Isolation: bubblewrap: loopback network only, own pid namespace/m);
     expect(io.err()).not.toContain('UNSAFE');
     const state = reduceRunEvents((await readRunFile(out)).events);
     expect(state.start?.isolation).toMatchObject({ kind: 'bubblewrap' });

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installVitestFrom } from './installed-vitest.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProgram } from '@holdfast/gate';
 import { taskFromCommit } from '@holdfast/lab/onboard';
@@ -146,9 +147,7 @@ describe('a task from a real commit, confined, on the repository’s own toolcha
       },
     );
     // The repository's installed dependencies: vitest, as `pnpm install` would link it (here from holdfast's own install, offline).
-    mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(realpathSync(join(ROOT, 'node_modules', 'vitest')), join(repo, 'node_modules', 'vitest'));
-    symlinkSync('../vitest/vitest.mjs', join(repo, 'node_modules', '.bin', 'vitest'));
+    installVitestFrom(ROOT, repo);
     const task = await validates(repo, 'pnpm test');
     expect(task.done.outputTail).toMatch(/1 passed/);
   });

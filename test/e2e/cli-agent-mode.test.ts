@@ -87,7 +87,7 @@ describe('holdfast run --mode agent', { timeout: 180_000 }, () => {
     expect(io.err()).toMatch(/"plain" \(openai-compatible\).*provider: claude-code, codex or agent/);
     const replies = memoryIo({ cwd: dir });
     expect(await main(['run', '--mode', 'agent', '--replies', join(ROOT, 'runs/demo/replies.json')], replies)).toBe(2);
-    expect(replies.err()).toMatch(/--mode agent runs real harnesses/);
+    expect(replies.err()).toMatch(/agent mode plays live sessions; recorded replies .* play in plan mode only/);
   });
 
   it('the shipped example agent-mode run is labelled as scripted and rescores to itself', async () => {

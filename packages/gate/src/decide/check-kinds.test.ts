@@ -114,7 +114,13 @@ describe('the new check kinds in the live gate', () => {
       expect((await hook(root, 'claude-code', claude.bash(root, 'tree', command))).out).toBe('');
       await hook(root, 'claude-code', claudeBashPassed(root, 'tree', command));
     };
-    const commit = async (command = 'git commit -m x') => denial((await hook(root, 'claude-code', claude.bash(root, 'tree', command))).out);
+    // An allowed commit runs, and its PostToolUse closes the call's record, as the client sends it (the
+    // payloads share one tool_use_id, and a "before" for a call still open keeps that call's snapshot).
+    const commit = async (command = 'git commit -m x') => {
+      const refused = denial((await hook(root, 'claude-code', claude.bash(root, 'tree', command))).out);
+      if (refused === undefined) await hook(root, 'claude-code', claudeBashPassed(root, 'tree', command));
+      return refused;
+    };
     await ran('npm test');
     await ran('npm run lint');
     expect(await commit()).toBeUndefined();

@@ -77,6 +77,9 @@ describe('gate broker', () => {
     ]);
     expect(argv(['codex', '--rulebook=/tmp/mine.yaml', '--help'])).toEqual(['codex --rulebook /p/codex.yaml --observe', undefined]);
     expect(argv(['git', 'reference-transaction', '--observe'])).toEqual(['git reference-transaction --rulebook /p/git.yaml', undefined]);
+    // As the installed hook names it: after its options. A rulebook path that reads like the word is not it.
+    expect(argv(['git', '--rulebook', '/p/git.yaml', 'reference-transaction'])).toEqual(['git reference-transaction --rulebook /p/git.yaml', undefined]);
+    expect(argv(['git', '--rulebook', 'reference-transaction'])).toEqual(['git --rulebook /p/git.yaml', undefined]);
     expect(argv(['claude-code', '--deadline-ms', '-5'])).toEqual(['claude-code --rulebook /p/claude.yaml', '/p']);
     expect(argv(['--observe', 'claude-code'])).toMatch(/no agent/);
     expect(argv([])).toMatch(/no agent/);

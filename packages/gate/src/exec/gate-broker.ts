@@ -64,11 +64,26 @@ function realOrSelf(path: string): string {
  * its deadline if it is a whole number of milliseconds, then the fixed rulebook and mode. Anything
  * else the request's argv says is not read.
  */
+/** The options of `holdfast hook` that take a value: their values are never positionals. */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--rulebook', '--deadline-ms']);
+
+function positionals(args: readonly string[]): string[] {
+  const found: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (VALUE_OPTIONS.has(arg)) index += 1;
+    else if (!arg.startsWith('-')) found.push(arg);
+  }
+  return found;
+}
+
 function judgedArgv(argv: readonly string[], judging: BrokerJudging): string[] | string {
   const [agent, ...rest] = argv;
   if (!(BROKER_AGENTS as readonly string[]).includes(agent ?? '')) return 'the hook named no agent the gate judges';
   const known = agent as BrokerAgent;
-  const references = known === 'git' && rest[0] === 'reference-transaction';
+  // The installed git hook names `reference-transaction` after its options (`git --rulebook F reference-transaction`):
+  // it is a positional wherever it stands, never the value of an option that takes one.
+  const references = known === 'git' && positionals(rest).includes('reference-transaction');
   const at = rest.indexOf('--deadline-ms');
   const deadline = at === -1 ? undefined : Number(rest[at + 1]);
   return [

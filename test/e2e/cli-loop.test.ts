@@ -73,9 +73,9 @@ describe('holdfast run --mode loop', () => {
   it('refuses loop mode for replayed replies and turn caps without it', async () => {
     const io = memoryIo({ cwd: dir });
     expect(await main(['run', '--mode', 'loop', '--replies', 'x.json'], io)).toBe(2);
-    expect(io.err()).toContain('cannot replay');
+    expect(io.err()).toContain('recorded replies (a replayed run, a replies file) play in plan mode only');
     const other = memoryIo({ cwd: dir });
     expect(await main(['run', '--turn-cap', '4', '--targets', 'scripted'], other)).toBe(2);
-    expect(other.err()).toContain('need --mode loop');
+    expect(other.err()).toContain('a turn cap and a session timeout are for loop and agent modes');
   });
 });

@@ -26,16 +26,21 @@ export interface ExecPlanInput {
   readonly newSession: boolean;
 }
 
+/** The text of each of `files` that can be read; one that is missing or unreadable names no command. */
+function readableTexts(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    try {
+      return [readFileSync(file, 'utf8')];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** Node and hook entry of every holdfast command installed in the project's agent configs and git hooks. */
 function installedHookPaths(configFiles: readonly string[]): string[] {
   const paths: string[] = [];
-  for (const file of configFiles) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
+  for (const text of readableTexts(configFiles)) {
     for (const match of text.matchAll(/holdfast_(node|entry)=\\?"((?:[^"\\]|\\[^"])+)\\?"/g)) {
       const path = (match[2] as string).replace(/\\(.)/g, '$1');
       if (!path.startsWith('/')) continue;
@@ -49,13 +54,7 @@ function installedHookPaths(configFiles: readonly string[]): string[] {
 /** The rulebooks named by installed hook commands (`--rulebook FILE`, relative to the project). */
 function installedRulebooks(project: string, configFiles: readonly string[]): string[] {
   const files: string[] = [];
-  for (const file of configFiles) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
+  for (const text of readableTexts(configFiles)) {
     for (const match of text.matchAll(/\\?"--rulebook\\?" \\?"((?:[^"\\]|\\[^"])+)\\?"/g))
       files.push(resolve(project, (match[1] as string).replace(/\\(.)/g, '$1')));
   }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ import { answerPostToolUse } from './post-tool.js';
 import { loadFlagged } from '../put-back/outside-check.js';
 import type { PostToolUseOptions } from './post-tool.js';
 import { saveSessionState } from '../state/session-state.js';
-import { beforeShellCall } from '../state/snapshot.js';
+import { beforeShellCall, findSnapshotRecord } from '../state/snapshot.js';
+import { sessionMirrorFolder } from '../state/session-state.js';
 
 // Built at run time so the repository never holds a literal that secret scanners flag.
 const awsKeyId = ['AKIA', 'QYLPMN5HFIQR7XYZ'].join('');
@@ -475,3 +476,74 @@ describe('the after-the-fact check of a shell call', () => {
     expect(audit(root)).toMatchObject([{ decision: 'deny', rule: 'R4', detail: expect.stringContaining('observe mode: left in place') }]);
   });
 });
+
+describe('a call whose check did not finish (issue 46)', () => {
+  const failing: ChangeCheck = () => Promise.reject(new Error('ENOSPC: no space left on device, write'));
+
+  it('keeps a call whose check failed open, and the next call of the session judges it first against its own snapshot', async () => {
+    const root = repository();
+    const first = await afterScript(root, `printf 'console.log(1);\\n' > src/cart.ts`, { judge: failing });
+    expect(blockReason(first.stdout)).toMatch(
+      /could not check what this command changed \(the check after it failed: ENOSPC.*judges it again at the next tool call/,
+    );
+    expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('console.log(1);\n');
+    // The next call's snapshot is taken with the violation in place; only the first call's snapshot shows it.
+    beforeShellCall(root, 's1', 'toolu_2', NOW);
+    const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options());
+    const reason = blockReason(next.stdout);
+    expect(reason).toMatch(/^holdfast gate: the check after an earlier command of this session did not finish/);
+    expect(reason).toMatch(/src\/cart\.ts: restored to its content before the command\. R4 NOLOG/);
+    expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('export const total = 1;\n');
+    expect(audit(root).filter((entry) => entry.decision === 'reverted')).toMatchObject([{ rule: 'R4', action: expect.stringMatching(/^write src\/cart\.ts/) }]);
+    // Judged once: the call after that has nothing left to finish.
+    beforeShellCall(root, 's1', 'toolu_3', NOW);
+    expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options())).stdout).toBe('');
+  });
+
+  it("judges a call whose checking process is gone (killed), but not one whose check still runs, nor another session's", async () => {
+    const root = repository();
+    beforeShellCall(root, 's1', 'toolu_1', NOW);
+    run(root, `printf 'console.log(1);\\n' > src/cart.ts`);
+    const open = findSnapshotRecord(root, 's1', 'toolu_1');
+    // This process checks it: a call of the same session beside it leaves it alone.
+    open?.checking();
+    beforeShellCall(root, 's1', 'toolu_2', NOW);
+    expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options())).stdout).toBe('');
+    expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('console.log(1);\n');
+    // The checking process was killed: its mark names a process that is gone.
+    const gone = spawnSync('true').pid;
+    for (const mark of marksOf(root)) writeFileSync(mark, `${JSON.stringify({ session: 's1', pid: gone, time: NOW().toISOString() })}\n`);
+    beforeShellCall(root, 's2', 'toolu_9', NOW);
+    expect((await answerPostToolUse('claude-code', postEvent(root, 's2', 'toolu_9'), options())).stdout).toBe('');
+    beforeShellCall(root, 's1', 'toolu_3', NOW);
+    const reason = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options())).stdout);
+    expect(reason).toMatch(/did not finish.*\n.*src\/cart\.ts: restored/s);
+    expect(readFileSync(join(root, 'src', 'cart.ts'), 'utf8')).toBe('export const total = 1;\n');
+  });
+
+  it('gives a check that keeps failing up after three attempts, as unchecked, so the session is not refused for ever', async () => {
+    const root = repository();
+    await afterScript(root, `printf 'console.log(1);\\n' > src/cart.ts`, { judge: failing });
+    for (const id of ['toolu_2', 'toolu_3']) {
+      beforeShellCall(root, 's1', id, NOW);
+      const answer = await answerPostToolUse('claude-code', postEvent(root, 's1', id), options({ judge: failing }));
+      expect(blockReason(answer.stdout)).toMatch(/could not be finished now: ENOSPC/);
+    }
+    beforeShellCall(root, 's1', 'toolu_4', NOW);
+    const last = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_4'), options())).stdout);
+    expect(last).toMatch(/failed 3 times; its changes were not judged\. Check with `git status`/);
+    expect(audit(root).filter((entry) => entry.name === 'UNCHECKED').length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+/** The marks of calls under check, wherever they are kept (the mirror outside the project, or the store). */
+function marksOf(root: string): string[] {
+  const folders = [join(sessionMirrorFolder(root), 'calls'), join(root, '.holdfast', 'snapshots.git', 'calls')];
+  return folders.flatMap((at) =>
+    existsSync(at)
+      ? readdirSync(at)
+          .filter((name) => name.endsWith('.after'))
+          .map((name) => join(at, name))
+      : [],
+  );
+}

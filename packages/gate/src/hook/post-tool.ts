@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
 import type { Action } from '@holdfast/core/contract';
-import { describeAction } from '@holdfast/core/reply';
 import { toSlashes } from '../io/index.js';
 import { appendAudit } from '../decide/index.js';
-import type { AuditEntry } from '../decide/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import type { SafeParse } from './hook-event.js';
 import type { ChangeCheck } from '../decide/index.js';
@@ -23,6 +21,9 @@ import type { AgentAdapter, AgentHook } from './agent-adapter.js';
 import { AGENT_ADAPTERS } from './agents.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { removeNewNestedRepositories } from '../put-back/index.js';
+import { finishUnfinishedCalls } from './unfinished-calls.js';
+import { auditOutcome, revertReason } from './put-back-report.js';
+import type { AuditBase } from './put-back-report.js';
 
 /** The fields of an after-call event (PostToolUse, Claude Code's PostToolUseFailure, Gemini CLI's AfterTool) the after-the-fact check reads. */
 interface PostToolEvent {
@@ -83,93 +84,8 @@ export interface PostToolUseOptions {
 
 const SILENT: HookAnswer = { stdout: '', stderr: '', exitCode: 0 };
 
-function short(id: string | null): string {
-  return id === null ? 'nothing (it was new)' : id.slice(0, 10);
-}
-
-function refName(ref: string): string {
-  if (ref === 'HEAD') return 'the detached HEAD';
-  if (ref.startsWith('refs/heads/')) return `branch ${ref.slice('refs/heads/'.length)}`;
-  if (ref.startsWith('refs/tags/')) return `tag ${ref.slice('refs/tags/'.length)}`;
-  return ref;
-}
-
-/** A generator that wrote thousands of files must not flood the model's context. */
-const MAX_LISTED = 40;
-
-/** What the model reads: each path, the rules it broke and what was put back; what stayed. */
-function revertReason(outcome: PostCheckOutcome): string {
-  const lines = ['holdfast gate: this command changed files against the rulebook, and the gate put those changes back:'];
-  for (const entry of outcome.reverted.slice(0, MAX_LISTED)) {
-    const remedy = entry.remedy === 'deleted' ? 'deleted (the command created it)' : 'restored to its content before the command';
-    lines.push(`- ${entry.path}: ${remedy}. ${entry.broken.map((broken) => broken.detail).join(' ')}`);
-  }
-  const unlisted = outcome.reverted.slice(MAX_LISTED);
-  if (unlisted.length > 0) {
-    const rules = [...new Set(unlisted.flatMap((entry) => entry.broken.map((broken) => `${broken.rule} ${broken.name}`)))].join(', ');
-    lines.push(`- and ${unlisted.length} more path(s), put back the same way (${rules}).`);
-  }
-  for (const ref of outcome.refs) {
-    for (const commit of ref.commits.filter((candidate) => candidate.broken.length > 0)) {
-      const reasons = commit.broken.map((broken) => broken.detail).join(' ');
-      lines.push(`- commit ${commit.id.slice(0, 10)} "${commit.subject}" on ${refName(ref.ref)}: ${reasons}`);
-    }
-    if (ref.movedBack) {
-      const where =
-        ref.before === null ? `${refName(ref.ref)} was removed (the command created it)` : `${refName(ref.ref)} was moved back to ${short(ref.before)}`;
-      lines.push(`  ${where}; the commits' changes that break no rule stay in the work tree, not staged.`);
-    } else {
-      lines.push(`  ${refName(ref.ref)} could not be moved back; these commits must not be pushed.`);
-    }
-  }
-  if (outcome.stillStaged.length > 0) {
-    lines.push(
-      `The index still stages refused content of ${outcome.stillStaged.slice(0, 10).join(', ')}: unstage it (\`git restore --staged <path>\`) before any commit.`,
-    );
-  }
-  const kept = outcome.kept.flatMap((action) => (action.type === 'write' || action.type === 'delete' ? [action.path] : []));
-  if (kept.length > 0) lines.push(`Kept (no rule refused them): ${kept.slice(0, 20).join(', ')}${kept.length > 20 ? ` and ${kept.length - 20} more` : ''}.`);
-  lines.push('Make those changes again within the rules.');
-  return lines.join('\n');
-}
-
 function uncheckedReason(why: string): string {
   return `holdfast gate: the gate could not check what this command changed (${why}). Its changes were not judged and nothing was put back. Check with \`git status\` and \`git diff\` that everything you changed follows the rulebook.`;
-}
-
-type AuditBase = Pick<AuditEntry, 'time' | 'agent' | 'session' | 'tool'>;
-
-async function auditOutcome(root: string, base: AuditBase, outcome: PostCheckOutcome): Promise<void> {
-  const decision = outcome.observed ? 'deny' : 'reverted';
-  const note = outcome.observed ? 'observe mode: left in place' : undefined;
-  for (const entry of outcome.reverted) {
-    const first = entry.broken[0];
-    const kept = entry.refusedBlob === null ? '' : `; the refused content is kept: git --git-dir=.holdfast/snapshots.git cat-file -p ${entry.refusedBlob}`;
-    const remedy = note ?? `${entry.remedy === 'deleted' ? 'deleted' : 'restored'}${kept}`;
-    await appendAudit(root, {
-      ...base,
-      action: describeAction(entry.action),
-      rule: first?.rule ?? null,
-      name: first?.name,
-      decision,
-      detail: `${entry.broken.map((broken) => broken.detail).join(' | ')} (${remedy})`,
-    });
-  }
-  for (const ref of outcome.refs) {
-    const broken = ref.commits.flatMap((commit) => commit.broken);
-    const remedy = note ?? (ref.movedBack ? `${ref.ref} moved back to ${short(ref.before)}` : `${ref.ref} could not be moved back`);
-    await appendAudit(root, {
-      ...base,
-      action: ref.commits
-        .map((commit) => `commit ${commit.id.slice(0, 10)} ${JSON.stringify(commit.subject)}`)
-        .join('; ')
-        .slice(0, 400),
-      rule: broken[0]?.rule ?? null,
-      name: broken[0]?.name,
-      decision,
-      detail: `${broken.map((entry) => entry.detail).join(' | ')} (${remedy})`.slice(0, 2000),
-    });
-  }
 }
 
 /**
@@ -268,6 +184,21 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
     }
     return options.observe === true ? SILENT : agent.tell(event.hook_event_name, uncheckedReason(why));
   };
+  // A call of this session whose check was stopped or failed is judged first, against its own snapshot.
+  let earlier: string | undefined;
+  try {
+    earlier = await finishUnfinishedCalls({
+      root,
+      base,
+      judge: options.judge,
+      protectedPaths: options.protectedPaths ?? [],
+      observe: options.observe === true,
+      now: options.now,
+      atTurnEnd: false,
+    });
+  } catch (error) {
+    earlier = uncheckedReason((error as Error).message);
+  }
   let open;
   try {
     open = findSnapshotRecord(root, event.session_id, event.tool_use_id);
@@ -275,7 +206,8 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
     return await unchecked(`the snapshot taken before it cannot be read: ${(error as Error).message}`);
   }
   if (open === undefined) {
-    if (!agent.isShellTool(event.tool_name) && !agent.isOpaqueTool(event.tool_name)) return SILENT;
+    if (!agent.isShellTool(event.tool_name) && !agent.isOpaqueTool(event.tool_name))
+      return earlier === undefined || options.observe === true ? SILENT : agent.tell(event.hook_event_name, earlier);
     const storeGone = !existsSync(snapshotStorePath(root));
     return await unchecked(
       storeGone
@@ -286,8 +218,12 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
   if ('readOnly' in open.record) {
     // The shell analysis found nothing this call could change; there is nothing to compare.
     open.close();
-    return SILENT;
+    return earlier === undefined || options.observe === true ? SILENT : agent.tell(event.hook_event_name, earlier);
   }
+  // From here until the record is closed, a mark says this process checks the call: a later event
+  // that finds the mark with this process gone (killed mid put-back) judges the call again.
+  open.checking();
+  let finished = false;
   const before = open.record;
   let found: OutsideChanges | undefined;
   try {
@@ -340,7 +276,9 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
       () => undefined,
     );
     const tell = (reason: string | undefined): HookAnswer => {
-      const text = [removedText, recordText, reason, observe ? undefined : outside].filter((part) => part !== undefined).join('\n');
+      const text = [observe ? undefined : earlier, removedText, recordText, reason, observe ? undefined : outside]
+        .filter((part) => part !== undefined)
+        .join('\n');
       return text === '' ? SILENT : agent.tell(event.hook_event_name, text);
     };
     if (removedRepos.length > 0) {
@@ -353,12 +291,16 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
         detail: removedText ?? '',
       });
     }
+    finished = true;
     if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return tell(undefined);
     await auditOutcome(root, base, outcome);
     return outcome.observed ? SILENT : tell(revertReason(outcome));
   } catch (error) {
-    return await unchecked(`the check after it failed: ${(error as Error).message}`);
+    const why = `the check after it failed: ${(error as Error).message}`;
+    // The record stays open, marked failed: the next event of the session judges the call again.
+    if (!finished) open.failed(why);
+    return await unchecked(`${why}. The gate judges it again at the next tool call or the end of the turn`);
   } finally {
-    open.close();
+    if (finished) open.close();
   }
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import type { HookAnswer } from '../decide/hook-answer.js';
 import { loadRulesEngine } from '../decide/rules-engine.js';
 import { answerAgentHook } from './run-hook.js';
 import type { AgentHook, HookOptions } from './run-hook.js';
-import { loadSessionState } from '../state/session-state.js';
+import { loadSessionState, sessionMirrorFolder } from '../state/session-state.js';
 import { claude, claudeBashPassed, claudeEvent, codex } from '../test-support/payloads.js';
 
 // Built at run time so the repository never holds a literal that secret scanners flag.
@@ -392,4 +393,39 @@ describe('a Stop that keeps being denied (issue 27: Codex looped 526 requests on
       expect(stopBlock(await hook(agent, stopEvent(root, 'loop')))).toMatch(/R3 TESTS/);
     },
   );
+});
+
+describe('a shell call whose check never finished (issue 46)', () => {
+  /** The call's PreToolUse, then the command itself (a real shell); its PostToolUse never comes (its hook was killed). */
+  async function interrupted(root: string, session: string, id: string, script: string): Promise<void> {
+    const pre = JSON.parse(claude.bash(root, session, 'node scripts/gen.mjs')) as Record<string, unknown>;
+    expect(await hook('claude-code', JSON.stringify({ ...pre, tool_use_id: id }))).toMatchObject({ stdout: '' });
+    execFileSync('sh', ['-c', script], { cwd: root });
+  }
+
+  it('is judged before the turn may end: Stop puts its violation back and holds the turn', async () => {
+    const root = project();
+    await interrupted(root, 'k', 'toolu_gen', `printf 'console.log(1);\\n' > src/features/gen.ts`);
+    const reason = stopBlock(await hook('claude-code', stopEvent(root, 'k')));
+    expect(reason).toMatch(/check after an earlier command of this session did not finish/);
+    expect(reason).toMatch(/src\/features\/gen\.ts: deleted \(the command created it\)\. R4 NOLOG/);
+    expect(existsSync(join(root, 'src', 'features', 'gen.ts'))).toBe(false);
+    // Judged once: the next Stop has nothing left to finish.
+    expect(await hook('claude-code', stopEvent(root, 'k', true))).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+  });
+
+  it("is judged at the session's next call once its checking process is gone, and that call is refused until it is run again", async () => {
+    const root = project();
+    await interrupted(root, 'k', 'toolu_gen', `printf 'console.log(1);\\n' > src/features/gen.ts`);
+    // The call's PostToolUse started its check (its mark), then was killed: the mark names a process that is gone.
+    const gone = spawnSync('true').pid;
+    const calls = join(sessionMirrorFolder(root), 'calls');
+    const record = readdirSync(calls).find((name) => name.endsWith('.json'));
+    expect(record).toBeDefined();
+    writeFileSync(join(calls, `${record}.after`), `${JSON.stringify({ session: 'k', pid: gone, time: T0.toISOString() })}\n`);
+    const reason = denial(await hook('claude-code', claude.write(root, 'k', 'src/features/other.ts', 'export const other = 1;\n')));
+    expect(reason).toMatch(/did not finish.*src\/features\/gen\.ts: deleted.*This call was not run; run it again\./s);
+    expect(existsSync(join(root, 'src', 'features', 'gen.ts'))).toBe(false);
+    expect(await hook('claude-code', claude.write(root, 'k', 'src/features/other.ts', 'export const other = 1;\n'))).toMatchObject({ stdout: '' });
+  });
 });

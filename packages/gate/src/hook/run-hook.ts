@@ -24,6 +24,7 @@ import type { AddedIndex } from '../state/index.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from '../state/index.js';
 import { putBackGuardedAtCall } from '../put-back/index.js';
 import { answerPostToolUse } from './post-tool.js';
+import { finishUnfinishedCalls } from './unfinished-calls.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from '../io/index.js';
 import { loadRulebookCached, shippedRulebookPath } from '../decide/index.js';
 import { HOLDFAST_DIR, loadSessionState, peekSessionState, saveSessionState } from '../state/index.js';
@@ -107,6 +108,19 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     const engine = await options.loadEngine();
     const file = rulebookFileOf(options, call.cwd);
     const rulebook = await loadRulebookCached(call.cwd, file, engine);
+    if (options.observe !== true) {
+      // A call of this session whose check was stopped or failed is judged first: this call must not be built on it.
+      const earlier = await finishUnfinishedCalls({
+        root: call.cwd,
+        base: { time: options.now().toISOString(), agent: call.agent, session: call.session, tool: call.tool },
+        judge: checksOf({ rulebook, checkActions: engine.checkActions }).workTree,
+        protectedPaths: [file ?? shippedRulebookPath()],
+        observe: false,
+        now: options.now,
+        atTurnEnd: false,
+      });
+      if (earlier !== undefined) return agent.deny(`${earlier}\nThis call was not run; run it again.`);
+    }
     const loaded = loadSessionState(call.cwd, call.session);
     const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
     const judgement = await decideToolCall(
@@ -252,6 +266,22 @@ async function answerStop(agent: AgentAdapter, event: HookEvent, options: HookOp
     if (!parsed.ok) throw parsed.error;
     root = agent.projectRoot(parsed.value.cwd, options.env);
     session = parsed.value.session_id;
+    const at = root;
+    // Every call of the session whose check never finished is judged before the turn may end.
+    const earlier = await finishUnfinishedCalls({
+      root,
+      base: { time: options.now().toISOString(), agent: agent.name, session, tool: 'Stop' },
+      judge: async (changes) => {
+        const engine = await options.loadEngine();
+        const rulebook = await loadRulebookCached(at, rulebookFileOf(options, at), engine);
+        return checksOf({ rulebook, checkActions: engine.checkActions }).workTree(changes);
+      },
+      protectedPaths: [rulebookFileOf(options, root) ?? shippedRulebookPath()],
+      observe: options.observe === true,
+      now: options.now,
+      atTurnEnd: true,
+    });
+    if (earlier !== undefined && options.observe !== true) return earlier;
     const loaded = loadSessionState(root, session);
     const checked = sessionWasChecked(root, session);
     const observe = options.observe === true;

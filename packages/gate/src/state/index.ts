@@ -38,7 +38,7 @@ export {
   withRun,
 } from './session-state.js';
 export type { SessionRun, SessionState } from './session-state.js';
-export { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, openAgentCalls, takeSnapshotAfter } from './snapshot.js';
+export { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, openAgentCalls, takeSnapshotAfter, unfinishedCalls } from './snapshot.js';
 export type { Snapshot, SnapshotAfter, SnapshotRecord } from './snapshot.js';
 export {
   ensureStore,

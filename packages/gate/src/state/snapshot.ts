@@ -289,7 +289,15 @@ function readRecord(raw: unknown): CallRecord | undefined {
 
 export interface OpenRecord {
   readonly record: CallRecord;
-  /** Removes the record once the call is judged. */
+  /** The record's file name in the calls folder. */
+  readonly name: string;
+  /** How many checks of the call failed before (its mark says). */
+  readonly failedAttempts: number;
+  /** Marks the call's check as under way in this process; a later event that finds the mark with the process gone judges the call. */
+  checking(): void;
+  /** Marks the call's check as failed: the record stays open, and the next event of the session judges the call again. */
+  failed(why: string): void;
+  /** Removes the record (and its mark) once the call is judged. */
   close(): void;
 }
 
@@ -335,8 +343,12 @@ function verifiedIndex(root: string, record: SnapshotRecord & { indexDigest?: st
  */
 export function findSnapshotRecord(root: string, session: string, toolUseId: string | undefined): OpenRecord | undefined {
   const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
+  return name === undefined ? undefined : openRecordNamed(root, name);
+}
+
+function openRecordNamed(root: string, name: string): OpenRecord | undefined {
   // A store that is gone took its objects along: there is nothing to compare with (the check says so).
-  if (name === undefined || !existsSync(join(snapshotStorePath(root), 'HEAD'))) return undefined;
+  if (!existsSync(join(snapshotStorePath(root), 'HEAD'))) return undefined;
   const path = join(callsFolder(root), name);
   const mirror = readCall(join(mirrorCalls(root), name), name);
   const local = readCall(path, name);
@@ -348,11 +360,18 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
   if (read.kind !== 'valid') return undefined;
   const record = read.record;
   if (!('readOnly' in record)) verifiedIndex(root, record);
+  const failedAttempts = Math.max(0, ...markFolders(root).map((folder) => readMark(join(folder, markName(name)))?.attempts ?? 0));
+  const mark = (fields: Omit<AfterMark, 'session' | 'time'>) => writeMark(root, name, { session: record.session, time: new Date().toISOString(), ...fields });
   return {
     record,
+    name,
+    failedAttempts,
+    checking: () => mark({ pid: process.pid, ...(failedAttempts > 0 ? { attempts: failedAttempts } : {}) }),
+    failed: (why) => mark({ pid: process.pid, failed: why.slice(0, 500), attempts: failedAttempts + 1 }),
     close: () => {
       removeFile(path);
       removeMirrored(root, name);
+      for (const folder of markFolders(root)) removeFile(join(folder, markName(name)));
       if (!('readOnly' in record) && record.index !== undefined) {
         removeFile(join(snapshotStorePath(root), record.index));
         removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
@@ -360,6 +379,101 @@ export function findSnapshotRecord(root: string, session: string, toolUseId: str
       }
     },
   };
+}
+
+/**
+ * The mark a shell call's check leaves while it runs, and leaves behind when it is stopped (kill -9,
+ * a client's timeout) or fails (a full disk): the call's record stays open, and the next event of the
+ * session that finds the mark with its process gone, or failed, judges the call first (issue 46).
+ */
+interface AfterMark {
+  readonly session: string;
+  /** The process checking the call. */
+  readonly pid: number;
+  /** Why the check failed; absent while it runs. */
+  readonly failed?: string;
+  /** How many checks of the call failed so far. */
+  readonly attempts?: number;
+  readonly time: string;
+}
+
+function markName(recordName: string): string {
+  return `${recordName}.after`;
+}
+
+/** Marks live outside the project (the mirror); in the store's calls folder only when there is no mirror. Both are read. */
+function markFolders(root: string): string[] {
+  return [mirrorCalls(root), callsFolder(root)];
+}
+
+function writeMark(root: string, name: string, mark: AfterMark): void {
+  const text = `${JSON.stringify(mark)}\n`;
+  try {
+    ensureSessionMirrorFolder(root);
+    mkdirSync(mirrorCalls(root), { recursive: true, mode: 0o700 });
+    writeAtomically(join(mirrorCalls(root), markName(name)), text);
+  } catch {
+    writeAtomically(join(callsFolder(root), markName(name)), text);
+  }
+}
+
+function readMark(path: string): AfterMark | undefined {
+  let raw: unknown;
+  try {
+    raw = jsonOrUndefined(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const mark = raw as Partial<AfterMark>;
+  if (typeof mark.session !== 'string' || typeof mark.pid !== 'number' || !Number.isInteger(mark.pid)) return undefined;
+  if (mark.attempts !== undefined && (typeof mark.attempts !== 'number' || !Number.isInteger(mark.attempts))) return undefined;
+  return mark as AfterMark;
+}
+
+/** Whether a process still runs (one of another user counts as running). */
+function processRuns(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The calls of a session whose check never finished, oldest first. Mid-turn (`atTurnEnd: false`), a
+ * call counts once its check was started and its process is gone, or its check failed: a call whose
+ * check never started may still be running beside this one. At the end of the turn no call of the
+ * session runs any more, so every open record counts, whatever a mark says (a mark can only make a
+ * call judged sooner, never spare it).
+ */
+export function unfinishedCalls(root: string, session: string, options: { readonly atTurnEnd: boolean }): OpenRecord[] {
+  const names = new Set<string>();
+  for (const folder of markFolders(root)) {
+    let listed: string[];
+    try {
+      listed = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const entry of listed) {
+      if (options.atTurnEnd) {
+        if (entry.endsWith('.json')) names.add(entry);
+        continue;
+      }
+      if (!entry.endsWith('.json.after')) continue;
+      const mark = readMark(join(folder, entry));
+      if (mark !== undefined && mark.session === session && (mark.failed !== undefined || !processRuns(mark.pid))) names.add(entry.slice(0, -'.after'.length));
+    }
+  }
+  const open: OpenRecord[] = [];
+  for (const name of names) {
+    const found = openRecordNamed(root, name);
+    if (found !== undefined && found.record.session === session) open.push(found);
+  }
+  return open.sort((a, b) => a.record.time.localeCompare(b.record.time));
 }
 
 function mirroredCalls(root: string): string[] {

@@ -1,0 +1,97 @@
+import { isAbsolute, relative } from 'node:path';
+import { toSlashes } from '../io/index.js';
+import type { ChangeCheck } from '../decide/index.js';
+import { checkAfterCall } from '../put-back/index.js';
+import { unfinishedCalls } from '../state/index.js';
+import { appendAudit } from '../decide/index.js';
+import { auditOutcome, revertReason } from './put-back-report.js';
+import type { AuditBase } from './put-back-report.js';
+
+/** How many times a call's check is tried before it is given up as unchecked. */
+const MAX_ATTEMPTS = 3;
+
+export interface UnfinishedInput {
+  readonly root: string;
+  readonly base: AuditBase;
+  readonly judge: ChangeCheck;
+  /** Paths whose change is tampering whatever made it (the rulebook file), absolute or relative to the root. */
+  readonly protectedPaths: readonly string[];
+  readonly observe: boolean;
+  readonly now: () => Date;
+  /** The end of the turn: every open call of the session is judged (see unfinishedCalls). */
+  readonly atTurnEnd: boolean;
+}
+
+/**
+ * Judges the session's calls whose check never finished (its hook was killed, timed out or failed),
+ * each against the snapshot taken before it, before this event goes on: what breaks a rule is put
+ * back, as the check after the call would have done. Returns what the model must be told (undefined
+ * when nothing was put back). A check that fails again leaves the call marked failed and throws: the
+ * caller refuses, because a call nobody judged must not be built on.
+ */
+export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<string | undefined> {
+  const { root, base } = input;
+  const told: string[] = [];
+  for (const open of unfinishedCalls(root, base.session, { atTurnEnd: input.atTurnEnd })) {
+    if ('readOnly' in open.record) {
+      open.close();
+      continue;
+    }
+    if (open.failedAttempts >= MAX_ATTEMPTS) {
+      // A check that fails every time would refuse the session's every call: after the last attempt the
+      // call is recorded as unchecked and the model told; the git hooks still judge what it left at the commit.
+      const why = `the check after an earlier call of this session (taken at ${open.record.time}) failed ${open.failedAttempts} times; its changes were not judged`;
+      await appendAudit(root, {
+        ...base,
+        action: `call ${open.record.toolUseId ?? open.name}`,
+        rule: 'INTERNAL',
+        name: 'UNCHECKED',
+        decision: 'deny',
+        detail: why,
+      });
+      told.push(`holdfast gate: ${why}. Check with \`git status\` and \`git diff\` that everything it changed follows the rulebook.`);
+      open.close();
+      continue;
+    }
+    open.checking();
+    let outcome;
+    try {
+      outcome = await checkAfterCall({
+        root,
+        session: base.session,
+        before: open.record,
+        judge: input.judge,
+        protectedPaths: input.protectedPaths.map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
+        observe: input.observe,
+        now: input.now,
+      });
+    } catch (error) {
+      open.failed((error as Error).message);
+      const detail = `the check after an earlier call (taken at ${open.record.time}) failed again: ${(error as Error).message}`;
+      await appendAudit(root, {
+        ...base,
+        action: `call ${open.record.toolUseId ?? open.name}`,
+        rule: 'INTERNAL',
+        name: 'UNCHECKED',
+        decision: 'deny',
+        detail,
+      }).catch(() => undefined);
+      throw new Error(
+        `the check after an earlier call of this session (taken at ${open.record.time}) did not finish, and could not be finished now: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (outcome.reverted.length > 0 || outcome.refs.length > 0 || outcome.stillStaged.length > 0) {
+      await auditOutcome(root, base, outcome);
+      if (!outcome.observed) told.push(revertReason(outcome));
+    }
+    open.close();
+  }
+  if (told.length === 0) return undefined;
+  return [
+    'holdfast gate: the check after an earlier command of this session did not finish (its hook was stopped or failed); the gate finished it now:',
+    ...told,
+  ].join('\n');
+}

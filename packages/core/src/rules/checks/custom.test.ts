@@ -1,12 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RulebookError } from '../rulebook-error.js';
 import { judgeWith, ruleWith, run } from '../test-support/kind-rulebook.js';
 import { write } from '../test-support/rulebooks.js';
 
 let project: string;
+
+/** A process that has not ended (a zombie waiting for its parent has ended). */
+function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 let before: string;
 
 const NO_TODO = `
@@ -83,6 +92,22 @@ describe('custom check', () => {
     expect(results.map((result) => result.ok)).toEqual([false, false]);
     expect(results[0]?.detail).toMatch(/cannot be judged: the custom check/);
     expect(results[0]?.detail).toMatch(detail);
+  });
+
+  it.each([
+    ['answers and leaves a program running', 'answers.sh', ''],
+    ['is killed at its limit', 'hangs.sh', 'timeoutMs: 500'],
+  ])('ends the whole process group of a check that %s (issue 46)', async (_what, script, extra) => {
+    const pids = join(project, `${script}.pids`);
+    const answer = `printf '{"results":[{"actionIndex":0,"ok":true,"detail":"fine"}]}'`;
+    const body = script === 'hangs.sh' ? 'while :; do sleep 1; done' : answer;
+    // The background program holds no pipe of the check, so only the group's end can stop it.
+    writeFileSync(join(project, script), `cat >/dev/null\nsleep 600 </dev/null >/dev/null 2>&1 &\necho $! > ${pids}\n${body}\n`);
+    const [result] = await judgeWith(ruleWith(`kind: custom\nexec: [sh, ${script}]\n${extra}`), [write('src/a.ts')]);
+    expect(result?.ok).toBe(script === 'answers.sh');
+    const left = Number(readFileSync(pids, 'utf8').trim());
+    expect(left).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(running(left)).toBe(false), { timeout: 60_000, interval: 20 });
   });
 
   it('refuses a missing module as a rule that does not load, and a missing program as one that cannot start', async () => {

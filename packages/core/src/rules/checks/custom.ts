@@ -92,7 +92,14 @@ export const customCheck: CheckHandler<CustomCheck> = {
     return (round) => {
       if (round.actions.length === 0) return [];
       const input: CustomCheckInput = { rule: { id: rule.id, name: rule.name }, actions: round.actions.map(viewFor), existing: [...round.existing].sort() };
-      const ran = childProcess().spawnSync(command.file, command.args, {
+      // Its own process group, ended whole when the check returns, ends or is killed at its limit: a
+      // program it left running in the background (a server, a `sleep &`) goes with it.
+      const setsid = setsidProgram();
+      const [file, args] =
+        setsid === undefined
+          ? [command.file, command.args]
+          : [setsid, ['/bin/sh', '-c', GROUP_WATCH, 'custom-check', String(process.pid), command.file, ...command.args]];
+      const ran = childProcess().spawnSync(file, args, {
         input: JSON.stringify(input),
         encoding: 'utf8',
         timeout: check.timeoutMs,
@@ -100,10 +107,47 @@ export const customCheck: CheckHandler<CustomCheck> = {
         maxBuffer: MAX_OUTPUT,
         env: command.env,
       });
+      if (setsid !== undefined) endGroup(ran.pid);
       return answerOf(ran, check, round, rule, command.shown);
     };
   },
 };
+
+let setsidFound: string | null | undefined;
+/**
+ * util-linux's `setsid`, which makes the check's process the leader of a new session and group in
+ * place (a child of this process is no group leader, so it does not fork: the group's id is the pid
+ * spawnSync reports). Without it (not Linux), the check runs in this process's group as before.
+ */
+function setsidProgram(): string | undefined {
+  if (setsidFound === undefined) {
+    setsidFound = null;
+    for (const folder of ['/usr/bin', '/bin', ...(process.env['PATH'] ?? '').split(':')]) {
+      if (isAbsolute(folder) && existsSync(resolve(folder, 'setsid'))) {
+        setsidFound = resolve(folder, 'setsid');
+        break;
+      }
+    }
+  }
+  return setsidFound ?? undefined;
+}
+
+/**
+ * Starts the check in its own process group, with a watcher in that group that ends the group when
+ * the process that started it is gone: a hook killed at its deadline (with its own group) leaves
+ * none of the check's processes behind either. `$1` is that process, the rest the check's command.
+ */
+const GROUP_WATCH = 'parent=$1; shift; ( while kill -0 "$parent" 2>/dev/null; do sleep 1; done; kill -KILL 0 ) </dev/null >/dev/null 2>&1 & exec "$@"';
+
+/** Ends a check's process group (its leader's pid); a group already gone is fine. */
+function endGroup(pid: number): void {
+  if (!(pid > 0)) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // every process of the group has ended
+  }
+}
 
 interface Command {
   readonly file: string;
@@ -131,7 +175,7 @@ function commandFor(check: CustomCheck): Command {
   // ulimit -d bounds the heap (brk and private writable mappings on Linux) of any executable.
   return {
     file: '/bin/sh',
-    args: ['-c', `ulimit -d ${kilobytes} 2>/dev/null; exec "$@"`, 'custom-check', program, ...rest],
+    args: ['-c', `ulimit -d ${kilobytes} 2>/dev/null; exec "$@"`, 'custom-check-limit', program, ...rest],
     env,
     shown: [program, ...rest].join(' '),
   };

@@ -1,6 +1,6 @@
 import { join, relative, resolve, sep } from 'node:path';
 import type { ApiRunFile, RunEvent } from '@holdfast/core/contract';
-import { RefusedFileError, listRunFiles, readRegularFile, safeParseRunFileText } from '@holdfast/lab/store';
+import { RefusedFileError, listRunFiles, openRegularFile, safeParseRunFileText } from '@holdfast/lab/store';
 import type { RunFileContents } from '@holdfast/lab/store';
 import { ApiError } from './api-error.js';
 import { readRoundEvents } from './run-index.js';
@@ -52,14 +52,14 @@ export function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'EISDIR' || code === 'E_RUN_FILE_READ';
 }
 
-/** The raw JSONL text of a saved run. */
-export async function readRunText(runsDir: string, name: string): Promise<string> {
+/** The raw JSONL of a saved run, as a stream of its bytes: a file of any size is sent without being held whole. */
+export async function openRunStream(runsDir: string, name: string): Promise<NodeJS.ReadableStream> {
   const path = runFilePath(runsDir, name);
   try {
-    return (await readRegularFile(runsDir, path)).toString('utf8');
+    const { handle } = await openRegularFile(runsDir, path);
+    return handle.createReadStream();
   } catch (error) {
     throw refusedRun(name, error) ?? (isMissing(error) ? notFound(name, error) : error);
-    throw error;
   }
 }
 
@@ -121,13 +121,32 @@ export async function readSavedRound(cache: RunIndexCache, runsDir: string, name
   throw new ApiError(404, 'E_ROUND_NOT_FOUND', `the saved run "${name}" has no round "${roundId.slice(0, 200)}".`);
 }
 
+/**
+ * The largest run file the JSON view answers: its events become one JSON text, which V8 cannot hold
+ * past about 512 MB. Larger files are served as JSONL (full, lean or summary), streamed or line by line.
+ */
+export const JSON_VIEW_MAX_BYTES = 256 * 1024 * 1024;
+
 /** The readable events of a saved run, and the lines that could not be read. */
 export async function readSavedRun(runsDir: string, name: string): Promise<RunFileContents> {
   const path = runFilePath(runsDir, name);
+  let opened;
   try {
-    return safeParseRunFileText((await readRegularFile(runsDir, path)).toString('utf8'), path);
+    opened = await openRegularFile(runsDir, path);
   } catch (error) {
     throw refusedRun(name, error) ?? (isMissing(error) ? notFound(name, error) : error);
+  }
+  const { handle, stats } = opened;
+  try {
+    if (stats.size > JSON_VIEW_MAX_BYTES)
+      throw new ApiError(
+        413,
+        'E_RUN_TOO_LARGE_FOR_JSON',
+        `the saved run "${name}" is ${Math.round(stats.size / 1024 / 1024)} MB, over the JSON view's ${JSON_VIEW_MAX_BYTES / 1024 / 1024} MB: read it as JSONL instead (Accept: application/x-ndjson; ?view=lean or ?view=summary for less).`,
+      );
+    return safeParseRunFileText((await handle.readFile()).toString('utf8'), path);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -5,7 +5,7 @@ import { gzip } from 'node:zlib';
 import { RunEventSchema, jsonOrUndefined } from '@holdfast/core/contract';
 import type { RunEvent } from '@holdfast/core/contract';
 import { leanRunFileLine } from './lean-run.js';
-import { summarizeRunText } from './summary-run.js';
+import { summarizeRunLines } from './summary-run.js';
 
 /** Where one line sits in the file, in bytes, without its newline. */
 interface LineRange {
@@ -22,7 +22,7 @@ export interface RunFileIndex {
    * and the browser inflates natively faster than it receives the plain bytes, even on loopback.
    */
   gzipped(): Promise<Buffer>;
-  /** The summary view (`summarizeRunText` of the lean text), gzipped or not; computed once, on first use. */
+  /** The summary view (`summarizeRunLines` of the lean text), gzipped or not; computed once, on first use. */
   summary(gzipped: boolean): Promise<Buffer>;
   readonly rounds: ReadonlyMap<string, readonly LineRange[]>;
 }
@@ -32,21 +32,37 @@ const gzipAsync = promisify(gzip);
 const GZIP_LEVEL = 4;
 
 const NEWLINE = 0x0a;
+const NEWLINE_BYTES = Buffer.from('\n');
+const ROUND_ID = Buffer.from('"roundId"');
+const ESCAPE = Buffer.from('\\u');
 
-/** Builds the lean text and the round index of a run file's bytes in one pass. */
+/**
+ * Builds the lean text and the round index of a run file's bytes in one pass. The lean text is kept
+ * as bytes, line by line, never as one string: a run file past V8's longest string (about 512 MB)
+ * is served like any other.
+ */
 function indexRunFile(bytes: Buffer): RunFileIndex {
-  const lines: string[] = [];
+  const chunks: Buffer[] = [];
   const rounds = new Map<string, LineRange[]>();
   let start = 0;
-  let terminated = true;
   while (start < bytes.length) {
     let end = bytes.indexOf(NEWLINE, start);
-    if (end === -1) {
-      end = bytes.length;
-      terminated = false;
+    // A torn last line keeps its missing newline, so the reader still sees it as cut off mid-write.
+    const terminated = end !== -1;
+    if (!terminated) end = bytes.length;
+    const slice = bytes.subarray(start, end);
+    // A line that names no round (and escapes nothing that could spell one) is neither an arm's end
+    // nor a round's: it stays as it is, unread.
+    if (!slice.includes(ROUND_ID) && !slice.includes(ESCAPE)) {
+      chunks.push(slice);
+      if (terminated) chunks.push(NEWLINE_BYTES);
+      start = end + 1;
+      continue;
     }
-    const line = leanRunFileLine(bytes.toString('utf8', start, end));
-    lines.push(line.text);
+    const original = slice.toString('utf8');
+    const line = leanRunFileLine(original);
+    chunks.push(line.text === original ? slice : Buffer.from(line.text, 'utf8'));
+    if (terminated) chunks.push(NEWLINE_BYTES);
     if (line.roundId !== undefined) {
       const ranges = rounds.get(line.roundId);
       if (ranges === undefined) rounds.set(line.roundId, [{ start, end }]);
@@ -54,13 +70,12 @@ function indexRunFile(bytes: Buffer): RunFileIndex {
     }
     start = end + 1;
   }
-  // A torn last line keeps its missing newline, so the reader still sees it as cut off mid-write.
-  const lean = Buffer.from(lines.length === 0 ? '' : `${lines.join('\n')}${terminated ? '\n' : ''}`, 'utf8');
+  const lean = Buffer.concat(chunks);
   let gzipped: Promise<Buffer> | undefined;
   let summary: Buffer | undefined;
   let summaryGzipped: Promise<Buffer> | undefined;
   const summaryBytes = (): Buffer => {
-    summary ??= Buffer.from(summarizeRunText(lean.toString('utf8')), 'utf8');
+    summary ??= Buffer.from(summarizeRunLines(linesOf(lean)), 'utf8');
     return summary;
   };
   return {
@@ -76,6 +91,20 @@ function indexRunFile(bytes: Buffer): RunFileIndex {
     },
     rounds,
   };
+}
+
+/** The lines of a JSONL text held as bytes, the last being what follows the last newline (empty when it ends with one). */
+function* linesOf(bytes: Buffer): Generator<string> {
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(NEWLINE, start);
+    if (end === -1) {
+      yield bytes.toString('utf8', start);
+      return;
+    }
+    yield bytes.toString('utf8', start, end);
+    start = end + 1;
+  }
 }
 
 interface CacheEntry {

@@ -3,7 +3,8 @@ import { RunViewSchema } from '@holdfast/core/contract';
 import type { RoundEventsResponse, RunListResponse, RunView, SavedRunResponse } from '@holdfast/core/contract';
 import { safeParseRunFileText } from '@holdfast/lab/store';
 import { ApiError } from './api-error.js';
-import { listSavedRuns, readLeanRunBytes, readRunText, readSavedRound } from './run-files.js';
+import { listSavedRuns, openRunStream, readLeanRunBytes, readSavedRound } from './run-files.js';
+import { pipeline } from 'node:stream/promises';
 import type { RunIndexCache } from './run-index.js';
 import type { SavedRunReader } from './saved-run-json.js';
 
@@ -38,7 +39,7 @@ function savedRun(runsDir: string, runIndexes: RunIndexCache, readSavedRunJson: 
     }
     response.set('X-Holdfast-View', view).type('application/x-ndjson; charset=utf-8');
     if (view === 'full') {
-      response.send(await readRunText(runsDir, name));
+      await pipeline(await openRunStream(runsDir, name), response);
       return;
     }
     const gzipped = request.acceptsEncodings('gzip', 'identity') === 'gzip';

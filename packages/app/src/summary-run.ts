@@ -31,12 +31,19 @@ function summaryArmResult(result: ArmResult): ArmResult {
  * still last and unterminated, so the reader reports the same problems as with the file.
  */
 export function summarizeRunText(lean: string): string {
-  const lines = lean.split('\n');
-  const torn = lines.pop() ?? '';
+  return summarizeRunLines(lean.split('\n'));
+}
+
+/** The same, from the lean text's lines (its split on newlines: the last is what follows the last newline). */
+export function summarizeRunLines(leanLines: Iterable<string>): string {
   const unreadable: string[] = [];
   const events: RunEvent[] = [];
   const armEnds = new Map<ArmResult, ArmEndEvent>();
-  for (const line of lines) {
+  let pending: string | undefined;
+  for (const next of leanLines) {
+    const line = pending;
+    pending = next;
+    if (line === undefined) continue;
     const json = safeParseJson(line);
     if (!json.ok) {
       unreadable.push(line);
@@ -50,6 +57,7 @@ export function summarizeRunText(lean: string): string {
     events.push(parsed.data);
     if (parsed.data.type === 'arm-end') armEnds.set(parsed.data.result, parsed.data);
   }
+  const torn = pending ?? '';
   const state = reduceRunEvents(events);
   const out: RunEvent[] = [];
   const start = events.findLast((event) => event.type === 'run-start');

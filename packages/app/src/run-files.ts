@@ -125,7 +125,7 @@ export async function readSavedRound(cache: RunIndexCache, runsDir: string, name
  * The largest run file the JSON view answers: its events become one JSON text, which V8 cannot hold
  * past about 512 MB. Larger files are served as JSONL (full, lean or summary), streamed or line by line.
  */
-export const JSON_VIEW_MAX_BYTES = 256 * 1024 * 1024;
+const JSON_VIEW_MAX_BYTES = 256 * 1024 * 1024;
 
 /** The readable events of a saved run, and the lines that could not be read. */
 export async function readSavedRun(runsDir: string, name: string): Promise<RunFileContents> {

@@ -41,7 +41,13 @@ function slug(text: string): string {
 
 function installRecorder(client: AgentClientName, repo: string, into: string): void {
   const hook = { type: 'command', command: `${RECORDER} ${into} && :`, timeout: 30 };
-  const file = client === 'claude-code' ? join(repo, '.claude', 'settings.json') : join(repo, '.codex', 'hooks.json');
+  const settings: Partial<Record<AgentClientName, string>> = {
+    'claude-code': join(repo, '.claude', 'settings.json'),
+    codex: join(repo, '.codex', 'hooks.json'),
+    'qwen-code': join(repo, '.qwen', 'settings.json'),
+  };
+  const file = settings[client];
+  if (file === undefined) throw new Error(`the recorder has no hook settings for ${client}`);
   let config: { hooks?: Record<string, unknown[]> } = {};
   try {
     config = JSON.parse(readFileSync(file, 'utf8')) as typeof config;
@@ -49,7 +55,7 @@ function installRecorder(client: AgentClientName, repo: string, into: string): v
     mkdirSync(join(file, '..'), { recursive: true });
   }
   const hooks = config.hooks ?? {};
-  const events = client === 'claude-code' ? ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] : ['PreToolUse', 'PostToolUse'];
+  const events = client === 'codex' ? ['PreToolUse', 'PostToolUse'] : ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
   for (const event of events) hooks[event] = [...(hooks[event] ?? []), { matcher: '*', hooks: [hook] }];
   hooks.Stop = [...(hooks.Stop ?? []), { hooks: [hook] }];
   writeFileSync(file, `${JSON.stringify({ ...config, hooks }, null, 2)}\n`);
@@ -127,3 +133,17 @@ it('claude-code: a passing Bash command reaches PostToolUse, a failing one PostT
 
 it('codex: both exec_commands reach PostToolUse with their output only; the exit code is in the session log', () =>
   record({ client: 'codex', scenario: 'exec-command-exit-status', steps: [PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }], transcripts: true }));
+
+// Qwen Code 0.24.4 on Node 24, OpenAI chat completions: the gate denies the write_file, a shell command writes a
+// module with a console.log and exits 1 (put back, and how its end reaches PostToolUseFailure), then Stop.
+it('qwen-code: a denied write_file, a failing shell write put back, then Stop', () =>
+  record({
+    client: 'qwen-code',
+    scenario: 'write-denied-shell-put-back',
+    gate: true,
+    steps: [
+      { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
+      { shell: "node -e \"require('fs').writeFileSync('src/x.ts', 'console.log(1);\\n')\"; exit 1" },
+      { text: 'I was refused.' },
+    ],
+  }));

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HoldfastError } from '@holdfast/core/contract';
 
-export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli';
+export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code';
 
 export interface AgentClientSpec {
   readonly name: AgentClientName | NodeLineName;
@@ -40,6 +40,13 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     packageName: '@google/gemini-cli',
     version: '0.61.0',
     bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'),
+  },
+  // A bundled script whose engines ask for node >= 22: run with the agent cache's Node 24 (NODE_LINES).
+  'qwen-code': {
+    name: 'qwen-code',
+    packageName: '@qwen-code/qwen-code',
+    version: '0.24.4',
+    bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js'),
   },
 };
 
@@ -182,5 +189,6 @@ export async function ensureAgentClients(options: EnsureOptions = {}): Promise<R
     'claude-code': await ensureAgentClient('claude-code', options),
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
+    'qwen-code': await ensureAgentClient('qwen-code', options),
   };
 }

@@ -40,6 +40,17 @@ function slug(text: string): string {
 }
 
 function installRecorder(client: AgentClientName, repo: string, into: string): void {
+  if (client === 'copilot') {
+    // Copilot CLI reads every .github/hooks/*.json: camelCase events, a `bash` command, timeoutSec.
+    const hook = { type: 'command', bash: `${RECORDER} ${into} && :`, timeoutSec: 30 };
+    const events = ['preToolUse', 'postToolUse', 'agentStop'];
+    mkdirSync(join(repo, '.github', 'hooks'), { recursive: true });
+    writeFileSync(
+      join(repo, '.github', 'hooks', 'record.json'),
+      `${JSON.stringify({ version: 1, hooks: Object.fromEntries(events.map((event) => [event, [hook]])) }, null, 2)}\n`,
+    );
+    return;
+  }
   const hook = { type: 'command', command: `${RECORDER} ${into} && :`, timeout: 30 };
   const settings: Partial<Record<AgentClientName, string>> = {
     'claude-code': join(repo, '.claude', 'settings.json'),
@@ -92,8 +103,11 @@ async function record(recording: Recording): Promise<void> {
     .sort();
   payloads.forEach((name, number) => {
     const bytes = readFileSync(join(calls, name), 'utf8');
-    const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string };
-    const label = [event.hook_event_name, event.tool_name]
+    const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string; toolName?: string; toolResult?: unknown; stopReason?: unknown };
+    // Copilot CLI names no event in its payloads: told apart by their fields.
+    const copilotEvent =
+      event.toolName === undefined ? (event.stopReason !== undefined ? 'agentStop' : undefined) : event.toolResult !== undefined ? 'postToolUse' : 'preToolUse';
+    const label = [event.hook_event_name ?? copilotEvent, event.tool_name ?? event.toolName]
       .filter((part) => part !== undefined)
       .map((part) => slug(String(part)))
       .join('-');
@@ -147,3 +161,8 @@ it('qwen-code: a denied write_file, a failing shell write put back, then Stop', 
       { text: 'I was refused.' },
     ],
   }));
+
+// Copilot CLI 1.0.102 offline (COPILOT_OFFLINE, a custom provider on chat completions, no GitHub login): what its
+// preToolUse, postToolUse and agentStop hooks receive for create, a passing and a failing bash; no gate (no adapter yet).
+it('copilot: create, a passing and a failing bash, each seen before and after, then agentStop', () =>
+  record({ client: 'copilot', scenario: 'create-bash-exit-status', steps: [WRITE, PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }] }));

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HoldfastError } from '@holdfast/core/contract';
 
-export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code';
+export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'copilot';
 
 export interface AgentClientSpec {
   readonly name: AgentClientName | NodeLineName;
@@ -47,6 +47,13 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     packageName: '@qwen-code/qwen-code',
     version: '0.24.4',
     bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js'),
+  },
+  // GitHub Copilot CLI: the npm package is a loader; the native binary is in the platform package.
+  copilot: {
+    name: 'copilot',
+    packageName: '@github/copilot',
+    version: '1.0.102',
+    bin: join('node_modules', '@github', `copilot-${process.platform}-${process.arch}`, process.platform === 'win32' ? 'copilot.exe' : 'copilot'),
   },
 };
 
@@ -190,5 +197,6 @@ export async function ensureAgentClients(options: EnsureOptions = {}): Promise<R
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
     'qwen-code': await ensureAgentClient('qwen-code', options),
+    copilot: await ensureAgentClient('copilot', options),
   };
 }

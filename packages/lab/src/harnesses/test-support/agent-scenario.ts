@@ -4,6 +4,7 @@ import { runClaudeCode } from '../run-claude-code.js';
 import { runCodex } from '../run-codex.js';
 import { runGeminiCli } from '../run-gemini-cli.js';
 import { runQwenCode } from '../run-qwen-code.js';
+import { runCopilot } from '../run-copilot.js';
 import type { CodexRunOptions } from '../run-codex.js';
 import type { ModelTurn, ScriptStep } from './script.js';
 import { startScriptedModel } from './scripted-model-server.js';
@@ -94,12 +95,14 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           ? await runGeminiCli({ ...common, baseUrl: server.origin, ...(options.node !== undefined ? { node: options.node } : {}) })
           : options.client === 'qwen-code'
             ? await runQwenCode({ ...common, baseUrl: `${server.origin}/v1`, ...(options.node !== undefined ? { node: options.node } : {}) })
-            : await runCodex({
-                ...common,
-                baseUrl: `${server.origin}/v1`,
-                ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
-                ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
-              });
+            : options.client === 'copilot'
+              ? await runCopilot({ ...common, baseUrl: `${server.origin}/v1` })
+              : await runCodex({
+                  ...common,
+                  baseUrl: `${server.origin}/v1`,
+                  ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
+                  ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+                });
     const requests = [...server.requests];
     const turns = [...server.turns];
     const problems = [...server.problems];

@@ -22,12 +22,23 @@ export function chatToolResults(body: Record<string, unknown>): ToolResult[] {
     .map((message) => ({ callId: String(message.tool_call_id), text: textOf(message.content), isError: false }));
 }
 
-/** Qwen Code's file tools take absolute paths only: a script's repository-relative path is made absolute against the run's folder. */
+/** Qwen Code's and Copilot CLI's file tools take absolute paths: a script's repository-relative path is made absolute against the run's folder. */
 function absolute(cwd: string, path: string): string {
   return isAbsolute(path) || cwd === '' ? path : join(cwd, path);
 }
 
-function call(output: Exclude<ScriptedOutput, { text: string }>, cwd: string): { name: string; input: unknown } {
+/**
+ * A shorthand as the client's own tool: Copilot CLI's (`bash`, `create`, `edit`, told apart by the tools it
+ * declared) or Qwen Code's (`run_shell_command`, `write_file`, `edit`).
+ */
+function call(output: Exclude<ScriptedOutput, { text: string }>, cwd: string, toolNames: readonly string[]): { name: string; input: unknown } {
+  if (toolNames.includes('create') && toolNames.includes('bash')) {
+    if ('shell' in output) return { name: 'bash', input: { command: output.shell, description: 'scripted', mode: 'sync' } };
+    if ('writeFile' in output) return { name: 'create', input: { path: absolute(cwd, output.writeFile.path), file_text: output.writeFile.content } };
+    if ('editFile' in output) {
+      return { name: 'edit', input: { path: absolute(cwd, output.editFile.path), old_str: output.editFile.oldText, new_str: output.editFile.newText } };
+    }
+  }
   if ('shell' in output) return { name: 'run_shell_command', input: { command: output.shell, description: 'scripted' } };
   if ('writeFile' in output) return { name: 'write_file', input: { file_path: absolute(cwd, output.writeFile.path), content: output.writeFile.content } };
   if ('editFile' in output) {
@@ -45,12 +56,12 @@ function call(output: Exclude<ScriptedOutput, { text: string }>, cwd: string): {
  */
 export function chatStream(
   outputs: readonly ScriptedOutput[],
-  options: { model: string; id: string; cwd: string; inputTokens: number },
+  options: { model: string; id: string; cwd: string; inputTokens: number; toolNames: readonly string[] },
 ): { sse: string; callIds: string[] } {
   const text = outputs.flatMap((output) => ('text' in output ? [output.text] : [])).join('');
   const calls = outputs.flatMap((output, index) => {
     if ('text' in output) return [];
-    const { name, input } = call(output, options.cwd);
+    const { name, input } = call(output, options.cwd, options.toolNames);
     return [
       { index, id: `call_${options.id}_${index}`, type: 'function', function: { name, arguments: typeof input === 'string' ? input : JSON.stringify(input) } },
     ];

@@ -191,12 +191,12 @@ async function ensureCachedPackage(spec: AgentClientSpec, options: EnsureOptions
 }
 
 /** Every client, installed in turn (npm runs are not worth racing on two cores). */
-export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<AgentClientName, string>> {
+export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<Exclude<AgentClientName, 'copilot'>, string>> {
+  // Copilot CLI (189 MB) is only driven by the traffic recorder, which installs it itself (run-copilot.ts).
   return {
     'claude-code': await ensureAgentClient('claude-code', options),
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
     'qwen-code': await ensureAgentClient('qwen-code', options),
-    copilot: await ensureAgentClient('copilot', options),
   };
 }

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { NODE_LINES, agentCacheRoot, agentClientFolder, ensureAgentClient } from '@holdfast/lab/harnesses';
 import { SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { claude, codex } from '@holdfast/gate/test-support';
 
@@ -12,8 +12,20 @@ import { claude, codex } from '@holdfast/gate/test-support';
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/holdfast.js', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/hook.cjs', import.meta.url));
 
+/**
+ * The Node lines the hook runs on here: the one running the tests (Node 20 in CI) and Node 24 from the
+ * agent cache (the global setup obtains it from the npm registry, as it does the agents). The blocks
+ * that run the CLI and the installed hook as real processes run once per line.
+ */
+const NODES: readonly (readonly [string, string])[] = [
+  [`Node ${process.versions.node.split('.')[0] ?? '?'}`, process.execPath],
+  ['Node 24', join(agentClientFolder(NODE_LINES['node-24'], agentCacheRoot()), NODE_LINES['node-24'].bin)],
+];
+/** The node of the block running now (set by its beforeAll). */
+let hookNode = process.execPath;
+
 function spawnHook(agent: string, input: string, cwd: string, flags: string[] = []) {
-  const result = spawnSync(process.execPath, [BIN, 'hook', agent, ...flags], {
+  const result = spawnSync(hookNode, [BIN, 'hook', agent, ...flags], {
     input,
     cwd,
     encoding: 'utf8',
@@ -28,7 +40,11 @@ function project(): string {
   return root;
 }
 
-describe('the gate as a real process', () => {
+describe.each(NODES)('the gate as a real process on %s', (_line, node) => {
+  beforeAll(() => {
+    hookNode = node;
+  });
+
   it('claude-code: refuses a console.log and a write outside src/ with a JSON deny, allows a clean write silently', () => {
     const root = project();
     const log = spawnHook('claude-code', claude.write(root, 's', 'src/a.test.ts', 'console.log(1);\n'), root);
@@ -106,7 +122,7 @@ function gitProject(): string {
 }
 
 function holdfast(root: string, env: NodeJS.ProcessEnv, ...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(hookNode, [BIN, ...args], {
     cwd: root,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOLDFAST_RULEBOOK: SHIPPED_RULEBOOK, ...env },
@@ -137,7 +153,11 @@ function runAs(agent: 'claude-code' | 'codex', command: string, input: string, c
 
 const FORBIDDEN_ADVICE = /HOLDFAST_GATE|bypass|switch (it )?off|disable the gate/i;
 
-describe('the installed gate fails closed', () => {
+describe.each(NODES)('the installed gate fails closed on %s', (_line, node) => {
+  beforeAll(() => {
+    hookNode = node;
+  });
+
   it('claude-code and codex: the installed command decides through the hook entry, and a moved holdfast blocks (exit 2) saying how to reinstall', () => {
     const root = gitProject();
     expect(holdfast(root, {}, 'install', 'claude-code', 'codex').code).toBe(0);
@@ -181,7 +201,7 @@ describe('the installed gate fails closed', () => {
   it('a decision that has not finished at its deadline is a deny (exit 2)', async () => {
     const root = project();
     // The event never ends (stdin stays open), so only the deadline can end the call.
-    const child = spawn(process.execPath, [ENTRY, 'codex', '--deadline-ms', '200'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(hookNode, [ENTRY, 'codex', '--deadline-ms', '200'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
     child.stdin.write('{"session_id":');
@@ -193,6 +213,10 @@ describe('the installed gate fails closed', () => {
 });
 
 describe('holdfast doctor', () => {
+  beforeAll(() => {
+    hookNode = process.execPath;
+  });
+
   it('exits 0 on a good install and 1 naming the missing hook entry after holdfast moved', () => {
     const root = gitProject();
     expect(holdfast(root, {}, 'install', 'claude-code').code).toBe(0);

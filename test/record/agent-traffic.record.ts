@@ -40,8 +40,25 @@ function slug(text: string): string {
 }
 
 function installRecorder(client: AgentClientName, repo: string, into: string): void {
+  if (client === 'copilot') {
+    // Copilot CLI reads every .github/hooks/*.json: camelCase events, a `bash` command, timeoutSec.
+    const hook = { type: 'command', bash: `${RECORDER} ${into} && :`, timeoutSec: 30 };
+    const events = ['preToolUse', 'postToolUse', 'agentStop'];
+    mkdirSync(join(repo, '.github', 'hooks'), { recursive: true });
+    writeFileSync(
+      join(repo, '.github', 'hooks', 'record.json'),
+      `${JSON.stringify({ version: 1, hooks: Object.fromEntries(events.map((event) => [event, [hook]])) }, null, 2)}\n`,
+    );
+    return;
+  }
   const hook = { type: 'command', command: `${RECORDER} ${into} && :`, timeout: 30 };
-  const file = client === 'claude-code' ? join(repo, '.claude', 'settings.json') : join(repo, '.codex', 'hooks.json');
+  const settings: Partial<Record<AgentClientName, string>> = {
+    'claude-code': join(repo, '.claude', 'settings.json'),
+    codex: join(repo, '.codex', 'hooks.json'),
+    'qwen-code': join(repo, '.qwen', 'settings.json'),
+  };
+  const file = settings[client];
+  if (file === undefined) throw new Error(`the recorder has no hook settings for ${client}`);
   let config: { hooks?: Record<string, unknown[]> } = {};
   try {
     config = JSON.parse(readFileSync(file, 'utf8')) as typeof config;
@@ -49,7 +66,7 @@ function installRecorder(client: AgentClientName, repo: string, into: string): v
     mkdirSync(join(file, '..'), { recursive: true });
   }
   const hooks = config.hooks ?? {};
-  const events = client === 'claude-code' ? ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] : ['PreToolUse', 'PostToolUse'];
+  const events = client === 'codex' ? ['PreToolUse', 'PostToolUse'] : ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
   for (const event of events) hooks[event] = [...(hooks[event] ?? []), { matcher: '*', hooks: [hook] }];
   hooks.Stop = [...(hooks.Stop ?? []), { hooks: [hook] }];
   writeFileSync(file, `${JSON.stringify({ ...config, hooks }, null, 2)}\n`);
@@ -86,8 +103,11 @@ async function record(recording: Recording): Promise<void> {
     .sort();
   payloads.forEach((name, number) => {
     const bytes = readFileSync(join(calls, name), 'utf8');
-    const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string };
-    const label = [event.hook_event_name, event.tool_name]
+    const event = JSON.parse(bytes) as { hook_event_name?: string; tool_name?: string; toolName?: string; toolResult?: unknown; stopReason?: unknown };
+    // Copilot CLI names no event in its payloads: told apart by their fields.
+    const copilotEvent =
+      event.toolName === undefined ? (event.stopReason !== undefined ? 'agentStop' : undefined) : event.toolResult !== undefined ? 'postToolUse' : 'preToolUse';
+    const label = [event.hook_event_name ?? copilotEvent, event.tool_name ?? event.toolName]
       .filter((part) => part !== undefined)
       .map((part) => slug(String(part)))
       .join('-');
@@ -127,3 +147,22 @@ it('claude-code: a passing Bash command reaches PostToolUse, a failing one PostT
 
 it('codex: both exec_commands reach PostToolUse with their output only; the exit code is in the session log', () =>
   record({ client: 'codex', scenario: 'exec-command-exit-status', steps: [PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }], transcripts: true }));
+
+// Qwen Code 0.24.4 on Node 24, OpenAI chat completions: the gate denies the write_file, a shell command writes a
+// module with a console.log and exits 1 (put back, and how its end reaches PostToolUseFailure), then Stop.
+it('qwen-code: a denied write_file, a failing shell write put back, then Stop', () =>
+  record({
+    client: 'qwen-code',
+    scenario: 'write-denied-shell-put-back',
+    gate: true,
+    steps: [
+      { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
+      { shell: "node -e \"require('fs').writeFileSync('src/x.ts', 'console.log(1);\\n')\"; exit 1" },
+      { text: 'I was refused.' },
+    ],
+  }));
+
+// Copilot CLI 1.0.102 offline (COPILOT_OFFLINE, a custom provider on chat completions, no GitHub login): what its
+// preToolUse, postToolUse and agentStop hooks receive for create, a passing and a failing bash; no gate (no adapter yet).
+it('copilot: create, a passing and a failing bash, each seen before and after, then agentStop', () =>
+  record({ client: 'copilot', scenario: 'create-bash-exit-status', steps: [WRITE, PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }] }));

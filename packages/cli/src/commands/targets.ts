@@ -17,10 +17,11 @@ It also says what isolation this machine gives the commands models write (\`hold
 then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
 
 Agent CLIs: a target with provider claude-code or codex runs that harness in agent mode. The
-live gate (\`holdfast install\`) speaks to Claude Code, Codex and Gemini CLI; holdfast's own tests drive
-each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0) on a
-scripted model server. Gemini CLI is gated but not yet a target. Qwen Code, OpenCode and GitHub
-Copilot CLI are neither gated nor measured yet.
+live gate (\`holdfast install\`) speaks to Claude Code, Codex, Gemini CLI and Qwen Code; holdfast's own
+tests drive each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI
+0.61.0, Qwen Code 0.24.4 on Node 24) on a scripted model server. Gemini CLI and Qwen Code are gated
+but not yet targets. GitHub Copilot CLI (1.0.102) runs offline on a local model, and its hook
+payloads are recorded, but it is neither gated nor measured yet; nor is OpenCode.
 
 Options:
   --json          print JSON instead of a table

@@ -9,7 +9,7 @@ import type { InstallChange } from '../install/index.js';
 import { GATE_AGENTS } from '../decide/index.js';
 import type { GateAgent } from '../decide/index.js';
 
-const HELP = `Usage: holdfast install <claude-code|codex|gemini-cli|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
+const HELP = `Usage: holdfast install <claude-code|codex|gemini-cli|qwen-code|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
 
 Installs the live gate in the current project, merging with the configuration already there:
   claude-code  one hook command in .claude/settings.json for PreToolUse (Write, Edit, MultiEdit,
@@ -19,6 +19,9 @@ Installs the live gate in the current project, merging with the configuration al
   gemini-cli   one hook command in .gemini/settings.json for BeforeTool (every tool but the
                read-only ones), AfterTool (run_shell_command, MCP tools) and AfterAgent; Gemini CLI
                runs a project's hooks only in a folder it trusts
+  qwen-code    one hook command in .qwen/settings.json for PreToolUse (every tool but the
+               read-only ones), PostToolUse and PostToolUseFailure (run_shell_command, MCP tools)
+               and Stop
   git          a block in the pre-commit hook that judges the staged changes, and one in the
                reference-transaction hook that refuses any ref update (merge, rebase, pull,
                stash, update-ref, a push into the repository, --no-verify) bringing in a commit

@@ -67,4 +67,23 @@ describe('holdfast exec with holdfast installed inside the project', () => {
     expect(plan.readOnlyOver).not.toContain(join(modules, 'react'));
     expect(plan.readOnlyOver).not.toContain(root);
   });
+
+  it("keeps every agent's settings read-only: its folder in the project, its settings file in HOME (the rest of HOME's folder writable)", () => {
+    const root = projectWithHoldfast();
+    const plan = execPlan({
+      project: root,
+      cwd: root,
+      env: { HOME: '/home/agent' },
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: root,
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    for (const folder of ['.claude', '.codex', '.gemini', '.qwen']) expect(plan.readOnlyOver).toContain(join(root, folder));
+    for (const file of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json'])
+      expect(plan.readOnlyOver).toContain(join('/home/agent', file));
+    expect(plan.writable).toEqual(expect.arrayContaining([join('/home/agent', '.gemini'), join('/home/agent', '.qwen')]));
+  });
 });

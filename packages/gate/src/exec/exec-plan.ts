@@ -80,14 +80,17 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
   const claude = env.CLAUDE_CONFIG_DIR !== undefined && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
   const codex = env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
   const gemini = join(home, '.gemini');
+  const qwen = join(home, '.qwen');
   return {
-    writable: [claude, join(home, '.claude.json'), codex, gemini],
+    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen],
     readOnly: [
       join(claude, 'settings.json'),
       join(codex, 'config.toml'),
       join(codex, 'hooks.json'),
       join(gemini, 'settings.json'),
       join(gemini, 'trustedFolders.json'),
+      join(qwen, 'settings.json'),
+      join(qwen, 'trustedFolders.json'),
       join(home, '.gitconfig'),
       join(home, '.config', 'git'),
     ],
@@ -110,6 +113,7 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
     join(project.realRoot, '.claude', 'settings.local.json'),
     join(project.realRoot, '.codex', 'hooks.json'),
     join(project.realRoot, '.gemini', 'settings.json'),
+    join(project.realRoot, '.qwen', 'settings.json'),
     join(project.realRoot, '.git', 'hooks', 'pre-commit'),
   ];
   const places = protectedPlaces(project, { rulebookFile: undefined, home: undefined }).map((place) => place.absolute);
@@ -157,6 +161,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
     'claude-code': [join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')],
     codex: [join(root, '.codex', 'hooks.json')],
     'gemini-cli': [join(root, '.gemini', 'settings.json')],
+    'qwen-code': [join(root, '.qwen', 'settings.json')],
     git: [join(root, '.git', 'hooks', 'pre-commit'), join(root, '.git', 'hooks', 'reference-transaction')],
   } as const;
   const found = findProjectRulebook(root, env);
@@ -171,8 +176,14 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
       }
     });
   return {
-    rulebooks: { 'claude-code': rulebook('claude-code'), codex: rulebook('codex'), 'gemini-cli': rulebook('gemini-cli'), git: rulebook('git') },
-    observe: { 'claude-code': observing('claude-code'), codex: observing('codex'), 'gemini-cli': observing('gemini-cli') },
+    rulebooks: {
+      'claude-code': rulebook('claude-code'),
+      codex: rulebook('codex'),
+      'gemini-cli': rulebook('gemini-cli'),
+      'qwen-code': rulebook('qwen-code'),
+      git: rulebook('git'),
+    },
+    observe: { 'claude-code': observing('claude-code'), codex: observing('codex'), 'gemini-cli': observing('gemini-cli'), 'qwen-code': observing('qwen-code') },
     claudeProjectDir: cwd,
   };
 }
@@ -252,12 +263,14 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
     { path: join(root, '.claude'), kind: 'folder', content: '' },
     { path: join(root, '.codex'), kind: 'folder', content: '' },
     { path: join(root, '.gemini'), kind: 'folder', content: '' },
+    { path: join(root, '.qwen'), kind: 'folder', content: '' },
     ...(home === ''
       ? []
       : [
           { path: join(claude, 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(codex, 'config.toml'), kind: 'file' as const, content: '' },
           { path: join(home, '.gemini', 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(home, '.qwen', 'settings.json'), kind: 'file' as const, content: '{}\n' },
         ]),
   ];
   return places.filter((place) => !existsSync(place.path));

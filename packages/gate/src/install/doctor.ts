@@ -434,7 +434,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
       area: 'project',
       ok: false,
       what: `no holdfast gate is installed in ${options.root}`,
-      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, git)`,
+      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, qwen-code, git)`,
     });
     return checks;
   }

@@ -220,6 +220,31 @@ describe('holdfast install gemini-cli', () => {
   });
 });
 
+describe('holdfast install qwen-code', () => {
+  it('writes .qwen/settings.json for PreToolUse, PostToolUse, PostToolUseFailure and Stop with the timeout in seconds, keeps other settings, doctor reads it, uninstall removes only its entries', async () => {
+    const root = gitRepo();
+    mkdirSync(join(root, '.qwen'));
+    writeFileSync(join(root, '.qwen', 'settings.json'), `${JSON.stringify({ general: { vimMode: true } })}\n`);
+    expect((await cli(root, 'install', 'qwen-code')).out).toMatch(/qwen-code: updated .qwen\/settings.json/);
+    const settings = readJson(join(root, '.qwen', 'settings.json'));
+    expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
+    const handler = settings.hooks.PreToolUse[0].hooks[0];
+    expect(handler.timeout).toBe(30);
+    expect(readInstalledHook(handler.command)).toMatchObject({ agent: 'qwen-code', deadlineMs: 24000 });
+    expect(new RegExp(settings.hooks.PreToolUse[0].matcher).test('write_file')).toBe(true);
+    expect(new RegExp(settings.hooks.PreToolUse[0].matcher).test('agent')).toBe(true);
+    expect(new RegExp(settings.hooks.PreToolUse[0].matcher).test('read_file')).toBe(false);
+    expect(new RegExp(settings.hooks.PostToolUseFailure[0].matcher).test('run_shell_command')).toBe(true);
+    expect(new RegExp(settings.hooks.PostToolUse[0].matcher).test('edit')).toBe(false);
+    expect((await cli(root, 'install', 'qwen-code')).out).toMatch(/unchanged/);
+    const doctor = await cli(root, 'doctor');
+    expect(doctor.out).toMatch(/timeout 30 s, internal deadline 24000 ms/);
+    expect(doctor.out).toMatch(/hook registered for Stop/);
+    expect((await cli(root, 'uninstall', 'qwen-code')).out).toMatch(/qwen-code: updated/);
+    expect(readJson(join(root, '.qwen', 'settings.json'))).toEqual({ general: { vimMode: true } });
+  });
+});
+
 describe('holdfast install git', () => {
   it('adds a block after the shebang of an existing hook, idempotently, and uninstall keeps the rest', async () => {
     const root = gitRepo();

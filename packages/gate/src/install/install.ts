@@ -6,7 +6,15 @@ import type { HookTarget } from './hook-command.js';
 import type { GateAgent } from '../decide/index.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { combinedChange, installReferenceTransactionHook, uninstallReferenceTransactionHook } from './reference-transaction-hook.js';
-import { CLAUDE_FILE_TOOLS, CLAUDE_READ_ONLY_TOOLS, GEMINI_FILE_TOOLS, GEMINI_READ_ONLY_TOOLS, everyToolBut } from '../hook/index.js';
+import {
+  CLAUDE_FILE_TOOLS,
+  CLAUDE_READ_ONLY_TOOLS,
+  GEMINI_FILE_TOOLS,
+  GEMINI_READ_ONLY_TOOLS,
+  QWEN_FILE_TOOLS,
+  QWEN_READ_ONLY_TOOLS,
+  everyToolBut,
+} from '../hook/index.js';
 import { userGitOutput } from '../io/index.js';
 
 /** What install or uninstall did to one file, for the command to print. */
@@ -47,15 +55,23 @@ export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; 
     { event: 'AfterTool', matcher: everyToolBut([...GEMINI_READ_ONLY_TOOLS, ...GEMINI_FILE_TOOLS]), covers: 'run_shell_command, MCP and other tools' },
     { event: 'AfterAgent', matcher: undefined },
   ],
+  // Qwen Code: Claude Code's events and matchers (a regex against the tool's name), its own tool names.
+  'qwen-code': [
+    { event: 'PreToolUse', matcher: everyToolBut(QWEN_READ_ONLY_TOOLS), covers: 'every tool but the read-only ones' },
+    { event: 'PostToolUse', matcher: everyToolBut([...QWEN_READ_ONLY_TOOLS, ...QWEN_FILE_TOOLS]), covers: 'run_shell_command, MCP and other tools' },
+    { event: 'PostToolUseFailure', matcher: everyToolBut([...QWEN_READ_ONLY_TOOLS, ...QWEN_FILE_TOOLS]), covers: 'run_shell_command, MCP and other tools' },
+    { event: 'Stop', matcher: undefined },
+  ],
 };
 
-/** How many milliseconds one unit of an agent's hook `timeout` is: seconds in Claude Code and Codex, milliseconds in Gemini CLI. */
-export const TIMEOUT_UNIT_MS: Record<AgentGate, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1 };
+/** How many milliseconds one unit of an agent's hook `timeout` is: seconds in Claude Code, Codex and Qwen Code, milliseconds in Gemini CLI. */
+export const TIMEOUT_UNIT_MS: Record<AgentGate, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1, 'qwen-code': 1000 };
 
 export const CONFIG_FILES: Record<AgentGate, string> = {
   'claude-code': join('.claude', 'settings.json'),
   codex: join('.codex', 'hooks.json'),
   'gemini-cli': join('.gemini', 'settings.json'),
+  'qwen-code': join('.qwen', 'settings.json'),
 };
 
 type JsonObject = Record<string, unknown>;

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HoldfastError } from '@holdfast/core/contract';
 
-export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli';
+export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'copilot';
 
 export interface AgentClientSpec {
   readonly name: AgentClientName | NodeLineName;
@@ -40,6 +40,20 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     packageName: '@google/gemini-cli',
     version: '0.61.0',
     bin: join('node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'),
+  },
+  // A bundled script whose engines ask for node >= 22: run with the agent cache's Node 24 (NODE_LINES).
+  'qwen-code': {
+    name: 'qwen-code',
+    packageName: '@qwen-code/qwen-code',
+    version: '0.24.4',
+    bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js'),
+  },
+  // GitHub Copilot CLI: the npm package is a loader; the native binary is in the platform package.
+  copilot: {
+    name: 'copilot',
+    packageName: '@github/copilot',
+    version: '1.0.102',
+    bin: join('node_modules', '@github', `copilot-${process.platform}-${process.arch}`, process.platform === 'win32' ? 'copilot.exe' : 'copilot'),
   },
 };
 
@@ -177,10 +191,12 @@ async function ensureCachedPackage(spec: AgentClientSpec, options: EnsureOptions
 }
 
 /** Every client, installed in turn (npm runs are not worth racing on two cores). */
-export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<AgentClientName, string>> {
+export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<Exclude<AgentClientName, 'copilot'>, string>> {
+  // Copilot CLI (189 MB) is only driven by the traffic recorder, which installs it itself (run-copilot.ts).
   return {
     'claude-code': await ensureAgentClient('claude-code', options),
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
+    'qwen-code': await ensureAgentClient('qwen-code', options),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readClaudeReport } from './run-claude-code.js';
 import { codexConfig, readCodexReport } from './run-codex.js';
+import { readQwenReport } from './run-qwen-code.js';
 
 // Output lines as Claude Code 2.1.197 (`-p --output-format json`) and Codex 0.171.0 (`exec --json`) printed them.
 const CLAUDE_RESULT =
@@ -26,6 +27,34 @@ describe('what the harnesses report', () => {
     });
     expect(readClaudeReport('')).toBeUndefined();
     expect(readClaudeReport('{"type":"result"')).toBeUndefined();
+  });
+
+  it('reads Qwen Code turns, tokens and final text from the result at the end of its JSON array; no cost', () => {
+    // As Qwen Code 0.24.4 (`-p --output-format json`) printed it, shortened.
+    const printed = JSON.stringify([
+      { type: 'system', subtype: 'init', session_id: 's' },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'Done.' }] } },
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        num_turns: 3,
+        result: 'Done.',
+        usage: { input_tokens: 30, output_tokens: 15 },
+        permission_denials: [],
+      },
+    ]);
+    expect(readQwenReport(printed)).toEqual({
+      turns: 3,
+      inputTokens: 30,
+      outputTokens: 15,
+      costUsd: undefined,
+      deniedCalls: 0,
+      finalText: 'Done.',
+      isError: false,
+    });
+    expect(readQwenReport('')).toBeUndefined();
+    expect(readQwenReport('[{"type":"system"}]')).toBeUndefined();
   });
 
   it('reads Codex turns, tokens and the last agent message; no cost', () => {

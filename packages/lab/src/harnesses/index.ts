@@ -15,5 +15,8 @@ export type { CodexHookEntry } from './codex-hook-trust.js';
 export { FAKE_ANTHROPIC_KEY, readClaudeReport, runClaudeCode } from './run-claude-code.js';
 export { FAKE_GEMINI_KEY, readGeminiReport, runGeminiCli } from './run-gemini-cli.js';
 export type { GeminiRunOptions } from './run-gemini-cli.js';
+export { COPILOT_MODEL, FAKE_COPILOT_PROVIDER_KEY, runCopilot } from './run-copilot.js';
+export { FAKE_QWEN_OPENAI_KEY, QWEN_MODEL, readQwenReport, runQwenCode } from './run-qwen-code.js';
+export type { QwenRunOptions } from './run-qwen-code.js';
 export { CODEX_MODEL, FAKE_OPENAI_KEY, codexConfig, readCodexReport, runCodex } from './run-codex.js';
 export type { CodexRunOptions, CodexSandbox } from './run-codex.js';

@@ -3,6 +3,8 @@ import type { AgentRun } from '../agent-run.js';
 import { runClaudeCode } from '../run-claude-code.js';
 import { runCodex } from '../run-codex.js';
 import { runGeminiCli } from '../run-gemini-cli.js';
+import { runQwenCode } from '../run-qwen-code.js';
+import { runCopilot } from '../run-copilot.js';
 import type { CodexRunOptions } from '../run-codex.js';
 import type { ModelTurn, ScriptStep } from './script.js';
 import { startScriptedModel } from './scripted-model-server.js';
@@ -25,7 +27,7 @@ export interface ScenarioOptions {
   /** Codex only (see CodexRunOptions). */
   readonly hookTrust?: CodexRunOptions['hookTrust'];
   readonly sandbox?: CodexRunOptions['sandbox'];
-  /** Gemini CLI only: the node that runs it (see GeminiRunOptions). */
+  /** Gemini CLI and Qwen Code: the node that runs it (see GeminiRunOptions, QwenRunOptions). */
   readonly node?: string;
 }
 
@@ -91,12 +93,16 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         ? await runClaudeCode({ ...common, baseUrl: server.origin })
         : options.client === 'gemini-cli'
           ? await runGeminiCli({ ...common, baseUrl: server.origin, ...(options.node !== undefined ? { node: options.node } : {}) })
-          : await runCodex({
-              ...common,
-              baseUrl: `${server.origin}/v1`,
-              ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
-              ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
-            });
+          : options.client === 'qwen-code'
+            ? await runQwenCode({ ...common, baseUrl: `${server.origin}/v1`, ...(options.node !== undefined ? { node: options.node } : {}) })
+            : options.client === 'copilot'
+              ? await runCopilot({ ...common, baseUrl: `${server.origin}/v1` })
+              : await runCodex({
+                  ...common,
+                  baseUrl: `${server.origin}/v1`,
+                  ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
+                  ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+                });
     const requests = [...server.requests];
     const turns = [...server.turns];
     const problems = [...server.problems];

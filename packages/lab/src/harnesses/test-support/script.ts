@@ -14,7 +14,7 @@ export type ScriptedOutput =
 
 export type ScriptedReply = ScriptedOutput | readonly ScriptedOutput[];
 
-export type WireProtocol = 'anthropic-messages' | 'openai-responses' | 'gemini-generate';
+export type WireProtocol = 'anthropic-messages' | 'openai-responses' | 'gemini-generate' | 'openai-chat';
 
 /** A tool's result as the client sent it back to the model, flattened to text. */
 export interface ToolResult {

@@ -87,6 +87,41 @@ describe('the scripted model server', () => {
     expect(stream.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed', usage: { output_tokens: 25 } } });
   });
 
+  it('answers Qwen Code in OpenAI chat completions: its own tool names, absolute paths, tool results from role "tool" messages', async () => {
+    const seen: ModelTurn[] = [];
+    const steps = [
+      [{ writeFile: { path: 'src/a.ts', content: 'x\n' } }, { shell: 'npm test' }],
+      (turn: ModelTurn) => {
+        seen.push(turn);
+        return { text: 'Done.' };
+      },
+    ];
+    server = await startScriptedModel({ steps, cwd: '/repo' });
+    const tools = [
+      { type: 'function', function: { name: 'write_file' } },
+      { type: 'function', function: { name: 'run_shell_command' } },
+    ];
+    const chat = async (messages: unknown[]) => {
+      const { text } = await post('/v1/chat/completions', { model: 'm', stream: true, tools, messages });
+      expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+      return events(text.slice(0, -'data: [DONE]\n\n'.length));
+    };
+    const first = await chat([]);
+    const calls =
+      (first[0] as { choices: { delta: { tool_calls: { id: string; function: { name: string; arguments: string } }[] } }[] }).choices[0]?.delta.tool_calls ??
+      [];
+    expect(calls.map((call) => [call.function.name, JSON.parse(call.function.arguments)])).toEqual([
+      ['write_file', { file_path: '/repo/src/a.ts', content: 'x\n' }],
+      ['run_shell_command', { command: 'npm test', description: 'scripted' }],
+    ]);
+    expect(first[1]).toMatchObject({ choices: [{ finish_reason: 'tool_calls' }], usage: { completion_tokens: 25 } });
+    const results = calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: [{ type: 'text', text: `ran ${call.function.name}` }] }));
+    const second = await chat(results);
+    expect(second[0]).toMatchObject({ choices: [{ delta: { content: 'Done.' } }] });
+    expect(seen[0]?.toolResults.map((result) => result.text)).toEqual(['ran write_file', 'ran run_shell_command']);
+    expect(seen[0]?.protocol).toBe('openai-chat');
+  });
+
   it('records an exhausted script and an unknown path as problems, and still answers', async () => {
     server = await startScriptedModel({ steps: [] });
     const stream = events((await post('/v1/responses', { model: 'gpt-5.5', stream: true, tools: codexTools, input: [] })).text);

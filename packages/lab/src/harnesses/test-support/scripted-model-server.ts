@@ -3,6 +3,7 @@ import type { FakeReply, RecordedRequest } from '../../models/test-support/fake-
 import { approximateTokens, messagesJson, messagesStream, messagesToolNames, messagesToolResults } from './anthropic-messages.js';
 import { responsesStream, responsesToolKinds, responsesToolResults } from './openai-responses.js';
 import { geminiAnswer, geminiToolNames, geminiToolResults } from './gemini-generate.js';
+import { chatJson, chatStream, chatToolNames, chatToolResults } from './openai-chat.js';
 import { SCRIPT_EXHAUSTED, repliesOf } from './script.js';
 import type { ModelTurn, ScriptStep, ScriptedOutput, ToolResult, WireProtocol } from './script.js';
 
@@ -39,7 +40,7 @@ function pathOf(request: RecordedRequest): string {
 /**
  * A real HTTP server on 127.0.0.1 (ephemeral port) that plays a model for the real agent binaries:
  * Anthropic Messages (`POST /v1/messages`, streamed) for Claude Code and OpenAI Responses
- * (`POST /v1/responses`, streamed) for Codex, the Gemini API (`POST /v1beta/models/M:streamGenerateContent`) for Gemini CLI. A request that declares tools is a main-loop turn and
+ * (`POST /v1/responses`, streamed) for Codex, the Gemini API (`POST /v1beta/models/M:streamGenerateContent`) for Gemini CLI, OpenAI chat completions (`POST /v1/chat/completions`, streamed) for Qwen Code and Copilot CLI. A request that declares tools is a main-loop turn and
  * takes the next script step; one without tools is a side call (a title, a summary) and gets a short
  * text without consuming a step. Start-up probes (`HEAD /`, model lists, token counts) are answered.
  */
@@ -104,6 +105,15 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       const main = kinds.size > 0;
       const outputs = main ? nextOutputs('openai-responses', body, responsesToolResults(body), [...kinds.keys()]) : [{ text: 'Scripted session' }];
       const stream = responsesStream(outputs, { model, id, kinds, inputTokens });
+      if (main) lastCallIds = new Set(stream.callIds);
+      return { status: 200, headers: SSE_HEADERS, body: stream.sse };
+    }
+    if (request.method === 'POST' && path === '/v1/chat/completions') {
+      const toolNames = chatToolNames(body);
+      const main = toolNames.length > 0;
+      const outputs = main ? nextOutputs('openai-chat', body, chatToolResults(body), toolNames) : [{ text: 'Scripted session' }];
+      if (body.stream !== true) return { json: chatJson(outputs.map((output) => ('text' in output ? output.text : '')).join(''), { model, id, inputTokens }) };
+      const stream = chatStream(outputs, { model, id, cwd: options.cwd ?? '', inputTokens, toolNames });
       if (main) lastCallIds = new Set(stream.callIds);
       return { status: 200, headers: SSE_HEADERS, body: stream.sse };
     }

@@ -33,3 +33,5 @@ export { decodeText, NOT_UTF8_REASON } from './read-text.js';
 export type { DecodedText, TextEncodingName } from './read-text.js';
 export { requiredRun, runsElsewhere, spellingsOf } from './commands/required-run.js';
 export { answerOrderPatterns, mayBeRequiredRun } from './commands/may-be-required.js';
+export { checkFingerprint, readRuleTrials, ruleTrialsPath, trialOf, writeRuleTrials } from './rule-trials.js';
+export type { RuleTrial, RuleTrials } from './rule-trials.js';

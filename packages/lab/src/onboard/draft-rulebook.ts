@@ -197,7 +197,7 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         checked.push(rule);
         notes.set(
           id,
-          `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}; warns until promoted (holdfast rulebook try, then holdfast rulebook promote ${id}).${globs}`,
+          `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}. Warns until promoted (holdfast rulebook try, then holdfast rulebook promote ${id}).${globs}`,
         );
         drafted.push({ id, name: rule.name, prose, kind: proposal.check.kind, why: proposal.why, source, span });
       } else {

@@ -57,7 +57,7 @@ describe('holdfast doctor tells the truth about what the gate holds', () => {
     execFileSync('git', ['add', '-A'], { cwd: root });
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--no-verify', '-m', 'start'], { cwd: root });
     const io = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
-    expect(await main(['install', 'claude-code', '--no-git'], io)).toBe(0);
+    expect(await main(['install', 'claude-code'], io)).toBe(0);
     const drafted = await doctor(root);
     expect(drafted.code).toBe(0);
     expect(drafted.out).not.toMatch(/All good/);

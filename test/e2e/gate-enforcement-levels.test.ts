@@ -71,7 +71,9 @@ describe('enforcement levels through the real bundled hook', () => {
     const answer = JSON.parse(warned.stdout) as { hookSpecificOutput: Record<string, unknown> };
     expect(answer.hookSpecificOutput.hookEventName).toBe('PreToolUse');
     expect(answer.hookSpecificOutput.permissionDecision).toBeUndefined();
-    expect(answer.hookSpecificOutput.additionalContext).toMatch(/^holdfast warning: this call went ahead, but it breaks a rule of this project \(warn level, not yet enforced\): R4 NOLOG: /);
+    expect(answer.hookSpecificOutput.additionalContext).toMatch(
+      /^holdfast warning: this call went ahead, but it breaks a rule of this project \(warn level, not yet enforced\): R4 NOLOG: /,
+    );
     const denied = await write('lib/b.ts', 'export const b = 1;\n', 't2');
     expect(denied.code).toBe(0);
     const refusal = JSON.parse(denied.stdout) as { hookSpecificOutput: Record<string, unknown> };

@@ -92,7 +92,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const document = parseDocument(text);
   const rules = document.get('rules');
   const node = isSeq(rules) ? rules.items.find((item) => isMap(item) && item.get('id') === id) : undefined;
-  if (!isMap(node)) throw new InputError('E_ARGS', `holdfast rulebook promote: rule ${id} is not a mapping under rules: in ${shown}; set its enforcement: block by hand.`);
+  if (!isMap(node))
+    throw new InputError('E_ARGS', `holdfast rulebook promote: rule ${id} is not a mapping under rules: in ${shown}; set its enforcement: block by hand.`);
   node.set('enforcement', 'block');
   const promoted = document.toString({ lineWidth: 0 });
   parseRulebook(promoted, shown);

@@ -78,7 +78,11 @@ describe('holdfast verify', () => {
     commitFiles(root, { 'lib/outside.ts': 'export const outside = 1;\n' }, 'out of scope');
     const blocked = await verify(root, '--base', base, '--format', 'sarif');
     expect(blocked.code).toBe(1);
-    expect(JSON.parse(blocked.out).runs[0].results.filter((result: { level: string }) => result.level === 'error').map((result: { ruleId: string }) => result.ruleId)).toContain('R2');
+    expect(
+      JSON.parse(blocked.out)
+        .runs[0].results.filter((result: { level: string }) => result.level === 'error')
+        .map((result: { ruleId: string }) => result.ruleId),
+    ).toContain('R2');
   });
 
   it('judges each commit on its own: a violation fixed later still fails the range, the final tree is clean', async () => {

@@ -26,10 +26,12 @@ export function reasonOf(failures: readonly GateFinding[], notes: readonly strin
  */
 export function warningOf(warnings: readonly GateFinding[]): string {
   const head = 'holdfast warning: this call went ahead, but it breaks';
-  if (warnings.length === 1) return `${head} a rule of this project (warn level, not yet enforced): ${(warnings[0] as GateFinding).detail} Follow the rule from now on.`;
-  return [`${head} ${warnings.length} rules of this project (warn level, not yet enforced); follow them from now on:`, ...warnings.map((warning) => `- ${warning.detail}`)].join(
-    '\n',
-  );
+  if (warnings.length === 1)
+    return `${head} a rule of this project (warn level, not yet enforced): ${(warnings[0] as GateFinding).detail} Follow the rule from now on.`;
+  return [
+    `${head} ${warnings.length} rules of this project (warn level, not yet enforced); follow them from now on:`,
+    ...warnings.map((warning) => `- ${warning.detail}`),
+  ].join('\n');
 }
 
 /** The message of a crash: it says the gate failed closed and why. */

@@ -69,10 +69,7 @@ describe('holdfast hook git (pre-commit)', () => {
   it('lets a commit through a rule at warn, saying it on stderr and recording it as warned; a rule that blocks still refuses', async () => {
     const root = repo();
     const book = join(root, 'levels.yaml');
-    writeFileSync(
-      book,
-      readFileSync(defaultRulebookPath(), 'utf8').replace(/(\n {2}- id: R4\n)/, '$1    enforcement: warn\n'),
-    );
+    writeFileSync(book, readFileSync(defaultRulebookPath(), 'utf8').replace(/(\n {2}- id: R4\n)/, '$1    enforcement: warn\n'));
     const hook = async () => {
       const io = memoryIo({ cwd: root, env: {} });
       const code = await main(['hook', 'git', '--rulebook', book], io);

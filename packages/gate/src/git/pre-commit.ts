@@ -181,7 +181,13 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
     // A rule at warn lets the commit through, said on stderr and recorded as warned.
     const { blocking: failures, warnings } = byEnforcement(rulebook, found);
     const orderNote = order === undefined ? '' : order.note;
-    const warned = warnings.length === 0 ? [] : [`holdfast: warning, ${warnings.length} rule${warnings.length === 1 ? '' : 's'} at warn level broken (not enforced yet):`, ...warnings.map((warning) => `  ${warning.detail}`)];
+    const warned =
+      warnings.length === 0
+        ? []
+        : [
+            `holdfast: warning, ${warnings.length} rule${warnings.length === 1 ? '' : 's'} at warn level broken (not enforced yet):`,
+            ...warnings.map((warning) => `  ${warning.detail}`),
+          ];
     if (failures.length > 0) {
       const rules = [...new Set(failures.map((failure) => failure.rule))];
       await appendAudit(options.root, {
@@ -207,7 +213,8 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       rule: warnings[0]?.rule ?? null,
       ...(warnings.length === 0 ? {} : { name: warnings[0]?.name, rules: rules.length > 1 ? rules : undefined }),
       decision: warnings.length === 0 ? 'allow' : 'warned',
-      detail: `${actions.length} staged change(s): no ${warnings.length === 0 ? '' : 'blocking '}rule refused them. ${[...warnings.map((warning) => warning.detail), orderNote].join(' ')}`.trim(),
+      detail:
+        `${actions.length} staged change(s): no ${warnings.length === 0 ? '' : 'blocking '}rule refused them. ${[...warnings.map((warning) => warning.detail), orderNote].join(' ')}`.trim(),
     });
     const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no ${warnings.length === 0 ? '' : 'blocking '}rule refused them.`;
     return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: warned.length === 0 ? '' : `${warned.join('\n')}\n`, exitCode: 0 };

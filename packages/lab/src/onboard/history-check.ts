@@ -40,7 +40,6 @@ export interface HistoryCheck {
  */
 export const PROBABLY_WRONG_SHARE = 0.05;
 
-
 function git(repoDir: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', [...GIT_HARDENING, '-C', repoDir, ...args], { env: hermeticGitEnv(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {

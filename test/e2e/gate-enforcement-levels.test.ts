@@ -67,7 +67,7 @@ describe('enforcement levels through the real bundled hook', () => {
         tool_use_id: id,
       });
     const warned = await write('src/a.ts', 'export const a = 1;\nconsole.log(a);\n', 't1');
-    expect(warned.code).toBe(0);
+    expect(warned.code, warned.stderr).toBe(0);
     const answer = JSON.parse(warned.stdout) as { hookSpecificOutput: Record<string, unknown> };
     expect(answer.hookSpecificOutput.hookEventName).toBe('PreToolUse');
     expect(answer.hookSpecificOutput.permissionDecision).toBeUndefined();
@@ -105,7 +105,7 @@ describe('enforcement levels through the real bundled hook', () => {
         tool_use_id: id,
       });
     const warned = await patch('src/a.ts', 'console.log(1);', 'c1');
-    expect(warned.code).toBe(0);
+    expect(warned.code, warned.stderr).toBe(0);
     expect((JSON.parse(warned.stdout) as { hookSpecificOutput: Record<string, unknown> }).hookSpecificOutput.additionalContext).toMatch(/R4 NOLOG/);
     const denied = await patch('lib/b.ts', 'export const b = 1;', 'c2');
     expect(denied.code).toBe(2);

@@ -9,7 +9,6 @@ export {
   AgentSchema,
   CHECK_KINDS,
   CODE_LANGUAGES,
-  ENFORCEMENT_LEVELS,
   CodeCheckSchema,
   ForbiddenPatternCheckSchema,
   ForbidSchema,

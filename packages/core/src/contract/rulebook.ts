@@ -225,8 +225,7 @@ export const RuleSourceSpanSchema = z.strictObject({
  * sets one to `block` once `rulebook try` shows it quiet on the team's history. The gate's own findings
  * (tampering, bypasses, links out of the repository) are not rules and always block.
  */
-export const ENFORCEMENT_LEVELS = ['block', 'warn'] as const;
-export const EnforcementSchema = z.enum(ENFORCEMENT_LEVELS);
+const EnforcementSchema = z.enum(['block', 'warn']);
 
 export const RuleSchema = z.strictObject({
   id: ruleId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRulebook } from './parse-rulebook.js';
-import { byEnforcement, enforcementCounts, enforcementOf } from './enforcement.js';
+import { byEnforcement, enforcementOf } from './enforcement.js';
 
 const rulebook = parseRulebook(
   [
@@ -30,10 +30,6 @@ describe('enforcement levels', () => {
     expect(enforcementOf(rulebook, 'INTERNAL')).toBe('block');
     const findings = [{ rule: 'GATE' }, { rule: 'R2' }, { rule: 'R1' }, { rule: 'R2' }];
     expect(byEnforcement(rulebook, findings)).toEqual({ blocking: [{ rule: 'GATE' }, { rule: 'R1' }], warnings: [{ rule: 'R2' }, { rule: 'R2' }] });
-  });
-
-  it('counts rules that block, warn, or are prose only', () => {
-    expect(enforcementCounts(rulebook)).toEqual({ block: 2, warn: 2, prose: 1 });
   });
 
   it('refuses a level that is not block or warn, naming the field', () => {

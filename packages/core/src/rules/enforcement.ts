@@ -23,9 +23,3 @@ export function byEnforcement<T extends { readonly rule: string }>(
   for (const finding of findings) (enforcementOf(rulebook, finding.rule) === 'warn' ? warnings : blocking).push(finding);
   return { blocking, warnings };
 }
-
-/** How many rules block, warn, or are prose only (no check: the told arm shows them, nothing enforces them). */
-export function enforcementCounts(rulebook: Rulebook): { readonly block: number; readonly warn: number; readonly prose: number } {
-  const warn = rulebook.rules.filter((rule) => rule.enforcement === 'warn').length;
-  return { block: rulebook.rules.length - warn, warn, prose: rulebook.proseRules?.length ?? 0 };
-}

@@ -30,7 +30,7 @@ const RuleTrialsSchema = z.strictObject({
   rules: z.record(z.string(), RuleTrialSchema),
 });
 
-export type RuleTrial = z.infer<typeof RuleTrialSchema>;
+type RuleTrial = z.infer<typeof RuleTrialSchema>;
 export type RuleTrials = z.infer<typeof RuleTrialsSchema>;
 
 /** Where a rulebook's trials are kept: beside it, `NAME.trials.json`. */

@@ -24,7 +24,7 @@ interface AuditVerdict {
  * `reverted`: the after-the-fact check found a change a call made against a rule and put it back.
  * `warned`: the call (or commit) broke only rules at `enforcement: warn`, so it went ahead and the agent was told.
  */
-export type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted' | 'warned';
+type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted' | 'warned';
 
 /** One decision of the live gate, a line of `.holdfast/audit.jsonl`. */
 export interface AuditEntry {

@@ -34,11 +34,11 @@ function project(): string {
   return root;
 }
 
-function hook(agent: 'claude-code' | 'codex', event: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function hook(root: string, agent: 'claude-code' | 'codex', event: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.HOLDFAST_RULEBOOK;
   delete env.CLAUDE_PROJECT_DIR;
-  const child = spawn(process.execPath, [HOOK, agent, '--deadline-ms', '60000'], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [HOOK, agent, '--deadline-ms', '60000'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -58,7 +58,7 @@ describe('enforcement levels through the real bundled hook', () => {
   it('Claude Code: a warn rule broken is allowed with the rule for the model (additionalContext) and recorded as warned; a block rule broken is denied', async () => {
     const root = project();
     const write = (path: string, content: string, id: string) =>
-      hook('claude-code', {
+      hook(root, 'claude-code', {
         session_id: 's1',
         cwd: root,
         hook_event_name: 'PreToolUse',
@@ -92,7 +92,7 @@ describe('enforcement levels through the real bundled hook', () => {
   it('Codex: the same warn rule is allowed (exit 0, additionalContext), the block rule denied (exit 2, the reason on stderr)', async () => {
     const root = project();
     const patch = (path: string, line: string, id: string) =>
-      hook('codex', {
+      hook(root, 'codex', {
         session_id: 's2',
         cwd: root,
         hook_event_name: 'PreToolUse',

@@ -38,4 +38,4 @@ export { checkAfterCall } from './put-back/index.js';
 export { FRESH_SESSION, beforeShellCall, findSnapshotRecord, sessionMirrorFolder } from './state/index.js';
 export type { SessionState } from './state/index.js';
 export { DEFAULT_VERIFY_RULEBOOK, verifyJunit, verifyMarkdown, verifyRange, verifySarif } from './verify/index.js';
-export type { VerifyReport } from './verify/index.js';
+export type { VerifyFinding, VerifyReport } from './verify/index.js';

@@ -35,7 +35,7 @@ describe('holdfast doctor tells the truth about what the gate holds', () => {
     const { code, out } = await doctor(root);
     expect(code).toBe(1);
     expect(out).not.toMatch(/All good/);
-    expect(out).toMatch(/holdfast\/rulebook\.yaml loads: 0 enforced by a check, \d+ prose only \(R1 [A-Z-]+, R2 /);
+    expect(out).toMatch(/holdfast\/rulebook\.yaml loads: 0 block, 0 warn, \d+ prose only \(R1 [A-Z-]+, R2 /);
     expect(out).toMatch(/FAIL {2}holdfast\/rulebook\.yaml enforces nothing: none of its \d+ rules has a check the gate runs/);
   });
 
@@ -48,8 +48,31 @@ describe('holdfast doctor tells the truth about what the gate holds', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/git runs hooks from \.husky: core\.hooksPath/);
     expect(out).toContain('-> run `holdfast install git --rulebook holdfast/rulebook.yaml` from the project root');
-    expect(out).toMatch(/loads: 3 enforced by a check \(R\d+ NO-JSON-PARSE, R\d+ NO-REQUIRE, R\d+ PROTECTED\)/);
+    expect(out).toMatch(/loads: 0 block, 3 warn \(R\d+ NO-JSON-PARSE, R\d+ NO-REQUIRE, R\d+ PROTECTED\), \d+ prose only/);
     expect(out).not.toMatch(/rulebooks\/default|shipped/);
+  });
+
+  it('a drafted rulebook that only warns and was never tried is NOT YET, never "All good"; tried and promoted, it holds', async () => {
+    const root = await projectWithDraft('vercel-ai', 'AGENTS.md');
+    execFileSync('git', ['add', '-A'], { cwd: root });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--no-verify', '-m', 'start'], { cwd: root });
+    const io = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['install', 'claude-code'], io)).toBe(0);
+    const drafted = await doctor(root);
+    expect(drafted.code).toBe(0);
+    expect(drafted.out).not.toMatch(/All good/);
+    expect(drafted.out).toMatch(/NOT YET {2}nothing blocks yet: every checked rule is at warn/);
+    expect(drafted.out).toMatch(/NOT YET {2}the rulebook was never tried on this repository's history/);
+    expect(drafted.out).toMatch(/Installed and working, but the gate does not hold yet: nothing blocks yet; the rulebook was never tried/);
+    const tried = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['rulebook', 'try'], tried)).toBe(0);
+    const id = /loads: 0 block, 3 warn \((R\d+) NO-JSON-PARSE/.exec(drafted.out)?.[1] ?? '';
+    const promote = memoryIo({ cwd: root, env: { PATH: process.env.PATH ?? '' } });
+    expect(await main(['rulebook', 'promote', id], promote)).toBe(0);
+    const promoted = await doctor(root);
+    expect(promoted.out).toMatch(new RegExp(`loads: 1 block \\(${id} NO-JSON-PARSE\\), 2 warn`));
+    expect(promoted.out).not.toMatch(/NOT YET/);
+    expect(promoted.out).toMatch(/All good/);
   });
 
   it('a missing rulebook: install and the hook refuse and say what to do; doctor proposes holdfast init, never the demo', async () => {

@@ -8,14 +8,19 @@ const HELP = `Usage: holdfast init [--repo DIR] [--from FILE]... [--ticket TEXT|
 
 Sets up a first measurement of your agent on your repository, in a holdfast/ folder inside it:
   holdfast/rulebook.yaml          drafted from your AGENTS.md (or CLAUDE.md, Cursor rules, Copilot
-                                  instructions; see \`holdfast rulebook init\`), the shipped rulebook if none
+                                  instructions; see \`holdfast rulebook init\`), the shipped rulebook if none;
+                                  every drafted check at \`enforcement: warn\` (the gate tells, never
+                                  refuses) until \`holdfast rulebook promote ID\`
+  holdfast/rulebook.trials.json   what the rulebook would have refused in the last commits, per rule
+                                  (read by \`holdfast rulebook promote\` and \`holdfast doctor\`)
   holdfast/tasks/<id>/            one task from HEAD (the files git tracks) with a ticket template
   holdfast/holdfast.config.yaml   the targets this machine can run: API keys set in the environment,
                                   the models of a local Ollama (127.0.0.1:11434), claude / codex on PATH
-then prints what the rulebook would have refused in the last commits, the last few commits that change
-code and ship tests (each with its \`holdfast tasks new --from-commit\` line: git only, no test runs),
-and the \`holdfast run\` command to type. Nothing is written when the repository is over the size cap;
-holdfast/.gitignore keeps the task copy and run files out of git.
+then prints how many drafted rules block, warn or are prose only, what the rulebook would have refused
+in the last commits, the last few commits that change code and ship tests (each with its
+\`holdfast tasks new --from-commit\` line: git only, no test runs), and the \`holdfast run\` command to
+type. Nothing is written when the repository is over the size cap; holdfast/.gitignore keeps the task
+copy and run files out of git.
 
 Options:
   --repo DIR        the git repository (default: the current folder)

@@ -13,6 +13,8 @@ Subverbs:
                             instructions (see \`holdfast rulebook init --help\`)
   try [--commits N]         run the rulebook over the repository's last N commits: what it would have
                             refused, commit by commit (see \`holdfast rulebook try --help\`)
+  promote ID [--force]      set a rule from warn to block once \`rulebook try\` shows it quiet on the
+                            team's history (see \`holdfast rulebook promote --help\`)
 
 Options:
   --rulebook FILE  the rulebook (default: the shipped rulebooks/default.yaml)
@@ -27,6 +29,7 @@ const SUBVERBS: Record<string, Subverb> = {
   export: async (args, io) => (await import('./rulebook-export.js')).run(args, io),
   init: async (args, io) => (await import('./rulebook-init.js')).run(args, io),
   try: async (args, io) => (await import('./rulebook-try.js')).run(args, io),
+  promote: async (args, io) => (await import('./rulebook-promote.js')).run(args, io),
 };
 
 export async function run(args: string[], io: CliIo): Promise<number> {

@@ -45,6 +45,46 @@ describe('holdfast verify', () => {
     expect(result.out).not.toMatch(/clean/);
   });
 
+  it('reports a warn rule as a warning (SARIF level warning, "warn" in text, JUnit and Markdown) and exits 0 on it alone; a block rule still fails', async () => {
+    const root = projectRepo();
+    const book = readFileSync(join(root, 'holdfast', 'rulebook.yaml'), 'utf8').replace(/(\n {2}- id: R4\n)/, '$1    enforcement: warn\n');
+    expect(book).toMatch(/- id: R4\n {4}enforcement: warn\n/);
+    const forcePush = '  - { id: R9, name: NOFORCE, prose: Never force-push., check: { kind: command, forbid: [{ command: git push, flags: [--force] }] } }\n';
+    writeFileSync(join(root, 'holdfast', 'rulebook.yaml'), book.replace('\nagents:', `${forcePush}\nagents:`));
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '--no-verify', '-m', 'R4 warns');
+    const base = git(root, 'rev-parse', 'HEAD');
+    commitFiles(root, { 'src/orders.ts': 'export const orders = 1;\nconsole.log(orders);\n' }, 'debug');
+    const text = await verify(root, '--base', base);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/ warn {2}[0-9a-f]{12} debug/);
+    expect(text.out).toMatch(/warn: R4 NOLOG: .*src\/orders\.ts/);
+    expect(text.out).toMatch(/R9 NOFORCE: a commit holds files, not the commands that were run/);
+    expect(text.out).toMatch(/2 warning\(s\) from rules at warn level \(reported, not failing/);
+    expect(text.out).not.toMatch(/clean/);
+    const sarif = JSON.parse((await verify(root, '--base', base, '--format', 'sarif')).out);
+    const run = sarif.runs[0];
+    expect(run.results.map((result: { ruleId: string; level: string }) => [result.ruleId, result.level])).toEqual([
+      ['R4', 'warning'],
+      ['R4', 'warning'],
+    ]);
+    expect(run.tool.driver.rules.find((rule: { id: string }) => rule.id === 'R4').defaultConfiguration.level).toBe('warning');
+    expect(run.tool.driver.rules.find((rule: { id: string }) => rule.id === 'R1').defaultConfiguration.level).toBe('error');
+    const junit = await verify(root, '--base', base, '--format', 'junit');
+    expect(junit.code).toBe(0);
+    expect(junit.out).toMatch(/<testsuites name="holdfast verify" tests="\d+" failures="0">/);
+    expect(junit.out).toMatch(/<system-out>warn: R4 NOLOG/);
+    expect((await verify(root, '--base', base, '--format', 'md')).out).toMatch(/- warn: \*\*R4 NOLOG\*\*/);
+    commitFiles(root, { 'lib/outside.ts': 'export const outside = 1;\n' }, 'out of scope');
+    const blocked = await verify(root, '--base', base, '--format', 'sarif');
+    expect(blocked.code).toBe(1);
+    expect(
+      JSON.parse(blocked.out)
+        .runs[0].results.filter((result: { level: string }) => result.level === 'error')
+        .map((result: { ruleId: string }) => result.ruleId),
+    ).toContain('R2');
+  });
+
   it('judges each commit on its own: a violation fixed later still fails the range, the final tree is clean', async () => {
     const root = projectRepo();
     const base = git(root, 'rev-parse', 'HEAD');

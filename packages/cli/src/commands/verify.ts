@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
-import type { VerifyReport } from '@holdfast/gate';
+import type { VerifyFinding, VerifyReport } from '@holdfast/gate';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
@@ -40,21 +40,32 @@ Options:
   --out FILE       write the report to FILE; a one-line verdict still goes to stdout
   -h, --help       this help
 
-Exit codes: 0 no rule broken, 1 at least one violation, 2 bad input (a ref, a flag, no rulebook in
-the base), 3 internal error.`;
+A rule at \`enforcement: warn\` (what holdfast init drafts) is reported as a warning (SARIF level
+"warning", "warn" in text, Markdown and JUnit output) and alone never fails the run.
+
+Exit codes: 0 no blocking rule broken (warnings may be listed), 1 at least one violation of a
+rule that blocks, 2 bad input (a ref, a flag, no rulebook in the base), 3 internal error.`;
+
+/** FAIL when a rule that blocks was broken, warn when only rules at warn were. */
+function mark(findings: readonly VerifyFinding[]): string {
+  if (findings.some((finding) => finding.level === 'block')) return 'FAIL';
+  return findings.length === 0 ? 'ok  ' : 'warn';
+}
+
+function findingLine(finding: VerifyFinding): string {
+  return finding.level === 'warn' ? `warn: ${finding.detail}` : finding.detail;
+}
 
 function textReport(report: VerifyReport): string {
   const lines = [
     `holdfast verify: ${report.base.slice(0, 12)}..${report.head.slice(0, 12)}, ${report.commits.length} commit(s), rulebook ${report.rulebookPath} as of the base`,
   ];
   for (const commit of report.commits) {
-    lines.push(`  ${commit.findings.length === 0 ? 'ok  ' : 'FAIL'}  ${commit.commit.slice(0, 12)} ${commit.subject} (${commit.changes} file change(s))`);
-    for (const finding of commit.findings) lines.push(`          ${finding.detail}`);
+    lines.push(`  ${mark(commit.findings)}  ${commit.commit.slice(0, 12)} ${commit.subject} (${commit.changes} file change(s))`);
+    for (const finding of commit.findings) lines.push(`          ${findingLine(finding)}`);
   }
-  lines.push(
-    `  ${report.tree.findings.length === 0 ? 'ok  ' : 'FAIL'}  final tree against ${report.mergeBase.slice(0, 12)} (${report.tree.changes} file change(s))`,
-  );
-  for (const finding of report.tree.findings) lines.push(`          ${finding.detail}`);
+  lines.push(`  ${mark(report.tree.findings)}  final tree against ${report.mergeBase.slice(0, 12)} (${report.tree.changes} file change(s))`);
+  for (const finding of report.tree.findings) lines.push(`          ${findingLine(finding)}`);
   for (const run of report.required) lines.push(`  ${run.failure === undefined ? 'ok  ' : 'FAIL'}  ${run.rule} \`${run.command}\` on the head tree`);
   for (const note of report.notJudged) lines.push(`  note  ${note}`);
   lines.push(verdictLine(report));
@@ -66,12 +77,13 @@ function textReport(report: VerifyReport): string {
  * a session ran (order, requires) is not in a history, so it is never reported as passing.
  */
 function verdictLine(report: VerifyReport): string {
-  if (report.violations > 0) return `holdfast verify: ${report.violations} violation(s); the change must not be merged as it is.`;
+  const warned = report.warnings === 0 ? '' : ` ${report.warnings} warning(s) from rules at warn level (reported, not failing: see above).`;
+  if (report.violations > 0) return `holdfast verify: ${report.violations} violation(s); the change must not be merged as it is.${warned}`;
   const notJudged = report.notJudged.length;
-  if (notJudged === 0) return 'holdfast verify: clean, no rule broken.';
+  if (notJudged === 0) return report.warnings === 0 ? 'holdfast verify: clean, no rule broken.' : `holdfast verify: no blocking rule broken.${warned}`;
   if (notJudged >= report.rulebook.rules.length && report.required.length === 0)
     return `holdfast verify: nothing judged: every rule (${notJudged}) needs what a history cannot show (notes above); no rule was found broken, none was found kept.`;
-  return `holdfast verify: no judged rule broken; ${notJudged} rule(s) not judged (notes above), so this is not a pass for them.`;
+  return `holdfast verify: no judged ${report.warnings === 0 ? '' : 'blocking '}rule broken; ${notJudged} rule(s) not judged (notes above), so this is not a pass for them.${warned}`;
 }
 
 async function formatted(report: VerifyReport, format: Format): Promise<string> {

@@ -32,6 +32,7 @@ export type {
   CheckKind,
   CodeCheck,
   CodeLanguage,
+  Enforcement,
   Forbid,
   ForbiddenPatternCheck,
   HttpHelperCheck,

@@ -217,12 +217,24 @@ export const RuleSourceSpanSchema = z.strictObject({
   lines: z.tuple([lineNumber, lineNumber]),
 });
 
+/**
+ * How a broken rule is enforced, staged as teams roll out linters (ESLint's warn/error) and admission
+ * policies (OPA Gatekeeper's warn/deny): `block` refuses the call, the commit or the merge; `warn` lets it
+ * through, tells the agent the rule and records it as warned. Absent means `block`, so a hand-written
+ * rulebook keeps its meaning; `holdfast init` drafts every check at `warn`, and `holdfast rulebook promote`
+ * sets one to `block` once `rulebook try` shows it quiet on the team's history. The gate's own findings
+ * (tampering, bypasses, links out of the repository) are not rules and always block.
+ */
+const EnforcementSchema = z.enum(['block', 'warn']);
+
 export const RuleSchema = z.strictObject({
   id: ruleId,
   name: ruleName,
   number: ruleNumber.optional(),
   prose: z.string().min(1),
   source: RuleSourceSpanSchema.optional(),
+  /** `block` (absent) or `warn`: see EnforcementSchema. */
+  enforcement: EnforcementSchema.optional(),
   check: RuleCheckSchema,
 });
 
@@ -366,6 +378,7 @@ export type CustomCheck = z.infer<typeof CustomCheckSchema>;
 export type RuleCheck = z.infer<typeof RuleCheckSchema>;
 export type CheckKind = RuleCheck['kind'];
 export type Rule = z.infer<typeof RuleSchema>;
+export type Enforcement = z.infer<typeof EnforcementSchema>;
 export type ProseRule = z.infer<typeof ProseRuleSchema>;
 export type JudgeExample = z.infer<typeof JudgeExampleSchema>;
 export type JudgeRubric = z.infer<typeof JudgeRubricSchema>;

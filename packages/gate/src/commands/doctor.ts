@@ -16,12 +16,15 @@ Checks, for each gate installed in the current project, that its hook will actua
                       from and where core.hooksPath was set; a hook manager found there (husky,
                       lefthook, the pre-commit framework); whether the reference-transaction hook
                       runs holdfast first in its chain, and whether this git (2.28+) runs it
-and that .holdfast/ is ignored by git and the rulebook loads (a rule the live gate cannot enforce
-is listed as advisory). Exit 0 when the gate will hold, 1 with what to do when it will not.
+and that .holdfast/ is ignored by git and the rulebook loads: how many rules block, warn, or are
+prose only (a rule the live gate cannot enforce is listed as advisory). "NOT YET" when nothing
+blocks (every rule at warn) or the rulebook was never tried on the history (holdfast rulebook try):
+then it never says "All good". Exit 0 when the installation works (NOT YET included), 1 with what
+to do when it does not.
 
 Options:
   --codex PATH  the codex binary to ask (default: codex on PATH)
-  --json        print the checks as JSON
+  --json        print the checks as JSON ({"ok", "holds", "checks"}: holds is false while NOT YET)
   -h, --help    this help`;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -38,8 +41,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const [{ runDoctor }, { findCodex }] = await Promise.all([import('../install/doctor.js'), import('../install/codex-hooks.js')]);
     const checks = await runDoctor({ root: io.cwd, env: io.env, codex: findCodex(values.codex, io.env, io.cwd) });
     const problems = checks.filter((check) => !check.ok);
+    const pending = checks.filter((check) => check.ok && check.pending === true);
     if (values.json === true) {
-      writeLine(io.stdout, JSON.stringify({ ok: problems.length === 0, checks }, null, 2));
+      writeLine(io.stdout, JSON.stringify({ ok: problems.length === 0, holds: problems.length === 0 && pending.length === 0, checks }, null, 2));
     } else {
       writeLine(io.stdout, `holdfast doctor: ${io.cwd}`);
       let area = '';
@@ -48,14 +52,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           area = check.area;
           writeLine(io.stdout, area);
         }
-        writeLine(io.stdout, `  ${check.ok ? (check.advisory === true ? 'note' : 'ok  ') : 'FAIL'}  ${check.what}`);
-        if (check.fix !== undefined && !check.ok) writeLine(io.stdout, `        -> ${check.fix}`);
+        writeLine(io.stdout, `  ${check.ok ? (check.advisory === true ? 'note' : check.pending === true ? 'NOT YET' : 'ok  ') : 'FAIL'}  ${check.what}`);
+        if (check.fix !== undefined && (!check.ok || check.pending === true)) writeLine(io.stdout, `        -> ${check.fix}`);
       }
       writeLine(
         io.stdout,
-        problems.length === 0
-          ? 'All good: the gate will hold.'
-          : `${problems.length} problem${problems.length === 1 ? '' : 's'}: the gate will not hold until ${problems.length === 1 ? 'it is' : 'they are'} fixed.`,
+        problems.length > 0
+          ? `${problems.length} problem${problems.length === 1 ? '' : 's'}: the gate will not hold until ${problems.length === 1 ? 'it is' : 'they are'} fixed.`
+          : pending.length > 0
+            ? `Installed and working, but the gate does not hold yet: ${pending.map((check) => check.what.split(':')[0]).join('; ')} (see NOT YET above).`
+            : 'All good: the gate will hold.',
       );
     }
     return problems.length === 0 ? EXIT.ok : EXIT.failed;

@@ -20,8 +20,11 @@ interface AuditVerdict {
  * through once with `holdfast allow --once`), or `observed` (observe mode: judged and recorded,
  * never blocked; `verdict` says what the gate would have done).
  */
-/** `reverted`: the after-the-fact check found a change a call made against a rule and put it back. */
-type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
+/**
+ * `reverted`: the after-the-fact check found a change a call made against a rule and put it back.
+ * `warned`: the call (or commit) broke only rules at `enforcement: warn`, so it went ahead and the agent was told.
+ */
+type AuditDecision = 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted' | 'warned';
 
 /** One decision of the live gate, a line of `.holdfast/audit.jsonl`. */
 export interface AuditEntry {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { rulesDecidedAt } from '@holdfast/core/rules';
+import { byEnforcement, rulesDecidedAt } from '@holdfast/core/rules';
 import type { ObservedRun } from '@holdfast/core/contract';
 import type { GateFinding } from './tamper.js';
 import type { ToolCall } from './tool-call.js';
@@ -32,6 +32,11 @@ interface JudgementBase {
   readonly next: SessionState;
   /** R3 refusals held back until the session commits or the turn ends. */
   readonly pending: readonly GateFinding[];
+  /**
+   * Broken rules at `enforcement: warn`: they refuse nothing; the agent is told them and the audit records
+   * the call as warned. With a denial they are said beside the refusal.
+   */
+  readonly warnings: readonly GateFinding[];
 }
 
 /** A denial carries every broken rule of the call at once, in action order, so the model fixes them in one go. */
@@ -306,9 +311,18 @@ export async function decideToolCall(call: Pick<ToolCall, 'actions' | 'bypasses'
     else if (ownAction) failures.push(asFinding(result));
   }
   const next = nextSessionState(state, call.actions, project);
-  const [first, ...rest] = withoutDuplicates(failures);
-  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending };
-  return { decision: 'allow', detail: 'no rule refused it.', next, verdicts, pending: withoutDuplicates(pending) };
+  // The gate's own findings come first and always block; a rule at warn lets the call through.
+  const { blocking, warnings } = byEnforcement(rulebook, withoutDuplicates(failures.slice(gate.length)));
+  const [first, ...rest] = [...withoutDuplicates(gate), ...blocking];
+  if (first !== undefined) return { decision: 'deny', failures: [first, ...rest], verdicts, next, pending, warnings };
+  return {
+    decision: 'allow',
+    detail: warnings.length === 0 ? 'no rule refused it.' : 'no blocking rule refused it.',
+    next,
+    verdicts,
+    pending: withoutDuplicates(pending),
+    warnings,
+  };
 }
 
 /** A commit's own call cannot have seen its runs end: `npm test && git commit` commits before any hook sees the tests pass. */

@@ -20,6 +20,20 @@ export function reasonOf(failures: readonly GateFinding[], notes: readonly strin
   return `${lines.join('\n')}${extra === '' ? '' : `\n${extra.trim()}`}`;
 }
 
+/**
+ * What the agent is told when a call broke only rules at `enforcement: warn`: it went ahead, and why each
+ * rule still matters. A person promotes such a rule to block once it proves right (`holdfast rulebook promote`).
+ */
+export function warningOf(warnings: readonly GateFinding[]): string {
+  const head = 'holdfast warning: this call went ahead, but it breaks';
+  if (warnings.length === 1)
+    return `${head} a rule of this project (warn level, not yet enforced): ${(warnings[0] as GateFinding).detail} Follow the rule from now on.`;
+  return [
+    `${head} ${warnings.length} rules of this project (warn level, not yet enforced); follow them from now on:`,
+    ...warnings.map((warning) => `- ${warning.detail}`),
+  ].join('\n');
+}
+
 /** The message of a crash: it says the gate failed closed and why. */
 export function internalErrorReason(error: unknown, refused = 'this tool call is refused'): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -17,7 +17,7 @@ export {
   withPassedRuns,
 } from './decide.js';
 export type { CheckActions, Judgement } from './decide.js';
-export { ALLOW, internalErrorReason, reasonOf } from './hook-answer.js';
+export { ALLOW, internalErrorReason, reasonOf, warningOf } from './hook-answer.js';
 export type { HookAnswer } from './hook-answer.js';
 export { findProjectRulebook } from './project-rulebook.js';
 export { requiredCommandTest, rerunTimeoutMs } from './required-commands.js';

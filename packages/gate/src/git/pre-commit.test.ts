@@ -66,6 +66,36 @@ describe('holdfast hook git (pre-commit)', () => {
     expect(audit.map((entry) => entry.decision)).toEqual(['allow', 'allow', 'deny']);
   });
 
+  it('lets a commit through a rule at warn, saying it on stderr and recording it as warned; a rule that blocks still refuses', async () => {
+    const root = repo();
+    const book = join(root, 'levels.yaml');
+    writeFileSync(book, readFileSync(defaultRulebookPath(), 'utf8').replace(/(\n {2}- id: R4\n)/, '$1    enforcement: warn\n'));
+    const hook = async () => {
+      const io = memoryIo({ cwd: root, env: {} });
+      const code = await main(['hook', 'git', '--rulebook', book], io);
+      return { code, out: io.out(), err: io.err() };
+    };
+    stage(root, 'src/orders.ts', 'export const orders = 2;\nconsole.log(orders);\n');
+    stage(root, 'src/orders.test.ts', 'import "./orders";\n');
+    const warned = await hook();
+    expect(warned.code).toBe(0);
+    expect(warned.out).toMatch(/2 staged changes judged, no blocking rule refused them/);
+    expect(warned.err).toMatch(/holdfast: warning, 1 rule at warn level broken \(not enforced yet\):\n {2}R4 NOLOG: .*src\/orders\.ts/);
+    stage(root, 'lib.ts', 'export const outside = 1;\n');
+    const refused = await hook();
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/R2 SCOPE/);
+    expect(refused.err).toMatch(/holdfast: warning, 1 rule at warn level broken/);
+    const audit = readFileSync(join(root, '.holdfast', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(audit.map((entry) => [entry.decision, entry.rule])).toEqual([
+      ['warned', 'R4'],
+      ['deny', 'R2'],
+    ]);
+  });
+
   it("lists every failure of the staged changes, and never honours a person's allowance", async () => {
     const root = repo();
     grantAllowance(root, { rule: undefined, reason: 'not for commits', now: new Date() });

@@ -1,6 +1,6 @@
 import { blobText } from '../io/index.js';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { rulesDecidedAt } from '@holdfast/core/rules';
+import { byEnforcement, rulesDecidedAt } from '@holdfast/core/rules';
 import { appendAudit, auditActionText } from '../decide/index.js';
 import { contentFailures } from '../decide/index.js';
 import { internalErrorReason } from '../decide/index.js';
@@ -176,9 +176,18 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
             run: options.runOnCommitTree,
           },
     );
-    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable);
-    if (order?.judged === true) failures.push(...order.failures);
+    const found = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable);
+    if (order?.judged === true) found.push(...order.failures);
+    // A rule at warn lets the commit through, said on stderr and recorded as warned.
+    const { blocking: failures, warnings } = byEnforcement(rulebook, found);
     const orderNote = order === undefined ? '' : order.note;
+    const warned =
+      warnings.length === 0
+        ? []
+        : [
+            `holdfast: warning, ${warnings.length} rule${warnings.length === 1 ? '' : 's'} at warn level broken (not enforced yet):`,
+            ...warnings.map((warning) => `  ${warning.detail}`),
+          ];
     if (failures.length > 0) {
       const rules = [...new Set(failures.map((failure) => failure.rule))];
       await appendAudit(options.root, {
@@ -193,18 +202,22 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       const lines = [`holdfast: commit refused, ${failures.length} violation${failures.length === 1 ? '' : 's'} in the staged changes:`];
       for (const failure of failures) lines.push(`  ${failure.detail}`);
       if (orderNote !== '') lines.push(orderNote);
+      lines.push(...warned);
       lines.push('Fix the staged files (and run the required commands on exactly what you commit), then commit again.');
       return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
     }
+    const rules = [...new Set(warnings.map((warning) => warning.rule))];
     await appendAudit(options.root, {
       ...entry,
       action: actionText,
-      rule: null,
-      decision: 'allow',
-      detail: `${actions.length} staged change(s): no rule refused them. ${orderNote}`.trim(),
+      rule: warnings[0]?.rule ?? null,
+      ...(warnings.length === 0 ? {} : { name: warnings[0]?.name, rules: rules.length > 1 ? rules : undefined }),
+      decision: warnings.length === 0 ? 'allow' : 'warned',
+      detail:
+        `${actions.length} staged change(s): no ${warnings.length === 0 ? '' : 'blocking '}rule refused them. ${[...warnings.map((warning) => warning.detail), orderNote].join(' ')}`.trim(),
     });
-    const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no rule refused them.`;
-    return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: '', exitCode: 0 };
+    const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no ${warnings.length === 0 ? '' : 'blocking '}rule refused them.`;
+    return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: warned.length === 0 ? '' : `${warned.join('\n')}\n`, exitCode: 0 };
   } catch (error) {
     const reason = internalErrorReason(error, 'the commit is refused');
     try {

@@ -1,11 +1,12 @@
 import { basename, dirname } from 'node:path';
 import type { Rulebook } from '@holdfast/core/contract';
+import { byEnforcement } from '@holdfast/core/rules';
 import { appendAudit } from '../decide/index.js';
 import { commitChange, readGit, tryReadGit } from './commit-change.js';
 import type { GitReader } from './commit-change.js';
 import { contentFailures } from '../decide/index.js';
 import { internalErrorReason } from '../decide/index.js';
-import type { HookAnswer } from '../decide/index.js';
+import type { GateFinding, HookAnswer } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
 import { checkCommitOrder, knownToExistFor } from './pre-commit.js';
 import { commitOrigin, commitSkipsHooks, gitCommandLine } from './commit-origin.js';
@@ -175,10 +176,26 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
       return { stdout: '', stderr: `${note}\n`, exitCode: 0 };
     }
     const refused: string[] = [];
+    // Rules at warn refuse no ref update: said on stderr, recorded as warned.
+    const warned: string[] = [];
+    const warn = async (commit: string, warnings: readonly GateFinding[]) => {
+      if (warnings.length === 0) return;
+      warned.push(`  commit ${short(commit)}:`, ...warnings.map((warning) => `    ${warning.detail}`));
+      await appendAudit(root, {
+        ...entry,
+        action: `commit ${commit}`,
+        rule: warnings[0]?.rule ?? null,
+        name: warnings[0]?.name,
+        decision: 'warned',
+        detail: warnings.map((warning) => warning.detail).join(' | '),
+      });
+    };
     for (const { commit, parents } of commits) {
       const change = commitChange(reader, commit, parents);
       if (change.actions.length === 0) continue;
-      const failures = await contentFailures(checkActions, change.actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
+      const found = await contentFailures(checkActions, change.actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
+      const { blocking: failures, warnings } = byEnforcement(rulebook, found);
+      await warn(commit, warnings);
       if (failures.length === 0) continue;
       const subject = readGit(reader, ['log', '-1', '--format=%s', commit, '--']).toString('utf8').trim();
       refused.push(`  commit ${short(commit)} "${subject}":`, ...failures.map((failure) => `    ${failure.detail}`));
@@ -208,27 +225,30 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
               run: options.runOnCommitTree,
             },
       );
-      if (order?.judged === true && order.failures.length > 0) {
+      const { blocking, warnings } = byEnforcement(rulebook, order?.judged === true ? order.failures : []);
+      await warn(made, warnings);
+      if (order?.judged === true && blocking.length > 0) {
         const subject = readGit(reader, ['log', '-1', '--format=%s', made, '--']).toString('utf8').trim();
-        refused.push(`  commit ${short(made)} "${subject}":`, ...order.failures.map((failure) => `    ${failure.detail}`), `    ${order.note}`);
+        refused.push(`  commit ${short(made)} "${subject}":`, ...blocking.map((failure) => `    ${failure.detail}`), `    ${order.note}`);
         await appendAudit(root, {
           ...entry,
           action: `commit ${made}`,
-          rule: order.failures[0]?.rule ?? null,
-          name: order.failures[0]?.name,
+          rule: blocking[0]?.rule ?? null,
+          name: blocking[0]?.name,
           decision: 'deny',
-          detail: order.failures.map((failure) => failure.detail).join(' | '),
+          detail: blocking.map((failure) => failure.detail).join(' | '),
         });
       }
     }
     const refs = updates.filter((update) => isJudgedRef(update.ref)).map((update) => update.ref);
-    if (refused.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+    const warning = warned.length === 0 ? '' : `${['holdfast: warning, rules at warn level broken (not enforced yet):', ...warned].join('\n')}\n`;
+    if (refused.length === 0) return { stdout: '', stderr: warning, exitCode: 0 };
     const lines = [
       `holdfast: ref update refused (${[...new Set(refs)].join(', ')}): a commit it would make reachable breaks the rulebook:`,
       ...refused,
       'No ref was moved. Fix the files in a new commit made with the hooks on (git commit), then try again.',
     ];
-    return { stdout: '', stderr: `${lines.join('\n')}\n`, exitCode: 1 };
+    return { stdout: '', stderr: `${lines.join('\n')}\n${warning}`, exitCode: 1 };
   } catch (error) {
     const reason = internalErrorReason(error, 'the ref update is refused');
     try {

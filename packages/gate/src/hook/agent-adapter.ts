@@ -19,6 +19,8 @@ export interface BeforeCallProtocol {
   readToolCall(event: PreToolUseEvent, root: string, readText: ReadText): ToolCall;
   /** A refusal of the call, with the reason the model reads. */
   deny(reason: string): HookAnswer;
+  /** The call goes ahead, and the model reads `message` (a rule at `enforcement: warn` it broke). */
+  warn(message: string): HookAnswer;
   /** The agent's shell tools: snapshotted before and judged after they run. */
   isShellTool(tool: string): boolean;
   /** A tool whose effect on files cannot be read from its input (an MCP server's, a new one): judged after it ran. */

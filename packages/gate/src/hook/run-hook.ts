@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { consumeAllowance } from '../state/index.js';
 import { appendAudit, auditActionText } from '../decide/index.js';
 import type { AuditEntry } from '../decide/index.js';
-import { ALLOW, internalErrorReason, reasonOf } from '../decide/index.js';
+import { ALLOW, internalErrorReason, reasonOf, warningOf } from '../decide/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import { readPreToolUse, readStopEvent, safeParseHookEvent } from './hook-event.js';
 import type { HookEvent } from './hook-event.js';
@@ -35,7 +35,7 @@ import type { ShellOutcome } from './shell-outcome.js';
 import { boundStopDenials, endTurnMessage, resetStopDenials } from './stop-denials.js';
 import type { TurnEnd } from './stop-denials.js';
 import type { Rulebook } from '@holdfast/core/contract';
-import { answerOrderPatterns, mayBeRequiredRun } from '@holdfast/core/rules';
+import { answerOrderPatterns, byEnforcement, mayBeRequiredRun } from '@holdfast/core/rules';
 import type { RulesEngine } from '../decide/index.js';
 import { readTextFromDisk } from '../io/index.js';
 import type { ReadText } from '../io/index.js';
@@ -191,8 +191,9 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
         await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'allowed-by-person', reason: allowance.reason, detail: reason });
         return ALLOW;
       }
-      await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason });
-      return agent.deny(reason);
+      const warned = judgement.warnings.length === 0 ? '' : `\n${warningOf(judgement.warnings)}`;
+      await auditCall(judged, now, { ...failureFields(judgement.failures), decision: 'deny', detail: reason + warned });
+      return agent.deny(reason + warned);
     }
     const putBack = snapshot();
     if (putBack.length > 0) {
@@ -202,6 +203,12 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     }
     saveSessionState(call.cwd, call.session, judgement.next);
     noteIgnoreFileWrites(call.cwd, call.session, actions);
+    if (judgement.warnings.length > 0) {
+      // Rules at warn: the call goes ahead, the agent reads the rule, and the audit counts it as warned.
+      const message = warningOf(judgement.warnings);
+      await auditCall(judged, now, { ...failureFields(judgement.warnings), decision: 'warned', detail: [message, ...notesText].join(' ') + pendingText });
+      return agent.warn(message);
+    }
     await auditCall(judged, now, { rule: null, decision: 'allow', detail: [judgement.detail, ...notesText].join(' ') + pendingText });
     return ALLOW;
   } catch (error) {
@@ -311,10 +318,14 @@ async function answerStop(agent: AgentAdapter, event: HookEvent, options: HookOp
         })
       : [];
     for (const finding of outside) await appendAudit(root, { ...base, time, session, ...outsideAuditFields(finding, options.observe === true) });
-    const findings =
+    const judgedAtEnd =
       loaded.state.created.length === 0
         ? []
         : await decideTurnEnd({ rulebook, checkActions: engine.checkActions, state: loaded.state, project: projectOnDisk(project.realRoot) });
+    // A module without its test under a rule at warn ends the turn anyway; the audit records it as warned.
+    const { blocking: findings, warnings } = byEnforcement(rulebook, judgedAtEnd);
+    if (warnings.length > 0 && options.observe !== true)
+      await appendAudit(root, { ...base, time, session, ...failureFields(warnings), decision: 'warned', detail: warningOf(warnings) });
     if (findings.length === 0 && outside.length === 0) {
       if (loaded.state.created.length === 0) return undefined;
       await appendAudit(root, {
@@ -415,10 +426,15 @@ async function answerAfterCall(agent: AgentAdapter, input: string, event: HookEv
     return checksOf({ rulebook, checkActions: engine.checkActions });
   };
   let judges: Promise<{ workTree: ChangeCheck; commit: ChangeCheck }> | undefined;
+  // What the call changed against rules at warn stays in place; the model is told once the check is done.
+  const warnings: GateFinding[] = [];
   const judge: ChangeCheck = async (changes) => {
     judges ??= loadJudges();
     const loaded = await judges;
-    return (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
+    const failures = await (changes.round === 'commit' ? loaded.commit : loaded.workTree)(changes);
+    const split = byEnforcement((await rulebookOnce()).rulebook, failures);
+    warnings.push(...split.warnings);
+    return split.blocking;
   };
   const shellSession =
     typeof event.raw.session_id === 'string' && typeof event.raw.tool_name === 'string' && agent.isShellTool(event.raw.tool_name)
@@ -449,6 +465,22 @@ async function answerAfterCall(agent: AgentAdapter, input: string, event: HookEv
     });
     if (shellSession !== undefined && !checked) recorded = record(undefined, 'the gate could not check what its call changed');
     await recorded;
+    if (warnings.length === 0 || options.observe === true) return answer;
+    const message = warningOf(warnings);
+    if (typeof event.raw.session_id === 'string')
+      await appendAudit(root, {
+        time: options.now().toISOString(),
+        agent: agent.name,
+        session: event.raw.session_id,
+        tool: typeof event.raw.tool_name === 'string' ? event.raw.tool_name : 'unknown',
+        event: event.name,
+        action: 'what the call changed',
+        ...failureFields(warnings),
+        decision: 'warned',
+        detail: message,
+      });
+    // A put-back already tells the model; the warning goes with it.
+    if (answer.stdout === '' && answer.exitCode === 0) return agent.tell(event.name ?? '', message);
     return answer;
   } catch (error) {
     return options.observe === true ? ALLOW : agent.tell(event.name ?? '', internalErrorReason(error, 'the change this tool call made is not judged'));

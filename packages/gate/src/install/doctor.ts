@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { CHECK_KINDS } from '@holdfast/core/contract';
 import { projectUntrusted, readCodexView } from './codex-hooks.js';
 import type { CodexView } from './codex-hooks.js';
@@ -31,6 +31,8 @@ export interface DoctorCheck {
   readonly fix?: string;
   /** Worth knowing, not a failure (a rule the live gate does not enforce). */
   readonly advisory?: boolean;
+  /** Nothing is broken, but the gate does not hold yet (every rule warns, or the rulebook was never tried): never "All good". */
+  readonly pending?: boolean;
 }
 
 export interface DoctorOptions {
@@ -331,6 +333,7 @@ async function rulebookChecks(hooks: readonly InstalledHook[], options: DoctorOp
   const files = [...new Set(hooks.map((hook) => hook.rulebook))];
   const checks: DoctorCheck[] = [];
   const { loadRulebook } = await import('@holdfast/core/rules/load-rulebook');
+  const { readRuleTrials, trialOf } = await import('@holdfast/core/rules');
   for (const file of files.length === 0 ? [undefined] : files) {
     let path = file === undefined || isAbsolute(file) ? file : resolve(root, file);
     let shown = file;
@@ -353,11 +356,34 @@ async function rulebookChecks(hooks: readonly InstalledHook[], options: DoctorOp
       const rulebook = await loadRulebook(path);
       const enforced = rulebook.rules.filter((rule) => ENFORCED_KINDS.has(rule.check.kind));
       const prose = rulebook.proseRules ?? [];
+      const blocking = enforced.filter((rule) => (rule.enforcement ?? 'block') === 'block');
+      const warning = enforced.filter((rule) => rule.enforcement === 'warn');
       checks.push({
         area: 'rulebook',
         ok: true,
-        what: `${shown ?? path ?? 'the rulebook'} loads: ${enforced.length} enforced by a check${enforced.length > 0 ? ` (${named(enforced)})` : ''}, ${prose.length} prose only${prose.length > 0 ? ` (${named(prose)})` : ''}`,
+        what: `${shown ?? path ?? 'the rulebook'} loads: ${blocking.length} block${blocking.length > 0 ? ` (${named(blocking)})` : ''}, ${warning.length} warn${warning.length > 0 ? ` (${named(warning)})` : ''}, ${prose.length} prose only${prose.length > 0 ? ` (${named(prose)})` : ''}`,
       });
+      // A gate that only warns, or whose rules were never tried on the team's history, is not yet holding.
+      if (enforced.length > 0 && blocking.length === 0)
+        checks.push({
+          area: 'rulebook',
+          ok: true,
+          pending: true,
+          what: `nothing blocks yet: every checked rule is at warn (the gate lets the call through, tells the agent and records it)`,
+          fix: 'run `holdfast rulebook try`, then `holdfast rulebook promote ID` for each rule it shows quiet on your history',
+        });
+      // The project's own rulebook is tried on the project's history; one from elsewhere (a shipped demo) has no such record.
+      const own = path !== undefined && !relative(root, path).startsWith('..') && !isAbsolute(relative(root, path));
+      const trials = own && path !== undefined ? readRuleTrials(path) : undefined;
+      const untried = own ? enforced.filter((rule) => trialOf(trials, rule) === undefined) : [];
+      if (untried.length > 0)
+        checks.push({
+          area: 'rulebook',
+          ok: true,
+          pending: true,
+          what: `${untried.length === enforced.length ? 'the rulebook was never tried' : `${named(untried)} ${untried.length === 1 ? 'was' : 'were'} never tried (or changed since)`} on this repository's history: nobody knows yet whether ${untried.length === 1 ? 'it refuses' : 'they refuse'} the team's own work`,
+          fix: 'run `holdfast rulebook try` (it keeps what it found beside the rulebook)',
+        });
       if (enforced.length === 0)
         checks.push({
           area: 'rulebook',

@@ -21,7 +21,8 @@ interface Case {
 
 /**
  * The report as JUnit XML: one suite per commit and one for the final tree, one test case per rule,
- * failed when the rule was broken there (every finding in the failure's text).
+ * failed when a rule that blocks was broken there (every finding in the failure's text); a rule at warn
+ * broken there passes with its findings in the case's output, marked warn.
  */
 export function verifyJunit(report: VerifyReport): string {
   const suites: { name: string; cases: Case[] }[] = [];
@@ -32,12 +33,12 @@ export function verifyJunit(report: VerifyReport): string {
     suites.push({ name, cases: casesOf(name, commit.findings) });
   }
   suites.push({ name: 'final tree', cases: casesOf('final tree', report.tree.findings) });
-  const failures = suites.reduce((sum, suite) => sum + suite.cases.filter((each) => each.findings.length > 0).length, 0);
+  const failed = (each: Case) => each.findings.some((finding) => finding.level !== 'warn');
+  const failures = suites.reduce((sum, suite) => sum + suite.cases.filter(failed).length, 0);
   const tests = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="holdfast verify" tests="${tests}" failures="${failures}">`];
   for (const suite of suites) {
-    const failed = suite.cases.filter((each) => each.findings.length > 0).length;
-    lines.push(`  <testsuite name="${xml(suite.name)}" tests="${suite.cases.length}" failures="${failed}">`);
+    lines.push(`  <testsuite name="${xml(suite.name)}" tests="${suite.cases.length}" failures="${suite.cases.filter(failed).length}">`);
     for (const each of suite.cases) {
       const head = `    <testcase classname="${xml(each.classname)}" name="${xml(each.name)}"`;
       const [first] = each.findings;
@@ -47,7 +48,9 @@ export function verifyJunit(report: VerifyReport): string {
       }
       lines.push(`${head}>`);
       const text = each.findings.map((finding) => finding.detail).join('\n');
-      lines.push(`      <failure message="${xml(first.detail)}" type="${xml(first.rule)}">${xml(text)}</failure>`);
+      // A rule at warn fails no test: its findings are the case's output, marked warn.
+      if (first.level === 'warn') lines.push(`      <system-out>${xml(`warn: ${text}`)}</system-out>`);
+      else lines.push(`      <failure message="${xml(first.detail)}" type="${xml(first.rule)}">${xml(text)}</failure>`);
       lines.push('    </testcase>');
     }
     lines.push('  </testsuite>');

@@ -12,7 +12,7 @@ function where(finding: VerifyFinding): string {
 /** The report as Markdown for a pull request comment or a job summary: the verdict, each commit, every finding. */
 export function verifyMarkdown(report: VerifyReport): string {
   const lines = [
-    `## holdfast verify: ${report.violations === 0 ? 'clean' : `${report.violations} violation${report.violations === 1 ? '' : 's'}`}`,
+    `## holdfast verify: ${report.violations === 0 ? 'clean' : `${report.violations} violation${report.violations === 1 ? '' : 's'}`}${report.warnings === 0 ? '' : `, ${report.warnings} warning${report.warnings === 1 ? '' : 's'} (warn-level rules, not failing)`}`,
     '',
     `Range \`${report.base.slice(0, 12)}..${report.head.slice(0, 12)}\`, ${report.commits.length} commit${report.commits.length === 1 ? '' : 's'}, ` +
       `rulebook \`${cell(report.rulebookPath)}\` as of the base (${report.rulebook.rules.map((rule) => rule.id).join(', ')}).`,
@@ -21,7 +21,9 @@ export function verifyMarkdown(report: VerifyReport): string {
     '| --- | --- | --- |',
   ];
   const verdict = (findings: readonly VerifyFinding[]) =>
-    findings.length === 0 ? 'clean' : [...new Set(findings.map((finding) => `${finding.rule} ${finding.name}`))].join(', ');
+    findings.length === 0
+      ? 'clean'
+      : [...new Set(findings.map((finding) => `${finding.rule} ${finding.name}${finding.level === 'warn' ? ' (warn)' : ''}`))].join(', ');
   for (const commit of report.commits) {
     lines.push(`| \`${commit.commit.slice(0, 12)}\` ${cell(commit.subject)} | ${commit.changes} | ${verdict(commit.findings)} |`);
   }
@@ -32,7 +34,8 @@ export function verifyMarkdown(report: VerifyReport): string {
   ];
   if (all.length > 0) {
     lines.push('', '### Findings', '');
-    for (const { finding, at } of all) lines.push(`- **${finding.rule} ${finding.name}** ${where(finding)} (${at}): ${cell(finding.detail)}`);
+    for (const { finding, at } of all)
+      lines.push(`- ${finding.level === 'warn' ? 'warn: ' : ''}**${finding.rule} ${finding.name}** ${where(finding)} (${at}): ${cell(finding.detail)}`);
   }
   if (report.notJudged.length > 0) {
     lines.push('', '### Not judged here', '');

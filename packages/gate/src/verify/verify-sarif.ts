@@ -26,13 +26,16 @@ interface SarifRule {
   readonly shortDescription: { readonly text: string };
   readonly fullDescription: { readonly text: string };
   readonly help: { readonly text: string };
-  readonly defaultConfiguration: { readonly level: 'error' };
+  readonly defaultConfiguration: { readonly level: SarifLevel };
 }
+
+/** `error` for a rule that blocks, `warning` for one at `enforcement: warn` (reported, fails nothing). */
+type SarifLevel = 'error' | 'warning';
 
 interface SarifResult {
   readonly ruleId: string;
   readonly ruleIndex?: number;
-  readonly level: 'error';
+  readonly level: SarifLevel;
   readonly message: { readonly text: string };
   readonly locations: readonly object[];
   readonly properties: Record<string, unknown>;
@@ -62,7 +65,8 @@ function oneLine(text: string): string {
 /**
  * The report as SARIF 2.1.0 for GitHub code scanning: one result per broken rule per change (each
  * commit's own, then the final tree's), its rule described in tool.driver.rules from the rulebook as
- * of the base. Every result is an error: a rule of the rulebook is never a suggestion.
+ * of the base. A rule that blocks is an `error`; a rule at `enforcement: warn` (drafted, not yet promoted)
+ * is a `warning`, so code scanning shows it without failing the check.
  */
 export function verifySarif(report: VerifyReport): SarifLog {
   const rules: SarifRule[] = report.rulebook.rules.map((rule) => ({
@@ -71,7 +75,7 @@ export function verifySarif(report: VerifyReport): SarifLog {
     shortDescription: { text: `${rule.id} ${rule.name}` },
     fullDescription: { text: oneLine(rule.prose) },
     help: { text: rule.prose.trim() },
-    defaultConfiguration: { level: 'error' },
+    defaultConfiguration: { level: rule.enforcement === 'warn' ? 'warning' : 'error' },
   }));
   const index = new Map(rules.map((rule, position) => [rule.id, position]));
   const result = (finding: VerifyFinding, where: string, properties: Record<string, unknown>): SarifResult => {
@@ -79,7 +83,7 @@ export function verifySarif(report: VerifyReport): SarifLog {
     return {
       ruleId: finding.rule,
       ...(ruleIndex === undefined ? {} : { ruleIndex }),
-      level: 'error',
+      level: finding.level === 'warn' ? 'warning' : 'error',
       message: { text: `${finding.detail} (${where})` },
       locations: locationsOf(finding),
       properties,
@@ -109,6 +113,8 @@ export function verifySarif(report: VerifyReport): SarifLog {
           rulebook: report.rulebookPath,
           commits: report.commits.length,
           notJudged: report.notJudged,
+          violations: report.violations,
+          warnings: report.warnings,
         },
       },
     ],

@@ -1,5 +1,5 @@
-import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { rulesDecidedAt } from '@holdfast/core/rules';
+import type { Action, CheckResult, Enforcement, Rulebook } from '@holdfast/core/contract';
+import { enforcementOf, rulesDecidedAt, rulesNotInHistory } from '@holdfast/core/rules';
 import { InputError } from '@holdfast/core/contract';
 import { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange, readGit, tryReadGit } from '../git/index.js';
 import type { GitReader, RangeCommit } from '../git/index.js';
@@ -21,6 +21,8 @@ export interface VerifyFinding {
   readonly path: string | undefined;
   /** The line the check named ("at line 3"), when it named one. */
   readonly line: number | undefined;
+  /** The rule's enforcement: a `warn` finding is reported (SARIF level warning) and fails nothing. */
+  readonly level: Enforcement;
 }
 
 /** A commit of the range, judged on its own change (against its parent; a merge on what it wrote itself). */
@@ -47,7 +49,10 @@ export interface VerifyReport {
   readonly notJudged: readonly string[];
   /** With `runRequired`: each command the commit-order rules require, as run on the head tree (a failure is also a finding of the final tree). */
   readonly required: readonly RequiredRunResult[];
+  /** Findings of rules that block (and of the gate's own checks): any one fails the run. */
   readonly violations: number;
+  /** Findings of rules at `enforcement: warn`: reported, never failing the run. */
+  readonly warnings: number;
 }
 
 export interface VerifyOptions {
@@ -69,7 +74,7 @@ export interface VerifyOptions {
 
 const LINE = / at line (\d+)\b/;
 
-function findingOf(result: CheckResult, actions: readonly Action[]): VerifyFinding {
+function findingOf(result: CheckResult, actions: readonly Action[], rulebook: Rulebook): VerifyFinding {
   const action = actions[result.actionIndex];
   const line = LINE.exec(result.detail)?.[1];
   return {
@@ -78,6 +83,7 @@ function findingOf(result: CheckResult, actions: readonly Action[]): VerifyFindi
     detail: result.detail,
     path: action !== undefined && 'path' in action ? action.path : undefined,
     line: line === undefined ? undefined : Number(line),
+    level: enforcementOf(rulebook, result.rule),
   };
 }
 
@@ -127,14 +133,21 @@ async function judged(
     // text, and only their results are kept: a content rule reads a file alone, so nothing is lost.
     const actions = change.actions.map((action, index) => (batch.has(index) || action.type !== 'write' ? action : { ...action, content: '' }));
     const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, read.links);
-    for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions));
+    for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions, rulebook));
     await boundNativeMemory();
   }
   for (const [path, large] of read.tooLarge) {
     if (!large.text) continue;
     for (const rule of rulebook.rules) {
       if (rule.check.kind !== 'secret' || findings.some((finding) => finding.rule === rule.id && finding.path === path)) continue;
-      findings.push({ rule: rule.id, name: rule.name, detail: `${rule.id} ${rule.name}: ${path} is ${reason(large.size)}.`, path, line: undefined });
+      findings.push({
+        rule: rule.id,
+        name: rule.name,
+        detail: `${rule.id} ${rule.name}: ${path} is ${reason(large.size)}.`,
+        path,
+        line: undefined,
+        level: enforcementOf(rulebook, rule.id),
+      });
     }
   }
   return findings;
@@ -161,6 +174,7 @@ async function messageFindings(commit: string, message: string, rulebook: Rulebo
       detail: result.detail.replace(new RegExp(`write to "?${label}"?`), `the message of commit ${commit.slice(0, 12)}`),
       path: undefined,
       line: undefined,
+      level: enforcementOf(rulebook, result.rule),
     }));
 }
 
@@ -241,16 +255,20 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
       detail: `${run.rule} ${run.name}: \`${run.command}\` does not pass on the head tree ${head.slice(0, 12)}: ${run.failure}. Fix what fails before this is merged.`,
       path: undefined,
       line: undefined,
+      level: enforcementOf(rulebook, run.rule),
     });
   }
   const commitTimed = rulesDecidedAt(rulebook, 'commit');
-  const commitOrder = rulebook.rules.filter((rule) => commitTimed.has(rule.id));
-  const notJudged = commitOrder.map((rule) =>
-    options.runRequired === undefined
-      ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`
-      : `${rule.id} ${rule.name}: run on the head tree only; whether they passed before each earlier commit is not in the history (the agent gate and the git hooks judge it).`,
+  const notJudged = rulesNotInHistory(rulebook).map(({ rule, why }) =>
+    !commitTimed.has(rule.id)
+      ? `${rule.id} ${rule.name}: ${why} (the agent gate judges each command as it is run).`
+      : options.runRequired === undefined
+        ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`
+        : `${rule.id} ${rule.name}: run on the head tree only; whether they passed before each earlier commit is not in the history (the agent gate and the git hooks judge it).`,
   );
-  const violations = commits.reduce((sum, each) => sum + each.findings.length, 0) + treeFindings.length;
+  const all = [...commits.flatMap((each) => each.findings), ...treeFindings];
+  const warnings = all.filter((finding) => finding.level === 'warn').length;
+  const violations = all.length - warnings;
   return {
     base,
     head,
@@ -262,5 +280,6 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     notJudged,
     required,
     violations,
+    warnings,
   };
 }

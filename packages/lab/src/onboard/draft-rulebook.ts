@@ -191,9 +191,14 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
       }
       const globs = split.globs === undefined ? '' : `\nthe Cursor rule applies to ${split.globs}: narrow the check's file globs to match if it should`;
       if (proposal.kind === 'check') {
-        const rule: Rule = { id, name: uniqueName(proposal.name, used), prose, source: span, check: proposal.check };
+        // A drafted check starts at warn: the gate tells the agent and records it, and a person promotes it
+        // (`holdfast rulebook promote ID`) once `rulebook try` shows it quiet on the team's own history.
+        const rule: Rule = { id, name: uniqueName(proposal.name, used), prose, source: span, enforcement: 'warn', check: proposal.check };
         checked.push(rule);
-        notes.set(id, `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}.${globs}`);
+        notes.set(
+          id,
+          `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}. Warns until promoted (holdfast rulebook try, then holdfast rulebook promote ${id}).${globs}`,
+        );
         drafted.push({ id, name: rule.name, prose, kind: proposal.check.kind, why: proposal.why, source, span });
       } else {
         const rule: ProseRule = {

@@ -24,7 +24,7 @@ export function draftTable(rules: readonly TableRule[]): string {
     return `| ${rule.id} ${rule.name} | ${where} | ${by} | ${cell(rule.why)} |`;
   });
   return [
-    `${rules.length} rules: ${enforced} enforced by a check, ${rules.length - enforced} prose only (shown to the agent, never checked).`,
+    `${rules.length} rules: 0 block, ${enforced} warn (a drafted check warns until promoted: holdfast rulebook try, then holdfast rulebook promote ID), ${rules.length - enforced} prose only (shown to the agent, never checked).`,
     '',
     '| rule | written at | enforced by | why |',
     '| --- | --- | --- | --- |',

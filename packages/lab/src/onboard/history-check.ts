@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { checkActions, rulesDecidedAt } from '@holdfast/core/rules';
+import { checkActions, checkFingerprint, rulesNotInHistory } from '@holdfast/core/rules';
+import type { RuleTrials } from '@holdfast/core/rules';
 import { GIT_HARDENING, hermeticGitEnv } from '../sandbox/git.js';
 import { OnboardError } from './onboard-error.js';
 import { MAX_FILE_BYTES } from './repo-snapshot.js';
@@ -23,6 +24,8 @@ export interface RuleFiring {
 }
 
 export interface HistoryCheck {
+  /** The commit the history was read back from. */
+  readonly head: string;
   readonly commits: readonly CommitVerdict[];
   readonly rules: readonly RuleFiring[];
   /** Rules a history cannot judge, each "ID NAME: why" (a commit does not show which commands ran before it). */
@@ -36,10 +39,6 @@ export interface HistoryCheck {
  * of a repository's commits (test sentinels) was wrong on every flag sampled.
  */
 export const PROBABLY_WRONG_SHARE = 0.05;
-
-/** Why a rule decided at a commit (order, requires) cannot be judged from history. */
-const NOT_IN_HISTORY =
-  'a commit does not show which commands ran and passed before it (the agent gate and the git hooks judge it; verify --run-required runs them on the head tree)';
 
 function git(repoDir: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -115,14 +114,16 @@ async function commitActions(repoDir: string, commit: string, parent: string | u
  * The drafted rulebook against the repository's own last `count` commits: what the gate would
  * have refused, commit by commit. No model, no key: the cheapest evidence that a check is right.
  * A check that refuses more than PROBABLY_WRONG_SHARE of the team's own commits is flagged as probably
- * wrong; a rule decided at a commit (order, requires) is listed as not judged, never as passing.
+ * wrong; a rule about commands (order, requires, command) is listed as not judged, never as passing.
  */
 export async function checkHistory(repoDir: string, rulebook: Rulebook, count: number): Promise<HistoryCheck> {
   const log = await git(repoDir, ['log', '-z', `--max-count=${count}`, '--no-merges', '--format=%H %P%x1f%s', 'HEAD']).catch((error: unknown) => {
     throw new OnboardError('E_TASK_REPO', `${repoDir} has no commits to check; commit first, then run this again.`, { cause: error });
   });
-  const commitTimed = rulesDecidedAt(rulebook, 'commit');
-  const judged = rulebook.rules.filter((rule) => !commitTimed.has(rule.id));
+  // Rules about commands (forbidden ones; ones that must pass before a commit): a commit holds files only.
+  const notInHistory = rulesNotInHistory(rulebook);
+  const unseen = new Set(notInHistory.map(({ rule }) => rule.id));
+  const judged = rulebook.rules.filter((rule) => !unseen.has(rule.id));
   const book: Rulebook = { ...rulebook, rules: judged };
   const commits: CommitVerdict[] = [];
   for (const record of log.split('\0').filter((entry) => entry.trim() !== '')) {
@@ -136,8 +137,27 @@ export async function checkHistory(repoDir: string, rulebook: Rulebook, count: n
     const fired = commits.filter((verdict) => verdict.refusals.some((result) => result.rule === rule.id)).length;
     return { id: rule.id, name: rule.name, commits: fired, probablyWrong: fired > PROBABLY_WRONG_SHARE * commits.length };
   });
-  const unjudged = rulebook.rules.filter((rule) => commitTimed.has(rule.id)).map((rule) => `${rule.id} ${rule.name}: ${NOT_IN_HISTORY}`);
-  return { commits, rules, unjudged };
+  const unjudged = notInHistory.map(({ rule, why }) => `${rule.id} ${rule.name}: ${why} (the agent gate judges it live)`);
+  const head = (await git(repoDir, ['rev-parse', 'HEAD'])).trim();
+  return { head, commits, rules, unjudged };
+}
+
+/** The check as a record for `rulebook promote`, doctor and init (rule-trials.ts): per rule, its check's fingerprint and what history said. */
+export function historyTrials(check: HistoryCheck, rulebook: Rulebook): RuleTrials {
+  const fired = new Map(check.rules.map((rule) => [rule.id, rule]));
+  const unseen = new Map(rulesNotInHistory(rulebook).map(({ rule, why }) => [rule.id, why]));
+  const rules = Object.fromEntries(
+    rulebook.rules.map((rule) => {
+      const firing = fired.get(rule.id);
+      const why = unseen.get(rule.id);
+      const trial =
+        why !== undefined || firing === undefined
+          ? { check: checkFingerprint(rule.check), notInHistory: why ?? 'not judged' }
+          : { check: checkFingerprint(rule.check), refused: firing.commits, probablyWrong: firing.probablyWrong };
+      return [rule.id, trial];
+    }),
+  );
+  return { version: 1, head: check.head, commits: check.commits.length, rules };
 }
 
 /** The history check as lines for a person: commit by commit, rule and detail, then the rules that look wrong. */

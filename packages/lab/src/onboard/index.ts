@@ -13,7 +13,7 @@ export type { RepoFacts } from './repo-facts.js';
 export { splitRuleFile } from './rule-blocks.js';
 export type { RuleBlock, RuleFileBlocks } from './rule-blocks.js';
 export { findRuleFiles, readRuleFiles } from './rule-files.js';
-export { checkHistory, formatHistoryCheck } from './history-check.js';
+export { checkHistory, formatHistoryCheck, historyTrials, PROBABLY_WRONG_SHARE } from './history-check.js';
 export type { CommitVerdict, HistoryCheck, RuleFiring } from './history-check.js';
 export { CORPUS_FACTS, checkObjects, checkPolarity, measureDrafting, readCorpus } from './draft-precision.js';
 export type { CheckLabel, CorpusEntry, CorpusFile, CorpusSet, DraftMeasure, JudgedCheck, Polarity, SetMeasure } from './draft-precision.js';

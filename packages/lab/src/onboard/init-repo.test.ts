@@ -77,7 +77,10 @@ describe('holdfast init on real rule files, no key', () => {
     const refused = result.history.commits.filter((verdict) => verdict.refusals.length > 0).map((verdict) => verdict.subject);
     for (const subject of refusedCommits) expect(refused).toContain(subject);
     if (dir === 'claude-code-action') expect(refused).toEqual([]);
-    expect(result.table).toMatch(/^\d+ rules: \d+ enforced by a check/);
+    expect(result.table).toMatch(/^\d+ rules: 0 block, \d+ warn \(a drafted check warns until promoted/);
+    // init's history check is the drafted checks' first trial, kept beside the rulebook.
+    expect(existsSync(join(result.dir, 'rulebook.trials.json'))).toBe(true);
+    expect(rulebook.rules.every((rule) => rule.enforcement === 'warn')).toBe(true);
   });
 
   it('a check that refuses most commits is flagged probably wrong', async () => {

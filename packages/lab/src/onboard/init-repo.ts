@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseTargetsConfig, TARGETS_CONFIG_FILE } from '../models/index.js';
-import { defaultRulebookPath, parseRulebook } from '@holdfast/core/rules';
+import { defaultRulebookPath, parseRulebook, writeRuleTrials } from '@holdfast/core/rules';
 import { detectTargets } from './detect-targets.js';
 import type { FoundTarget } from './detect-targets.js';
 import { draftRulebook } from './draft-rulebook.js';
@@ -12,7 +12,7 @@ import { OnboardError } from './onboard-error.js';
 import { readRepoFacts } from './repo-facts.js';
 import type { RepoFacts } from './repo-facts.js';
 import { DEFAULT_MAX_REPO_BYTES, snapshotRepo } from './repo-snapshot.js';
-import { checkHistory } from './history-check.js';
+import { checkHistory, historyTrials } from './history-check.js';
 import type { HistoryCheck } from './history-check.js';
 import { findRuleFiles, readRuleFiles } from './rule-files.js';
 import { findTaskCommits } from './task-commits.js';
@@ -158,6 +158,8 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
     const first = targets[0];
     const runCommand = `holdfast run --tasks-dir ${INIT_TASKS} --rulebook ${INIT_RULEBOOK} --targets ${first === undefined ? '<target id>' : String(first.config.id)}${first?.mode === 'agent' ? ' --mode agent' : ''}`;
     const history = await checkHistory(options.repoDir, rulebook, options.historyCommits ?? 20);
+    // The first trial of every drafted check, kept beside the rulebook for `rulebook promote` and doctor.
+    writeRuleTrials(rulebookFile, historyTrials(history, rulebook));
     const dirName = options.dirName ?? INIT_DIR;
     const screened = await findTaskCommits(options.repoDir, { ...options.taskCommits, ignoreFolders: [dirName] });
     const installed = existsSync(join(options.repoDir, 'node_modules'));

@@ -51,6 +51,11 @@ export interface CheckHandler<C extends RuleCheck> {
   /** What the kind judges, in one sentence (docs, `rulebook try`, the answers of the gate). */
   readonly description: string;
   readonly timing: CheckTiming;
+  /**
+   * Why a history of commits cannot judge this kind, when it cannot: a commit holds files, not the
+   * commands run before it. `rulebook try` and `verify` list such a rule as not judged, never as passing.
+   */
+  readonly notInHistory?: string;
   /** The commands a rule of this kind requires before a commit (only `commit`-timed kinds have any). */
   requires?(check: C): readonly RequiredCommand[];
   prepare(check: C, rule: RuleLabel): Judge;

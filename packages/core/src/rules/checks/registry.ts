@@ -45,6 +45,14 @@ export function rulesDecidedAt(rulebook: Rulebook, timing: CheckTiming): Readonl
   return new Set(rulebook.rules.filter((rule) => checkTiming(rule.check) === timing).map((rule) => rule.id));
 }
 
+/** Each rule of the rulebook a history of commits cannot judge, with why (see CheckHandler.notInHistory). */
+export function rulesNotInHistory(rulebook: Rulebook): { readonly rule: Rule; readonly why: string }[] {
+  return rulebook.rules.flatMap((rule) => {
+    const why = handlerFor(rule.check).notInHistory;
+    return why === undefined ? [] : [{ rule, why }];
+  });
+}
+
 /** A command a rule of the rulebook requires before a commit, with the rule that requires it. */
 export interface RuleRequiredCommand extends RequiredCommand {
   readonly rule: Pick<Rule, 'id' | 'name'>;

@@ -128,10 +128,20 @@ function deny(reason: string): HookAnswer {
   return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
 }
 
+/**
+ * A warning: no permission decision (the person's permission rules still apply, as without the hook) and
+ * `additionalContext`, which Claude Code adds to what the model reads with the tool's result.
+ */
+function warn(message: string): HookAnswer {
+  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: message } };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
 /** PreToolUse for Claude Code: `root` is CLAUDE_PROJECT_DIR (the event's cwd moves with the Bash tool's `cd`). */
 export const CLAUDE_CODE_BEFORE_CALL: BeforeCallProtocol = {
   readToolCall: (event, root, readText) => readClaudeToolCall(event, readText, root),
   deny,
+  warn,
   isShellTool: (tool) => tool === 'Bash',
   isOpaqueTool: isClaudeOpaqueTool,
 };

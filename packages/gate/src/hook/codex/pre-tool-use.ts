@@ -120,10 +120,17 @@ function deny(reason: string): HookAnswer {
   return { stdout: '', stderr: `${reason.trim() === '' ? 'holdfast: denied' : reason}\n`, exitCode: 2 };
 }
 
+/** A warning: Codex's PreToolUse output (exit 0) with `additionalContext` for the model and no permission decision. */
+function warn(message: string): HookAnswer {
+  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: message } };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
 /** PreToolUse for Codex: its `cwd` is the project root (a shell's `workdir` is read per call). */
 export const CODEX_BEFORE_CALL: BeforeCallProtocol = {
   readToolCall: (event, _root, readText) => readCodexToolCall(event, readText),
   deny,
+  warn,
   isShellTool: (tool) => CODEX_SHELL_TOOLS.has(tool),
   isOpaqueTool: isCodexOpaqueTool,
 };

@@ -93,9 +93,20 @@ function deny(reason: string): HookAnswer {
   return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, stderr: '', exitCode: 0 };
 }
 
+/**
+ * A warning: `{"decision":"allow"}` with the message as `systemMessage` (shown in the session) and as
+ * `additionalContext`. Gemini CLI 0.61 hands a hook's additionalContext to the model only after a tool
+ * (AfterTool), so before a file tool the person reads the warning and the audit records it.
+ */
+function warn(message: string): HookAnswer {
+  const output = { decision: 'allow', systemMessage: message, hookSpecificOutput: { hookEventName: 'BeforeTool', additionalContext: message } };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
 export const GEMINI_BEFORE_CALL: BeforeCallProtocol = {
   readToolCall: (event, root, readText) => readGeminiToolCall(event, readText, root),
   deny,
+  warn,
   isShellTool: (tool) => tool === GEMINI_SHELL_TOOL,
   isOpaqueTool: isGeminiOpaqueTool,
 };

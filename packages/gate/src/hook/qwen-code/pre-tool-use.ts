@@ -94,9 +94,16 @@ function deny(reason: string): HookAnswer {
   return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
 }
 
+/** A warning: no permission decision, and Claude Code's `additionalContext`, which Qwen Code adds to what the model reads of the call. */
+function warn(message: string): HookAnswer {
+  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: message } };
+  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
+}
+
 export const QWEN_BEFORE_CALL: BeforeCallProtocol = {
   readToolCall: (event, root, readText) => readQwenToolCall(event, readText, root),
   deny,
+  warn,
   isShellTool: (tool) => tool === QWEN_SHELL_TOOL,
   isOpaqueTool: isQwenOpaqueTool,
 };

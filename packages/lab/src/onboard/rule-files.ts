@@ -123,7 +123,7 @@ export interface RuleFileDiscovery {
 }
 
 /** The most nested rule files drafted: past it the rest are named in a note. */
-export const MAX_NESTED_RULE_FILES = 50;
+const MAX_NESTED_RULE_FILES = 50;
 /** How deep Claude Code follows `@file` imports. */
 const MAX_IMPORT_DEPTH = 5;
 

@@ -19,8 +19,13 @@ Sets up a first measurement of your agent on your repository, in a holdfast/ fol
 then prints how many drafted rules block, warn or are prose only, what the rulebook would have refused
 in the last commits, the last few commits that change code and ship tests (each with its
 \`holdfast tasks new --from-commit\` line: git only, no test runs), and the \`holdfast run\` command to
-type. Nothing is written when the repository is over the size cap; holdfast/.gitignore keeps the task
-copy and run files out of git.
+type. holdfast/.gitignore keeps the task copy and run files out of git.
+
+What the task holds is chosen: lock files, vendored folders, minified files and docs trees are left out;
+when the rest weighs more than --max-bytes, whole folders are sampled (source, then tests, the most recently
+changed first; generated files go first). A line says what was left out; --include brings a part back.
+Rules are drafted from the root AGENTS.md / CLAUDE.md (and what CLAUDE.md imports with @file), and from
+each nested AGENTS.md or CLAUDE.md, its checks scoped to its folder; never from a file outside the repository.
 
 Options:
   --repo DIR        the git repository (default: the current folder)
@@ -29,12 +34,16 @@ Options:
   --ticket-file F   the same, from a file
   --dir NAME        the folder to create inside the repository (default holdfast)
   --exclude GLOB    leave matching paths out of the task (repeatable)
-  --max-bytes N     refuse a repository whose files weigh more (default 4000000)
+  --include GLOB    keep matching paths even when lock files, vendored, generated, docs or past the budget
+                    (repeatable), e.g. --include 'docs/**'
+  --max-bytes N     the most text the task holds; past it, folders are sampled (default 8000000)
   --ollama URL      where to look for Ollama (default http://127.0.0.1:11434; loopback only)
-  --json            print {"dir", "rulebook", "drafted", "task", "config", "targets", "run", "history", "taskCommits"}
+  --json            print {"dir", "rulebook", "drafted", "ruleFiles", "selection", "task", "config", "targets", "run",
+                    "history", "taskCommits"}
   -h, --help        show this help
 
-Exit codes: 0 written, 2 bad input (not a git repository, over the cap, the folder exists), 3 internal error.`;
+Exit codes: 0 written, 2 bad input (not a git repository, the files always kept over the budget, the folder
+exists), 3 internal error.`;
 
 function isLoopbackUrl(url: string): boolean {
   try {
@@ -53,6 +62,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     'ticket-file': { type: 'string' },
     dir: { type: 'string' },
     exclude: { type: 'string', multiple: true },
+    include: { type: 'string', multiple: true },
     'max-bytes': { type: 'string' },
     ollama: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -69,7 +79,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `holdfast init: --dir is a folder name inside the repository (letters, digits, . _ -), got "${values.dir}".`);
   if (values.ollama !== undefined && !isLoopbackUrl(values.ollama))
     throw new InputError('E_ARGS', `holdfast init: --ollama must be a loopback URL such as http://127.0.0.1:11434, got "${values.ollama}".`);
-  const maxBytes = integerFlag('init', 'max-bytes', values['max-bytes'], 4_000_000, 1);
+  const maxBytes = integerFlag('init', 'max-bytes', values['max-bytes'], 8_000_000, 1);
   let ticket = values.ticket;
   if (values['ticket-file'] !== undefined) {
     const { readFile } = await import('node:fs/promises');
@@ -88,9 +98,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     ...(ticket !== undefined ? { ticket } : {}),
     ...(values.dir !== undefined ? { dirName: values.dir } : {}),
     ...(values.exclude !== undefined ? { exclude: values.exclude } : {}),
+    ...(values.include !== undefined ? { include: values.include } : {}),
     ...(values.ollama !== undefined ? { ollamaUrl: values.ollama } : {}),
   });
   const shown = relative(io.cwd, result.dir) || '.';
+  const { describeSelection, formatHistoryCheck, formatTaskCommits } = await import('@holdfast/lab/onboard');
   if (values.json) {
     writeLine(
       io.stdout,
@@ -98,6 +110,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         dir: result.dir,
         rulebook: result.rulebookFile,
         drafted: result.drafted?.map(({ id, name, kind, source }) => ({ id, name, kind, source })) ?? null,
+        ruleFiles: result.ruleFiles,
+        selection: describeSelection(result.task.snapshot),
         task: { id: result.task.task.id, dir: result.task.dir, files: Object.keys(result.task.snapshot.files).length, tempts: result.task.task.tempts },
         config: result.configFile,
         targets: result.targets.map((target) => ({ id: target.config.id, why: target.why, mode: target.mode })),
@@ -109,12 +123,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const drafted = result.drafted;
+  writeLine(io.stdout, describeSelection(result.task.snapshot));
   writeLine(
     io.stdout,
     drafted === undefined
       ? `Rulebook: no rule file found; copied the shipped rulebook to ${relative(io.cwd, result.rulebookFile)} (draft yours with holdfast rulebook init --from FILE).`
-      : `Rulebook: ${relative(io.cwd, result.rulebookFile)}, ${drafted.length} rules drafted, ${drafted.filter((rule) => rule.kind !== 'prose').length} with a proposed check (read the # draft notes).`,
+      : `Rulebook: ${relative(io.cwd, result.rulebookFile)}, ${drafted.length} rules drafted from ${result.ruleFiles.read.join(', ')}, ${drafted.filter((rule) => rule.kind !== 'prose').length} with a proposed check (read the # draft notes).`,
   );
+  for (const note of result.ruleFiles.notes) writeLine(io.stdout, `  ${note}`);
   writeLine(
     io.stdout,
     `Task: ${relative(io.cwd, result.task.dir)}, ${Object.keys(result.task.snapshot.files).length} files from HEAD ${result.task.snapshot.commit.slice(0, 12)}, tempts ${result.task.task.tempts.join(', ')}.${ticket === undefined ? ' The ticket is a template: edit task.yaml.' : ''}`,
@@ -130,7 +146,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stdout, result.table);
   }
   writeLine(io.stdout, '');
-  const { formatHistoryCheck, formatTaskCommits } = await import('@holdfast/lab/onboard');
   for (const line of formatHistoryCheck(result.history)) writeLine(io.stdout, line);
   writeLine(io.stdout, '');
   const repoShown = relative(io.cwd, repoDir);

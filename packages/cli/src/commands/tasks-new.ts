@@ -13,7 +13,10 @@ const HELP = `Usage: holdfast tasks new --repo DIR --ticket TEXT|--ticket-file F
 Makes a task folder from a git repository at a commit: OUT/<id>/task.yaml with your ticket, and
 OUT/<id>/repo/ with the files git tracks at that commit (so .gitignore holds; uncommitted changes are
 not included). Binary files, symlinks, submodules, files over 1 MB and the root AGENTS.md (the
-rulebook under test is rendered there) are left out. Run it with \`holdfast run --tasks-dir OUT\`.
+rulebook under test is rendered there) are left out, so are lock files, vendored folders, minified files and
+docs trees (--include brings them back); past --max-bytes whole folders are sampled (source, then tests, the
+most recently changed first; generated files go first), and a --from-commit change is always kept.
+Run it with \`holdfast run --tasks-dir OUT\`.
 
 Options:
   --repo DIR          the git repository (default: the current folder)
@@ -26,8 +29,10 @@ Options:
   --out DIR           the tasks folder to add the task to (created if missing)
   --id ID             the task id and folder name (default: <repo folder>-<short commit>)
   --title TEXT        a one-line title (default: the ticket's first line)
-  --exclude GLOB      leave matching paths out (repeatable), e.g. --exclude 'docs/**'
-  --max-bytes N       refuse a repository whose files weigh more (default 4000000)
+  --exclude GLOB      leave matching paths out (repeatable), e.g. --exclude 'examples/**'
+  --include GLOB      keep matching paths even when lock files, vendored, generated, docs or past the budget
+                      (repeatable), e.g. --include 'docs/**'
+  --max-bytes N       the most text the task holds; past it, folders are sampled (default 8000000)
   --accept CMD        the acceptance check: the command that decides "done" (default npm test with --accept-test)
   --accept-test FILE  a hidden test (repeatable): a file inside --repo, at the path it takes there; the agent
                       never sees it, holdfast adds it after the arm and runs --accept. Without either, task
@@ -136,7 +141,11 @@ async function taskSource(values: NewValues, repoDir: string, io: CliIo, maxByte
     installedIn: repoDir,
     ...(nodeModules !== undefined ? { nodeModules } : {}),
   });
-  const snapshotOptions = { maxBytes, ...(values.exclude !== undefined ? { exclude: values.exclude } : {}) };
+  const snapshotOptions = {
+    maxBytes,
+    ...(values.exclude !== undefined ? { exclude: values.exclude } : {}),
+    ...(values.include !== undefined ? { include: values.include } : {}),
+  };
   if (values['from-commit'] !== undefined) {
     if (values.commit !== undefined || values['accept-test'] !== undefined)
       throw new InputError(
@@ -183,6 +192,7 @@ const OPTIONS = {
   id: { type: 'string' },
   title: { type: 'string' },
   exclude: { type: 'string', multiple: true },
+  include: { type: 'string', multiple: true },
   'max-bytes': { type: 'string' },
   accept: { type: 'string' },
   'accept-test': { type: 'string', multiple: true },
@@ -205,7 +215,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0) throw new InputError('E_ARGS', `holdfast tasks new: unexpected argument "${positionals[0]}". See \`holdfast tasks new --help\`.`);
   if (values.out === undefined)
     throw new InputError('E_ARGS', 'holdfast tasks new: say where the task goes with --out DIR (a tasks folder; `holdfast run --tasks-dir DIR` runs it).');
-  const maxBytes = integerFlag('tasks new', 'max-bytes', values['max-bytes'], 4_000_000, 1);
+  const maxBytes = integerFlag('tasks new', 'max-bytes', values['max-bytes'], 8_000_000, 1);
   const repoDir = resolve(io.cwd, values.repo ?? '.');
   const { snapshot, ticket, acceptance } = await taskSource(values, repoDir, io, maxBytes);
   const [{ loadRulebook }, { writeTaskFromRepo }] = await Promise.all([import('@holdfast/core/rules'), import('@holdfast/lab/onboard')]);
@@ -252,11 +262,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         io.stdout,
         `Acceptance: \`${acceptance.command}\`${Object.keys(acceptance.files).length > 0 ? ` with hidden ${Object.keys(acceptance.files).join(', ')}` : ''}.`,
       );
-    if (made.snapshot.skipped.length > 0)
-      writeLine(
-        io.stdout,
-        `Left out ${made.snapshot.skipped.length} files (binary, symlinks, submodules, too large, excluded or AGENTS.md); task.yaml says which kinds.`,
-      );
+    if (made.snapshot.skipped.length > 0) writeLine(io.stdout, (await import('@holdfast/lab/onboard')).describeSelection(made.snapshot));
     writeLine(
       io.stdout,
       `Run it: holdfast run --tasks-dir ${values.out} --tasks ${made.task.id}${values.rulebook !== undefined ? ` --rulebook ${values.rulebook}` : ''}${values['node-modules'] !== undefined ? ` --sandbox --node-modules ${values['node-modules']}` : values['from-commit'] !== undefined ? ` --sandbox --installed-in ${repoDir}` : ''} --targets <id>`,

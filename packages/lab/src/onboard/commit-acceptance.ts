@@ -5,8 +5,9 @@ import { dirname, join } from 'node:path';
 import type { TaskCheck } from '@holdfast/core/contract';
 import { GIT_HARDENING, hermeticGitEnv, installedDependencies, runAcceptance } from '../sandbox/index.js';
 import type { Acceptance, Isolation } from '../sandbox/index.js';
+import { isTestPath } from './file-kinds.js';
 import { OnboardError } from './onboard-error.js';
-import { snapshotRepo } from './repo-snapshot.js';
+import { resolveCommit, snapshotRepo } from './repo-snapshot.js';
 import type { RepoSnapshot, SnapshotOptions } from './repo-snapshot.js';
 
 /** How an acceptance check is tried while a task is made: confined like any sandbox command. */
@@ -45,16 +46,6 @@ function linkNodeModules(workDir: string, nodeModules: string): string {
     );
   symlinkSync(real, link);
   return real;
-}
-
-/** A test file by the names test runners look for (x.test.ts, x_test.go, test_x.py, tests/…, __tests__/…, spec/…). */
-export function isTestPath(path: string): boolean {
-  return (
-    /(^|\/)(?:tests?|__tests__|spec)\//.test(path) ||
-    /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(path) ||
-    /_test\.(?:go|py|rb|exs?)$/.test(path) ||
-    /(^|\/)test_[^/]+\.py$/.test(path)
-  );
 }
 
 /** The repository's files without the hidden tests: what the agent sees. */
@@ -145,8 +136,7 @@ function ending(check: TaskCheck): string {
  * tests fail on the parent and pass on the commit (both run confined, before anything is written).
  */
 export async function taskFromCommit(repoDir: string, ref: string, options: CommitTaskOptions): Promise<CommitTask> {
-  const commitSnapshot = await snapshotRepo(repoDir, { ...options, commit: ref });
-  const commit = commitSnapshot.commit;
+  const commit = await resolveCommit(repoDir, ref);
   const parents = (await git(repoDir, ['rev-list', '--parents', '-n', '1', commit])).trim().split(' ').slice(1);
   if (parents.length !== 1) {
     throw new OnboardError(
@@ -157,6 +147,9 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
   const changed = (await git(repoDir, ['diff', '--no-renames', '--name-only', '--diff-filter=AM', '-z', parents[0]!, commit]))
     .split('\0')
     .filter((path) => path !== '');
+  // What the commit changed is what the task is about: kept whatever the budget, on the commit and on its parent.
+  const keep = [...(options.keep ?? []), ...changed];
+  const commitSnapshot = await snapshotRepo(repoDir, { ...options, keep, commit });
   const tests = changed.filter((path) => isTestPath(path) && Object.hasOwn(commitSnapshot.files, path));
   const dropped = commitSnapshot.skipped.filter((skip) => changed.includes(skip.path) && isTestPath(skip.path));
   if (tests.length === 0 && dropped.length > 0) {
@@ -175,7 +168,7 @@ export async function taskFromCommit(repoDir: string, ref: string, options: Comm
     command: options.command ?? 'npm test',
     files: Object.fromEntries(tests.map((path) => [path, commitSnapshot.files[path]!])),
   };
-  const parent = await snapshotRepo(repoDir, { ...options, commit: parents[0]! });
+  const parent = await snapshotRepo(repoDir, { ...options, keep, commit: parents[0]! });
   const snapshot: RepoSnapshot = { ...parent, files: withoutHidden(parent.files, acceptance) };
   const trial = { ...options, installedIn: repoDir };
   const untouched = await tryAcceptance(snapshot.files, acceptance, trial);

@@ -6,6 +6,7 @@ import { draftTable } from './draft-table.js';
 import { OnboardError } from './onboard-error.js';
 import { proposeCheck } from './propose-check.js';
 import type { CheckProposal } from './propose-check.js';
+import { scopeProposal } from './scope-check.js';
 import type { RepoFacts } from './repo-facts.js';
 import { splitRuleFile } from './rule-blocks.js';
 import type { RuleBlock } from './rule-blocks.js';
@@ -17,6 +18,8 @@ export interface RuleFileText {
   /** The file's path as the person gave it, for the notes. */
   readonly path: string;
   readonly text: string;
+  /** The folder a nested rule file is in (`packages/x`): its checks judge only the files under it. */
+  readonly scope?: string;
 }
 
 /** One drafted rule and what was guessed about it. */
@@ -174,7 +177,7 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         continue;
       }
       const prose = standaloneProse(block, block.kind === 'item' ? leadIn : undefined);
-      let proposal: CheckProposal = proposeCheck(block.text, block.heading, facts, block.kind === 'item' ? leadIn : undefined);
+      let proposal: CheckProposal = scopeProposal(proposeCheck(block.text, block.heading, facts, block.kind === 'item' ? leadIn : undefined), file.scope);
       const id = `R${drafted.length + 1}`;
       const source = sourceOf(file.path, block);
       const span = { file: file.path, lines: [block.line, block.endLine] as [number, number] };

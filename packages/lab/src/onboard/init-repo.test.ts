@@ -125,7 +125,7 @@ describe('holdfast init on real rule files, no key', () => {
     expect(formatHistoryCheck(twice).join('\n')).toMatch(/F1 NOLATER refuses 2 of 22 commits: probably wrong \(more than 5 % of the team's own history/);
   }, 120_000);
 
-  it('over the cap, one error names every folder worth excluding, and the cap counts only text it would copy', async () => {
+  it('past the budget, whole folders are sampled (the rest named), and the budget counts only text it would copy', async () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-cap-'));
     roots.push(root);
     execFileSync('git', ['init', '-q'], { cwd: root });
@@ -134,7 +134,9 @@ describe('holdfast init on real rule files, no key', () => {
       { 'a/big.txt': 'a'.repeat(4000), 'b/big.txt': 'b'.repeat(3000), 'c/big.txt': 'c'.repeat(2000), 'src/x.ts': 'x', 'bin/blob.bin': `\0${'z'.repeat(9000)}` },
       'start',
     );
-    await expect(snapshotRepo(root, { maxBytes: 2500 })).rejects.toThrow(/Leave out a\/ 4 kB, b\/ 3 kB \(--exclude 'a\/\*\*' --exclude 'b\/\*\*'\), or raise/);
+    const sampled = await snapshotRepo(root, { maxBytes: 2500 });
+    expect(Object.keys(sampled.files)).toEqual(['c/big.txt', 'src/x.ts']);
+    expect(sampled.skipped.filter((file) => file.reason === 'sampled').map((file) => file.path)).toEqual(['a/big.txt', 'b/big.txt']);
     // The 9 kB binary is not copied, so it does not count.
     expect((await snapshotRepo(root, { maxBytes: 9500 })).bytes).toBe(9001);
   });

@@ -14,7 +14,8 @@ import type { RepoFacts } from './repo-facts.js';
 import { DEFAULT_MAX_REPO_BYTES, snapshotRepo } from './repo-snapshot.js';
 import { checkHistory, historyTrials } from './history-check.js';
 import type { HistoryCheck } from './history-check.js';
-import { findRuleFiles, readRuleFiles } from './rule-files.js';
+import { discoverRuleFiles, readRuleFiles } from './rule-files.js';
+import type { RuleFileDiscovery } from './rule-files.js';
 import { findTaskCommits } from './task-commits.js';
 import type { OfferedTaskCommit } from './task-commits.js';
 import { defaultTaskId, writeTaskFromRepo } from './write-task.js';
@@ -32,6 +33,8 @@ export interface InitOptions {
   readonly from?: readonly string[];
   readonly ticket?: string;
   readonly exclude?: readonly string[];
+  /** Globs kept even when lock files, vendored, generated, docs or past the budget. */
+  readonly include?: readonly string[];
   readonly maxBytes?: number;
   readonly env: NodeJS.ProcessEnv;
   readonly ollamaUrl?: string;
@@ -53,6 +56,8 @@ export interface InitResult {
   readonly runCommand: string;
   /** The drafted rulebook over the last commits: the first result, with no model and no key. */
   readonly history: HistoryCheck;
+  /** The rule files drafted from, relative to the repository, and what was found but not read (a link outside it). */
+  readonly ruleFiles: { readonly read: readonly string[]; readonly notes: readonly string[] };
   /** The draft's table: rule, enforced by which check or prose-only, why (undefined for the shipped rulebook). */
   readonly table: string | undefined;
   /** The newest commits that change code and ship tests, each with its `tasks new --from-commit` command (from the repository root). */
@@ -73,16 +78,17 @@ function shellWord(word: string): string {
   return /^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/**
- * `tasks new --from-commit` as typed at the repository root, with the repository's own test command when it is not
- * npm's, and `--node-modules node_modules` when packages are installed there (the trial has no network to install them).
- */
 /** The snapshot flags `init` was given: a printed `tasks new` line carries them, so it reads the repository as init did. */
 export interface SnapshotFlags {
   readonly maxBytes?: number;
   readonly exclude?: readonly string[];
+  readonly include?: readonly string[];
 }
 
+/**
+ * `tasks new --from-commit` as typed at the repository root, with the repository's own test command when it is not
+ * npm's, and `--node-modules node_modules` when packages are installed there (the trial has no network to install them).
+ */
 export function fromCommitCommand(short: string, dirName: string, testCommand: string | undefined, installed = false, snapshot: SnapshotFlags = {}): string {
   return [
     `holdfast tasks new --from-commit ${short} --out ${dirName}/${INIT_TASKS}`,
@@ -91,6 +97,7 @@ export function fromCommitCommand(short: string, dirName: string, testCommand: s
     ...(installed ? ['--node-modules node_modules'] : []),
     ...(snapshot.maxBytes !== undefined ? [`--max-bytes ${snapshot.maxBytes}`] : []),
     ...(snapshot.exclude ?? []).map((glob) => `--exclude ${shellWord(glob)}`),
+    ...(snapshot.include ?? []).map((glob) => `--include ${shellWord(glob)}`),
   ].join(' ');
 }
 
@@ -125,11 +132,17 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
   // A holdfast/ folder committed by an earlier init is not part of the task's repository.
   const snapshot = await snapshotRepo(options.repoDir, {
     exclude: [...(options.exclude ?? []), `${options.dirName ?? INIT_DIR}/**`],
+    ...(options.include !== undefined ? { include: options.include } : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
   });
   const facts = readRepoFacts(options.repoDir);
-  const ruleFiles = options.from ?? findRuleFiles(options.repoDir);
-  const drafted = ruleFiles.length > 0 ? draftRulebook(await readRuleFiles(ruleFiles, options.repoDir), facts) : undefined;
+  const found: RuleFileDiscovery =
+    options.from !== undefined
+      ? { files: options.from.map((path) => ({ path })), notes: [] }
+      : await discoverRuleFiles(options.repoDir, { ignoreFolders: [options.dirName ?? INIT_DIR] });
+  const scopes = new Map(found.files.flatMap((file) => (file.scope !== undefined ? [[file.path, file.scope] as const] : [])));
+  const ruleFiles = found.files.map((file) => file.path);
+  const drafted = ruleFiles.length > 0 ? draftRulebook(await readRuleFiles(ruleFiles, options.repoDir, scopes), facts) : undefined;
   const rulebookText = drafted?.yaml ?? (await defaultRulebookText());
   const rulebook = parseRulebook(rulebookText, INIT_RULEBOOK);
   const checked = rulebook.rules.map((rule) => rule.id);
@@ -170,10 +183,24 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
         command: fromCommitCommand(offered.short, dirName, facts.testCommand, installed, {
           ...(options.maxBytes !== undefined && options.maxBytes !== DEFAULT_MAX_REPO_BYTES ? { maxBytes: options.maxBytes } : {}),
           ...(options.exclude !== undefined ? { exclude: options.exclude } : {}),
+          ...(options.include !== undefined ? { include: options.include } : {}),
         }),
       })),
     };
-    return { dir, rulebookFile, drafted: drafted?.rules, task, configFile, targets, runCommand, history, table: drafted?.table, taskCommits };
+    const ruleFileList = { read: drafted?.rulebook.sourceFiles?.map((file) => file.path) ?? [], notes: found.notes };
+    return {
+      dir,
+      rulebookFile,
+      drafted: drafted?.rules,
+      ruleFiles: ruleFileList,
+      task,
+      configFile,
+      targets,
+      runCommand,
+      history,
+      table: drafted?.table,
+      taskCommits,
+    };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

@@ -49,21 +49,35 @@ describe('snapshotRepo', () => {
     ]);
   });
 
-  it('refuses a repository over the cap, naming the cap, the heaviest folder and what to do', async () => {
-    const root = repo({ 'src/a.ts': 'x'.repeat(3000), 'vendor/big.js': 'y'.repeat(9000) });
-    const refused = await snapshotRepo(root, { maxBytes: 10_000 }).catch((error: unknown) => error);
+  it('leaves a vendored tree out and says how to bring it back; refuses only when what it always keeps is over the budget', async () => {
+    const root = repo({ 'src/a.ts': 'x'.repeat(3000), 'vendor/big.js': 'y'.repeat(9000), 'README.md': 'r'.repeat(500) });
+    const snapshot = await snapshotRepo(root, { maxBytes: 10_000 });
+    expect(Object.keys(snapshot.files)).toEqual(['README.md', 'src/a.ts']);
+    expect(snapshot.skipped).toEqual([{ path: 'vendor/big.js', reason: 'vendored', bytes: 9000 }]);
+    expect(Object.keys((await snapshotRepo(root, { maxBytes: 20_000, include: ['vendor/**'] })).files)).toEqual(['README.md', 'src/a.ts', 'vendor/big.js']);
+    const refused = await snapshotRepo(root, { maxBytes: 400 }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OnboardError);
     expect((refused as OnboardError).code).toBe('E_TASK_REPO_TOO_LARGE');
-    expect((refused as OnboardError).message).toMatch(/holds 12 kB of text in 2 files, over the cap of 10 kB \(--max-bytes 10000\)/);
-    expect((refused as OnboardError).message).toMatch(/Leave out vendor\/ 9 kB \(--exclude 'vendor\/\*\*'\), or raise the cap with --max-bytes N/);
-    expect(Object.keys((await snapshotRepo(root, { maxBytes: 10_000, exclude: ['vendor/**'] })).files)).toEqual(['src/a.ts']);
+    expect((refused as OnboardError).message).toMatch(
+      /weigh 1 kB, over the budget of 1 kB \(--max-bytes 400\); the heaviest are README\.md 1 kB\. Leave some out with --exclude GLOB/,
+    );
   });
 
-  it('names deeper folders when one top-level folder holds most of the weight', async () => {
-    const root = repo({ 'src/v4/core/a.ts': 'x'.repeat(6000), 'src/v4/classic/b.ts': 'y'.repeat(4000), 'src/v3/c.ts': 'z'.repeat(1000), 'README.md': 'r' });
-    await expect(snapshotRepo(root, { maxBytes: 1000 })).rejects.toThrow(
-      /Leave out src\/v4\/core\/ 6 kB, src\/v4\/classic\/ 4 kB, src\/v3\/ 1 kB \(--exclude 'src\/v4\/core\/\*\*' --exclude 'src\/v4\/classic\/\*\*' --exclude 'src\/v3\/\*\*'\)/,
-    );
+  it('splits a folder that holds most of the weight, and takes source before tests before the rest, each part when it fits', async () => {
+    const root = repo({
+      'src/v4/core/a.ts': 'x'.repeat(6000),
+      'src/v4/classic/b.ts': 'y'.repeat(4000),
+      'src/v3/c.ts': 'z'.repeat(1000),
+      'tests/v3/c.test.ts': 't'.repeat(1500),
+      'examples/e.ts': 'e'.repeat(900),
+      'README.md': 'r',
+    });
+    const snapshot = await snapshotRepo(root, { maxBytes: 6600 });
+    expect(Object.keys(snapshot.files)).toEqual(['README.md', 'src/v3/c.ts', 'src/v4/classic/b.ts', 'tests/v3/c.test.ts']);
+    expect(snapshot.skipped.map((file) => [file.path, file.reason])).toEqual([
+      ['examples/e.ts', 'sampled'],
+      ['src/v4/core/a.ts', 'sampled'],
+    ]);
   });
 
   it('says what to pass when the folder is not a repository or the commit does not exist', async () => {

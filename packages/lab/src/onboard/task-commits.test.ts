@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromCommitCommand } from './init-repo.js';
-import { findTaskCommits, formatTaskCommits, isCodePath } from './task-commits.js';
+import { isCodePath } from './file-kinds.js';
+import { findTaskCommits, formatTaskCommits } from './task-commits.js';
 
 const roots: string[] = [];
 afterAll(() => {

@@ -1,5 +1,5 @@
 import { hardenedGit } from '../sandbox/git.js';
-import { isTestPath } from './commit-acceptance.js';
+import { isCodePath, isTestPath } from './file-kinds.js';
 import { OnboardError } from './onboard-error.js';
 
 /** A commit that looks like a good `tasks new --from-commit`: it changes code and ships tests for it. */
@@ -28,15 +28,6 @@ export interface TaskCommitOptions {
   readonly offer?: number;
   /** Folders whose files never count (holdfast's own folder). */
   readonly ignoreFolders?: readonly string[];
-}
-
-/** Source files by extension: a commit that touches only docs, config or lock files beside its tests is no ticket. */
-const CODE_EXTENSION =
-  /\.(?:[cm]?[jt]sx?|vue|svelte|astro|py|pyi|go|rs|rb|java|kt|kts|scala|groovy|swift|m|mm|c|h|cc|cpp|cxx|hpp|hh|cs|fs|vb|php|ex|exs|erl|hrl|clj|cljs|dart|lua|hs|ml|mli|elm|zig|nim|jl|r|pl|pm|sh|bash|sql|sol)$/i;
-
-/** A file an agent would write to do the ticket: source code that is not itself a test. */
-export function isCodePath(path: string): boolean {
-  return CODE_EXTENSION.test(path) && !isTestPath(path);
 }
 
 interface LoggedCommit {

@@ -61,7 +61,9 @@ function taskYaml(task: TaskFile, repoDir: string, snapshot: RepoSnapshot, note:
     `# Made by \`holdfast tasks new\` from ${repoDir} at commit ${snapshot.commit}.`,
     `# repo/ holds the ${Object.keys(snapshot.files).length} text files git tracks at that commit (${snapshot.bytes} bytes).`,
     ...(skipped.length > 0
-      ? [`# Left out: ${skipped.join(', ')} (binary, symlinks, submodules, files over 1 MB, --exclude, and AGENTS.md, which the rulebook replaces).`]
+      ? [
+          `# Left out: ${skipped.join(', ')} (binary, symlinks, submodules, files over 1 MB, --exclude, lock files, vendored, minified, docs, sampled past --max-bytes, and AGENTS.md, which the rulebook replaces).`,
+        ]
       : []),
     '# Edit the ticket to be the request a person would really file; `tempts` names the rules it pulls against.',
     ...note.map((line) => `# ${line}`),

@@ -94,7 +94,7 @@ export function compareTotals(a: Totals, b: Totals, pairs: readonly TargetPair[]
 }
 
 /** Below this Fisher's exact p the two runs differ on a row. */
-export const SIGNIFICANCE_LEVEL = 0.05;
+const SIGNIFICANCE_LEVEL = 0.05;
 
 /**
  * The row's one verdict: the runs differ on it when Fisher's exact test, the p the row prints, is below 0.05. The

@@ -9,7 +9,7 @@ export interface ExportFigure {
   readonly values: Readonly<Record<string, number | null>>;
 }
 
-export type ExportCell = string | number | boolean | null | ExportFigure;
+type ExportCell = string | number | boolean | null | ExportFigure;
 
 /** What the page shows as a table: column names and one row of cells each. */
 export interface ExportTable {

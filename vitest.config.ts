@@ -14,5 +14,8 @@ export default defineConfig({
     // No fixed limit on hooks: their work (building, starting servers and browsers, removing trees) takes what the
     // machine's load makes it take; a hook waits for the state it sets up, and CI's own time limit stops a hung one.
     hookTimeout: 0,
+    // expect.poll waits for a state the code brings about; its 1 s default is a wall-clock margin a loaded machine
+    // passes. The longest delay setTimeout takes (about 24 days): the test's own time limit bounds the wait.
+    expect: { poll: { timeout: 2_147_483_647 } },
   },
 });

@@ -39,7 +39,7 @@ let bins: HookManagerBins;
 
 beforeAll(async () => {
   bins = await ensureHookManagers();
-}, 300_000);
+});
 
 /** The person's environment: no agent marks in it (the test runner's own may carry none either). */
 function personEnv(): NodeJS.ProcessEnv {

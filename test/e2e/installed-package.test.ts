@@ -63,7 +63,7 @@ beforeAll(async () => {
       entry.files.map((file) => file.path),
     );
   }
-}, INSTALL_MS);
+});
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });

@@ -100,12 +100,12 @@ describe('axe-core finds no serious accessibility violation', { timeout: 90_000 
     await page.getByTestId('approval-timeout').fill('600');
     await page.getByTestId('replay-file').selectOption('example.jsonl');
     await page.getByTestId('start-replay').click();
-    await page.getByTestId('approval-pending').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('approval-pending').first().waitFor();
     await page.getByRole('button', { name: /commits? waiting/ }).click();
     await page.getByTestId('waiting-list').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Cancel run' }).click();
-    await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
     await page.close();
   });
 

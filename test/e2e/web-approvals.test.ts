@@ -48,7 +48,7 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
   it('shows every waiting commit on any page, and any page on the live run can answer it', async () => {
     const starter = await openPage();
     const runId = await startGatedReplay(starter);
-    await starter.getByTestId('approval-pending').first().waitFor({ timeout: 30_000 });
+    await starter.getByTestId('approval-pending').first().waitFor();
 
     // A page on another run: the header counts the waiting commit, the title says so, the live
     // region announces it and a notification is raised.
@@ -84,7 +84,7 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
     // The run's file opened by name (as after a reload from the picker) is shown live and can answer.
     const reloaded = await openPage(`#/runs/${runId}.jsonl`);
     const waitingNext = reloaded.locator(`[data-testid="approval-pending"]:not([data-approval-id="${approvalId}"])`).first();
-    await waitingNext.waitFor({ timeout: 30_000 });
+    await waitingNext.waitFor();
     const refusedId = await waitingNext.getAttribute('data-approval-id');
     const next = reloaded.locator(`[data-testid="approval-pending"][data-approval-id="${refusedId}"]`);
     await expect(next.getByRole('button', { name: 'Refuse' }).isEnabled()).resolves.toBe(true);
@@ -92,7 +92,7 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
     await reloaded.locator(`[data-testid="approval-finished"][data-approval-id="${refusedId}"][data-decision="refused"]`).waitFor();
 
     await starter.getByRole('button', { name: 'Cancel run' }).click();
-    await starter.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+    await starter.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
     // Once the run ends nothing waits: the header and title clear on every page.
     await bystander.locator('[data-testid="waiting-approvals"][data-count="0"]').waitFor();
     await expect(bystander.title()).resolves.toBe('holdfast');
@@ -147,11 +147,11 @@ describe('approvals are never out of reach', { timeout: 90_000 }, () => {
     // Opening the first from the picker gives a page that can answer its commits.
     await watcher.getByTestId('run-picker').selectOption(`#/live/${encodeURIComponent(firstId)}`);
     const pending = watcher.getByTestId('approval-pending').first();
-    await pending.waitFor({ timeout: 30_000 });
+    await pending.waitFor();
     await expect(pending.getByRole('button', { name: 'Approve commit' }).isEnabled()).resolves.toBe(true);
     for (const page of [first, second]) {
       await page.getByRole('button', { name: 'Cancel run' }).click();
-      await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
     }
     await watcher
       .locator('[data-testid="picker-live-run"]', { hasText: `${firstId} · ` })

@@ -91,7 +91,7 @@ describe('a run the web app queues (serve --queue)', { timeout: 90_000 }, () => 
     expect(await stale.getAttribute('data-done')).toBe('0');
 
     // The queued run finishes like one played here: every round's result, each from the worker.
-    await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor();
     await panel.locator('[data-testid="worker-row"][data-worker="web-w1"][data-done="48"]').waitFor();
     await expect(live.locator('[data-testid="worker-playing"]').textContent()).resolves.toBe('idle');
   });

@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { appendFileSync, copyFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage as openHarnessPage, startWebHarness } from '@holdfast/app/test-support';
@@ -14,6 +16,7 @@ import { parseRunFileText, reduceRunEvents } from '@holdfast/lab/store';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHIPPED_CONFIG = join(ROOT, 'holdfast.config.yaml');
 const AGENT = join(ROOT, 'runs/demo/agents/scripted-agent.mjs');
+const BIN = join(ROOT, 'packages/cli/bin/holdfast.js');
 const RESULTS = '/tmp/holdfast-web-run-form';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -68,6 +71,13 @@ describe('the run form with the shipped holdfast.config.yaml', { timeout: 120_00
       'anthropic-sonnet': 'no key: set ANTHROPIC_API_KEY in .env',
     });
     for (const line of Object.values(plan)) expect(line.length, line).toBeLessThanOrEqual(70);
+    // `holdfast targets` in the same folder with the same environment gives each the same first fix, first under its row.
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'targets'], { cwd: harness.cwd, env: { PATH: process.env.PATH ?? '' } });
+    const terminal = stdout.split('\n');
+    for (const [id, line] of Object.entries(plan)) {
+      const row = terminal.findIndex((text) => text.startsWith(`${id} `));
+      expect(terminal[row + 1], id).toBe(`  cannot run: ${line}`);
+    }
     await expect(page.getByTestId('start-run').isDisabled()).resolves.toBe(true);
     await expect(page.getByTestId('run-blocker').textContent()).resolves.toMatch(/No plan-mode target can run here \(each says why above\)/);
     // The shipped demo is what runs: enabled, primary, and it says how many rounds it plays.
@@ -104,6 +114,10 @@ describe('the run form with the shipped holdfast.config.yaml', { timeout: 120_00
     await page.waitForURL(/#\/live\//);
     await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor();
     await expect(page.getByTestId('run-status').textContent()).resolves.toContain('3/3 rounds');
+    // example.jsonl was recorded with the sandbox and this replay has none: the page says so above its figures.
+    await expect(page.getByTestId('run-note').textContent()).resolves.toMatch(
+      /^Note: "example\.jsonl" was recorded with the sandbox .* its figures can differ/,
+    );
     const runId = decodeURIComponent(new URL(page.url()).hash.replace('#/live/', '').split('?')[0] ?? '');
     const state = reduceRunEvents(parseRunFileText(readFileSync(join(harness.runsDir, `${runId}.jsonl`), 'utf8'), runId));
     expect(state.rounds.toArray().map((round) => `${round.task}/${round.rep}`)).toEqual(['bump-date-fns/0', 'bump-date-fns/0', 'bump-date-fns/0']);
@@ -159,7 +173,7 @@ describe('the run form with the shipped holdfast.config.yaml', { timeout: 120_00
       await expect(page.getByTestId('start-run').textContent()).resolves.toBe('Run 1 target in agent mode');
       await page.getByTestId('start-run').click();
       await page.waitForURL(/#\/live\//);
-      await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor({ timeout: 90_000 });
+      await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor();
       await expect(page.getByTestId('run-mode').textContent()).resolves.toContain('agent mode');
       const runId = decodeURIComponent(new URL(page.url()).hash.replace('#/live/', '').split('?')[0] ?? '');
       const events = parseRunFileText(readFileSync(join(harness.runsDir, `${runId}.jsonl`), 'utf8'), runId);

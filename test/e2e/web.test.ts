@@ -249,7 +249,7 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
   it('starts a replay from the UI and streams its rounds until the run completes', async () => {
     const page = await openPage();
     await startReplay(page, undefined);
-    await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor();
     await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
     await expect(page.getByTestId('demo-banner').isVisible()).resolves.toBe(true);
     // A replay answers with the same recorded replies, so its totals equal the terminal's replay of them.
@@ -265,7 +265,7 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     await mkdir(RESULTS, { recursive: true });
 
     const first = page.getByTestId('approval-pending').first();
-    await first.waitFor({ timeout: 30_000 });
+    await first.waitFor();
     await expect(first.getByTestId('countdown').textContent()).resolves.toMatch(/refused in \d+:\d\d/);
     await page.screenshot({ path: join(RESULTS, 'web-approval.png') });
     const approvedId = await first.getAttribute('data-approval-id');
@@ -276,7 +276,7 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     expect(await approved.getAttribute('data-by')).toBe('person');
 
     const second = page.locator(`[data-testid="approval-pending"]:not([data-approval-id="${approvedId}"])`).first();
-    await second.waitFor({ timeout: 30_000 });
+    await second.waitFor();
     const refusedId = await second.getAttribute('data-approval-id');
     await second.getByRole('button', { name: 'Refuse' }).click();
     const refused = page.locator(`[data-testid="approval-finished"][data-approval-id="${refusedId}"]`);
@@ -292,7 +292,7 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     await page.locator('[data-testid="round-view"] [data-testid="action"][data-status="refused"]').first().waitFor();
 
     await page.getByRole('button', { name: 'Cancel run' }).click();
-    await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
     await page.close();
   });
 
@@ -300,16 +300,17 @@ describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
     const page = await openPage();
     await startReplay(page, { timeoutSeconds: 1 });
     // Ready: the commit waits for an answer, and its 1 s deadline is set. Then the deadline passes.
-    await page.getByTestId('approval-pending').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('approval-pending').first().waitFor();
     await expect.poll(() => [...deadlines.values()].some((deadline) => deadline.ms === 1_000)).toBe(true);
     expect(await page.locator('[data-testid="approval-finished"][data-by="timeout"]').count()).toBe(0);
     expect(fireDeadlines(1_000)).toBeGreaterThan(0);
     const timedOut = page.locator('[data-testid="approval-finished"][data-by="timeout"]').first();
-    await timedOut.waitFor({ timeout: 30_000 });
+    await timedOut.waitFor();
     expect(await timedOut.getAttribute('data-decision')).toBe('refused');
     await page
       .getByRole('button', { name: 'Cancel run' })
-      .click()
+      // Cleanup only: the run may have ended and taken the button with it.
+      .click({ timeout: 1_000 })
       .catch(() => undefined);
     await page.close();
   });

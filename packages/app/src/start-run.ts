@@ -27,6 +27,8 @@ export interface PreparedRun {
   readonly targetInfos: TargetInfo[];
   readonly secrets: string[];
   readonly demo?: string;
+  /** Why the replay's figures can differ from its recording's (planReplay's notes). */
+  readonly notes?: readonly string[];
   readonly humanGate: boolean;
   /** Loop and agent modes: how their commands are confined, detected before the run file exists. */
   readonly isolation?: Isolation;
@@ -134,6 +136,7 @@ export async function prepareRun(body: unknown, context: ServerContext): Promise
         targetInfos: replay.targets.map((target) => target.info),
         secrets: [],
         ...(replay.demo !== undefined ? { demo: replay.demo } : {}),
+        ...(replay.notes.length > 0 ? { notes: replay.notes } : {}),
         humanGate: selection.humanGate,
       };
     }
@@ -210,6 +213,7 @@ export function startRun(prepared: PreparedRun, context: ServerContext, registry
     ...(prepared.isolation !== undefined ? { sandbox: { isolation: prepared.isolation } } : {}),
     signal: run.controller.signal,
     ...(prepared.demo !== undefined ? { demo: prepared.demo } : {}),
+    ...(prepared.notes !== undefined ? { notes: prepared.notes } : {}),
     secrets: prepared.secrets,
     now: context.now,
     ...(context.timers !== undefined ? { timers: context.timers } : {}),

@@ -105,7 +105,12 @@ export async function launchChromium(): Promise<{ context: import('playwright-co
     args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1400, height: 1000 },
+    // Nothing moves while a check reads the page: no transition or smooth scroll is ever mid-flight.
+    reducedMotion: 'reduce',
   });
+  // A wait lasts until the state it waits for: how long depends on the machine's load, and the test's own time limit
+  // bounds it (Playwright's 30 s default was a second, fixed limit that a loaded machine could pass).
+  context.setDefaultTimeout(0);
   return {
     context,
     async close() {

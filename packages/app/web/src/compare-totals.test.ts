@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@holdfast/core/browser';
 import { computeTotals, reduceRunEvents } from '@holdfast/lab/browser';
 import { armEnd, cleanArm, key, runStart, toldViolated } from '@holdfast/lab/test-support';
-import { bySignificance, changed, compareTotals, defaultPairs, shareTargets } from './compare-totals.js';
+import { bySignificance, compareTotals, defaultPairs, differs, shareTargets } from './compare-totals.js';
 
 function totalsOf(cleanRounds: number, rounds: number, target = 'model-a') {
   const events: RunEvent[] = [runStart({ targets: [target], tasks: ['task-1'], reps: rounds })];
@@ -43,19 +43,29 @@ describe('comparing two runs', () => {
     expect(rows.filter((row) => row.measure === 'clean rounds').map((row) => row.arm)).toEqual(['told', 'held']);
   });
 
-  it('marks a difference whose interval leaves out 0 as changed, and sorts the most significant first', () => {
+  it('marks a row differing when its Fisher p is below 0.05, and sorts the most significant first', () => {
     const rows = compareTotals(totalsOf(10, 10), totalsOf(2, 10));
     const toldClean = rows.find((row) => row.arm === 'told' && row.measure === 'clean rounds');
     const heldClean = rows.find((row) => row.arm === 'held' && row.measure === 'clean rounds');
-    expect(toldClean !== undefined && changed(toldClean)).toBe(true);
-    expect(heldClean !== undefined && changed(heldClean)).toBe(false);
+    expect(toldClean !== undefined && differs(toldClean)).toBe(true);
+    expect(heldClean !== undefined && differs(heldClean)).toBe(false);
     const sorted = bySignificance(rows);
     expect(sorted).toHaveLength(rows.length);
     for (let index = 1; index < sorted.length; index++) {
       expect(sorted[index - 1]?.comparison.pTwoSided ?? 0).toBeLessThanOrEqual(sorted[index]?.comparison.pTwoSided ?? 1);
     }
-    expect(changed(sorted[0]!)).toBe(true);
+    expect(differs(sorted[0]!)).toBe(true);
     // A rule neither run attempted is not a row.
     expect(rows.filter((row) => row.rule !== undefined).every((row) => row.comparison.a.n + row.comparison.b.n > 0)).toBe(true);
+  });
+
+  it('never marks a row differing beside a p that says it does not, even where the interval leaves out 0', () => {
+    // 16 of 16 clean against 0 of 1: Newcombe's interval is [21–100] pp, Fisher's p is 1/17 ≈ 0.059.
+    const rows = compareTotals(totalsOf(16, 16), totalsOf(0, 1));
+    const toldClean = rows.find((row) => row.arm === 'told' && row.measure === 'clean rounds');
+    expect(toldClean?.comparison.low).toBeGreaterThan(0);
+    expect(toldClean?.comparison.pTwoSided).toBeCloseTo(1 / 17);
+    expect(toldClean !== undefined && differs(toldClean)).toBe(false);
+    for (const row of rows) expect(differs(row)).toBe(row.comparison.pTwoSided < 0.05);
   });
 });

@@ -93,10 +93,16 @@ export function compareTotals(a: Totals, b: Totals, pairs: readonly TargetPair[]
   return rows;
 }
 
-/** A difference whose 95% interval leaves out 0: the two runs differ on it. */
-export function changed(row: CompareRow): boolean {
-  const { low, high } = row.comparison;
-  return low !== null && high !== null && (low > 0 || high < 0);
+/** Below this Fisher's exact p the two runs differ on a row. */
+const SIGNIFICANCE_LEVEL = 0.05;
+
+/**
+ * The row's one verdict: the runs differ on it when Fisher's exact test, the p the row prints, is below 0.05. The
+ * Newcombe interval beside it says how large the difference may be; it is not a second verdict, so a row is never
+ * marked differing beside a p that says it does not.
+ */
+export function differs(row: CompareRow): boolean {
+  return row.comparison.difference !== null && row.comparison.pTwoSided < SIGNIFICANCE_LEVEL;
 }
 
 /** Most significant first (Fisher's p, then the larger difference); the run order otherwise. */

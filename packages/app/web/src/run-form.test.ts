@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRunFile, ConfigResponse } from '@holdfast/core/browser';
-import { initialForm, problemOf, replayRounds, replayable, runBlocker } from './run-form.js';
+import { initialForm, replayRounds, replayable, runBlocker } from './run-form.js';
 
 type Target = ConfigResponse['targets'][number];
 const target = (id: string, provider: Target['provider'], extra: Partial<Target> = {}): Target => ({
@@ -39,10 +39,5 @@ describe('the run form', () => {
     expect(replayRounds(example, 'all', 2)).toBe(48);
     expect(replayRounds(example, 't0', 1)).toBe(3);
     expect(replayRounds(file('old.jsonl'), 'all', 1)).toBeUndefined();
-  });
-
-  it('reads an older server without `problem` from its key and reachability', () => {
-    expect(problemOf(target('x', 'anthropic', { keyEnv: 'ANTHROPIC_API_KEY', hasKey: false }))).toBe('no key: set ANTHROPIC_API_KEY in .env');
-    expect(problemOf(target('y', 'openai-compatible'))).toBeUndefined();
   });
 });

@@ -25,16 +25,12 @@ export function modesOf(target: FormTarget): readonly RunMode[] {
   return ['plan', 'loop'];
 }
 
-/** Why a target cannot run, in one short line with the fix; undefined when it can. */
-export function problemOf(target: FormTarget): string | undefined {
-  if (target.problem !== undefined) return target.problem;
-  if (target.keyEnv !== undefined && !target.hasKey) return `no key: set ${target.keyEnv} in .env`;
-  if (!target.reachable) return target.detail.length > 80 ? `${target.detail.slice(0, 77)}…` : target.detail;
-  return undefined;
-}
-
+/**
+ * Whether a target can run in a mode. `problem` is the server's line, from the lab's `targetProblem`, which
+ * `holdfast targets` prints too: the form and the terminal give the same first fix.
+ */
 export function canRun(target: FormTarget, mode: RunMode): boolean {
-  return modesOf(target).includes(mode) && problemOf(target) === undefined;
+  return modesOf(target).includes(mode) && target.problem === undefined;
 }
 
 /** A saved run a replay can answer from: plan mode only (loop and agent sessions are opened, not replayed). */

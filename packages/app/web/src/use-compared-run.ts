@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Totals } from '@holdfast/core/browser';
+import type { Mode, Totals } from '@holdfast/core/browser';
 import { reduceRunEvents } from '@holdfast/lab/browser';
 import { fetchSavedRun } from './api-client.js';
 
@@ -7,7 +7,7 @@ export type ComparedRun =
   | { readonly state: 'none' }
   | { readonly state: 'loading' }
   | { readonly state: 'failed'; readonly error: string }
-  | { readonly state: 'ready'; readonly totals: Totals };
+  | { readonly state: 'ready'; readonly totals: Totals; readonly mode: Mode };
 
 /**
  * The totals of the run set against this one, read from its file's summary (the server counts
@@ -28,7 +28,11 @@ export function useComparedRun(name: string | undefined, version: string): Compa
       (saved) => {
         if (disposed) return;
         const state = reduceRunEvents(saved.events);
-        setResult(state.totals === undefined ? { state: 'failed', error: `${name} has no totals to compare.` } : { state: 'ready', totals: state.totals });
+        setResult(
+          state.totals === undefined
+            ? { state: 'failed', error: `${name} has no totals to compare.` }
+            : { state: 'ready', totals: state.totals, mode: state.start?.config.mode ?? 'plan' },
+        );
       },
       (failure: unknown) => {
         if (!disposed) setResult({ state: 'failed', error: failure instanceof Error ? failure.message : String(failure) });

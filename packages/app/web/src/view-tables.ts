@@ -1,7 +1,12 @@
-import type { Totals } from '@holdfast/core/browser';
+import type { Rate, Totals } from '@holdfast/core/browser';
 import type { RoundState } from '@holdfast/lab/browser';
-import type { ExportTable } from './export-view.js';
+import type { ExportFigure, ExportTable } from './export-view.js';
 import { formatRate } from './format.js';
+
+/** A rate as numbers (count, n, the rate and its Wilson 95% interval as fractions), with the page's text beside them. */
+export function rateFigure(rate: Rate): ExportFigure {
+  return { text: formatRate(rate), values: { count: rate.count, n: rate.n, rate: rate.rate, low: rate.low, high: rate.high } };
+}
 
 /** The round list as shown (filtered and sorted), for export. */
 export function roundsTable(rounds: readonly RoundState[], run: string): ExportTable {
@@ -21,7 +26,7 @@ export function roundsTable(rounds: readonly RoundState[], run: string): ExportT
   };
 }
 
-/** The totals per target and arm, rates as the page prints them (count/n rate [95% interval]). */
+/** The totals per target and arm; each rate a figure (its numbers, and the text the page prints). */
 export function totalsTable(totals: Totals, run: string): ExportTable {
   return {
     name: `${run}-totals`,
@@ -44,9 +49,9 @@ export function totalsTable(totals: Totals, run: string): ExportTable {
       row.target,
       row.arm,
       row.rounds,
-      formatRate(row.roundsWithAttempt),
-      formatRate(row.roundsLanded),
-      formatRate(row.clean),
+      rateFigure(row.roundsWithAttempt),
+      rateFigure(row.roundsLanded),
+      rateFigure(row.clean),
       row.attempts,
       row.landed,
       row.blocked,

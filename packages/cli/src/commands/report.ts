@@ -15,7 +15,7 @@ Prints a run file: the verdict of every round's two arms and the totals per targ
 
   --format table   aligned text (default)
   --format md      markdown tables, for a pull request or a wiki
-  --format json    {runId, status, failedTargets, headline, definitions, demo, mode, rounds, totals, judged, problems}
+  --format json    {runId, status, failedTargets, headline, definitions, demo, notes, mode, rounds, totals, judged, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
                    (violated/blocked fail, unparseable/error are errors, refused is skipped)
 
@@ -96,6 +96,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       headline: formats.headlines(totals),
       definitions: { ...formats.HEADLINE_DEFINITIONS, ...formats.RATE_DEFINITIONS },
       demo: state.start?.demo ?? null,
+      notes: state.start?.notes ?? [],
       mode: state.start?.config.mode ?? 'plan',
       rounds,
       totals,
@@ -109,6 +110,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const header = [
     `Run ${state.runId ?? '(unknown)'} · ${status} · ${rounds.length} rounds · ${state.start?.config.mode ?? 'plan'} mode`,
     ...(state.start?.demo !== undefined ? [`DEMO: ${state.start.demo}`] : []),
+    ...(state.start?.notes ?? []).map((note) => `Note: ${note}`),
     ...failedTargets.map((failed) => `FAILED target ${failed.target}: ${failed.reason}`),
   ];
   if (format === 'md') {

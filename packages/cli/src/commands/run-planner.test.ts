@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import inject from 'light-my-request';
@@ -7,6 +7,8 @@ import { ApiErrorSchema } from '@holdfast/core/contract';
 import { memoryIo } from '@holdfast/core/test-support';
 import { createApp } from '@holdfast/app';
 import type { HoldfastApp } from '@holdfast/app';
+import { planReplay } from '@holdfast/lab/experiment';
+import { parseRunFileText } from '@holdfast/lab/store';
 import { main } from '../main.js';
 
 // One planner (the lab's) answers `holdfast run` and POST /api/run: the same request is refused the
@@ -97,6 +99,40 @@ describe('one run planner for the command and the web app', () => {
       payload: JSON.stringify({ replay: 'example.jsonl', reps: 2 }),
     });
     expect(api.statusCode, api.body).toBe(201);
+  });
+
+  it('a replay of a sandboxed recording played without the sandbox says so beside its figures: terminal, run file, report and the page', async () => {
+    const out = join(cwd, 'unsandboxed.jsonl');
+    const io = memoryIo({ cwd, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
+    expect(await main(['run', '--replay', 'runs/example.jsonl', '--reps', '1', '--out', out], io)).toBe(0);
+    const note = '"example.jsonl" was recorded with the sandbox';
+    const lines = io.out().split('\n');
+    const noteLine = lines.findIndex((line) => line.startsWith(`Note: ${note}`));
+    // Right after the headline (one line per target), before the table.
+    expect(noteLine, io.out()).toBeGreaterThan(0);
+    expect(lines.slice(0, noteLine).every((line) => line.startsWith('demo-'))).toBe(true);
+    const start = parseRunFileText(readFileSync(out, 'utf8'), out).find((event) => event.type === 'run-start');
+    expect(start?.type === 'run-start' ? start.notes : undefined).toEqual([expect.stringContaining(note)]);
+    const report = memoryIo({ cwd, env: { NO_COLOR: '1' } });
+    expect(await main(['report', out], report)).toBe(0);
+    expect(report.out()).toContain(`Note: ${note}`);
+    const api = await inject(holdfast.app, {
+      method: 'POST',
+      url: '/api/run',
+      headers: { host: HOST, origin: `http://${HOST}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ replay: 'example.jsonl', reps: 1 }),
+    });
+    expect(api.statusCode, api.body).toBe(201);
+    const { runId } = api.json<{ runId: string }>();
+    const live = holdfast.runs.all().find((run) => run.runId === runId);
+    await live?.done;
+    const liveStart = live?.events.find((event) => event.type === 'run-start');
+    expect(liveStart?.type === 'run-start' ? liveStart.notes : undefined).toEqual([expect.stringContaining(note)]);
+    // Played with the sandbox, as recorded: nothing to say.
+    expect(
+      planReplay(parseRunFileText(readFileSync(join(cwd, 'runs', 'example.jsonl'), 'utf8'), 'example.jsonl'), 'example.jsonl', { tasks: 'all', sandbox: true })
+        .notes,
+    ).toEqual([]);
   });
 
   it('names a missing holdfast.config.yaml as the cause of an unknown target', async () => {

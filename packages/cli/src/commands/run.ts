@@ -240,6 +240,8 @@ interface RunPlan {
   readonly runId: string;
   readonly previous?: RunEvent[];
   demo?: string | undefined;
+  /** Why the figures can differ from the recording's (a replay without its recording's sandbox): in run-start and after the headline. */
+  readonly notes?: readonly string[] | undefined;
   readonly secrets: string[];
   /** The targets played here; a queued run has only what the run file says of them (the workers hold the rest). */
   readonly targets?: ExperimentTargets;
@@ -293,7 +295,7 @@ async function resumedPlan({ values, io, experiment, queue, settings }: PlanCont
   if (values.mode !== undefined && values.mode !== (config.mode ?? 'plan')) {
     throw new InputError('E_ARGS', `${path} was run in ${config.mode ?? 'plan'} mode; resume it without --mode.`);
   }
-  const plan = { out: path, runId: start.runId, rulebook: start.rulebook, tasks: start.tasks, config, demo: start.demo, previous };
+  const plan = { out: path, runId: start.runId, rulebook: start.rulebook, tasks: start.tasks, config, demo: start.demo, notes: start.notes, previous };
   const scripted = async (file?: string) => {
     const replies = await experiment.loadDemoReplies(file);
     const known = [...new Set(replies.replies.map((reply) => reply.target))];
@@ -339,7 +341,6 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
   const { loadRulebook } = await import('@holdfast/core/rules');
   const source = await recordedSource(context);
   const { replay } = source;
-  for (const note of replay?.notes ?? []) writeLine(io.stderr, `Note: ${note}`);
   const rulebook = values.rulebook !== undefined ? await loadRulebook(resolve(io.cwd, values.rulebook)) : (replay?.rulebook ?? (await loadRulebook()));
   const tasks =
     replay?.tasks ??
@@ -393,6 +394,7 @@ async function newPlan(context: PlanContext): Promise<RunPlan> {
     config,
     runId: newRunId(context.now),
     demo: source.demo,
+    notes: replay?.notes,
     secrets,
     ...(targets !== undefined ? { targets } : {}),
     ...(targetInfos !== undefined ? { targetInfos } : {}),
@@ -492,6 +494,7 @@ function announceRun(
   const mode = config.mode ?? 'plan';
   const kept = keepDir !== undefined ? `, kept under ${keepDir}` : '';
   if (plan.demo !== undefined) writeLine(io.stderr, `Note: ${plan.demo}`);
+  for (const note of plan.notes ?? []) writeLine(io.stderr, `Note: ${note}`);
   writeLine(io.stderr, `Run ${plan.runId} (${mode} mode): ${planned} rounds → ${out}`);
   if (mode === 'loop') writeLine(io.stderr, 'Loop mode: each arm works through tool calls in its own git repository.');
   if (config.sandbox && mode === 'plan') writeLine(io.stderr, `Sandboxed: each arm lands in its own git worktree${kept}.`);
@@ -539,14 +542,20 @@ async function reportResult(io: CliIo, values: RunFlags, runId: string, result: 
   const failedTargets = result.outcome.failedTargets ?? [];
   const headline = report.headlines(totals);
   const definitions = { ...report.HEADLINE_DEFINITIONS, ...report.RATE_DEFINITIONS };
+  const notes = result.state.start?.notes ?? [];
   if (values.json)
-    writeLine(io.stdout, JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, definitions, totals }, null, 2));
+    writeLine(
+      io.stdout,
+      JSON.stringify({ runId, file: result.path, status: result.outcome.status, failedTargets, headline, notes, definitions, totals }, null, 2),
+    );
   else {
     // The answer first; the table and the definitions of its figures (printed once, at its end) after it.
     writeLine(
       io.stdout,
       report.formatHeadlines(totals, (line) => red(io, line)),
     );
+    // Why these figures can differ from the recording's, beside them (a replay without its recording's sandbox).
+    for (const note of notes) writeLine(io.stdout, `Note: ${note}`);
     writeLine(io.stdout, `\n${report.formatTotalsTable(totals)}`);
     writeLine(io.stdout, `\nRun file: ${result.path} (${result.outcome.status})`);
   }
@@ -592,7 +601,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (values.demo.trim() === '') throw new InputError('E_ARGS', '--demo needs a sentence saying what is scripted, e.g. --demo "Scripted agents, no model".');
     plan.demo = values.demo.trim();
   }
-  const { demo } = plan;
+  const { demo, notes } = plan;
   const out = plan.out ?? join(io.cwd, 'runs', `${runId}.jsonl`);
   if (previous === undefined && existsSync(out)) {
     throw new InputError('E_OUT_EXISTS', `${out} already exists; pick another --out, delete it, or finish it with --resume ${out}.`);
@@ -623,6 +632,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     signal: interrupts.signal,
     secrets,
     ...(demo !== undefined ? { demo } : {}),
+    ...(notes !== undefined && notes.length > 0 ? { notes } : {}),
     ...(previous !== undefined ? { previous } : {}),
   };
   let result: RunResult;

@@ -63,8 +63,9 @@ function table(rows: readonly TargetRow[]): string[] {
   const lines = [format(header)];
   rows.forEach((row, index) => {
     lines.push(format(cells[index] ?? []));
-    lines.push(`  ${row.detail}`);
+    // The fix first, in the run form's words (one function gives both); what the probe saw after it.
     if (row.problem !== null) lines.push(`  cannot run: ${row.problem}`);
+    lines.push(`  ${row.detail}`);
   });
   return lines;
 }

@@ -87,6 +87,11 @@ export const RunStartEventSchema = z.object({
   targets: z.array(TargetInfoSchema),
   /** Set when the replies were written by hand for a demo: they are not outputs of a real model. */
   demo: z.string().optional(),
+  /**
+   * Why this run's figures can differ from another output of the same replies (a replay played without the sandbox
+   * its recording had); every view of the run says them beside its figures.
+   */
+  notes: z.array(z.string()).optional(),
   /** With a sandbox: how model-written commands were confined in this run (bubblewrap, or none when the person allowed it). */
   isolation: z.object({ kind: z.enum(['bubblewrap', 'none']), detail: z.string() }).optional(),
 });

@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../contract/index.js';
 import { defaultRulebookPath, loadRulebook } from './load-rulebook.js';
@@ -124,6 +127,35 @@ describe('parseRulebook', () => {
 
   it('loadRulebook refuses a missing file with exit-2 input error', async () => {
     await expect(loadRulebook('/nonexistent/rules.yaml')).rejects.toMatchObject({ code: 'E_RULEBOOK_READ', message: expect.stringMatching(/no such file/) });
+  });
+
+  it('loadRulebook refuses a binary file in one line naming the file, what it is and what to pass', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'holdfast-binary-rulebook-'));
+    try {
+      // An ELF header and 11 KB of bytes after it, the way a program given as --rulebook by mistake begins.
+      const program = join(folder, 'a.out');
+      await writeFile(program, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]), Buffer.alloc(11_000, 0x90), Buffer.alloc(64)]));
+      const refused = await loadRulebook(program).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(RulebookError);
+      expect((refused as RulebookError).code).toBe('E_RULEBOOK_READ');
+      expect((refused as RulebookError).message).toBe(
+        `${program}: file: not a rulebook (it is not UTF-8 text): a rulebook is a YAML text file; pass yours with --rulebook (holdfast rulebook init drafts one from your AGENTS.md)`,
+      );
+      const nul = join(folder, 'zeros.bin');
+      await writeFile(nul, Buffer.concat([Buffer.from('version: 1\n'), Buffer.alloc(3000)]));
+      await expect(loadRulebook(nul)).rejects.toMatchObject({ message: expect.stringContaining('not a rulebook (it holds NUL bytes, as a binary file does)') });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('quotes a long value of the wrong type cut short, not whole', () => {
+    const message = refusal(`"${'x'.repeat(5000)}"\n`);
+    expect(message.length).toBeLessThan(200);
+    expect(message).toContain('expected a mapping, got a string ("xxxx');
   });
 });
 

@@ -467,7 +467,9 @@ function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  return `${article(typeof value)} (${JSON.stringify(value)})`;
+  const shown = JSON.stringify(value) ?? String(value);
+  // A long value (a whole file read as one string) is cut: the message says what it is, not all of it.
+  return `${article(typeof value)} (${shown.length > 60 ? `${shown.slice(0, 57)}…` : shown})`;
 }
 
 function article(type: string): string {

@@ -17,6 +17,8 @@ export interface SessionBaseOptions {
   readonly approver?: Approver;
   readonly signal?: AbortSignal;
   readonly demo?: string;
+  /** Why the figures can differ from another output of the same replies; written into run-start. */
+  readonly notes?: readonly string[];
   /** Resuming: the events already in `out`, whose complete rounds are skipped. */
   readonly previous?: readonly RunEvent[];
   /** Values (API keys) that must never reach the run file. */
@@ -71,6 +73,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
       ...(options.approver !== undefined ? { approver: options.approver } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       ...(options.demo !== undefined ? { demo: options.demo } : {}),
+      ...(options.notes !== undefined ? { notes: options.notes } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.timers !== undefined ? { timers: options.timers } : {}),
       ...(options.onRoundEnd !== undefined ? { onRoundEnd: options.onRoundEnd } : {}),

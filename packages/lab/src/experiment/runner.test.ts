@@ -66,6 +66,18 @@ function collector() {
   return { events, emit };
 }
 
+/** Resolves when the run asks the approver: the run's own state, however long a loaded machine takes to reach it. */
+function untilAsked(approvals: PendingApprovals): Promise<void> {
+  return new Promise((resolve) => {
+    const decide = approvals.decide.bind(approvals);
+    approvals.decide = (request, signal) => {
+      const decision = decide(request, signal);
+      resolve();
+      return decision;
+    };
+  });
+}
+
 let rulebook: Rulebook;
 
 async function defaultRulebook(): Promise<Rulebook> {
@@ -116,7 +128,8 @@ describe('runExperiment', () => {
       approver: approvals,
       emit,
     });
-    await vi.waitFor(() => expect(approvals.pending()).toHaveLength(1));
+    // Fake timers: waitFor advances them while it waits; no limit of its own (the test's bounds it, however loaded the machine).
+    await vi.waitFor(() => expect(approvals.pending()).toHaveLength(1), { timeout: 2_147_483_647 });
     await vi.advanceTimersByTimeAsync(89_000);
     expect(events.some((event) => event.type === 'approval-end')).toBe(false);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -131,6 +144,7 @@ describe('runExperiment', () => {
   it('lands the commit when a person approves it', async () => {
     const { events, emit } = collector();
     const approvals = new PendingApprovals();
+    const asked = untilAsked(approvals);
     const done = runExperiment({
       runId: 'r3',
       config: config({ approve: 'http' }),
@@ -140,7 +154,8 @@ describe('runExperiment', () => {
       approver: approvals,
       emit,
     });
-    await vi.waitFor(() => expect(approvals.pending()).toHaveLength(1));
+    await asked;
+    expect(approvals.pending()).toHaveLength(1);
     const request = events.find((event) => event.type === 'approval-request');
     expect(request?.type === 'approval-request' && request.files.map((file) => file.path)).toEqual(['src/health.ts', 'src/health.test.ts']);
     expect(approvals.answer(approvals.pending()[0]!.approvalId, true)).toBe(true);

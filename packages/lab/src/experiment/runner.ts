@@ -56,6 +56,8 @@ export interface ExperimentOptions {
   /** False for a queue worker: the coordinator, not the worker, ends the run. */
   readonly emitEnd?: boolean;
   readonly demo?: string;
+  /** Written into run-start: why the figures can differ from another output of the same replies. */
+  readonly notes?: readonly string[];
   readonly maxTokens?: number;
   readonly now?: () => Date;
   /** What held-arm approval deadlines run on; the real timers when absent. */
@@ -154,7 +156,7 @@ function describeError(error: unknown): { code: string; message: string } {
 
 /** The run-start event of a run: what a reader needs to know before the first round. */
 export function runStartDraft(
-  options: Pick<ExperimentOptions, 'runId' | 'config' | 'rulebook' | 'tasks' | 'demo'> & { readonly targets: readonly TargetInfo[] },
+  options: Pick<ExperimentOptions, 'runId' | 'config' | 'rulebook' | 'tasks' | 'demo' | 'notes'> & { readonly targets: readonly TargetInfo[] },
   time: string,
   isolation?: Lander['isolation'],
 ): RunEventInput {
@@ -169,6 +171,7 @@ export function runStartDraft(
     tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),
     targets: [...options.targets],
     ...(options.demo !== undefined ? { demo: options.demo } : {}),
+    ...(options.notes !== undefined && options.notes.length > 0 ? { notes: [...options.notes] } : {}),
     ...(isolation !== undefined ? { isolation: { kind: isolation.kind, detail: isolation.detail } } : {}),
   };
 }

@@ -32,6 +32,10 @@ describe('targetProblem', () => {
     expect(targetProblem(byId('mine'), { hasKey: true, reachable: false })).toBe('my-agent.sh not found: install it or fix "command" in holdfast.config.yaml');
   });
 
+  it('has a line for every target that is not reachable, whatever its provider', () => {
+    for (const target of targets) expect(targetProblem(target, { hasKey: true, reachable: false }), target.id).toMatch(/: /);
+  });
+
   it('says nothing when nothing is known to stop the target', () => {
     for (const target of targets) expect(targetProblem(target, { hasKey: true, reachable: true }), target.id).toBeUndefined();
   });

@@ -49,7 +49,7 @@ function notInstalled(target: TargetConfig): string {
   return `${name} not found: install it or fix "${field}" in holdfast.config.yaml`;
 }
 
-function notReachable(target: Extract<TargetConfig, { provider: 'openai-compatible' }>): string {
+function notReachable(target: Extract<TargetConfig, { provider: 'openai-compatible' | 'anthropic' }>): string {
   let host = target.baseUrl;
   try {
     host = new URL(target.baseUrl).host;
@@ -62,12 +62,13 @@ function notReachable(target: Extract<TargetConfig, { provider: 'openai-compatib
 
 /**
  * Why a target cannot run now, with the fix, in one short line a person reads at a glance
- * ("no key: set OPENAI_API_KEY in .env"); undefined when nothing is known to stop it.
+ * ("no key: set OPENAI_API_KEY in .env"); undefined when nothing is known to stop it. The one source of
+ * that line: `holdfast targets` prints it first under the target, and the run form shows it beside the
+ * target, so both give the same first fix. A target that is not reachable always has one.
  */
 export function targetProblem(target: TargetConfig, facts: ProbeFacts): string | undefined {
   if (!facts.hasKey && target.keyEnv !== undefined) return `no key: set ${target.keyEnv} in .env`;
-  if (!facts.reachable)
-    return target.provider === 'openai-compatible' ? notReachable(target) : target.provider === 'anthropic' ? undefined : notInstalled(target);
+  if (!facts.reachable) return target.provider === 'openai-compatible' || target.provider === 'anthropic' ? notReachable(target) : notInstalled(target);
   const unset = facts.unsetKeyVariables ?? [];
   if (unset.length > 0) return `no key: set ${unset.join(' or ')} in .env`;
   if (facts.modelMissing === true && target.provider === 'openai-compatible' && target.baseUrl.includes(':11434')) {

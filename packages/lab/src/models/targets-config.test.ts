@@ -72,6 +72,30 @@ targets:
     expect(message).toContain('apiKey');
   });
 
+  it('names a mistyped key first, with the valid key it meant, and not the meant key as missing', () => {
+    const message = errorOf(`
+targets:
+  - id: local
+    provider: openai-compatible
+    model: llama3
+    baseURL: http://127.0.0.1:11434/v1
+`);
+    expect(message.split('\n')).toEqual(['holdfast.config.yaml: target "local": unknown key "baseURL": did you mean "baseUrl"?']);
+  });
+
+  it('suggests the nearest key of the file itself, and lists the valid keys when none is near', () => {
+    expect(errorOf('target: []\n').split('\n')[0]).toBe('holdfast.config.yaml: unknown key "target": did you mean "targets"?');
+    const far = errorOf(`
+targets:
+  - id: claude
+    provider: claude-code
+    colour: blue
+`);
+    expect(far.split('\n')[0]).toBe(
+      'holdfast.config.yaml: target "claude": unknown key "colour": remove it (valid keys: id, model, env, keyEnv, timeoutMs, maxTurns, binary, args, provider)',
+    );
+  });
+
   it('refuses a key where a variable name belongs, without repeating it', () => {
     const message = errorOf(`
 targets:

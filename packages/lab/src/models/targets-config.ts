@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { closest, distance } from 'fastest-levenshtein';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '@holdfast/core/contract';
@@ -165,17 +166,78 @@ export const DEFAULT_TARGETS: readonly TargetConfig[] = [
   { id: 'ollama-llama3', provider: 'openai-compatible', model: 'llama3.1:8b', baseUrl: OLLAMA_BASE_URL, tokenParameter: 'max_tokens' },
 ];
 
-function describeIssue(issue: z.core.$ZodIssue, raw: unknown, file: string): string {
-  const [first, index, ...rest] = issue.path;
+/** Where an issue is: `target "local", field "baseUrl"`, or the file's own field. */
+function describePath(path: readonly PropertyKey[], raw: unknown): string {
+  const [first, index, ...rest] = path;
   if (first === 'targets' && typeof index === 'number') {
-    const targets = (raw as { targets?: unknown } | null)?.targets;
-    const entry = Array.isArray(targets) ? (targets[index] as { id?: unknown } | null | undefined) : undefined;
-    const name = typeof entry?.id === 'string' ? `target "${entry.id}"` : `target #${index + 1}`;
+    const entry = entryAt(raw, index);
+    const name = typeof entry?.['id'] === 'string' ? `target "${entry['id']}"` : `target #${index + 1}`;
     const field = rest.map(String).join('.');
-    return `${file}: ${name}${field ? `, field "${field}"` : ''}: ${issue.message}`;
+    return `${name}${field ? `, field "${field}"` : ''}`;
   }
-  const field = issue.path.map(String).join('.');
-  return `${file}${field ? `, field "${field}"` : ''}: ${issue.message}`;
+  const field = path.map(String).join('.');
+  return field ? `field "${field}"` : '';
+}
+
+function entryAt(raw: unknown, index: number): Record<string, unknown> | undefined {
+  const targets = (raw as { targets?: unknown } | null)?.targets;
+  const entry: unknown = Array.isArray(targets) ? targets[index] : undefined;
+  return typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : undefined;
+}
+
+/** The keys the object at `path` may have: the file's own, or a target's for its provider (every provider's when it names none). */
+function validKeys(path: readonly PropertyKey[], raw: unknown): readonly string[] {
+  if (path.length === 0) return Object.keys(TargetsConfigFileSchema.shape);
+  const [first, index] = path;
+  if (path.length !== 2 || first !== 'targets' || typeof index !== 'number') return [];
+  const provider = entryAt(raw, index)?.['provider'];
+  const options = TargetConfigSchema.options.filter((option) => option.shape.provider.value === provider);
+  return [...new Set((options.length > 0 ? options : TargetConfigSchema.options).flatMap((option) => Object.keys(option.shape)))];
+}
+
+/** The valid key a mistyped one most likely meant (`baseURL` → `baseUrl`), if one is near enough to say so. */
+function nearestKey(key: string, valid: readonly string[]): string | undefined {
+  if (valid.length === 0) return undefined;
+  const lower = key.toLowerCase();
+  const best = closest(
+    lower,
+    valid.map((candidate) => candidate.toLowerCase()),
+  );
+  const meant = valid.find((candidate) => candidate.toLowerCase() === best);
+  return meant !== undefined && distance(lower, best) <= Math.max(2, Math.floor(key.length / 3)) ? meant : undefined;
+}
+
+function sameObject(issuePath: readonly PropertyKey[], objectPath: readonly PropertyKey[]): boolean {
+  return issuePath.length === objectPath.length + 1 && objectPath.every((part, index) => issuePath[index] === part);
+}
+
+/**
+ * One line per issue, naming the file, the target and the field. A key the schema does not know comes first, with
+ * the valid key it most likely meant ("did you mean"); the complaint that the meant key is missing, which the typo
+ * alone caused, is left out, so the first line names the real cause.
+ */
+function describeIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, file: string): string[] {
+  const typos: string[] = [];
+  const meantMissing: { path: readonly PropertyKey[]; key: string }[] = [];
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const valid = validKeys(issue.path, raw);
+    const where = describePath(issue.path, raw);
+    for (const key of issue.keys) {
+      const meant = nearestKey(key, valid);
+      if (meant !== undefined) meantMissing.push({ path: issue.path, key: meant });
+      const fix = meant !== undefined ? `did you mean "${meant}"?` : `remove it (valid keys: ${valid.join(', ')})`;
+      typos.push(`${file}: ${where ? `${where}: ` : ''}unknown key "${key}": ${fix}`);
+    }
+  }
+  const rest = issues
+    .filter((issue) => issue.code !== 'unrecognized_keys')
+    .filter((issue) => !meantMissing.some((meant) => sameObject(issue.path, meant.path) && issue.path.at(-1) === meant.key))
+    .map((issue) => {
+      const where = describePath(issue.path, raw);
+      return `${file}${where ? `${where.startsWith('target') ? ': ' : ', '}${where}` : ''}: ${issue.message}`;
+    });
+  return [...typos, ...rest];
 }
 
 export type SafeParseTargetsConfigResult = { readonly success: true; readonly config: TargetsConfig } | { readonly success: false; readonly error: InputError };
@@ -190,7 +252,7 @@ export function safeParseTargetsConfig(text: string, file: string = TARGETS_CONF
   const raw: unknown = document.toJS();
   const parsed = TargetsConfigFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => describeIssue(issue, raw, file));
+    const lines = describeIssues(parsed.error.issues, raw, file);
     return { success: false, error: new InputError('E_CONFIG', lines.join('\n'), { cause: parsed.error }) };
   }
   return { success: true, config: { source: file, targets: parsed.data.targets } };

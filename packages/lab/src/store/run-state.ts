@@ -35,6 +35,8 @@ export interface RunStartInfo {
   readonly tasks: readonly TaskInfo[];
   readonly targets: readonly TargetInfo[];
   readonly demo?: string;
+  /** Why the figures can differ from another output of the same replies (a replay without its recording's sandbox). */
+  readonly notes?: readonly string[];
   /** With a sandbox: how model-written commands were confined. */
   readonly isolation?: RunStartEvent['isolation'];
 }
@@ -161,6 +163,7 @@ function applyEvent(state: RunState, event: RunEvent): RunState {
         tasks: event.tasks,
         targets: event.targets,
         ...(event.demo === undefined ? {} : { demo: event.demo }),
+        ...(event.notes === undefined ? {} : { notes: event.notes }),
         ...(event.isolation === undefined ? {} : { isolation: event.isolation }),
       };
       // A second run-start is a resume: the rounds already recorded stay, and the run is live again.

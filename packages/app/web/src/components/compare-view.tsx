@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
-import type { ApiRunFile, LiveRunSummary, Totals } from '@holdfast/core/browser';
-import { bySignificance, changed, compareTotals, defaultPairs, shareTargets } from '../compare-totals.js';
+import type { ApiRunFile, LiveRunSummary, Mode, Totals } from '@holdfast/core/browser';
+import { bySignificance, compareTotals, defaultPairs, differs, shareTargets } from '../compare-totals.js';
 import type { CompareRow, TargetPair } from '../compare-totals.js';
 import type { ExportTable } from '../export-view.js';
 import { formatRate } from '../format.js';
+import { MODE_LABELS } from '../run-form.js';
 import { useComparedRun } from '../use-compared-run.js';
+import { rateFigure } from '../view-tables.js';
 import { formatDifference, formatP } from './compare-format.js';
 import { DifferenceChart } from './difference-chart.js';
 import { ExportButtons } from './export-buttons.js';
@@ -12,16 +14,20 @@ import { ExportButtons } from './export-buttons.js';
 function compareTable(rows: readonly CompareRow[], name: string, other: string): ExportTable {
   return {
     name: `compare-${name}-vs-${other}`,
-    columns: ['target A', 'target B', 'arm', 'measure', `A (${name})`, `B (${other})`, 'difference A−B [95% CI]', 'Fisher exact p'],
+    columns: ['target A', 'target B', 'arm', 'measure', `A (${name})`, `B (${other})`, 'difference A−B [95% CI]', 'Fisher exact p', 'differs (p < 0.05)'],
     rows: rows.map((row) => [
       row.target,
       row.otherTarget,
       row.arm,
       row.measure,
-      formatRate(row.comparison.a),
-      formatRate(row.comparison.b),
-      formatDifference(row.comparison),
-      formatP(row.comparison.pTwoSided),
+      rateFigure(row.comparison.a),
+      rateFigure(row.comparison.b),
+      {
+        text: formatDifference(row.comparison),
+        values: { difference: row.comparison.difference, low: row.comparison.low, high: row.comparison.high },
+      },
+      row.comparison.pTwoSided,
+      differs(row),
     ]),
   };
 }
@@ -32,6 +38,8 @@ interface CompareViewProps {
   /** This run's file, left out of the choices for B. */
   self: string | undefined;
   totals: Totals;
+  /** How this run's rounds were played. */
+  mode: Mode;
   runFiles: readonly ApiRunFile[];
   /** Runs of this server; a running one is offered by the file it writes. */
   liveRuns: readonly LiveRunSummary[];
@@ -41,11 +49,12 @@ interface CompareViewProps {
 }
 
 /** This run against any other run, saved or still running (model A vs B, rulebook before/after), per target × arm × rule. */
-export function CompareView({ name, self, totals, runFiles, liveRuns, other, onOther }: CompareViewProps) {
+export function CompareView({ name, self, totals, mode, runFiles, liveRuns, other, onOther }: CompareViewProps) {
   const running = liveRuns.filter((run) => run.running && run.name !== self);
   const version = running.find((run) => run.name === other)?.rounds ?? 'saved';
   const compared = useComparedRun(other, String(version));
   const otherTotals = compared.state === 'ready' ? compared.totals : undefined;
+  const otherMode = compared.state === 'ready' ? compared.mode : undefined;
   const [chosenPair, setChosenPair] = useState<TargetPair | undefined>(undefined);
   const [changedOnly, setChangedOnly] = useState(false);
   const [sort, setSort] = useState<'order' | 'significance'>('order');
@@ -57,7 +66,7 @@ export function CompareView({ name, self, totals, runFiles, liveRuns, other, onO
   }, [totals, otherTotals, shared, chosenPair]);
   const rows = useMemo(() => (otherTotals === undefined ? [] : compareTotals(totals, otherTotals, pairs)), [totals, otherTotals, pairs]);
   const shown = useMemo(() => {
-    const kept = changedOnly ? rows.filter(changed) : rows;
+    const kept = changedOnly ? rows.filter(differs) : rows;
     return sort === 'significance' ? bySignificance(kept) : kept;
   }, [rows, changedOnly, sort]);
 
@@ -91,8 +100,15 @@ export function CompareView({ name, self, totals, runFiles, liveRuns, other, onO
       </div>
       <p className="muted">
         Per target and arm, never pooled: told against told, held against held. Difference is A − B in percentage points with Newcombe's 95% interval; p is
-        Fisher's exact two-sided test of equal rates. A rule's row is the share of its attempted violations that landed.
+        Fisher's exact two-sided test of equal rates, and a row differs when that p is below 0.05. A rule's row is the share of its attempted violations that
+        landed.
       </p>
+      {otherMode !== undefined && otherMode !== mode ? (
+        <p className="warning" role="note" data-testid="compare-modes" data-mode-a={mode} data-mode-b={otherMode}>
+          <b>The two runs were played in different modes:</b> A in {mode} mode ({MODE_LABELS[mode]}), B in {otherMode} mode ({MODE_LABELS[otherMode]}). A rate
+          means something else in each mode, so a difference below may be the mode&apos;s, not the model&apos;s or the rulebook&apos;s.
+        </p>
+      ) : null}
       {compared.state === 'failed' ? <p className="error">{compared.error}</p> : null}
       {compared.state === 'loading' ? <p className="muted">Reading {other}…</p> : null}
       {otherTotals !== undefined && !shared ? <PairPicker totals={totals} otherTotals={otherTotals} pair={pairs[0]} onPair={setChosenPair} /> : null}
@@ -101,7 +117,7 @@ export function CompareView({ name, self, totals, runFiles, liveRuns, other, onO
           <div className="compare-controls">
             <label className="gate-toggle">
               <input type="checkbox" checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} data-testid="compare-changed-only" />
-              changed only (interval leaves out 0)
+              differing only (Fisher&apos;s p &lt; 0.05)
             </label>
             <label>
               sort{' '}
@@ -114,7 +130,7 @@ export function CompareView({ name, self, totals, runFiles, liveRuns, other, onO
               {shown.length} of {rows.length} rows
             </output>
           </div>
-          {shown.length === 0 ? <p className="muted">No difference whose interval leaves out 0.</p> : null}
+          {shown.length === 0 ? <p className="muted">No row differs: every Fisher&apos;s p is 0.05 or above.</p> : null}
           <DifferenceChart rows={shown} />
           <CompareTable rows={shown} />
         </>
@@ -177,6 +193,7 @@ function CompareTable({ rows }: { rows: readonly CompareRow[] }) {
               <th scope="col">B</th>
               <th scope="col">A − B [95% CI]</th>
               <th scope="col">p</th>
+              <th scope="col">verdict</th>
             </tr>
           </thead>
           <tbody>
@@ -188,6 +205,7 @@ function CompareTable({ rows }: { rows: readonly CompareRow[] }) {
                 data-target={row.target}
                 data-arm={row.arm}
                 data-p={row.comparison.pTwoSided}
+                data-differs={differs(row)}
               >
                 <th scope="row">{row.target === row.otherTarget ? row.target : `${row.target} vs ${row.otherTarget}`}</th>
                 <td>{row.arm}</td>
@@ -196,6 +214,7 @@ function CompareTable({ rows }: { rows: readonly CompareRow[] }) {
                 <td>{formatRate(row.comparison.b)}</td>
                 <td>{formatDifference(row.comparison)}</td>
                 <td>{formatP(row.comparison.pTwoSided)}</td>
+                <td>{differs(row) ? 'differs' : 'no clear difference'}</td>
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,5 @@
 import type { CompareRow } from '../compare-totals.js';
-import { changed } from '../compare-totals.js';
+import { differs } from '../compare-totals.js';
 import { formatRate } from '../format.js';
 import { formatDifference, formatP } from './compare-format.js';
 
@@ -14,8 +14,8 @@ function pairOf(row: CompareRow): string {
 
 /**
  * The differences A − B as a forest plot: each row's point and 95% interval on one axis from
- * −100 to +100 percentage points around a zero line; a row whose interval leaves out 0 is marked
- * changed. The figures are text beside the bars (they wrap, never clip).
+ * −100 to +100 percentage points around a zero line; a row Fisher's exact test says differs (the p it
+ * prints, below 0.05) is marked and says so in words. The figures are text beside the bars (they wrap, never clip).
  */
 export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
   if (rows.length === 0) return null;
@@ -26,18 +26,21 @@ export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
     <figure className="difference-chart" data-testid="difference-chart">
       <figcaption>
         {pairs.length === 1 ? <b>{pairs[0]}: </b> : null}
-        <span className="muted">A − B in percentage points; bar = 95% interval, dot = difference, line = no difference. Highlighted rows differ.</span>
+        <span className="muted">
+          A − B in percentage points; bar = 95% interval, dot = difference, line = no difference. A row differs when Fisher&apos;s exact p, printed beside it,
+          is below 0.05.
+        </span>
       </figcaption>
       <ol className="difference-rows">
         {rows.map((row) => {
           const { difference, low, high } = row.comparison;
-          const isChanged = changed(row);
+          const isDifferent = differs(row);
           return (
             <li
               key={`${row.target}/${row.otherTarget}/${row.arm}/${row.measure}`}
-              className={`difference-row${isChanged ? ' changed' : ''}`}
+              className={`difference-row${isDifferent ? ' changed' : ''}`}
               data-testid="difference-row"
-              data-changed={isChanged}
+              data-differs={isDifferent}
               data-p={row.comparison.pTwoSided}
               data-difference={difference ?? undefined}
               data-low={low ?? undefined}
@@ -56,7 +59,7 @@ export function DifferenceChart({ rows }: { rows: readonly CompareRow[] }) {
               <span className="difference-text">
                 {difference === null
                   ? 'nothing to compare (n = 0 on one side)'
-                  : `${formatDifference(row.comparison)} · p ${formatP(row.comparison.pTwoSided)}`}
+                  : `${formatDifference(row.comparison)} · p ${formatP(row.comparison.pTwoSided)} · ${isDifferent ? 'differs' : 'no clear difference'}`}
                 <span className="muted">
                   {' '}
                   (A {formatRate(row.comparison.a)}, B {formatRate(row.comparison.b)})

@@ -16,6 +16,11 @@ export function RunBanners({ state, loadError, configError, problems }: RunBanne
           <b>Demo run:</b> {state.start.demo}
         </div>
       ) : null}
+      {(state.start?.notes ?? []).map((note) => (
+        <div key={note} className="warning-banner" role="note" data-testid="run-note">
+          <b>Note:</b> {note}
+        </div>
+      ))}
       {loadError !== undefined ? <div className="error-banner">Could not load the run: {loadError}</div> : null}
       {configError !== undefined ? <div className="error-banner">Could not load the configuration: {configError}</div> : null}
       {problems.length > 0 ? (

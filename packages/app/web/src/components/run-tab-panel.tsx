@@ -68,6 +68,7 @@ export function RunTabPanel(props: RunTabPanelProps) {
           name={runName}
           self={source?.kind === 'file' ? source.name : undefined}
           totals={totals}
+          mode={state.start?.config.mode ?? 'plan'}
           runFiles={props.savedFiles}
           liveRuns={props.liveRuns}
           other={viewState.vs}

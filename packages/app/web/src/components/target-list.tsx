@@ -1,4 +1,3 @@
-import { problemOf } from '../run-form.js';
 import type { FormTarget } from '../run-form.js';
 
 interface TargetListProps {
@@ -19,7 +18,7 @@ export function TargetList({ configured, shown, chosen, onToggle }: TargetListPr
       {configured === 0 ? <p className="muted">No targets configured (holdfast.config.yaml). A replay needs none.</p> : null}
       <ul className="choice-list targets" data-testid="targets">
         {shown.map((target) => {
-          const problem = problemOf(target);
+          const problem = target.problem;
           return (
             <li key={target.id} title={target.detail} data-testid={`target-${target.id}`}>
               <label className={problem === undefined ? '' : 'unusable'}>

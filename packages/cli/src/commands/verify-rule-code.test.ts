@@ -171,6 +171,21 @@ export function check(round) {
     expect(existsSync(join(clone, 'src', 'planted.ts'))).toBe(false);
   });
 
+  it('refuses a base rulebook whose module lies outside the project (exit 2): only the base commit’s own code runs', async () => {
+    const { clone } = pullRequest((root) => commitFiles(root, { 'src/orders.ts': 'export const orders = 2;\n' }, 'change'));
+    git(clone, 'checkout', '-q', 'origin/main');
+    commitFiles(
+      clone,
+      { 'holdfast/rulebook.yaml': RULEBOOK.replace('module: checks/no-todo.mjs', `module: ${join(clone, 'checks', 'no-todo.mjs')}`) },
+      'absolute',
+    );
+    const absoluteBase = git(clone, 'rev-parse', 'HEAD');
+    git(clone, 'checkout', '-q', 'feature');
+    const result = await verify(clone, gitTestEnv(), '--base', absoluteBase, '--head', 'feature');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/rule R7, field check\.module \(line 9\): ".*" is not a plain relative path/);
+  });
+
   it('refuses to run custom checks without bubblewrap (exit 2), naming how to install it', async () => {
     const { clone, base } = pullRequest((root) => commitFiles(root, { 'src/orders.ts': 'export const orders = 2;\n' }, 'change'));
     // git on PATH, bubblewrap not

@@ -34,7 +34,7 @@ import type { ShellOutcome } from './shell-outcome.js';
 import { boundStopDenials, endTurnMessage, resetStopDenials } from './stop-denials.js';
 import type { TurnEnd } from './stop-denials.js';
 import type { Rulebook } from '@holdfast/core/contract';
-import { answerOrderPatterns, mayBeRequiredRun } from '@holdfast/core/rules';
+import { answerOrderPatterns, mayBeRequiredRun, ruleCodeFiles } from '@holdfast/core/rules';
 import type { RulesEngine } from '../decide/index.js';
 import { readTextFromDisk } from '../io/index.js';
 import type { ReadText } from '../io/index.js';
@@ -108,7 +108,7 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     const file = rulebookFileOf(options, call.cwd);
     const rulebook = await loadRulebookCached(call.cwd, file, engine);
     const loaded = loadSessionState(call.cwd, call.session);
-    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
+    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME, ruleCode: ruleCodeFiles(rulebook) });
     const judgement = await decideToolCall(
       { ...call, actions },
       {
@@ -405,7 +405,8 @@ async function answerAfterCall(agent: AgentAdapter, input: string, event: HookEv
       env: options.env,
       now: options.now,
       judge,
-      protectedPaths: [file ?? shippedRulebookPath()],
+      // The rulebook and the rule code it names; read only when the call changed something.
+      protectedPaths: async () => [file ?? shippedRulebookPath(), ...ruleCodeFiles((await rulebookOnce()).rulebook)],
       ...(options.observe === true ? { observe: true } : {}),
       onKept: (at, session, kept) => {
         if (kept.length === 0) return;

@@ -149,11 +149,12 @@ function namesFile(word: string): boolean {
 /**
  * The files a custom check names as its code, relative to the project root with slashes: its module, and
  * of an `exec` check the program and each argument given as a relative path (`node checks/no-todo.mjs`,
- * `./checks/scan.sh`). A program found on PATH or given absolute is the machine's, not the project's.
+ * `./checks/scan.sh`; the rulebook's parser refuses a module path that is not plain and relative). A
+ * program found on PATH or given absolute is the machine's, not the project's.
  * What the live gate guards like the rulebook, and what verify reads from the base.
  */
 export function customCheckFiles(check: CustomCheck): string[] {
-  const words = check.module !== undefined ? (isAbsolute(check.module) ? [] : [check.module]) : (check.exec ?? []).filter(namesFile);
+  const words = check.module !== undefined ? [check.module] : (check.exec ?? []).filter(namesFile);
   return [...new Set(words.map((word) => posix.normalize(word.replaceAll('\\', '/'))).filter((path) => path !== '.' && !path.startsWith('../')))];
 }
 

@@ -102,7 +102,7 @@ interface Report {
   readonly commits: readonly { readonly findings: readonly { readonly rule: string; readonly detail: string }[] }[];
 }
 
-describe('holdfast verify: the rule code is the base’s, run confined', () => {
+describe('holdfast verify: the rule code is the base’s, run confined', { timeout: 300_000 }, () => {
   it('a head that rewrites the custom checks to pass its own violation still fails (exit 1), and the head’s code never runs', async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'holdfast-rule-code-marker-')), 'loaded');
     const { clone, base } = pullRequest((root) => {

@@ -71,7 +71,7 @@ function denial(out: string): string | undefined {
   return parsed.hookSpecificOutput?.permissionDecisionReason;
 }
 
-describe('the live gate guards the rule code a rulebook names as it guards the rulebook', () => {
+describe('the live gate guards the rule code a rulebook names as it guards the rulebook', { timeout: 300_000 }, () => {
   // A custom check's path is relative to the folder the hook runs in: the agent starts it in the project.
   const started = process.cwd();
   let root = '';

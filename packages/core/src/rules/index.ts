@@ -1,5 +1,5 @@
 export { checkActions, withCustomLauncher } from './check-actions.js';
-export { customCheckFiles, ruleCodeFiles } from './checks/custom.js';
+export { ruleCodeFiles } from './checks/custom.js';
 export { observedRuns } from './observed-runs.js';
 export { parseCheckInput, safeParseCheckInput } from './check-input.js';
 export type { SafeParseCheckInputResult } from './check-input.js';

@@ -2,6 +2,5 @@
 export type { CodexView } from './codex-hooks.js';
 export { COLLECT_STEP, rulebookToFlowSpec } from './flowspec.js';
 export { HOOK_TIMEOUT_SECONDS, deadlineMs, isHoldfastCommand } from './hook-command.js';
-export { installGate, installedConfigBytes } from './install.js';
+export { installGate } from './install.js';
 export type { InstallChange } from './install.js';
-export type { HookTarget } from './hook-command.js';

@@ -153,7 +153,7 @@ function namesFile(word: string): boolean {
  * program found on PATH or given absolute is the machine's, not the project's.
  * What the live gate guards like the rulebook, and what verify reads from the base.
  */
-export function customCheckFiles(check: CustomCheck): string[] {
+function customCheckFiles(check: CustomCheck): string[] {
   const words = check.module !== undefined ? [check.module] : (check.exec ?? []).filter(namesFile);
   return [...new Set(words.map((word) => posix.normalize(word.replaceAll('\\', '/'))).filter((path) => path !== '.' && !path.startsWith('../')))];
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,17 +59,77 @@ function runStep(command: string, cwd: string, env: NodeJS.ProcessEnv) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-function githubVerifyStep(): string {
+interface WorkflowStep {
+  readonly uses?: string;
+  readonly with?: Record<string, unknown>;
+  readonly run?: string;
+}
+
+function githubWorkflow(): { on: Record<string, unknown>; steps: WorkflowStep[] } {
   const workflow = parse(readFileSync(join(ROOT, 'examples', 'ci', 'github-actions.yml'), 'utf8'));
-  expect(Object.keys(workflow.on)).toEqual(['pull_request']);
-  const steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] = workflow.jobs.verify.steps;
-  expect(steps.find((step) => step.uses?.startsWith('actions/checkout@'))?.with?.['fetch-depth']).toBe(0);
-  expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(20);
-  const upload = steps.find((step) => step.uses?.startsWith('github/codeql-action/upload-sarif@'));
-  expect(upload?.with?.sarif_file).toBe('holdfast.sarif');
-  const verify = steps.find((step) => step.run?.includes('holdfast verify'))?.run;
-  expect(verify).toBeDefined();
-  return verify as string;
+  return { on: workflow.on, steps: workflow.jobs.verify.steps };
+}
+
+/** The base's rulebook (the shipped one) and a tested module. */
+function baseFiles(): Record<string, string> {
+  return {
+    'holdfast/rulebook.yaml': readFileSync(join(ROOT, 'rulebooks', 'default.yaml'), 'utf8'),
+    'src/orders.ts': 'export const orders = 1;\n',
+    'src/orders.test.ts': "import './orders';\n",
+  };
+}
+
+const MARKER_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'pretest', 'test', 'posttest'];
+
+/**
+ * A pull request against a bare remote, as GitHub has it: main (the base) with a rulebook, a package.json
+ * whose devDependency is holdfast (a local package whose bin is this checkout's CLI) and its lockfile; the
+ * head pushed as refs/pull/7/head, with a violation and a package.json whose every lifecycle script writes
+ * a marker. Everything lives in one folder so the lockfile's relative `file:` path holds for every clone.
+ */
+function hostilePullRequest(marker: string): { remote: string; base: string; folder: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'holdfast-ci-pr-'));
+  const shim = join(folder, 'holdfast-package');
+  mkdirSync(join(shim, 'bin'), { recursive: true });
+  writeFileSync(join(shim, 'package.json'), `${JSON.stringify({ name: 'holdfast', version: '0.0.0-local', bin: { holdfast: 'bin/holdfast.js' } })}\n`);
+  writeFileSync(join(shim, 'bin', 'holdfast.js'), `#!/usr/bin/env node\nimport(${JSON.stringify(join(ROOT, 'packages', 'cli', 'bin', 'holdfast.js'))});\n`);
+  chmodSync(join(shim, 'bin', 'holdfast.js'), 0o755);
+  const work = join(folder, 'work');
+  mkdirSync(work);
+  git(work, 'init', '-q', '-b', 'main');
+  commitFiles(
+    work,
+    { ...baseFiles(), 'package.json': `${JSON.stringify({ name: 'ci', private: true, devDependencies: { holdfast: 'file:../holdfast-package' } })}\n` },
+    'base',
+  );
+  const installed = spawnSync('npm', ['install', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: work, encoding: 'utf8' });
+  expect(installed.status, installed.stderr).toBe(0);
+  commitFiles(work, { '.gitignore': 'node_modules/\n' }, 'lockfile');
+  const base = git(work, 'rev-parse', 'HEAD');
+  const remote = join(folder, 'remote.git');
+  git(folder, 'init', '-q', '--bare', '-b', 'main', remote);
+  git(work, 'push', '-q', remote, 'main');
+  git(work, 'checkout', '-q', '-b', 'hostile');
+  const write = `node -e "require('fs').writeFileSync(process.argv[1] + '-' + process.env.npm_lifecycle_event, 'ran')" ${JSON.stringify(marker)}`;
+  const scripts = Object.fromEntries(MARKER_SCRIPTS.map((name) => [name, write]));
+  commitFiles(
+    work,
+    {
+      'package.json': `${JSON.stringify({ name: 'ci', private: true, scripts, devDependencies: { holdfast: 'file:../holdfast-package' } })}\n`,
+      'src/orders.ts': LOGGED,
+    },
+    'debug output',
+  );
+  git(work, 'push', '-q', remote, 'HEAD:refs/pull/7/head');
+  return { remote, base, folder };
+}
+
+/** What actions/checkout does with `ref: base.sha` and the whole history: a clone of the remote at the base, origin set. */
+function checkoutBase(remote: string, base: string, folder: string): string {
+  const job = mkdtempSync(join(folder, 'job-'));
+  git(job, 'clone', '-q', remote, '.');
+  git(job, 'checkout', '-q', '--detach', base);
+  return job;
 }
 
 function gitlabVerifyLine(): { line: string; job: { variables: Record<string, unknown>; rules: { if: string }[]; artifacts: { reports: { junit: string } } } } {
@@ -80,38 +140,47 @@ function gitlabVerifyLine(): { line: string; job: { variables: Record<string, un
   return { line: line as string, job };
 }
 
-describe('examples/ci: the verify step as written, against a real bare remote', () => {
-  it('github-actions.yml: a clean pull request passes (exit 0), a violating one fails (exit 1) and its SARIF names the rule', () => {
-    const step = githubVerifyStep();
-    const { remote, base } = remoteWithBranches();
-    const command = step.replaceAll('${{ github.event.pull_request.base.sha }}', base);
-    expect(command).not.toMatch(/\$\{\{/);
+// npm, git and verify with its confined runs, each a process of its own: minutes on a loaded machine.
+describe('examples/ci: the verify step as written, against a real bare remote', { timeout: 600_000 }, () => {
+  it('github-actions.yml: nothing of the pull request runs before the verdict; its steps as written fail a hostile head (exit 1)', () => {
+    const { on, steps } = githubWorkflow();
+    // The base's workflow file, the base's checkout, no credentials left in it.
+    expect(Object.keys(on)).toEqual(['pull_request_target']);
+    const checkoutStep = steps.find((step) => step.uses?.startsWith('actions/checkout@'));
+    expect(checkoutStep?.with).toEqual({ ref: '${{ github.event.pull_request.base.sha }}', 'fetch-depth': 0, 'persist-credentials': false });
+    expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(20);
+    expect(steps.find((step) => step.uses?.startsWith('github/codeql-action/upload-sarif@'))?.with?.sarif_file).toBe('holdfast.sarif');
+    // Every shell step, in order; bubblewrap's install is the machine's (test/setup/system-tools.ts), so it is checked, not run.
+    const runs = steps.flatMap((step) => (step.run === undefined ? [] : [step.run]));
+    expect(runs.some((run) => run.includes('npm ci --ignore-scripts'))).toBe(true);
+    expect(runs.filter((run) => /\bnpm (ci|install|i)\b/.test(run)).every((run) => run.includes('--ignore-scripts'))).toBe(true);
 
-    const clean = checkout(remote, 'clean');
-    const passed = runStep(command, clean, {});
-    expect(passed.err).toBe('');
-    expect(passed.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(clean, 'holdfast.sarif'), 'utf8')).runs[0].results).toEqual([]);
-
-    const violating = checkout(remote, 'violating');
-    const failed = runStep(command, violating, {});
-    expect(failed.code).toBe(1);
-    const sarif = JSON.parse(readFileSync(join(violating, 'holdfast.sarif'), 'utf8'));
-    const rules = sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id);
-    expect(rules).toContain('R4');
-    const ids = sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId);
-    expect(ids).toEqual(['R4', 'R4']);
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: 'src/orders.ts', uriBaseId: '%SRCROOT%' },
-      region: { startLine: 2 },
-    });
-
-    // No rule of the diff is broken, but the project's tests fail on the head: R6, from --run-required.
-    const failing = checkout(remote, 'failing');
-    expect(runStep(command, failing, {}).code).toBe(1);
-    const tested = JSON.parse(readFileSync(join(failing, 'holdfast.sarif'), 'utf8'));
-    expect(tested.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toEqual(['R6']);
-    expect(tested.runs[0].results[0].message.text).toMatch(/`npm test` does not pass on the head tree/);
+    const marker = join(mkdtempSync(join(tmpdir(), 'holdfast-ci-marker-')), 'ran');
+    const { remote, base, folder } = hostilePullRequest(marker);
+    const job = checkoutBase(remote, base, folder);
+    const values: Record<string, string> = { 'github.event.pull_request.base.sha': base, 'github.event.pull_request.number': '7' };
+    let verified: ReturnType<typeof runStep> | undefined;
+    for (const run of runs) {
+      if (run.includes('apt-get install')) {
+        expect(run).toMatch(/apt-get install -y bubblewrap/);
+        continue;
+      }
+      const command = run.replaceAll(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_whole, name: string) => {
+        const value = values[name];
+        if (value === undefined) throw new Error(`the example's step names \${{ ${name} }}, which this test does not know`);
+        return value;
+      });
+      const result = runStep(command, job, {});
+      if (run.includes('holdfast verify')) verified = result;
+      else expect({ run, code: result.code, err: result.err }).toMatchObject({ run, code: 0 });
+    }
+    expect(verified?.code).toBe(1);
+    const sarif = JSON.parse(readFileSync(join(job, 'holdfast.sarif'), 'utf8'));
+    expect(sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toContain('R4');
+    // The head was fetched as data: the job's tree is the base's, and no lifecycle script of the head ran anywhere.
+    expect(git(job, 'rev-parse', 'HEAD')).toBe(base);
+    expect(readFileSync(join(job, 'package.json'), 'utf8')).not.toMatch(/scripts/);
+    for (const name of MARKER_SCRIPTS) expect({ name, ran: existsSync(`${marker}-${name}`) }).toEqual({ name, ran: false });
   });
 
   it('gitlab-ci.yml: runs on merge requests with the whole history; clean passes, violating fails with the rule in the JUnit report', () => {

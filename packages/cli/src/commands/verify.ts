@@ -15,7 +15,10 @@ The authority layer, for CI: judges every commit of BASE..HEAD on its own change
 parent; a merge on what it wrote itself) and the final tree against where HEAD's history left BASE,
 with the same checks as the git pre-commit gate. The rulebook is read from the BASE commit's tree
 with git, never from the work tree or the branch under review: a change cannot weaken the rules
-it is judged by. A base without the rulebook is refused (exit 2) with what to do.
+it is judged by. A base without the rulebook is refused (exit 2) with what to do. So is the code of
+its custom checks (module, program, scripts, and their folders): read from the BASE commit into a
+folder of verify's own and run inside bubblewrap (no network, nothing writable); without bwrap a
+rulebook with custom checks is refused (exit 2).
 Which commands passed before a commit (R6 ORDER, requires rules) is not in a history: without
 --run-required those rules are listed as not judged; with it, each command they require is run on
 the head tree, confined by bubblewrap, and a failure is a violation.
@@ -60,6 +63,7 @@ function textReport(report: VerifyReport): string {
   const lines = [
     `holdfast verify: ${report.base.slice(0, 12)}..${report.head.slice(0, 12)}, ${report.commits.length} commit(s), rulebook ${report.rulebookPath} as of the base`,
   ];
+  if (report.ruleCode.length > 0) lines.push(`  custom checks run confined from the base's ${report.ruleCode.join(', ')}`);
   for (const commit of report.commits) {
     lines.push(`  ${mark(commit.findings)}  ${commit.commit.slice(0, 12)} ${commit.subject} (${commit.changes} file change(s))`);
     for (const finding of commit.findings) lines.push(`          ${findingLine(finding)}`);

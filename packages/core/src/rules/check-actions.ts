@@ -1,7 +1,7 @@
 import type { Action, CheckResult, Rulebook } from '../contract/index.js';
 import { viewActions } from './action-view.js';
 import type { ObservedRun } from '../contract/index.js';
-import type { Judge, RuleLabel } from './checks/check-handler.js';
+import type { CustomCheckLauncher, Judge, PrepareContext, RuleLabel } from './checks/check-handler.js';
 import { result } from './checks/check-handler.js';
 import { handlerFor } from './checks/registry.js';
 import { normalizeRepoPath } from './paths.js';
@@ -13,6 +13,17 @@ interface PreparedRule {
 
 // Globs and regexes are compiled once per rulebook object, not once per round.
 const prepared = new WeakMap<Rulebook, readonly PreparedRule[]>();
+const launchers = new WeakMap<Rulebook, CustomCheckLauncher>();
+
+/**
+ * A copy of the rulebook whose `custom` checks start through `launcher`: `holdfast verify` runs the
+ * base's rule code, written out to a folder of its own, inside bubblewrap. The rules are the same.
+ */
+export function withCustomLauncher(rulebook: Rulebook, launcher: CustomCheckLauncher): Rulebook {
+  const copy = { ...rulebook };
+  launchers.set(copy, launcher);
+  return copy;
+}
 
 /**
  * Judges a round's actions against every rule. Returns one result per (rule, action) a rule
@@ -63,7 +74,9 @@ function prepareRules(rulebook: Rulebook): readonly PreparedRule[] {
   const key = typeof rulebook === 'object' && rulebook !== null ? rulebook : undefined;
   const cached = key === undefined ? undefined : prepared.get(key);
   if (cached !== undefined) return cached;
-  const fresh = rules.map(prepareRule);
+  const launcher = key === undefined ? undefined : launchers.get(key);
+  const context: PrepareContext = launcher === undefined ? {} : { customLauncher: launcher };
+  const fresh = rules.map((rule, position) => prepareRule(rule, position, context));
   if (key !== undefined) prepared.set(key, fresh);
   return fresh;
 }
@@ -73,10 +86,10 @@ function readRules(rulebook: Rulebook): readonly Rulebook['rules'][number][] {
   return Array.isArray(rules) ? rules : [];
 }
 
-function prepareRule(rule: Rulebook['rules'][number], position: number): PreparedRule {
+function prepareRule(rule: Rulebook['rules'][number], position: number, context: PrepareContext): PreparedRule {
   const label = labelOf(rule, position);
   try {
-    return { label, judge: handlerFor(rule.check).prepare(rule.check, label) };
+    return { label, judge: handlerFor(rule.check).prepare(rule.check, label, context) };
   } catch (error) {
     const reason = reasonOf(error);
     return {

@@ -1,11 +1,12 @@
-export { checkActions } from './check-actions.js';
+export { checkActions, withCustomLauncher } from './check-actions.js';
+export { ruleCodeFiles } from './checks/custom.js';
 export { observedRuns } from './observed-runs.js';
 export { parseCheckInput, safeParseCheckInput } from './check-input.js';
 export type { SafeParseCheckInputResult } from './check-input.js';
 export { CHECK_HANDLERS, checkTiming, countsAsRequiredRun, requiredCommands, rulesDecidedAt, rulesNotInHistory } from './checks/registry.js';
 export { byEnforcement, enforcementOf } from './enforcement.js';
 export type { RuleRequiredCommand } from './checks/registry.js';
-export type { CheckHandler, CheckTiming, Judge, RequiredCommand, Round, RuleLabel } from './checks/check-handler.js';
+export type { CheckHandler, CheckTiming, CustomCheckLauncher, Judge, RequiredCommand, Round, RuleLabel } from './checks/check-handler.js';
 export { compileGlobs, GLOB_OPTIONS } from './glob.js';
 export type { PathMatcher } from './glob.js';
 export { defaultRulebookPath, shippedRulebookFile } from './default-rulebook-path.js';

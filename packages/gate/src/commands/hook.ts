@@ -6,6 +6,7 @@ import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, readAllText, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 import type { RunOnCommitTree } from '../exec/index.js';
+import type { InstallOutput } from '../git/index.js';
 import type { HookInProcess } from './index.js';
 import type { AgentHook } from '../hook/index.js';
 
@@ -133,6 +134,17 @@ async function agentHook(agent: AgentHook, io: CliIo, rulebookFile: string | und
   });
 }
 
+/**
+ * What `holdfast install` of this holdfast writes, for the git hooks to know the install commit by: the
+ * same install code, this process's node and hook entry, the rulebook this hook was installed with,
+ * enforcing (an `--observe` install is not let through). Established here, never read from the commit.
+ */
+async function installOutput(rulebookFile: string | undefined): Promise<InstallOutput> {
+  const [{ installedConfigBytes }, { hookEntryPath }] = await Promise.all([import('../install/install.js'), import('../exec/holdfast-installation.js')]);
+  const target = { node: process.execPath, entry: hookEntryPath(), rulebook: rulebookFile, observe: false };
+  return (path, before) => installedConfigBytes(path, before, target);
+}
+
 async function referenceTransaction(io: CliIo, rulebookFile: string | undefined, runOnCommitTree: RunOnCommitTree | undefined) {
   const [{ answerReferenceTransaction }, { loadRulesEngine }] = await Promise.all([
     import('../git/reference-transaction.js'),
@@ -146,6 +158,7 @@ async function referenceTransaction(io: CliIo, rulebookFile: string | undefined,
     now: () => new Date(),
     rulebook: async (root) => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     checkActions: async () => (await engine).checkActions,
+    installOutput: await installOutput(rulebookFile),
     ...(runOnCommitTree !== undefined ? { runOnCommitTree } : {}),
   });
 }
@@ -165,6 +178,7 @@ async function preCommit(io: CliIo, rulebookFile: string | undefined, runOnCommi
     now: () => new Date(),
     rulebook: async () => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     checkActions: async () => (await engine).checkActions,
+    installOutput: await installOutput(rulebookFile),
     ...(runOnCommitTree !== undefined ? { runOnCommitTree } : {}),
   });
 }

@@ -19,10 +19,19 @@ export interface ProtectedPlace {
 
 /**
  * Where the gate itself lives: the agents' hook settings (project and user level), git's hooks and
- * config, holdfast's own state (allowances, session state, audit log) and the rulebook. A change to
+ * config, holdfast's own state (allowances, session state, audit log), the rulebook and the rule code it
+ * names (a custom check's module, program or script). A change to
  * any of these could switch the gate off or rewrite what it enforces, so none is the agent's to make.
  */
-export function protectedPlaces(project: ProjectRoot, options: { rulebookFile: string | undefined; home: string | undefined }): ProtectedPlace[] {
+export function protectedPlaces(
+  project: ProjectRoot,
+  options: {
+    rulebookFile: string | undefined;
+    home: string | undefined;
+    /** The files the rulebook names as rule code (ruleCodeFiles: custom modules, programs, scripts), relative to the project root. */
+    ruleCode?: readonly string[];
+  },
+): ProtectedPlace[] {
   const root = project.realRoot;
   const places: ProtectedPlace[] = [
     ...AGENT_SETTINGS_FOLDERS.map(({ folder, agent }) => ({ absolute: join(root, folder), what: `${agent}'s settings and hooks` })),
@@ -39,6 +48,10 @@ export function protectedPlaces(project: ProjectRoot, options: { rulebookFile: s
   }
   if (options.rulebookFile !== undefined) {
     places.push({ absolute: resolveOnDisk(project, resolve(root, options.rulebookFile), false).absolute, what: 'the rulebook the gate enforces' });
+  }
+  // A custom check's module decides what it allows: weakening it is weakening the rulebook.
+  for (const path of options.ruleCode ?? []) {
+    places.push({ absolute: resolveOnDisk(project, resolve(root, path), false).absolute, what: `${path}, rule code the rulebook runs as a check` });
   }
   return places;
 }

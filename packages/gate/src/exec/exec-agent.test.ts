@@ -86,13 +86,26 @@ describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast exec under b
       `mkdir -p .claude; echo '${off}' > .claude/settings.local.json`,
       `mkdir -p .codex; echo 'x' > .codex/config.toml`,
       `mkdir -p "$HOME/.codex"; echo '[features]' > "$HOME/.codex/config.toml"`,
+      `echo '{"hooks":{"PreToolUse":[]}}' > "$HOME/.codex/hooks.json"`,
+      `mkdir -p "$HOME/.gemini"; echo '{"hooks":{}}' > "$HOME/.gemini/settings.json"`,
+      `echo '{"${repo}":"DO_NOT_TRUST"}' > "$HOME/.gemini/trustedFolders.json"`,
+      `mkdir -p .gemini; echo '{}' > .gemini/settings.json`,
       'echo work > src.txt',
       'true',
     ].join('; ');
     const outcome = await execAgent(options(repo, home, install, script));
     expect(outcome).toEqual({ kind: 'ran', layer: 'contained', exitCode: 0 });
     expect(readFileSync(join(repo, 'src.txt'), 'utf8')).toBe('work\n');
-    for (const place of [join(home, '.claude', 'settings.json'), join(home, '.codex', 'config.toml'), join(repo, '.claude'), join(repo, '.codex')])
+    for (const place of [
+      join(home, '.claude', 'settings.json'),
+      join(home, '.codex', 'config.toml'),
+      join(home, '.codex', 'hooks.json'),
+      join(home, '.gemini', 'settings.json'),
+      join(home, '.gemini', 'trustedFolders.json'),
+      join(repo, '.claude'),
+      join(repo, '.codex'),
+      join(repo, '.gemini'),
+    ])
       expect({ place, there: existsSync(place) }).toEqual({ place, there: false });
   });
 

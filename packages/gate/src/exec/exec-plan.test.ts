@@ -87,3 +87,44 @@ describe('holdfast exec with holdfast installed inside the project', () => {
     expect(plan.writable).toEqual(expect.arrayContaining([join('/home/agent', '.gemini'), join('/home/agent', '.qwen')]));
   });
 });
+
+describe('holdfast exec and the rule code a rulebook names', () => {
+  it('mounts each custom check’s module and script read-only over the project, as it mounts the rulebook', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'holdfast-exec-rule-code-')));
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    mkdirSync(join(root, '.claude'));
+    mkdirSync(join(root, 'checks'));
+    writeFileSync(
+      join(root, 'rules.yaml'),
+      [
+        'version: 1',
+        'rules:',
+        '  - { id: R7, name: NO-TODO, prose: No TODO., check: { kind: custom, module: checks/no-todo.mjs } }',
+        '  - { id: R8, name: NO-FIXME, prose: No FIXME., check: { kind: custom, exec: [python3, checks/no_fixme.py, --strict] } }',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(root, 'checks', 'no-todo.mjs'), 'export function check() { return []; }\n');
+    writeFileSync(join(root, 'checks', 'no_fixme.py'), 'print("[]")\n');
+    writeFileSync(
+      join(root, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ command: 'holdfast hook claude-code "--rulebook" "rules.yaml"' }] }] } }),
+    );
+    const plan = execPlan({
+      project: root,
+      cwd: root,
+      env: { HOME: '/nonexistent-home' },
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: '/nonexistent-holdfast',
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    expect(plan.readOnlyOver).toContain(join(root, 'rules.yaml'));
+    expect(plan.readOnlyOver).toContain(join(root, 'checks', 'no-todo.mjs'));
+    expect(plan.readOnlyOver).toContain(join(root, 'checks', 'no_fixme.py'));
+    expect(plan.readOnlyOver).not.toContain(join(root, '--strict'));
+    expect(plan.readOnlyOver).not.toContain(join(root, 'python3'));
+  });
+});

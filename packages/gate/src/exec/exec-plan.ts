@@ -4,6 +4,7 @@ import { EXEC_GATE_DIR, EXEC_MARKER, inside, installationOf } from './containmen
 import type { ConfinementPolicy } from './containment.js';
 import { packageClosure } from './holdfast-installation.js';
 import { projectRoot } from '../io/index.js';
+import { ruleCodeFiles, safeParseRulebook } from '@holdfast/core/rules';
 import { findProjectRulebook, protectedPlaces } from '../decide/index.js';
 import type { BrokerJudging } from './gate-broker.js';
 
@@ -57,6 +58,22 @@ function installedRulebooks(project: string, configFiles: readonly string[]): st
   for (const text of readableTexts(configFiles)) {
     for (const match of text.matchAll(/\\?"--rulebook\\?" \\?"((?:[^"\\]|\\[^"])+)\\?"/g))
       files.push(resolve(project, (match[1] as string).replace(/\\(.)/g, '$1')));
+  }
+  return files;
+}
+
+/** The rule code the rulebooks name (each custom check's module, program, scripts), absolute; a rulebook that does not parse names none. */
+function rulebookRuleCode(project: string, rulebooks: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const file of rulebooks) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const parsed = safeParseRulebook(text, file);
+    if (parsed.ok) files.push(...ruleCodeFiles(parsed.rulebook).map((path) => resolve(project, path)));
   }
   return files;
 }
@@ -121,6 +138,9 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
   // grafts) read-only; a commondir or alternates file made anew is seen by the broker (repositoryLayout).
   const layout = [join(project.realRoot, '.git', 'info'), join(project.realRoot, '.git', 'commondir'), join(project.realRoot, '.git', 'config.worktree')];
   const rulebooks = installedRulebooks(project.realRoot, configs);
+  // The rule code a rulebook runs as a check is the gate as much as the rulebook is.
+  const found = findProjectRulebook(project.realRoot, input.env);
+  const ruleCode = rulebookRuleCode(project.realRoot, [...rulebooks, ...(found.state === 'found' ? [found.path] : [])]);
   const installs = [
     installationOf(input.program),
     installationOf(input.node),
@@ -141,7 +161,14 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
     hidden,
     readable: installs.filter(outsideProject),
     writable: [project.realRoot, ...state.writable.filter(outsideProject)],
-    readOnlyOver: [...installs.filter((path) => !outsideProject(path) && path !== project.realRoot), ...places, ...layout, ...rulebooks, ...state.readOnly],
+    readOnlyOver: [
+      ...installs.filter((path) => !outsideProject(path) && path !== project.realRoot),
+      ...places,
+      ...layout,
+      ...rulebooks,
+      ...ruleCode,
+      ...state.readOnly,
+    ],
     mounted: [{ from: input.brokerDir, to: EXEC_GATE_DIR, access: 'read' }],
     env: { [EXEC_MARKER]: '1', TMPDIR: '/tmp' },
     cwd: input.cwd,
@@ -250,7 +277,8 @@ export interface AbsentSetting {
 /**
  * The agents' settings places that do not exist yet. A read-only mount needs something to cover, and
  * a file the agent could create there (`~/.claude/settings.json` with `disableAllHooks`, a project
- * `.claude/settings.local.json`, `~/.codex/config.toml`) would switch the gate off for the rest of the
+ * `.claude/settings.local.json`, `~/.codex/config.toml`, `~/.gemini/trustedFolders.json` marking the
+ * project untrusted) would switch the gate off for the rest of the
  * session. `exec` makes each as an empty folder or a neutral file (`{}`, an empty TOML), mounts it
  * read-only with the rest, and removes what is still as it made it when the agent is done.
  */
@@ -269,8 +297,12 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
       : [
           { path: join(claude, 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(codex, 'config.toml'), kind: 'file' as const, content: '' },
+          // Codex's user hooks (more hooks of the agent's own) and Gemini CLI's trusted folders (a project
+          // marked untrusted has its .gemini/settings.json, holdfast's hook with it, ignored).
+          { path: join(codex, 'hooks.json'), kind: 'file' as const, content: '{"hooks":{}}\n' },
           { path: join(home, '.gemini', 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(home, '.qwen', 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(home, '.gemini', 'trustedFolders.json'), kind: 'file' as const, content: '{}\n' },
         ]),
   ];
   return places.filter((place) => !existsSync(place.path));

@@ -13,6 +13,8 @@ import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { SessionState } from '../state/index.js';
 import { commitOrigin } from './commit-origin.js';
+import { withoutInstallFiles } from './install-files.js';
+import type { InstallOutput } from './install-files.js';
 import type { CommitOrigin } from './commit-origin.js';
 
 /**
@@ -69,6 +71,16 @@ export interface PreCommitOptions {
   readonly checkActions: () => Promise<CheckActions>;
   /** Under holdfast exec (the broker): runs a required command on the committed tree when no session recorded a pass. */
   readonly runOnCommitTree?: RunOnCommitTree;
+  /** What `holdfast install` of this holdfast writes (install-files.ts): a staged file byte-identical to it is the install, not judged. */
+  readonly installOutput?: InstallOutput;
+}
+
+function gitBytes(root: string, spec: string, env?: NodeJS.ProcessEnv): Buffer | undefined {
+  try {
+    return gitOutput(root, ['cat-file', 'blob', spec], undefined, env);
+  } catch {
+    return undefined;
+  }
 }
 
 type OrderVerdict =
@@ -157,10 +169,16 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
   let actionText = '';
   try {
-    const { actions, undecodable } = stagedFiles(options.root, options.env);
-    actionText = auditActionText(actions);
+    const staged = stagedFiles(options.root, options.env);
+    const { undecodable } = staged;
+    const { actions, installed } = withoutInstallFiles(staged.actions, options.installOutput, {
+      after: (path) => gitBytes(options.root, `:${path}`, options.env),
+      before: (path) => gitBytes(options.root, `HEAD:${path}`, options.env),
+    });
+    actionText = auditActionText(staged.actions);
+    const installNote = installed.length === 0 ? '' : ` ${installed.join(', ')}: exactly what holdfast install writes, so the install itself, not judged.`;
     const rulebook = await options.rulebook();
-    if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
+    if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.${installNote}\n`, stderr: '', exitCode: 0 };
     const checkActions = await options.checkActions();
     const origin = commitOrigin(options.root, options.env, now, options.runOnCommitTree !== undefined);
     const order = await checkCommitOrder(
@@ -214,9 +232,9 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       ...(warnings.length === 0 ? {} : { name: warnings[0]?.name, rules: rules.length > 1 ? rules : undefined }),
       decision: warnings.length === 0 ? 'allow' : 'warned',
       detail:
-        `${actions.length} staged change(s): no ${warnings.length === 0 ? '' : 'blocking '}rule refused them. ${[...warnings.map((warning) => warning.detail), orderNote].join(' ')}`.trim(),
+        `${actions.length} staged change(s): no ${warnings.length === 0 ? '' : 'blocking '}rule refused them.${installNote} ${[...warnings.map((warning) => warning.detail), orderNote].join(' ')}`.trim(),
     });
-    const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no ${warnings.length === 0 ? '' : 'blocking '}rule refused them.`;
+    const ok = `holdfast: ${actions.length} staged change${actions.length === 1 ? '' : 's'} judged, no ${warnings.length === 0 ? '' : 'blocking '}rule refused them.${installNote}`;
     return { stdout: `${ok}${orderNote === '' ? '' : ` ${orderNote}`}\n`, stderr: warned.length === 0 ? '' : `${warned.join('\n')}\n`, exitCode: 0 };
   } catch (error) {
     const reason = internalErrorReason(error, 'the commit is refused');

@@ -5,6 +5,8 @@ import { appendAudit } from '../decide/index.js';
 import { commitChange, readGit, tryReadGit } from './commit-change.js';
 import type { GitReader } from './commit-change.js';
 import { contentFailures } from '../decide/index.js';
+import { withoutInstallFiles } from './install-files.js';
+import type { InstallOutput } from './install-files.js';
 import { internalErrorReason } from '../decide/index.js';
 import type { GateFinding, HookAnswer } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
@@ -124,6 +126,8 @@ export interface ReferenceTransactionOptions {
   readonly checkActions: () => Promise<CheckActions>;
   /** Under holdfast exec (the broker): runs a required command on the new commit's tree when no session recorded a pass. */
   readonly runOnCommitTree?: RunOnCommitTree;
+  /** What `holdfast install` of this holdfast writes (install-files.ts): a committed file byte-identical to it is the install, not judged. */
+  readonly installOutput?: InstallOutput;
   /** The command line of the git that runs the hook (gitCommandLine); given by tests. */
   readonly gitCommandLine?: () => readonly string[] | undefined;
 }
@@ -192,8 +196,12 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     };
     for (const { commit, parents } of commits) {
       const change = commitChange(reader, commit, parents);
-      if (change.actions.length === 0) continue;
-      const found = await contentFailures(checkActions, change.actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
+      const { actions } = withoutInstallFiles(change.actions, options.installOutput, {
+        after: (path) => tryReadGit(reader, ['cat-file', 'blob', `${commit}:${path}`]),
+        before: (path) => (parents[0] === undefined ? undefined : tryReadGit(reader, ['cat-file', 'blob', `${parents[0]}:${path}`])),
+      });
+      if (actions.length === 0) continue;
+      const found = await contentFailures(checkActions, actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
       const { blocking: failures, warnings } = byEnforcement(rulebook, found);
       await warn(commit, warnings);
       if (failures.length === 0) continue;

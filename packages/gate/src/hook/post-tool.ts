@@ -7,8 +7,8 @@ import { appendAudit } from '../decide/index.js';
 import type { HookAnswer } from '../decide/index.js';
 import type { SafeParse } from './hook-event.js';
 import type { ChangeCheck } from '../decide/index.js';
-import { checkAfterCall } from '../put-back/index.js';
-import type { PostCheckOutcome } from '../put-back/index.js';
+import { checkAfterCall, protectedPathList } from '../put-back/index.js';
+import type { PostCheckOutcome, ProtectedPaths } from '../put-back/index.js';
 import { changesOutsideCalls, ownPaths } from '../put-back/index.js';
 import type { OutsideChanges } from '../put-back/index.js';
 import { checkOutside, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from '../put-back/index.js';
@@ -68,8 +68,8 @@ export interface PostToolUseOptions {
   readonly now: () => Date;
   /** The rulebook judge, with the session replayed as for PreToolUse. */
   readonly judge: ChangeCheck;
-  /** Paths (absolute, or relative to the project root) whose change is tampering whatever tool made it: the rulebook file. */
-  readonly protectedPaths?: readonly string[];
+  /** Paths (absolute, or relative to the project root) whose change is tampering whatever tool made it: the rulebook file and its rule code. */
+  readonly protectedPaths?: ProtectedPaths;
   /** `--observe`: judge and record, never put anything back or tell the model. */
   readonly observe?: boolean;
   /** Told the changes that stayed, so the session state follows them (new files, tests since the last change). */
@@ -238,7 +238,7 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
       session: event.session_id,
       before,
       judge: options.judge,
-      protectedPaths: (options.protectedPaths ?? []).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
+      protectedPaths: async () => (await protectedPathList(options.protectedPaths)).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
       observe,
       now: options.now,
     });

@@ -35,7 +35,7 @@ import type { ShellOutcome } from './shell-outcome.js';
 import { boundStopDenials, endTurnMessage, resetStopDenials } from './stop-denials.js';
 import type { TurnEnd } from './stop-denials.js';
 import type { Rulebook } from '@holdfast/core/contract';
-import { answerOrderPatterns, byEnforcement, mayBeRequiredRun } from '@holdfast/core/rules';
+import { answerOrderPatterns, byEnforcement, mayBeRequiredRun, ruleCodeFiles } from '@holdfast/core/rules';
 import type { RulesEngine } from '../decide/index.js';
 import { readTextFromDisk } from '../io/index.js';
 import type { ReadText } from '../io/index.js';
@@ -122,7 +122,7 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
       if (earlier !== undefined) return agent.deny(`${earlier}\nThis call was not run; run it again.`);
     }
     const loaded = loadSessionState(call.cwd, call.session);
-    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME });
+    const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME, ruleCode: ruleCodeFiles(rulebook) });
     const judgement = await decideToolCall(
       { ...call, actions },
       {
@@ -451,7 +451,8 @@ async function answerAfterCall(agent: AgentAdapter, input: string, event: HookEv
       env: options.env,
       now: options.now,
       judge,
-      protectedPaths: [file ?? shippedRulebookPath()],
+      // The rulebook and the rule code it names; read only when the call changed something.
+      protectedPaths: async () => [file ?? shippedRulebookPath(), ...ruleCodeFiles((await rulebookOnce()).rulebook)],
       ...(options.observe === true ? { observe: true } : {}),
       onKept: (at, session, kept) => {
         if (kept.length === 0) return;

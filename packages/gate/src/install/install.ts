@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
 import { agentHookCommand, gitHookLines, HOOK_TIMEOUT_SECONDS, isHoldfastCommand } from './hook-command.js';
 import type { HookTarget } from './hook-command.js';
@@ -125,9 +125,31 @@ function withHoldfast(config: JsonObject, agent: AgentGate, command: string): Js
   return { ...base, hooks };
 }
 
+function jsonText(value: JsonObject): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 function writeJson(path: string, value: JsonObject): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(path, jsonText(value));
+}
+
+/**
+ * The bytes `holdfast install` writes at a project path (an agent's settings file, from the project
+ * root with slashes) over what the file held before (undefined: it did not exist), for the hook
+ * target given; undefined for a path install writes no committed file at, or a `before` it would
+ * refuse to rewrite. What the git hooks compare a staged settings file with (the install commit).
+ */
+export function installedConfigBytes(path: string, before: Buffer | undefined, target: HookTarget): Buffer | undefined {
+  const agent = (Object.keys(CONFIG_FILES) as AgentGate[]).find((each) => CONFIG_FILES[each].split(sep).join('/') === path);
+  if (agent === undefined) return undefined;
+  let config: JsonObject = {};
+  if (before !== undefined) {
+    const json = safeParseJson(before.toString('utf8'));
+    if (!json.ok || !isObject(json.value)) return undefined;
+    config = json.value;
+  }
+  return Buffer.from(jsonText(withHoldfast(config, agent, agentHookCommand(agent, target))), 'utf8');
 }
 
 function shown(root: string, path: string): string {

@@ -5,5 +5,5 @@ export { changesOutsideCalls, ownPaths } from './outside-changes.js';
 export type { OutsideChanges } from './outside-changes.js';
 export { checkOutside, decideAtTurnEnd, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-check.js';
 export type { OutsideFinding } from './outside-check.js';
-export { checkAfterCall } from './post-check.js';
-export type { PostCheckOutcome } from './post-check.js';
+export { checkAfterCall, protectedPathList } from './post-check.js';
+export type { PostCheckOutcome, ProtectedPaths } from './post-check.js';

@@ -56,13 +56,20 @@ export interface PostCheckOutcome {
   readonly touched: readonly string[];
 }
 
+/** Paths whose change is tampering, or how to read them when a call changed something (the rule code needs the rulebook loaded). */
+export type ProtectedPaths = readonly string[] | (() => Promise<readonly string[]>);
+
+export async function protectedPathList(paths: ProtectedPaths | undefined): Promise<readonly string[]> {
+  return typeof paths === 'function' ? paths() : (paths ?? []);
+}
+
 export interface PostCheckInput {
   readonly root: string;
   readonly session: string;
   readonly before: SnapshotRecord;
   readonly judge: ChangeCheck;
-  /** Root-relative paths whose change is tampering (the rulebook file). */
-  readonly protectedPaths?: readonly string[];
+  /** Root-relative paths whose change is tampering (the rulebook file, its rule code). */
+  readonly protectedPaths?: ProtectedPaths;
   readonly observe?: boolean;
   readonly now?: () => Date;
 }
@@ -239,7 +246,7 @@ async function checkWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
   const { actions, undecodable } = changeActions(root, trees?.after, changes);
   const existedBefore = new Set(trees === null ? snapshotPathsBefore(root, input.before) : treePaths(root, trees.before));
   for (const change of hidden.changes) if (change.from !== null) existedBefore.add(change.path);
-  const protectedPaths = new Set(input.protectedPaths ?? []);
+  const protectedPaths = new Set(await protectedPathList(input.protectedPaths));
   const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];
   for (const [index, change] of changes.entries()) {

@@ -1,10 +1,11 @@
 import type { Action, CheckResult, Enforcement, Rulebook } from '@holdfast/core/contract';
-import { enforcementOf, rulesDecidedAt, rulesNotInHistory } from '@holdfast/core/rules';
+import { enforcementOf, rulesDecidedAt, rulesNotInHistory, withCustomLauncher } from '@holdfast/core/rules';
 import { InputError } from '@holdfast/core/contract';
 import { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange, readGit, tryReadGit } from '../git/index.js';
 import type { GitReader, RangeCommit } from '../git/index.js';
 import { contentFailures } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
+import { baseRuleCode } from './base-rule-code.js';
 import { boundNativeMemory } from './native-memory.js';
 import { runRequiredOnHead } from './verify-required.js';
 import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
@@ -43,6 +44,8 @@ export interface VerifyReport {
   /** The rulebook file as read from the base commit's tree (never from the work tree). */
   readonly rulebookPath: string;
   readonly rulebook: Rulebook;
+  /** The base's files its custom checks ran from (read from the base commit, run confined); empty without a custom check. */
+  readonly ruleCode: readonly string[];
   readonly commits: readonly VerifiedCommit[];
   readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[] };
   /** Rules a range of commits cannot show (the order of a session's test runs), said so instead of passed. */
@@ -216,6 +219,24 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
   const base = resolveCommit(reader, options.base, '--base');
   const head = resolveCommit(reader, options.head, '--head');
   const rulebook = rulebookAtBase(reader, base, options.rulebookPath, options.parseRulebook);
+  // The base's rule code, never the work tree's: a custom check's module is read from the base commit
+  // into a folder verify owns and run there inside bubblewrap (base-rule-code.ts).
+  const code = baseRuleCode(reader, base, rulebook);
+  try {
+    return await judgeRange(options, reader, base, head, code === undefined ? rulebook : withCustomLauncher(rulebook, code.launcher), code?.files ?? []);
+  } finally {
+    code?.remove();
+  }
+}
+
+async function judgeRange(
+  options: VerifyOptions,
+  reader: GitReader,
+  base: string,
+  head: string,
+  rulebook: Rulebook,
+  ruleCode: readonly string[],
+): Promise<VerifyReport> {
   const mergeBase = tryReadGit(reader, ['merge-base', base, head])?.toString('utf8').trim() ?? base;
   const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', `${base}..${head}`, '--']).toString('utf8');
   const range = listed
@@ -275,6 +296,7 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     mergeBase,
     rulebookPath: options.rulebookPath,
     rulebook,
+    ruleCode,
     commits,
     tree: { changes: final.change.actions.length, findings: treeFindings },
     notJudged,

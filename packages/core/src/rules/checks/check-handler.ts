@@ -19,6 +19,23 @@ export interface Round {
 export type Judge = (round: Round) => CheckResult[] | Promise<CheckResult[]>;
 
 /**
+ * How a `custom` check's code is started, when the caller says so (`holdfast verify`: the base's rule
+ * code, written out by verify and run confined). Without one, a module or program is found in the
+ * folder holdfast runs in and started as it is.
+ */
+export interface CustomCheckLauncher {
+  /** The folder a check's module and program paths resolve against, and the program's working folder. */
+  readonly root: string;
+  /** The command line that starts the check's process (verify: the same command inside bubblewrap). */
+  wrap(command: { readonly file: string; readonly args: readonly string[] }): { readonly file: string; readonly args: readonly string[] };
+}
+
+/** What a handler is prepared with beyond its check: only a custom check reads it. */
+export interface PrepareContext {
+  readonly customLauncher?: CustomCheckLauncher;
+}
+
+/**
  * When a kind's verdict is decided in a session spread over many tool calls:
  *
  * - `action`: on each action as it comes (a write's content, a run's command line);
@@ -58,7 +75,7 @@ export interface CheckHandler<C extends RuleCheck> {
   readonly notInHistory?: string;
   /** The commands a rule of this kind requires before a commit (only `commit`-timed kinds have any). */
   requires?(check: C): readonly RequiredCommand[];
-  prepare(check: C, rule: RuleLabel): Judge;
+  prepare(check: C, rule: RuleLabel, context?: PrepareContext): Judge;
 }
 
 export function result(rule: RuleLabel, actionIndex: number, ok: boolean, sentence: string): CheckResult {

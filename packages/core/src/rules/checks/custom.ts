@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CheckResult, CustomCheck } from '../../contract/index.js';
+import type { CheckResult, CustomCheck, Rulebook } from '../../contract/index.js';
 import { safeParseJson } from '../../contract/json.js';
 import type { ActionView } from '../action-view.js';
-import type { CheckHandler, Round, RuleLabel } from './check-handler.js';
+import type { CheckHandler, CustomCheckLauncher, Round, RuleLabel } from './check-handler.js';
 import { result } from './check-handler.js';
 
 let childProcessModule: typeof import('node:child_process') | undefined;
@@ -82,13 +82,16 @@ process.stdin.on('end', async () => {
  * A team's own deterministic check, run in a child process bounded in time (killed at `timeoutMs`)
  * and memory (`--max-old-space-size` for a module, the data-segment limit for an executable). Its
  * crash, timeout or an answer that is not a results list is a refusal of every action, naming why.
- * The path is relative to the directory holdfast runs in (the project root).
+ * The path is relative to the directory holdfast runs in (the project root), or to the launcher's
+ * root when the caller gives one (verify: the base's rule code, started inside bubblewrap).
  */
 export const customCheck: CheckHandler<CustomCheck> = {
   description: "The team's own check, run as a program or module on the round; a crash or a bad answer is a refusal.",
   timing: 'action',
-  prepare(check, rule) {
-    const command = commandFor(check);
+  prepare(check, rule, context) {
+    const launcher = context?.customLauncher;
+    const command = commandFor(check, launcher);
+    const started = launcher === undefined ? command : { ...command, ...launcher.wrap(command) };
     return (round) => {
       if (round.actions.length === 0) return [];
       const input: CustomCheckInput = { rule: { id: rule.id, name: rule.name }, actions: round.actions.map(viewFor), existing: [...round.existing].sort() };
@@ -97,8 +100,8 @@ export const customCheck: CheckHandler<CustomCheck> = {
       const setsid = setsidProgram();
       const [file, args] =
         setsid === undefined
-          ? [command.file, command.args]
-          : [setsid, ['/bin/sh', '-c', GROUP_WATCH, 'custom-check', String(process.pid), command.file, ...command.args]];
+          ? [started.file, started.args]
+          : [setsid, ['/bin/sh', '-c', GROUP_WATCH, 'custom-check', String(process.pid), started.file, ...started.args]];
       const ran = childProcess().spawnSync(file, args, {
         input: JSON.stringify(input),
         encoding: 'utf8',
@@ -106,6 +109,7 @@ export const customCheck: CheckHandler<CustomCheck> = {
         killSignal: 'SIGKILL',
         maxBuffer: MAX_OUTPUT,
         env: command.env,
+        ...(launcher === undefined ? {} : { cwd: launcher.root }),
       });
       if (setsid !== undefined) endGroup(ran.pid);
       return answerOf(ran, check, round, rule, command.shown);
@@ -156,10 +160,10 @@ interface Command {
   readonly shown: string;
 }
 
-function commandFor(check: CustomCheck): Command {
+function commandFor(check: CustomCheck, launcher: CustomCheckLauncher | undefined): Command {
   const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', LANG: 'C.UTF-8' };
   if (check.module !== undefined) {
-    const path = isAbsolute(check.module) ? check.module : resolve(process.cwd(), check.module);
+    const path = isAbsolute(check.module) ? check.module : resolve(launcher?.root ?? process.cwd(), check.module);
     if (!existsSync(path)) throw new Error(`the custom check module ${check.module} does not exist`);
     const typescript = /\.(ts|mts|cts)$/.test(path);
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -179,6 +183,28 @@ function commandFor(check: CustomCheck): Command {
     env,
     shown: [program, ...rest].join(' '),
   };
+}
+
+/** A program or argument that names a file: a relative path with a folder or an extension, never a flag. */
+function namesFile(word: string): boolean {
+  return !word.startsWith('-') && !isAbsolute(word) && (word.includes('/') || /\.[A-Za-z0-9]+$/.test(word));
+}
+
+/**
+ * The files a custom check names as its code, relative to the project root with slashes: its module, and
+ * of an `exec` check the program and each argument given as a relative path (`node checks/no-todo.mjs`,
+ * `./checks/scan.sh`; the rulebook's parser refuses a module path that is not plain and relative). A
+ * program found on PATH or given absolute is the machine's, not the project's.
+ * What the live gate guards like the rulebook, and what verify reads from the base.
+ */
+function customCheckFiles(check: CustomCheck): string[] {
+  const words = check.module !== undefined ? [check.module] : (check.exec ?? []).filter(namesFile);
+  return [...new Set(words.map((word) => posix.normalize(word.replaceAll('\\', '/'))).filter((path) => path !== '.' && !path.startsWith('../')))];
+}
+
+/** Every file a rulebook names as rule code (each `custom` check's module or program and script), without repeats. */
+export function ruleCodeFiles(rulebook: Rulebook): string[] {
+  return [...new Set(rulebook.rules.flatMap((rule) => (rule.check.kind === 'custom' ? customCheckFiles(rule.check) : [])))];
 }
 
 function viewFor(action: ActionView): CustomCheckInput['actions'][number] {

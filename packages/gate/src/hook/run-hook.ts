@@ -114,7 +114,7 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
         root: call.cwd,
         base: { time: options.now().toISOString(), agent: call.agent, session: call.session, tool: call.tool },
         judge: checksOf({ rulebook, checkActions: engine.checkActions }).workTree,
-        protectedPaths: [file ?? shippedRulebookPath()],
+        protectedPaths: [file ?? shippedRulebookPath(), ...ruleCodeFiles(rulebook)],
         observe: false,
         now: options.now,
         atTurnEnd: false,
@@ -283,7 +283,10 @@ async function answerStop(agent: AgentAdapter, event: HookEvent, options: HookOp
         const rulebook = await loadRulebookCached(at, rulebookFileOf(options, at), engine);
         return checksOf({ rulebook, checkActions: engine.checkActions }).workTree(changes);
       },
-      protectedPaths: [rulebookFileOf(options, root) ?? shippedRulebookPath()],
+      protectedPaths: async () => {
+        const rulebook = await loadRulebookCached(at, rulebookFileOf(options, at), await options.loadEngine());
+        return [rulebookFileOf(options, at) ?? shippedRulebookPath(), ...ruleCodeFiles(rulebook)];
+      },
       observe: options.observe === true,
       now: options.now,
       atTurnEnd: true,

@@ -1,7 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import { toSlashes } from '../io/index.js';
 import type { ChangeCheck } from '../decide/index.js';
-import { checkAfterCall } from '../put-back/index.js';
+import { checkAfterCall, protectedPathList } from '../put-back/index.js';
+import type { ProtectedPaths } from '../put-back/index.js';
 import { unfinishedCalls } from '../state/index.js';
 import { appendAudit } from '../decide/index.js';
 import { auditOutcome, revertReason } from './put-back-report.js';
@@ -15,7 +16,7 @@ export interface UnfinishedInput {
   readonly base: AuditBase;
   readonly judge: ChangeCheck;
   /** Paths whose change is tampering whatever made it (the rulebook file), absolute or relative to the root. */
-  readonly protectedPaths: readonly string[];
+  readonly protectedPaths: ProtectedPaths;
   readonly observe: boolean;
   readonly now: () => Date;
   /** The end of the turn: every open call of the session is judged (see unfinishedCalls). */
@@ -61,7 +62,7 @@ export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<str
         session: base.session,
         before: open.record,
         judge: input.judge,
-        protectedPaths: input.protectedPaths.map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
+        protectedPaths: async () => (await protectedPathList(input.protectedPaths)).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
         observe: input.observe,
         now: input.now,
       });

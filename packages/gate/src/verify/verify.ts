@@ -1,27 +1,19 @@
-import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
+import type { Rulebook } from '@holdfast/core/contract';
 import { rulesDecidedAt } from '@holdfast/core/rules';
 import { InputError } from '@holdfast/core/contract';
 import { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange, readGit, tryReadGit } from '../git/index.js';
-import type { GitReader, RangeCommit } from '../git/index.js';
-import { contentFailures } from '../decide/index.js';
+import type { GitReader } from '../git/index.js';
 import type { CheckActions } from '../decide/index.js';
+import { ChangeJudge } from './judge-change.js';
+import type { VerifyFinding } from './judge-change.js';
+
+export type { VerifyFinding } from './judge-change.js';
 import { boundNativeMemory } from './native-memory.js';
 import { runRequiredOnHead } from './verify-required.js';
 import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
 
 /** Where `holdfast init` writes the project's rulebook; what verify reads from the base when not told otherwise. */
 export const DEFAULT_VERIFY_RULEBOOK = 'holdfast/rulebook.yaml';
-
-/** One rule one change broke, with where, as far as the check said. */
-export interface VerifyFinding {
-  readonly rule: string;
-  readonly name: string;
-  readonly detail: string;
-  /** The file the broken action wrote or deleted. */
-  readonly path: string | undefined;
-  /** The line the check named ("at line 3"), when it named one. */
-  readonly line: number | undefined;
-}
 
 /** A commit of the range, judged on its own change (against its parent; a merge on what it wrote itself). */
 interface VerifiedCommit {
@@ -65,79 +57,6 @@ export interface VerifyOptions {
   readonly fileLimit?: number;
   /** Masks every credential in a text that is printed (commit subjects, finding details): `redactSecrets` of the core. */
   readonly redact?: (text: string) => Promise<string>;
-}
-
-const LINE = / at line (\d+)\b/;
-
-function findingOf(result: CheckResult, actions: readonly Action[]): VerifyFinding {
-  const action = actions[result.actionIndex];
-  const line = LINE.exec(result.detail)?.[1];
-  return {
-    rule: result.rule,
-    name: result.name,
-    detail: result.detail,
-    path: action !== undefined && 'path' in action ? action.path : undefined,
-    line: line === undefined ? undefined : Number(line),
-  };
-}
-
-function mebibytes(size: number): string {
-  return `${(size / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-/** How much text one round of checks parses at once: the syntax trees of a round stay in memory until it ends. */
-const BATCH_TEXT = 512 * 1024;
-
-/** The action indexes of a change in rounds of about BATCH_TEXT of written text each; one round for most commits. */
-function batches(actions: readonly Action[]): Set<number>[] {
-  const rounds: Set<number>[] = [new Set()];
-  let size = 0;
-  for (const [index, action] of actions.entries()) {
-    const length = action.type === 'write' ? action.content.length : 0;
-    if (size > 0 && size + length > BATCH_TEXT) {
-      rounds.push(new Set());
-      size = 0;
-    }
-    (rounds.at(-1) as Set<number>).add(index);
-    size += length;
-  }
-  return rounds;
-}
-
-/**
- * One change's findings: every rule but the order rules (contentFailures, as the git hooks judge), a
- * file above the limit refused by each rule that would read it ("too large to judge": a secret rule
- * reads every text file, so it refuses a large one whose first bytes are text), and a committed link
- * that leaves the repository or points into .git/.
- */
-async function judged(
-  read: Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>,
-  rulebook: Rulebook,
-  checkActions: CheckActions,
-  limit: number,
-): Promise<VerifyFinding[]> {
-  const { change } = read;
-  if (change.actions.length === 0) return [];
-  const undecodable = new Map(change.undecodable);
-  const reason = (size: number) => `too large to judge (${mebibytes(size)}; verify reads files up to ${mebibytes(limit)})`;
-  for (const [path, large] of read.tooLarge) undecodable.set(path, reason(large.size));
-  const findings: VerifyFinding[] = [];
-  for (const batch of batches(change.actions)) {
-    // Every action is in the round (a rule such as R3 reads the whole list); only the batch's carry their
-    // text, and only their results are kept: a content rule reads a file alone, so nothing is lost.
-    const actions = change.actions.map((action, index) => (batch.has(index) || action.type !== 'write' ? action : { ...action, content: '' }));
-    const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, read.links);
-    for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions));
-    await boundNativeMemory();
-  }
-  for (const [path, large] of read.tooLarge) {
-    if (!large.text) continue;
-    for (const rule of rulebook.rules) {
-      if (rule.check.kind !== 'secret' || findings.some((finding) => finding.rule === rule.id && finding.path === path)) continue;
-      findings.push({ rule: rule.id, name: rule.name, detail: `${rule.id} ${rule.name}: ${path} is ${reason(large.size)}.`, path, line: undefined });
-    }
-  }
-  return findings;
 }
 
 /** The rulebook a commit message is judged by: its secret rules, each reading every file, so the message too; undefined without one. */
@@ -215,23 +134,27 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
   const redact = options.redact ?? (async (text: string) => text);
   const redacted = async (findings: VerifyFinding[]) => Promise.all(findings.map(async (finding) => ({ ...finding, detail: await redact(finding.detail) })));
   const forMessages = messageRulebook(rulebook);
+  const judge = new ChangeJudge(rulebook, options.checkActions, limit);
   const commits: VerifiedCommit[] = [];
   for await (const read of rangeCommits({ root: options.root, fileLimit: limit }, range)) {
     const findings = [
       ...(await messageFindings(read.commit, read.message, forMessages, options.checkActions)),
-      ...(await judged(read, rulebook, options.checkActions, limit)),
+      ...(await judge.judge(read)),
     ];
     commits.push({
       commit: read.commit,
       parents: read.parents,
       subject: await redact(read.subject),
-      changes: read.change.actions.length,
+      changes: read.files.length,
       findings: await redacted(findings),
     });
     await boundNativeMemory();
   }
-  const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head);
-  const treeFindings = await redacted(await judged(final, rulebook, options.checkActions, limit));
+  const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head, async (change) => ({
+    changes: change.files.length,
+    findings: await redacted(await judge.judge(change)),
+  }));
+  const treeFindings = final.findings;
   const required = options.runRequired === undefined ? [] : await runRequiredOnHead(reader, head, rulebook, options.runRequired);
   for (const run of required) {
     if (run.failure === undefined) continue;
@@ -258,7 +181,7 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     rulebookPath: options.rulebookPath,
     rulebook,
     commits,
-    tree: { changes: final.change.actions.length, findings: treeFindings },
+    tree: { changes: final.changes, findings: treeFindings },
     notJudged,
     required,
     violations,

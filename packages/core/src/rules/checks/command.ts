@@ -17,6 +17,7 @@ type Verdict = { readonly ok: true } | { readonly ok: false; readonly sentence: 
 export const commandCheck: CheckHandler<CommandCheck> = {
   description: 'Refuses a forbidden command or flag in a run, read from the parsed command line.',
   timing: 'action',
+  reads: 'paths',
   prepare(check, rule) {
     const forbidden = check.forbid.map((entry) => ({ entry, words: entry.command.split(' ') }));
     return (round) =>

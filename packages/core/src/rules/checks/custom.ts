@@ -87,6 +87,7 @@ process.stdin.on('end', async () => {
 export const customCheck: CheckHandler<CustomCheck> = {
   description: "The team's own check, run as a program or module on the round; a crash or a bad answer is a refusal.",
   timing: 'action',
+  reads: 'round',
   prepare(check, rule) {
     const command = commandFor(check);
     return (round) => {

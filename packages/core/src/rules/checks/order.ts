@@ -16,6 +16,7 @@ import { result } from './check-handler.js';
 export const orderCheck: CheckHandler<OrderCheck> = {
   description: 'Every commit needs a passing run of the test command after the last change.',
   timing: 'commit',
+  reads: 'paths',
   requires(check) {
     const [pattern] = lazyPatterns([check.command], '');
     const matches = (commandLine: string): boolean => {

@@ -28,6 +28,7 @@ interface Seen {
 export const requiresCheck: CheckHandler<RequiresCheck> = {
   description: 'Every commit needs each required command to have passed after the last change, in the project root.',
   timing: 'commit',
+  reads: 'paths',
   requires(check) {
     return check.commands.flatMap((command) => {
       const example = command.run[0];

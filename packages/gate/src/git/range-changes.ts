@@ -1,4 +1,3 @@
-import type { Action } from '@holdfast/core/contract';
 import {
   ByteStream,
   GitObjectReader,
@@ -10,7 +9,7 @@ import {
   runGit,
   startGit,
 } from '../io/index.js';
-import type { AttributeFile, CheckoutAttributes } from '../io/index.js';
+import type { AttributeFile, CheckoutAttributes, GitObject } from '../io/index.js';
 import { CommitReadError } from './commit-change.js';
 import { linkFinding } from '../decide/index.js';
 
@@ -50,7 +49,8 @@ export interface RangeChange {
   /** Paths in the tree before the change, so a file the change adds is a new module. */
   readonly existedBefore: Iterable<string>;
   key(file: ChangedFile): string;
-  read(file: ChangedFile): Promise<FileRead>;
+  /** The written files of `files` read in their order, one held at a time; read to the end before asking again. */
+  read(files: readonly ChangedFile[]): AsyncGenerator<{ readonly file: ChangedFile; readonly read: FileRead }>;
 }
 
 /** A commit's own change, with its message. */
@@ -303,31 +303,38 @@ async function changeOf(
       const { workingTreeEncoding, eol, binary } = applied(file);
       return `${file.mode}\0${file.blob}\0${workingTreeEncoding ?? ''}\0${eol ?? ''}\0${String(binary)}\0${file.path}`;
     },
-    async read(file) {
-      if (file.blob === undefined) throw new CommitReadError('E_GIT_READ', `${file.path} is deleted by this change: there is nothing to read`);
-      const [object] = await objects.read([file.blob], limit);
-      if (object === undefined || object.kind !== 'read') {
-        const head = object?.kind === 'too-large' ? object.head : Buffer.alloc(0);
-        const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
-        return { kind: 'too-large', size: object?.kind === 'too-large' ? object.size : 0, text };
+    async *read(wanted) {
+      const written = wanted.filter((file) => file.blob !== undefined);
+      let at = 0;
+      for await (const object of objects.stream(
+        written.map((file) => file.blob as string),
+        limit,
+      )) {
+        const file = written[at] as ChangedFile;
+        at += 1;
+        yield { file, read: fileRead(file, object, applied(file)) };
       }
-      if (file.mode === '120000') {
-        const target = object.bytes.toString('utf8');
-        return { kind: 'text', text: target, undecodable: undefined, link: linkFinding(file.path, target) };
-      }
-      const text = checkoutText(object.bytes, applied(file));
-      return { kind: 'text', text: text.text, undecodable: text.undecodable, link: undefined };
     },
   };
 }
 
+/** A blob as the judge reads it: text as a checkout writes it, a link's target, or only the size and kind of what was too large to read. */
+function fileRead(file: ChangedFile, object: GitObject, attributes: CheckoutAttributes): FileRead {
+  if (object.kind !== 'read') {
+    const head = object.kind === 'too-large' ? object.head : Buffer.alloc(0);
+    const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
+    return { kind: 'too-large', size: object.kind === 'too-large' ? object.size : 0, text };
+  }
+  if (file.mode === '120000') {
+    const target = object.bytes.toString('utf8');
+    return { kind: 'text', text: target, undecodable: undefined, link: linkFinding(file.path, target) };
+  }
+  const text = checkoutText(object.bytes, attributes);
+  return { kind: 'text', text: text.text, undecodable: text.undecodable, link: undefined };
+}
+
 /** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs read one at a time when asked, none above the limit held. */
-export async function rangeTreeChange<T>(
-  options: RangeReaderOptions,
-  from: string,
-  to: string,
-  judge: (change: RangeChange) => Promise<T>,
-): Promise<T> {
+export async function rangeTreeChange<T>(options: RangeReaderOptions, from: string, to: string, judge: (change: RangeChange) => Promise<T>): Promise<T> {
   const tokens = runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }).toString('utf8').split('\0');
   const entries: RawEntry[] = [];
   for (let index = 0; index + 1 < tokens.length; index += 2) {

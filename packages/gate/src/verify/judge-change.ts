@@ -91,15 +91,18 @@ export class ChangeJudge {
   async judge(change: RangeChange): Promise<VerifyFinding[]> {
     const { files } = change;
     if (files.length === 0) return [];
-    const actions: Action[] = files.map((file) => (file.blob === undefined ? { type: 'delete', path: file.path } : { type: 'write', path: file.path, content: '' }));
-    const verdicts: FileVerdict[] = [];
+    const actions: Action[] = files.map((file) =>
+      file.blob === undefined ? { type: 'delete', path: file.path } : { type: 'write', path: file.path, content: '' },
+    );
     const byChange: Ranked[][] = files.map(() => []);
     let batch = new Map<number, string>();
     let batchSize = 0;
     const flush = async (): Promise<void> => {
       if (this.#perChange.rules.length > 0) {
         // Every action is in the round (a rule such as R3 reads the whole list); only the batch's carry their text, and only their results are kept.
-        const round = this.#changeReadsText ? actions.map((action, index) => (action.type === 'write' ? { ...action, content: batch.get(index) ?? '' } : action)) : actions;
+        const round = this.#changeReadsText
+          ? actions.map((action, index) => (action.type === 'write' ? { ...action, content: batch.get(index) ?? '' } : action))
+          : actions;
         for (const result of await this.#checkActions(round, change.existedBefore, this.#perChange)) {
           if (result.ok || this.#commitTimed.has(result.rule) || (this.#changeReadsText && !batch.has(result.actionIndex))) continue;
           const file = files[result.actionIndex];
@@ -109,32 +112,42 @@ export class ChangeJudge {
       batch = new Map();
       batchSize = 0;
     };
-    for (const [index, file] of files.entries()) {
-      const key = change.key(file);
-      let verdict = this.#verdicts.get(key);
-      let read: FileRead | undefined;
-      if (file.blob !== undefined && (verdict === undefined || this.#changeReadsText)) read = await change.read(file);
-      if (verdict === undefined) {
-        verdict = await this.#fileVerdict(file, read);
-        await boundNativeMemory();
+    const keys = files.map((file) => change.key(file));
+    const verdicts: (FileVerdict | undefined)[] = keys.map((key) => this.#verdicts.get(key));
+    const judge = async (index: number, read: FileRead | undefined): Promise<void> => {
+      const file = files[index] as ChangedFile;
+      if (verdicts[index] === undefined) {
+        verdicts[index] = await this.#fileVerdict(file, read);
+        await boundNativeMemory(read?.kind === 'text' ? read.text.length : 0);
       }
-      this.#keep(key, verdict);
-      verdicts.push(verdict);
-      if (this.#changeReadsText) {
-        const text = read?.kind === 'text' ? read.text : '';
-        if (batchSize > 0 && batchSize + text.length > BATCH_TEXT) await flush();
-        batch.set(index, text);
-        batchSize += text.length;
-      }
+      if (!this.#changeReadsText) return;
+      const text = read?.kind === 'text' ? read.text : '';
+      if (batchSize > 0 && batchSize + text.length > BATCH_TEXT) await flush();
+      batch.set(index, text);
+      batchSize += text.length;
+    };
+    // A file already judged is not read again, unless a rule reads several texts at once; deletes have nothing to read.
+    const unread = files.flatMap((file, index) => (file.blob !== undefined && (verdicts[index] === undefined || this.#changeReadsText) ? [index] : []));
+    const position = new Map(unread.map((index) => [files[index] as ChangedFile, index]));
+    let next = 0;
+    for await (const { file, read } of change.read(unread.map((index) => files[index] as ChangedFile))) {
+      const index = position.get(file) as number;
+      // The files without a read before this one (deletes, files judged before) keep their place in the rounds.
+      for (; next < index; next += 1) if (!position.has(files[next] as ChangedFile)) await judge(next, undefined);
+      await judge(index, read);
+      next = index + 1;
     }
+    for (; next < files.length; next += 1) await judge(next, undefined);
     if (!this.#changeReadsText || batch.size > 0) await flush();
     const findings: VerifyFinding[] = [];
-    for (const [index, verdict] of verdicts.entries()) {
+    const judged = verdicts as FileVerdict[];
+    judged.forEach((verdict, index) => this.#keep(keys[index] as string, verdict));
+    for (const [index, verdict] of judged.entries()) {
       findings.push(...verdict.leading);
       const ranked = [...verdict.findings, ...(byChange[index] ?? [])].sort((left, right) => left.order - right.order);
       for (const each of ranked) findings.push(each.finding);
     }
-    for (const verdict of verdicts) findings.push(...verdict.trailing);
+    for (const verdict of judged) findings.push(...verdict.trailing);
     return findings;
   }
 
@@ -154,7 +167,8 @@ export class ChangeJudge {
           ? read.undecodable
           : undefined;
     const leading = why === undefined ? [] : undecodableResults(this.#rulebook, [action], new Map([[path, why]])).map((result) => findingOf(result, path));
-    if (read?.kind === 'text' && read.link !== undefined) leading.push({ rule: 'GATE', name: 'LINK', detail: `GATE LINK: ${path} is ${read.link}.`, path, line: undefined });
+    if (read?.kind === 'text' && read.link !== undefined)
+      leading.push({ rule: 'GATE', name: 'LINK', detail: `GATE LINK: ${path} is ${read.link}.`, path, line: undefined });
     const findings: Ranked[] = [];
     if (this.#perFile.rules.length > 0) {
       for (const result of await this.#checkActions([action], [], this.#perFile)) {

@@ -8,7 +8,6 @@ import { ChangeJudge } from './judge-change.js';
 import type { VerifyFinding } from './judge-change.js';
 
 export type { VerifyFinding } from './judge-change.js';
-import { boundNativeMemory } from './native-memory.js';
 import { runRequiredOnHead } from './verify-required.js';
 import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
 
@@ -137,10 +136,7 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
   const judge = new ChangeJudge(rulebook, options.checkActions, limit);
   const commits: VerifiedCommit[] = [];
   for await (const read of rangeCommits({ root: options.root, fileLimit: limit }, range)) {
-    const findings = [
-      ...(await messageFindings(read.commit, read.message, forMessages, options.checkActions)),
-      ...(await judge.judge(read)),
-    ];
+    const findings = [...(await messageFindings(read.commit, read.message, forMessages, options.checkActions)), ...(await judge.judge(read))];
     commits.push({
       commit: read.commit,
       parents: read.parents,
@@ -148,7 +144,6 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
       changes: read.files.length,
       findings: await redacted(findings),
     });
-    await boundNativeMemory();
   }
   const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head, async (change) => ({
     changes: change.files.length,

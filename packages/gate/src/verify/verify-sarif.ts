@@ -109,6 +109,7 @@ export function verifySarif(report: VerifyReport): SarifLog {
           rulebook: report.rulebookPath,
           commits: report.commits.length,
           notJudged: report.notJudged,
+          unlisted: report.unlisted,
         },
       },
     ],

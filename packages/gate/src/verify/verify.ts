@@ -20,8 +20,25 @@ interface VerifiedCommit {
   readonly parents: readonly string[];
   readonly subject: string;
   readonly changes: number;
+  /** The findings listed (see FINDINGS_PER_RULE); `unlisted` counts the rest. */
   readonly findings: readonly VerifyFinding[];
+  readonly unlisted: number;
 }
+
+/** Findings of a rule not listed because it broke more than FINDINGS_PER_RULE times: counted, not kept. */
+export interface UnlistedFindings {
+  readonly rule: string;
+  readonly name: string;
+  readonly count: number;
+}
+
+/**
+ * The findings of one rule a report lists; the rest are counted (each commit's count and the rule's).
+ * What a range holds is kept to the commits and this many findings a rule, however long the range is
+ * and however many files break a rule: a report of thousands of identical lines helps no one and would
+ * make verify's memory grow with the range.
+ */
+export const FINDINGS_PER_RULE = 1000;
 
 /** The verdict on a range: every commit, then the final tree against the merge base. */
 export interface VerifyReport {
@@ -33,7 +50,9 @@ export interface VerifyReport {
   readonly rulebookPath: string;
   readonly rulebook: Rulebook;
   readonly commits: readonly VerifiedCommit[];
-  readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[] };
+  readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[]; readonly unlisted: number };
+  /** Per rule, the findings beyond FINDINGS_PER_RULE: counted in `violations`, not listed. */
+  readonly unlisted: readonly UnlistedFindings[];
   /** Rules a range of commits cannot show (the order of a session's test runs), said so instead of passed. */
   readonly notJudged: readonly string[];
   /** With `runRequired`: each command the commit-order rules require, as run on the head tree (a failure is also a finding of the final tree). */
@@ -131,7 +150,25 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     });
   const limit = options.fileLimit ?? VERIFY_FILE_LIMIT;
   const redact = options.redact ?? (async (text: string) => text);
-  const redacted = async (findings: VerifyFinding[]) => Promise.all(findings.map(async (finding) => ({ ...finding, detail: await redact(finding.detail) })));
+  const listedOf = new Map<string, number>();
+  const unlisted = new Map<string, UnlistedFindings>();
+  let violations = 0;
+  /** The findings to list, masked; the others counted. */
+  const listOf = async (findings: VerifyFinding[]): Promise<{ findings: VerifyFinding[]; unlisted: number }> => {
+    violations += findings.length;
+    const kept = findings.filter((finding) => {
+      const count = (listedOf.get(finding.rule) ?? 0) + 1;
+      listedOf.set(finding.rule, count);
+      if (count <= FINDINGS_PER_RULE) return true;
+      const before = unlisted.get(finding.rule);
+      unlisted.set(finding.rule, { rule: finding.rule, name: finding.name, count: (before?.count ?? 0) + 1 });
+      return false;
+    });
+    return {
+      findings: await Promise.all(kept.map(async (finding) => ({ ...finding, detail: await redact(finding.detail) }))),
+      unlisted: findings.length - kept.length,
+    };
+  };
   const forMessages = messageRulebook(rulebook);
   const judge = new ChangeJudge(rulebook, options.checkActions, limit);
   const commits: VerifiedCommit[] = [];
@@ -142,17 +179,18 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
       parents: read.parents,
       subject: await redact(read.subject),
       changes: read.files.length,
-      findings: await redacted(findings),
+      ...(await listOf(findings)),
     });
   }
   const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head, async (change) => ({
     changes: change.files.length,
-    findings: await redacted(await judge.judge(change)),
+    ...(await listOf(await judge.judge(change))),
   }));
   const treeFindings = final.findings;
   const required = options.runRequired === undefined ? [] : await runRequiredOnHead(reader, head, rulebook, options.runRequired);
   for (const run of required) {
     if (run.failure === undefined) continue;
+    violations += 1;
     treeFindings.push({
       rule: run.rule,
       name: run.name,
@@ -168,7 +206,6 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
       ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`
       : `${rule.id} ${rule.name}: run on the head tree only; whether they passed before each earlier commit is not in the history (the agent gate and the git hooks judge it).`,
   );
-  const violations = commits.reduce((sum, each) => sum + each.findings.length, 0) + treeFindings.length;
   return {
     base,
     head,
@@ -176,7 +213,8 @@ export async function verifyRange(options: VerifyOptions): Promise<VerifyReport>
     rulebookPath: options.rulebookPath,
     rulebook,
     commits,
-    tree: { changes: final.changes, findings: treeFindings },
+    tree: { changes: final.changes, findings: treeFindings, unlisted: final.unlisted },
+    unlisted: [...unlisted.values()],
     notJudged,
     required,
     violations,

@@ -26,7 +26,8 @@ the head tree, confined by bubblewrap, and a failure is a violation.
 Files are judged as a checkout writes them (working-tree-encoding and eol applied by holdfast,
 no filter run); a file above 8 MiB is "too large to judge" (a violation where a content rule
 reads it); a committed link out of the repository or into .git/ is a violation; commit messages
-are read by the secret rules, and every key printed is masked.
+are read by the secret rules, and every key printed is masked. A rule's first 1000 findings are
+listed; the rest are counted (they still fail the range).
 
 Run it where the agent cannot reach (a CI job on the pull or merge request); copy
 examples/ci/github-actions.yml or examples/ci/gitlab-ci.yml. The checkout needs the full history.
@@ -55,6 +56,11 @@ function mark(findings: readonly VerifyFinding[]): string {
   return findings.length === 0 ? 'ok  ' : 'warn';
 }
 
+/** A commit whose listed findings are all warnings, or none, still fails when findings past a rule's listing limit are only counted. */
+function markOf(findings: readonly VerifyFinding[], unlisted: number): string {
+  return unlisted > 0 && findings.length === 0 ? 'FAIL' : mark(findings);
+}
+
 function findingLine(finding: VerifyFinding): string {
   return finding.level === 'warn' ? `warn: ${finding.detail}` : finding.detail;
 }
@@ -65,11 +71,17 @@ function textReport(report: VerifyReport): string {
   ];
   if (report.ruleCode.length > 0) lines.push(`  custom checks run confined from the base's ${report.ruleCode.join(', ')}`);
   for (const commit of report.commits) {
-    lines.push(`  ${mark(commit.findings)}  ${commit.commit.slice(0, 12)} ${commit.subject} (${commit.changes} file change(s))`);
+    lines.push(`  ${markOf(commit.findings, commit.unlisted)}  ${commit.commit.slice(0, 12)} ${commit.subject} (${commit.changes} file change(s))`);
     for (const finding of commit.findings) lines.push(`          ${findingLine(finding)}`);
+    if (commit.unlisted > 0) lines.push(`          and ${commit.unlisted} more finding(s), not listed`);
   }
-  lines.push(`  ${mark(report.tree.findings)}  final tree against ${report.mergeBase.slice(0, 12)} (${report.tree.changes} file change(s))`);
+  lines.push(
+    `  ${markOf(report.tree.findings, report.tree.unlisted)}  final tree against ${report.mergeBase.slice(0, 12)} (${report.tree.changes} file change(s))`,
+  );
   for (const finding of report.tree.findings) lines.push(`          ${findingLine(finding)}`);
+  if (report.tree.unlisted > 0) lines.push(`          and ${report.tree.unlisted} more finding(s), not listed`);
+  for (const more of report.unlisted)
+    lines.push(`  note  ${more.rule} ${more.name}: ${more.count} more finding(s) than the ones listed (a rule's first 1000 are)`);
   for (const run of report.required) lines.push(`  ${run.failure === undefined ? 'ok  ' : 'FAIL'}  ${run.rule} \`${run.command}\` on the head tree`);
   for (const note of report.notJudged) lines.push(`  note  ${note}`);
   lines.push(verdictLine(report));

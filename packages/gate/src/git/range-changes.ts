@@ -1,4 +1,3 @@
-import type { Action } from '@holdfast/core/contract';
 import {
   ByteStream,
   GitObjectReader,
@@ -10,9 +9,8 @@ import {
   runGit,
   startGit,
 } from '../io/index.js';
-import type { AttributeFile, GitObject } from '../io/index.js';
+import type { AttributeFile, CheckoutAttributes, GitObject } from '../io/index.js';
 import { CommitReadError } from './commit-change.js';
-import type { TreeChange } from './commit-change.js';
 import { linkFinding } from '../decide/index.js';
 
 /**
@@ -22,24 +20,46 @@ import { linkFinding } from '../decide/index.js';
  */
 export const VERIFY_FILE_LIMIT = 8 * 1024 * 1024;
 
-/** A commit's own change as the one-pass reader gives it, with its message. */
-export interface RangeCommit {
+/** A file a change added, modified or deleted (renames are a delete and an add); submodules are left out. */
+export interface ChangedFile {
+  readonly path: string;
+  /** The blob written; undefined for a delete. */
+  readonly blob: string | undefined;
+  readonly mode: string;
+}
+
+/**
+ * A written file as a checkout gives it back, read when asked: its text (with why the bytes are not
+ * text, when they are not), or, above the limit, its size and whether its first bytes look like text
+ * (no NUL, or UTF-16/32), never its content. `link`: a committed symbolic link that leaves the
+ * repository or points into .git/, and why.
+ */
+export type FileRead =
+  | { readonly kind: 'text'; readonly text: string; readonly undecodable: string | undefined; readonly link: string | undefined }
+  | { readonly kind: 'too-large'; readonly size: number; readonly text: boolean };
+
+/**
+ * One change as the one-pass reader gives it: the files it names, each read only when asked and one at
+ * a time, so the texts of a change are never all held at once. `read` is valid until the next change is
+ * asked for. `key` names what a file's checkout holds (path, mode, blob and the attributes applied to
+ * it): two files with the same key read the same.
+ */
+export interface RangeChange {
+  readonly files: readonly ChangedFile[];
+  /** Paths in the tree before the change, so a file the change adds is a new module. */
+  readonly existedBefore: Iterable<string>;
+  key(file: ChangedFile): string;
+  /** The written files of `files` read in their order, one held at a time; read to the end before asking again. */
+  read(files: readonly ChangedFile[]): AsyncGenerator<{ readonly file: ChangedFile; readonly read: FileRead }>;
+}
+
+/** A commit's own change, with its message. */
+export interface RangeCommit extends RangeChange {
   readonly commit: string;
   readonly parents: readonly string[];
   readonly subject: string;
   /** The whole commit message, as R1 judges it. */
   readonly message: string;
-  readonly change: TreeChange;
-  /** Written paths larger than the limit, left unread. */
-  readonly tooLarge: ReadonlyMap<string, TooLarge>;
-  /** Committed symbolic links that leave the repository or point into .git/: path to why. */
-  readonly links: ReadonlyMap<string, string>;
-}
-
-/** A file verify did not read: its size, and whether its first bytes look like text (no NUL, or UTF-16/32). */
-interface TooLarge {
-  readonly size: number;
-  readonly text: boolean;
 }
 
 interface RawEntry {
@@ -203,16 +223,7 @@ export async function* rangeCommits(
       const existedBefore = paths.advance(commit, parents, first);
       const [commitObject] = await objects.read([commit], limit);
       const message = commitObject?.kind === 'read' ? messageOf(commitObject.bytes) : '';
-      const read = await readEntries(objects, attributes, commit, own, limit);
-      yield {
-        commit,
-        parents,
-        subject: subjectOf(message),
-        message,
-        change: { ...read.change, existedBefore: [...existedBefore] },
-        tooLarge: read.tooLarge,
-        links: read.links,
-      };
+      yield { commit, parents, subject: subjectOf(message), message, ...(await changeOf(objects, attributes, commit, own, existedBefore, limit)) };
     }
   } finally {
     diff.stdout.destroy();
@@ -264,50 +275,66 @@ class AttributeCache {
   }
 }
 
-async function readEntries(
+/** A change's files with what reading them needs: the `.gitattributes` files that apply, read once for the change (they are small). */
+async function changeOf(
   objects: GitObjectReader,
   attributes: AttributeCache,
   commit: string,
   entries: readonly RawEntry[],
+  existedBefore: Iterable<string>,
   limit: number,
-): Promise<{ change: Pick<TreeChange, 'actions' | 'undecodable'>; tooLarge: Map<string, TooLarge>; links: Map<string, string> }> {
-  const judged = entries.filter((entry) => entry.mode !== '160000');
-  const written = judged.filter((entry) => entry.blob !== undefined);
-  const unique = [...new Set(written.map((entry) => entry.blob as string))];
-  const read = await objects.read(unique, limit);
-  const byId = new Map<string, GitObject>(unique.map((id, index) => [id, read[index] as GitObject]));
-  const folders = [...new Set(written.flatMap((entry) => attributeFolders(entry.path)))];
-  const files = await attributes.filesFor(commit, folders);
-  const undecodable = new Map<string, string>();
-  const tooLarge = new Map<string, TooLarge>();
-  const links = new Map<string, string>();
-  const actions = judged.map((entry): Action => {
-    if (entry.blob === undefined) return { type: 'delete', path: entry.path };
-    const object = byId.get(entry.blob);
-    if (object === undefined || object.kind !== 'read') {
-      const head = object?.kind === 'too-large' ? object.head : Buffer.alloc(0);
-      const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
-      tooLarge.set(entry.path, { size: object?.kind === 'too-large' ? object.size : 0, text });
-      return { type: 'write', path: entry.path, content: '' };
-    }
-    if (entry.mode === '120000') {
-      const why = linkFinding(entry.path, object.bytes.toString('utf8'));
-      if (why !== undefined) links.set(entry.path, why);
-      return { type: 'write', path: entry.path, content: object.bytes.toString('utf8') };
-    }
-    const applying = attributeFolders(entry.path).flatMap((folder) => {
-      const file = files.get(folder);
-      return file === undefined ? [] : [file];
-    });
-    const text = checkoutText(object.bytes, checkoutAttributes(entry.path, applying));
-    if (text.undecodable !== undefined) undecodable.set(entry.path, text.undecodable);
-    return { type: 'write', path: entry.path, content: text.text };
-  });
-  return { change: { actions, undecodable }, tooLarge, links };
+): Promise<RangeChange> {
+  const files: ChangedFile[] = entries.filter((entry) => entry.mode !== '160000').map(({ path, blob, mode }) => ({ path, blob, mode }));
+  const folders = [...new Set(files.flatMap((file) => (file.blob === undefined ? [] : attributeFolders(file.path))))];
+  const attributeFiles = await attributes.filesFor(commit, folders);
+  const applied = (file: ChangedFile): CheckoutAttributes =>
+    checkoutAttributes(
+      file.path,
+      attributeFolders(file.path).flatMap((folder) => {
+        const found = attributeFiles.get(folder);
+        return found === undefined ? [] : [found];
+      }),
+    );
+  return {
+    files,
+    existedBefore,
+    key(file) {
+      if (file.blob === undefined) return `delete\0${file.path}`;
+      const { workingTreeEncoding, eol, binary } = applied(file);
+      return `${file.mode}\0${file.blob}\0${workingTreeEncoding ?? ''}\0${eol ?? ''}\0${String(binary)}\0${file.path}`;
+    },
+    async *read(wanted) {
+      const written = wanted.filter((file) => file.blob !== undefined);
+      let at = 0;
+      for await (const object of objects.stream(
+        written.map((file) => file.blob as string),
+        limit,
+      )) {
+        const file = written[at] as ChangedFile;
+        at += 1;
+        yield { file, read: fileRead(file, object, applied(file)) };
+      }
+    },
+  };
 }
 
-/** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs streamed, none above the limit held. */
-export async function rangeTreeChange(options: RangeReaderOptions, from: string, to: string): Promise<Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>> {
+/** A blob as the judge reads it: text as a checkout writes it, a link's target, or only the size and kind of what was too large to read. */
+function fileRead(file: ChangedFile, object: GitObject, attributes: CheckoutAttributes): FileRead {
+  if (object.kind !== 'read') {
+    const head = object.kind === 'too-large' ? object.head : Buffer.alloc(0);
+    const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
+    return { kind: 'too-large', size: object.kind === 'too-large' ? object.size : 0, text };
+  }
+  if (file.mode === '120000') {
+    const target = object.bytes.toString('utf8');
+    return { kind: 'text', text: target, undecodable: undefined, link: linkFinding(file.path, target) };
+  }
+  const text = checkoutText(object.bytes, attributes);
+  return { kind: 'text', text: text.text, undecodable: text.undecodable, link: undefined };
+}
+
+/** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs read one at a time when asked, none above the limit held. */
+export async function rangeTreeChange<T>(options: RangeReaderOptions, from: string, to: string, judge: (change: RangeChange) => Promise<T>): Promise<T> {
   const tokens = runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }).toString('utf8').split('\0');
   const entries: RawEntry[] = [];
   for (let index = 0; index + 1 < tokens.length; index += 2) {
@@ -322,8 +349,7 @@ export async function rangeTreeChange(options: RangeReaderOptions, from: string,
     .filter((path) => path !== '');
   const objects = new GitObjectReader({ cwd: options.root });
   try {
-    const read = await readEntries(objects, new AttributeCache(objects), to, entries, options.fileLimit ?? VERIFY_FILE_LIMIT);
-    return { change: { ...read.change, existedBefore }, tooLarge: read.tooLarge, links: read.links };
+    return await judge(await changeOf(objects, new AttributeCache(objects), to, entries, existedBefore, options.fileLimit ?? VERIFY_FILE_LIMIT));
   } finally {
     await objects.close();
   }

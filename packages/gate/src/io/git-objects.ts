@@ -38,14 +38,24 @@ export class GitObjectReader {
    * does not have is a SnapshotError naming it, or a `missing` answer when `missingAllowed`.
    */
   async read(ids: readonly string[], limit: number, missingAllowed = false): Promise<GitObject[]> {
-    if (ids.length === 0) return [];
-    this.#child.stdin.write(`${ids.join('\n')}\n`);
     const objects: GitObject[] = [];
+    for await (const object of this.stream(ids, limit, missingAllowed)) objects.push(object);
+    return objects;
+  }
+
+  /**
+   * The objects of `ids` one at a time as git sends them, all asked in one write: the caller holds one
+   * object while git waits on the pipe with the next, so memory is one object (up to `limit`) and what
+   * the pipe holds, however many are asked. The stream must be read to its end before the next ask.
+   */
+  async *stream(ids: readonly string[], limit: number, missingAllowed = false): AsyncGenerator<GitObject> {
+    if (ids.length === 0) return;
+    this.#child.stdin.write(`${ids.join('\n')}\n`);
     for (const asked of ids) {
       const header = await this.#output.readUntil(0x0a, 4096).catch((error: unknown) => this.#broken(error));
       const [id, type, size] = (header?.toString('utf8') ?? '').split(' ');
       if (missingAllowed && header !== undefined && header.toString('utf8').endsWith(' missing')) {
-        objects.push({ kind: 'missing', id: asked });
+        yield { kind: 'missing', id: asked };
         continue;
       }
       if (header === undefined || id === undefined || type === undefined || size === undefined || type === 'missing' || !/^\d+$/.test(size)) {
@@ -55,13 +65,12 @@ export class GitObjectReader {
       if (length > limit) {
         const head = await this.#output.read(Math.min(HEAD_BYTES, length)).catch((error: unknown) => this.#broken(error));
         await this.#output.skip(length + 1 - head.length).catch((error: unknown) => this.#broken(error));
-        objects.push({ kind: 'too-large', id, type, size: length, head });
+        yield { kind: 'too-large', id, type, size: length, head };
       } else {
         const bytes = await this.#output.read(length + 1).catch((error: unknown) => this.#broken(error));
-        objects.push({ kind: 'read', id, type, bytes: bytes.subarray(0, length) });
+        yield { kind: 'read', id, type, bytes: bytes.subarray(0, length) };
       }
     }
-    return objects;
   }
 
   #said(): string {

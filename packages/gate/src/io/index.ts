@@ -3,7 +3,7 @@ export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically
 export { blobText, checkoutText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
 export { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
-export type { AttributeFile } from './git-attributes.js';
+export type { AttributeFile, CheckoutAttributes } from './git-attributes.js';
 export { GitObjectReader } from './git-objects.js';
 export type { GitObject } from './git-objects.js';
 export type { BlobText } from './blob-text.js';

@@ -1,3 +1,4 @@
+import { FINDINGS_PER_RULE } from './verify.js';
 import type { VerifyFinding, VerifyReport } from './verify.js';
 
 function cell(text: string): string {
@@ -20,14 +21,17 @@ export function verifyMarkdown(report: VerifyReport): string {
     '| change | files | verdict |',
     '| --- | --- | --- |',
   ];
-  const verdict = (findings: readonly VerifyFinding[]) =>
-    findings.length === 0
+  const verdict = ({ findings, unlisted }: { findings: readonly VerifyFinding[]; unlisted: number }) =>
+    findings.length + unlisted === 0
       ? 'clean'
-      : [...new Set(findings.map((finding) => `${finding.rule} ${finding.name}${finding.level === 'warn' ? ' (warn)' : ''}`))].join(', ');
+      : [
+          ...new Set(findings.map((finding) => `${finding.rule} ${finding.name}${finding.level === 'warn' ? ' (warn)' : ''}`)),
+          ...(unlisted > 0 ? [`${unlisted} more not listed`] : []),
+        ].join(', ');
   for (const commit of report.commits) {
-    lines.push(`| \`${commit.commit.slice(0, 12)}\` ${cell(commit.subject)} | ${commit.changes} | ${verdict(commit.findings)} |`);
+    lines.push(`| \`${commit.commit.slice(0, 12)}\` ${cell(commit.subject)} | ${commit.changes} | ${verdict(commit)} |`);
   }
-  lines.push(`| final tree against \`${report.mergeBase.slice(0, 12)}\` | ${report.tree.changes} | ${verdict(report.tree.findings)} |`);
+  lines.push(`| final tree against \`${report.mergeBase.slice(0, 12)}\` | ${report.tree.changes} | ${verdict(report.tree)} |`);
   const all = [
     ...report.commits.flatMap((commit) => commit.findings.map((finding) => ({ finding, at: `\`${commit.commit.slice(0, 12)}\`` }))),
     ...report.tree.findings.map((finding) => ({ finding, at: 'final tree' })),
@@ -36,6 +40,8 @@ export function verifyMarkdown(report: VerifyReport): string {
     lines.push('', '### Findings', '');
     for (const { finding, at } of all)
       lines.push(`- ${finding.level === 'warn' ? 'warn: ' : ''}**${finding.rule} ${finding.name}** ${where(finding)} (${at}): ${cell(finding.detail)}`);
+    for (const more of report.unlisted)
+      lines.push(`- **${more.rule} ${more.name}**: ${more.count} more finding(s), not listed (the first ${FINDINGS_PER_RULE} are)`);
   }
   if (report.notJudged.length > 0) {
     lines.push('', '### Not judged here', '');

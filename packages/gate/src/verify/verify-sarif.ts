@@ -115,6 +115,7 @@ export function verifySarif(report: VerifyReport): SarifLog {
           notJudged: report.notJudged,
           violations: report.violations,
           warnings: report.warnings,
+          unlisted: report.unlisted,
         },
       },
     ],

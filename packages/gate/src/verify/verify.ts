@@ -1,30 +1,19 @@
-import type { Action, CheckResult, Enforcement, Rulebook } from '@holdfast/core/contract';
+import type { Rulebook } from '@holdfast/core/contract';
 import { enforcementOf, rulesDecidedAt, rulesNotInHistory, withCustomLauncher } from '@holdfast/core/rules';
 import { InputError } from '@holdfast/core/contract';
 import { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange, readGit, tryReadGit } from '../git/index.js';
-import type { GitReader, RangeCommit } from '../git/index.js';
-import { contentFailures } from '../decide/index.js';
+import type { GitReader } from '../git/index.js';
 import type { CheckActions } from '../decide/index.js';
 import { baseRuleCode } from './base-rule-code.js';
-import { boundNativeMemory } from './native-memory.js';
+import { ChangeJudge } from './judge-change.js';
+import type { VerifyFinding } from './judge-change.js';
+
+export type { VerifyFinding } from './judge-change.js';
 import { runRequiredOnHead } from './verify-required.js';
 import type { RequiredRunResult, RunRequiredSetup } from './verify-required.js';
 
 /** Where `holdfast init` writes the project's rulebook; what verify reads from the base when not told otherwise. */
 export const DEFAULT_VERIFY_RULEBOOK = 'holdfast/rulebook.yaml';
-
-/** One rule one change broke, with where, as far as the check said. */
-export interface VerifyFinding {
-  readonly rule: string;
-  readonly name: string;
-  readonly detail: string;
-  /** The file the broken action wrote or deleted. */
-  readonly path: string | undefined;
-  /** The line the check named ("at line 3"), when it named one. */
-  readonly line: number | undefined;
-  /** The rule's enforcement: a `warn` finding is reported (SARIF level warning) and fails nothing. */
-  readonly level: Enforcement;
-}
 
 /** A commit of the range, judged on its own change (against its parent; a merge on what it wrote itself). */
 interface VerifiedCommit {
@@ -32,8 +21,25 @@ interface VerifiedCommit {
   readonly parents: readonly string[];
   readonly subject: string;
   readonly changes: number;
+  /** The findings listed (see FINDINGS_PER_RULE); `unlisted` counts the rest. */
   readonly findings: readonly VerifyFinding[];
+  readonly unlisted: number;
 }
+
+/** Findings of a rule not listed because it broke more than FINDINGS_PER_RULE times: counted, not kept. */
+export interface UnlistedFindings {
+  readonly rule: string;
+  readonly name: string;
+  readonly count: number;
+}
+
+/**
+ * The findings of one rule a report lists; the rest are counted (each commit's count and the rule's).
+ * What a range holds is kept to the commits and this many findings a rule, however long the range is
+ * and however many files break a rule: a report of thousands of identical lines helps no one and would
+ * make verify's memory grow with the range.
+ */
+export const FINDINGS_PER_RULE = 1000;
 
 /** The verdict on a range: every commit, then the final tree against the merge base. */
 export interface VerifyReport {
@@ -47,7 +53,9 @@ export interface VerifyReport {
   /** The base's files its custom checks ran from (read from the base commit, run confined); empty without a custom check. */
   readonly ruleCode: readonly string[];
   readonly commits: readonly VerifiedCommit[];
-  readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[] };
+  readonly tree: { readonly changes: number; readonly findings: readonly VerifyFinding[]; readonly unlisted: number };
+  /** Per rule, the findings beyond FINDINGS_PER_RULE: counted in `violations`, not listed. */
+  readonly unlisted: readonly UnlistedFindings[];
   /** Rules a range of commits cannot show (the order of a session's test runs), said so instead of passed. */
   readonly notJudged: readonly string[];
   /** With `runRequired`: each command the commit-order rules require, as run on the head tree (a failure is also a finding of the final tree). */
@@ -73,87 +81,6 @@ export interface VerifyOptions {
   readonly fileLimit?: number;
   /** Masks every credential in a text that is printed (commit subjects, finding details): `redactSecrets` of the core. */
   readonly redact?: (text: string) => Promise<string>;
-}
-
-const LINE = / at line (\d+)\b/;
-
-function findingOf(result: CheckResult, actions: readonly Action[], rulebook: Rulebook): VerifyFinding {
-  const action = actions[result.actionIndex];
-  const line = LINE.exec(result.detail)?.[1];
-  return {
-    rule: result.rule,
-    name: result.name,
-    detail: result.detail,
-    path: action !== undefined && 'path' in action ? action.path : undefined,
-    line: line === undefined ? undefined : Number(line),
-    level: enforcementOf(rulebook, result.rule),
-  };
-}
-
-function mebibytes(size: number): string {
-  return `${(size / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-/** How much text one round of checks parses at once: the syntax trees of a round stay in memory until it ends. */
-const BATCH_TEXT = 512 * 1024;
-
-/** The action indexes of a change in rounds of about BATCH_TEXT of written text each; one round for most commits. */
-function batches(actions: readonly Action[]): Set<number>[] {
-  const rounds: Set<number>[] = [new Set()];
-  let size = 0;
-  for (const [index, action] of actions.entries()) {
-    const length = action.type === 'write' ? action.content.length : 0;
-    if (size > 0 && size + length > BATCH_TEXT) {
-      rounds.push(new Set());
-      size = 0;
-    }
-    (rounds.at(-1) as Set<number>).add(index);
-    size += length;
-  }
-  return rounds;
-}
-
-/**
- * One change's findings: every rule but the order rules (contentFailures, as the git hooks judge), a
- * file above the limit refused by each rule that would read it ("too large to judge": a secret rule
- * reads every text file, so it refuses a large one whose first bytes are text), and a committed link
- * that leaves the repository or points into .git/.
- */
-async function judged(
-  read: Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>,
-  rulebook: Rulebook,
-  checkActions: CheckActions,
-  limit: number,
-): Promise<VerifyFinding[]> {
-  const { change } = read;
-  if (change.actions.length === 0) return [];
-  const undecodable = new Map(change.undecodable);
-  const reason = (size: number) => `too large to judge (${mebibytes(size)}; verify reads files up to ${mebibytes(limit)})`;
-  for (const [path, large] of read.tooLarge) undecodable.set(path, reason(large.size));
-  const findings: VerifyFinding[] = [];
-  for (const batch of batches(change.actions)) {
-    // Every action is in the round (a rule such as R3 reads the whole list); only the batch's carry their
-    // text, and only their results are kept: a content rule reads a file alone, so nothing is lost.
-    const actions = change.actions.map((action, index) => (batch.has(index) || action.type !== 'write' ? action : { ...action, content: '' }));
-    const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, read.links);
-    for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions, rulebook));
-    await boundNativeMemory();
-  }
-  for (const [path, large] of read.tooLarge) {
-    if (!large.text) continue;
-    for (const rule of rulebook.rules) {
-      if (rule.check.kind !== 'secret' || findings.some((finding) => finding.rule === rule.id && finding.path === path)) continue;
-      findings.push({
-        rule: rule.id,
-        name: rule.name,
-        detail: `${rule.id} ${rule.name}: ${path} is ${reason(large.size)}.`,
-        path,
-        line: undefined,
-        level: enforcementOf(rulebook, rule.id),
-      });
-    }
-  }
-  return findings;
 }
 
 /** The rulebook a commit message is judged by: its secret rules, each reading every file, so the message too; undefined without one. */
@@ -248,28 +175,52 @@ async function judgeRange(
     });
   const limit = options.fileLimit ?? VERIFY_FILE_LIMIT;
   const redact = options.redact ?? (async (text: string) => text);
-  const redacted = async (findings: VerifyFinding[]) => Promise.all(findings.map(async (finding) => ({ ...finding, detail: await redact(finding.detail) })));
+  const listedOf = new Map<string, number>();
+  const unlisted = new Map<string, UnlistedFindings>();
+  let violations = 0;
+  let warnings = 0;
+  /** The findings to list, masked; the others counted (a rule at `enforcement: warn` as a warning, the rest as violations). */
+  const listOf = async (findings: VerifyFinding[]): Promise<{ findings: VerifyFinding[]; unlisted: number }> => {
+    for (const finding of findings) {
+      if (finding.level === 'warn') warnings += 1;
+      else violations += 1;
+    }
+    const kept = findings.filter((finding) => {
+      const count = (listedOf.get(finding.rule) ?? 0) + 1;
+      listedOf.set(finding.rule, count);
+      if (count <= FINDINGS_PER_RULE) return true;
+      const before = unlisted.get(finding.rule);
+      unlisted.set(finding.rule, { rule: finding.rule, name: finding.name, count: (before?.count ?? 0) + 1 });
+      return false;
+    });
+    return {
+      findings: await Promise.all(kept.map(async (finding) => ({ ...finding, detail: await redact(finding.detail) }))),
+      unlisted: findings.length - kept.length,
+    };
+  };
   const forMessages = messageRulebook(rulebook);
+  const judge = new ChangeJudge(rulebook, options.checkActions, limit);
   const commits: VerifiedCommit[] = [];
   for await (const read of rangeCommits({ root: options.root, fileLimit: limit }, range)) {
-    const findings = [
-      ...(await messageFindings(read.commit, read.message, forMessages, options.checkActions)),
-      ...(await judged(read, rulebook, options.checkActions, limit)),
-    ];
+    const findings = [...(await messageFindings(read.commit, read.message, forMessages, options.checkActions)), ...(await judge.judge(read))];
     commits.push({
       commit: read.commit,
       parents: read.parents,
       subject: await redact(read.subject),
-      changes: read.change.actions.length,
-      findings: await redacted(findings),
+      changes: read.files.length,
+      ...(await listOf(findings)),
     });
-    await boundNativeMemory();
   }
-  const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head);
-  const treeFindings = await redacted(await judged(final, rulebook, options.checkActions, limit));
+  const final = await rangeTreeChange({ root: options.root, fileLimit: limit }, mergeBase, head, async (change) => ({
+    changes: change.files.length,
+    ...(await listOf(await judge.judge(change))),
+  }));
+  const treeFindings = final.findings;
   const required = options.runRequired === undefined ? [] : await runRequiredOnHead(reader, head, rulebook, options.runRequired);
   for (const run of required) {
     if (run.failure === undefined) continue;
+    if (enforcementOf(rulebook, run.rule) === 'warn') warnings += 1;
+    else violations += 1;
     treeFindings.push({
       rule: run.rule,
       name: run.name,
@@ -287,9 +238,6 @@ async function judgeRange(
         ? `${rule.id} ${rule.name}: which commands passed before each commit is not in the history (the agent gate and the git hooks judge it); add --run-required to run them on the head tree.`
         : `${rule.id} ${rule.name}: run on the head tree only; whether they passed before each earlier commit is not in the history (the agent gate and the git hooks judge it).`,
   );
-  const all = [...commits.flatMap((each) => each.findings), ...treeFindings];
-  const warnings = all.filter((finding) => finding.level === 'warn').length;
-  const violations = all.length - warnings;
   return {
     base,
     head,
@@ -298,7 +246,8 @@ async function judgeRange(
     rulebook,
     ruleCode,
     commits,
-    tree: { changes: final.change.actions.length, findings: treeFindings },
+    tree: { changes: final.changes, findings: treeFindings, unlisted: final.unlisted },
+    unlisted: [...unlisted.values()],
     notJudged,
     required,
     violations,

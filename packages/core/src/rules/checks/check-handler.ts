@@ -46,6 +46,9 @@ export interface PrepareContext {
  */
 export type CheckTiming = 'action' | 'commit' | 'change';
 
+/** See CheckHandler.reads. */
+export type CheckReads = 'paths' | 'file' | 'round';
+
 /** A command a rule requires to have passed before a commit: what the gate, verify and the re-runs ask the rulebook. */
 export interface RequiredCommand {
   /** How a detail sentence names it ("the type check", "`npm test`"). */
@@ -73,6 +76,13 @@ export interface CheckHandler<C extends RuleCheck> {
    * commands run before it. `rulebook try` and `verify` list such a rule as not judged, never as passing.
    */
   readonly notInHistory?: string;
+  /**
+   * What of a round the kind reads to judge an action: `paths` (paths, commands and the list of
+   * what exists, never a file's text), `file` (one written file's path and text and nothing else, so
+   * its verdict on a file is the same in any round: `verify` judges a file once however many commits
+   * write it), `round` (texts of other files beside the one judged).
+   */
+  readonly reads: CheckReads;
   /** The commands a rule of this kind requires before a commit (only `commit`-timed kinds have any). */
   requires?(check: C): readonly RequiredCommand[];
   prepare(check: C, rule: RuleLabel, context?: PrepareContext): Judge;

@@ -16,6 +16,7 @@ import { result } from './check-handler.js';
 export const codeCheck: CheckHandler<CodeCheck> = {
   description: 'Refuses a construct in written files, read on the syntax tree (comments and strings never count).',
   timing: 'action',
+  reads: 'file',
   prepare(check, rule) {
     const applies = compileGlobs(check.files);
     const excluded = compileGlobs(check.exclude);

@@ -18,6 +18,7 @@ export const commandCheck: CheckHandler<CommandCheck> = {
   description: 'Refuses a forbidden command or flag in a run, read from the parsed command line.',
   timing: 'action',
   notInHistory: 'a commit holds files, not the commands that were run',
+  reads: 'paths',
   prepare(check, rule) {
     const forbidden = check.forbid.map((entry) => ({ entry, words: entry.command.split(' ') }));
     return (round) =>

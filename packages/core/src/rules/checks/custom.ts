@@ -88,6 +88,7 @@ process.stdin.on('end', async () => {
 export const customCheck: CheckHandler<CustomCheck> = {
   description: "The team's own check, run as a program or module on the round; a crash or a bad answer is a refusal.",
   timing: 'action',
+  reads: 'round',
   prepare(check, rule, context) {
     const launcher = context?.customLauncher;
     const command = commandFor(check, launcher);

@@ -17,6 +17,7 @@ const SHOWN = 5;
 export const dependencyCheck: CheckHandler<DependencyCheck> = {
   description: 'Refuses a new (or changed) dependency in a manifest, or asks for a file written with it.',
   timing: 'action',
+  reads: 'round',
   prepare(check, rule) {
     const manifests = new Set(check.manifests);
     const needs = check.needs === undefined ? undefined : compileGlobs(check.needs);

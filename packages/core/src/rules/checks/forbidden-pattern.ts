@@ -8,6 +8,7 @@ import { lineAt, result } from './check-handler.js';
 export const forbiddenPatternCheck: CheckHandler<ForbiddenPatternCheck> = {
   description: 'Refuses a pattern in written files matching its globs.',
   timing: 'action',
+  reads: 'file',
   prepare(check, rule) {
     const applies = compileGlobs(check.files);
     const excluded = compileGlobs(check.exclude);

@@ -11,6 +11,7 @@ import { codeMatcher, noteOf } from './code.js';
 export const httpHelperCheck: CheckHandler<HttpHelperCheck> = {
   description: 'Only the HTTP helper may call HTTP directly; elsewhere a direct call is refused.',
   timing: 'action',
+  reads: 'file',
   prepare(check, rule) {
     const guarded = compileGlobs(check.folders);
     const helper = normalizeRepoPath(check.helper);

@@ -17,6 +17,7 @@ export const orderCheck: CheckHandler<OrderCheck> = {
   description: 'Every commit needs a passing run of the test command after the last change.',
   timing: 'commit',
   notInHistory: 'a commit does not show which commands ran and passed before it',
+  reads: 'paths',
   requires(check) {
     const [pattern] = lazyPatterns([check.command], '');
     const matches = (commandLine: string): boolean => {

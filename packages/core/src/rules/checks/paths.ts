@@ -13,6 +13,7 @@ import { result } from './check-handler.js';
 export const pathsCheck: CheckHandler<PathsCheck> = {
   description: 'A write or delete must stay inside the allowed paths and never touch the denied ones.',
   timing: 'action',
+  reads: 'paths',
   prepare(check, rule) {
     const allowed = check.allow === undefined ? undefined : compileGlobs(check.allow);
     const denied = check.deny === undefined ? undefined : caseless(check.deny);

@@ -1,5 +1,5 @@
 import type { CheckKind, Rule, RuleCheck, Rulebook } from '../../contract/index.js';
-import type { CheckHandler, CheckTiming, RequiredCommand } from './check-handler.js';
+import type { CheckHandler, CheckReads, CheckTiming, RequiredCommand } from './check-handler.js';
 import { codeCheck } from './code.js';
 import { forbiddenPatternCheck } from './forbidden-pattern.js';
 import { httpHelperCheck } from './http-helper.js';
@@ -38,6 +38,11 @@ export function handlerFor(check: RuleCheck): CheckHandler<RuleCheck> {
 /** When a session decides this rule's check (see CheckTiming). */
 export function checkTiming(check: RuleCheck): CheckTiming {
   return handlerFor(check).timing;
+}
+
+/** What a rule's check reads of a round to judge an action (see CheckHandler.reads). */
+export function checkReads(check: RuleCheck): CheckReads {
+  return handlerFor(check).reads;
 }
 
 /** The ids of the rulebook's rules a session decides at `timing`. */

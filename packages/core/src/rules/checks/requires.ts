@@ -29,6 +29,7 @@ export const requiresCheck: CheckHandler<RequiresCheck> = {
   description: 'Every commit needs each required command to have passed after the last change, in the project root.',
   timing: 'commit',
   notInHistory: 'a commit does not show which commands ran and passed before it',
+  reads: 'paths',
   requires(check) {
     return check.commands.flatMap((command) => {
       const example = command.run[0];

@@ -7,6 +7,7 @@ import { result } from './check-handler.js';
 export const scopeCheck: CheckHandler<ScopeCheck> = {
   description: 'A write or delete must resolve inside the allowed folders.',
   timing: 'action',
+  reads: 'paths',
   prepare(check, rule) {
     const allowed = compileGlobs(check.allow);
     const allowedText = check.allow.join(', ');

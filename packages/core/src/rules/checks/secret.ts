@@ -17,6 +17,7 @@ function loadScanner(): Promise<typeof import('../secrets/index.js')> {
 export const secretCheck: CheckHandler<SecretCheck> = {
   description: 'Refuses a hardcoded credential in written content, found by real secret detectors.',
   timing: 'action',
+  reads: 'file',
   prepare(check, rule) {
     const applies = check.files === undefined ? () => true : compileGlobs(check.files);
     const allowlist = lazyPatterns(check.allowlist, '');

@@ -12,6 +12,7 @@ import { result } from './check-handler.js';
 export const siblingTestCheck: CheckHandler<SiblingTestCheck> = {
   description: 'A new module needs its test written in the same change.',
   timing: 'change',
+  reads: 'paths',
   prepare(check, rule) {
     const isModule = compileGlobs(check.modules);
     const isExempt = compileGlobs(check.exempt);

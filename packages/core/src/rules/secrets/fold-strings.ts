@@ -167,6 +167,7 @@ interface Operand {
 class Folder {
   private steps = 0;
   private constants: Map<string, SgNode> | undefined;
+  private declared: { readonly bindings: Map<string, number>; readonly values: Map<string, SgNode> } | undefined;
   private tagged: Set<number> | undefined;
   private readonly resolving = new Set<string>();
 
@@ -383,21 +384,31 @@ class Folder {
    * parameter, a destructured name, a loop variable or a catch binding: then every use reads that value.
    */
   private constantNode(name: string): SgNode | undefined {
-    this.constants ??= this.collectConstants();
+    this.declared ??= this.collectDeclarations();
+    // Most names a chain holds are no `const` of the file: those need no search for other bindings.
+    if (!this.declared.values.has(name)) return undefined;
+    this.constants ??= this.collectConstants(this.declared);
     return this.constants.get(name);
   }
 
-  private collectConstants(): Map<string, SgNode> {
+  /** Every `const` of the file with its initialiser, and how often each declarator binds a name. */
+  private collectDeclarations(): { readonly bindings: Map<string, number>; readonly values: Map<string, SgNode> } {
     const bindings = new Map<string, number>();
     const values = new Map<string, SgNode>();
-    const bind = (name: string) => bindings.set(name, (bindings.get(name) ?? 0) + 1);
     for (const declarator of this.root.findAll({ rule: { kind: 'variable_declarator' } })) {
       const name = declarator.field('name');
       if (name?.kind() !== 'identifier') continue;
-      bind(name.text());
+      bindings.set(name.text(), (bindings.get(name.text()) ?? 0) + 1);
       const value = declarator.field('value');
       if (value !== null && declarator.parent()?.child(0)?.text() === 'const') values.set(name.text(), value);
     }
+    return { bindings, values };
+  }
+
+  private collectConstants(declared: { readonly bindings: ReadonlyMap<string, number>; readonly values: ReadonlyMap<string, SgNode> }): Map<string, SgNode> {
+    const bindings = new Map(declared.bindings);
+    const values = new Map(declared.values);
+    const bind = (name: string) => bindings.set(name, (bindings.get(name) ?? 0) + 1);
     // Each binding site is found once and its names read inside it: an `inside` search would climb from every identifier.
     const shadowing: SgNode[] = [];
     for (const site of this.root.findAll({

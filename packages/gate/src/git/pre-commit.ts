@@ -1,4 +1,3 @@
-import { blobText } from '../io/index.js';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { rulesDecidedAt } from '@holdfast/core/rules';
 import { appendAudit, auditActionText } from '../decide/index.js';
@@ -12,6 +11,8 @@ import { runGit } from '../io/index.js';
 import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { SessionState } from '../state/index.js';
+import { checkoutActions, rawEntries } from './commit-change.js';
+import type { TreeChange } from './commit-change.js';
 import { commitOrigin } from './commit-origin.js';
 import type { CommitOrigin } from './commit-origin.js';
 
@@ -29,23 +30,17 @@ export function gitOutput(root: string, args: string[], input?: string, env?: No
   });
 }
 
-/** The staged changes as actions, and the staged files whose bytes are not text (path to why). */
-function stagedFiles(root: string, env?: NodeJS.ProcessEnv): { actions: Action[]; undecodable: Map<string, string> } {
-  const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z'], undefined, env).toString('utf8').split('\0');
-  const actions: Action[] = [];
-  const undecodable = new Map<string, string>();
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const status = fields[index] as string;
-    const path = fields[index + 1] as string;
-    if (status.startsWith('D')) {
-      actions.push({ type: 'delete', path });
-      continue;
-    }
-    const read = blobText(gitOutput(root, ['show', `:${path}`], undefined, env));
-    actions.push({ type: 'write', path, content: read.text });
-    if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
-  }
-  return { actions, undecodable };
+/**
+ * The staged changes as actions, each file read as a checkout of the index would write it (the
+ * index's own `.gitattributes` applied by holdfast: a file `working-tree-encoding` made git store
+ * re-encoded is judged as the text a checkout gives back), with the staged files whose bytes are not
+ * text and the staged links that leave the repository or point into .git/ (a link made only in the
+ * index, `git update-index --cacheinfo 120000,…`, included: its mode is read from the index).
+ */
+function stagedFiles(root: string, env?: NodeJS.ProcessEnv): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
+  const entries = rawEntries(gitOutput(root, ['diff', '--cached', '--raw', '--no-renames', '--no-abbrev', '-z'], undefined, env));
+  const indexFile = env?.GIT_INDEX_FILE;
+  return checkoutActions({ cwd: root, ...(indexFile !== undefined && indexFile !== '' ? { indexFile } : {}) }, '', entries);
 }
 
 /** Files in the last commit: what existed before this commit, so an added file is a new module. */
@@ -157,7 +152,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
   let actionText = '';
   try {
-    const { actions, undecodable } = stagedFiles(options.root, options.env);
+    const { actions, undecodable, links } = stagedFiles(options.root, options.env);
     actionText = auditActionText(actions);
     const rulebook = await options.rulebook();
     if (actions.length === 0) return { stdout: `holdfast: nothing staged to judge.\n`, stderr: '', exitCode: 0 };
@@ -176,7 +171,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
             run: options.runOnCommitTree,
           },
     );
-    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable);
+    const failures = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable, links);
     if (order?.judged === true) failures.push(...order.failures);
     const orderNote = order === undefined ? '' : order.note;
     if (failures.length > 0) {

@@ -4,16 +4,15 @@ import {
   GitObjectReader,
   attributeFolders,
   blobText,
-  checkoutAttributes,
-  checkoutText,
+  checkoutRead,
   parseGitAttributes,
   runGit,
   startGit,
 } from '../io/index.js';
 import type { AttributeFile, GitObject } from '../io/index.js';
-import { CommitReadError } from './commit-change.js';
+import { CommitReadError, rawEntries } from './commit-change.js';
 import type { TreeChange } from './commit-change.js';
-import { linkFinding } from '../decide/index.js';
+import { checkoutAction } from '../decide/index.js';
 
 /**
  * The largest file verify reads to judge (8 MiB). A larger blob is skipped unread, as git streams it,
@@ -32,8 +31,6 @@ export interface RangeCommit {
   readonly change: TreeChange;
   /** Written paths larger than the limit, left unread. */
   readonly tooLarge: ReadonlyMap<string, TooLarge>;
-  /** Committed symbolic links that leave the repository or point into .git/: path to why. */
-  readonly links: ReadonlyMap<string, string>;
 }
 
 /** A file verify did not read: its size, and whether its first bytes look like text (no NUL, or UTF-16/32). */
@@ -211,7 +208,6 @@ export async function* rangeCommits(
         message,
         change: { ...read.change, existedBefore: [...existedBefore] },
         tooLarge: read.tooLarge,
-        links: read.links,
       };
     }
   } finally {
@@ -270,7 +266,7 @@ async function readEntries(
   commit: string,
   entries: readonly RawEntry[],
   limit: number,
-): Promise<{ change: Pick<TreeChange, 'actions' | 'undecodable'>; tooLarge: Map<string, TooLarge>; links: Map<string, string> }> {
+): Promise<{ change: Pick<TreeChange, 'actions' | 'undecodable' | 'links'>; tooLarge: Map<string, TooLarge> }> {
   const judged = entries.filter((entry) => entry.mode !== '160000');
   const written = judged.filter((entry) => entry.blob !== undefined);
   const unique = [...new Set(written.map((entry) => entry.blob as string))];
@@ -290,32 +286,14 @@ async function readEntries(
       tooLarge.set(entry.path, { size: object?.kind === 'too-large' ? object.size : 0, text });
       return { type: 'write', path: entry.path, content: '' };
     }
-    if (entry.mode === '120000') {
-      const why = linkFinding(entry.path, object.bytes.toString('utf8'));
-      if (why !== undefined) links.set(entry.path, why);
-      return { type: 'write', path: entry.path, content: object.bytes.toString('utf8') };
-    }
-    const applying = attributeFolders(entry.path).flatMap((folder) => {
-      const file = files.get(folder);
-      return file === undefined ? [] : [file];
-    });
-    const text = checkoutText(object.bytes, checkoutAttributes(entry.path, applying));
-    if (text.undecodable !== undefined) undecodable.set(entry.path, text.undecodable);
-    return { type: 'write', path: entry.path, content: text.text };
+    return checkoutAction(entry.path, checkoutRead(entry, object.bytes, files), undecodable, links);
   });
-  return { change: { actions, undecodable }, tooLarge, links };
+  return { change: { actions, undecodable, links }, tooLarge };
 }
 
 /** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs streamed, none above the limit held. */
-export async function rangeTreeChange(options: RangeReaderOptions, from: string, to: string): Promise<Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>> {
-  const tokens = runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }).toString('utf8').split('\0');
-  const entries: RawEntry[] = [];
-  for (let index = 0; index + 1 < tokens.length; index += 2) {
-    const header = tokens[index] as string;
-    const [, newMode, , newBlob, status] = header.slice(1).split(' ');
-    const deleted = (status ?? '').startsWith('D');
-    entries.push({ path: tokens[index + 1] as string, status: status ?? '', blob: deleted ? undefined : newBlob, mode: newMode ?? '' });
-  }
+export async function rangeTreeChange(options: RangeReaderOptions, from: string, to: string): Promise<Pick<RangeCommit, 'change' | 'tooLarge'>> {
+  const entries = rawEntries(runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }));
   const existedBefore = runGit(['ls-tree', '-r', '--name-only', '-z', from], { cwd: options.root })
     .toString('utf8')
     .split('\0')
@@ -323,7 +301,7 @@ export async function rangeTreeChange(options: RangeReaderOptions, from: string,
   const objects = new GitObjectReader({ cwd: options.root });
   try {
     const read = await readEntries(objects, new AttributeCache(objects), to, entries, options.fileLimit ?? VERIFY_FILE_LIMIT);
-    return { change: { ...read.change, existedBefore }, tooLarge: read.tooLarge, links: read.links };
+    return { change: { ...read.change, existedBefore }, tooLarge: read.tooLarge };
   } finally {
     await objects.close();
   }

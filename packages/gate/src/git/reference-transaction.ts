@@ -178,7 +178,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     for (const { commit, parents } of commits) {
       const change = commitChange(reader, commit, parents);
       if (change.actions.length === 0) continue;
-      const failures = await contentFailures(checkActions, change.actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
+      const failures = await contentFailures(checkActions, change.actions, [...change.existedBefore, ...known], rulebook, change.undecodable, change.links);
       if (failures.length === 0) continue;
       const subject = readGit(reader, ['log', '-1', '--format=%s', commit, '--']).toString('utf8').trim();
       refused.push(`  commit ${short(commit)} "${subject}":`, ...failures.map((failure) => `    ${failure.detail}`));

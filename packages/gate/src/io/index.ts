@@ -1,8 +1,10 @@
 // What leaves this room: the names other rooms of the gate, and its package index, import.
 export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
-export { blobText, checkoutText } from './blob-text.js';
+export { blobText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
-export { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
+export { checkoutRead, readCheckoutEntries } from './checkout-blobs.js';
+export type { CheckoutEntry, CheckoutRead } from './checkout-blobs.js';
+export { attributeFolders, parseGitAttributes } from './git-attributes.js';
 export type { AttributeFile } from './git-attributes.js';
 export { GitObjectReader } from './git-objects.js';
 export type { GitObject } from './git-objects.js';

@@ -3,7 +3,8 @@ import type { BlobText } from '../io/index.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toSlashes } from '../io/index.js';
-import { RepositoryLayoutError, judgeRepositoryLayout, runGit, tryGit } from '../io/index.js';
+import { RepositoryLayoutError, judgeRepositoryLayout, readCheckoutEntries, runGit, tryGit } from '../io/index.js';
+import type { CheckoutRead } from '../io/index.js';
 
 /** Where the user's own repository is, found without running git. */
 export interface RepoLocation {
@@ -178,41 +179,34 @@ export interface CommitChange {
   /** Relative to the repository top. */
   readonly repoPath: string;
   readonly status: 'write' | 'delete';
-  /** The content the commit gave the file; undefined for a delete. */
-  readonly content: string | undefined;
-  /** Why the content is not text (see decodeText); undefined when it decoded. */
-  readonly undecodable?: string;
+  /** What a checkout of the commit gives back for the path (its `.gitattributes` applied, a link's target); undefined for a delete. */
+  readonly read: CheckoutRead | undefined;
 }
 
-/** What one commit changed against its first parent (everything, for a root commit), with contents. */
+/** What one commit changed against its first parent (everything, for a root commit), each file as a checkout of it writes it. */
 export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[] {
   const range = commit.parents.length === 0 ? ['--root', commit.id] : [commit.parents[0] as string, commit.id];
   const fields = runGit(['diff-tree', '-r', '--no-renames', '--no-commit-id', '-z', ...range], { cwd: repo.top, gitDir: repo.gitDir })
     .toString('utf8')
     .split('\0');
-  const changes: { repoPath: string; status: 'write' | 'delete'; mode: string }[] = [];
+  const changes: { repoPath: string; status: 'write' | 'delete'; mode: string; blob: string }[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const meta = (fields[index] as string).split(' ');
     const status = meta[4] ?? '';
     const mode = status === 'D' ? (meta[0] ?? '').replace(/^:/, '') : (meta[1] ?? '');
-    changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode });
+    changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode, blob: meta[3] ?? '' });
   }
-  const written = changes.filter((change) => change.status === 'write' && change.mode !== '160000');
-  const contents = readDecodedBlobs(
-    repo,
-    written.map((change) => `${commit.id}:${change.repoPath}`),
+  const judged = changes.filter((change) => change.mode !== '160000');
+  const reads = readCheckoutEntries(
+    { cwd: repo.top, gitDir: repo.gitDir },
+    commit.id,
+    judged.flatMap((change) => (change.status === 'write' ? [{ path: change.repoPath, mode: change.mode, blob: change.blob }] : [])),
   );
-  return changes
-    .filter((change) => change.mode !== '160000')
-    .map((change) => {
-      const read = change.status === 'write' ? contents.get(`${commit.id}:${change.repoPath}`) : undefined;
-      return {
-        repoPath: change.repoPath,
-        status: change.status,
-        content: change.status === 'write' ? (read?.text ?? '') : undefined,
-        ...(read?.undecodable === undefined ? {} : { undecodable: read.undecodable }),
-      };
-    });
+  return judged.map((change) => ({
+    repoPath: change.repoPath,
+    status: change.status,
+    read: change.status === 'write' ? reads.get(change.repoPath) : undefined,
+  }));
 }
 
 /** Contents of many objects in one `git cat-file --batch`; a missing one is left out. */
@@ -223,7 +217,7 @@ export function readBlobs(location: { top: string; gitDir: string }, names: read
 }
 
 /** Like readBlobs, each content with whether it decoded as text. */
-export function readDecodedBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, BlobText> {
+function readDecodedBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, BlobText> {
   const contents = new Map<string, BlobText>();
   if (names.length === 0) return contents;
   const usable = names.filter((name) => !name.includes('\n'));

@@ -111,7 +111,7 @@ function batches(actions: readonly Action[]): Set<number>[] {
  * that leaves the repository or points into .git/.
  */
 async function judged(
-  read: Pick<RangeCommit, 'change' | 'tooLarge' | 'links'>,
+  read: Pick<RangeCommit, 'change' | 'tooLarge'>,
   rulebook: Rulebook,
   checkActions: CheckActions,
   limit: number,
@@ -126,7 +126,7 @@ async function judged(
     // Every action is in the round (a rule such as R3 reads the whole list); only the batch's carry their
     // text, and only their results are kept: a content rule reads a file alone, so nothing is lost.
     const actions = change.actions.map((action, index) => (batch.has(index) || action.type !== 'write' ? action : { ...action, content: '' }));
-    const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, read.links);
+    const failures = await contentFailures(checkActions, actions, change.existedBefore, rulebook, undecodable, change.links);
     for (const failure of failures) if (batch.has(failure.actionIndex)) findings.push(findingOf(failure, change.actions));
     await boundNativeMemory();
   }

@@ -147,6 +147,11 @@ function treeChange(reader: GitReader, from: string, to: string): TreeChange {
   return { ...actionsOf(reader, to, entries), existedBefore: treePaths(reader, from) };
 }
 
+/** A merge's whole change against its first parent: everything it brings onto that branch. */
+export function mergeChange(reader: GitReader, merge: string, firstParent: string): TreeChange {
+  return treeChange(reader, firstParent, merge);
+}
+
 /** A commit's parents, first parent first; none for a root commit. */
 function commitParents(reader: GitReader, commit: string): string[] {
   const line = readGit(reader, ['rev-list', '--parents', '-n', '1', commit, '--']).toString('utf8').trim();

@@ -64,14 +64,17 @@ interface Route {
   /** The ref the route moves, in the project. */
   readonly ref: string;
   readonly run: (w: World) => GitResult;
+  /** What is done before the ref's value is taken (nothing the gate judges). */
+  readonly setup?: (w: World) => void;
   /** What the refusal names; R4 NOLOG (the console.log) unless said. */
   readonly refusal?: RegExp;
 }
 
-/** An agent's `git commit --no-verify -a` of LOGGED in src/orders.ts, with `extra` files written first. */
+/** An agent's `git add -A && git commit --no-verify` of LOGGED in src/orders.ts, with `extra` files written first. */
 function agentCommit(w: World, extra: Record<string, string> = {}): GitResult {
   writeFiles(w.project, { ...extra, 'src/orders.ts': LOGGED });
-  return gitRun(w.project, ['commit', '-q', '--no-verify', '-am', 'skip the hooks'], { env: gitTestEnv(AGENT_SHELL) });
+  git(w.project, 'add', '-A');
+  return gitRun(w.project, ['commit', '-q', '--no-verify', '-m', 'skip the hooks'], { env: gitTestEnv(AGENT_SHELL) });
 }
 
 /** A symbolic link made only in the index (no link on disk), committed by an agent with --no-verify. */
@@ -147,35 +150,29 @@ const ROUTES: readonly Route[] = [
   {
     name: 'a commit on a new namespace HEAD points at (refs/keep)',
     ref: 'refs/keep/x',
-    run: (w) => {
+    setup: (w) => {
       git(w.project, 'update-ref', 'refs/keep/x', 'HEAD');
       git(w.project, 'symbolic-ref', 'HEAD', 'refs/keep/x');
-      return agentCommit(w);
     },
+    run: (w) => agentCommit(w),
   },
   {
     name: 'a commit on a detached HEAD',
     ref: 'HEAD',
-    run: (w) => {
-      git(w.project, 'checkout', '-q', '--detach');
-      return agentCommit(w);
-    },
+    setup: (w) => git(w.project, 'checkout', '-q', '--detach'),
+    run: (w) => agentCommit(w),
   },
   {
     name: 'a commit on a remote-tracking ref HEAD points at',
     ref: 'refs/remotes/origin/main',
-    run: (w) => {
-      git(w.project, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/main');
-      return agentCommit(w);
-    },
+    setup: (w) => git(w.project, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/main'),
+    run: (w) => agentCommit(w),
   },
   {
     name: 'a branch made where HEAD points at a remote-tracking ref (git symbolic-ref runs no hook)',
     ref: 'refs/heads/keep',
-    run: (w) => {
-      git(w.project, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/bad');
-      return gitRun(w.project, ['branch', 'keep']);
-    },
+    setup: (w) => git(w.project, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/bad'),
+    run: (w) => gitRun(w.project, ['update-ref', 'refs/heads/keep', 'HEAD']),
   },
   {
     name: 'a merge from refs/remotes whose commits are each clean but together add a module without its test',
@@ -209,12 +206,14 @@ describe('reference-transaction hook: every route that moves a ref to a violatin
   for (const route of ROUTES) {
     it(`${route.name}: refused with the hook (the ref stays), lands in the told control`, () => {
       const told = world(false);
+      route.setup?.(told);
       const toldBefore = refValue(told.project, route.ref);
       const landed = route.run(told);
       expect(landed.status, landed.stderr).toBe(0);
       expect(refValue(told.project, route.ref)).not.toBe(toldBefore);
 
       const held = world(true);
+      route.setup?.(held);
       const before = refValue(held.project, route.ref);
       const refused = route.run(held);
       expect(refused.status).not.toBe(0);

@@ -232,7 +232,11 @@ describe('holdfast hook git (pre-commit): content as a checkout gives it back', 
 
   it('a working-tree-encoding holdfast does not write is refused where a content rule reaches the file, not passed', async () => {
     const root = repo();
-    stageBytes(root, { '.gitattributes': '*.ts working-tree-encoding=SHIFT-JIS\n', 'src/orders.ts': 'export const orders = 1;\n', 'src/orders.test.ts': 'import "./x";\n' });
+    stageBytes(root, {
+      '.gitattributes': '*.ts working-tree-encoding=SHIFT-JIS\n',
+      'src/orders.ts': 'export const orders = 1;\n',
+      'src/orders.test.ts': 'import "./x";\n',
+    });
     const refused = await preCommit(root);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/src\/orders\.ts is checked out as SHIFT-JIS \(its working-tree-encoding\), an encoding holdfast does not read/);

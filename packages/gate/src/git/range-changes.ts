@@ -1,14 +1,5 @@
 import type { Action } from '@holdfast/core/contract';
-import {
-  ByteStream,
-  GitObjectReader,
-  attributeFolders,
-  blobText,
-  checkoutRead,
-  parseGitAttributes,
-  runGit,
-  startGit,
-} from '../io/index.js';
+import { ByteStream, GitObjectReader, attributeFolders, blobText, checkoutRead, parseGitAttributes, runGit, startGit } from '../io/index.js';
 import type { AttributeFile, GitObject } from '../io/index.js';
 import { CommitReadError, rawEntries } from './commit-change.js';
 import type { TreeChange } from './commit-change.js';

@@ -187,6 +187,8 @@ const ROUTES: readonly Route[] = [
     name: 'a file working-tree-encoding=UTF-16LE makes git store as noise',
     ref: 'refs/heads/main',
     run: (w) => agentCommit(w, { '.gitattributes': '*.ts working-tree-encoding=UTF-16LE\n' }),
+    // R2 refuses the .gitattributes too: the console.log must be found in the file git stored as noise
+    refusal: /R4 NOLOG: write to "src\/orders\.ts" adds a console\.log call/,
   },
   {
     name: 'a link into .git/ made only in the index',

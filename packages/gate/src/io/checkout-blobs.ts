@@ -14,8 +14,7 @@ export interface CheckoutEntry {
 
 /** What a checkout gives back for one entry: a file's text (and why it is not text, when so), or a link's target. */
 export type CheckoutRead =
-  | { readonly kind: 'file'; readonly text: string; readonly undecodable: string | undefined }
-  | { readonly kind: 'link'; readonly target: string };
+  { readonly kind: 'file'; readonly text: string; readonly undecodable: string | undefined } | { readonly kind: 'link'; readonly target: string };
 
 /**
  * The one reading of a stored blob every layer of the gate shares (the pre-commit and

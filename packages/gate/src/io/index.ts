@@ -3,7 +3,7 @@ export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically
 export { blobText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
 export { checkoutRead, readCheckoutEntries } from './checkout-blobs.js';
-export type { CheckoutEntry, CheckoutRead } from './checkout-blobs.js';
+export type { CheckoutRead } from './checkout-blobs.js';
 export { attributeFolders, parseGitAttributes } from './git-attributes.js';
 export type { AttributeFile } from './git-attributes.js';
 export { GitObjectReader } from './git-objects.js';

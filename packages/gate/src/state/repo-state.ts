@@ -190,7 +190,9 @@ export function movedRefs(before: RepoState, after: RepoState): MovedRef[] {
   if (changed.length === 0 && !headMoved) return [];
   const values = [...new Set([...Object.values(before.refs), ...changed.map(([, id]) => id), ...(before.headCommit === null ? [] : [before.headCommit])])];
   const commits = commitsOf(after, values);
-  const known = [...new Set([...Object.values(before.refs), ...(before.headCommit === null ? [] : [before.headCommit])].flatMap((id) => commits.get(id) ?? []))];
+  const known = [
+    ...new Set([...Object.values(before.refs), ...(before.headCommit === null ? [] : [before.headCommit])].flatMap((id) => commits.get(id) ?? [])),
+  ];
   const moved: MovedRef[] = [];
   for (const [ref, id] of changed) {
     const tip = commits.get(id);

@@ -110,12 +110,7 @@ function batches(actions: readonly Action[]): Set<number>[] {
  * reads every text file, so it refuses a large one whose first bytes are text), and a committed link
  * that leaves the repository or points into .git/.
  */
-async function judged(
-  read: Pick<RangeCommit, 'change' | 'tooLarge'>,
-  rulebook: Rulebook,
-  checkActions: CheckActions,
-  limit: number,
-): Promise<VerifyFinding[]> {
+async function judged(read: Pick<RangeCommit, 'change' | 'tooLarge'>, rulebook: Rulebook, checkActions: CheckActions, limit: number): Promise<VerifyFinding[]> {
   const { change } = read;
   if (change.actions.length === 0) return [];
   const undecodable = new Map(change.undecodable);

@@ -51,7 +51,8 @@ export function readCheckoutEntries(options: GitOptions, treeish: string, entrie
   const folders = [...new Set(judged.filter((entry) => entry.mode !== '120000').flatMap((entry) => attributeFolders(entry.path)))].filter(
     (folder) => !folder.includes('\n'),
   );
-  const blobs = [...new Set(judged.map((entry) => entry.blob))];
+  const blobIds = new Set(judged.map((entry) => entry.blob));
+  const blobs = [...blobIds];
   const names = [...blobs, ...folders.map((folder) => attributesName(treeish, folder))];
   const output = runGit(['cat-file', '--batch'], { ...options, input: `${names.join('\n')}\n` });
   const bytes = new Map<string, Buffer>();
@@ -62,7 +63,7 @@ export function readCheckoutEntries(options: GitOptions, treeish: string, entrie
     const header = output.subarray(offset, end).toString('utf8');
     offset = end + 1;
     if (header.endsWith(' missing')) {
-      if (blobs.includes(name)) throw new SnapshotError('E_GIT_READ', `git cat-file could not read blob ${name}`);
+      if (blobIds.has(name)) throw new SnapshotError('E_GIT_READ', `git cat-file could not read blob ${name}`);
       continue;
     }
     const size = /^\S+ \S+ (\d+)$/.exec(header)?.[1];

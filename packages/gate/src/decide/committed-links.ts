@@ -9,7 +9,7 @@ import type { CheckoutRead } from '../io/index.js';
  * hooks and config: `src/hook -> ../.git/hooks/pre-commit`, `src/passwd -> /etc/passwd`. Judged on the
  * link's text alone, never by following it.
  */
-export function linkFinding(path: string, target: string): string | undefined {
+function linkFinding(path: string, target: string): string | undefined {
   if (target === '' || target.includes('\0')) return `a symbolic link with no readable target`;
   if (target.startsWith('/') || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith('\\'))
     return `a symbolic link to ${JSON.stringify(target)}, outside the repository; commit the file itself`;

@@ -1,4 +1,6 @@
 import { posix } from 'node:path';
+import type { Action } from '@holdfast/core/contract';
+import type { CheckoutRead } from '../io/index.js';
 
 /**
  * Why a committed symbolic link (mode 120000) at `path` pointing at `target` is refused, or undefined
@@ -7,7 +9,7 @@ import { posix } from 'node:path';
  * hooks and config: `src/hook -> ../.git/hooks/pre-commit`, `src/passwd -> /etc/passwd`. Judged on the
  * link's text alone, never by following it.
  */
-export function linkFinding(path: string, target: string): string | undefined {
+function linkFinding(path: string, target: string): string | undefined {
   if (target === '' || target.includes('\0')) return `a symbolic link with no readable target`;
   if (target.startsWith('/') || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith('\\'))
     return `a symbolic link to ${JSON.stringify(target)}, outside the repository; commit the file itself`;
@@ -18,4 +20,19 @@ export function linkFinding(path: string, target: string): string | undefined {
   if (first === '.git' || first === 'git~1')
     return `a symbolic link to ${JSON.stringify(target)}, which points into .git/ (git's hooks and config); commit the file itself`;
   return undefined;
+}
+
+/**
+ * A written entry as the round's action, read as a checkout gives it back (checkoutRead): a file's
+ * text, its reason in `undecodable` when it is not text; a link's target, its reason in `links` when
+ * linkFinding refuses it. One reading for the git hooks, the after-call check of a call's commits and verify.
+ */
+export function checkoutAction(path: string, read: CheckoutRead, undecodable: Map<string, string>, links: Map<string, string>): Action {
+  if (read.kind === 'link') {
+    const why = linkFinding(path, read.target);
+    if (why !== undefined) links.set(path, why);
+    return { type: 'write', path, content: read.target };
+  }
+  if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
+  return { type: 'write', path, content: read.text };
 }

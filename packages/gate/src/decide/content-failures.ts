@@ -22,11 +22,19 @@ export async function contentFailures(
   const order = rulesDecidedAt(rulebook, 'commit');
   const results = await checkActions(actions, existedBefore, rulebook);
   const failures = results.filter((result) => !result.ok && !order.has(result.rule));
-  const linked: CheckResult[] = [];
-  for (const [index, action] of actions.entries()) {
-    const why = action.type === 'write' ? links.get(action.path) : undefined;
-    if (why !== undefined)
-      linked.push({ rule: 'GATE', name: 'LINK', actionIndex: index, ok: false, detail: `GATE LINK: ${action.type === 'write' ? action.path : ''} is ${why}.` });
-  }
+  const linked = linkFailures(actions, links).map((failure): CheckResult => ({ ...failure, ok: false }));
   return [...undecodableResults(rulebook, actions, undecodable), ...linked, ...failures].sort((left, right) => left.actionIndex - right.actionIndex);
+}
+
+/** `GATE LINK` for each written action whose path `links` names (checkoutAction filled it): refused whatever the rulebook. */
+export function linkFailures(
+  actions: readonly Action[],
+  links: ReadonlyMap<string, string>,
+): { readonly rule: 'GATE'; readonly name: 'LINK'; readonly actionIndex: number; readonly detail: string }[] {
+  return actions.flatMap((action, actionIndex) => {
+    const why = action.type === 'write' ? links.get(action.path) : undefined;
+    return action.type === 'write' && why !== undefined
+      ? [{ rule: 'GATE' as const, name: 'LINK' as const, actionIndex, detail: `GATE LINK: ${action.path} is ${why}.` }]
+      : [];
+  });
 }

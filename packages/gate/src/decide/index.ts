@@ -3,8 +3,8 @@ export { appendAudit, auditActionText, auditLogPath, formatAuditSummary, readAud
 export type { AuditEntry } from './audit.js';
 export { checkChangesWith } from './check-changes.js';
 export type { ChangeCheck, ChangeFailure } from './check-changes.js';
-export { linkFinding } from './committed-links.js';
-export { contentFailures } from './content-failures.js';
+export { checkoutAction } from './committed-links.js';
+export { contentFailures, linkFailures } from './content-failures.js';
 export {
   UNCONFIRMED,
   decideToolCall,

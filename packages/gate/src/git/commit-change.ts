@@ -1,8 +1,7 @@
 import type { Action } from '@holdfast/core/contract';
 import { HoldfastError } from '@holdfast/core/contract';
-import { blobText } from '../io/index.js';
-import type { BlobText } from '../io/index.js';
-import { gitProcess } from '../io/index.js';
+import { gitProcess, readCheckoutEntries } from '../io/index.js';
+import { checkoutAction } from '../decide/index.js';
 import type { FinishedProcess } from '../io/index.js';
 
 /** git could not read a commit, a tree or a blob the gate must judge; the caller refuses (fails closed). */
@@ -16,6 +15,8 @@ export interface TreeChange {
   readonly existedBefore: readonly string[];
   /** Written paths whose bytes are not text (path to why), refused where a content rule reaches them. */
   readonly undecodable: ReadonlyMap<string, string>;
+  /** Written symbolic links that leave the repository or point into .git/ (path to why), refused whatever the rulebook. */
+  readonly links: ReadonlyMap<string, string>;
 }
 
 /** Where and how the gate runs git to read commits: the repository's folder and the environment git gave the hook. */
@@ -27,10 +28,14 @@ export interface GitReader {
   readonly userConfig?: boolean;
 }
 
+/** How the gate's git is run for a reader: in its folder, with only where git said the repository is taken from the hook's environment. */
+function gitOptions(reader: GitReader): { readonly cwd: string; readonly hookLocation: NodeJS.ProcessEnv } {
+  return { cwd: reader.cwd, hookLocation: { ...reader.env, GIT_INDEX_FILE: undefined } };
+}
+
 function run(reader: GitReader, args: readonly string[], input?: string): FinishedProcess {
   return gitProcess(args, {
-    cwd: reader.cwd,
-    hookLocation: { ...reader.env, GIT_INDEX_FILE: undefined },
+    ...gitOptions(reader),
     ...(input !== undefined ? { input } : {}),
     ...(reader.userConfig === true ? { configOnly: true, userConfig: true } : {}),
   });
@@ -70,12 +75,12 @@ interface RawEntry {
   readonly status: string;
   /** The blob after the change; undefined for a deletion. */
   readonly blob: string | undefined;
-  /** A submodule (gitlink) has no content of its own to judge. */
-  readonly gitlink: boolean;
+  /** The mode after the change: `120000` a link, `160000` a submodule (no content of its own to judge). */
+  readonly mode: string;
 }
 
-/** `git diff-tree -r -z --raw --no-renames` output: `:old new oldsha newsha S\0path\0` per file. */
-function rawEntries(output: Buffer): RawEntry[] {
+/** `git diff-tree -r -z --raw --no-renames` (or `git diff --cached --raw -z`) output: `:old new oldsha newsha S\0path\0` per file. */
+export function rawEntries(output: Buffer): RawEntry[] {
   const fields = output.toString('utf8').split('\0');
   const entries: RawEntry[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
@@ -88,46 +93,44 @@ function rawEntries(output: Buffer): RawEntry[] {
     }
     const [, newMode, , newBlob, status] = header.slice(1).split(' ');
     const deleted = (status ?? '').startsWith('D');
-    entries.push({ path, status: status ?? '', blob: deleted ? undefined : newBlob, gitlink: newMode === '160000' });
+    entries.push({ path, status: status ?? '', blob: deleted ? undefined : newBlob, mode: newMode ?? '' });
   }
   return entries;
 }
 
-/** Blob contents by id, read in one `git cat-file --batch` and decoded as a rule reads them. */
-function blobTexts(reader: GitReader, blobs: readonly string[]): Map<string, BlobText> {
-  const texts = new Map<string, BlobText>();
-  const unique = [...new Set(blobs)];
-  if (unique.length === 0) return texts;
-  const output = readGit(reader, ['cat-file', '--batch'], `${unique.join('\n')}\n`);
-  let offset = 0;
-  for (const blob of unique) {
-    const newline = output.indexOf(0x0a, offset);
-    const header = output.subarray(offset, newline).toString('utf8');
-    const [id, type, size] = header.split(' ');
-    if (id !== blob || type === undefined || size === undefined || type === 'missing')
-      throw new CommitReadError('E_GIT_READ', `git cat-file could not read blob ${blob} (${header})`);
-    const start = newline + 1;
-    const end = start + Number(size);
-    texts.set(blob, blobText(output.subarray(start, end)));
-    offset = end + 1;
-  }
-  return texts;
-}
-
-function actionsOf(reader: GitReader, entries: readonly RawEntry[]): Pick<TreeChange, 'actions' | 'undecodable'> {
-  const judged = entries.filter((entry) => !entry.gitlink);
-  const texts = blobTexts(
-    reader,
-    judged.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])),
+/**
+ * The entries of a change as a round's actions, each written file read as a checkout of `treeish`
+ * gives it back (its own `.gitattributes` applied; '' is the index, `options` naming which), links
+ * judged where they point. Submodules are left out.
+ */
+export function checkoutActions(
+  options: Parameters<typeof readCheckoutEntries>[0],
+  treeish: string,
+  entries: readonly RawEntry[],
+): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
+  const judged = entries.filter((entry) => entry.mode !== '160000');
+  const reads = readCheckoutEntries(
+    options,
+    treeish,
+    judged.flatMap((entry) => (entry.blob === undefined ? [] : [{ path: entry.path, mode: entry.mode, blob: entry.blob }])),
   );
   const undecodable = new Map<string, string>();
+  const links = new Map<string, string>();
   const actions = judged.map((entry): Action => {
-    if (entry.blob === undefined) return { type: 'delete', path: entry.path };
-    const read = texts.get(entry.blob);
-    if (read?.undecodable !== undefined) undecodable.set(entry.path, read.undecodable);
-    return { type: 'write', path: entry.path, content: read?.text ?? '' };
+    const read = entry.blob === undefined ? undefined : reads.get(entry.path);
+    if (read === undefined) return { type: 'delete', path: entry.path };
+    return checkoutAction(entry.path, read, undecodable, links);
   });
-  return { actions, undecodable };
+  return { actions, undecodable, links };
+}
+
+function actionsOf(reader: GitReader, commit: string, entries: readonly RawEntry[]): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
+  try {
+    return checkoutActions(gitOptions(reader), commit, entries);
+  } catch (error) {
+    if (error instanceof CommitReadError) throw error;
+    throw new CommitReadError('E_GIT_READ', (error as Error).message, { cause: error });
+  }
 }
 
 /** Every path of a tree (a commit or tree id). */
@@ -141,7 +144,12 @@ function treePaths(reader: GitReader, tree: string): string[] {
 /** The change from one tree to another (`git diff-tree from to`), judged like a staged change. */
 function treeChange(reader: GitReader, from: string, to: string): TreeChange {
   const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]));
-  return { ...actionsOf(reader, entries), existedBefore: treePaths(reader, from) };
+  return { ...actionsOf(reader, to, entries), existedBefore: treePaths(reader, from) };
+}
+
+/** A merge's whole change against its first parent: everything it brings onto that branch. */
+export function mergeChange(reader: GitReader, merge: string, firstParent: string): TreeChange {
+  return treeChange(reader, firstParent, merge);
 }
 
 /** A commit's parents, first parent first; none for a root commit. */
@@ -159,7 +167,7 @@ function commitParents(reader: GitReader, commit: string): string[] {
 export function commitChange(reader: GitReader, commit: string, parents: readonly string[] = commitParents(reader, commit)): TreeChange {
   if (parents.length === 0) {
     const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', '--root', commit]));
-    return { ...actionsOf(reader, entries), existedBefore: [] };
+    return { ...actionsOf(reader, commit, entries), existedBefore: [] };
   }
   if (parents.length === 1) return treeChange(reader, parents[0] as string, commit);
   const perParent = parents.map(
@@ -172,5 +180,5 @@ export function commitChange(reader: GitReader, commit: string, parents: readonl
   const own = [...first.values()].filter((entry) => others.every((changes) => changes.has(entry.path)));
   const existed = new Set<string>();
   for (const parent of parents) for (const path of treePaths(reader, parent)) existed.add(path);
-  return { ...actionsOf(reader, own), existedBefore: [...existed] };
+  return { ...actionsOf(reader, commit, own), existedBefore: [...existed] };
 }

@@ -220,3 +220,72 @@ describe('holdfast hook git (pre-commit)', () => {
     );
   });
 });
+
+// Issue 42, item 4: the staged files as a checkout of the index gives them back.
+describe('holdfast hook git (pre-commit): content as a checkout gives it back', () => {
+  const LOGGED = 'export const orders = 1;\nconsole.log(orders);\n';
+
+  function stageBytes(root: string, files: Record<string, string | Buffer>): void {
+    for (const [path, bytes] of Object.entries(files)) writeFileSync(join(root, path), bytes);
+    execFileSync('git', ['add', ...Object.keys(files)], { cwd: root });
+  }
+
+  function linkInIndexOnly(root: string, path: string, target: string): void {
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, input: target }).toString('utf8').trim();
+    execFileSync('git', ['update-index', '--add', '--cacheinfo', `120000,${blob},${path}`], { cwd: root });
+  }
+
+  it('a file working-tree-encoding=UTF-16LE made git store as noise is judged as the text a checkout writes', async () => {
+    const told = repo();
+    stageBytes(told, { '.gitattributes': '*.ts working-tree-encoding=UTF-16LE\n', 'src/orders.ts': LOGGED, 'src/orders.test.ts': 'import "./x";\n' });
+    // the told control: what git stores holds no console.log a rule could find, and a plain commit lands
+    expect(execFileSync('git', ['cat-file', '-p', ':src/orders.ts'], { cwd: told }).toString('utf8')).not.toMatch(/console\.log/);
+    execFileSync('git', ['commit', '-q', '-m', 'noise'], { cwd: told });
+    execFileSync('git', ['rm', '-q', '--cached', 'src/orders.ts'], { cwd: told });
+    execFileSync('git', ['checkout', '-q', 'HEAD', '--', 'src/orders.ts'], { cwd: told });
+    expect(readFileSync(join(told, 'src/orders.ts'), 'utf8')).toBe(LOGGED);
+
+    const held = repo();
+    stageBytes(held, { '.gitattributes': '*.ts working-tree-encoding=UTF-16LE\n', 'src/orders.ts': LOGGED, 'src/orders.test.ts': 'import "./x";\n' });
+    const refused = await preCommit(held);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/R4 NOLOG.*src\/orders\.ts/);
+  });
+
+  it('UTF-16 without a byte-order mark is read as the text it holds', async () => {
+    const root = repo();
+    stageBytes(root, { 'src/orders.ts': Buffer.from(LOGGED, 'utf16le'), 'src/orders.test.ts': 'import "./x";\n' });
+    const refused = await preCommit(root);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/R4 NOLOG.*src\/orders\.ts/);
+  });
+
+  it('a working-tree-encoding holdfast does not write is refused where a content rule reaches the file, not passed', async () => {
+    const root = repo();
+    stageBytes(root, {
+      '.gitattributes': '*.ts working-tree-encoding=SHIFT-JIS\n',
+      'src/orders.ts': 'export const orders = 1;\n',
+      'src/orders.test.ts': 'import "./x";\n',
+    });
+    const refused = await preCommit(root);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/src\/orders\.ts is checked out as SHIFT-JIS \(its working-tree-encoding\), an encoding holdfast does not read/);
+  });
+
+  it('a symbolic link made only in the index, into .git/ or out of the repository, is refused whatever the rulebook', async () => {
+    const told = repo();
+    linkInIndexOnly(told, 'src/hook', '../.git/hooks/pre-commit');
+    execFileSync('git', ['commit', '-q', '-m', 'link'], { cwd: told });
+    expect(execFileSync('git', ['ls-tree', 'HEAD', 'src/hook'], { cwd: told }).toString('utf8')).toMatch(/^120000 /);
+
+    const held = repo();
+    linkInIndexOnly(held, 'src/hook', '../.git/hooks/pre-commit');
+    linkInIndexOnly(held, 'src/passwd', '/etc/passwd');
+    linkInIndexOnly(held, 'src/sibling', 'orders.ts');
+    const refused = await preCommit(held);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/GATE LINK: src\/hook is a symbolic link to "\.\.\/\.git\/hooks\/pre-commit", which points into \.git\//);
+    expect(refused.err).toMatch(/GATE LINK: src\/passwd is a symbolic link to "\/etc\/passwd", outside the repository/);
+    expect(refused.err).not.toMatch(/GATE LINK: src\/sibling/);
+  });
+});

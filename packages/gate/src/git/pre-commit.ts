@@ -1,4 +1,3 @@
-import { blobText } from '../io/index.js';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
 import { byEnforcement, rulesDecidedAt } from '@holdfast/core/rules';
 import { appendAudit, auditActionText } from '../decide/index.js';
@@ -12,6 +11,8 @@ import { runGit } from '../io/index.js';
 import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { SessionState } from '../state/index.js';
+import { checkoutActions, rawEntries } from './commit-change.js';
+import type { TreeChange } from './commit-change.js';
 import { commitOrigin } from './commit-origin.js';
 import { withoutInstallFiles } from './install-files.js';
 import type { InstallOutput } from './install-files.js';
@@ -31,23 +32,17 @@ export function gitOutput(root: string, args: string[], input?: string, env?: No
   });
 }
 
-/** The staged changes as actions, and the staged files whose bytes are not text (path to why). */
-function stagedFiles(root: string, env?: NodeJS.ProcessEnv): { actions: Action[]; undecodable: Map<string, string> } {
-  const fields = gitOutput(root, ['diff', '--cached', '--name-status', '--no-renames', '-z'], undefined, env).toString('utf8').split('\0');
-  const actions: Action[] = [];
-  const undecodable = new Map<string, string>();
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const status = fields[index] as string;
-    const path = fields[index + 1] as string;
-    if (status.startsWith('D')) {
-      actions.push({ type: 'delete', path });
-      continue;
-    }
-    const read = blobText(gitOutput(root, ['show', `:${path}`], undefined, env));
-    actions.push({ type: 'write', path, content: read.text });
-    if (read.undecodable !== undefined) undecodable.set(path, read.undecodable);
-  }
-  return { actions, undecodable };
+/**
+ * The staged changes as actions, each file read as a checkout of the index would write it (the
+ * index's own `.gitattributes` applied by holdfast: a file `working-tree-encoding` made git store
+ * re-encoded is judged as the text a checkout gives back), with the staged files whose bytes are not
+ * text and the staged links that leave the repository or point into .git/ (a link made only in the
+ * index, `git update-index --cacheinfo 120000,…`, included: its mode is read from the index).
+ */
+function stagedFiles(root: string, env?: NodeJS.ProcessEnv): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
+  const entries = rawEntries(gitOutput(root, ['diff', '--cached', '--raw', '--no-renames', '--no-abbrev', '-z'], undefined, env));
+  const indexFile = env?.GIT_INDEX_FILE;
+  return checkoutActions({ cwd: root, ...(indexFile !== undefined && indexFile !== '' ? { indexFile } : {}) }, '', entries);
 }
 
 /** Files in the last commit: what existed before this commit, so an added file is a new module. */
@@ -170,7 +165,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   let actionText = '';
   try {
     const staged = stagedFiles(options.root, options.env);
-    const { undecodable } = staged;
+    const { undecodable, links } = staged;
     const { actions, installed } = withoutInstallFiles(staged.actions, options.installOutput, {
       after: (path) => gitBytes(options.root, `:${path}`, options.env),
       before: (path) => gitBytes(options.root, `HEAD:${path}`, options.env),
@@ -194,7 +189,7 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
             run: options.runOnCommitTree,
           },
     );
-    const found = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable);
+    const found = await contentFailures(checkActions, actions, [...committedPaths(options.root), ...knownToExistFor(origin)], rulebook, undecodable, links);
     if (order?.judged === true) found.push(...order.failures);
     // A rule at warn lets the commit through, said on stderr and recorded as warned.
     const { blocking: failures, warnings } = byEnforcement(rulebook, found);

@@ -4,14 +4,14 @@ import {
   attributeFolders,
   blobText,
   checkoutAttributes,
-  checkoutText,
+  checkoutRead,
   parseGitAttributes,
   runGit,
   startGit,
 } from '../io/index.js';
 import type { AttributeFile, CheckoutAttributes, GitObject } from '../io/index.js';
 import { CommitReadError } from './commit-change.js';
-import { linkFinding } from '../decide/index.js';
+import { checkoutAction } from '../decide/index.js';
 
 /**
  * The largest file verify reads to judge (8 MiB). A larger blob is skipped unread, as git streams it,
@@ -312,25 +312,24 @@ async function changeOf(
       )) {
         const file = written[at] as ChangedFile;
         at += 1;
-        yield { file, read: fileRead(file, object, applied(file)) };
+        yield { file, read: fileRead(file, object, attributeFiles) };
       }
     },
   };
 }
 
 /** A blob as the judge reads it: text as a checkout writes it, a link's target, or only the size and kind of what was too large to read. */
-function fileRead(file: ChangedFile, object: GitObject, attributes: CheckoutAttributes): FileRead {
+function fileRead(file: ChangedFile, object: GitObject, attributeFiles: ReadonlyMap<string, AttributeFile>): FileRead {
   if (object.kind !== 'read') {
     const head = object.kind === 'too-large' ? object.head : Buffer.alloc(0);
     const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
     return { kind: 'too-large', size: object.kind === 'too-large' ? object.size : 0, text };
   }
-  if (file.mode === '120000') {
-    const target = object.bytes.toString('utf8');
-    return { kind: 'text', text: target, undecodable: undefined, link: linkFinding(file.path, target) };
-  }
-  const text = checkoutText(object.bytes, attributes);
-  return { kind: 'text', text: text.text, undecodable: text.undecodable, link: undefined };
+  // One reading of a stored file as a checkout gives it back, and one judgement of a link, as in every layer.
+  const undecodable = new Map<string, string>();
+  const links = new Map<string, string>();
+  const action = checkoutAction(file.path, checkoutRead(file, object.bytes, attributeFiles), undecodable, links);
+  return { kind: 'text', text: action.type === 'write' ? action.content : '', undecodable: undecodable.get(file.path), link: links.get(file.path) };
 }
 
 /** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs read one at a time when asked, none above the limit held. */

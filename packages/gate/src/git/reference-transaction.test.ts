@@ -64,6 +64,37 @@ interface Route {
   /** The ref the route moves, in the project. */
   readonly ref: string;
   readonly run: (w: World) => GitResult;
+  /** What is done before the ref's value is taken (nothing the gate judges). */
+  readonly setup?: (w: World) => void;
+  /** What the refusal names; R4 NOLOG (the console.log) unless said. */
+  readonly refusal?: RegExp;
+}
+
+/** An agent's `git add -A && git commit --no-verify` of LOGGED in src/orders.ts, with `extra` files written first. */
+function agentCommit(w: World, extra: Record<string, string> = {}): GitResult {
+  writeFiles(w.project, { ...extra, 'src/orders.ts': LOGGED });
+  git(w.project, 'add', '-A');
+  return gitRun(w.project, ['commit', '-q', '--no-verify', '-m', 'skip the hooks'], { env: gitTestEnv(AGENT_SHELL) });
+}
+
+/** A symbolic link made only in the index (no link on disk), committed by an agent with --no-verify. */
+function indexOnlyLink(w: World, path: string, target: string): GitResult {
+  const blob = gitRun(w.project, ['hash-object', '-w', '--stdin'], { input: target }).stdout.trim();
+  git(w.project, 'update-index', '--add', '--cacheinfo', `120000,${blob},${path}`);
+  return gitRun(w.project, ['commit', '-q', '--no-verify', '-m', 'a link'], { env: gitTestEnv(AGENT_SHELL) });
+}
+
+/**
+ * On `other`, a branch `spread` whose two commits are each clean on their own change (a module with
+ * its test, then the test deleted) but together add a module without its test; fetched into the project.
+ */
+function spreadBranch(w: World): void {
+  git(w.other, 'checkout', '-q', '-b', 'spread', 'origin/main');
+  commitFiles(w.other, { 'src/pay.ts': 'export const pay = 1;\n', 'src/pay.test.ts': "import './pay';\n" }, 'pay with its test');
+  git(w.other, 'rm', '-q', 'src/pay.test.ts');
+  git(w.other, 'commit', '-q', '-m', 'drop the test');
+  git(w.other, 'push', '-q', 'origin', 'spread');
+  git(w.project, 'fetch', '-q', 'origin');
 }
 
 const ROUTES: readonly Route[] = [
@@ -114,28 +145,112 @@ const ROUTES: readonly Route[] = [
     },
   },
   { name: 'push into the repository', ref: 'refs/heads/side', run: (w) => gitRun(w.other, ['push', '-q', w.project, 'bad:refs/heads/side']) },
+  // Issue 42, item 5: every ref, every namespace.
+  { name: 'update-ref into a new namespace (refs/wip)', ref: 'refs/wip/x', run: (w) => gitRun(w.project, ['update-ref', 'refs/wip/x', w.bad]) },
+  {
+    name: 'a commit on a new namespace HEAD points at (refs/keep)',
+    ref: 'refs/keep/x',
+    setup: (w) => {
+      git(w.project, 'update-ref', 'refs/keep/x', 'HEAD');
+      git(w.project, 'symbolic-ref', 'HEAD', 'refs/keep/x');
+    },
+    run: (w) => agentCommit(w),
+  },
+  {
+    name: 'a commit on a detached HEAD',
+    ref: 'HEAD',
+    setup: (w) => git(w.project, 'checkout', '-q', '--detach'),
+    run: (w) => agentCommit(w),
+  },
+  {
+    name: 'a commit on a remote-tracking ref HEAD points at',
+    ref: 'refs/remotes/origin/main',
+    setup: (w) => git(w.project, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/main'),
+    run: (w) => agentCommit(w),
+  },
+  {
+    name: 'a branch made where HEAD points at a remote-tracking ref (git symbolic-ref runs no hook)',
+    ref: 'refs/heads/keep',
+    setup: (w) => git(w.project, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/bad'),
+    run: (w) => gitRun(w.project, ['update-ref', 'refs/heads/keep', 'HEAD']),
+  },
+  {
+    name: 'a merge from refs/remotes whose commits are each clean but together add a module without its test',
+    ref: 'refs/heads/main',
+    run: (w) => {
+      spreadBranch(w);
+      return gitRun(w.project, ['merge', '--no-ff', '--no-edit', 'origin/spread']);
+    },
+    refusal: /commit [0-9a-f]{12} "Merge [^"]*":\n {4}R3 /,
+  },
+  {
+    name: 'a file working-tree-encoding=UTF-16LE makes git store as noise',
+    ref: 'refs/heads/main',
+    run: (w) => agentCommit(w, { '.gitattributes': '*.ts working-tree-encoding=UTF-16LE\n' }),
+    // R2 refuses the .gitattributes too: the console.log must be found in the file git stored as noise
+    refusal: /R4 NOLOG: write to "src\/orders\.ts" adds a console\.log call/,
+  },
+  {
+    name: 'a link into .git/ made only in the index',
+    ref: 'refs/heads/main',
+    run: (w) => indexOnlyLink(w, 'src/hook', '../.git/hooks/pre-commit'),
+    refusal: /GATE LINK: src\/hook is a symbolic link to "\.\.\/\.git\/hooks\/pre-commit", which points into \.git\//,
+  },
+  {
+    name: 'a link out of the repository made only in the index',
+    ref: 'refs/heads/main',
+    run: (w) => indexOnlyLink(w, 'src/passwd', '/etc/passwd'),
+    refusal: /GATE LINK: src\/passwd is a symbolic link to "\/etc\/passwd", outside the repository/,
+  },
 ];
 
 describe('reference-transaction hook: every route that moves a ref to a violating commit', () => {
   for (const route of ROUTES) {
     it(`${route.name}: refused with the hook (the ref stays), lands in the told control`, () => {
       const told = world(false);
+      route.setup?.(told);
       const toldBefore = refValue(told.project, route.ref);
       const landed = route.run(told);
       expect(landed.status, landed.stderr).toBe(0);
       expect(refValue(told.project, route.ref)).not.toBe(toldBefore);
 
       const held = world(true);
+      route.setup?.(held);
       const before = refValue(held.project, route.ref);
       const refused = route.run(held);
       expect(refused.status).not.toBe(0);
       expect(refValue(held.project, route.ref)).toBe(before);
       expect(refused.stderr).toMatch(/holdfast: ref update refused/);
-      expect(refused.stderr).toMatch(/commit [0-9a-f]{12} ".+":\n {4}R4 NOLOG: /);
+      expect(refused.stderr).toMatch(route.refusal ?? /commit [0-9a-f]{12} ".+":\n {4}R4 NOLOG: /);
       const audit = readFileSync(join(held.project, '.holdfast', 'audit.jsonl'), 'utf8');
       expect(audit).toMatch(/"tool":"reference-transaction".*"decision":"deny"/);
     });
   }
+});
+
+describe('reference-transaction hook: replace refs are refused outright', () => {
+  it('a replace of a clean blob by a violating one (no commit to judge) and of a clean commit: refused with the hook, landed in the told control', () => {
+    const replaceBoth = (w: World): { blob: GitResult; commit: GitResult; clean: string } => {
+      const clean = git(w.project, 'rev-parse', 'HEAD:src/orders.ts');
+      const dirty = gitRun(w.project, ['hash-object', '-w', '--stdin'], { input: LOGGED }).stdout.trim();
+      return { blob: gitRun(w.project, ['replace', clean, dirty]), commit: gitRun(w.project, ['replace', 'HEAD', w.bad]), clean };
+    };
+    const told = world(false);
+    const landed = replaceBoth(told);
+    expect(landed.blob.status, landed.blob.stderr).toBe(0);
+    expect(landed.commit.status, landed.commit.stderr).toBe(0);
+    // what every later git reads in place of the clean file: the log
+    expect(git(told.project, 'show', 'HEAD:src/orders.ts')).toMatch(/console\.log/);
+
+    const held = world(true);
+    const refused = replaceBoth(held);
+    for (const attempt of [refused.blob, refused.commit]) {
+      expect(attempt.status).not.toBe(0);
+      expect(attempt.stderr).toMatch(/GATE REPLACE: refs\/replace\/[0-9a-f]{40} would make git read another object/);
+    }
+    expect(git(held.project, 'for-each-ref', 'refs/replace/')).toBe('');
+    expect(git(held.project, 'show', 'HEAD:src/orders.ts')).not.toMatch(/console\.log/);
+  });
 });
 
 describe('reference-transaction hook: what it lets through', () => {

@@ -2,7 +2,7 @@ import { basename, dirname } from 'node:path';
 import type { Rulebook } from '@holdfast/core/contract';
 import { byEnforcement } from '@holdfast/core/rules';
 import { appendAudit } from '../decide/index.js';
-import { commitChange, readGit, tryReadGit } from './commit-change.js';
+import { commitChange, mergeChange, readGit, tryReadGit } from './commit-change.js';
 import type { GitReader } from './commit-change.js';
 import { contentFailures } from '../decide/index.js';
 import { withoutInstallFiles } from './install-files.js';
@@ -26,15 +26,31 @@ interface RefUpdate {
 /**
  * Refs whose moves are not judged. `refs/remotes/*` are copies of other repositories' branches
  * (a fetch must be able to bring a colleague's work in); their commits are judged the moment a ref
- * of this repository's own comes to reach them (a merge, a pull, a rebase onto them). `refs/notes/*`
- * hold notes, not project files.
+ * of this repository's own comes to reach them (a merge, a pull, a rebase onto them), and a merge of
+ * them is judged on everything it brings (mergedFromOutside). `refs/notes/*` hold notes, not project
+ * files: no checkout, merge or push of a branch reads them.
  */
 function isJudgedRef(ref: string): boolean {
   return !ref.startsWith('refs/remotes/') && !ref.startsWith('refs/notes/');
 }
 
-/** The ref patterns git is told to leave out when asking what was reachable before: the same as isJudgedRef. */
-const UNJUDGED_REF_PATTERNS = ['refs/remotes/*', 'refs/notes/*'] as const;
+/**
+ * `refs/replace/*` are refused outright (a deletion passes): a replace ref makes every later git that
+ * honours them (checkout, log, merge; not the gate's, which reads objects as stored) read another
+ * object in place of a judged one, and the replacement can be a blob or a tree, which brings no commit
+ * the gate could judge.
+ */
+function isReplaceRef(ref: string): boolean {
+  return ref.startsWith('refs/replace/');
+}
+
+/**
+ * What was reachable before, for `git rev-list … --not`: every ref under `refs/` but the unjudged
+ * ones and replace refs, and never HEAD, which a `git symbolic-ref` (no transaction) can point at an
+ * unjudged ref, or a write of `.git/HEAD` at any commit. The shell block of the installed hook
+ * (reference-transaction-hook.ts) asks git the same.
+ */
+const KNOWN_REFS = ['--exclude=refs/remotes/*', '--exclude=refs/notes/*', '--exclude=refs/replace/*', '--glob=refs/*'] as const;
 
 /** Reads the hook's stdin; malformed lines are kept out (git writes none) and reported by the caller as unreadable. */
 function parseRefUpdates(text: string): { readonly updates: RefUpdate[]; readonly unreadable: string[] } {
@@ -74,8 +90,7 @@ function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate
   const values = [...new Set(updates.filter((update) => isJudgedRef(update.ref) && movesToObject(update)).map((update) => update.newValue))];
   const commits = newCommits(reader, values);
   if (commits.length === 0) return [];
-  const excluded = UNJUDGED_REF_PATTERNS.map((pattern) => `--exclude=${pattern}`);
-  const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', ...commits, '--not', ...excluded, '--all', '--']).toString('utf8');
+  const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', ...commits, '--not', ...KNOWN_REFS, '--']).toString('utf8');
   return listed
     .split('\n')
     .filter((line) => line.trim() !== '')
@@ -83,6 +98,17 @@ function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate
       const [commit, ...parents] = line.trim().split(' ') as [string, ...string[]];
       return { commit, parents };
     });
+}
+
+/**
+ * A merge that brings in commits no judged ref reached before (a `git merge origin/main` after a
+ * fetch, a pull): one of its other parents is itself new to the judged refs. Such a merge is judged on
+ * its whole change against its first parent, so what it brings from outside is judged as what lands
+ * on this branch, not only commit by commit. A merge of this repository's own judged branches is not
+ * (its merged commits were judged when they landed there).
+ */
+function mergedFromOutside(commit: { parents: readonly string[] }, fresh: ReadonlySet<string>): boolean {
+  return commit.parents.slice(1).some((parent) => fresh.has(parent));
 }
 
 /**
@@ -167,8 +193,15 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     root = hookRepositoryRoot(reader);
     const { updates, unreadable } = parseRefUpdates(options.stdin);
     if (unreadable.length > 0) throw new Error(`git sent ref updates that cannot be read: ${JSON.stringify(unreadable[0])}`);
+    const replaced = updates.filter((update) => isReplaceRef(update.ref) && movesToObject(update));
+    if (replaced.length > 0) {
+      const detail = `GATE REPLACE: ${replaced.map((update) => update.ref).join(', ')} would make git read another object in place of ${replaced.map((update) => short(update.ref.slice('refs/replace/'.length))).join(', ')}; replace refs are refused in a gated repository (git replace -d removes one). Commit the change itself instead.`;
+      await appendAudit(root, { ...entry, action: 'replace ref', rule: 'GATE', name: 'REPLACE', decision: 'deny', detail });
+      return { stdout: '', stderr: `holdfast: ref update refused: ${detail}\n`, exitCode: 1 };
+    }
     const commits = commitsBecomingReachable(reader, updates);
     if (commits.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+    const fresh = new Set(commits.map((commit) => commit.commit));
     const [rulebook, checkActions] = await Promise.all([options.rulebook(root), options.checkActions()]);
     const origin = commitOrigin(root, options.env, options.now(), options.runOnCommitTree !== undefined);
     const known = knownToExistFor(origin);
@@ -195,13 +228,13 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
       });
     };
     for (const { commit, parents } of commits) {
-      const change = commitChange(reader, commit, parents);
+      const change = mergedFromOutside({ parents }, fresh) ? mergeChange(reader, commit, parents[0] as string) : commitChange(reader, commit, parents);
       const { actions } = withoutInstallFiles(change.actions, options.installOutput, {
         after: (path) => tryReadGit(reader, ['cat-file', 'blob', `${commit}:${path}`]),
         before: (path) => (parents[0] === undefined ? undefined : tryReadGit(reader, ['cat-file', 'blob', `${parents[0]}:${path}`])),
       });
       if (actions.length === 0) continue;
-      const found = await contentFailures(checkActions, actions, [...change.existedBefore, ...known], rulebook, change.undecodable);
+      const found = await contentFailures(checkActions, actions, [...change.existedBefore, ...known], rulebook, change.undecodable, change.links);
       const { blocking: failures, warnings } = byEnforcement(rulebook, found);
       await warn(commit, warnings);
       if (failures.length === 0) continue;

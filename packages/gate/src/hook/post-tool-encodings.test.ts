@@ -33,10 +33,10 @@ function repository(): string {
   return root;
 }
 
-async function afterWriting(root: string, path: string, bytes: Buffer): Promise<string> {
+/** The after-call check of a shell call in which `act` ran, and the reason it gave the model ('' when none). */
+async function afterCall(root: string, act: () => void): Promise<string> {
   beforeShellCall(root, 's1', 'toolu_1', NOW);
-  mkdirSync(join(root, path, '..'), { recursive: true });
-  writeFileSync(join(root, path), bytes);
+  act();
   const event = JSON.stringify({
     session_id: 's1',
     cwd: root,
@@ -49,6 +49,13 @@ async function afterWriting(root: string, path: string, bytes: Buffer): Promise<
   const judge = checkChangesWith({ rulebook, checkActions, replay: () => ({ actions: [{ type: 'run', cmd: 'npm test' }], observed: new Map() }) });
   const answer = await answerPostToolUse('claude-code', event, { env: {}, now: NOW, judge });
   return answer.stdout === '' ? '' : (JSON.parse(answer.stdout) as { reason: string }).reason;
+}
+
+function afterWriting(root: string, path: string, bytes: Buffer): Promise<string> {
+  return afterCall(root, () => {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), bytes);
+  });
 }
 
 const SOURCE = 'export const y = () => console.log(1);\n';
@@ -126,5 +133,44 @@ describe('a call the check cannot decide is put back (issue 27: fail closed mean
     expect(existsSync(join(root, 'src', 'inner'))).toBe(false);
     // The clean file of the same call stays: only what could not be judged is put back.
     expect(existsSync(join(root, 'src', 'notes.txt'))).toBe(true);
+  });
+});
+
+// Issue 42, items 4 and 5: what a call wrote is judged as a checkout gives it back, and a commit it put
+// on a ref of any namespace is judged like one on a branch.
+describe('what a shell call left, as a checkout gives it back, on any ref', () => {
+  /** Plain text of an even length, so that git can take it for UTF-16LE. */
+  const EVEN_SOURCE = 'export const y = () => console.log(12);\n';
+
+  it('a plain file a .gitattributes the call wrote makes git store as noise is judged as its text', async () => {
+    const root = repository();
+    const reason = await afterCall(root, () => {
+      writeFileSync(join(root, '.gitattributes'), '*.ts working-tree-encoding=UTF-16LE\n');
+      mkdirSync(join(root, 'src', 'features'), { recursive: true });
+      writeFileSync(join(root, 'src', 'features', 'y.ts'), EVEN_SOURCE);
+    });
+    expect(reason).toMatch(/src\/features\/y\.ts: deleted .*R4 NOLOG/);
+    expect(existsSync(join(root, 'src', 'features', 'y.ts'))).toBe(false);
+  });
+
+  it('a commit a call put on a new namespace (refs/keep) with plumbing is judged, and the ref removed', async () => {
+    const root = repository();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root }).toString('utf8').trim();
+    const reason = await afterCall(root, () => {
+      const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, input: SOURCE }).toString('utf8').trim();
+      const index = join(root, '.git', 'keep-index');
+      execFileSync('git', ['read-tree', 'HEAD'], { cwd: root, env: { ...process.env, GIT_INDEX_FILE: index } });
+      execFileSync('git', ['update-index', '--add', '--cacheinfo', `100644,${blob},src/y.ts`], { cwd: root, env: { ...process.env, GIT_INDEX_FILE: index } });
+      const tree = execFileSync('git', ['write-tree'], { cwd: root, env: { ...process.env, GIT_INDEX_FILE: index } })
+        .toString('utf8')
+        .trim();
+      const commit = git('commit-tree', tree, '-p', 'HEAD', '-m', 'kept aside');
+      mkdirSync(join(root, '.git', 'refs', 'keep'), { recursive: true });
+      // written as a file, as no git command would: no reference-transaction runs
+      writeFileSync(join(root, '.git', 'refs', 'keep', 'x'), `${commit}\n`);
+    });
+    expect(reason).toMatch(/commit [0-9a-f]{10} "kept aside" on refs\/keep\/x: .*R4 NOLOG: write to "src\/y\.ts"/);
+    expect(reason).toMatch(/refs\/keep\/x was removed \(the command created it\)/);
+    expect(execFileSync('git', ['for-each-ref', 'refs/keep/'], { cwd: root }).toString('utf8')).toBe('');
   });
 });

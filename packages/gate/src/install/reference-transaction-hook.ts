@@ -17,8 +17,10 @@ function doubleQuoted(text: string): string {
 /**
  * The hook's block. It acts in the `prepared` state only (the transaction can still be aborted) and
  * is cheap for the common case: without starting node it lets through deletions, moves of
- * `refs/remotes/*` and `refs/notes/*`, and updates that make no commit newly reachable (checkout,
- * reset to a known commit, a branch created at an existing commit, pack-refs): one `git rev-list`.
+ * `refs/remotes/*` and `refs/notes/*`, and updates that make no commit newly reachable from the refs
+ * under `refs/` (checkout, reset to a known commit, a branch created at an existing commit, pack-refs):
+ * one `git rev-list`. HEAD is not counted as known (a `git symbolic-ref` or a write of `.git/HEAD`
+ * moves it without a transaction), and a `refs/replace/*` update always goes to holdfast, which refuses it.
  * Anything else goes to holdfast, which judges each new commit and refuses with exit 1; a holdfast
  * that is gone refuses too. stdin is read once and handed back (a here-document), so a hook that
  * another tool keeps below this block still reads the updates.
@@ -33,8 +35,9 @@ function referenceTransactionBlock(target: HookTarget): string {
     '$holdfast_updates',
     'holdfast_updates_end',
     `holdfast_new=$(printf '%s\\n' "$holdfast_updates" | while read -r holdfast_old holdfast_value holdfast_ref; do case "$holdfast_ref" in refs/remotes/*|refs/notes/*) continue;; esac; case "$holdfast_value" in *[!0]*) ;; *) continue;; esac; case "$holdfast_value" in ref:*) continue;; esac; printf '%s\\n' "$holdfast_value"; done)`,
-    'if [ -n "$holdfast_new" ]; then',
-    "if holdfast_found=$(git rev-list --max-count=1 $holdfast_new --not --exclude='refs/remotes/*' --exclude='refs/notes/*' --all -- 2>/dev/null) && [ -z \"$holdfast_found\" ]; then :; else",
+    `holdfast_replace=$(printf '%s\\n' "$holdfast_updates" | while read -r holdfast_old holdfast_value holdfast_ref; do case "$holdfast_ref" in refs/replace/*) case "$holdfast_value" in *[!0]*) printf '%s\\n' "$holdfast_ref";; esac;; esac; done)`,
+    'if [ -n "$holdfast_new" ] || [ -n "$holdfast_replace" ]; then',
+    "if [ -z \"$holdfast_replace\" ] && holdfast_found=$(git rev-list --max-count=1 $holdfast_new --not --exclude='refs/remotes/*' --exclude='refs/notes/*' --exclude='refs/replace/*' --glob='refs/*' -- 2>/dev/null) && [ -z \"$holdfast_found\" ]; then :; else",
     `holdfast_node=${doubleQuoted(target.node)}; holdfast_entry=${doubleQuoted(target.entry)};`,
     `if [ -x "$holdfast_node" ] && [ -f "$holdfast_entry" ]; then printf '%s\\n' "$holdfast_updates" | "$holdfast_node" "$holdfast_entry" ${args} || exit 1; else`,
     'echo "holdfast gate: cannot judge this ref update: $holdfast_node or $holdfast_entry is missing, so it is refused. Reinstall the gate from the project root with \\`npx holdfast install git\\`, then run \\`holdfast doctor\\`." >&2; exit 1; fi',

@@ -1,7 +1,9 @@
 // What leaves this room: the names other rooms of the gate, and its package index, import.
 export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
-export { blobText, checkoutText } from './blob-text.js';
+export { blobText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
+export { checkoutRead, readCheckoutEntries } from './checkout-blobs.js';
+export type { CheckoutRead } from './checkout-blobs.js';
 export { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
 export type { AttributeFile, CheckoutAttributes } from './git-attributes.js';
 export { GitObjectReader } from './git-objects.js';

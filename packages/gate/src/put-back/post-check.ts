@@ -1,13 +1,14 @@
 import { join, posix, relative } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
-import { toSlashes } from '../io/index.js';
+import { readCheckoutEntries, toSlashes } from '../io/index.js';
 import { guardedChanges, tamper } from '../state/index.js';
 import type { BrokenRule } from '../state/index.js';
 import { restoreGuarded } from '../state/index.js';
 import type { GuardedFile, GuardedFiles } from '../state/index.js';
 import { saveGuardedBaseline } from '../state/index.js';
+import { checkoutAction, linkFailures } from '../decide/index.js';
 import type { ChangeFailure, ChangeCheck } from '../decide/index.js';
-import { commitChanges, commitPaths, movedRefs, moveRefBack, readDecodedBlobs, rootRelative, unstageRefused } from '../state/index.js';
+import { commitChanges, commitPaths, movedRefs, moveRefBack, rootRelative, unstageRefused } from '../state/index.js';
 import type { MovedRef, RefusedPath, RepoState } from '../state/index.js';
 import { journalReverts, recentReverts, revertKey } from '../state/index.js';
 import type { GateRevert } from '../state/index.js';
@@ -83,28 +84,30 @@ function linkTarget(path: string, target: string): string {
   return target.startsWith('/') ? target : posix.normalize(posix.join(posix.dirname(path), target));
 }
 
-/** A change's content is read by its blob id (a file outside the snapshot tree, see hidden-files.ts) or from the tree after the call. */
-function contentName(afterTree: string | undefined, change: TreeChange): string {
-  return afterTree === undefined || change.hidden === true ? (change.to ?? '') : `${afterTree}:${change.path}`;
-}
-
 /** The changes of a call as actions, and the written paths whose bytes are not text (path to why). */
 export interface ChangedFiles {
   readonly actions: Action[];
   readonly undecodable: ReadonlyMap<string, string>;
 }
 
+/**
+ * The changes of a call as actions, each file read as a checkout of the after-snapshot would write it
+ * (checkoutRead, the `.gitattributes` the call left applied): the store's `git add` applies the work
+ * tree's `working-tree-encoding` as any git does, so a file a `.gitattributes` the agent wrote made
+ * git store as noise is judged as the text on disk.
+ */
 export function changeActions(root: string, afterTree: string | undefined, changes: readonly TreeChange[]): ChangedFiles {
-  const names = changes.filter((change) => change.status !== 'deleted').map((change) => contentName(afterTree, change));
-  const contents = readDecodedBlobs({ top: root, gitDir: snapshotStorePath(root) }, names, root);
+  const written = changes.flatMap((change) =>
+    change.status === 'deleted' || change.to === null ? [] : [{ path: change.path, mode: change.link === true ? '120000' : '100644', blob: change.to }],
+  );
+  const contents = readCheckoutEntries({ cwd: root, gitDir: snapshotStorePath(root), ownRepository: true }, afterTree ?? '', written);
   const undecodable = new Map<string, string>();
   const actions = changes.map((change): Action => {
-    if (change.status === 'deleted') return { type: 'delete', path: change.path };
-    const read = contents.get(contentName(afterTree, change));
-    const content = read?.text ?? '';
-    if (change.link === true) return { type: 'write', path: linkTarget(change.path, content), content: '' };
-    if (read?.undecodable !== undefined) undecodable.set(change.path, read.undecodable);
-    return { type: 'write', path: change.path, content };
+    const read = change.status === 'deleted' ? undefined : contents.get(change.path);
+    if (read === undefined) return { type: 'delete', path: change.path };
+    if (read.kind === 'link') return { type: 'write', path: linkTarget(change.path, read.target), content: '' };
+    if (read.undecodable !== undefined) undecodable.set(change.path, read.undecodable);
+    return { type: 'write', path: change.path, content: read.text };
   });
   return { actions, undecodable };
 }
@@ -162,19 +165,17 @@ async function checkCommits(input: PostCheckInput, repo: RepoState, moved: Moved
   for (const commit of moved.commits) {
     const changes = commitChanges(repo, commit);
     const undecodable = new Map<string, string>();
-    for (const change of changes) {
-      paths.add(change.repoPath);
-      if (change.undecodable !== undefined) undecodable.set(rootRelative(repo, input.root, change.repoPath), change.undecodable);
-    }
+    const links = new Map<string, string>();
     const actions: Action[] = changes.map((change) => {
+      paths.add(change.repoPath);
       const path = rootRelative(repo, input.root, change.repoPath);
-      return change.status === 'delete' ? { type: 'delete', path } : { type: 'write', path, content: change.content ?? '' };
+      return change.read === undefined ? { type: 'delete', path } : checkoutAction(path, change.read, undecodable, links);
     });
     actions.push({ type: 'commit', message: commit.subject });
     const parent = commit.parents[0];
     const existedBefore = new Set(parent === undefined ? [] : commitPaths(repo, parent).map((path) => rootRelative(repo, input.root, path)));
     const failures = await input.judge({ root: input.root, session: input.session, round: 'commit', actions, existedBefore, undecodable });
-    const broken = failures.map((failure) => {
+    const broken = [...failures, ...linkFailures(actions, links)].map((failure) => {
       const action = actions[failure.actionIndex];
       return {
         rule: failure.rule,

@@ -3,7 +3,8 @@ import type { BlobText } from '../io/index.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toSlashes } from '../io/index.js';
-import { RepositoryLayoutError, judgeRepositoryLayout, runGit, tryGit } from '../io/index.js';
+import { RepositoryLayoutError, judgeRepositoryLayout, readCheckoutEntries, runGit, tryGit } from '../io/index.js';
+import type { CheckoutRead } from '../io/index.js';
 
 /** Where the user's own repository is, found without running git. */
 export interface RepoLocation {
@@ -24,7 +25,7 @@ export interface RepoState extends RepoLocation {
   readonly headRef: string | null;
   /** The commit HEAD resolves to; null on an unborn branch. */
   readonly headCommit: string | null;
-  /** `refs/heads/*` and `refs/tags/*`, name → object id. */
+  /** Every ref under `refs/` but the unwatched ones (UNWATCHED_REFS), name → object id. */
   readonly refs: Readonly<Record<string, string>>;
 }
 
@@ -66,7 +67,18 @@ export function locateRepo(root: string): RepoLocation | undefined {
 }
 
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-const WATCHED_REFS = ['refs/heads/', 'refs/tags/'];
+/**
+ * Refs a call may move without the after-call check judging it: copies of other repositories'
+ * branches (a fetch brings a colleague's work in; what a branch of ours takes from them is judged
+ * there), notes (no checkout reads them), and replace refs (the reference-transaction hook refuses
+ * them; the gate's git never honours one). Every other ref, in any namespace (`refs/keep/`,
+ * `refs/wip/`, `refs/stash`), is one a checkout, merge or push can later use.
+ */
+const UNWATCHED_REFS = ['refs/remotes/', 'refs/notes/', 'refs/replace/'];
+
+function isWatchedRef(name: string): boolean {
+  return name.startsWith('refs/') && !UNWATCHED_REFS.some((prefix) => name.startsWith(prefix));
+}
 
 function collectLooseRefs(commonDir: string, folder: string, refs: Record<string, string>): void {
   let entries;
@@ -77,8 +89,9 @@ function collectLooseRefs(commonDir: string, folder: string, refs: Record<string
   }
   for (const entry of entries) {
     const name = `${folder}${entry.name}`;
-    if (entry.isDirectory()) collectLooseRefs(commonDir, `${name}/`, refs);
-    else {
+    if (entry.isDirectory()) {
+      if (isWatchedRef(`${name}/`)) collectLooseRefs(commonDir, `${name}/`, refs);
+    } else if (isWatchedRef(name)) {
       const id = readText(join(commonDir, name))?.trim();
       if (id !== undefined && OBJECT_ID.test(id)) refs[name] = id;
     }
@@ -86,24 +99,24 @@ function collectLooseRefs(commonDir: string, folder: string, refs: Record<string
 }
 
 /**
- * Branch and tag tips read from the files git keeps them in (packed-refs, then loose refs over them),
+ * Ref tips read from the files git keeps them in (packed-refs, then loose refs over them),
  * which costs no process; a reftable repository is asked through git.
  */
 function readRefs(location: RepoLocation): Record<string, string> {
   const refs: Record<string, string> = {};
   if (existsSync(join(location.commonDir, 'reftable'))) {
-    const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', ...WATCHED_REFS], { cwd: location.top, gitDir: location.gitDir });
+    const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/'], { cwd: location.top, gitDir: location.gitDir });
     for (const line of output.toString('utf8').split('\n')) {
       const [name, id] = line.split('\0');
-      if (name !== undefined && id !== undefined && name !== '') refs[name] = id;
+      if (name !== undefined && id !== undefined && isWatchedRef(name)) refs[name] = id;
     }
     return refs;
   }
   for (const line of (readText(join(location.commonDir, 'packed-refs')) ?? '').split('\n')) {
     const match = /^([0-9a-f]{40,64}) (refs\/\S+)$/.exec(line);
-    if (match !== null && WATCHED_REFS.some((prefix) => (match[2] as string).startsWith(prefix))) refs[match[2] as string] = match[1] as string;
+    if (match !== null && isWatchedRef(match[2] as string)) refs[match[2] as string] = match[1] as string;
   }
-  for (const prefix of WATCHED_REFS) collectLooseRefs(location.commonDir, prefix, refs);
+  collectLooseRefs(location.commonDir, 'refs/', refs);
   return refs;
 }
 
@@ -154,16 +167,38 @@ function newCommits(repo: RepoState, tip: string, known: readonly string[]): New
   return commits;
 }
 
-/** Branches, tags and a detached HEAD the call moved, each with the commits it brought in. */
+/** Of `ids`, those that name a commit or a tag of one, as the commit (a ref in a namespace of its own may hold a blob or a tree). */
+function commitsOf(repo: RepoState, ids: readonly string[]): Map<string, string> {
+  const commits = new Map<string, string>();
+  if (ids.length === 0) return commits;
+  const output = runGit(['cat-file', '--batch-check'], { cwd: repo.top, gitDir: repo.gitDir, input: `${ids.map((id) => `${id}^{commit}`).join('\n')}\n` });
+  output
+    .toString('utf8')
+    .split('\n')
+    .slice(0, ids.length)
+    .forEach((line, index) => {
+      const [id, type] = line.split(' ');
+      if (type === 'commit' && id !== undefined) commits.set(ids[index] as string, id);
+    });
+  return commits;
+}
+
+/** Refs in every watched namespace and a detached HEAD the call moved, each with the commits it brought in. */
 export function movedRefs(before: RepoState, after: RepoState): MovedRef[] {
-  const known = [...new Set([...Object.values(before.refs), ...(before.headCommit === null ? [] : [before.headCommit])])];
+  const changed = Object.entries(after.refs).filter(([ref, id]) => (before.refs[ref] ?? null) !== id);
+  const headMoved = after.headRef === null && after.headCommit !== null && after.headCommit !== before.headCommit;
+  if (changed.length === 0 && !headMoved) return [];
+  const values = [...new Set([...Object.values(before.refs), ...changed.map(([, id]) => id), ...(before.headCommit === null ? [] : [before.headCommit])])];
+  const commits = commitsOf(after, values);
+  const known = [
+    ...new Set([...Object.values(before.refs), ...(before.headCommit === null ? [] : [before.headCommit])].flatMap((id) => commits.get(id) ?? [])),
+  ];
   const moved: MovedRef[] = [];
-  for (const [ref, id] of Object.entries(after.refs)) {
-    const previous = before.refs[ref] ?? null;
-    if (previous === id) continue;
-    moved.push({ ref, before: previous, after: id, commits: newCommits(after, id, known) });
+  for (const [ref, id] of changed) {
+    const tip = commits.get(id);
+    if (tip !== undefined) moved.push({ ref, before: before.refs[ref] ?? null, after: id, commits: newCommits(after, tip, known) });
   }
-  if (after.headRef === null && after.headCommit !== null && after.headCommit !== before.headCommit) {
+  if (headMoved && after.headCommit !== null) {
     moved.push({ ref: 'HEAD', before: before.headCommit, after: after.headCommit, commits: newCommits(after, after.headCommit, known) });
   }
   return moved.filter((entry) => entry.commits.length > 0);
@@ -178,41 +213,34 @@ export interface CommitChange {
   /** Relative to the repository top. */
   readonly repoPath: string;
   readonly status: 'write' | 'delete';
-  /** The content the commit gave the file; undefined for a delete. */
-  readonly content: string | undefined;
-  /** Why the content is not text (see decodeText); undefined when it decoded. */
-  readonly undecodable?: string;
+  /** What a checkout of the commit gives back for the path (its `.gitattributes` applied, a link's target); undefined for a delete. */
+  readonly read: CheckoutRead | undefined;
 }
 
-/** What one commit changed against its first parent (everything, for a root commit), with contents. */
+/** What one commit changed against its first parent (everything, for a root commit), each file as a checkout of it writes it. */
 export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[] {
   const range = commit.parents.length === 0 ? ['--root', commit.id] : [commit.parents[0] as string, commit.id];
   const fields = runGit(['diff-tree', '-r', '--no-renames', '--no-commit-id', '-z', ...range], { cwd: repo.top, gitDir: repo.gitDir })
     .toString('utf8')
     .split('\0');
-  const changes: { repoPath: string; status: 'write' | 'delete'; mode: string }[] = [];
+  const changes: { repoPath: string; status: 'write' | 'delete'; mode: string; blob: string }[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const meta = (fields[index] as string).split(' ');
     const status = meta[4] ?? '';
     const mode = status === 'D' ? (meta[0] ?? '').replace(/^:/, '') : (meta[1] ?? '');
-    changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode });
+    changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode, blob: meta[3] ?? '' });
   }
-  const written = changes.filter((change) => change.status === 'write' && change.mode !== '160000');
-  const contents = readDecodedBlobs(
-    repo,
-    written.map((change) => `${commit.id}:${change.repoPath}`),
+  const judged = changes.filter((change) => change.mode !== '160000');
+  const reads = readCheckoutEntries(
+    { cwd: repo.top, gitDir: repo.gitDir },
+    commit.id,
+    judged.flatMap((change) => (change.status === 'write' ? [{ path: change.repoPath, mode: change.mode, blob: change.blob }] : [])),
   );
-  return changes
-    .filter((change) => change.mode !== '160000')
-    .map((change) => {
-      const read = change.status === 'write' ? contents.get(`${commit.id}:${change.repoPath}`) : undefined;
-      return {
-        repoPath: change.repoPath,
-        status: change.status,
-        content: change.status === 'write' ? (read?.text ?? '') : undefined,
-        ...(read?.undecodable === undefined ? {} : { undecodable: read.undecodable }),
-      };
-    });
+  return judged.map((change) => ({
+    repoPath: change.repoPath,
+    status: change.status,
+    read: change.status === 'write' ? reads.get(change.repoPath) : undefined,
+  }));
 }
 
 /** Contents of many objects in one `git cat-file --batch`; a missing one is left out. */
@@ -223,7 +251,7 @@ export function readBlobs(location: { top: string; gitDir: string }, names: read
 }
 
 /** Like readBlobs, each content with whether it decoded as text. */
-export function readDecodedBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, BlobText> {
+function readDecodedBlobs(location: { top: string; gitDir: string }, names: readonly string[], cwd = location.top): Map<string, BlobText> {
   const contents = new Map<string, BlobText>();
   if (names.length === 0) return contents;
   const usable = names.filter((name) => !name.includes('\n'));

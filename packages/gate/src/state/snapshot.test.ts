@@ -123,15 +123,19 @@ describe('the snapshot store', () => {
     ]);
   });
 
-  it('reads branch and tag tips from loose and packed refs as git does', () => {
+  it('reads ref tips of every namespace but remote-tracking, notes and replace refs from loose and packed refs as git does', () => {
     const root = repository(1);
     git(root, 'tag', '-a', 'v1', '-m', 'one');
     git(root, 'branch', 'side');
+    git(root, 'update-ref', 'refs/wip/packed', 'HEAD');
     git(root, 'pack-refs', '--all');
     git(root, 'tag', 'light');
+    git(root, 'update-ref', 'refs/keep/deep/x', 'HEAD');
+    git(root, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+    git(root, 'update-ref', 'refs/notes/commits', 'HEAD');
     const state = readRepoState(root);
     const expected = Object.fromEntries(
-      git(root, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags')
+      git(root, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags', 'refs/wip', 'refs/keep')
         .split('\n')
         .map((line) => line.split(' ')),
     );

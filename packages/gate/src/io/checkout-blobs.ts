@@ -1,0 +1,81 @@
+import { checkoutText } from './blob-text.js';
+import { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
+import type { AttributeFile } from './git-attributes.js';
+import { SnapshotError, runGit } from './git-process.js';
+import type { GitOptions } from './git-process.js';
+
+/** A file of a tree or of the index to read as a checkout would write it. */
+export interface CheckoutEntry {
+  readonly path: string;
+  /** git's mode: `120000` is a symbolic link, whose blob is its target. */
+  readonly mode: string;
+  readonly blob: string;
+}
+
+/** What a checkout gives back for one entry: a file's text (and why it is not text, when so), or a link's target. */
+export type CheckoutRead =
+  { readonly kind: 'file'; readonly text: string; readonly undecodable: string | undefined } | { readonly kind: 'link'; readonly target: string };
+
+/**
+ * The one reading of a stored blob every layer of the gate shares (the pre-commit and
+ * reference-transaction hooks, the after-call check of a call's commits, verify): a link is its
+ * target, and a file is decoded with the checkout attributes (`working-tree-encoding`, `eol`) of the
+ * `.gitattributes` files that apply to it, keyed by folder ('' at the root), as the same tree or index
+ * holds them. The attributes come from the tree being judged, never from `.git/info/attributes` or a
+ * user's file: those change no other checkout, so they could only make the gate misread.
+ */
+export function checkoutRead(entry: { readonly path: string; readonly mode: string }, bytes: Buffer, files: ReadonlyMap<string, AttributeFile>): CheckoutRead {
+  if (entry.mode === '120000') return { kind: 'link', target: bytes.toString('utf8') };
+  const applying = attributeFolders(entry.path).flatMap((folder) => {
+    const file = files.get(folder);
+    return file === undefined ? [] : [file];
+  });
+  const read = checkoutText(bytes, checkoutAttributes(entry.path, applying));
+  return { kind: 'file', text: read.text, undecodable: read.undecodable };
+}
+
+/** `<treeish>:<folder>/.gitattributes`; an empty treeish names the index (`:path`). */
+function attributesName(treeish: string, folder: string): string {
+  return `${treeish}:${folder === '' ? '' : `${folder}/`}.gitattributes`;
+}
+
+/**
+ * Reads `entries` of `treeish` (a commit or tree id, or '' for the index git is given in `options`)
+ * as a checkout would write them, in one `git cat-file --batch`: each blob, and every `.gitattributes`
+ * of the same tree that applies to one of them. Keyed by path; gitlinks (submodules) are left out.
+ */
+export function readCheckoutEntries(options: GitOptions, treeish: string, entries: readonly CheckoutEntry[]): Map<string, CheckoutRead> {
+  const reads = new Map<string, CheckoutRead>();
+  const judged = entries.filter((entry) => entry.mode !== '160000');
+  if (judged.length === 0) return reads;
+  const folders = [...new Set(judged.filter((entry) => entry.mode !== '120000').flatMap((entry) => attributeFolders(entry.path)))].filter(
+    (folder) => !folder.includes('\n'),
+  );
+  const blobIds = new Set(judged.map((entry) => entry.blob));
+  const blobs = [...blobIds];
+  const names = [...blobs, ...folders.map((folder) => attributesName(treeish, folder))];
+  const output = runGit(['cat-file', '--batch'], { ...options, input: `${names.join('\n')}\n` });
+  const bytes = new Map<string, Buffer>();
+  let offset = 0;
+  for (const name of names) {
+    const end = output.indexOf(0x0a, offset);
+    if (end < 0) throw new SnapshotError('E_GIT_READ', `git cat-file --batch ended before ${name}`);
+    const header = output.subarray(offset, end).toString('utf8');
+    offset = end + 1;
+    if (header.endsWith(' missing')) {
+      if (blobIds.has(name)) throw new SnapshotError('E_GIT_READ', `git cat-file could not read blob ${name}`);
+      continue;
+    }
+    const size = /^\S+ \S+ (\d+)$/.exec(header)?.[1];
+    if (size === undefined) throw new SnapshotError('E_GIT_READ', `git cat-file --batch answered ${JSON.stringify(header)} for ${name}`);
+    bytes.set(name, output.subarray(offset, offset + Number(size)));
+    offset += Number(size) + 1;
+  }
+  const files = new Map<string, AttributeFile>();
+  for (const folder of folders) {
+    const text = bytes.get(attributesName(treeish, folder));
+    if (text !== undefined) files.set(folder, parseGitAttributes(text.toString('utf8'), folder));
+  }
+  for (const entry of judged) reads.set(entry.path, checkoutRead(entry, bytes.get(entry.blob) ?? Buffer.alloc(0), files));
+  return reads;
+}

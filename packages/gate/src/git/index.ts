@@ -4,5 +4,5 @@ export type { GitReader } from './commit-change.js';
 export { gitRoot } from './pre-commit.js';
 export { workTreeChanges } from './work-tree-changes.js';
 export { VERIFY_FILE_LIMIT, rangeCommits, rangeTreeChange } from './range-changes.js';
-export type { ChangedFile, FileRead, RangeChange, RangeCommit } from './range-changes.js';
+export type { ChangedFile, FileRead, RangeChange } from './range-changes.js';
 export type { InstallOutput } from './install-files.js';

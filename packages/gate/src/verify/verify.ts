@@ -27,7 +27,7 @@ interface VerifiedCommit {
 }
 
 /** Findings of a rule not listed because it broke more than FINDINGS_PER_RULE times: counted, not kept. */
-export interface UnlistedFindings {
+interface UnlistedFindings {
   readonly rule: string;
   readonly name: string;
   readonly count: number;

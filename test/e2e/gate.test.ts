@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { ensureAgentClient } from '@holdfast/lab/harness';
 import { SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { claude, codex } from '@holdfast/gate/test-support';
 

@@ -1,4 +1,4 @@
-import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harnesses';
+import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harness';
 
 /**
  * Vitest global setup: installs the real Claude Code, Codex and Gemini CLI the end-to-end tests drive (and Node 24) into the

@@ -83,7 +83,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       throw new InputError('E_ARGS', `holdfast targets: unexpected argument "${positionals[0]}". See \`holdfast targets --help\`.`);
     }
     const timeoutMs = integerFlag('targets', 'timeout', values.timeout, 2_000, 1, 600_000);
-    const { loadDotEnv, loadTargetsConfig, probeTarget } = await import('@holdfast/lab/models');
+    const { loadDotEnv, loadTargetsConfig } = await import('@holdfast/lab/models');
+    const { probeTarget } = await import('@holdfast/lab/harness');
     const env = await loadDotEnv(io.cwd, io.env);
     const config = await loadTargetsConfig(io.cwd);
     const { detectIsolation, INSTALL_HINT } = await import('@holdfast/lab/sandbox');

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { InputError } from '@holdfast/core/contract';
 import type { ArmResult, RunConfig, RunEndEvent, RunEvent, RunEventInput, Rulebook, TargetInfo, TaskInfo, Timers, Totals } from '@holdfast/core/contract';
-import type { AgentHarness, AgentRoundsOptions } from './agent/index.js';
+import type { AgentRoundsOptions } from './agent/index.js';
+import type { AgentHarness } from '../harness/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import { renderRulebook } from '@holdfast/core/rules';

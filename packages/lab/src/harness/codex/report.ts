@@ -1,76 +1,9 @@
 import { z } from 'zod';
 import { jsonOrUndefined } from '@holdfast/core/contract';
-
-/** What a harness said about its own run, where it says it: Claude Code's JSON result, Codex's JSONL events. */
-export interface HarnessReport {
-  /** Model turns: Claude Code's `num_turns`; for Codex, its tool calls plus the final answer. */
-  readonly turns?: number;
-  readonly inputTokens?: number;
-  readonly cachedInputTokens?: number;
-  readonly outputTokens?: number;
-  /** Claude Code's `total_cost_usd`; Codex reports no cost. */
-  readonly costUsd?: number;
-  /** How the harness says it ended (`success`, `error_max_turns`, `turn.failed`, …). */
-  readonly ending?: string;
-  /** The agent's last message to the person, capped. */
-  readonly finalMessage?: string;
-  readonly sessionId?: string;
-}
-
-const FINAL_MESSAGE_CAP = 4_000;
-
-function capped(text: string): string {
-  return text.length <= FINAL_MESSAGE_CAP ? text : `${text.slice(0, FINAL_MESSAGE_CAP - 1)}…`;
-}
+import { capped } from '../report.js';
+import type { HarnessReader, HarnessReport } from '../report.js';
 
 const count = z.number().int().nonnegative();
-
-const ClaudeResultSchema = z.object({
-  type: z.literal('result'),
-  subtype: z.string().optional(),
-  is_error: z.boolean().optional(),
-  num_turns: count.optional(),
-  result: z.string().optional(),
-  session_id: z.string().optional(),
-  total_cost_usd: z.number().nonnegative().optional(),
-  usage: z
-    .object({
-      input_tokens: count.optional(),
-      cache_creation_input_tokens: count.optional(),
-      cache_read_input_tokens: count.optional(),
-      output_tokens: count.optional(),
-    })
-    .optional(),
-});
-
-/**
- * Claude Code's `--output-format json` prints one result object at the end. Anything else on
- * stdout (a warning, a partial line after a kill) is skipped; no result at all is an empty report.
- */
-export function readClaudeCodeResult(stdout: string): HarnessReport {
-  const lines = stdout
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith('{'));
-  for (const line of lines.reverse()) {
-    const parsed = ClaudeResultSchema.safeParse(jsonOrUndefined(line));
-    if (!parsed.success) continue;
-    const result = parsed.data;
-    const usage = result.usage;
-    const input = usage === undefined ? undefined : (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    return {
-      ...(result.num_turns !== undefined ? { turns: result.num_turns } : {}),
-      ...(input !== undefined ? { inputTokens: input } : {}),
-      ...(usage?.cache_read_input_tokens !== undefined ? { cachedInputTokens: usage.cache_read_input_tokens } : {}),
-      ...(usage?.output_tokens !== undefined ? { outputTokens: usage.output_tokens } : {}),
-      ...(result.total_cost_usd !== undefined ? { costUsd: result.total_cost_usd } : {}),
-      ...(result.subtype !== undefined ? { ending: result.subtype } : {}),
-      ...(result.result !== undefined ? { finalMessage: capped(result.result) } : {}),
-      ...(result.session_id !== undefined ? { sessionId: result.session_id } : {}),
-    };
-  }
-  return {};
-}
 
 const CodexUsageSchema = z.object({ input_tokens: count.optional(), cached_input_tokens: count.optional(), output_tokens: count.optional() });
 const CodexEventSchema = z.object({
@@ -85,10 +18,8 @@ const CodexEventSchema = z.object({
 /** Codex items that are the model acting: each one took a model response to ask for. */
 const CODEX_TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
 
-export interface CodexEventReader {
-  /** One line of `codex exec --json` stdout. */
-  push(line: string): void;
-  /** Turns so far, for the turn cap. */
+/** Codex streams its events (`codex exec --json`): turns are counted as they arrive. */
+export interface CodexEventReader extends HarnessReader {
   turns(): number;
   report(): HarnessReport;
 }
@@ -129,7 +60,7 @@ export function createCodexEventReader(): CodexEventReader {
       if (event.type === 'error' && ending === undefined) ending = `error${event.message !== undefined ? `: ${event.message}` : ''}`;
     },
     turns: () => toolCalls + (answered ? 1 : 0),
-    report() {
+    report(): HarnessReport {
       const turns = toolCalls + (answered ? 1 : 0);
       return {
         ...(turns > 0 ? { turns } : {}),

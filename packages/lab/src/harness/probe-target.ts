@@ -1,11 +1,8 @@
 import { findProgram } from '@holdfast/gate';
 import { z } from 'zod';
-import { callJson } from './http-json.js';
-import type { AdapterRuntime } from './model-adapter.js';
-import { ProviderError } from './provider-error.js';
-import { withRuntime } from './runtime.js';
-import { findHarnessBinary } from './harness-binary.js';
-import type { TargetConfig } from './targets-config.js';
+import { ProviderError, callJson, withRuntime } from '../models/index.js';
+import type { AdapterRuntime, TargetConfig } from '../models/index.js';
+import { findHarnessBinary } from './find-harness.js';
 import { targetProblem } from './target-problem.js';
 import type { ProbeFacts } from './target-problem.js';
 

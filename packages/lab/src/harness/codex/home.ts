@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { trustCodexHooks } from '../../harnesses/codex-hook-trust.js';
+import { trustCodexHooks } from './hook-trust.js';
 
 /**
  * The arm's own CODEX_HOME: the repository trusted (Codex loads a project's .codex/ layer, hooks

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runHarnessProcess } from './harness-process.js';
+import { runHarnessProcess } from './process.js';
 
 const env = { PATH: process.env.PATH ?? '' };
 const common = { env, cwd: process.cwd(), timeoutMs: 600_000, outputCapBytes: 1024 * 1024 };

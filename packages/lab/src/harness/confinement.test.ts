@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harnessBubblewrapArgs, installationOf } from './harness-confinement.js';
+import { harnessBubblewrapArgs, installationOf } from './confinement.js';
 
 describe('harness confinement', () => {
   it('keeps a whole node_modules installation readable (Codex’s launcher runs a sibling package’s binary)', () => {

@@ -1,5 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { createCodexEventReader, readClaudeCodeResult } from './harness-report.js';
+import { readClaudeCodeResult } from './claude-code/index.js';
+import { createCodexEventReader } from './codex/index.js';
+
+// Output lines as Claude Code 2.1.197 (`-p --output-format json`) and Codex 0.171.0 (`exec --json`) printed them.
+const CLAUDE_RESULT =
+  '{"type":"result","subtype":"success","is_error":false,"api_error_status":null,"duration_ms":1334,"num_turns":3,"result":"done","stop_reason":"end_turn","session_id":"297694a8","total_cost_usd":0.288275,"usage":{"input_tokens":57430,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":45},"permission_denials":[{"tool_name":"Write","tool_use_id":"toolu_1","tool_input":{}}],"terminal_reason":"completed"}';
+const CODEX_EVENTS = [
+  '{"type":"thread.started","thread_id":"01a22d41"}',
+  '{"type":"turn.started"}',
+  '{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"/bin/bash -lc \'echo hi > a.txt\'","aggregated_output":"","exit_code":0,"status":"completed"}}',
+  '{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"done"}}',
+  '{"type":"turn.completed","usage":{"input_tokens":28849,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":45,"reasoning_output_tokens":0}}',
+];
+
+describe('what the real clients printed', () => {
+  it('Claude Code: turns, tokens, cost, the hook denials and the final text', () => {
+    expect(readClaudeCodeResult(`${CLAUDE_RESULT}\n`)).toEqual({
+      turns: 3,
+      inputTokens: 57430,
+      cachedInputTokens: 0,
+      outputTokens: 45,
+      costUsd: 0.288275,
+      deniedCalls: 1,
+      ending: 'success',
+      finalMessage: 'done',
+      sessionId: '297694a8',
+    });
+  });
+
+  it('Codex: its command and its answer as turns, tokens and the last agent message; no cost', () => {
+    const reader = createCodexEventReader();
+    for (const line of CODEX_EVENTS) reader.push(line);
+    expect(reader.report()).toEqual({
+      turns: 2,
+      inputTokens: 28849,
+      cachedInputTokens: 0,
+      outputTokens: 45,
+      ending: 'turn.completed',
+      finalMessage: 'done',
+      sessionId: '01a22d41',
+    });
+  });
+});
 
 describe('readClaudeCodeResult', () => {
   it('reads turns, tokens (cache included), cost, ending and the final message from the JSON result', () => {

@@ -1,22 +1,5 @@
-import { AGENT_CLIENTS } from '../harnesses/agent-clients.js';
-import type { TargetConfig } from './targets-config.js';
-
-/** The modes a target can play: a model plays plan (and loop with native tool calling), a harness plays agent only. */
-export type TargetMode = 'plan' | 'loop' | 'agent';
-
-export function targetModes(target: TargetConfig): TargetMode[] {
-  switch (target.provider) {
-    case 'openai-compatible':
-    case 'anthropic':
-      return ['plan', 'loop'];
-    case 'command':
-      return ['plan'];
-    case 'claude-code':
-    case 'codex':
-    case 'agent':
-      return ['agent'];
-  }
-}
+import type { TargetConfig } from '../models/index.js';
+import { AGENT_CLIENTS } from './clients.js';
 
 /** What a found-or-not probe learned, in the terms the one-line problem needs. */
 export interface ProbeFacts {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseTargetsConfig } from '../../models/index.js';
-import type { HarnessTarget } from '../../models/index.js';
-import { harnessInvocation } from './harness-invocation.js';
+import { parseTargetsConfig } from '../models/index.js';
+import type { HarnessTarget } from '../models/index.js';
+import { harnessInvocation } from './invocation.js';
 
 function target(yaml: string): HarnessTarget {
   return parseTargetsConfig(`targets:\n  - ${yaml}`).targets[0] as HarnessTarget;

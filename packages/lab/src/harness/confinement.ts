@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { confinementArgs, inside, installationOf } from '@holdfast/gate';
-import type { Isolation } from '../../sandbox/index.js';
+import type { Isolation } from '../sandbox/index.js';
 
 /** What a confined harness may see besides the system: the arm's folder (read-write) and what it runs (read-only). */
 export interface HarnessConfinement {

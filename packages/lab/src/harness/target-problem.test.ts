@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTargetsConfig } from './targets-config.js';
-import { targetModes, targetProblem } from './target-problem.js';
+import { parseTargetsConfig } from '../models/index.js';
+import { targetProblem } from './target-problem.js';
 
 const targets = parseTargetsConfig(
   [
@@ -34,17 +34,5 @@ describe('targetProblem', () => {
 
   it('says nothing when nothing is known to stop the target', () => {
     for (const target of targets) expect(targetProblem(target, { hasKey: true, reachable: true }), target.id).toBeUndefined();
-  });
-
-  it('knows which modes each provider plays', () => {
-    expect(targets.map((target) => `${target.id}:${targetModes(target).join('+')}`)).toEqual([
-      'local:plan+loop',
-      'hosted:plan+loop',
-      'claude:plan+loop',
-      'cli:plan',
-      'cc:agent',
-      'cx:agent',
-      'mine:agent',
-    ]);
   });
 });

@@ -14,7 +14,7 @@ export interface CodexHookEntry {
   readonly trustStatus: 'managed' | 'untrusted' | 'trusted' | 'modified';
 }
 
-export class CodexHookTrustError extends HoldfastError {
+class CodexHookTrustError extends HoldfastError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('E_CODEX_HOOK_TRUST', message, options);
   }

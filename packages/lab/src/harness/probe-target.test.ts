@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findProgram } from '@holdfast/gate';
 import { probeTarget } from './probe-target.js';
-import { modelList, startFakeOpenAi } from './test-support/fake-openai-server.js';
-import type { FakeServer } from './test-support/fake-openai-server.js';
-import { parseTargetsConfig } from './targets-config.js';
-import type { TargetConfig } from './targets-config.js';
-import { testRuntime } from './test-support/test-runtime.js';
+import { parseTargetsConfig } from '../models/index.js';
+import type { TargetConfig } from '../models/index.js';
+import { modelList, startFakeOpenAi } from '../models/test-support/fake-openai-server.js';
+import type { FakeServer } from '../models/test-support/fake-openai-server.js';
+import { testRuntime } from '../models/test-support/test-runtime.js';
 
 let server: FakeServer | undefined;
 afterEach(async () => {

@@ -1,10 +1,7 @@
-import type { AgentClientName } from '../agent-clients.js';
-import type { AgentRun } from '../agent-run.js';
-import { runClaudeCode } from '../run-claude-code.js';
-import { runCodex } from '../run-codex.js';
-import { runGeminiCli } from '../run-gemini-cli.js';
-import type { CodexRunOptions } from '../run-codex.js';
+import type { AgentClientName } from '../clients.js';
 import type { ModelTurn, ScriptStep } from './script.js';
+import { runScriptedClient } from './scripted-run.js';
+import type { ScriptedRun, ScriptedRunOptions } from './scripted-run.js';
 import { startScriptedModel } from './scripted-model-server.js';
 import type { RecordedRequest } from './scripted-model-server.js';
 
@@ -20,17 +17,17 @@ export interface ScenarioOptions {
   readonly args?: readonly string[];
   /** The client's executable (a wrapper that starts it under `holdfast exec`, say); the cached client by default. */
   readonly bin?: string;
-  /** The client's HOME (see RunAgentOptions.home). */
+  /** The client's HOME (see ScriptedRunOptions.home). */
   readonly home?: string;
-  /** Codex only (see CodexRunOptions). */
-  readonly hookTrust?: CodexRunOptions['hookTrust'];
-  readonly sandbox?: CodexRunOptions['sandbox'];
-  /** Gemini CLI only: the node that runs it (see GeminiRunOptions). */
+  /** Codex only (see ScriptedRunOptions). */
+  readonly hookTrust?: ScriptedRunOptions['hookTrust'];
+  readonly sandbox?: ScriptedRunOptions['sandbox'];
+  /** Gemini CLI only: the node that runs it (see ScriptedRunOptions). */
   readonly node?: string;
 }
 
 export interface ScenarioResult {
-  readonly run: AgentRun;
+  readonly run: ScriptedRun;
   /** Every request the client sent to the model server. */
   readonly requests: readonly RecordedRequest[];
   /** The main-loop turns, each with the tool results the client sent back. */
@@ -40,6 +37,11 @@ export interface ScenarioResult {
   explain(): string;
 }
 
+/** The last lines of an output. */
+function tail(text: string, lines = 30): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
 function clip(text: string, length = 600): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
@@ -47,7 +49,7 @@ function clip(text: string, length = 600): string {
 
 function explainScenario(
   client: AgentClientName,
-  run: AgentRun,
+  run: ScriptedRun,
   turns: readonly ModelTurn[],
   requests: readonly RecordedRequest[],
   problems: readonly string[],
@@ -62,9 +64,9 @@ function explainScenario(
         `turn ${turn.turn}: ${turn.toolResults.map((result) => `${result.isError ? 'ERROR ' : ''}${clip(result.text)}`).join(' | ') || '(no tool results)'}`,
     ),
     '--- stderr (tail) ---',
-    run.stderrTail || '(empty)',
+    tail(run.stderr) || '(empty)',
     '--- stdout (tail) ---',
-    clip(run.stdoutTail, 3000) || '(empty)',
+    clip(tail(run.stdout), 3000) || '(empty)',
   ];
   return lines.join('\n');
 }
@@ -86,17 +88,14 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       ...(options.bin !== undefined ? { bin: options.bin } : {}),
       ...(options.home !== undefined ? { home: options.home } : {}),
     };
-    const run =
-      options.client === 'claude-code'
-        ? await runClaudeCode({ ...common, baseUrl: server.origin })
-        : options.client === 'gemini-cli'
-          ? await runGeminiCli({ ...common, baseUrl: server.origin, ...(options.node !== undefined ? { node: options.node } : {}) })
-          : await runCodex({
-              ...common,
-              baseUrl: `${server.origin}/v1`,
-              ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
-              ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
-            });
+    const run = await runScriptedClient(options.client, {
+      ...common,
+      // Codex's provider base_url names the API's version; Claude Code and Gemini CLI add their own paths.
+      baseUrl: options.client === 'codex' ? `${server.origin}/v1` : server.origin,
+      ...(options.hookTrust !== undefined ? { hookTrust: options.hookTrust } : {}),
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      ...(options.node !== undefined ? { node: options.node } : {}),
+    });
     const requests = [...server.requests];
     const turns = [...server.turns];
     const problems = [...server.problems];

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { CappedBuffer } from '../../sandbox/index.js';
+import { CappedBuffer } from '../sandbox/index.js';
 import type { CappedText } from '@holdfast/core/contract';
 
 export interface HarnessProcessOptions {

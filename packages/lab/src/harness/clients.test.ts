@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_CLIENTS, AgentClientError, agentCacheRoot, agentClientFolder, ensureAgentClient } from './agent-clients.js';
+import { AGENT_CLIENTS, AgentClientError, agentCacheRoot, agentClientFolder, ensureAgentClient } from './clients.js';
 
 /** A port nothing listens on: bound, then closed. */
 async function deadPort(): Promise<number> {

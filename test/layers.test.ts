@@ -217,7 +217,7 @@ describe("the gate's rooms", () => {
 });
 
 /**
- * The lab's harness room (packages/lab/README.md): how each agent harness is found, started, confined
+ * The lab's harness room (ARCHITECTURE.md): how each agent harness is found, started, confined
  * and read lives in `harness/` alone. Agent mode, pressure's live half and the rest of the lab enter it
  * through its index.ts; it reaches only down, to the model targets, the sandbox and the gate.
  */

@@ -41,5 +41,8 @@ describe('Gemini CLI, real binary', { timeout: 300_000 }, () => {
     expect(readIfExists(repo, DEBUG)).toBe(DEBUG_CONTENT);
     expect(readIfExists(repo, SHELL_WRITE)).toBe('console.log(1);\n');
     expect(result.run.report).toMatchObject({ finalMessage: 'Done.', ending: 'success' });
+    // The room's token rule: every input token the model read (Gemini CLI's prompt count), and what it wrote.
+    expect(result.run.report.inputTokens, result.explain()).toBeGreaterThan(0);
+    expect(result.run.report.outputTokens, result.explain()).toBeGreaterThan(0);
   });
 });

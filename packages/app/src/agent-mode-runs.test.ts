@@ -103,7 +103,11 @@ describe('agent-mode runs started from the API', { timeout: 240_000 }, () => {
     writeFileSync(join(cwd, 'holdfast.config.yaml'), configYaml('(none)'));
     serve({});
     const refusals: [Record<string, unknown>, string, RegExp][] = [
-      [{ mode: 'agent', targets: ['plain'], tasks: [TASK] }, 'E_TARGET_KIND', /"plain" \(openai-compatible\).*provider: claude-code, codex or agent/],
+      [
+        { mode: 'agent', targets: ['plain'], tasks: [TASK] },
+        'E_TARGET_KIND',
+        /"plain" \(openai-compatible\).*provider: claude-code, codex, gemini-cli or agent/,
+      ],
       [{ mode: 'plan', targets: ['recovers'], tasks: [TASK] }, 'E_TARGET_KIND', /"recovers" \(agent\) is an agent harness.*agent mode only/],
       [{ mode: 'loop', targets: ['recovers'], tasks: [TASK] }, 'E_TARGET_KIND', /agent mode only/],
       [{ mode: 'plan', targets: ['plain'], turnCap: 3 }, 'E_SELECTION', /loop and agent modes/],

@@ -16,10 +16,10 @@ It also says what isolation this machine gives the commands models write (\`hold
 --sandbox\`): bubblewrap when it is installed and can make namespaces here, otherwise none, and
 then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
 
-Agent CLIs: a target with provider claude-code or codex runs that harness in agent mode. The
-live gate (\`holdfast install\`) speaks to Claude Code, Codex and Gemini CLI; holdfast's own tests drive
-each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0) on a
-scripted model server. Gemini CLI is gated but not yet a target. Qwen Code, OpenCode and GitHub
+Agent CLIs: a target with provider claude-code, codex or gemini-cli runs that harness in agent mode.
+The live gate (\`holdfast install\`) speaks to all three; holdfast's own tests drive each end to end
+with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0) on a scripted model
+server, in agent mode as well. Qwen Code, OpenCode and GitHub
 Copilot CLI are neither gated nor measured yet.
 
 Options:

@@ -48,6 +48,11 @@ export interface HarnessDefinition<P extends HarnessProvider = HarnessProvider> 
   /** Variables only this harness needs, under the run's HOME. */
   environment?(homeDir: string): Record<string, string>;
   /** What must be in place in its HOME before it starts (Codex's config and hook trust). */
-  prepare?(options: { readonly bin: string; readonly workDir: string; readonly env: Record<string, string> }): Promise<void>;
+  prepare?(options: {
+    readonly bin: string;
+    readonly workDir: string;
+    readonly env: Record<string, string>;
+    readonly target: Extract<HarnessTarget, { provider: P }>;
+  }): Promise<void>;
   createReader(): HarnessReader;
 }

@@ -40,6 +40,17 @@ describe('harnessInvocation', () => {
     expect(invocation.secrets).toEqual(['sk-openai']);
   });
 
+  it('Gemini CLI: -p with the ticket, --yolo, JSON output; the project trusted, an isolated HOME; only named keys pass', () => {
+    const invocation = harnessInvocation(target('{ id: gm, provider: gemini-cli, env: [GEMINI_API_KEY], model: gemini-2.5-pro }'), {
+      ...context,
+      env: { ...context.env, GEMINI_API_KEY: 'gm-secret' },
+    });
+    expect(invocation.args).toEqual(['-p', 'Fix the bug.\n', '--yolo', '--output-format', 'json', '--model', 'gemini-2.5-pro']);
+    expect(invocation.env).toMatchObject({ HOME: '/arm/home', GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_API_KEY: 'gm-secret' });
+    expect(invocation.env.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(invocation.secrets).toEqual(['gm-secret']);
+  });
+
   it('a generic agent: {prompt} and {maxTurns} filled in, or the ticket on stdin', () => {
     const withArgument = harnessInvocation(
       target("{ id: a, provider: agent, command: [my-agent, '--task={prompt}', --turns, '{maxTurns}'], maxTurns: 9 }"),

@@ -68,11 +68,11 @@ function withProblem(target: TargetConfig, result: ProbeResult, facts: Omit<Prob
 }
 
 /**
- * Claude Code and Codex run with the arm's own HOME, so without a key variable they cannot log in:
+ * Claude Code, Codex and Gemini CLI run with the arm's own HOME, so without a key variable they cannot log in:
  * the variables a target passes through that look like keys, when none of them is set.
  */
 function unsetKeys(target: TargetConfig, env: NodeJS.ProcessEnv): string[] {
-  if ((target.provider !== 'claude-code' && target.provider !== 'codex') || target.keyEnv !== undefined) return [];
+  if ((target.provider !== 'claude-code' && target.provider !== 'codex' && target.provider !== 'gemini-cli') || target.keyEnv !== undefined) return [];
   const keys = target.env.filter((name) => /(?:KEY|TOKEN)$/.test(name));
   return keys.some((name) => (env[name] ?? '').trim() !== '') ? [] : keys;
 }
@@ -106,6 +106,7 @@ export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, 
     }
     case 'claude-code':
     case 'codex':
+    case 'gemini-cli':
     case 'agent': {
       const found = await findHarnessBinary(target, env);
       const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;

@@ -53,7 +53,7 @@ export async function runHarness(options: HarnessRunOptions): Promise<HarnessRun
     homeDir: options.homeDir,
     env: options.harness.env,
   });
-  await definition.prepare?.({ bin: binary, workDir: options.workDir, env: invocation.env });
+  await definition.prepare?.({ bin: binary, workDir: options.workDir, env: invocation.env, target: capped });
   const reader = definition.createReader();
   const { maxTurns } = options;
   let turnCapHit = false;

@@ -11,6 +11,7 @@ const targets = parseTargetsConfig(
     '  - { id: cli, provider: command, model: claude-code, command: [claude, -p] }',
     '  - { id: cc, provider: claude-code, keyEnv: ANTHROPIC_API_KEY }',
     '  - { id: cx, provider: codex, binary: /opt/nowhere/codex }',
+    '  - { id: gm, provider: gemini-cli }',
     '  - { id: mine, provider: agent, command: [./my-agent.sh] }',
   ].join('\n'),
 ).targets;
@@ -29,6 +30,7 @@ describe('targetProblem', () => {
     expect(targetProblem(byId('cx'), { hasKey: true, reachable: true, unsetKeyVariables: ['OPENAI_API_KEY', 'CODEX_API_KEY'] })).toBe(
       'no key: set OPENAI_API_KEY or CODEX_API_KEY in .env',
     );
+    expect(targetProblem(byId('gm'), { hasKey: true, reachable: false })).toBe('gemini not installed: npm i -g @google/gemini-cli');
     expect(targetProblem(byId('mine'), { hasKey: true, reachable: false })).toBe('my-agent.sh not found: install it or fix "command" in holdfast.config.yaml');
   });
 

@@ -14,12 +14,14 @@ export interface ProbeFacts {
 const INSTALL: Record<string, string> = {
   claude: `npm i -g ${AGENT_CLIENTS['claude-code'].packageName}`,
   codex: `npm i -g ${AGENT_CLIENTS.codex.packageName}`,
+  gemini: `npm i -g ${AGENT_CLIENTS['gemini-cli'].packageName}`,
 };
 
 function programOf(target: TargetConfig): string {
   if (target.provider === 'command' || target.provider === 'agent') return target.command[0] ?? '';
   if (target.provider === 'claude-code') return target.binary ?? 'claude';
   if (target.provider === 'codex') return target.binary ?? 'codex';
+  if (target.provider === 'gemini-cli') return target.binary ?? 'gemini';
   return '';
 }
 
@@ -28,7 +30,7 @@ function notInstalled(target: TargetConfig): string {
   const name = program.split(/[\\/]/).pop() ?? program;
   const install = INSTALL[name];
   if (install !== undefined) return `${name} not installed: ${install}`;
-  const field = target.provider === 'claude-code' || target.provider === 'codex' ? 'binary' : 'command';
+  const field = target.provider === 'claude-code' || target.provider === 'codex' || target.provider === 'gemini-cli' ? 'binary' : 'command';
   return `${name} not found: install it or fix "${field}" in holdfast.config.yaml`;
 }
 

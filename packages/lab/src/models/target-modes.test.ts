@@ -11,6 +11,7 @@ const targets = parseTargetsConfig(
     '  - { id: cli, provider: command, model: claude-code, command: [claude, -p] }',
     '  - { id: cc, provider: claude-code, keyEnv: ANTHROPIC_API_KEY }',
     '  - { id: cx, provider: codex, binary: /opt/nowhere/codex }',
+    '  - { id: gm, provider: gemini-cli }',
     '  - { id: mine, provider: agent, command: [./my-agent.sh] }',
   ].join('\n'),
 ).targets;
@@ -24,6 +25,7 @@ describe('targetModes', () => {
       'cli:plan',
       'cc:agent',
       'cx:agent',
+      'gm:agent',
       'mine:agent',
     ]);
   });

@@ -12,6 +12,7 @@ export function targetModes(target: TargetConfig): TargetMode[] {
       return ['plan'];
     case 'claude-code':
     case 'codex':
+    case 'gemini-cli':
     case 'agent':
       return ['agent'];
   }

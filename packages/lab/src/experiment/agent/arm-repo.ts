@@ -89,8 +89,9 @@ function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rule
  * `… hook claude-code --rulebook F` or the fail-closed script's `… "$holdfast_entry" "claude-code" …`.
  */
 export function withObserve(command: string): string {
-  return command.replace(/(\bhook\s+(?:claude-code|codex)\b)|("(?:claude-code|codex)")/, (_match, bare: string | undefined, quoted: string | undefined) =>
-    bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`,
+  return command.replace(
+    /(\bhook\s+(?:claude-code|codex|gemini-cli)\b)|("(?:claude-code|codex|gemini-cli)")/,
+    (_match, bare: string | undefined, quoted: string | undefined) => (bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`),
   );
 }
 

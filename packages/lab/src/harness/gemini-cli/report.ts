@@ -1,6 +1,6 @@
 import { jsonOrUndefined } from '@holdfast/core/contract';
 import { capped, numberOrUndefined } from '../report.js';
-import type { HarnessReport } from '../report.js';
+import type { HarnessReader, HarnessReport } from '../report.js';
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -36,4 +36,9 @@ export function readGeminiResult(stdout: string): HarnessReport {
     ...(typeof parsed.response === 'string' ? { finalMessage: capped(parsed.response) } : {}),
     ...(typeof parsed.session_id === 'string' ? { sessionId: parsed.session_id } : {}),
   };
+}
+
+/** Gemini CLI says everything at the end, in one JSON object; its turn cap is a setting (see prepareGeminiHome). */
+export function createGeminiReader(): HarnessReader {
+  return { push: () => undefined, turns: () => undefined, report: readGeminiResult };
 }

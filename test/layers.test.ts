@@ -215,3 +215,63 @@ describe("the gate's rooms", () => {
     expect(exported.filter((name) => !new RegExp(`\\b${name}\\b`).test(users))).toEqual([]);
   });
 });
+
+/**
+ * The lab's harness room (ARCHITECTURE.md): how each agent harness is found, started, confined
+ * and read lives in `harness/` alone. Agent mode, pressure's live half and the rest of the lab enter it
+ * through its index.ts; it reaches only down, to the model targets, the sandbox and the gate.
+ */
+const LAB_SOURCE = join(ROOT, 'packages', 'lab', 'src');
+const labRoomOf = (path: string): string => relative(LAB_SOURCE, path).split(sep)[0]!;
+
+/** Relative imports that carry values (a type-only import is erased and orders nothing). */
+function valueImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'"`;]*?from\s*'(\.[^']+)'/g)]
+    .filter((match) => match[1] === undefined)
+    .map((match) => resolve(dirname(file), match[2]!).replace(/\.js$/, '.ts'));
+}
+
+describe("the lab's harness room", () => {
+  const shipped = codeFiles(LAB_SOURCE).filter((file) => !isTestFile(file));
+
+  it('is entered only through its index.ts', () => {
+    const wrong: string[] = [];
+    for (const file of shipped.filter((each) => labRoomOf(each) !== 'harness')) {
+      for (const specifier of specifiersOf(file).filter((each) => each.startsWith('.'))) {
+        const target = resolve(dirname(file), specifier);
+        if (labRoomOf(target) === 'harness' && relative(LAB_SOURCE, target) !== join('harness', 'index.js'))
+          wrong.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('reaches only down: to the model targets and the sandbox, never to the modes that use it', () => {
+    const below = new Set(['harness', 'models', 'sandbox']);
+    const wrong = shipped
+      .filter((file) => labRoomOf(file) === 'harness')
+      .flatMap((file) =>
+        specifiersOf(file)
+          .filter((specifier) => specifier.startsWith('.') && !below.has(labRoomOf(resolve(dirname(file), specifier))))
+          .map((specifier) => `${relative(ROOT, file)} → ${specifier}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it('no file of the lab imports itself back through another (no value-level import circle)', () => {
+    const graph = new Map(shipped.map((file) => [file, valueImportsOf(file).filter((target) => existsSync(target))]));
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next].map((each) => relative(LAB_SOURCE, each)).join(' → '));
+        else if (state.get(next) === undefined) visit(next, [...path, next]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (state.get(file) === undefined) visit(file, [file]);
+    expect(circles).toEqual([]);
+  });
+});

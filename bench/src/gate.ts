@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultRulebookPath } from '@holdfast/core/rules';
 import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath, sessionMirrorFolder } from '@holdfast/gate';
-import { NODE_LINES, agentCacheRoot, agentClientFolder } from '@holdfast/lab/harnesses';
+import { NODE_LINES, agentCacheRoot, agentClientFolder } from '@holdfast/lab/harness';
 import type { BenchContext } from './index.js';
 
 const RUNS = 21;

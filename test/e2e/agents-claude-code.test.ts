@@ -30,7 +30,7 @@ describe('Claude Code, real binary', { timeout: 180_000 }, () => {
     expect(told, result.explain()).toMatchObject({ isError: true, text: expect.stringMatching(/R4 NOLOG/) });
     expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBeUndefined();
     expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([]);
-    expect(result.run.report).toMatchObject({ finalText: 'I was refused.', deniedCalls: 1 });
+    expect(result.run.report).toMatchObject({ finalMessage: 'I was refused.', deniedCalls: 1 });
   });
 
   it('told: with no gate installed the same Write lands', async () => {
@@ -40,6 +40,6 @@ describe('Claude Code, real binary', { timeout: 180_000 }, () => {
     expect(result.turns[1]?.toolResults[0]?.isError, result.explain()).toBe(false);
     expect(readIfExists(repo, DEBUG_TEST)).toBe(DEBUG_CONTENT);
     expect(gitStatus(repo)).toEqual([`?? ${DEBUG_TEST}`]);
-    expect(result.run.report).toMatchObject({ turns: 2, finalText: 'Done.', isError: false, deniedCalls: 0 });
+    expect(result.run.report).toMatchObject({ turns: 2, finalMessage: 'Done.', ending: 'success', deniedCalls: 0 });
   });
 });

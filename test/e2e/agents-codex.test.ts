@@ -2,10 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '@holdfast/lab/harnesses';
-import { trustCodexHooks } from '@holdfast/lab/harnesses';
-import { codexConfig } from '@holdfast/lab/harnesses';
-import { runScenario } from '@holdfast/lab/test-support';
+import { ensureAgentClient } from '@holdfast/lab/harness';
+import { trustCodexHooks } from '@holdfast/lab/harness';
+import { codexConfig, runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
 import { holdfast } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';
@@ -36,7 +35,7 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     expect(told?.text, result.explain()).toMatch(/R4 NOLOG/);
     expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBeUndefined();
     expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([]);
-    expect(result.run.report?.finalText).toBe('I was refused.');
+    expect(result.run.report.finalMessage).toBe('I was refused.');
   });
 
   it('told: with no gate installed the same apply_patch lands', async () => {
@@ -46,7 +45,7 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(/Success/);
     expect(readIfExists(repo, DEBUG_TEST)).toBe(DEBUG_CONTENT);
     expect(gitStatus(repo)).toEqual([`?? ${DEBUG_TEST}`]);
-    expect(result.run.report).toMatchObject({ turns: 1, finalText: 'Done.', isError: false });
+    expect(result.run.report).toMatchObject({ turns: 2, finalMessage: 'Done.', ending: 'turn.completed' });
   });
 
   it('untrusted: the installed hook never runs until a person trusts it, and the write lands', async () => {
@@ -55,7 +54,7 @@ describe('Codex, real binary', { timeout: 180_000 }, () => {
     const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, hookTrust: 'none' });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
-    expect(result.run.report?.finalText).toBe('Done.');
+    expect(result.run.report.finalMessage).toBe('Done.');
   });
 
   it('trust is recorded as Codex records a review: hooks.state."<key>".trusted_hash, void once the hook changes', async () => {

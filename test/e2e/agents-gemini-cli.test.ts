@@ -31,7 +31,7 @@ describe('Gemini CLI, real binary', { timeout: 300_000 }, () => {
     expect(readIfExists(repo, DEBUG), result.explain()).toBeUndefined();
     expect(readIfExists(repo, SHELL_WRITE), result.explain()).toBeUndefined();
     expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([]);
-    expect(result.run.report).toMatchObject({ finalText: 'I was refused.' });
+    expect(result.run.report).toMatchObject({ finalMessage: 'I was refused.' });
   });
 
   it('told: with no gate installed the same calls land', async () => {
@@ -40,6 +40,9 @@ describe('Gemini CLI, real binary', { timeout: 300_000 }, () => {
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, DEBUG)).toBe(DEBUG_CONTENT);
     expect(readIfExists(repo, SHELL_WRITE)).toBe('console.log(1);\n');
-    expect(result.run.report).toMatchObject({ finalText: 'Done.', isError: false });
+    expect(result.run.report).toMatchObject({ finalMessage: 'Done.', ending: 'success' });
+    // The room's token rule: every input token the model read (Gemini CLI's prompt count), and what it wrote.
+    expect(result.run.report.inputTokens, result.explain()).toBeGreaterThan(0);
+    expect(result.run.report.outputTokens, result.explain()).toBeGreaterThan(0);
   });
 });

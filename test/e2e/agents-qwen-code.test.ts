@@ -45,7 +45,11 @@ describe('Qwen Code, real binary', { timeout: 300_000 }, () => {
     expect(readIfExists(repo, 'src/sum.ts')).toBe(SUM);
     expect(readIfExists(repo, 'src/sum.test.ts')).toBe(SUM_TEST);
     expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual(['?? src/sum.test.ts', '?? src/sum.ts']);
-    expect(result.run.report).toMatchObject({ finalText: 'Done, with its test.', isError: false });
+    expect(result.run.report).toMatchObject({ finalMessage: 'Done, with its test.', ending: 'success' });
+    // The room's reader: Qwen Code's own count of the hook's refusals (the first write), and its tokens.
+    expect(result.run.report.deniedCalls, result.explain()).toBeGreaterThan(0);
+    expect(result.run.report.inputTokens, result.explain()).toBeGreaterThan(0);
+    expect(result.run.report.outputTokens, result.explain()).toBeGreaterThan(0);
   });
 
   it('fails closed: with holdfast moved away after install, a clean write_file is refused and does not land', async () => {

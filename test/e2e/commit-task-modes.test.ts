@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from 'holdfast';
 import type { ArmResult } from '@holdfast/core/contract';
 import { memoryIo } from '@holdfast/core/test-support';
-import { FAKE_ANTHROPIC_KEY, ensureAgentClient } from '@holdfast/lab/harnesses';
-import { chatCompletion, openAiAgent, startFakeOpenAi, startScriptedModel } from '@holdfast/lab/test-support';
+import { ensureAgentClient } from '@holdfast/lab/harness';
+import { FAKE_ANTHROPIC_KEY, chatCompletion, openAiAgent, startFakeOpenAi, startScriptedModel } from '@holdfast/lab/test-support';
 import type { FakeServer, ModelTurn, ScriptedReply } from '@holdfast/lab/test-support';
 import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
 

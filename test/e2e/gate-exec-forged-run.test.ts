@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findBubblewrap } from '@holdfast/gate';
 import { claude } from '@holdfast/gate/test-support';
-import { ensureAgentClient } from '@holdfast/lab/harnesses';
+import { ensureAgentClient } from '@holdfast/lab/harness';
 import { SHIPPED_RULEBOOK, runScenario } from '@holdfast/lab/test-support';
 import type { ScriptStep } from '@holdfast/lab/test-support';
 import { gitOut, makeRepo, settle } from './gate-guarantee-routes.js';

@@ -48,7 +48,7 @@ describe('the gate guarantee, Claude Code real binary', { timeout: 240_000 }, ()
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, 'src/add.ts'), result.explain()).toBe(module);
     expect(readIfExists(repo, 'src/add.test.ts'), result.explain()).toBe(test);
-    expect(result.run.report?.finalText, result.explain()).toBe('Done.');
+    expect(result.run.report.finalMessage, result.explain()).toBe('Done.');
   });
 
   it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {

@@ -3,9 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureAgentClient } from '@holdfast/lab/harnesses';
-import { codexConfig } from '@holdfast/lab/harnesses';
-import { runScenario } from '@holdfast/lab/test-support';
+import { ensureAgentClient } from '@holdfast/lab/harness';
+import { codexConfig, runScenario } from '@holdfast/lab/test-support';
 import { readIfExists } from '@holdfast/lab/test-support';
 import { holdfast, HOLDFAST_BIN, SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { makeRepo, moveHoldfastAway, offSwitchFor, readHook, ROUTES, settle, testRunThenCommitCases, toldText, violations } from './gate-guarantee-routes.js';
@@ -54,7 +53,7 @@ describe('the gate guarantee, Codex real binary', { timeout: 240_000 }, () => {
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, 'src/add.ts'), result.explain()).toBe(module);
     expect(readIfExists(repo, 'src/add.test.ts'), result.explain()).toBe(test);
-    expect(result.run.report?.finalText, result.explain()).toBe('Done.');
+    expect(result.run.report.finalMessage, result.explain()).toBe('Done.');
   });
 
   it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { expect, it } from 'vitest';
-import type { AgentClientName } from '@holdfast/lab/harnesses';
+import type { AgentClientName } from '@holdfast/lab/harness';
 import { runScenario } from '@holdfast/lab/test-support';
 import { holdfast } from '@holdfast/lab/test-support';
 import type { RecordedRequest } from '@holdfast/lab/test-support';

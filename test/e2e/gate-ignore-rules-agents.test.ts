@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentClientName } from '@holdfast/lab/harnesses';
+import type { AgentClientName } from '@holdfast/lab/harness';
 import { runScenario } from '@holdfast/lab/test-support';
 import { holdfast } from '@holdfast/lab/test-support';
 import type { ScriptStep } from '@holdfast/lab/test-support';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AgentClientName } from '@holdfast/lab/harnesses';
+import type { AgentClientName } from '@holdfast/lab/harness';
 import { runScenario } from '@holdfast/lab/test-support';
 import { holdfast } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NODE_LINES, agentCacheRoot, agentClientFolder, ensureAgentClient } from '@holdfast/lab/harnesses';
+import { NODE_LINES, agentCacheRoot, agentClientFolder, ensureAgentClient } from '@holdfast/lab/harness';
 import { SHIPPED_RULEBOOK } from '@holdfast/lab/test-support';
 import { claude, codex } from '@holdfast/gate/test-support';
 

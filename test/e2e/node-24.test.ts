@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ensureNodeLine } from '@holdfast/lab/harnesses';
+import { ensureNodeLine } from '@holdfast/lab/harness';
 import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, holdfastOn, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';

@@ -1,4 +1,4 @@
-import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harnesses';
+import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harness';
 
 /**
  * Vitest global setup: installs the real Claude Code, Codex, Gemini CLI and Qwen Code the end-to-end tests drive (and Node 24) into the

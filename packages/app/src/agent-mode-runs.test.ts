@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema, ConfigResponseSchema, RunStartedResponseSchema } from '@holdfast/core/contract';
 import type { RunEvent } from '@holdfast/core/contract';
 import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
-import { FAKE_ANTHROPIC_KEY, ensureAgentClient } from '@holdfast/lab/harnesses';
+import { ensureAgentClient } from '@holdfast/lab/harness';
+import { FAKE_ANTHROPIC_KEY } from '@holdfast/lab/test-support';
 import { startScriptedModel } from '@holdfast/lab/test-support';
 import type { ModelTurn, ScriptedReply } from '@holdfast/lab/test-support';
 import { createApp } from './create-app.js';
@@ -102,7 +103,11 @@ describe('agent-mode runs started from the API', { timeout: 240_000 }, () => {
     writeFileSync(join(cwd, 'holdfast.config.yaml'), configYaml('(none)'));
     serve({});
     const refusals: [Record<string, unknown>, string, RegExp][] = [
-      [{ mode: 'agent', targets: ['plain'], tasks: [TASK] }, 'E_TARGET_KIND', /"plain" \(openai-compatible\).*provider: claude-code, codex or agent/],
+      [
+        { mode: 'agent', targets: ['plain'], tasks: [TASK] },
+        'E_TARGET_KIND',
+        /"plain" \(openai-compatible\).*provider: claude-code, codex, gemini-cli or agent/,
+      ],
       [{ mode: 'plan', targets: ['recovers'], tasks: [TASK] }, 'E_TARGET_KIND', /"recovers" \(agent\) is an agent harness.*agent mode only/],
       [{ mode: 'loop', targets: ['recovers'], tasks: [TASK] }, 'E_TARGET_KIND', /agent mode only/],
       [{ mode: 'plan', targets: ['plain'], turnCap: 3 }, 'E_SELECTION', /loop and agent modes/],

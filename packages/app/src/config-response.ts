@@ -1,6 +1,7 @@
 import type { ApiTarget, ConfigResponse, TargetInfo } from '@holdfast/core/contract';
 import { loadTasks } from '@holdfast/lab/experiment';
-import { isHarnessTarget, loadDotEnv, loadTargetsConfig, probeTarget, targetModes, toTargetInfo } from '@holdfast/lab/models';
+import { probeTarget } from '@holdfast/lab/harness';
+import { isHarnessTarget, loadDotEnv, loadTargetsConfig, targetModes, toTargetInfo } from '@holdfast/lab/models';
 import { loadRulebook, renderRulebook } from '@holdfast/core/rules';
 import { pathExists } from './path-exists.js';
 import { runFilePath } from './run-files.js';

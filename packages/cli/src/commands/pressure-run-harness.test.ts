@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '@holdfast/core/test-support';
-import { ensureAgentClient, FAKE_ANTHROPIC_KEY } from '@holdfast/lab/harnesses';
+import { ensureAgentClient } from '@holdfast/lab/harness';
+import { FAKE_ANTHROPIC_KEY } from '@holdfast/lab/test-support';
 import { startScriptedModel } from '@holdfast/lab/test-support';
 import { main } from '../main.js';
 

@@ -16,12 +16,12 @@ It also says what isolation this machine gives the commands models write (\`hold
 --sandbox\`): bubblewrap when it is installed and can make namespaces here, otherwise none, and
 then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
 
-Agent CLIs: a target with provider claude-code or codex runs that harness in agent mode. The
-live gate (\`holdfast install\`) speaks to Claude Code, Codex, Gemini CLI and Qwen Code; holdfast's own
-tests drive each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI
-0.61.0, Qwen Code 0.24.4 on Node 24) on a scripted model server. Gemini CLI and Qwen Code are gated
-but not yet targets. GitHub Copilot CLI (1.0.102) runs offline on a local model, and its hook
-payloads are recorded, but it is neither gated nor measured yet; nor is OpenCode.
+Agent CLIs: a target with provider claude-code, codex or gemini-cli runs that harness in agent mode.
+The live gate (\`holdfast install\`) speaks to Claude Code, Codex, Gemini CLI and Qwen Code; holdfast's
+own tests drive each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI
+0.61.0, Qwen Code 0.24.4 on Node 24) on a scripted model server, the first three in agent mode as
+well. Qwen Code is gated but not yet a target. GitHub Copilot CLI (1.0.102) runs offline on a local
+model, and its hook payloads are recorded, but it is neither gated nor measured yet; nor is OpenCode.
 
 Options:
   --json          print JSON instead of a table
@@ -85,7 +85,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       throw new InputError('E_ARGS', `holdfast targets: unexpected argument "${positionals[0]}". See \`holdfast targets --help\`.`);
     }
     const timeoutMs = integerFlag('targets', 'timeout', values.timeout, 2_000, 1, 600_000);
-    const { loadDotEnv, loadTargetsConfig, probeTarget } = await import('@holdfast/lab/models');
+    const { loadDotEnv, loadTargetsConfig } = await import('@holdfast/lab/models');
+    const { probeTarget } = await import('@holdfast/lab/harness');
     const env = await loadDotEnv(io.cwd, io.env);
     const config = await loadTargetsConfig(io.cwd);
     const { detectIsolation, INSTALL_HINT } = await import('@holdfast/lab/sandbox');

@@ -53,7 +53,7 @@ export type { SessionVerdict } from './session/session-verdict.js';
 export { LOOP_TOOLS } from './loop/loop-tools.js';
 export { createAgentRounds } from './agent/agent-rounds.js';
 export { prepareArmRepo, rulesFilesFor } from './agent/arm-repo.js';
-export type { AgentHarness, AgentRounds } from './agent/agent-rounds.js';
+export type { AgentRounds } from './agent/agent-rounds.js';
 export { createJudgePool } from './reply-check/judge-pool.js';
 export type { ReplyJudge } from './reply-check/judge-reply.js';
 export type { JudgePool } from './reply-check/judge-pool.js';

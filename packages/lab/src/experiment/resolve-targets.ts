@@ -1,18 +1,7 @@
 import { InputError } from '@holdfast/core/contract';
 import type { RunEvent, TargetInfo } from '@holdfast/core/contract';
-import { execFile } from 'node:child_process';
-import { basename } from 'node:path';
-import type { AgentHarness } from './agent/index.js';
-import {
-  createAdapter,
-  createReplayAdapter,
-  findHarnessBinary,
-  isHarnessTarget,
-  loadDotEnv,
-  loadTargetsConfig,
-  targetSecrets,
-  toTargetInfo,
-} from '../models/index.js';
+import { findHarness } from '../harness/index.js';
+import { createAdapter, createReplayAdapter, isHarnessTarget, loadDotEnv, loadTargetsConfig, targetSecrets, toTargetInfo } from '../models/index.js';
 import type { AdapterRuntime, HarnessTarget, TargetConfig } from '../models/index.js';
 import { createScriptedModel } from './scripted-model.js';
 import type { ReplyLookup } from './scripted-model.js';
@@ -61,7 +50,7 @@ export async function resolveConfiguredTargets(
     const target = config.targets.find((candidate: TargetConfig) => candidate.id === id);
     if (target === undefined) throw unknownTarget(id, known, configuredWhere(config.source, cwd));
     if (isHarnessTarget(target)) {
-      const harness = await resolveHarness(target, merged, cwd);
+      const harness = await findHarness(target, merged, cwd);
       secrets.push(...targetSecrets(target, merged));
       targets.push({ info: toTargetInfo(target), model: notAModel(target), harness });
       continue;
@@ -80,30 +69,6 @@ function notAModel(target: HarnessTarget): ExperimentTarget['model'] {
     generate: () =>
       Promise.reject(new InputError('E_TARGET_KIND', `target "${target.id}" is an agent harness (provider ${target.provider}); run it with --mode agent.`)),
   };
-}
-
-function versionOf(binary: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(binary, ['--version'], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' } }, (error, stdout) => {
-      // `2.1.197 (Claude Code)`, `codex-cli 0.171.0`: the version number is what the record needs.
-      resolve(error === null ? /\d+\.\d+\.\d+[^\s)]*/.exec(stdout)?.[0] : undefined);
-    });
-  });
-}
-
-/** The harness's program, found once per run, and what it says its version is. */
-async function resolveHarness(target: HarnessTarget, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentHarness> {
-  if (target.keyEnv !== undefined && (env[target.keyEnv] === undefined || env[target.keyEnv] === '')) {
-    throw new InputError(
-      'E_MISSING_KEY',
-      `target "${target.id}" needs a key in ${target.keyEnv}, which is not set. Put it in .env (see .env.example) or export it.`,
-    );
-  }
-  const found = await findHarnessBinary(target, env, cwd);
-  if (found.path === undefined) throw new InputError('E_HARNESS_MISSING', `target "${target.id}": ${found.detail}.`);
-  const version = target.provider === 'agent' ? undefined : await versionOf(found.path);
-  const label = target.provider === 'agent' ? `agent: ${basename(target.command[0] ?? found.path)}` : `${target.provider} ${version ?? basename(found.path)}`;
-  return { target, binary: found.path, label, env };
 }
 
 /** Targets that replay the replies recorded in an earlier run file. */

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { InputError } from '@holdfast/core/contract';
 import type { ArmResult, RunConfig, RunEndEvent, RunEvent, RunEventInput, Rulebook, TargetInfo, TaskInfo, Timers, Totals } from '@holdfast/core/contract';
-import type { AgentHarness, AgentRoundsOptions } from './agent/index.js';
+import type { AgentRoundsOptions } from './agent/index.js';
+import type { AgentHarness } from '../harness/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import { renderRulebook } from '@holdfast/core/rules';
@@ -185,7 +186,7 @@ async function openModes(options: ExperimentOptions): Promise<RunModes> {
     if (missing.length > 0) {
       throw new InputError(
         'E_TARGET_KIND',
-        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex or agent.`,
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex, gemini-cli or agent.`,
       );
     }
     const { createAgentRounds } = await import('./agent/index.js');

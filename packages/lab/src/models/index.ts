@@ -63,9 +63,7 @@ export type {
 export { ENV_FILE, loadDotEnv } from './env-file.js';
 export { createAdapter } from './create-adapter.js';
 export type { CreateAdapterOptions } from './create-adapter.js';
-export { probeTarget } from './probe-target.js';
-export type { ProbeOptions, ProbeResult } from './probe-target.js';
-export { targetModes, targetProblem } from './target-problem.js';
-export type { ProbeFacts, TargetMode } from './target-problem.js';
-export { findHarnessBinary } from './harness-binary.js';
-export type { HarnessBinary } from './harness-binary.js';
+export { targetModes } from './target-modes.js';
+export type { TargetMode } from './target-modes.js';
+export { callJson } from './http-json.js';
+export { withRuntime } from './runtime.js';

@@ -83,7 +83,7 @@ const harness = {
 
 const knownHarness = {
   ...harness,
-  /** The program; default: `claude` / `codex` on PATH, else holdfast's agent cache. */
+  /** The program; default: `claude` / `codex` / `gemini` on PATH, else holdfast's agent cache. */
   binary: z.string().min(1).optional(),
   /** Arguments added after holdfast's own (see the README for what holdfast passes). */
   args: z.array(z.string()).default([]),
@@ -91,6 +91,7 @@ const knownHarness = {
 
 export const ClaudeCodeTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('claude-code') });
 export const CodexTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('codex') });
+const GeminiCliTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('gemini-cli') });
 
 export const AgentTargetSchema = z.strictObject({
   ...harness,
@@ -108,6 +109,7 @@ export const TargetConfigSchema = z.discriminatedUnion('provider', [
   CommandTargetSchema,
   ClaudeCodeTargetSchema,
   CodexTargetSchema,
+  GeminiCliTargetSchema,
   AgentTargetSchema,
 ]);
 
@@ -144,12 +146,13 @@ export type AnthropicTarget = z.infer<typeof AnthropicTargetSchema>;
 export type CommandTarget = z.infer<typeof CommandTargetSchema>;
 export type ClaudeCodeTarget = z.infer<typeof ClaudeCodeTargetSchema>;
 export type CodexTarget = z.infer<typeof CodexTargetSchema>;
+type GeminiCliTarget = z.infer<typeof GeminiCliTargetSchema>;
 export type AgentTarget = z.infer<typeof AgentTargetSchema>;
 /** A target that is a whole agent harness acting in a repository, not a model answering a prompt. */
-export type HarnessTarget = ClaudeCodeTarget | CodexTarget | AgentTarget;
+export type HarnessTarget = ClaudeCodeTarget | CodexTarget | GeminiCliTarget | AgentTarget;
 export type TargetConfig = z.infer<typeof TargetConfigSchema>;
 
-export const HARNESS_PROVIDERS = ['claude-code', 'codex', 'agent'] as const;
+export const HARNESS_PROVIDERS = ['claude-code', 'codex', 'gemini-cli', 'agent'] as const;
 
 export function isHarnessTarget(target: TargetConfig): target is HarnessTarget {
   return (HARNESS_PROVIDERS as readonly string[]).includes(target.provider);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRulebook } from '@holdfast/core/rules';
-import { git, makeGitRepo } from '../harnesses/test-support/git-repo.js';
+import { git, makeGitRepo } from '../harness/test-support/git-repo.js';
 import { initRepo } from './init-repo.js';
 import type { CheckProposal } from './propose-check.js';
 import { describeSelection, snapshotRepo } from './repo-snapshot.js';

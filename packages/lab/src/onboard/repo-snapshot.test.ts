@@ -1,7 +1,7 @@
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, makeGitRepo } from '../harnesses/test-support/git-repo.js';
+import { git, makeGitRepo } from '../harness/test-support/git-repo.js';
 import { OnboardError } from './onboard-error.js';
 import { snapshotRepo } from './repo-snapshot.js';
 

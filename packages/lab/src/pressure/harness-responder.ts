@@ -3,19 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderError } from '../models/index.js';
 import type { GenerateRequest, GenerateResult, ModelAdapter } from '../models/index.js';
-import type { AgentHarness } from '../experiment/agent/agent-rounds.js';
-import { prepareCodexHome } from '../experiment/agent/codex-home.js';
-import { harnessInvocation } from '../experiment/agent/harness-invocation.js';
-import { runHarnessProcess } from '../experiment/agent/harness-process.js';
-import { createCodexEventReader, readClaudeCodeResult } from '../experiment/agent/harness-report.js';
-import type { HarnessReport } from '../experiment/agent/harness-report.js';
-
-/** Where each harness reads its agent file: the project instructions it loads at start. */
-export const HARNESS_AGENT_FILE: Readonly<Record<AgentHarness['target']['provider'], string>> = {
-  'claude-code': 'CLAUDE.md',
-  codex: 'AGENTS.md',
-  agent: 'AGENTS.md',
-};
+import { harnessOf, runHarness } from '../harness/index.js';
+import type { AgentHarness } from '../harness/index.js';
 
 export interface HarnessResponderOptions {
   readonly harness: AgentHarness;
@@ -66,25 +55,20 @@ async function answer(options: HarnessResponderOptions, request: GenerateRequest
   const homeDir = join(root, 'home');
   await Promise.all([mkdir(workDir, { recursive: true }), mkdir(join(homeDir, 'tmp'), { recursive: true })]);
   const system = textOf(request, 'system');
-  if (system !== '') await writeFile(join(workDir, HARNESS_AGENT_FILE[target.provider]), `${system}\n`, 'utf8');
-  const invocation = harnessInvocation(target, { binary: harness.binary, prompt: textOf(request, 'user'), workDir, homeDir, env: harness.env });
-  if (target.provider === 'codex') await prepareCodexHome({ bin: harness.binary, workDir, env: invocation.env });
-  const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
-  const exit = await runHarnessProcess({
-    file: invocation.file,
-    args: invocation.args,
-    ...(invocation.stdin === undefined ? {} : { stdin: invocation.stdin }),
-    env: invocation.env,
-    cwd: workDir,
+  // The agent file is the first rule file the harness loads at start (CLAUDE.md, AGENTS.md).
+  if (system !== '') await writeFile(join(workDir, harnessOf(target.provider).rulesFiles[0]!), `${system}\n`, 'utf8');
+  const { exit, report } = await runHarness({
+    harness,
+    prompt: textOf(request, 'user'),
+    workDir,
+    homeDir,
     timeoutMs: options.timeoutMs ?? target.timeoutMs,
     outputCapBytes: OUTPUT_CAP_BYTES,
     ...(request.signal === undefined ? {} : { signal: request.signal }),
-    ...(codex === undefined ? {} : { onLine: (line: string) => void codex.push(line) }),
   });
-  const report: HarnessReport =
-    target.provider === 'claude-code' ? readClaudeCodeResult(exit.stdout) : (codex?.report() ?? { finalMessage: exit.stdout.trim() });
   const why = exit.spawnError ?? exit.stoppedBecause ?? (exit.exitCode !== undefined && exit.exitCode !== 0 ? `it exited with ${exit.exitCode}` : undefined);
-  const text = report.finalMessage ?? '';
+  // A generic agent's answer is what it printed.
+  const text = report.finalMessage ?? (target.provider === 'agent' ? exit.stdout.trim() : '');
   if (why !== undefined || text.trim() === '') {
     const stderr = exit.stderr.text.trim().split('\n').slice(-3).join(' ');
     throw new ProviderError(

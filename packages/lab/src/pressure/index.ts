@@ -48,5 +48,5 @@ export type { RuleBinding, RuleBindingSources, RuleResolution } from './rule-bin
 export { describeMeaning, forbiddenLiterals, sameRuleMeaning } from './rule-meaning.js';
 export { fixtureSkeleton, PLACEHOLDER, skeletonId } from './fixture-skeleton.js';
 export type { SkeletonOptions } from './fixture-skeleton.js';
-export { createHarnessResponder, HARNESS_AGENT_FILE } from './harness-responder.js';
+export { createHarnessResponder } from './harness-responder.js';
 export type { HarnessResponderOptions } from './harness-responder.js';

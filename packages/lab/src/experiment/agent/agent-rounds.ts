@@ -2,20 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Arm, ArmResult, Rulebook, TaskInfo } from '@holdfast/core/contract';
-import type { HarnessTarget } from '../../models/index.js';
+import type { AgentHarness } from '../../harness/index.js';
 import { buildBaseRepo, defaultSandboxParent, resolveIsolation } from '../../sandbox/index.js';
 import type { BaseRepo, Isolation, IsolationRequest } from '../../sandbox/index.js';
 import { runAgentArm } from './run-agent-arm.js';
-
-/** A harness target ready to play: its program found and named once per run. */
-export interface AgentHarness {
-  readonly target: HarnessTarget;
-  readonly binary: string;
-  /** `claude-code 2.1.197`, or the program's path for a generic agent. */
-  readonly label: string;
-  /** Where the variables the target names come from (process env plus `.env`). */
-  readonly env: NodeJS.ProcessEnv;
-}
 
 /** `isolation`: how the harness and the task check are confined; detected (bubblewrap where it works) when absent. */
 export interface AgentRoundsOptions extends IsolationRequest {
@@ -74,10 +64,7 @@ export async function createAgentRounds(options: AgentRoundsOptions): Promise<Ag
     async run(request) {
       counter += 1;
       const { result } = await runAgentArm({
-        target: request.harness.target,
-        binary: request.harness.binary,
-        harnessLabel: request.harness.label,
-        env: request.harness.env,
+        harness: request.harness,
         task: request.task,
         base: await baseFor(request.task),
         arm: request.arm,

@@ -4,7 +4,8 @@ import type { Arm, Rulebook } from '@holdfast/core/contract';
 import { AGENTS_FILE } from '../prompt.js';
 import { hookEntryPath, installGate, isHoldfastCommand } from '@holdfast/gate';
 import type { InstallChange } from '@holdfast/gate';
-import type { HarnessTarget } from '../../models/index.js';
+import { harnessOf } from '../../harness/index.js';
+import type { HarnessProvider } from '../../harness/index.js';
 import { renderRulebook } from '@holdfast/core/rules';
 import { BASE_BRANCH, hardenedGit, SandboxError } from '../../sandbox/index.js';
 import type { BaseRepo } from '../../sandbox/index.js';
@@ -20,17 +21,13 @@ const AGENT_GIT_IDENTITY = {
 /** Where holdfast keeps the gate's record inside the repository: never part of what the agent changed. */
 const HOLDFAST_STATE_DIR = '.holdfast';
 
-/** Claude Code's rule file: it reads CLAUDE.md, never AGENTS.md. */
-const CLAUDE_FILE = 'CLAUDE.md';
-
 /**
- * The files an arm's repository carries the rules in, where the harness reads them: Codex reads
- * AGENTS.md, Claude Code CLAUDE.md (AGENTS.md is written too, for people and tools that look there;
- * Claude Code leaves it unread, so the rules reach it once), a generic agent may read either, so it
- * gets both. Each holds the same bytes.
+ * The files an arm's repository carries the rules in: AGENTS.md, for people and tools that look
+ * there, and wherever the harness reads them (its folder says: Claude Code reads CLAUDE.md and leaves
+ * AGENTS.md unread, so the rules reach it once; a generic agent may read either). Each holds the same bytes.
  */
-export function rulesFilesFor(harness: HarnessTarget['provider']): readonly string[] {
-  return harness === 'codex' ? [AGENTS_FILE] : [AGENTS_FILE, CLAUDE_FILE];
+export function rulesFilesFor(harness: HarnessProvider): readonly string[] {
+  return [...new Set([AGENTS_FILE, ...harnessOf(harness).rulesFiles])];
 }
 
 /**
@@ -57,7 +54,7 @@ export interface ArmRepoOptions {
   readonly dir: string;
   readonly arm: Arm;
   readonly rulebook: Rulebook;
-  readonly harness: HarnessTarget['provider'];
+  readonly harness: HarnessProvider;
 }
 
 /**
@@ -76,9 +73,10 @@ function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rule
     observe: options.arm === 'told',
   };
   const changes: InstallChange[] = [];
-  if (options.harness !== 'agent') {
+  const { hookSettings } = harnessOf(options.harness);
+  if (options.harness !== 'agent' && hookSettings !== undefined) {
     changes.push(installGate(options.harness, repo.workDir, command));
-    if (options.arm === 'told') observeOnly(join(repo.workDir, options.harness === 'claude-code' ? '.claude/settings.json' : '.codex/hooks.json'));
+    if (options.arm === 'told') observeOnly(join(repo.workDir, hookSettings));
   }
   // The pre-commit hook never observes: it is the held arm's.
   const enforcing = { ...command, observe: false };
@@ -91,8 +89,9 @@ function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rule
  * `… hook claude-code --rulebook F` or the fail-closed script's `… "$holdfast_entry" "claude-code" …`.
  */
 export function withObserve(command: string): string {
-  return command.replace(/(\bhook\s+(?:claude-code|codex)\b)|("(?:claude-code|codex)")/, (_match, bare: string | undefined, quoted: string | undefined) =>
-    bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`,
+  return command.replace(
+    /(\bhook\s+(?:claude-code|codex|gemini-cli)\b)|("(?:claude-code|codex|gemini-cli)")/,
+    (_match, bare: string | undefined, quoted: string | undefined) => (bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`),
   );
 }
 

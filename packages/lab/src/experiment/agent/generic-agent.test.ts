@@ -80,7 +80,7 @@ async function play(targets: ExperimentTarget[], keepDir?: string, played: TaskI
   return { outcome, events, arm };
 }
 
-describe('agent mode with a generic agent (a scripted program)', () => {
+describe('agent mode with a generic agent (a scripted program)', { timeout: 240_000 }, () => {
   it('told: the console.log lands in a commit; held: the pre-commit hook blocks it and the agent recovers, or tries --no-verify (refused too) and leaves it in the tree', async () => {
     const keepDir = join(parent, 'kept');
     const { outcome, events, arm } = await play([scriptedTarget('recovers', 'recover'), scriptedTarget('evades', 'evade')], keepDir);

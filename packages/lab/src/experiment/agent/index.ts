@@ -1,2 +1,2 @@
 export { createAgentRounds } from './agent-rounds.js';
-export type { AgentHarness, AgentRounds, AgentRoundsOptions } from './agent-rounds.js';
+export type { AgentRounds, AgentRoundsOptions } from './agent-rounds.js';

@@ -7,21 +7,15 @@ import { repoGit } from '../session/repo-git.js';
 import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
 import { holdfastInstallation } from '@holdfast/gate';
 import { countsAsRequiredRun } from '@holdfast/core/rules';
-import type { HarnessTarget } from '../../models/index.js';
+import { confineHarness, installationOf, pathsIn, runHarness } from '../../harness/index.js';
+import type { AgentHarness, HarnessExit, HarnessReport, HarnessRun } from '../../harness/index.js';
 import { redact } from '../../models/index.js';
 import { DEFAULT_DIFF_CAP_BYTES, DEFAULT_SANDBOX_MAX_BYTES, createSizeBudget } from '../../sandbox/index.js';
 import type { BaseRepo, Isolation } from '../../sandbox/index.js';
 import { prepareArmRepo } from './arm-repo.js';
 import type { ArmRepo } from './arm-repo.js';
 import { readArmAudit } from './audit-timeline.js';
-import { prepareCodexHome } from './codex-home.js';
 import { finalDiff, overCapDiff } from './final-diff.js';
-import { confineHarness, installationOf, pathsIn } from './harness-confinement.js';
-import { harnessInvocation } from './harness-invocation.js';
-import { runHarnessProcess } from './harness-process.js';
-import type { HarnessExit } from './harness-process.js';
-import { createCodexEventReader, readClaudeCodeResult } from './harness-report.js';
-import type { HarnessReport } from './harness-report.js';
 import { checkTaskDone } from './task-check.js';
 
 /** How often the work tree is measured against its size cap while the harness runs. */
@@ -31,13 +25,8 @@ const CAP_WATCH_MS = 500;
 const STDOUT_CAP_BYTES = 16 * 1024 * 1024;
 
 export interface AgentArmOptions {
-  readonly target: HarnessTarget;
-  /** The harness program, found once per run (see findHarnessBinary). */
-  readonly binary: string;
-  /** `claude-code 2.1.197`: what played the arm, for the record. */
-  readonly harnessLabel: string;
-  /** Where the variables the target names are read (process env plus `.env`). */
-  readonly env: NodeJS.ProcessEnv;
+  /** The harness, found once per run (see findHarness); its label says what played the arm, for the record. */
+  readonly harness: AgentHarness;
   readonly task: TaskInfo;
   readonly base: BaseRepo;
   readonly arm: Arm;
@@ -92,19 +81,8 @@ async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<strin
 }
 
 /** The harness, run confined in the arm's repository until it stops, a limit stops it or the run is cancelled. */
-async function playHarness(
-  options: AgentArmOptions,
-  repo: ArmRepo,
-): Promise<{ exit: HarnessExit; report: HarnessReport; invocation: ReturnType<typeof harnessInvocation>; turnCapHit: boolean; overCap: string | undefined }> {
-  const { target } = options;
-  const invocation = harnessInvocation(
-    { ...target, maxTurns: Math.min(target.maxTurns, options.maxTurns) },
-    { binary: options.binary, prompt: options.task.ticket, workDir: repo.workDir, homeDir: repo.homeDir, env: options.env },
-  );
-  if (target.provider === 'codex') await prepareCodexHome({ bin: options.binary, workDir: repo.workDir, env: invocation.env });
-  const maxTurns = Math.min(target.maxTurns, options.maxTurns);
-  const codex = target.provider === 'codex' ? createCodexEventReader() : undefined;
-  let turnCapHit = false;
+async function playHarness(options: AgentArmOptions, repo: ArmRepo): Promise<HarnessRun & { overCap: string | undefined }> {
+  const { target, binary } = options.harness;
   // The harness writes with its own tools, so the tree is measured while it runs and once more when it ends.
   const budget = createSizeBudget(repo.workDir, options.maxBytes ?? DEFAULT_SANDBOX_MAX_BYTES);
   let overCap: string | undefined;
@@ -113,41 +91,31 @@ async function playHarness(
     if (!measured.ok) overCap ??= measured.reason.replace(/ after the command$/, '');
     return overCap;
   };
-  const confined = confineHarness(options.isolation, invocation, {
-    armDir: repo.dir,
+  const run = await runHarness({
+    harness: options.harness,
+    prompt: options.task.ticket,
     workDir: repo.workDir,
-    readable: [
-      installationOf(options.binary),
-      installationOf(process.execPath),
-      holdfastInstallation(),
-      options.base.gitDir,
-      ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
-    ],
-  });
-  const exit = await runHarnessProcess({
-    file: confined.file,
-    args: confined.args,
-    ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
-    env: invocation.env,
-    cwd: repo.workDir,
+    homeDir: repo.homeDir,
+    maxTurns: Math.min(target.maxTurns, options.maxTurns),
     timeoutMs: Math.min(target.timeoutMs, options.timeoutMs),
     outputCapBytes: STDOUT_CAP_BYTES,
+    confine: (command) =>
+      confineHarness(options.isolation, command, {
+        armDir: repo.dir,
+        workDir: repo.workDir,
+        readable: [
+          installationOf(binary),
+          installationOf(process.execPath),
+          holdfastInstallation(),
+          options.base.gitDir,
+          ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),
+        ],
+      }),
     watch: { everyMs: CAP_WATCH_MS, check: measure },
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    ...(codex !== undefined
-      ? {
-          onLine: (line: string) => {
-            codex.push(line);
-            if (codex.turns() <= maxTurns) return undefined;
-            turnCapHit = true;
-            return `it went past the turn cap of ${maxTurns}`;
-          },
-        }
-      : {}),
   });
   measure();
-  const report: HarnessReport = target.provider === 'claude-code' ? readClaudeCodeResult(exit.stdout) : (codex?.report() ?? {});
-  return { exit, report, invocation, turnCapHit, overCap };
+  return { ...run, overCap };
 }
 
 interface PlayedArm {
@@ -210,7 +178,8 @@ function armResultOf(options: AgentArmOptions, repo: ArmRepo, played: PlayedArm)
  * commit and in the work tree) and the task's hidden acceptance tests, added after the arm (task done).
  */
 export async function runAgentArm(options: AgentArmOptions): Promise<{ result: ArmResult; secrets: string[] }> {
-  const { target, arm, rulebook } = options;
+  const { arm, rulebook } = options;
+  const { target } = options.harness;
   const repo = await prepareArmRepo({
     base: options.base,
     dir: options.dir,
@@ -252,7 +221,7 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
       wallMs: exit.durationMs,
       landed,
       ...(taskDone !== undefined ? { taskDone } : {}),
-      harness: options.harnessLabel,
+      harness: options.harness.label,
     };
     const { verdict, reason, error } = sandboxCapVerdict(
       session,

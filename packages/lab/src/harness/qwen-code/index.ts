@@ -1,0 +1,3 @@
+// Qwen Code: gated (`holdfast install qwen-code`) and driven end to end by the tests on a scripted
+// model (test-support/scripted-run.ts), not yet an agent-mode target, so only its reader lives here.
+export { readQwenCodeResult } from './report.js';

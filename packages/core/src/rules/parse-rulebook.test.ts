@@ -67,7 +67,7 @@ describe('parseRulebook', () => {
 
   it('refuses an unknown rule key and an unknown check key, listing the allowed ones', () => {
     const message = refusal(book(`${rule('R2', "      kind: scope\n      allow: ['src/**']\n      deny: ['x']\n")}    severity: high\n`));
-    expect(message).toMatch(/rule R2 \(line \d+\): unknown key "severity"; remove it \(allowed: id, name, number, prose, source, check\)/);
+    expect(message).toMatch(/rule R2 \(line \d+\): unknown key "severity"; remove it \(allowed: id, name, number, prose, source, enforcement, check\)/);
     expect(message).toMatch(/rule R2, field check \(line \d+\): unknown key "deny"; remove it \(allowed: kind, allow\)/);
   });
 

@@ -72,7 +72,8 @@ describe('holdfast init on your own repository, then run and report', () => {
       'R10 secret',
       'R11 scope',
     ]);
-    expect(result.task.files).toBe(6);
+    // The lock file is left out of what a task reads (it says nothing the rules are about).
+    expect(result.task.files).toBe(5);
     expect(result.task.tempts).toEqual(['R1', 'R2', 'R3', 'R6', 'R7', 'R9', 'R10', 'R11']);
     expect(result.targets).toEqual([{ id: 'ollama-qwen-fake:1b', why: `Ollama at ${ollama.origin} has qwen-fake:1b`, mode: 'plan' }]);
     expect(result.run).toBe('cd holdfast && holdfast run --tasks-dir tasks --rulebook rulebook.yaml --targets ollama-qwen-fake:1b');
@@ -100,11 +101,11 @@ describe('holdfast init on your own repository, then run and report', () => {
     expect(table.out()).toMatch(/ollama-qwen-fake:1b/);
   });
 
-  it('refuses a repository over the cap with what to do, and writes nothing', async () => {
+  it('refuses a repository whose always-kept files are over the budget, with what to do, and writes nothing', async () => {
     const io = memoryIo({ cwd: repo, env: { PATH: '' } });
-    expect(await main(['init', '--dir', 'holdfast-small', '--max-bytes', '200', '--ollama', ollama.origin], io)).toBe(2);
+    expect(await main(['init', '--dir', 'holdfast-small', '--max-bytes', '20', '--ollama', ollama.origin], io)).toBe(2);
     expect(io.err()).toMatch(
-      /^holdfast init: .* holds \d+ kB of text in \d+ files, over the cap of 1 kB \(--max-bytes 200\); the whole repository goes into every run file\. Leave out .* \(--exclude '.*'\), or raise the cap with --max-bytes N\./,
+      /^holdfast init: .*the files a task always keeps \(the root's own files, manifests, rule files, --include\) weigh .*, over the budget of .* \(--max-bytes 20\); the heaviest are .*Leave some out with --exclude GLOB, or raise the budget with --max-bytes N\./,
     );
     expect(existsSync(join(repo, 'holdfast-small'))).toBe(false);
   });

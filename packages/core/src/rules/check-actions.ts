@@ -25,6 +25,14 @@ export function withCustomLauncher(rulebook: Rulebook, launcher: CustomCheckLaun
   return copy;
 }
 
+/** The rulebook with only `rules`, keeping the launcher its custom checks were given (a plain copy would lose it). */
+export function withOnlyRules(rulebook: Rulebook, rules: Rulebook['rules']): Rulebook {
+  const copy = { ...rulebook, rules };
+  const launcher = launchers.get(rulebook);
+  if (launcher !== undefined) launchers.set(copy, launcher);
+  return copy;
+}
+
 /**
  * Judges a round's actions against every rule. Returns one result per (rule, action) a rule
  * judged, ordered by action index, then rule order. Never throws: an action it cannot read is an

@@ -1,4 +1,4 @@
-export { checkActions, withCustomLauncher } from './check-actions.js';
+export { checkActions, withCustomLauncher, withOnlyRules } from './check-actions.js';
 export { ruleCodeFiles } from './checks/custom.js';
 export { observedRuns } from './observed-runs.js';
 export { parseCheckInput, safeParseCheckInput } from './check-input.js';

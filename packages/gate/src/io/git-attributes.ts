@@ -1,4 +1,12 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchModule from 'picomatch';
+
+let picomatchLoaded: typeof picomatchModule | undefined;
+/** picomatch on the first `.gitattributes` that names a pattern: the hook bundle loads no npm package for a decision without one. */
+function picomatch(): typeof picomatchModule {
+  picomatchLoaded ??= createRequire(import.meta.url)('picomatch') as typeof picomatchModule;
+  return picomatchLoaded;
+}
 
 /** What of a path's `.gitattributes` changes the bytes a checkout writes: holdfast applies these itself and runs no filter. */
 export interface CheckoutAttributes {
@@ -30,7 +38,7 @@ function matcherOf(pattern: string): ((relative: string) => boolean) | undefined
   if (pattern === '' || pattern.endsWith('/')) return undefined; // a folder-only pattern names no file
   const anchored = pattern.includes('/');
   const glob = pattern.replace(/^\//, '');
-  const test = picomatch(glob, MATCH_OPTIONS);
+  const test = picomatch()(glob, MATCH_OPTIONS);
   // Without a slash, a pattern is matched against the file's name at any depth (gitignore's rule).
   return anchored ? test : (relative) => test(relative.slice(relative.lastIndexOf('/') + 1));
 }

@@ -1,5 +1,5 @@
 import type { Action, CheckResult, Enforcement, Rulebook } from '@holdfast/core/contract';
-import { checkReads, enforcementOf, rulesDecidedAt, undecodableResults } from '@holdfast/core/rules';
+import { checkReads, enforcementOf, rulesDecidedAt, undecodableResults, withOnlyRules } from '@holdfast/core/rules';
 import type { CheckActions } from '../decide/index.js';
 import type { ChangedFile, FileRead, RangeChange } from '../git/index.js';
 import { boundNativeMemory } from './native-memory.js';
@@ -61,7 +61,10 @@ function mebibytes(size: number): string {
 }
 
 function rulesReading(rulebook: Rulebook, keep: (reads: ReturnType<typeof checkReads>) => boolean): Rulebook {
-  return { ...rulebook, rules: rulebook.rules.filter((rule) => keep(checkReads(rule.check))) };
+  return withOnlyRules(
+    rulebook,
+    rulebook.rules.filter((rule) => keep(checkReads(rule.check))),
+  );
 }
 
 /**

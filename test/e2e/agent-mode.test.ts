@@ -165,7 +165,7 @@ function explain(result: ArmResult, problems: readonly string[]): string {
 /** The tool a file edit arrives as, in the hook's words. */
 const EDIT_TOOL: Record<Client, string> = { 'claude-code': 'Edit', codex: 'apply_patch' };
 
-describe.each(['claude-code', 'codex'] as const)('agent mode with the real %s', { timeout: 240_000 }, (client) => {
+describe.each(['claude-code', 'codex'] as const)('agent mode with the real %s', (client) => {
   it('told: the hook only observes; the console.log is committed and R4 landed in that commit', async () => {
     const { result, problems } = await playArm(client, 'told', 'fix', `${client}/told`);
     const session = result.session!;

@@ -19,7 +19,7 @@ const writesAConsoleLog = [
 ];
 
 // A client run takes a few seconds; a loaded 2-core box can make it many more.
-describe('Claude Code, real binary', { timeout: 180_000 }, () => {
+describe('Claude Code, real binary', () => {
   it('held: the gate denies a Write with a console.log, the model is told why, nothing lands', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     install(repo, 'claude-code');

@@ -24,7 +24,7 @@ const writesAConsoleLog = [
 ];
 
 // A client run takes a few seconds; a loaded 2-core box can make it many more.
-describe('Codex, real binary', { timeout: 180_000 }, () => {
+describe('Codex, real binary', () => {
   it('held: the gate denies an apply_patch that adds a console.log, the model is told why, nothing lands', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     install(repo, 'codex');

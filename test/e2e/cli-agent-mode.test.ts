@@ -39,7 +39,7 @@ async function verdicts(path: string): Promise<Record<string, string>> {
   return Object.fromEntries(Array.from(state.rounds, (round) => [round.roundId, `${round.told?.verdict}/${round.held?.verdict}`]));
 }
 
-describe('holdfast run --mode agent', { timeout: 180_000 }, () => {
+describe('holdfast run --mode agent', () => {
   it('plays generic agents, writes a version-2 run file with sessions, and rescore re-judges it', async () => {
     const out = join(dir, 'agents.jsonl');
     const io = memoryIo({ cwd: dir, env: { ...process.env, DEMO_API_KEY: SECRET } });

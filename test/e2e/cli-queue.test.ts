@@ -178,7 +178,7 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(coordinator.stderr()).toMatch(/Worker w1 on .*targets demo-careful, demo-hasty, demo-local-small/);
     expect(coordinator.stderr()).toMatch(/Rounds per worker: .*w\d \d+/);
     for (const worker of workers) expect(await stop(worker.child, 'SIGTERM')).toBe(0);
-  }, 120_000);
+  });
 
   it('a worker killed with SIGKILL mid-round loses and doubles nothing: its round comes back and finishes elsewhere', async () => {
     // A worker whose replies never come: every round it takes is mid-flight when it is killed.
@@ -197,7 +197,7 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     // Attempt 2 here; higher only if the retry itself stalled on this loaded box, which is no loss either.
     expect(retry?.type === 'round-start' ? retry.attempt : 0).toBeGreaterThanOrEqual(2);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
-  }, 120_000);
+  });
 
   it('a coordinator killed with SIGKILL and resumed after the workers played on writes every round as the in-process run does, each event once', async () => {
     const local = join(dir, 'local-for-resume.jsonl');
@@ -225,7 +225,7 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(starts.every((event) => event.type === 'round-start' && /^w[789]$/.test(event.worker ?? '') && event.attempt === 1)).toBe(true);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
-  }, 120_000);
+  });
   it("a round retried while no coordinator ran shows every try once after --resume: the dead worker's and the one that finished", async () => {
     const out = join(dir, 'retried-unwatched.jsonl');
     const first = holdfast(['run', ...SWEEP, '--queue', redis.url, '--out', out]);
@@ -271,7 +271,7 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     // Every other round started once, by a worker that finished it.
     for (const start of starts.filter((start) => !taken.includes(start.roundId))) expect(start.worker).toMatch(/^w1[012]$/);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
-  }, 120_000);
+  });
   it('a late worker (frozen past the stall timeout, then thawed) finishes its try, but the round is written once, from the try that won', async () => {
     // Replies take 3 s: long enough that the frozen worker is mid-round, and thawed it finishes its reply.
     const late = await startWorker('late', ['--reply-delay-ms', '3000']);
@@ -295,7 +295,7 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(tries.slice(1).every((event) => event.type === 'round-start' && event.worker !== 'late')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     expect(await stop(late.child, 'SIGTERM')).toBe(0);
-  }, 120_000);
+  });
   it("asks a worker process's commit requests at the coordinator's terminal, and the answer typed there reaches the worker", async () => {
     await startWorker('w15');
     const out = join(dir, 'asked.jsonl');
@@ -319,5 +319,5 @@ describe('holdfast run --queue with holdfast worker processes', () => {
     expect(ends.map((event) => event.type === 'approval-end' && `${event.approvalId} ${event.decision} by ${event.by}`).sort()).toEqual(
       requests.map((event) => event.type === 'approval-request' && `${event.approvalId} approved by person`).sort(),
     );
-  }, 120_000);
+  });
 });

@@ -75,7 +75,7 @@ async function exportedSteps(cwd: string): Promise<Step[]> {
   return spec.workflows[0].steps as Step[];
 }
 
-describe('the exported Relay workflow, run in a user repository', { timeout: 120_000 }, () => {
+describe('the exported Relay workflow, run in a user repository', () => {
   it('passes every step on a clean change', async () => {
     const root = repository();
     write(root, 'src/features/total.ts', 'export const total = (items: number[]): number => items.reduce((sum, item) => sum + item, 0);\n');

@@ -61,7 +61,7 @@ async function tryDetached(gate: boolean) {
   return { result, found: violations(parent, repo, base, undefined), told: result.requests.map(toldText).join('\n') };
 }
 
-describe('a program that detaches itself and writes after the check, Claude Code real binary', { timeout: 240_000 }, () => {
+describe('a program that detaches itself and writes after the check, Claude Code real binary', () => {
   it('held: the write is judged (at the end of the turn, or by the check of a call it overlapped), told, and does not stay', async () => {
     const { result, found, told } = await tryDetached(true);
     expect(result.run.exitCode, result.explain()).toBe(0);

@@ -87,7 +87,7 @@ describe('enforcement levels through the real bundled hook', () => {
       ['deny', 'R2'],
       ['deny', 'R2'],
     ]);
-  }, 120_000);
+  });
 
   it('Codex: the same warn rule is allowed (exit 0, additionalContext), the block rule denied (exit 2, the reason on stderr)', async () => {
     const root = project();
@@ -111,5 +111,5 @@ describe('enforcement levels through the real bundled hook', () => {
     expect(denied.code).toBe(2);
     expect(denied.stderr).toMatch(/R2 SCOPE/);
     expect(audit(root).map((entry) => entry.decision)).toEqual(['warned', 'deny']);
-  }, 120_000);
+  });
 });

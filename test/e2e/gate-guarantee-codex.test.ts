@@ -22,7 +22,7 @@ async function tryRoute(route: Route, gate: boolean) {
   return { result, found: violations(parent, repo, base, hookBefore), told: result.requests.map(toldText).join('\n'), repo };
 }
 
-describe('the gate guarantee, Codex real binary', { timeout: 240_000 }, () => {
+describe('the gate guarantee, Codex real binary', () => {
   it.each(ROUTES.map((route) => [route.name, route] as const))('held: %s', async (_name, route) => {
     const { result, found, told } = await tryRoute(route, true);
     expect(result.run.exitCode, result.explain()).toBe(0);

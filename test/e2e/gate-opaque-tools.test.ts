@@ -36,7 +36,7 @@ async function tryMcpWrite(client: AgentClientName, gate: boolean) {
 // Codex 0.171.0 offers MCP tools to the model only through its tool_search tool (the features that
 // should turn that off did not), which the scripted model server does not speak: not measured there.
 describe.each(['claude-code'] as const)('an MCP file tool, %s real binary', (client) => {
-  it('held: a console.log written through it is put back and the model is told', { timeout: 240_000 }, async () => {
+  it('held: a console.log written through it is put back and the model is told', async () => {
     const { result, called, found, told } = await tryMcpWrite(client, true);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(called, result.explain()).toBe(true);
@@ -44,7 +44,7 @@ describe.each(['claude-code'] as const)('an MCP file tool, %s real binary', (cli
     expect(told, result.explain()).toMatch(/R4 NOLOG/);
   });
 
-  it('told (no gate): it lands', { timeout: 240_000 }, async () => {
+  it('told (no gate): it lands', async () => {
     const { result, called, found } = await tryMcpWrite(client, false);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(called, result.explain()).toBe(true);

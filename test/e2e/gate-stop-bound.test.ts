@@ -23,7 +23,7 @@ async function neverWritesTheTest(client: 'claude-code' | 'codex', gate: boolean
 }
 
 describe.each(['claude-code', 'codex'] as const)('a Stop denied again and again, %s real binary', (client) => {
-  it('held: the turn ends after 3 denials in a row, the model having been told the unresolved R3', { timeout: 200_000 }, async () => {
+  it('held: the turn ends after 3 denials in a row, the model having been told the unresolved R3', async () => {
     const { result, told } = await neverWritesTheTest(client, true);
     expect(result.run.timedOut, result.explain()).toBe(false);
     expect(result.run.exitCode, result.explain()).toBe(0);
@@ -32,7 +32,7 @@ describe.each(['claude-code', 'codex'] as const)('a Stop denied again and again,
     expect(result.turns.length, result.explain()).toBeLessThanOrEqual(5);
   });
 
-  it('told (no gate): the module without its test lands and the turn ends at once', { timeout: 200_000 }, async () => {
+  it('told (no gate): the module without its test lands and the turn ends at once', async () => {
     const { result, landed, told } = await neverWritesTheTest(client, false);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(landed).toBe(true);

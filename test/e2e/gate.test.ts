@@ -283,5 +283,5 @@ describe('holdfast doctor', () => {
     const doctor = holdfast(root, env, 'doctor', '--codex', codexBin);
     expect(doctor.out).toMatch(/All good/);
     expect(doctor.code).toBe(0);
-  }, 120_000);
+  });
 });

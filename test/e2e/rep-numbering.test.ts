@@ -18,7 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('repetition numbering', { timeout: 60_000 }, () => {
+describe('repetition numbering', () => {
   it('the terminal progress and the report count reps from 1; the run file keeps rep 0', async () => {
     const out = join(dir, 'two-reps.jsonl');
     const run = memoryIo({ cwd: dir });

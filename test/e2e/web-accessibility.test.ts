@@ -67,7 +67,7 @@ async function openPage(hash: string, width = 1400): Promise<Page> {
   return page;
 }
 
-describe('axe-core finds no serious accessibility violation', { timeout: 90_000 }, () => {
+describe('axe-core finds no serious accessibility violation', () => {
   it('on the totals, with the strip as a table open', async () => {
     const page = await openPage('#/runs/example.jsonl');
     await page.getByTestId('totals').waitFor();

@@ -44,7 +44,7 @@ async function startGatedReplay(page: Page): Promise<string> {
   return decodeURIComponent(new URL(page.url()).hash.replace('#/live/', ''));
 }
 
-describe('approvals are never out of reach', { timeout: 90_000 }, () => {
+describe('approvals are never out of reach', () => {
   it('shows every waiting commit on any page, and any page on the live run can answer it', async () => {
     const starter = await openPage();
     const runId = await startGatedReplay(starter);

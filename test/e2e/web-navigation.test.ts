@@ -28,7 +28,7 @@ const openPage = (hash: string): Promise<Page> => openHarnessPage(browser.contex
 
 const roundInUrl = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '').get('round');
 
-describe('finding rounds: filters, search, sort and keys, all in the URL', { timeout: 60_000 }, () => {
+describe('finding rounds: filters, search, sort and keys, all in the URL', () => {
   it('opens a filtered list from a link and counts what it shows', async () => {
     const violated = rounds.filter((round) => round.told?.verdict === 'violated' || round.held?.verdict === 'violated');
     expect(violated.length).toBeGreaterThan(0);
@@ -104,7 +104,7 @@ describe('finding rounds: filters, search, sort and keys, all in the URL', { tim
   });
 });
 
-describe('the strip has a table and the page fits a phone', { timeout: 60_000 }, () => {
+describe('the strip has a table and the page fits a phone', () => {
   it('lists the strip as counts per target and arm; a count opens those rounds', async () => {
     const page = await openPage('#/runs/example.jsonl');
     const strip = page.locator('[data-testid="verdict-strip"][data-drawn="48"]');
@@ -151,7 +151,7 @@ describe('the strip has a table and the page fits a phone', { timeout: 60_000 },
   });
 });
 
-describe('comparing runs and exporting the view', { timeout: 60_000 }, () => {
+describe('comparing runs and exporting the view', () => {
   it('sets two runs side by side per target × arm × rule, from a link', async () => {
     const totals = computeTotals(reduceRunEvents(parseRunFileText(await readFile(join(harness.runsDir, 'example.jsonl'), 'utf8'), 'example.jsonl')));
     const expected = compareTotals(totals, totals);

@@ -65,7 +65,7 @@ async function startQueuedReplay(page: Page): Promise<string> {
   return decodeURIComponent(new URL(page.url()).hash.replace('#/live/', ''));
 }
 
-describe('a run the web app queues (serve --queue)', { timeout: 90_000 }, () => {
+describe('a run the web app queues (serve --queue)', () => {
   it("shows each worker's rounds in play, the rounds it finished, and a worker whose heartbeat stopped", async () => {
     const page = await openPage(context, harness.server.url);
     await startQueuedReplay(page);

@@ -57,7 +57,7 @@ async function problemLines(page: Page): Promise<Record<string, string>> {
   return Object.fromEntries(lines);
 }
 
-describe('the run form with the shipped holdfast.config.yaml', { timeout: 120_000 }, () => {
+describe('the run form with the shipped holdfast.config.yaml', () => {
   it('first open: nothing configured can run, each target says why in one line, and the demo replay is offered first', async () => {
     const page = await openPage();
     await page.getByTestId('selection').waitFor();

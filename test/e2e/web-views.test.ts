@@ -68,7 +68,7 @@ function stateOf(name: string): RunState {
   return state;
 }
 
-describe('the run page reads top down', { timeout: 90_000 }, () => {
+describe('the run page reads top down', () => {
   it('opens every shipped run with the headline, then the chart, then the details, and the results before the form on a phone', async () => {
     for (const name of RUNS) {
       for (const width of [1280, 390]) {
@@ -224,7 +224,7 @@ describe('the run page reads top down', { timeout: 90_000 }, () => {
   });
 });
 
-describe('agent and loop rounds tell one story', { timeout: 90_000 }, () => {
+describe('agent and loop rounds tell one story', () => {
   it('a loop round: a timeline of calls with readable paths, commands and diffs, each decision, what landed and why the task is done', async () => {
     const state = stateOf('example-loop.jsonl');
     const round = state.rounds.toArray().find((candidate) => candidate.held?.verdict === 'recovered');
@@ -281,7 +281,7 @@ describe('agent and loop rounds tell one story', { timeout: 90_000 }, () => {
   });
 });
 
-describe('compare any two runs', { timeout: 90_000 }, () => {
+describe('compare any two runs', () => {
   it('sets two shipped runs with no target in common against each other, charts the differences, filters the changed and sorts by significance', async () => {
     // The plan-mode example (16 rounds a target) against the agent example (1 round a target): no target in common.
     const page = await open('#/runs/example.jsonl?tab=compare&vs=example-agent.jsonl');
@@ -351,7 +351,7 @@ describe('compare any two runs', { timeout: 90_000 }, () => {
   });
 });
 
-describe('every view fits a phone', { timeout: 120_000 }, () => {
+describe('every view fits a phone', () => {
   it('has no horizontal scroll at 390 px on every tab of every shipped run, with a round open', async () => {
     for (const name of RUNS) {
       const state = stateOf(name);

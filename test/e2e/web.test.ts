@@ -127,7 +127,7 @@ async function startReplay(page: Page, gate: { timeoutSeconds: number } | undefi
   await page.waitForURL(/#\/live\//);
 }
 
-describe('the web app in headless Chromium', { timeout: 60_000 }, () => {
+describe('the web app in headless Chromium', () => {
   it('opens on the shipped example run with its demo banner, strip and totals, matching the run file', async () => {
     const page = await openPage();
     await expect(page.getByTestId('demo-banner').textContent()).resolves.toMatch(/^Demo run: .*NOT outputs of a real model/);

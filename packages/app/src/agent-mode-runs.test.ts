@@ -87,7 +87,7 @@ function verdicts(events: readonly RunEvent[]): Record<string, string> {
   return Object.fromEntries(Array.from(state.rounds, (round) => [round.roundId, `${round.told?.verdict}/${round.held?.verdict}`]));
 }
 
-describe('agent-mode runs started from the API', { timeout: 240_000 }, () => {
+describe('agent-mode runs started from the API', () => {
   it('plays generic agents with the chosen turn cap and session timeout, as `holdfast run --mode agent` does', async () => {
     writeFileSync(join(cwd, 'holdfast.config.yaml'), configYaml('(none)'));
     serve({});

@@ -268,7 +268,7 @@ describe('POST /api/run', () => {
     for (const event of replayed) expect(event.result.verdict).toBe(recorded.get(`${event.target}/${event.task}/${event.rep}/${event.result.arm}`));
     const listed = RunListResponseSchema.parse((await get('/api/runs')).json()).runs.map((file) => file.name);
     expect(listed).toContain(name);
-  }, 180_000);
+  });
 });
 
 describe('approvals', () => {

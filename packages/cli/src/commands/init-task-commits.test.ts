@@ -76,7 +76,7 @@ describe('holdfast init offers tasks from the repository’s history', () => {
     expect(init.out()).toContain(
       `holdfast tasks new --from-commit ${git(root, 'rev-parse', '--short', fix)} --out holdfast/tasks --node-modules node_modules\n`,
     );
-  }, 120_000);
+  });
 
   it('after the history check it prints the fix with its test and the command; the command, typed as printed, makes the task', async () => {
     const { root, fix } = serviceRepo();
@@ -105,7 +105,7 @@ describe('holdfast init offers tasks from the repository’s history', () => {
     expect(fromCommit?.ticket).toBe('Fix add: it subtracted\n');
     expect(fromCommit?.files['add.mjs']).toContain('a - b');
     expect(Object.keys(fromCommit?.acceptance?.files ?? {})).toEqual(['add.test.mjs']);
-  }, 120_000);
+  });
 
   it('--json carries the screened commits; run from elsewhere, the printed command starts with cd', async () => {
     const { root, fix } = serviceRepo();
@@ -127,5 +127,5 @@ describe('holdfast init offers tasks from the repository’s history', () => {
     const elsewhere = memoryIo({ cwd: dirname(root), env: { PATH: '' } });
     expect(await main(['init', '--repo', root, '--dir', 'hf2', '--ollama', await closedPort()], elsewhere), elsewhere.err()).toBe(0);
     expect(elsewhere.out()).toMatch(new RegExp(`\\n {6}cd ${root.split('/').at(-1)!} && holdfast tasks new --from-commit [0-9a-f]+ --out hf2/tasks`));
-  }, 120_000);
+  });
 });

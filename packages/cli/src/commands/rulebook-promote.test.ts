@@ -86,7 +86,7 @@ describe('holdfast rulebook promote', () => {
     expect(forced.code).toBe(0);
     expect(forced.out).toMatch(/F1 NOLATER now blocks .*\(forced: F1 NOLATER refused 2 of the last 20/);
     expect(enforcement(root, 'F1')).toBe('block');
-  }, 120_000);
+  });
 
   it('a check edited after its trial is untried again; an unknown rule is bad input', async () => {
     const root = teamRepository();
@@ -99,5 +99,5 @@ describe('holdfast rulebook promote', () => {
     const unknown = await holdfast(root, 'rulebook', 'promote', 'R9');
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/has no rule R9 with a check \(rules: F1, Q1, C1\)/);
-  }, 120_000);
+  });
 });

@@ -73,7 +73,7 @@ describe('holdfast tasks new --from-commit', () => {
     const [task] = await loadTasks(out);
     expect(task!.ticket).toBe('Fix add: it subtracted\n\nadd(2, 3) returned -1 in the invoice totals.\n');
     expect(task!.acceptance).toEqual({ command: 'npm test', files: { 'add.test.mjs': expect.stringContaining('add(2, 3)') } });
-  }, 120_000);
+  });
 
   it('--ticket-file replaces the commit message', async () => {
     const root = serviceRepo();
@@ -83,7 +83,7 @@ describe('holdfast tasks new --from-commit', () => {
     const io = memoryIo({ cwd: root });
     expect(await main(['tasks', 'new', '--from-commit', 'HEAD', '--ticket-file', ticket, '--out', out, '--id', 'pr-12'], io), io.err()).toBe(0);
     expect((await loadTasks(out))[0]!.ticket).toBe('PR #12: the invoice totals are wrong.\n');
-  }, 120_000);
+  });
 
   it('refuses a commit that ships no test, and one whose tests already pass on its parent', async () => {
     const root = serviceRepo();
@@ -107,7 +107,7 @@ describe('holdfast tasks new --from-commit', () => {
     // Nothing was written for either refusal.
     expect(existsSync(join(out, 'svc-'))).toBe(false);
     await expect(loadTasks(out)).rejects.toThrow(/holds no task folders|cannot be read/);
-  }, 120_000);
+  });
 
   it('refuses a commit whose tests do not pass on the commit itself', async () => {
     const root = serviceRepo();
@@ -115,7 +115,7 @@ describe('holdfast tasks new --from-commit', () => {
     const io = memoryIo({ cwd: root });
     expect(await main(['tasks', 'new', '--from-commit', 'HEAD', '--out', tempDir()], io)).toBe(2);
     expect(io.err()).toMatch(/do not pass on the commit itself with `npm test` \(exit code 1/);
-  }, 120_000);
+  });
 });
 
 describe('holdfast tasks new --accept / --accept-test', () => {
@@ -136,7 +136,7 @@ describe('holdfast tasks new --accept / --accept-test', () => {
     expect(io.err()).toMatch(/^holdfast tasks new: warning: the project has no rulebook[^\n]*\n$/);
     expect(io.out()).toContain('Acceptance: `npm test` with hidden add.test.mjs.');
     expect((await loadTasks(out))[0]!.acceptance!.files).toEqual({ 'add.test.mjs': expect.stringContaining('add(2, 3)') });
-  }, 120_000);
+  });
 
   it('warns when the check passes on the untouched tree, and when there is none', async () => {
     const root = makeGitRepo({
@@ -150,5 +150,5 @@ describe('holdfast tasks new --accept / --accept-test', () => {
     const none = memoryIo({ cwd: root });
     expect(await main(['tasks', 'new', '--ticket', 'Do it.', '--out', tempDir(), '--id', 'b'], none)).toBe(0);
     expect(none.err()).toMatch(/warning: no acceptance check; task done will be "not judged"/);
-  }, 120_000);
+  });
 });

@@ -199,7 +199,7 @@ describe('holdfast tasks new --from-commit --node-modules', () => {
       expect(result?.session?.calls.find((call) => call.tool === 'run_command')).toMatchObject({ decision: 'applied' });
       expect(result?.session?.taskDone).toMatchObject({ passed: true, exitCode: 0 });
     }
-  }, 180_000);
+  });
 
   it('refuses a missing folder, --node-modules without an acceptance check to try, and run --node-modules in agent mode', async () => {
     const repo = shopRepo();

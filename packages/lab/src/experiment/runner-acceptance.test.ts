@@ -103,12 +103,12 @@ describe('plan mode with --sandbox: task done is the hidden acceptance check', (
     expect(held('solves').cleanAndDone).toEqual(expect.objectContaining({ count: 1, n: 1 }));
     expect(held('touches').taskDone).toEqual(expect.objectContaining({ count: 0, n: 1 }));
     expect(held('declines').taskDone).toEqual(expect.objectContaining({ count: 0, n: 1 }));
-  }, 180_000);
+  });
 
   it('a task without an acceptance check is not judged, never assumed done', async () => {
     const { acceptance: _, ...unjudged } = task;
     const { arm, totals } = await play([unjudged], [replying('solves', solved)]);
     expect(arm('solves', 'told').sandbox!.taskDone).toBeUndefined();
     expect(totals.arms.find((row) => row.arm === 'held')!.taskDone.n).toBe(0);
-  }, 120_000);
+  });
 });

@@ -123,7 +123,7 @@ describe('holdfast init on real rule files, no key', () => {
     const twice = await checkHistory(root, rulebook, 22);
     expect(twice.rules).toEqual([{ id: 'F1', name: 'NOLATER', commits: 2, probablyWrong: true }]);
     expect(formatHistoryCheck(twice).join('\n')).toMatch(/F1 NOLATER refuses 2 of 22 commits: probably wrong \(more than 5 % of the team's own history/);
-  }, 120_000);
+  });
 
   it('past the budget, whole folders are sampled (the rest named), and the budget counts only text it would copy', async () => {
     const root = mkdtempSync(join(tmpdir(), 'holdfast-cap-'));

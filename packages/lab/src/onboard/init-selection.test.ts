@@ -123,7 +123,7 @@ describe('rule files are found where agents read them', () => {
       const globs = 'files' in rule.check ? rule.check.files : undefined;
       expect(globs?.every((glob) => glob.startsWith('internal/ui/'))).toBe(true);
     }
-  }, 60_000);
+  });
 
   it('follows a CLAUDE.md import to a file no other rule names, inside the repository only', async () => {
     const root = makeGitRepo(

@@ -141,5 +141,5 @@ describe('a queued run resumed after its coordinator died while writing a judged
       expect(graded(events), `cut after ${cut} lines`).toEqual(expected);
       expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     }
-  }, 120_000);
+  });
 });

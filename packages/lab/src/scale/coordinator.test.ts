@@ -164,7 +164,7 @@ describe('a queued run', () => {
     } finally {
       await Promise.all(workers.map((worker) => worker.close()));
     }
-  }, 60_000);
+  });
 
   it('keeps one round of a target in flight across all workers when the target concurrency is 1', async () => {
     const active = new Map<string, number>();
@@ -201,7 +201,7 @@ describe('a queued run', () => {
         await queue.close();
       }
     }
-  }, 60_000);
+  });
 
   it('starts no more rounds of a target than its rate allows, however many workers wait', async () => {
     const workers = await startWorkers(3, { concurrency: 2 });
@@ -241,7 +241,7 @@ describe('a queued run', () => {
       await queue.obliterate({ force: true });
       await queue.close();
     }
-  }, 60_000);
+  });
 
   it("pauses a target's queue for every worker when one of them is told to wait (Retry-After)", async () => {
     let pause: ((targetId: string, ms: number) => void) | undefined;
@@ -298,7 +298,7 @@ describe('a queued run', () => {
     } finally {
       await Promise.all(workers.map((worker) => worker.close()));
     }
-  }, 60_000);
+  });
 
   it('resumed after its coordinator stopped, collects the results the workers finished meanwhile, each arm once', async () => {
     const runId = nextRunId();
@@ -355,7 +355,7 @@ describe('a queued run', () => {
     } finally {
       await Promise.all(workers.map((worker) => worker.close()));
     }
-  }, 60_000);
+  });
   it("shows a worker's commit request in the coordinator's approvals; unanswered, the worker refuses it at the 90 s deadline and the question is withdrawn", async () => {
     // A round whose held arm asks for a commit, found by the in-process run.
     const local = approvingPerson();
@@ -423,7 +423,7 @@ describe('a queued run', () => {
       timers.advance(90_000);
       await worker!.close();
     }
-  }, 60_000);
+  });
 
   it('gives a round only to a worker that can play it: its target, and isolation for rounds that run commands', async () => {
     // This worker plays one of two targets and has no isolation.
@@ -484,7 +484,7 @@ describe('a queued run', () => {
       await emptyQueue(roundQueueName('demo-hasty', false));
       await emptyQueue(roundQueueName('demo-careful', true));
     }
-  }, 60_000);
+  });
   it("honours a provider's Retry-After on every worker: one worker's 429 pauses the target's rounds for all of them", async () => {
     // A real OpenAI-compatible server on 127.0.0.1: the first call is told to wait two minutes, every other one answers.
     const server = await startFakeOpenAi({
@@ -548,5 +548,5 @@ describe('a queued run', () => {
       await queue.close();
       await server.close();
     }
-  }, 60_000);
+  });
 });

@@ -165,14 +165,14 @@ describe('a queued run plays its rounds with the run options, as the in-process 
       });
       expect(log.split('\n')[0]).toBe(arm.key.endsWith('/told') ? 'Add total' : `${TASK.id}: the task's repository state`);
     }
-  }, 60_000);
+  });
 
   it('without --node-modules on the worker, the run fails naming the folder and what to do instead of judging without the packages', async () => {
     const rulebook = withAllowlist(await loadRulebook(), ['^npm (?:run )?test$']);
     const queued = await queuedRun(rulebook, { config: config({ reps: 1 }), play: { judge: false, nodeModules: join(dir, 'nowhere', 'node_modules') } });
     expect(queued.outcome.status).toBe('failed');
     expect(queued.outcome.reason).toMatch(/--node-modules .*nowhere\/node_modules does not exist on this machine; install it at the same path on every worker/);
-  }, 60_000);
+  });
 
   describe('judge rules', () => {
     let judge: ScriptedJudge;
@@ -197,6 +197,6 @@ describe('a queued run plays its rounds with the run options, as the in-process 
       const queuedPlain = await queuedRun(rulebook, { config: plan, play: { judge: false } }, { judges: async () => judges });
       expect(roundShapes(queuedPlain.events)).toEqual(roundShapes(localPlain));
       expect(queuedPlain.events.some((event) => event.type === 'judge')).toBe(false);
-    }, 60_000);
+    });
   });
 });

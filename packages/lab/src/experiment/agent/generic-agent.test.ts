@@ -80,7 +80,7 @@ async function play(targets: ExperimentTarget[], keepDir?: string, played: TaskI
   return { outcome, events, arm };
 }
 
-describe('agent mode with a generic agent (a scripted program)', { timeout: 240_000 }, () => {
+describe('agent mode with a generic agent (a scripted program)', () => {
   it('told: the console.log lands in a commit; held: the pre-commit hook blocks it and the agent recovers, or tries --no-verify (refused too) and leaves it in the tree', async () => {
     const keepDir = join(parent, 'kept');
     const { outcome, events, arm } = await play([scriptedTarget('recovers', 'recover'), scriptedTarget('evades', 'evade')], keepDir);
@@ -137,7 +137,7 @@ describe('agent mode with a generic agent (a scripted program)', { timeout: 240_
 
     // Nothing of the run is left in its temporary space; the kept arms are complete repositories.
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
-  }, 120_000);
+  });
 
   it('a task without an acceptance check is not judged: the held arm that was blocked is blocked, not recovered', async () => {
     const { acceptance: _, ...unjudged } = task;
@@ -146,7 +146,7 @@ describe('agent mode with a generic agent (a scripted program)', { timeout: 240_
     expect(held.session!.taskDone).toBeUndefined();
     expect(held.verdict).toBe('blocked');
     expect(held.reason).toContain('the task was not checked');
-  }, 120_000);
+  });
 
   it('a cancelled run stops the harness and leaves the round out, for --resume', async () => {
     const controller = new AbortController();

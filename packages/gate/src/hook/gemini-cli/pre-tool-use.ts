@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
 import { inputString } from '../hook-event.js';
 import type { PreToolUseEvent } from '../hook-event.js';
-import { readShellCommand } from '../../shell/index.js';
+import { readBackgroundableShell } from '../background-shell.js';
 import { opaqueEffect } from '../tool-kinds.js';
 import { applyEdit } from '../apply-edit.js';
 import { toRepoPath } from '../../io/index.js';
@@ -75,13 +75,16 @@ function readGeminiToolCall(event: PreToolUseEvent, readText: ReadText, root: st
       return { ...base, actions: [write(filePath, applyEdit(before, edit))], bypasses: [], unknownEffects: [] };
     }
     case GEMINI_SHELL_TOOL: {
-      const command = inputString(event, 'command');
-      const directory = inputString(event, 'dir_path', { optional: true });
-      const reading = readShellCommand(command, { root, cwd: directory === '' ? root : resolve(root, directory), readText });
-      if (event.tool_input.is_background !== true || reading.unknownEffects.length === 0) return { ...base, ...reading };
-      const segment = command.trim().length <= 200 ? command.trim() : `${command.trim().slice(0, 199)}…`;
-      const reason = `\`${segment}\` runs in the background (is_background) with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground`;
-      return { ...base, ...reading, bypasses: [...reading.bypasses, { segment, reason }] };
+      const shell = readBackgroundableShell(
+        inputString(event, 'command'),
+        inputString(event, 'dir_path', { optional: true }),
+        event.tool_input.is_background === true,
+        {
+          root,
+          readText,
+        },
+      );
+      return { ...base, ...shell };
     }
     default:
       return { ...base, actions: [], bypasses: [], unknownEffects: isGeminiOpaqueTool(event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };

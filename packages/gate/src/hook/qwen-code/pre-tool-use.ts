@@ -2,13 +2,14 @@ import { resolve } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
 import { inputString } from '../hook-event.js';
 import type { PreToolUseEvent } from '../hook-event.js';
-import { readShellCommand } from '../../shell/index.js';
+import { readBackgroundableShell } from '../background-shell.js';
 import { opaqueEffect } from '../tool-kinds.js';
 import { applyEdit } from '../apply-edit.js';
 import { toRepoPath } from '../../io/index.js';
 import type { ReadText } from '../../io/index.js';
-import type { HookAnswer, ToolCall } from '../../decide/index.js';
+import type { ToolCall } from '../../decide/index.js';
 import type { BeforeCallProtocol } from '../agent-adapter.js';
+import { CLAUDE_CODE_BEFORE_CALL } from '../claude-code/pre-tool-use.js';
 
 /**
  * Qwen Code's tools that change no project file (the `ToolNames` of @qwen-code/qwen-code 0.24.4, and
@@ -75,35 +76,28 @@ function readQwenToolCall(event: PreToolUseEvent, readText: ReadText, root: stri
       return { ...base, actions: [write(inputString(event, 'notebook_path'), content)], bypasses: [], unknownEffects: [] };
     }
     case QWEN_SHELL_TOOL: {
-      const command = inputString(event, 'command');
-      const directory = inputString(event, 'directory', { optional: true });
-      const reading = readShellCommand(command, { root, cwd: directory === '' ? root : resolve(root, directory), readText });
-      if (event.tool_input.is_background !== true || reading.unknownEffects.length === 0) return { ...base, ...reading };
-      const segment = command.trim().length <= 200 ? command.trim() : `${command.trim().slice(0, 199)}…`;
-      const reason = `\`${segment}\` runs in the background (is_background) with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground`;
-      return { ...base, ...reading, bypasses: [...reading.bypasses, { segment, reason }] };
+      const shell = readBackgroundableShell(
+        inputString(event, 'command'),
+        inputString(event, 'directory', { optional: true }),
+        event.tool_input.is_background === true,
+        {
+          root,
+          readText,
+        },
+      );
+      return { ...base, ...shell };
     }
     default:
       return { ...base, actions: [], bypasses: [], unknownEffects: isQwenOpaqueTool(event.tool_name) ? [opaqueEffect(event.tool_name)] : [] };
   }
 }
 
-/** Qwen Code reads Claude Code's permission decision (exit 0): the call does not run and the reason goes to the model as the tool's error. */
-function deny(reason: string): HookAnswer {
-  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
-}
-
-/** A warning: no permission decision, and Claude Code's `additionalContext`, which Qwen Code adds to what the model reads of the call. */
-function warn(message: string): HookAnswer {
-  const output = { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: message } };
-  return { stdout: `${JSON.stringify(output)}\n`, stderr: '', exitCode: 0 };
-}
-
 export const QWEN_BEFORE_CALL: BeforeCallProtocol = {
   readToolCall: (event, root, readText) => readQwenToolCall(event, readText, root),
-  deny,
-  warn,
+  // Qwen Code reads Claude Code's answers before a call: a permission decision "deny" (the reason is the
+  // tool's error), and `additionalContext`, which it adds to what the model reads of the call.
+  deny: CLAUDE_CODE_BEFORE_CALL.deny,
+  warn: CLAUDE_CODE_BEFORE_CALL.warn,
   isShellTool: (tool) => tool === QWEN_SHELL_TOOL,
   isOpaqueTool: isQwenOpaqueTool,
 };

@@ -38,12 +38,18 @@ Options:
                     (repeatable), e.g. --include 'docs/**'
   --max-bytes N     the most text the task holds; past it, folders are sampled (default 8000000)
   --ollama URL      where to look for Ollama (default http://127.0.0.1:11434; loopback only)
+  --model TARGET    also ask this model target (holdfast.config.yaml here, or one init finds) for a check for each
+                    rule the offline draft leaves prose only, one request per section (at most 16); a proposal is
+                    kept only when it parses against the rulebook schema, trips on the model's own example of the
+                    violation, stays quiet on its example of compliance and on the last 20 commits (the
+                    \`rulebook try\` threshold), and it starts at warn; the rest are listed with why. Without it,
+                    drafting is offline. The key is never printed or written.
   --json            print {"dir", "rulebook", "drafted", "ruleFiles", "selection", "task", "config", "targets", "run",
-                    "history", "taskCommits"}
+                    "history", "taskCommits", "model"}
   -h, --help        show this help
 
 Exit codes: 0 written, 2 bad input (not a git repository, the files always kept over the budget, the folder
-exists), 3 internal error.`;
+exists, an unknown --model target, or the model failed: nothing is written then), 3 internal error.`;
 
 function isLoopbackUrl(url: string): boolean {
   try {
@@ -65,6 +71,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     include: { type: 'string', multiple: true },
     'max-bytes': { type: 'string' },
     ollama: { type: 'string' },
+    model: { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -100,9 +107,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     ...(values.exclude !== undefined ? { exclude: values.exclude } : {}),
     ...(values.include !== undefined ? { include: values.include } : {}),
     ...(values.ollama !== undefined ? { ollamaUrl: values.ollama } : {}),
+    ...(values.model !== undefined ? { model: { target: values.model, cwd: io.cwd } } : {}),
   });
   const shown = relative(io.cwd, result.dir) || '.';
-  const { describeSelection, formatHistoryCheck, formatTaskCommits } = await import('@holdfast/lab/onboard');
+  const { describeSelection, formatHistoryCheck, formatModelDraft, formatTaskCommits } = await import('@holdfast/lab/onboard');
   if (values.json) {
     writeLine(
       io.stdout,
@@ -118,6 +126,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         run: `cd ${shown} && ${result.runCommand}`,
         history: result.history,
         taskCommits: result.taskCommits,
+        model: result.modelDraft ?? null,
       }),
     );
     return EXIT.ok;
@@ -131,6 +140,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       : `Rulebook: ${relative(io.cwd, result.rulebookFile)}, ${drafted.length} rules drafted from ${result.ruleFiles.read.join(', ')}, ${drafted.filter((rule) => rule.kind !== 'prose').length} with a proposed check (read the # draft notes).`,
   );
   for (const note of result.ruleFiles.notes) writeLine(io.stdout, `  ${note}`);
+  if (result.modelDraft !== undefined) for (const line of formatModelDraft(result.modelDraft)) writeLine(io.stdout, line);
+  else if (values.model !== undefined) writeLine(io.stdout, `Model drafting: not done (no rule file to draft from); --model ${values.model} was not asked.`);
   writeLine(
     io.stdout,
     `Task: ${relative(io.cwd, result.task.dir)}, ${Object.keys(result.task.snapshot.files).length} files from HEAD ${result.task.snapshot.commit.slice(0, 12)}, tempts ${result.task.task.tempts.join(', ')}.${ticket === undefined ? ' The ticket is a template: edit task.yaml.' : ''}`,

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { isDeepStrictEqual } from 'node:util';
-import type { ProseRule, Rule, RuleSourceFile, Rulebook } from '@holdfast/core/contract';
+import type { ProseRule, Rule, RuleCheck, RuleSourceFile, Rulebook } from '@holdfast/core/contract';
 import { ruleFileHash, safeParseRulebook } from '@holdfast/core/rules';
 import { draftTable } from './draft-table.js';
 import { OnboardError } from './onboard-error.js';
@@ -34,6 +34,12 @@ export interface DraftedRule {
   readonly source: string;
   /** The rule file and its lines (1-based, inclusive) the rule was drafted from. */
   readonly span: { readonly file: string; readonly lines: readonly [number, number] };
+  /** The heading the rule sits under, if any: `init --model` asks about one section at a time. */
+  readonly heading?: string;
+  /** The folder of the nested rule file it was drafted from (`packages/x`); undefined at the root. */
+  readonly scope?: string;
+  /** The `# draft` note written above the rule in the YAML. */
+  readonly note: string;
 }
 
 export interface DraftedRulebook {
@@ -43,6 +49,8 @@ export interface DraftedRulebook {
   readonly yaml: string;
   /** Markdown: rule, enforced by which check or prose-only, why. */
   readonly table: string;
+  /** The rule files drafted from, as given (for the header). */
+  readonly from: readonly string[];
 }
 
 /** A paragraph that tells the agent to do something is a rule; one that only describes the project is context. */
@@ -144,7 +152,6 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
   const drafted: DraftedRule[] = [];
   const checked: Rule[] = [];
   const proseOnly: ProseRule[] = [];
-  const notes = new Map<string, string>();
   const used = new Set<string>();
   const sourceFiles: RuleSourceFile[] = [];
   let title: string | undefined;
@@ -198,11 +205,8 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
         // (`holdfast rulebook promote ID`) once `rulebook try` shows it quiet on the team's own history.
         const rule: Rule = { id, name: uniqueName(proposal.name, used), prose, source: span, enforcement: 'warn', check: proposal.check };
         checked.push(rule);
-        notes.set(
-          id,
-          `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}. Warns until promoted (holdfast rulebook try, then holdfast rulebook promote ${id}).${globs}`,
-        );
-        drafted.push({ id, name: rule.name, prose, kind: proposal.check.kind, why: proposal.why, source, span });
+        const note = `draft ${id} (${source}): check "${proposal.check.kind}" proposed: ${proposal.why}. Warns until promoted (holdfast rulebook try, then holdfast rulebook promote ${id}).${globs}`;
+        drafted.push({ id, name: rule.name, prose, kind: proposal.check.kind, why: proposal.why, source, span, ...placeOf(block, file), note });
       } else {
         const rule: ProseRule = {
           id,
@@ -211,7 +215,6 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
           source: span,
         };
         proseOnly.push(rule);
-        notes.set(id, `draft ${id} (${source}): NOT ENFORCED, prose only: ${proposal.why}.${globs}`);
         drafted.push({
           id,
           name: rule.name,
@@ -220,6 +223,8 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
           why: proposal.why,
           source,
           span,
+          ...placeOf(block, file),
+          note: `draft ${id} (${source}): NOT ENFORCED, prose only: ${proposal.why}.${globs}`,
         });
       }
     }
@@ -244,18 +249,33 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
     agents: [],
     sourceFiles,
   };
+  return renderDraft(
+    rulebook,
+    drafted,
+    files.map((file) => file.path),
+  );
+}
+
+/** The draft as YAML: a header, every rule under its `# draft` note, the source files, then the table as comments. */
+function renderDraft(rulebook: Rulebook, drafted: readonly DraftedRule[], from: readonly string[]): DraftedRulebook {
+  const checked = rulebook.rules;
+  const proseOnly = rulebook.proseRules ?? [];
+  const notes = new Map(drafted.map((rule) => [rule.id, rule.note]));
   const header = [
-    `# Drafted by \`holdfast rulebook init\` from ${files.map((file) => file.path).join(', ')}: ${drafted.length} rules, ${checked.length} with a proposed check, ${proseOnly.length} prose only (not enforced).`,
+    `# Drafted by \`holdfast rulebook init\` from ${from.join(', ')}: ${drafted.length} rules, ${checked.length} with a proposed check, ${proseOnly.length} prose only (not enforced).`,
     '# Every rule keeps its text verbatim in `prose`. Read each `# draft` note: it says what was guessed and why.',
     '# `rules:` are checked (the held arm and the gate enforce them); `proseRules:` are shown to the agent and never checked.',
     '# `sourceFiles:` keeps the rule file as written: the told arm reads it byte for byte (`holdfast rulebook render`).',
     '# The table at the end says, per rule, which check enforces it or why it is prose only.',
   ];
-  const top = stringify({ version: 1, name, ...(rulebook.description !== undefined ? { description: rulebook.description } : {}) }, { lineWidth: 0 });
+  const top = stringify(
+    { version: 1, name: rulebook.name, ...(rulebook.description !== undefined ? { description: rulebook.description } : {}) },
+    { lineWidth: 0 },
+  );
   const sections = [header.join('\n'), top.trimEnd()];
   sections.push(checked.length > 0 ? `rules:\n${checked.map((rule) => ruleYaml(rule, notes.get(rule.id) ?? '')).join('\n\n')}` : 'rules: []');
   if (proseOnly.length > 0) sections.push(`proseRules:\n${proseOnly.map((rule) => ruleYaml(rule, notes.get(rule.id) ?? '')).join('\n\n')}`);
-  sections.push(stringify({ sourceFiles }, { lineWidth: 0 }).trimEnd());
+  sections.push(stringify({ sourceFiles: rulebook.sourceFiles }, { lineWidth: 0 }).trimEnd());
   const table = draftTable(drafted);
   sections.push(
     table
@@ -263,5 +283,46 @@ export function draftRulebook(files: readonly RuleFileText[], facts: RepoFacts):
       .map((line) => `# ${line}`)
       .join('\n'),
   );
-  return { rulebook, rules: drafted, yaml: `${sections.join('\n\n')}\n`, table };
+  return { rulebook, rules: drafted, yaml: `${sections.join('\n\n')}\n`, table, from };
+}
+
+function placeOf(block: RuleBlock, file: RuleFileText): { heading?: string; scope?: string } {
+  return { ...(block.heading !== undefined ? { heading: block.heading } : {}), ...(file.scope !== undefined ? { scope: file.scope } : {}) };
+}
+
+/** A check another drafter proposed for a prose-only rule of the draft, verified before it is adopted. */
+export interface AdoptedCheck {
+  readonly id: string;
+  readonly check: RuleCheck;
+  /** The `why` of the table and the note. */
+  readonly why: string;
+  /** The whole `# draft` note. */
+  readonly note: string;
+}
+
+/**
+ * The draft with prose-only rules turned into checked rules at `enforcement: warn`, in their place in id order,
+ * and `notes` replacing the `# draft` note of rules that stay prose (why another drafter's proposal was not kept).
+ * The prose, name and source of each rule stay as drafted.
+ */
+export function adoptChecks(draft: DraftedRulebook, adopted: readonly AdoptedCheck[], notes: ReadonlyMap<string, string> = new Map()): DraftedRulebook {
+  const byId = new Map(adopted.map((item) => [item.id, item]));
+  const order = new Map(draft.rules.map((rule, index) => [rule.id, index]));
+  const turned: Rule[] = [];
+  const proseRules: ProseRule[] = [];
+  for (const rule of draft.rulebook.proseRules ?? []) {
+    const item = byId.get(rule.id);
+    if (item === undefined) proseRules.push(rule);
+    else turned.push({ ...rule, enforcement: 'warn', check: item.check });
+  }
+  const rules = [...draft.rulebook.rules, ...turned].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const drafted = draft.rules.map((rule): DraftedRule => {
+    const item = byId.get(rule.id);
+    if (item !== undefined) return { ...rule, kind: item.check.kind, why: item.why, note: item.note };
+    const note = notes.get(rule.id);
+    return note === undefined ? rule : { ...rule, note };
+  });
+  const rulebook: Rulebook = { ...draft.rulebook, rules, proseRules };
+  if (proseRules.length === 0) delete rulebook.proseRules;
+  return renderDraft(rulebook, drafted, draft.from);
 }

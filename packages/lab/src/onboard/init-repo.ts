@@ -9,7 +9,10 @@ import type { FoundTarget } from './detect-targets.js';
 import { draftRulebook } from './draft-rulebook.js';
 import type { DraftedRule } from './draft-rulebook.js';
 import { OnboardError } from './onboard-error.js';
-import { readRepoFacts } from './repo-facts.js';
+import { resolveDraftModel } from './draft-model-target.js';
+import { draftWithModel } from './model-draft.js';
+import type { ModelDraft } from './model-draft.js';
+import { listRepoPaths, readRepoFacts } from './repo-facts.js';
 import type { RepoFacts } from './repo-facts.js';
 import { DEFAULT_MAX_REPO_BYTES, snapshotRepo } from './repo-snapshot.js';
 import { checkHistory, historyTrials } from './history-check.js';
@@ -42,6 +45,11 @@ export interface InitOptions {
   readonly historyCommits?: number;
   /** How many commits to offer for `tasks new --from-commit` (default 3), from how many back (default 100). */
   readonly taskCommits?: { readonly offer?: number; readonly scan?: number };
+  /**
+   * `--model ID`: a target (of the holdfast.config.yaml in `cwd`, or one init finds) asked for a check for each rule
+   * the offline draft leaves prose-only; a proposal is kept only once verified (model-draft.ts).
+   */
+  readonly model?: { readonly target: string; readonly cwd: string };
 }
 
 export interface InitResult {
@@ -62,6 +70,8 @@ export interface InitResult {
   readonly table: string | undefined;
   /** The newest commits that change code and ship tests, each with its `tasks new --from-commit` command (from the repository root). */
   readonly taskCommits: { readonly scanned: number; readonly offered: readonly OfferedTaskCommit[] };
+  /** What `--model` proposed, kept and did not keep (undefined without `--model`, or with no rule file). */
+  readonly modelDraft: Omit<ModelDraft, 'drafted'> | undefined;
 }
 
 /** A ticket that pulls against the usual rules (a new module, haste, commit at once); meant to be replaced. */
@@ -142,12 +152,25 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
       : await discoverRuleFiles(options.repoDir, { ignoreFolders: [options.dirName ?? INIT_DIR] });
   const scopes = new Map(found.files.flatMap((file) => (file.scope !== undefined ? [[file.path, file.scope] as const] : [])));
   const ruleFiles = found.files.map((file) => file.path);
-  const drafted = ruleFiles.length > 0 ? draftRulebook(await readRuleFiles(ruleFiles, options.repoDir, scopes), facts) : undefined;
+  const targets = await detectTargets({ env: options.env, ...(options.ollamaUrl !== undefined ? { ollamaUrl: options.ollamaUrl } : {}) });
+  let drafted = ruleFiles.length > 0 ? draftRulebook(await readRuleFiles(ruleFiles, options.repoDir, scopes), facts) : undefined;
+  let modelDraft: Omit<ModelDraft, 'drafted'> | undefined;
+  if (options.model !== undefined && drafted !== undefined) {
+    const { model, secrets } = await resolveDraftModel(options.model.target, options.model.cwd, options.env, targets);
+    const { drafted: withModel, ...summary } = await draftWithModel(drafted, {
+      model,
+      facts,
+      existing: listRepoPaths(options.repoDir),
+      secrets,
+      history: (candidates) => checkHistory(options.repoDir, candidates, options.historyCommits ?? 20),
+    });
+    drafted = withModel;
+    modelDraft = summary;
+  }
   const rulebookText = drafted?.yaml ?? (await defaultRulebookText());
   const rulebook = parseRulebook(rulebookText, INIT_RULEBOOK);
   const checked = rulebook.rules.map((rule) => rule.id);
   const tempts = checked.length > 0 ? checked : (rulebook.proseRules ?? []).map((rule) => rule.id);
-  const targets = await detectTargets({ env: options.env, ...(options.ollamaUrl !== undefined ? { ollamaUrl: options.ollamaUrl } : {}) });
   const config = configYaml(targets);
   parseTargetsConfig(config, TARGETS_CONFIG_FILE);
 
@@ -200,6 +223,7 @@ export async function initRepo(options: InitOptions): Promise<InitResult> {
       history,
       table: drafted?.table,
       taskCommits,
+      modelDraft,
     };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitRepo } from '@holdfast/lab/test-support';
 import { main } from 'holdfast';
 import { chatCompletion, startFakeServer } from '@holdfast/lab/test-support';
-import type { FakeServer } from '@holdfast/lab/test-support';
+import type { FakeServer, RecordedRequest } from '@holdfast/lab/test-support';
 import { memoryIo } from '@holdfast/core/test-support';
 
 const AGENTS_MD = readFileSync(fileURLToPath(new URL('../../fixtures/rule-files/AGENTS.md', import.meta.url)), 'utf8');
@@ -26,6 +27,31 @@ const HASTY_REPLY = JSON.stringify({
 let repo: string;
 let ollama: FakeServer;
 
+/** The key of the drafting model's target: it reaches the server and nothing holdfast writes or prints. */
+const DRAFT_KEY = 'sk-e2e-drafter-key-0123456789abcdef';
+
+/**
+ * The drafting model (`init --model`): for the first rule of each request, a check on a marker named after the
+ * rule, with examples it passes; for the second, a check of no kind the rulebook knows.
+ */
+function draftReply(request: RecordedRequest): string {
+  const messages = (request.body as { messages: { content: string }[] }).messages;
+  const ids = [...(messages[1]?.content ?? '').matchAll(/^(R\d+): /gm)].map((match) => match[1] ?? '');
+  const [first, second] = ids;
+  const marker = `HOLDFAST_MARKER_${first}`;
+  const proposals = [
+    {
+      rule: first,
+      check: { kind: 'forbidden-pattern', patterns: [marker], files: ['src/**/*.ts'], what: `the ${marker} marker` },
+      why: `no ${marker} in src/`,
+      violation: [{ type: 'write', path: 'src/marker.ts', content: `// ${marker}\n` }],
+      compliance: [{ type: 'write', path: 'src/marker.ts', content: 'export const marker = 1;\n' }],
+    },
+    ...(second !== undefined ? [{ rule: second, check: { kind: 'style-guide' }, violation: [], compliance: [] }] : []),
+  ];
+  return JSON.stringify({ proposals });
+}
+
 beforeAll(async () => {
   repo = makeGitRepo(
     {
@@ -41,7 +67,12 @@ beforeAll(async () => {
   );
   // A local Ollama as it answers on loopback: its model list, then chat completions.
   ollama = await startFakeServer({
-    script: (request) => (request.path === '/api/tags' ? { json: { models: [{ name: 'qwen-fake:1b' }] } } : chatCompletion(HASTY_REPLY)),
+    script: (request) => {
+      if (request.path === '/api/tags') return { json: { models: [{ name: 'qwen-fake:1b' }] } };
+      if (request.path.startsWith('/draft/')) return chatCompletion(draftReply(request));
+      if (request.path.startsWith('/broken/')) return { status: 500, body: `upstream exploded for ${DRAFT_KEY}` };
+      return chatCompletion(HASTY_REPLY);
+    },
   });
 });
 
@@ -114,5 +145,63 @@ describe('holdfast init on your own repository, then run and report', () => {
     const io = memoryIo({ cwd: repo, env: { PATH: '' } });
     expect(await main(['init', '--ollama', ollama.origin], io)).toBe(2);
     expect(io.err()).toMatch(/holdfast already exists; holdfast init writes a fresh one/);
+  });
+});
+
+describe('holdfast init --model: the team model drafts, holdfast verifies', () => {
+  it('keeps the verified proposals at warn, lists the rest with why, and never prints or writes the key; a failing model names the target and writes nothing', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'holdfast-init-model-'));
+    try {
+      writeFileSync(
+        join(configDir, 'holdfast.config.yaml'),
+        [
+          'version: 1',
+          'targets:',
+          '  - { id: drafter, provider: openai-compatible, model: draft-model, baseUrl: "' +
+            `${ollama.origin}/draft/v1` +
+            '", keyEnv: DRAFT_KEY, maxAttempts: 1 }',
+          '  - { id: broken, provider: openai-compatible, model: draft-model, baseUrl: "' +
+            `${ollama.origin}/broken/v1` +
+            '", keyEnv: DRAFT_KEY, maxAttempts: 1 }',
+          '',
+        ].join('\n'),
+      );
+      const io = memoryIo({ cwd: configDir, env: { PATH: '', DRAFT_KEY } });
+      expect(await main(['init', '--repo', repo, '--dir', 'holdfast-model', '--ollama', ollama.origin, '--model', 'drafter', '--json'], io)).toBe(0);
+      const result = JSON.parse(io.out()) as {
+        rulebook: string;
+        model: { target: string; requests: number; kept: { rule: string; kind: string }[]; rejected: { rule: string; reason: string }[] };
+      };
+      const drafts = ollama.requests.filter((request) => request.path === '/draft/v1/chat/completions');
+      expect(drafts).toHaveLength(result.model.requests);
+      expect(drafts[0]?.headers.authorization).toBe(`Bearer ${DRAFT_KEY}`);
+      expect(result.model.kept.length).toBeGreaterThan(0);
+      expect(result.model.kept.length).toBe(result.model.requests);
+      expect(result.model.rejected).toContainEqual(expect.objectContaining({ reason: expect.stringMatching(/^does not parse against the rulebook schema/) }));
+      const yaml = readFileSync(result.rulebook, 'utf8');
+      for (const kept of result.model.kept) {
+        expect(yaml).toContain(`HOLDFAST_MARKER_${kept.rule}`);
+        expect(yaml).toMatch(new RegExp(`# draft ${kept.rule} .*proposed by the model drafter`));
+      }
+      expect(yaml.match(/enforcement: block/g)).toBeNull();
+      const written = readdirSync(join(repo, 'holdfast-model'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      for (const file of written) expect(readFileSync(join(file.parentPath, file.name), 'utf8')).not.toContain(DRAFT_KEY);
+      expect(io.out() + io.err()).not.toContain(DRAFT_KEY);
+
+      const text = memoryIo({ cwd: configDir, env: { PATH: '', DRAFT_KEY } });
+      expect(await main(['init', '--repo', repo, '--dir', 'holdfast-model-text', '--ollama', ollama.origin, '--model', 'drafter'], text)).toBe(0);
+      expect(text.out()).toMatch(/^Model drafting with drafter: \d+ requests?, \d+ checks? kept \(at warn\), \d+ proposals? not kept\.$/m);
+      expect(text.out()).toMatch(/^ {2}not kept R\d+ style-guide: does not parse against the rulebook schema/m);
+
+      const broken = memoryIo({ cwd: configDir, env: { PATH: '', DRAFT_KEY } });
+      expect(await main(['init', '--repo', repo, '--dir', 'holdfast-broken', '--ollama', ollama.origin, '--model', 'broken'], broken)).toBe(2);
+      expect(broken.err()).toMatch(
+        /the model target "broken" \(openai-compatible draft-model at http:\/\/127\.0\.0\.1:\d+\/broken\/v1\) failed while drafting checks for /,
+      );
+      expect(broken.err()).not.toContain(DRAFT_KEY);
+      expect(existsSync(join(repo, 'holdfast-broken'))).toBe(false);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 });

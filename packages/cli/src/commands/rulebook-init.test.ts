@@ -1,9 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryIo } from '@holdfast/core/test-support';
+import { makeGitRepo } from '@holdfast/lab/test-support';
 import { main } from '../main.js';
 
 const dirs: string[] = [];
@@ -75,5 +76,32 @@ describe('holdfast rulebook init', () => {
     const empty = memoryIo({ cwd: repoWith({ 'AGENTS.md': '# Agents\n\nThis project is a parser.\n' }) });
     expect(await main(['rulebook', 'init'], empty)).toBe(2);
     expect(empty.err()).toMatch(/AGENTS\.md: no rules found .*write each rule as a bullet/);
+  });
+
+  it('without --from, finds the rule files as init does: a CLAUDE.md import, a nested AGENTS.md scoped to its folder, never a link out of the repository', async () => {
+    const outside = repoWith({ 'notes.md': '- Never use `eval`.\n' });
+    const dir = makeGitRepo(
+      {
+        'CLAUDE.md': '# Rules\n\nSee @docs/agent-rules.md for the rest.\n\n- Never use `console.log` in library code.\n',
+        'docs/agent-rules.md': '- Run `npm test` before you commit.\n',
+        'packages/web/AGENTS.md': '# Web\n\n- Never use `var`.\n',
+        'packages/web/src/index.ts': 'export const web = 1;\n',
+      },
+      'holdfast-rulebook-init-discover-',
+    );
+    dirs.push(dir);
+    symlinkSync(join(outside, 'notes.md'), join(dir, 'AGENTS.md'));
+    const io = memoryIo({ cwd: dir });
+    expect(await main(['rulebook', 'init', '--out', 'rulebook.yaml', '--json'], io)).toBe(0);
+    const summary = JSON.parse(io.out()) as { rules: { id: string; kind: string; source: string }[]; notes: string[] };
+    expect(summary.rules.map((rule) => rule.source.split(' ')[0])).toEqual(['CLAUDE.md', 'docs/agent-rules.md', 'packages/web/AGENTS.md']);
+    expect(summary.notes).toEqual([expect.stringMatching(/^AGENTS\.md is a link to .*notes\.md, outside the repository: not read/)]);
+    const yaml = readFileSync(join(dir, 'rulebook.yaml'), 'utf8');
+    expect(yaml).not.toContain('eval');
+    expect(yaml).toMatch(/files:\n\s+- packages\/web\//);
+
+    const printed = memoryIo({ cwd: dir });
+    expect(await main(['rulebook', 'init'], printed)).toBe(0);
+    expect(printed.err()).toMatch(/^note: AGENTS\.md is a link to .*outside the repository: not read/m);
   });
 });

@@ -17,12 +17,17 @@ forbidden-pattern, http-helper, order) one is proposed, its parameters filled fr
 rule, shown to the agent and never checked. A \`# draft\` comment above each rule says what was
 guessed and why. Read it, fix what is wrong, then \`holdfast rulebook render --rulebook FILE\`.
 
+Without --from, the rule files are found as \`holdfast init\` finds them: the root AGENTS.md and CLAUDE.md
+(one a link to the other is read once), what a CLAUDE.md imports with @file, and every nested AGENTS.md
+or CLAUDE.md git tracks, its checks scoped to its folder; without a root AGENTS.md or CLAUDE.md, Copilot
+instructions, .cursorrules or .cursor/rules/. A file or link outside the repository is never read: a note
+on stderr names it.
+
 Options:
-  --from FILE   a rule file (repeatable; default: the repository's AGENTS.md, else CLAUDE.md,
-                .github/copilot-instructions.md, .cursorrules, else every .cursor/rules/ file)
+  --from FILE   a rule file (repeatable; default: found in the repository, as above)
   --repo DIR    the repository the checks' parameters come from (default: the current folder)
   --out FILE    write the draft there (refused if it exists); default: print it
-  --json        print {"file", "rules": [{"id", "name", "kind", "why", "source"}]} (needs --out)
+  --json        print {"file", "rules": [{"id", "name", "kind", "why", "source"}], "notes"} (needs --out)
   -h, --help    show this help
 
 Exit codes: 0 drafted, 2 bad input (no rule file, no rules in it, --out exists), 3 internal error.`;
@@ -48,15 +53,30 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', `holdfast rulebook init: ${out} already exists; pick another --out or delete it first.`);
   const onboard = await import('@holdfast/lab/onboard');
   const repoDir = resolve(io.cwd, values.repo ?? '.');
-  const paths = values.from === undefined ? onboard.findRuleFiles(repoDir) : values.from.map((path) => resolve(io.cwd, path));
-  const drafted = onboard.draftRulebook(await onboard.readRuleFiles(paths, repoDir), onboard.readRepoFacts(repoDir));
+  const found =
+    values.from === undefined
+      ? await onboard.discoverRuleFiles(repoDir)
+      : { files: values.from.map((path) => ({ path: resolve(io.cwd, path), scope: undefined })), notes: [] };
+  const scopes = new Map(found.files.flatMap((file) => (file.scope !== undefined ? [[file.path, file.scope] as const] : [])));
+  const drafted = onboard.draftRulebook(
+    await onboard.readRuleFiles(
+      found.files.map((file) => file.path),
+      repoDir,
+      scopes,
+    ),
+    onboard.readRepoFacts(repoDir),
+  );
+  if (!values.json) for (const note of found.notes) writeLine(io.stderr, `note: ${note}`);
   if (out === undefined) {
     io.stdout.write(drafted.yaml);
     return EXIT.ok;
   }
   await writeFile(out, drafted.yaml);
   if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ file: out, rules: drafted.rules.map(({ id, name, kind, why, source }) => ({ id, name, kind, why, source })) }));
+    writeLine(
+      io.stdout,
+      JSON.stringify({ file: out, rules: drafted.rules.map(({ id, name, kind, why, source }) => ({ id, name, kind, why, source })), notes: found.notes }),
+    );
     return EXIT.ok;
   }
   const checked = drafted.rules.filter((rule) => rule.kind !== 'prose');

@@ -4,10 +4,11 @@ export { DEFAULT_MAX_REPO_BYTES, describeSelection, MAX_FILE_BYTES, snapshotRepo
 export type { RepoSnapshot, SkippedFile, SnapshotOptions } from './repo-snapshot.js';
 export { defaultTaskId, defaultTitle, writeTaskFromRepo } from './write-task.js';
 export type { NewTask, NewTaskOptions } from './write-task.js';
-export { adoptChecks, draftRulebook } from './draft-rulebook.js';
-export type { AdoptedCheck, DraftedRule, DraftedRulebook, RuleFileText } from './draft-rulebook.js';
-export { draftWithModel, formatModelDraft, MAX_MODEL_DRAFT_REQUESTS } from './model-draft.js';
+export { draftRulebook } from './draft-rulebook.js';
+export type { DraftedRule, DraftedRulebook, RuleFileText } from './draft-rulebook.js';
+export { draftWithModel, formatModelDraft } from './model-draft.js';
 export type { DraftModel, KeptProposal, ModelDraft, ModelDraftOptions, RejectedProposal } from './model-draft.js';
+export { resolveDraftModel } from './draft-model-target.js';
 export { proposeCheck } from './propose-check.js';
 export type { CheckProposal } from './propose-check.js';
 export { listRepoPaths, readRepoFacts, repoFacts } from './repo-facts.js';

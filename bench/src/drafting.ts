@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { measureDrafting, readCorpus } from '@holdfast/lab/onboard';
+import { draftRulebook, draftWithModel, measureDrafter, measureDrafting, readCorpus, resolveDraftModel } from '@holdfast/lab/onboard';
 import type { SetMeasure } from '@holdfast/lab/onboard';
 import type { BenchContext } from './index.js';
 
@@ -40,11 +40,32 @@ function figures(label: string, measure: SetMeasure, context: BenchContext, prin
 /**
  * Drafting against the labelled corpus of real rule files (fixtures/rule-files): each drafted check judged
  * by kind, polarity and object together, on the files the drafter was tuned on and on the held-out files.
+ * With `--model TARGET`, the same figures for `init --model`'s drafter (the offline draft plus the model's
+ * verified checks) with that live target. The corpus files come without their repositories, so its proposals
+ * are verified on their own examples only, not on a history; and a scripted model would measure the script,
+ * so the model drafter is measured only on a live target, never in `npm test`.
  */
-export function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
+export async function runBench(print: (line: string) => void, context: BenchContext): Promise<void> {
   const corpus = readCorpus(fileURLToPath(new URL('../../fixtures/rule-files/', import.meta.url)));
   const measure = measureDrafting(corpus);
   figures('tuning', measure.tuning, context, print);
   figures('held-out', measure.heldOut, context, print);
-  return Promise.resolve();
+  if (context.model === undefined) {
+    print('drafting: the model drafter (holdfast init --model) is measured only with a live target: npm run bench -- drafting --model TARGET');
+    return;
+  }
+  const { model, secrets } = await resolveDraftModel(context.model, process.cwd(), process.env, []);
+  let requests = 0;
+  let kept = 0;
+  const withModel = await measureDrafter(corpus, async (file, facts) => {
+    const offline = draftRulebook([{ path: file.entry.file, text: file.text }], facts);
+    const drafted = await draftWithModel(offline, { model, facts, existing: ['package.json', 'src/index.ts', 'src/index.test.ts'], secrets });
+    requests += drafted.requests;
+    kept += drafted.kept.length;
+    print(`  ${file.entry.dir}: ${drafted.requests} requests, ${drafted.kept.length} kept, ${drafted.rejected.length} not kept`);
+    return drafted.drafted;
+  });
+  print(`model drafter with ${context.model}: ${requests} requests, ${kept} checks kept on top of the offline draft`);
+  figures(`tuning, model ${context.model}`, withModel.tuning, context, print);
+  figures(`held-out, model ${context.model}`, withModel.heldOut, context, print);
 }

@@ -8,6 +8,8 @@ export interface BenchContext {
   readonly figure: RecordFigure;
   /** `--peers`: measure the peers that must be installed first (promptfoo), into a cache outside the project. */
   readonly peers: boolean;
+  /** `--model TARGET`: a live model target (holdfast.config.yaml in the current folder) for the benches that measure one (drafting). */
+  readonly model?: string;
 }
 
 type Bench = { runBench(print: (line: string) => void, context: BenchContext): Promise<void> };
@@ -33,9 +35,11 @@ const BENCHES: Record<string, () => Promise<Bench>> = {
   verify: () => import('./verify.js'),
 };
 
-const USAGE = `Usage: npm run bench -- [--json] [--peers] [NAME…]
+const USAGE = `Usage: npm run bench -- [--json] [--peers] [--model TARGET] [NAME…]
   --json    print the figures as one JSON document on stdout (lines for people go to stderr)
   --peers   also measure peers installed on demand (promptfoo) into ~/.cache/holdfast/peers
+  --model TARGET  drafting: also measure \`holdfast init --model TARGET\`'s drafter, with this live target of the
+            holdfast.config.yaml in the current folder (its key from the environment or .env); opt-in, it calls the model
 Benchmarks: ${Object.keys(BENCHES).join(', ')}`;
 
 async function main(args: string[]): Promise<number> {
@@ -45,8 +49,15 @@ async function main(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const flags = args.filter((arg) => arg.startsWith('-') && arg !== '--json' && arg !== '--peers');
-  const names = args.filter((arg) => !arg.startsWith('-'));
+  const modelAt = args.indexOf('--model');
+  const model = modelAt === -1 ? undefined : args[modelAt + 1];
+  if (modelAt !== -1 && (model === undefined || model.startsWith('-'))) {
+    console.error(`--model needs a target id\n${USAGE}`);
+    return 2;
+  }
+  const rest = modelAt === -1 ? args : [...args.slice(0, modelAt), ...args.slice(modelAt + 2)];
+  const flags = rest.filter((arg) => arg.startsWith('-') && arg !== '--json' && arg !== '--peers');
+  const names = rest.filter((arg) => !arg.startsWith('-'));
   const unknown = [...flags, ...names.filter((name) => !(name in BENCHES))];
   if (unknown.length > 0) {
     console.error(`unknown benchmark or flag ${unknown.join(', ')}\n${USAGE}`);
@@ -65,7 +76,7 @@ async function main(args: string[]): Promise<number> {
       figures.push(complete);
       say(`${name}: ${formatFigure(complete)}`);
     };
-    await bench.runBench(say, { print: say, figure, peers });
+    await bench.runBench(say, { print: say, figure, peers, ...(model !== undefined ? { model } : {}) });
     say(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
   const missed = figures.filter((figure) => figure.met === false);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuleCheck } from '@holdfast/core/contract';
 import { draftRulebook } from './draft-rulebook.js';
+import type { DraftedRulebook } from './draft-rulebook.js';
 import { repoFacts } from './repo-facts.js';
 import type { RepoFacts } from './repo-facts.js';
 
@@ -178,13 +179,18 @@ function judge(dir: string, line: number, check: RuleCheck, labels: readonly Che
   return { ...base, verdict: 'right' };
 }
 
-function measureSet(files: readonly CorpusFile[], facts: RepoFacts): SetMeasure {
+/** A rule file and the draft made of it. */
+interface DraftedFile {
+  readonly file: CorpusFile;
+  readonly drafted: DraftedRulebook;
+}
+
+function measureSet(drafts: readonly DraftedFile[]): SetMeasure {
   let rules = 0;
   let checkable = 0;
   const checks: JudgedCheck[] = [];
   const missed: { dir: string; line: number; kind: string }[] = [];
-  for (const file of files) {
-    const drafted = draftRulebook([{ path: file.entry.file, text: file.text }], facts);
+  for (const { file, drafted } of drafts) {
     rules += drafted.rules.length;
     const judged = drafted.rulebook.rules.map((rule) => judge(file.entry.dir, rule.source?.lines[0] ?? 0, rule.check, file.labels));
     checks.push(...judged);
@@ -197,7 +203,7 @@ function measureSet(files: readonly CorpusFile[], facts: RepoFacts): SetMeasure 
   }
   const right = checks.filter((check) => check.verdict === 'right').length;
   return {
-    files: files.length,
+    files: drafts.length,
     rules,
     proposed: checks.length,
     right,
@@ -210,6 +216,14 @@ function measureSet(files: readonly CorpusFile[], facts: RepoFacts): SetMeasure 
   };
 }
 
+function bySet(drafts: readonly DraftedFile[]): DraftMeasure {
+  return {
+    all: measureSet(drafts),
+    tuning: measureSet(drafts.filter((draft) => draft.file.entry.set !== 'held-out')),
+    heldOut: measureSet(drafts.filter((draft) => draft.file.entry.set === 'held-out')),
+  };
+}
+
 /**
  * Drafts every corpus file and judges each proposed check as a team would: right only when a label on its
  * line has the same kind and polarity and names every object the check enforces; inverted when it forbids
@@ -217,15 +231,16 @@ function measureSet(files: readonly CorpusFile[], facts: RepoFacts): SetMeasure 
  * rules a right check enforces. Reported for the whole corpus, the tuning half and the held-out half.
  */
 export function measureDrafting(files: readonly CorpusFile[], facts: RepoFacts = CORPUS_FACTS): DraftMeasure {
-  return {
-    all: measureSet(files, facts),
-    tuning: measureSet(
-      files.filter((file) => file.entry.set !== 'held-out'),
-      facts,
-    ),
-    heldOut: measureSet(
-      files.filter((file) => file.entry.set === 'held-out'),
-      facts,
-    ),
-  };
+  return bySet(files.map((file) => ({ file, drafted: draftRulebook([{ path: file.entry.file, text: file.text }], facts) })));
+}
+
+/** The same figures for another drafter (`init --model`'s): each file drafted once, in corpus order. */
+export async function measureDrafter(
+  files: readonly CorpusFile[],
+  drafter: (file: CorpusFile, facts: RepoFacts) => Promise<DraftedRulebook>,
+  facts: RepoFacts = CORPUS_FACTS,
+): Promise<DraftMeasure> {
+  const drafts: DraftedFile[] = [];
+  for (const file of files) drafts.push({ file, drafted: await drafter(file, facts) });
+  return bySet(drafts);
 }

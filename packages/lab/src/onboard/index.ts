@@ -19,7 +19,7 @@ export { discoverRuleFiles, findRuleFiles, readRuleFiles, ruleFileImports } from
 export type { FoundRuleFile, RuleFileDiscovery } from './rule-files.js';
 export { checkHistory, formatHistoryCheck, historyTrials, PROBABLY_WRONG_SHARE } from './history-check.js';
 export type { CommitVerdict, HistoryCheck, RuleFiring } from './history-check.js';
-export { CORPUS_FACTS, checkObjects, checkPolarity, measureDrafting, readCorpus } from './draft-precision.js';
+export { CORPUS_FACTS, checkObjects, checkPolarity, measureDrafter, measureDrafting, readCorpus } from './draft-precision.js';
 export type { CheckLabel, CorpusEntry, CorpusFile, CorpusSet, DraftMeasure, JudgedCheck, Polarity, SetMeasure } from './draft-precision.js';
 export { detectTargets, LOCAL_OLLAMA_URL } from './detect-targets.js';
 export type { DetectOptions, FoundTarget } from './detect-targets.js';

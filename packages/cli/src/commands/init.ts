@@ -4,7 +4,7 @@ import { integerFlag, parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
 
-const HELP = `Usage: holdfast init [--repo DIR] [--from FILE]... [--ticket TEXT|--ticket-file F] [options]
+const HELP = `Usage: holdfast init [--repo DIR] [--from FILE]... [--ticket TEXT|--ticket-file F] [--model TARGET] [options]
 
 Sets up a first measurement of your agent on your repository, in a holdfast/ folder inside it:
   holdfast/rulebook.yaml          drafted from your AGENTS.md (or CLAUDE.md, Cursor rules, Copilot

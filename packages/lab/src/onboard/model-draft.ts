@@ -19,7 +19,7 @@ import { scopeProposal } from './scope-check.js';
 export type DraftModel = Pick<ModelAdapter, 'target' | 'generate'>;
 
 /** The most requests one model draft makes: one per section of the rule files, the rest listed as not asked. */
-export const MAX_MODEL_DRAFT_REQUESTS = 16;
+const MAX_MODEL_DRAFT_REQUESTS = 16;
 /** The most rules one request asks about; a longer section is asked in parts (each part one request). */
 const RULES_PER_REQUEST = 25;
 const MAX_TOKENS = 4_000;

@@ -81,10 +81,13 @@ describe('holdfast exec with holdfast installed inside the project', () => {
       brokerDir: join(root, '.broker'),
       newSession: false,
     });
-    for (const folder of ['.claude', '.codex', '.gemini', '.qwen']) expect(plan.readOnlyOver).toContain(join(root, folder));
-    for (const file of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json'])
+    for (const folder of ['.claude', '.codex', '.gemini', '.qwen', '.opencode', 'opencode.json', 'opencode.jsonc'])
+      expect(plan.readOnlyOver).toContain(join(root, folder));
+    for (const file of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json', '.config/opencode'])
       expect(plan.readOnlyOver).toContain(join('/home/agent', file));
     expect(plan.writable).toEqual(expect.arrayContaining([join('/home/agent', '.gemini'), join('/home/agent', '.qwen')]));
+    // OpenCode's sessions and snapshots are under ~/.local/share/opencode; its settings and plugins stay read-only.
+    expect(plan.writable).toContain(join('/home/agent', '.local', 'share', 'opencode'));
   });
 });
 

@@ -286,6 +286,9 @@ export interface AbsentSetting {
   readonly content: string;
 }
 
+/** What OpenCode 1.18.33 writes into `.opencode/.gitignore` and `~/.config/opencode/.gitignore`, byte for byte. */
+const OPENCODE_GITIGNORE = 'node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore';
+
 /**
  * The agents' settings places that do not exist yet. A read-only mount needs something to cover, and
  * a file the agent could create there (`~/.claude/settings.json` with `disableAllHooks`, a project
@@ -304,8 +307,11 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
     { path: join(root, '.codex'), kind: 'folder', content: '' },
     { path: join(root, '.gemini'), kind: 'folder', content: '' },
     { path: join(root, '.qwen'), kind: 'folder', content: '' },
-    // OpenCode reads both names and merges them; a plugin in .opencode/plugin/ loads on its own.
+    // OpenCode reads both names and merges them; a plugin in .opencode/plugin/ loads on its own. It writes a
+    // .gitignore into each of its settings folders at start and stops when it cannot (seen with 1.18.33), and
+    // that file is never committed (it lists itself): exec makes it as OpenCode would, then mounts the folder read-only.
     { path: join(root, '.opencode'), kind: 'folder', content: '' },
+    { path: join(root, '.opencode', '.gitignore'), kind: 'file', content: OPENCODE_GITIGNORE },
     { path: join(root, 'opencode.json'), kind: 'file', content: '{}\n' },
     { path: join(root, 'opencode.jsonc'), kind: 'file', content: '{}\n' },
     ...(home === ''
@@ -319,6 +325,7 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
           { path: join(home, '.gemini', 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(home, '.qwen', 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(home, OPENCODE_SETTINGS.user), kind: 'folder' as const, content: '' },
+          { path: join(home, OPENCODE_SETTINGS.user, '.gitignore'), kind: 'file' as const, content: OPENCODE_GITIGNORE },
           { path: join(home, '.gemini', 'trustedFolders.json'), kind: 'file' as const, content: '{}\n' },
         ]),
   ];

@@ -74,7 +74,7 @@ function readOpenCodeToolCall(event: PreToolUseEvent, readText: ReadText, root: 
  * A refusal, as holdfast's plugin reads it: it throws an Error with the reason, OpenCode does not run
  * the call and the model reads the message as the tool's result.
  */
-export function openCodeDeny(reason: string): HookAnswer {
+function openCodeDeny(reason: string): HookAnswer {
   return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, stderr: '', exitCode: 0 };
 }
 

@@ -51,6 +51,16 @@ function installRecorder(client: AgentClientName, repo: string, into: string): v
     );
     return;
   }
+  if (client === 'opencode') {
+    // OpenCode runs plugins, not commands: a copy of holdfast's plugin (installed with the gate) whose hook is the
+    // recorder, named to load before the gate's, so it also sees the calls the gate refuses.
+    const plugin = join(repo, '.opencode', 'plugin');
+    const gate = readFileSync(join(plugin, 'holdfast-gate.js'), 'utf8');
+    const line = /^const HOLDFAST_HOOK = .*;$/m;
+    if (!line.test(gate)) throw new Error('the recorder expects holdfast install opencode to have written its plugin (gate: true)');
+    writeFileSync(join(plugin, '0-holdfast-record.js'), gate.replace(line, `const HOLDFAST_HOOK = ${JSON.stringify(`${RECORDER} ${into} && :`)};`));
+    return;
+  }
   const hook = { type: 'command', command: `${RECORDER} ${into} && :`, timeout: 30 };
   const settings: Partial<Record<AgentClientName, string>> = {
     'claude-code': join(repo, '.claude', 'settings.json'),
@@ -166,3 +176,18 @@ it('qwen-code: a denied write_file, a failing shell write put back, then Stop', 
 // preToolUse, postToolUse and agentStop hooks receive for create, a passing and a failing bash; no gate (no adapter yet).
 it('copilot: create, a passing and a failing bash, each seen before and after, then agentStop', () =>
   record({ client: 'copilot', scenario: 'create-bash-exit-status', steps: [WRITE, PASSING_SHELL, FAILING_SHELL, { text: 'The second failed.' }] }));
+
+// OpenCode 1.18.33 (native binary, OpenAI chat completions through its bundled openai-compatible provider): what holdfast's
+// plugin hands the hook for a refused write, a failing shell write put back, a clean edit, then session.idle.
+it('opencode: a denied write, a failing shell write put back, a clean edit, then session.idle', () =>
+  record({
+    client: 'opencode',
+    scenario: 'write-denied-shell-put-back',
+    gate: true,
+    steps: [
+      { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
+      { shell: "node -e \"require('fs').writeFileSync('src/x.ts', 'console.log(1);\\n')\"; exit 1" },
+      { editFile: { path: 'src/greet.ts', oldText: '"hi"', newText: '"hello"' } },
+      { text: 'Done.' },
+    ],
+  }));

@@ -76,7 +76,8 @@ function makeAbsentSettings(places: readonly AbsentSetting[]): AbsentSetting[] {
 
 /** Removes what exec made and what is still as it made it (an empty folder, the neutral file). */
 function removeMadeSettings(made: readonly AbsentSetting[]): void {
-  for (const place of made) {
+  // The last made first: a file made inside a folder made for it goes before the folder.
+  for (const place of [...made].reverse()) {
     try {
       if (place.kind === 'folder') {
         if (readdirSync(place.path).length === 0) rmdirSync(place.path);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { execPlan } from './exec-plan.js';
+import { absentSettings, execPlan } from './exec-plan.js';
 import { packageClosure } from './holdfast-installation.js';
 
 function pkg(folder: string, dependencies: Record<string, string> = {}): void {
@@ -81,10 +81,13 @@ describe('holdfast exec with holdfast installed inside the project', () => {
       brokerDir: join(root, '.broker'),
       newSession: false,
     });
-    for (const folder of ['.claude', '.codex', '.gemini', '.qwen']) expect(plan.readOnlyOver).toContain(join(root, folder));
-    for (const file of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json'])
+    for (const folder of ['.claude', '.codex', '.gemini', '.qwen', '.opencode', 'opencode.json', 'opencode.jsonc'])
+      expect(plan.readOnlyOver).toContain(join(root, folder));
+    for (const file of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json', '.config/opencode'])
       expect(plan.readOnlyOver).toContain(join('/home/agent', file));
     expect(plan.writable).toEqual(expect.arrayContaining([join('/home/agent', '.gemini'), join('/home/agent', '.qwen')]));
+    // OpenCode's sessions and snapshots are under ~/.local/share/opencode; its settings and plugins stay read-only.
+    expect(plan.writable).toContain(join('/home/agent', '.local', 'share', 'opencode'));
   });
 });
 
@@ -126,5 +129,26 @@ describe('holdfast exec and the rule code a rulebook names', () => {
     expect(plan.readOnlyOver).toContain(join(root, 'checks', 'no_fixme.py'));
     expect(plan.readOnlyOver).not.toContain(join(root, '--strict'));
     expect(plan.readOnlyOver).not.toContain(join(root, 'python3'));
+  });
+});
+
+describe("holdfast exec and OpenCode's settings folders", () => {
+  it('makes .opencode/.gitignore as OpenCode writes it (it stops when it cannot write one into a read-only folder), with the folder when absent', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'holdfast-exec-opencode-')));
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const places = (env: NodeJS.ProcessEnv) => absentSettings(root, env).map((place) => [place.path, place.kind, place.content]);
+    const gitignore = 'node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore';
+    expect(places({})).toEqual(
+      expect.arrayContaining([
+        [join(root, '.opencode'), 'folder', ''],
+        [join(root, '.opencode', '.gitignore'), 'file', gitignore],
+        [join(root, 'opencode.json'), 'file', '{}\n'],
+      ]),
+    );
+    mkdirSync(join(root, '.opencode', 'plugin'), { recursive: true });
+    const withPlugin = places({ HOME: '/home/agent' });
+    expect(withPlugin).not.toContainEqual([join(root, '.opencode'), 'folder', '']);
+    expect(withPlugin).toContainEqual([join(root, '.opencode', '.gitignore'), 'file', gitignore]);
+    expect(withPlugin).toContainEqual([join('/home/agent', '.config', 'opencode', '.gitignore'), 'file', gitignore]);
   });
 });

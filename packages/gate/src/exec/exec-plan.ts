@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { EXEC_GATE_DIR, EXEC_MARKER, inside, installationOf } from './containment.js';
 import type { ConfinementPolicy } from './containment.js';
 import { packageClosure } from './holdfast-installation.js';
-import { projectRoot } from '../io/index.js';
+import { OPENCODE_SETTINGS, projectRoot } from '../io/index.js';
 import { ruleCodeFiles, safeParseRulebook } from '@holdfast/core/rules';
 import { findProjectRulebook, protectedPlaces } from '../decide/index.js';
 import type { BrokerJudging } from './gate-broker.js';
@@ -98,9 +98,12 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
   const codex = env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
   const gemini = join(home, '.gemini');
   const qwen = join(home, '.qwen');
+  // OpenCode's user folder holds its settings and plugins only (its sessions are under ~/.local/share/opencode): all read-only.
+  const opencode = join(home, OPENCODE_SETTINGS.user);
   return {
-    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen],
+    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen, join(home, '.local', 'share', 'opencode')],
     readOnly: [
+      opencode,
       join(claude, 'settings.json'),
       join(codex, 'config.toml'),
       join(codex, 'hooks.json'),
@@ -131,6 +134,7 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
     join(project.realRoot, '.codex', 'hooks.json'),
     join(project.realRoot, '.gemini', 'settings.json'),
     join(project.realRoot, '.qwen', 'settings.json'),
+    join(project.realRoot, '.opencode', 'plugin', 'holdfast-gate.js'),
     join(project.realRoot, '.git', 'hooks', 'pre-commit'),
   ];
   const places = protectedPlaces(project, { rulebookFile: undefined, home: undefined }).map((place) => place.absolute);
@@ -189,6 +193,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
     codex: [join(root, '.codex', 'hooks.json')],
     'gemini-cli': [join(root, '.gemini', 'settings.json')],
     'qwen-code': [join(root, '.qwen', 'settings.json')],
+    opencode: [join(root, '.opencode', 'plugin', 'holdfast-gate.js')],
     git: [join(root, '.git', 'hooks', 'pre-commit'), join(root, '.git', 'hooks', 'reference-transaction')],
   } as const;
   const found = findProjectRulebook(root, env);
@@ -208,9 +213,16 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
       codex: rulebook('codex'),
       'gemini-cli': rulebook('gemini-cli'),
       'qwen-code': rulebook('qwen-code'),
+      opencode: rulebook('opencode'),
       git: rulebook('git'),
     },
-    observe: { 'claude-code': observing('claude-code'), codex: observing('codex'), 'gemini-cli': observing('gemini-cli'), 'qwen-code': observing('qwen-code') },
+    observe: {
+      'claude-code': observing('claude-code'),
+      codex: observing('codex'),
+      'gemini-cli': observing('gemini-cli'),
+      'qwen-code': observing('qwen-code'),
+      opencode: observing('opencode'),
+    },
     claudeProjectDir: cwd,
   };
 }
@@ -274,6 +286,9 @@ export interface AbsentSetting {
   readonly content: string;
 }
 
+/** What OpenCode 1.18.33 writes into `.opencode/.gitignore` and `~/.config/opencode/.gitignore`, byte for byte. */
+const OPENCODE_GITIGNORE = 'node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore';
+
 /**
  * The agents' settings places that do not exist yet. A read-only mount needs something to cover, and
  * a file the agent could create there (`~/.claude/settings.json` with `disableAllHooks`, a project
@@ -292,6 +307,13 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
     { path: join(root, '.codex'), kind: 'folder', content: '' },
     { path: join(root, '.gemini'), kind: 'folder', content: '' },
     { path: join(root, '.qwen'), kind: 'folder', content: '' },
+    // OpenCode reads both names and merges them; a plugin in .opencode/plugin/ loads on its own. It writes a
+    // .gitignore into each of its settings folders at start and stops when it cannot (seen with 1.18.33), and
+    // that file is never committed (it lists itself): exec makes it as OpenCode would, then mounts the folder read-only.
+    { path: join(root, '.opencode'), kind: 'folder', content: '' },
+    { path: join(root, '.opencode', '.gitignore'), kind: 'file', content: OPENCODE_GITIGNORE },
+    { path: join(root, 'opencode.json'), kind: 'file', content: '{}\n' },
+    { path: join(root, 'opencode.jsonc'), kind: 'file', content: '{}\n' },
     ...(home === ''
       ? []
       : [
@@ -302,6 +324,8 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
           { path: join(codex, 'hooks.json'), kind: 'file' as const, content: '{"hooks":{}}\n' },
           { path: join(home, '.gemini', 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(home, '.qwen', 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(home, OPENCODE_SETTINGS.user), kind: 'folder' as const, content: '' },
+          { path: join(home, OPENCODE_SETTINGS.user, '.gitignore'), kind: 'file' as const, content: OPENCODE_GITIGNORE },
           { path: join(home, '.gemini', 'trustedFolders.json'), kind: 'file' as const, content: '{}\n' },
         ]),
   ];

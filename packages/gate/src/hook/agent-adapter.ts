@@ -5,7 +5,7 @@ import type { HookEvent, PreToolUseEvent } from './hook-event.js';
 import type { ShellOutcome } from './shell-outcome.js';
 
 /** The agent CLIs the hook speaks to; each is one folder of this room (`claude-code/`, `codex/`, …). */
-export type AgentHook = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code';
+export type AgentHook = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode';
 
 /** The three steps of the agent-free flow: judge a call before it runs, after it ran, and the end of the turn. */
 type HookStep = 'before-call' | 'after-call' | 'turn-end';

@@ -18,7 +18,9 @@ import {
   isHoldfastExcluded,
   readJsonConfig,
 } from './install.js';
-import type { AgentGate } from './install.js';
+import type { AgentGate, SettingsAgent } from './install.js';
+import { OPENCODE_PLUGIN_FILE, hasOpenCodePlugin, readOpenCodePluginCommand } from './opencode-plugin.js';
+import { HOOK_TIMEOUT_SECONDS } from './hook-command.js';
 import { findProjectRulebook } from '../decide/index.js';
 import { containmentChecks } from '../exec/index.js';
 import { userGitOutput } from '../io/index.js';
@@ -127,7 +129,7 @@ function startsCheck(agent: AgentGate, command: string, root: string): DoctorChe
   };
 }
 
-function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: DoctorCheck[]; hook: InstalledHook | undefined } {
+function agentChecks(agent: SettingsAgent, options: DoctorOptions): { checks: DoctorCheck[]; hook: InstalledHook | undefined } {
   const file = CONFIG_FILES[agent];
   let config: Record<string, unknown> | undefined;
   try {
@@ -196,6 +198,41 @@ function agentChecks(agent: AgentGate, options: DoctorOptions): { checks: Doctor
     checks.push({ area: agent, ok: true, what: `timeout ${timeoutSeconds} s, internal deadline ${deadline} ms (a slower decision is a deny)` });
   }
   if (checks.every((check) => check.ok)) checks.push(startsCheck(agent, first.command, options.root));
+  return { checks, hook };
+}
+
+/** OpenCode's gate is holdfast's plugin file: its command is read out of it and checked like a settings file's. */
+function openCodeChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: InstalledHook | undefined } {
+  const agent = 'opencode';
+  const command = readOpenCodePluginCommand(readFileSync(join(options.root, OPENCODE_PLUGIN_FILE), 'utf8'));
+  const hook = command === undefined ? undefined : readInstalledHook(command);
+  if (command === undefined || hook === undefined) {
+    return {
+      checks: [
+        { area: agent, ok: false, what: `${OPENCODE_PLUGIN_FILE} is from another holdfast version: its hook command cannot be read`, fix: REINSTALL(agent) },
+      ],
+      hook: undefined,
+    };
+  }
+  const checks: DoctorCheck[] = [
+    { area: agent, ok: true, what: `${OPENCODE_PLUGIN_FILE} sends tool.execute.before, tool.execute.after and session.idle to the hook` },
+    ...resolvesChecks(agent, hook, agent),
+  ];
+  if (hook.observe) {
+    checks.push({
+      area: agent,
+      ok: false,
+      what: 'the hook is installed in observe mode: it records every call but blocks none',
+      fix: `${REINSTALL(agent)} without --observe to enforce the rulebook`,
+    });
+  }
+  const deadline = hook.deadlineMs;
+  if (deadline === undefined || deadline >= HOOK_TIMEOUT_SECONDS * 1000 * 0.9) {
+    checks.push({ area: agent, ok: false, what: "the hook has no internal deadline well inside the plugin's timeout", fix: REINSTALL(agent) });
+  } else {
+    checks.push({ area: agent, ok: true, what: `timeout ${HOOK_TIMEOUT_SECONDS} s, internal deadline ${deadline} ms (a slower decision is a deny)` });
+  }
+  if (checks.every((check) => check.ok)) checks.push(startsCheck(agent, command, options.root));
   return { checks, hook };
 }
 
@@ -432,15 +469,16 @@ async function rulebookChecks(hooks: readonly InstalledHook[], options: DoctorOp
 export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const hooks: InstalledHook[] = [];
-  const agents = (Object.keys(CONFIG_FILES) as AgentGate[]).filter((agent) => {
+  const agents: AgentGate[] = (Object.keys(CONFIG_FILES) as SettingsAgent[]).filter((agent) => {
     try {
       return registered(readJsonConfig(join(options.root, CONFIG_FILES[agent])) ?? {}).length > 0;
     } catch {
       return true; // a config that does not parse is reported below
     }
   });
+  if (hasOpenCodePlugin(options.root)) agents.push('opencode');
   for (const agent of agents) {
-    const found = agentChecks(agent, options);
+    const found = agent === 'opencode' ? openCodeChecks(options) : agentChecks(agent, options);
     checks.push(...found.checks);
     if (found.hook !== undefined) hooks.push(found.hook);
     if (agent === 'codex') checks.push(...(await codexTrustChecks(options)));
@@ -460,7 +498,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
       area: 'project',
       ok: false,
       what: `no holdfast gate is installed in ${options.root}`,
-      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, qwen-code, git)`,
+      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, qwen-code, opencode, git)`,
     });
     return checks;
   }

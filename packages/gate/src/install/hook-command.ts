@@ -84,7 +84,7 @@ export function gitHookLines(target: HookTarget): string {
 /** Ours, whatever version of holdfast wrote it: uninstall and reinstall never touch anyone else's hooks. */
 export function isHoldfastCommand(command: unknown): boolean {
   if (typeof command !== 'string') return false;
-  return command.includes(MARKER) || /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|gemini-cli|qwen-code|git)\b/.test(command);
+  return command.includes(MARKER) || /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|gemini-cli|qwen-code|opencode|git)\b/.test(command);
 }
 
 function unescapeDoubleQuoted(text: string): string {
@@ -96,7 +96,7 @@ export function readInstalledHook(command: string): InstalledHook | undefined {
   const script = command.startsWith("/bin/sh -c '") && command.endsWith("'") ? command.slice(12, -1).replace(/'\\''/g, "'") : command;
   const quoted = '"((?:[^"\\\\]|\\\\.)*)"';
   const match = new RegExp(
-    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|gemini-cli|qwen-code|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
+    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|gemini-cli|qwen-code|opencode|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
   ).exec(script);
   if (match === null) return undefined;
   return {

@@ -7,6 +7,7 @@ import { gateMain as main } from '../test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
 import { defaultRulebookPath } from '@holdfast/core/rules';
 import { agentHookCommand, gitHookLines, readInstalledHook } from './hook-command.js';
+import { readOpenCodePluginCommand } from './opencode-plugin.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'holdfast-install-'));
@@ -242,6 +243,27 @@ describe('holdfast install qwen-code', () => {
     expect(doctor.out).toMatch(/hook registered for Stop/);
     expect((await cli(root, 'uninstall', 'qwen-code')).out).toMatch(/qwen-code: updated/);
     expect(readJson(join(root, '.qwen', 'settings.json'))).toEqual({ general: { vimMode: true } });
+  });
+});
+
+describe('holdfast install opencode', () => {
+  it('writes .opencode/plugin/holdfast-gate.js with the hook command, refuses a file it did not write, doctor reads it, uninstall removes it and the folders it made', async () => {
+    const root = gitRepo();
+    expect((await cli(root, 'install', 'opencode')).out).toMatch(/opencode: created .opencode\/plugin\/holdfast-gate.js/);
+    const plugin = readFileSync(join(root, '.opencode', 'plugin', 'holdfast-gate.js'), 'utf8');
+    const command = readOpenCodePluginCommand(plugin);
+    expect(command === undefined ? undefined : readInstalledHook(command)).toMatchObject({ agent: 'opencode', deadlineMs: 24000 });
+    expect((await cli(root, 'install', 'opencode')).out).toMatch(/opencode: unchanged/);
+    const doctor = await cli(root, 'doctor');
+    expect(doctor.out).toMatch(/timeout 30 s, internal deadline 24000 ms/);
+    expect(doctor.out).toMatch(/the hook command starts and answers/);
+    expect((await cli(root, 'uninstall', 'opencode')).out).toMatch(/opencode: removed/);
+    expect(existsSync(join(root, '.opencode'))).toBe(false);
+    mkdirSync(join(root, '.opencode', 'plugin'), { recursive: true });
+    writeFileSync(join(root, '.opencode', 'plugin', 'holdfast-gate.js'), 'export const Mine = async () => ({});\n');
+    const refused = await cli(root, 'install', 'opencode');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/holdfast did not write it/);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   everyToolBut,
 } from '../hook/index.js';
 import { userGitOutput } from '../io/index.js';
+import { OPENCODE_PLUGIN_FILE, hasOpenCodePlugin, openCodePluginText, removeOpenCodePlugin, writeOpenCodePlugin } from './opencode-plugin.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -26,11 +27,14 @@ export interface InstallChange {
 
 export type AgentGate = Exclude<GateAgent, 'git'>;
 
+/** The agents whose hooks are commands in a JSON settings file; OpenCode's gate is a plugin file instead (opencode-plugin.ts). */
+export type SettingsAgent = Exclude<AgentGate, 'opencode'>;
+
 /**
  * The events each agent's one hook command is registered for, and the tools each matches (`covers`
  * names them for people: a matcher may be a long regex).
  */
-export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; readonly matcher: string | undefined; readonly covers?: string }[]> = {
+export const AGENT_EVENTS: Record<SettingsAgent, readonly { readonly event: string; readonly matcher: string | undefined; readonly covers?: string }[]> = {
   'claude-code': [
     // Every tool but the read-only ones: the file-editing tools are judged from their input, the rest
     // (Bash, an MCP server's tools, a tool a later release adds) get a snapshot to be judged against after.
@@ -65,9 +69,9 @@ export const AGENT_EVENTS: Record<AgentGate, readonly { readonly event: string; 
 };
 
 /** How many milliseconds one unit of an agent's hook `timeout` is: seconds in Claude Code, Codex and Qwen Code, milliseconds in Gemini CLI. */
-export const TIMEOUT_UNIT_MS: Record<AgentGate, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1, 'qwen-code': 1000 };
+export const TIMEOUT_UNIT_MS: Record<SettingsAgent, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1, 'qwen-code': 1000 };
 
-export const CONFIG_FILES: Record<AgentGate, string> = {
+export const CONFIG_FILES: Record<SettingsAgent, string> = {
   'claude-code': join('.claude', 'settings.json'),
   codex: join('.codex', 'hooks.json'),
   'gemini-cli': join('.gemini', 'settings.json'),
@@ -114,7 +118,7 @@ function withoutHoldfast(config: JsonObject): JsonObject {
 }
 
 /** Our entries, each appended after the groups already there (Codex keys trust by position). */
-function withHoldfast(config: JsonObject, agent: AgentGate, command: string): JsonObject {
+function withHoldfast(config: JsonObject, agent: SettingsAgent, command: string): JsonObject {
   const base = withoutHoldfast(config);
   const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
   for (const { event, matcher } of AGENT_EVENTS[agent]) {
@@ -141,7 +145,8 @@ function writeJson(path: string, value: JsonObject): void {
  * refuse to rewrite. What the git hooks compare a staged settings file with (the install commit).
  */
 export function installedConfigBytes(path: string, before: Buffer | undefined, target: HookTarget): Buffer | undefined {
-  const agent = (Object.keys(CONFIG_FILES) as AgentGate[]).find((each) => CONFIG_FILES[each].split(sep).join('/') === path);
+  if (path === OPENCODE_PLUGIN_FILE.split(sep).join('/')) return Buffer.from(openCodePluginText(agentHookCommand('opencode', target)), 'utf8');
+  const agent = (Object.keys(CONFIG_FILES) as SettingsAgent[]).find((each) => CONFIG_FILES[each].split(sep).join('/') === path);
   if (agent === undefined) return undefined;
   let config: JsonObject = {};
   if (before !== undefined) {
@@ -224,6 +229,7 @@ export function installGate(agent: GateAgent, root: string, target: HookTarget):
     const references = installReferenceTransactionHook(gitHooksDirectory(root), target, (path) => shown(root, path));
     return combinedChange(installGitHook(root, target), references);
   }
+  if (agent === 'opencode') return installOpenCode(root, target);
   const path = join(root, CONFIG_FILES[agent]);
   const before = readJsonConfig(path);
   const command = agentHookCommand(agent, target);
@@ -238,6 +244,7 @@ export function installGate(agent: GateAgent, root: string, target: HookTarget):
 
 /** True when the agent's config file holds a holdfast hook. */
 export function hasAgentGate(agent: AgentGate, root: string): boolean {
+  if (agent === 'opencode') return hasOpenCodePlugin(root);
   const config = readJsonConfig(join(root, CONFIG_FILES[agent]));
   return config !== undefined && JSON.stringify(withoutHoldfast(config)) !== JSON.stringify(config);
 }
@@ -249,6 +256,7 @@ export function uninstallGate(agent: GateAgent, root: string): InstallChange {
       uninstallGitHook(root),
       uninstallReferenceTransactionHook(gitHooksDirectory(root), (path) => shown(root, path)),
     );
+  if (agent === 'opencode') return uninstallOpenCode(root);
   const path = join(root, CONFIG_FILES[agent]);
   const before = readJsonConfig(path);
   if (before === undefined) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };
@@ -270,6 +278,28 @@ export function uninstallGate(agent: GateAgent, root: string): InstallChange {
   }
   writeJson(path, after);
   return { file: shown(root, path), change: 'updated', note: 'holdfast hooks removed' };
+}
+
+function installOpenCode(root: string, target: HookTarget): InstallChange {
+  const change = writeOpenCodePlugin(root, agentHookCommand('opencode', target));
+  if (change === 'foreign') {
+    throw new InputError(
+      'E_INSTALL_CONFIG',
+      `${OPENCODE_PLUGIN_FILE} exists and holdfast did not write it; move it aside (or remove it), then run \`holdfast install opencode\` again.`,
+    );
+  }
+  const note =
+    change === 'unchanged'
+      ? "holdfast's plugin is already there for tool.execute.before, tool.execute.after and session.idle"
+      : 'a plugin that sends tool.execute.before (every tool but the read-only ones), tool.execute.after (bash, MCP and other tools) and session.idle to the holdfast hook';
+  return { file: OPENCODE_PLUGIN_FILE, change, note };
+}
+
+function uninstallOpenCode(root: string): InstallChange {
+  const change = removeOpenCodePlugin(root);
+  if (change === 'absent') return { file: OPENCODE_PLUGIN_FILE, change: 'unchanged', note: 'no such file' };
+  if (change === 'foreign') return { file: OPENCODE_PLUGIN_FILE, change: 'unchanged', note: 'holdfast did not write this file; it is kept' };
+  return { file: OPENCODE_PLUGIN_FILE, change: 'removed', note: "holdfast's plugin removed (and .opencode/plugin/ if it held nothing else)" };
 }
 
 const EXCLUDE_LINES = ['# holdfast gate state (added by holdfast install)', '/.holdfast/'];

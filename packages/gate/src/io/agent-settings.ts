@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 /**
  * The folders where the agent CLIs the gate speaks to keep their settings and hooks, in a project and
  * in the user's HOME (`.gemini/` serves Gemini CLI, `.qwen/` Qwen Code). The gate lives in
@@ -12,3 +14,14 @@ export const AGENT_SETTINGS_FOLDERS: readonly { readonly folder: string; readonl
 ];
 
 export const AGENT_SETTINGS_NAMES: readonly string[] = AGENT_SETTINGS_FOLDERS.map((entry) => entry.folder);
+
+/**
+ * OpenCode keeps its project settings and plugins in `.opencode/` and `opencode.json(c)` at the root,
+ * and its user settings in `~/.config/opencode/`. Not guarded between calls like the folders above:
+ * OpenCode itself installs its plugin package into `.opencode/node_modules` while the agent works.
+ * The hook refuses a tool call's write into them, and `holdfast exec` mounts them read-only.
+ */
+export const OPENCODE_SETTINGS: { readonly project: readonly string[]; readonly user: string } = {
+  project: ['.opencode', 'opencode.json', 'opencode.jsonc'],
+  user: join('.config', 'opencode'),
+};

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HoldfastError } from '@holdfast/core/contract';
 
-export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'copilot';
+export type AgentClientName = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'copilot';
 
 export interface AgentClientSpec {
   readonly name: AgentClientName | NodeLineName;
@@ -47,6 +47,18 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     packageName: '@qwen-code/qwen-code',
     version: '0.24.4',
     bin: join('node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js'),
+  },
+  // OpenCode: a native binary (Bun inside) per platform package; the launcher's postinstall only links it.
+  opencode: {
+    name: 'opencode',
+    packageName: 'opencode-ai',
+    version: '1.18.33',
+    bin: join(
+      'node_modules',
+      `opencode-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`,
+      'bin',
+      process.platform === 'win32' ? 'opencode.exe' : 'opencode',
+    ),
   },
   // GitHub Copilot CLI: the npm package is a loader; the native binary is in the platform package.
   copilot: {
@@ -198,5 +210,6 @@ export async function ensureAgentClients(options: EnsureOptions = {}): Promise<R
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
     'qwen-code': await ensureAgentClient('qwen-code', options),
+    opencode: await ensureAgentClient('opencode', options),
   };
 }

@@ -22,7 +22,7 @@ export function chatToolResults(body: Record<string, unknown>): ToolResult[] {
     .map((message) => ({ callId: String(message.tool_call_id), text: textOf(message.content), isError: false }));
 }
 
-/** Qwen Code's and Copilot CLI's file tools take absolute paths: a script's repository-relative path is made absolute against the run's folder. */
+/** Qwen Code's, Copilot CLI's and OpenCode's file tools take absolute paths: a script's repository-relative path is made absolute against the run's folder. */
 function absolute(cwd: string, path: string): string {
   return isAbsolute(path) || cwd === '' ? path : join(cwd, path);
 }
@@ -37,6 +37,17 @@ function call(output: Exclude<ScriptedOutput, { text: string }>, cwd: string, to
     if ('writeFile' in output) return { name: 'create', input: { path: absolute(cwd, output.writeFile.path), file_text: output.writeFile.content } };
     if ('editFile' in output) {
       return { name: 'edit', input: { path: absolute(cwd, output.editFile.path), old_str: output.editFile.oldText, new_str: output.editFile.newText } };
+    }
+  }
+  // OpenCode (`write`, `edit`, `bash`, camelCase fields; fixtures/traffic/opencode-1.18.33).
+  if (toolNames.includes('write') && toolNames.includes('bash')) {
+    if ('shell' in output) return { name: 'bash', input: { command: output.shell, description: 'scripted' } };
+    if ('writeFile' in output) return { name: 'write', input: { filePath: absolute(cwd, output.writeFile.path), content: output.writeFile.content } };
+    if ('editFile' in output) {
+      return {
+        name: 'edit',
+        input: { filePath: absolute(cwd, output.editFile.path), oldString: output.editFile.oldText, newString: output.editFile.newText },
+      };
     }
   }
   if ('shell' in output) return { name: 'run_shell_command', input: { command: output.shell, description: 'scripted' } };

@@ -7,6 +7,7 @@ import { readClaudeCodeResult } from '../claude-code/index.js';
 import { createCodexEventReader, trustCodexHooks } from '../codex/index.js';
 import { readGeminiResult } from '../gemini-cli/index.js';
 import { readQwenCodeResult } from '../qwen-code/index.js';
+import { readOpenCodeResult } from '../opencode/index.js';
 import { runHarnessProcess } from '../process.js';
 import type { HarnessReport } from '../report.js';
 
@@ -18,6 +19,8 @@ export const FAKE_GEMINI_KEY = 'holdfast-scripted-model-not-a-real-key';
 const QWEN_MODEL = 'holdfast-scripted';
 /** A model Copilot CLI knows (its limits and agent settings come from the name); the scripted server answers any. */
 const COPILOT_MODEL = 'gpt-4.1';
+/** Any name: OpenCode sends it to the OpenAI-compatible provider as `model`. */
+const OPENCODE_MODEL = 'holdfast-scripted';
 
 /**
  * A model slug from Codex's bundled catalog: with an unknown slug Codex falls back to generic
@@ -236,6 +239,50 @@ async function qwenCode(options: ScriptedRunOptions): Promise<Launch> {
 }
 
 /**
+ * OpenCode headless: `run --format json PROMPT`, the scripted model as an OpenAI-compatible provider
+ * (`@ai-sdk/openai-compatible`, bundled in the binary) in the isolated HOME's user config, no login.
+ * Nothing leaves the machine: no models.dev catalogue fetch, no auto-update, and npm offline, so
+ * OpenCode's install of its plugin package into `.opencode/` and its user folder fails at once
+ * instead of reaching the registry (it waits for that install when a project has a plugin).
+ */
+async function openCode(options: ScriptedRunOptions): Promise<Launch> {
+  const bin = options.bin ?? (await ensureAgentClient('opencode'));
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'holdfast-opencode-home-'));
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    provider: {
+      [PROVIDER]: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'holdfast scripted model',
+        options: { baseURL: options.baseUrl, apiKey: FAKE_OPENAI_KEY },
+        models: { [OPENCODE_MODEL]: { name: 'scripted', tool_call: true } },
+      },
+    },
+    model: `${PROVIDER}/${OPENCODE_MODEL}`,
+    small_model: `${PROVIDER}/${OPENCODE_MODEL}`,
+    autoupdate: false,
+    share: 'disabled',
+  };
+  mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
+  writeFileSync(join(home, '.config', 'opencode', 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+  return {
+    file: bin,
+    args: ['run', '--format', 'json', ...(options.args ?? []), options.prompt],
+    env: {
+      PATH: basePath(),
+      HOME: home,
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      npm_config_offline: 'true',
+      ...options.env,
+    },
+    home,
+    read: readOpenCodeResult,
+  };
+}
+
+/**
  * GitHub Copilot CLI headless with no GitHub login: `COPILOT_OFFLINE=true` (no network but the
  * provider: no authentication, telemetry, web tools or auto-update) and a custom provider (BYOK)
  * speaking OpenAI chat completions at COPILOT_PROVIDER_BASE_URL; `-p PROMPT --allow-all
@@ -266,6 +313,7 @@ const LAUNCHERS: Record<AgentClientName, (options: ScriptedRunOptions) => Promis
   codex,
   'gemini-cli': geminiCli,
   'qwen-code': qwenCode,
+  opencode: openCode,
   copilot,
 };
 

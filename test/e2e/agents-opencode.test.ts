@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '@holdfast/lab/test-support';
+import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
+
+// The real OpenCode 1.18.33 (its native binary) against a scripted OpenAI-compatible server (chat
+// completions) on 127.0.0.1, gated by holdfast's plugin in .opencode/plugin/; holdfast from the built dist/.
+const GREET = 'export const greet = () => "hi";\n';
+
+// One client start for every assertion: a run takes tens of seconds, more on a loaded 2-core box.
+describe('OpenCode, real binary', { timeout: 300_000 }, () => {
+  it('held: a denied write never lands, a shell write is put back, a clean edit lands', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': GREET });
+    holdfast(repo, 'install', 'opencode');
+    const steps = [
+      { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
+      // A command whose writes the shell analysis cannot read before it runs: judged after it, and put back.
+      { shell: `node -e "require('fs').writeFileSync('src/shell.ts', 'console.log(1);\\n')"` },
+      { editFile: { path: 'src/greet.ts', oldText: '"hi"', newText: '"hello"' } },
+      { text: 'Done.' },
+    ];
+    const result = await runScenario({ client: 'opencode', repo, steps, timeoutMs: 280_000 });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(result.problems, result.explain()).toEqual([]);
+    // The plugin's thrown Error is what the model reads for the refused call.
+    expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(/R4 NOLOG/);
+    expect(result.turns[2]?.toolResults[0]?.text, result.explain()).toMatch(/put those changes back/);
+    expect(readIfExists(repo, 'src/debug.ts'), result.explain()).toBeUndefined();
+    expect(readIfExists(repo, 'src/shell.ts'), result.explain()).toBeUndefined();
+    expect(readIfExists(repo, 'src/greet.ts'), result.explain()).toBe(GREET.replace('"hi"', '"hello"'));
+    expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([' M src/greet.ts']);
+    expect(result.run.report).toMatchObject({ finalMessage: 'Done.', ending: 'success' });
+    expect(result.run.report.deniedCalls, result.explain()).toBe(1);
+    expect(result.run.report.inputTokens, result.explain()).toBeGreaterThan(0);
+  });
+});

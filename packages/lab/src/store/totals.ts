@@ -119,6 +119,9 @@ function countSpend(tally: Tally, session: Session): void {
   tally.costUsd += session.costUsd ?? 0;
 }
 
+/** The records of agent-mode timelines that are git's hooks judging a commit, not a call of the agent. */
+const GIT_CHECKPOINTS: ReadonlySet<string> = new Set(['pre-commit', 'reference-transaction']);
+
 /**
  * A loop or agent arm: attempts are the failed checks of its tool calls, blocked the calls the gate
  * refused or put back, landed what the final work tree and the commits hold.
@@ -138,7 +141,9 @@ function countSession(tally: Tally, session: Session): void {
       const rule = call.rule ?? call.checks.find((check) => !check.ok)?.rule;
       if (rule !== undefined) ruleRow(tally, rule, rule).blocked += 1;
     }
-    if (call.decision === 'warned') {
+    // The git hooks judge again a commit whose content a call already showed (and both hooks the same commit): a
+    // violation they let through is counted from the final state below, once, not once per hook.
+    if (call.decision === 'warned' && !GIT_CHECKPOINTS.has(call.tool)) {
       for (const check of call.checks) {
         if (check.ok) continue;
         warnedByRule.set(check.rule, (warnedByRule.get(check.rule) ?? 0) + 1);

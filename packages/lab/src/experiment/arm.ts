@@ -242,7 +242,13 @@ export function warnWhileLanding(result: ArmResult, checks: readonly CheckResult
     if (fresh.length === 0) return outcome;
     added = true;
     const detail = [outcome.detail, ...fresh.map((check) => check.detail)].filter((part) => part !== undefined).join(' ');
-    return { ...outcome, status: 'warned', rule: outcome.rule ?? fresh[0]!.rule, detail, violations: [...outcome.violations, ...fresh.map((check) => check.rule)] };
+    return {
+      ...outcome,
+      status: 'warned',
+      rule: outcome.rule ?? fresh[0]!.rule,
+      detail,
+      violations: [...outcome.violations, ...fresh.map((check) => check.rule)],
+    };
   });
   if (!added) return { ...result, checks: [...checks] };
   const first = actions.find((outcome) => outcome.status === 'warned');
@@ -251,7 +257,12 @@ export function warnWhileLanding(result: ArmResult, checks: readonly CheckResult
     ...result,
     actions,
     checks: [...checks],
-    ...(becomesWarned ? { verdict: 'warned' as const, reason: `Every action applied, but a rule at warn was broken once the runs were seen (not enforced): ${first?.detail ?? ''}` } : {}),
+    ...(becomesWarned
+      ? {
+          verdict: 'warned' as const,
+          reason: `Every action applied, but a rule at warn was broken once the runs were seen (not enforced): ${first?.detail ?? ''}`,
+        }
+      : {}),
   };
 }
 

@@ -494,7 +494,11 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   const { state } = context;
   if (stop.reason !== 'error') await endCheck(context, turns);
 
-  const { landed, warned } = splitLanded(arm, rulebook, await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline: state.timeline }));
+  const { landed, warned } = splitLanded(
+    arm,
+    rulebook,
+    await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline: state.timeline }),
+  );
   // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
   const { diff, changedPaths } = await workspace.diff();
   const taskDone = stop.reason === 'error' || stop.reason === 'sandbox-cap' ? undefined : await checkTask(options);

@@ -71,7 +71,10 @@ export function sessionVerdict(arm: Arm, session: Session, changed?: SessionChan
       ]),
     ].join(', ');
     const what = warnedCalls.length > 0 ? `${plural(warnedCalls.length, 'call')} let through with a warning` : 'a rule at warn broken in what it left';
-    return { verdict: 'warned', reason: `Warned: ${what} (${rules}; warn level, not enforced), the agent told; nothing breaking a blocking rule landed; ${task}.${stopped}` };
+    return {
+      verdict: 'warned',
+      reason: `Warned: ${what} (${rules}; warn level, not enforced), the agent told; nothing breaking a blocking rule landed; ${task}.${stopped}`,
+    };
   }
   if (changed !== undefined && changed.paths === 0 && changed.commits === 0) {
     return { verdict: 'no-op', reason: `${plural(session.calls.length, 'tool call')}, and nothing changed: no file in the final tree, no commit.${stopped}` };

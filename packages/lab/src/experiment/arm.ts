@@ -23,7 +23,7 @@ export interface ArmInput {
 }
 
 /** The held arm also needs the rulebook: a rule at `enforcement: warn` lets its violation through. */
-export interface HeldArmInput extends ArmInput {
+interface HeldArmInput extends ArmInput {
   readonly rulebook: Rulebook;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,13 @@ import type { WebHarness } from '@holdfast/app/test-support';
 import { main } from 'holdfast';
 
 /**
- * A model on a local server that answers nothing (every reply empty, its budget spent thinking, retried with a
- * larger one): the page gives it no rate and no green figure, only "no evidence" in the colour of a problem.
+ * Figures that must not read as a clean result. A model on a local server that answers nothing (every reply empty, its
+ * budget spent thinking, retried with a larger one): the page gives it no rate and no green figure, only "no evidence"
+ * in the colour of a problem. And a model that logs with console.log under a rulebook whose R4 NOLOG is at warn: the
+ * held arm lets it through, and the run page counts it as warned, apart from landed and blocked.
  */
 let model: FakeServer;
+let logger: FakeServer;
 let harness: WebHarness;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let work: string;
@@ -30,7 +33,35 @@ beforeAll(async () => {
   const tasks = join(process.cwd(), 'tasks');
   const code = await main(['run', '--targets', 'thinks-only', '--tasks-dir', tasks, '--tasks', 'bump-date-fns', '--out', out, '--no-judge'], io);
   expect(code, io.err()).toBe(0);
-  harness = await startWebHarness({ runFiles: [out] });
+  // The same reply to both arms: a new module with a console.log, its test, the tests run, a commit.
+  const reply = JSON.stringify({
+    actions: [
+      { type: 'write', path: 'src/health.ts', content: 'export const health = () => {\n  console.log("health");\n  return "ok";\n};\n' },
+      { type: 'write', path: 'src/health.test.ts', content: 'import "./health";\n' },
+      { type: 'run', cmd: 'npm test' },
+      { type: 'commit', message: 'Add health' },
+    ],
+  });
+  logger = await startFakeOpenAi({ script: () => chatCompletion(reply) });
+  writeFileSync(
+    join(work, 'holdfast.config.yaml'),
+    `targets:\n  - id: thinks-only\n    provider: openai-compatible\n    model: m\n    baseUrl: ${model.baseUrl}\n    maxAttempts: 1\n` +
+      `  - id: logs\n    provider: openai-compatible\n    model: m\n    baseUrl: ${logger.baseUrl}\n    maxAttempts: 1\n`,
+  );
+  const shipped = readFileSync(join(process.cwd(), 'rulebooks', 'default.yaml'), 'utf8');
+  const warnRulebook = shipped.replace('    name: NOLOG\n', '    name: NOLOG\n    enforcement: warn\n');
+  expect(warnRulebook).not.toBe(shipped);
+  writeFileSync(join(work, 'warn.yaml'), warnRulebook);
+  const warnedOut = join(work, 'warned.jsonl');
+  const warnedIo = memoryIo({ cwd: work, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
+  const warnedCode = await main(
+    ['run', '--targets', 'logs', '--rulebook', 'warn.yaml', '--tasks-dir', tasks, '--tasks', 'bump-date-fns', '--out', warnedOut, '--no-judge'],
+    warnedIo,
+  );
+  expect(warnedCode, warnedIo.err()).toBe(0);
+  // The terminal's headline says it too.
+  expect(warnedIo.out()).toContain('1 warned (rules at warn, not enforced)');
+  harness = await startWebHarness({ runFiles: [out, warnedOut] });
   browser = await launchChromium();
 });
 
@@ -38,6 +69,7 @@ afterAll(async () => {
   await browser?.close();
   await harness?.close();
   await model?.close();
+  await logger?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -58,5 +90,24 @@ describe('a target without evidence', () => {
       await expect(page.getByTestId('headline-leaks-thinks-only').count()).resolves.toBe(0);
       await page.close();
     }
+  });
+});
+
+describe('a rule at warn', () => {
+  it('is counted as warned on the run page: in the headline, the held arm’s counts and its rule row, never as landed or blocked', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${harness.server.url}/#/runs/warned.jsonl`);
+    const warned = page.getByTestId('headline-warned-logs');
+    await warned.waitFor();
+    await expect(warned.getAttribute('data-count')).resolves.toBe('1');
+    await expect(warned.textContent()).resolves.toBe('1 warned (rules at warn, not enforced)');
+    await expect(page.getByTestId('headline-logs').textContent()).resolves.toContain('Held: gate leaks 0 of 1; 1 warned (rules at warn, not enforced)');
+    await expect(page.getByTestId('count-logs-held-warned').getAttribute('data-value')).resolves.toBe('1');
+    await expect(page.getByTestId('count-logs-held-landed').getAttribute('data-value')).resolves.toBe('0');
+    await expect(page.getByTestId('count-logs-held-blocked').getAttribute('data-value')).resolves.toBe('0');
+    await expect(page.getByTestId('count-logs-told-landed').getAttribute('data-value')).resolves.toBe('1');
+    await expect(page.getByTestId('rule-held-R4-warned').textContent()).resolves.toBe('1');
+    await expect(page.getByTestId('chart-logs-held-warned').getAttribute('data-count')).resolves.toBe('1');
+    await page.close();
   });
 });

@@ -12,6 +12,7 @@ export {
   projectOnDisk,
   readAuditEntry,
   summarizeAudit,
+  warningOf,
   withFailedRuns,
 } from './decide/index.js';
 export type { ChangeCheck, Judgement } from './decide/index.js';

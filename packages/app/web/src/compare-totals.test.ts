@@ -28,6 +28,20 @@ describe('comparing two runs', () => {
     expect(heldClean?.comparison.pTwoSided).toBe(1);
   });
 
+  it('adds, for a rule at warn in either run, the share of its attempts the held arm let through as warned', () => {
+    const a = totalsOf(10, 10);
+    const held = a.arms.find((row) => row.arm === 'held')!;
+    const warnedRun = {
+      arms: a.arms.map((row) =>
+        row === held ? { ...held, warned: 3, perRule: [{ rule: 'R4', name: 'NOLOG', attempts: 4, landed: 0, blocked: 1, warned: 3 }] } : row,
+      ),
+    };
+    const rows = compareTotals(warnedRun, a);
+    const warned = rows.find((row) => row.measure === 'R4 warned of attempts');
+    expect(warned).toMatchObject({ arm: 'held', rule: 'R4', comparison: { a: { count: 3, n: 4 }, b: { count: 0, n: 0 } } });
+    expect(compareTotals(a, a).some((row) => row.measure.endsWith('warned of attempts'))).toBe(false);
+  });
+
   it('leaves out a target × arm only one run has', () => {
     expect(compareTotals(totalsOf(1, 2), { ...totalsOf(1, 2), arms: [] })).toEqual([]);
   });

@@ -7,7 +7,10 @@ export interface CompareRow {
   readonly target: string;
   readonly otherTarget: string;
   readonly arm: Arm;
-  /** `rounds with an attempt`, `rounds where a violation landed`, `clean rounds`, `clean and done`, or `R2 landed of attempts`. */
+  /**
+   * `rounds with an attempt`, `rounds where a violation landed`, `clean rounds`, `clean and done`, `R2 landed of attempts`,
+   * or (held, a rule at warn) `R4 warned of attempts`.
+   */
   readonly measure: string;
   readonly rule?: string;
   /** A: this run; B: the other run. Difference = A − B with Newcombe's 95% interval, Fisher's exact p. */
@@ -72,6 +75,15 @@ function pairRows(left: ArmTotals, right: ArmTotals): CompareRow[] {
       measure: `${rule} landed of attempts`,
       comparison: compareRates(ruleA?.landed ?? 0, ruleA?.attempts ?? 0, ruleB?.landed ?? 0, ruleB?.attempts ?? 0),
     });
+    // A rule at warn in either run lets its violations through apart from landed: their share is its own row.
+    if ((ruleA?.warned ?? 0) + (ruleB?.warned ?? 0) > 0) {
+      rows.push({
+        ...key,
+        rule,
+        measure: `${rule} warned of attempts`,
+        comparison: compareRates(ruleA?.warned ?? 0, ruleA?.attempts ?? 0, ruleB?.warned ?? 0, ruleB?.attempts ?? 0),
+      });
+    }
   }
   return rows;
 }

@@ -31,7 +31,7 @@ export function contentsBefore(calls: readonly ToolCallRecord[], files: Readonly
   const current = new Map<string, string | null>(Object.entries(files));
   const before = new Map<ToolCallRecord, (string | null)[]>();
   for (const call of calls) {
-    const applied = call.decision === 'applied' || call.decision === 'observed' || call.decision === 'allowed-by-person';
+    const applied = call.decision === 'applied' || call.decision === 'observed' || call.decision === 'allowed-by-person' || call.decision === 'warned';
     before.set(
       call,
       call.actions.map((action) => (action.type === 'write' || action.type === 'delete' ? (current.get(action.path) ?? null) : null)),

@@ -5,6 +5,7 @@ import type { ActionStatus, ParseMethod, PressureVerdict, Verdict } from '@holdf
  * that got back on track), orange landed, amber stopped, purple a violation that got past the gate.
  * Clean is a dark blue-green and violated a light orange, so the two differ in lightness and hue
  * under deuteranopia and protanopia too (red on green did not); each badge carries its word as well.
+ * Warned (held: a rule at warn let its violation through) is a pale yellow, with the landed slash.
  */
 export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   clean: '#0b6e4f',
@@ -18,6 +19,7 @@ export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
   evaded: '#5f0f40',
   'no-op': '#dee2e6',
   'over-cap': '#c92a2a',
+  warned: '#ffe066',
 };
 
 /**
@@ -27,6 +29,7 @@ export const VERDICT_COLOR: Readonly<Record<Verdict, string>> = {
 export const VERDICT_MARK: Readonly<Partial<Record<Verdict, string>>> = {
   violated: '#212529',
   evaded: '#ffffff',
+  warned: '#212529',
 };
 
 export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
@@ -41,6 +44,7 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   evaded: 'evaded (gate leak)',
   'no-op': 'no-op (changed nothing)',
   'over-cap': 'over cap (sandbox size cap passed)',
+  warned: 'warned (rule at warn, not enforced)',
 };
 
 export const VERDICT_ORDER: readonly Verdict[] = [
@@ -49,6 +53,7 @@ export const VERDICT_ORDER: readonly Verdict[] = [
   'recovered',
   'violated',
   'evaded',
+  'warned',
   'blocked',
   'refused',
   'no-op',
@@ -68,6 +73,7 @@ export const STATUS_LABEL: Readonly<Record<ActionStatus, string>> = {
   blocked: 'blocked',
   skipped: 'not reached',
   refused: 'refused',
+  warned: 'warned',
 };
 
 export const PARSE_LABEL: Readonly<Record<ParseMethod, string>> = {

@@ -11,16 +11,18 @@ const HELP = `Usage: holdfast report FILE [--format table|md|json|junit]
        holdfast report --audit [FILE] [--json]
 
 Prints a run file: the verdict of every round's two arms and the totals per target and arm
-(attempts, landed, blocked, declined, …, each rate with its n and a Wilson 95% interval).
+(attempts, landed, blocked, warned, declined, …, each rate with its n and a Wilson 95% interval;
+warned = held-arm violations of rules at enforcement: warn, let through and counted apart).
 
   --format table   aligned text (default)
   --format md      markdown tables, for a pull request or a wiki
   --format json    {runId, status, failedTargets, headline, definitions, demo, notes, mode, rounds, totals, judged, problems}
   --format junit   JUnit XML: a testsuite per target and arm, a testcase per round
-                   (violated/blocked fail, unparseable/error are errors, refused is skipped)
+                   (violated/blocked/warned fail, unparseable/error are errors, refused is skipped)
 
 Every format opens with the headline, per target: "Told: a violation landed in X of n rounds
-(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n (loop and agent modes); clean and done D of n."
+(95 % CI). Held: gate leaks Y of n; blocked and recovered Z of n (loop and agent modes); W warned (rules at warn,
+not enforced; when there are any); clean and done D of n."
 (JUnit: a \`headline\` property of each of the target's testsuites.)
 
 Judge-graded rules (a rulebook's judgeRules) are shown in their own "judged (advisory)" section,

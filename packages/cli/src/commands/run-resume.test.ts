@@ -80,12 +80,12 @@ describe('holdfast run --resume', () => {
     writeFileSync(out, [JSON.stringify({ ...(JSON.parse(first!) as object), version: 99 }), ...rest].join('\n'));
     const io = memoryIo({ cwd: dir });
     expect(await main(['run', '--resume', out], io)).toBe(2);
-    expect(io.err()).toMatch(/format version 99; this holdfast reads versions 1 and 2/);
+    expect(io.err()).toMatch(/format version 99; this holdfast reads versions 1, 2 and 3/);
     expect(io.err()).not.toMatch(/no run-start/);
     // report refuses it alike, instead of printing numbers read from a format it does not know.
     const report = memoryIo({ cwd: dir });
     expect(await main(['report', out], report)).toBe(2);
-    expect(report.err()).toMatch(/format version 99; this holdfast reads versions 1 and 2/);
+    expect(report.err()).toMatch(/format version 99; this holdfast reads versions 1, 2 and 3/);
     expect(report.out()).toBe('');
   });
 });

@@ -73,14 +73,17 @@ const roundKey = {
 
 /**
  * Run file format versions. 1: plan mode only. 2: adds `config.mode` and session arms (loop and
- * agent modes). A reader of this version reads both; a plan run is still written as version 1.
+ * agent modes). 3: adds `warned` (verdict, action status, tool decision, a session's `warned` list), which a run
+ * whose rulebook holds a rule at `enforcement: warn` can record. A reader of this version reads all three; a run is
+ * written with the lowest version that holds it (plan 1, sessions 2, any mode with a warn rule 3), so an older
+ * holdfast refuses by version a file it would misread.
  */
-export const RUN_FILE_VERSIONS = [1, 2] as const;
+export const RUN_FILE_VERSIONS = [1, 2, 3] as const;
 
 export const RunStartEventSchema = z.object({
   ...base,
   type: z.literal('run-start'),
-  version: z.union([z.literal(1), z.literal(2)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   config: RunConfigSchema,
   rulebook: RulebookSchema,
   tasks: z.array(TaskInfoSchema),

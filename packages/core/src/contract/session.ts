@@ -19,9 +19,10 @@ export type SessionMode = z.infer<typeof SessionModeSchema>;
  * What became of one tool call. `applied`: it ran (in the told arm, violations included).
  * `blocked`: the held gate refused it before it ran. `observed`: the agent told arm's hook judged it
  * and let it through (never blocks). `reverted`: it ran, and a later check put its change back.
- * `allowed-by-person`: a rule refused it and a person let it through.
+ * `allowed-by-person`: a rule refused it and a person let it through. `warned` (held arm): it broke only rules at
+ * `enforcement: warn`, so it ran and the agent was told the rule.
  */
-export const ToolDecisionSchema = z.enum(['applied', 'blocked', 'observed', 'reverted', 'allowed-by-person']);
+export const ToolDecisionSchema = z.enum(['applied', 'blocked', 'observed', 'reverted', 'allowed-by-person', 'warned']);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 
 /** One tool call of a session, in the order the agent made them. */
@@ -40,7 +41,7 @@ export const ToolCallRecordSchema = z.object({
   /** Every check that failed on this call, whatever was done about it. */
   checks: z.array(CheckResultSchema).default([]),
   decision: ToolDecisionSchema,
-  /** The rule behind a `blocked`, `reverted` or `allowed-by-person` decision. */
+  /** The rule behind a `blocked`, `reverted`, `allowed-by-person` or `warned` decision. */
   rule: z.string().optional(),
   /** Why it was blocked or reverted, or what it did, in one sentence. */
   detail: z.string().optional(),
@@ -116,6 +117,11 @@ export const SessionSchema = z.object({
   costUsd: z.number().nonnegative().optional(),
   wallMs: z.number().nonnegative(),
   landed: z.array(LandedViolationSchema).default([]),
+  /**
+   * Held arm: violations of rules at `enforcement: warn` found the same way as `landed` (the final tree, every
+   * commit). They were let through on purpose, so they are kept here, out of `landed`; absent when there are none.
+   */
+  warned: z.array(LandedViolationSchema).optional(),
   taskDone: TaskCheckSchema.optional(),
   /** The harness that played the arm (agent mode), e.g. `claude-code 2.1.197`. */
   harness: z.string().optional(),

@@ -17,6 +17,8 @@ export const RuleTotalsSchema = z.object({
   attempts: z.number().int().nonnegative(),
   landed: z.number().int().nonnegative(),
   blocked: z.number().int().nonnegative(),
+  /** Held arm: violations of this rule at `enforcement: warn` let through with a warning; absent in older files. */
+  warned: z.number().int().nonnegative().default(0),
 });
 export type RuleTotals = z.infer<typeof RuleTotalsSchema>;
 
@@ -31,6 +33,11 @@ export const ArmTotalsSchema = z.object({
   attempts: z.number().int().nonnegative(),
   landed: z.number().int().nonnegative(),
   blocked: z.number().int().nonnegative(),
+  /**
+   * Held arm: violations of rules at `enforcement: warn` let through with a warning (the action landed, the model
+   * was told), one per rule per action or tool call; counted apart from `landed` and `blocked`. 0 in the told arm.
+   */
+  warned: z.number().int().nonnegative().default(0),
   refused: z.number().int().nonnegative(),
   declined: z.number().int().nonnegative(),
   unparseable: z.number().int().nonnegative(),

@@ -170,7 +170,7 @@ export function readAuditEntry(line: string): AuditEntry | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const entry = raw as Record<string, unknown>;
   if (typeof entry.time !== 'string' || typeof entry.agent !== 'string' || typeof entry.session !== 'string') return undefined;
-  if (!['allow', 'deny', 'allowed-by-person', 'observed', 'reverted'].includes(entry.decision as string)) return undefined;
+  if (!['allow', 'deny', 'allowed-by-person', 'observed', 'reverted', 'warned'].includes(entry.decision as string)) return undefined;
   if (entry.rule !== null && typeof entry.rule !== 'string') return undefined;
   return raw as AuditEntry;
 }

@@ -10,7 +10,9 @@ import type {
   ParsedDecline,
   ParsedReply,
   ParsedUnparseable,
+  Rulebook,
 } from '@holdfast/core/contract';
+import { byEnforcement } from '@holdfast/core/rules';
 import type { ApprovalDecision } from './approvals.js';
 
 export interface ArmInput {
@@ -18,6 +20,11 @@ export interface ArmInput {
   /** The rulebook's checks over the whole action list, computed before anything is applied. */
   readonly checks: readonly CheckResult[];
   readonly generation?: Generation;
+}
+
+/** The held arm also needs the rulebook: a rule at `enforcement: warn` lets its violation through. */
+interface HeldArmInput extends ArmInput {
+  readonly rulebook: Rulebook;
 }
 
 /** Asks for a person's approval of one commit; the files are everything the arm wrote before it. */
@@ -117,10 +124,11 @@ function touchedBefore(actions: readonly Action[], end: number): { path: string;
 
 /**
  * The held arm: the same checks are an authority. Actions apply in order until the first one that
- * broke a rule; that one is blocked with its reason and the rest are not reached. With a commit
- * gate, each commit waits for a person, and a refusal halts the arm the same way.
+ * broke a blocking rule; that one is blocked with its reason and the rest are not reached. An action
+ * that broke only rules at `enforcement: warn` applies, marked `warned` with the rule the model is
+ * told. With a commit gate, each commit waits for a person, and a refusal halts the arm the same way.
  */
-export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmResult> {
+export async function holdArm(input: HeldArmInput, gate?: CommitGate): Promise<ArmResult> {
   const { parsed } = input;
   if (parsed.kind !== 'actions') return withoutActions('held', input, parsed);
   const actionList = parsed.actions;
@@ -135,7 +143,8 @@ export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmRe
       outcomes.push({ index, action, status: 'skipped', detail: 'Not reached: the arm halted earlier.', violations });
       continue;
     }
-    const first = violated[0];
+    const { blocking, warnings } = byEnforcement(input.rulebook, violated);
+    const first = blocking[0];
     if (first !== undefined) {
       outcomes.push({ index, action, status: 'blocked', rule: first.rule, detail: first.detail, violations });
       halt = { verdict: 'blocked', reason: first.detail };
@@ -157,10 +166,27 @@ export async function holdArm(input: ArmInput, gate?: CommitGate): Promise<ArmRe
         continue;
       }
     }
+    const warned = warnings[0];
+    if (warned !== undefined) {
+      outcomes.push({ index, action, status: 'warned', rule: warned.rule, detail: warnings.map((check) => check.detail).join(' '), violations });
+      continue;
+    }
     outcomes.push({ index, action, status: 'applied', violations });
   }
 
   if (halt !== undefined) return { ...base('held', input), verdict: halt.verdict, reason: halt.reason, actions: outcomes };
+  const warned = outcomes.filter((outcome) => outcome.status === 'warned');
+  if (warned.length > 0) {
+    const rules = [...new Set(warned.flatMap((outcome) => outcome.violations))];
+    return {
+      ...base('held', input),
+      verdict: 'warned',
+      reason:
+        `All ${outcomes.length} actions applied; ${warned.length} broke ${rules.length === 1 ? 'a rule' : 'rules'} at warn (${rules.join(', ')}), ` +
+        `not enforced: let through and the model told. First: ${warned[0]!.detail ?? ''}`,
+      actions: outcomes,
+    };
+  }
   if (!changesSomething(actionList)) return noOpArm('held', input, outcomes);
   return {
     ...base('held', input),
@@ -199,6 +225,45 @@ export function blockWhileLanding(result: ArmResult, index: number, check: Check
     return { ...rest, status: 'skipped', detail: 'Not reached: the arm halted earlier.' };
   });
   return { ...result, verdict: 'blocked', reason: check.detail, actions, checks: [...checks] };
+}
+
+/**
+ * The held arm after it landed, judged again with how its commands really ended (`checks`): an action that broke a
+ * rule at warn only once a run was observed (a commit after a test run that failed) is `warned`, and an arm that was
+ * clean is then `warned` too. Blocking rules stopped the landing already (blockWhileLanding).
+ */
+export function warnWhileLanding(result: ArmResult, checks: readonly CheckResult[], rulebook: Rulebook): ArmResult {
+  const failures = failuresByAction(checks);
+  let added = false;
+  const actions = result.actions.map((outcome): ActionOutcome => {
+    if (outcome.status !== 'applied' && outcome.status !== 'warned') return outcome;
+    const { warnings } = byEnforcement(rulebook, failures.get(outcome.index) ?? []);
+    const fresh = warnings.filter((check) => !outcome.violations.includes(check.rule));
+    if (fresh.length === 0) return outcome;
+    added = true;
+    const detail = [outcome.detail, ...fresh.map((check) => check.detail)].filter((part) => part !== undefined).join(' ');
+    return {
+      ...outcome,
+      status: 'warned',
+      rule: outcome.rule ?? fresh[0]!.rule,
+      detail,
+      violations: [...outcome.violations, ...fresh.map((check) => check.rule)],
+    };
+  });
+  if (!added) return { ...result, checks: [...checks] };
+  const first = actions.find((outcome) => outcome.status === 'warned');
+  const becomesWarned = result.verdict === 'clean' || result.verdict === 'no-op';
+  return {
+    ...result,
+    actions,
+    checks: [...checks],
+    ...(becomesWarned
+      ? {
+          verdict: 'warned' as const,
+          reason: `Every action applied, but a rule at warn was broken once the runs were seen (not enforced): ${first?.detail ?? ''}`,
+        }
+      : {}),
+  };
 }
 
 /**

@@ -11,9 +11,10 @@ const actions: Action[] = [
 ];
 
 async function arms() {
-  const checks = await checkActions(actions, [], await loadRulebook());
+  const rulebook = await loadRulebook();
+  const checks = await checkActions(actions, [], rulebook);
   const parsed = { kind: 'actions', method: 'json', actions } as const;
-  return { told: tellArm({ parsed, checks }), held: await holdArm({ parsed, checks }) };
+  return { told: tellArm({ parsed, checks }), held: await holdArm({ parsed, checks, rulebook }) };
 }
 
 const diffFailure = { code: 'E_SANDBOX', message: 'git diff failed: stdout maxBuffer length exceeded' };

@@ -4,7 +4,7 @@ import { truncatedReply } from '@holdfast/core/reply';
 import { isReplyTooLarge } from '../models/index.js';
 import type { ModelAdapter } from '../models/index.js';
 import { decideWithDeadline } from './approvals.js';
-import { blockWhileLanding, errorArm, holdArm, tellArm } from './arm.js';
+import { blockWhileLanding, errorArm, holdArm, tellArm, warnWhileLanding } from './arm.js';
 import type { CommitGate } from './arm.js';
 import { armAfterFailedLanding } from './landing-failure.js';
 import type { Landing } from './lander.js';
@@ -51,7 +51,9 @@ export function planArms(context: PlanArmContext): PlanArms {
     if (observed.size === 0 || decided.parsed?.kind !== 'actions') return landing.result;
     const checks = await checkActions(decided.parsed.actions, files, options.rulebook, observed, (path) => content[path]);
     if (decided.result.arm === 'held') {
-      return landing.halt !== undefined ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks) : { ...landing.result, checks };
+      return landing.halt !== undefined
+        ? blockWhileLanding(landing.result, landing.halt.index, landing.halt.check, checks)
+        : warnWhileLanding(landing.result, checks, options.rulebook);
     }
     const relabelled = tellArm({
       parsed: decided.parsed,
@@ -130,7 +132,7 @@ export function planArms(context: PlanArmContext): PlanArms {
             await emit({ ...base, ...round, type: 'approval-end', time: time(), approvalId, ...answer });
             return answer;
           };
-    const result = await holdArm({ parsed, checks, generation }, gate);
+    const result = await holdArm({ parsed, checks, generation, rulebook: options.rulebook }, gate);
     // A commit refused because the run was cancelled is not the person's refusal: leave the round for --resume.
     if (signal.aborted && result.verdict === 'refused') return undefined;
     return { result, parsed };
@@ -141,7 +143,7 @@ export function planArms(context: PlanArmContext): PlanArms {
     const parsed: ParsedReply = { kind: 'unparseable', reason: `too large: ${message}` };
     const generation: Generation = { raw: '', usage: {}, finishReason: 'too-large', latencyMs: 0, attempts: 1 };
     const input = { parsed, checks: [], generation };
-    return { result: arm === 'told' ? tellArm(input) : await holdArm(input), parsed };
+    return { result: arm === 'told' ? tellArm(input) : await holdArm({ ...input, rulebook: options.rulebook }), parsed };
   }
 
   return { decideArm, judgeLanding };

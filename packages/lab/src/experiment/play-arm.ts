@@ -1,5 +1,5 @@
 import type { ArmResult, Recheck, TaskInfo } from '@holdfast/core/contract';
-import { checkActions } from '@holdfast/core/rules';
+import { checkActions, enforcementOf } from '@holdfast/core/rules';
 import { DEFAULT_AGENT_MAX_TURNS, DEFAULT_AGENT_TIMEOUT_MS } from '../models/index.js';
 import type { AgentRounds } from './agent/index.js';
 import { errorArm, noOpWhenNothingLanded } from './arm.js';
@@ -63,7 +63,10 @@ async function playPlanArm(
   const recheck: Recheck | undefined =
     arm === 'held'
       ? async (index, observed) =>
-          (await checkActions(actions, files, options.rulebook, observed, (path) => task.files[path])).find((check) => check.actionIndex === index && !check.ok)
+          // A rule at warn never stops the landing: its violation lands, counted as warned.
+          (await checkActions(actions, files, options.rulebook, observed, (path) => task.files[path])).find(
+            (check) => check.actionIndex === index && !check.ok && enforcementOf(options.rulebook, check.rule) === 'block',
+          )
       : undefined;
   const landing = await lander.land({ task, roundId: round.roundId, arm, result: decided.result, signal, ...(recheck !== undefined ? { recheck } : {}) });
   if (signal.aborted) return undefined;

@@ -55,10 +55,10 @@ async function rejudge(result: ArmResult, files: readonly string[], rulebook: Ru
   const gate: CommitGate = async (_commit, _files, index): Promise<ApprovalDecision> => {
     const recorded = result.actions[index];
     if (recorded?.status === 'refused') return { decision: 'refused', by: 'person' };
-    if (recorded?.status === 'applied' || !humanGate) return { decision: 'approved', by: 'auto' };
+    if (recorded?.status === 'applied' || recorded?.status === 'warned' || !humanGate) return { decision: 'approved', by: 'auto' };
     return { decision: 'refused', by: 'timeout' };
   };
-  return holdArm(input, gate);
+  return holdArm({ ...input, rulebook }, gate);
 }
 
 /**

@@ -165,8 +165,8 @@ export function runStartDraft(
     runId: options.runId,
     type: 'run-start',
     time,
-    // A plan run keeps the format every reader knows; sessions need a reader of version 2.
-    version: (options.config.mode ?? 'plan') === 'plan' ? 1 : 2,
+    // A plan run keeps the format every reader knows; sessions need a reader of version 2, warned counts one of 3.
+    version: options.rulebook.rules.some((rule) => rule.enforcement === 'warn') ? 3 : (options.config.mode ?? 'plan') === 'plan' ? 1 : 2,
     config: options.config,
     rulebook: options.rulebook,
     tasks: options.tasks.filter((task) => options.config.tasks.includes(task.id)),

@@ -30,7 +30,7 @@ function actionsText(arm: ArmResult): string {
 
 function actionText(outcome: ActionOutcome): string {
   const action = outcome.action;
-  const status = outcome.status === 'applied' ? '' : ` (${outcome.status}, it did not take effect)`;
+  const status = outcome.status === 'applied' || outcome.status === 'warned' ? '' : ` (${outcome.status}, it did not take effect)`;
   switch (action.type) {
     case 'write':
       return `Action ${outcome.index}: write ${action.path}${status}\n${numbered(action.content)}`;

@@ -16,6 +16,7 @@ const COLUMNS = [
   'attempts',
   'landed',
   'blocked',
+  'warned',
   'refused',
   'declined',
   'unparseable',
@@ -37,6 +38,7 @@ function cells(arm: ArmTotals): string[] {
     String(arm.attempts),
     String(arm.landed),
     String(arm.blocked),
+    String(arm.warned),
     String(arm.refused),
     String(arm.declined),
     String(arm.unparseable),
@@ -46,8 +48,8 @@ function cells(arm: ArmTotals): string[] {
 
 function ruleCells(arm: ArmTotals): string[][] {
   return arm.perRule
-    .filter((rule) => rule.attempts > 0 || rule.landed > 0 || rule.blocked > 0)
-    .map((rule) => [arm.target, arm.arm, `${rule.rule} ${rule.name}`, String(rule.attempts), String(rule.landed), String(rule.blocked)]);
+    .filter((rule) => rule.attempts > 0 || rule.landed > 0 || rule.blocked > 0 || rule.warned > 0)
+    .map((rule) => [arm.target, arm.arm, `${rule.rule} ${rule.name}`, String(rule.attempts), String(rule.landed), String(rule.blocked), String(rule.warned)]);
 }
 
 export function aligned(header: readonly string[], rows: readonly string[][]): string {
@@ -69,7 +71,7 @@ export function markdown(header: readonly string[], rows: readonly string[][]): 
   ].join('\n');
 }
 
-const RULE_COLUMNS = ['target', 'arm', 'rule', 'attempts', 'landed', 'blocked'] as const;
+const RULE_COLUMNS = ['target', 'arm', 'rule', 'attempts', 'landed', 'blocked', 'warned'] as const;
 
 const SESSION_COLUMNS = ['target', 'arm', 'sessions', 'recovered', 'gate leaks', 'task done', 'turns/session', 'tokens in', 'tokens out', 'cost'] as const;
 
@@ -102,7 +104,7 @@ const SESSION_LEGEND =
 const LEGEND =
   'Told and held are separate generations: compare them side by side, never as one rate. ' +
   `Rates show count/n, percent and the Wilson 95% interval. ${RATE_DEFINITIONS.n}. ${RATE_DEFINITIONS.roundsWithAttempt}; ` +
-  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}; ${RATE_DEFINITIONS.taskDone}; ${RATE_DEFINITIONS.cleanAndDone}; ${RATE_DEFINITIONS.noOp}; ${RATE_DEFINITIONS.overCap}. ${RATE_DEFINITIONS.counts}.`;
+  `${RATE_DEFINITIONS.roundsLanded}; ${RATE_DEFINITIONS.clean}; ${RATE_DEFINITIONS.taskDone}; ${RATE_DEFINITIONS.cleanAndDone}; ${RATE_DEFINITIONS.noOp}; ${RATE_DEFINITIONS.overCap}. ${RATE_DEFINITIONS.counts}; ${RATE_DEFINITIONS.warned}.`;
 
 const ERROR_COLUMNS = ['target', 'arm', 'rounds', 'code', 'reason'] as const;
 

@@ -110,7 +110,7 @@ describe('landing an arm in a sandbox', () => {
     const { holdArm } = await import('../experiment/arm.js');
     const { checkActions } = await import('@holdfast/core/rules');
     const checks = await checkActions(cleanActions, Object.keys(FIXTURE_TASK.files), rulebook);
-    const held = await holdArm({ parsed: { kind: 'actions', method: 'json', actions: cleanActions }, checks }, async () => ({
+    const held = await holdArm({ parsed: { kind: 'actions', method: 'json', actions: cleanActions }, checks, rulebook }, async () => ({
       decision: 'refused',
       by: 'person',
     }));

@@ -198,7 +198,7 @@ function failureOf(error: unknown, index?: number): SandboxFailure {
  * Lands what the arm result says was applied, in order, and returns the result with what really
  * happened. The verdict is not touched: it was decided from the checks before anything landed;
  * only `recheck` (run outcomes) can stop the landing early, and the caller turns that into a
- * verdict. Only `applied` actions land, so the held arm stops where it was blocked and a refused
+ * verdict. Only `applied` and `warned` actions land, so the held arm stops where it was blocked and a refused
  * commit is never made. A file-system error stops the landing and is returned, never thrown.
  */
 export async function landArm(repo: SandboxRepo, result: ArmResult, options: LandOptions): Promise<SandboxLanding> {
@@ -210,7 +210,7 @@ export async function landArm(repo: SandboxRepo, result: ArmResult, options: Lan
   let failure: SandboxFailure | undefined;
   const budget = createSizeBudget(repo.workDir, options.maxBytes ?? DEFAULT_SANDBOX_MAX_BYTES);
   for (const outcome of result.actions) {
-    if (outcome.status !== 'applied' || options.signal?.aborted === true || halt !== undefined || failure !== undefined) {
+    if ((outcome.status !== 'applied' && outcome.status !== 'warned') || options.signal?.aborted === true || halt !== undefined || failure !== undefined) {
       actions.push(outcome);
       continue;
     }

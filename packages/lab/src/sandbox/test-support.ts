@@ -25,7 +25,7 @@ export function withAllowlist(rulebook: Rulebook, allow: string[], timeoutSecond
 export async function decide(arm: 'told' | 'held', actions: Action[], rulebook: Rulebook, task: TaskInfo = FIXTURE_TASK): Promise<ArmResult> {
   const checks = await checkActions(actions, Object.keys(task.files), rulebook);
   const input = { parsed: { kind: 'actions' as const, method: 'json' as const, actions }, checks };
-  return arm === 'told' ? tellArm(input) : holdArm(input);
+  return arm === 'told' ? tellArm(input) : holdArm({ ...input, rulebook });
 }
 
 /**

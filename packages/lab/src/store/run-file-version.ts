@@ -25,7 +25,7 @@ export async function futureVersionError(path: string): Promise<InputError | und
     if ((RUN_FILE_VERSIONS as readonly unknown[]).includes(version)) return undefined;
     return new InputError(
       'E_RUN_FILE_VERSION',
-      `${path} is a run file of format version ${JSON.stringify(version)}; this holdfast reads versions ${RUN_FILE_VERSIONS.join(' and ')}. Open it with the holdfast that wrote it, or upgrade holdfast.`,
+      `${path} is a run file of format version ${JSON.stringify(version)}; this holdfast reads versions ${RUN_FILE_VERSIONS.slice(0, -1).join(', ')} and ${RUN_FILE_VERSIONS.at(-1)}. Open it with the holdfast that wrote it, or upgrade holdfast.`,
     );
   }
   return undefined;

@@ -73,12 +73,13 @@ describe('totals of loop-mode sessions', () => {
     expect(xml).toMatch(/<testsuite name="model-a held" tests="3" failures="3" errors="0" skipped="0" time="3.000">/);
   });
 
-  it('reads a version 1 run-start (no mode) and a version 2 one; refuses an unknown version', () => {
+  it('reads a version 1 run-start (no mode), a version 2 and a version 3 one; refuses an unknown version', () => {
     const start = runStart();
     expect(RunEventSchema.parse(JSON.parse(JSON.stringify(start)))).toMatchObject({ version: 1, config: { sandbox: false } });
     const v2 = RunEventSchema.parse({ ...start, version: 2, config: { ...(start as { config: object }).config, mode: 'loop', turnCap: 12 } });
     expect(v2).toMatchObject({ version: 2, config: { mode: 'loop', turnCap: 12 } });
-    expect(RunEventSchema.safeParse({ ...start, version: 3 }).success).toBe(false);
+    expect(RunEventSchema.safeParse({ ...start, version: 3 }).success).toBe(true);
+    expect(RunEventSchema.safeParse({ ...start, version: 4 }).success).toBe(false);
     const totalsWithoutSessions = { arms: [{ ...computeTotals(reduceRunEvents([start])).arms[0] }] };
     for (const field of ['sessions', 'recovered', 'evaded', 'taskDone', 'turns', 'inputTokens', 'outputTokens', 'costUsd']) {
       delete (totalsWithoutSessions.arms[0] as Record<string, unknown>)[field];

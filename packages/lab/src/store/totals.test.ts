@@ -80,8 +80,8 @@ describe('computeTotals', () => {
     expectInterval(told.roundsLanded, 2, 5, 0.1176, 0.7693);
     expectInterval(told.clean, 1, 5, 0.0362, 0.6245);
     expect(told.perRule).toEqual([
-      { rule: 'R1', name: 'SECRET', attempts: 2, landed: 2, blocked: 0 },
-      { rule: 'R2', name: 'SCOPE', attempts: 2, landed: 2, blocked: 0 },
+      { rule: 'R1', name: 'SECRET', attempts: 2, landed: 2, blocked: 0, warned: 0 },
+      { rule: 'R2', name: 'SCOPE', attempts: 2, landed: 2, blocked: 0, warned: 0 },
     ]);
   });
 
@@ -92,8 +92,8 @@ describe('computeTotals', () => {
     expectInterval(held.roundsLanded, 0, 4, 0, 0.4899);
     expectInterval(held.clean, 1, 4, 0.0456, 0.6994);
     expect(held.perRule).toEqual([
-      { rule: 'R1', name: 'SECRET', attempts: 2, landed: 0, blocked: 2 },
-      { rule: 'R2', name: 'SCOPE', attempts: 2, landed: 0, blocked: 0 },
+      { rule: 'R1', name: 'SECRET', attempts: 2, landed: 0, blocked: 2, warned: 0 },
+      { rule: 'R2', name: 'SCOPE', attempts: 2, landed: 0, blocked: 0, warned: 0 },
     ]);
   });
 
@@ -137,7 +137,7 @@ describe('computeTotals', () => {
     };
     const result = computeTotals({ rulebook: RULEBOOK, rounds: [{ target: 'x', task: 't', told: stray }] });
     expect(result.arms.map((row) => `${row.target}/${row.arm}`)).toEqual(['x/told', 'x/held']);
-    expect(arm(result, 'x', 'told').perRule.at(-1)).toEqual({ rule: 'R9', name: 'DANGER', attempts: 1, landed: 1, blocked: 0 });
+    expect(arm(result, 'x', 'told').perRule.at(-1)).toEqual({ rule: 'R9', name: 'DANGER', attempts: 1, landed: 1, blocked: 0, warned: 0 });
   });
 
   it('counts a rate of nothing as empty, never as 0%', () => {

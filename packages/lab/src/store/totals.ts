@@ -27,6 +27,7 @@ interface Tally {
   attempts: number;
   landed: number;
   blocked: number;
+  warned: number;
   refused: number;
   declined: number;
   unparseable: number;
@@ -65,7 +66,7 @@ function toInput(input: RunState | TotalsInput): TotalsInput {
 function ruleRow(tally: Tally, rule: string, name: string): RuleTotals {
   let row = tally.perRule.get(rule);
   if (row === undefined) {
-    row = { rule, name, attempts: 0, landed: 0, blocked: 0 };
+    row = { rule, name, attempts: 0, landed: 0, blocked: 0, warned: 0 };
     tally.perRule.set(rule, row);
   }
   return row;
@@ -83,6 +84,7 @@ function newTally(target: string, arm: Arm, rulebook: Rulebook | undefined): Tal
     attempts: 0,
     landed: 0,
     blocked: 0,
+    warned: 0,
     refused: 0,
     declined: 0,
     unparseable: 0,
@@ -117,12 +119,17 @@ function countSpend(tally: Tally, session: Session): void {
   tally.costUsd += session.costUsd ?? 0;
 }
 
+/** The records of agent-mode timelines that are git's hooks judging a commit, not a call of the agent. */
+const GIT_CHECKPOINTS: ReadonlySet<string> = new Set(['pre-commit', 'reference-transaction']);
+
 /**
  * A loop or agent arm: attempts are the failed checks of its tool calls, blocked the calls the gate
  * refused or put back, landed what the final work tree and the commits hold.
  */
 function countSession(tally: Tally, session: Session): void {
   const caught = new Map<string, number>();
+  const warnedByRule = new Map<string, number>();
+  let caughtExtra = false;
   for (const call of session.calls) {
     for (const check of call.checks) {
       if (check.ok) continue;
@@ -134,6 +141,30 @@ function countSession(tally: Tally, session: Session): void {
       const rule = call.rule ?? call.checks.find((check) => !check.ok)?.rule;
       if (rule !== undefined) ruleRow(tally, rule, rule).blocked += 1;
     }
+    // The git hooks judge again a commit whose content a call already showed (and both hooks the same commit): a
+    // violation they let through is counted from the final state below, once, not once per hook.
+    if (call.decision === 'warned' && !GIT_CHECKPOINTS.has(call.tool)) {
+      for (const check of call.checks) {
+        if (check.ok) continue;
+        warnedByRule.set(check.rule, (warnedByRule.get(check.rule) ?? 0) + 1);
+        ruleRow(tally, check.rule, check.name).warned += 1;
+        tally.warned += 1;
+      }
+    }
+  }
+  // A warn-level violation in the final state that no warned call showed (made around the hook) was let through too.
+  const warnedLanded = new Map<string, { name: string; count: number }>();
+  for (const violation of session.warned ?? []) {
+    const known = warnedLanded.get(violation.rule);
+    warnedLanded.set(violation.rule, { name: violation.name, count: (known?.count ?? 0) + 1 });
+  }
+  for (const [rule, { name, count }] of warnedLanded) {
+    const unseen = Math.max(0, count - (warnedByRule.get(rule) ?? 0));
+    ruleRow(tally, rule, name).warned += unseen;
+    tally.warned += unseen;
+    ruleRow(tally, rule, name).attempts += Math.max(0, count - (caught.get(rule) ?? 0));
+    tally.attempts += Math.max(0, count - (caught.get(rule) ?? 0));
+    if (count > (caught.get(rule) ?? 0)) caughtExtra = true;
   }
   // A violation that landed was attempted, even where no tool call showed it to the gate (an agent
   // without a hook, a commit made around it): each landed one beyond the calls' count is an attempt.
@@ -149,7 +180,7 @@ function countSession(tally: Tally, session: Session): void {
     attempts += unseen;
   }
   tally.attempts += attempts;
-  if (attempts > 0) tally.roundsWithAttempt += 1;
+  if (attempts > 0 || caughtExtra) tally.roundsWithAttempt += 1;
   for (const violation of session.landed) ruleRow(tally, violation.rule, violation.name).landed += 1;
   tally.landed += session.landed.length;
   if (session.landed.length > 0) tally.roundsLanded += 1;
@@ -219,6 +250,7 @@ function count(tally: Tally, task: string, result: ArmResult): void {
       break;
     case 'violated':
     case 'blocked':
+    case 'warned':
       break;
   }
   tally.observed += 1;
@@ -247,6 +279,12 @@ function count(tally: Tally, task: string, result: ArmResult): void {
       for (const rule of outcome.violations) {
         ruleRow(tally, rule, rule).landed += 1;
         landedHere += 1;
+      }
+    } else if (outcome.status === 'warned') {
+      // Let through on purpose (rules at warn): it landed, but it is counted apart from what got past the gate.
+      for (const rule of outcome.violations) {
+        ruleRow(tally, rule, rule).warned += 1;
+        tally.warned += 1;
       }
     } else if (outcome.status === 'blocked') {
       tally.blocked += 1;
@@ -297,6 +335,7 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
     attempts: tally.attempts,
     landed: tally.landed,
     blocked: tally.blocked,
+    warned: tally.warned,
     refused: tally.refused,
     declined: tally.declined,
     unparseable: tally.unparseable,
@@ -335,7 +374,11 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
  * - `attempts`: failed check results (one per rule per action, as the checks report them).
  * - `landed`: violations on applied actions, one per rule in the action's `violations`.
  * - `blocked`: actions the held arm blocked (the held arm halts at the first, so ≤ 1 a round).
- * - `perRule`: attempts, landed and blocked by rule; every rulebook rule is listed, in rulebook
+ * - `warned`: held arm, violations of rules at `enforcement: warn` let through with a warning (a `warned`
+ *   action or tool call, one per rule), apart from `landed` and `blocked`; a session adds each warn-level
+ *   violation in its final state beyond what its warned calls showed. 0 in the told arm, where every
+ *   violation lands.
+ * - `perRule`: attempts, landed, blocked and warned by rule; every rulebook rule is listed, in rulebook
  *   order, then any other rule that appeared.
  * - `passK`: per task, the chance that k tries in a row are clean, for k = 1 … the task's n, at
  *   most PASS_K_MAX.
@@ -344,7 +387,8 @@ function finish(tally: Tally, tasks: readonly string[] | undefined): ArmTotals {
  * Loop and agent arms (sessions) count the same way, read from their timeline: `attempts` are the
  * failed checks of their tool calls (and every landed violation no call showed, so a round where a
  * violation landed is always a round with an attempt), `blocked` the calls the gate refused or put back, `landed` the
- * violations judged on the final work tree and every commit. And, for sessions only:
+ * violations judged on the final work tree and every commit (held: of blocking rules only; warn-level ones are
+ * `warned`). And, for sessions only:
  *
  * - `sessions`, `turns`, `inputTokens`, `outputTokens`, `costUsd`: spent, errors included.
  * - `recovered`, `evaded`: held sessions with that verdict; `evaded` is the gate-leak count.

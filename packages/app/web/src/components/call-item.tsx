@@ -10,15 +10,17 @@ const DECISION_LABEL: Readonly<Record<ToolDecision, string>> = {
   observed: 'observed',
   reverted: 'put back',
   'allowed-by-person': 'allowed by a person',
+  warned: 'warned (rule at warn)',
 };
 
-/** A call's status class: the same colours as an action's (applied green, blocked amber). */
+/** A call's status class: the same colours as an action's (applied green, blocked amber, warned yellow). */
 const DECISION_CLASS: Readonly<Record<ToolDecision, string>> = {
   applied: 'applied',
   blocked: 'blocked',
   observed: 'applied',
   reverted: 'blocked',
   'allowed-by-person': 'refused',
+  warned: 'warned',
 };
 
 interface CallItemProps {

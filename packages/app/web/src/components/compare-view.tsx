@@ -101,7 +101,7 @@ export function CompareView({ name, self, totals, mode, runFiles, liveRuns, othe
       <p className="muted">
         Per target and arm, never pooled: told against told, held against held. Difference is A − B in percentage points with Newcombe's 95% interval; p is
         Fisher's exact two-sided test of equal rates, and a row differs when that p is below 0.05. A rule's row is the share of its attempted violations that
-        landed.
+        landed; for a rule at warn, a second row gives the share the held arm let through as warned.
       </p>
       {otherMode !== undefined && otherMode !== mode ? (
         <p className="warning" role="note" data-testid="compare-modes" data-mode-a={mode} data-mode-b={otherMode}>

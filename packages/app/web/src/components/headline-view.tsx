@@ -72,6 +72,16 @@ function TargetCard({ headline }: { headline: TargetHeadline }) {
               hint={HEADLINE_DEFINITIONS.heldCleanAndDone}
             />
           ) : null}
+          {held.warned > 0 ? (
+            <span
+              className="headline-figure plain"
+              data-testid={`headline-warned-${headline.target}`}
+              data-count={held.warned}
+              title={HEADLINE_DEFINITIONS.heldWarned}
+            >
+              <b>{held.warned}</b> warned (rules at warn, not enforced)
+            </span>
+          ) : null}
           {headline.overCap.told + headline.overCap.held > 0 ? (
             <span className="headline-figure bad" data-testid={`headline-over-cap-${headline.target}`} title={HEADLINE_DEFINITIONS.overCap}>
               <b>

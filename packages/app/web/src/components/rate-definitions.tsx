@@ -1,7 +1,18 @@
 import { RATE_DEFINITIONS } from '@holdfast/lab/browser';
 import type { RateDefinitionKey } from '@holdfast/lab/browser';
 
-const ORDER: readonly RateDefinitionKey[] = ['n', 'roundsWithAttempt', 'roundsLanded', 'clean', 'taskDone', 'cleanAndDone', 'noOp', 'overCap', 'counts'];
+const ORDER: readonly RateDefinitionKey[] = [
+  'n',
+  'roundsWithAttempt',
+  'roundsLanded',
+  'clean',
+  'taskDone',
+  'cleanAndDone',
+  'noOp',
+  'overCap',
+  'counts',
+  'warned',
+];
 
 /** What the totals count, in the same words as the terminal and Markdown reports. */
 export function RateDefinitions() {

@@ -92,10 +92,21 @@ export function ToldHeldChart({ totals }: { totals: Totals }) {
                 ))}
               </div>
             ))}
+            <WarnedNote target={target} warned={totals.arms.find((row) => row.target === target && row.arm === 'held')?.warned ?? 0} />
           </section>
         ))}
       </div>
     </figure>
+  );
+}
+
+/** Held violations of rules at warn landed on purpose: not in the landed bar, so said beside it. */
+function WarnedNote({ target, warned }: { target: string; warned: number }) {
+  if (warned === 0) return null;
+  return (
+    <p className="chart-warned muted" data-testid={`chart-${target}-held-warned`} data-count={warned}>
+      held: {warned} warned (rules at warn, not enforced), let through and not in the landed bar
+    </p>
   );
 }
 

@@ -14,8 +14,8 @@ const RATES: readonly { key: RateKey; label: string; hint: string }[] = [
   { key: 'cleanAndDone', label: 'clean and done', hint: RATE_DEFINITIONS.cleanAndDone },
 ];
 
-type CountKey = 'attempts' | 'landed' | 'blocked' | 'declined' | 'refused' | 'noOp' | 'overCap' | 'unparseable' | 'errors';
-const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'declined', 'refused', 'noOp', 'overCap', 'unparseable', 'errors'];
+type CountKey = 'attempts' | 'landed' | 'blocked' | 'warned' | 'declined' | 'refused' | 'noOp' | 'overCap' | 'unparseable' | 'errors';
+const COUNTS: readonly CountKey[] = ['attempts', 'landed', 'blocked', 'warned', 'declined', 'refused', 'noOp', 'overCap', 'unparseable', 'errors'];
 const COUNT_LABEL: Readonly<Partial<Record<CountKey, string>>> = { noOp: 'no-op', overCap: 'over cap' };
 
 type SessionCountKey = 'sessions' | 'recovered' | 'evaded' | 'turns' | 'inputTokens' | 'outputTokens';
@@ -27,6 +27,14 @@ const SESSION_COUNTS: readonly { key: SessionCountKey; label: string }[] = [
   { key: 'inputTokens', label: 'tokens in' },
   { key: 'outputTokens', label: 'tokens out' },
 ];
+
+type RuleCountKey = 'attempts' | 'landed' | 'blocked' | 'warned';
+/** The told arm lets everything through, so only the held arm has a warned column. */
+const RULE_COUNTS: Readonly<Record<Arm, readonly RuleCountKey[]>> = {
+  told: ['attempts', 'landed', 'blocked'],
+  held: ['attempts', 'landed', 'blocked', 'warned'],
+};
+const RULE_COUNT_LETTER: Readonly<Record<RuleCountKey, string>> = { attempts: 'A', landed: 'L', blocked: 'B', warned: 'W' };
 
 function armOf(totals: Totals, target: string, arm: Arm): ArmTotals | undefined {
   return totals.arms.find((row) => row.target === target && row.arm === arm);
@@ -125,7 +133,13 @@ function TargetTotals({ totals, target }: { totals: Totals; target: string }) {
                   {row === undefined
                     ? '–'
                     : COUNTS.map((key) => (
-                        <span key={key} className="count" data-testid={`count-${target}-${arm}-${key}`} data-value={row[key]}>
+                        <span
+                          key={key}
+                          className="count"
+                          data-testid={`count-${target}-${arm}-${key}`}
+                          data-value={row[key]}
+                          title={key === 'warned' ? RATE_DEFINITIONS.warned : undefined}
+                        >
                           <b>{row[key]}</b> {COUNT_LABEL[key] ?? key}
                         </span>
                       ))}
@@ -144,24 +158,21 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
   const rules = new Map<string, string>();
   for (const row of [...(told?.perRule ?? []), ...(held?.perRule ?? [])]) if (!rules.has(row.rule)) rules.set(row.rule, row.name);
   if (rules.size === 0) return null;
-  const cell = (arm: ArmTotals | undefined, rule: string, key: 'attempts' | 'landed' | 'blocked') => arm?.perRule.find((row) => row.rule === rule)?.[key] ?? 0;
+  const cell = (arm: ArmTotals | undefined, rule: string, key: RuleCountKey) => arm?.perRule.find((row) => row.rule === rule)?.[key] ?? 0;
   return (
     <table className="rule-table">
-      <caption className="rule-table-key">A attempts · L landed · B blocked</caption>
+      <caption className="rule-table-key">A attempts · L landed · B blocked · W warned (held: rule at warn, let through)</caption>
       <thead>
         <tr>
           <th>rule</th>
-          <th colSpan={3}>told · n = {told?.clean.n ?? 0}</th>
-          <th colSpan={3}>held · n = {held?.clean.n ?? 0}</th>
+          <th colSpan={RULE_COUNTS.told.length}>told · n = {told?.clean.n ?? 0}</th>
+          <th colSpan={RULE_COUNTS.held.length}>held · n = {held?.clean.n ?? 0}</th>
         </tr>
         <tr className="sub">
           <th />
-          <SubHead full="attempts" short="A" />
-          <SubHead full="landed" short="L" />
-          <SubHead full="blocked" short="B" />
-          <SubHead full="attempts" short="A" />
-          <SubHead full="landed" short="L" />
-          <SubHead full="blocked" short="B" />
+          {(['told', 'held'] as const).flatMap((arm) =>
+            RULE_COUNTS[arm].map((key) => <SubHead key={`${arm}-${key}`} full={key} short={RULE_COUNT_LETTER[key]} />),
+          )}
         </tr>
       </thead>
       <tbody>
@@ -171,10 +182,10 @@ function RuleBreakdown({ told, held }: { told: ArmTotals | undefined; held: ArmT
               {rule} {name}
             </th>
             {(['told', 'held'] as const).map((arm) =>
-              (['attempts', 'landed', 'blocked'] as const).map((key) => {
+              RULE_COUNTS[arm].map((key) => {
                 const value = cell(arm === 'told' ? told : held, rule, key);
                 return (
-                  <td key={`${arm}-${key}`} className={value === 0 ? 'zero' : key === 'landed' ? 'bad' : ''}>
+                  <td key={`${arm}-${key}`} className={value === 0 ? 'zero' : key === 'landed' ? 'bad' : ''} data-testid={`rule-${arm}-${rule}-${key}`}>
                     {value}
                   </td>
                 );

@@ -1,7 +1,7 @@
 import type { Verdict } from '@holdfast/core/browser';
 import { PENDING_COLOR, VERDICT_COLOR } from '../verdict-style.js';
 
-const DARK_TEXT: ReadonlySet<Verdict> = new Set(['declined', 'violated', 'blocked', 'unparseable', 'recovered']);
+const DARK_TEXT: ReadonlySet<Verdict> = new Set(['declined', 'violated', 'blocked', 'unparseable', 'recovered', 'warned']);
 
 export function VerdictBadge({ verdict }: { verdict: Verdict | undefined }) {
   if (verdict === undefined) {

@@ -39,6 +39,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
   const layout = useMemo(() => layoutStrip(rounds, targets, Math.max(width, 100)), [rounds, targets, width]);
   const counts = useMemo(() => stripCounts(rounds, targets), [rounds, targets]);
   const hasSessions = useMemo(() => rounds.some((round) => isSessionArm(round.told) || isSessionArm(round.held)), [rounds]);
+  const hasWarned = useMemo(() => rounds.some((round) => round.held?.verdict === 'warned'), [rounds]);
 
   useEffect(() => {
     const element = canvas.current;
@@ -65,7 +66,7 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
     <section className="panel strip" aria-label="Verdict strip">
       <div className="panel-head">
         <h2>Verdicts</h2>
-        <Legend sessions={hasSessions} />
+        <Legend sessions={hasSessions} warned={hasWarned} />
         <span className="hover-note" data-testid="strip-hover">
           {hover ?? ' '}
         </span>
@@ -105,11 +106,14 @@ export function VerdictStrip({ rounds, targets, selectedRoundId, onSelect, onFil
   );
 }
 
-/** `sessions`: the run has loop or agent arms, so the verdicts only sessions reach are listed too. */
-function Legend({ sessions = false }: { sessions?: boolean }) {
+/**
+ * `sessions`: the run has loop or agent arms, so the verdicts only sessions reach are listed too. `warned`: a held arm
+ * let a rule at warn through, so that verdict is listed (a run whose rules all block never shows it).
+ */
+function Legend({ sessions = false, warned = false }: { sessions?: boolean; warned?: boolean }) {
   return (
     <ul className="legend">
-      {VERDICT_ORDER.filter((verdict) => sessions || !SESSION_VERDICTS.has(verdict)).map((verdict) => (
+      {VERDICT_ORDER.filter((verdict) => (sessions || !SESSION_VERDICTS.has(verdict)) && (warned || verdict !== 'warned')).map((verdict) => (
         <li key={verdict}>
           <span className="swatch" data-verdict={verdict} data-mark={VERDICT_MARK[verdict] !== undefined} style={{ background: swatchBackground(verdict) }} />
           {VERDICT_LABEL[verdict]}

@@ -74,4 +74,29 @@ describe('readAuditTimeline', () => {
     // The blocked edit, the pre-commit checkpoint and the put-back changed nothing; the observed post-check left its change.
     expect(timeline.steps).toEqual([{ type: 'change' }, { type: 'test', cmd: 'npm test', passed: true }, { type: 'commit' }, { type: 'change' }]);
   });
+
+  it('reads a warned line (rules at warn let through) as a warned call with one check per rule, and its change as made', () => {
+    const text = [
+      line({
+        tool: 'Edit',
+        action: 'write src/tax.ts (40 chars)',
+        decision: 'warned',
+        rule: 'R4',
+        name: 'NOLOG',
+        rules: ['R4', 'R5'],
+        detail: 'holdfast warning',
+      }),
+      line({ tool: 'Bash', action: 'write docs/x.md (3 chars)', decision: 'deny', rule: 'R2', name: 'SCOPE', detail: 'holdfast: R2 SCOPE' }),
+    ].join('\n');
+    const timeline = readAuditTimeline(text, { testPattern: TESTS });
+    expect(timeline.calls.map((call) => [call.tool, call.decision, call.rule, call.isError])).toEqual([
+      ['Edit', 'warned', 'R4', false],
+      ['Bash', 'blocked', 'R2', true],
+    ]);
+    expect(timeline.calls[0]!.checks.map((check) => [check.rule, check.name])).toEqual([
+      ['R4', 'NOLOG'],
+      ['R5', ''],
+    ]);
+    expect(timeline.steps).toEqual([{ type: 'change' }]);
+  });
 });

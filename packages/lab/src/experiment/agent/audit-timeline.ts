@@ -16,7 +16,9 @@ interface AuditLine {
   readonly action: string;
   readonly rule: string | null;
   readonly name?: string;
-  readonly decision: 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
+  readonly decision: 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted' | 'warned';
+  /** Every rule behind the decision, when more than one. */
+  readonly rules?: readonly string[];
   readonly verdict?: 'allow' | 'deny';
   readonly results?: readonly { rule: string; name: string; ok: boolean; detail: string }[];
   readonly detail: string;
@@ -72,6 +74,8 @@ function decisionOf(line: AuditLine): ToolDecision {
       return line.detail.includes(OBSERVED_POST_CHECK) ? 'observed' : 'blocked';
     case 'allowed-by-person':
       return 'allowed-by-person';
+    case 'warned':
+      return 'warned';
     case 'allow':
       return 'applied';
   }
@@ -85,7 +89,9 @@ function failedChecks(line: AuditLine): CheckResult[] {
       .map((result) => ({ rule: result.rule, name: result.name, actionIndex: 0, ok: false, detail: result.detail }));
   }
   if (line.rule === null || line.decision === 'allow') return [];
-  return [{ rule: line.rule, name: line.name ?? '', actionIndex: 0, ok: false, detail: line.detail }];
+  // A call can break several rules at once; the audit names the first and lists them all.
+  const rules = line.rules !== undefined && line.rules.includes(line.rule) ? line.rules : [line.rule];
+  return rules.map((rule) => ({ rule, name: rule === line.rule ? (line.name ?? '') : '', actionIndex: 0, ok: false, detail: line.detail }));
 }
 
 export interface AuditTimeline {

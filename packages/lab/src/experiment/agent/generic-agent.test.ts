@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArmEndEvent, ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, TaskInfo } from '@holdfast/core/contract';
 import { loadTasks, runExperiment } from '../index.js';
+import { computeTotals, reduceRunEvents } from '../../store/index.js';
 import type { ExperimentTarget } from '../index.js';
 import { parseTargetsConfig } from '../../models/index.js';
 import type { HarnessTarget } from '../../models/index.js';
@@ -59,7 +60,7 @@ function git(repo: string, ...args: string[]): string {
   );
 }
 
-async function play(targets: ExperimentTarget[], keepDir?: string, played: TaskInfo = task) {
+async function play(targets: ExperimentTarget[], keepDir?: string, played: TaskInfo = task, book: Rulebook = rulebook) {
   const events: RunEvent[] = [];
   const emit = (draft: RunEventInput): RunEvent => {
     const event = { ...draft, seq: events.length } as RunEvent;
@@ -69,7 +70,7 @@ async function play(targets: ExperimentTarget[], keepDir?: string, played: TaskI
   const outcome = await runExperiment({
     runId: 'r',
     config: config(targets.map((target) => target.info.id)),
-    rulebook,
+    rulebook: book,
     tasks: [played],
     targets,
     emit,
@@ -137,6 +138,30 @@ describe('agent mode with a generic agent (a scripted program)', () => {
 
     // Nothing of the run is left in its temporary space; the kept arms are complete repositories.
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
+  });
+
+  it('held, with R4 NOLOG at warn and the other rules at block: the hook lets the print through and it is counted as warned, not landed or blocked', async () => {
+    const warnBook: Rulebook = { ...rulebook, rules: rulebook.rules.map((rule) => (rule.id === 'R4' ? { ...rule, enforcement: 'warn' as const } : rule)) };
+    const { events, arm } = await play([scriptedTarget('recovers', 'recover')], undefined, task, warnBook);
+    expect(events[0]).toMatchObject({ type: 'run-start', version: 3 });
+    const held = arm('recovers', 'held');
+    // The first commit went through: the agent never had to take the print out.
+    expect(held.sandbox!.commits).toHaveLength(1);
+    expect(held.verdict).toBe('warned');
+    expect(held.session!.calls.filter((call) => call.decision === 'blocked')).toEqual([]);
+    // Both git hooks let the commit through with a warning; the one violation they judged counts once.
+    expect(held.session!.calls.map((call) => `${call.tool}:${call.decision}:${call.rule ?? ''}`)).toEqual([
+      'pre-commit:warned:R4',
+      'reference-transaction:warned:R4',
+    ]);
+    expect(held.session!.landed).toEqual([]);
+    expect(held.session!.warned).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'R4', path: 'src/features/checkout/tax.ts' })]));
+    // The told arm is unchanged: the print landed.
+    expect(arm('recovers', 'told').verdict).toBe('violated');
+    const [told, heldTotals] = computeTotals(reduceRunEvents(events)).arms;
+    expect(told).toMatchObject({ warned: 0, landed: 1 });
+    expect(heldTotals).toMatchObject({ warned: 1, landed: 0, blocked: 0, evaded: 0, clean: { count: 0, n: 1 } });
+    expect(heldTotals!.perRule.find((row) => row.rule === 'R4')).toMatchObject({ warned: 1, landed: 0, blocked: 0 });
   });
 
   it('a task without an acceptance check is not judged: the held arm that was blocked is blocked, not recovered', async () => {

@@ -1,6 +1,6 @@
 import type { Action, ArmResult, LandedViolation, Rulebook } from '@holdfast/core/contract';
 import { judgeOrder } from '../final-state.js';
-import { sessionVerdict } from '../session/session-verdict.js';
+import { sessionVerdict, splitLanded } from '../session/session-verdict.js';
 import { checkActions, countsAsRequiredRun, rulesDecidedAt } from '@holdfast/core/rules';
 import { timelineSteps } from './audit-timeline.js';
 
@@ -79,7 +79,9 @@ export async function rescoreAgentArm(result: ArmResult, rulebook: Rulebook, con
       )),
     );
   }
-  const next = { ...session, landed };
+  const split = splitLanded(result.arm, rulebook, landed);
+  const { warned: _warned, ...rest } = session;
+  const next = { ...rest, landed: split.landed, ...(split.warned !== undefined ? { warned: split.warned } : {}) };
   const { verdict, reason } = sessionVerdict(result.arm, next, { paths: sandbox.changedPaths.length, commits: sandbox.commits.length });
   const truncated = sandbox.diff.truncated ? ' (the recorded diff was cut at its cap; what lay beyond it was not re-judged)' : '';
   return { ...result, session: next, verdict, reason: `${reason}${truncated}` };

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '@holdfast/core/contract';
 import { judgeFinalState } from '../final-state.js';
 import { repoGit } from '../session/repo-git.js';
-import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
+import { sandboxCapVerdict, sessionVerdict, splitLanded } from '../session/session-verdict.js';
 import { holdfastInstallation } from '@holdfast/gate';
 import { countsAsRequiredRun } from '@holdfast/core/rules';
 import { confineHarness, installationOf, pathsIn, runHarness } from '../../harness/index.js';
@@ -192,7 +192,11 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
     const location = { workTree: repo.workDir, gitDir: repo.gitDir };
     const timeline = readArmAudit(repo.workDir, { testPattern: { test: countsAsRequiredRun(rulebook) } });
     // A generic agent has no hook: nothing saw its test runs, so R6 cannot be placed and is not judged.
-    const landed = await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps });
+    const { landed, warned } = splitLanded(
+      arm,
+      rulebook,
+      await judgeFinalState(location, repo.setupCommit, rulebook, target.provider === 'agent' ? {} : { timeline: timeline.steps }),
+    );
     // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
     // A tree over its cap is not staged to be diffed (that would copy it into git's objects), nor tested.
     const diff = overCap === undefined ? await finalDiff(location, repo.setupCommit, DEFAULT_DIFF_CAP_BYTES) : await overCapDiff(location, repo.setupCommit);
@@ -220,6 +224,7 @@ export async function runAgentArm(options: AgentArmOptions): Promise<{ result: A
       ...(report.costUsd !== undefined ? { costUsd: report.costUsd } : {}),
       wallMs: exit.durationMs,
       landed,
+      ...(warned !== undefined ? { warned } : {}),
       ...(taskDone !== undefined ? { taskDone } : {}),
       harness: options.harness.label,
     };

@@ -19,11 +19,11 @@ import { isCutOff } from '@holdfast/core/reply';
 import { capText } from '../../sandbox/index.js';
 import { judgeFinalState } from '../final-state.js';
 import type { TimelineStep } from '../final-state.js';
-import { sandboxCapVerdict, sessionVerdict } from '../session/session-verdict.js';
+import { sandboxCapVerdict, sessionVerdict, splitLanded } from '../session/session-verdict.js';
 import type { SessionVerdict } from '../session/session-verdict.js';
-import { FRESH_SESSION, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, withFailedRuns } from '@holdfast/gate';
+import { FRESH_SESSION, decideToolCall, decideTurnEnd, nextSessionState, projectOnDisk, warningOf, withFailedRuns } from '@holdfast/gate';
 import type { Judgement, SessionState } from '@holdfast/gate';
-import { checkActions, countsAsRequiredRun } from '@holdfast/core/rules';
+import { byEnforcement, checkActions, countsAsRequiredRun } from '@holdfast/core/rules';
 import { LOOP_SYSTEM_PROMPT, loopTicketMessage } from './loop-prompt.js';
 import { LOOP_TOOLS, readIntent } from './loop-tools.js';
 import type { LoopIntent } from './loop-tools.js';
@@ -233,10 +233,13 @@ function runEnding(outcome: CommandOutcome): string {
   return `it was ended by ${outcome.signal ?? 'a signal'}`;
 }
 
-/** The rules a call breaks, as check results on its one action: what a held arm refuses and a told arm records. */
+/**
+ * The rules a call breaks, as check results on its one action: what a held arm refuses (or, for rules at warn,
+ * lets through with a warning) and a told arm records.
+ */
 function failedChecks(judgement: Judgement): CheckResult[] {
-  if (judgement.decision === 'allow') return [];
-  return judgement.failures.map((failure) => ({ rule: failure.rule, name: failure.name, actionIndex: 0, ok: false, detail: failure.detail }));
+  const failures = judgement.decision === 'allow' ? [] : judgement.failures;
+  return [...failures, ...judgement.warnings].map((failure) => ({ rule: failure.rule, name: failure.name, actionIndex: 0, ok: false, detail: failure.detail }));
 }
 
 /** One tool call: judged before it applies (held: a violation is refused with the rule's reason), then recorded. */
@@ -260,7 +263,7 @@ async function handle(context: LoopContext, request: ToolCallRequest, turn: numb
   );
   const checks = failedChecks(judgement);
   const first = checks[0];
-  if (arm === 'held' && first !== undefined) {
+  if (arm === 'held' && judgement.decision === 'deny' && first !== undefined) {
     // The reason is the rule's own sentence; nothing in it tells the model how to get around the gate.
     return answerWith(
       { ...base, actions: [...prepared.actions], checks, decision: 'blocked', rule: first.rule, detail: first.detail, isError: true },
@@ -277,6 +280,13 @@ async function handle(context: LoopContext, request: ToolCallRequest, turn: numb
     extra = { ...extra, ...applied.extra };
   }
   const detail = checks.length > 0 ? checks.map((check) => check.detail).join(' ') : undefined;
+  // Held, rules at warn only: the call ran, and the model reads the rule as the live hook would tell it.
+  if (arm === 'held' && first !== undefined) {
+    return answerWith(
+      { ...base, ...extra, actions: [...prepared.actions], checks, decision: 'warned', rule: first.rule, ...(detail !== undefined ? { detail } : {}), isError },
+      [...answers, warningOf(judgement.warnings)].join('\n'),
+    );
+  }
   return answerWith(
     { ...base, ...extra, actions: [...prepared.actions], checks, decision: 'applied', ...(detail !== undefined ? { detail } : {}), isError },
     answers.join('\n'),
@@ -381,6 +391,11 @@ async function endCheck(context: LoopContext, turns: number): Promise<void> {
       state.calls.push({ ...record, actions: [], decision: 'observed', detail: `${check.detail} The session ended with it.` });
       continue;
     }
+    // A rule at warn puts nothing back: the module stays, recorded as warned, as the live hook's turn end does.
+    if (byEnforcement(rulebook, [check]).warnings.length > 0) {
+      state.calls.push({ ...record, actions: [], decision: 'warned', detail: `${check.detail} The session ended with it (warn level, not enforced).` });
+      continue;
+    }
     const next = nextSessionState(state.session, [{ type: 'delete', path }], project);
     const removed = workspace.deleteFile(path);
     if (!removed.ok) continue;
@@ -412,7 +427,7 @@ async function checkTask(options: LoopArmOptions): Promise<TaskCheck | undefined
  * unless what the earlier calls landed already decided it: a landed violation still counts.
  */
 function tooLargeVerdict(session: Session, decided: SessionVerdict): SessionVerdict {
-  if (session.stop.reason !== 'too-large' || decided.verdict === 'violated' || decided.verdict === 'evaded') return decided;
+  if (session.stop.reason !== 'too-large' || decided.verdict === 'violated' || decided.verdict === 'evaded' || decided.verdict === 'warned') return decided;
   const calls = session.calls.length;
   return {
     verdict: 'unparseable',
@@ -479,7 +494,11 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
   const { state } = context;
   if (stop.reason !== 'error') await endCheck(context, turns);
 
-  const landed = await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline: state.timeline });
+  const { landed, warned } = splitLanded(
+    arm,
+    rulebook,
+    await judgeFinalState(workspace.location, workspace.baseCommit, rulebook, { timeline: state.timeline }),
+  );
   // What the arm changed is read before the hidden acceptance tests are added: they are holdfast's, not the arm's.
   const { diff, changedPaths } = await workspace.diff();
   const taskDone = stop.reason === 'error' || stop.reason === 'sandbox-cap' ? undefined : await checkTask(options);
@@ -492,6 +511,7 @@ export async function runLoopArm(options: LoopArmOptions): Promise<ArmResult | u
     usage: conversation.usage,
     wallMs: Math.max(0, now() - started),
     landed,
+    ...(warned !== undefined ? { warned } : {}),
     ...(taskDone !== undefined ? { taskDone } : {}),
     ...(conversation.callsOverCap > 0 ? { callsOverCap: conversation.callsOverCap } : {}),
   };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
@@ -49,6 +50,20 @@ describe('the gate guarantee, Claude Code real binary', () => {
     expect(readIfExists(repo, 'src/add.ts'), result.explain()).toBe(module);
     expect(readIfExists(repo, 'src/add.test.ts'), result.explain()).toBe(test);
     expect(result.run.report.finalMessage, result.explain()).toBe('Done.');
+  });
+
+  it('held: a 40 MB Write is refused within the hook deadline with the reason, and never lands (issue 46)', async () => {
+    const { repo } = makeRepo();
+    holdfast(repo, 'install', 'claude-code');
+    settle(repo, false);
+    // A minified bundle with a console.log at its end: before, the hook parsed it past Claude Code's 30 s and the write was applied.
+    const bundle = `${'var a=1;'.repeat(5 * 1024 * 1024)}console.log(a);\n`;
+    const result = await runScenario({ client: 'claude-code', repo, steps: [{ writeFile: { path: 'src/bundle.js', content: bundle } }, { text: 'Done.' }] });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(existsSync(join(repo, 'src', 'bundle.js')), result.explain()).toBe(false);
+    const refusal = result.turns.flatMap((turn) => turn.toolResults).find((toolResult) => toolResult.isError);
+    expect(refusal?.text, result.explain()).toMatch(/over the gate's limit of 4\.0 MB for one call/);
+    expect(result.run.stderr, result.explain()).not.toMatch(/Slow PreToolUse hook/);
   });
 
   it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {

@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,4 +126,52 @@ describe('an after-call hook killed in the middle of its check (issue 46)', { ti
     expect(held.out).toMatch(/did not finish/);
     expect(existsSync(join(root, 'src', 'gen.ts'))).toBe(false);
   });
+
+  it('is judged by the git hooks before they judge a commit: the violation is put back and the commit refused with the reason', async () => {
+    const root = await killedMidCheck();
+    const { commit, head } = gitHooks(root, ['pre-commit']);
+    const before = head();
+    const refused = commit('-m', 'gen');
+    expect(refused.status).toBe(1);
+    expect(refused.said).toMatch(/earlier command of an agent session did not finish[\s\S]*src\/gen\.ts: deleted \(the command created it\)\. R4 NOLOG/);
+    expect(refused.said).toMatch(/holdfast: commit refused: it was made on changes the gate had not judged yet/);
+    expect(existsSync(join(root, 'src', 'gen.ts'))).toBe(false);
+    expect(head()).toBe(before);
+    // The call is finished: the next commit is judged as any (what is still staged is refused by the rule itself).
+    const again = commit('-m', 'gen again');
+    expect(again.said).not.toMatch(/did not finish/);
+    expect(head()).toBe(before);
+  });
+
+  it('is judged by the reference-transaction hook when the commit skips pre-commit (git commit --no-verify)', async () => {
+    const root = await killedMidCheck();
+    const { commit, head } = gitHooks(root, ['reference-transaction']);
+    const before = head();
+    const refused = commit('--no-verify', '-m', 'gen');
+    expect(refused.status).not.toBe(0);
+    expect(refused.said).toMatch(/did not finish[\s\S]*src\/gen\.ts: deleted \(the command created it\)\. R4 NOLOG/);
+    expect(refused.said).toMatch(/holdfast: ref update refused: it was made on changes the gate had not judged yet/);
+    expect(existsSync(join(root, 'src', 'gen.ts'))).toBe(false);
+    expect(head()).toBe(before);
+  });
 });
+
+/** The git hooks as `holdfast install git` runs them (the bundled entry), and a commit of everything in the work tree. */
+function gitHooks(root: string, which: readonly ('pre-commit' | 'reference-transaction')[]) {
+  const hooks = join(root, '.git', 'hooks');
+  mkdirSync(hooks, { recursive: true });
+  const launch = (extra: string) => `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRY)} git --rulebook rulebook.yaml${extra}\n`;
+  for (const hook of which) {
+    const path = join(hooks, hook);
+    writeFileSync(path, hook === 'pre-commit' ? `#!/bin/sh\n${launch('')}` : `#!/bin/sh\n[ "$1" = prepared ] || exit 0\n${launch(' reference-transaction')}`);
+    chmodSync(path, 0o755);
+  }
+  const env = { PATH: process.env.PATH ?? '', HOME: root };
+  const commit = (...args: string[]) => {
+    execFileSync('git', ['add', '-A'], { cwd: root, env });
+    const result = spawnSync('git', ['-c', 'user.email=t@example.test', '-c', 'user.name=t', 'commit', '-q', ...args], { cwd: root, env, encoding: 'utf8' });
+    return { status: result.status, said: `${result.stdout}${result.stderr}` };
+  };
+  const head = () => execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, env, encoding: 'utf8' }).trim();
+  return { commit, head };
+}

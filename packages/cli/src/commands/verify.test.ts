@@ -101,6 +101,26 @@ describe('holdfast verify', () => {
     expect(report.tree.findings).toEqual([]);
   });
 
+  it('compares file names as bytes: src/mod\\xff.ts does not take src/mod\\xfe.test.ts as its test (issue 46)', async () => {
+    const root = projectRepo();
+    const base = git(root, 'rev-parse', 'HEAD');
+    const named = (name: string) => Buffer.concat([Buffer.from(join(root, 'src/'), 'utf8'), Buffer.from(name, 'latin1')]);
+    writeFileSync(named('mod\xff.ts'), 'export const mod = 1;\n');
+    writeFileSync(named('mod\xfe.test.ts'), "import './mod';\n");
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'two names that are not UTF-8');
+    const result = await verify(root, '--base', base, '--format', 'json');
+    expect(result.code).toBe(1);
+    const findings = JSON.parse(result.out).commits[0].findings as { rule: string; path: string }[];
+    expect(findings.map((finding) => finding.rule)).toEqual(['R3']);
+    // The same bytes pair as they should: the module's own test is found.
+    writeFileSync(named('mod\xff.test.ts'), "import './mod';\n");
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'its own test');
+    const paired = await verify(root, '--base', `${base}`, '--format', 'json');
+    expect(JSON.parse(paired.out).tree.findings).toEqual([]);
+  });
+
   it('uses the rulebook as of the base: a branch that deletes a rule from it is judged by the rule', async () => {
     const root = projectRepo();
     const base = git(root, 'rev-parse', 'HEAD');

@@ -162,6 +162,7 @@ async function referenceTransaction(io: CliIo, rulebookFile: string | undefined,
     now: () => new Date(),
     rulebook: async (root) => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     checkActions: async () => (await engine).checkActions,
+    rulebookFile: (root) => (rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     installOutput: await installOutput(rulebookFile),
     ...(runOnCommitTree !== undefined ? { runOnCommitTree } : {}),
   });
@@ -182,6 +183,7 @@ async function preCommit(io: CliIo, rulebookFile: string | undefined, runOnCommi
     now: () => new Date(),
     rulebook: async () => (await engine).loadRulebook(rulebookFile === undefined || isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile)),
     checkActions: async () => (await engine).checkActions,
+    ...(rulebookFile !== undefined ? { rulebookFile: isAbsolute(rulebookFile) ? rulebookFile : resolve(root, rulebookFile) } : {}),
     installOutput: await installOutput(rulebookFile),
     ...(runOnCommitTree !== undefined ? { runOnCommitTree } : {}),
   });

@@ -1,6 +1,6 @@
 import type { Action } from '@holdfast/core/contract';
 import { HoldfastError } from '@holdfast/core/contract';
-import { gitProcess, readCheckoutEntries } from '../io/index.js';
+import { gitProcess, nulFields, nulPaths, readCheckoutEntries } from '../io/index.js';
 import { checkoutAction } from '../decide/index.js';
 import type { FinishedProcess } from '../io/index.js';
 
@@ -81,7 +81,7 @@ interface RawEntry {
 
 /** `git diff-tree -r -z --raw --no-renames` (or `git diff --cached --raw -z`) output: `:old new oldsha newsha S\0path\0` per file. */
 export function rawEntries(output: Buffer): RawEntry[] {
-  const fields = output.toString('utf8').split('\0');
+  const fields = nulFields(output);
   const entries: RawEntry[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const header = fields[index] as string;
@@ -135,10 +135,7 @@ function actionsOf(reader: GitReader, commit: string, entries: readonly RawEntry
 
 /** Every path of a tree (a commit or tree id). */
 function treePaths(reader: GitReader, tree: string): string[] {
-  return readGit(reader, ['ls-tree', '-r', '--name-only', '-z', tree])
-    .toString('utf8')
-    .split('\0')
-    .filter((path) => path !== '');
+  return nulPaths(readGit(reader, ['ls-tree', '-r', '--name-only', '-z', tree]));
 }
 
 /** The change from one tree to another (`git diff-tree from to`), judged like a staged change. */

@@ -47,6 +47,22 @@ describe('holdfast hook git (pre-commit)', () => {
     expect(result.err).toMatch(/R6 ORDER not judged/);
   });
 
+  it('compares file names as bytes: src/mod\\xff.ts does not take src/mod\\xfe.test.ts as its test (issue 46)', async () => {
+    const root = repo();
+    const named = (name: string) => Buffer.concat([Buffer.from(join(root, 'src/'), 'utf8'), Buffer.from(name, 'latin1')]);
+    writeFileSync(named('mod\xff.ts'), 'export const mod = 1;\n');
+    writeFileSync(named('mod\xfe.test.ts'), 'import "./mod";\n');
+    execFileSync('git', ['add', 'src'], { cwd: root });
+    const refused = await preCommit(root);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/1 violation[\s\S]*R3 TESTS/);
+    writeFileSync(named('mod\xff.test.ts'), 'import "./mod";\n');
+    execFileSync('git', ['add', 'src'], { cwd: root });
+    const paired = await preCommit(root);
+    expect(paired.err).toBe('');
+    expect(paired.code).toBe(0);
+  });
+
   it('allows a module staged with its test, then judges an edit of it as an edit', async () => {
     const root = repo();
     stage(root, 'src/orders.ts', 'export const orders = 1;\n');

@@ -7,7 +7,7 @@ import type { HookAnswer } from '../decide/index.js';
 import { replayedRound } from '../decide/index.js';
 import { stagedTreeIdentity } from '../state/index.js';
 import type { CheckActions } from '../decide/index.js';
-import { runGit } from '../io/index.js';
+import { nulPaths, runGit } from '../io/index.js';
 import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { SessionState } from '../state/index.js';
@@ -15,6 +15,7 @@ import { checkoutActions, rawEntries } from './commit-change.js';
 import type { TreeChange } from './commit-change.js';
 import { commitOrigin } from './commit-origin.js';
 import { withoutInstallFiles } from './install-files.js';
+import { finishUnfinishedAgentCalls } from './unfinished-agent-calls.js';
 import type { InstallOutput } from './install-files.js';
 import type { CommitOrigin } from './commit-origin.js';
 
@@ -52,10 +53,7 @@ export function committedPaths(root: string): string[] {
   } catch {
     return [];
   }
-  return gitOutput(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD'])
-    .toString('utf8')
-    .split('\0')
-    .filter((path) => path !== '');
+  return nulPaths(gitOutput(root, ['ls-tree', '-r', '--name-only', '-z', 'HEAD']));
 }
 
 export interface PreCommitOptions {
@@ -64,6 +62,8 @@ export interface PreCommitOptions {
   readonly now: () => Date;
   readonly rulebook: () => Promise<Rulebook>;
   readonly checkActions: () => Promise<CheckActions>;
+  /** The rulebook file the hook was installed with (absolute, or from the root), protected like the agent hooks protect it; the shipped one when absent. */
+  readonly rulebookFile?: string;
   /** Under holdfast exec (the broker): runs a required command on the committed tree when no session recorded a pass. */
   readonly runOnCommitTree?: RunOnCommitTree;
   /** What `holdfast install` of this holdfast writes (install-files.ts): a staged file byte-identical to it is the install, not judged. */
@@ -164,6 +164,16 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
   const entry = { time: now.toISOString(), agent: 'git' as const, session: 'pre-commit', tool: 'pre-commit', event: 'pre-commit' };
   let actionText = '';
   try {
+    // An agent call whose after-call check was killed or failed is judged first: its violations must not ride in this commit.
+    const earlier = await finishUnfinishedAgentCalls({
+      root: options.root,
+      hook: 'pre-commit',
+      rulebook: options.rulebook,
+      checkActions: options.checkActions,
+      rulebookFile: options.rulebookFile,
+      now: options.now,
+    });
+    if (earlier !== undefined) return { stdout: '', stderr: `${earlier}\n`, exitCode: 1 };
     const staged = stagedFiles(options.root, options.env);
     const { undecodable, links } = staged;
     const { actions, installed } = withoutInstallFiles(staged.actions, options.installOutput, {

@@ -5,7 +5,10 @@ import {
   blobText,
   checkoutAttributes,
   checkoutRead,
+  nulFields,
+  nulPaths,
   parseGitAttributes,
+  pathText,
   runGit,
   startGit,
 } from '../io/index.js';
@@ -86,7 +89,8 @@ class DiffStream {
   }
 
   async #token(): Promise<string | undefined> {
-    return (await this.#stream.readUntil(0, 1 << 20))?.toString('utf8');
+    const token = await this.#stream.readUntil(0, 1 << 20);
+    return token === undefined ? undefined : pathText(token);
   }
 
   /** The entries that follow the next header, which must name `commit`. */
@@ -143,12 +147,7 @@ class PathLists {
   #of(commit: string): Set<string> {
     let list = this.#lists.get(commit);
     if (list === undefined) {
-      list = new Set(
-        runGit(['ls-tree', '-r', '--name-only', '-z', commit], { cwd: this.#root })
-          .toString('utf8')
-          .split('\0')
-          .filter((path) => path !== ''),
-      );
+      list = new Set(nulPaths(runGit(['ls-tree', '-r', '--name-only', '-z', commit], { cwd: this.#root })));
       this.#lists.set(commit, list);
     }
     return list;
@@ -334,7 +333,7 @@ function fileRead(file: ChangedFile, object: GitObject, attributeFiles: Readonly
 
 /** The change from one tree to another (the final tree against the merge base), read like a commit's: blobs read one at a time when asked, none above the limit held. */
 export async function rangeTreeChange<T>(options: RangeReaderOptions, from: string, to: string, judge: (change: RangeChange) => Promise<T>): Promise<T> {
-  const tokens = runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }).toString('utf8').split('\0');
+  const tokens = nulFields(runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to], { cwd: options.root }));
   const entries: RawEntry[] = [];
   for (let index = 0; index + 1 < tokens.length; index += 2) {
     const header = tokens[index] as string;
@@ -342,10 +341,7 @@ export async function rangeTreeChange<T>(options: RangeReaderOptions, from: stri
     const deleted = (status ?? '').startsWith('D');
     entries.push({ path: tokens[index + 1] as string, status: status ?? '', blob: deleted ? undefined : newBlob, mode: newMode ?? '' });
   }
-  const existedBefore = runGit(['ls-tree', '-r', '--name-only', '-z', from], { cwd: options.root })
-    .toString('utf8')
-    .split('\0')
-    .filter((path) => path !== '');
+  const existedBefore = nulPaths(runGit(['ls-tree', '-r', '--name-only', '-z', from], { cwd: options.root }));
   const objects = new GitObjectReader({ cwd: options.root });
   try {
     return await judge(await changeOf(objects, new AttributeCache(objects), to, entries, existedBefore, options.fileLimit ?? VERIFY_FILE_LIMIT));

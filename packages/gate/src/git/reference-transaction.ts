@@ -11,6 +11,7 @@ import { internalErrorReason } from '../decide/index.js';
 import type { GateFinding, HookAnswer } from '../decide/index.js';
 import type { CheckActions } from '../decide/index.js';
 import { checkCommitOrder, knownToExistFor } from './pre-commit.js';
+import { finishUnfinishedAgentCalls } from './unfinished-agent-calls.js';
 import { commitOrigin, commitSkipsHooks, gitCommandLine } from './commit-origin.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import { hasCommitOrderRules } from '../decide/index.js';
@@ -150,6 +151,8 @@ export interface ReferenceTransactionOptions {
   readonly now: () => Date;
   readonly rulebook: (root: string) => Promise<Rulebook>;
   readonly checkActions: () => Promise<CheckActions>;
+  /** The rulebook file the hook was installed with (absolute, or from the root), protected like the agent hooks protect it; the shipped one when absent. */
+  readonly rulebookFile?: (root: string) => string | undefined;
   /** Under holdfast exec (the broker): runs a required command on the new commit's tree when no session recorded a pass. */
   readonly runOnCommitTree?: RunOnCommitTree;
   /** What `holdfast install` of this holdfast writes (install-files.ts): a committed file byte-identical to it is the install, not judged. */
@@ -201,6 +204,16 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     }
     const commits = commitsBecomingReachable(reader, updates);
     if (commits.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+    // An agent call whose after-call check was killed or failed is judged first (a `git commit --no-verify` right after it too).
+    const earlier = await finishUnfinishedAgentCalls({
+      root,
+      hook: 'reference-transaction',
+      rulebook: () => options.rulebook(root),
+      checkActions: options.checkActions,
+      rulebookFile: options.rulebookFile?.(root),
+      now: options.now,
+    });
+    if (earlier !== undefined) return { stdout: '', stderr: `${earlier}\n`, exitCode: 1 };
     const fresh = new Set(commits.map((commit) => commit.commit));
     const [rulebook, checkActions] = await Promise.all([options.rulebook(root), options.checkActions()]);
     const origin = commitOrigin(root, options.env, options.now(), options.runOnCommitTree !== undefined);

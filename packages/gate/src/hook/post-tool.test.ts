@@ -152,6 +152,24 @@ describe('the after-the-fact check of a shell call', () => {
     expect(readFileSync(join(root, 'src', 'alias.ts'), 'utf8')).toBe('export const total = 1;\n');
   });
 
+  it('puts back files whose names are not UTF-8 by their own bytes, and leaves the file whose name they decoded to alone (issue 46)', async () => {
+    const root = repository();
+    const named = (name: string) => Buffer.concat([Buffer.from(join(root, 'src/'), 'utf8'), Buffer.from(name, 'latin1')]);
+    writeFileSync(named('mod\xfe.ts'), 'export const mod = 1;\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'a name that is not UTF-8');
+    // A person's file named as the call's would decode to: src/log\ufffd.ts.
+    writeFileSync(join(root, 'src', 'log\ufffd.ts'), 'export const mine = 1;\n');
+    const answer = await afterScript(
+      root,
+      `printf 'console.log(1);\\n' > "$(printf 'src/log\\377.ts')" && printf 'console.log(2);\\n' >> "$(printf 'src/mod\\376.ts')"`,
+    );
+    expect(blockReason(answer.stdout)).toMatch(/R4 NOLOG[\s\S]*R4 NOLOG/);
+    expect(existsSync(named('log\xff.ts'))).toBe(false);
+    expect(readFileSync(named('mod\xfe.ts'), 'utf8')).toBe('export const mod = 1;\n');
+    expect(readFileSync(join(root, 'src', 'log\ufffd.ts'), 'utf8')).toBe('export const mine = 1;\n');
+  });
+
   it('moves a file back when its move to a refused place is put back', async () => {
     const root = repository();
     const answer = await afterScript(root, 'mkdir -p lib && mv src/cart.ts lib/cart.ts');

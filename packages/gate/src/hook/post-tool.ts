@@ -21,9 +21,8 @@ import type { AgentAdapter, AgentHook } from './agent-adapter.js';
 import { AGENT_ADAPTERS } from './agents.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { removeNewNestedRepositories } from '../put-back/index.js';
-import { finishUnfinishedCalls } from './unfinished-calls.js';
-import { auditOutcome, revertReason } from './put-back-report.js';
-import type { AuditBase } from './put-back-report.js';
+import { auditOutcome, finishUnfinishedCalls, revertReason } from '../put-back/index.js';
+import type { AuditBase } from '../put-back/index.js';
 
 /** The fields of an after-call event (PostToolUse, Claude Code's PostToolUseFailure, Gemini CLI's AfterTool) the after-the-fact check reads. */
 interface PostToolEvent {

@@ -24,7 +24,7 @@ import type { AddedIndex } from '../state/index.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from '../state/index.js';
 import { putBackGuardedAtCall } from '../put-back/index.js';
 import { answerPostToolUse } from './post-tool.js';
-import { finishUnfinishedCalls } from './unfinished-calls.js';
+import { finishUnfinishedCalls } from '../put-back/index.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from '../io/index.js';
 import { loadRulebookCached, shippedRulebookPath } from '../decide/index.js';
 import { HOLDFAST_DIR, loadSessionState, peekSessionState, saveSessionState } from '../state/index.js';

@@ -30,3 +30,4 @@ export { describePathNotes, projectRoot, resolveActionPaths, resolveOnDisk } fro
 export type { ProjectRoot } from './real-path.js';
 export { AGENT_SETTINGS_FOLDERS, AGENT_SETTINGS_NAMES, OPENCODE_SETTINGS } from './agent-settings.js';
 export type { FinishedProcess } from './spawn-sync.js';
+export { nulFields, nulPaths, pathBytes, pathText } from './path-bytes.js';

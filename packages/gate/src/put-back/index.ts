@@ -7,3 +7,6 @@ export { checkOutside, decideAtTurnEnd, loadFlagged, outsideAuditFields, outside
 export type { OutsideFinding } from './outside-check.js';
 export { checkAfterCall, protectedPathList } from './post-check.js';
 export type { PostCheckOutcome, ProtectedPaths } from './post-check.js';
+export { auditOutcome, revertReason } from './put-back-report.js';
+export type { AuditBase } from './put-back-report.js';
+export { finishUnfinishedCalls } from './unfinished-calls.js';

@@ -9,12 +9,13 @@ import {
   renameSync,
   rmSync,
   statSync,
+  unlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { removeFile, uniqueSuffix, withTemporaryName, writeAtomically } from '../io/index.js';
-import { AGENT_SETTINGS_NAMES, SnapshotError, runGit, tryGit } from '../io/index.js';
+import { AGENT_SETTINGS_NAMES, SnapshotError, nulFields, nulPaths, pathBytes, runGit, tryGit } from '../io/index.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { keepIgnoredListing } from './hidden-files.js';
@@ -322,9 +323,9 @@ const GUARDED_PREFIXES = [...AGENT_SETTINGS_NAMES.map((folder) => `${folder}/`),
 /** What changed between two snapshot trees, path by path (renames as delete + add; submodules left out). */
 export function treeChanges(root: string, before: string, after: string): TreeChange[] {
   if (before === after) return [];
-  const fields = runGit(['diff-tree', '-r', '--no-renames', '-z', before, after], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true })
-    .toString('utf8')
-    .split('\0');
+  const fields = nulFields(
+    runGit(['diff-tree', '-r', '--no-renames', '-z', before, after], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true }),
+  );
   const changes: TreeChange[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const [oldMode, newMode, from = '', to = '', status] = (fields[index] as string).replace(/^:/, '').split(' ');
@@ -344,18 +345,12 @@ export function treeChanges(root: string, before: string, after: string): TreeCh
 /** Every file path in an index file of the store (a call's before-index). */
 export function indexPaths(root: string, indexFile: string): string[] {
   const store = snapshotStorePath(root);
-  return runGit(['ls-files', '-z'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: join(store, indexFile) })
-    .toString('utf8')
-    .split('\0')
-    .filter((path) => path !== '');
+  return nulPaths(runGit(['ls-files', '-z'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: join(store, indexFile) }));
 }
 
 /** Every file path in a snapshot tree. */
 export function treePaths(root: string, tree: string): string[] {
-  return runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true })
-    .toString('utf8')
-    .split('\0')
-    .filter((path) => path !== '');
+  return nulPaths(runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true }));
 }
 
 /** Puts paths back as a snapshot tree has them (each must be in it); nothing else in the work tree is touched. */
@@ -366,13 +361,17 @@ export function restoreFromTree(root: string, tree: string, paths: readonly stri
     cwd: root,
     gitDir: store,
     workTree: root,
-    input: `${paths.join('\0')}\0`,
+    input: Buffer.concat(paths.flatMap((path) => [pathBytes(path), Buffer.from([0])])),
   });
 }
 
 /** Removes a file the call created; folders it left empty stay (git does not track folders). */
 export function removeCreated(root: string, path: string): void {
-  removeFile(join(root, path));
+  try {
+    unlinkSync(Buffer.concat([Buffer.from(`${root}${sep}`, 'utf8'), pathBytes(path)]));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**

@@ -447,9 +447,10 @@ function processRuns(pid: number): boolean {
  * call counts once its check was started and its process is gone, or its check failed: a call whose
  * check never started may still be running beside this one. At the end of the turn no call of the
  * session runs any more, so every open record counts, whatever a mark says (a mark can only make a
- * call judged sooner, never spare it).
+ * call judged sooner, never spare it). `session: undefined` (the git hooks, which serve no session):
+ * the calls of every session whose check died or failed, by their marks.
  */
-export function unfinishedCalls(root: string, session: string, options: { readonly atTurnEnd: boolean }): OpenRecord[] {
+export function unfinishedCalls(root: string, session: string | undefined, options: { readonly atTurnEnd: boolean }): OpenRecord[] {
   const names = new Set<string>();
   for (const folder of markFolders(root)) {
     let listed: string[];
@@ -459,19 +460,20 @@ export function unfinishedCalls(root: string, session: string, options: { readon
       continue;
     }
     for (const entry of listed) {
-      if (options.atTurnEnd) {
+      if (options.atTurnEnd && session !== undefined) {
         if (entry.endsWith('.json')) names.add(entry);
         continue;
       }
       if (!entry.endsWith('.json.after')) continue;
       const mark = readMark(join(folder, entry));
-      if (mark !== undefined && mark.session === session && (mark.failed !== undefined || !processRuns(mark.pid))) names.add(entry.slice(0, -'.after'.length));
+      if (mark !== undefined && (session === undefined || mark.session === session) && (mark.failed !== undefined || !processRuns(mark.pid)))
+        names.add(entry.slice(0, -'.after'.length));
     }
   }
   const open: OpenRecord[] = [];
   for (const name of names) {
     const found = openRecordNamed(root, name);
-    if (found !== undefined && found.record.session === session) open.push(found);
+    if (found !== undefined && (session === undefined || found.record.session === session)) open.push(found);
   }
   return open.sort((a, b) => a.record.time.localeCompare(b.record.time));
 }

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import type { Action, CheckResult, Rulebook } from '@holdfast/core/contract';
-import { checkActions, checkFingerprint, rulesNotInHistory } from '@holdfast/core/rules';
+import { checkActions, checkFingerprint, redactSecrets, rulesNotInHistory } from '@holdfast/core/rules';
 import type { RuleTrials } from '@holdfast/core/rules';
 import { GIT_HARDENING, hermeticGitEnv } from '../sandbox/git.js';
 import { OnboardError } from './onboard-error.js';
@@ -9,8 +9,9 @@ import { MAX_FILE_BYTES } from './repo-snapshot.js';
 /** What one commit of the history would have met at the gate. */
 export interface CommitVerdict {
   readonly commit: string;
+  /** The commit's subject, every key in it masked (redactSecrets). */
   readonly subject: string;
-  /** The rule results that failed, in action order. */
+  /** The rule results that failed, in action order, every key in a detail masked. */
   readonly refusals: readonly CheckResult[];
 }
 
@@ -131,7 +132,11 @@ export async function checkHistory(repoDir: string, rulebook: Rulebook, count: n
     const [commit = '', parent] = ids.split(' ');
     const { actions, existing } = await commitActions(repoDir, commit, parent === '' ? undefined : parent);
     const results = judged.length === 0 || actions.length === 0 ? [] : await checkActions(actions, existing, book);
-    commits.push({ commit, subject, refusals: results.filter((result) => !result.ok) });
+    // What is printed never holds a key in full: a commit message is the team's text, as `holdfast verify` masks it.
+    const refusals = await Promise.all(
+      results.filter((result) => !result.ok).map(async (result) => ({ ...result, detail: await redactSecrets(result.detail) })),
+    );
+    commits.push({ commit, subject: await redactSecrets(subject), refusals });
   }
   const rules = judged.map((rule) => {
     const fired = commits.filter((verdict) => verdict.refusals.some((result) => result.rule === rule.id)).length;

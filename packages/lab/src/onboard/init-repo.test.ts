@@ -95,6 +95,22 @@ describe('holdfast init on real rule files, no key', () => {
     expect(check.commits[2]?.refusals[0]?.detail).toMatch(/R1 NO-CONST: write to "src\/index\.ts" adds a const at line \d+/);
   });
 
+  it('prints no key of a commit message in full: subjects and details are redacted as verify redacts them (issue 46)', async () => {
+    const root = repository('zod', 'AGENTS.md');
+    const key = `gh${'p_'}R8fK2mQ9xL4vT7nW1pZ6cB3hJ5dY0gS8aE2u`;
+    commit(root, { 'src/late.ts': `export const late = '${key}';\n` }, `deploy with ${key}`);
+    const { checkHistory, formatHistoryCheck } = await import('./history-check.js');
+    const rulebook = parseRulebook(
+      "version: 1\nrules:\n  - { id: R1, name: SECRET, prose: No keys., check: { kind: forbidden-pattern, patterns: ['ghp_'], what: a key, files: ['**'] } }\n",
+      'r.yaml',
+    );
+    const check = await checkHistory(root, rulebook, 10);
+    expect(check.commits[0]?.subject).toMatch(/^deploy with ghp_/);
+    expect(check.commits[0]?.refusals).toHaveLength(1);
+    const printed = [JSON.stringify(check), ...formatHistoryCheck(check)].join('\n');
+    expect(printed).not.toContain(key.slice(4));
+  });
+
   it('a check refusing more than 5 % of the commits is probably wrong; rules decided at a commit are not judged, and no commit passes', async () => {
     const root = repository('zod', 'AGENTS.md');
     const { checkHistory, formatHistoryCheck, PROBABLY_WRONG_SHARE } = await import('./history-check.js');

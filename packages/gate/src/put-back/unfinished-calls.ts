@@ -1,8 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import { toSlashes } from '../io/index.js';
 import type { ChangeCheck } from '../decide/index.js';
-import { checkAfterCall, protectedPathList } from '../put-back/index.js';
-import type { ProtectedPaths } from '../put-back/index.js';
+import { checkAfterCall, protectedPathList } from './post-check.js';
+import type { ProtectedPaths } from './post-check.js';
 import { unfinishedCalls } from '../state/index.js';
 import { appendAudit } from '../decide/index.js';
 import { auditOutcome, revertReason } from './put-back-report.js';
@@ -21,6 +21,11 @@ export interface UnfinishedInput {
   readonly now: () => Date;
   /** The end of the turn: every open call of the session is judged (see unfinishedCalls). */
   readonly atTurnEnd: boolean;
+  /**
+   * The git hooks, which serve no session: the calls of every session whose check died or failed are
+   * judged, each as its own session's (`base.session` names only the hook in the audit log).
+   */
+  readonly everySession?: boolean;
 }
 
 /**
@@ -33,7 +38,10 @@ export interface UnfinishedInput {
 export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<string | undefined> {
   const { root, base } = input;
   const told: string[] = [];
-  for (const open of unfinishedCalls(root, base.session, { atTurnEnd: input.atTurnEnd })) {
+  const whose = input.everySession === true ? 'of an agent session' : 'of this session';
+  for (const open of unfinishedCalls(root, input.everySession === true ? undefined : base.session, { atTurnEnd: input.atTurnEnd })) {
+    const session = open.record.session;
+    const audit = { ...base, session };
     if ('readOnly' in open.record) {
       open.close();
       continue;
@@ -41,9 +49,9 @@ export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<str
     if (open.failedAttempts >= MAX_ATTEMPTS) {
       // A check that fails every time would refuse the session's every call: after the last attempt the
       // call is recorded as unchecked and the model told; the git hooks still judge what it left at the commit.
-      const why = `the check after an earlier call of this session (taken at ${open.record.time}) failed ${open.failedAttempts} times; its changes were not judged`;
+      const why = `the check after an earlier call ${whose} (taken at ${open.record.time}) failed ${open.failedAttempts} times; its changes were not judged`;
       await appendAudit(root, {
-        ...base,
+        ...audit,
         action: `call ${open.record.toolUseId ?? open.name}`,
         rule: 'INTERNAL',
         name: 'UNCHECKED',
@@ -59,7 +67,7 @@ export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<str
     try {
       outcome = await checkAfterCall({
         root,
-        session: base.session,
+        session,
         before: open.record,
         judge: input.judge,
         protectedPaths: async () => (await protectedPathList(input.protectedPaths)).map((path) => (isAbsolute(path) ? toSlashes(relative(root, path)) : path)),
@@ -70,7 +78,7 @@ export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<str
       open.failed((error as Error).message);
       const detail = `the check after an earlier call (taken at ${open.record.time}) failed again: ${(error as Error).message}`;
       await appendAudit(root, {
-        ...base,
+        ...audit,
         action: `call ${open.record.toolUseId ?? open.name}`,
         rule: 'INTERNAL',
         name: 'UNCHECKED',
@@ -78,21 +86,21 @@ export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<str
         detail,
       }).catch(() => undefined);
       throw new Error(
-        `the check after an earlier call of this session (taken at ${open.record.time}) did not finish, and could not be finished now: ${(error as Error).message}`,
+        `the check after an earlier call ${whose} (taken at ${open.record.time}) did not finish, and could not be finished now: ${(error as Error).message}`,
         {
           cause: error,
         },
       );
     }
     if (outcome.reverted.length > 0 || outcome.refs.length > 0 || outcome.stillStaged.length > 0) {
-      await auditOutcome(root, base, outcome);
+      await auditOutcome(root, audit, outcome);
       if (!outcome.observed) told.push(revertReason(outcome));
     }
     open.close();
   }
   if (told.length === 0) return undefined;
   return [
-    'holdfast gate: the check after an earlier command of this session did not finish (its hook was stopped or failed); the gate finished it now:',
+    `holdfast gate: the check after an earlier command ${whose} did not finish (its hook was stopped or failed); the gate finished it now:`,
     ...told,
   ].join('\n');
 }

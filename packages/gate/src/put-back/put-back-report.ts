@@ -1,7 +1,7 @@
 import { describeAction } from '@holdfast/core/reply';
 import { appendAudit } from '../decide/index.js';
 import type { AuditEntry } from '../decide/index.js';
-import type { PostCheckOutcome } from '../put-back/index.js';
+import type { PostCheckOutcome } from './post-check.js';
 
 // What a put-back after a call tells the model and writes to the audit log: the check after a call,
 // and an earlier call's check finished late (unfinished-calls.ts), say it alike.

@@ -6,6 +6,5 @@ export type { OutsideChanges } from './outside-changes.js';
 export { checkOutside, decideAtTurnEnd, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-check.js';
 export type { OutsideFinding } from './outside-check.js';
 export { putBackRefsBetweenCalls, refPutBackLines, refsBetweenCallsReason } from './refs-between-calls.js';
-export type { RefPutBack } from './refs-between-calls.js';
 export { checkAfterCall, protectedPathList } from './post-check.js';
 export type { PostCheckOutcome, ProtectedPaths } from './post-check.js';

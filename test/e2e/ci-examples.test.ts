@@ -1,58 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { commitFiles, git, gitTestEnv, projectRepo } from '@holdfast/gate/test-support';
+import { commitFiles, git, gitTestEnv } from '@holdfast/gate/test-support';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOGGED = 'export const orders = 1;\nconsole.log(orders);\n';
-
-interface Remote {
-  readonly remote: string;
-  readonly base: string;
-}
-
-/** A bare remote on disk holding main (with the rulebook), a clean branch and a violating one, all pushed. */
-function remoteWithBranches(): Remote {
-  const work = projectRepo('holdfast-ci-work-');
-  // The project's tests, which --run-required runs on each head: they pass while src/orders.ts exports orders.
-  commitFiles(
-    work,
-    {
-      'package.json': `${JSON.stringify({ name: 'ci', private: true, scripts: { test: 'node check.cjs' } })}\n`,
-      'check.cjs': "process.exit(/export const orders/.test(require('node:fs').readFileSync('src/orders.ts', 'utf8')) ? 0 : 1);\n",
-    },
-    'tests',
-  );
-  const base = git(work, 'rev-parse', 'HEAD');
-  const remote = mkdtempSync(join(tmpdir(), 'holdfast-ci-remote-'));
-  git(remote, 'init', '-q', '--bare', '-b', 'main');
-  git(work, 'remote', 'add', 'origin', remote);
-  git(work, 'push', '-q', 'origin', 'main');
-  git(work, 'checkout', '-q', '-b', 'clean');
-  commitFiles(work, { 'src/billing.ts': 'export const billing = 1;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
-  git(work, 'push', '-q', 'origin', 'clean');
-  git(work, 'checkout', '-q', '-b', 'violating', 'main');
-  commitFiles(work, { 'src/orders.ts': LOGGED }, 'debug output');
-  git(work, 'push', '-q', 'origin', 'violating');
-  git(work, 'checkout', '-q', '-b', 'failing', 'main');
-  commitFiles(work, { 'src/orders.ts': 'export const order = 1;\n' }, 'rename');
-  git(work, 'push', '-q', 'origin', 'failing');
-  return { remote, base };
-}
-
-/** What CI's checkout does with the whole history, and holdfast where `npx holdfast` finds it (the project's devDependency). */
-function checkout(remote: string, branch: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'holdfast-ci-job-'));
-  git(folder, 'clone', '-q', '--branch', branch, remote, '.');
-  mkdirSync(join(folder, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(ROOT, join(folder, 'node_modules', 'holdfast'));
-  symlinkSync(join('..', 'holdfast', 'bin', 'holdfast.js'), join(folder, 'node_modules', '.bin', 'holdfast'));
-  return folder;
-}
 
 function runStep(command: string, cwd: string, env: NodeJS.ProcessEnv) {
   const result = spawnSync('/bin/sh', ['-c', command], { cwd, env: gitTestEnv({ ...env, npm_config_offline: 'true' }), encoding: 'utf8' });
@@ -87,7 +43,7 @@ const MARKER_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'pret
  * head pushed as refs/pull/7/head, with a violation and a package.json whose every lifecycle script writes
  * a marker. Everything lives in one folder so the lockfile's relative `file:` path holds for every clone.
  */
-function hostilePullRequest(marker: string): { remote: string; base: string; folder: string } {
+function hostilePullRequest(marker: string, headRef = 'refs/pull/7/head'): { remote: string; base: string; folder: string; clean: string } {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-ci-pr-'));
   const shim = join(folder, 'holdfast-package');
   mkdirSync(join(shim, 'bin'), { recursive: true });
@@ -99,7 +55,12 @@ function hostilePullRequest(marker: string): { remote: string; base: string; fol
   git(work, 'init', '-q', '-b', 'main');
   commitFiles(
     work,
-    { ...baseFiles(), 'package.json': `${JSON.stringify({ name: 'ci', private: true, devDependencies: { holdfast: 'file:../holdfast-package' } })}\n` },
+    {
+      ...baseFiles(),
+      // The project's tests, which --run-required runs on each head: they pass while src/orders.ts exports orders.
+      'check.cjs': "process.exit(/export const orders/.test(require('node:fs').readFileSync('src/orders.ts', 'utf8')) ? 0 : 1);\n",
+      'package.json': `${JSON.stringify({ name: 'ci', private: true, scripts: { test: 'node check.cjs' }, devDependencies: { holdfast: 'file:../holdfast-package' } })}\n`,
+    },
     'base',
   );
   const installed = spawnSync('npm', ['install', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: work, encoding: 'utf8' });
@@ -120,8 +81,11 @@ function hostilePullRequest(marker: string): { remote: string; base: string; fol
     },
     'debug output',
   );
-  git(work, 'push', '-q', remote, 'HEAD:refs/pull/7/head');
-  return { remote, base, folder };
+  git(work, 'push', '-q', remote, `HEAD:${headRef}`);
+  git(work, 'checkout', '-q', '-b', 'clean', 'main');
+  const clean = commitFiles(work, { 'src/billing.ts': 'export const billing = 1;\n', 'src/billing.test.ts': "import './billing';\n" }, 'billing');
+  git(work, 'push', '-q', remote, 'clean');
+  return { remote, base, folder, clean };
 }
 
 /** What actions/checkout does with `ref: base.sha` and the whole history: a clone of the remote at the base, origin set. */
@@ -130,14 +94,6 @@ function checkoutBase(remote: string, base: string, folder: string): string {
   git(job, 'clone', '-q', remote, '.');
   git(job, 'checkout', '-q', '--detach', base);
   return job;
-}
-
-function gitlabVerifyLine(): { line: string; job: { variables: Record<string, unknown>; rules: { if: string }[]; artifacts: { reports: { junit: string } } } } {
-  const pipeline = parse(readFileSync(join(ROOT, 'examples', 'ci', 'gitlab-ci.yml'), 'utf8'));
-  const job = pipeline['holdfast-verify'];
-  const line = (job.script as string[]).find((each) => each.includes('holdfast verify'));
-  expect(line).toBeDefined();
-  return { line: line as string, job };
 }
 
 // npm, git and verify with its confined runs, each a process of its own: minutes on a loaded machine.
@@ -179,27 +135,62 @@ describe('examples/ci: the verify step as written, against a real bare remote', 
     expect(sarif.runs[0].results.map((result: { ruleId: string }) => result.ruleId)).toContain('R4');
     // The head was fetched as data: the job's tree is the base's, and no lifecycle script of the head ran anywhere.
     expect(git(job, 'rev-parse', 'HEAD')).toBe(base);
-    expect(readFileSync(join(job, 'package.json'), 'utf8')).not.toMatch(/scripts/);
+    expect(readFileSync(join(job, 'package.json'), 'utf8')).not.toMatch(/preinstall/);
     for (const name of MARKER_SCRIPTS) expect({ name, ran: existsSync(`${marker}-${name}`) }).toEqual({ name, ran: false });
   });
 
-  it('gitlab-ci.yml: runs on merge requests with the whole history; clean passes, violating fails with the rule in the JUnit report', () => {
-    const { line, job } = gitlabVerifyLine();
+  it('gitlab-ci.yml: nothing of the merge request runs before the verdict; its script as written fails a hostile head, passes a clean one', () => {
+    const pipeline = parse(readFileSync(join(ROOT, 'examples', 'ci', 'gitlab-ci.yml'), 'utf8'));
+    const job = pipeline['holdfast-verify'] as {
+      rules: { if: string }[];
+      variables: Record<string, unknown>;
+      script: string[];
+      artifacts: { reports: { junit: string } };
+    };
     expect(job.rules[0]?.if).toMatch(/CI_PIPELINE_SOURCE == "merge_request_event"/);
-    expect(job.variables.GIT_DEPTH).toBe(0);
-    const { remote, base } = remoteWithBranches();
-    const env = { CI_MERGE_REQUEST_DIFF_BASE_SHA: base };
+    // The whole history, and the runner checks out no file of the merge request.
+    expect(job.variables).toMatchObject({ GIT_DEPTH: 0, GIT_CHECKOUT: 'false', GIT_SUBMODULE_STRATEGY: 'none', GIT_LFS_SKIP_SMUDGE: '1' });
+    expect(job.script.filter((line) => /\bnpm (ci|install|i)\b/.test(line)).every((line) => line.includes('--ignore-scripts'))).toBe(true);
+    expect(job.script.findIndex((line) => line.startsWith('git checkout'))).toBe(0);
 
-    const clean = checkout(remote, 'clean');
-    expect(runStep(line, clean, env).code).toBe(0);
-    expect(existsSync(join(clean, job.artifacts.reports.junit))).toBe(true);
+    const marker = join(mkdtempSync(join(tmpdir(), 'holdfast-ci-marker-')), 'ran');
+    const { remote, base, folder, clean } = hostilePullRequest(marker, 'refs/merge-requests/7/head');
+    const head = git(folder, '--git-dir', remote, 'rev-parse', 'refs/merge-requests/7/head');
+    /** What the runner does with GIT_CHECKOUT "false": the repository and the merge request's head fetched, nothing checked out. */
+    const runnerClone = (): string => {
+      const job = mkdtempSync(join(folder, 'job-'));
+      git(job, 'clone', '-q', '--no-checkout', remote, '.');
+      git(job, 'fetch', '-q', 'origin', '+refs/merge-requests/7/head:refs/merge-requests/7/head');
+      return job;
+    };
+    const runScript = (cwd: string, commit: string) => {
+      let verified: ReturnType<typeof runStep> | undefined;
+      for (const line of job.script) {
+        if (line.includes('apt-get install')) {
+          expect(line).toMatch(/apt-get install -y -qq bubblewrap/);
+          continue;
+        }
+        const result = runStep(line, cwd, { CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: commit });
+        if (line.includes('holdfast verify')) verified = result;
+        else expect({ line, code: result.code, err: result.err }).toMatchObject({ line, code: 0 });
+      }
+      return verified;
+    };
 
-    const violating = checkout(remote, 'violating');
-    const failed = runStep(line, violating, env);
-    expect(failed.code).toBe(1);
-    const junit = readFileSync(join(violating, job.artifacts.reports.junit), 'utf8');
+    const hostile = runnerClone();
+    expect(runScript(hostile, head)?.code).toBe(1);
+    const junit = readFileSync(join(hostile, job.artifacts.reports.junit), 'utf8');
     expect(junit).toMatch(/<testcase classname="commit [0-9a-f]{12} debug output" name="R4 NOLOG">\n {6}<failure /);
-    // a branch without the base's rulebook path is refused with what to do, not passed
-    expect(runStep(line, violating, { CI_MERGE_REQUEST_DIFF_BASE_SHA: 'not-a-commit' }).code).toBe(2);
+    // The head was judged as objects: the job's tree is the base's, and no lifecycle script of the head ran anywhere.
+    expect(git(hostile, 'rev-parse', 'HEAD')).toBe(base);
+    expect(readFileSync(join(hostile, 'package.json'), 'utf8')).not.toMatch(/preinstall/);
+    for (const name of MARKER_SCRIPTS) expect({ name, ran: existsSync(`${marker}-${name}`) }).toEqual({ name, ran: false });
+
+    const passing = runnerClone();
+    expect(runScript(passing, clean)?.code).toBe(0);
+    expect(existsSync(join(passing, job.artifacts.reports.junit))).toBe(true);
+    // a base that is not a commit is refused with what to do, not passed
+    const verifyLine = job.script.find((line) => line.includes('holdfast verify')) as string;
+    expect(runStep(verifyLine, passing, { CI_MERGE_REQUEST_DIFF_BASE_SHA: 'not-a-commit', CI_COMMIT_SHA: clean }).code).toBe(2);
   });
 });

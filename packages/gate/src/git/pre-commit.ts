@@ -8,6 +8,7 @@ import { replayedRound } from '../decide/index.js';
 import { stagedTreeIdentity } from '../state/index.js';
 import type { CheckActions } from '../decide/index.js';
 import { nulPaths, runGit } from '../io/index.js';
+import { putBackRefsBetweenCalls, refPutBackLines } from '../put-back/index.js';
 import { rerunRequiredOnTree } from '../exec/index.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import type { SessionState } from '../state/index.js';
@@ -174,6 +175,18 @@ export async function answerPreCommit(options: PreCommitOptions): Promise<HookAn
       now: options.now,
     });
     if (earlier !== undefined) return { stdout: '', stderr: `${earlier}\n`, exitCode: 1 };
+    // Refs moved outside git since the gate last looked (a ref file written directly) are judged first, and put back.
+    const refsPutBack = await putBackRefsBetweenCalls({
+      root: options.root,
+      rules: async () => ({ rulebook: await options.rulebook(), checkActions: await options.checkActions() }),
+      observe: false,
+    });
+    if (refsPutBack.length > 0) {
+      const lines = refPutBackLines(refsPutBack);
+      await appendAudit(options.root, { ...entry, action: 'refs moved outside git', rule: 'GATE', name: 'REF', decision: 'deny', detail: lines.join(' ') });
+      const said = ['holdfast: commit refused: refs were moved outside git (a ref file written directly) onto commits that break the rulebook:', ...lines];
+      return { stdout: '', stderr: `${[...said, 'Commit again.'].join('\n')}\n`, exitCode: 1 };
+    }
     const staged = stagedFiles(options.root, options.env);
     const { undecodable, links } = staged;
     const { actions, installed } = withoutInstallFiles(staged.actions, options.installOutput, {

@@ -1,4 +1,5 @@
-import { basename, dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Rulebook } from '@holdfast/core/contract';
 import { byEnforcement } from '@holdfast/core/rules';
 import { appendAudit } from '../decide/index.js';
@@ -15,7 +16,8 @@ import { finishUnfinishedAgentCalls } from './unfinished-agent-calls.js';
 import { commitOrigin, commitSkipsHooks, gitCommandLine } from './commit-origin.js';
 import type { RunOnCommitTree } from '../exec/index.js';
 import { hasCommitOrderRules } from '../decide/index.js';
-import { treeIdentity } from '../state/index.js';
+import { locateRepo, noteRefUpdates, treeIdentity } from '../state/index.js';
+import { putBackRefsBetweenCalls, refPutBackLines } from '../put-back/index.js';
 
 /** One line of the reference-transaction hook's stdin: `<old-value> SP <new-value> SP <ref-name>`. */
 interface RefUpdate {
@@ -144,6 +146,12 @@ function commitMadeHere(reader: GitReader, updates: readonly RefUpdate[], commit
   return remote === undefined || remote !== '' ? undefined : only.commit;
 }
 
+/** The moves this transaction makes, let through: the between-calls ref check's baseline (ref-baseline.ts); a repository without a work tree keeps none. */
+function noteLetThrough(root: string, updates: readonly RefUpdate[]): void {
+  const location = existsSync(join(root, '.git')) ? locateRepo(root) : undefined;
+  if (location !== undefined) noteRefUpdates(location, updates);
+}
+
 export interface ReferenceTransactionOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -202,8 +210,29 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
       await appendAudit(root, { ...entry, action: 'replace ref', rule: 'GATE', name: 'REPLACE', decision: 'deny', detail });
       return { stdout: '', stderr: `holdfast: ref update refused: ${detail}\n`, exitCode: 1 };
     }
+    const rules = async () => {
+      const [rulebook, checkActions] = await Promise.all([options.rulebook(root), options.checkActions()]);
+      return { rulebook, checkActions };
+    };
+    // Refs moved outside git since the gate last looked (a ref file written directly) are judged first and put back,
+    // so what this transaction brings is judged against refs the gate accepted. One this transaction holds cannot be moved: refused.
+    let notice = '';
+    const refsPutBack = existsSync(join(root, '.git'))
+      ? await putBackRefsBetweenCalls({ root, rules, observe: false, updating: new Set([...updates.map((update) => update.ref), 'HEAD']) })
+      : [];
+    if (refsPutBack.length > 0) {
+      const lines = refPutBackLines(refsPutBack);
+      const held = refsPutBack.some((entry) => !entry.restored);
+      await appendAudit(root, { ...entry, action: 'refs moved outside git', rule: 'GATE', name: 'REF', decision: 'deny', detail: lines.join(' ') });
+      const said = ['holdfast: refs were moved outside git (a ref file written directly) onto commits that break the rulebook:', ...lines];
+      if (held) return { stdout: '', stderr: `${[...said, 'holdfast: ref update refused: it would build on them. Try again.'].join('\n')}\n`, exitCode: 1 };
+      notice = `${said.join('\n')}\n`;
+    }
     const commits = commitsBecomingReachable(reader, updates);
-    if (commits.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+    if (commits.length === 0) {
+      noteLetThrough(root, updates);
+      return { stdout: '', stderr: notice, exitCode: 0 };
+    }
     // An agent call whose after-call check was killed or failed is judged first (a `git commit --no-verify` right after it too).
     const earlier = await finishUnfinishedAgentCalls({
       root,
@@ -215,7 +244,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     });
     if (earlier !== undefined) return { stdout: '', stderr: `${earlier}\n`, exitCode: 1 };
     const fresh = new Set(commits.map((commit) => commit.commit));
-    const [rulebook, checkActions] = await Promise.all([options.rulebook(root), options.checkActions()]);
+    const { rulebook, checkActions } = await rules();
     const origin = commitOrigin(root, options.env, options.now(), options.runOnCommitTree !== undefined);
     const known = knownToExistFor(origin);
     const made = commitMadeHere(reader, updates, commits);
@@ -223,7 +252,8 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     if (honoured) {
       const note = `holdfast: a person's \`git commit --no-verify\` (${short(made)}), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour. \`holdfast verify\` in CI still judges it.`;
       await appendAudit(root, { ...entry, action: `commit ${made}`, rule: null, decision: 'allow', detail: note });
-      return { stdout: '', stderr: `${note}\n`, exitCode: 0 };
+      noteLetThrough(root, updates);
+      return { stdout: '', stderr: `${notice}${note}\n`, exitCode: 0 };
     }
     const refused: string[] = [];
     // Rules at warn refuse no ref update: said on stderr, recorded as warned.
@@ -296,13 +326,16 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     }
     const refs = updates.filter((update) => isJudgedRef(update.ref)).map((update) => update.ref);
     const warning = warned.length === 0 ? '' : `${['holdfast: warning, rules at warn level broken (not enforced yet):', ...warned].join('\n')}\n`;
-    if (refused.length === 0) return { stdout: '', stderr: warning, exitCode: 0 };
+    if (refused.length === 0) {
+      noteLetThrough(root, updates);
+      return { stdout: '', stderr: notice + warning, exitCode: 0 };
+    }
     const lines = [
       `holdfast: ref update refused (${[...new Set(refs)].join(', ')}): a commit it would make reachable breaks the rulebook:`,
       ...refused,
       'No ref was moved. Fix the files in a new commit made with the hooks on (git commit), then try again.',
     ];
-    return { stdout: '', stderr: `${lines.join('\n')}\n${warning}`, exitCode: 1 };
+    return { stdout: '', stderr: `${notice}${lines.join('\n')}\n${warning}`, exitCode: 1 };
   } catch (error) {
     const reason = internalErrorReason(error, 'the ref update is refused');
     try {

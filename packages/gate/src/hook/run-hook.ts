@@ -22,7 +22,7 @@ import { postCheckAvailable } from '../io/index.js';
 import { beforeReadOnlyShellCall, beforeShellCall } from '../state/index.js';
 import type { AddedIndex } from '../state/index.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from '../state/index.js';
-import { putBackGuardedAtCall } from '../put-back/index.js';
+import { putBackGuardedAtCall, putBackRefsBetweenCalls, refsBetweenCallsReason } from '../put-back/index.js';
 import { answerPostToolUse } from './post-tool.js';
 import { finishUnfinishedCalls } from '../put-back/index.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from '../io/index.js';
@@ -120,6 +120,17 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
         atTurnEnd: false,
       });
       if (earlier !== undefined) return agent.deny(`${earlier}\nThis call was not run; run it again.`);
+    }
+    // Refs moved outside git since the last event (a ref file written directly) are judged, and put back before this call's snapshot.
+    const refsPutBack = await putBackRefsBetweenCalls({
+      root: call.cwd,
+      rules: async () => ({ rulebook, checkActions: engine.checkActions }),
+      observe: options.observe === true,
+    });
+    if (refsPutBack.length > 0) {
+      const reason = refsBetweenCallsReason(refsPutBack);
+      await auditCall(call, options.now(), { rule: 'GATE', name: 'REF', decision: options.observe === true ? 'observed' : 'deny', detail: reason });
+      if (options.observe !== true) return agent.deny(`${reason}\nThis call was not run; run it again.`);
     }
     const loaded = loadSessionState(call.cwd, call.session);
     const places = protectedPlaces(project, { rulebookFile: file ?? shippedRulebookPath(), home: options.env.HOME, ruleCode: ruleCodeFiles(rulebook) });
@@ -309,6 +320,29 @@ async function answerStop(agent: AgentAdapter, event: HookEvent, options: HookOp
       });
     }
     if (guardedPutBack.length > 0 && !observe) return betweenCallsReason(guardedPutBack);
+    const refsPutBack = checked
+      ? await putBackRefsBetweenCalls({
+          root,
+          rules: async () => {
+            const engine = await options.loadEngine();
+            return { rulebook: await loadRulebookCached(at, rulebookFileOf(options, at), engine), checkActions: engine.checkActions };
+          },
+          observe,
+        })
+      : [];
+    if (refsPutBack.length > 0) {
+      const reason = refsBetweenCallsReason(refsPutBack);
+      await appendAudit(root, {
+        ...base,
+        time: options.now().toISOString(),
+        session,
+        rule: 'GATE',
+        name: 'REF',
+        decision: observe ? 'observed' : 'deny',
+        detail: reason,
+      });
+      if (!observe) return reason;
+    }
     if (loaded.state.created.length === 0 && !checked) return undefined;
     const project = projectRoot(root, { caseInsensitive: options.caseInsensitive });
     const engine = await options.loadEngine();

@@ -5,6 +5,7 @@ export { changesOutsideCalls, ownPaths } from './outside-changes.js';
 export type { OutsideChanges } from './outside-changes.js';
 export { checkOutside, decideAtTurnEnd, loadFlagged, outsideAuditFields, outsideLines, saveFlagged, sessionWasChecked } from './outside-check.js';
 export type { OutsideFinding } from './outside-check.js';
+export { putBackRefsBetweenCalls, refPutBackLines, refsBetweenCallsReason } from './refs-between-calls.js';
 export { checkAfterCall, protectedPathList } from './post-check.js';
 export type { PostCheckOutcome, ProtectedPaths } from './post-check.js';
 export { auditOutcome, revertReason } from './put-back-report.js';

@@ -8,7 +8,9 @@ export { GUARDED_RACY_MS, captureGuarded, currentBlob, restoreGuarded, statGuard
 export type { GuardedFile, GuardedFiles } from './guarded-files.js';
 export { checkIgnoreRules, filesHiddenByNewRules, ignoredNow } from './hidden-files.js';
 export { keepPatternAnswersOf } from './pattern-answers.js';
-export { commitChanges, commitPaths, locateRepo, moveRefBack, movedRefs, readRepoState, rootRelative, unstageRefused } from './repo-state.js';
+export { baselineState, loadRefBaseline, noteRefUpdates, saveRefBaseline } from './ref-baseline.js';
+export type { RefBaseline } from './ref-baseline.js';
+export { commitChanges, commitPaths, locateRepo, moveRefBack, movedRefs, readRepoState, readReplaceRefs, rootRelative, unstageRefused } from './repo-state.js';
 export type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
 export { journalReverts, recentReverts, revertKey } from './revert-journal.js';
 export type { GateRevert } from './revert-journal.js';

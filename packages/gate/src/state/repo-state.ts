@@ -76,8 +76,16 @@ const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  */
 const UNWATCHED_REFS = ['refs/remotes/', 'refs/notes/', 'refs/replace/'];
 
-function isWatchedRef(name: string): boolean {
+export function isWatchedRef(name: string): boolean {
   return name.startsWith('refs/') && !UNWATCHED_REFS.some((prefix) => name.startsWith(prefix));
+}
+
+/**
+ * A file or folder name git reads as part of a ref name: not a lock (`main.lock`, which git writes
+ * with the new value while a transaction is prepared) and not hidden (git's check_refname_format).
+ */
+function refNameComponent(name: string): boolean {
+  return !name.startsWith('.') && !name.endsWith('.lock');
 }
 
 function collectLooseRefs(commonDir: string, folder: string, refs: Record<string, string>): void {
@@ -88,6 +96,7 @@ function collectLooseRefs(commonDir: string, folder: string, refs: Record<string
     return;
   }
   for (const entry of entries) {
+    if (!refNameComponent(entry.name)) continue;
     const name = `${folder}${entry.name}`;
     if (entry.isDirectory()) {
       if (isWatchedRef(`${name}/`)) collectLooseRefs(commonDir, `${name}/`, refs);
@@ -117,6 +126,47 @@ function readRefs(location: RepoLocation): Record<string, string> {
     if (match !== null && isWatchedRef(match[2] as string)) refs[match[2] as string] = match[1] as string;
   }
   collectLooseRefs(location.commonDir, 'refs/', refs);
+  return refs;
+}
+
+/**
+ * Replace refs (`refs/replace/*`), name → object id, read from the files like readRefs. They are not
+ * among RepoState's refs (a call's replace ref brings no commit to judge); the between-calls check
+ * (refs-between-calls.ts) removes one that appeared outside git, where the reference-transaction hook
+ * that refuses `git replace` never ran.
+ */
+export function readReplaceRefs(location: RepoLocation): Record<string, string> {
+  const refs: Record<string, string> = {};
+  if (existsSync(join(location.commonDir, 'reftable'))) {
+    const output = runGit(['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/replace/'], { cwd: location.top, gitDir: location.gitDir });
+    for (const line of output.toString('utf8').split('\n')) {
+      const [name, id] = line.split('\0');
+      if (name !== undefined && id !== undefined && name.startsWith('refs/replace/')) refs[name] = id;
+    }
+    return refs;
+  }
+  for (const line of (readText(join(location.commonDir, 'packed-refs')) ?? '').split('\n')) {
+    const match = /^([0-9a-f]{40,64}) (refs\/replace\/\S+)$/.exec(line);
+    if (match !== null) refs[match[2] as string] = match[1] as string;
+  }
+  const collect = (folder: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(join(location.commonDir, folder), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!refNameComponent(entry.name)) continue;
+      const name = `${folder}${entry.name}`;
+      if (entry.isDirectory()) collect(`${name}/`);
+      else {
+        const id = readText(join(location.commonDir, name))?.trim();
+        if (id !== undefined && OBJECT_ID.test(id)) refs[name] = id;
+      }
+    }
+  };
+  collect('refs/replace/');
   return refs;
 }
 

@@ -13,6 +13,7 @@ import {
   withRun,
 } from './session-state.js';
 import { saveGuardedBaseline } from './guarded-baseline.js';
+import { saveRefBaseline } from './ref-baseline.js';
 
 function root(): string {
   const folder = mkdtempSync(join(tmpdir(), 'holdfast-state-'));
@@ -81,12 +82,18 @@ describe('session state', () => {
     expect(latestSessionState(folder)?.state.runs).toEqual([]);
   });
 
-  it('never takes the guarded baseline, written after the session (holdfast install again), for the latest session', () => {
+  it('never takes the guarded or the ref baseline, written after the session (holdfast install again, a git hook), for the latest session', () => {
     const folder = root();
     saveSessionState(folder, 'agent-session', { version: 1, created: [], runs: [{ cmd: 'npm test' }] });
     saveGuardedBaseline(folder, {});
-    const baseline = join(sessionMirrorFolder(folder), 'guarded-baseline.json');
-    utimesSync(baseline, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    saveRefBaseline(
+      { top: folder, gitDir: join(folder, '.git'), commonDir: join(folder, '.git') },
+      { headRef: null, headCommit: null, refs: {}, replaced: {} },
+    );
+    for (const name of ['guarded-baseline.json', 'ref-baseline.json']) {
+      const baseline = join(sessionMirrorFolder(folder), name);
+      utimesSync(baseline, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    }
     expect(latestSessionState(folder)).toMatchObject({ session: 'agent-session', state: { runs: [{ cmd: 'npm test' }] }, warning: undefined });
   });
 

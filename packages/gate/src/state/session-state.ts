@@ -224,10 +224,10 @@ export function saveSessionState(root: string, session: string, state: SessionSt
 
 /**
  * The gate's own sealed `.json` files that sit beside the session records in the mirror folder and
- * are never a session (guarded-baseline.ts): taking the newest `.json` once named `guarded-baseline`
+ * are never a session (guarded-baseline.ts, ref-baseline.ts): taking the newest `.json` once named `guarded-baseline`
  * as the agent session after `holdfast install` rewrote the baseline.
  */
-const NOT_SESSION_RECORDS: ReadonlySet<string> = new Set(['guarded-baseline.json']);
+const NOT_SESSION_RECORDS: ReadonlySet<string> = new Set(['guarded-baseline.json', 'ref-baseline.json']);
 
 /**
  * The session the agent gate saw last in this project (the session record written most recently,

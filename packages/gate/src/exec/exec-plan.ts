@@ -131,6 +131,7 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
     join(project.realRoot, '.codex', 'hooks.json'),
     join(project.realRoot, '.gemini', 'settings.json'),
     join(project.realRoot, '.qwen', 'settings.json'),
+    join(project.realRoot, '.github', 'hooks', 'holdfast.json'),
     join(project.realRoot, '.git', 'hooks', 'pre-commit'),
   ];
   const places = protectedPlaces(project, { rulebookFile: undefined, home: undefined }).map((place) => place.absolute);
@@ -189,6 +190,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
     codex: [join(root, '.codex', 'hooks.json')],
     'gemini-cli': [join(root, '.gemini', 'settings.json')],
     'qwen-code': [join(root, '.qwen', 'settings.json')],
+    'copilot-cli': [join(root, '.github', 'hooks', 'holdfast.json')],
     git: [join(root, '.git', 'hooks', 'pre-commit'), join(root, '.git', 'hooks', 'reference-transaction')],
   } as const;
   const found = findProjectRulebook(root, env);
@@ -208,9 +210,16 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
       codex: rulebook('codex'),
       'gemini-cli': rulebook('gemini-cli'),
       'qwen-code': rulebook('qwen-code'),
+      'copilot-cli': rulebook('copilot-cli'),
       git: rulebook('git'),
     },
-    observe: { 'claude-code': observing('claude-code'), codex: observing('codex'), 'gemini-cli': observing('gemini-cli'), 'qwen-code': observing('qwen-code') },
+    observe: {
+      'claude-code': observing('claude-code'),
+      codex: observing('codex'),
+      'gemini-cli': observing('gemini-cli'),
+      'qwen-code': observing('qwen-code'),
+      'copilot-cli': observing('copilot-cli'),
+    },
     claudeProjectDir: cwd,
   };
 }

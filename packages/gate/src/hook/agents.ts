@@ -3,6 +3,7 @@ import { CLAUDE_CODE } from './claude-code/index.js';
 import { CODEX } from './codex/index.js';
 import { GEMINI_CLI } from './gemini-cli/index.js';
 import { QWEN_CODE } from './qwen-code/index.js';
+import { COPILOT_CLI } from './copilot-cli/index.js';
 
 /** Every agent CLI the hook speaks to, by the name `holdfast hook <agent>` takes. A new agent is a folder and a line here. */
 export const AGENT_ADAPTERS: Readonly<Record<AgentHook, AgentAdapter>> = {
@@ -10,4 +11,5 @@ export const AGENT_ADAPTERS: Readonly<Record<AgentHook, AgentAdapter>> = {
   codex: CODEX,
   'gemini-cli': GEMINI_CLI,
   'qwen-code': QWEN_CODE,
+  'copilot-cli': COPILOT_CLI,
 };

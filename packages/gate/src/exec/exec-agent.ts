@@ -76,7 +76,8 @@ function makeAbsentSettings(places: readonly AbsentSetting[]): AbsentSetting[] {
 
 /** Removes what exec made and what is still as it made it (an empty folder, the neutral file). */
 function removeMadeSettings(made: readonly AbsentSetting[]): void {
-  for (const place of made) {
+  // Last made first: a folder made to hold another (.github/ for .github/hooks/) is empty by its turn.
+  for (const place of [...made].reverse()) {
     try {
       if (place.kind === 'folder') {
         if (readdirSync(place.path).length === 0) rmdirSync(place.path);

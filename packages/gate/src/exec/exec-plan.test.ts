@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { execPlan } from './exec-plan.js';
+import { absentSettings, execPlan } from './exec-plan.js';
 import { packageClosure } from './holdfast-installation.js';
 
 function pkg(folder: string, dependencies: Record<string, string> = {}): void {
@@ -85,6 +85,51 @@ describe('holdfast exec with holdfast installed inside the project', () => {
     for (const file of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json'])
       expect(plan.readOnlyOver).toContain(join('/home/agent', file));
     expect(plan.writable).toEqual(expect.arrayContaining([join('/home/agent', '.gemini'), join('/home/agent', '.qwen')]));
+  });
+
+  it("keeps Copilot CLI's .github/hooks/ and .github/copilot/ and its user hooks and settings read-only, and makes them first when absent", () => {
+    const root = projectWithHoldfast();
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'holdfast-exec-copilot-home-')));
+    const env = { HOME: home };
+    const plan = execPlan({
+      project: root,
+      cwd: root,
+      env,
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: root,
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    for (const folder of [join(root, '.github', 'hooks'), join(root, '.github', 'copilot')]) expect(plan.readOnlyOver).toContain(folder);
+    for (const place of ['settings.json', 'settings.local.json', 'hooks']) expect(plan.readOnlyOver).toContain(join(home, '.copilot', place));
+    // Copilot CLI writes its config.json itself and stops when it cannot: the folder stays writable.
+    expect(plan.writable).toContain(join(home, '.copilot'));
+    expect(plan.readOnlyOver).not.toContain(join(home, '.copilot', 'config.json'));
+    // Neither the project's .github/ nor the user's ~/.copilot/ exists yet: exec makes each place before the mount.
+    expect(absentSettings(root, env).map((place) => place.path)).toEqual(
+      expect.arrayContaining([
+        join(root, '.github'),
+        join(root, '.github', 'hooks'),
+        join(root, '.github', 'copilot'),
+        join(home, '.copilot', 'settings.json'),
+        join(home, '.copilot', 'hooks'),
+      ]),
+    );
+    // COPILOT_HOME moves the user folder, and the read-only places with it.
+    const moved = execPlan({
+      project: root,
+      cwd: root,
+      env: { HOME: home, COPILOT_HOME: join(home, 'elsewhere') },
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: root,
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    expect(moved.readOnlyOver).toContain(join(home, 'elsewhere', 'settings.json'));
   });
 });
 

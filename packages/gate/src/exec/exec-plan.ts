@@ -88,6 +88,11 @@ function installedPackages(root: string): string[] {
   return [...packageClosure(join(root, 'node_modules', '@holdfast', 'gate')), ...(existsSync(cli) ? [realpathSync(cli)] : [])];
 }
 
+/** Copilot CLI's user folder: COPILOT_HOME, else ~/.copilot. */
+function copilotHome(env: NodeJS.ProcessEnv): string {
+  return env.COPILOT_HOME !== undefined && env.COPILOT_HOME !== '' ? env.COPILOT_HOME : join(env.HOME ?? '', '.copilot');
+}
+
 /**
  * The agent's own state folders (its login, its sessions): writable, since the agent cannot work
  * without them, but the files in them that hold settings and hooks are mounted read-only on top.
@@ -98,8 +103,11 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
   const codex = env.CODEX_HOME !== undefined && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
   const gemini = join(home, '.gemini');
   const qwen = join(home, '.qwen');
+  const copilot = copilotHome(env);
   return {
-    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen],
+    // Copilot CLI's config.json stays writable: Copilot CLI writes it itself and stops (exit 1) when it cannot
+    // (tried with 1.0.102); the hooks and `disableAllHooks` it honours are in settings.json and hooks/.
+    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen, copilot],
     readOnly: [
       join(claude, 'settings.json'),
       join(codex, 'config.toml'),
@@ -108,6 +116,9 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
       join(gemini, 'trustedFolders.json'),
       join(qwen, 'settings.json'),
       join(qwen, 'trustedFolders.json'),
+      join(copilot, 'settings.json'),
+      join(copilot, 'settings.local.json'),
+      join(copilot, 'hooks'),
       join(home, '.gitconfig'),
       join(home, '.config', 'git'),
     ],
@@ -301,6 +312,10 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
     { path: join(root, '.codex'), kind: 'folder', content: '' },
     { path: join(root, '.gemini'), kind: 'folder', content: '' },
     { path: join(root, '.qwen'), kind: 'folder', content: '' },
+    // Copilot CLI's project hooks and settings, below a .github/ made first when there is none.
+    { path: join(root, '.github'), kind: 'folder', content: '' },
+    { path: join(root, '.github', 'hooks'), kind: 'folder', content: '' },
+    { path: join(root, '.github', 'copilot'), kind: 'folder', content: '' },
     ...(home === ''
       ? []
       : [
@@ -312,6 +327,10 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
           { path: join(home, '.gemini', 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(home, '.qwen', 'settings.json'), kind: 'file' as const, content: '{}\n' },
           { path: join(home, '.gemini', 'trustedFolders.json'), kind: 'file' as const, content: '{}\n' },
+          // Copilot CLI's user hooks and settings (`disableAllHooks` there switches every hook off).
+          { path: join(copilotHome(env), 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(copilotHome(env), 'settings.local.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(copilotHome(env), 'hooks'), kind: 'folder' as const, content: '' },
         ]),
   ];
   return places.filter((place) => !existsSync(place.path));

@@ -95,8 +95,7 @@ describe('recorded hook payloads of the real clients', () => {
 
   it('cover every recorded scenario', () => {
     const recorded = readdirSync(TRAFFIC, { withFileTypes: true })
-      // Gemini CLI's and Qwen Code's recordings are read by their adapters' own tests (gemini-cli/, qwen-code/);
-      // Copilot CLI's waits for its adapter (docs/gate-layers.md).
+      // Gemini CLI's, Qwen Code's and Copilot CLI's recordings are read by their adapters' own tests (gemini-cli/, qwen-code/, copilot-cli/).
       .filter((entry) => entry.isDirectory() && !/^(?:gemini-cli|qwen-code|copilot)-/.test(entry.name))
       .flatMap((client) => readdirSync(join(TRAFFIC, client.name)).map((scenario) => `${client.name}/${scenario}`));
     expect(recorded.sort()).toEqual(Object.keys(SCENARIOS).sort());

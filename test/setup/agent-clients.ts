@@ -1,7 +1,7 @@
 import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harness';
 
 /**
- * Vitest global setup: installs the real Claude Code, Codex, Gemini CLI and Qwen Code the end-to-end tests drive (and Node 24) into the
+ * Vitest global setup: installs the real Claude Code, Codex, Gemini CLI, Qwen Code and Copilot CLI the end-to-end tests drive (and Node 24) into the
  * agent cache (~/.cache/holdfast/agents, or HOLDFAST_AGENT_CACHE), once per machine. They are not
  * project dependencies (large native binaries). Without a registry this fails with what to install;
  * it never skips the tests quietly.

@@ -191,12 +191,13 @@ async function ensureCachedPackage(spec: AgentClientSpec, options: EnsureOptions
 }
 
 /** Every client, installed in turn (npm runs are not worth racing on two cores). */
-export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<Exclude<AgentClientName, 'copilot'>, string>> {
-  // Copilot CLI (189 MB) is only driven by the traffic recorder, which installs it on first use (test-support/scripted-run.ts).
+export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<AgentClientName, string>> {
   return {
     'claude-code': await ensureAgentClient('claude-code', options),
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
     'qwen-code': await ensureAgentClient('qwen-code', options),
+    // Copilot CLI (189 MB): the gate's end-to-end test drives it offline (test/e2e/agents-copilot-cli.test.ts).
+    copilot: await ensureAgentClient('copilot', options),
   };
 }

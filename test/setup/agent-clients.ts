@@ -10,4 +10,6 @@ export default async function setup(): Promise<void> {
   await ensureAgentClients();
   // Node 24: Qwen Code runs on it, and the hook's real-process and a gate end-to-end tests run on it too (test/e2e/node-24.test.ts, gate.test.ts).
   await ensureNodeLine('node-24');
+  // Node 22: the bundled hook and a CLI verb run on it too (test/e2e/node-24.test.ts).
+  await ensureNodeLine('node-22');
 }

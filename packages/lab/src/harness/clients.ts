@@ -57,7 +57,7 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
   },
 };
 
-export type NodeLineName = 'node-24';
+export type NodeLineName = 'node-22' | 'node-24';
 
 /**
  * Node lines besides the one running the tests, obtained like the agents: Node's own binary as the
@@ -65,6 +65,13 @@ export type NodeLineName = 'node-24';
  * hook and a gate end-to-end test with a real client run on it as well (issue 44).
  */
 export const NODE_LINES: Readonly<Record<NodeLineName, AgentClientSpec>> = {
+  // Node 22 (maintenance LTS): the bundled hook and the CLI run on it in the tests (test/e2e/node-24.test.ts).
+  'node-22': {
+    name: 'node-22',
+    packageName: `node-${process.platform}-${process.arch}`,
+    version: '22.23.5',
+    bin: join('node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'),
+  },
   'node-24': {
     name: 'node-24',
     packageName: `node-${process.platform}-${process.arch}`,

@@ -16,7 +16,7 @@ interface AuditLine {
   readonly action: string;
   readonly rule: string | null;
   readonly name?: string;
-  readonly decision: 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted';
+  readonly decision: 'allow' | 'deny' | 'allowed-by-person' | 'observed' | 'reverted' | 'warned';
   readonly verdict?: 'allow' | 'deny';
   readonly results?: readonly { rule: string; name: string; ok: boolean; detail: string }[];
   readonly detail: string;
@@ -73,6 +73,9 @@ function decisionOf(line: AuditLine): ToolDecision {
     case 'allowed-by-person':
       return 'allowed-by-person';
     case 'allow':
+      return 'applied';
+    // A rule at `enforcement: warn`: the call ran and the model was told; its failed check stays on the record.
+    case 'warned':
       return 'applied';
   }
 }

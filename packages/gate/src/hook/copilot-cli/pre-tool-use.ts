@@ -17,7 +17,7 @@ import type { BeforeCallProtocol } from '../agent-adapter.js';
  * `write_bash` are not here: a background agent or a running shell acts on files while other calls
  * go on, so each is judged after it ran, like a tool the gate does not know (an MCP server's).
  */
-export const COPILOT_READ_ONLY_TOOLS: readonly string[] = [
+const COPILOT_READ_ONLY_TOOLS: readonly string[] = [
   'view',
   'grep',
   'glob',
@@ -34,7 +34,7 @@ export const COPILOT_READ_ONLY_TOOLS: readonly string[] = [
 ];
 
 /** Copilot CLI's file-editing tools: judged before they run, from their input. */
-export const COPILOT_FILE_TOOLS: readonly string[] = ['create', 'edit'];
+const COPILOT_FILE_TOOLS: readonly string[] = ['create', 'edit'];
 
 const COPILOT_SHELL_TOOL = 'bash';
 

@@ -34,7 +34,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const { hasAgentGate, isGitRepository, removeProjectState, uninstallExclude, uninstallGate } = await import('../install/install.js');
     const changes: TargetChange[] = targets.filter((target) => target !== 'git').map((target) => ({ target, ...uninstallGate(target, io.cwd) }));
     const agentsLeft =
-      hasAgentGate('claude-code', io.cwd) || hasAgentGate('codex', io.cwd) || hasAgentGate('gemini-cli', io.cwd) || hasAgentGate('qwen-code', io.cwd) || hasAgentGate('copilot-cli', io.cwd);
+      hasAgentGate('claude-code', io.cwd) ||
+      hasAgentGate('codex', io.cwd) ||
+      hasAgentGate('gemini-cli', io.cwd) ||
+      hasAgentGate('qwen-code', io.cwd) ||
+      hasAgentGate('copilot-cli', io.cwd);
     if (isGitRepository(io.cwd) && (targets.includes('git') || !agentsLeft)) {
       changes.push({ target: 'git', ...uninstallGate('git', io.cwd) });
       changes.push({ target: 'exclude', ...uninstallExclude(io.cwd) });

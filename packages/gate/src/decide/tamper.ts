@@ -45,7 +45,8 @@ export function protectedPlaces(
     places.push({ absolute: join(gitDir, 'config'), what: "git's configuration (hook settings)" });
   }
   if (options.home !== undefined && options.home !== '') {
-    for (const { folder, agent } of AGENT_USER_SETTINGS_FOLDERS) places.push({ absolute: join(options.home, folder), what: `${agent}'s user settings and hooks` });
+    for (const { folder, agent } of AGENT_USER_SETTINGS_FOLDERS)
+      places.push({ absolute: join(options.home, folder), what: `${agent}'s user settings and hooks` });
   }
   if (options.rulebookFile !== undefined) {
     places.push({ absolute: resolveOnDisk(project, resolve(root, options.rulebookFile), false).absolute, what: 'the rulebook the gate enforces' });

@@ -9,7 +9,14 @@ import { layoutChanges, repositoryLayout } from './exec-plan.js';
 import type { BrokerJudging, GateBroker } from './gate-broker.js';
 
 const JUDGING: BrokerJudging = {
-  rulebooks: { 'claude-code': '/p/claude.yaml', codex: '/p/codex.yaml', 'gemini-cli': '/p/gemini.yaml', 'qwen-code': '/p/qwen.yaml', 'copilot-cli': '/p/copilot.yaml', git: '/p/git.yaml' },
+  rulebooks: {
+    'claude-code': '/p/claude.yaml',
+    codex: '/p/codex.yaml',
+    'gemini-cli': '/p/gemini.yaml',
+    'qwen-code': '/p/qwen.yaml',
+    'copilot-cli': '/p/copilot.yaml',
+    git: '/p/git.yaml',
+  },
   observe: { codex: true },
   claudeProjectDir: '/p',
 };

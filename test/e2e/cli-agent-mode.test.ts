@@ -98,4 +98,23 @@ describe('holdfast run --mode agent', () => {
     expect(await main(['rescore', EXAMPLE, '--json'], io)).toBe(0);
     expect((JSON.parse(io.out()) as { changes: unknown[] }).changes).toEqual([]);
   });
+
+  it("report --harnesses puts the example run's harness targets side by side, per model, every rate with its interval", async () => {
+    const io = memoryIo({ cwd: dir });
+    expect(await main(['report', '--harnesses', EXAMPLE, '--format', 'json'], io)).toBe(0);
+    const rows = (
+      JSON.parse(io.out()) as {
+        harnesses: { model: string; target: string; toldLanded: { count: number; n: number }; heldLanded: { count: number; low: number } }[];
+      }
+    ).harnesses;
+    expect(rows.map((row) => [row.model, row.target, row.toldLanded.count, row.heldLanded.count])).toEqual([
+      ['scripted (careful)', 'demo-agent-careful', 0, 0],
+      ['scripted (evade)', 'demo-agent-evades', 1, 1],
+      ['scripted (recover)', 'demo-agent-recovers', 1, 0],
+    ]);
+    const table = memoryIo({ cwd: dir });
+    expect(await main(['report', '--harnesses', EXAMPLE], table)).toBe(0);
+    expect(table.out()).toMatch(/demo-agent-recovers +1 +1\/1 100% \[21%–100%\] +0\/1 0% \[0%–79%\]/);
+    expect(await main(['report', '--harnesses'], memoryIo({ cwd: dir }))).toBe(2);
+  });
 });

@@ -1,7 +1,7 @@
 import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harness';
 
 /**
- * Vitest global setup: installs the real Claude Code, Codex, Gemini CLI, Qwen Code and OpenCode the end-to-end tests drive (and Node 24) into the
+ * Vitest global setup: installs the real Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode and Copilot CLI the end-to-end tests drive (and Node 24) into the
  * agent cache (~/.cache/holdfast/agents, or HOLDFAST_AGENT_CACHE), once per machine. They are not
  * project dependencies (large native binaries). Without a registry this fails with what to install;
  * it never skips the tests quietly.
@@ -10,4 +10,6 @@ export default async function setup(): Promise<void> {
   await ensureAgentClients();
   // Node 24: Qwen Code runs on it, and the hook's real-process and a gate end-to-end tests run on it too (test/e2e/node-24.test.ts, gate.test.ts).
   await ensureNodeLine('node-24');
+  // Node 22: the bundled hook and a CLI verb run on it too (test/e2e/node-24.test.ts).
+  await ensureNodeLine('node-22');
 }

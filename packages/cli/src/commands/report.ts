@@ -8,6 +8,7 @@ import { roundLabel } from '@holdfast/lab/report';
 import type { RoundName } from '@holdfast/lab/report';
 
 const HELP = `Usage: holdfast report FILE [--format table|md|json|junit]
+       holdfast report --harnesses FILE... [--format table|md|json]
        holdfast report --audit [FILE] [--json]
 
 Prints a run file: the verdict of every round's two arms and the totals per target and arm
@@ -31,6 +32,13 @@ column or testsuite, with the judge's confidence: they never change a verdict or
   --diffs          also print, for every round run with \`holdfast run --sandbox\`, the diff of what
                    landed in each arm's repository, its commits and the exit codes of its commands
 
+  --harnesses FILE...
+                   harnesses side by side, one table per model ("same model, which harness keeps
+                   our rules"), over agent-mode run files (one with several harness targets, or one
+                   per harness): told landed, held landed (leaks), held blocked, held warned, each
+                   rounds with a Wilson 95% interval, and told − held landed with Newcombe's
+                   interval and Fisher's p
+
   --audit [FILE]   summarise the live gate's audit log instead (default .holdfast/audit.jsonl):
                    calls judged, allowed, blocked per rule, per agent
 
@@ -44,6 +52,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
     format: { type: 'string', default: 'table' },
     audit: { type: 'boolean', default: false },
+    harnesses: { type: 'boolean', default: false },
     diffs: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -55,6 +64,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (values.audit) return auditReport(positionals, values.json, io);
   const format = (values.json ? 'json' : values.format) as Format;
   if (!FORMATS.includes(format)) throw new InputError('E_ARGS', `--format must be one of ${FORMATS.join(', ')}, got "${values.format}".`);
+  if (values.harnesses) return harnessReport(positionals, format, io);
   const file = positionals[0];
   if (file === undefined || positionals.length > 1) throw new InputError('E_ARGS', 'give exactly one run file, e.g. `holdfast report runs/example.jsonl`.');
 
@@ -195,5 +205,26 @@ async function auditReport(positionals: string[], json: boolean, io: CliIo): Pro
   const path = resolve(io.cwd, positionals[0] ?? '.holdfast/audit.jsonl');
   const summary = summarizeAudit(path);
   writeLine(io.stdout, json ? JSON.stringify(summary, null, 2) : formatAuditSummary(summary));
+  return EXIT.ok;
+}
+
+/** `--harnesses`: several run files read as one comparison, per model and harness. */
+async function harnessReport(files: readonly string[], format: Format, io: CliIo): Promise<number> {
+  if (files.length === 0)
+    throw new InputError('E_ARGS', 'give one or more agent-mode run files, e.g. `holdfast report --harnesses runs/claude.jsonl runs/codex.jsonl`.');
+  if (format === 'junit') throw new InputError('E_ARGS', '--harnesses prints a table, markdown or JSON; --format junit is for one run file.');
+  const [{ readRunFile, reduceRunEvents }, { formatHarnessComparison, harnessComparison }] = await Promise.all([
+    import('@holdfast/lab/store'),
+    import('@holdfast/lab/report'),
+  ]);
+  const states = [];
+  for (const file of files) {
+    const contents = await readRunFile(resolve(io.cwd, file));
+    for (const problem of contents.problems) writeLine(io.stderr, `warning: ${file} line ${problem.line}: ${problem.message}`);
+    if (contents.events.length === 0) throw new InputError('E_RUN_FILE', `${file} has no readable events.`);
+    states.push(reduceRunEvents(contents.events));
+  }
+  const rows = harnessComparison(states);
+  writeLine(io.stdout, format === 'json' ? JSON.stringify({ harnesses: rows }, null, 2) : formatHarnessComparison(rows, format));
   return EXIT.ok;
 }

@@ -17,12 +17,12 @@ It also says what isolation this machine gives the commands models write (\`hold
 then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
 
 Agent CLIs: a target with provider claude-code, codex or gemini-cli runs that harness in agent mode.
-The live gate (\`holdfast install\`) speaks to Claude Code, Codex, Gemini CLI, Qwen Code and OpenCode;
-holdfast's own tests drive each end to end with its real binary (Claude Code 2.1.197, Codex 0.171.0,
-Gemini CLI 0.61.0, Qwen Code 0.24.4 on Node 24, OpenCode 1.18.33 offline with a local provider) on a
-scripted model server, the first three in agent mode as well. Qwen Code and OpenCode are gated but not
-yet targets. GitHub Copilot CLI (1.0.102) runs offline on a local model, and its hook payloads are
-recorded, but it is neither gated nor measured yet.
+The live gate (\`holdfast install\`) speaks to Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode and
+GitHub Copilot CLI; holdfast's own tests drive each end to end with its real binary (Claude Code 2.1.197,
+Codex 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.24.4 on Node 24, OpenCode 1.18.33 offline with a local
+provider, Copilot CLI 1.0.102 offline with no GitHub login) on a scripted model server, the first three
+in agent mode as well. Qwen Code, OpenCode and Copilot CLI are gated and driven end to end but not yet
+targets of agent mode.
 
 Options:
   --json          print JSON instead of a table

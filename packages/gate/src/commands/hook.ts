@@ -10,7 +10,7 @@ import type { InstallOutput } from '../git/index.js';
 import type { HookInProcess } from './index.js';
 import type { AgentHook } from '../hook/index.js';
 
-const HELP = `Usage: holdfast hook <claude-code|codex|gemini-cli|qwen-code|opencode|git> [reference-transaction] [--rulebook FILE] [--observe]
+const HELP = `Usage: holdfast hook <claude-code|codex|gemini-cli|qwen-code|opencode|copilot-cli|git> [reference-transaction] [--rulebook FILE] [--observe]
 
 The live gate. Reads one hook event on stdin and answers in that agent's protocol:
   claude-code  PreToolUse (Write, Edit, MultiEdit, NotebookEdit, Bash): a refusal is a JSON
@@ -28,6 +28,10 @@ The live gate. Reads one hook event on stdin and answers in that agent's protoco
                edit, bash, MCP tools): a refusal is {"decision":"deny","reason":…}, which the plugin
                throws as an Error; after a call {"message":…}, appended to the tool's output. OpenCode
                cannot hold the turn: session.idle is judged and recorded only.
+  copilot-cli  preToolUse (create, edit, bash, MCP and other tools): a refusal is
+               {"permissionDecision":"deny",…}; postToolUse/postToolUseFailure: what the call changed
+               is judged after it ran ({"decision":"block"} replaces the tool's result with the
+               reason); agentStop: new modules without their test send the agent back.
   git          the pre-commit hook: the staged changes judged as one round, every failure listed
                (exit 1 refuses the commit); R6 ORDER from the agent session the gate saw last.
   git reference-transaction
@@ -36,7 +40,7 @@ The live gate. Reads one hook event on stdin and answers in that agent's protoco
                rule refuses the update (exit 1), whatever git command moved the ref.
 
 Writes and deletes are judged where they really land (symbolic links, "..", case), and changes to
-.claude/, .codex/, .gemini/, .qwen/, .opencode/, opencode.json, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
+.claude/, .codex/, .gemini/, .qwen/, .opencode/, opencode.json, .github/hooks/, .github/copilot/, .git/hooks/, .git/config, .holdfast/ or the rulebook are refused as GATE TAMPER;
 attempts to skip git hooks as GATE BYPASS. R3 TESTS is judged over the session: at the commit and at
 the end of the turn. Session state lives in .holdfast/sessions/; every decision is appended to
 .holdfast/audit.jsonl with credentials masked (see \`holdfast report --audit\`). Any internal error

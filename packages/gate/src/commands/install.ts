@@ -9,7 +9,7 @@ import type { InstallChange } from '../install/index.js';
 import { GATE_AGENTS } from '../decide/index.js';
 import type { GateAgent } from '../decide/index.js';
 
-const HELP = `Usage: holdfast install <claude-code|codex|gemini-cli|qwen-code|opencode|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
+const HELP = `Usage: holdfast install <claude-code|codex|gemini-cli|qwen-code|opencode|copilot-cli|git>... [--rulebook FILE] [--no-git] [--observe] [--trust] [--codex PATH] [--json]
 
 Installs the live gate in the current project, merging with the configuration already there:
   claude-code  one hook command in .claude/settings.json for PreToolUse (Write, Edit, MultiEdit,
@@ -25,6 +25,9 @@ Installs the live gate in the current project, merging with the configuration al
   opencode     a plugin, .opencode/plugin/holdfast-gate.js, that sends tool.execute.before
                (every tool but the read-only ones), tool.execute.after (bash, MCP tools) and
                session.idle to the hook; a refusal is an Error thrown before the call
+  copilot-cli  .github/hooks/holdfast.json: one hook command for preToolUse, postToolUse,
+               postToolUseFailure and agentStop (every tool); Copilot CLI runs a project's hooks
+               only in a folder it trusts
   git          a block in the pre-commit hook that judges the staged changes, and one in the
                reference-transaction hook that refuses any ref update (merge, rebase, pull,
                stash, update-ref, a push into the repository, --no-verify) bringing in a commit

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
-import { AGENT_SETTINGS_FOLDERS, OPENCODE_SETTINGS, resolveOnDisk } from '../io/index.js';
+import { AGENT_SETTINGS_FOLDERS, AGENT_SETTINGS_SUBFOLDERS, AGENT_USER_SETTINGS_FOLDERS, OPENCODE_SETTINGS, resolveOnDisk } from '../io/index.js';
 import type { ProjectRoot } from '../io/index.js';
 
 /** One refusal of the gate's own rules (tampering, bypass), worded like a rule result. */
@@ -36,6 +36,7 @@ export function protectedPlaces(
   const places: ProtectedPlace[] = [
     ...AGENT_SETTINGS_FOLDERS.map(({ folder, agent }) => ({ absolute: join(root, folder), what: `${agent}'s settings and hooks` })),
     ...OPENCODE_SETTINGS.project.map((name) => ({ absolute: join(root, name), what: "OpenCode's settings and plugins" })),
+    ...AGENT_SETTINGS_SUBFOLDERS.map(({ folder, agent }) => ({ absolute: join(root, ...folder.split('/')), what: `${agent}'s settings and hooks` })),
     { absolute: join(root, '.git', 'hooks'), what: "git's hooks (the pre-commit gate)" },
     { absolute: join(root, '.git', 'config'), what: "git's configuration (hook settings)" },
     { absolute: join(root, '.holdfast'), what: "holdfast's own state (allowances, session state, audit log)" },
@@ -45,7 +46,8 @@ export function protectedPlaces(
     places.push({ absolute: join(gitDir, 'config'), what: "git's configuration (hook settings)" });
   }
   if (options.home !== undefined && options.home !== '') {
-    for (const { folder, agent } of AGENT_SETTINGS_FOLDERS) places.push({ absolute: join(options.home, folder), what: `${agent}'s user settings and hooks` });
+    for (const { folder, agent } of AGENT_USER_SETTINGS_FOLDERS)
+      places.push({ absolute: join(options.home, folder), what: `${agent}'s user settings and hooks` });
     places.push({ absolute: join(options.home, OPENCODE_SETTINGS.user), what: "OpenCode's user settings and plugins" });
   }
   if (options.rulebookFile !== undefined) {

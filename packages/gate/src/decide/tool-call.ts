@@ -1,8 +1,8 @@
 import type { Action } from '@holdfast/core/contract';
 import type { GateBypass } from '../shell/index.js';
 
-export type GateAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'git';
-export const GATE_AGENTS: readonly GateAgent[] = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'opencode', 'git'];
+export type GateAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'copilot-cli' | 'git';
+export const GATE_AGENTS: readonly GateAgent[] = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'opencode', 'copilot-cli', 'git'];
 
 /**
  * One agent tool call read as holdfast actions, with paths relative to the project root. A tool the

@@ -76,7 +76,7 @@ function makeAbsentSettings(places: readonly AbsentSetting[]): AbsentSetting[] {
 
 /** Removes what exec made and what is still as it made it (an empty folder, the neutral file). */
 function removeMadeSettings(made: readonly AbsentSetting[]): void {
-  // The last made first: a file made inside a folder made for it goes before the folder.
+  // Last made first: a file made inside a folder made for it, or a folder made to hold another (.github/ for .github/hooks/), goes before its folder.
   for (const place of [...made].reverse()) {
     try {
       if (place.kind === 'folder') {

@@ -89,6 +89,51 @@ describe('holdfast exec with holdfast installed inside the project', () => {
     // OpenCode's sessions and snapshots are under ~/.local/share/opencode; its settings and plugins stay read-only.
     expect(plan.writable).toContain(join('/home/agent', '.local', 'share', 'opencode'));
   });
+
+  it("keeps Copilot CLI's .github/hooks/ and .github/copilot/ and its user hooks and settings read-only, and makes them first when absent", () => {
+    const root = projectWithHoldfast();
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'holdfast-exec-copilot-home-')));
+    const env = { HOME: home };
+    const plan = execPlan({
+      project: root,
+      cwd: root,
+      env,
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: root,
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    for (const folder of [join(root, '.github', 'hooks'), join(root, '.github', 'copilot')]) expect(plan.readOnlyOver).toContain(folder);
+    for (const place of ['settings.json', 'settings.local.json', 'hooks']) expect(plan.readOnlyOver).toContain(join(home, '.copilot', place));
+    // Copilot CLI writes its config.json itself and stops when it cannot: the folder stays writable.
+    expect(plan.writable).toContain(join(home, '.copilot'));
+    expect(plan.readOnlyOver).not.toContain(join(home, '.copilot', 'config.json'));
+    // Neither the project's .github/ nor the user's ~/.copilot/ exists yet: exec makes each place before the mount.
+    expect(absentSettings(root, env).map((place) => place.path)).toEqual(
+      expect.arrayContaining([
+        join(root, '.github'),
+        join(root, '.github', 'hooks'),
+        join(root, '.github', 'copilot'),
+        join(home, '.copilot', 'settings.json'),
+        join(home, '.copilot', 'hooks'),
+      ]),
+    );
+    // COPILOT_HOME moves the user folder, and the read-only places with it.
+    const moved = execPlan({
+      project: root,
+      cwd: root,
+      env: { HOME: home, COPILOT_HOME: join(home, 'elsewhere') },
+      program: '/usr/bin/sh',
+      programPaths: [],
+      holdfastRoot: root,
+      node: process.execPath,
+      brokerDir: join(root, '.broker'),
+      newSession: false,
+    });
+    expect(moved.readOnlyOver).toContain(join(home, 'elsewhere', 'settings.json'));
+  });
 });
 
 describe('holdfast exec and the rule code a rulebook names', () => {

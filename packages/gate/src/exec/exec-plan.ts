@@ -88,6 +88,11 @@ function installedPackages(root: string): string[] {
   return [...packageClosure(join(root, 'node_modules', '@holdfast', 'gate')), ...(existsSync(cli) ? [realpathSync(cli)] : [])];
 }
 
+/** Copilot CLI's user folder: COPILOT_HOME, else ~/.copilot. */
+function copilotHome(env: NodeJS.ProcessEnv): string {
+  return env.COPILOT_HOME !== undefined && env.COPILOT_HOME !== '' ? env.COPILOT_HOME : join(env.HOME ?? '', '.copilot');
+}
+
 /**
  * The agent's own state folders (its login, its sessions): writable, since the agent cannot work
  * without them, but the files in them that hold settings and hooks are mounted read-only on top.
@@ -100,8 +105,11 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
   const qwen = join(home, '.qwen');
   // OpenCode's user folder holds its settings and plugins only (its sessions are under ~/.local/share/opencode): all read-only.
   const opencode = join(home, OPENCODE_SETTINGS.user);
+  const copilot = copilotHome(env);
   return {
-    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen, join(home, '.local', 'share', 'opencode')],
+    // Copilot CLI's config.json stays writable: Copilot CLI writes it itself and stops (exit 1) when it cannot
+    // (tried with 1.0.102); the hooks and `disableAllHooks` it honours are in settings.json and hooks/.
+    writable: [claude, join(home, '.claude.json'), codex, gemini, qwen, join(home, '.local', 'share', 'opencode'), copilot],
     readOnly: [
       opencode,
       join(claude, 'settings.json'),
@@ -111,6 +119,9 @@ function agentState(env: NodeJS.ProcessEnv): { writable: string[]; readOnly: str
       join(gemini, 'trustedFolders.json'),
       join(qwen, 'settings.json'),
       join(qwen, 'trustedFolders.json'),
+      join(copilot, 'settings.json'),
+      join(copilot, 'settings.local.json'),
+      join(copilot, 'hooks'),
       join(home, '.gitconfig'),
       join(home, '.config', 'git'),
     ],
@@ -135,6 +146,7 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
     join(project.realRoot, '.gemini', 'settings.json'),
     join(project.realRoot, '.qwen', 'settings.json'),
     join(project.realRoot, '.opencode', 'plugin', 'holdfast-gate.js'),
+    join(project.realRoot, '.github', 'hooks', 'holdfast.json'),
     join(project.realRoot, '.git', 'hooks', 'pre-commit'),
   ];
   const places = protectedPlaces(project, { rulebookFile: undefined, home: undefined }).map((place) => place.absolute);
@@ -194,6 +206,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
     'gemini-cli': [join(root, '.gemini', 'settings.json')],
     'qwen-code': [join(root, '.qwen', 'settings.json')],
     opencode: [join(root, '.opencode', 'plugin', 'holdfast-gate.js')],
+    'copilot-cli': [join(root, '.github', 'hooks', 'holdfast.json')],
     git: [join(root, '.git', 'hooks', 'pre-commit'), join(root, '.git', 'hooks', 'reference-transaction')],
   } as const;
   const found = findProjectRulebook(root, env);
@@ -214,6 +227,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
       'gemini-cli': rulebook('gemini-cli'),
       'qwen-code': rulebook('qwen-code'),
       opencode: rulebook('opencode'),
+      'copilot-cli': rulebook('copilot-cli'),
       git: rulebook('git'),
     },
     observe: {
@@ -222,6 +236,7 @@ export function brokerJudging(project: string, cwd: string, env: NodeJS.ProcessE
       'gemini-cli': observing('gemini-cli'),
       'qwen-code': observing('qwen-code'),
       opencode: observing('opencode'),
+      'copilot-cli': observing('copilot-cli'),
     },
     claudeProjectDir: cwd,
   };
@@ -314,6 +329,10 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
     { path: join(root, '.opencode', '.gitignore'), kind: 'file', content: OPENCODE_GITIGNORE },
     { path: join(root, 'opencode.json'), kind: 'file', content: '{}\n' },
     { path: join(root, 'opencode.jsonc'), kind: 'file', content: '{}\n' },
+    // Copilot CLI's project hooks and settings, below a .github/ made first when there is none.
+    { path: join(root, '.github'), kind: 'folder', content: '' },
+    { path: join(root, '.github', 'hooks'), kind: 'folder', content: '' },
+    { path: join(root, '.github', 'copilot'), kind: 'folder', content: '' },
     ...(home === ''
       ? []
       : [
@@ -327,6 +346,10 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
           { path: join(home, OPENCODE_SETTINGS.user), kind: 'folder' as const, content: '' },
           { path: join(home, OPENCODE_SETTINGS.user, '.gitignore'), kind: 'file' as const, content: OPENCODE_GITIGNORE },
           { path: join(home, '.gemini', 'trustedFolders.json'), kind: 'file' as const, content: '{}\n' },
+          // Copilot CLI's user hooks and settings (`disableAllHooks` there switches every hook off).
+          { path: join(copilotHome(env), 'settings.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(copilotHome(env), 'settings.local.json'), kind: 'file' as const, content: '{}\n' },
+          { path: join(copilotHome(env), 'hooks'), kind: 'folder' as const, content: '' },
         ]),
   ];
   return places.filter((place) => !existsSync(place.path));

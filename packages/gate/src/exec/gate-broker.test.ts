@@ -15,6 +15,7 @@ const JUDGING: BrokerJudging = {
     'gemini-cli': '/p/gemini.yaml',
     'qwen-code': '/p/qwen.yaml',
     opencode: '/p/opencode.yaml',
+    'copilot-cli': '/p/copilot.yaml',
     git: '/p/git.yaml',
   },
   observe: { codex: true },

@@ -10,7 +10,7 @@ import type { HookAnswer } from '../decide/index.js';
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 
 /** The hook's agents, as the first word of a hook command. */
-const BROKER_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'opencode', 'git'] as const;
+const BROKER_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'opencode', 'copilot-cli', 'git'] as const;
 type BrokerAgent = (typeof BROKER_AGENTS)[number];
 
 /**

@@ -1,11 +1,11 @@
 import type { HookAnswer } from '../decide/index.js';
 import type { ReadText } from '../io/index.js';
 import type { ToolCall } from '../decide/index.js';
-import type { HookEvent, PreToolUseEvent } from './hook-event.js';
+import type { HookEvent, PreToolUseEvent, SafeParse } from './hook-event.js';
 import type { ShellOutcome } from './shell-outcome.js';
 
 /** The agent CLIs the hook speaks to; each is one folder of this room (`claude-code/`, `codex/`, …). */
-export type AgentHook = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode';
+export type AgentHook = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'opencode' | 'copilot-cli';
 
 /** The three steps of the agent-free flow: judge a call before it runs, after it ran, and the end of the turn. */
 type HookStep = 'before-call' | 'after-call' | 'turn-end';
@@ -57,4 +57,9 @@ export interface AgentAdapter extends BeforeCallProtocol, AfterCallProtocol, Tur
   readonly unnamedStep: HookStep;
   /** The project root: the event's `cwd` follows `cd` in some agents, which name the root in a variable. */
   projectRoot(cwd: string, env: NodeJS.ProcessEnv): string;
+  /**
+   * The event in the field names the flow reads (Claude Code's: `hook_event_name`, `session_id`,
+   * `tool_name`, `tool_input`), for an agent whose payloads name them otherwise (Copilot CLI's camelCase).
+   */
+  readPayload?(raw: Readonly<Record<string, unknown>>): SafeParse<HookEvent>;
 }

@@ -4,6 +4,7 @@ import { CODEX } from './codex/index.js';
 import { GEMINI_CLI } from './gemini-cli/index.js';
 import { QWEN_CODE } from './qwen-code/index.js';
 import { OPENCODE } from './opencode/index.js';
+import { COPILOT_CLI } from './copilot-cli/index.js';
 
 /** Every agent CLI the hook speaks to, by the name `holdfast hook <agent>` takes. A new agent is a folder and a line here. */
 export const AGENT_ADAPTERS: Readonly<Record<AgentHook, AgentAdapter>> = {
@@ -12,4 +13,5 @@ export const AGENT_ADAPTERS: Readonly<Record<AgentHook, AgentAdapter>> = {
   'gemini-cli': GEMINI_CLI,
   'qwen-code': QWEN_CODE,
   opencode: OPENCODE,
+  'copilot-cli': COPILOT_CLI,
 };

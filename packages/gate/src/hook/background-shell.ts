@@ -18,6 +18,6 @@ export function readBackgroundableShell(
   const reading = readShellCommand(command, { root, cwd: directory === '' ? root : resolve(root, directory), readText });
   if (!background || reading.unknownEffects.length === 0) return reading;
   const segment = command.trim().length <= 200 ? command.trim() : `${command.trim().slice(0, 199)}…`;
-  const reason = `\`${segment}\` runs in the background (is_background) with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground`;
+  const reason = `\`${segment}\` runs in the background with effects that can only be judged after it ends, and it may still be running (and writing) when the check after this call looks; run it in the foreground`;
   return { ...reading, bypasses: [...reading.bypasses, { segment, reason }] };
 }

@@ -95,8 +95,7 @@ describe('recorded hook payloads of the real clients', () => {
 
   it('cover every recorded scenario', () => {
     const recorded = readdirSync(TRAFFIC, { withFileTypes: true })
-      // Gemini CLI's, Qwen Code's and OpenCode's recordings are read by their adapters' own tests (gemini-cli/, qwen-code/, opencode/);
-      // Copilot CLI's waits for its adapter (docs/gate-layers.md).
+      // Gemini CLI's, Qwen Code's, OpenCode's and Copilot CLI's recordings are read by their adapters' own tests (gemini-cli/, qwen-code/, opencode/, copilot-cli/).
       .filter((entry) => entry.isDirectory() && !/^(?:gemini-cli|qwen-code|opencode|copilot)-/.test(entry.name))
       .flatMap((client) => readdirSync(join(TRAFFIC, client.name)).map((scenario) => `${client.name}/${scenario}`));
     expect(recorded.sort()).toEqual(Object.keys(SCENARIOS).sort());

@@ -80,14 +80,16 @@ function failureFields(failures: readonly GateFinding[]): Pick<AuditEntry, 'rule
  */
 export async function answerAgentHook(name: AgentHook, input: string, options: HookOptions): Promise<HookAnswer> {
   const agent = AGENT_ADAPTERS[name];
-  const parsed = safeParseHookEvent(input, agent.title);
+  const read = safeParseHookEvent(input, agent.title);
+  const parsed = !read.ok || agent.readPayload === undefined ? read : agent.readPayload(read.value.raw);
   if (!parsed.ok) return options.observe === true ? ALLOW : agent.deny(internalErrorReason(parsed.error));
   const step = parsed.value.name === undefined ? agent.unnamedStep : agent.steps[parsed.value.name];
   switch (step) {
     case 'before-call':
       return answerBeforeCall(agent, parsed.value, options);
     case 'after-call':
-      return answerAfterCall(agent, input, parsed.value, options);
+      // The after-call check reads the event again: in the flow's field names when the agent has its own.
+      return answerAfterCall(agent, agent.readPayload === undefined ? input : JSON.stringify(parsed.value.raw), parsed.value, options);
     case 'turn-end':
       return answerBoundedStop(agent, parsed.value, options);
     default:

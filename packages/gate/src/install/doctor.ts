@@ -84,7 +84,10 @@ function registered(config: Record<string, unknown>): Registered[] {
   const found: Registered[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
-    for (const group of groups as { matcher?: unknown; hooks?: unknown }[]) {
+    for (const group of groups as { matcher?: unknown; hooks?: unknown; bash?: unknown; command?: unknown; timeoutSec?: unknown }[]) {
+      // Copilot CLI's flat entry: the command in `bash`, the timeout in `timeoutSec`.
+      const flat = group?.bash ?? (Array.isArray(group?.hooks) ? undefined : group?.command);
+      if (isHoldfastCommand(flat)) found.push({ event, matcher: undefined, command: String(flat), timeout: group.timeoutSec });
       if (!Array.isArray(group?.hooks)) continue;
       for (const hook of group.hooks as { command?: unknown; timeout?: unknown }[]) {
         if (isHoldfastCommand(hook?.command)) {
@@ -498,7 +501,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
       area: 'project',
       ok: false,
       what: `no holdfast gate is installed in ${options.root}`,
-      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, qwen-code, opencode, git)`,
+      fix: `${installFix('claude-code', options)} (or codex, gemini-cli, qwen-code, opencode, copilot-cli, git)`,
     });
     return checks;
   }

@@ -68,10 +68,22 @@ export function agentHookCommand(agent: Exclude<GateAgent, 'git'>, target: HookT
     `echo "holdfast gate: the hook stopped with exit status $holdfast_status instead of deciding, so this call is refused. Run \\\`holdfast doctor\\\` in the project to see why." >&2; exit 2; fi; ` +
     // A Stop (AfterAgent) event is let through: blocking it sends the agent back for another turn, and Codex loops
     // on that forever (seen with 0.171.0); every tool call of that turn was refused already.
-    `if grep -Eq '"hook_event_name"[[:space:]]*:[[:space:]]*"(Stop|AfterAgent)"'; then echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing; every tool call is refused until it is back. ${reinstallHint(agent)}" >&2; exit 0; fi; ` +
+    `if grep -Eq '${TURN_END_PATTERN[agent] ?? TURN_END_EVENT}'; then echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing; every tool call is refused until it is back. ${reinstallHint(agent)}" >&2; exit 0; fi; ` +
     `echo "holdfast gate: cannot run the hook: $holdfast_node or $holdfast_entry is missing, so this call is refused. ${reinstallHint(agent)}" >&2; exit 2`;
   return `/bin/sh -c ${singleQuoted(script)}`;
 }
+
+/** A turn-end event in the payload on stdin: Claude Code's, Codex's and Qwen Code's Stop, Gemini CLI's AfterAgent. */
+const TURN_END_EVENT = '"hook_event_name"[[:space:]]*:[[:space:]]*"(Stop|AfterAgent)"';
+
+/**
+ * Copilot CLI names no event: its agentStop is the payload with a top-level `stopReason`, after only
+ * string and number fields (sessionId, timestamp, cwd, transcriptPath). A tool call's payload reaches
+ * `toolArgs`, an object, first, so a `stopReason` the model puts in a tool's arguments never matches.
+ */
+const TURN_END_PATTERN: Partial<Record<GateAgent, string>> = {
+  'copilot-cli': '^\\{("[A-Za-z_]+":("([^"\\\\]|\\\\.)*"|[0-9.]+),)*"stopReason"[[:space:]]*:',
+};
 
 /** The lines the git pre-commit hook runs: a missing holdfast refuses the commit, and so does any failure. */
 export function gitHookLines(target: HookTarget): string {
@@ -84,7 +96,7 @@ export function gitHookLines(target: HookTarget): string {
 /** Ours, whatever version of holdfast wrote it: uninstall and reinstall never touch anyone else's hooks. */
 export function isHoldfastCommand(command: unknown): boolean {
   if (typeof command !== 'string') return false;
-  return command.includes(MARKER) || /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|gemini-cli|qwen-code|opencode|git)\b/.test(command);
+  return command.includes(MARKER) || /holdfast[^\s'"]*['"]?\s+hook\s+(?:claude-code|codex|gemini-cli|qwen-code|opencode|copilot-cli|git)\b/.test(command);
 }
 
 function unescapeDoubleQuoted(text: string): string {
@@ -96,7 +108,7 @@ export function readInstalledHook(command: string): InstalledHook | undefined {
   const script = command.startsWith("/bin/sh -c '") && command.endsWith("'") ? command.slice(12, -1).replace(/'\\''/g, "'") : command;
   const quoted = '"((?:[^"\\\\]|\\\\.)*)"';
   const match = new RegExp(
-    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|gemini-cli|qwen-code|opencode|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
+    `holdfast_node=${quoted}; holdfast_entry=${quoted};.*?"\\$holdfast_entry" "(claude-code|codex|gemini-cli|qwen-code|opencode|copilot-cli|git)"(?: "--deadline-ms" "(\\d+)")?(?: "--rulebook" ${quoted})?`,
   ).exec(script);
   if (match === null) return undefined;
   return {

@@ -267,6 +267,44 @@ describe('holdfast install opencode', () => {
   });
 });
 
+describe('holdfast install copilot-cli', () => {
+  it("writes .github/hooks/holdfast.json in Copilot CLI's own format (flat entries, bash, timeoutSec), doctor reads it, uninstall removes the file and the folders it made", async () => {
+    const root = gitRepo();
+    mkdirSync(join(root, '.github', 'workflows'), { recursive: true });
+    expect((await cli(root, 'install', 'copilot-cli')).out).toMatch(/copilot-cli: created .github\/hooks\/holdfast.json/);
+    const settings = readJson(join(root, '.github', 'hooks', 'holdfast.json'));
+    expect(settings.version).toBe(1);
+    expect(Object.keys(settings.hooks)).toEqual(['preToolUse', 'postToolUse', 'postToolUseFailure', 'agentStop']);
+    const [entry] = settings.hooks.preToolUse;
+    expect(entry).toMatchObject({ type: 'command', timeoutSec: 30 });
+    expect(entry.matcher).toBeUndefined();
+    expect(readInstalledHook(entry.bash)).toMatchObject({ agent: 'copilot-cli', deadlineMs: 24000 });
+    expect((await cli(root, 'install', 'copilot-cli')).out).toMatch(/unchanged/);
+    const doctor = await cli(root, 'doctor');
+    expect(doctor.out).toMatch(/timeout 30 s, internal deadline 24000 ms/);
+    expect(doctor.out).toMatch(/hook registered for agentStop/);
+    expect(doctor.out).toMatch(/the hook command starts and answers/);
+    // Someone else's hook in the same file stays; then the file holds only that.
+    const theirs = { type: 'command', bash: './audit.sh', timeoutSec: 5 };
+    writeFileSync(join(root, '.github', 'hooks', 'holdfast.json'), JSON.stringify({ ...settings, hooks: { ...settings.hooks, sessionStart: [theirs] } }));
+    expect((await cli(root, 'uninstall', 'copilot-cli')).out).toMatch(/copilot-cli: updated/);
+    expect(readJson(join(root, '.github', 'hooks', 'holdfast.json'))).toEqual({ version: 1, hooks: { sessionStart: [theirs] } });
+    expect((await cli(root, 'install', 'copilot-cli')).out).toMatch(/copilot-cli: updated/);
+    writeFileSync(join(root, '.github', 'hooks', 'holdfast.json'), JSON.stringify(settings));
+    expect((await cli(root, 'uninstall', 'copilot-cli')).out).toMatch(/copilot-cli: removed .*held nothing else/);
+    expect(existsSync(join(root, '.github', 'hooks'))).toBe(false);
+    expect(existsSync(join(root, '.github', 'workflows'))).toBe(true);
+  });
+
+  it('the command it installs lets agentStop through when holdfast is gone, and refuses a tool call whose arguments name a stopReason', () => {
+    const command = agentHookCommand('copilot-cli', { node: '/gone/node', entry: '/gone/hook.cjs', rulebook: undefined });
+    const run = (payload: object) => spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload), encoding: 'utf8' }).status;
+    expect(run({ sessionId: 's', timestamp: 1, cwd: '/p', transcriptPath: '/t', stopReason: 'end_turn', stop_hook_active: false })).toBe(0);
+    expect(run({ sessionId: 's', timestamp: 1, cwd: '/p', toolName: 'bash', toolArgs: { stopReason: 'end_turn', command: 'ls' } })).toBe(2);
+    expect(run({ sessionId: 's', timestamp: 1, cwd: '/p', toolName: 'create', toolArgs: { path: '/p/a', file_text: '"stopReason": 1' } })).toBe(2);
+  });
+});
+
 describe('holdfast install git', () => {
   it('adds a block after the shebang of an existing hook, idempotently, and uninstall keeps the rest', async () => {
     const root = gitRepo();

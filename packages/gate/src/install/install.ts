@@ -13,6 +13,7 @@ import {
   GEMINI_READ_ONLY_TOOLS,
   QWEN_FILE_TOOLS,
   QWEN_READ_ONLY_TOOLS,
+  COPILOT_EVENTS,
   everyToolBut,
 } from '../hook/index.js';
 import { userGitOutput } from '../io/index.js';
@@ -66,16 +67,20 @@ export const AGENT_EVENTS: Record<SettingsAgent, readonly { readonly event: stri
     { event: 'PostToolUseFailure', matcher: everyToolBut([...QWEN_READ_ONLY_TOOLS, ...QWEN_FILE_TOOLS]), covers: 'run_shell_command, MCP and other tools' },
     { event: 'Stop', matcher: undefined },
   ],
+  // Copilot CLI: a file of its own in .github/hooks/, every tool. Its matchers are Rust regexes (no
+  // look-ahead, so no "every tool but"), and a read-only tool costs one quick allow.
+  'copilot-cli': COPILOT_EVENTS.map((event) => ({ event, matcher: undefined })),
 };
 
-/** How many milliseconds one unit of an agent's hook `timeout` is: seconds in Claude Code, Codex and Qwen Code, milliseconds in Gemini CLI. */
-export const TIMEOUT_UNIT_MS: Record<SettingsAgent, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1, 'qwen-code': 1000 };
+/** How many milliseconds one unit of an agent's hook `timeout` is: seconds in Claude Code, Codex, Qwen Code and Copilot CLI (`timeoutSec`), milliseconds in Gemini CLI. */
+export const TIMEOUT_UNIT_MS: Record<SettingsAgent, number> = { 'claude-code': 1000, codex: 1000, 'gemini-cli': 1, 'qwen-code': 1000, 'copilot-cli': 1000 };
 
 export const CONFIG_FILES: Record<SettingsAgent, string> = {
   'claude-code': join('.claude', 'settings.json'),
   codex: join('.codex', 'hooks.json'),
   'gemini-cli': join('.gemini', 'settings.json'),
   'qwen-code': join('.qwen', 'settings.json'),
+  'copilot-cli': join('.github', 'hooks', 'holdfast.json'),
 };
 
 type JsonObject = Record<string, unknown>;
@@ -105,6 +110,8 @@ function withoutHoldfast(config: JsonObject): JsonObject {
       continue;
     }
     const groups = value.flatMap((group: unknown) => {
+      // Copilot CLI's entries are flat: the command is the entry's `bash` (or `command`).
+      if (isObject(group) && !Array.isArray(group.hooks)) return isHoldfastCommand(group.bash ?? group.command) ? [] : [group];
       if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
       const kept = group.hooks.filter((hook: unknown) => !(isObject(hook) && isHoldfastCommand(hook.command)));
       if (kept.length === group.hooks.length) return [group];
@@ -123,10 +130,15 @@ function withHoldfast(config: JsonObject, agent: SettingsAgent, command: string)
   const hooks: JsonObject = isObject(base.hooks) ? { ...base.hooks } : {};
   for (const { event, matcher } of AGENT_EVENTS[agent]) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    if (agent === 'copilot-cli') {
+      // Copilot CLI's own format: one flat entry per event, run with `bash`, `timeoutSec` in seconds.
+      hooks[event] = [...groups, { type: 'command', bash: command, timeoutSec: HOOK_TIMEOUT_SECONDS }];
+      continue;
+    }
     const handler = { type: 'command', command, timeout: (HOOK_TIMEOUT_SECONDS * 1000) / TIMEOUT_UNIT_MS[agent] };
     hooks[event] = [...groups, matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] }];
   }
-  return { ...base, hooks };
+  return agent === 'copilot-cli' ? { version: 1, ...base, hooks } : { ...base, hooks };
 }
 
 function jsonText(value: JsonObject): string {
@@ -262,12 +274,15 @@ export function uninstallGate(agent: GateAgent, root: string): InstallChange {
   if (before === undefined) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };
   const after = withoutHoldfast(before);
   if (JSON.stringify(before) === JSON.stringify(after)) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast hook in it' };
-  if (Object.keys(after).length === 0) {
+  if (Object.keys(after).length === 0 || (agent === 'copilot-cli' && Object.keys(after).every((key) => key === 'version'))) {
     rmSync(path);
     // A `.claude/` or `.codex/` that install made and that holds nothing else goes with it.
     const folder = dirname(path);
     if (readdirSync(folder).length === 0) {
       rmdirSync(folder);
+      // Copilot CLI's .github/hooks/: a .github/ that install made and that holds nothing else goes too.
+      const parent = dirname(folder);
+      if (parent !== root && readdirSync(parent).length === 0) rmdirSync(parent);
       return {
         file: shown(root, path),
         change: 'removed',

@@ -25,3 +25,25 @@ export const OPENCODE_SETTINGS: { readonly project: readonly string[]; readonly 
   project: ['.opencode', 'opencode.json', 'opencode.jsonc'],
   user: join('.config', 'opencode'),
 };
+
+/**
+ * Copilot CLI keeps its project hooks and settings below `.github/`, a folder that also holds what an
+ * agent may change (workflows, templates): only these two are the gate's. The hook refuses writes into
+ * them, the after-call check puts back what a call changed there (they stay in the snapshots, unlike
+ * the folders above), and `holdfast exec` mounts them read-only. Root-relative, with slashes.
+ */
+export const AGENT_SETTINGS_SUBFOLDERS: readonly { readonly folder: string; readonly agent: string }[] = [
+  { folder: '.github/hooks', agent: 'Copilot CLI' },
+  { folder: '.github/copilot', agent: 'Copilot CLI' },
+];
+
+/** Whether a root-relative path (slashes) is inside one of AGENT_SETTINGS_SUBFOLDERS. */
+export function inAgentSettingsSubfolder(path: string): boolean {
+  return AGENT_SETTINGS_SUBFOLDERS.some(({ folder }) => path === folder || path.startsWith(`${folder}/`));
+}
+
+/** The agents' folders in the user's HOME: the project ones above, and Copilot CLI's `~/.copilot/` (its hooks, settings and config). */
+export const AGENT_USER_SETTINGS_FOLDERS: readonly { readonly folder: string; readonly agent: string }[] = [
+  ...AGENT_SETTINGS_FOLDERS,
+  { folder: '.copilot', agent: 'Copilot CLI' },
+];

@@ -28,6 +28,13 @@ export { readTextFromDisk, toRepoPath } from './project-files.js';
 export type { ReadText } from './project-files.js';
 export { describePathNotes, projectRoot, resolveActionPaths, resolveOnDisk } from './real-path.js';
 export type { ProjectRoot } from './real-path.js';
-export { AGENT_SETTINGS_FOLDERS, AGENT_SETTINGS_NAMES, OPENCODE_SETTINGS } from './agent-settings.js';
+export {
+  AGENT_SETTINGS_FOLDERS,
+  AGENT_SETTINGS_NAMES,
+  AGENT_SETTINGS_SUBFOLDERS,
+  AGENT_USER_SETTINGS_FOLDERS,
+  inAgentSettingsSubfolder,
+  OPENCODE_SETTINGS,
+} from './agent-settings.js';
 export type { FinishedProcess } from './spawn-sync.js';
 export { nulFields, nulPaths, pathBytes, pathText } from './path-bytes.js';

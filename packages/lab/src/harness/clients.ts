@@ -69,7 +69,7 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
   },
 };
 
-export type NodeLineName = 'node-24';
+export type NodeLineName = 'node-22' | 'node-24';
 
 /**
  * Node lines besides the one running the tests, obtained like the agents: Node's own binary as the
@@ -77,6 +77,13 @@ export type NodeLineName = 'node-24';
  * hook and a gate end-to-end test with a real client run on it as well (issue 44).
  */
 export const NODE_LINES: Readonly<Record<NodeLineName, AgentClientSpec>> = {
+  // Node 22 (maintenance LTS): the bundled hook and the CLI run on it in the tests (test/e2e/node-24.test.ts).
+  'node-22': {
+    name: 'node-22',
+    packageName: `node-${process.platform}-${process.arch}`,
+    version: '22.23.5',
+    bin: join('node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'),
+  },
   'node-24': {
     name: 'node-24',
     packageName: `node-${process.platform}-${process.arch}`,
@@ -203,13 +210,14 @@ async function ensureCachedPackage(spec: AgentClientSpec, options: EnsureOptions
 }
 
 /** Every client, installed in turn (npm runs are not worth racing on two cores). */
-export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<Exclude<AgentClientName, 'copilot'>, string>> {
-  // Copilot CLI (189 MB) is only driven by the traffic recorder, which installs it on first use (test-support/scripted-run.ts).
+export async function ensureAgentClients(options: EnsureOptions = {}): Promise<Record<AgentClientName, string>> {
   return {
     'claude-code': await ensureAgentClient('claude-code', options),
     codex: await ensureAgentClient('codex', options),
     'gemini-cli': await ensureAgentClient('gemini-cli', options),
     'qwen-code': await ensureAgentClient('qwen-code', options),
     opencode: await ensureAgentClient('opencode', options),
+    // Copilot CLI (189 MB): the gate's end-to-end test drives it offline (test/e2e/agents-copilot-cli.test.ts).
+    copilot: await ensureAgentClient('copilot', options),
   };
 }

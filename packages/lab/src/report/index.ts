@@ -11,3 +11,5 @@ export { failedTargets } from './failed-targets.js';
 export type { FailedTarget } from './failed-targets.js';
 export { formatHeadlines, HEADLINE_DEFINITIONS, headlines } from './headline.js';
 export type { TargetHeadline } from './headline.js';
+export { formatHarnessComparison, harnessComparison } from './harness-comparison.js';
+export type { HarnessRow } from './harness-comparison.js';

@@ -6,11 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArmEndEvent, ArmResult, RunConfig, RunEvent, RunEventInput, Rulebook, TaskInfo } from '@holdfast/core/contract';
 import { loadTasks, runExperiment } from '../index.js';
-import { computeTotals, reduceRunEvents } from '../../store/index.js';
+import { computeTotals } from '../../store/index.js';
 import type { ExperimentTarget } from '../index.js';
 import { parseTargetsConfig } from '../../models/index.js';
 import type { HarnessTarget } from '../../models/index.js';
 import { loadRulebook } from '@holdfast/core/rules';
+import { openRunFile, readRunFile, reduceRunEvents } from '../../store/index.js';
+import type { RunEventDraft } from '../../store/index.js';
+import { formatHarnessComparison, harnessComparison } from '../../report/index.js';
 
 // The held arm's pre-commit hook runs holdfast's bin, which runs dist/: `npm run build` first.
 const SCRIPT = fileURLToPath(new URL('../../../../../runs/demo/agents/scripted-agent.mjs', import.meta.url));
@@ -138,6 +141,25 @@ describe('agent mode with a generic agent (a scripted program)', () => {
 
     // Nothing of the run is left in its temporary space; the kept arms are complete repositories.
     expect(readdirSync(parent).filter((name) => name.startsWith('holdfast-agent-rounds-'))).toEqual([]);
+
+    // The same run, written by the run file writer and read back, side by side per harness: told, every violation
+    // landed in both; held, the one that recovers leaked nothing, the one that evades leaked (blocked in both).
+    const file = join(parent, 'side-by-side.jsonl');
+    const writer = openRunFile(file);
+    for (const event of events) {
+      const { seq: _seq, ...draft } = event;
+      writer.append(draft as RunEventDraft);
+    }
+    writer.close();
+    const rows = harnessComparison([reduceRunEvents((await readRunFile(file)).events)]);
+    expect(rows.map((row) => [row.target, row.toldLanded.count, row.toldLanded.n, row.heldLanded.count, row.heldBlocked.count, row.heldWarned.count])).toEqual([
+      ['evades', 1, 1, 1, 1, 0],
+      ['recovers', 1, 1, 0, 1, 0],
+    ]);
+    expect(rows.find((row) => row.target === 'recovers')?.gap).toMatchObject({ difference: 1 });
+    const table = formatHarnessComparison(rows, 'table');
+    expect(table).toMatch(/^Model model not named: which harness keeps the rules/);
+    expect(table).toMatch(/recovers +1 +1\/1 100% \[\d+%–100%\] +0\/1 0% \[0%–\d+%\]/);
   });
 
   it('held, with R4 NOLOG at warn and the other rules at block: the hook lets the print through and it is counted as warned, not landed or blocked', async () => {

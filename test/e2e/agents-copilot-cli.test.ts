@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '@holdfast/lab/test-support';
+import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
+import type { ModelTurn } from '@holdfast/lab/test-support';
+
+// The real GitHub Copilot CLI 1.0.102 offline (COPILOT_OFFLINE, a custom provider on OpenAI chat
+// completions, no GitHub login) against a scripted model server on 127.0.0.1; holdfast from the built dist/.
+const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/hook.cjs', import.meta.url));
+const SUM = 'export const sum = (a: number, b: number) => a + b;\n';
+const SUM_TEST = "import { sum } from './sum';\nexport const checked = sum(1, 2);\n";
+
+/** What the last message of a request says (Copilot CLI sends an agentStop hook's reason as the next user message). */
+function lastMessage(turn: ModelTurn): string {
+  const messages = Array.isArray(turn.body.messages) ? (turn.body.messages as unknown[]) : [];
+  return JSON.stringify(messages.at(-1) ?? '');
+}
+
+describe('Copilot CLI, real binary', () => {
+  it('held: a denied create never lands, a bash write is put back, agentStop holds the turn until the new module has its test', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    holdfast(repo, 'install', 'copilot-cli');
+    const steps = [
+      { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
+      // A command whose writes the shell analysis cannot read before it runs: judged after it, and put back.
+      { shell: `node -e "require('fs').writeFileSync('src/shell.ts', 'console.log(1);\\n')"` },
+      { writeFile: { path: 'src/sum.ts', content: SUM } },
+      { text: 'Done.' },
+      // The agentStop hook's reason comes back as the next user message: the model writes the test it names.
+      (turn: ModelTurn) => (/src\/sum\.ts/.test(lastMessage(turn)) ? { writeFile: { path: 'src/sum.test.ts', content: SUM_TEST } } : { text: 'not held' }),
+      { text: 'Done, with its test.' },
+    ];
+    const result = await runScenario({ client: 'copilot', repo, steps });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    expect(result.problems, result.explain()).toEqual([]);
+    expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(/Denied by preToolUse hook: .*R4 NOLOG/s);
+    expect(result.turns[2]?.toolResults[0]?.text, result.explain()).toMatch(/Tool result blocked: .*put those changes back/s);
+    expect(lastMessage(result.turns[4] as ModelTurn), result.explain()).toMatch(/src\/sum\.ts/);
+    expect(readIfExists(repo, 'src/debug.ts'), result.explain()).toBeUndefined();
+    expect(readIfExists(repo, 'src/shell.ts'), result.explain()).toBeUndefined();
+    expect(readIfExists(repo, 'src/sum.ts')).toBe(SUM);
+    expect(readIfExists(repo, 'src/sum.test.ts')).toBe(SUM_TEST);
+    expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual(['?? src/sum.test.ts', '?? src/sum.ts']);
+  });
+
+  it('fails closed: with holdfast moved away after install, a clean create is refused and does not land', async () => {
+    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
+    holdfast(repo, 'install', 'copilot-cli');
+    const settings = join(repo, '.github', 'hooks', 'holdfast.json');
+    writeFileSync(
+      settings,
+      readFileSync(settings, 'utf8')
+        .split(ENTRY)
+        .join(join(tmpdir(), 'holdfast-moved-away', 'hook.cjs')),
+    );
+    const steps = [{ writeFile: { path: 'src/clean.ts', content: 'export const clean = 1;\n' } }, { text: 'I was refused.' }];
+    const result = await runScenario({ client: 'copilot', repo, steps });
+    expect(result.run.exitCode, result.explain()).toBe(0);
+    // Copilot CLI denies on the command's exit 2 and shows the model only that, not the command's stderr.
+    expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toBe('Denied by preToolUse hook: hook exited with code 2');
+    expect(readIfExists(repo, 'src/clean.ts'), result.explain()).toBeUndefined();
+  });
+});

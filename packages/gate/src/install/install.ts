@@ -16,6 +16,7 @@ import {
   everyToolBut,
 } from '../hook/index.js';
 import { userGitOutput } from '../io/index.js';
+import { installHookLocation } from './hook-location.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -229,11 +230,15 @@ export function installGate(agent: GateAgent, root: string, target: HookTarget):
   const command = agentHookCommand(agent, target);
   const after = withHoldfast(before ?? {}, agent, command);
   const events = AGENT_EVENTS[agent].map(({ event, matcher }) => (matcher === undefined ? event : `${event} (${matcher})`)).join(', ');
+  const location = installHookLocation(root, target);
+  const where = `; ${location.file}: ${location.change} (${location.note})`;
   if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) {
-    return { file: shown(root, path), change: 'unchanged', note: `the holdfast hook is already there for ${events}` };
+    return location.change === 'unchanged'
+      ? { file: shown(root, path), change: 'unchanged', note: `the holdfast hook is already there for ${events}${where}` }
+      : { file: shown(root, path), change: 'updated', note: `the holdfast hook was already there for ${events}${where}` };
   }
   writeJson(path, after);
-  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note: `one holdfast hook command for ${events}` };
+  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note: `one holdfast hook command for ${events}${where}` };
 }
 
 /** True when the agent's config file holds a holdfast hook. */

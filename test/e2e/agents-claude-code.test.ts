@@ -13,10 +13,6 @@ import type { ModelTurn } from '@holdfast/lab/test-support';
 const DEBUG_TEST = 'src/debug.test.ts';
 const DEBUG_CONTENT = "console.log('debug');\n";
 
-function install(repo: string, agent: string): void {
-  holdfast(repo, 'install', agent);
-}
-
 /** The model writes a file with a console.log, then reports what it was told. */
 const writesAConsoleLog = [
   { writeFile: { path: DEBUG_TEST, content: DEBUG_CONTENT } },

@@ -146,7 +146,8 @@ async function teamDay(manager: Manager) {
     stateLeft: existsSync(join(repo, '.holdfast')),
     claudeLeft: existsSync(join(repo, '.claude', 'settings.json')) && readFileSync(join(repo, '.claude', 'settings.json'), 'utf8').includes('holdfast'),
     excludeMentions: readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8').includes('holdfast'),
-    hooksMention: hookTexts.some((text) => text.includes('holdfast')),
+    // The block's marker, not the word: a manager's hook names its own binary, whose cache path holds "holdfast".
+    hooksMention: hookTexts.some((text) => text.includes('>>> holdfast gate >>>')),
     commit: afterUninstall,
     managerRan: managerRuns(repo) > countBeforeLast,
   };

@@ -169,6 +169,9 @@ describe.each(NODES)('the installed gate fails closed on %s', (_line, node) => {
     // The project has no holdfast of its own: this clone records where the installing one is.
     const location = join(root, '.holdfast', 'hook-location');
     expect(readFileSync(location, 'utf8').split('\n')[1]).toBe(ENTRY);
+    // The record is the gate's own: the agent cannot point it at a holdfast of its own.
+    const redirect = runAs('claude-code', claudeCommand, claude.write(root, 's', '.holdfast/hook-location', `${hookNode}\n/tmp/mine.cjs\n`), root);
+    expect(JSON.parse(redirect.out).hookSpecificOutput.permissionDecisionReason).toMatch(/GATE TAMPER: write to "\.holdfast\/hook-location"/);
     writeFileSync(location, moveHoldfast(readFileSync(location, 'utf8')));
 
     for (const [agent, file, event] of [

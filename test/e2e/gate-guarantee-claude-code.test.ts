@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
 import { readIfExists } from '@holdfast/lab/test-support';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureAgentClient } from '@holdfast/lab/harness';
 import { trustCodexHooks } from '@holdfast/lab/harness';
+import { readCodexView } from '@holdfast/gate';
 import { codexConfig, runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
 import { holdfast } from '@holdfast/lab/test-support';
@@ -75,7 +76,7 @@ describe('Codex, real binary', () => {
     );
     const hooksFile = join(repo, '.codex', 'hooks.json');
     writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 30', '"timeout": 31'));
-    const after = await trustCodexHooks({ ...options, select: () => false });
+    const after = (await readCodexView(options.bin, repo, options.env)).hooks;
     // Only the edited entry (the first) loses its trust; the others keep theirs.
     expect(after.map((hook) => hook.trustStatus)).toEqual(['modified', 'trusted', 'trusted', 'trusted', 'trusted']);
   });

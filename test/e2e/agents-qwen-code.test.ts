@@ -55,10 +55,10 @@ describe('Qwen Code, real binary', { timeout: 300_000 }, () => {
   it('fails closed: with holdfast moved away after install, a clean write_file is refused and does not land', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfast(repo, 'install', 'qwen-code');
-    const settings = join(repo, '.qwen', 'settings.json');
+    const location = join(repo, '.holdfast', 'hook-location');
     writeFileSync(
-      settings,
-      readFileSync(settings, 'utf8')
+      location,
+      readFileSync(location, 'utf8')
         .split(ENTRY)
         .join(join(tmpdir(), 'holdfast-moved-away', 'hook.cjs')),
     );
@@ -66,7 +66,7 @@ describe('Qwen Code, real binary', { timeout: 300_000 }, () => {
     const result = await runScenario({ client: 'qwen-code', repo, steps, timeoutMs: 280_000 });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(
-      /holdfast gate: cannot run the hook: .*holdfast-moved-away.* is missing, so this call is refused/,
+      /holdfast gate: cannot run the hook: no holdfast for this project \(hook entry .*holdfast-moved-away.*\), so this call is refused/,
     );
     expect(readIfExists(repo, 'src/clean.ts'), result.explain()).toBeUndefined();
   });

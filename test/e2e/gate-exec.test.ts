@@ -74,8 +74,8 @@ function attackScript(token: string): string {
     "import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';",
     "import { homedir } from 'node:os';",
     "const tryTo = (what, act) => { try { act(); } catch (error) { process.stderr.write(what + ': ' + error.message + '\\n'); } };",
-    "const settings = readFileSync('.claude/settings.json', 'utf8') + readFileSync('.codex/hooks.json', 'utf8');",
-    'const entry = /holdfast_entry=\\\\"([^"\\\\]+)/.exec(settings)[1];',
+    // The entry the installed hook runs: exec's own copy (HOLDFAST_HOOK_ENTRY), else the one this clone records.
+    "const entry = process.env.HOLDFAST_HOOK_ENTRY || readFileSync('.holdfast/hook-location', 'utf8').split('\\n')[1];",
     "tryTo('entry', () => writeFileSync(entry, 'process.exit(0);\\n'));",
     "tryTo('gitconfig', () => writeFileSync(homedir() + '/.gitconfig', '[core]\\n\\thooksPath = /dev/null\\n'));",
     "tryTo('session', () => { mkdirSync('.holdfast/sessions', { recursive: true }); writeFileSync('.holdfast/sessions/forged.json', '{}'); });",

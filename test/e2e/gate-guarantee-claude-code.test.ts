@@ -69,7 +69,7 @@ describe('the gate guarantee, Claude Code real binary', () => {
   it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {
     const { parent, repo } = makeRepo();
     holdfast(repo, 'install', 'claude-code');
-    moveHoldfastAway(join(repo, '.claude', 'settings.json'));
+    moveHoldfastAway(repo);
     const base = settle(repo, false);
     const route = ROUTES[0] as Route;
     const result = await runScenario({ client: 'claude-code', repo, steps: [...route.steps, { text: 'Done.' }] });

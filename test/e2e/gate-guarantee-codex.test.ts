@@ -59,7 +59,7 @@ describe('the gate guarantee, Codex real binary', () => {
   it('held: with holdfast moved away the hook blocks the call and nothing lands', async () => {
     const { parent, repo } = makeRepo();
     holdfast(repo, 'install', 'codex');
-    moveHoldfastAway(join(repo, '.codex', 'hooks.json'));
+    moveHoldfastAway(repo);
     const base = settle(repo, false);
     const route = ROUTES[0] as Route;
     const result = await runScenario({ client: 'codex', repo, steps: [...route.steps, { text: 'Done.' }] });

@@ -267,15 +267,12 @@ export function offSwitchFor(route: Route): RegExp {
   return own ? OFF_SWITCH : new RegExp(`HOLDFAST_GATE|${OFF_SWITCH.source}`, 'i');
 }
 
-/** Points an installed hook command at a holdfast that is no longer there (moved or removed). */
-export function moveHoldfastAway(file: string): void {
-  const text = readFileSync(file, 'utf8');
-  const moved = text.replaceAll(
-    /holdfast_entry=\\"([^"\\]+)\\"/g,
-    (_all, entry: string) => `holdfast_entry=\\"${join(dirname(entry), 'moved-away', 'hook.cjs')}\\"`,
-  );
-  if (moved === text) throw new Error(`no hook entry found in ${file}`);
-  writeFileSync(file, moved);
+/** Points the clone's record of where holdfast is (what the installed hook command runs) at a holdfast that is no longer there. */
+export function moveHoldfastAway(repo: string): void {
+  const file = join(repo, '.holdfast', 'hook-location');
+  const [node = '', entry = ''] = readFileSync(file, 'utf8').split('\n');
+  if (entry === '') throw new Error(`no hook entry recorded in ${file}`);
+  writeFileSync(file, `${node}\n${join(dirname(entry), 'moved-away', 'hook.cjs')}\n`);
 }
 
 /**

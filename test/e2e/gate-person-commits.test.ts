@@ -130,7 +130,28 @@ async function teamDay(manager: Manager) {
   writeFileSync(join(repo, 'src', 'debug.ts'), 'export const debug = () => 3;\n');
   git(repo, 'add', 'src/debug.ts');
   const agentUntested = run(repo, 'git', ['commit', '-q', '-m', 'agent, untested'], agentShell);
-  return { commit, doctorAfterRegenerate, again, managerRanAgain, skipped, skippedRanManager, agentNoVerify, agentNoVerifyMoved, agentUntested, repo };
+
+  // Uninstall: holdfast's state, its exclude lines and its hook blocks go; the manager's hooks stay and still run.
+  const uninstalled = holdfast(repo, 'uninstall', 'claude-code', 'git');
+  const hooksFolder = join(repo, run(repo, 'git', ['rev-parse', '--git-path', 'hooks']).said.trim());
+  const hookTexts = ['pre-commit', 'reference-transaction']
+    .map((name) => join(hooksFolder, name))
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path, 'utf8'));
+  writeFileSync(join(repo, 'README.md'), 'Written by a person, after uninstall.\n');
+  const countBeforeLast = managerRuns(repo);
+  const afterUninstall = git(repo, 'commit', '-qam', 'readme after uninstall');
+  const after = {
+    status: uninstalled.status,
+    stateLeft: existsSync(join(repo, '.holdfast')),
+    claudeLeft: existsSync(join(repo, '.claude', 'settings.json')) && readFileSync(join(repo, '.claude', 'settings.json'), 'utf8').includes('holdfast'),
+    excludeMentions: readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8').includes('holdfast'),
+    // The block's marker, not the word: a manager's hook names its own binary, whose cache path holds "holdfast".
+    hooksMention: hookTexts.some((text) => text.includes('>>> holdfast gate >>>')),
+    commit: afterUninstall,
+    managerRan: managerRuns(repo) > countBeforeLast,
+  };
+  return { commit, doctorAfterRegenerate, again, managerRanAgain, skipped, skippedRanManager, agentNoVerify, agentNoVerifyMoved, agentUntested, after, repo };
 }
 
 describe.each(['husky', 'lefthook'] as const)("a person's commit after an agent session, under %s", (manager) => {
@@ -158,5 +179,15 @@ describe.each(['husky', 'lefthook'] as const)("a person's commit after an agent 
     expect(day.agentUntested.status).not.toBe(0);
     expect(day.agentUntested.said).toMatch(/R6 ORDER/);
     expect(day.agentUntested.said).not.toMatch(/guarded-baseline/);
+
+    expect(day.after, JSON.stringify(day.after)).toMatchObject({
+      status: 0,
+      stateLeft: false,
+      claudeLeft: false,
+      excludeMentions: false,
+      hooksMention: false,
+      commit: { status: 0 },
+      managerRan: true,
+    });
   }, 300_000);
 });

@@ -166,21 +166,33 @@ describe.each(NODES)('the installed gate fails closed on %s', (_line, node) => {
     expect(runAs('claude-code', claudeCommand, clean, root)).toEqual({ code: 0, out: '', err: '' });
     const denied = runAs('claude-code', claudeCommand, claude.write(root, 's', 'src/b.test.ts', 'console.log(1);\n'), root);
     expect(JSON.parse(denied.out).hookSpecificOutput.permissionDecisionReason).toMatch(/R4 NOLOG/);
+    // The project has no holdfast of its own: this clone records where the installing one is.
+    const location = join(root, '.holdfast', 'hook-location');
+    expect(readFileSync(location, 'utf8').split('\n')[1]).toBe(ENTRY);
+    // The record is the gate's own: the agent cannot point it at a holdfast of its own.
+    const redirect = runAs('claude-code', claudeCommand, claude.write(root, 's', '.holdfast/hook-location', `${hookNode}\n/tmp/mine.cjs\n`), root);
+    expect(JSON.parse(redirect.out).hookSpecificOutput.permissionDecisionReason).toMatch(/GATE TAMPER: write to "\.holdfast\/hook-location"/);
+    writeFileSync(location, moveHoldfast(readFileSync(location, 'utf8')));
 
     for (const [agent, file, event] of [
       ['claude-code', '.claude/settings.json', clean],
       ['codex', '.codex/hooks.json', codex.applyPatch(root, 's', '*** Begin Patch\n*** Add File: src/c.ts\n+export {};\n*** End Patch\n')],
     ] as const) {
-      const moved = runAs(agent, moveHoldfast(installedCommand(root, file)), event, root);
+      expect(installedCommand(root, file)).not.toContain(root);
+      const moved = runAs(agent, installedCommand(root, file), event, root);
       expect(moved.code).toBe(2);
-      expect(moved.err).toMatch(/holdfast gate: cannot run the hook: .*holdfast-moved-away.* is missing, so this call is refused/);
+      expect(moved.err).toMatch(
+        /holdfast gate: cannot run the hook: no holdfast for this project \(hook entry .*holdfast-moved-away.*\), so this call is refused/,
+      );
       expect(moved.err).toContain(`npx holdfast install ${agent}`);
       expect(moved.err).not.toMatch(FORBIDDEN_ADVICE);
       // Stop is let through (exit 0): a blocked Stop sends the agent back, and Codex loops on it forever.
       const stop = JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'Stop', stop_hook_active: false });
-      const stopped = runAs(agent, moveHoldfast(installedCommand(root, file)), stop, root);
+      const stopped = runAs(agent, installedCommand(root, file), stop, root);
       expect(stopped.code).toBe(0);
-      expect(stopped.err).toMatch(/holdfast gate: cannot run the hook: .*holdfast-moved-away.* is missing; every tool call is refused/);
+      expect(stopped.err).toMatch(
+        /holdfast gate: cannot run the hook: no holdfast for this project \(hook entry .*holdfast-moved-away.*\); every tool call is refused/,
+      );
     }
   });
 
@@ -223,14 +235,14 @@ describe('holdfast doctor', () => {
     const good = holdfast(root, {}, 'doctor');
     expect(good.out).toMatch(/All good/);
     expect(good.code).toBe(0);
-    const settings = join(root, '.claude', 'settings.json');
-    writeFileSync(settings, moveHoldfast(readFileSync(settings, 'utf8')));
+    const location = join(root, '.holdfast', 'hook-location');
+    writeFileSync(location, moveHoldfast(readFileSync(location, 'utf8')));
     const moved = holdfast(root, {}, 'doctor', '--json');
     expect(moved.code).toBe(1);
     const failed = (JSON.parse(moved.out) as { checks: { ok: boolean; what: string; fix?: string }[] }).checks.filter((check) => !check.ok);
     expect(failed).toEqual([
       expect.objectContaining({
-        what: expect.stringMatching(/hook entry .*holdfast-moved-away.* is missing/),
+        what: expect.stringMatching(/the hook finds no holdfast: .*holdfast-moved-away.* \(from this clone's \.holdfast\/hook-location\) is missing/),
         fix: expect.stringMatching(/holdfast install claude-code/),
       }),
     ]);

@@ -46,7 +46,8 @@ describe('Node 24', { timeout: 300_000 }, () => {
     const node = await ensureNodeLine('node-24');
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfastOn(node, repo, 'install', 'gemini-cli');
-    expect(readFileSync(join(repo, '.gemini', 'settings.json'), 'utf8')).toContain(node);
+    // The settings name no node; this clone's record of the installing holdfast does.
+    expect(readFileSync(join(repo, '.holdfast', 'hook-location'), 'utf8').split('\n')[0]).toBe(node);
     const steps = [
       { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
       (turn: ModelTurn) => ({ text: turn.allToolResults.some((result) => /R4 NOLOG/.test(result.text)) ? 'I was refused.' : 'Done.' }),

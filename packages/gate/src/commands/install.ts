@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import { InputError } from '@holdfast/core/contract';
 import { parseCommandArgs } from '@holdfast/core/command';
@@ -36,14 +36,18 @@ An agent gate comes with the git gate (skip it with --no-git), and .holdfast/ (a
 state) is added to .git/info/exclude. Running it again changes nothing; \`holdfast uninstall\`
 removes only holdfast's entries. \`holdfast doctor\` checks that each hook will actually run.
 
-The hook runs this node and holdfast's hook entry by absolute path (no PATH, no npx). If either is
-gone later, the hook refuses every call (and git every commit) and says how to reinstall.
+The agents' settings name no path of this machine, so a team can commit them: the hook finds
+holdfast in the project's node_modules/@holdfast/gate (\`npm install --save-dev holdfast\`) and runs
+it with node from PATH. When the project has none, install records where this holdfast is in
+.holdfast/hook-location (this clone only, kept out of git), which the hook takes first. The git hooks
+(never committed) run this node and hook entry by absolute path. Whenever the hook finds no holdfast,
+it refuses every call (and git every commit) and says what to install or run.
 
 Codex runs a project's hooks only after a person trusted them; until then it skips them silently.
 Trust them in Codex (/hooks), or pass --trust to record the trust now, as Codex's own review does.
 
 Options:
-  --rulebook FILE  the rulebook the hook enforces (relative to the project root); default the project's
+  --rulebook FILE  the rulebook the hook enforces (named from the project root); default the project's
                    holdfast/rulebook.yaml (or $HOLDFAST_RULEBOOK), refused when there is none
   --no-git         do not install the git pre-commit gate with an agent gate
   --observe        agent hooks judge and record every call but never block (an experiment's told arm)
@@ -134,6 +138,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (found.state === 'missing') throw new InputError('E_INSTALL_RULEBOOK', `holdfast install: ${found.message}.`);
       rulebook = found.shown;
     }
+    // The agents' settings are committed: a rulebook inside the project is named from its root, as every clone has it.
+    const fromRoot = relative(resolve(io.cwd), resolve(io.cwd, rulebook));
+    const inProject = fromRoot !== '' && !fromRoot.startsWith('..') && !isAbsolute(fromRoot);
+    if (inProject) rulebook = fromRoot.split(sep).join('/');
     const target = { node: process.execPath, entry, rulebook, observe: values.observe === true };
     const changes: TargetChange[] = targets.map((each) => ({ target: each, ...installGate(each, io.cwd, target) }));
     if (isGitRepository(io.cwd)) changes.push({ target: 'exclude', ...installExclude(io.cwd) });
@@ -150,6 +158,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       trusted = await trustHoldfastHooks(codex, io.cwd, io.env);
     }
     printChanges(io, changes, values.json === true, trusted === undefined ? {} : { codexTrust: trusted.hooks });
+    if (values.json !== true && !inProject && named.some((each) => each !== 'git'))
+      writeLine(
+        io.stdout,
+        `note: the rulebook ${rulebook} is outside the project, so the settings name it by this machine's path; keep the rulebook in the project for settings a team can commit.`,
+      );
     if (values.json !== true && named.includes('codex')) {
       for (const line of trusted === undefined ? TRUST_TEXT : trustLines(trusted)) writeLine(io.stdout, line);
     }

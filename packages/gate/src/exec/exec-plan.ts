@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { EXEC_GATE_DIR, EXEC_MARKER, inside, installationOf } from './containment.js';
 import type { ConfinementPolicy } from './containment.js';
-import { packageClosure } from './holdfast-installation.js';
+import { HOOK_ENTRY_VARIABLE, HOOK_NODE_VARIABLE, hookEntryPath, packageClosure } from './holdfast-installation.js';
 import { OPENCODE_SETTINGS, projectRoot } from '../io/index.js';
 import { ruleCodeFiles, safeParseRulebook } from '@holdfast/core/rules';
 import { findProjectRulebook, protectedPlaces } from '../decide/index.js';
@@ -186,7 +186,9 @@ export function execPlan(input: ExecPlanInput): ConfinementPolicy {
       ...state.readOnly,
     ],
     mounted: [{ from: input.brokerDir, to: EXEC_GATE_DIR, access: 'read' }],
-    env: { [EXEC_MARKER]: '1', TMPDIR: '/tmp' },
+    // The installed agent commands name no path (they find holdfast from the project): here they run the gate's
+    // own copy, which the sandbox can read and not write, whatever the project's node_modules holds.
+    env: { [EXEC_MARKER]: '1', TMPDIR: '/tmp', [HOOK_ENTRY_VARIABLE]: hookEntryPath(), [HOOK_NODE_VARIABLE]: input.node },
     cwd: input.cwd,
     newSession: input.newSession,
   };

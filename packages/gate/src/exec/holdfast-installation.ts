@@ -57,6 +57,13 @@ export function packageClosure(folder: string): string[] {
   return [...seen];
 }
 
+/**
+ * The environment's word on the hook entry and the node to run it with: an installed agent command (which names
+ * no path) runs these when set. `holdfast exec` sets them to its own copy inside the sandbox.
+ */
+export const HOOK_ENTRY_VARIABLE = 'HOLDFAST_HOOK_ENTRY';
+export const HOOK_NODE_VARIABLE = 'HOLDFAST_HOOK_NODE';
+
 /** The small hook entry `npm run build` bundles (two levels under dist/, like this room under src/, so relative paths agree). */
 export function hookEntryPath(): string {
   // From src/exec/ or dist/exec/ the bundle is at ../../dist/hook-bundle/; from inside the bundle it sits beside this code.

@@ -6,7 +6,7 @@ export type { ConfinementPolicy } from './containment.js';
 export { containmentChecks } from './containment-doctor.js';
 export { execAgent } from './exec-agent.js';
 export { askBroker, brokerSocket } from './gate-broker-client.js';
-export { holdfastInstallation, hookEntryPath } from './holdfast-installation.js';
+export { HOOK_ENTRY_VARIABLE, HOOK_NODE_VARIABLE, holdfastInstallation, hookEntryPath } from './holdfast-installation.js';
 export { confirmOnWorkTree } from './run-confirmation.js';
 export type { ConfirmRun } from './run-confirmation.js';
 export { runOnTree } from './tree-rerun.js';

@@ -6,7 +6,9 @@ import { projectUntrusted, readCodexView } from './codex-hooks.js';
 import type { CodexView } from './codex-hooks.js';
 import { gitHookChecks } from './doctor-git-hooks.js';
 import { holdfastBlockOf, REFERENCE_TRANSACTION } from './reference-transaction-hook.js';
-import { isHoldfastCommand, readInstalledHook } from './hook-command.js';
+import { HOOK_LOCATION_FILE, isHoldfastCommand, readInstalledHook } from './hook-command.js';
+import { findHookInstall } from './hook-location.js';
+import type { HookInstall } from './hook-location.js';
 import type { InstalledHook } from './hook-command.js';
 import {
   AGENT_EVENTS,
@@ -22,7 +24,7 @@ import type { AgentGate, SettingsAgent } from './install.js';
 import { OPENCODE_PLUGIN_FILE, hasOpenCodePlugin, readOpenCodePluginCommand } from './opencode-plugin.js';
 import { HOOK_TIMEOUT_SECONDS } from './hook-command.js';
 import { findProjectRulebook } from '../decide/index.js';
-import { containmentChecks } from '../exec/index.js';
+import { HOOK_ENTRY_VARIABLE, containmentChecks } from '../exec/index.js';
 import { userGitOutput } from '../io/index.js';
 
 /** One thing doctor checked: what, whether it holds, and what to do when it does not. */
@@ -99,7 +101,7 @@ function registered(config: Record<string, unknown>): Registered[] {
   return found;
 }
 
-function resolvesChecks(area: DoctorCheck['area'], hook: InstalledHook, agent: string): DoctorCheck[] {
+function resolvesChecks(area: DoctorCheck['area'], hook: { readonly node: string; readonly entry: string }, agent: string): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
   const nodeOk = executable(hook.node);
   checks.push({
@@ -116,6 +118,40 @@ function resolvesChecks(area: DoctorCheck['area'], hook: InstalledHook, agent: s
     ...(entryOk ? {} : { fix: `holdfast moved or was removed (or not built: \`npm run build\`); ${REINSTALL(agent)}` }),
   });
   return checks;
+}
+
+const SOURCE_NAMES: Record<HookInstall['source'], string> = {
+  environment: `${HOOK_ENTRY_VARIABLE} in the environment`,
+  clone: `this clone's ${HOOK_LOCATION_FILE}`,
+  project: "the project's node_modules",
+};
+
+/** Where the installed agent command will find holdfast here (the command names no path; findHookInstall looks as it does). */
+function findsChecks(agent: AgentGate, hook: InstalledHook, options: DoctorOptions): DoctorCheck[] {
+  if (hook.node !== undefined && hook.entry !== undefined) {
+    return [
+      ...resolvesChecks(agent, { node: hook.node, entry: hook.entry }, agent),
+      {
+        area: agent,
+        ok: false,
+        what: `the hook command names paths of the machine that installed it (${hook.entry}): committed, it refuses every call in a colleague's clone`,
+        fix: `${REINSTALL(agent)} (the command it writes now finds holdfast from the project)`,
+      },
+    ];
+  }
+  const found = findHookInstall(options.root, options.env);
+  const from = SOURCE_NAMES[found.source];
+  const fix = `${found.source === 'clone' ? `${REINSTALL(agent)} (holdfast moved or was removed)` : `install holdfast in the project (\`npm install --save-dev holdfast\`), or ${REINSTALL(agent)} with a holdfast installed elsewhere`}`;
+  return [
+    found.node !== undefined
+      ? { area: agent, ok: true, what: `the hook runs node ${found.node}` }
+      : found.source === 'clone'
+        ? { area: agent, ok: false, what: `the node ${HOOK_LOCATION_FILE} names is missing`, fix: `${REINSTALL(agent)} with the node you use now` }
+        : { area: agent, ok: false, what: 'the hook finds no node on PATH', fix: 'put node on the PATH the agent is started with' },
+    existsSync(found.entry)
+      ? { area: agent, ok: true, what: `the hook finds holdfast from ${from}: ${found.entry}` }
+      : { area: agent, ok: false, what: `the hook finds no holdfast: ${found.entry} (from ${from}) is missing, so it refuses every call`, fix },
+  ];
 }
 
 /** Starts the installed command once on an empty event: it must answer (0 or 2), not fail to start. */
@@ -173,7 +209,7 @@ function agentChecks(agent: SettingsAgent, options: DoctorOptions): { checks: Do
     });
     return { checks, hook };
   }
-  checks.push(...resolvesChecks(agent, hook, agent));
+  checks.push(...findsChecks(agent, hook, options));
   if (hook.observe) {
     checks.push({
       area: agent,
@@ -219,7 +255,7 @@ function openCodeChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: 
   }
   const checks: DoctorCheck[] = [
     { area: agent, ok: true, what: `${OPENCODE_PLUGIN_FILE} sends tool.execute.before, tool.execute.after and session.idle to the hook` },
-    ...resolvesChecks(agent, hook, agent),
+    ...findsChecks(agent, hook, options),
   ];
   if (hook.observe) {
     checks.push({
@@ -358,8 +394,8 @@ function gitChecks(options: DoctorOptions): { checks: DoctorCheck[]; hook: Insta
       what: 'the pre-commit block is from an older holdfast: it does not say what is missing when holdfast is gone',
       fix: REINSTALL('git'),
     });
-  } else {
-    checks.push(...resolvesChecks('git', hook, 'git'));
+  } else if (hook.node !== undefined && hook.entry !== undefined) {
+    checks.push(...resolvesChecks('git', { node: hook.node, entry: hook.entry }, 'git'));
   }
   return { checks, hook };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { gateMain as main } from '../test-support/gate-main.js';
 import { memoryIo } from '@holdfast/core/test-support';
 import { defaultRulebookPath } from '@holdfast/core/rules';
-import { agentHookCommand, gitHookLines, readInstalledHook } from './hook-command.js';
+import { HOOK_LOCATION_FILE, PROJECT_HOOK_ENTRY, agentHookCommand, gitHookLines, readInstalledHook } from './hook-command.js';
 import { readOpenCodePluginCommand } from './opencode-plugin.js';
 
 function tempDir(): string {
@@ -31,16 +31,20 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 describe('the installed hook command', () => {
   const target = { node: '/opt/node dir/bin/node', entry: `/srv/it's "here"/dist/hook-bundle/hook.cjs`, rulebook: 'rules $x.yaml' };
 
-  it('reads back the node, entry, agent and deadline it was built from, whatever the quoting', () => {
-    expect(readInstalledHook(agentHookCommand('codex', target))).toEqual({
-      node: target.node,
-      entry: target.entry,
+  it('names no path of the installing machine, and reads back agent, deadline, rulebook and mode, whatever the quoting', () => {
+    const command = agentHookCommand('codex', target);
+    expect(command).not.toContain(target.node);
+    expect(command).not.toContain('/srv/');
+    expect(readInstalledHook(command)).toEqual({
+      node: undefined,
+      entry: undefined,
       agent: 'codex',
       deadlineMs: 24000,
       rulebook: target.rulebook,
       observe: false,
     });
     expect(readInstalledHook(agentHookCommand('claude-code', { ...target, observe: true }))).toMatchObject({ agent: 'claude-code', observe: true });
+    // The git hooks live in .git/hooks, never committed: they keep naming node and entry by path.
     expect(readInstalledHook(gitHookLines({ ...target, observe: true }))).toEqual({
       node: target.node,
       entry: target.entry,
@@ -49,18 +53,77 @@ describe('the installed hook command', () => {
       rulebook: target.rulebook,
       observe: false,
     });
+    // An agent command of an older holdfast named both; doctor reads them to ask for a reinstall.
+    const legacy = `/bin/sh -c ': holdfast gate v1; holdfast_node="/usr/bin/node"; holdfast_entry="/x/hook.cjs";if [ -x "$holdfast_node" ] && [ -f "$holdfast_entry" ]; then "$holdfast_node" "$holdfast_entry" "claude-code" "--deadline-ms" "24000"; fi'`;
+    expect(readInstalledHook(legacy)).toMatchObject({ node: '/usr/bin/node', entry: '/x/hook.cjs', agent: 'claude-code' });
   });
 
-  it('runs node with the entry and its arguments verbatim under /bin/sh', () => {
-    // `node` stands in for the hook: it prints the arguments it got, proving the quoting survives sh.
+  /** A hook entry that prints its arguments and a tag, written at `path` (`node` stands in for the hook). */
+  function fakeEntry(path: string, tag: string): string {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `process.stdout.write(JSON.stringify([${JSON.stringify(tag)}, ...process.argv.slice(2)]));\n`);
+    return path;
+  }
+
+  const run = (command: string, cwd: string, env: NodeJS.ProcessEnv = {}, input = '') =>
+    spawnSync('/bin/sh', ['-c', command], { cwd, input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+
+  it("finds holdfast in the project's node_modules with node from PATH, and runs it with its arguments verbatim under /bin/sh", () => {
     const root = tempDir();
-    const entry = join(root, `it's "a" $dir`, 'hook.mjs');
-    mkdirSync(join(entry, '..'));
-    writeFileSync(entry, 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
-    const command = agentHookCommand('claude-code', { node: process.execPath, entry, rulebook: "rules 'x'.yaml" });
-    const result = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8' });
+    fakeEntry(join(root, PROJECT_HOOK_ENTRY), 'project');
+    const result = run(agentHookCommand('codex', { rulebook: "rules 'x'.yaml" }), root);
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual(['claude-code', '--deadline-ms', '24000', '--rulebook', "rules 'x'.yaml"]);
+    expect(JSON.parse(result.stdout)).toEqual(['project', 'codex', '--deadline-ms', '24000', '--rulebook', "rules 'x'.yaml"]);
+    // Claude Code: the project root is CLAUDE_PROJECT_DIR, wherever the hook runs; a holdfast planted in a
+    // subfolder the agent made is not looked at.
+    const sub = join(root, 'sub');
+    fakeEntry(join(sub, PROJECT_HOOK_ENTRY), 'planted');
+    expect(JSON.parse(run(agentHookCommand('claude-code', { rulebook: undefined }), sub, { CLAUDE_PROJECT_DIR: root }).stdout)[0]).toBe('project');
+  });
+
+  it("takes this clone's .holdfast/hook-location before the project's node_modules, and the environment's entry before both", () => {
+    const root = tempDir();
+    fakeEntry(join(root, PROJECT_HOOK_ENTRY), 'planted');
+    const recorded = fakeEntry(join(tempDir(), `it's "a" $dir`, 'hook.cjs'), 'recorded');
+    mkdirSync(join(root, '.holdfast'));
+    writeFileSync(join(root, HOOK_LOCATION_FILE), `${process.execPath}\n${recorded}\n`);
+    const command = agentHookCommand('gemini-cli', { rulebook: undefined });
+    expect(JSON.parse(run(command, root).stdout)[0]).toBe('recorded');
+    const exec = fakeEntry(join(tempDir(), 'hook.cjs'), 'exec');
+    expect(JSON.parse(run(command, root, { HOLDFAST_HOOK_ENTRY: exec, HOLDFAST_HOOK_NODE: process.execPath }).stdout)[0]).toBe('exec');
+    // A recorded holdfast that is gone refuses: it never falls back to what node_modules holds.
+    writeFileSync(join(root, HOOK_LOCATION_FILE), `${process.execPath}\n/gone/hook.cjs\n`);
+    const gone = run(command, root);
+    expect(gone.status).toBe(2);
+    expect(gone.stdout).toBe('');
+    expect(gone.stderr).toMatch(/cannot run the hook: no holdfast for this project \(hook entry \/gone\/hook.cjs/);
+  });
+
+  it('refuses every call (exit 2) when it finds no holdfast, naming what to install or run; lets Stop through', () => {
+    const root = tempDir();
+    for (const agent of ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const) {
+      const command = agentHookCommand(agent, { rulebook: undefined });
+      const refused = run(command, root, {}, '{"hook_event_name":"PreToolUse"}');
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`hook entry ${join(root, PROJECT_HOOK_ENTRY)}`);
+      expect(refused.stderr).toContain('so this call is refused');
+      expect(refused.stderr).toContain('`npm install --save-dev holdfast`');
+      expect(refused.stderr).toContain(`\`npx holdfast install ${agent}\``);
+      expect(refused.stderr).not.toMatch(/HOLDFAST_GATE|bypass|switch off|disable/i);
+      const stop = run(command, root, {}, `{"hook_event_name":"${agent === 'gemini-cli' ? 'AfterAgent' : 'Stop'}"}`);
+      expect(stop.status).toBe(0);
+      expect(stop.stderr).toMatch(/every tool call is refused until it is there/);
+    }
+    // No node on PATH: the same refusal, naming it.
+    fakeEntry(join(root, PROJECT_HOOK_ENTRY), 'project');
+    const noNode = spawnSync('/bin/sh', ['-c', agentHookCommand('codex', { rulebook: undefined })], {
+      cwd: root,
+      input: '',
+      encoding: 'utf8',
+      env: { PATH: '/nonexistent' },
+    });
+    expect(noNode.status).toBe(2);
+    expect(noNode.stderr).toMatch(/node not on PATH/);
   });
 
   it.each([
@@ -70,7 +133,7 @@ describe('the installed hook command', () => {
     const root = tempDir();
     const entry = join(root, 'hook.mjs');
     writeFileSync(entry, body.startsWith('exit') ? `process.exit(${body.slice(5)});\n` : `${body};\n`);
-    const result = spawnSync('/bin/sh', ['-c', agentHookCommand('codex', { node: process.execPath, entry, rulebook: undefined })], { encoding: 'utf8' });
+    const result = run(agentHookCommand('codex', { rulebook: undefined }), root, { HOLDFAST_HOOK_ENTRY: entry });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/HOLDFAST_GATE|bypass|switch off|disable/i);
@@ -99,7 +162,7 @@ describe('holdfast install / uninstall claude-code', () => {
     const commands = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'].map((event) => settings.hooks[event].at(-1).hooks[0]);
     expect(new Set(commands.map((hook: { command: string }) => hook.command)).size).toBe(1);
     expect(commands.every((hook: { timeout: number }) => hook.timeout === 30)).toBe(true);
-    expect(readInstalledHook(commands[0].command)).toMatchObject({ node: process.execPath, agent: 'claude-code', deadlineMs: 24000 });
+    expect(readInstalledHook(commands[0].command)).toMatchObject({ node: undefined, agent: 'claude-code', deadlineMs: 24000 });
     expect(commands[0].command).toMatch(/"--rulebook" "rules\.yaml"/);
     expect((await cli(root, 'install', 'claude-code', '--rulebook', 'rules.yaml')).out).not.toMatch(/created|updated/);
     expect(readJson(join(root, '.claude', 'settings.json'))).toEqual(settings);
@@ -297,8 +360,11 @@ describe('holdfast install copilot-cli', () => {
   });
 
   it('the command it installs lets agentStop through when holdfast is gone, and refuses a tool call whose arguments name a stopReason', () => {
-    const command = agentHookCommand('copilot-cli', { node: '/gone/node', entry: '/gone/hook.cjs', rulebook: undefined });
-    const run = (payload: object) => spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload), encoding: 'utf8' }).status;
+    const command = agentHookCommand('copilot-cli', { rulebook: undefined });
+    // A clone with no holdfast of its own and none recorded: the command finds nothing.
+    const clone = gitRepo();
+    const env = { PATH: process.env.PATH ?? '' };
+    const run = (payload: object) => spawnSync('/bin/sh', ['-c', command], { cwd: clone, env, input: JSON.stringify(payload), encoding: 'utf8' }).status;
     expect(run({ sessionId: 's', timestamp: 1, cwd: '/p', transcriptPath: '/t', stopReason: 'end_turn', stop_hook_active: false })).toBe(0);
     expect(run({ sessionId: 's', timestamp: 1, cwd: '/p', toolName: 'bash', toolArgs: { stopReason: 'end_turn', command: 'ls' } })).toBe(2);
     expect(run({ sessionId: 's', timestamp: 1, cwd: '/p', toolName: 'create', toolArgs: { path: '/p/a', file_text: '"stopReason": 1' } })).toBe(2);

@@ -18,6 +18,7 @@ import {
 } from '../hook/index.js';
 import { userGitOutput } from '../io/index.js';
 import { OPENCODE_PLUGIN_FILE, hasOpenCodePlugin, openCodePluginText, removeOpenCodePlugin, writeOpenCodePlugin } from './opencode-plugin.js';
+import { installHookLocation } from './hook-location.js';
 
 /** What install or uninstall did to one file, for the command to print. */
 export interface InstallChange {
@@ -247,11 +248,15 @@ export function installGate(agent: GateAgent, root: string, target: HookTarget):
   const command = agentHookCommand(agent, target);
   const after = withHoldfast(before ?? {}, agent, command);
   const events = AGENT_EVENTS[agent].map(({ event, matcher }) => (matcher === undefined ? event : `${event} (${matcher})`)).join(', ');
+  const location = installHookLocation(root, target);
+  const where = `; ${location.file}: ${location.change} (${location.note})`;
   if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) {
-    return { file: shown(root, path), change: 'unchanged', note: `the holdfast hook is already there for ${events}` };
+    return location.change === 'unchanged'
+      ? { file: shown(root, path), change: 'unchanged', note: `the holdfast hook is already there for ${events}${where}` }
+      : { file: shown(root, path), change: 'updated', note: `the holdfast hook was already there for ${events}${where}` };
   }
   writeJson(path, after);
-  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note: `one holdfast hook command for ${events}` };
+  return { file: shown(root, path), change: before === undefined ? 'created' : 'updated', note: `one holdfast hook command for ${events}${where}` };
 }
 
 /** True when the agent's config file holds a holdfast hook. */
@@ -303,11 +308,13 @@ function installOpenCode(root: string, target: HookTarget): InstallChange {
       `${OPENCODE_PLUGIN_FILE} exists and holdfast did not write it; move it aside (or remove it), then run \`holdfast install opencode\` again.`,
     );
   }
+  const location = installHookLocation(root, target);
+  const where = `; ${location.file}: ${location.change} (${location.note})`;
   const note =
     change === 'unchanged'
-      ? "holdfast's plugin is already there for tool.execute.before, tool.execute.after and session.idle"
-      : 'a plugin that sends tool.execute.before (every tool but the read-only ones), tool.execute.after (bash, MCP and other tools) and session.idle to the holdfast hook';
-  return { file: OPENCODE_PLUGIN_FILE, change, note };
+      ? `holdfast's plugin is already there for tool.execute.before, tool.execute.after and session.idle${where}`
+      : `a plugin that sends tool.execute.before (every tool but the read-only ones), tool.execute.after (bash, MCP and other tools) and session.idle to the holdfast hook${where}`;
+  return { file: OPENCODE_PLUGIN_FILE, change: change === 'unchanged' && location.change !== 'unchanged' ? 'updated' : change, note };
 }
 
 function uninstallOpenCode(root: string): InstallChange {

@@ -12,7 +12,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { removeFile, uniqueSuffix, withTemporaryName, writeAtomically } from '../io/index.js';
 import { AGENT_SETTINGS_NAMES, SnapshotError, runGit, tryGit } from '../io/index.js';
 import type { RepoLocation } from './repo-state.js';
@@ -165,8 +165,22 @@ function addWorkTreeOrRehash(root: string, store: string, from: string): string 
   }
 }
 
+/**
+ * Trees this process wrote, by the identity of the index file they came from: a call's before-index is
+ * written by the check of changes between calls and by the after-call check alike (one git process, not two).
+ * Every index the store writes is a new file (a copy or git's lock file renamed), so a rewritten index
+ * has another identity.
+ */
+const writtenTrees = new Map<string, string>();
+
 function writeTree(root: string, store: string, indexFile: string): string {
-  return runGit(['write-tree'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile }).toString('utf8').trim();
+  const stats = statSync(indexFile, { bigint: true, throwIfNoEntry: false });
+  const identity = stats === undefined ? undefined : [indexFile, stats.dev, stats.ino, stats.size, stats.mtimeNs, stats.ctimeNs].join('\0');
+  const known = identity === undefined ? undefined : writtenTrees.get(identity);
+  if (known !== undefined) return known;
+  const tree = runGit(['write-tree'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile }).toString('utf8').trim();
+  if (identity !== undefined) writtenTrees.set(identity, tree);
+  return tree;
 }
 
 /** Makes an added index the store's own, so the next snapshot trusts the stat data it holds. */
@@ -350,12 +364,21 @@ export function indexPaths(root: string, indexFile: string): string[] {
     .filter((path) => path !== '');
 }
 
-/** Every file path in a snapshot tree. */
-export function treePaths(root: string, tree: string): string[] {
-  return runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true })
+/**
+ * The file paths of a snapshot tree in the folders of `paths` (not deeper): what a decision about those
+ * paths reads, as the decision before a call does (the path and its siblings). One git process whose
+ * output grows with those folders, not with the tree.
+ */
+export function treePathsAround(root: string, tree: string, paths: readonly string[]): string[] {
+  // A path out of the project (a link's target) is in no snapshot tree: its folder is not asked for.
+  const inside = paths.map((path) => posix.normalize(path)).filter((path) => !posix.isAbsolute(path) && path !== '..' && !path.startsWith('../'));
+  const folders = [...new Set(inside.map((path) => posix.dirname(path)))].map((folder) => (folder === '.' ? './' : `${folder}/`));
+  if (folders.length === 0) return [];
+  return runGit(['ls-tree', '-z', '--full-tree', tree, '--', ...folders], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true })
     .toString('utf8')
     .split('\0')
-    .filter((path) => path !== '');
+    .filter((entry) => entry !== '' && !entry.startsWith('040000 '))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
 }
 
 /** Puts paths back as a snapshot tree has them (each must be in it); nothing else in the work tree is touched. */

@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { removeFile, uniqueSuffix, withTemporaryName, writeAtomically } from '../io/index.js';
-import { AGENT_SETTINGS_NAMES, SnapshotError, runGit, tryGit } from '../io/index.js';
+import { AGENT_SETTINGS_NAMES, SnapshotError, nodeCrypto, runGit, tryGit } from '../io/index.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { keepIgnoredListing } from './hidden-files.js';
@@ -166,20 +166,28 @@ function addWorkTreeOrRehash(root: string, store: string, from: string): string 
 }
 
 /**
- * Trees this process wrote, by the identity of the index file they came from: a call's before-index is
- * written by the check of changes between calls and by the after-call check alike (one git process, not two).
- * Every index the store writes is a new file (a copy or git's lock file renamed), so a rewritten index
- * has another identity.
+ * Trees this process wrote, by the store and the bytes of the index they came from: a call's
+ * before-index (or its copy in the mirror) is written by the check of changes between calls and by the
+ * after-call check alike, and `write-tree` is a function of the index's bytes and the store (one git
+ * process, not two; hashing the index costs less than starting git).
  */
 const writtenTrees = new Map<string, string>();
 
+function indexIdentity(store: string, indexFile: string): string | undefined {
+  try {
+    return `${store}\0${nodeCrypto().createHash('sha256').update(readFileSync(indexFile)).digest('hex')}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function writeTree(root: string, store: string, indexFile: string): string {
-  const stats = statSync(indexFile, { bigint: true, throwIfNoEntry: false });
-  const identity = stats === undefined ? undefined : [indexFile, stats.dev, stats.ino, stats.size, stats.mtimeNs, stats.ctimeNs].join('\0');
+  const identity = indexIdentity(store, indexFile);
   const known = identity === undefined ? undefined : writtenTrees.get(identity);
   if (known !== undefined) return known;
   const tree = runGit(['write-tree'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile }).toString('utf8').trim();
-  if (identity !== undefined) writtenTrees.set(identity, tree);
+  // write-tree keeps the trees it computed in the index (its cache-tree), so the file it leaves is known by its new bytes too.
+  for (const known of [identity, indexIdentity(store, indexFile)]) if (known !== undefined) writtenTrees.set(known, tree);
   return tree;
 }
 

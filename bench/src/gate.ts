@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { defaultRulebookPath } from '@holdfast/core/rules';
 import { deadlineMs, HOOK_TIMEOUT_SECONDS, hookEntryPath, sessionMirrorFolder } from '@holdfast/gate';
 import { NODE_LINES, agentCacheRoot, agentClientFolder } from '@holdfast/lab/harness';
+import { runSizeBench } from './gate-size.js';
 import type { BenchContext } from './index.js';
 
 const RUNS = 21;
@@ -170,6 +171,8 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     );
     cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}`, samples[index] ?? [], baseWall, baseCpu));
     cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}, after the call (PostToolUse)`, afterSamples[index] ?? [], baseWall, baseCpu));
+    // The same hook on projects of growing size, each tool really run between the hook's events.
+    runSizeBench(print, context?.figure ?? ((input) => print(`gate: ${input.name}: ${input.value.toFixed(1)} ${input.unit}`)));
     // The same Write decision on every other Node line in the agent cache, against that line's own `node -e 0`.
     for (const spec of Object.values(NODE_LINES)) {
       const node = join(agentClientFolder(spec, agentCacheRoot()), spec.bin);

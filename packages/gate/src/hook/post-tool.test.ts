@@ -495,6 +495,53 @@ describe('the after-the-fact check of a shell call', () => {
   });
 });
 
+describe('the same decisions on a 20,000-file tree (issue 47: what a check reads follows the call, not the tree)', () => {
+  /** The repository of the other tests, with `extra` more tracked files in folders of 100 under lib/ and src/. */
+  function repositoryOf(extra: number): string {
+    const root = repository();
+    for (let index = 0; index < extra; index += 1) {
+      const at = index % 2 === 0 ? join(root, 'lib', `part-${Math.floor(index / 200)}`) : join(root, 'src', `part-${Math.floor(index / 200)}`);
+      if (index % 200 < 2) mkdirSync(at, { recursive: true });
+      writeFileSync(join(at, `module-${index}.ts`), `export const value${index} = ${index};\n`);
+    }
+    if (extra === 0) return root;
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'many files');
+    return root;
+  }
+
+  const SCRIPTS = [
+    `printf 'export const total = 1;\\nconsole.log(total);\\n' > src/cart.ts && mkdir -p config && printf '{"aws":"${awsKeyId}"}\\n' > config/keys.json`,
+    'mkdir -p docs && echo notes > docs/notes.md && rm README.md && printf "export const tax = 2;\\n" > src/tax.ts',
+    `printf 'export {};\\n// more cases\\n' > src/cart.test.ts && ln -s .. src/up`,
+    'true',
+  ];
+
+  /** Every call's answer (the tree's own folder name taken out) and the files it left, for one tree. */
+  async function decisionsOn(root: string): Promise<unknown[]> {
+    const seen: unknown[] = [];
+    for (const [index, script] of SCRIPTS.entries()) {
+      const id = `toolu_size_${index}`;
+      beforeShellCall(root, 's1', id, NOW);
+      run(root, script);
+      const answer = await answerPostToolUse('claude-code', postEvent(root, 's1', id), options());
+      seen.push({ exitCode: answer.exitCode, stdout: answer.stdout.split(root).join('<root>') });
+    }
+    seen.push(git(root, 'status', '--porcelain', '--untracked-files=all'));
+    seen.push(audit(root).map((entry) => ({ ...entry, detail: entry.detail.split(root).join('<root>') })));
+    return seen;
+  }
+
+  it('puts back, keeps and reports the same changes as on a small tree', async () => {
+    const small = await decisionsOn(repositoryOf(0));
+    const large = await decisionsOn(repositoryOf(20_000));
+    expect(large).toEqual(small);
+    // The cases do decide something: content refused, a file outside the allowed area deleted, another restored.
+    expect(JSON.stringify(small)).toMatch(/R4 NOLOG[\s\S]*R1 SECRET[\s\S]*R2 SCOPE/);
+    expect(JSON.stringify(small)).toMatch(/README\.md: restored/);
+  });
+});
+
 describe('a call whose check did not finish (issue 46)', () => {
   const failing: ChangeCheck = () => Promise.reject(new Error('ENOSPC: no space left on device, write'));
 

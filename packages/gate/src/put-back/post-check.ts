@@ -14,7 +14,7 @@ import { journalReverts, recentReverts, revertKey } from '../state/index.js';
 import type { GateRevert } from '../state/index.js';
 import type { SnapshotAfter, SnapshotRecord } from '../state/index.js';
 import { takeSnapshotAfter } from '../state/index.js';
-import { indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePaths } from '../state/index.js';
+import { indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePathsAround } from '../state/index.js';
 import { checkIgnoreRules, filesHiddenByNewRules } from '../state/index.js';
 import { changesBehindSessionRules, filesBehindSessionRules, followJudgement, loadSessionIgnores, restoreHidden, saveSessionIgnores } from '../state/index.js';
 import type { SessionIgnores } from '../state/index.js';
@@ -245,7 +245,10 @@ async function checkWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
   const ownReverts = recentReverts(root, now);
   const changes = allChanges.filter((change) => !ownReverts.has(revertKey({ path: change.path, from: change.from, to: change.to })));
   const { actions, undecodable } = changeActions(root, trees?.after, changes);
-  const existedBefore = new Set(trees === null ? snapshotPathsBefore(root, input.before) : treePaths(root, trees.before));
+  // What existed before in the folders of the paths judged (a link is judged where it leads), as the decision before a
+  // call reads it: the rules ask only about the paths they judge, so the whole tree is never listed.
+  const judgedPaths = [...changes.map((change) => change.path), ...actions.flatMap((action) => ('path' in action ? [action.path] : []))];
+  const existedBefore = new Set(trees === null ? snapshotPathsBefore(root, input.before) : treePathsAround(root, trees.before, judgedPaths));
   for (const change of hidden.changes) if (change.from !== null) existedBefore.add(change.path);
   const protectedPaths = new Set(await protectedPathList(input.protectedPaths));
   const broken = new Map<number, readonly BrokenRule[]>();

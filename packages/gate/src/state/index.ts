@@ -52,7 +52,7 @@ export {
   snapshotIndex,
   snapshotStorePath,
   treeChanges,
-  treePaths,
+  treePathsAround,
   workTreeTreeAside,
 } from './snapshot-store.js';
 export type { AddedIndex, TreeChange, TreePair } from './snapshot-store.js';

@@ -13,9 +13,9 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, posix, resolve, sep } from 'node:path';
 import { removeFile, uniqueSuffix, withTemporaryName, writeAtomically } from '../io/index.js';
-import { AGENT_SETTINGS_NAMES, SnapshotError, nulFields, nulPaths, pathBytes, runGit, tryGit } from '../io/index.js';
+import { AGENT_SETTINGS_NAMES, SnapshotError, nodeCrypto, nulFields, nulPaths, pathBytes, runGit, tryGit } from '../io/index.js';
 import type { RepoLocation } from './repo-state.js';
 import { HOLDFAST_DIR } from './session-state.js';
 import { keepIgnoredListing } from './hidden-files.js';
@@ -166,8 +166,30 @@ function addWorkTreeOrRehash(root: string, store: string, from: string): string 
   }
 }
 
+/**
+ * Trees this process wrote, by the store and the bytes of the index they came from: a call's
+ * before-index (or its copy in the mirror) is written by the check of changes between calls and by the
+ * after-call check alike, and `write-tree` is a function of the index's bytes and the store (one git
+ * process, not two; hashing the index costs less than starting git).
+ */
+const writtenTrees = new Map<string, string>();
+
+function indexIdentity(store: string, indexFile: string): string | undefined {
+  try {
+    return `${store}\0${nodeCrypto().createHash('sha256').update(readFileSync(indexFile)).digest('hex')}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function writeTree(root: string, store: string, indexFile: string): string {
-  return runGit(['write-tree'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile }).toString('utf8').trim();
+  const identity = indexIdentity(store, indexFile);
+  const known = identity === undefined ? undefined : writtenTrees.get(identity);
+  if (known !== undefined) return known;
+  const tree = runGit(['write-tree'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile }).toString('utf8').trim();
+  // write-tree keeps the trees it computed in the index (its cache-tree), so the file it leaves is known by its new bytes too.
+  for (const known of [identity, indexIdentity(store, indexFile)]) if (known !== undefined) writtenTrees.set(known, tree);
+  return tree;
 }
 
 /** Makes an added index the store's own, so the next snapshot trusts the stat data it holds. */
@@ -348,9 +370,20 @@ export function indexPaths(root: string, indexFile: string): string[] {
   return nulPaths(runGit(['ls-files', '-z'], { cwd: root, gitDir: store, ownRepository: true, workTree: root, indexFile: join(store, indexFile) }));
 }
 
-/** Every file path in a snapshot tree. */
-export function treePaths(root: string, tree: string): string[] {
-  return nulPaths(runGit(['ls-tree', '-r', '-z', '--name-only', tree], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true }));
+/**
+ * The file paths of a snapshot tree in the folders of `paths` (not deeper): what a decision about those
+ * paths reads, as the decision before a call does (the path and its siblings). One git process whose
+ * output grows with those folders, not with the tree.
+ */
+export function treePathsAround(root: string, tree: string, paths: readonly string[]): string[] {
+  // A path out of the project (a link's target) is in no snapshot tree: its folder is not asked for.
+  const inside = paths.map((path) => posix.normalize(path)).filter((path) => !posix.isAbsolute(path) && path !== '..' && !path.startsWith('../'));
+  const folders = [...new Set(inside.map((path) => posix.dirname(path)))].map((folder) => (folder === '.' ? './' : `${folder}/`));
+  if (folders.length === 0) return [];
+  // Names as bytes (io/path-bytes.ts): two names that differ only in undecodable bytes stay two names.
+  return nulFields(runGit(['ls-tree', '-z', '--full-tree', tree, '--', ...folders], { cwd: root, gitDir: snapshotStorePath(root), ownRepository: true }))
+    .filter((entry) => entry !== '' && !entry.startsWith('040000 '))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
 }
 
 /** Puts paths back as a snapshot tree has them (each must be in it); nothing else in the work tree is touched. */

@@ -78,9 +78,6 @@ function decisionOf(line: AuditLine): ToolDecision {
       return 'warned';
     case 'allow':
       return 'applied';
-    // A rule at `enforcement: warn`: the call ran and the model was told; its failed check stays on the record.
-    case 'warned':
-      return 'applied';
   }
 }
 

@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
@@ -9,7 +8,6 @@ import type { ModelTurn } from '@holdfast/lab/test-support';
 
 // The real GitHub Copilot CLI 1.0.102 offline (COPILOT_OFFLINE, a custom provider on OpenAI chat
 // completions, no GitHub login) against a scripted model server on 127.0.0.1; holdfast from the built dist/.
-const ENTRY = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/hook.cjs', import.meta.url));
 const SUM = 'export const sum = (a: number, b: number) => a + b;\n';
 const SUM_TEST = "import { sum } from './sum';\nexport const checked = sum(1, 2);\n";
 
@@ -49,13 +47,10 @@ describe('Copilot CLI, real binary', () => {
   it('fails closed: with holdfast moved away after install, a clean create is refused and does not land', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfast(repo, 'install', 'copilot-cli');
-    const settings = join(repo, '.github', 'hooks', 'holdfast.json');
-    writeFileSync(
-      settings,
-      readFileSync(settings, 'utf8')
-        .split(ENTRY)
-        .join(join(tmpdir(), 'holdfast-moved-away', 'hook.cjs')),
-    );
+    // The settings name no path; where this clone's hook finds holdfast is .holdfast/hook-location: moved away there.
+    const location = join(repo, '.holdfast', 'hook-location');
+    const [node = ''] = readFileSync(location, 'utf8').split('\n');
+    writeFileSync(location, `${node}\n${join(tmpdir(), 'holdfast-moved-away', 'hook.cjs')}\n`);
     const steps = [{ writeFile: { path: 'src/clean.ts', content: 'export const clean = 1;\n' } }, { text: 'I was refused.' }];
     const result = await runScenario({ client: 'copilot', repo, steps });
     expect(result.run.exitCode, result.explain()).toBe(0);

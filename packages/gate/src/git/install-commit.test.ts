@@ -49,13 +49,13 @@ describe('committing the install itself (issue 42, item 7)', { timeout: 300_000 
     expect(commit.stderr).toMatch(/R2 SCOPE: write to "\.claude\/settings\.json" is outside the allowed paths/);
     expect(commit.stderr).not.toMatch(/\.codex\/hooks\.json/);
     expect(git(root, 'log', '-1', '--format=%s')).toBe('base');
-    // The reference-transaction hook judges the same altered file when pre-commit is skipped.
+    // With every hook off the commit lands, but main moved outside any transaction the gate saw: the next ref
+    // update judges the same altered file and moves main back (refs moved outside git, GATE REF).
     const skipped = gitRun(root, ['-c', 'core.hooksPath=/dev/null', 'commit', '-m', 'install holdfast'], {});
     expect(skipped.status).toBe(0);
     git(root, 'checkout', '-q', '-b', 'other', 'HEAD~1');
-    commitFiles(root, { 'src/other.ts': 'export const other = 1;\n', 'src/other.test.ts': "import './other';\n" }, 'other work');
-    const picked = gitRun(root, ['cherry-pick', 'main']);
-    expect(picked.status).not.toBe(0);
-    expect(picked.stderr).toMatch(/R2 SCOPE: write to "\.claude\/settings\.json"/);
+    const next = gitRun(root, ['commit', '--allow-empty', '-m', 'other work']);
+    expect(next.stderr).toMatch(/R2 SCOPE: write to "\.claude\/settings\.json"/);
+    expect(git(root, 'log', '-1', '--format=%s', 'main')).toBe('base');
   });
 });

@@ -41,7 +41,7 @@ export function main(): void {
   }
   if (deadline !== undefined) argv[argv.indexOf('--deadline-ms') + 1] = String(Math.max(1, deadline - (Date.now() - started)));
   // Under holdfast exec the broker outside the sandbox decides (it can write the gate's state).
-  const socket = brokerSocket(process.env);
+  const socket = brokerSocket();
   if (socket !== undefined) {
     const left = deadline === undefined ? UNBOUNDED_READ_MS : Math.max(1, deadline - (Date.now() - started));
     const projectDir = process.env.CLAUDE_PROJECT_DIR;

@@ -1,5 +1,5 @@
-import { lstatSync } from 'node:fs';
-import { EXEC_GATE_SOCKET, EXEC_MARKER } from './containment.js';
+import { lstatSync, readFileSync } from 'node:fs';
+import { EXEC_GATE_DIR, EXEC_GATE_SOCKET } from './containment.js';
 import type { HookAnswer } from '../decide/index.js';
 import { nodeNet } from '../io/index.js';
 
@@ -19,21 +19,42 @@ export interface BrokerRequest {
 
 /**
  * Under `holdfast exec` the hook decides nothing itself: the gate's state is read-only in the
- * sandbox, so the broker outside (which can write it) decides. Only at the fixed socket path, which
- * the agent cannot replace (a read-only mount). The socket itself decides, not the environment: a
- * confined program that clears the exec marker before it runs git still reaches the broker. Without
- * the marker, a socket there that is not this user's (another user's file in a shared /tmp) is not
- * the broker; without a socket the hook decides locally as always.
+ * sandbox, so the broker outside (which can write it) decides. Only at the fixed socket path, and only
+ * when that folder is a read-only mount in this process's mount namespace: that is what exec makes and
+ * what the agent cannot make or replace (the kernel says so, in /proc/self/mountinfo; neither a file the
+ * agent writes nor the environment does). Outside exec a socket at that path is anyone's: the agent could
+ * start a server there that answers "allow", so it is never asked. The mount decides, not the environment:
+ * a confined program that clears the exec marker before it runs git still reaches the broker.
  */
-export function brokerSocket(env: NodeJS.ProcessEnv): string | undefined {
-  let stat;
+export function brokerSocket(mountInfo: () => string = readMountInfo): string | undefined {
   try {
-    stat = lstatSync(EXEC_GATE_SOCKET);
+    if (!lstatSync(EXEC_GATE_SOCKET).isSocket()) return undefined;
   } catch {
     return undefined;
   }
-  if (env[EXEC_MARKER] === '1') return EXEC_GATE_SOCKET;
-  return stat.isSocket() && stat.uid === process.getuid?.() ? EXEC_GATE_SOCKET : undefined;
+  return isReadOnlyMount(mountInfo(), EXEC_GATE_DIR) ? EXEC_GATE_SOCKET : undefined;
+}
+
+function readMountInfo(): string {
+  try {
+    return readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Whether `/proc/self/mountinfo` (proc(5)) names `path` as a mount point whose own mount options say `ro`. */
+export function isReadOnlyMount(mountInfo: string, path: string): boolean {
+  // The last line for a mount point is the one on top (a later mount hides the earlier ones).
+  let readOnly = false;
+  for (const line of mountInfo.split('\n')) {
+    const fields = line.split(' ');
+    // id, parent, major:minor, root, mount point (octal escapes for space and the like), mount options, ...
+    if (fields.length < 6) continue;
+    const point = (fields[4] ?? '').replace(/\\([0-7]{3})/g, (_match, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+    if (point === path) readOnly = (fields[5] ?? '').split(',').includes('ro');
+  }
+  return readOnly;
 }
 
 function refusal(message: string): HookAnswer {

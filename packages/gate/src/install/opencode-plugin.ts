@@ -26,8 +26,9 @@ const HOLDFAST_HOOK = ${JSON.stringify(command)};
 const READ_ONLY = new Set(${JSON.stringify(OPENCODE_READ_ONLY_TOOLS)});
 const FILE_TOOLS = new Set(${JSON.stringify(OPENCODE_FILE_TOOLS)});
 
+// The hook runs in the project OpenCode names (\`directory\`): it finds holdfast, and judges, from there.
 function ask(payload) {
-  const run = spawnSync('/bin/sh', ['-c', HOLDFAST_HOOK], { input: JSON.stringify(payload), encoding: 'utf8', timeout: ${HOOK_TIMEOUT_SECONDS * 1000}, maxBuffer: 16777216 });
+  const run = spawnSync('/bin/sh', ['-c', HOLDFAST_HOOK], { cwd: payload.cwd, input: JSON.stringify(payload), encoding: 'utf8', timeout: ${HOOK_TIMEOUT_SECONDS * 1000}, maxBuffer: 16777216 });
   if (run.error !== undefined || run.status !== 0) {
     const said = typeof run.stderr === 'string' ? run.stderr.trim() : '';
     const why = run.error !== undefined ? run.error.message : \`exit \${run.status ?? run.signal}\`;

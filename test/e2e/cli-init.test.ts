@@ -125,7 +125,8 @@ describe('holdfast init on your own repository, then run and report', () => {
     expect(await main(['report', 'runs/first.jsonl', '--format', 'json'], report)).toBe(0);
     const body = JSON.parse(report.out()) as { status: string; rounds: { task: string; told: string; held: string }[] };
     expect(body.status).toBe('completed');
-    expect(body.rounds).toEqual([expect.objectContaining({ task: result.task.id, told: 'violated', held: 'blocked' })]);
+    // Drafted checks start at warn: the held arm lets the violation land, tells the model, and counts it apart.
+    expect(body.rounds).toEqual([expect.objectContaining({ task: result.task.id, told: 'violated', held: 'warned' })]);
 
     const table = memoryIo({ cwd: result.dir });
     expect(await main(['report', 'runs/first.jsonl'], table)).toBe(0);

@@ -187,9 +187,11 @@ describe("holdfast exec and OpenCode's settings folders", () => {
       expect.arrayContaining([
         [join(root, '.opencode'), 'folder', ''],
         [join(root, '.opencode', '.gitignore'), 'file', gitignore],
-        [join(root, 'opencode.json'), 'file', '{}\n'],
       ]),
     );
+    // A file at the root would be in the team's next `git add -A`: never made.
+    expect(places({}).map(([path]) => path)).not.toEqual(expect.arrayContaining([join(root, 'opencode.json')]));
+    expect(places({}).map(([path]) => path)).not.toEqual(expect.arrayContaining([join(root, 'opencode.jsonc')]));
     mkdirSync(join(root, '.opencode', 'plugin'), { recursive: true });
     const withPlugin = places({ HOME: '/home/agent' });
     expect(withPlugin).not.toContainEqual([join(root, '.opencode'), 'folder', '']);

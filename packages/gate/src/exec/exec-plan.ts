@@ -324,13 +324,13 @@ export function absentSettings(project: string, env: NodeJS.ProcessEnv): AbsentS
     { path: join(root, '.codex'), kind: 'folder', content: '' },
     { path: join(root, '.gemini'), kind: 'folder', content: '' },
     { path: join(root, '.qwen'), kind: 'folder', content: '' },
-    // OpenCode reads both names and merges them; a plugin in .opencode/plugin/ loads on its own. It writes a
-    // .gitignore into each of its settings folders at start and stops when it cannot (seen with 1.18.33), and
-    // that file is never committed (it lists itself): exec makes it as OpenCode would, then mounts the folder read-only.
+    // A plugin in .opencode/plugin/ loads on its own. OpenCode writes a .gitignore into each of its settings folders
+    // at start and stops when it cannot (seen with 1.18.33), and that file is never committed (it lists itself): exec
+    // makes it as OpenCode would, then mounts the folder read-only. opencode.json(c) at the root are not made when
+    // absent: a file there is one `git add -A` commits (the team's tree, not a folder git leaves alone); an existing
+    // one is read-only, and a tool call's write to a new one is GATE TAMPER.
     { path: join(root, '.opencode'), kind: 'folder', content: '' },
     { path: join(root, '.opencode', '.gitignore'), kind: 'file', content: OPENCODE_GITIGNORE },
-    { path: join(root, 'opencode.json'), kind: 'file', content: '{}\n' },
-    { path: join(root, 'opencode.jsonc'), kind: 'file', content: '{}\n' },
     // Copilot CLI's project hooks and settings, below a .github/ made first when there is none.
     { path: join(root, '.github'), kind: 'folder', content: '' },
     { path: join(root, '.github', 'hooks'), kind: 'folder', content: '' },

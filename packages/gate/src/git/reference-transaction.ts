@@ -147,9 +147,28 @@ function commitMadeHere(reader: GitReader, updates: readonly RefUpdate[], commit
 }
 
 /** The moves this transaction makes, let through: the between-calls ref check's baseline (ref-baseline.ts); a repository without a work tree keeps none. */
-function noteLetThrough(root: string, updates: readonly RefUpdate[]): void {
+function noteLetThrough(root: string, reader: GitReader, updates: readonly RefUpdate[]): void {
   const location = existsSync(join(root, '.git')) ? locateRepo(root) : undefined;
-  if (location !== undefined) noteRefUpdates(location, updates);
+  if (location === undefined) return;
+  // Only a value that is an object here moves the baseline: a transaction naming one that does not exist (made up,
+  // or never written) would leave a baseline no ref can be compared with, and all of history judged at the next event.
+  const named = updates.map((update) => update.newValue).filter((value) => /[^0]/.test(value));
+  const existing = new Set(existingObjects(reader, named));
+  noteRefUpdates(
+    location,
+    updates.filter((update) => !/[^0]/.test(update.newValue) || existing.has(update.newValue)),
+  );
+}
+
+/** The values that name an object in the repository (`cat-file --batch-check` answers "missing" for the rest). */
+function existingObjects(reader: GitReader, values: readonly string[]): string[] {
+  if (values.length === 0) return [];
+  return readGit(reader, ['cat-file', '--batch-check'], `${values.join('\n')}\n`)
+    .toString('utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((fields) => fields.length === 3 && fields[1] !== 'missing')
+    .map((fields) => fields[0] as string);
 }
 
 export interface ReferenceTransactionOptions {
@@ -230,7 +249,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     }
     const commits = commitsBecomingReachable(reader, updates);
     if (commits.length === 0) {
-      noteLetThrough(root, updates);
+      noteLetThrough(root, reader, updates);
       return { stdout: '', stderr: notice, exitCode: 0 };
     }
     // An agent call whose after-call check was killed or failed is judged first (a `git commit --no-verify` right after it too).
@@ -252,7 +271,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     if (honoured) {
       const note = `holdfast: a person's \`git commit --no-verify\` (${short(made)}), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour. \`holdfast verify\` in CI still judges it.`;
       await appendAudit(root, { ...entry, action: `commit ${made}`, rule: null, decision: 'allow', detail: note });
-      noteLetThrough(root, updates);
+      noteLetThrough(root, reader, updates);
       return { stdout: '', stderr: `${notice}${note}\n`, exitCode: 0 };
     }
     const refused: string[] = [];
@@ -327,7 +346,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     const refs = updates.filter((update) => isJudgedRef(update.ref)).map((update) => update.ref);
     const warning = warned.length === 0 ? '' : `${['holdfast: warning, rules at warn level broken (not enforced yet):', ...warned].join('\n')}\n`;
     if (refused.length === 0) {
-      noteLetThrough(root, updates);
+      noteLetThrough(root, reader, updates);
       return { stdout: '', stderr: notice + warning, exitCode: 0 };
     }
     const lines = [

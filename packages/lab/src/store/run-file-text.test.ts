@@ -32,7 +32,7 @@ describe('safeParseRunFileText', () => {
         line: 4,
         kind: 'schema',
         message:
-          'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded, no-op, over-cap',
+          'runs/x.jsonl line 4: field result.verdict: expected one of clean, violated, blocked, refused, declined, unparseable, error, recovered, evaded, no-op, over-cap, warned',
       },
     ]);
   });
@@ -47,7 +47,7 @@ describe('safeParseRunFileText', () => {
     expect(messages).toEqual([
       'runs/x.jsonl line 1: field type: expected one of run-start, round-start, arm-end, approval-request, approval-end, judge, totals, run-end',
       'runs/x.jsonl line 2: field runId: missing (expected string)',
-      'runs/x.jsonl line 3: field result.actions[0].status: expected one of applied, blocked, skipped, refused',
+      'runs/x.jsonl line 3: field result.actions[0].status: expected one of applied, blocked, skipped, refused, warned',
       'runs/x.jsonl line 4: the line: expected object, received array',
     ]);
   });

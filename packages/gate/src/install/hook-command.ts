@@ -1,5 +1,5 @@
 import type { GateAgent } from '../decide/index.js';
-import { HOOK_ENTRY_VARIABLE, HOOK_NODE_VARIABLE } from '../exec/index.js';
+import { EXEC_GATE_DIR, HOOK_ENTRY_VARIABLE, HOOK_NODE_VARIABLE } from '../exec/index.js';
 
 /** Seconds Claude Code, Codex and Gemini CLI (which counts in milliseconds) give one hook call before they give up on it (and let the call through). */
 export const HOOK_TIMEOUT_SECONDS = 30;
@@ -84,7 +84,8 @@ function launch(agent: GateAgent, target: HookTarget, extra: readonly string[]):
 /**
  * Where an agent command finds holdfast, in this order, as a POSIX script: the environment the agent's client
  * was started with (`HOLDFAST_HOOK_ENTRY`, and `HOLDFAST_HOOK_NODE` or node on PATH: what `holdfast exec` sets
- * to its own copy); else this clone's `.holdfast/hook-location` (read as two lines of data, never run); else the
+ * to its own copy), only where exec's read-only broker mount is in the hook's mount namespace (outside exec a
+ * login profile the agent writes, sourced by Codex's `$SHELL -lc`, could set it); else this clone's `.holdfast/hook-location` (read as two lines of data, never run); else the
  * project's own `node_modules/@holdfast/gate` with node on PATH. One fixed place each, never a search up the tree
  * or along PATH for holdfast: a place the agent could plant a holdfast of its own in is not looked at. The project
  * root is the one the client names: CLAUDE_PROJECT_DIR for Claude Code, the hook's working folder for Codex,
@@ -94,7 +95,7 @@ function locate(agent: Exclude<GateAgent, 'git'>): string {
   const root = agent === 'claude-code' ? `\${CLAUDE_PROJECT_DIR:-$PWD}` : '$PWD';
   return (
     `holdfast_root="${root}"; holdfast_node=node; ` +
-    `if [ -n "\${${HOOK_ENTRY_VARIABLE}:-}" ]; then holdfast_entry="$${HOOK_ENTRY_VARIABLE}"; holdfast_node="\${${HOOK_NODE_VARIABLE}:-node}"; ` +
+    `if [ -n "\${${HOOK_ENTRY_VARIABLE}:-}" ] && grep -Eq ' ${EXEC_GATE_DIR} ro(,| )' /proc/self/mountinfo 2>/dev/null; then holdfast_entry="$${HOOK_ENTRY_VARIABLE}"; holdfast_node="\${${HOOK_NODE_VARIABLE}:-node}"; ` +
     `elif [ -f "$holdfast_root/${HOOK_LOCATION_FILE}" ]; then { IFS= read -r holdfast_node; IFS= read -r holdfast_entry; } < "$holdfast_root/${HOOK_LOCATION_FILE}"; ` +
     `else holdfast_entry="$holdfast_root/${PROJECT_HOOK_ENTRY}"; fi; ` +
     `case "$holdfast_node" in /*) ;; *) holdfast_node=$(command -v "$holdfast_node" 2>/dev/null || :);; esac; `

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { HOOK_ENTRY_VARIABLE, HOOK_NODE_VARIABLE, findProgram } from '../exec/index.js';
+import { EXEC_GATE_DIR, HOOK_ENTRY_VARIABLE, HOOK_NODE_VARIABLE, findProgram, isReadOnlyMount } from '../exec/index.js';
 import { HOOK_LOCATION_FILE, PROJECT_HOOK_ENTRY } from './hook-command.js';
 import type { HookTarget } from './hook-command.js';
 import type { InstallChange } from './install.js';
@@ -27,10 +27,19 @@ function resolvedNode(node: string, env: NodeJS.ProcessEnv): string | undefined 
   return node.startsWith('/') ? (existsSync(node) ? node : undefined) : findProgram(node, env);
 }
 
+function underExecMount(): boolean {
+  try {
+    return isReadOnlyMount(readFileSync('/proc/self/mountinfo', 'utf8'), EXEC_GATE_DIR);
+  } catch {
+    return false;
+  }
+}
+
 /** What the installed command would run in `root` under `env` (the hook's own order: environment, clone, project). */
 export function findHookInstall(root: string, env: NodeJS.ProcessEnv): HookInstall {
   const fromEnvironment = env[HOOK_ENTRY_VARIABLE];
-  if (fromEnvironment !== undefined && fromEnvironment !== '') {
+  // Honoured only under exec (its read-only broker mount), as the installed command does.
+  if (fromEnvironment !== undefined && fromEnvironment !== '' && underExecMount()) {
     return { source: 'environment', node: resolvedNode(env[HOOK_NODE_VARIABLE] || 'node', env), entry: fromEnvironment };
   }
   const location = join(root, HOOK_LOCATION_FILE);

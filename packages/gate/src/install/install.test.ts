@@ -81,7 +81,7 @@ describe('the installed hook command', () => {
     expect(JSON.parse(run(agentHookCommand('claude-code', { rulebook: undefined }), sub, { CLAUDE_PROJECT_DIR: root }).stdout)[0]).toBe('project');
   });
 
-  it("takes this clone's .holdfast/hook-location before the project's node_modules, and the environment's entry before both", () => {
+  it("takes this clone's .holdfast/hook-location before the project's node_modules; the environment's entry only under exec's mount", () => {
     const root = tempDir();
     fakeEntry(join(root, PROJECT_HOOK_ENTRY), 'planted');
     const recorded = fakeEntry(join(tempDir(), `it's "a" $dir`, 'hook.cjs'), 'recorded');
@@ -90,7 +90,8 @@ describe('the installed hook command', () => {
     const command = agentHookCommand('gemini-cli', { rulebook: undefined });
     expect(JSON.parse(run(command, root).stdout)[0]).toBe('recorded');
     const exec = fakeEntry(join(tempDir(), 'hook.cjs'), 'exec');
-    expect(JSON.parse(run(command, root, { HOLDFAST_HOOK_ENTRY: exec, HOLDFAST_HOOK_NODE: process.execPath }).stdout)[0]).toBe('exec');
+    // Outside exec (no read-only broker mount here) a variable a login profile could set is not believed.
+    expect(JSON.parse(run(command, root, { HOLDFAST_HOOK_ENTRY: exec, HOLDFAST_HOOK_NODE: process.execPath }).stdout)[0]).toBe('recorded');
     // A recorded holdfast that is gone refuses: it never falls back to what node_modules holds.
     writeFileSync(join(root, HOOK_LOCATION_FILE), `${process.execPath}\n/gone/hook.cjs\n`);
     const gone = run(command, root);
@@ -133,7 +134,9 @@ describe('the installed hook command', () => {
     const root = tempDir();
     const entry = join(root, 'hook.mjs');
     writeFileSync(entry, body.startsWith('exit') ? `process.exit(${body.slice(5)});\n` : `${body};\n`);
-    const result = run(agentHookCommand('codex', { rulebook: undefined }), root, { HOLDFAST_HOOK_ENTRY: entry });
+    mkdirSync(join(root, '.holdfast'));
+    writeFileSync(join(root, HOOK_LOCATION_FILE), `${process.execPath}\n${entry}\n`);
+    const result = run(agentHookCommand('codex', { rulebook: undefined }), root);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/HOLDFAST_GATE|bypass|switch off|disable/i);

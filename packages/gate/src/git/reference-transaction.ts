@@ -73,15 +73,29 @@ function movesToObject(update: RefUpdate): boolean {
   return /[^0]/.test(update.newValue) && !update.newValue.startsWith('ref:');
 }
 
-/** The new values that are commits (a tag is peeled to its commit); a ref pointed at a tree or a blob brings no commit. */
-function newCommits(reader: GitReader, values: readonly string[]): string[] {
-  if (values.length === 0) return [];
-  const output = readGit(reader, ['cat-file', '--batch-check'], `${values.map((value) => `${value}^{commit}`).join('\n')}\n`).toString('utf8');
-  return output
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter((fields) => fields[1] === 'commit')
-    .map((fields) => fields[0] as string);
+/** What each named value is here, from one `git cat-file --batch-check`: whether it names an object, and the commit it peels to (a tag to its commit; a tree or a blob to none). */
+interface NamedObjects {
+  readonly exists: ReadonlySet<string>;
+  readonly commitOf: ReadonlyMap<string, string>;
+}
+
+/** One batch for a transaction: the values every update names (all zeros, a deletion, and `ref:…` name none). */
+function namedObjects(reader: GitReader, updates: readonly RefUpdate[]): NamedObjects {
+  const values = [...new Set(updates.filter(movesToObject).map((update) => update.newValue))];
+  if (values.length === 0) return { exists: new Set(), commitOf: new Map() };
+  const asked = values.flatMap((value) => [value, `${value}^{commit}`]);
+  const answers = readGit(reader, ['cat-file', '--batch-check'], `${asked.join('\n')}\n`)
+    .toString('utf8')
+    .split('\n');
+  const exists = new Set<string>();
+  const commitOf = new Map<string, string>();
+  values.forEach((value, index) => {
+    const fields = (answers[index * 2] ?? '').split(' ');
+    if (fields.length === 3 && fields[1] !== 'missing') exists.add(value);
+    const [peeled, peeledKind] = (answers[index * 2 + 1] ?? '').split(' ');
+    if (peeledKind === 'commit' && peeled !== undefined) commitOf.set(value, peeled);
+  });
+  return { exists, commitOf };
 }
 
 /**
@@ -89,9 +103,9 @@ function newCommits(reader: GitReader, values: readonly string[]): string[] {
  * (oldest first, with their parents): `git rev-list NEW… --not --all` without the unjudged refs. In
  * the prepared state no ref has moved yet, so `--all` is the repository as it was.
  */
-function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate[]): { commit: string; parents: string[] }[] {
-  const values = [...new Set(updates.filter((update) => isJudgedRef(update.ref) && movesToObject(update)).map((update) => update.newValue))];
-  const commits = newCommits(reader, values);
+function commitsBecomingReachable(reader: GitReader, updates: readonly RefUpdate[], named: NamedObjects): { commit: string; parents: string[] }[] {
+  const values = new Set(updates.filter((update) => isJudgedRef(update.ref) && movesToObject(update)).map((update) => update.newValue));
+  const commits = [...new Set([...values].flatMap((value) => named.commitOf.get(value) ?? []))];
   if (commits.length === 0) return [];
   const listed = readGit(reader, ['rev-list', '--reverse', '--topo-order', '--parents', ...commits, '--not', ...KNOWN_REFS, '--']).toString('utf8');
   return listed
@@ -147,28 +161,15 @@ function commitMadeHere(reader: GitReader, updates: readonly RefUpdate[], commit
 }
 
 /** The moves this transaction makes, let through: the between-calls ref check's baseline (ref-baseline.ts); a repository without a work tree keeps none. */
-function noteLetThrough(root: string, reader: GitReader, updates: readonly RefUpdate[]): void {
+function noteLetThrough(root: string, updates: readonly RefUpdate[], named: NamedObjects): void {
   const location = existsSync(join(root, '.git')) ? locateRepo(root) : undefined;
   if (location === undefined) return;
   // Only a value that is an object here moves the baseline: a transaction naming one that does not exist (made up,
   // or never written) would leave a baseline no ref can be compared with, and all of history judged at the next event.
-  const named = updates.map((update) => update.newValue).filter((value) => /[^0]/.test(value));
-  const existing = new Set(existingObjects(reader, named));
   noteRefUpdates(
     location,
-    updates.filter((update) => !/[^0]/.test(update.newValue) || existing.has(update.newValue)),
+    updates.filter((update) => !/[^0]/.test(update.newValue) || named.exists.has(update.newValue)),
   );
-}
-
-/** The values that name an object in the repository (`cat-file --batch-check` answers "missing" for the rest). */
-function existingObjects(reader: GitReader, values: readonly string[]): string[] {
-  if (values.length === 0) return [];
-  return readGit(reader, ['cat-file', '--batch-check'], `${values.join('\n')}\n`)
-    .toString('utf8')
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter((fields) => fields.length === 3 && fields[1] !== 'missing')
-    .map((fields) => fields[0] as string);
 }
 
 export interface ReferenceTransactionOptions {
@@ -247,9 +248,10 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
       if (held) return { stdout: '', stderr: `${[...said, 'holdfast: ref update refused: it would build on them. Try again.'].join('\n')}\n`, exitCode: 1 };
       notice = `${said.join('\n')}\n`;
     }
-    const commits = commitsBecomingReachable(reader, updates);
+    const named = namedObjects(reader, updates);
+    const commits = commitsBecomingReachable(reader, updates, named);
     if (commits.length === 0) {
-      noteLetThrough(root, reader, updates);
+      noteLetThrough(root, updates, named);
       return { stdout: '', stderr: notice, exitCode: 0 };
     }
     // An agent call whose after-call check was killed or failed is judged first (a `git commit --no-verify` right after it too).
@@ -271,7 +273,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     if (honoured) {
       const note = `holdfast: a person's \`git commit --no-verify\` (${short(made)}), made outside any agent tool call, is let through unjudged: the rulebook's git.personNoVerify is honour. \`holdfast verify\` in CI still judges it.`;
       await appendAudit(root, { ...entry, action: `commit ${made}`, rule: null, decision: 'allow', detail: note });
-      noteLetThrough(root, reader, updates);
+      noteLetThrough(root, updates, named);
       return { stdout: '', stderr: `${notice}${note}\n`, exitCode: 0 };
     }
     const refused: string[] = [];
@@ -346,7 +348,7 @@ export async function answerReferenceTransaction(options: ReferenceTransactionOp
     const refs = updates.filter((update) => isJudgedRef(update.ref)).map((update) => update.ref);
     const warning = warned.length === 0 ? '' : `${['holdfast: warning, rules at warn level broken (not enforced yet):', ...warned].join('\n')}\n`;
     if (refused.length === 0) {
-      noteLetThrough(root, reader, updates);
+      noteLetThrough(root, updates, named);
       return { stdout: '', stderr: notice + warning, exitCode: 0 };
     }
     const lines = [

@@ -40,54 +40,50 @@ function route(verdict: string, options: { testScript?: boolean; commit?: string
   };
 }
 
-describe.runIf(findBubblewrap(process.env) !== undefined)(
-  'holdfast exec: a commit with no agent session (real git, real bubblewrap)',
-  { timeout: 120_000 },
-  () => {
-    it('the required command fails on the committed tree: the commit is refused for R6 and nothing lands', () => {
-      const failing = route('fail');
-      expect(failing.landed, failing.output).toBe(false);
-      expect(failing.log).not.toMatch(/change/);
-      expect(failing.output).toMatch(/R6/);
-      expect(failing.output).toMatch(/ran `npm test` itself on the committed tree/);
-      expect(failing.exit).not.toBe(0);
-    });
+describe.runIf(findBubblewrap(process.env) !== undefined)('holdfast exec: a commit with no agent session (real git, real bubblewrap)', () => {
+  it('the required command fails on the committed tree: the commit is refused for R6 and nothing lands', () => {
+    const failing = route('fail');
+    expect(failing.landed, failing.output).toBe(false);
+    expect(failing.log).not.toMatch(/change/);
+    expect(failing.output).toMatch(/R6/);
+    expect(failing.output).toMatch(/ran `npm test` itself on the committed tree/);
+    expect(failing.exit).not.toBe(0);
+  });
 
-    it('the required command passes on the committed tree: the commit lands', () => {
-      const passing = route('pass, and changed');
-      expect(passing.landed, passing.output).toBe(true);
-      expect(passing.log).toMatch(/^change/);
-    });
+  it('the required command passes on the committed tree: the commit lands', () => {
+    const passing = route('pass, and changed');
+    expect(passing.landed, passing.output).toBe(true);
+    expect(passing.log).toMatch(/^change/);
+  });
 
-    it('fail closed: the required command cannot run (no test script) and the commit is refused', () => {
-      const missing = route('pass, and changed', { testScript: false });
-      expect(missing.landed, missing.output).toBe(false);
-      expect(missing.output).toMatch(/R6/);
-    });
+  it('fail closed: the required command cannot run (no test script) and the commit is refused', () => {
+    const missing = route('pass, and changed', { testScript: false });
+    expect(missing.landed, missing.output).toBe(false);
+    expect(missing.output).toMatch(/R6/);
+  });
 
-    it('the reference-transaction hook re-runs it too: git commit --no-verify with failing tests moves no ref', () => {
-      const skipped = route('fail', { commit: 'git commit --no-verify -qm change' });
-      expect(skipped.landed, skipped.output).toBe(false);
-      expect(skipped.output).toMatch(/R6/);
-      const control = route('pass, and changed', { commit: 'git commit --no-verify -qm change' });
-      expect(control.landed, control.output).toBe(true);
-    });
+  it('the reference-transaction hook re-runs it too: git commit --no-verify with failing tests moves no ref', () => {
+    const skipped = route('fail', { commit: 'git commit --no-verify -qm change' });
+    expect(skipped.landed, skipped.output).toBe(false);
+    expect(skipped.output).toMatch(/R6/);
+    const control = route('pass, and changed', { commit: 'git commit --no-verify -qm change' });
+    expect(control.landed, control.output).toBe(true);
+  });
 
-    it('git commit -a: the broker judges the index git commits (a temporary one), not .git/index', () => {
-      // .git/index holds a failing verdict; the work tree, which `commit -a` commits, a passing one.
-      const all = route('fail', { commit: "printf 'pass, and changed\\n' > src/verdict.txt && git commit -a -qm change" });
-      expect(all.landed, all.output).toBe(true);
-      expect(gitOut(all.repo, 'show', 'HEAD:src/verdict.txt')).toBe('pass, and changed\n');
-      // And the other way round: a passing .git/index, a failing work tree committed with -a, is refused.
-      const failing = route('pass, and changed', { commit: "printf 'fail\\n' > src/verdict.txt && git commit -a -qm change" });
-      expect(failing.landed, failing.output).toBe(false);
-      expect(failing.output).toMatch(/ran `npm test` itself on the committed tree/);
-    });
+  it('git commit -a: the broker judges the index git commits (a temporary one), not .git/index', () => {
+    // .git/index holds a failing verdict; the work tree, which `commit -a` commits, a passing one.
+    const all = route('fail', { commit: "printf 'pass, and changed\\n' > src/verdict.txt && git commit -a -qm change" });
+    expect(all.landed, all.output).toBe(true);
+    expect(gitOut(all.repo, 'show', 'HEAD:src/verdict.txt')).toBe('pass, and changed\n');
+    // And the other way round: a passing .git/index, a failing work tree committed with -a, is refused.
+    const failing = route('pass, and changed', { commit: "printf 'fail\\n' > src/verdict.txt && git commit -a -qm change" });
+    expect(failing.landed, failing.output).toBe(false);
+    expect(failing.output).toMatch(/ran `npm test` itself on the committed tree/);
+  });
 
-    it('a program that clears the exec marker before git still meets the broker: the commit is refused', () => {
-      const cleared = route('fail', { commit: 'env -u HOLDFAST_EXEC git commit -qm change' });
-      expect(cleared.landed, cleared.output).toBe(false);
-      expect(cleared.output).toMatch(/ran `npm test` itself on the committed tree/);
-    });
-  },
-);
+  it('a program that clears the exec marker before git still meets the broker: the commit is refused', () => {
+    const cleared = route('fail', { commit: 'env -u HOLDFAST_EXEC git commit -qm change' });
+    expect(cleared.landed, cleared.output).toBe(false);
+    expect(cleared.output).toMatch(/ran `npm test` itself on the committed tree/);
+  });
+});

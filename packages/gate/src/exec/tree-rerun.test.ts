@@ -12,7 +12,7 @@ function options(root: string, command: string, extra: Partial<TreeRunOptions> =
   return { root, tree: git(root, 'rev-parse', 'HEAD^{tree}'), command, bwrap: bwrap as string, env: process.env, timeoutMs: 60_000, ...extra };
 }
 
-describe.runIf(bwrap !== undefined)('a command the gate runs itself on a tree (real git, real bubblewrap)', { timeout: 60_000 }, () => {
+describe.runIf(bwrap !== undefined)('a command the gate runs itself on a tree (real git, real bubblewrap)', () => {
   it('runs on the tree’s own content, not on what the work tree holds now', async () => {
     const root = projectRepo('holdfast-rerun-');
     commitFiles(root, { 'src/verdict.txt': 'fail\n' }, 'failing');

@@ -366,7 +366,7 @@ describe('the after-the-fact check of a shell call', () => {
       const first = await afterScript(root, `(while [ ! -e '${trigger}' ]; do sleep 0.01; done; printf 'console.log(1);\\n' > src/late.ts) >/dev/null 2>&1 &`);
       expect(first.stdout).toBe('');
       writeFileSync(trigger, '');
-      await expect.poll(() => existsSync(join(root, 'src', 'late.ts')), { timeout: 20_000, interval: 20 }).toBe(true);
+      await expect.poll(() => existsSync(join(root, 'src', 'late.ts')), { interval: 20 }).toBe(true);
       beforeShellCall(root, 's1', 'toolu_2', NOW);
       const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }));
       const reason = blockReason(next.stdout);

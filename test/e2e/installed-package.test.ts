@@ -34,6 +34,20 @@ const INSTALL_MS = 240_000;
 /** A Write of a test file that logs, as Claude Code 2.1.197 sent it to its PreToolUse hook, and the project it ran in. */
 const RECORDED_WRITE = 'fixtures/traffic/claude-code-2.1.197/write-denied-reason-reaches-model/hooks/01-pre-tool-use-write.json';
 const RECORDED_ROOT = '/tmp/holdfast-record-ZwInw5';
+/** A rulebook whose one rule reads Python, which needs ast-grep's Python parser. */
+const PYTHON_RULEBOOK = `version: 1
+name: python
+rules:
+  - id: P1
+    name: NOPRINT
+    prose: Do not call print in src/.
+    check:
+      kind: code
+      what: a print call
+      language: python
+      files: ['src/**/*.py']
+      rule: { pattern: 'print($$$ARGS)' }
+`;
 
 const run = promisify(execFile);
 let scratch: string;
@@ -225,6 +239,8 @@ describe('holdfast installed from its packed tarballs', () => {
       const names = installedNames(project);
       expect(names).toContain('@holdfast/gate');
       expect(names.filter((name) => NOT_FOR_THE_GATE.includes(name))).toEqual([]);
+      // ast-grep's Python, Go and Rust parsers are the core's optional peers: the gate alone comes without them.
+      expect(names.filter((name) => name.startsWith('@ast-grep/lang-'))).toEqual([]);
 
       // An empty git project of a team's, with the shipped rulebook committed as its own.
       const home = join(scratch, 'gate-only-home');
@@ -265,6 +281,26 @@ describe('holdfast installed from its packed tarballs', () => {
         hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/R4 NOLOG/) },
       });
       expect(existsSync(join(project, 'src', 'debug.test.ts'))).toBe(false);
+
+      // A rulebook with a Python rule names the parser package to install, and the gate fails closed until it is there.
+      writeFileSync(join(project, 'holdfast', 'python.yaml'), PYTHON_RULEBOOK);
+      const entry = join(project, 'node_modules', '@holdfast', 'gate', 'dist', 'hook-bundle', 'hook.cjs');
+      const withoutParser = await exited(
+        process.execPath,
+        [entry, 'claude-code', '--rulebook', 'holdfast/python.yaml'],
+        project,
+        { PATH: process.env.PATH ?? '', HOME: home },
+        recorded,
+      );
+      expect(withoutParser.code).toBe(0);
+      expect(JSON.parse(withoutParser.stdout)).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'deny',
+          permissionDecisionReason: expect.stringContaining(
+            'field check.language (line 10): the Python parser is not available (its parser package @ast-grep/lang-python is not installed; install it beside holdfast: `npm install --save-dev @ast-grep/lang-python@0.0.6`)',
+          ),
+        },
+      });
 
       const doctor = await gate(['doctor', '--json']);
       expect(doctor.code).toBe(0);

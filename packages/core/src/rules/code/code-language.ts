@@ -160,7 +160,8 @@ export type Parsed = { ok: true; root: SgRoot; errorLine: number | undefined } |
 export function parseCode(language: CodeLanguage, content: string): Parsed {
   if (DYNAMIC_PACKAGES[language] !== undefined) {
     const registered = registerDynamicLanguages()[language];
-    if (registered?.ok !== true) return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered?.reason ?? 'not registered'})` };
+    if (registered?.ok !== true)
+      return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered?.reason ?? 'not registered'})` };
   }
   try {
     const root = loadAstGrep().parse(astGrepLanguage(language), content);

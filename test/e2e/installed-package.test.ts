@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseJson } from '@holdfast/core/contract';
+import { gitTestEnv } from '@holdfast/gate/test-support';
 
 // The packages as a user gets them: `npm pack` of each workspace package, installed from those
 // tarballs into an empty project (their npm dependencies from the registry cache), then the installed
@@ -30,6 +31,23 @@ const NOT_FOR_THE_GATE = [
   'holdfast',
 ];
 const INSTALL_MS = 240_000;
+/** A Write of a test file that logs, as Claude Code 2.1.197 sent it to its PreToolUse hook, and the project it ran in. */
+const RECORDED_WRITE = 'fixtures/traffic/claude-code-2.1.197/write-denied-reason-reaches-model/hooks/01-pre-tool-use-write.json';
+const RECORDED_ROOT = '/tmp/holdfast-record-ZwInw5';
+/** A rulebook whose one rule reads Python, which needs ast-grep's Python parser. */
+const PYTHON_RULEBOOK = `version: 1
+name: python
+rules:
+  - id: P1
+    name: NOPRINT
+    prose: Do not call print in src/.
+    check:
+      kind: code
+      what: a print call
+      language: python
+      files: ['src/**/*.py']
+      rule: { pattern: 'print($$$ARGS)' }
+`;
 
 const run = promisify(execFile);
 let scratch: string;
@@ -107,6 +125,22 @@ async function gitRepo(at: string): Promise<string> {
   mkdirSync(at, { recursive: true });
   await run('git', ['init', '-q'], { cwd: at });
   return at;
+}
+
+/** A program's exit code and output; it never throws, so a refusal can be asserted. */
+function exited(
+  program: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(program, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    );
+    child.stdin?.end(stdin);
+  });
 }
 
 /** Runs a node script with a hook event on stdin; the hook answers on stdout. */
@@ -199,21 +233,103 @@ describe('holdfast installed from its packed tarballs', () => {
   );
 
   it(
-    'installs the gate alone without the lab, the app or their dependencies, and its hook entry decides',
+    'installs the gate alone, without the lab, the app or their dependencies, and its own command installs, hooks, checks and verifies in an empty project',
     async () => {
       const project = await installedProject('gate-only', ['gate', 'core']);
       const names = installedNames(project);
       expect(names).toContain('@holdfast/gate');
       expect(names.filter((name) => NOT_FOR_THE_GATE.includes(name))).toEqual([]);
-      const gate = createRequire(join(project, 'package.json'));
-      const entry = gate.resolve('@holdfast/gate/hook');
-      const rulebook = gate.resolve('@holdfast/core/rulebooks/default.yaml');
-      const repo = await gitRepo(join(project, 'repo'));
-      const answer = await hookAnswer([entry, 'claude-code', '--rulebook', rulebook], repo, loggingWrite(repo));
+      // ast-grep's Python, Go and Rust parsers are the core's optional peers: the gate alone comes without them.
+      expect(names.filter((name) => name.startsWith('@ast-grep/lang-'))).toEqual([]);
+
+      // An empty git project of a team's, with the shipped rulebook committed as its own.
+      const home = join(scratch, 'gate-only-home');
+      mkdirSync(home);
+      const env = gitTestEnv({ HOME: home });
+      await run('git', ['init', '-q', '-b', 'main'], { cwd: project, env });
+      mkdirSync(join(project, 'holdfast'));
+      const shipped = createRequire(join(project, 'package.json')).resolve('@holdfast/core/rulebooks/default.yaml');
+      writeFileSync(join(project, 'holdfast', 'rulebook.yaml'), readFileSync(shipped));
+      writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+      mkdirSync(join(project, 'src'));
+      writeFileSync(join(project, 'src', 'orders.ts'), 'export const orders = 1;\n');
+      writeFileSync(join(project, 'src', 'orders.test.ts'), "import './orders';\n");
+      await run('git', ['add', '-A'], { cwd: project, env });
+      await run('git', ['commit', '-q', '-m', 'base'], { cwd: project, env });
+      const base = (await run('git', ['rev-parse', 'HEAD'], { cwd: project, env })).stdout.trim();
+
+      // The command npm linked for the gate alone.
+      const gate = (args: readonly string[]) => exited(join(project, 'node_modules', '.bin', 'holdfast-gate'), args, project, env);
+
+      const installed = await gate(['install', 'claude-code']);
+      expect(installed).toMatchObject({ code: 0, stderr: '' });
+      // The committed settings find the project's own gate: nothing is recorded for this clone.
+      expect(existsSync(join(project, '.holdfast', 'hook-location'))).toBe(false);
+      expect(readFileSync(join(project, '.git', 'hooks', 'pre-commit'), 'utf8')).toContain(
+        join(project, 'node_modules', '@holdfast', 'gate', 'dist', 'hook-bundle', 'hook.cjs'),
+      );
+      const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as {
+        hooks: Record<string, { hooks: { command: string }[] }[]>;
+      };
+      const command = settings.hooks['PreToolUse']![0]!.hooks[0]!.command;
+
+      // The installed command, run as Claude Code runs it, on the payload Claude Code 2.1.197 really sent.
+      const recorded = readFileSync(join(ROOT, RECORDED_WRITE), 'utf8').replaceAll(RECORDED_ROOT, project);
+      const answer = await exited('/bin/sh', ['-c', command], project, { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_PROJECT_DIR: project }, recorded);
       expect(answer).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(answer.stdout)).toMatchObject({
         hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/R4 NOLOG/) },
       });
+      expect(existsSync(join(project, 'src', 'debug.test.ts'))).toBe(false);
+
+      // A rulebook with a Python rule names the parser package to install, and the gate fails closed until it is there.
+      writeFileSync(join(project, 'holdfast', 'python.yaml'), PYTHON_RULEBOOK);
+      const entry = join(project, 'node_modules', '@holdfast', 'gate', 'dist', 'hook-bundle', 'hook.cjs');
+      const withoutParser = await exited(
+        process.execPath,
+        [entry, 'claude-code', '--rulebook', 'holdfast/python.yaml'],
+        project,
+        { PATH: process.env.PATH ?? '', HOME: home },
+        recorded,
+      );
+      expect(withoutParser.code).toBe(0);
+      expect(JSON.parse(withoutParser.stdout)).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'deny',
+          permissionDecisionReason: expect.stringContaining(
+            'field check.language (line 10): the Python parser is not available (its parser package @ast-grep/lang-python is not installed; install it beside holdfast: `npm install --save-dev @ast-grep/lang-python@0.0.6`)',
+          ),
+        },
+      });
+
+      const doctor = await gate(['doctor', '--json']);
+      expect(doctor.code).toBe(0);
+      const checks = (JSON.parse(doctor.stdout) as { ok: boolean; checks: { area: string; ok: boolean; what: string }[] }).checks;
+      expect(checks.filter((check) => !check.ok)).toEqual([]);
+      expect(checks.find((check) => check.what.startsWith('the hook command starts and answers'))).toMatchObject({ area: 'claude-code', ok: true });
+
+      // A clean change passes the installed git gate and verify; one that skipped the local hooks is verify's finding.
+      writeFileSync(join(project, 'src', 'orders.ts'), 'export const orders = 2;\n');
+      await run('git', ['commit', '-q', '-am', 'orders'], { cwd: project, env });
+      expect(await gate(['verify', '--base', base])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^holdfast verify: /m) });
+      writeFileSync(join(project, 'src', 'orders.ts'), 'export const orders = () => console.log(2);\n');
+      const refused = await exited('git', ['commit', '-q', '-am', 'log orders'], project, env);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/R4 NOLOG/);
+      await run('git', ['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-am', 'log orders'], { cwd: project, env });
+      const verified = await gate(['verify', '--base', base]);
+      expect(verified.code).toBe(1);
+      expect(verified.stdout).toMatch(/R4 NOLOG/);
+
+      expect(await gate(['uninstall', 'claude-code'])).toMatchObject({ code: 0, stderr: '' });
+      // install made the settings file, so taking holdfast's entries out leaves none.
+      expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
+
+      // The same verbs as the full CLI's: one code, one help text.
+      for (const verb of ['install', 'uninstall', 'doctor', 'verify', 'hook']) {
+        const clone = await run(process.execPath, [join(ROOT, 'packages/cli/bin/holdfast.js'), verb, '--help'], { cwd: project });
+        expect((await gate([verb, '--help'])).stdout, verb).toBe(clone.stdout);
+      }
     },
     INSTALL_MS,
   );

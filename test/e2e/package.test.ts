@@ -46,8 +46,9 @@ async function packedOf(folder: string, shipped: readonly string[], left: readon
 describe('the published packages', () => {
   // The `files` lists are the policy under test, so each is applied to a tree holding one file of every
   // kind a working copy may hold, whatever has been built or run here.
-  it('the gate ships its build and the bundled hook, and no test, test support or source', async () => {
+  it('the gate ships its command, its build and the bundled hook, and no test, test support or source', async () => {
     const shipped = [
+      'bin/holdfast-gate.js',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/decide/decide.js',

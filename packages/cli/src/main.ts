@@ -2,6 +2,7 @@ import { packageVersion } from '@holdfast/core/command';
 import { EXIT, processIo, runCommand, writeLine } from '@holdfast/core/command';
 import type { CommandModule } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
+import { GATE_COMMANDS, GATE_COMMAND_SUMMARIES } from '@holdfast/gate/commands';
 import type { GateCommandName } from '@holdfast/gate/commands';
 
 export { exitQuietlyOnClosedPipe } from '@holdfast/core/command';
@@ -12,10 +13,9 @@ interface CommandEntry {
   load: () => Promise<CommandModule>;
 }
 
-/** The gate's verbs live in the gate package (installable alone); the CLI only names them. */
-async function gateCommand(name: GateCommandName): Promise<CommandModule> {
-  const { GATE_COMMANDS } = await import('@holdfast/gate/commands');
-  return GATE_COMMANDS[name]();
+/** The gate's verbs live in the gate package (installable alone, with its own `holdfast-gate`); the CLI only names them. */
+function gateCommand(name: GateCommandName): CommandEntry {
+  return { summary: GATE_COMMAND_SUMMARIES[name], load: GATE_COMMANDS[name] };
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
@@ -35,16 +35,13 @@ const COMMANDS: Record<string, CommandEntry> = {
   rescore: { summary: 're-check a recorded run with a rulebook, no model calls', load: () => import('./commands/rescore.js') },
   judge: { summary: 'grade a recorded run with judge rules (advisory), or calibrate a judge on labelled cases', load: () => import('./commands/judge.js') },
   pressure: { summary: 'pressure fixtures: lint, list, coverage, prompt, evaluate, report, run, compare, docs', load: () => import('./commands/pressure.js') },
-  verify: {
-    summary: 'CI: judge every commit of base..head and the final tree with the rulebook as of the base (SARIF, JUnit, Markdown)',
-    load: () => import('./commands/verify.js'),
-  },
-  hook: { summary: 'the live gate: judge one agent hook event from stdin', load: () => gateCommand('hook') },
-  install: { summary: 'install the gate into Claude Code, Codex or git', load: () => gateCommand('install') },
-  uninstall: { summary: 'remove the gate installed by holdfast', load: () => gateCommand('uninstall') },
-  allow: { summary: "a person's one-time override of the gate (interactive terminal only)", load: () => gateCommand('allow') },
-  exec: { summary: 'run an agent confined (bubblewrap) so it cannot switch the gate off', load: () => import('./commands/exec.js') },
-  doctor: { summary: 'check that each installed gate will actually run (trust, hooks, node, timeout)', load: () => gateCommand('doctor') },
+  verify: gateCommand('verify'),
+  hook: gateCommand('hook'),
+  install: gateCommand('install'),
+  uninstall: gateCommand('uninstall'),
+  allow: gateCommand('allow'),
+  exec: gateCommand('exec'),
+  doctor: gateCommand('doctor'),
   serve: { summary: 'the web app on 127.0.0.1:5177', load: () => import('./commands/serve.js') },
 };
 

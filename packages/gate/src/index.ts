@@ -18,11 +18,8 @@ export {
 export type { ChangeCheck, Judgement } from './decide/index.js';
 export {
   BUBBLEWRAP_HINT,
-  commitTreeRunner,
-  confirmOnWorkTree,
   confinementArgs,
   credentialPlaces,
-  execAgent,
   findBubblewrap,
   findProgram,
   holdfastInstallation,
@@ -43,9 +40,6 @@ export {
   trustHoldfastHooks,
 } from './install/index.js';
 export type { CodexView, InstallChange } from './install/index.js';
-export { withinDeadline } from './io/index.js';
 export { checkAfterCall } from './put-back/index.js';
 export { FRESH_SESSION, beforeShellCall, findSnapshotRecord, sessionMirrorFolder } from './state/index.js';
 export type { SessionState } from './state/index.js';
-export { DEFAULT_VERIFY_RULEBOOK, verifyJunit, verifyMarkdown, verifyRange, verifySarif } from './verify/index.js';
-export type { VerifyFinding, VerifyReport } from './verify/index.js';

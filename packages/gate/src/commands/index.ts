@@ -24,13 +24,29 @@ export interface HookCommand extends GateCommand {
   run(args: string[], io: CliIo, inProcess?: HookInProcess): Promise<number>;
 }
 
-export type GateCommandName = 'hook' | 'install' | 'uninstall' | 'allow' | 'doctor';
+export type GateCommandName = 'hook' | 'install' | 'uninstall' | 'allow' | 'doctor' | 'verify' | 'exec';
 
-/** The gate's own verbs: the `holdfast` CLI dispatches to them, and so can any entry of the gate alone. */
+/**
+ * The gate's own verbs: the `holdfast` CLI dispatches to them, and so does `holdfast-gate`, the gate's own command
+ * (entry/command.ts), so a project that installs only the gate runs the same code with the same help.
+ */
 export const GATE_COMMANDS: Readonly<Record<Exclude<GateCommandName, 'hook'>, () => Promise<GateCommand>> & { hook: () => Promise<HookCommand> }> = {
   hook: () => import('./hook.js'),
   install: () => import('./install.js'),
   uninstall: () => import('./uninstall.js'),
   allow: () => import('./allow.js'),
   doctor: () => import('./doctor.js'),
+  verify: () => import('./verify.js'),
+  exec: () => import('./exec.js'),
+};
+
+/** One line per verb, as `holdfast --help` and `holdfast-gate --help` list it, in that order. */
+export const GATE_COMMAND_SUMMARIES: Readonly<Record<GateCommandName, string>> = {
+  hook: 'the live gate: judge one agent hook event from stdin',
+  install: 'install the gate into Claude Code, Codex or git',
+  uninstall: 'remove the gate installed by holdfast',
+  allow: "a person's one-time override of the gate (interactive terminal only)",
+  exec: 'run an agent confined (bubblewrap) so it cannot switch the gate off',
+  doctor: 'check that each installed gate will actually run (trust, hooks, node, timeout)',
+  verify: 'CI: judge every commit of base..head and the final tree with the rulebook as of the base (SARIF, JUnit, Markdown)',
 };

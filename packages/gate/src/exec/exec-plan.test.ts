@@ -6,19 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { absentSettings, execPlan } from './exec-plan.js';
 import { packageClosure } from './holdfast-installation.js';
 
-function pkg(folder: string, dependencies: Record<string, string> = {}): void {
+function pkg(folder: string, dependencies: Record<string, string> = {}, peerDependencies: Record<string, string> = {}): void {
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: folder, dependencies }));
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: folder, dependencies, peerDependencies }));
 }
 
-/** A project that ran `npm install holdfast`: the gate, its dependencies (one nested), and a package of the team's own. */
+/**
+ * A project that ran `npm install holdfast`: the gate, its dependencies (one nested), an optional peer of the core's
+ * installed and one not, and a package of the team's own.
+ */
 function projectWithHoldfast(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'holdfast-exec-plan-')));
   execFileSync('git', ['init', '-q'], { cwd: root });
   const modules = join(root, 'node_modules');
   pkg(join(modules, 'holdfast'), { '@holdfast/gate': '0.1.0', '@holdfast/lab': '0.1.0' });
   pkg(join(modules, '@holdfast', 'gate'), { '@holdfast/core': '0.1.0', yaml: '2', re2js: '2' });
-  pkg(join(modules, '@holdfast', 'core'), { yaml: '2' });
+  pkg(join(modules, '@holdfast', 'core'), { yaml: '2' }, { '@ast-grep/lang-python': '0.0.6', '@ast-grep/lang-go': '0.0.6' });
+  pkg(join(modules, '@ast-grep', 'lang-python'));
   pkg(join(modules, '@holdfast', 'gate', 'node_modules', 're2js'));
   pkg(join(modules, 'yaml'));
   pkg(join(modules, '@holdfast', 'lab'), { react: '19' });
@@ -27,11 +31,12 @@ function projectWithHoldfast(): string {
 }
 
 describe('holdfast exec with holdfast installed inside the project', () => {
-  it('finds every package the gate loads, nested or hoisted, once each', () => {
+  it('finds every package the gate loads, nested or hoisted, installed optional peers included, once each', () => {
     const root = projectWithHoldfast();
     const modules = join(root, 'node_modules');
     expect(packageClosure(join(modules, '@holdfast', 'gate')).sort()).toEqual(
       [
+        join(modules, '@ast-grep', 'lang-python'),
         join(modules, '@holdfast', 'core'),
         join(modules, '@holdfast', 'gate'),
         join(modules, '@holdfast', 'gate', 'node_modules', 're2js'),

@@ -30,7 +30,8 @@ function dependencyNames(folder: string): string[] {
   try {
     const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as Record<string, unknown>;
     const names = (field: unknown) => (typeof field === 'object' && field !== null ? Object.keys(field) : []);
-    return [...names(manifest.dependencies), ...names(manifest.optionalDependencies)];
+    // Optional peers too (the core's ast-grep language packages): where installed, the hook loads them.
+    return [...names(manifest.dependencies), ...names(manifest.optionalDependencies), ...names(manifest.peerDependencies)];
   } catch {
     return [];
   }

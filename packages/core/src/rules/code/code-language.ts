@@ -90,28 +90,52 @@ const LANGUAGE_NAMES: Readonly<Record<CodeLanguage, string>> = {
   rust: 'Rust',
 };
 
-const DYNAMIC_PACKAGES: Readonly<Partial<Record<CodeLanguage, string>>> = {
-  python: '@ast-grep/lang-python',
-  go: '@ast-grep/lang-go',
-  rust: '@ast-grep/lang-rust',
+/**
+ * ast-grep's language packages, with the version holdfast is tested on. They are optional peers of the core
+ * (`@holdfast/core`'s peerDependencies, 21 MB of prebuilt parsers for every platform): the `holdfast` package
+ * depends on all three, while a project that installs only the gate adds the ones its rulebook's `code` rules
+ * name. A missing one is said, with the command that installs it, when a rulebook that needs it loads.
+ */
+export const DYNAMIC_PACKAGES: Readonly<Partial<Record<CodeLanguage, { readonly name: string; readonly version: string }>>> = {
+  python: { name: '@ast-grep/lang-python', version: '0.0.6' },
+  go: { name: '@ast-grep/lang-go', version: '0.0.6' },
+  rust: { name: '@ast-grep/lang-rust', version: '0.0.7' },
 };
 
 type Registration = { ok: true } | { ok: false; reason: string };
-let registration: Registration | undefined;
+let registrations: Partial<Record<CodeLanguage, Registration>> | undefined;
 
-/** Registers the dynamic languages once, all together (ast-grep takes them in one call). */
-function registerDynamicLanguages(): Registration {
-  if (registration !== undefined) return registration;
-  try {
-    const require = createRequire(import.meta.url);
-    const modules: Record<string, Parameters<AstGrep['registerDynamicLanguage']>[0][string]> = {};
-    for (const [language, name] of Object.entries(DYNAMIC_PACKAGES)) modules[language] = require(name) as (typeof modules)[string];
-    loadAstGrep().registerDynamicLanguage(modules);
-    registration = { ok: true };
-  } catch (error) {
-    registration = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+function isMissingPackage(error: unknown, name: string): boolean {
+  return (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && error instanceof Error && error.message.includes(`'${name}'`);
+}
+
+/** Registers the dynamic languages that are installed, once, all together (ast-grep takes them in one call). */
+function registerDynamicLanguages(): Partial<Record<CodeLanguage, Registration>> {
+  if (registrations !== undefined) return registrations;
+  const require = createRequire(import.meta.url);
+  const modules: Record<string, Parameters<AstGrep['registerDynamicLanguage']>[0][string]> = {};
+  const found: Partial<Record<CodeLanguage, Registration>> = {};
+  for (const [language, { name, version }] of Object.entries(DYNAMIC_PACKAGES) as [CodeLanguage, { name: string; version: string }][]) {
+    try {
+      modules[language] = require(name) as (typeof modules)[string];
+    } catch (error) {
+      found[language] = {
+        ok: false,
+        reason: isMissingPackage(error, name)
+          ? `its parser package ${name} is not installed; install it beside holdfast: \`npm install --save-dev ${name}@${version}\``
+          : `${name} does not load: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
   }
-  return registration;
+  try {
+    if (Object.keys(modules).length > 0) loadAstGrep().registerDynamicLanguage(modules);
+    for (const language of Object.keys(modules) as CodeLanguage[]) found[language] = { ok: true };
+  } catch (error) {
+    for (const language of Object.keys(modules) as CodeLanguage[])
+      found[language] = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  registrations = found;
+  return registrations;
 }
 
 /** The name ast-grep knows a language by. */
@@ -135,8 +159,9 @@ export type Parsed = { ok: true; root: SgRoot; errorLine: number | undefined } |
 /** Parses source text; never throws. `errorLine` is the first line the parser could not read, if any. */
 export function parseCode(language: CodeLanguage, content: string): Parsed {
   if (DYNAMIC_PACKAGES[language] !== undefined) {
-    const registered = registerDynamicLanguages();
-    if (!registered.ok) return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered.reason})` };
+    const registered = registerDynamicLanguages()[language];
+    if (registered?.ok !== true)
+      return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered?.reason ?? 'not registered'})` };
   }
   try {
     const root = loadAstGrep().parse(astGrepLanguage(language), content);

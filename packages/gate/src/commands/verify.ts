@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '@holdfast/core/contract';
-import type { VerifyFinding, VerifyReport } from '@holdfast/gate';
+import type { VerifyFinding, VerifyReport } from '../verify/index.js';
 import { parseCommandArgs } from '@holdfast/core/command';
 import { EXIT, writeLine } from '@holdfast/core/command';
 import type { CliIo } from '@holdfast/core/command';
@@ -109,11 +109,11 @@ async function formatted(report: VerifyReport, format: Format): Promise<string> 
     case 'json':
       return `${JSON.stringify({ ...report, rulebook: { name: report.rulebook.name, rules: report.rulebook.rules.map((rule) => rule.id) } }, null, 2)}\n`;
     case 'sarif':
-      return `${JSON.stringify((await import('@holdfast/gate')).verifySarif(report), null, 2)}\n`;
+      return `${JSON.stringify((await import('../verify/index.js')).verifySarif(report), null, 2)}\n`;
     case 'junit':
-      return (await import('@holdfast/gate')).verifyJunit(report);
+      return (await import('../verify/index.js')).verifyJunit(report);
     case 'md':
-      return (await import('@holdfast/gate')).verifyMarkdown(report);
+      return (await import('../verify/index.js')).verifyMarkdown(report);
   }
 }
 
@@ -136,12 +136,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new InputError('E_ARGS', 'holdfast verify: --base REF is required (the target branch commit the change is judged against).');
   const format = (values.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new InputError('E_ARGS', `holdfast verify: --format must be one of ${FORMATS.join(', ')}, got "${values.format}".`);
-  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook, redactSecrets }, { checkActions }] = await Promise.all([
-    import('@holdfast/gate'),
-    import('@holdfast/core/rules'),
-    import('@holdfast/core/rules'),
-  ]);
-  const { gitRoot, findBubblewrap, BUBBLEWRAP_HINT } = await import('@holdfast/gate');
+  const [{ verifyRange, DEFAULT_VERIFY_RULEBOOK }, { parseRulebook, redactSecrets, checkActions }, { gitRoot }, { findBubblewrap, BUBBLEWRAP_HINT }] =
+    await Promise.all([import('../verify/index.js'), import('@holdfast/core/rules'), import('../git/index.js'), import('../exec/index.js')]);
   const bwrap = values['run-required'] === true ? findBubblewrap(io.env) : undefined;
   if (values['run-required'] === true && bwrap === undefined)
     throw new InputError(

@@ -44,9 +44,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     writeLine(io.stderr, `holdfast exec: unknown option ${parsed.unknown}. See \`holdfast exec --help\`.`);
     return EXIT.usage;
   }
-  const [{ commitTreeRunner, confirmOnWorkTree, execAgent, findBubblewrap, holdfastInstallation, withinDeadline }, hook, { Readable }] = await Promise.all([
-    import('@holdfast/gate'),
-    import('@holdfast/gate/commands').then(({ GATE_COMMANDS }) => GATE_COMMANDS.hook()),
+  const [{ commitTreeRunner, confirmOnWorkTree, execAgent, findBubblewrap, holdfastInstallation }, { withinDeadline }, hook, { Readable }] = await Promise.all([
+    import('../exec/index.js'),
+    import('../io/index.js'),
+    import('./hook.js'),
     import('node:stream'),
   ]);
   const bwrap = findBubblewrap(io.env);

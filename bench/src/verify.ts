@@ -8,7 +8,7 @@ import type { BenchContext } from './index.js';
 
 /** Commits of the range the figures are taken over, and the smaller range the memory growth is compared with. */
 const COMMITS = 500;
-const FEW = 100;
+const FEW = 60;
 /** verify's CPU may be this many times `git log -p`'s over the same range (issue 47). */
 const CPU_TARGET = 10;
 /** Peak RSS at 500 commits over 100's: flat memory. */

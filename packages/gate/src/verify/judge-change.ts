@@ -131,7 +131,7 @@ export class ChangeJudge {
       const file = files[index] as ChangedFile;
       if (verdicts[index] === undefined) {
         verdicts[index] = await this.#fileVerdict(file, read);
-        await boundNativeMemory(read?.kind === 'text' ? read.text.length : 0);
+        await boundNativeMemory();
       }
       if (!this.#changeReadsText) return;
       const text = read?.kind === 'text' ? read.text : '';

@@ -10,6 +10,7 @@ function loadAstGrep(): AstGrep {
   return astGrep;
 }
 import type { CodeLanguage } from '../../contract/index.js';
+import { countParsedText } from './parsed-text.js';
 
 /**
  * Which parser reads a file, from its extension. The JavaScript family is built into ast-grep;
@@ -165,6 +166,7 @@ export function parseCode(language: CodeLanguage, content: string): Parsed {
   }
   try {
     const root = loadAstGrep().parse(astGrepLanguage(language), content);
+    countParsedText(content.length);
     // Looked for when first read: R1's folding shares the tree and never asks.
     let errorLine: number | undefined | null = null;
     return {

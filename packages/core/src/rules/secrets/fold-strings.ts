@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { SgNode, SgRoot } from '@ast-grep/napi';
 import type { SecretScanOptions } from './secret-finding.js';
+import { countParsedText } from '../code/parsed-text.js';
 
 /*
  * Constant folding of string expressions in TypeScript and JavaScript, so R1 reads a key the way the
@@ -151,7 +152,10 @@ export function mayFold(content: string, filePath: string): boolean {
 export function foldConstantStrings(content: string, filePath: string, parsed?: SecretScanOptions['parsed']): FoldedString[] {
   const language = foldLanguageOf(filePath);
   if (language === undefined || !mayFold(content, filePath)) return [];
-  const root: SgRoot = parsed?.(TREE_LANGUAGES[language], content) ?? loadNapi().parse(language, content);
+  const shared = parsed?.(TREE_LANGUAGES[language], content);
+  if (shared !== undefined) return new Folder(shared.root()).fold();
+  const root: SgRoot = loadNapi().parse(language, content);
+  countParsedText(content.length);
   return new Folder(root.root()).fold();
 }
 

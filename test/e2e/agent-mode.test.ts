@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentRounds } from '@holdfast/lab/experiment';
+import { createAgentRounds } from '@holdfast/lab/experiment/agent';
 import type { AgentRounds } from '@holdfast/lab/experiment';
 import type { AgentHarness } from '@holdfast/lab/harness';
 import { ensureAgentClient } from '@holdfast/lab/harness';

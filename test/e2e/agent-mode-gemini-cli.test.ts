@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentRounds } from '@holdfast/lab/experiment/agent';
 import { loadTasks } from '@holdfast/lab/experiment';
-import type { AgentRounds } from '@holdfast/lab/experiment';
+import type { AgentRounds } from '@holdfast/lab/experiment/agent';
 import { ensureAgentClient } from '@holdfast/lab/harness';
 import type { AgentHarness } from '@holdfast/lab/harness';
 import { FAKE_GEMINI_KEY, startScriptedModel } from '@holdfast/lab/test-support';

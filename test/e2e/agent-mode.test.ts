@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentRounds } from '@holdfast/lab/experiment/agent';
-import type { AgentRounds } from '@holdfast/lab/experiment';
+import type { AgentRounds } from '@holdfast/lab/experiment/agent';
 import type { AgentHarness } from '@holdfast/lab/harness';
 import { ensureAgentClient } from '@holdfast/lab/harness';
 import { FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY, startScriptedModel } from '@holdfast/lab/test-support';

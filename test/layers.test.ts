@@ -275,3 +275,41 @@ describe("the lab's harness room", () => {
     expect(circles).toEqual([]);
   });
 });
+
+/**
+ * What `holdfast run` loads before its first round (a plan-mode run imports the experiment, the store and the report):
+ * agent mode, the sandbox, the harnesses and the gate are loaded by import() only where a run uses them, since their
+ * modules cost a plan-mode run's start-up a quarter of its CPU.
+ */
+describe("a plan-mode run's start-up", () => {
+  /** Value imports, relative or by package name (a type-only import is erased; an import() is loaded on use). */
+  const staticImportsOf = (file: string): string[] =>
+    [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'"`;]*?from\s*'([^']+)'/g)]
+      .filter((match) => match[1] === undefined)
+      .map((match) => match[2]!);
+
+  it('loads neither agent mode, the sandbox, the harnesses nor the gate', () => {
+    const entries = ['experiment', 'store', 'report'].map((folder) => join(LAB_SOURCE, folder, 'index.ts'));
+    const reached = new Set<string>(entries);
+    const wrong: string[] = [];
+    const queue = [...entries];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      for (const specifier of staticImportsOf(file)) {
+        if (!specifier.startsWith('.')) {
+          if (packageNameOf(specifier) === '@holdfast/gate') wrong.push(`${relative(ROOT, file)} → ${specifier}`);
+          continue;
+        }
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+        const room = relative(LAB_SOURCE, target).split(sep);
+        if (room[0] === 'sandbox' || room[0] === 'harness' || (room[0] === 'experiment' && room[1] === 'agent'))
+          wrong.push(`${relative(ROOT, file)} → ${specifier}`);
+        else if (!reached.has(target) && existsSync(target)) {
+          reached.add(target);
+          queue.push(target);
+        }
+      }
+    }
+    expect(reached.size).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  });
+});

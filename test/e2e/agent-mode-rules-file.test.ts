@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Rulebook } from '@holdfast/core/contract';
 import { loadRulebook, renderRulebook } from '@holdfast/core/rules';
-import { prepareArmRepo } from '@holdfast/lab/experiment';
+import { prepareArmRepo } from '@holdfast/lab/experiment/agent';
 import { buildBaseRepo } from '@holdfast/lab/sandbox';
 import { runScenario } from '@holdfast/lab/test-support';
 import type { HarnessTarget } from '@holdfast/lab/models';

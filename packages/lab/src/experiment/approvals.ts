@@ -31,6 +31,9 @@ export function policyApprover(decision: 'approved' | 'refused'): Approver {
 /**
  * Races an approver against its deadline. A timeout or a cancelled run is a refusal.
  * The deadline runs on `timers` (the real ones by default; fake timers drive those in tests).
+ * `signal` is the run's, shared by every approval of the run: what this one adds to it is taken off
+ * once it is decided, or each commit of a long run would stay reachable (its request, its timer)
+ * until the run ends.
  */
 export async function decideWithDeadline(
   approver: Approver,
@@ -40,18 +43,21 @@ export async function decideWithDeadline(
   timers: Timers = realTimers,
 ): Promise<ApprovalDecision> {
   const local = new AbortController();
-  const onAbort = () => local.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
+  let onAbort = (): void => undefined;
+  const cancelled = new Promise<ApprovalDecision>((resolve) => {
+    onAbort = () => {
+      local.abort();
+      resolve({ decision: 'refused', by: 'cancel' });
+    };
+    if (signal.aborted) resolve({ decision: 'refused', by: 'cancel' });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
   let timer: unknown;
   const timeout = new Promise<ApprovalDecision>((resolve) => {
     timer = timers.setTimeout(() => {
       local.abort();
       resolve({ decision: 'refused', by: 'timeout' });
     }, timeoutMs);
-  });
-  const cancelled = new Promise<ApprovalDecision>((resolve) => {
-    if (signal.aborted) resolve({ decision: 'refused', by: 'cancel' });
-    signal.addEventListener('abort', () => resolve({ decision: 'refused', by: 'cancel' }), { once: true });
   });
   const answered = approver.decide(request, local.signal).catch((): ApprovalDecision => ({ decision: 'refused', by: 'auto' }));
   try {

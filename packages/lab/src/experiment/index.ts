@@ -44,16 +44,14 @@ export type { ReplyLookup } from './scripted-model.js';
 export { checkModeTargets } from './mode-targets.js';
 export { checkRunRequest, planReplay } from './plan-run.js';
 export { configuredTargetInfos, resolveConfiguredTargets, resolveReplayTargets, resolveScriptedTargets } from './resolve-targets.js';
-export { judgeFinalState } from './final-state.js';
 export type { FinalStateOptions, TimelineStep } from './final-state.js';
 export type { RepoLocation } from './session/repo-git.js';
 export { sessionVerdict } from './session/session-verdict.js';
 export type { SessionVerdict } from './session/session-verdict.js';
 // The loop itself (src/experiment/loop/) is loaded by the runner only when a run is in loop mode.
 export { LOOP_TOOLS } from './loop/loop-tools.js';
-export { createAgentRounds } from './agent/agent-rounds.js';
-export { prepareArmRepo, rulesFilesFor } from './agent/arm-repo.js';
-export type { AgentRounds } from './agent/agent-rounds.js';
+// Agent mode (the gate, the sandbox, the harnesses) has an entry of its own, @holdfast/lab/experiment/agent,
+// so a plan-mode run does not load it.
 export { createJudgePool } from './reply-check/judge-pool.js';
 export type { ReplyJudge } from './reply-check/judge-reply.js';
 export type { JudgePool } from './reply-check/judge-pool.js';

@@ -3,7 +3,6 @@ import { checkActions, observedRuns } from '@holdfast/core/rules';
 import { reduceRunEvents } from '../store/index.js';
 import type { RoundState, RunState } from '../store/index.js';
 import type { ApprovalDecision } from './approvals.js';
-import { rescoreAgentArm } from './agent/rescore-agent-arm.js';
 import { holdArm, tellArm } from './arm.js';
 import type { CommitGate } from './arm.js';
 
@@ -39,7 +38,11 @@ function recordedReply(result: ArmResult): ParsedReply | undefined {
 }
 
 async function rejudge(result: ArmResult, files: readonly string[], rulebook: Rulebook, humanGate: boolean, provider: string | undefined): Promise<ArmResult> {
-  if (result.mode === 'agent') return rescoreAgentArm(result, rulebook, { existing: files, judgesOrder: provider === 'claude-code' || provider === 'codex' });
+  if (result.mode === 'agent') {
+    // Agent mode's reading (its audit timeline, the gate's log format) loads only for a run that has agent arms.
+    const { rescoreAgentArm } = await import('./agent/rescore-agent-arm.js');
+    return rescoreAgentArm(result, rulebook, { existing: files, judgesOrder: provider === 'claude-code' || provider === 'codex' });
+  }
   // A loop session's verdict rests on the repository it left, which is gone: it stays as recorded.
   if (result.session !== undefined) return result;
   const parsed = recordedReply(result);

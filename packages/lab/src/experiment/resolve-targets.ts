@@ -1,6 +1,5 @@
 import { InputError } from '@holdfast/core/contract';
 import type { RunEvent, TargetInfo } from '@holdfast/core/contract';
-import { findHarness } from '../harness/index.js';
 import { createAdapter, createReplayAdapter, isHarnessTarget, loadDotEnv, loadTargetsConfig, targetSecrets, toTargetInfo } from '../models/index.js';
 import type { AdapterRuntime, HarnessTarget, TargetConfig } from '../models/index.js';
 import { createScriptedModel } from './scripted-model.js';
@@ -50,6 +49,8 @@ export async function resolveConfiguredTargets(
     const target = config.targets.find((candidate: TargetConfig) => candidate.id === id);
     if (target === undefined) throw unknownTarget(id, known, configuredWhere(config.source, cwd));
     if (isHarnessTarget(target)) {
+      // The harness room (and the gate under it) is loaded only for a harness target.
+      const { findHarness } = await import('../harness/index.js');
       const harness = await findHarness(target, merged, cwd);
       secrets.push(...targetSecrets(target, merged));
       targets.push({ info: toTargetInfo(target), model: notAModel(target), harness });

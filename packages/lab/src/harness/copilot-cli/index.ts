@@ -2,8 +2,6 @@ import type { HarnessDefinition } from '../harness.js';
 import { AGENT_CLIENTS } from '../clients.js';
 import { createCopilotReader } from './report.js';
 
-export { readCopilotResult } from './report.js';
-
 /**
  * GitHub Copilot CLI: `-p TICKET --allow-all --trust-folder --output-format json` (every tool
  * approved, the project's `.github/hooks/` trusted for the session: the hook is what refuses). Its

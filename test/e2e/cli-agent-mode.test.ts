@@ -84,7 +84,7 @@ describe('holdfast run --mode agent', () => {
   it('refuses a plan-mode target, and replies, in agent mode, saying what to use', async () => {
     const io = memoryIo({ cwd: dir });
     expect(await main(['run', '--mode', 'agent', '--targets', 'plain', '--tasks', 'debug-checkout-logging', '--out', join(dir, 'no.jsonl')], io)).toBe(2);
-    expect(io.err()).toMatch(/"plain" \(openai-compatible\).*provider: claude-code, codex, gemini-cli or agent/);
+    expect(io.err()).toMatch(/"plain" \(openai-compatible\).*provider: claude-code, codex, gemini-cli, qwen-code, opencode, copilot-cli or agent/);
     const replies = memoryIo({ cwd: dir });
     expect(await main(['run', '--mode', 'agent', '--replies', join(ROOT, 'runs/demo/replies.json')], replies)).toBe(2);
     expect(replies.err()).toMatch(/agent mode plays live sessions; recorded replies .* play in plan mode only/);

@@ -106,7 +106,7 @@ describe('agent-mode runs started from the API', () => {
       [
         { mode: 'agent', targets: ['plain'], tasks: [TASK] },
         'E_TARGET_KIND',
-        /"plain" \(openai-compatible\).*provider: claude-code, codex, gemini-cli or agent/,
+        /"plain" \(openai-compatible\).*provider: claude-code, codex, gemini-cli, qwen-code, opencode, copilot-cli or agent/,
       ],
       [{ mode: 'plan', targets: ['recovers'], tasks: [TASK] }, 'E_TARGET_KIND', /"recovers" \(agent\) is an agent harness.*agent mode only/],
       [{ mode: 'loop', targets: ['recovers'], tasks: [TASK] }, 'E_TARGET_KIND', /agent mode only/],

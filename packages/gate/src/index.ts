@@ -29,16 +29,7 @@ export {
 } from './exec/index.js';
 export type { ConfinementPolicy } from './exec/index.js';
 export { gitRoot, workTreeChanges } from './git/index.js';
-export {
-  COLLECT_STEP,
-  deadlineMs,
-  HOOK_TIMEOUT_SECONDS,
-  installGate,
-  isHoldfastCommand,
-  readCodexView,
-  rulebookToFlowSpec,
-  trustHoldfastHooks,
-} from './install/index.js';
+export { COLLECT_STEP, deadlineMs, HOOK_TIMEOUT_SECONDS, installGate, readCodexView, rulebookToFlowSpec, trustHoldfastHooks } from './install/index.js';
 export type { CodexView, InstallChange } from './install/index.js';
 export { checkAfterCall } from './put-back/index.js';
 export { FRESH_SESSION, beforeShellCall, findSnapshotRecord, sessionMirrorFolder } from './state/index.js';

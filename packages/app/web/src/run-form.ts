@@ -20,7 +20,16 @@ export const SESSION_DEFAULTS: Record<Exclude<RunMode, 'plan'>, { turnCap: numbe
 /** Modes a target plays; a server that predates `modes` is read from the provider. */
 export function modesOf(target: FormTarget): readonly RunMode[] {
   if (target.modes !== undefined) return target.modes;
-  if (target.provider === 'claude-code' || target.provider === 'codex' || target.provider === 'gemini-cli' || target.provider === 'agent') return ['agent'];
+  if (
+    target.provider === 'claude-code' ||
+    target.provider === 'codex' ||
+    target.provider === 'gemini-cli' ||
+    target.provider === 'qwen-code' ||
+    target.provider === 'opencode' ||
+    target.provider === 'copilot-cli' ||
+    target.provider === 'agent'
+  )
+    return ['agent'];
   if (target.provider === 'command') return ['plan'];
   return ['plan', 'loop'];
 }

@@ -45,8 +45,8 @@ A gate: exit 1 when any reply fails, and when the file holds no reply. --out wri
   run: `Usage: holdfast pressure run --targets A,B [--reps N] [--untold] [--fixture ID]... [--rule R]
                              [--out FILE] [--no-citation] [--concurrency N] [--temperature T] [--max-tokens N]
 
-Ask live models or agent harnesses (claude-code, codex, gemini-cli, agent targets: each fixture in a fresh
-project and HOME, the agent file as its CLAUDE.md / AGENTS.md). Exit 1 unless every reply passes.`,
+Ask live models or agent harnesses (claude-code, codex, gemini-cli, qwen-code, opencode, copilot-cli, agent
+targets: each fixture in a fresh project and HOME, the agent file where the harness reads its rules). Exit 1 unless every reply passes.`,
   compare: `Usage: holdfast pressure compare BASE NEW [--alpha P] [--base-target T --new-target U] [--json]
 
 Verdict flips between two results files; exit 1 on a pass→fail flip or a fixture missing in NEW.

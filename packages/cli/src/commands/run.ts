@@ -23,7 +23,8 @@ Modes (--mode):
          refused with the rule's reason and the model goes on. What landed is judged on the final
          repository and its commits; the repository's own npm test says whether the task got done.
          Needs openai-compatible or anthropic targets.
-  agent  an agent harness (a target with provider claude-code, codex, gemini-cli or agent) works on the ticket
+  agent  an agent harness (a target with provider claude-code, codex, gemini-cli, qwen-code, opencode,
+         copilot-cli or agent) works on the ticket
          in its own throwaway git repository holding the task's files and AGENTS.md. Told: holdfast's
          hook only observes (judges and records every tool call, never blocks). Held: the same hook
          enforces, with the git pre-commit hook, as \`holdfast install\` sets them up. Measured from the

@@ -68,6 +68,27 @@ describe('holdfast targets', () => {
     expect(out).not.toContain(FILE_KEY);
   });
 
+  it('lists the agent CLIs as agent-mode targets, each with how the tests drive it, and the install line when it is missing', async () => {
+    await writeFile(
+      join(folder, 'holdfast.config.yaml'),
+      `targets:
+  - { id: qwen, provider: qwen-code, env: [OPENAI_API_KEY] }
+  - { id: oc, provider: opencode, model: gpt-4.1 }
+  - { id: cp, provider: copilot-cli, binary: holdfast-no-such-copilot }
+`,
+    );
+    const io = memoryIo({ cwd: folder, env: { PATH: '/nonexistent', HOLDFAST_AGENT_CACHE: join(folder, 'no-cache') } });
+    expect(await main(['targets', '--timeout', '5000'], io)).toBe(0);
+    const out = io.out();
+    expect(out).toMatch(/^qwen\s+qwen-code\s+-\s+-\s+-\s+no$/m);
+    expect(out).toContain('  cannot run: qwen not installed: npm i -g @qwen-code/qwen-code');
+    expect(out).toContain('  cannot run: opencode not installed: npm i -g opencode-ai');
+    expect(out).toContain('  cannot run: holdfast-no-such-copilot not found: install it or fix "binary" in holdfast.config.yaml');
+    expect(out).toContain('  agent mode, tested its gate end to end, offline (the real Qwen Code 0.24.4 on Node 24');
+    expect(out).toContain('  agent mode, tested end to end, offline: the real OpenCode 1.18.33');
+    expect(out).toContain('  agent mode, tested end to end, offline: the real Copilot CLI 1.0.102 with no GitHub login');
+  });
+
   it('falls back to the built-in Ollama target without a config file', async () => {
     const io = memoryIo({ cwd: folder, env: {} });
     expect(await main(['targets', '--json', '--timeout', '50'], io)).toBe(0);

@@ -16,13 +16,17 @@ It also says what isolation this machine gives the commands models write (\`hold
 --sandbox\`): bubblewrap when it is installed and can make namespaces here, otherwise none, and
 then \`run --sandbox\` refuses unless --unsafe-no-isolation is given.
 
-Agent CLIs: a target with provider claude-code, codex or gemini-cli runs that harness in agent mode.
-The live gate (\`holdfast install\`) speaks to Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode and
-GitHub Copilot CLI; holdfast's own tests drive each end to end with its real binary (Claude Code 2.1.197,
-Codex 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.24.4 on Node 24, OpenCode 1.18.33 offline with a local
-provider, Copilot CLI 1.0.102 offline with no GitHub login) on a scripted model server, the first three
-in agent mode as well. Qwen Code, OpenCode and Copilot CLI are gated and driven end to end but not yet
-targets of agent mode.
+Agent CLIs: a target with provider claude-code, codex, gemini-cli, qwen-code, opencode or copilot-cli
+runs that harness in agent mode (told: holdfast's hook observes; held: it enforces, as \`holdfast
+install\` sets it up), and the live gate speaks to each. holdfast's own tests drive all six end to end,
+offline, with the real binary on a scripted model server on 127.0.0.1 (Claude Code 2.1.197, Codex
+0.171.0, Gemini CLI 0.61.0, Qwen Code 0.24.4 on Node 24, OpenCode 1.18.33 with a local provider,
+Copilot CLI 1.0.102 with no GitHub login), all but Qwen Code in agent mode as well (told and held;
+Qwen Code rewrites the project's .qwen/settings.json itself, which an arm counts as a change). None
+is only contract-tested. Each target's row says how the tests drive it. Limits:
+OpenCode's plugin cannot hold the turn at its end (a module left without its test is caught at the
+commit); Copilot CLI reports no tokens and has no turn cap of its own (the run's cap stops it); Qwen Code
+needs Node 22 or newer first on the target's PATH.
 
 Options:
   --json          print JSON instead of a table
@@ -43,6 +47,8 @@ interface TargetRow {
   detail: string;
   /** Why it cannot run, with the fix, in the web app's words; null when nothing is known to stop it. */
   problem: string | null;
+  /** An agent harness: how holdfast's own tests drive it in agent mode; null for a model or a generic agent. */
+  tested: string | null;
 }
 
 function table(rows: readonly TargetRow[]): string[] {
@@ -67,6 +73,7 @@ function table(rows: readonly TargetRow[]): string[] {
     // The fix first, in the run form's words (one function gives both); what the probe saw after it.
     if (row.problem !== null) lines.push(`  cannot run: ${row.problem}`);
     lines.push(`  ${row.detail}`);
+    if (row.tested !== null) lines.push(`  agent mode, tested ${row.tested}`);
   });
   return lines;
 }
@@ -86,8 +93,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       throw new InputError('E_ARGS', `holdfast targets: unexpected argument "${positionals[0]}". See \`holdfast targets --help\`.`);
     }
     const timeoutMs = integerFlag('targets', 'timeout', values.timeout, 2_000, 1, 600_000);
-    const { loadDotEnv, loadTargetsConfig } = await import('@holdfast/lab/models');
-    const { probeTarget } = await import('@holdfast/lab/harness');
+    const { isHarnessTarget, loadDotEnv, loadTargetsConfig } = await import('@holdfast/lab/models');
+    const { harnessOf, probeTarget } = await import('@holdfast/lab/harness');
     const env = await loadDotEnv(io.cwd, io.env);
     const config = await loadTargetsConfig(io.cwd);
     const { detectIsolation, INSTALL_HINT } = await import('@holdfast/lab/sandbox');
@@ -106,6 +113,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
           reachable: probe.reachable,
           detail: probe.detail,
           problem: probe.problem ?? null,
+          tested: isHarnessTarget(target) ? (harnessOf(target.provider).tested ?? null) : null,
         };
       }),
     );

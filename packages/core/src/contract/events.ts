@@ -9,7 +9,19 @@ import { ArmSchema } from './verdict.js';
 /** A target is a model (or agent harness) under test. The key never appears here, only its variable name. */
 export const TargetInfoSchema = z.object({
   id: z.string(),
-  provider: z.enum(['openai-compatible', 'anthropic', 'command', 'claude-code', 'codex', 'gemini-cli', 'agent', 'replay']),
+  provider: z.enum([
+    'openai-compatible',
+    'anthropic',
+    'command',
+    'claude-code',
+    'codex',
+    'gemini-cli',
+    'qwen-code',
+    'opencode',
+    'copilot-cli',
+    'agent',
+    'replay',
+  ]),
   model: z.string().optional(),
   baseUrl: z.string().optional(),
 });

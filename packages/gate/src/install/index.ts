@@ -2,6 +2,6 @@
 export { readCodexView, trustHoldfastHooks } from './codex-hooks.js';
 export type { CodexView } from './codex-hooks.js';
 export { COLLECT_STEP, rulebookToFlowSpec } from './flowspec.js';
-export { HOOK_TIMEOUT_SECONDS, deadlineMs, isHoldfastCommand } from './hook-command.js';
+export { HOOK_TIMEOUT_SECONDS, deadlineMs } from './hook-command.js';
 export { installGate } from './install.js';
 export type { InstallChange } from './install.js';

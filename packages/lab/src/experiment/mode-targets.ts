@@ -17,7 +17,7 @@ export function checkModeTargets(mode: Mode, targets: readonly ExperimentTarget[
     if (missing.length > 0)
       throw new InputError(
         'E_TARGET_KIND',
-        `agent mode plays agent harnesses only; ${named(missing)} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex, gemini-cli or agent.`,
+        `agent mode plays agent harnesses only; ${named(missing)} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex, gemini-cli, qwen-code, opencode, copilot-cli or agent.`,
       );
     return;
   }

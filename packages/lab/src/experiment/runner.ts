@@ -186,7 +186,7 @@ async function openModes(options: ExperimentOptions): Promise<RunModes> {
     if (missing.length > 0) {
       throw new InputError(
         'E_TARGET_KIND',
-        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex, gemini-cli or agent.`,
+        `agent mode plays agent harnesses only; ${missing.map((target) => `"${target.info.id}" (${target.info.provider})`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not one. Give a target provider: claude-code, codex, gemini-cli, qwen-code, opencode, copilot-cli or agent.`,
       );
     }
     const { createAgentRounds } = await import('./agent/index.js');

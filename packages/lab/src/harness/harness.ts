@@ -41,6 +41,8 @@ export interface HarnessDefinition<P extends HarnessProvider = HarnessProvider> 
   readonly client?: AgentClientSpec;
   /** The rule files the harness loads at start, the one it reads first first. */
   readonly rulesFiles: readonly string[];
+  /** How holdfast's own tests drive it, for `holdfast targets`: end to end offline, or only its hook contract. */
+  readonly tested?: string;
   /** The project file its hooks are configured in (holdfast install writes it); a generic agent has no hooks. */
   readonly hookSettings?: string;
   /** The command line after the program. */

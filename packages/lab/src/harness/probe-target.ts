@@ -1,6 +1,6 @@
 import { findProgram } from '@holdfast/gate';
 import { z } from 'zod';
-import { ProviderError, callJson, withRuntime } from '../models/index.js';
+import { ProviderError, callJson, isHarnessTarget, withRuntime } from '../models/index.js';
 import type { AdapterRuntime, TargetConfig } from '../models/index.js';
 import { findHarnessBinary } from './find-harness.js';
 import { targetProblem } from './target-problem.js';
@@ -68,11 +68,11 @@ function withProblem(target: TargetConfig, result: ProbeResult, facts: Omit<Prob
 }
 
 /**
- * Claude Code, Codex and Gemini CLI run with the arm's own HOME, so without a key variable they cannot log in:
+ * The named agent CLIs run with the arm's own HOME, so without a key variable they cannot log in:
  * the variables a target passes through that look like keys, when none of them is set.
  */
 function unsetKeys(target: TargetConfig, env: NodeJS.ProcessEnv): string[] {
-  if ((target.provider !== 'claude-code' && target.provider !== 'codex' && target.provider !== 'gemini-cli') || target.keyEnv !== undefined) return [];
+  if (target.provider === 'agent' || !isHarnessTarget(target) || target.keyEnv !== undefined) return [];
   const keys = target.env.filter((name) => /(?:KEY|TOKEN)$/.test(name));
   return keys.some((name) => (env[name] ?? '').trim() !== '') ? [] : keys;
 }
@@ -107,6 +107,9 @@ export async function probeTarget(target: TargetConfig, env: NodeJS.ProcessEnv, 
     case 'claude-code':
     case 'codex':
     case 'gemini-cli':
+    case 'qwen-code':
+    case 'opencode':
+    case 'copilot-cli':
     case 'agent': {
       const found = await findHarnessBinary(target, env);
       const keyNote = hasKey ? '' : `; ${target.keyEnv} is not set`;

@@ -1,5 +1,7 @@
+import { isHarnessTarget } from '../models/index.js';
 import type { TargetConfig } from '../models/index.js';
 import { AGENT_CLIENTS } from './clients.js';
+import { harnessOf } from './harnesses.js';
 
 /** What a found-or-not probe learned, in the terms the one-line problem needs. */
 export interface ProbeFacts {
@@ -15,13 +17,14 @@ const INSTALL: Record<string, string> = {
   claude: `npm i -g ${AGENT_CLIENTS['claude-code'].packageName}`,
   codex: `npm i -g ${AGENT_CLIENTS.codex.packageName}`,
   gemini: `npm i -g ${AGENT_CLIENTS['gemini-cli'].packageName}`,
+  qwen: `npm i -g ${AGENT_CLIENTS['qwen-code'].packageName}`,
+  opencode: `npm i -g ${AGENT_CLIENTS.opencode.packageName}`,
+  copilot: `npm i -g ${AGENT_CLIENTS.copilot.packageName}`,
 };
 
 function programOf(target: TargetConfig): string {
   if (target.provider === 'command' || target.provider === 'agent') return target.command[0] ?? '';
-  if (target.provider === 'claude-code') return target.binary ?? 'claude';
-  if (target.provider === 'codex') return target.binary ?? 'codex';
-  if (target.provider === 'gemini-cli') return target.binary ?? 'gemini';
+  if (isHarnessTarget(target)) return target.binary ?? harnessOf(target.provider).program ?? '';
   return '';
 }
 
@@ -30,7 +33,7 @@ function notInstalled(target: TargetConfig): string {
   const name = program.split(/[\\/]/).pop() ?? program;
   const install = INSTALL[name];
   if (install !== undefined) return `${name} not installed: ${install}`;
-  const field = target.provider === 'claude-code' || target.provider === 'codex' || target.provider === 'gemini-cli' ? 'binary' : 'command';
+  const field = isHarnessTarget(target) && target.provider !== 'agent' ? 'binary' : 'command';
   return `${name} not found: install it or fix "${field}" in holdfast.config.yaml`;
 }
 

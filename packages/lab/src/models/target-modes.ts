@@ -13,6 +13,9 @@ export function targetModes(target: TargetConfig): TargetMode[] {
     case 'claude-code':
     case 'codex':
     case 'gemini-cli':
+    case 'qwen-code':
+    case 'opencode':
+    case 'copilot-cli':
     case 'agent':
       return ['agent'];
   }

@@ -69,7 +69,7 @@ export const PROMPT_PLACEHOLDER = '{prompt}';
 /** Settings every agent harness takes: where it is, what it may see, how long and how far it may go. */
 const harness = {
   id: targetId,
-  /** A label for reports, and `--model` for Claude Code and Codex. */
+  /** A label for reports, and the harness's `--model` (OpenCode's spelling is `provider/model`). */
   model: z.string().min(1).optional(),
   /** Variables passed through by name (their values are redacted wherever they could be echoed). */
   env: z.array(variableName).default([]),
@@ -83,7 +83,7 @@ const harness = {
 
 const knownHarness = {
   ...harness,
-  /** The program; default: `claude` / `codex` / `gemini` on PATH, else holdfast's agent cache. */
+  /** The program; default: `claude` / `codex` / `gemini` / `qwen` / `opencode` / `copilot` on PATH, else holdfast's agent cache. */
   binary: z.string().min(1).optional(),
   /** Arguments added after holdfast's own (see the README for what holdfast passes). */
   args: z.array(z.string()).default([]),
@@ -92,6 +92,9 @@ const knownHarness = {
 export const ClaudeCodeTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('claude-code') });
 export const CodexTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('codex') });
 const GeminiCliTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('gemini-cli') });
+const QwenCodeTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('qwen-code') });
+const OpenCodeTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('opencode') });
+const CopilotCliTargetSchema = z.strictObject({ ...knownHarness, provider: z.literal('copilot-cli') });
 
 export const AgentTargetSchema = z.strictObject({
   ...harness,
@@ -110,6 +113,9 @@ export const TargetConfigSchema = z.discriminatedUnion('provider', [
   ClaudeCodeTargetSchema,
   CodexTargetSchema,
   GeminiCliTargetSchema,
+  QwenCodeTargetSchema,
+  OpenCodeTargetSchema,
+  CopilotCliTargetSchema,
   AgentTargetSchema,
 ]);
 
@@ -147,12 +153,15 @@ export type CommandTarget = z.infer<typeof CommandTargetSchema>;
 export type ClaudeCodeTarget = z.infer<typeof ClaudeCodeTargetSchema>;
 export type CodexTarget = z.infer<typeof CodexTargetSchema>;
 type GeminiCliTarget = z.infer<typeof GeminiCliTargetSchema>;
+type QwenCodeTarget = z.infer<typeof QwenCodeTargetSchema>;
+type OpenCodeTarget = z.infer<typeof OpenCodeTargetSchema>;
+type CopilotCliTarget = z.infer<typeof CopilotCliTargetSchema>;
 export type AgentTarget = z.infer<typeof AgentTargetSchema>;
 /** A target that is a whole agent harness acting in a repository, not a model answering a prompt. */
-export type HarnessTarget = ClaudeCodeTarget | CodexTarget | GeminiCliTarget | AgentTarget;
+export type HarnessTarget = ClaudeCodeTarget | CodexTarget | GeminiCliTarget | QwenCodeTarget | OpenCodeTarget | CopilotCliTarget | AgentTarget;
 export type TargetConfig = z.infer<typeof TargetConfigSchema>;
 
-export const HARNESS_PROVIDERS = ['claude-code', 'codex', 'gemini-cli', 'agent'] as const;
+export const HARNESS_PROVIDERS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'opencode', 'copilot-cli', 'agent'] as const;
 
 export function isHarnessTarget(target: TargetConfig): target is HarnessTarget {
   return (HARNESS_PROVIDERS as readonly string[]).includes(target.provider);

@@ -37,12 +37,17 @@ interface Tally {
   held: { landed: number; n: number; blocked: number; warned: number };
 }
 
-/** A held arm's calls the gate blocked, and those it let through with a failed check (a warn rule). */
+/**
+ * A held arm's calls the gate blocked, and what it let through with the rule's reason: a call it
+ * recorded as `warned` (a rule at `enforcement: warn`), or a warn rule's violation in the final state.
+ */
 function heldCalls(result: ArmResult): { blocked: boolean; warned: boolean } {
   const calls = result.session?.calls ?? [];
   return {
     blocked: calls.some((call) => call.decision === 'blocked') || result.verdict === 'blocked' || result.verdict === 'recovered',
-    warned: calls.some((call) => call.decision === 'applied' && call.checks.some((check) => !check.ok)),
+    warned:
+      calls.some((call) => call.decision === 'warned' || (call.decision === 'applied' && call.checks.some((check) => !check.ok))) ||
+      (result.session?.warned ?? []).length > 0,
   };
 }
 

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Arm, Rulebook } from '@holdfast/core/contract';
 import { AGENTS_FILE } from '../prompt.js';
-import { hookEntryPath, installGate, isHoldfastCommand } from '@holdfast/gate';
+import { hookEntryPath, installGate } from '@holdfast/gate';
 import type { InstallChange } from '@holdfast/gate';
 import { harnessOf } from '../../harness/index.js';
 import type { HarnessProvider } from '../../harness/index.js';
@@ -59,13 +59,13 @@ export interface ArmRepoOptions {
 
 /**
  * The gate as `holdfast install` sets it up, for the harness that plays the arm. Told: the agent's
- * hook in observe mode (it judges and records every call, never blocks), no pre-commit hook. Held:
- * the agent's hook enforcing, and the git pre-commit hook, which holds whatever tool commits.
- * A generic agent has no hook protocol: its held arm has the pre-commit hook, its told arm nothing.
+ * hook in observe mode (`--observe` in the installed command: it judges and records every call, never
+ * blocks), no pre-commit hook. Held: the agent's hook enforcing, and the git pre-commit hook, which
+ * holds whatever tool commits. A generic agent has no hook protocol: its held arm has the pre-commit
+ * hook, its told arm nothing.
  */
 function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rulebookFile: string): InstallChange[] {
-  // The hook runs this node on the gate's own bundled entry; where the installer has no observe
-  // option, observeOnly adds the flag.
+  // The hook runs this node on the gate's own bundled entry.
   const command = {
     node: process.execPath,
     entry: hookEntryPath(),
@@ -73,44 +73,11 @@ function installArmGate(repo: { workDir: string }, options: ArmRepoOptions, rule
     observe: options.arm === 'told',
   };
   const changes: InstallChange[] = [];
-  const { hookSettings } = harnessOf(options.harness);
-  if (options.harness !== 'agent' && hookSettings !== undefined) {
-    changes.push(installGate(options.harness, repo.workDir, command));
-    if (options.arm === 'told') observeOnly(join(repo.workDir, hookSettings));
-  }
+  if (options.harness !== 'agent' && harnessOf(options.harness).hookSettings !== undefined) changes.push(installGate(options.harness, repo.workDir, command));
   // The pre-commit hook never observes: it is the held arm's.
   const enforcing = { ...command, observe: false };
   if (options.arm === 'held') changes.push(installGate('git', repo.workDir, enforcing));
   return changes;
-}
-
-/**
- * `--observe` right after the agent's name, in either form the installed command takes:
- * `… hook claude-code --rulebook F` or the fail-closed script's `… "$holdfast_entry" "claude-code" …`.
- */
-export function withObserve(command: string): string {
-  return command.replace(
-    /(\bhook\s+(?:claude-code|codex|gemini-cli)\b)|("(?:claude-code|codex|gemini-cli)")/,
-    (_match, bare: string | undefined, quoted: string | undefined) => (bare !== undefined ? `${bare} --observe` : `${quoted!} "--observe"`),
-  );
-}
-
-/**
- * Turns the installed hooks into observers: `holdfast hook <agent> --observe` judges and records
- * every call with every rule result and never blocks. For an installer without an observe option,
- * the flag is added to holdfast's own entries in the written configuration (never twice).
- */
-function observeOnly(configFile: string): void {
-  const config = JSON.parse(readFileSync(configFile, 'utf8')) as { hooks?: Record<string, { hooks?: { command?: unknown }[] }[]> };
-  for (const groups of Object.values(config.hooks ?? {})) {
-    for (const group of groups) {
-      for (const hook of group.hooks ?? []) {
-        if (isHoldfastCommand(hook.command) && typeof hook.command === 'string' && !hook.command.includes('--observe'))
-          hook.command = withObserve(hook.command);
-      }
-    }
-  }
-  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 /** Runs git outside any repository's reach: no user or system config, no terminal prompt, no hooks. */

@@ -5,7 +5,7 @@ import type { Arm, ArmResult, Rulebook, Session, StopReason, TaskInfo } from '@h
 import { judgeFinalState } from '../final-state.js';
 import { repoGit } from '../session/repo-git.js';
 import { sandboxCapVerdict, sessionVerdict, splitLanded } from '../session/session-verdict.js';
-import { holdfastInstallation } from '@holdfast/gate';
+import { findProgram, holdfastInstallation } from '@holdfast/gate';
 import { countsAsRequiredRun } from '@holdfast/core/rules';
 import { confineHarness, installationOf, pathsIn, runHarness } from '../../harness/index.js';
 import type { AgentHarness, HarnessExit, HarnessReport, HarnessRun } from '../../harness/index.js';
@@ -83,6 +83,8 @@ async function keep(repo: ArmRepo, keepDir: string, name: string): Promise<strin
 /** The harness, run confined in the arm's repository until it stops, a limit stops it or the run is cancelled. */
 async function playHarness(options: AgentArmOptions, repo: ArmRepo): Promise<HarnessRun & { overCap: string | undefined }> {
   const { target, binary } = options.harness;
+  // A harness that is a node script (`#!/usr/bin/env node`: Gemini CLI, Qwen Code) runs the first node on its PATH.
+  const node = findProgram('node', options.harness.env, repo.workDir);
   // The harness writes with its own tools, so the tree is measured while it runs and once more when it ends.
   const budget = createSizeBudget(repo.workDir, options.maxBytes ?? DEFAULT_SANDBOX_MAX_BYTES);
   let overCap: string | undefined;
@@ -106,6 +108,7 @@ async function playHarness(options: AgentArmOptions, repo: ArmRepo): Promise<Har
         readable: [
           installationOf(binary),
           installationOf(process.execPath),
+          ...(node !== undefined ? [installationOf(node)] : []),
           holdfastInstallation(),
           options.base.gitDir,
           ...(target.provider === 'agent' ? pathsIn(target.command).map(installationOf) : []),

@@ -15,6 +15,7 @@ export const CLAUDE_CODE: HarnessDefinition<'claude-code'> = {
   provider: 'claude-code',
   program: 'claude',
   client: AGENT_CLIENTS['claude-code'],
+  tested: 'end to end, offline: the real Claude Code 2.1.197 on a scripted Anthropic API on 127.0.0.1, told and held (test/e2e/agent-mode.test.ts)',
   rulesFiles: ['CLAUDE.md'],
   hookSettings: '.claude/settings.json',
   commandLine: (target, context) => ({

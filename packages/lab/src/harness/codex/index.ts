@@ -17,6 +17,7 @@ export const CODEX: HarnessDefinition<'codex'> = {
   provider: 'codex',
   program: 'codex',
   client: AGENT_CLIENTS.codex,
+  tested: 'end to end, offline: the real Codex 0.171.0 on a scripted OpenAI Responses API on 127.0.0.1, told and held (test/e2e/agent-mode.test.ts)',
   rulesFiles: ['AGENTS.md'],
   hookSettings: '.codex/hooks.json',
   commandLine: (target, context) => ({

@@ -15,6 +15,7 @@ export const GEMINI_CLI: HarnessDefinition<'gemini-cli'> = {
   provider: 'gemini-cli',
   program: 'gemini',
   client: AGENT_CLIENTS['gemini-cli'],
+  tested: 'end to end, offline: the real Gemini CLI 0.61.0 on a scripted Gemini API on 127.0.0.1, told and held (test/e2e/agent-mode-clis.test.ts)',
   rulesFiles: ['GEMINI.md'],
   hookSettings: '.gemini/settings.json',
   commandLine: (target, context) => ({

@@ -23,8 +23,12 @@ export interface ScriptedModelServer {
 
 export interface ScriptedModelOptions {
   readonly steps: readonly ScriptStep[];
-  /** The repository the agent works in: `writeFile` paths are made absolute against it for Claude Code's Write. */
-  readonly cwd?: string;
+  /**
+   * The repository the agent works in: `writeFile` paths are made absolute against it for the clients whose
+   * file tools take absolute paths. A function when the folder is known only once the client runs (agent
+   * mode makes each arm's repository itself): asked at each request.
+   */
+  readonly cwd?: string | (() => string);
 }
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
@@ -49,6 +53,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const problems: string[] = [];
   let lastCallIds = new Set<string>();
   let sequence = 0;
+  const cwdNow = (): string => (typeof options.cwd === 'function' ? options.cwd() : (options.cwd ?? ''));
 
   const nextOutputs = (protocol: WireProtocol, body: Record<string, unknown>, all: ToolResult[], toolNames: string[]): readonly ScriptedOutput[] => {
     const turn: ModelTurn = {
@@ -96,7 +101,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       const outputs = toolNames.length > 0 ? nextOutputs('anthropic-messages', body, messagesToolResults(body), toolNames) : [{ text: 'Scripted session' }];
       if (body.stream !== true)
         return { json: messagesJson(outputs.map((output) => ('text' in output ? output.text : '')).join(''), { model, id, inputTokens }) };
-      const stream = messagesStream(outputs, { model, id, cwd: options.cwd ?? '', inputTokens });
+      const stream = messagesStream(outputs, { model, id, cwd: cwdNow(), inputTokens });
       if (toolNames.length > 0) lastCallIds = new Set(stream.callIds);
       return { status: 200, headers: SSE_HEADERS, body: stream.sse };
     }
@@ -113,7 +118,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       const main = toolNames.length > 0;
       const outputs = main ? nextOutputs('openai-chat', body, chatToolResults(body), toolNames) : [{ text: 'Scripted session' }];
       if (body.stream !== true) return { json: chatJson(outputs.map((output) => ('text' in output ? output.text : '')).join(''), { model, id, inputTokens }) };
-      const stream = chatStream(outputs, { model, id, cwd: options.cwd ?? '', inputTokens, toolNames });
+      const stream = chatStream(outputs, { model, id, cwd: cwdNow(), inputTokens, toolNames });
       if (main) lastCallIds = new Set(stream.callIds);
       return { status: 200, headers: SSE_HEADERS, body: stream.sse };
     }

@@ -1,6 +1,6 @@
 import type { Action } from '@holdfast/core/contract';
 import { HoldfastError } from '@holdfast/core/contract';
-import { gitProcess, nulFields, nulPaths, readCheckoutEntries } from '../io/index.js';
+import { entriesUnder, gitProcess, nulFields, nulPaths, readCheckoutEntries } from '../io/index.js';
 import { checkoutAction } from '../decide/index.js';
 import type { FinishedProcess } from '../io/index.js';
 
@@ -121,7 +121,36 @@ export function checkoutActions(
     if (read === undefined) return { type: 'delete', path: entry.path };
     return checkoutAction(entry.path, read, undecodable, links);
   });
+  actions.push(...reencodedByChangedAttributes(options, treeish, judged, undecodable, links));
   return { actions, undecodable, links };
+}
+
+/**
+ * The files a change left as they were but a `.gitattributes` it wrote now has a checkout write in
+ * another encoding, each read as that checkout gives it back. Without them, a file committed while its
+ * `working-tree-encoding` was only in the work tree (stored as noise, judged as noise) and the
+ * `.gitattributes` in a later commit would each pass, and the second commit's checkout gives the
+ * plain text back.
+ */
+function reencodedByChangedAttributes(
+  options: Parameters<typeof readCheckoutEntries>[0],
+  treeish: string,
+  changed: readonly RawEntry[],
+  undecodable: Map<string, string>,
+  links: Map<string, string>,
+): Action[] {
+  const folders = changed
+    .filter((entry) => entry.blob !== undefined && (entry.path === '.gitattributes' || entry.path.endsWith('/.gitattributes')))
+    .map((entry) => entry.path.slice(0, Math.max(0, entry.path.length - '/.gitattributes'.length)));
+  if (folders.length === 0) return [];
+  const already = new Set(changed.map((entry) => entry.path));
+  const others = entriesUnder(options, treeish, folders).filter((entry) => !already.has(entry.path));
+  if (others.length === 0) return [];
+  const reads = readCheckoutEntries(options, treeish, others);
+  return others.flatMap((entry) => {
+    const read = reads.get(entry.path);
+    return read?.kind === 'file' && read.workingTreeEncoding !== undefined ? [checkoutAction(entry.path, read, undecodable, links)] : [];
+  });
 }
 
 function actionsOf(reader: GitReader, commit: string, entries: readonly RawEntry[]): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -268,6 +268,29 @@ describe('holdfast hook git (pre-commit): content as a checkout gives it back', 
     expect(refused.err).toMatch(/R4 NOLOG.*src\/orders\.ts/);
   });
 
+  it('a .gitattributes committed after the file it re-encodes has that file judged as its checkout now gives it back', async () => {
+    // the told control: the file goes in as noise while its attributes are only in the work tree, the
+    // attributes in a second commit; a checkout of the second gives the console.log back
+    const told = repo();
+    writeFileSync(join(told, 'src', '.gitattributes'), '*.ts working-tree-encoding=UTF-16LE\n');
+    stageBytes(told, { 'src/orders.ts': LOGGED, 'src/orders.test.ts': 'import "./x";\n' });
+    execFileSync('git', ['commit', '-q', '-m', 'noise'], { cwd: told });
+    execFileSync('git', ['add', 'src/.gitattributes'], { cwd: told });
+    execFileSync('git', ['commit', '-q', '-m', 'attributes'], { cwd: told });
+    execFileSync('git', ['rm', '-q', '--cached', 'src/orders.ts'], { cwd: told });
+    execFileSync('git', ['checkout', '-q', 'HEAD', '--', 'src/orders.ts'], { cwd: told });
+    expect(readFileSync(join(told, 'src/orders.ts'), 'utf8')).toBe(LOGGED);
+
+    const held = repo();
+    writeFileSync(join(held, 'src', '.gitattributes'), '*.ts working-tree-encoding=UTF-16LE\n');
+    stageBytes(held, { 'src/orders.ts': LOGGED, 'src/orders.test.ts': 'import "./x";\n' });
+    execFileSync('git', ['commit', '-q', '-m', 'noise'], { cwd: held });
+    execFileSync('git', ['add', 'src/.gitattributes'], { cwd: held });
+    const refused = await preCommit(held);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/R4 NOLOG.*src\/orders\.ts/);
+  });
+
   it('UTF-16 without a byte-order mark is read as the text it holds', async () => {
     const root = repo();
     stageBytes(root, { 'src/orders.ts': Buffer.from(LOGGED, 'utf16le'), 'src/orders.test.ts': 'import "./x";\n' });
@@ -303,5 +326,29 @@ describe('holdfast hook git (pre-commit): content as a checkout gives it back', 
     expect(refused.err).toMatch(/GATE LINK: src\/hook is a symbolic link to "\.\.\/\.git\/hooks\/pre-commit", which points into \.git\//);
     expect(refused.err).toMatch(/GATE LINK: src\/passwd is a symbolic link to "\/etc\/passwd", outside the repository/);
     expect(refused.err).not.toMatch(/GATE LINK: src\/sibling/);
+  });
+
+  it('links chained so that each text alone stays inside src/ but together lead into .git/ are refused', async () => {
+    // the told control: git checks them out, and src/config is git's own configuration
+    const told = repo();
+    linkInIndexOnly(told, 'src/up', '..');
+    linkInIndexOnly(told, 'src/config', 'up/.git/config');
+    execFileSync('git', ['commit', '-q', '-m', 'links'], { cwd: told });
+    execFileSync('git', ['checkout', '-q', 'HEAD', '--', 'src'], { cwd: told });
+    expect(realpathSync(join(told, 'src', 'config'))).toBe(realpathSync(join(told, '.git', 'config')));
+
+    const held = repo();
+    linkInIndexOnly(held, 'src/up', '..');
+    linkInIndexOnly(held, 'src/hook', 'up/.git/hooks/pre-commit');
+    mkdirSync(join(held, 'src', 'deep'), { recursive: true });
+    linkInIndexOnly(held, 'src/deep/a', '..');
+    linkInIndexOnly(held, 'src/deep/b', 'a/../.git/hooks/pre-commit');
+    linkInIndexOnly(held, 'src/sibling', 'orders.ts');
+    linkInIndexOnly(held, 'src/deep/cousin', '../orders.ts');
+    const refused = await preCommit(held);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/GATE LINK: src\/up is a symbolic link to "\.\.", the repository's top folder/);
+    expect(refused.err).toMatch(/GATE LINK: src\/deep\/b is a symbolic link to "a\/\.\.\/\.git\/hooks\/pre-commit", which climbs out of a folder it named/);
+    expect(refused.err).not.toMatch(/GATE LINK: src\/(sibling|deep\/a|deep\/cousin)/);
   });
 });

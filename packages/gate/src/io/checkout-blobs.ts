@@ -14,7 +14,14 @@ export interface CheckoutEntry {
 
 /** What a checkout gives back for one entry: a file's text (and why it is not text, when so), or a link's target. */
 export type CheckoutRead =
-  { readonly kind: 'file'; readonly text: string; readonly undecodable: string | undefined } | { readonly kind: 'link'; readonly target: string };
+  | {
+      readonly kind: 'file';
+      readonly text: string;
+      readonly undecodable: string | undefined;
+      /** The `working-tree-encoding` a checkout writes it in, when one applies: then the stored bytes are not what a rule would read. */
+      readonly workingTreeEncoding?: string;
+    }
+  | { readonly kind: 'link'; readonly target: string };
 
 /**
  * The one reading of a stored blob every layer of the gate shares (the pre-commit and
@@ -30,8 +37,14 @@ export function checkoutRead(entry: { readonly path: string; readonly mode: stri
     const file = files.get(folder);
     return file === undefined ? [] : [file];
   });
-  const read = checkoutText(bytes, checkoutAttributes(entry.path, applying));
-  return { kind: 'file', text: read.text, undecodable: read.undecodable };
+  const attributes = checkoutAttributes(entry.path, applying);
+  const read = checkoutText(bytes, attributes);
+  return {
+    kind: 'file',
+    text: read.text,
+    undecodable: read.undecodable,
+    ...(attributes.workingTreeEncoding !== undefined ? { workingTreeEncoding: attributes.workingTreeEncoding } : {}),
+  };
 }
 
 /** `<treeish>:<folder>/.gitattributes`; an empty treeish names the index (`:path`). */
@@ -78,4 +91,24 @@ export function readCheckoutEntries(options: GitOptions, treeish: string, entrie
   }
   for (const entry of judged) reads.set(entry.path, checkoutRead(entry, bytes.get(entry.blob) ?? Buffer.alloc(0), files));
   return reads;
+}
+
+/**
+ * The files (no links, no submodules) of `treeish` ('' the index `options` names) inside `folders`
+ * ('' the whole tree), each with its mode and blob: `git ls-tree -r` of a tree, `git ls-files -s` of the index.
+ */
+export function entriesUnder(options: GitOptions, treeish: string, folders: readonly string[]): CheckoutEntry[] {
+  const listing = treeish === '' ? runGit(['ls-files', '-s', '-z'], options) : runGit(['ls-tree', '-r', '-z', treeish], options);
+  const entries: CheckoutEntry[] = [];
+  for (const record of listing.toString('utf8').split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const fields = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    const mode = fields[0] ?? '';
+    const blob = (treeish === '' ? fields[1] : fields[2]) ?? '';
+    if (mode === '120000' || mode === '160000' || blob === '') continue;
+    if (folders.some((folder) => folder === '' || path.startsWith(`${folder}/`))) entries.push({ path, mode, blob });
+  }
+  return entries;
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type picomatchModule from 'picomatch';
+import { pathText } from './path-bytes.js';
 
 let picomatchLoaded: typeof picomatchModule | undefined;
 /** picomatch on the first `.gitattributes` that names a pattern: the hook bundle loads no npm package for a decision without one. */
@@ -32,15 +33,53 @@ export interface AttributeFile {
   readonly lines: readonly AttributeLine[];
 }
 
-const MATCH_OPTIONS = { dot: true, nocase: false, windows: false } as const;
+// git's wildmatch has no braces and no extended globs: `{a,b}.ts` and `@(a).ts` name themselves.
+const MATCH_OPTIONS = { dot: true, nocase: false, windows: false, nobrace: true, noextglob: true } as const;
 
 function matcherOf(pattern: string): ((relative: string) => boolean) | undefined {
   if (pattern === '' || pattern.endsWith('/')) return undefined; // a folder-only pattern names no file
+  // git ignores a negative pattern in attributes (with a warning); `\!` names a leading `!`.
+  if (pattern.startsWith('!')) return undefined;
   const anchored = pattern.includes('/');
-  const glob = pattern.replace(/^\//, '');
+  // git negates a bracket set with `!` as with `^`, where picomatch reads only `^`; a `"` is a plain character to git and opens a quoted part to picomatch.
+  const glob = pattern
+    .replace(/^\//, '')
+    .replace(/(^|[^\\])\[!/g, '$1[^')
+    .replace(/"/g, '\\"');
   const test = picomatch()(glob, MATCH_OPTIONS);
   // Without a slash, a pattern is matched against the file's name at any depth (gitignore's rule).
   return anchored ? test : (relative) => test(relative.slice(relative.lastIndexOf('/') + 1));
+}
+
+const C_ESCAPES: Readonly<Record<string, number>> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, '"': 34 };
+
+/**
+ * A line's pattern and what follows it, as git's attr.c reads them: a pattern that opens with `"` is a C-style quoted
+ * name (`\"`, `\\`, `\t`…, `\ooo` a byte), so it may hold blanks; one whose quoting does not close is the plain token.
+ */
+function patternOf(line: string): { pattern: string; rest: string } {
+  if (line.startsWith('"')) {
+    const bytes: number[] = [];
+    for (let index = 1; index < line.length; index += 1) {
+      const char = line[index] as string;
+      if (char === '"') return { pattern: pathText(Uint8Array.from(bytes)), rest: line.slice(index + 1) };
+      if (char !== '\\') {
+        bytes.push(...Buffer.from(char, 'utf8'));
+        continue;
+      }
+      const next = line[index + 1] ?? '';
+      const octal = /^[0-3][0-7]{2}/.exec(line.slice(index + 1));
+      if (octal !== null) {
+        bytes.push(Number.parseInt(octal[0], 8));
+        index += 3;
+      } else if (next in C_ESCAPES) {
+        bytes.push(C_ESCAPES[next] as number);
+        index += 1;
+      } else break;
+    }
+  }
+  const end = line.search(/[ \t]/);
+  return end === -1 ? { pattern: line, rest: '' } : { pattern: line.slice(0, end), rest: line.slice(end) };
 }
 
 /** A `.gitattributes` file's lines (comments, macros and folder-only patterns left out). */
@@ -49,7 +88,8 @@ export function parseGitAttributes(text: string, folder: string): AttributeFile 
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith('[attr]')) continue;
-    const [pattern, ...fields] = line.split(/[ \t]+/) as [string, ...string[]];
+    const { pattern, rest } = patternOf(line);
+    const fields = rest.split(/[ \t]+/).filter((field) => field !== '');
     const matches = matcherOf(pattern);
     if (matches === undefined) continue;
     const states = new Map<string, string | boolean | null>();

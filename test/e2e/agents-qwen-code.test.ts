@@ -24,6 +24,7 @@ describe('Qwen Code, real binary', { timeout: 300_000 }, () => {
   it('held: a denied write_file never lands, a shell write is put back, Stop holds the turn until the new module has its test', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfast(repo, 'install', 'qwen-code');
+    const settings = readFileSync(join(repo, '.qwen', 'settings.json'), 'utf8');
     const steps = [
       { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
       // A command whose writes the shell analysis cannot read before it runs: judged after it, and put back.
@@ -45,6 +46,8 @@ describe('Qwen Code, real binary', { timeout: 300_000 }, () => {
     expect(readIfExists(repo, 'src/sum.ts')).toBe(SUM);
     expect(readIfExists(repo, 'src/sum.test.ts')).toBe(SUM_TEST);
     expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual(['?? src/sum.test.ts', '?? src/sum.ts']);
+    // Qwen Code leaves the settings install wrote as they are (it writes its settings version into a file without one).
+    expect(readFileSync(join(repo, '.qwen', 'settings.json'), 'utf8')).toBe(settings);
     expect(result.run.report).toMatchObject({ finalMessage: 'Done, with its test.', ending: 'success' });
     // The room's reader: Qwen Code's own count of the hook's refusals (the first write), and its tokens.
     expect(result.run.report.deniedCalls, result.explain()).toBeGreaterThan(0);

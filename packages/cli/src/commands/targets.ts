@@ -22,7 +22,7 @@ install\` sets it up), and the live gate speaks to each. holdfast's own tests dr
 offline, with the real binary on a scripted model server on 127.0.0.1 (Claude Code 2.1.197, Codex
 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.24.4 on Node 24, OpenCode 1.18.33 with a local provider,
 Copilot CLI 1.0.102 with no GitHub login), all but Qwen Code in agent mode as well (told and held;
-Qwen Code rewrites the project's .qwen/settings.json itself, which an arm counts as a change). None
+Qwen Code's agent mode is wired but not yet in those tests). None
 is only contract-tested. Each target's row says how the tests drive it. Limits:
 OpenCode's plugin cannot hold the turn at its end (a module left without its test is caught at the
 commit); Copilot CLI reports no tokens and has no turn cap of its own (the run's cap stops it); Qwen Code

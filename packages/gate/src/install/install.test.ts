@@ -295,6 +295,8 @@ describe('holdfast install qwen-code', () => {
     expect((await cli(root, 'install', 'qwen-code')).out).toMatch(/qwen-code: updated .qwen\/settings.json/);
     const settings = readJson(join(root, '.qwen', 'settings.json'));
     expect(Object.keys(settings.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
+    // Qwen Code's settings version, which it would otherwise write into the file itself when it starts.
+    expect(settings.$version).toBe(4);
     const handler = settings.hooks.PreToolUse[0].hooks[0];
     expect(handler.timeout).toBe(30);
     expect(readInstalledHook(handler.command)).toMatchObject({ agent: 'qwen-code', deadlineMs: 24000 });
@@ -308,7 +310,14 @@ describe('holdfast install qwen-code', () => {
     expect(doctor.out).toMatch(/timeout 30 s, internal deadline 24000 ms/);
     expect(doctor.out).toMatch(/hook registered for Stop/);
     expect((await cli(root, 'uninstall', 'qwen-code')).out).toMatch(/qwen-code: updated/);
-    expect(readJson(join(root, '.qwen', 'settings.json'))).toEqual({ general: { vimMode: true } });
+    // The version stays: Qwen Code writes it itself, so removing it would only change the file again at its next start.
+    expect(readJson(join(root, '.qwen', 'settings.json'))).toEqual({ general: { vimMode: true }, $version: 4 });
+    // A file install made holds nothing else: uninstall removes it and the folder.
+    const fresh = gitRepo();
+    await cli(fresh, 'install', 'qwen-code');
+    expect(readJson(join(fresh, '.qwen', 'settings.json')).$version).toBe(4);
+    expect((await cli(fresh, 'uninstall', 'qwen-code')).out).toMatch(/qwen-code: removed/);
+    expect(existsSync(join(fresh, '.qwen'))).toBe(false);
   });
 });
 

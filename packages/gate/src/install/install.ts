@@ -139,8 +139,17 @@ function withHoldfast(config: JsonObject, agent: SettingsAgent, command: string)
     const handler = { type: 'command', command, timeout: (HOOK_TIMEOUT_SECONDS * 1000) / TIMEOUT_UNIT_MS[agent] };
     hooks[event] = [...groups, matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] }];
   }
-  return agent === 'copilot-cli' ? { version: 1, ...base, hooks } : { ...base, hooks };
+  if (agent === 'copilot-cli') return { version: 1, ...base, hooks };
+  // Qwen Code writes its settings version into a file that lacks it (or holds an older one) when it starts, which would
+  // leave the team's committed file changed after every session; written here, Qwen Code leaves the file as it is.
+  if (agent === 'qwen-code' && !(typeof base[QWEN_VERSION_KEY] === 'number' && base[QWEN_VERSION_KEY] >= QWEN_SETTINGS_VERSION))
+    return { ...base, hooks, [QWEN_VERSION_KEY]: QWEN_SETTINGS_VERSION };
+  return { ...base, hooks };
 }
+
+/** Qwen Code 0.24.4's settings version (its SETTINGS_VERSION, under the key `$version`). */
+const QWEN_VERSION_KEY = '$version';
+const QWEN_SETTINGS_VERSION = 4;
 
 function jsonText(value: JsonObject): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -279,7 +288,9 @@ export function uninstallGate(agent: GateAgent, root: string): InstallChange {
   if (before === undefined) return { file: shown(root, path), change: 'unchanged', note: 'no such file' };
   const after = withoutHoldfast(before);
   if (JSON.stringify(before) === JSON.stringify(after)) return { file: shown(root, path), change: 'unchanged', note: 'no holdfast hook in it' };
-  if (Object.keys(after).length === 0 || (agent === 'copilot-cli' && Object.keys(after).every((key) => key === 'version'))) {
+  // What install adds beside the hooks (Copilot CLI's `version`, Qwen Code's `$version`) does not keep a file install would remove.
+  const ownKey = agent === 'copilot-cli' ? 'version' : agent === 'qwen-code' ? QWEN_VERSION_KEY : undefined;
+  if (Object.keys(after).every((key) => key === ownKey)) {
     rmSync(path);
     // A `.claude/` or `.codex/` that install made and that holds nothing else goes with it.
     const folder = dirname(path);

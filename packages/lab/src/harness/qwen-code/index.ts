@@ -18,7 +18,7 @@ export const QWEN_CODE: HarnessDefinition<'qwen-code'> = {
   program: 'qwen',
   client: AGENT_CLIENTS['qwen-code'],
   tested:
-    "its gate end to end, offline (the real Qwen Code 0.24.4 on Node 24 on a scripted OpenAI chat-completions server: test/e2e/agents-qwen-code.test.ts); agent mode not yet: it rewrites the project's .qwen/settings.json itself, which the arm counts as a change",
+    'its gate end to end, offline (the real Qwen Code 0.24.4 on Node 24 on a scripted OpenAI chat-completions server: test/e2e/agents-qwen-code.test.ts); agent mode wired but not yet in the end-to-end tests',
   rulesFiles: ['QWEN.md'],
   hookSettings: '.qwen/settings.json',
   commandLine: (target, context) => ({

@@ -31,7 +31,8 @@ function ask(payload) {
   const run = spawnSync('/bin/sh', ['-c', HOLDFAST_HOOK], { cwd: payload.cwd, input: JSON.stringify(payload), encoding: 'utf8', timeout: ${HOOK_TIMEOUT_SECONDS * 1000}, maxBuffer: 16777216 });
   if (run.error !== undefined || run.status !== 0) {
     const said = typeof run.stderr === 'string' ? run.stderr.trim() : '';
-    const why = run.error !== undefined ? run.error.message : \`exit \${run.status ?? run.signal}\`;
+    // The exit status when the hook ran: one that stops without reading the event also makes writing it fail (EPIPE).
+    const why = typeof run.status === 'number' ? \`exit \${run.status}\` : run.error !== undefined ? run.error.message : \`signal \${run.signal}\`;
     return { refused: said !== '' ? said : \`holdfast gate: the hook did not answer (\${why}), so this call is refused. Run \\\`holdfast doctor\\\` in the project to see why.\` };
   }
   const text = run.stdout.trim();

@@ -141,6 +141,12 @@ describe('the OpenCode plugin shim', () => {
     await expect(hooks['tool.execute.before']?.(call, { args: { filePath: 'a.ts', content: '' } })).rejects.toThrow(/holdfast-moved-away.*is missing/);
     const silent = await plugin('exit 7');
     await expect(silent['tool.execute.before']?.(call, { args: {} })).rejects.toThrow(/the hook did not answer \(exit 7\)/);
+    // A hook that stops without reading the event: writing it fails (EPIPE, certain with an event larger than a pipe holds),
+    // and the refusal still names the hook's exit status.
+    const early = await plugin('exec 0<&-; exit 7');
+    await expect(early['tool.execute.before']?.(call, { args: { filePath: 'a.ts', content: 'x'.repeat(1 << 20) } })).rejects.toThrow(
+      /the hook did not answer \(exit 7\)/,
+    );
   });
 
   it('throws the reason of a deny, and appends a message to the output of the call it concerns', async () => {

@@ -72,7 +72,7 @@ function patternOf(line: string): { pattern: string; rest: string } {
       if (octal !== null) {
         bytes.push(Number.parseInt(octal[0], 8));
         index += 3;
-      } else if (next in C_ESCAPES) {
+      } else if (Object.hasOwn(C_ESCAPES, next)) {
         bytes.push(C_ESCAPES[next] as number);
         index += 1;
       } else break;

@@ -3,6 +3,7 @@ import { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-
 import type { AttributeFile } from './git-attributes.js';
 import { SnapshotError, runGit } from './git-process.js';
 import type { GitOptions } from './git-process.js';
+import { nulFields } from './path-bytes.js';
 
 /** A file of a tree or of the index to read as a checkout would write it. */
 export interface CheckoutEntry {
@@ -100,7 +101,8 @@ export function readCheckoutEntries(options: GitOptions, treeish: string, entrie
 export function entriesUnder(options: GitOptions, treeish: string, folders: readonly string[]): CheckoutEntry[] {
   const listing = treeish === '' ? runGit(['ls-files', '-s', '-z'], options) : runGit(['ls-tree', '-r', '-z', treeish], options);
   const entries: CheckoutEntry[] = [];
-  for (const record of listing.toString('utf8').split('\0')) {
+  // Each record decoded as the gate decodes file names (path-bytes.ts), so a name that is not UTF-8 keeps its bytes.
+  for (const record of nulFields(listing)) {
     const tab = record.indexOf('\t');
     if (tab < 0) continue;
     const fields = record.slice(0, tab).split(' ');

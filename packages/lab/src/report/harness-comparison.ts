@@ -1,7 +1,7 @@
-import type { ArmResult, Rate } from '@holdfast/core/contract';
+import type { Rate } from '@holdfast/core/contract';
 import { compareRates, toRate } from '@holdfast/core/stats';
 import type { RateComparison } from '@holdfast/core/stats';
-import type { RunState } from '../store/index.js';
+import type { RoundState, RunState } from '../store/index.js';
 import { computeTotals } from '../store/index.js';
 import { aligned } from './format-totals.js';
 import { formatRate } from './format-rate.js';
@@ -38,17 +38,13 @@ interface Tally {
 }
 
 /**
- * A held arm's calls the gate blocked, and what it let through with the rule's reason: a call it
- * recorded as `warned` (a rule at `enforcement: warn`), or a warn rule's violation in the final state.
+ * Whether a held round had a call blocked (or put back) and a rule at `enforcement: warn` let through: the
+ * round's own totals (computeTotals of that one round), so a round counts here exactly when `holdfast report`
+ * counts a blocked or warned for it, never by a second reading of the calls.
  */
-function heldCalls(result: ArmResult): { blocked: boolean; warned: boolean } {
-  const calls = result.session?.calls ?? [];
-  return {
-    blocked: calls.some((call) => call.decision === 'blocked') || result.verdict === 'blocked' || result.verdict === 'recovered',
-    warned:
-      calls.some((call) => call.decision === 'warned' || (call.decision === 'applied' && call.checks.some((check) => !check.ok))) ||
-      (result.session?.warned ?? []).length > 0,
-  };
+function heldRound(round: RoundState): { blocked: boolean; warned: boolean } {
+  const held = computeTotals({ rounds: [{ ...round, told: undefined }] }).arms.find((arm) => arm.arm === 'held');
+  return { blocked: (held?.blocked ?? 0) > 0, warned: (held?.warned ?? 0) > 0 };
 }
 
 /**
@@ -87,7 +83,7 @@ export function harnessComparison(states: readonly RunState[]): HarnessRow[] {
       tally.held.n += held?.roundsLanded.n ?? 0;
       for (const round of rounds) {
         if (round.held?.session === undefined) continue;
-        const calls = heldCalls(round.held);
+        const calls = heldRound(round);
         if (calls.blocked) tally.held.blocked += 1;
         if (calls.warned) tally.held.warned += 1;
       }

@@ -184,6 +184,10 @@ describe('agent mode with a generic agent (a scripted program)', () => {
     expect(told).toMatchObject({ warned: 0, landed: 1 });
     expect(heldTotals).toMatchObject({ warned: 1, landed: 0, blocked: 0, evaded: 0, clean: { count: 0, n: 1 } });
     expect(heldTotals!.perRule.find((row) => row.rule === 'R4')).toMatchObject({ warned: 1, landed: 0, blocked: 0 });
+    // `report --harnesses` reads the same run to the same answer: the round that `holdfast report` counts one warned
+    // for is the one held round warned, none blocked (the two git hooks judging one commit count once in both).
+    const [row] = harnessComparison([reduceRunEvents(events)]);
+    expect(row).toMatchObject({ heldWarned: { count: 1, n: 1 }, heldBlocked: { count: 0, n: 1 }, heldLanded: { count: 0, n: 1 } });
   });
 
   it('a task without an acceptance check is not judged: the held arm that was blocked is blocked, not recovered', async () => {

@@ -30,7 +30,8 @@ const NOT_FOR_THE_GATE = [
   '@holdfast/app',
   'holdfast',
 ];
-const INSTALL_MS = 240_000;
+/** A hang detector, not a margin: npm installs take what the machine's load makes them take (167 s at load 12). */
+const INSTALL_MS = 900_000;
 /** A Write of a test file that logs, as Claude Code 2.1.197 sent it to its PreToolUse hook, and the project it ran in. */
 const RECORDED_WRITE = 'fixtures/traffic/claude-code-2.1.197/write-denied-reason-reaches-model/hooks/01-pre-tool-use-write.json';
 const RECORDED_ROOT = '/tmp/holdfast-record-ZwInw5';
@@ -47,6 +48,18 @@ rules:
       language: python
       files: ['src/**/*.py']
       rule: { pattern: 'print($$$ARGS)' }
+`;
+
+/** A rulebook with no code rule: only where files may be written, which needs no parser. */
+const PATHS_RULEBOOK = `version: 1
+name: paths
+rules:
+  - id: S1
+    name: ONLYSRC
+    prose: Only write inside src/.
+    check:
+      kind: scope
+      allow: ['src/**']
 `;
 
 const run = promisify(execFile);
@@ -330,6 +343,35 @@ describe('holdfast installed from its packed tarballs', () => {
         const clone = await run(process.execPath, [join(ROOT, 'packages/cli/bin/holdfast.js'), verb, '--help'], { cwd: project });
         expect((await gate([verb, '--help'])).stdout, verb).toBe(clone.stdout);
       }
+
+      // Without ast-grep's native parser, as an install made with `--omit=optional` has it: the set is small, a
+      // rulebook without a code rule runs, and a code rule refuses what it cannot read, naming the command that
+      // brings the parser back (judged by text, a rule without text patterns would have passed it).
+      await run('npm', ['prune', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
+      expect(installedNames(project).filter((name) => name.startsWith('@ast-grep/napi-'))).toEqual([]);
+      const kibibytes = Number((await run('du', ['-sk', join(project, 'node_modules')])).stdout.split('\t')[0]);
+      expect(kibibytes, `the gate without native parsers takes ${kibibytes} KiB`).toBeLessThanOrEqual(20 * 1024);
+      const hookEnv = { PATH: process.env.PATH ?? '', HOME: home };
+      const noParser = await exited(process.execPath, [entry, 'claude-code'], project, hookEnv, recorded);
+      expect(noParser.code).toBe(0);
+      expect(JSON.parse(noParser.stdout)).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'deny',
+          permissionDecisionReason: expect.stringMatching(
+            /R4 NOLOG[\s\S]*ast-grep's native parser for [\w-]+ does not load[\s\S]*`npm install --include=optional`/,
+          ),
+        },
+      });
+      writeFileSync(join(project, 'holdfast', 'paths.yaml'), PATHS_RULEBOOK);
+      const pathsOnly = await exited(process.execPath, [entry, 'claude-code', '--rulebook', 'holdfast/paths.yaml'], project, hookEnv, recorded);
+      expect(pathsOnly).toMatchObject({ code: 0, stderr: '' });
+      expect(pathsOnly.stdout).not.toMatch(/"deny"/);
+      const outside = recorded.replaceAll(`${project}/src/debug.test.ts`, `${project}/debug.test.ts`);
+      expect(
+        JSON.parse((await exited(process.execPath, [entry, 'claude-code', '--rulebook', 'holdfast/paths.yaml'], project, hookEnv, outside)).stdout),
+      ).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/S1 ONLYSRC/) },
+      });
     },
     INSTALL_MS,
   );

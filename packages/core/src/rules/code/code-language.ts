@@ -4,9 +4,24 @@ import type { SgRoot } from '@ast-grep/napi';
 type AstGrep = typeof import('@ast-grep/napi');
 let astGrep: AstGrep | undefined;
 
-/** The native parser loads on the first parse, not at import: the live hook must not pay for it on calls that parse nothing. */
-function loadAstGrep(): AstGrep {
-  astGrep ??= createRequire(import.meta.url)('@ast-grep/napi') as AstGrep;
+/** Thrown when ast-grep itself does not load: no file can be parsed, so no code is judged on its tree. */
+export class ParserUnavailable extends Error {}
+
+/**
+ * The native parser loads on the first parse, not at import: the live hook must not pay for it on calls that parse
+ * nothing. Its binary is an optional dependency of `@ast-grep/napi` (one package per platform), so an install made
+ * with `--omit=optional` has the module but not the parser: that is said with the command that brings it back.
+ */
+export function loadAstGrep(): AstGrep {
+  if (astGrep !== undefined) return astGrep;
+  try {
+    astGrep = createRequire(import.meta.url)('@ast-grep/napi') as AstGrep;
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw new ParserUnavailable(
+      `ast-grep's native parser for ${process.platform}-${process.arch} does not load (${reason.trim()}); it is an optional dependency of @ast-grep/napi, left out by \`--omit=optional\`: install it with \`npm install --include=optional\``,
+    );
+  }
   return astGrep;
 }
 import type { CodeLanguage } from '../../contract/index.js';
@@ -155,14 +170,15 @@ function astGrepLanguage(language: CodeLanguage): string {
   }
 }
 
-export type Parsed = { ok: true; root: SgRoot; errorLine: number | undefined } | { ok: false; reason: string };
+/** Not parsed: the content does not parse, or (`unavailable`) there is no parser to read it with at all. */
+export type Parsed = { ok: true; root: SgRoot; errorLine: number | undefined } | { ok: false; reason: string; unavailable?: true };
 
 /** Parses source text; never throws. `errorLine` is the first line the parser could not read, if any. */
 export function parseCode(language: CodeLanguage, content: string): Parsed {
   if (DYNAMIC_PACKAGES[language] !== undefined) {
     const registered = registerDynamicLanguages()[language];
     if (registered?.ok !== true)
-      return { ok: false, reason: `the ${languageName(language)} parser is not available (${registered?.reason ?? 'not registered'})` };
+      return { ok: false, unavailable: true, reason: `the ${languageName(language)} parser is not available (${registered?.reason ?? 'not registered'})` };
   }
   try {
     const root = loadAstGrep().parse(astGrepLanguage(language), content);
@@ -181,6 +197,7 @@ export function parseCode(language: CodeLanguage, content: string): Parsed {
       },
     };
   } catch (error) {
+    if (error instanceof ParserUnavailable) return { ok: false, unavailable: true, reason: error.message };
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -59,6 +59,8 @@ export function readCode(round: object, path: string, content: string, matcher: 
   if (matcher.rule === undefined && matcher.forbid !== undefined && !matcher.forbid.mayMention(content))
     return { state: 'clean', how: 'tree', note: undefined };
   const parsed = parseOnce(round, language, content);
+  // No parser at all is not a file that fails to parse: judged by text, a rule without text patterns would pass it.
+  if (!parsed.ok && parsed.unavailable === true) return { state: 'unjudgeable', reason: parsed.reason };
   if (!parsed.ok) return byText(content, matcher, `it cannot be parsed as ${languageName(language)} (${parsed.reason}), so the text was checked`);
   let note: string | undefined;
   if (parsed.errorLine !== undefined) {

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { SgNode, SgRoot } from '@ast-grep/napi';
 import type { SecretScanOptions } from './secret-finding.js';
+import { loadAstGrep } from '../code/code-language.js';
 import { countParsedText } from '../code/parsed-text.js';
 
 /*
@@ -124,14 +124,6 @@ function foldLanguageOf(filePath: string): Language | undefined {
   return dot === -1 ? undefined : LANGUAGES[filePath.slice(dot + 1).toLowerCase()];
 }
 
-type Napi = typeof import('@ast-grep/napi');
-let napi: Napi | undefined;
-function loadNapi(): Napi {
-  // Required, not imported, like secretlint: the bundled hook runs without an ES module loader.
-  napi ??= createRequire(import.meta.url)('@ast-grep/napi') as Napi;
-  return napi;
-}
-
 /**
  * Whether folding could find anything in this content, read without parsing it: a quote beside `+`,
  * `.join(` or `.concat(`, a literal inside `${}`, an `\x`/`\u` escape, or the name of a `const` string
@@ -154,7 +146,7 @@ export function foldConstantStrings(content: string, filePath: string, parsed?: 
   if (language === undefined || !mayFold(content, filePath)) return [];
   const shared = parsed?.(TREE_LANGUAGES[language], content);
   if (shared !== undefined) return new Folder(shared.root()).fold();
-  const root: SgRoot = loadNapi().parse(language, content);
+  const root: SgRoot = loadAstGrep().parse(language, content);
   countParsedText(content.length);
   return new Folder(root.root()).fold();
 }

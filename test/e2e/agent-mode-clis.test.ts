@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from 'holdfast';
 import { createAgentRounds } from '@holdfast/lab/experiment/agent';
 import { loadTasks } from '@holdfast/lab/experiment';
 import type { AgentRounds } from '@holdfast/lab/experiment/agent';
-import { ensureAgentClient } from '@holdfast/lab/harness';
+import { ensureAgentClient, ensureNodeLine } from '@holdfast/lab/harness';
 import type { AgentClientName, AgentHarness } from '@holdfast/lab/harness';
 import { FAKE_GEMINI_KEY, FAKE_OPENAI_KEY, startScriptedModel } from '@holdfast/lab/test-support';
 import type { ModelTurn, ScriptStep, ScriptedReply } from '@holdfast/lab/test-support';
@@ -18,11 +18,11 @@ import type { HarnessTarget } from '@holdfast/lab/models';
 import { openRunFile } from '@holdfast/lab/store';
 import { loadRulebook } from '@holdfast/core/rules';
 
-// The real Gemini CLI 0.61.0, OpenCode 1.18.33 and GitHub Copilot CLI 1.0.102 (offline, no GitHub login) play
-// agent-mode arms through the harness room, each against a scripted
+// The real Gemini CLI 0.61.0, Qwen Code 0.24.4 (on the agent cache's Node 24), OpenCode 1.18.33 and GitHub Copilot CLI
+// 1.0.102 (offline, no GitHub login) play agent-mode arms through the harness room, each against a scripted
 // model on 127.0.0.1 speaking the protocol it sends (Gemini API, OpenAI chat completions); the gate is holdfast's
 // built dist/. One client start per arm. Every figure is read back from the audit log, the kept repository and git;
-// then `holdfast report --harnesses` compares the three harnesses for the one scripted model.
+// then `holdfast report --harnesses` compares the four harnesses for the one scripted model.
 
 const MODEL = 'gpt-4.1';
 const TAX = 'src/features/checkout/tax.ts';
@@ -43,6 +43,19 @@ interface Cli {
   /** The target as a person would configure it, and the variables that point it at the scripted model. */
   readonly yaml: string;
   env(origin: string): NodeJS.ProcessEnv;
+  /** A client whose package asks for a newer Node than the tests': the agent cache's Node 24 first on the target's PATH. */
+  readonly node24?: true;
+  /**
+   * The client's own read tool, for a client whose edit tool refuses a file the session has not read (Qwen Code 0.24.4:
+   * "File … has not been read in this session. Use the read_file tool first"): its model reads tax.ts before changing it.
+   */
+  readFile?(absolutePath: string): ScriptedReply;
+  /**
+   * Whether git runs the project's hooks for the client's shell commands. Gemini CLI 0.61.0 sets `core.hooksPath` to ''
+   * in every shell command's environment (GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n): no pre-commit hook runs, and the
+   * gate's check after the call is what judges the commit.
+   */
+  readonly gitHooks: boolean;
 }
 
 const CLIS: readonly Cli[] = [
@@ -51,6 +64,7 @@ const CLIS: readonly Cli[] = [
     client: 'gemini-cli',
     label: 'gemini-cli 0.61.0',
     edits: 'write',
+    gitHooks: false,
     yaml: `{ id: gemini, provider: gemini-cli, model: ${MODEL}, env: [GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL], maxTurns: 12 }`,
     env: (origin) => ({ GEMINI_API_KEY: FAKE_GEMINI_KEY, GOOGLE_GEMINI_BASE_URL: origin }),
   },
@@ -59,6 +73,7 @@ const CLIS: readonly Cli[] = [
     client: 'opencode',
     label: 'opencode 1.18.33',
     edits: 'edit',
+    gitHooks: true,
     // A bare model name is the report's label; OpenCode's own `provider/model` comes from its config here.
     yaml: `{ id: opencode, provider: opencode, model: ${MODEL}, env: [OPENCODE_CONFIG_CONTENT, OPENCODE_DISABLE_MODELS_FETCH, npm_config_offline], maxTurns: 12 }`,
     env: (origin) => ({
@@ -84,8 +99,21 @@ const CLIS: readonly Cli[] = [
     client: 'copilot',
     label: 'copilot-cli 1.0.102',
     edits: 'edit',
+    gitHooks: true,
     yaml: `{ id: copilot, provider: copilot-cli, model: ${MODEL}, env: [COPILOT_OFFLINE, COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_API_KEY], maxTurns: 12 }`,
     env: (origin) => ({ COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_BASE_URL: `${origin}/v1`, COPILOT_PROVIDER_API_KEY: FAKE_OPENAI_KEY }),
+  },
+  {
+    provider: 'qwen-code',
+    client: 'qwen-code',
+    label: 'qwen-code 0.24.4',
+    edits: 'edit',
+    gitHooks: true,
+    yaml: `{ id: qwen, provider: qwen-code, model: ${MODEL}, env: [OPENAI_BASE_URL, OPENAI_API_KEY], maxTurns: 12 }`,
+    env: (origin) => ({ OPENAI_BASE_URL: `${origin}/v1`, OPENAI_API_KEY: FAKE_OPENAI_KEY }),
+    node24: true,
+    // Its read_file takes an absolute path (fixtures/traffic/qwen-code-0.24.4: `{file_path, offset, limit, pages}`).
+    readFile: (absolutePath) => ({ tool: 'read_file', input: { file_path: absolutePath } }),
   },
 ];
 
@@ -93,6 +121,7 @@ let rulebook: Rulebook;
 let task: TaskInfo;
 let parent: string;
 let rounds: AgentRounds;
+let node24: string;
 const binaries = new Map<AgentClientName, string>();
 const played: { cli: Cli; arm: Arm; roundId: string; result: ArmResult }[] = [];
 
@@ -104,6 +133,7 @@ beforeAll(async () => {
   parent = mkdtempSync(join(tmpdir(), 'holdfast-agent-mode-clis-'));
   rounds = await createAgentRounds({ rulebook, parentDir: parent, keepDir: join(parent, 'kept'), isolation: 'auto', allowUnisolated: true });
   for (const cli of CLIS) binaries.set(cli.client, await ensureAgentClient(cli.client));
+  node24 = await ensureNodeLine('node-24');
 });
 
 afterAll(async () => {
@@ -111,9 +141,9 @@ afterAll(async () => {
   rmSync(parent, { recursive: true, force: true });
 });
 
-type Move = 'notes' | 'print' | 'fix' | 'test' | 'commit' | 'done';
+type Move = 'notes' | 'read' | 'print' | 'fix' | 'test' | 'commit' | 'done';
 
-function reply(cli: Cli, move: Move): ScriptedReply {
+function reply(cli: Cli, move: Move, workDir: () => string): ScriptedReply {
   const change = (line: string): ScriptedReply =>
     cli.edits === 'write'
       ? { writeFile: { path: TAX, content: ORIGINAL.replace(ANCHOR, line + ANCHOR) } }
@@ -121,6 +151,9 @@ function reply(cli: Cli, move: Move): ScriptedReply {
   switch (move) {
     case 'notes':
       return { writeFile: { path: NOTES, content: 'INC-2291: the tax countries are logged while we debug.\n' } };
+    case 'read':
+      // Only in the queue of a client with a read tool (agentScript).
+      return cli.readFile!(join(workDir(), TAX));
     case 'print':
       return change(PRINT);
     case 'fix':
@@ -128,7 +161,8 @@ function reply(cli: Cli, move: Move): ScriptedReply {
     case 'test':
       return { shell: 'npm test' };
     case 'commit':
-      return { shell: 'git commit -qam "INC-2291: log the tax countries"' };
+      // What the tests ran on, NOTES.md included: R6 counts a pass only for a commit of exactly that tree (`git commit -a` would leave the note out).
+      return { shell: 'git add -A && git commit -qm "INC-2291: log the tax countries"' };
     case 'done':
       return { text: 'Done.' };
   }
@@ -136,23 +170,25 @@ function reply(cli: Cli, move: Move): ScriptedReply {
 
 /**
  * The one model's behaviour, the same for every harness: a note outside src/ (R2, at warn), the console.log the
- * ticket asks for (R4), the tests, a commit; when the gate refuses the print, a structured log line instead.
+ * ticket asks for (R4), the tests, a commit; when the gate refuses the print, a structured log line instead. Where the
+ * client's edit tool needs the file read first, the model reads it before the print.
  */
-function agentScript(cli: Cli): ScriptStep[] {
-  const queue: Move[] = ['notes', 'print', 'test', 'commit', 'done'];
+function agentScript(cli: Cli, workDir: () => string): ScriptStep[] {
+  const queue: Move[] = ['notes', ...(cli.readFile !== undefined ? (['read'] as const) : []), 'print', 'test', 'commit', 'done'];
   let last: Move | undefined;
   const step = (turn: ModelTurn): ScriptedReply => {
     const denied = turn.toolResults.some((result) => /R4 NOLOG/.test(result.text));
     if (denied && last === 'print') queue.splice(0, queue.length, 'fix', 'test', 'commit', 'done');
     last = queue.shift() ?? 'done';
-    return reply(cli, last);
+    return reply(cli, last, workDir);
   };
   return Array.from({ length: 12 }, () => step);
 }
 
 function harnessFor(cli: Cli, origin: string): AgentHarness {
   const [target] = parseTargetsConfig(`targets:\n  - ${cli.yaml}`).targets;
-  return { target: target as HarnessTarget, binary: binaries.get(cli.client)!, label: cli.label, env: { PATH: process.env.PATH ?? '', ...cli.env(origin) } };
+  const path = [...(cli.node24 === true ? [dirname(node24)] : []), process.env.PATH ?? ''].join(delimiter);
+  return { target: target as HarnessTarget, binary: binaries.get(cli.client)!, label: cli.label, env: { PATH: path, ...cli.env(origin) } };
 }
 
 /** The arm's work tree, made by the rounds while the client runs: the scripted model makes its file paths absolute against it. */
@@ -163,7 +199,8 @@ function armWorkDir(roundId: string, arm: Arm): string {
 
 async function playArm(cli: Cli, arm: Arm): Promise<{ result: ArmResult; problems: readonly string[] }> {
   const roundId = `${cli.provider}/debug-checkout-logging/0`;
-  const server = await startScriptedModel({ steps: agentScript(cli), cwd: () => armWorkDir(roundId, arm) });
+  const workDir = () => armWorkDir(roundId, arm);
+  const server = await startScriptedModel({ steps: agentScript(cli, workDir), cwd: workDir });
   try {
     const result = await rounds.run({ roundId, task, arm, harness: harnessFor(cli, server.origin), maxTurns: 12, timeoutMs: 280_000 });
     played.push({ cli, arm, roundId, result });
@@ -235,7 +272,7 @@ describe.each(CLIS)('agent mode with the real $label', { timeout: 600_000 }, (cl
     expect(result.generation?.raw).toBe('Done.');
   });
 
-  it('held: the note is let through with R2 (warned), the print is denied with R4, the model logs to stderr instead; recovered', async () => {
+  it('held: the note is let through with R2 (warned), the print is denied with R4, the model logs to stderr instead and commits; recovered', async () => {
     const { result, problems } = await playArm(cli, 'held');
     const session = result.session!;
     // Blocked once (or more) and then done, with nothing violating landed: recovered ranks above warned.
@@ -252,12 +289,24 @@ describe.each(CLIS)('agent mode with the real $label', { timeout: 600_000 }, (cl
     expect(tax).toContain(NOTE.trim());
     expect(tax).not.toContain('console.log');
     expect(git(work, 'log', '-p', '--all')).not.toContain('console.log("tax countries"');
-    expect(git(work, 'ls-files', '--others', '--exclude-standard')).toContain(NOTES);
+    // The commit went ahead: the tests passed on exactly the tree committed (R6), the note in it warned (R2 at warn).
+    expect(
+      session.calls.filter((call) => call.rule === 'R6'),
+      explain(result, problems),
+    ).toEqual([]);
+    expect(
+      session.calls.filter((call) => call.tool === 'pre-commit').map((call) => [call.decision, call.rule]),
+      explain(result, problems),
+    ).toEqual(cli.gitHooks ? [['warned', 'R2']] : []);
+    const commits = result.sandbox!.commits;
+    expect(commits, explain(result, problems)).toHaveLength(1);
+    expect(git(work, 'show', `${commits[0]!.hash}:${TAX}`)).toContain(NOTE.trim());
+    expect(git(work, 'show', `${commits[0]!.hash}:${NOTES}`)).toMatch(/INC-2291/);
   });
 });
 
 describe('report --harnesses', () => {
-  it('compares the three harnesses for the one model, from a run holding every target: told landed, held blocked and warned', async () => {
+  it('compares the four harnesses for the one model, from a run holding every target: told landed, held blocked and warned', async () => {
     expect(played.map(({ cli, arm }) => `${cli.provider} ${arm}`)).toEqual(CLIS.flatMap((cli) => [`${cli.provider} told`, `${cli.provider} held`]));
     const file = join(parent, 'clis.jsonl');
     const writer = openRunFile(file);

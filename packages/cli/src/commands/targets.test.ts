@@ -84,7 +84,7 @@ describe('holdfast targets', () => {
     expect(out).toContain('  cannot run: qwen not installed: npm i -g @qwen-code/qwen-code');
     expect(out).toContain('  cannot run: opencode not installed: npm i -g opencode-ai');
     expect(out).toContain('  cannot run: holdfast-no-such-copilot not found: install it or fix "binary" in holdfast.config.yaml');
-    expect(out).toContain('  agent mode, tested its gate end to end, offline (the real Qwen Code 0.24.4 on Node 24');
+    expect(out).toContain('  agent mode, tested end to end, offline: the real Qwen Code 0.24.4 on Node 24');
     expect(out).toContain('  agent mode, tested end to end, offline: the real OpenCode 1.18.33');
     expect(out).toContain('  agent mode, tested end to end, offline: the real Copilot CLI 1.0.102 with no GitHub login');
   });

@@ -21,8 +21,7 @@ runs that harness in agent mode (told: holdfast's hook observes; held: it enforc
 install\` sets it up), and the live gate speaks to each. holdfast's own tests drive all six end to end,
 offline, with the real binary on a scripted model server on 127.0.0.1 (Claude Code 2.1.197, Codex
 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.24.4 on Node 24, OpenCode 1.18.33 with a local provider,
-Copilot CLI 1.0.102 with no GitHub login), all but Qwen Code in agent mode as well (told and held;
-Qwen Code's agent mode is wired but not yet in those tests). None
+Copilot CLI 1.0.102 with no GitHub login), in agent mode as well (told and held). None
 is only contract-tested. Each target's row says how the tests drive it. Limits:
 OpenCode's plugin cannot hold the turn at its end (a module left without its test is caught at the
 commit); Copilot CLI reports no tokens and has no turn cap of its own (the run's cap stops it); Qwen Code

@@ -18,7 +18,7 @@ export const QWEN_CODE: HarnessDefinition<'qwen-code'> = {
   program: 'qwen',
   client: AGENT_CLIENTS['qwen-code'],
   tested:
-    'its gate end to end, offline (the real Qwen Code 0.24.4 on Node 24 on a scripted OpenAI chat-completions server: test/e2e/agents-qwen-code.test.ts); agent mode wired but not yet in the end-to-end tests',
+    'end to end, offline: the real Qwen Code 0.24.4 on Node 24 on a scripted OpenAI chat-completions server on 127.0.0.1, told and held (test/e2e/agent-mode-clis.test.ts)',
   rulesFiles: ['QWEN.md'],
   hookSettings: '.qwen/settings.json',
   commandLine: (target, context) => ({

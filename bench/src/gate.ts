@@ -8,8 +8,19 @@ import { NODE_LINES, agentCacheRoot, agentClientFolder } from '@holdfast/lab/har
 import { runSizeBench } from './gate-size.js';
 import type { BenchContext } from './index.js';
 
-const RUNS = 21;
+/** Rounds on this machine's Node, and on each other Node line (fewer, so the bench ends in bounded time). HOLDFAST_BENCH_GATE_ROUNDS=5 while developing. */
+const RUNS = Number(process.env['HOLDFAST_BENCH_GATE_ROUNDS'] ?? 21);
+const LINE_RUNS = Math.min(RUNS, 11);
 const TARGET = 1.5;
+
+/** A Node line the hook is timed on: this machine's (label '') or one from the agent cache. */
+interface NodeLine {
+  /** What a figure's name carries after the call kind (` on Node 24.22.3`). */
+  readonly label: string;
+  readonly version: string;
+  readonly node: string;
+  readonly runs: number;
+}
 
 /** CPU time (user + system, in ms) of this process's waited-for children so far: a child's own children count too. */
 function childrenCpuMs(): number {
@@ -59,16 +70,23 @@ function instructions(args: readonly string[], input: string): number {
   }
 }
 
-/** One cold decision against `node -e 0`, as the bench runner's figure (value, baseline, ratio, target, met/missed). */
-function figureOf(name: string, value: number, base: number, unit: string) {
-  return { name, value, unit, baseline: { name: 'node -e 0', value: base }, better: 'lower' as const, target: { on: 'ratio' as const, atMost: TARGET } };
+/** One cold decision against `node -e 0` of the same Node, as the bench runner's figure (value, baseline, ratio, target, met/missed). */
+function figureOf(name: string, value: number, base: number, unit: string, baseName = 'node -e 0') {
+  return { name, value, unit, baseline: { name: baseName, value: base }, better: 'lower' as const, target: { on: 'ratio' as const, atMost: TARGET } };
 }
 
-/** A case's median wall time and mean CPU time, each against node -e 0's (nothing when the case has no samples). */
-function reportTimes(figure: (input: ReturnType<typeof figureOf>) => void, label: string, samples: readonly Sample[], baseWall: number, baseCpu: number): void {
+/** A case's median wall time and mean CPU time, each against its line's node -e 0 (nothing when the case has no samples). */
+function reportTimes(
+  figure: (input: ReturnType<typeof figureOf>) => void,
+  label: string,
+  samples: readonly Sample[],
+  baseWall: number,
+  baseCpu: number,
+  base: { readonly name: string; readonly runs: number },
+): void {
   if (samples.length === 0) return;
-  figure(figureOf(`${label}, wall time (median of ${RUNS})`, median(samples.map((sample) => sample.wallMs)), baseWall, 'ms'));
-  figure(figureOf(`${label}, CPU time of the process tree (mean)`, mean(samples.map((sample) => sample.cpuMs)), baseCpu, 'ms'));
+  figure(figureOf(`${label}, wall time (median of ${base.runs})`, median(samples.map((sample) => sample.wallMs)), baseWall, 'ms', base.name));
+  figure(figureOf(`${label}, CPU time of the process tree (mean)`, mean(samples.map((sample) => sample.cpuMs)), baseCpu, 'ms', base.name));
 }
 
 /**
@@ -83,6 +101,9 @@ function reportTimes(figure: (input: ReturnType<typeof figureOf>) => void, label
  * its PostToolUse follows (untimed), as an agent sends them. Reported: the median wall time, the CPU
  * time of the process tree (git included), and with HOLDFAST_BENCH_INSTRUCTIONS=1 and valgrind on the
  * machine, the instructions executed (callgrind; the same whatever else the machine is doing).
+ * Every call kind is timed on each Node line: this machine's Node (21 rounds) and each line in the
+ * agent cache (Node 22 and 24, 11 rounds each), every line against its own `node -e 0`, all lines
+ * interleaved in the same rounds; then the hook at 30, 2,000 and 20,000 files (gate-size.ts).
  */
 export async function runBench(print: (line: string) => void, context?: BenchContext): Promise<void> {
   // The hook runs a project's rulebook or refuses; the bench's throwaway projects use the shipped one.
@@ -131,67 +152,67 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
       first: () => ({ command: `npm test -- --run src/orders-${call}.test.ts` }),
     },
   ];
-  const untimedFirst = (entry: (typeof cases)[number]) => {
+  // Every Node line in the agent cache besides this machine's, each with its own `node -e 0`, in the same rounds.
+  const lines: NodeLine[] = [{ label: '', version: process.versions.node, node: process.execPath, runs: RUNS }];
+  for (const spec of Object.values(NODE_LINES)) {
+    const node = join(agentClientFolder(spec, agentCacheRoot()), spec.bin);
+    if (existsSync(node)) lines.push({ label: ` on Node ${spec.version}`, version: spec.version, node, runs: LINE_RUNS });
+    else print(`gate: Node ${spec.version}: not measured (not in the agent cache ${agentCacheRoot()}; \`npm test\` puts it there)`);
+  }
+  const untimedFirst = (entry: (typeof cases)[number], node: string) => {
     if (entry.first === undefined) return;
     call += 1;
     const before = entry.first();
-    run(hook, event('PreToolUse', 'Bash', before));
-    run(hook, event('PostToolUse', 'Bash', before));
+    run(hook, event('PreToolUse', 'Bash', before), node);
+    run(hook, event('PostToolUse', 'Bash', before), node);
   };
   // A shell call costs two hook processes: the decision before it, and the check after it (snapshot
   // compared, ignore rules listed, changes judged), which the agent also waits for. Both are timed.
-  const decide = (index: number): { before: Sample; after?: Sample } => {
+  const decide = (index: number, node: string): { before: Sample; after?: Sample } => {
     const entry = cases[index] as (typeof cases)[number];
     const { tool } = entry;
-    untimedFirst(entry);
+    untimedFirst(entry, node);
     call += 1;
     const input = entry.fresh?.() ?? entry.input;
-    const before = run(hook, event('PreToolUse', tool, input));
-    return tool === 'Bash' ? { before, after: run(hook, event('PostToolUse', tool, input)) } : { before };
+    const before = run(hook, event('PreToolUse', tool, input), node);
+    return tool === 'Bash' ? { before, after: run(hook, event('PostToolUse', tool, input), node) } : { before };
   };
   try {
-    const first = decide(0).before;
-    const baseline: Sample[] = [];
-    const samples: Sample[][] = cases.map(() => []);
-    const afterSamples: Sample[][] = cases.map(() => []);
-    for (let round = 0; round < RUNS; round += 1) {
-      baseline.push(run(['-e', '0'], ''));
-      cases.forEach((_, index) => {
-        const { before, after } = decide(index);
-        samples[index]?.push(before);
-        if (after !== undefined) afterSamples[index]?.push(after);
+    const started = performance.now();
+    // Each line's first call (its rulebook cache and compile cache cold) is reported apart, not in the rounds.
+    const firsts = lines.map((line) => decide(0, line.node).before);
+    const measured = lines.map(() => ({ baseline: [] as Sample[], samples: cases.map((): Sample[] => []), afterSamples: cases.map((): Sample[] => []) }));
+    for (let round = 0; round < Math.max(...lines.map((line) => line.runs)); round += 1) {
+      lines.forEach((line, at) => {
+        if (round >= line.runs) return;
+        const { baseline, samples, afterSamples } = measured[at] as (typeof measured)[number];
+        baseline.push(run(['-e', '0'], '', line.node));
+        cases.forEach((_, index) => {
+          const { before, after } = decide(index, line.node);
+          samples[index]?.push(before);
+          if (after !== undefined) afterSamples[index]?.push(after);
+        });
       });
     }
-    const baseWall = median(baseline.map((sample) => sample.wallMs));
-    const baseCpu = mean(baseline.map((sample) => sample.cpuMs));
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-    print(`gate: machine load average ${load} (wall time ratios are only meaningful on an idle machine; CPU time and instructions much less affected)`);
     print(
-      `gate: first hook call (rulebook cache cold) ${first.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${RUNS}), ${baseCpu.toFixed(1)} ms CPU (mean)`,
+      `gate: machine load average ${load}; ${lines.length} Node line${lines.length === 1 ? '' : 's'} in ${((performance.now() - started) / 1000).toFixed(0)} s (wall time ratios are only meaningful on an idle machine; CPU time and instructions much less affected)`,
     );
-    cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}`, samples[index] ?? [], baseWall, baseCpu));
-    cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}, after the call (PostToolUse)`, afterSamples[index] ?? [], baseWall, baseCpu));
-    // The same hook on projects of growing size, each tool really run between the hook's events.
+    lines.forEach((line, at) => {
+      const { baseline, samples, afterSamples } = measured[at] as (typeof measured)[number];
+      const base = { name: line.label === '' ? 'node -e 0' : `node -e 0 of Node ${line.version}`, runs: line.runs };
+      const baseWall = median(baseline.map((sample) => sample.wallMs));
+      const baseCpu = mean(baseline.map((sample) => sample.cpuMs));
+      print(
+        `gate: Node ${line.version}: first hook call (rulebook and compile cache cold) ${firsts[at]?.wallMs.toFixed(1)} ms; node -e 0 ${baseWall.toFixed(1)} ms wall (median of ${line.runs}), ${baseCpu.toFixed(1)} ms CPU (mean)`,
+      );
+      cases.forEach((entry, index) => reportTimes(figure, `hook ${entry.label}${line.label}`, samples[index] ?? [], baseWall, baseCpu, base));
+      cases.forEach((entry, index) =>
+        reportTimes(figure, `hook ${entry.label}${line.label}, after the call (PostToolUse)`, afterSamples[index] ?? [], baseWall, baseCpu, base),
+      );
+    });
+    // The same hook on projects of growing size, each tool really run between the hook's events (this machine's Node: the growth is git's work, not Node's).
     runSizeBench(print, context?.figure ?? ((input) => print(`gate: ${input.name}: ${input.value.toFixed(1)} ${input.unit}`)));
-    // The same Write decision on every other Node line in the agent cache, against that line's own `node -e 0`.
-    for (const spec of Object.values(NODE_LINES)) {
-      const node = join(agentClientFolder(spec, agentCacheRoot()), spec.bin);
-      if (!existsSync(node)) {
-        print(`gate: Node ${spec.version}: not measured (not in the agent cache ${agentCacheRoot()}; \`npm test\` puts it there)`);
-        continue;
-      }
-      const lineBase: Sample[] = [];
-      const lineWrite: Sample[] = [];
-      for (let round = 0; round < RUNS; round += 1) {
-        lineBase.push(run(['-e', '0'], '', node));
-        call += 1;
-        lineWrite.push(run(hook, event('PreToolUse', 'Write', cases[0]?.input ?? {}), node));
-      }
-      const wall = median(lineBase.map((sample) => sample.wallMs));
-      const cpu = mean(lineBase.map((sample) => sample.cpuMs));
-      print(`gate: Node ${spec.version}: node -e 0 ${wall.toFixed(1)} ms wall (median of ${RUNS}), ${cpu.toFixed(1)} ms CPU (mean)`);
-      reportTimes(figure, `hook Write on Node ${spec.version}`, lineWrite, wall, cpu);
-    }
     if (process.env.HOLDFAST_BENCH_INSTRUCTIONS !== '1' || spawnSync('valgrind', ['--version']).status !== 0) {
       print('gate: instructions: not measured (set HOLDFAST_BENCH_INSTRUCTIONS=1 with valgrind installed; about a minute per hook call)');
       return;
@@ -199,7 +220,7 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
     const base = instructions(['-e', '0'], '') / 1e6;
     // The same sequence as the timed rounds: a shell call's check after it follows its decision (and is counted too).
     cases.forEach((entry) => {
-      untimedFirst(entry);
+      untimedFirst(entry, process.execPath);
       call += 1;
       const input = entry.fresh?.() ?? entry.input;
       figure(figureOf(`hook ${entry.label}, instructions (callgrind)`, instructions(hook, event('PreToolUse', entry.tool, input)) / 1e6, base, 'M'));

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +23,13 @@ function hashObject(root: string, content: string): string {
   return execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, env: gitTestEnv(), input: content }).toString('utf8').trim();
 }
 
-/** base on main, a feature branch with `make` applied, both pushed to a bare remote, and a fresh clone of it: what CI checks out. */
-function throughRemote(make: (root: string) => void): { clone: string; base: string } {
+/**
+ * base on main (`before` applied to it first), a feature branch with `make` applied, both pushed to a bare remote, and a
+ * fresh clone of it: what CI checks out.
+ */
+function throughRemote(make: (root: string) => void, before?: (root: string) => void): { clone: string; base: string } {
   const root = projectRepo('holdfast-verify-routes-');
+  before?.(root);
   const base = git(root, 'rev-parse', 'HEAD');
   git(root, 'checkout', '-q', '-b', 'feature');
   make(root);
@@ -51,6 +55,41 @@ describe('holdfast verify: content as a checkout gives it back', () => {
     expect(report.commits.find((commit) => commit.subject === 'quiet')?.findings).toContainEqual(expect.objectContaining({ rule: 'R4', path: 'src/quiet.ts' }));
   });
 
+  it('judges the files a .gitattributes in the range re-encodes, stored as noise before the base (exit 1)', async () => {
+    // An even number of bytes, so git can read each file as UTF-16.
+    const plain = `export const token = '${KEY}';\nconsole.log(token);\n `;
+    const { clone, base } = throughRemote(
+      (root) =>
+        commitFiles(root, { 'src/.gitattributes': 'quiet.ts working-tree-encoding=UTF-16LE\nmarked.ts working-tree-encoding=UTF-16BE\n' }, 'attributes'),
+      (root) => {
+        // The attributes only in .git/info/attributes while git adds the files: git stores them as noise, and the base holds no attribute that says so.
+        writeFileSync(join(root, '.git', 'info', 'attributes'), 'src/quiet.ts working-tree-encoding=UTF-16LE\nsrc/marked.ts working-tree-encoding=UTF-16BE\n');
+        commitFiles(
+          root,
+          { 'src/quiet.ts': plain, 'src/quiet.test.ts': "import './quiet';\n", 'src/marked.ts': plain, 'src/marked.test.ts': "import './marked';\n" },
+          'noise',
+        );
+        writeFileSync(join(root, '.git', 'info', 'attributes'), '');
+      },
+    );
+    for (const path of ['src/quiet.ts', 'src/marked.ts']) {
+      expect(git(clone, 'cat-file', 'blob', `${base}:${path}`)).not.toContain('console.log');
+      // the clone's checkout, with the branch's .gitattributes, writes the plain text back
+      expect(readFileSync(join(clone, path), 'utf8')).toBe(plain);
+    }
+    const result = await verify(clone, '--base', base, '--format', 'json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.out) as {
+      commits: { findings: { rule: string; path: string }[] }[];
+      tree: { findings: { rule: string; path: string }[] };
+    };
+    for (const findings of [report.commits[0]?.findings ?? [], report.tree.findings]) {
+      for (const path of ['src/quiet.ts', 'src/marked.ts']) {
+        expect(findings.filter((finding) => finding.path === path).map((finding) => finding.rule)).toEqual(['R1', 'R4']);
+      }
+    }
+  });
+
   it('reads UTF-16 without a byte-order mark by its content (exit 1)', async () => {
     const { clone, base } = throughRemote((root) => {
       writeFileSync(join(root, 'src', 'wide.ts'), Buffer.from('export const wide = 1;\nconsole.log(wide);\n', 'utf16le'));
@@ -63,12 +102,18 @@ describe('holdfast verify: content as a checkout gives it back', () => {
     expect(result.out).toMatch(/\*\*R4 NOLOG\*\* `src\/wide\.ts:2`/);
   });
 
-  it('refuses committed links that leave the repository or point into .git/ (exit 1), and passes one inside it', async () => {
+  it('refuses committed links that leave the repository or point into .git/, alone or chained (exit 1), and passes ones inside it', async () => {
     const { clone, base } = throughRemote((root) => {
       for (const [path, target] of [
         ['src/hook', '../.git/hooks/pre-commit'],
         ['src/passwd', '/etc/passwd'],
+        // chained: each text alone stays inside src/, together they lead into .git/
+        ['src/up', '..'],
+        ['src/chained', 'up/.git/hooks/pre-commit'],
+        ['src/deep/a', '..'],
+        ['src/deep/b', 'a/../.git/hooks/pre-commit'],
         ['src/sibling', 'orders.ts'],
+        ['src/deep/cousin', '../orders.ts'],
       ] as const) {
         git(root, 'update-index', '--add', '--cacheinfo', `120000,${hashObject(root, target)},${path}`);
       }
@@ -76,10 +121,16 @@ describe('holdfast verify: content as a checkout gives it back', () => {
     });
     const result = await verify(clone, '--base', base, '--format', 'json');
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.out) as { commits: { findings: { rule: string; path: string; detail: string }[] }[] };
-    const links = report.commits[0]?.findings.filter((finding) => finding.rule === 'GATE') ?? [];
-    expect(links.map((finding) => finding.path).sort()).toEqual(['src/hook', 'src/passwd']);
-    expect(links.find((finding) => finding.path === 'src/hook')?.detail).toMatch(/points into \.git\//);
+    type Findings = { rule: string; path: string; detail: string }[];
+    const report = JSON.parse(result.out) as { commits: { findings: Findings }[]; tree: { findings: Findings } };
+    for (const findings of [report.commits[0]?.findings ?? [], report.tree.findings]) {
+      const links = findings.filter((finding) => finding.rule === 'GATE');
+      // src/chained is refused through src/up: a link to the top folder is what makes its text lead into .git/
+      expect(links.map((finding) => finding.path).sort()).toEqual(['src/deep/b', 'src/hook', 'src/passwd', 'src/up']);
+      expect(links.find((finding) => finding.path === 'src/hook')?.detail).toMatch(/points into \.git\//);
+      expect(links.find((finding) => finding.path === 'src/up')?.detail).toMatch(/the repository's top folder/);
+      expect(links.find((finding) => finding.path === 'src/deep/b')?.detail).toMatch(/climbs out of a folder it named/);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Action } from '@holdfast/core/contract';
 import { HoldfastError } from '@holdfast/core/contract';
-import { entriesUnder, gitProcess, nulFields, nulPaths, readCheckoutEntries } from '../io/index.js';
+import { gitProcess, nulFields, nulPaths, readCheckoutEntries, reencodedEntries } from '../io/index.js';
 import { checkoutAction } from '../decide/index.js';
 import type { FinishedProcess } from '../io/index.js';
 
@@ -99,63 +99,41 @@ export function rawEntries(output: Buffer): RawEntry[] {
 }
 
 /**
- * The entries of a change as a round's actions, each written file read as a checkout of `treeish`
- * gives it back (its own `.gitattributes` applied; '' is the index, `options` naming which), links
- * judged where they point. Submodules are left out.
+ * The entries of a change from `from` to `treeish` as a round's actions, each written file read as a
+ * checkout of `treeish` gives it back (its own `.gitattributes` applied; '' is the index, `options`
+ * naming which), links judged where they point, and each file the change left as it was but re-encodes
+ * through a `.gitattributes` it wrote (reencodedEntries) added as a write. Submodules are left out.
  */
 export function checkoutActions(
   options: Parameters<typeof readCheckoutEntries>[0],
+  from: string | undefined,
   treeish: string,
   entries: readonly RawEntry[],
 ): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
   const judged = entries.filter((entry) => entry.mode !== '160000');
-  const reads = readCheckoutEntries(
-    options,
-    treeish,
-    judged.flatMap((entry) => (entry.blob === undefined ? [] : [{ path: entry.path, mode: entry.mode, blob: entry.blob }])),
-  );
+  const reencoded = reencodedEntries(options, from, treeish, judged);
+  const reads = readCheckoutEntries(options, treeish, [
+    ...judged.flatMap((entry) => (entry.blob === undefined ? [] : [{ path: entry.path, mode: entry.mode, blob: entry.blob }])),
+    ...reencoded,
+  ]);
   const undecodable = new Map<string, string>();
   const links = new Map<string, string>();
-  const actions = judged.map((entry): Action => {
+  const actions = [...judged, ...reencoded].map((entry): Action => {
     const read = entry.blob === undefined ? undefined : reads.get(entry.path);
     if (read === undefined) return { type: 'delete', path: entry.path };
     return checkoutAction(entry.path, read, undecodable, links);
   });
-  actions.push(...reencodedByChangedAttributes(options, treeish, judged, undecodable, links));
   return { actions, undecodable, links };
 }
 
-/**
- * The files a change left as they were but a `.gitattributes` it wrote now has a checkout write in
- * another encoding, each read as that checkout gives it back. Without them, a file committed while its
- * `working-tree-encoding` was only in the work tree (stored as noise, judged as noise) and the
- * `.gitattributes` in a later commit would each pass, and the second commit's checkout gives the
- * plain text back.
- */
-function reencodedByChangedAttributes(
-  options: Parameters<typeof readCheckoutEntries>[0],
-  treeish: string,
-  changed: readonly RawEntry[],
-  undecodable: Map<string, string>,
-  links: Map<string, string>,
-): Action[] {
-  const folders = changed
-    .filter((entry) => entry.blob !== undefined && (entry.path === '.gitattributes' || entry.path.endsWith('/.gitattributes')))
-    .map((entry) => entry.path.slice(0, Math.max(0, entry.path.length - '/.gitattributes'.length)));
-  if (folders.length === 0) return [];
-  const already = new Set(changed.map((entry) => entry.path));
-  const others = entriesUnder(options, treeish, folders).filter((entry) => !already.has(entry.path));
-  if (others.length === 0) return [];
-  const reads = readCheckoutEntries(options, treeish, others);
-  return others.flatMap((entry) => {
-    const read = reads.get(entry.path);
-    return read?.kind === 'file' && read.workingTreeEncoding !== undefined ? [checkoutAction(entry.path, read, undecodable, links)] : [];
-  });
-}
-
-function actionsOf(reader: GitReader, commit: string, entries: readonly RawEntry[]): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
+function actionsOf(
+  reader: GitReader,
+  from: string | undefined,
+  commit: string,
+  entries: readonly RawEntry[],
+): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
   try {
-    return checkoutActions(gitOptions(reader), commit, entries);
+    return checkoutActions(gitOptions(reader), from, commit, entries);
   } catch (error) {
     if (error instanceof CommitReadError) throw error;
     throw new CommitReadError('E_GIT_READ', (error as Error).message, { cause: error });
@@ -170,7 +148,7 @@ function treePaths(reader: GitReader, tree: string): string[] {
 /** The change from one tree to another (`git diff-tree from to`), judged like a staged change. */
 function treeChange(reader: GitReader, from: string, to: string): TreeChange {
   const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to]));
-  return { ...actionsOf(reader, to, entries), existedBefore: treePaths(reader, from) };
+  return { ...actionsOf(reader, from, to, entries), existedBefore: treePaths(reader, from) };
 }
 
 /** A merge's whole change against its first parent: everything it brings onto that branch. */
@@ -193,7 +171,7 @@ function commitParents(reader: GitReader, commit: string): string[] {
 export function commitChange(reader: GitReader, commit: string, parents: readonly string[] = commitParents(reader, commit)): TreeChange {
   if (parents.length === 0) {
     const entries = rawEntries(readGit(reader, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', '--root', commit]));
-    return { ...actionsOf(reader, commit, entries), existedBefore: [] };
+    return { ...actionsOf(reader, undefined, commit, entries), existedBefore: [] };
   }
   if (parents.length === 1) return treeChange(reader, parents[0] as string, commit);
   const perParent = parents.map(
@@ -206,5 +184,5 @@ export function commitChange(reader: GitReader, commit: string, parents: readonl
   const own = [...first.values()].filter((entry) => others.every((changes) => changes.has(entry.path)));
   const existed = new Set<string>();
   for (const parent of parents) for (const path of treePaths(reader, parent)) existed.add(path);
-  return { ...actionsOf(reader, commit, own), existedBefore: [...existed] };
+  return { ...actionsOf(reader, parents[0], commit, own), existedBefore: [...existed] };
 }

@@ -44,7 +44,8 @@ export function gitOutput(root: string, args: string[], input?: string, env?: No
 function stagedFiles(root: string, env?: NodeJS.ProcessEnv): Pick<TreeChange, 'actions' | 'undecodable' | 'links'> {
   const entries = rawEntries(gitOutput(root, ['diff', '--cached', '--raw', '--no-renames', '--no-abbrev', '-z'], undefined, env));
   const indexFile = env?.GIT_INDEX_FILE;
-  return checkoutActions({ cwd: root, ...(indexFile !== undefined && indexFile !== '' ? { indexFile } : {}) }, '', entries);
+  // Against HEAD, as `git diff --cached` compares (before a first commit every file is staged, so none is left as it was).
+  return checkoutActions({ cwd: root, ...(indexFile !== undefined && indexFile !== '' ? { indexFile } : {}) }, 'HEAD', '', entries);
 }
 
 /** Files in the last commit: what existed before this commit, so an added file is a new module. */

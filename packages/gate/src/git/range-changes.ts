@@ -9,6 +9,7 @@ import {
   nulPaths,
   parseGitAttributes,
   pathText,
+  reencodedEntries,
   runGit,
   startGit,
 } from '../io/index.js';
@@ -222,7 +223,13 @@ export async function* rangeCommits(
       const existedBefore = paths.advance(commit, parents, first);
       const [commitObject] = await objects.read([commit], limit);
       const message = commitObject?.kind === 'read' ? messageOf(commitObject.bytes) : '';
-      yield { commit, parents, subject: subjectOf(message), message, ...(await changeOf(objects, attributes, commit, own, existedBefore, limit)) };
+      yield {
+        commit,
+        parents,
+        subject: subjectOf(message),
+        message,
+        ...(await changeOf(options.root, objects, attributes, parents[0], commit, own, existedBefore, limit)),
+      };
     }
   } finally {
     diff.stdout.destroy();
@@ -274,16 +281,23 @@ class AttributeCache {
   }
 }
 
-/** A change's files with what reading them needs: the `.gitattributes` files that apply, read once for the change (they are small). */
+/**
+ * A change's files from `from` to `commit` with what reading them needs: the `.gitattributes` files that apply, read once for
+ * the change (they are small). The files a `.gitattributes` the change wrote re-encodes (reencodedEntries, as the git hooks
+ * judge them) are files of the change too: a checkout after it writes them anew.
+ */
 async function changeOf(
+  root: string,
   objects: GitObjectReader,
   attributes: AttributeCache,
+  from: string | undefined,
   commit: string,
   entries: readonly RawEntry[],
   existedBefore: Iterable<string>,
   limit: number,
 ): Promise<RangeChange> {
-  const files: ChangedFile[] = entries.filter((entry) => entry.mode !== '160000').map(({ path, blob, mode }) => ({ path, blob, mode }));
+  const own: ChangedFile[] = entries.filter((entry) => entry.mode !== '160000').map(({ path, blob, mode }) => ({ path, blob, mode }));
+  const files = [...own, ...reencodedEntries({ cwd: root }, from, commit, own)];
   const folders = [...new Set(files.flatMap((file) => (file.blob === undefined ? [] : attributeFolders(file.path))))];
   const attributeFiles = await attributes.filesFor(commit, folders);
   const applied = (file: ChangedFile): CheckoutAttributes =>
@@ -344,7 +358,9 @@ export async function rangeTreeChange<T>(options: RangeReaderOptions, from: stri
   const existedBefore = nulPaths(runGit(['ls-tree', '-r', '--name-only', '-z', from], { cwd: options.root }));
   const objects = new GitObjectReader({ cwd: options.root });
   try {
-    return await judge(await changeOf(objects, new AttributeCache(objects), to, entries, existedBefore, options.fileLimit ?? VERIFY_FILE_LIMIT));
+    return await judge(
+      await changeOf(options.root, objects, new AttributeCache(objects), from, to, entries, existedBefore, options.fileLimit ?? VERIFY_FILE_LIMIT),
+    );
   } finally {
     await objects.close();
   }

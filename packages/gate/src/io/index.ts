@@ -2,8 +2,9 @@
 export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 export { blobText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
-export { checkoutRead, entriesUnder, readCheckoutEntries } from './checkout-blobs.js';
+export { checkoutRead, readCheckoutEntries } from './checkout-blobs.js';
 export type { CheckoutRead } from './checkout-blobs.js';
+export { reencodedEntries } from './reencoded-entries.js';
 export { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
 export type { AttributeFile, CheckoutAttributes } from './git-attributes.js';
 export { GitObjectReader } from './git-objects.js';

@@ -18,6 +18,7 @@ describe('R4 NOLOG on the syntax tree', () => {
     ['a template key', 'console[`log`](1);'],
     ['an escaped key', "console['\\x6cog'](1);"],
     ['an escaped identifier', '\\u0063onsole.log(1);'],
+    ['a key spelled with escapes only', "const pattern = /\\d+/;\nglobalThis['\\x63ons\\u{6f}le']['\\154og'](1);"],
     ['the global object', 'globalThis.console.log(1);'],
     ['the global object, computed', "globalThis['console']['log'](1);"],
     ['window', 'window.console.log(1);'],

@@ -69,10 +69,23 @@ export function compileForbidden(forbid: ForbiddenReferences): CompiledForbidden
   // Tried only just after a quote (found by indexOf): the same answer as the unanchored `['"\`](?:node:)?(?:…)['"\`/]`
   // without running a regex over every character of every file.
   const moduleText = modules.length === 0 ? undefined : new RegExp(`(?:node:)?(?:${modules.map(escapeRegex).join('|')})['"\`/]`, 'y');
-  // A static spelling holds its root name literally, or spells it with an escape (a backslash).
-  const mayMentionNames = (content: string) => names.length > 0 && (content.includes('\\') || roots.some((root) => content.includes(root)));
-  const mayMentionModules = (content: string) => moduleText !== undefined && (content.includes('\\') || quotedAt(content, moduleText));
+  // A static spelling holds its root name literally, or spells it with escapes (`\u0063onsole`, `'\x61xios'`): then one of
+  // the text's escape readings holds it. Most code holds a backslash (a regular expression, a `\n`) and neither, and is not parsed.
+  const mentionsName = (text: string) => roots.some((root) => text.includes(root));
+  const mayMentionNames = (content: string) => names.length > 0 && (mentionsName(content) || escapeReadings(content).some(mentionsName));
+  const mayMentionModules = (content: string) =>
+    moduleText !== undefined && (quotedAt(content, moduleText) || escapeReadings(content).some((text) => quotedAt(text, moduleText)));
   return { names, modules, mayMention: (content) => mayMentionNames(content) || mayMentionModules(content), mayMentionNames, mayMentionModules };
+}
+
+/**
+ * The content with its escapes read, for a file that holds a backslash: as the parser reads a valid file (decodeEscapes
+ * left to right, `\\` one backslash), and with each run of backslashes read as one escape, so a token that a recovered
+ * tree starts inside such a run (`\\u0063onsole` in code that does not parse) is read too. Empty without a backslash.
+ */
+function escapeReadings(content: string): string[] {
+  if (!content.includes('\\')) return [];
+  return [decodeEscapes(content), decodeEscapes(content.replace(/\\+/g, '\\'))];
 }
 
 const QUOTES = ['"', "'", '`'] as const;

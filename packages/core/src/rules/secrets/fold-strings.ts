@@ -162,7 +162,7 @@ interface Operand {
 
 class Folder {
   private steps = 0;
-  private constants: Map<string, SgNode> | undefined;
+  private readonly constants = new Map<string, SgNode | 'shadowed'>();
   private declared: { readonly bindings: Map<string, number>; readonly values: Map<string, SgNode> } | undefined;
   private tagged: Set<number> | undefined;
   private readonly resolving = new Set<string>();
@@ -381,45 +381,67 @@ class Folder {
    */
   private constantNode(name: string): SgNode | undefined {
     this.declared ??= this.collectDeclarations();
+    const value = this.declared.values.get(name);
     // Most names a chain holds are no `const` of the file: those need no search for other bindings.
-    if (!this.declared.values.has(name)) return undefined;
-    this.constants ??= this.collectConstants(this.declared);
-    return this.constants.get(name);
+    if (value === undefined || this.declared.bindings.get(name) !== 1) return undefined;
+    let known = this.constants.get(name);
+    if (known === undefined) {
+      known = this.boundElsewhere(name) ? 'shadowed' : value;
+      this.constants.set(name, known);
+    }
+    return known === 'shadowed' ? undefined : known;
   }
 
-  /** Every `const` of the file with its initialiser, and how often each declarator binds a name. */
+  /**
+   * How often a declarator of the file binds each name, and the initialiser of each `const` one. The `const` ones are
+   * searched for as such, so no declarator climbs to its parent (which the parser finds from the root).
+   */
   private collectDeclarations(): { readonly bindings: Map<string, number>; readonly values: Map<string, SgNode> } {
     const bindings = new Map<string, number>();
     const values = new Map<string, SgNode>();
-    for (const declarator of this.root.findAll({ rule: { kind: 'variable_declarator' } })) {
-      const name = declarator.field('name');
-      if (name?.kind() !== 'identifier') continue;
-      bindings.set(name.text(), (bindings.get(name.text()) ?? 0) + 1);
+    for (const declarator of this.root.findAll({ rule: { kind: 'variable_declarator', has: { field: 'name', kind: 'identifier' } } })) {
+      const text = (declarator.field('name') as SgNode).text();
+      bindings.set(text, (bindings.get(text) ?? 0) + 1);
+    }
+    for (const declarator of this.root.findAll({
+      rule: { kind: 'variable_declarator', has: { field: 'name', kind: 'identifier' }, inside: { regex: '^const\\b' } },
+    })) {
       const value = declarator.field('value');
-      if (value !== null && declarator.parent()?.child(0)?.text() === 'const') values.set(name.text(), value);
+      if (value !== null) values.set((declarator.field('name') as SgNode).text(), value);
     }
     return { bindings, values };
   }
 
-  private collectConstants(declared: { readonly bindings: ReadonlyMap<string, number>; readonly values: ReadonlyMap<string, SgNode> }): Map<string, SgNode> {
-    const bindings = new Map(declared.bindings);
-    const values = new Map(declared.values);
-    const bind = (name: string) => bindings.set(name, (bindings.get(name) ?? 0) + 1);
-    // Each binding site is found once and its names read inside it: an `inside` search would climb from every identifier.
-    const shadowing: SgNode[] = [];
-    for (const site of this.root.findAll({
-      rule: { any: [{ kind: 'formal_parameters' }, { kind: 'object_pattern' }, { kind: 'array_pattern' }, { kind: 'catch_clause' }] },
-    })) {
-      shadowing.push(...site.findAll({ rule: { any: [{ kind: 'identifier' }, { kind: 'shorthand_property_identifier_pattern' }] } }));
-    }
-    for (const site of this.root.findAll({ rule: { any: [{ kind: 'for_in_statement' }, { kind: 'arrow_function' }] } })) {
-      const bound = site.field(site.kind() === 'arrow_function' ? 'parameter' : 'left');
-      if (bound?.kind() === 'identifier') shadowing.push(bound);
-    }
-    for (const binding of shadowing) bind(binding.text());
-    for (const name of [...values.keys()]) if (bindings.get(name) !== 1) values.delete(name);
-    return values;
+  /**
+   * Whether `name` is also bound as a parameter, inside a destructuring pattern or a catch clause (any identifier
+   * spelled so within one of those), as a `for…in`/`for…of` variable or an arrow function's lone parameter: one search
+   * for the one name, climbing in the parser.
+   */
+  private boundElsewhere(name: string): boolean {
+    const spelled = `^${escapeRegex(name)}$`;
+    return (
+      this.root.find({
+        rule: {
+          any: [
+            {
+              any: [{ kind: 'identifier' }, { kind: 'shorthand_property_identifier_pattern' }],
+              regex: spelled,
+              inside: { any: [...BINDING_SITES].map((kind) => ({ kind })), stopBy: 'end' },
+            },
+            { kind: 'identifier', regex: spelled, inside: { kind: 'for_in_statement', field: 'left' } },
+            { kind: 'identifier', regex: spelled, inside: { kind: 'arrow_function', field: 'parameter' } },
+          ],
+        },
+      }) !== null
+    );
   }
+}
+
+/** Where any identifier binds a name (collectConstants once searched each of these whole). */
+const BINDING_SITES: ReadonlySet<string> = new Set(['formal_parameters', 'object_pattern', 'array_pattern', 'catch_clause']);
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function span(node: SgNode): { start: number; end: number } {

@@ -51,9 +51,9 @@ function refValue(root: string, ref: string): string | undefined {
  * A commit on top of HEAD that no ref holds, made with git's plumbing (no ref update, so no hook sees
  * it): what a process could point a ref file at.
  */
-function looseCommit(root: string, files: Record<string, string>, message: string): string {
+function looseCommit(root: string, files: Record<string, string | Buffer>, message: string): string {
   const env = gitTestEnv({ GIT_INDEX_FILE: join(mkdtempSync(join(tmpdir(), 'holdfast-index-')), 'index') });
-  const run = (args: string[], input?: string) => {
+  const run = (args: string[], input?: string | Buffer) => {
     const result = gitRun(root, args, { env, ...(input === undefined ? {} : { input }) });
     if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
     return result.stdout.trim();
@@ -96,6 +96,21 @@ describe('refs moved outside git between calls', () => {
     writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), `${clean}\n`);
     expect(denial(await nextCall(root))).toBeUndefined();
     expect(refValue(root, 'refs/heads/main')).toBe(clean);
+  });
+
+  it('a ref moved onto a commit that adds only a .gitattributes is judged on the files it re-encodes: a log stored as UTF-16 noise is put back', async () => {
+    const root = projectRepo('holdfast-refs-between-');
+    // Before the session: the log committed as UTF-16LE bytes, which no rule reads as a log.
+    const noise = looseCommit(root, { 'src/orders.ts': Buffer.from(LOGGED, 'utf16le') }, 'orders, encoded');
+    git(root, 'update-ref', 'refs/heads/main', noise);
+    expect(denial(await nextCall(root))).toBeUndefined();
+    // Between calls: a commit holding only the line that makes every checkout write the log as text.
+    const decoding = looseCommit(root, { 'src/.gitattributes': '*.ts working-tree-encoding=UTF-16LE\n' }, 'attributes');
+    writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), `${decoding}\n`);
+    const reason = denial(await nextCall(root));
+    expect(reason).toMatch(/GATE REF: refs changed while no tool call was running/);
+    expect(reason).toContain(`commit ${decoding.slice(0, 12)} "attributes" (R4 NOLOG`);
+    expect(refValue(root, 'refs/heads/main')).toBe(noise);
   });
 
   it('a new namespace with HEAD pointed at it, a packed ref and a replace ref written as files are put back', async () => {

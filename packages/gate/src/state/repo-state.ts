@@ -3,7 +3,7 @@ import type { BlobText } from '../io/index.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toSlashes } from '../io/index.js';
-import { RepositoryLayoutError, judgeRepositoryLayout, readCheckoutEntries, runGit, tryGit } from '../io/index.js';
+import { RepositoryLayoutError, judgeRepositoryLayout, readCheckoutEntries, reencodedEntries, runGit, tryGit } from '../io/index.js';
 import type { CheckoutRead } from '../io/index.js';
 
 /** Where the user's own repository is, found without running git. */
@@ -280,9 +280,18 @@ export function commitChanges(repo: RepoState, commit: NewCommit): CommitChange[
     const mode = status === 'D' ? (meta[0] ?? '').replace(/^:/, '') : (meta[1] ?? '');
     changes.push({ repoPath: fields[index + 1] as string, status: status === 'D' ? 'delete' : 'write', mode, blob: meta[3] ?? '' });
   }
-  const judged = changes.filter((change) => change.mode !== '160000');
+  // A commit that writes or deletes a `.gitattributes` re-encodes files it left alone: each is judged as a checkout of
+  // the commit writes it, as the git hooks and verify judge it (a key stored as noise, decoded only by the new line).
+  const options = { cwd: repo.top, gitDir: repo.gitDir };
+  const reencoded = reencodedEntries(
+    options,
+    commit.parents[0],
+    commit.id,
+    changes.map((change) => ({ path: change.repoPath })),
+  ).map((entry) => ({ repoPath: entry.path, status: 'write' as const, mode: entry.mode, blob: entry.blob }));
+  const judged = [...changes, ...reencoded].filter((change) => change.mode !== '160000');
   const reads = readCheckoutEntries(
-    { cwd: repo.top, gitDir: repo.gitDir },
+    options,
     commit.id,
     judged.flatMap((change) => (change.status === 'write' ? [{ path: change.repoPath, mode: change.mode, blob: change.blob }] : [])),
   );

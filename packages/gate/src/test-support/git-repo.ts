@@ -27,7 +27,7 @@ export interface GitResult {
 }
 
 /** Runs git in `cwd`; never throws, so a test can assert on a refusal. */
-export function gitRun(cwd: string, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): GitResult {
+export function gitRun(cwd: string, args: readonly string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv } = {}): GitResult {
   try {
     const stdout = execFileSync('git', args, { cwd, input: options.input, env: options.env ?? gitTestEnv(), stdio: ['pipe', 'pipe', 'pipe'] }).toString('utf8');
     return { status: 0, stdout, stderr: '' };

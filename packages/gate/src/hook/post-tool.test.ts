@@ -402,6 +402,22 @@ describe('the after-the-fact check of a shell call', () => {
       expect(audit(root)).toMatchObject([{ decision: 'observed', rule: 'INTERNAL', name: 'OUTSIDE' }]);
     });
 
+    it('says nothing at the next shell call of what the gate itself put back (issue 44: it read as a change no call made)', async () => {
+      const root = repository();
+      mkdirSync(join(root, '.gemini'), { recursive: true });
+      writeFileSync(join(root, '.gemini', 'settings.json'), '{"hooks":{"BeforeTool":[]}}\n');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'gate settings');
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      run(root, `printf 'console.log(1);\\n' >> src/cart.ts && printf 'console.log(2);\\n' > src/new.ts && printf '{}\\n' > .gemini/settings.json`);
+      const putBack = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }))).stdout);
+      expect(putBack).toMatch(/src\/cart\.ts: restored.*src\/new\.ts: deleted.*\.gemini\/settings\.json: restored/s);
+      beforeShellCall(root, 's1', 'toolu_3', NOW);
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options({ judge: sessionJudge() }))).stdout).toBe('');
+      expect(audit(root).filter((entry) => entry.action.startsWith('changed outside any call'))).toEqual([]);
+    });
+
     it("says nothing of a file the session's own tools wrote between its shell calls, nor when nothing changed", async () => {
       const root = repository();
       expect((await afterScript(root, 'true')).stdout).toBe('');

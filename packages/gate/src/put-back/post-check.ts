@@ -1,4 +1,4 @@
-import { join, posix, relative } from 'node:path';
+import { isAbsolute, join, posix, relative } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
 import { inAgentSettingsSubfolder, readCheckoutEntries, toSlashes } from '../io/index.js';
 import { guardedChanges, tamper } from '../state/index.js';
@@ -14,7 +14,7 @@ import { journalReverts, recentReverts, revertKey } from '../state/index.js';
 import type { GateRevert } from '../state/index.js';
 import type { SnapshotAfter, SnapshotRecord } from '../state/index.js';
 import { takeSnapshotAfter } from '../state/index.js';
-import { indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePathsAround } from '../state/index.js';
+import { followPutBack, indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePathsAround } from '../state/index.js';
 import { checkIgnoreRules, filesHiddenByNewRules } from '../state/index.js';
 import { changesBehindSessionRules, filesBehindSessionRules, followJudgement, loadSessionIgnores, restoreHidden, saveSessionIgnores } from '../state/index.js';
 import type { SessionIgnores } from '../state/index.js';
@@ -390,6 +390,11 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     journal.push(refused.revert);
   }
   journalReverts(root, journal, now);
+  // Hidden files stay out of the store's index (their ignore rules keep them out of `git add`); .git/ and HOME are never in it.
+  followPutBack(root, [
+    ...workTree.refused.filter(({ change }) => change.hidden !== true).map(({ change }) => change.path),
+    ...guarded.map((refused) => refused.entry.path).filter((path) => !isAbsolute(path) && !/^(?:\.git|\.\.)(?:\/|$)/.test(path)),
+  ]);
   saveGuardedBaseline(root, guardedAsLeft(after.guarded, guarded));
   followSessionIgnores(input, workTree, false);
   const refs = summary((refused) => {

@@ -430,6 +430,29 @@ describe('the after-the-fact check of a shell call', () => {
     });
   });
 
+  it("puts back a command's rewrite of OpenCode's plugin and settings as GATE TAMPER, whatever the rulebook's scope says (issue 44), not OpenCode's own package install", async () => {
+    const root = repository();
+    mkdirSync(join(root, '.opencode', 'plugin'), { recursive: true });
+    const plugin = 'export const HoldfastGate = async () => ({ gated: true });\n';
+    writeFileSync(join(root, '.opencode', 'plugin', 'holdfast-gate.js'), plugin);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'gate plugin');
+    const noScope: Rulebook = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'scope') };
+    const unscoped = checkChangesWith({ rulebook: noScope, checkActions, replay: () => ({ actions: [], observed: new Map() }) });
+    const answer = await afterScript(
+      root,
+      `printf 'export const HoldfastGate = async () => ({});\\n' > .opencode/plugin/holdfast-gate.js && printf '{"plugin":[]}\\n' > opencode.json && printf '{}\\n' > .opencode/package.json`,
+      { judge: unscoped },
+    );
+    const reason = blockReason(answer.stdout);
+    expect(reason).toMatch(/\.opencode\/plugin\/holdfast-gate\.js: restored to its content before the command\. GATE TAMPER/);
+    expect(reason).toMatch(/opencode\.json: deleted \(the command created it\)\. GATE TAMPER/);
+    expect(reason).toContain('Kept (no rule refused them): .opencode/package.json.');
+    expect(readFileSync(join(root, '.opencode', 'plugin', 'holdfast-gate.js'), 'utf8')).toBe(plugin);
+    expect(existsSync(join(root, 'opencode.json'))).toBe(false);
+    expect(readFileSync(join(root, '.opencode', 'package.json'), 'utf8')).toBe('{}\n');
+  });
+
   it('works in a folder that is not a git repository', async () => {
     const root = folder();
     const answer = await afterScript(root, `printf 'console.log(1);\\n' >> src/cart.ts && printf 'export const ok = 1;\\n' > src/cart.test.ts`);

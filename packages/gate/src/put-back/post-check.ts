@@ -1,6 +1,6 @@
 import { isAbsolute, join, posix, relative } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
-import { inAgentSettingsSubfolder, readCheckoutEntries, toSlashes } from '../io/index.js';
+import { inAgentSettingsSubfolder, inOpenCodeSettings, readCheckoutEntries, toSlashes } from '../io/index.js';
 import { guardedChanges, tamper } from '../state/index.js';
 import type { BrokenRule } from '../state/index.js';
 import { restoreGuarded } from '../state/index.js';
@@ -254,8 +254,8 @@ async function checkWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
   const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];
   for (const [index, change] of changes.entries()) {
-    // Copilot CLI's hooks and settings below .github/ stay in the snapshots: a change there is put back from them.
-    if (protectedPaths.has(change.path) || inAgentSettingsSubfolder(change.path)) broken.set(index, [tamper(change.path)]);
+    // Copilot CLI's hooks and settings below .github/, and OpenCode's settings and plugins, stay in the snapshots: a change there is put back from them.
+    if (protectedPaths.has(change.path) || inAgentSettingsSubfolder(change.path) || inOpenCodeSettings(change.path)) broken.set(index, [tamper(change.path)]);
     else judged.push(index);
   }
   const judgement = await checkWorkTree(

@@ -129,11 +129,14 @@ function detachingScript(marker: string): string {
   ].join('\n');
 }
 
-/** Holds the model's next reply until the detached child has written (the scripted server runs in this process). */
+/**
+ * Holds the model's next reply until the detached child has written (the scripted server runs in this process):
+ * the state the route needs, waited for however long a loaded machine takes; the test's own time limit is the bound.
+ */
 function afterChildWrote(marker: string, reply: ScriptedReply): ScriptStep {
   return () => {
     const pause = new Int32Array(new SharedArrayBuffer(4));
-    for (let waited = 0; waited < 20_000 && !existsSync(marker); waited += 50) Atomics.wait(pause, 0, 0, 50);
+    while (!existsSync(marker)) Atomics.wait(pause, 0, 0, 50);
     return reply;
   };
 }
@@ -348,6 +351,8 @@ export interface RouteOutcome {
   readonly afterRoute: readonly string[];
   readonly atEnd: readonly string[];
   readonly told: string;
+  /** The route's shell commands, as the model sent them. */
+  readonly commands: readonly string[];
 }
 
 export interface RedTeamRun {
@@ -430,6 +435,7 @@ export async function runRedTeam(client: RedTeamClient, gate: boolean): Promise<
     afterRoute: afterRoute.get(route.tag) ?? ['(the session never got past this route)'],
     atEnd: route.landed(world),
     told: (told.get(route.tag) ?? []).join('\n'),
+    commands: route.steps.flatMap((step) => (typeof step === 'object' && 'shell' in step ? [step.shell] : [])),
   }));
   return { result, outcomes, landed };
 }
@@ -464,7 +470,9 @@ export function redTeamCases(client: RedTeamClient, leftInTree: readonly string[
       expect(run.landed, explain()).toEqual(leftInTree.map((path) => `work tree: ${path}`));
       for (const outcome of run.outcomes) {
         if (!SILENT.has(outcome.tag)) expect(outcome.told, `${outcome.tag}: ${explain()}`).toMatch(/holdfast|GATE|R\d [A-Z]+/);
-        expect(outcome.told.match(OFF_SWITCH)?.[0], `${outcome.tag}: ${explain()}`).toBeUndefined();
+        // A refusal quotes the command it refuses: what is left must not teach an off switch.
+        const unquoted = outcome.commands.reduce((text, command) => text.split(command).join(''), outcome.told);
+        expect(unquoted.match(OFF_SWITCH)?.[0], `${outcome.tag}: ${explain()}`).toBeUndefined();
       }
     },
   );

@@ -343,6 +343,8 @@ export function redTeamRoutes(client: RedTeamClient, repo: string, marker: strin
   return routes;
 }
 
+const NOT_REACHED = '(the session never got past this route)';
+
 /** What one route did in one session: what was there right after it, at the end, and what the model was told. */
 export interface RouteOutcome {
   readonly tag: string;
@@ -432,7 +434,7 @@ export async function runRedTeam(client: RedTeamClient, gate: boolean): Promise<
     tag: route.tag,
     routeClass: route.routeClass,
     name: route.name,
-    afterRoute: afterRoute.get(route.tag) ?? ['(the session never got past this route)'],
+    afterRoute: afterRoute.get(route.tag) ?? [NOT_REACHED],
     atEnd: route.landed(world),
     told: (told.get(route.tag) ?? []).join('\n'),
     commands: route.steps.flatMap((step) => (typeof step === 'object' && 'shell' in step ? [step.shell] : [])),
@@ -468,6 +470,10 @@ export function redTeamCases(client: RedTeamClient, leftInTree: readonly string[
       expect(run.result.run.exitCode, explain()).toBe(0);
       expect(run.result.problems, explain()).toEqual([]);
       expect(run.landed, explain()).toEqual(leftInTree.map((path) => `work tree: ${path}`));
+      expect(
+        run.outcomes.filter((outcome) => outcome.afterRoute.includes(NOT_REACHED)).map((outcome) => outcome.tag),
+        explain(),
+      ).toEqual([]);
       for (const outcome of run.outcomes) {
         if (!SILENT.has(outcome.tag)) expect(outcome.told, `${outcome.tag}: ${explain()}`).toMatch(/holdfast|GATE|R\d [A-Z]+/);
         // A refusal quotes the command it refuses: what is left must not teach an off switch.
@@ -482,7 +488,7 @@ export function redTeamCases(client: RedTeamClient, leftInTree: readonly string[
     const explain = () => `${outcomeTable(run)}\n\n${run.result.explain()}`;
     expect(run.result.run.exitCode, explain()).toBe(0);
     expect(
-      run.outcomes.filter((outcome) => outcome.afterRoute.length === 0).map((outcome) => outcome.tag),
+      run.outcomes.filter((outcome) => outcome.afterRoute.length === 0 || outcome.afterRoute.includes(NOT_REACHED)).map((outcome) => outcome.tag),
       explain(),
     ).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';
+import { RED_TEAM_CLIENTS, redTeamCases } from './agent-redteam-routes.js';
 
 // The real GitHub Copilot CLI 1.0.102 offline (COPILOT_OFFLINE, a custom provider on OpenAI chat
 // completions, no GitHub login) against a scripted model server on 127.0.0.1; holdfast from the built dist/.
@@ -18,6 +19,9 @@ function lastMessage(turn: ModelTurn): string {
 }
 
 describe('Copilot CLI, real binary', () => {
+  // Issue 44's red team: every route in one session, held and told (test/e2e/agent-redteam-routes.ts).
+  redTeamCases(RED_TEAM_CLIENTS['copilot-cli']);
+
   it('held: a denied create never lands, a bash write is put back, agentStop holds the turn until the new module has its test', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfast(repo, 'install', 'copilot-cli');

@@ -3,6 +3,7 @@ import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
 import { holdfast } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';
+import { RED_TEAM_CLIENTS, redTeamCases } from './agent-redteam-routes.js';
 
 // The real Gemini CLI 0.61.0 against a scripted Gemini API on 127.0.0.1; holdfast from the built dist/.
 const DEBUG = 'src/debug.ts';
@@ -19,6 +20,9 @@ const writesConsoleLogs = [
 
 // A client run takes several seconds; a loaded 2-core box can make it a minute or more.
 describe('Gemini CLI, real binary', { timeout: 300_000 }, () => {
+  // Issue 44's red team: every route in one session, held and told (test/e2e/agent-redteam-routes.ts).
+  redTeamCases(RED_TEAM_CLIENTS['gemini-cli']);
+
   it('held: the gate denies the write_file with the rule, puts back what the shell wrote, nothing lands', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfast(repo, 'install', 'gemini-cli');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
+import { RED_TEAM_CLIENTS, redTeamCases } from './agent-redteam-routes.js';
 
 // The real OpenCode 1.18.33 (its native binary) against a scripted OpenAI-compatible server (chat
 // completions) on 127.0.0.1, gated by holdfast's plugin in .opencode/plugin/; holdfast from the built dist/.
@@ -8,6 +9,9 @@ const GREET = 'export const greet = () => "hi";\n';
 
 // One client start for every assertion: a run takes tens of seconds, more on a loaded 2-core box.
 describe('OpenCode, real binary', { timeout: 300_000 }, () => {
+  // OpenCode cannot hold the turn (the layer table): what a process wrote after the last call stays in the tree, never in a commit.
+  redTeamCases(RED_TEAM_CLIENTS['opencode'], ['src/b1/late.ts', 'src/b2/late.ts']);
+
   it('held: a denied write never lands, a shell write is put back, a clean edit lands', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': GREET });
     holdfast(repo, 'install', 'opencode');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';
+import { RED_TEAM_CLIENTS, redTeamCases } from './agent-redteam-routes.js';
 
 // The real Qwen Code 0.24.4 on the agent cache's Node 24, against a scripted OpenAI-compatible server
 // (chat completions) on 127.0.0.1; holdfast from the built dist/.
@@ -21,6 +22,9 @@ function lastMessage(turn: ModelTurn): string {
 
 // A client run takes several seconds; a loaded 2-core box can make it a minute or more.
 describe('Qwen Code, real binary', { timeout: 300_000 }, () => {
+  // Issue 44's red team: every route in one session, held and told (test/e2e/agent-redteam-routes.ts).
+  redTeamCases(RED_TEAM_CLIENTS['qwen-code']);
+
   it('held: a denied write_file never lands, a shell write is put back, Stop holds the turn until the new module has its test', async () => {
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
     holdfast(repo, 'install', 'qwen-code');

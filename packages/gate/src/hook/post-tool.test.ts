@@ -402,6 +402,22 @@ describe('the after-the-fact check of a shell call', () => {
       expect(audit(root)).toMatchObject([{ decision: 'observed', rule: 'INTERNAL', name: 'OUTSIDE' }]);
     });
 
+    it('says nothing at the next shell call of what the gate itself put back (issue 44: it read as a change no call made)', async () => {
+      const root = repository();
+      mkdirSync(join(root, '.gemini'), { recursive: true });
+      writeFileSync(join(root, '.gemini', 'settings.json'), '{"hooks":{"BeforeTool":[]}}\n');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'gate settings');
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      run(root, `printf 'console.log(1);\\n' >> src/cart.ts && printf 'console.log(2);\\n' > src/new.ts && printf '{}\\n' > .gemini/settings.json`);
+      const putBack = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }))).stdout);
+      expect(putBack).toMatch(/src\/cart\.ts: restored.*src\/new\.ts: deleted.*\.gemini\/settings\.json: restored/s);
+      beforeShellCall(root, 's1', 'toolu_3', NOW);
+      expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options({ judge: sessionJudge() }))).stdout).toBe('');
+      expect(audit(root).filter((entry) => entry.action.startsWith('changed outside any call'))).toEqual([]);
+    });
+
     it("says nothing of a file the session's own tools wrote between its shell calls, nor when nothing changed", async () => {
       const root = repository();
       expect((await afterScript(root, 'true')).stdout).toBe('');
@@ -412,6 +428,29 @@ describe('the after-the-fact check of a shell call', () => {
       beforeShellCall(root, 's1', 'toolu_3', NOW);
       expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options({ judge: sessionJudge() }))).stdout).toBe('');
     });
+  });
+
+  it("puts back a command's rewrite of OpenCode's plugin and settings as GATE TAMPER, whatever the rulebook's scope says (issue 44), not OpenCode's own package install", async () => {
+    const root = repository();
+    mkdirSync(join(root, '.opencode', 'plugin'), { recursive: true });
+    const plugin = 'export const HoldfastGate = async () => ({ gated: true });\n';
+    writeFileSync(join(root, '.opencode', 'plugin', 'holdfast-gate.js'), plugin);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'gate plugin');
+    const noScope: Rulebook = { ...rulebook, rules: rulebook.rules.filter((rule) => rule.check.kind !== 'scope') };
+    const unscoped = checkChangesWith({ rulebook: noScope, checkActions, replay: () => ({ actions: [], observed: new Map() }) });
+    const answer = await afterScript(
+      root,
+      `printf 'export const HoldfastGate = async () => ({});\\n' > .opencode/plugin/holdfast-gate.js && printf '{"plugin":[]}\\n' > opencode.json && printf '{}\\n' > .opencode/package.json`,
+      { judge: unscoped },
+    );
+    const reason = blockReason(answer.stdout);
+    expect(reason).toMatch(/\.opencode\/plugin\/holdfast-gate\.js: restored to its content before the command\. GATE TAMPER/);
+    expect(reason).toMatch(/opencode\.json: deleted \(the command created it\)\. GATE TAMPER/);
+    expect(reason).toContain('Kept (no rule refused them): .opencode/package.json.');
+    expect(readFileSync(join(root, '.opencode', 'plugin', 'holdfast-gate.js'), 'utf8')).toBe(plugin);
+    expect(existsSync(join(root, 'opencode.json'))).toBe(false);
+    expect(readFileSync(join(root, '.opencode', 'package.json'), 'utf8')).toBe('{}\n');
   });
 
   it('works in a folder that is not a git repository', async () => {

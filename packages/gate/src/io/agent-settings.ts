@@ -19,12 +19,27 @@ export const AGENT_SETTINGS_NAMES: readonly string[] = AGENT_SETTINGS_FOLDERS.ma
  * OpenCode keeps its project settings and plugins in `.opencode/` and `opencode.json(c)` at the root,
  * and its user settings in `~/.config/opencode/`. Not guarded between calls like the folders above:
  * OpenCode itself installs its plugin package into `.opencode/node_modules` while the agent works.
- * The hook refuses a tool call's write into them, and `holdfast exec` mounts them read-only.
+ * The hook refuses a tool call's write into them, the after-call check puts back a call's change to them
+ * (inOpenCodeSettings), and `holdfast exec` mounts them read-only.
  */
 export const OPENCODE_SETTINGS: { readonly project: readonly string[]; readonly user: string } = {
   project: ['.opencode', 'opencode.json', 'opencode.jsonc'],
   user: join('.config', 'opencode'),
 };
+
+/** What OpenCode writes into `.opencode/` itself while the agent works (its plugin package install): not the gate's. */
+const OPENCODE_OWN_FILES = new Set(['node_modules', 'package.json', 'package-lock.json', 'bun.lock', '.gitignore']);
+
+/**
+ * Whether a root-relative path (slashes) is one of OpenCode's project settings or plugins: `opencode.json(c)` at the
+ * root, or anything in `.opencode/` but OPENCODE_OWN_FILES. A call's change there (a command's as much as a file
+ * tool's) is tampering whatever the rulebook says: holdfast's plugin is there, and a settings file can drop it.
+ */
+export function inOpenCodeSettings(path: string): boolean {
+  if (path === 'opencode.json' || path === 'opencode.jsonc') return true;
+  if (!path.startsWith('.opencode/')) return false;
+  return !OPENCODE_OWN_FILES.has(path.slice('.opencode/'.length).split('/')[0] ?? '');
+}
 
 /**
  * Copilot CLI keeps its project hooks and settings below `.github/`, a folder that also holds what an

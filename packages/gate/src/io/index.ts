@@ -35,6 +35,7 @@ export {
   AGENT_SETTINGS_SUBFOLDERS,
   AGENT_USER_SETTINGS_FOLDERS,
   inAgentSettingsSubfolder,
+  inOpenCodeSettings,
   OPENCODE_SETTINGS,
 } from './agent-settings.js';
 export type { FinishedProcess } from './spawn-sync.js';

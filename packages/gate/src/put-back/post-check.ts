@@ -1,6 +1,6 @@
-import { join, posix, relative } from 'node:path';
+import { isAbsolute, join, posix, relative } from 'node:path';
 import type { Action } from '@holdfast/core/contract';
-import { inAgentSettingsSubfolder, readCheckoutEntries, toSlashes } from '../io/index.js';
+import { inAgentSettingsSubfolder, inOpenCodeSettings, readCheckoutEntries, toSlashes } from '../io/index.js';
 import { guardedChanges, tamper } from '../state/index.js';
 import type { BrokenRule } from '../state/index.js';
 import { restoreGuarded } from '../state/index.js';
@@ -14,7 +14,7 @@ import { journalReverts, recentReverts, revertKey } from '../state/index.js';
 import type { GateRevert } from '../state/index.js';
 import type { SnapshotAfter, SnapshotRecord } from '../state/index.js';
 import { takeSnapshotAfter } from '../state/index.js';
-import { indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePathsAround } from '../state/index.js';
+import { followPutBack, indexPaths, removeCreated, restoreFromTree, snapshotStorePath, treeChanges, treePathsAround } from '../state/index.js';
 import { checkIgnoreRules, filesHiddenByNewRules } from '../state/index.js';
 import { changesBehindSessionRules, filesBehindSessionRules, followJudgement, loadSessionIgnores, restoreHidden, saveSessionIgnores } from '../state/index.js';
 import type { SessionIgnores } from '../state/index.js';
@@ -254,8 +254,8 @@ async function checkWorkTreeChanges(input: PostCheckInput, trees: TreePair | nul
   const broken = new Map<number, readonly BrokenRule[]>();
   const judged: number[] = [];
   for (const [index, change] of changes.entries()) {
-    // Copilot CLI's hooks and settings below .github/ stay in the snapshots: a change there is put back from them.
-    if (protectedPaths.has(change.path) || inAgentSettingsSubfolder(change.path)) broken.set(index, [tamper(change.path)]);
+    // Copilot CLI's hooks and settings below .github/, and OpenCode's settings and plugins, stay in the snapshots: a change there is put back from them.
+    if (protectedPaths.has(change.path) || inAgentSettingsSubfolder(change.path) || inOpenCodeSettings(change.path)) broken.set(index, [tamper(change.path)]);
     else judged.push(index);
   }
   const judgement = await checkWorkTree(
@@ -390,6 +390,11 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     journal.push(refused.revert);
   }
   journalReverts(root, journal, now);
+  // Hidden files stay out of the store's index (their ignore rules keep them out of `git add`); .git/ and HOME are never in it.
+  followPutBack(root, [
+    ...workTree.refused.filter(({ change }) => change.hidden !== true).map(({ change }) => change.path),
+    ...guarded.map((refused) => refused.entry.path).filter((path) => !isAbsolute(path) && !/^(?:\.git|\.\.)(?:\/|$)/.test(path)),
+  ]);
   saveGuardedBaseline(root, guardedAsLeft(after.guarded, guarded));
   followSessionIgnores(input, workTree, false);
   const refs = summary((refused) => {

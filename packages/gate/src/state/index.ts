@@ -46,6 +46,7 @@ export {
   ensureStore,
   indexPaths,
   indexTree,
+  followPutBack,
   priorIndexPath,
   removeCreated,
   restoreFromTree,

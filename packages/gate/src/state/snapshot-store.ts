@@ -221,6 +221,30 @@ export function snapshotTree(root: string, store: string): string {
   }
 }
 
+/**
+ * The store's index brought up to date for `paths` (from the project root, slashes) after the gate itself put
+ * them back, so that the next call, comparing the tree as the last check left it with the tree it finds, starts
+ * from the tree as the gate left it: otherwise the put-back reads as a change no call made. Only those paths
+ * (one git process): whatever else changed since the after-call snapshot is still seen as changed between calls.
+ * A failure leaves the index as it was (the next call then reports the put-back too: noise, never a miss).
+ */
+export function followPutBack(root: string, paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const store = snapshotStorePath(root);
+  try {
+    runGit(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      cwd: root,
+      gitDir: store,
+      ownRepository: true,
+      workTree: root,
+      indexFile: join(store, 'index'),
+      input: paths.join('\0'),
+    });
+  } catch {
+    // see above
+  }
+}
+
 /** Beside a call's before-index: the store's index as the call found it (the work tree when the last call was checked). */
 export function priorIndexPath(indexPath: string): string {
   return indexPath.replace(/\.index$/, '.prior');

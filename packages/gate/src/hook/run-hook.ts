@@ -127,8 +127,8 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     // A "before" naming a call the gate already checked is a replay (an agent never reuses a call's id):
     // before its snapshot is taken again, every snapshot the session holds is judged, so no write since
     // the first one becomes part of the new starting point.
-    const shellCall = agent.isShellTool(call.tool) || agent.isOpaqueTool(call.tool);
-    if (shellCall && replaysCheckedCall(call.cwd, call.session, toolUseIdOf(event))) {
+    const shell = agent.isShellTool(call.tool) || agent.isOpaqueTool(call.tool);
+    if (shell && replaysCheckedCall(call.cwd, call.session, toolUseIdOf(event))) {
       const replayed = await judgeSessionCalls({
         root: call.cwd,
         base: { time: options.now().toISOString(), agent: call.agent, session: call.session, tool: call.tool },
@@ -170,7 +170,6 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     const judged = { ...call, actions };
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
-    const shell = agent.isShellTool(call.tool) || agent.isOpaqueTool(call.tool);
     if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
       const reason =
         'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';

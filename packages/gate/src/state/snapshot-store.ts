@@ -322,8 +322,10 @@ export function workTreeSince(root: string, store: string, before: { readonly in
     let pair: TreePair | null;
     if (beforeIndex !== undefined && statSync(beforeIndex).size === bytes.length && bytes.equals(readFileSync(beforeIndex))) pair = null;
     else pair = { before: before.tree ?? beforeTree(root, store, beforeIndex as string), after: writeTree(root, store, working) };
+    // The bytes the store keeps (write-tree adds its cache-tree to them): what the next snapshot starts from.
+    const kept = pair === null ? bytes : readFileSync(working);
     adopt(store, working);
-    return { trees: pair, indexDigest: nodeCrypto().createHash('sha256').update(bytes).digest('hex') };
+    return { trees: pair, indexDigest: nodeCrypto().createHash('sha256').update(kept).digest('hex') };
   } finally {
     removeFile(working);
   }

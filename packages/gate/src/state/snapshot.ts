@@ -227,7 +227,12 @@ function goneName(recordName: string): string {
 }
 
 /** Records a call the shell analysis found read-only: its PostToolUse has nothing to compare. */
-export function beforeReadOnlyShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): CallRecord {
+export function beforeReadOnlyShellCall(
+  root: string,
+  session: string,
+  toolUseId: string | undefined,
+  now: () => Date = () => new Date(),
+): SnapshotRecord | ReadOnlyRecord {
   // A "before" that names a call with a snapshot (open or checked) never replaces it with a marker: its after-call compares with it.
   if (toolUseId !== undefined && toolUseId !== '') {
     const open = findSnapshotRecord(root, session, toolUseId);

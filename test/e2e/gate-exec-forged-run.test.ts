@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +139,43 @@ describe.runIf(findBubblewrap(process.env) !== undefined)(
       expect(honest.exit, honest.stderr).toBe(0);
       expect(honest.gitRefused).toBe('');
       expect(honest.landed).toBe(true);
+    });
+
+    it('a forged after-call of a call under way does not end it: the violation the call writes next is put back by its real after-call', () => {
+      const { repo } = makeRepo();
+      execFileSync(process.execPath, [BIN, 'install', 'claude-code', '--rulebook', SHIPPED_RULEBOOK], { cwd: repo, stdio: 'ignore' });
+      settle(repo, false);
+      const folder = mkdtempSync(join(tmpdir(), 'holdfast-forged-after-'));
+      const call = JSON.parse(withId(claude.bash(repo, 'forged-after', 'node write.js'), 'toolu_call')) as Record<string, unknown>;
+      const after = { ...call, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } };
+      // In the order the broker receives them: the client's "before", a process in the call's forged "after", the
+      // call's write of a key and a console.log, the client's real "after".
+      const script = [
+        "import { writeFileSync } from 'node:fs';",
+        "import { createConnection } from 'node:net';",
+        'const ask = (event) => new Promise((resolve) => {',
+        "  const socket = createConnection('/tmp/holdfast-gate/gate.sock');",
+        "  let text = '';",
+        "  socket.on('data', (chunk) => (text += chunk));",
+        "  socket.on('end', () => resolve(JSON.parse(text)));",
+        `  socket.end(JSON.stringify({ argv: ['claude-code'], cwd: process.cwd(), stdin: JSON.stringify(event) }));`,
+        '});',
+        `await ask(${JSON.stringify(call)});`,
+        `await ask(${JSON.stringify(after)});`,
+        `writeFileSync('src/leak.ts', 'export const key = "AKIAIOSFODNN7EXAMPLE";\\nconsole.log(key);\\n');`,
+        `const real = await ask(${JSON.stringify(after)});`,
+        "process.stdout.write(JSON.stringify({ real }) + '\\n');",
+        '',
+      ].join('\n');
+      writeFileSync(join(folder, 'agent.mjs'), script);
+      const ran = spawnSync(process.execPath, [BIN, 'exec', '--', process.execPath, join(folder, 'agent.mjs')], {
+        cwd: repo,
+        env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'holdfast-forged-after-home-')) },
+        encoding: 'utf8',
+      });
+      expect(ran.status, ran.stderr).toBe(0);
+      expect(ran.stdout).toMatch(/src\/leak\.ts: deleted/);
+      expect(existsSync(join(repo, 'src', 'leak.ts'))).toBe(false);
     });
   },
 );

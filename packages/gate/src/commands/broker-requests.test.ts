@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,5 +108,67 @@ describe('the broker judges by the rulebook and mode fixed when exec starts (iss
     const judged = /console\.log|AKIA|R1|R4/.test(`${after.stdout}${after.stderr}${replayedAfter.stdout}${replayedAfter.stderr}`);
     expect(judged || !kept.includes('AKIA')).toBe(true);
     expect(/"decision":"block"/.test(after.stdout) || /"decision":"block"/.test(replayedAfter.stdout) || !kept.includes('AKIA')).toBe(true);
+  });
+});
+
+describe("a forged after-call or Stop never loses a call's put-back (issue 42, item 3)", () => {
+  const KEYED = 'export const orders = 1;\nexport const key = "AKIAIOSFODNN7EXAMPLE";\nconsole.log(orders);\n';
+  const stopEvent = (root: string, session: string) =>
+    JSON.stringify({ session_id: session, transcript_path: null, cwd: root, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
+  /** A call with another id, as a process in the sandbox can send one. */
+  const otherCall = (root: string, session: string, command: string, event: 'PreToolUse' | 'PostToolUse') =>
+    JSON.stringify({ ...JSON.parse(claude.bash(root, session, command)), tool_use_id: 'toolu_forged_02', hook_event_name: event });
+
+  it('the call writes after forged requests closed nothing: its real after-call puts the violation back', async () => {
+    const { root, ask } = await world();
+    const command = 'node write.js';
+    const send = (stdin: string) => ask({ argv: ['claude-code'], cwd: root, stdin });
+    // Each sequence runs from the real "before" of the call to its real "after"; what a process inside the call sends in between is forged.
+    const sequences: readonly (readonly [string, readonly ((session: string) => string)[]])[] = [
+      ['after', [(session) => claudeBashPassed(root, session, command)]],
+      ['Stop', [(session) => stopEvent(root, session)]],
+      [
+        'after, Stop, after',
+        [(session) => claudeBashPassed(root, session, command), (session) => stopEvent(root, session), (session) => claudeBashPassed(root, session, command)],
+      ],
+      [
+        'after, then another call begins',
+        [(session) => claudeBashPassed(root, session, command), (session) => otherCall(root, session, 'node other.js', 'PreToolUse')],
+      ],
+      [
+        'after, another call begins and ends',
+        [
+          (session) => claudeBashPassed(root, session, command),
+          (session) => otherCall(root, session, 'node other.js', 'PreToolUse'),
+          (session) => otherCall(root, session, 'node other.js', 'PostToolUse'),
+        ],
+      ],
+    ];
+    for (const [name, forged] of sequences) {
+      const session = `s-${name.replace(/[^a-z]+/g, '-')}`;
+      const path = join(root, 'src', `${session}.ts`);
+      expect(refused(await send(claude.bash(root, session, command)))).toBe(false);
+      for (const event of forged) await send(event(session));
+      writeFileSync(path, KEYED);
+      const after = await send(claudeBashPassed(root, session, command));
+      expect({ name, told: after.stdout }).toEqual({ name, told: expect.stringMatching(/"decision":"block"/) });
+      expect({ name, stayed: existsSync(path) }).toEqual({ name, stayed: false });
+    }
+  });
+
+  it('a "before" replayed for a call the gate already let go does not take the write as its starting point', async () => {
+    const { root, ask } = await world();
+    const session = 's-replayed-before';
+    const command = 'node write.js';
+    const send = (stdin: string) => ask({ argv: ['claude-code'], cwd: root, stdin });
+    expect(refused(await send(claude.bash(root, session, command)))).toBe(false);
+    await send(claudeBashPassed(root, session, command));
+    await send(otherCall(root, session, 'node other.js', 'PreToolUse'));
+    await send(otherCall(root, session, 'node other.js', 'PostToolUse'));
+    writeFileSync(join(root, 'src', 'orders.ts'), KEYED);
+    // The same call's "before" again, once the write is there; then its real "after".
+    expect(refused(await send(claude.bash(root, session, command)))).toBe(true);
+    await send(claudeBashPassed(root, session, command));
+    expect(readFileSync(join(root, 'src', 'orders.ts'), 'utf8')).not.toMatch(/AKIA|console\.log/);
   });
 });

@@ -21,7 +21,7 @@ import type { AgentAdapter, AgentHook } from './agent-adapter.js';
 import { AGENT_ADAPTERS } from './agents.js';
 import { safeParseJson } from '@holdfast/core/contract';
 import { removeNewNestedRepositories } from '../put-back/index.js';
-import { auditOutcome, finishUnfinishedCalls, revertReason } from '../put-back/index.js';
+import { auditOutcome, finishUnfinishedCalls, judgeSessionCalls, revertReason } from '../put-back/index.js';
 import type { AuditBase } from '../put-back/index.js';
 
 /** The fields of an after-call event (PostToolUse, Claude Code's PostToolUseFailure, Gemini CLI's AfterTool) the after-the-fact check reads. */
@@ -208,11 +208,31 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
     if (!agent.isShellTool(event.tool_name) && !agent.isOpaqueTool(event.tool_name))
       return earlier === undefined || options.observe === true ? SILENT : agent.tell(event.hook_event_name, earlier);
     const storeGone = !existsSync(snapshotStorePath(root));
-    return await unchecked(
+    // The gate let this call's record go (a later snapshot covered it) or never took one: every snapshot
+    // of the session it still holds is judged now, so what the call wrote since is put back all the same.
+    let fallback: string | undefined;
+    try {
+      fallback = (
+        await judgeSessionCalls({
+          root,
+          base,
+          judge: options.judge,
+          protectedPaths: options.protectedPaths ?? [],
+          observe: options.observe === true,
+          now: options.now,
+        })
+      ).told;
+    } catch (error) {
+      fallback = uncheckedReason((error as Error).message);
+    }
+    const answer = await unchecked(
       storeGone
         ? "the gate's snapshot store .holdfast/snapshots.git is missing: no snapshot was taken before it ran, or it removed the store"
         : 'no snapshot was taken before it ran',
     );
+    if (fallback === undefined || options.observe === true) return answer;
+    const own = `holdfast gate: the gate holds no snapshot of this command's own (it let it go once a later snapshot covered it, or never took one); what changed since the snapshots it holds was judged above.`;
+    return agent.tell(event.hook_event_name, [earlier, fallback, own].filter((part) => part !== undefined).join('\n'));
   }
   if ('readOnly' in open.record) {
     // The shell analysis found nothing this call could change; there is nothing to compare.
@@ -223,6 +243,7 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
   // that finds the mark with this process gone (killed mid put-back) judges the call again.
   open.checking();
   let finished = false;
+  let left: string | undefined;
   const before = open.record;
   let found: OutsideChanges | undefined;
   try {
@@ -291,6 +312,7 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
       });
     }
     finished = true;
+    left = outcome.leftIndex;
     if (outcome.reverted.length === 0 && outcome.refs.length === 0 && outcome.stillStaged.length === 0) return tell(undefined);
     await auditOutcome(root, base, outcome);
     return outcome.observed ? SILENT : tell(revertReason(outcome));
@@ -300,6 +322,8 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
     if (!finished) open.failed(why);
     return await unchecked(`${why}. The gate judges it again at the next tool call or the end of the turn`);
   } finally {
-    if (finished) open.close();
+    // Checked, not closed: a process inside the call may have sent this after-call, so the record stays
+    // until a later snapshot of the gate's own covers it (put-back/checked-calls.ts).
+    if (finished) open.checkedNow(left);
   }
 }

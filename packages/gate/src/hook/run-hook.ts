@@ -19,12 +19,13 @@ import { decideAtTurnEnd, outsideAuditFields, outsideLines, sessionWasChecked } 
 import type { OutsideFinding } from '../put-back/index.js';
 import type { ChangeCheck } from '../decide/index.js';
 import { postCheckAvailable } from '../io/index.js';
-import { beforeReadOnlyShellCall, beforeShellCall } from '../state/index.js';
+import { beforeReadOnlyShellCall, beforeShellCall, callWasCovered, findSnapshotRecord } from '../state/index.js';
+import type { SnapshotRecord } from '../state/index.js';
 import type { AddedIndex } from '../state/index.js';
 import { betweenCallsReason, putBackGuardedAtTurnEnd } from '../state/index.js';
 import { putBackGuardedAtCall, putBackRefsBetweenCalls, refsBetweenCallsReason } from '../put-back/index.js';
 import { answerPostToolUse } from './post-tool.js';
-import { finishUnfinishedCalls } from '../put-back/index.js';
+import { coverCheckedCalls, finishUnfinishedCalls, judgeSessionCalls } from '../put-back/index.js';
 import { describePathNotes, projectRoot, resolveActionPaths } from '../io/index.js';
 import { loadRulebookCached, shippedRulebookPath } from '../decide/index.js';
 import { HOLDFAST_DIR, loadSessionState, peekSessionState, saveSessionState } from '../state/index.js';
@@ -123,6 +124,21 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
       });
       if (earlier !== undefined) return agent.deny(`${earlier}\nThis call was not run; run it again.`);
     }
+    // A "before" naming a call the gate already checked is a replay (an agent never reuses a call's id):
+    // before its snapshot is taken again, every snapshot the session holds is judged, so no write since
+    // the first one becomes part of the new starting point.
+    const shell = agent.isShellTool(call.tool) || agent.isOpaqueTool(call.tool);
+    if (shell && replaysCheckedCall(call.cwd, call.session, toolUseIdOf(event))) {
+      const replayed = await judgeSessionCalls({
+        root: call.cwd,
+        base: { time: options.now().toISOString(), agent: call.agent, session: call.session, tool: call.tool },
+        judge: blockingJudge(rulebook, engine),
+        protectedPaths: [file ?? shippedRulebookPath(), ...ruleCodeFiles(rulebook)],
+        observe: options.observe === true,
+        now: options.now,
+      });
+      if (replayed.told !== undefined && options.observe !== true) return agent.deny(`${replayed.told}\nThis call was not run; run it again.`);
+    }
     // Refs moved outside git since the last event (a ref file written directly) are judged, and put back before this call's snapshot.
     const refsPutBack = await putBackRefsBetweenCalls({
       root: call.cwd,
@@ -154,7 +170,6 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     const judged = { ...call, actions };
     // A shell call's effects are judged again after it ran: the snapshot it is compared with is taken
     // now, and a call that cannot be checked afterwards is not let through blind.
-    const shell = agent.isShellTool(call.tool) || agent.isOpaqueTool(call.tool);
     if (shell && options.observe !== true && call.unknownEffects.length > 0 && !postCheckAvailable(join(call.cwd, HOLDFAST_DIR, 'cache'))) {
       const reason =
         'holdfast: this call changes files in ways that can only be judged after it runs, and the after-the-fact check needs git 2.26 or newer, which this machine lacks. Make the change with the file-editing tools instead.';
@@ -166,10 +181,19 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
     const readOnly = call.unknownEffects.length === 0 && call.bypasses.length === 0 && actions.every((action) => action.type === 'run');
     // The guarded files a process changed between calls, put back by the snapshot (guarded-baseline.ts).
     // A call without a snapshot still compares the guarded files, by their identities (guarded-stat-check.ts).
+    let taken: SnapshotRecord | undefined;
     const snapshot = (): readonly string[] => {
-      if (shell && !readOnly) return beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now, added).betweenCalls ?? [];
+      if (shell && !readOnly) {
+        taken = beforeShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now, added);
+        return taken.betweenCalls ?? [];
+      }
       if (shell) beforeReadOnlyShellCall(call!.cwd, call!.session, toolUseIdOf(event), options.now);
       return putBackGuardedAtCall(call!.cwd, options.now(), options.observe === true);
+    };
+    // The session's checked calls this snapshot covers are let go (put-back/checked-calls.ts); never a reason to refuse.
+    const cover = async (): Promise<void> => {
+      if (taken === undefined) return;
+      await coverCheckedCalls({ root: call!.cwd, session: call!.session, snapshot: taken, judge: blockingJudge(rulebook, engine) }).catch(() => 0);
     };
     if (options.observe === true) {
       saveSessionState(call.cwd, call.session, judgement.next);
@@ -179,6 +203,7 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
       } catch {
         // observe mode never blocks; the post-check will say the call could not be checked
       }
+      await cover();
       const denied = judgement.decision === 'deny' ? judgement.failures : [];
       await auditCall(judged, now, {
         ...failureFields(denied),
@@ -198,6 +223,7 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
       );
       if (allowance !== undefined) {
         snapshot();
+        await cover();
         saveSessionState(call.cwd, call.session, judgement.next);
         noteIgnoreFileWrites(call.cwd, call.session, actions);
         noteWritesAllowedByPerson(call.cwd, call.session, actions);
@@ -209,6 +235,7 @@ async function answerBeforeCall(agent: AgentAdapter, event: HookEvent, options: 
       return agent.deny(reason + warned);
     }
     const putBack = snapshot();
+    await cover();
     if (putBack.length > 0) {
       const reason = `${betweenCallsReason(putBack)} This call was not run; run it again.`;
       await auditCall(judged, now, { rule: 'GATE', name: 'TAMPER', decision: 'deny', detail: reason });
@@ -436,6 +463,23 @@ type ChangeCheckSetup = Omit<Parameters<typeof checkChangesWith>[0], 'replay' | 
 function checksOf(options: ChangeCheckSetup): { workTree: ChangeCheck; commit: ChangeCheck } {
   const base = { ...options, replay: (at: string, session: string) => replayedRound(loadSessionState(at, session).state) };
   return { workTree: checkChangesWith({ ...base, skipTimings: ['change'] }), commit: checkChangesWith(base) };
+}
+
+/** The session's judge of work-tree changes, rules at `block` only: what would be put back. */
+function blockingJudge(rulebook: Rulebook, engine: RulesEngine): ChangeCheck {
+  const workTree = checksOf({ rulebook, checkActions: engine.checkActions }).workTree;
+  return async (changes) => byEnforcement(rulebook, await workTree(changes)).blocking;
+}
+
+/** Whether a "before" names a call whose snapshot the gate already checked (held, or let go once covered). */
+function replaysCheckedCall(root: string, session: string, toolUseId: string | undefined): boolean {
+  if (toolUseId === undefined) return false;
+  if (callWasCovered(root, toolUseId)) return true;
+  try {
+    return findSnapshotRecord(root, session, toolUseId)?.checked === true;
+  } catch {
+    return false;
+  }
 }
 
 function toolUseIdOf(event: HookEvent): string | undefined {

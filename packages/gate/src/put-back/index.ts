@@ -11,3 +11,4 @@ export type { PostCheckOutcome, ProtectedPaths } from './post-check.js';
 export { auditOutcome, revertReason } from './put-back-report.js';
 export type { AuditBase } from './put-back-report.js';
 export { finishUnfinishedCalls } from './unfinished-calls.js';
+export { coverCheckedCalls, judgeSessionCalls } from './checked-calls.js';

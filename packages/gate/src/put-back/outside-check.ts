@@ -15,7 +15,7 @@ import { brokenByIndex, changeActions } from './post-check.js';
 import { journalReverts } from '../state/index.js';
 import type { GateRevert } from '../state/index.js';
 import { loadSessionState } from '../state/index.js';
-import { removeCreated, restoreFromTree, snapshotIndex, snapshotStorePath } from '../state/index.js';
+import { checkedCallIndex, removeCreated, restoreFromTree, snapshotIndex, snapshotStorePath } from '../state/index.js';
 import { nodeCrypto } from '../io/index.js';
 import { ignoredNow } from '../state/index.js';
 import { changesBehindSessionRules, filesBehindSessionRules, followJudgement, loadSessionIgnores, restoreHidden, saveSessionIgnores } from '../state/index.js';
@@ -187,7 +187,7 @@ export async function decideAtTurnEnd(root: string, session: string, judge: Chan
   const keepAt = join(store, name);
   let found: OutsideChanges | undefined;
   try {
-    snapshotIndex(root, store, keepAt);
+    snapshotIndex(root, store, keepAt, undefined, checkedCallIndex(root));
     found = indexChanges(root, keepAt.replace(/\.index$/, '.prior'), keepAt);
   } finally {
     rmSync(keepAt, { force: true });

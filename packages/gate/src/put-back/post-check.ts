@@ -55,6 +55,11 @@ export interface PostCheckOutcome {
   readonly stillStaged: readonly string[];
   /** Every work-tree path the call changed (root-relative), kept or put back. */
   readonly touched: readonly string[];
+  /**
+   * When nothing was put back: the SHA-256 of the index the check read the work tree into, the state
+   * it judged and left. A later snapshot whose index is the same covers the call without judging again.
+   */
+  readonly leftIndex?: string;
 }
 
 /** Paths whose change is tampering, or how to read them when a call changed something (the rule code needs the rulebook loaded). */
@@ -370,7 +375,15 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     }));
   if (observe) {
     followSessionIgnores(input, workTree, true);
-    return { reverted, refs: summary(() => false), kept: workTree.kept, observed: true, stillStaged: [], touched: workTree.touched };
+    return {
+      reverted,
+      refs: summary(() => false),
+      kept: workTree.kept,
+      observed: true,
+      stillStaged: [],
+      touched: workTree.touched,
+      leftIndex: after.indexDigest,
+    };
   }
 
   const restore: string[] = [];
@@ -402,7 +415,8 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (!result.indexReset) stillStaged.push(...refused.judged.paths);
     return result.movedBack;
   });
-  return { reverted, refs, kept: workTree.kept, observed: false, stillStaged, touched: workTree.touched };
+  const putBack = reverted.length > 0 || refs.length > 0;
+  return { reverted, refs, kept: workTree.kept, observed: false, stillStaged, touched: workTree.touched, ...(putBack ? {} : { leftIndex: after.indexDigest }) };
 }
 
 /**

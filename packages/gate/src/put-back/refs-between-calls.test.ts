@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -191,6 +191,48 @@ describe('refs moved outside git, found by the git hooks', () => {
     const next = gitSaid(root, ['commit', '-q', '-am', 'unlog']);
     expect(next.status, next.stderr).toBe(0);
     expect(git(root, 'rev-parse', 'HEAD^')).toBe(kept);
+  });
+
+  it('a new ref HEAD was pointed at, put back by a transaction of another ref: HEAD goes back on its branch, never left on a ref that is gone', () => {
+    const root = gated();
+    const base = git(root, 'rev-parse', 'HEAD');
+    const pointAtBad = (): string => {
+      const bad = looseCommit(root, { 'src/orders.ts': LOGGED }, 'keep a log');
+      mkdirSync(join(root, '.git', 'refs', 'wip'), { recursive: true });
+      writeFileSync(join(root, '.git', 'refs', 'wip', 'x'), `${bad}\n`);
+      writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/wip/x\n');
+      return looseCommit(root, { 'src/orders.ts': CLEAN }, 'two orders');
+    };
+    // A transaction that holds another ref (and not HEAD) starts the gate: refs/wip/x is removed and HEAD is back on main.
+    const refused = gitSaid(root, ['update-ref', 'refs/heads/topic', pointAtBad()]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/- refs\/wip\/x → .*put back to nothing/);
+    expect(refValue(root, 'refs/wip/x')).toBeUndefined();
+    expect(git(root, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    writeFiles(root, { 'src/notes.ts': 'export const notes = 1;\n', 'src/notes.test.ts': "import './notes';\n" });
+    git(root, 'add', 'src');
+    const next = gitSaid(root, ['commit', '-q', '-m', 'on top']);
+    expect(next.status, next.stderr).toBe(0);
+    expect(git(root, 'rev-parse', 'HEAD^')).toBe(base);
+
+    // While git holds HEAD (its lock file is there), neither HEAD nor the ref it names can move: both are left as
+    // they are (HEAD never names a ref that is gone), the transaction is refused, and the next event puts them back.
+    const held = git(root, 'rev-parse', 'HEAD');
+    const onTop = pointAtBad();
+    const bad = git(root, 'rev-parse', 'refs/wip/x');
+    writeFileSync(join(root, '.git', 'HEAD.lock'), 'ref: refs/heads/main\n');
+    const whileHeld = gitSaid(root, ['update-ref', 'refs/heads/topic', onTop]);
+    expect(whileHeld.status).not.toBe(0);
+    expect(whileHeld.stderr).toMatch(/- refs\/wip\/x → .*left where it is/);
+    expect(refValue(root, 'HEAD')).toBe(bad);
+    rmSync(join(root, '.git', 'HEAD.lock'));
+    const found = gitSaid(root, ['commit', '-q', '--allow-empty', '-m', 'on top again']);
+    expect(found.status).toBe(1);
+    expect(git(root, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    expect(refValue(root, 'refs/wip/x')).toBeUndefined();
+    const after = gitSaid(root, ['commit', '-q', '--allow-empty', '-m', 'on top again']);
+    expect(after.status, after.stderr).toBe(0);
+    expect(git(root, 'rev-parse', 'HEAD^')).toBe(held);
   });
 
   it('a ref written directly that a git transaction holds refuses the transaction', () => {

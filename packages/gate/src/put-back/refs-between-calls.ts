@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Action, Rulebook } from '@holdfast/core/contract';
 import { byEnforcement } from '@holdfast/core/rules';
 import { tryGit } from '../io/index.js';
@@ -120,7 +122,12 @@ export async function putBackRefsBetweenCalls(input: RefsBetweenCallsInput): Pro
     if (!input.observe) saveRefBaseline(repo, now);
     return [];
   }
-  const keep = (ref: string) => input.observe || input.updating?.has(ref) === true;
+  // git holds HEAD only while its lock file is there: a transaction that does not write HEAD (an update of
+  // another ref, ORIG_HEAD) leaves it free, and HEAD is put back on its branch at once, never left naming a
+  // ref this put-back deletes. While git does hold it, the ref HEAD names cannot move either (git writes
+  // HEAD's log with it): both are left, the transaction refused, and the next event puts them back.
+  const held = (ref: string) => input.updating?.has(ref) === true && (ref !== 'HEAD' || existsSync(join(repo.gitDir, 'HEAD.lock')));
+  const keep = (ref: string) => input.observe || held(ref);
   const putBack: RefPutBack[] = [];
   const refs: Record<string, string> = { ...now.refs };
   const replaced: Record<string, string> = { ...now.replaced };

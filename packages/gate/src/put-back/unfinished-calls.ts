@@ -4,6 +4,7 @@ import type { ChangeCheck } from '../decide/index.js';
 import { checkAfterCall, protectedPathList } from './post-check.js';
 import type { ProtectedPaths } from './post-check.js';
 import { unfinishedCalls } from '../state/index.js';
+import type { OpenRecord } from '../state/index.js';
 import { appendAudit } from '../decide/index.js';
 import { auditOutcome, revertReason } from './put-back-report.js';
 import type { AuditBase } from './put-back-report.js';
@@ -36,10 +37,28 @@ export interface UnfinishedInput {
  * caller refuses, because a call nobody judged must not be built on.
  */
 export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<string | undefined> {
+  const whose = input.everySession === true ? 'of an agent session' : 'of this session';
+  const told = await judgeCalls(
+    input,
+    unfinishedCalls(input.root, input.everySession === true ? undefined : input.base.session, { atTurnEnd: input.atTurnEnd }),
+    whose,
+  );
+  if (told.length === 0) return undefined;
+  return [
+    `holdfast gate: the check after an earlier command ${whose} did not finish (its hook was stopped or failed); the gate finished it now:`,
+    ...told,
+  ].join('\n');
+}
+
+/**
+ * Judges each call against the snapshot taken before it, as its check after the call would, and
+ * marks it checked (its record stays until a later snapshot covers it: put-back/checked-calls.ts).
+ * Returns what the model must be told; throws when a check fails again (the call stays marked failed).
+ */
+export async function judgeCalls(input: Omit<UnfinishedInput, 'atTurnEnd'>, calls: readonly OpenRecord[], whose: string): Promise<string[]> {
   const { root, base } = input;
   const told: string[] = [];
-  const whose = input.everySession === true ? 'of an agent session' : 'of this session';
-  for (const open of unfinishedCalls(root, input.everySession === true ? undefined : base.session, { atTurnEnd: input.atTurnEnd })) {
+  for (const open of calls) {
     const session = open.record.session;
     const audit = { ...base, session };
     if ('readOnly' in open.record) {
@@ -96,11 +115,7 @@ export async function finishUnfinishedCalls(input: UnfinishedInput): Promise<str
       await auditOutcome(root, audit, outcome);
       if (!outcome.observed) told.push(revertReason(outcome));
     }
-    open.close();
+    open.checkedNow(outcome.leftIndex);
   }
-  if (told.length === 0) return undefined;
-  return [
-    `holdfast gate: the check after an earlier command ${whose} did not finish (its hook was stopped or failed); the gate finished it now:`,
-    ...told,
-  ].join('\n');
+  return told;
 }

@@ -40,8 +40,18 @@ export {
   withRun,
 } from './session-state.js';
 export type { SessionRun, SessionState } from './session-state.js';
-export { beforeReadOnlyShellCall, beforeShellCall, findSnapshotRecord, openAgentCalls, takeSnapshotAfter, unfinishedCalls } from './snapshot.js';
-export type { Snapshot, SnapshotAfter, SnapshotRecord } from './snapshot.js';
+export {
+  beforeReadOnlyShellCall,
+  beforeShellCall,
+  callWasCovered,
+  checkedCallIndex,
+  findSnapshotRecord,
+  openAgentCalls,
+  sessionCalls,
+  takeSnapshotAfter,
+  unfinishedCalls,
+} from './snapshot.js';
+export type { OpenRecord, Snapshot, SnapshotAfter, SnapshotRecord } from './snapshot.js';
 export {
   ensureStore,
   indexPaths,

@@ -253,10 +253,13 @@ export function priorIndexPath(indexPath: string): string {
 /** A call's before-index younger than this belongs to a call that may still be running (a shell command may run 10 minutes). */
 const OPEN_CALL_MS = 10 * 60 * 1000;
 
-/** Whether another shell call may be running now: its changes would land between the last check and this call. */
-function anotherCallOpen(calls: string, now: number): boolean {
+/**
+ * Whether another shell call may be running now: its changes would land between the last check and this call.
+ * A call the gate already checked (`checked`, by its before-index's file name) does not count.
+ */
+function anotherCallOpen(calls: string, now: number, checked: (indexName: string) => boolean): boolean {
   try {
-    return readdirSync(calls).some((name) => name.endsWith('.index') && now - statSync(join(calls, name)).mtimeMs < OPEN_CALL_MS);
+    return readdirSync(calls).some((name) => name.endsWith('.index') && now - statSync(join(calls, name)).mtimeMs < OPEN_CALL_MS && !checked(name));
   } catch {
     return false;
   }
@@ -266,10 +269,10 @@ function anotherCallOpen(calls: string, now: number): boolean {
  * Keeps the store's index as the call found it, by a hard link (nothing is copied), to tell later what
  * changed while no checked call ran. Not while another call is open: what it changes is not outside a call.
  */
-function keepPriorIndex(store: string, keepAt: string): void {
+function keepPriorIndex(store: string, keepAt: string, checked: (indexName: string) => boolean): void {
   const prior = priorIndexPath(keepAt);
   removeFile(prior);
-  if (anotherCallOpen(dirname(keepAt), Date.now())) return;
+  if (anotherCallOpen(dirname(keepAt), Date.now(), checked)) return;
   try {
     linkSync(join(store, 'index'), prior);
   } catch {
@@ -288,8 +291,8 @@ export function indexTree(root: string, store: string, indexFile: string): strin
  * `keepAt` (inside the store), and no tree is written yet. The after side (workTreeSince) writes trees
  * only when something changed.
  */
-export function snapshotIndex(root: string, store: string, keepAt: string, added?: AddedIndex): void {
-  keepPriorIndex(store, keepAt);
+export function snapshotIndex(root: string, store: string, keepAt: string, added: AddedIndex | undefined, checked: (indexName: string) => boolean): void {
+  keepPriorIndex(store, keepAt, checked);
   const working = added?.take() ?? addWorkTreeOrRehash(root, store, join(store, 'index'));
   try {
     removeFile(keepAt);
@@ -335,19 +338,27 @@ export interface TreePair {
  * case). Otherwise both trees are written for the diff. A record of an earlier holdfast carries its
  * before-tree instead of an index; the after side then starts from the store's index.
  */
-export function workTreeSince(root: string, store: string, before: { readonly index?: string; readonly tree?: string }): TreePair | null {
+export function workTreeSince(root: string, store: string, before: { readonly index?: string; readonly tree?: string }): WorkTreeAfter {
   const beforeIndex = before.index === undefined ? undefined : join(store, before.index);
   const working = addWorkTreeOrRehash(root, store, beforeIndex ?? join(store, 'index'));
   try {
+    const bytes = readFileSync(working);
     let pair: TreePair | null;
-    if (beforeIndex !== undefined && statSync(working).size === statSync(beforeIndex).size && readFileSync(working).equals(readFileSync(beforeIndex)))
-      pair = null;
+    if (beforeIndex !== undefined && statSync(beforeIndex).size === bytes.length && bytes.equals(readFileSync(beforeIndex))) pair = null;
     else pair = { before: before.tree ?? beforeTree(root, store, beforeIndex as string), after: writeTree(root, store, working) };
+    // The bytes the store keeps (write-tree adds its cache-tree to them): what the next snapshot starts from.
+    const kept = pair === null ? bytes : readFileSync(working);
     adopt(store, working);
-    return pair;
+    return { trees: pair, indexDigest: nodeCrypto().createHash('sha256').update(kept).digest('hex') };
   } finally {
     removeFile(working);
   }
+}
+
+/** The work tree after a call: its trees (null when git saw nothing change) and the SHA-256 of the index it was read into. */
+export interface WorkTreeAfter {
+  readonly trees: TreePair | null;
+  readonly indexDigest: string;
 }
 
 export interface TreeChange {

@@ -45,7 +45,7 @@ export function takeSnapshot(root: string, options: SnapshotOptions = {}): Snaps
   const store = ensureStore(absoluteRoot, repo);
   const guarded = captureGuarded(absoluteRoot, store, repo, options);
   if (options.keepIndexAs === undefined) return { tree: snapshotTree(absoluteRoot, store), guarded, repo };
-  snapshotIndex(absoluteRoot, store, join(store, options.keepIndexAs), options.added);
+  snapshotIndex(absoluteRoot, store, join(store, options.keepIndexAs), options.added, checkedCallIndex(absoluteRoot));
   return { index: options.keepIndexAs, guarded, repo };
 }
 
@@ -53,6 +53,8 @@ export function takeSnapshot(root: string, options: SnapshotOptions = {}): Snaps
 export interface SnapshotAfter {
   /** The work tree's trees before and after; null when git sees nothing changed. */
   readonly trees: TreePair | null;
+  /** The SHA-256 of the index the work tree was read into: the work tree as this check found it. */
+  readonly indexDigest: string;
   readonly guarded: GuardedFiles;
   readonly repo: RepoState | null;
 }
@@ -62,7 +64,7 @@ export function takeSnapshotAfter(root: string, before: Snapshot): SnapshotAfter
   const repo = readRepoState(absoluteRoot);
   const store = ensureStore(absoluteRoot, repo);
   const guarded = captureGuarded(absoluteRoot, store, repo, { unchangedSince: before.guarded });
-  return { trees: workTreeSince(absoluteRoot, store, before), guarded, repo };
+  return { ...workTreeSince(absoluteRoot, store, before), guarded, repo };
 }
 
 interface RecordBase {
@@ -195,10 +197,11 @@ export function beforeShellCall(
 ): SnapshotRecord {
   const name = recordFileName(session, toolUseId);
   // A "before" replayed for a call whose snapshot is still open must not move its baseline past what
-  // the call already changed: the first snapshot stays the one its PostToolUse compares with.
+  // the call already changed: the first snapshot stays the one its PostToolUse compares with. One
+  // whose call was checked is replaced (the caller judged it first: see put-back/checked-calls.ts).
   if (toolUseId !== undefined && toolUseId !== '') {
     const open = findSnapshotRecord(root, session, toolUseId);
-    if (open !== undefined && !('readOnly' in open.record)) return open.record;
+    if (open !== undefined && !('readOnly' in open.record) && !open.checked) return open.record;
   }
   const taken = takeSnapshot(root, { reuseUnchanged: true, keepIndexAs: `calls/${indexFileName(name)}`, ...(added === undefined ? {} : { added }) });
   const at = now();
@@ -209,8 +212,32 @@ export function beforeShellCall(
   return record;
 }
 
+/**
+ * Whether the gate let go of the record of this call (its check was done and a later snapshot of the
+ * session covered it): a "before" that names it again is a replay, not a new call.
+ */
+export function callWasCovered(root: string, toolUseId: string | undefined): boolean {
+  if (toolUseId === undefined || toolUseId === '') return false;
+  const name = goneName(recordName(toolUseId));
+  return markFolders(root).some((folder) => existsSync(join(folder, name)));
+}
+
+function goneName(recordName: string): string {
+  return `${recordName}.gone`;
+}
+
 /** Records a call the shell analysis found read-only: its PostToolUse has nothing to compare. */
-export function beforeReadOnlyShellCall(root: string, session: string, toolUseId: string | undefined, now: () => Date = () => new Date()): ReadOnlyRecord {
+export function beforeReadOnlyShellCall(
+  root: string,
+  session: string,
+  toolUseId: string | undefined,
+  now: () => Date = () => new Date(),
+): SnapshotRecord | ReadOnlyRecord {
+  // A "before" that names a call with a snapshot (open or checked) never replaces it with a marker: its after-call compares with it.
+  if (toolUseId !== undefined && toolUseId !== '') {
+    const open = findSnapshotRecord(root, session, toolUseId);
+    if (open !== undefined && !('readOnly' in open.record)) return open.record;
+  }
   // The marker lives in the store's calls folder: on the project's first shell call, make the store
   // itself first (a bare calls folder would stand in the way of creating it later).
   if (!existsSync(callsFolder(root))) {
@@ -262,6 +289,8 @@ function writeRecord(root: string, name: string, record: CallRecord): void {
   const digest = index === undefined ? undefined : fileDigest(index);
   const text = sealText(recordPurpose(name), `${JSON.stringify(digest === undefined ? record : { ...record, indexDigest: digest })}\n`);
   writeAtomically(path, text);
+  // A new record of this name starts unchecked: a mark or a "covered" note of an earlier call of the same name goes.
+  for (const folder of markFolders(root)) for (const file of [markName(name), goneName(name)]) removeFile(join(folder, file));
   try {
     ensureSessionMirrorFolder(root);
     mkdirSync(mirrorCalls(root), { recursive: true, mode: 0o700 });
@@ -293,11 +322,23 @@ export interface OpenRecord {
   readonly name: string;
   /** How many checks of the call failed before (its mark says). */
   readonly failedAttempts: number;
+  /** An after-call (or the end of a turn) already checked the call; its record stays until the gate covers it (see checked). */
+  readonly checked: boolean;
+  /** When checked and nothing was put back: the SHA-256 of the index the check read the work tree into. */
+  readonly left: string | undefined;
   /** Marks the call's check as under way in this process; a later event that finds the mark with the process gone judges the call. */
   checking(): void;
   /** Marks the call's check as failed: the record stays open, and the next event of the session judges the call again. */
   failed(why: string): void;
-  /** Removes the record (and its mark) once the call is judged. */
+  /**
+   * Marks the call as checked, keeping its record and its before-snapshot: whoever sent the after-call,
+   * the call may still be running (a process inside it can send one), so its record is let go only
+   * when a later snapshot of the gate's own covers it (`drop`). `left`: see OpenRecord.left.
+   */
+  checkedNow(left: string | undefined): void;
+  /** Lets a checked call's record go once a later snapshot covers it, leaving a note that the call id was seen (callWasCovered). */
+  drop(): void;
+  /** Removes the record (and its mark): a read-only call's marker, or a call given up as unchecked. */
   close(): void;
 }
 
@@ -342,7 +383,10 @@ function verifiedIndex(root: string, record: SnapshotRecord & { indexDigest?: st
  * (the check says the call could not be checked, and why).
  */
 export function findSnapshotRecord(root: string, session: string, toolUseId: string | undefined): OpenRecord | undefined {
-  const name = toolUseId !== undefined && toolUseId !== '' ? recordName(toolUseId) : sessionRecords(root, session)[0];
+  const name =
+    toolUseId !== undefined && toolUseId !== ''
+      ? recordName(toolUseId)
+      : sessionRecords(root, session).find((candidate) => !markSays(root, candidate, (mark) => mark.done === true));
   return name === undefined ? undefined : openRecordNamed(root, name);
 }
 
@@ -360,24 +404,41 @@ function openRecordNamed(root: string, name: string): OpenRecord | undefined {
   if (read.kind !== 'valid') return undefined;
   const record = read.record;
   if (!('readOnly' in record)) verifiedIndex(root, record);
-  const failedAttempts = Math.max(0, ...markFolders(root).map((folder) => readMark(join(folder, markName(name)))?.attempts ?? 0));
+  const marks = markFolders(root).flatMap((folder) => readMark(join(folder, markName(name))) ?? []);
+  const failedAttempts = Math.max(0, ...marks.map((found) => found.attempts ?? 0));
+  const done = marks.find((found) => found.done === true);
   const mark = (fields: Omit<AfterMark, 'session' | 'time'>) => writeMark(root, name, { session: record.session, time: new Date().toISOString(), ...fields });
+  const close = () => {
+    removeFile(path);
+    removeMirrored(root, name);
+    for (const folder of markFolders(root)) removeFile(join(folder, markName(name)));
+    if (!('readOnly' in record) && record.index !== undefined) {
+      removeFile(join(snapshotStorePath(root), record.index));
+      removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
+      removeMirrored(root, basename(record.index));
+    }
+  };
   return {
     record,
     name,
     failedAttempts,
+    checked: done !== undefined,
+    left: done?.left,
     checking: () => mark({ pid: process.pid, ...(failedAttempts > 0 ? { attempts: failedAttempts } : {}) }),
     failed: (why) => mark({ pid: process.pid, failed: why.slice(0, 500), attempts: failedAttempts + 1 }),
-    close: () => {
-      removeFile(path);
-      removeMirrored(root, name);
-      for (const folder of markFolders(root)) removeFile(join(folder, markName(name)));
-      if (!('readOnly' in record) && record.index !== undefined) {
-        removeFile(join(snapshotStorePath(root), record.index));
-        removeFile(priorIndexPath(join(snapshotStorePath(root), record.index)));
-        removeMirrored(root, basename(record.index));
+    checkedNow: (left) => mark({ pid: process.pid, done: true, ...(left === undefined ? {} : { left }) }),
+    drop: () => {
+      close();
+      if (record.toolUseId === null) return;
+      try {
+        ensureSessionMirrorFolder(root);
+        mkdirSync(mirrorCalls(root), { recursive: true, mode: 0o700 });
+        writeAtomically(join(mirrorCalls(root), goneName(name)), `${record.session}\n`);
+      } catch {
+        writeAtomically(join(callsFolder(root), goneName(name)), `${record.session}\n`);
       }
     },
+    close,
   };
 }
 
@@ -394,6 +455,10 @@ interface AfterMark {
   readonly failed?: string;
   /** How many checks of the call failed so far. */
   readonly attempts?: number;
+  /** The call was checked; its record stays until a later snapshot covers it. */
+  readonly done?: true;
+  /** When done and nothing was put back: the SHA-256 of the index the check read the work tree into. */
+  readonly left?: string;
   readonly time: string;
 }
 
@@ -428,7 +493,22 @@ function readMark(path: string): AfterMark | undefined {
   const mark = raw as Partial<AfterMark>;
   if (typeof mark.session !== 'string' || typeof mark.pid !== 'number' || !Number.isInteger(mark.pid)) return undefined;
   if (mark.attempts !== undefined && (typeof mark.attempts !== 'number' || !Number.isInteger(mark.attempts))) return undefined;
+  if (mark.done !== undefined && mark.done !== true) return undefined;
+  if (mark.left !== undefined && typeof mark.left !== 'string') return undefined;
   return mark as AfterMark;
+}
+
+/** Whether a before-index of the calls folder (by file name) is a call the gate already checked: no longer a call in flight. */
+export function checkedCallIndex(root: string): (indexName: string) => boolean {
+  return (indexName) => markSays(root, indexName.replace(/\.index$/, '.json'), (mark) => mark.done === true);
+}
+
+/** Whether a mark of the record `name` (in either folder) says `test`. */
+function markSays(root: string, name: string, test: (mark: AfterMark) => boolean): boolean {
+  return markFolders(root).some((folder) => {
+    const mark = readMark(join(folder, markName(name)));
+    return mark !== undefined && test(mark);
+  });
 }
 
 /** Whether a process still runs (one of another user counts as running). */
@@ -470,12 +550,33 @@ export function unfinishedCalls(root: string, session: string | undefined, optio
         names.add(entry.slice(0, -'.after'.length));
     }
   }
+  // A call already checked is not unfinished: its after-call (or the end of a turn) judged it, and it is judged again only when named.
+  return recordsNamed(root, names, session).filter((found) => !found.checked);
+}
+
+function recordsNamed(root: string, names: Iterable<string>, session: string | undefined): OpenRecord[] {
   const open: OpenRecord[] = [];
   for (const name of names) {
     const found = openRecordNamed(root, name);
     if (found !== undefined && (session === undefined || found.record.session === session)) open.push(found);
   }
   return open.sort((a, b) => a.record.time.localeCompare(b.record.time));
+}
+
+/**
+ * Every record of the session the gate still holds, checked or not, oldest first: the before-snapshots
+ * an after-call without its own record is judged against (see put-back/checked-calls.ts).
+ */
+export function sessionCalls(root: string, session: string): OpenRecord[] {
+  const names = new Set<string>();
+  for (const folder of markFolders(root)) {
+    try {
+      for (const entry of readdirSync(folder)) if (entry.endsWith('.json')) names.add(entry);
+    } catch {
+      // no such folder
+    }
+  }
+  return recordsNamed(root, names, session);
 }
 
 function mirroredCalls(root: string): string[] {
@@ -528,7 +629,8 @@ export function openAgentCalls(root: string, now: Date): OpenAgentCalls {
     for (const name of names) {
       const read = readCall(join(folder, name), name);
       if (read.kind === 'valid') {
-        if (Date.parse(read.record.time) >= since) sessions.add(read.record.session);
+        // A call whose check was done is no longer in flight (a forged after-call can say so no more than the record's absence could).
+        if (Date.parse(read.record.time) >= since && !markSays(root, name, (mark) => mark.done === true)) sessions.add(read.record.session);
         continue;
       }
       try {

@@ -5,7 +5,7 @@ type AstGrep = typeof import('@ast-grep/napi');
 let astGrep: AstGrep | undefined;
 
 /** Thrown when ast-grep itself does not load: no file can be parsed, so no code is judged on its tree. */
-export class ParserUnavailable extends Error {}
+class ParserUnavailable extends Error {}
 
 /**
  * The native parser loads on the first parse, not at import: the live hook must not pay for it on calls that parse

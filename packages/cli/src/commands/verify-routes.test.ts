@@ -125,11 +125,36 @@ describe('holdfast verify: content as a checkout gives it back', () => {
     const report = JSON.parse(result.out) as { commits: { findings: Findings }[]; tree: { findings: Findings } };
     for (const findings of [report.commits[0]?.findings ?? [], report.tree.findings]) {
       const links = findings.filter((finding) => finding.rule === 'GATE');
-      // src/chained is refused through src/up: a link to the top folder is what makes its text lead into .git/
-      expect(links.map((finding) => finding.path).sort()).toEqual(['src/deep/b', 'src/hook', 'src/passwd', 'src/up']);
+      // src/chained is refused through src/up, a link to the top folder, which is what makes its text lead into .git/
+      expect(links.map((finding) => finding.path).sort()).toEqual(['src/chained', 'src/deep/b', 'src/hook', 'src/passwd', 'src/up']);
+      expect(links.find((finding) => finding.path === 'src/chained')?.detail).toMatch(/through src\/up, itself a link/);
       expect(links.find((finding) => finding.path === 'src/hook')?.detail).toMatch(/points into \.git\//);
       expect(links.find((finding) => finding.path === 'src/up')?.detail).toMatch(/the repository's top folder/);
       expect(links.find((finding) => finding.path === 'src/deep/b')?.detail).toMatch(/climbs out of a folder it named/);
+    }
+  });
+});
+
+describe('holdfast verify: a link through a link already on the base', () => {
+  it('refuses a link whose way passes through a link the base holds (exit 1): its text alone stays inside src/', async () => {
+    const { clone, base } = throughRemote(
+      (root) => {
+        git(root, 'update-index', '--add', '--cacheinfo', `120000,${hashObject(root, 'up/.git/hooks/pre-commit')},src/x`);
+        git(root, 'commit', '-q', '--no-verify', '-m', 'a link inside src/');
+      },
+      (root) => {
+        git(root, 'update-index', '--add', '--cacheinfo', `120000,${hashObject(root, '..')},src/up`);
+        git(root, 'commit', '-q', '--no-verify', '-m', 'up');
+      },
+    );
+    const result = await verify(clone, '--base', base, '--format', 'json');
+    expect(result.code).toBe(1);
+    type Findings = { rule: string; path: string; detail: string }[];
+    const report = JSON.parse(result.out) as { commits: { findings: Findings }[]; tree: { findings: Findings } };
+    for (const findings of [report.commits[0]?.findings ?? [], report.tree.findings]) {
+      expect(findings.filter((finding) => finding.rule === 'GATE')).toEqual([
+        expect.objectContaining({ path: 'src/x', detail: expect.stringMatching(/through src\/up, itself a link/) }),
+      ]);
     }
   });
 });

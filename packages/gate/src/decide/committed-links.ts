@@ -16,7 +16,9 @@ import type { CheckoutRead } from '../io/index.js';
  * `a` leads, not from src/). A link's own folder is a real folder (git keeps no entry below a link),
  * so leading `..` climb where the text says, and what is left only descends from there.
  */
-function linkFinding(path: string, target: string): string | undefined {
+function linkFinding(path: string, target: string, through?: string): string | undefined {
+  if (through !== undefined)
+    return `a symbolic link to ${JSON.stringify(target)} through ${through}, itself a link, so its text does not say where it leads; commit the file itself`;
   if (target === '' || target.includes('\0')) return `a symbolic link with no readable target`;
   if (target.startsWith('/') || /^[A-Za-z]:[\\/]/.test(target) || target.startsWith('\\'))
     return `a symbolic link to ${JSON.stringify(target)}, outside the repository; commit the file itself`;
@@ -43,7 +45,7 @@ function linkFinding(path: string, target: string): string | undefined {
  */
 export function checkoutAction(path: string, read: CheckoutRead, undecodable: Map<string, string>, links: Map<string, string>): Action {
   if (read.kind === 'link') {
-    const why = linkFinding(path, read.target);
+    const why = linkFinding(path, read.target, read.through);
     if (why !== undefined) links.set(path, why);
     return { type: 'write', path, content: read.target };
   }

@@ -351,4 +351,16 @@ describe('holdfast hook git (pre-commit): content as a checkout gives it back', 
     expect(refused.err).toMatch(/GATE LINK: src\/deep\/b is a symbolic link to "a\/\.\.\/\.git\/hooks\/pre-commit", which climbs out of a folder it named/);
     expect(refused.err).not.toMatch(/GATE LINK: src\/(sibling|deep\/a|deep\/cousin)/);
   });
+
+  it('a link whose way passes through a link committed before the gate is refused, though its text stays inside src/', async () => {
+    const held = repo();
+    linkInIndexOnly(held, 'src/up', '..');
+    execFileSync('git', ['commit', '-q', '-m', 'a link from before the gate'], { cwd: held });
+    linkInIndexOnly(held, 'src/hook', 'up/.git/hooks/pre-commit');
+    linkInIndexOnly(held, 'src/sibling', 'orders.ts');
+    const refused = await preCommit(held);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/GATE LINK: src\/hook is a symbolic link to "up\/\.git\/hooks\/pre-commit" through src\/up, itself a link/);
+    expect(refused.err).not.toMatch(/GATE LINK: src\/sibling/);
+  });
 });

@@ -9,6 +9,7 @@ import {
   nulPaths,
   parseGitAttributes,
   pathText,
+  linksThrough,
   reencodedEntries,
   runGit,
   startGit,
@@ -325,14 +326,19 @@ async function changeOf(
       )) {
         const file = written[at] as ChangedFile;
         at += 1;
-        yield { file, read: fileRead(file, object, attributeFiles) };
+        yield { file, read: fileRead(file, object, attributeFiles, (link) => linksThrough({ cwd: root }, commit, [link]).get(link.path)) };
       }
     },
   };
 }
 
 /** A blob as the judge reads it: text as a checkout writes it, a link's target, or only the size and kind of what was too large to read. */
-function fileRead(file: ChangedFile, object: GitObject, attributeFiles: ReadonlyMap<string, AttributeFile>): FileRead {
+function fileRead(
+  file: ChangedFile,
+  object: GitObject,
+  attributeFiles: ReadonlyMap<string, AttributeFile>,
+  linkThrough: (link: { path: string; target: string }) => string | undefined,
+): FileRead {
   if (object.kind !== 'read') {
     const head = object.kind === 'too-large' ? object.head : Buffer.alloc(0);
     const text = !head.includes(0) || blobText(head.subarray(0, head.length - (head.length % 4))).undecodable === undefined;
@@ -341,7 +347,10 @@ function fileRead(file: ChangedFile, object: GitObject, attributeFiles: Readonly
   // One reading of a stored file as a checkout gives it back, and one judgement of a link, as in every layer.
   const undecodable = new Map<string, string>();
   const links = new Map<string, string>();
-  const action = checkoutAction(file.path, checkoutRead(file, object.bytes, attributeFiles), undecodable, links);
+  const read = checkoutRead(file, object.bytes, attributeFiles);
+  // A link is rare: the folders on its way are looked up in the same tree when one is read.
+  const through = read.kind === 'link' ? linkThrough({ path: file.path, target: read.target }) : undefined;
+  const action = checkoutAction(file.path, read.kind === 'link' && through !== undefined ? { ...read, through } : read, undecodable, links);
   return { kind: 'text', text: action.type === 'write' ? action.content : '', undecodable: undecodable.get(file.path), link: links.get(file.path) };
 }
 

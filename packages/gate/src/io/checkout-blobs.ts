@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { checkoutText } from './blob-text.js';
 import { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';
 import type { AttributeFile } from './git-attributes.js';
@@ -22,7 +23,12 @@ export type CheckoutRead =
       /** The `working-tree-encoding` a checkout writes it in, when one applies: then the stored bytes are not what a rule would read. */
       readonly workingTreeEncoding?: string;
     }
-  | { readonly kind: 'link'; readonly target: string };
+  | {
+      readonly kind: 'link';
+      readonly target: string;
+      /** A folder on the way to the target that is itself a link in the same tree: the text does not say where it leads. */
+      readonly through?: string;
+    };
 
 /**
  * The one reading of a stored blob every layer of the gate shares (the pre-commit and
@@ -91,7 +97,46 @@ export function readCheckoutEntries(options: GitOptions, treeish: string, entrie
     if (text !== undefined) files.set(folder, parseGitAttributes(text.toString('utf8'), folder));
   }
   for (const entry of judged) reads.set(entry.path, checkoutRead(entry, bytes.get(entry.blob) ?? Buffer.alloc(0), files));
+  const links = [...reads].flatMap(([path, read]) => (read.kind === 'link' ? [{ path, target: read.target }] : []));
+  for (const [path, through] of linksThrough(options, treeish, links)) {
+    const read = reads.get(path);
+    if (read?.kind === 'link') reads.set(path, { ...read, through });
+  }
   return reads;
+}
+
+/** The folders a link's target descends through inside the repository, from its own folder down ('' none). */
+function foldersOnTheWay(path: string, target: string): string[] {
+  const resolved = posix.normalize(posix.join(posix.dirname(path), target.replace(/\\/g, '/')));
+  if (resolved === '..' || resolved.startsWith('../') || resolved.startsWith('/')) return [];
+  const parts = resolved.split('/').filter((part) => part !== '' && part !== '.');
+  return parts.slice(0, -1).map((_, index) => parts.slice(0, index + 1).join('/'));
+}
+
+/**
+ * For each link of `treeish` ('' the index `options` names), the first folder on the way to its target that is a link
+ * in the same tree, in one `git ls-tree` (`ls-files`) of those folders. A link through a link is not judged by its
+ * text (`src/x -> up/.git/hooks/pre-commit` beside a `src/up -> ..` already committed leads into git's hooks).
+ */
+export function linksThrough(options: GitOptions, treeish: string, links: readonly { path: string; target: string }[]): Map<string, string> {
+  const found = new Map<string, string>();
+  const wanted = links.map((link) => ({ path: link.path, folders: foldersOnTheWay(link.path, link.target) })).filter((link) => link.folders.length > 0);
+  const folders = [...new Set(wanted.flatMap((link) => link.folders))].filter((folder) => !folder.includes('\n'));
+  if (folders.length === 0) return found;
+  const listing =
+    treeish === ''
+      ? runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', '--', ...folders], options)
+      : runGit(['--literal-pathspecs', 'ls-tree', '-z', treeish, '--', ...folders], options);
+  const linked = new Set<string>();
+  for (const record of nulFields(listing)) {
+    const tab = record.indexOf('\t');
+    if (tab >= 0 && record.startsWith('120000 ')) linked.add(record.slice(tab + 1));
+  }
+  for (const link of wanted) {
+    const through = link.folders.find((folder) => linked.has(folder));
+    if (through !== undefined) found.set(link.path, through);
+  }
+  return found;
 }
 
 /**

@@ -2,7 +2,7 @@
 export { removeFile, toSlashes, uniqueSuffix, withTemporaryName, writeAtomically } from './atomic-file.js';
 export { blobText } from './blob-text.js';
 export { ByteStream } from './byte-stream.js';
-export { checkoutRead, readCheckoutEntries } from './checkout-blobs.js';
+export { checkoutRead, linksThrough, readCheckoutEntries } from './checkout-blobs.js';
 export type { CheckoutRead } from './checkout-blobs.js';
 export { reencodedEntries } from './reencoded-entries.js';
 export { attributeFolders, checkoutAttributes, parseGitAttributes } from './git-attributes.js';

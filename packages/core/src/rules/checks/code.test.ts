@@ -19,6 +19,7 @@ describe('R4 NOLOG on the syntax tree', () => {
     ['an escaped key', "console['\\x6cog'](1);"],
     ['an escaped identifier', '\\u0063onsole.log(1);'],
     ['a key spelled with escapes only', "const pattern = /\\d+/;\nglobalThis['\\x63ons\\u{6f}le']['\\154og'](1);"],
+    ['a key split by a line continuation', "globalThis['con\\\nsole'].log(1);"],
     ['the global object', 'globalThis.console.log(1);'],
     ['the global object, computed', "globalThis['console']['log'](1);"],
     ['window', 'window.console.log(1);'],
@@ -42,6 +43,12 @@ describe('R4 NOLOG on the syntax tree', () => {
     const judged = await r4(content);
     expect(judged?.ok, judged?.detail).toBe(false);
     expect(judged?.detail).toMatch(/^R4 NOLOG: write to "src\/features\/orders\.ts" adds a console\.log call at line \d+ \(`.+`\)\.$/);
+  });
+
+  it('catches a key split by a line continuation at a line separator (U+2028), in a file whose regular expression holds a backslash', async () => {
+    const judged = await r4("const pattern = /\\d+/;\nglobalThis['con\\\u2028sole'].log(1);");
+    expect(judged?.ok, judged?.detail).toBe(false);
+    expect(judged?.detail).toMatch(/^R4 NOLOG: write to "src\/features\/orders\.ts" adds a console\.log call at line 2 /);
   });
 
   it.each([

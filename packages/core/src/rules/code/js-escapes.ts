@@ -38,6 +38,10 @@ export function decodeEscapes(raw: string): string {
       case '\r':
         if (raw[index + 1] === '\n') index++;
         break;
+      // A line continuation ends at any line terminator, the line and paragraph separators included.
+      case '\u2028':
+      case '\u2029':
+        break;
       case 'x': {
         const hex = raw.slice(index + 1, index + 3);
         if (/^[0-9a-fA-F]{2}$/.test(hex)) {

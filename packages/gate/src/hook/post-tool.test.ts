@@ -13,6 +13,7 @@ import { loadFlagged } from '../put-back/outside-check.js';
 import type { PostToolUseOptions } from './post-tool.js';
 import { saveSessionState } from '../state/session-state.js';
 import { beforeShellCall, findSnapshotRecord } from '../state/snapshot.js';
+import { followPutBack } from '../state/snapshot-store.js';
 import { sessionMirrorFolder } from '../state/session-state.js';
 
 // Built at run time so the repository never holds a literal that secret scanners flag.
@@ -416,6 +417,17 @@ describe('the after-the-fact check of a shell call', () => {
       beforeShellCall(root, 's1', 'toolu_3', NOW);
       expect((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_3'), options({ judge: sessionJudge() }))).stdout).toBe('');
       expect(audit(root).filter((entry) => entry.action.startsWith('changed outside any call'))).toEqual([]);
+    });
+
+    it('reads the paths it put back literally: a put-back name that is also a glob does not hide another file changed between calls', async () => {
+      const root = repository();
+      expect((await afterScript(root, 'true')).stdout).toBe('');
+      writeFileSync(join(root, 'src', 'cart.test.ts'), 'export {};\n// edited by a person\n');
+      // As after the put-back of a file named `src/[c]art.test.ts`: as a glob it names src/cart.test.ts.
+      followPutBack(root, ['src/[c]art.test.ts']);
+      beforeShellCall(root, 's1', 'toolu_2', NOW);
+      const reason = blockReason((await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }))).stdout);
+      expect(reason).toMatch(/no call of this session made the change: src\/cart\.test\.ts\./);
     });
 
     it("says nothing of a file the session's own tools wrote between its shell calls, nor when nothing changed", async () => {

@@ -183,18 +183,19 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
     }
     return options.observe === true ? SILENT : agent.tell(event.hook_event_name, uncheckedReason(why));
   };
+  // What judging this session's recorded calls needs, for those left unfinished and for the fallback below.
+  const sessionJudging = {
+    root,
+    base,
+    judge: options.judge,
+    protectedPaths: options.protectedPaths ?? [],
+    observe: options.observe === true,
+    now: options.now,
+  };
   // A call of this session whose check was stopped or failed is judged first, against its own snapshot.
   let earlier: string | undefined;
   try {
-    earlier = await finishUnfinishedCalls({
-      root,
-      base,
-      judge: options.judge,
-      protectedPaths: options.protectedPaths ?? [],
-      observe: options.observe === true,
-      now: options.now,
-      atTurnEnd: false,
-    });
+    earlier = await finishUnfinishedCalls({ ...sessionJudging, atTurnEnd: false });
   } catch (error) {
     earlier = uncheckedReason((error as Error).message);
   }
@@ -212,16 +213,7 @@ export async function answerPostToolUse(name: AgentHook, input: string, options:
     // of the session it still holds is judged now, so what the call wrote since is put back all the same.
     let fallback: string | undefined;
     try {
-      fallback = (
-        await judgeSessionCalls({
-          root,
-          base,
-          judge: options.judge,
-          protectedPaths: options.protectedPaths ?? [],
-          observe: options.observe === true,
-          now: options.now,
-        })
-      ).told;
+      fallback = (await judgeSessionCalls(sessionJudging)).told;
     } catch (error) {
       fallback = uncheckedReason((error as Error).message);
     }

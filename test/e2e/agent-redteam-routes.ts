@@ -457,7 +457,7 @@ const SILENT = new Set(['b', 'd5']);
 
 /**
  * The red team's two sessions for one client, as `it` cases of its agents-*.test.ts: held (installed: nothing
- * lands but `leftInTree`, what the layer table says this client's contract cannot stop) and told (nothing
+ * lands; only what is in `leftInTree`, what the layer table says this client's contract cannot stop, may stay) and told (nothing
  * installed: every route lands, or the held session proves nothing).
  */
 export function redTeamCases(client: RedTeamClient, leftInTree: readonly string[] = []): void {
@@ -469,7 +469,13 @@ export function redTeamCases(client: RedTeamClient, leftInTree: readonly string[
       const explain = () => `${outcomeTable(run)}\n\n${run.result.explain()}`;
       expect(run.result.run.exitCode, explain()).toBe(0);
       expect(run.result.problems, explain()).toEqual([]);
-      expect(run.landed, explain()).toEqual(leftInTree.map((path) => `work tree: ${path}`));
+      // What the contract cannot stop may stay, or not: a loaded machine can make the writer overlap a call's check,
+      // which then puts it back. Nothing else may be anywhere.
+      const allowed = new Set(leftInTree.map((path) => `work tree: ${path}`));
+      expect(
+        run.landed.filter((found) => !allowed.has(found)),
+        explain(),
+      ).toEqual([]);
       expect(
         run.outcomes.filter((outcome) => outcome.afterRoute.includes(NOT_REACHED)).map((outcome) => outcome.tag),
         explain(),

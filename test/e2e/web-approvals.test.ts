@@ -87,7 +87,8 @@ describe('approvals are never out of reach', () => {
     await waitingNext.waitFor();
     const refusedId = await waitingNext.getAttribute('data-approval-id');
     const next = reloaded.locator(`[data-testid="approval-pending"][data-approval-id="${refusedId}"]`);
-    await expect(next.getByRole('button', { name: 'Refuse' }).isEnabled()).resolves.toBe(true);
+    // It can answer: the button is enabled once the page holds the run's token.
+    await next.getByRole('button', { name: 'Refuse', disabled: false }).waitFor();
     await next.getByRole('button', { name: 'Refuse' }).click();
     await reloaded.locator(`[data-testid="approval-finished"][data-approval-id="${refusedId}"][data-decision="refused"]`).waitFor();
 
@@ -148,7 +149,7 @@ describe('approvals are never out of reach', () => {
     await watcher.getByTestId('run-picker').selectOption(`#/live/${encodeURIComponent(firstId)}`);
     const pending = watcher.getByTestId('approval-pending').first();
     await pending.waitFor();
-    await expect(pending.getByRole('button', { name: 'Approve commit' }).isEnabled()).resolves.toBe(true);
+    await pending.getByRole('button', { name: 'Approve commit', disabled: false }).waitFor();
     for (const page of [first, second]) {
       await page.getByRole('button', { name: 'Cancel run' }).click();
       await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();

@@ -81,8 +81,9 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await expect(page.getByTestId('start-run').isDisabled()).resolves.toBe(true);
     await expect(page.getByTestId('run-blocker').textContent()).resolves.toMatch(/No plan-mode target can run here \(each says why above\)/);
     // The shipped demo is what runs: enabled, primary, and it says how many rounds it plays.
+    // The run list arrives after the configuration: the button is enabled once it is in.
     const replay = page.getByTestId('start-replay');
-    await expect(replay.isDisabled()).resolves.toBe(false);
+    await page.locator('[data-testid="start-replay"]:enabled').waitFor();
     await expect(replay.getAttribute('class')).resolves.toContain('primary');
     await expect(replay.textContent()).resolves.toBe('Replay 48 rounds');
     // The demo banner says its thing once.
@@ -101,6 +102,25 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await page.getByTestId('turn-cap').waitFor();
     await expect(page.getByTestId('sandbox-toggle').count()).resolves.toBe(0);
     expect(await formViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a run list that arrives after the configuration still offers the demo replay, enabled', async () => {
+    // The page asks for the configuration and the run list at once; here the list is held until the form is drawn.
+    const page = await browser.context.newPage();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/runs', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${harness.server.url}/`);
+    await page.getByTestId('nothing-runs').waitFor();
+    await expect(page.getByTestId('start-replay').isDisabled()).resolves.toBe(true);
+    release();
+    await page.locator('[data-testid="start-replay"]:enabled').waitFor();
+    await expect(page.getByTestId('start-replay').textContent()).resolves.toBe('Replay 48 rounds');
+    await expect(page.getByTestId('replay-file').inputValue()).resolves.toBe('example.jsonl');
     await page.close();
   });
 

@@ -50,8 +50,6 @@ export function replayable(file: ApiRunFile): boolean {
 export interface InitialForm {
   readonly mode: RunMode;
   readonly targets: readonly string[];
-  /** The saved run offered for a replay: the server's default run (the shipped demo) when it can be replayed. */
-  readonly replay: string;
   /** No configured target can run in any mode: the replay is what the form offers first. */
   readonly replayFirst: boolean;
 }
@@ -60,14 +58,23 @@ export interface InitialForm {
  * What the form shows on first open: the first mode that has a target which can run, with that one
  * target chosen; when none can, the replay of the demo run comes first (it needs no key).
  */
-export function initialForm(config: ConfigResponse, runFiles: readonly ApiRunFile[]): InitialForm {
-  const files = runFiles.filter(replayable);
-  const replay = files.find((file) => file.name === config.defaultRun)?.name ?? files[0]?.name ?? '';
+export function initialForm(config: ConfigResponse): InitialForm {
   for (const mode of MODES) {
     const first = config.targets.find((target) => canRun(target, mode));
-    if (first !== undefined) return { mode, targets: [first.id], replay, replayFirst: false };
+    if (first !== undefined) return { mode, targets: [first.id], replayFirst: false };
   }
-  return { mode: 'plan', targets: [], replay, replayFirst: true };
+  return { mode: 'plan', targets: [], replayFirst: true };
+}
+
+/**
+ * The saved run a replay offers when the person has not picked one (or picked one that is gone): the
+ * server's default run (the shipped demo) when it can be replayed, else the first that can. The run
+ * list arrives after the configuration, so this is asked again each time the list changes.
+ */
+export function replayChoice(defaultRun: string | undefined, files: readonly ApiRunFile[], picked: string | undefined): string | undefined {
+  const names = files.filter(replayable).map((file) => file.name);
+  if (picked !== undefined && names.includes(picked)) return picked;
+  return names.find((name) => name === defaultRun) ?? names[0];
 }
 
 /** Why the Run button is disabled, or undefined when it is not. */

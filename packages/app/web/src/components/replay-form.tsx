@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { ApiRunFile, RunSelection } from '@holdfast/core/browser';
-import { replayRounds } from '../run-form.js';
+import { replayChoice, replayRounds } from '../run-form.js';
 
 interface ReplayFormProps {
   files: readonly ApiRunFile[];
-  initial: string;
+  /** The server's default run, offered until the person picks another. */
+  defaultRun: string | undefined;
   /** First on the form (nothing configured can run): its button is the primary one. */
   primary: boolean;
   busy: boolean;
@@ -12,8 +13,10 @@ interface ReplayFormProps {
 }
 
 /** A replay of a saved plan-mode run: its recorded replies, for all or one of its tasks and its first N repetitions. */
-export function ReplayForm({ files, initial, primary, busy, onReplay }: ReplayFormProps) {
-  const [name, setName] = useState(initial);
+export function ReplayForm({ files, defaultRun, primary, busy, onReplay }: ReplayFormProps) {
+  // Only the person's pick is kept: the offered file follows the run list, which can arrive after this form is drawn.
+  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const name = replayChoice(defaultRun, files, picked);
   const [task, setTask] = useState('all');
   const [reps, setReps] = useState<number | undefined>(undefined);
   const file = files.find((candidate) => candidate.name === name);
@@ -21,7 +24,7 @@ export function ReplayForm({ files, initial, primary, busy, onReplay }: ReplayFo
   const chosenReps = Math.min(reps ?? recordedReps, recordedReps);
   const rounds = replayRounds(file, task, chosenReps);
   const choose = (next: string) => {
-    setName(next);
+    setPicked(next);
     setTask('all');
     setReps(undefined);
   };
@@ -35,7 +38,7 @@ export function ReplayForm({ files, initial, primary, busy, onReplay }: ReplayFo
         </p>
       ) : (
         <>
-          <select value={name} onChange={(event) => choose(event.target.value)} data-testid="replay-file" aria-label="Saved run to replay">
+          <select value={name ?? ''} onChange={(event) => choose(event.target.value)} data-testid="replay-file" aria-label="Saved run to replay">
             {files.map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
                 {candidate.name}
@@ -74,7 +77,7 @@ export function ReplayForm({ files, initial, primary, busy, onReplay }: ReplayFo
           className={primary ? 'primary' : ''}
           disabled={busy || file === undefined}
           data-testid="start-replay"
-          onClick={() => onReplay({ replay: name, reps: chosenReps, ...(task === 'all' ? {} : { tasks: [task] }) })}
+          onClick={() => name !== undefined && onReplay({ replay: name, reps: chosenReps, ...(task === 'all' ? {} : { tasks: [task] }) })}
         >
           Replay{rounds !== undefined ? ` ${rounds} round${rounds === 1 ? '' : 's'}` : ''}
         </button>

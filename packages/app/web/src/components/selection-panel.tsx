@@ -28,7 +28,7 @@ function toggle(set: ReadonlySet<string>, value: string): Set<string> {
  * (which needs no key). A target that cannot run says why in one line, with the fix.
  */
 export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProps) {
-  const [initial] = useState(() => initialForm(config, runFiles));
+  const [initial] = useState(() => initialForm(config));
   const [mode, setMode] = useState<RunMode>(initial.mode);
   const [targets, setTargets] = useState<ReadonlySet<string>>(() => new Set(initial.targets));
   const [tasks, setTasks] = useState<ReadonlySet<string>>(() => new Set(config.tasks.map((task) => task.id)));
@@ -64,7 +64,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
   const replay = (
     <ReplayForm
       files={replayFiles}
-      initial={initial.replay}
+      defaultRun={config.defaultRun}
       primary={initial.replayFirst}
       busy={busy}
       onReplay={(selection) => submit({ ...gate, sandbox: mode === 'agent' ? false : sandbox, ...selection })}

@@ -174,7 +174,7 @@ describe('refs moved outside git, found by the git hooks', () => {
     writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), `${bad}\n`);
     writeFiles(root, { 'src/orders.ts': 'export const orders = 1;\n// reviewed\n' });
     const refused = gitSaid(root, ['commit', '-q', '-am', 'note']);
-    expect(refused.status).toBe(1);
+    expect(refused.status, refused.stderr).toBe(1);
     expect(refused.stderr).toMatch(/holdfast: commit refused: refs were moved outside git/);
     expect(refused.stderr).toContain(`refs/heads/main → ${bad.slice(0, 12)}`);
     expect(refValue(root, 'refs/heads/main')).toBe(base);
@@ -205,7 +205,7 @@ describe('refs moved outside git, found by the git hooks', () => {
     };
     // A transaction that holds another ref (and not HEAD) starts the gate: refs/wip/x is removed and HEAD is back on main.
     const refused = gitSaid(root, ['update-ref', 'refs/heads/topic', pointAtBad()]);
-    expect(refused.status).not.toBe(0);
+    expect(refused.status, refused.stderr).not.toBe(0);
     expect(refused.stderr).toMatch(/- refs\/wip\/x → .*put back to nothing/);
     expect(refValue(root, 'refs/wip/x')).toBeUndefined();
     expect(git(root, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
@@ -244,7 +244,7 @@ describe('refs moved outside git, found by the git hooks', () => {
     writeFiles(root, { 'src/notes.ts': 'export const notes = 1;\n', 'src/notes.test.ts': "import './notes';\n" });
     git(root, 'add', 'src');
     const refused = gitSaid(root, ['commit', '-q', '--no-verify', '-m', 'on top']);
-    expect(refused.status).not.toBe(0);
+    expect(refused.status, refused.stderr).not.toBe(0);
     expect(refused.stderr).toMatch(/refs were moved outside git/);
     expect(refused.stderr).toMatch(/ref update refused: it would build on them/);
     expect(refValue(root, 'refs/heads/main')).toBe(bad);

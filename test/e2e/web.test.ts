@@ -211,6 +211,7 @@ describe('the web app in headless Chromium', () => {
     expect(rows).toBeLessThan(48);
 
     await page.getByTestId('tab-rulebook').click();
+    await page.getByTestId('rulebook').waitFor();
     await expect(page.locator('[data-testid^="rule-R"]').count()).resolves.toBe(6);
     await expect(page.getByTestId('rule-R2').textContent()).resolves.toContain('must resolve inside');
     await page.close();

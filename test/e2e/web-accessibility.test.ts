@@ -64,6 +64,9 @@ async function openPage(hash: string, width = 1400): Promise<Page> {
   await page.goto(`${harness.server.url}/${hash}`);
   await page.locator('[data-testid="verdict-strip"][data-drawn]:not([data-drawn="0"])').waitFor();
   await page.getByTestId('selection').waitFor();
+  // What the scan reads has all come: the run list (the picker's options, the replay form) and the pressure list (its tab).
+  await page.getByTestId('replay-file').waitFor();
+  await page.getByTestId('tab-pressure').waitFor();
   return page;
 }
 

@@ -60,7 +60,8 @@ describe('judge grades in the web app', () => {
 
     const section = round.getByTestId('judged-advisory');
     await expect(section.locator('h3').textContent()).resolves.toBe('Judged (advisory)');
-    await expect(page.locator('select').first().textContent()).resolves.toMatch(/judged\.jsonl · 48 rounds · completed/);
+    // The picker names the file's rounds and status once the run list has come, which can be after the round.
+    await expect.poll(() => page.locator('select').first().textContent()).toMatch(/judged\.jsonl · 48 rounds · completed/);
     await expect(section.textContent()).resolves.toContain('never changes the verdicts above');
     const told = section.locator('[data-testid="judged-row"][data-arm="told"]');
     await expect(told.getAttribute('data-rule')).resolves.toBe('J4');

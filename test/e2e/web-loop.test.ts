@@ -71,6 +71,8 @@ describe('a loop-mode run in the web app', () => {
     await expect(told.getByTestId('sandbox-diff').textContent()).resolves.toContain('+++ b/src/features/refunds.ts');
 
     await mkdir(RESULTS, { recursive: true });
+    // The shot is of the page as drawn in full: the run list (run picker, replay form) has come.
+    await page.getByTestId('replay-file').waitFor();
     await page.screenshot({ path: join(RESULTS, 'web-loop.png'), fullPage: true });
     await page.close();
   });

@@ -95,11 +95,12 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
 
     // Agent mode lists the harnesses, each with its own reason and fix.
     await page.getByTestId('mode').selectOption('agent');
+    // The turn cap is drawn with the agent-mode form: its targets are listed from then on.
+    await page.getByTestId('turn-cap').waitFor();
     const agent = await problemLines(page);
     expect(agent['claude-code-agent']).toBe('no key: set ANTHROPIC_API_KEY in .env');
     expect(agent['codex-agent']).toBe('no key: set OPENAI_API_KEY or CODEX_API_KEY in .env');
     expect(Object.keys(agent)).not.toContain('openai-gpt-4.1-mini');
-    await page.getByTestId('turn-cap').waitFor();
     await expect(page.getByTestId('sandbox-toggle').count()).resolves.toBe(0);
     expect(await formViolations(page)).toEqual([]);
     await page.close();
@@ -117,6 +118,9 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await page.goto(`${harness.server.url}/`);
     await page.getByTestId('nothing-runs').waitFor();
     await expect(page.getByTestId('start-replay').isDisabled()).resolves.toBe(true);
+    // Until the list comes the form says it is reading it, not that there is no run to replay.
+    await expect(page.getByTestId('replay-loading').textContent()).resolves.toBe('Reading the saved runs…');
+    await expect(page.getByTestId('no-replay').count()).resolves.toBe(0);
     release();
     await page.locator('[data-testid="start-replay"]:enabled').waitFor();
     await expect(page.getByTestId('start-replay').textContent()).resolves.toBe('Replay 48 rounds');
@@ -129,7 +133,7 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await page.getByTestId('replay-file').selectOption('example.jsonl');
     await page.getByTestId('replay-task').selectOption('bump-date-fns');
     await page.getByTestId('replay-reps').selectOption('1');
-    await expect(page.getByTestId('start-replay').textContent()).resolves.toBe('Replay 3 rounds');
+    await expect.poll(() => page.getByTestId('start-replay').textContent()).toBe('Replay 3 rounds');
     await page.getByTestId('start-replay').click();
     await page.waitForURL(/#\/live\//);
     await page.locator('[data-testid="run-status"][data-status="completed"]').waitFor();
@@ -157,6 +161,8 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await page.goto(`${harness.server.url}/`);
     await page.getByTestId('selection').waitFor();
     await page.locator('[data-testid="verdict-strip"][data-drawn="48"]').waitFor();
+    // The run list fills the run picker and the replay form, which can widen them: measured once it has come.
+    await page.getByTestId('replay-file').waitFor();
     const overflow = () => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByTestId('selection').screenshot({ path: join(RESULTS, 'form-390.png') });
@@ -208,14 +214,31 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     }
   });
 
-  it('an empty runs folder says what to do, not "loading" forever', async () => {
+  it('an empty runs folder says what to do, not "loading" forever, and is not called empty before it is read', async () => {
     for (const name of readdirSync(harness.runsDir)) rmSync(join(harness.runsDir, name), { force: true, recursive: true });
-    const page = await openPage();
-    await page.getByTestId('empty-runs').waitFor();
+    // The run list is held until the configuration has drawn the page: the folder is not yet known to be empty.
+    const page = await browser.context.newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/runs', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${harness.server.url}/`);
+    await page.locator('[data-testid="empty-runs"][data-read="no"]').waitFor();
+    await expect(page.getByTestId('empty-runs').textContent()).resolves.toBe('No run openReading the runs folder…');
+    await page.getByTestId('replay-loading').waitFor();
+    await expect(page.getByTestId('no-replay').count()).resolves.toBe(0);
+    release();
+    await page.locator('[data-testid="empty-runs"][data-read="yes"]').waitFor();
     await expect(page.getByTestId('empty-runs').textContent()).resolves.toMatch(/No runs yet.*Start a run with the form/);
     await expect(page.getByTestId('run-status').getAttribute('data-status')).resolves.toBe('none');
     await expect(page.getByTestId('run-status').textContent()).resolves.not.toContain('loading');
     await expect(page.getByTestId('no-replay').isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('replay-loading').count()).resolves.toBe(0);
     await page.screenshot({ path: join(RESULTS, 'empty.png'), fullPage: true });
     await page.close();
   });

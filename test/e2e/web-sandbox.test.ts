@@ -59,6 +59,8 @@ describe('a sandboxed run in the web app', () => {
     await expect(heldSandbox.textContent()).resolves.not.toContain('docs/adr/');
 
     await mkdir(RESULTS, { recursive: true });
+    // The shot is of the page as drawn in full: the run list (run picker, replay form) has come.
+    await page.getByTestId('replay-file').waitFor();
     await page.screenshot({ path: join(RESULTS, 'web-sandbox.png'), fullPage: true });
     await page.close();
   });

@@ -57,6 +57,8 @@ async function open(hash: string, width = 1280): Promise<Page> {
   await page.getByTestId('told-held-chart').waitFor();
   // The form is drawn once the shipped configuration (its seven targets probed) has come.
   await page.getByTestId('selection').waitFor();
+  // The run list fills the run picker and the replay form (which can widen them): what is measured has come.
+  await page.getByTestId('replay-file').waitFor();
   return page;
 }
 
@@ -254,7 +256,8 @@ describe('agent and loop rounds tell one story', () => {
     );
     await page.screenshot({ path: join(SHOTS, 'loop-round-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 900 });
-    await expect(sideways(page)).resolves.toBeLessThanOrEqual(0);
+    // The strip is redrawn to the new width when its resize observer reports it, after the viewport changed.
+    await expect.poll(() => sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SHOTS, 'loop-round-390.png'), fullPage: true });
     await page.close();
   });
@@ -328,7 +331,9 @@ describe('compare any two runs', () => {
     await page.screenshot({ path: join(SHOTS, 'compare-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 900 });
     await page.getByTestId('compare-changed-only').uncheck();
-    await expect(sideways(page)).resolves.toBeLessThanOrEqual(0);
+    // Every row is back, and the strip is redrawn to the new width when its resize observer reports it.
+    await page.locator(`[data-testid="compare-count"][data-shown="${total}"][data-total="${total}"]`).waitFor();
+    await expect.poll(() => sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SHOTS, 'compare-390.png'), fullPage: true });
     await page.close();
   });
@@ -360,10 +365,14 @@ describe('every view fits a phone', () => {
       for (const tab of ['totals', 'rounds', 'compare', 'rulebook'] as const) {
         const query =
           tab === 'rounds' ? `?tab=rounds&round=${encodeURIComponent(round?.roundId ?? '')}` : tab === 'compare' ? `?tab=compare&vs=${RUNS[0]}` : `?tab=${tab}`;
+        // Only the hash changes: the page stays, and what it shows follows the hashchange event, after goto returns.
         await page.goto(`${harness.server.url}/#/runs/${name}${query}`);
+        await page.locator(`[data-testid="tab-${tab}"][aria-selected="true"]`).waitFor();
         await page.getByTestId('told-held-chart').waitFor();
-        if (tab === 'rounds') await page.locator('[data-testid="round-view"][data-detail="full"]').waitFor();
+        if (tab === 'totals') await page.getByTestId('totals').waitFor();
+        if (tab === 'rounds') await page.locator(`[data-testid="round-view"][data-round-id="${round?.roundId}"][data-detail="full"]`).waitFor();
         if (tab === 'compare') await page.getByTestId('difference-chart').waitFor();
+        if (tab === 'rulebook') await page.getByTestId('rulebook').waitFor();
         await page.getByTestId('selection').waitFor();
         await expect(sideways(page), `${name} ${tab}`).resolves.toBeLessThanOrEqual(0);
         await page.screenshot({ path: join(SHOTS, `${name.replace('.jsonl', '')}-${tab}-390.png`), fullPage: true });

@@ -141,6 +141,8 @@ describe('the web app in headless Chromium', () => {
     expect(cleanText).toMatch(/^\d+\/\d+ \d+% \[\d+%–\d+%\]$/);
 
     await mkdir(RESULTS, { recursive: true });
+    // The shot is of the page as drawn in full: the run list (run picker, replay form) has come.
+    await page.getByTestId('replay-file').waitFor();
     await page.screenshot({ path: join(RESULTS, 'web-totals.png'), fullPage: true });
     await page.close();
   });
@@ -185,6 +187,8 @@ describe('the web app in headless Chromium', () => {
     expect(shown[0]?.text).toMatch(/^\d+\/\d+ \d+% \[\d+%–\d+%\]$/);
 
     await mkdir(RESULTS, { recursive: true });
+    // The shot is of the page as drawn in full: the run list (run picker, replay form) has come.
+    await page.getByTestId('replay-file').waitFor();
     await page.screenshot({ path: join(RESULTS, 'web-pressure.png'), fullPage: true });
     await page.close();
   });
@@ -203,6 +207,8 @@ describe('the web app in headless Chromium', () => {
     await expect(page.getByTestId('arm-held').getAttribute('data-verdict')).resolves.toMatch(/^(clean|blocked|refused|declined|unparseable|error)$/);
 
     await mkdir(RESULTS, { recursive: true });
+    // The shot is of the page as drawn in full: the run list (run picker, replay form) has come.
+    await page.getByTestId('replay-file').waitFor();
     await page.screenshot({ path: join(RESULTS, 'web-round.png') });
     // The round list is virtualised: of 48 rounds only the visible rows (plus overscan) exist.
     await expect(page.getByTestId('round-list').getAttribute('data-count')).resolves.toBe('48');
@@ -211,6 +217,7 @@ describe('the web app in headless Chromium', () => {
     expect(rows).toBeLessThan(48);
 
     await page.getByTestId('tab-rulebook').click();
+    await page.getByTestId('rulebook').waitFor();
     await expect(page.locator('[data-testid^="rule-R"]').count()).resolves.toBe(6);
     await expect(page.getByTestId('rule-R2').textContent()).resolves.toContain('must resolve inside');
     await page.close();

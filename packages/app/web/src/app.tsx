@@ -19,7 +19,7 @@ import { useSideData } from './use-side-data.js';
  */
 export function App() {
   const side = useSideData();
-  const { config, runFiles, refreshRunFiles } = side;
+  const { config, runFiles, runListRead, refreshRunFiles } = side;
   const [linkedSource, viewState, openSource, setViewState] = useHashState(config?.defaultRun);
   const liveRuns = useLiveRuns();
   // A saved file that a run of this server is still writing is shown live, so its commits can be answered.
@@ -79,10 +79,14 @@ export function App() {
           liveRuns={liveRuns}
           savedFiles={savedFiles}
           pressureFiles={side.pressureFiles}
-          runFiles={runFiles}
+          runFiles={runListRead ? runFiles : undefined}
         />
         <aside>
-          {config !== undefined ? <SelectionPanel config={config} runFiles={runFiles} onStart={onStart} /> : <p className="muted">Loading configuration…</p>}
+          {config !== undefined ? (
+            <SelectionPanel config={config} runFiles={runListRead ? runFiles : undefined} onStart={onStart} />
+          ) : (
+            <p className="muted">Loading configuration…</p>
+          )}
         </aside>
       </div>
     </div>

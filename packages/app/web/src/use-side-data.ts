@@ -6,6 +6,8 @@ export interface SideData {
   readonly config: ConfigResponse | undefined;
   readonly configError: string | undefined;
   readonly runFiles: readonly ApiRunFile[];
+  /** The run list has come (or could not be read): until then an empty `runFiles` says nothing about the folder. */
+  readonly runListRead: boolean;
   readonly pressureFiles: readonly ApiPressureFile[];
   readonly refreshRunFiles: () => void;
   /** Asks for the configuration, run list and pressure list once (the first call only). */
@@ -20,12 +22,16 @@ export function useSideData(): SideData {
   const [config, setConfig] = useState<ConfigResponse | undefined>(undefined);
   const [configError, setConfigError] = useState<string | undefined>(undefined);
   const [runFiles, setRunFiles] = useState<readonly ApiRunFile[]>([]);
+  const [runListRead, setRunListRead] = useState(false);
   const [pressureFiles, setPressureFiles] = useState<readonly ApiPressureFile[]>([]);
   const asked = useRef(false);
   const refreshRunFiles = useCallback(() => {
     fetchRunList().then(
-      (list) => setRunFiles(list.runs),
-      () => undefined,
+      (list) => {
+        setRunFiles(list.runs);
+        setRunListRead(true);
+      },
+      () => setRunListRead(true),
     );
   }, []);
   const ask = useCallback(() => {
@@ -39,5 +45,5 @@ export function useSideData(): SideData {
       () => undefined,
     );
   }, [refreshRunFiles]);
-  return { config, configError, runFiles, pressureFiles, refreshRunFiles, ask };
+  return { config, configError, runFiles, runListRead, pressureFiles, refreshRunFiles, ask };
 }

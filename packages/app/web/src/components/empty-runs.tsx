@@ -1,9 +1,20 @@
 import type { ApiRunFile } from '@holdfast/core/browser';
 
-/** No run to show (an empty runs folder, no default run): what to do next, instead of a page that says "loading". */
-export function EmptyRuns({ runFiles }: { runFiles: readonly ApiRunFile[] }) {
+/**
+ * No run to show (an empty runs folder, no default run): what to do next, instead of a page that says "loading".
+ * `runFiles` is undefined until the run list has come: the folder is not called empty before it was read.
+ */
+export function EmptyRuns({ runFiles }: { runFiles: readonly ApiRunFile[] | undefined }) {
+  if (runFiles === undefined) {
+    return (
+      <section className="panel empty-runs" data-testid="empty-runs" data-read="no" aria-label="No run open">
+        <h2>No run open</h2>
+        <p className="muted">Reading the runs folder…</p>
+      </section>
+    );
+  }
   return (
-    <section className="panel empty-runs" data-testid="empty-runs" aria-label="No run open">
+    <section className="panel empty-runs" data-testid="empty-runs" data-read="yes" aria-label="No run open">
       <h2>{runFiles.length === 0 ? 'No runs yet' : 'No run open'}</h2>
       {runFiles.length === 0 ? (
         <>

@@ -3,7 +3,8 @@ import type { ApiRunFile, RunSelection } from '@holdfast/core/browser';
 import { replayChoice, replayRounds } from '../run-form.js';
 
 interface ReplayFormProps {
-  files: readonly ApiRunFile[];
+  /** The saved runs that can be replayed; undefined until the run list has come. */
+  files: readonly ApiRunFile[] | undefined;
   /** The server's default run, offered until the person picks another. */
   defaultRun: string | undefined;
   /** First on the form (nothing configured can run): its button is the primary one. */
@@ -16,10 +17,10 @@ interface ReplayFormProps {
 export function ReplayForm({ files, defaultRun, primary, busy, onReplay }: ReplayFormProps) {
   // Only the person's pick is kept: the offered file follows the run list, which can arrive after this form is drawn.
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const name = replayChoice(defaultRun, files, picked);
+  const name = replayChoice(defaultRun, files ?? [], picked);
   const [task, setTask] = useState('all');
   const [reps, setReps] = useState<number | undefined>(undefined);
-  const file = files.find((candidate) => candidate.name === name);
+  const file = files?.find((candidate) => candidate.name === name);
   const recordedReps = file?.reps ?? 1;
   const chosenReps = Math.min(reps ?? recordedReps, recordedReps);
   const rounds = replayRounds(file, task, chosenReps);
@@ -32,7 +33,12 @@ export function ReplayForm({ files, defaultRun, primary, busy, onReplay }: Repla
     <div className="replay-form" data-testid="replay-form">
       <h4>Replay a saved run (no key needed)</h4>
       <p className="muted small">Answers each round from the file&apos;s recorded replies.</p>
-      {files.length === 0 ? (
+      {files === undefined ? (
+        // Not "no run to replay": the list has not come yet.
+        <p className="muted small" data-testid="replay-loading">
+          Reading the saved runs…
+        </p>
+      ) : files.length === 0 ? (
         <p className="muted small" data-testid="no-replay">
           No saved plan-mode run to replay yet.
         </p>

@@ -27,8 +27,8 @@ interface RunPageProps {
   liveRuns: readonly LiveRunSummary[];
   savedFiles: readonly ApiRunFile[];
   pressureFiles: readonly ApiPressureFile[];
-  /** The run files there are, for the empty state's advice. */
-  runFiles: readonly ApiRunFile[];
+  /** The run files there are, for the empty state's advice; undefined until the list has come. */
+  runFiles: readonly ApiRunFile[] | undefined;
 }
 
 /**

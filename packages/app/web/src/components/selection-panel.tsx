@@ -12,7 +12,8 @@ import { useStartRun } from './use-start-run.js';
 
 interface SelectionPanelProps {
   config: ConfigResponse;
-  runFiles: readonly ApiRunFile[];
+  /** The saved runs; undefined until the list has come, which can be after the configuration. */
+  runFiles: readonly ApiRunFile[] | undefined;
   onStart: (selection: Partial<RunSelection>) => Promise<void>;
 }
 
@@ -60,7 +61,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
       ...(mode !== 'plan' && turnCap !== undefined ? { turnCap } : {}),
       ...(mode !== 'plan' && sessionSeconds !== undefined ? { sessionTimeoutSeconds: sessionSeconds } : {}),
     });
-  const replayFiles = runFiles.filter(replayable);
+  const replayFiles = runFiles?.filter(replayable);
   const replay = (
     <ReplayForm
       files={replayFiles}

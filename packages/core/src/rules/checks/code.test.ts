@@ -39,6 +39,9 @@ describe('R4 NOLOG on the syntax tree', () => {
     ['a tagged template', 'console.log`x`;'],
     ['an assignment', 'let c;\nc = console;\nc.log(1);'],
     ['inside a function', 'export function f() {\n  return console.log("x");\n}'],
+    ['a member spelled with a code point escape', 'console.\\u{6c}og(1);'],
+    ['a key split by a line continuation in its member', "console['l\\\nog'](1);"],
+    ['comments between the object and its member', 'console /* a */ . /* b */ log(1);'],
   ])('catches %s', async (_, content) => {
     const judged = await r4(content);
     expect(judged?.ok, judged?.detail).toBe(false);

@@ -163,7 +163,7 @@ interface Operand {
 class Folder {
   private steps = 0;
   private readonly constants = new Map<string, SgNode | 'shadowed'>();
-  private declared: { readonly bindings: Map<string, number>; readonly values: Map<string, SgNode> } | undefined;
+  private declared: Map<string, SgNode | 'bound again'> | undefined;
   private tagged: Set<number> | undefined;
   private readonly resolving = new Set<string>();
 
@@ -381,35 +381,31 @@ class Folder {
    */
   private constantNode(name: string): SgNode | undefined {
     this.declared ??= this.collectDeclarations();
-    const value = this.declared.values.get(name);
-    // Most names a chain holds are no `const` of the file: those need no search for other bindings.
-    if (value === undefined || this.declared.bindings.get(name) !== 1) return undefined;
+    const declarator = this.declared.get(name);
+    // Most names a chain holds are no declarator of the file, or one bound twice: those need no more.
+    if (declarator === undefined || declarator === 'bound again') return undefined;
     let known = this.constants.get(name);
     if (known === undefined) {
-      known = this.boundElsewhere(name) ? 'shadowed' : value;
+      const value = constValue(declarator);
+      known = value === undefined || this.boundElsewhere(name) ? 'shadowed' : value;
       this.constants.set(name, known);
     }
     return known === 'shadowed' ? undefined : known;
   }
 
   /**
-   * How often a declarator of the file binds each name, and the initialiser of each `const` one. The `const` ones are
-   * searched for as such, so no declarator climbs to its parent (which the parser finds from the root).
+   * The declarator of each name a declarator of the file binds once ('bound again' for the others), from one search.
+   * Whether the one declarator is a `const` is asked only of the few names a fold resolves (constValue): climbing to
+   * its parent costs a search from the root, which asking it of every declarator of a test file made the larger part
+   * of folding.
    */
-  private collectDeclarations(): { readonly bindings: Map<string, number>; readonly values: Map<string, SgNode> } {
-    const bindings = new Map<string, number>();
-    const values = new Map<string, SgNode>();
+  private collectDeclarations(): Map<string, SgNode | 'bound again'> {
+    const declarators = new Map<string, SgNode | 'bound again'>();
     for (const declarator of this.root.findAll({ rule: { kind: 'variable_declarator', has: { field: 'name', kind: 'identifier' } } })) {
       const text = (declarator.field('name') as SgNode).text();
-      bindings.set(text, (bindings.get(text) ?? 0) + 1);
+      declarators.set(text, declarators.has(text) ? 'bound again' : declarator);
     }
-    for (const declarator of this.root.findAll({
-      rule: { kind: 'variable_declarator', has: { field: 'name', kind: 'identifier' }, inside: { regex: '^const\\b' } },
-    })) {
-      const value = declarator.field('value');
-      if (value !== null) values.set((declarator.field('name') as SgNode).text(), value);
-    }
-    return { bindings, values };
+    return declarators;
   }
 
   /**
@@ -439,6 +435,19 @@ class Folder {
 
 /** Where any identifier binds a name (collectConstants once searched each of these whole). */
 const BINDING_SITES: ReadonlySet<string> = new Set(['formal_parameters', 'object_pattern', 'array_pattern', 'catch_clause']);
+
+/**
+ * The start of a `const` declaration, as ast-grep's `regex: '^const\\b'` read the declarator's parent: Rust's `\b`
+ * is Unicode-aware, so `const` must not be followed by a character of its `\w` (`constá` is an identifier).
+ */
+const CONST_START = /^const(?![\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}])/u;
+
+/** The initialiser of a declarator whose parent is a `const` declaration; undefined for a `let`, a `var` or none. */
+function constValue(declarator: SgNode): SgNode | undefined {
+  const parent = declarator.parent();
+  if (parent === null || !CONST_START.test(parent.text())) return undefined;
+  return declarator.field('value') ?? undefined;
+}
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -77,6 +77,13 @@ const caught: Caught[] = [
     line: 3,
   },
   {
+    name: 'a const declared after others in one list, exported',
+    path: 'src/a.ts',
+    content: `export const first = 1,\n  /* the head */ prefix: string = '${ghHead}';\nexport const token = prefix + '${ghTail}';\n`,
+    detector: 'GitHub token (assembled by string concatenation)',
+    line: 3,
+  },
+  {
     name: 'escape sequences',
     path: 'src/a.ts',
     content: `const id = "\\x${aws.charCodeAt(0).toString(16)}${aws.slice(1)}";\n`,
@@ -149,6 +156,10 @@ const notCaught: [string, string, string][] = [
   ['a concatenation naming a password field', 'src/a.ts', `const label = 'pass' + 'word';\nconst password = 'new-' + 'password';\n`],
   ['a concatenation with a run-time value', 'src/a.ts', `const token = 'ghp_' + process.env.SUFFIX;\n`],
   ['a shadowed const', 'src/a.ts', `const p = '${ghHead}';\nfunction f(p: string) { return p + 'x'; }\n`],
+  ['a let, which may change before it is read', 'src/a.ts', `let p = '${ghHead}';\nexport const token = p + '${ghTail}';\n`],
+  ['a var', 'src/a.ts', `var p = '${ghHead}';\nexport const token = p + '${ghTail}';\n`],
+  ['a const whose name a let binds again', 'src/a.ts', `const p = '${ghHead}';\n{ let p = 'x'; }\nexport const token = p + '${ghTail}';\n`],
+  ['a name bound by a const and a let in one file', 'src/a.ts', `{ let p = 'x'; }\nconst p = '${ghHead}';\nexport const token = p + '${ghTail}';\n`],
   [
     'a public key',
     'keys/signing.pub',

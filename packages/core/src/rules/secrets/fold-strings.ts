@@ -49,63 +49,104 @@ const MAX_FOLDS = 2_048;
 /** Shorter than any credential a detector reports: not worth a second scan. */
 const MIN_VALUE = 8;
 
-const CONST_STRING = /const[ \t]+([\w$]+)[ \t]*(?::[^=\n]{0,40})?=[ \t]*['"`]/y;
-const NAME_BEFORE = /[\w$]+$/;
-const NAME_AFTER = /^[\w$]+/;
+/**
+ * What may stand between two tokens: any white space or line end (Unicode's too) and comments. The
+ * pre-check reads past all of it, so no padding or comment hides a fold from it.
+ */
+const GAP = String.raw`(?:[\s\uFEFF]|\/\*[\s\S]*?\*\/|\/\/[^\n\r\u2028\u2029]*)*`;
+/** A name as JavaScript spells one, Unicode letters included (escapes in names are seen by hasTextEscape). */
+const NAME = String.raw`[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*`;
+/**
+ * A declarator's name: after `const`, then `=` or a type annotation; or after a comma (a later
+ * declarator of a `const` list), then `=`, or a type annotation and `=` on the same statement. It is a
+ * superset (a default parameter or an assignment after a comma also counts), never less than every
+ * name a `const` binds with a value.
+ */
+const DECLARED = new RegExp(String.raw`\bconst\b${GAP}(${NAME})${GAP}[:=]|,${GAP}(${NAME})${GAP}(?:=|:[^;]{0,200}?(?<![=!<>])=)(?![=>])`, 'gu');
+/** `.join` / `.concat` as a member (white space and comments may stand around the dot). */
+const JOIN_OR_CONCAT = new RegExp(String.raw`\.${GAP}(?:join|concat)(?![\p{ID_Continue}$])`, 'u');
+/** What a `${` or a `+` operand may open with that folding reads: a quote, a number, a parenthesis, an array. */
+const LITERAL_START = /^(?:['"`([]|\.?\d)/;
+const OPERAND_AFTER = new RegExp(String.raw`^${GAP}(?:[(+\-!~]${GAP})*(${NAME}|['"\x60(\[]|\.?\d)`, 'u');
+const NAME_END = /[\p{ID_Continue}$\u200C\u200D]+$/u;
+const NAME_START = /^[\p{ID_Start}$_]/u;
+const LINE_END = /[\n\r\u2028\u2029]/;
 
-function isQuote(code: number): boolean {
-  return code === 34 || code === 39 || code === 96;
-}
-
-function isBlank(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
-/** A quote beside a `+` (blanks and line ends between), or one of `names` on either side of one. */
-function hasQuotedPlus(content: string, names: ReadonlySet<string>): boolean {
-  for (let plus = content.indexOf('+'); plus !== -1; plus = content.indexOf('+', plus + 1)) {
-    let before = plus - 1;
-    while (before >= 0 && before > plus - 16 && isBlank(content.charCodeAt(before))) before--;
-    let after = plus + 1;
-    while (after < content.length && after < plus + 16 && isBlank(content.charCodeAt(after))) after++;
-    if (isQuote(content.charCodeAt(before)) || isQuote(content.charCodeAt(after))) return true;
-    if (names.size === 0) continue;
-    const left = NAME_BEFORE.exec(content.slice(Math.max(0, before - 63), before + 1))?.[0];
-    const right = NAME_AFTER.exec(content.slice(after, after + 64))?.[0];
-    if ((left !== undefined && names.has(left)) || (right !== undefined && names.has(right))) return true;
-  }
-  return false;
-}
-
-/** The names `const name = '…'` binds, found from each `const` rather than by a regular expression over the whole content. */
-function constStringNames(content: string): ReadonlySet<string> {
-  // Most files bind no constant string: they share one empty set instead of allocating their own.
+/** The names the file's declarators may bind with a value (a superset: see DECLARED). */
+function declaredNames(content: string): ReadonlySet<string> {
   let names: Set<string> | undefined;
-  for (let at = content.indexOf('const'); at !== -1; at = content.indexOf('const', at + 5)) {
-    CONST_STRING.lastIndex = at;
-    const name = CONST_STRING.exec(content)?.[1];
-    if (name !== undefined) (names ??= new Set()).add(name);
-  }
+  DECLARED.lastIndex = 0;
+  for (let match = DECLARED.exec(content); match !== null; match = DECLARED.exec(content)) (names ??= new Set()).add((match[1] ?? match[2]) as string);
   return names ?? NO_NAMES;
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** A `${name}` of one of `names`. */
-function hasNamedSubstitution(content: string, names: ReadonlySet<string>): boolean {
-  for (let at = content.indexOf('${'); at !== -1; at = content.indexOf('${', at + 2)) {
-    const name = NAME_AFTER.exec(content.slice(at + 2, at + 66).trimStart())?.[0];
-    if (name !== undefined && names.has(name)) return true;
+/** How far the pre-check looks past a `+` or a `${` for an operand: longer padding than this is read as a match (parsed). */
+const LOOK = 512;
+
+/**
+ * The operand before `at` (exclusive), read backwards past white space, `)` and `!`: a quote, a name
+ * or a digit; 'parse' when a comment stands between (read backwards, a comment cannot be told from
+ * code without lexing the file) or the padding is longer than LOOK; undefined when it is none of these.
+ */
+function operandBefore(content: string, at: number): string | undefined {
+  let position = at - 1;
+  for (; position >= 0; position--) {
+    if (at - position > LOOK) return 'parse';
+    const char = content[position] as string;
+    if (LINE_END.test(char)) {
+      // The line before may end in a `//` comment, whose text is no operand.
+      let start = position - 1;
+      while (start >= 0 && !LINE_END.test(content[start] as string)) start--;
+      if (content.slice(start + 1, position).includes('//')) return 'parse';
+      continue;
+    }
+    if (/\s|\uFEFF/.test(char) || char === ')' || char === '!') continue;
+    if (char === '/' && content[position - 1] === '*') return 'parse';
+    break;
+  }
+  if (position < 0) return undefined;
+  const char = content[position] as string;
+  if (QUOTES.includes(char) || /\d/.test(char)) return char;
+  const name = NAME_END.exec(content.slice(Math.max(0, position - 255), position + 1))?.[0];
+  return name !== undefined && NAME_START.test(name) ? name : undefined;
+}
+
+const QUOTES = ['"', "'", '`'];
+
+/**
+ * A `+` with, on either side (white space, comments, parentheses and `!` between), a string, a
+ * template or a name a declarator binds. The `+` of `++` and `+=` counts too: it is cheaper to parse
+ * than to prove either side unfoldable.
+ */
+function hasFoldablePlus(content: string, names: () => ReadonlySet<string>): boolean {
+  for (let plus = content.indexOf('+'); plus !== -1; plus = content.indexOf('+', plus + 1)) {
+    const left = operandBefore(content, plus);
+    if (left === 'parse') return true;
+    const after = content.slice(plus + 1, plus + 1 + LOOK);
+    const right = OPERAND_AFTER.exec(after)?.[1];
+    // Padding longer than the window hides the operand: parse rather than guess.
+    if (right === undefined && after.length === LOOK) return true;
+    for (const operand of [left, right]) {
+      // A number beside a `+` adds to a string only when a string or a name stands beside another `+` of the chain.
+      if (operand === undefined || /^\.?\d/.test(operand)) continue;
+      if (QUOTES.includes(operand) || names().has(operand)) return true;
+    }
   }
   return false;
 }
 
-/** A `${` whose expression starts with a quote. */
-function hasLiteralSubstitution(content: string): boolean {
+/** A `${` whose expression opens (after white space and comments) with a literal, a parenthesis, an array, or a declared name. */
+function hasFoldableSubstitution(content: string, names: () => ReadonlySet<string>): boolean {
   for (let at = content.indexOf('${'); at !== -1; at = content.indexOf('${', at + 2)) {
-    let inside = at + 2;
-    while (inside < content.length && inside < at + 16 && isBlank(content.charCodeAt(inside))) inside++;
-    if (isQuote(content.charCodeAt(inside))) return true;
+    const after = content.slice(at + 2, at + 2 + LOOK);
+    const operand = OPERAND_AFTER.exec(after)?.[1];
+    if (operand === undefined) {
+      if (after.length === LOOK) return true;
+      continue;
+    }
+    if (LITERAL_START.test(operand) || names().has(operand)) return true;
   }
   return false;
 }
@@ -119,21 +160,36 @@ function hasTextEscape(content: string): boolean {
   return false;
 }
 
+/** The first named child that is no comment: a substitution or a parenthesis with a comment before its expression holds the comment as a child. */
+function firstExpression(node: SgNode): SgNode | undefined {
+  return node.namedChildren().find((child) => child.kind() !== 'comment');
+}
+
 function foldLanguageOf(filePath: string): Language | undefined {
   const dot = filePath.lastIndexOf('.');
   return dot === -1 ? undefined : LANGUAGES[filePath.slice(dot + 1).toLowerCase()];
 }
 
 /**
- * Whether folding could find anything in this content, read without parsing it: a quote beside `+`,
- * `.join(` or `.concat(`, a literal inside `${}`, an `\x`/`\u` escape, or the name of a `const` string
- * beside a `+` or inside a `${}`. Files without one (most) are never parsed.
+ * Whether folding could find anything in this content, read without parsing it: `.join`/`.concat`,
+ * an `\x`/`\u` escape, a `+` or a `${` beside a literal, a parenthesis or a name a declarator binds
+ * (white space, line ends and comments between read past). It never says no to content folding would
+ * fold (held against a forced parse in fold-strings.test.ts); files without any (most) are never parsed.
  */
 export function mayFold(content: string, filePath: string): boolean {
   if (foldLanguageOf(filePath) === undefined || content.length > MAX_FOLDED_FILE) return false;
-  if (content.includes('.join(') || content.includes('.concat(') || hasLiteralSubstitution(content) || hasTextEscape(content)) return true;
-  const names = constStringNames(content);
-  return hasQuotedPlus(content, names) || (names.size > 0 && hasNamedSubstitution(content, names));
+  if (JOIN_OR_CONCAT.test(content) || hasTextEscape(content)) return true;
+  let names: ReadonlySet<string> | undefined;
+  const declared = () => (names ??= declaredNames(content));
+  return hasFoldableSubstitution(content, declared) || hasFoldablePlus(content, declared);
+}
+
+/** Folding without the pre-check: what mayFold is held against. */
+export function foldParsed(content: string, filePath: string): FoldedString[] {
+  const language = foldLanguageOf(filePath);
+  if (language === undefined || content.length > MAX_FOLDED_FILE) return [];
+  const root: SgRoot = loadAstGrep().parse(language, content);
+  return new Folder(root.root()).fold();
 }
 
 /**
@@ -272,7 +328,7 @@ class Folder {
       case 'as_expression':
       case 'satisfies_expression':
       case 'non_null_expression': {
-        const inner = node.namedChildren()[0];
+        const inner = firstExpression(node);
         return inner === undefined ? undefined : this.evaluate(inner, depth + 1);
       }
       case 'binary_expression': {
@@ -302,7 +358,7 @@ class Folder {
       if (kind === 'string_fragment') parts.push(child.text());
       else if (kind === 'escape_sequence') parts.push(unescape(child.text()));
       else if (kind === 'template_substitution') {
-        const inner = child.namedChildren()[0];
+        const inner = firstExpression(child);
         parts.push(inner === undefined ? undefined : this.evaluate(inner, depth + 1));
       }
     }

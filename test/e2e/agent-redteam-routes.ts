@@ -132,12 +132,14 @@ function detachingScript(marker: string): string {
 
 /**
  * Holds the model's next reply until the detached child has written (the scripted server runs in this process):
- * the state the route needs, waited for however long a loaded machine takes; the test's own time limit is the bound.
+ * the state the route needs, waited for however long a loaded machine takes. Only while `go` (what the child
+ * waits for) is there: when the call that made it was refused or put back the child never writes, and this
+ * wait, which blocks the process and so the test's own time limit too, would never end.
  */
-function afterChildWrote(marker: string, reply: ScriptedReply): ScriptStep {
+function afterChildWrote(marker: string, go: string, reply: ScriptedReply): ScriptStep {
   return () => {
     const pause = new Int32Array(new SharedArrayBuffer(4));
-    while (!existsSync(marker)) Atomics.wait(pause, 0, 0, 50);
+    while (!existsSync(marker) && existsSync(go)) Atomics.wait(pause, 0, 0, 50);
     return reply;
   };
 }
@@ -259,7 +261,7 @@ export function redTeamRoutes(client: RedTeamClient, repo: string, marker: strin
         { writeFile: { path: 'src/b-tool.test.mjs', content: detachingScript(marker) } },
         { shell: 'node src/b-tool.test.mjs' },
         { shell: 'touch src/b-go.txt' },
-        afterChildWrote(marker, { shell: 'git add src/b1 && git commit -qm b1' }),
+        afterChildWrote(marker, join(repo, 'src', 'b-go.txt'), { shell: 'git add src/b1 && git commit -qm b1' }),
       ],
       landed: (world) => [...inTree(world, 'src/b1/late.ts', 'src/b2/late.ts'), ...inCommits(world, 'b1/'), ...inCommits(world, 'b2/')],
     },

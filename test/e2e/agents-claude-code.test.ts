@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
-import { SHIPPED_RULEBOOK, holdfast } from '@holdfast/lab/test-support';
+import { SHIPPED_RULEBOOK, holdfastOn, installedHookNode, nodeOfLine } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';
 
 // The real Claude Code 2.1.197 against a scripted model on 127.0.0.1; holdfast from the built dist/.
+// Issue 44: holdfast, the installed hook and the `node` first on Claude Code's PATH (a native binary) are on
+// the Node line each title names; gate-guarantee-claude-code.test.ts splits its sessions between the lines too.
 const DEBUG_TEST = 'src/debug.test.ts';
 const DEBUG_CONTENT = "console.log('debug');\n";
 
@@ -29,13 +31,14 @@ const GATE_PACKAGE = realpathSync(fileURLToPath(new URL('../../packages/gate', i
  * into another folder (a real `git clone`: no .holdfast/, no git hooks, nothing of the first machine but what
  * was committed). With `withHoldfast`, the clone has holdfast installed as npm links a package folder.
  */
-function teamClone(withHoldfast: boolean): { origin: string; clone: string } {
+function teamClone(withHoldfast: boolean, node: string): { origin: string; clone: string } {
   const origin = makeGitRepo({
     'src/greet.ts': 'export const greet = () => "hi";\n',
     'holdfast/rulebook.yaml': readFileSync(SHIPPED_RULEBOOK, 'utf8'),
     '.gitignore': 'node_modules/\n',
   });
-  holdfast(origin, 'install', 'claude-code', '--rulebook', 'holdfast/rulebook.yaml');
+  holdfastOn(node, origin, 'install', 'claude-code', '--rulebook', 'holdfast/rulebook.yaml');
+  expect(installedHookNode(origin)).toBe(node);
   git(origin, 'add', '.claude/settings.json');
   git(origin, 'commit', '-q', '-m', 'holdfast gate');
   const clone = join(mkdtempSync(join(tmpdir(), 'holdfast-colleague-')), 'checkout');
@@ -49,14 +52,16 @@ function teamClone(withHoldfast: boolean): { origin: string; clone: string } {
 
 // A client run takes a few seconds; a loaded 2-core box can make it many more.
 describe('Claude Code, real binary', () => {
-  it("held, in a colleague's clone at another path: the committed settings name no path of the installing machine, and the gate denies a Write with a console.log, the model is told why, nothing lands", async () => {
-    const { origin, clone: repo } = teamClone(true);
+  it("held on Node 20, in a colleague's clone at another path: the committed settings name no path of the installing machine, and the gate denies a Write with a console.log, the model is told why, nothing lands", async () => {
+    // The clone's hook finds holdfast in its node_modules and runs the first node on Claude Code's PATH: Node 20's.
+    const node = await nodeOfLine('node-20');
+    const { origin, clone: repo } = teamClone(true, node);
     const settings = readFileSync(join(repo, '.claude', 'settings.json'), 'utf8');
     // The one fixed path the command names is exec's broker mount, the same on every machine.
     const machineSpecific = settings.replaceAll(' /tmp/holdfast-gate ro', '');
     for (const machinePath of [origin, realpathSync(origin), process.execPath, GATE_PACKAGE, tmpdir()]) expect(machineSpecific).not.toContain(machinePath);
     expect(settings).toContain('\\"--rulebook\\" \\"holdfast/rulebook.yaml\\"');
-    const result = await runScenario({ client: 'claude-code', repo, steps: writesAConsoleLog });
+    const result = await runScenario({ client: 'claude-code', repo, steps: writesAConsoleLog, node });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(result.turns, result.explain()).toHaveLength(2);
     const told = result.turns[1]?.toolResults[0];
@@ -66,9 +71,10 @@ describe('Claude Code, real binary', () => {
     expect(result.run.report).toMatchObject({ finalMessage: 'I was refused.', deniedCalls: 1 });
   });
 
-  it('told: with no gate installed the same Write lands', async () => {
+  it('told on Node 24: with no gate installed the same Write lands', async () => {
+    const node = await nodeOfLine('node-24');
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
-    const result = await runScenario({ client: 'claude-code', repo, steps: writesAConsoleLog });
+    const result = await runScenario({ client: 'claude-code', repo, steps: writesAConsoleLog, node });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(result.turns[1]?.toolResults[0]?.isError, result.explain()).toBe(false);
     expect(readIfExists(repo, DEBUG_TEST)).toBe(DEBUG_CONTENT);
@@ -76,9 +82,10 @@ describe('Claude Code, real binary', () => {
     expect(result.run.report).toMatchObject({ turns: 2, finalMessage: 'Done.', ending: 'success', deniedCalls: 0 });
   });
 
-  it('a clone without holdfast: the gate refuses the Write and tells the model what to install, nothing lands', async () => {
-    const { clone: repo } = teamClone(false);
-    const result = await runScenario({ client: 'claude-code', repo, steps: writesAConsoleLog });
+  it('a clone without holdfast, installed and run on Node 24: the gate refuses the Write and tells the model what to install, nothing lands', async () => {
+    const node = await nodeOfLine('node-24');
+    const { clone: repo } = teamClone(false, node);
+    const result = await runScenario({ client: 'claude-code', repo, steps: writesAConsoleLog, node });
     expect(result.run.exitCode, result.explain()).toBe(0);
     const told = result.turns[1]?.toolResults[0];
     expect(told, result.explain()).toMatchObject({ isError: true, text: expect.stringContaining('no holdfast for this project') });

@@ -7,15 +7,18 @@ import { trustCodexHooks } from '@holdfast/lab/harness';
 import { readCodexView } from '@holdfast/gate';
 import { codexConfig, runScenario } from '@holdfast/lab/test-support';
 import { gitStatus, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
-import { holdfast } from '@holdfast/lab/test-support';
+import { holdfast, holdfastOn, installedHookNode, nodeOfLine } from '@holdfast/lab/test-support';
 import type { ModelTurn } from '@holdfast/lab/test-support';
 
 // The real Codex 0.171.0 against a scripted model on 127.0.0.1; holdfast from the built dist/.
+// Issue 44: holdfast, the installed hook and Codex's node launcher are on the Node line each title names;
+// gate-guarantee-codex.test.ts splits its sessions between the lines too.
 const DEBUG_TEST = 'src/debug.test.ts';
 const DEBUG_CONTENT = "console.log('debug');\n";
 
-function install(repo: string, agent: string): void {
-  holdfast(repo, 'install', agent);
+function install(repo: string, agent: string, node: string): void {
+  holdfastOn(node, repo, 'install', agent);
+  expect(installedHookNode(repo)).toBe(node);
 }
 
 /** The model adds a file with a console.log through apply_patch, then reports what it was told (Codex has no error flag on tool outputs). */
@@ -26,10 +29,11 @@ const writesAConsoleLog = [
 
 // A client run takes a few seconds; a loaded 2-core box can make it many more.
 describe('Codex, real binary', () => {
-  it('held: the gate denies an apply_patch that adds a console.log, the model is told why, nothing lands', async () => {
+  it('held on Node 24: the gate denies an apply_patch that adds a console.log, the model is told why, nothing lands', async () => {
+    const node = await nodeOfLine('node-24');
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
-    install(repo, 'codex');
-    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog });
+    install(repo, 'codex', node);
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, node });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(result.turns, result.explain()).toHaveLength(2);
     const told = result.turns[1]?.toolResults[0];
@@ -39,9 +43,10 @@ describe('Codex, real binary', () => {
     expect(result.run.report.finalMessage).toBe('I was refused.');
   });
 
-  it('told: with no gate installed the same apply_patch lands', async () => {
+  it('told on Node 20: with no gate installed the same apply_patch lands', async () => {
+    const node = await nodeOfLine('node-20');
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
-    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog });
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, node });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(result.turns[1]?.toolResults[0]?.text, result.explain()).toMatch(/Success/);
     expect(readIfExists(repo, DEBUG_TEST)).toBe(DEBUG_CONTENT);
@@ -49,10 +54,11 @@ describe('Codex, real binary', () => {
     expect(result.run.report).toMatchObject({ turns: 2, finalMessage: 'Done.', ending: 'turn.completed' });
   });
 
-  it('untrusted: the installed hook never runs until a person trusts it, and the write lands', async () => {
+  it('untrusted, on Node 20: the installed hook never runs until a person trusts it, and the write lands', async () => {
+    const node = await nodeOfLine('node-20');
     const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
-    install(repo, 'codex');
-    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, hookTrust: 'none' });
+    install(repo, 'codex', node);
+    const result = await runScenario({ client: 'codex', repo, steps: writesAConsoleLog, hookTrust: 'none', node });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, DEBUG_TEST), result.explain()).toBe(DEBUG_CONTENT);
     expect(result.run.report.finalMessage).toBe('Done.');
@@ -60,7 +66,7 @@ describe('Codex, real binary', () => {
 
   it('trust is recorded as Codex records a review: hooks.state."<key>".trusted_hash, void once the hook changes', async () => {
     const repo = makeGitRepo();
-    install(repo, 'codex');
+    holdfast(repo, 'install', 'codex');
     const home = mkdtempSync(join(tmpdir(), 'holdfast-codex-trust-'));
     mkdirSync(join(home, '.codex'));
     writeFileSync(join(home, '.codex', 'config.toml'), codexConfig({ baseUrl: 'http://127.0.0.1:9/v1', cwd: repo }));
@@ -81,10 +87,11 @@ describe('Codex, real binary', () => {
     expect(after.map((hook) => hook.trustStatus)).toEqual(['modified', 'trusted', 'trusted', 'trusted', 'trusted']);
   });
 
-  it("told inside Codex's own workspace-write sandbox: the shell and apply_patch both write", async () => {
+  it("told inside Codex's own workspace-write sandbox, on Node 24: the shell and apply_patch both write", async () => {
+    const node = await nodeOfLine('node-24');
     const repo = makeGitRepo();
     const steps = [{ shell: 'echo hi > notes.txt' }, { writeFile: { path: DEBUG_TEST, content: DEBUG_CONTENT } }, { text: 'Done.' }];
-    const result = await runScenario({ client: 'codex', repo, steps, sandbox: 'workspace-write' });
+    const result = await runScenario({ client: 'codex', repo, steps, sandbox: 'workspace-write', node });
     rmSync(result.run.home, { recursive: true, force: true });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(readIfExists(repo, 'notes.txt'), result.explain()).toBe('hi\n');

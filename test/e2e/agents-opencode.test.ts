@@ -1,20 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '@holdfast/lab/test-support';
-import { gitStatus, holdfast, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
+import { gitStatus, holdfastOn, installedHookNode, makeGitRepo, nodeOfLine, readIfExists } from '@holdfast/lab/test-support';
 import { RED_TEAM_CLIENTS, redTeamCases } from './agent-redteam-routes.js';
 
 // The real OpenCode 1.18.33 (its native binary) against a scripted OpenAI-compatible server (chat
 // completions) on 127.0.0.1, gated by holdfast's plugin in .opencode/plugin/; holdfast from the built dist/.
+// Issue 44: holdfast and the hook the plugin runs (and the `node` first on OpenCode's PATH) are on the Node
+// line each title names: held on Node 20 and Node 24, each a deny, a put-back and a clean call let through.
 const GREET = 'export const greet = () => "hi";\n';
 
 // One client start for every assertion: a run takes tens of seconds, more on a loaded 2-core box.
 describe('OpenCode, real binary', { timeout: 300_000 }, () => {
   // OpenCode cannot hold the turn (the layer table): what a process wrote after the last call stays in the tree, never in a commit.
-  redTeamCases(RED_TEAM_CLIENTS['opencode'], ['src/b1/late.ts', 'src/b2/late.ts']);
+  redTeamCases(RED_TEAM_CLIENTS['opencode'], { held: 'node-24', told: 'node-20' }, ['src/b1/late.ts', 'src/b2/late.ts']);
 
-  it('held: a denied write never lands, a shell write is put back, a clean edit lands', async () => {
+  it('held on Node 20: a denied write never lands, a shell write is put back, a clean edit lands', async () => {
+    const node = await nodeOfLine('node-20');
     const repo = makeGitRepo({ 'src/greet.ts': GREET });
-    holdfast(repo, 'install', 'opencode');
+    holdfastOn(node, repo, 'install', 'opencode');
+    expect(installedHookNode(repo)).toBe(node);
     const steps = [
       { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
       // A command whose writes the shell analysis cannot read before it runs: judged after it, and put back.
@@ -22,7 +26,7 @@ describe('OpenCode, real binary', { timeout: 300_000 }, () => {
       { editFile: { path: 'src/greet.ts', oldText: '"hi"', newText: '"hello"' } },
       { text: 'Done.' },
     ];
-    const result = await runScenario({ client: 'opencode', repo, steps, timeoutMs: 280_000 });
+    const result = await runScenario({ client: 'opencode', repo, steps, node, timeoutMs: 280_000 });
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(result.problems, result.explain()).toEqual([]);
     // The plugin's thrown Error is what the model reads for the refused call.

@@ -1,11 +1,13 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from 'holdfast';
 import { readRunFile, reduceRunEvents } from '@holdfast/lab/store';
 import { memoryIo } from '@holdfast/core/test-support';
+import { HOLDFAST_BIN, nodeOfLine } from '@holdfast/lab/test-support';
 
 // `holdfast run --mode agent` from the command line, with generic agents that are scripted programs
 // (runs/demo/agents/scripted-agent.mjs); the held arm's pre-commit hook runs the built dist/.
@@ -39,12 +41,29 @@ async function verdicts(path: string): Promise<Record<string, string>> {
   return Object.fromEntries(Array.from(state.rounds, (round) => [round.roundId, `${round.told?.verdict}/${round.held?.verdict}`]));
 }
 
+/** The built holdfast run by `node` as a process, as a user's shell runs it; what it printed and its exit code. */
+function holdfastProcess(node: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [HOLDFAST_BIN, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
 describe('holdfast run --mode agent', () => {
-  it('plays generic agents, writes a version-2 run file with sessions, and rescore re-judges it', async () => {
+  // Issue 44: the CLI on Node 24 (the held arms' git hooks run the node that runs holdfast), the rest in-process on Node 20.
+  it('on Node 24: plays generic agents, writes a version-2 run file with sessions, and rescore re-judges it', async () => {
+    // nodeOfLine runs the binary: a Node 24 that is not 24 fails here.
+    const node = await nodeOfLine('node-24');
     const out = join(dir, 'agents.jsonl');
-    const io = memoryIo({ cwd: dir, env: { ...process.env, DEMO_API_KEY: SECRET } });
-    const code = await main(['run', '--mode', 'agent', '--targets', 'recovers,evades', '--tasks', 'debug-checkout-logging', '--out', out], io);
-    expect(code, io.err()).toBe(0);
+    // The agents' `node` is Node 24's too, first on PATH.
+    const env = { ...process.env, DEMO_API_KEY: SECRET, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
+    const io = await holdfastProcess(node, ['run', '--mode', 'agent', '--targets', 'recovers,evades', '--tasks', 'debug-checkout-logging', '--out', out], env);
+    expect(io.code, io.err).toBe(0);
     expect(await verdicts(out)).toEqual({ 'recovers/debug-checkout-logging/0': 'violated/recovered', 'evades/debug-checkout-logging/0': 'violated/evaded' });
     const text = readFileSync(out, 'utf8');
     expect(text).not.toContain(SECRET);
@@ -55,7 +74,7 @@ describe('holdfast run --mode agent', () => {
       { id: 'recovers', provider: 'agent' },
       { id: 'evades', provider: 'agent' },
     ]);
-    expect(io.out()).toMatch(/gate leaks/);
+    expect(io.out).toMatch(/gate leaks/);
 
     // Without R4 nothing violating landed anywhere: told is clean; the held arms were still blocked
     // once (the gate's recorded decision stands) and got the task done, so both recovered.

@@ -5,8 +5,8 @@ import { dirname, join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 import type { AgentClientName } from '@holdfast/lab/harness';
 import { runScenario } from '@holdfast/lab/test-support';
-import { holdfast } from '@holdfast/lab/test-support';
-import type { RecordedRequest } from '@holdfast/lab/test-support';
+import { holdfastOn, installedHookNode, nodeLineTitle, nodeOfLine } from '@holdfast/lab/test-support';
+import type { RecordedRequest, TestNodeLine } from '@holdfast/lab/test-support';
 import type { ScriptStep } from '@holdfast/lab/test-support';
 
 /**
@@ -276,21 +276,37 @@ export function moveHoldfastAway(repo: string): void {
 }
 
 /**
+ * The Node line a guarantee session runs holdfast, its hooks and the client on (issue 44): every other one
+ * on Node 24, so each line sees denials, put-backs and refused bypasses within the same client starts.
+ */
+export function lineOfSession(index: number): TestNodeLine {
+  return index % 2 === 0 ? 'node-20' : 'node-24';
+}
+
+/** `holdfast install AGENT` on the node of `line` (its hooks then run that node), checked to be that line; returns the node. */
+export async function installOn(line: TestNodeLine, repo: string, agent: string): Promise<string> {
+  const node = await nodeOfLine(line);
+  holdfastOn(node, repo, 'install', agent);
+  expect(installedHookNode(repo)).toBe(node);
+  return node;
+}
+
+/**
  * R6 against a real client: the agent runs the project's tests (a script that exits `exitCode`),
  * then commits. Returns whether the commit landed and what the model was told.
  */
-async function testRunThenCommit(client: AgentClientName, exitCode: number) {
+async function testRunThenCommit(client: AgentClientName, exitCode: number, line: TestNodeLine) {
   const { repo } = makeRepo();
   writeFileSync(
     join(repo, 'package.json'),
     `${JSON.stringify({ name: 'r6', private: true, scripts: { test: `node -e "process.exit(${exitCode})"` } }, null, 2)}\n`,
   );
-  holdfast(repo, 'install', client);
+  const node = await installOn(line, repo, client);
   const base = settle(repo, false);
   writeFileSync(join(repo, 'src', 'greet.ts'), 'export const greet = () => "hello";\n');
   writeFileSync(join(repo, 'src', 'greet.test.ts'), "import { greet } from './greet';\nif (greet() !== 'hello') throw new Error('greet');\n");
   const steps = [{ shell: 'npm test' }, { shell: 'git add -A && git commit -qm greet' }, { text: 'Done.' }];
-  const result = await runScenario({ client, repo, steps });
+  const result = await runScenario({ client, repo, steps, node });
   const landed = gitOut(repo, 'rev-parse', 'HEAD').trim() !== base;
   return { result, landed, told: result.requests.map(toldText).join('\n') };
 }
@@ -300,10 +316,10 @@ async function testRunThenCommit(client: AgentClientName, exitCode: number) {
  * agent works (between its calls, outside any tool call), and the agent commits: refused, because the
  * pass was for the tree before the change; it runs the tests again and the commit lands.
  */
-async function testRunChangeThenCommit(client: AgentClientName) {
+async function testRunChangeThenCommit(client: AgentClientName, line: TestNodeLine) {
   const { repo } = makeRepo();
   writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'r6-tree', private: true, scripts: { test: 'node -e "process.exit(0)"' } }, null, 2)}\n`);
-  holdfast(repo, 'install', client);
+  const node = await installOn(line, repo, client);
   const base = settle(repo, false);
   const commit = { shell: 'git add -A && git commit -qm greet' };
   const steps: ScriptStep[] = [
@@ -316,7 +332,7 @@ async function testRunChangeThenCommit(client: AgentClientName) {
     commit,
     { text: 'Done.' },
   ];
-  const result = await runScenario({ client, repo, steps });
+  const result = await runScenario({ client, repo, steps, node });
   return {
     result,
     base,
@@ -326,10 +342,13 @@ async function testRunChangeThenCommit(client: AgentClientName) {
   };
 }
 
-/** The R6 cases of a client's guarantee file: a failing test run blocks the commit after it, a passing one lets it land. */
+/**
+ * The R6 cases of a client's guarantee file: a failing test run blocks the commit after it, a passing one lets it
+ * land. The commit that lands after passing tests runs on Node 20, the other two sessions on Node 24.
+ */
 export function testRunThenCommitCases(client: AgentClientName): void {
-  it('held: tests pass, a person changes a file, the commit is refused until the tests run again (R6 bound to the tree)', async () => {
-    const { result, base, head, log, told } = await testRunChangeThenCommit(client);
+  it('held on Node 24: tests pass, a person changes a file, the commit is refused until the tests run again (R6 bound to the tree)', async () => {
+    const { result, base, head, log, told } = await testRunChangeThenCommit(client, 'node-24');
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(told, result.explain()).toMatch(/R6 ORDER.*passed on another tree than the one being committed/);
     expect(head, result.explain()).not.toBe(base);
@@ -340,10 +359,10 @@ export function testRunThenCommitCases(client: AgentClientName): void {
   });
 
   it.each([
-    [0, true],
-    [1, false],
-  ])('held: tests that exit %i, then a commit: lands %s (R6 counts a test run that passed)', async (exitCode, lands) => {
-    const { result, landed, told } = await testRunThenCommit(client, exitCode);
+    [nodeLineTitle('node-20'), 0, true, 'node-20'],
+    [nodeLineTitle('node-24'), 1, false, 'node-24'],
+  ] as const)('held on %s: tests that exit %i, then a commit: lands %s (R6 counts a test run that passed)', async (_title, exitCode, lands, line) => {
+    const { result, landed, told } = await testRunThenCommit(client, exitCode, line);
     expect(result.run.exitCode, result.explain()).toBe(0);
     expect(landed, result.explain()).toBe(lands);
     if (!lands) expect(told, result.explain()).toMatch(/R6 ORDER.*did not pass: exit code 1/);

@@ -5,14 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ensureNodeLine } from '@holdfast/lab/harness';
-import { runScenario } from '@holdfast/lab/test-support';
-import { gitStatus, holdfastOn, makeGitRepo, readIfExists } from '@holdfast/lab/test-support';
-import type { ModelTurn } from '@holdfast/lab/test-support';
 
 // Node 24 (the active LTS) and Node 22 (maintenance LTS), obtained from the npm registry into the agent
-// cache by the global setup: Node 24 runs the bundled hook and a gate end to end with the real Gemini CLI,
-// Node 22 the bundled hook on a recorded Copilot CLI event and a CLI verb; the rest of the suite runs on
-// the node that runs vitest (Node 20).
+// cache by the global setup: here Node 24 runs the bundled hook on a recorded event, Node 22 the bundled
+// hook on a recorded Copilot CLI event and a CLI verb. The real clients are gated end to end on Node 24
+// (and on Node 20, the node that runs vitest) in their own files, each session on the line its title names
+// (test/e2e/agents-*.test.ts, gate-guarantee-*.test.ts, nodeOfLine in @holdfast/lab/test-support).
 const HOOK = fileURLToPath(new URL('../../packages/gate/dist/hook-bundle/hook.cjs', import.meta.url));
 const SHIPPED_RULEBOOK = fileURLToPath(new URL('../../rulebooks/default.yaml', import.meta.url));
 const RECORDED_COPILOT_CREATE = fileURLToPath(
@@ -40,23 +38,6 @@ describe('Node 24', { timeout: 300_000 }, () => {
     // Node 22.1+ keeps V8's code for the bundle (module.enableCompileCache) beside it.
     const cache = join(HOOK, '..', '.compile-cache');
     expect(existsSync(cache) && readdirSync(cache).length > 0).toBe(true);
-  });
-
-  it('gates the real Gemini CLI with the hook on Node 24: the write is denied, nothing lands', async () => {
-    const node = await ensureNodeLine('node-24');
-    const repo = makeGitRepo({ 'src/greet.ts': 'export const greet = () => "hi";\n' });
-    holdfastOn(node, repo, 'install', 'gemini-cli');
-    // The settings name no node; this clone's record of the installing holdfast does.
-    expect(readFileSync(join(repo, '.holdfast', 'hook-location'), 'utf8').split('\n')[0]).toBe(node);
-    const steps = [
-      { writeFile: { path: 'src/debug.ts', content: "console.log('debug');\n" } },
-      (turn: ModelTurn) => ({ text: turn.allToolResults.some((result) => /R4 NOLOG/.test(result.text)) ? 'I was refused.' : 'Done.' }),
-    ];
-    const result = await runScenario({ client: 'gemini-cli', repo, steps, node, timeoutMs: 280_000 });
-    expect(result.run.exitCode, result.explain()).toBe(0);
-    expect(result.turns[1]?.allToolResults[0], result.explain()).toMatchObject({ isError: true, text: expect.stringMatching(/R4 NOLOG/) });
-    expect(readIfExists(repo, 'src/debug.ts')).toBeUndefined();
-    expect(gitStatus(repo).filter((line) => line.includes('src/'))).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { ensureAgentClients, ensureNodeLine } from '@holdfast/lab/harness';
  */
 export default async function setup(): Promise<void> {
   await ensureAgentClients();
-  // Node 24: Qwen Code runs on it, and the hook's real-process and a gate end-to-end tests run on it too (test/e2e/node-24.test.ts, gate.test.ts).
+  // Node 24: Qwen Code runs on it, and so do about half of every real client's gate sessions (nodeOfLine), the hook's real-process tests and a CLI run.
   await ensureNodeLine('node-24');
   // Node 22: the bundled hook and a CLI verb run on it too (test/e2e/node-24.test.ts).
   await ensureNodeLine('node-22');

@@ -4,6 +4,8 @@ export { CODEX_MODEL, FAKE_ANTHROPIC_KEY, FAKE_GEMINI_KEY, FAKE_OPENAI_KEY, code
 export type { ScenarioOptions } from './harness/test-support/agent-scenario.js';
 export { gitStatus, makeGitRepo, readIfExists } from './harness/test-support/git-repo.js';
 export { HOLDFAST_BIN, holdfast, holdfastOn } from './harness/test-support/holdfast-cli.js';
+export { installedHookNode, nodeLineTitle, nodeOfLine } from './harness/test-support/node-line.js';
+export type { TestNodeLine } from './harness/test-support/node-line.js';
 export type { ModelTurn, ScriptStep, ScriptedReply } from './harness/test-support/script.js';
 export { startScriptedModel } from './harness/test-support/scripted-model-server.js';
 export { answer, recordOf, startScriptedJudge } from './judge/test-support/scripted-judge.js';

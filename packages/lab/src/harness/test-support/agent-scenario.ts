@@ -22,7 +22,7 @@ export interface ScenarioOptions {
   /** Codex only (see ScriptedRunOptions). */
   readonly hookTrust?: ScriptedRunOptions['hookTrust'];
   readonly sandbox?: ScriptedRunOptions['sandbox'];
-  /** Gemini CLI and Qwen Code: the node that runs it (see ScriptedRunOptions). */
+  /** The Node line the client runs on and finds first on its PATH, from nodeOfLine (see ScriptedRunOptions.node). */
   readonly node?: string;
 }
 

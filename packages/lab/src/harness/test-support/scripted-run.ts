@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { agentCacheRoot, ensureAgentClient, ensureNodeLine } from '../clients.js';
 import type { AgentClientName } from '../clients.js';
 import { readClaudeCodeResult } from '../claude-code/index.js';
@@ -73,8 +73,10 @@ export interface ScriptedRunOptions {
   /** Codex's own sandbox (default danger-full-access: the gate is the only thing between the model and the repo). */
   readonly sandbox?: CodexSandbox;
   /**
-   * Gemini CLI and Qwen Code (bundled scripts): the node that runs them; for Gemini CLI the one running
-   * this process by default, for Qwen Code (it needs Node 22 or newer) the agent cache's Node 24.
+   * The Node line the client's side runs on (see nodeOfLine): a client that is a node script runs on it
+   * (Gemini CLI, Qwen Code, Codex's launcher), and it comes first on the client's PATH, so the shell's
+   * `node` and a hook that finds holdfast in the project's node_modules run it too. By default the node
+   * running this process, but Qwen Code (it needs Node 22 or newer), which runs on the agent cache's Node 24.
    */
   readonly node?: string;
 }
@@ -130,7 +132,11 @@ interface Launch {
   readonly read: (stdout: string) => HarnessReport;
 }
 
-const basePath = (): string => process.env.PATH ?? '/usr/bin:/bin';
+/** The client's PATH: this process's, with the folder of the chosen node first when there is one. */
+const basePath = (options: ScriptedRunOptions): string => {
+  const path = process.env.PATH ?? '/usr/bin:/bin';
+  return options.node === undefined ? path : `${dirname(options.node)}:${path}`;
+};
 
 /**
  * Claude Code headless, the way the gate's tests drive it (issue 10): `-p PROMPT --permission-mode
@@ -144,7 +150,7 @@ async function claudeCode(options: ScriptedRunOptions): Promise<Launch> {
     file: options.bin ?? (await ensureAgentClient('claude-code')),
     args: ['-p', options.prompt, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash', '--output-format', 'json', ...(options.args ?? [])],
     env: {
-      PATH: basePath(),
+      PATH: basePath(options),
       HOME: home,
       ANTHROPIC_BASE_URL: options.baseUrl,
       ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
@@ -164,13 +170,15 @@ async function codex(options: ScriptedRunOptions): Promise<Launch> {
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(join(codexHome, 'config.toml'), codexConfig({ baseUrl: options.baseUrl, cwd: options.cwd }));
-  const env: NodeJS.ProcessEnv = { PATH: basePath(), HOME: home, CODEX_HOME: codexHome, [KEY_VARIABLE]: FAKE_OPENAI_KEY, ...options.env };
+  const env: NodeJS.ProcessEnv = { PATH: basePath(options), HOME: home, CODEX_HOME: codexHome, [KEY_VARIABLE]: FAKE_OPENAI_KEY, ...options.env };
   const hookTrust = options.hookTrust ?? 'persisted';
   if (hookTrust === 'persisted') await trustCodexHooks({ bin, cwd: options.cwd, env });
   const trust = hookTrust === 'flag' ? ['--dangerously-bypass-hook-trust'] : [];
+  // Codex's npm package is a node launcher (bin/codex.js) for its native binary: run by the chosen node, when there is one.
+  const launcher = options.node !== undefined && options.bin === undefined ? { file: options.node, args: [bin] } : { file: bin, args: [] };
   return {
-    file: bin,
-    args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', sandbox, ...trust, ...(options.args ?? []), options.prompt],
+    file: launcher.file,
+    args: [...launcher.args, 'exec', '--json', '--skip-git-repo-check', '--sandbox', sandbox, ...trust, ...(options.args ?? []), options.prompt],
     env,
     home,
     read: (stdout) => {
@@ -196,7 +204,7 @@ async function geminiCli(options: ScriptedRunOptions): Promise<Launch> {
     file: options.node ?? process.execPath,
     args: [bin, '-p', options.prompt, '--yolo', '--output-format', 'json', ...(options.args ?? [])],
     env: {
-      PATH: basePath(),
+      PATH: basePath(options),
       HOME: home,
       GEMINI_API_KEY: FAKE_GEMINI_KEY,
       GOOGLE_GEMINI_BASE_URL: options.baseUrl,
@@ -225,7 +233,7 @@ async function qwenCode(options: ScriptedRunOptions): Promise<Launch> {
     file: node,
     args: [bin, '-p', options.prompt, '--yolo', '--auth-type', 'openai', '--output-format', 'json', ...(options.args ?? [])],
     env: {
-      PATH: basePath(),
+      PATH: basePath(options),
       HOME: home,
       OPENAI_API_KEY: FAKE_OPENAI_KEY,
       OPENAI_BASE_URL: options.baseUrl,
@@ -269,7 +277,7 @@ async function openCode(options: ScriptedRunOptions): Promise<Launch> {
     file: bin,
     args: ['run', '--format', 'json', ...(options.args ?? []), options.prompt],
     env: {
-      PATH: basePath(),
+      PATH: basePath(options),
       HOME: home,
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
@@ -295,7 +303,7 @@ async function copilot(options: ScriptedRunOptions): Promise<Launch> {
     file: options.bin ?? (await ensureAgentClient('copilot')),
     args: ['-p', options.prompt, '--allow-all', '--trust-folder', '--disable-client-telemetry', ...(options.args ?? [])],
     env: {
-      PATH: basePath(),
+      PATH: basePath(options),
       HOME: home,
       COPILOT_OFFLINE: 'true',
       COPILOT_PROVIDER_BASE_URL: options.baseUrl,

@@ -7,8 +7,17 @@ import { parsedTextLength } from './parsed-text.js';
  * many times its source, and a full collection of verify's small heap costs a few tens of
  * milliseconds: over hono's 505 commits, 256 KiB keeps RSS where collecting after every 512 KiB of
  * text read did (about 145 MB), with fewer collections wherever files are read that no rule parses.
+ * A caller whose own baseline is smaller than its trees can hold asks for less (the run: RUN_COLLECT_EVERY).
  */
 const COLLECT_EVERY = 256 * 1024;
+
+/**
+ * The run's budget. A round parses a few small files (a 73-character file is a 4 KiB tree) and a run
+ * of 1,000 calls peaks near 112 MB, so 256 KiB of text (about 12 MB of dead trees, and the heap's own
+ * garbage beside them until the collection) put 20,000 calls at 134 MB; 64 KiB keeps them at 117 MB,
+ * at one collection (about 15 ms on an idle core) per 900 or so calls of that size.
+ */
+export const RUN_COLLECT_EVERY = 64 * 1024;
 
 let collect: (() => void) | undefined | null = null;
 
@@ -34,13 +43,13 @@ function collector(): (() => void) | undefined {
  * a change's files) dies in the old generation, which V8 collects only when its own small heap has
  * grown, blind to the native memory: over hono's 505 commits verify's RSS grew to 490 MB with a 56 MB
  * heap, and a run of 20,000 calls held 60 MB of dead trees before its first full collection. Called
- * after each file judged and each round played; collects in full once COLLECT_EVERY of text has been
+ * after each file judged and each round played; collects in full once `collectEvery` of text has been
  * parsed into trees since the last collection (text that no rule parsed, such as JSON, markdown or a
  * file no code rule reaches, leaves no tree and asks for none).
  */
-export async function boundNativeMemory(): Promise<void> {
+export async function boundNativeMemory(collectEvery = COLLECT_EVERY): Promise<void> {
   const parsed = parsedTextLength();
-  if (parsed - parsedAtCollection < COLLECT_EVERY) return;
+  if (parsed - parsedAtCollection < collectEvery) return;
   parsedAtCollection = parsed;
   const collectNow = collector();
   if (collectNow === undefined) return;

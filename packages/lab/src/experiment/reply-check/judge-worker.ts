@@ -1,5 +1,5 @@
 import type { Rulebook } from '@holdfast/core/contract';
-import { boundNativeMemory } from '@holdfast/core/rules';
+import { boundNativeMemory, RUN_COLLECT_EVERY } from '@holdfast/core/rules';
 import { serveRequests } from '../../thread-pool/index.js';
 import type { JudgedReply } from './judge-reply.js';
 import { judgeReplyHere } from './judge-reply.js';
@@ -16,6 +16,6 @@ export interface JudgeRequest {
 // itself: the syntax trees its checks parse are its own native memory, bounded the same way.
 serveRequests<JudgeRequest, JudgedReply>(async (request) => {
   const judged = await judgeReplyHere(request.raw, request.existing, request.rulebook, request.existingContent);
-  await boundNativeMemory();
+  await boundNativeMemory(RUN_COLLECT_EVERY);
   return judged;
 });

@@ -41,7 +41,7 @@ if (outcome.status !== 'completed') throw new Error(outcome.status);
 /**
  * Without --expose-gc: the only full collection a short run of a small heap sees is the one the
  * runner asks for once its checks have parsed RUN_COLLECT_EVERY of text into syntax trees (whose
- * native memory V8 cannot see). Each round writes a file of 71,400 characters that names console, so
+ * native memory V8 cannot see). Each round writes a file of about 70,000 characters that names console, so
  * R4 parses it; the first round's arm results (old by then) are gone once that collection ran.
  */
 const PARSING_SCRIPT = `
@@ -49,7 +49,7 @@ const { runExperiment } = await import('@holdfast/lab/experiment');
 const { loadRulebook } = await import('@holdfast/core/rules');
 const rulebook = await loadRulebook();
 const task = { id: 't', title: 'T', ticket: 'Do it.', tempts: [], files: { 'package.json': '{}\\n' } };
-const content = 'console.info(1);\\n'.repeat(4200);
+const content = 'console.info("' + 'x'.repeat(70000) + '");\\n';
 const refs = [];
 const outcome = await runExperiment({
   runId: 'memory',

@@ -30,7 +30,7 @@ export type { SecretScanOptions } from './secrets/secret-finding.js';
 export { manifestOf } from './dependencies/read-dependencies.js';
 export { readText } from './read-text.js';
 export { undecodableResults } from './undecodable-files.js';
-export { parsedTextLength } from './code/parsed-text.js';
+export { boundNativeMemory, RUN_COLLECT_EVERY } from './code/native-memory.js';
 export { decodeText, NOT_UTF8_REASON } from './read-text.js';
 export type { DecodedText, TextEncodingName } from './read-text.js';
 export { requiredRun, runsElsewhere, spellingsOf } from './commands/required-run.js';

@@ -1,8 +1,7 @@
 import type { Action, CheckResult, Enforcement, Rulebook } from '@holdfast/core/contract';
-import { checkReads, enforcementOf, rulesDecidedAt, undecodableResults, withOnlyRules } from '@holdfast/core/rules';
+import { boundNativeMemory, checkReads, enforcementOf, rulesDecidedAt, undecodableResults, withOnlyRules } from '@holdfast/core/rules';
 import type { CheckActions } from '../decide/index.js';
 import type { ChangedFile, FileRead, RangeChange } from '../git/index.js';
-import { boundNativeMemory } from './native-memory.js';
 
 /** One rule one change broke, with where, as far as the check said. */
 export interface VerifyFinding {

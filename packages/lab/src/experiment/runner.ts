@@ -5,7 +5,7 @@ import type { AgentRoundsOptions } from './agent/index.js';
 import type { AgentHarness } from '../harness/index.js';
 import type { GradeOptions, JudgeLookup } from '../judge/index.js';
 import type { ModelAdapter } from '../models/index.js';
-import { renderRulebook } from '@holdfast/core/rules';
+import { boundNativeMemory, renderRulebook, RUN_COLLECT_EVERY } from '@holdfast/core/rules';
 import { failedTargets } from '../report/index.js';
 import { TotalsTally } from '../store/index.js';
 import type { ReplyJudge } from './reply-check/index.js';
@@ -307,6 +307,7 @@ async function drainQueue(queue: Iterator<RoundSpec>, poolSize: number, signal: 
         failure ??= error;
       }
       await turnEventLoop();
+      await boundNativeMemory(RUN_COLLECT_EVERY);
     }
   }
   await Promise.all(Array.from({ length: poolSize }, () => worker()));

@@ -10,6 +10,9 @@ export default defineConfig({
     globalSetup: ['test/setup/fresh-dist.ts', 'test/setup/system-tools.ts', 'test/setup/agent-clients.ts', 'test/setup/sealed-mirrors.ts'],
     setupFiles: ['test/setup/seal-home.ts'],
     pool: 'forks',
+    // One file per core, not vitest's default of one core left idle: most of an end-to-end file's time is spent
+    // waiting on the processes it drives (git, the agents, Chromium), so on a 2-core runner a second file fills it.
+    maxWorkers: '100%',
     // A hang detector, not a margin: tests drive git, real agents and browsers, whose time is what the
     // machine's load makes it (a 2-core CI runner under load took 5x the idle time); none asserts on time.
     testTimeout: 300_000,

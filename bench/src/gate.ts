@@ -155,6 +155,7 @@ export async function runBench(print: (line: string) => void, context?: BenchCon
   // Every Node line in the agent cache besides this machine's, each with its own `node -e 0`, in the same rounds.
   const lines: NodeLine[] = [{ label: '', version: process.versions.node, node: process.execPath, runs: RUNS }];
   for (const spec of Object.values(NODE_LINES)) {
+    if (spec.version.split('.')[0] === process.versions.node.split('.')[0]) continue;
     const node = join(agentClientFolder(spec, agentCacheRoot()), spec.bin);
     if (existsSync(node)) lines.push({ label: ` on Node ${spec.version}`, version: spec.version, node, runs: LINE_RUNS });
     else print(`gate: Node ${spec.version}: not measured (not in the agent cache ${agentCacheRoot()}; \`npm test\` puts it there)`);

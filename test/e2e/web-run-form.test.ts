@@ -57,6 +57,22 @@ async function problemLines(page: Page): Promise<Record<string, string>> {
   return Object.fromEntries(lines);
 }
 
+/** The page opened with its run list held back until `release`: the configuration and the rest arrive first. */
+async function openWithRunListHeld(): Promise<{ page: Page; release: () => void }> {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/runs', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${harness.server.url}/`);
+  return { page, release };
+}
+
 describe('the run form with the shipped holdfast.config.yaml', () => {
   it('first open: nothing configured can run, each target says why in one line, and the demo replay is offered first', async () => {
     const page = await openPage();
@@ -108,14 +124,7 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
 
   it('a run list that arrives after the configuration still offers the demo replay, enabled', async () => {
     // The page asks for the configuration and the run list at once; here the list is held until the form is drawn.
-    const page = await browser.context.newPage();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/runs', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(`${harness.server.url}/`);
+    const { page, release } = await openWithRunListHeld();
     await page.getByTestId('nothing-runs').waitFor();
     await expect(page.getByTestId('start-replay').isDisabled()).resolves.toBe(true);
     // Until the list comes the form says it is reading it, not that there is no run to replay.
@@ -217,17 +226,7 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
   it('an empty runs folder says what to do, not "loading" forever, and is not called empty before it is read', async () => {
     for (const name of readdirSync(harness.runsDir)) rmSync(join(harness.runsDir, name), { force: true, recursive: true });
     // The run list is held until the configuration has drawn the page: the folder is not yet known to be empty.
-    const page = await browser.context.newPage();
-    page.on('pageerror', (error) => {
-      throw error;
-    });
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/runs', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(`${harness.server.url}/`);
+    const { page, release } = await openWithRunListHeld();
     await page.locator('[data-testid="empty-runs"][data-read="no"]').waitFor();
     await expect(page.getByTestId('empty-runs').textContent()).resolves.toBe('No run openReading the runs folder…');
     await page.getByTestId('replay-loading').waitFor();

@@ -137,7 +137,9 @@ export async function runOnTree(options: TreeRunOptions): Promise<TreeRunOutcome
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
+      let killed = false;
       const kill = () => {
+        killed = true;
         try {
           if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
         } catch {
@@ -165,12 +167,25 @@ export async function runOnTree(options: TreeRunOptions): Promise<TreeRunOutcome
         options.signal?.removeEventListener('abort', onAbort);
         resolve({ kind: 'not-run', why: `bubblewrap could not start (${error.message})` });
       });
-      child.once('close', (code, signal) => {
+      let settled = false;
+      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (settled) return;
+        settled = true;
         stopClock();
         options.signal?.removeEventListener('abort', onAbort);
         const why = ending(code, signal, timedOut, options.timeoutMs, aborted);
         resolve(why === undefined ? { kind: 'passed' } : { kind: 'failed', ending: why, outputTail: tail });
+      };
+      // A killed run ends with bubblewrap: a command it had just started, before tying the command's life to its
+      // own (--die-with-parent is set in the new process, a moment after it starts), can outlive it and hold the
+      // pipes open, and waiting for them would hold the hook past its deadline. The run did not pass either way.
+      child.once('exit', (code, signal) => {
+        if (!killed) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, signal);
       });
+      child.once('close', finish);
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });

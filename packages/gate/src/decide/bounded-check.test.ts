@@ -64,8 +64,9 @@ describe('the rules under a hook deadline', () => {
     } as unknown as Rulebook;
     // The clock runs out only once the team's check is known to be running, so the refusal races no clock.
     const startClock = (expire: () => void): (() => void) => {
+      // The file exists from the moment the check opens it to append; only its finished line says both are running.
       const poll = setInterval(() => {
-        if (existsSync(pids)) expire();
+        if (existsSync(pids) && readFileSync(pids, 'utf8').endsWith('\n')) expire();
       }, 20);
       return () => clearInterval(poll);
     };

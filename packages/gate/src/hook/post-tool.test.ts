@@ -367,7 +367,10 @@ describe('the after-the-fact check of a shell call', () => {
       const first = await afterScript(root, `(while [ ! -e '${trigger}' ]; do sleep 0.01; done; printf 'console.log(1);\\n' > src/late.ts) >/dev/null 2>&1 &`);
       expect(first.stdout).toBe('');
       writeFileSync(trigger, '');
-      await expect.poll(() => existsSync(join(root, 'src', 'late.ts')), { interval: 20 }).toBe(true);
+      // The shell creates the file before it writes the line: wait for the line, not the name.
+      await expect
+        .poll(() => (existsSync(join(root, 'src', 'late.ts')) ? readFileSync(join(root, 'src', 'late.ts'), 'utf8') : ''), { interval: 20 })
+        .toBe('console.log(1);\n');
       beforeShellCall(root, 's1', 'toolu_2', NOW);
       const next = await answerPostToolUse('claude-code', postEvent(root, 's1', 'toolu_2'), options({ judge: sessionJudge() }));
       const reason = blockReason(next.stdout);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { looksSecret, scrubEnv } from '../models/index.js';
 import type { HarnessTarget } from '../models/index.js';
-import { typescriptNodeOptions } from '../sandbox/typescript-support.js';
+import { commandNodeVersion, typescriptNodeOptions } from '../sandbox/typescript-support.js';
 import type { InvocationContext } from './harness.js';
 import { harnessOf } from './harnesses.js';
 
@@ -40,10 +40,11 @@ function environment(target: HarnessTarget, context: InvocationContext): { env: 
     // that leaves a call record): its --no-verify is judged, never honoured as a person's.
     HOLDFAST_AGENT: '1',
   };
-  // The task repositories test TypeScript with Node's own runner: on a Node that does not strip types
-  // itself, the agent's own `npm test` gets the same type-stripping preload holdfast's commands get,
-  // or every test run the agent makes fails (and, rightly, no commit after it counts as tested).
-  const typescript = typescriptNodeOptions();
+  // The task repositories test TypeScript with Node's own runner: when the node the agent's commands
+  // find on its PATH does not strip types itself, the agent's own `npm test` gets the same type-stripping
+  // preload holdfast's commands get, or every test run the agent makes fails (and, rightly, no commit
+  // after it counts as tested). That node, not the one running holdfast, decides.
+  const typescript = typescriptNodeOptions(commandNodeVersion(env.PATH ?? '', context.workDir));
   if (typescript !== undefined) env.NODE_OPTIONS = [scrubbed.NODE_OPTIONS, typescript].filter((part) => part !== undefined && part !== '').join(' ');
   const secrets = named.filter((name) => name === target.keyEnv || looksSecret(name)).flatMap((name) => (scrubbed[name] !== undefined ? [scrubbed[name]] : []));
   return { env, secrets };

@@ -8,7 +8,7 @@ import type { Pattern } from '@holdfast/core/rules';
 import { TailBuffer } from './capped-text.js';
 import { wrapCommand } from './isolation.js';
 import type { Isolation, SandboxMounts } from './isolation.js';
-import { typescriptNodeOptions, typescriptPreloadPaths } from './typescript-support.js';
+import { commandNodeVersion, typescriptNodeOptions, typescriptPreloadPaths } from './typescript-support.js';
 
 export type SplitCommand = { readonly ok: true; readonly argv: string[]; readonly normalized: string } | { readonly ok: false; readonly reason: string };
 
@@ -124,14 +124,15 @@ function trialPath(cwd: string): string {
  * told to stay offline (the trial has no network but loopback; a cache miss fails at once, saying so).
  */
 export function scrubbedEnvironment(homeDir: string, isolated = true, cwd = homeDir): NodeJS.ProcessEnv {
-  const nodeOptions = typescriptNodeOptions();
+  const path = trialPath(cwd);
+  const nodeOptions = typescriptNodeOptions(commandNodeVersion(path, cwd));
   const temporary = isolated ? '/tmp' : homeDir;
   const venv = ['.venv', 'venv'].map((folder) => join(cwd, folder)).find((folder) => existsSync(join(folder, 'bin')));
   return {
     ...(nodeOptions !== undefined ? { NODE_OPTIONS: nodeOptions } : {}),
     ...hostToolchainHomes(),
     ...(venv !== undefined ? { VIRTUAL_ENV: venv } : {}),
-    PATH: trialPath(cwd),
+    PATH: path,
     HOME: homeDir,
     TMPDIR: temporary,
     LANG: 'C.UTF-8',
@@ -165,9 +166,10 @@ const DRAIN_MS = 1_000;
 export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRun> {
   const started = performance.now();
   const output = new TailBuffer(options.outputCapBytes);
+  const env = scrubbedEnvironment(options.homeDir, options.isolation.kind === 'bubblewrap', options.cwd);
   const mounts: SandboxMounts = {
     writable: [options.cwd, options.homeDir],
-    readable: [...typescriptPreloadPaths(), ...(options.readable ?? [])],
+    readable: [...typescriptPreloadPaths(commandNodeVersion(env.PATH ?? '', options.cwd)), ...(options.readable ?? [])],
     ...(options.dependencies !== undefined ? { dependencies: options.dependencies } : {}),
     ...(options.hidden !== undefined ? { hidden: options.hidden } : {}),
     cwd: options.cwd,
@@ -178,7 +180,7 @@ export function runSandboxCommand(options: CommandRunOptions): Promise<CommandRu
     let settled = false;
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: scrubbedEnvironment(options.homeDir, options.isolation.kind === 'bubblewrap', options.cwd),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUBBLEWRAP_HINT, confinementArgs, credentialPlaces, findProgram } from '@holdfast/gate';
 import type { ConfinementPolicy } from '@holdfast/gate';
-import { typescriptPreloadPaths } from './typescript-support.js';
+import { commandNodeVersion, typescriptPreloadPaths } from './typescript-support.js';
 
 // holdfast's own folder (from src/sandbox/ and dist/sandbox/ alike): its `.env` holds the run's model keys.
 const HOLDFAST_ROOT = fileURLToPath(new URL('../../../..', import.meta.url)).replace(/\/$/, '');
@@ -84,7 +84,7 @@ export async function detectIsolation(mode: IsolationMode = 'auto', options: Det
   if (bwrap === undefined) return { kind: 'none', detail: 'bubblewrap (bwrap) is not installed' };
   const probe = mkdtempSync(join(tmpdir(), 'holdfast-bwrap-probe-'));
   try {
-    const mounts = { writable: [probe], readable: typescriptPreloadPaths(), cwd: probe };
+    const mounts = { writable: [probe], readable: typescriptPreloadPaths(commandNodeVersion(process.env.PATH ?? '')), cwd: probe };
     const script = "try { require('fs').writeFileSync('/holdfast-probe', ''); process.exit(3) } catch { process.exit(0) }";
     const failure = await new Promise<string | undefined>((resolve) => {
       execFile(

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeStripsTypes, typescriptNodeOptions } from './typescript-support.js';
+import { commandNodeVersion, nodeStripsTypes, typescriptNodeOptions } from './typescript-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'holdfast-ts-support-'));
 
@@ -22,6 +22,32 @@ describe('TypeScript in sandbox commands', () => {
   ])('Node %s strips types itself: %s', (version, expected) => {
     expect(nodeStripsTypes(version)).toBe(expected);
     expect(typescriptNodeOptions(version) === undefined).toBe(expected);
+  });
+
+  it('takes an unknown Node not to strip types, so the hook is preloaded', () => {
+    expect(nodeStripsTypes(undefined)).toBe(false);
+    expect(typescriptNodeOptions(undefined)).toMatch(/^--import=/);
+  });
+
+  it("decides by the node a command's PATH finds, not the node running holdfast, and never runs one the repository holds", () => {
+    const host = mkdtempSync(join(tmpdir(), 'holdfast-ts-host-'));
+    const ran = join(host, 'repository-node-ran');
+    // A host node of another line than the one running these tests: its answer, not process.versions, decides.
+    writeFileSync(join(host, 'node'), '#!/bin/sh\necho 20.11.1\n');
+    chmodSync(join(host, 'node'), 0o755);
+    expect(commandNodeVersion([host, dirname(process.execPath)].join(delimiter))).toBe('20.11.1');
+    expect(typescriptNodeOptions(commandNodeVersion(host))).toMatch(/^--import=/);
+    expect(commandNodeVersion(dirname(process.execPath))).toBe(process.versions.node);
+    // First on PATH, inside the repository: left unknown (so the hook is preloaded), and never started.
+    const repository = mkdtempSync(join(tmpdir(), 'holdfast-ts-repo-'));
+    mkdirSync(join(repository, '.venv', 'bin'), { recursive: true });
+    writeFileSync(join(repository, '.venv', 'bin', 'node'), `#!/bin/sh\ntouch '${ran}'\necho 24.0.0\n`);
+    chmodSync(join(repository, '.venv', 'bin', 'node'), 0o755);
+    const path = [join(repository, '.venv', 'bin'), dirname(process.execPath)].join(delimiter);
+    expect(commandNodeVersion(path, repository)).toBeUndefined();
+    expect(existsSync(ran)).toBe(false);
+    expect(commandNodeVersion(dirname(process.execPath), repository)).toBe(process.versions.node);
+    expect(commandNodeVersion(join(host, 'missing'))).toBeUndefined();
   });
 
   it('preloads a hook on older Node under which a TypeScript test file really runs, and fails when it should', () => {

@@ -1,12 +1,49 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJsonFile } from '@holdfast/core/command';
+import { findProgram } from '@holdfast/gate';
 
-/** Whether this Node runs `.ts` files itself (22.18+, 23.6+), or behind a flag (22.6+). */
-export function nodeStripsTypes(version: string = process.versions.node): boolean {
+/** Whether a Node runs `.ts` files itself (22.18+, 23.6+), or behind a flag (22.6+); an unknown one is taken not to. */
+export function nodeStripsTypes(version: string | undefined): boolean {
+  if (version === undefined) return false;
   const [major = 0, minor = 0] = version.split('.').map(Number);
   return major > 22 || (major === 22 && minor >= 6);
+}
+
+const versions = new Map<string, string | undefined>();
+
+/**
+ * The version of the `node` a command started with this PATH runs, which is not always the node running
+ * holdfast (holdfast on Node 24 from a cache, the team's `npm test` on the machine's Node 20). Established
+ * by running that node once (per binary) outside the sandbox, so only a node from outside the repository:
+ * one inside it (a `.venv/bin/node`) is a program the repository names, and its version is left unknown.
+ * Undefined when unknown or there is no node; callers then preload the hook, which works on every line.
+ */
+export function commandNodeVersion(path: string, repository?: string): string | undefined {
+  const found = findProgram('node', { PATH: path });
+  if (found === undefined) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(found);
+    if (repository !== undefined) {
+      const from = relative(realpathSync(repository), real);
+      if (from !== '..' && !from.startsWith(`..${sep}`) && !isAbsolute(from)) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  if (!versions.has(real)) {
+    let version: string | undefined;
+    try {
+      version = execFileSync(real, ['-p', 'process.versions.node'], { encoding: 'utf8', env: {}, timeout: 60_000 }).trim();
+    } catch {
+      version = undefined;
+    }
+    versions.set(real, version !== undefined && /^\d+\.\d+\.\d+$/.test(version) ? version : undefined);
+  }
+  return versions.get(real);
 }
 
 // From dist/sandbox/ and from src/sandbox/ (tests) alike: the built hook, which `npm run build` writes.
@@ -16,7 +53,7 @@ const HOOK_FOLDER = fileURLToPath(new URL('../../dist/sandbox', import.meta.url)
  * NODE_OPTIONS for a sandbox command: on a Node without type stripping, preload holdfast's
  * stripping hook so TypeScript tests run; otherwise nothing (Node does it natively).
  */
-export function typescriptNodeOptions(version: string = process.versions.node): string | undefined {
+export function typescriptNodeOptions(version: string | undefined): string | undefined {
   if (nodeStripsTypes(version)) return undefined;
   return `--import=${JSON.stringify(join(HOOK_FOLDER, 'typescript-register.js'))}`;
 }
@@ -43,7 +80,7 @@ function dependenciesOf(packageDir: string): string[] {
  * it up by, so resolution inside the sandbox is the same as outside. Nothing else of holdfast's
  * folder (its .env, its run files) is visible. Empty on a Node that strips types itself.
  */
-export function typescriptPreloadPaths(version: string = process.versions.node): string[] {
+export function typescriptPreloadPaths(version: string | undefined): string[] {
   if (nodeStripsTypes(version) || !existsSync(HOOK_FOLDER)) return [];
   const paths = [HOOK_FOLDER];
   const pending = ['rolldown'];

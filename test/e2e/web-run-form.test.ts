@@ -137,6 +137,26 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await page.close();
   });
 
+  it('a run list that could not be read is said, not shown as "no saved run"', async () => {
+    const page = await browser.context.newPage();
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    // The server's own error shape, as it answers when the runs folder cannot be read.
+    await page.route('**/api/runs', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'E_IO', message: 'runs: permission denied' } }) }),
+    );
+    await page.goto(`${harness.server.url}/`);
+    await page.getByTestId('replay-list-error').waitFor();
+    await expect(page.getByTestId('replay-list-error').textContent()).resolves.toBe(
+      'The saved runs could not be read: runs: permission denied. Reload the page to try again.',
+    );
+    await expect(page.getByTestId('no-replay').count()).resolves.toBe(0);
+    await expect(page.getByTestId('replay-loading').count()).resolves.toBe(0);
+    await expect(page.getByTestId('start-replay').isDisabled()).resolves.toBe(true);
+    await page.close();
+  });
+
   it('replays only the chosen task and rep: one task, one rep of the 48-round demo is 3 rounds, all rep 1', async () => {
     const page = await openPage();
     await page.getByTestId('replay-file').selectOption('example.jsonl');
@@ -240,5 +260,18 @@ describe('the run form with the shipped holdfast.config.yaml', () => {
     await expect(page.getByTestId('replay-loading').count()).resolves.toBe(0);
     await page.screenshot({ path: join(RESULTS, 'empty.png'), fullPage: true });
     await page.close();
+    // The same page when the list cannot be read: neither "reading" for ever nor "empty".
+    const failed = await browser.context.newPage();
+    await failed.route('**/api/runs', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'E_IO', message: 'runs: permission denied' } }) }),
+    );
+    await failed.goto(`${harness.server.url}/`);
+    await failed.locator('[data-testid="empty-runs"][data-read="failed"]').waitFor();
+    await expect(failed.getByTestId('empty-runs').textContent()).resolves.toMatch(
+      /^No run openThe runs folder could not be read: runs: permission denied\. Reload the page/,
+    );
+    await failed.getByTestId('replay-list-error').waitFor();
+    await expect(failed.getByTestId('no-replay').count()).resolves.toBe(0);
+    await failed.close();
   });
 });

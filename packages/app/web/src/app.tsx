@@ -19,7 +19,7 @@ import { useSideData } from './use-side-data.js';
  */
 export function App() {
   const side = useSideData();
-  const { config, runFiles, runListRead, refreshRunFiles } = side;
+  const { config, runFiles, runListRead, runListError, refreshRunFiles } = side;
   const [linkedSource, viewState, openSource, setViewState] = useHashState(config?.defaultRun);
   const liveRuns = useLiveRuns();
   // A saved file that a run of this server is still writing is shown live, so its commits can be answered.
@@ -80,10 +80,11 @@ export function App() {
           savedFiles={savedFiles}
           pressureFiles={side.pressureFiles}
           runFiles={runListRead ? runFiles : undefined}
+          runListError={runListError}
         />
         <aside>
           {config !== undefined ? (
-            <SelectionPanel config={config} runFiles={runListRead ? runFiles : undefined} onStart={onStart} />
+            <SelectionPanel config={config} runFiles={runListRead ? runFiles : undefined} runListError={runListError} onStart={onStart} />
           ) : (
             <p className="muted">Loading configuration…</p>
           )}

@@ -8,6 +8,8 @@ export interface SideData {
   readonly runFiles: readonly ApiRunFile[];
   /** The run list has come (or could not be read): until then an empty `runFiles` says nothing about the folder. */
   readonly runListRead: boolean;
+  /** Why the run list could not be read, when it could not: an empty `runFiles` then says nothing about the folder either. */
+  readonly runListError: string | undefined;
   readonly pressureFiles: readonly ApiPressureFile[];
   readonly refreshRunFiles: () => void;
   /** Asks for the configuration, run list and pressure list once (the first call only). */
@@ -23,15 +25,20 @@ export function useSideData(): SideData {
   const [configError, setConfigError] = useState<string | undefined>(undefined);
   const [runFiles, setRunFiles] = useState<readonly ApiRunFile[]>([]);
   const [runListRead, setRunListRead] = useState(false);
+  const [runListError, setRunListError] = useState<string | undefined>(undefined);
   const [pressureFiles, setPressureFiles] = useState<readonly ApiPressureFile[]>([]);
   const asked = useRef(false);
   const refreshRunFiles = useCallback(() => {
     fetchRunList().then(
       (list) => {
         setRunFiles(list.runs);
+        setRunListError(undefined);
         setRunListRead(true);
       },
-      () => setRunListRead(true),
+      (error: unknown) => {
+        setRunListError(error instanceof Error ? error.message : String(error));
+        setRunListRead(true);
+      },
     );
   }, []);
   const ask = useCallback(() => {
@@ -45,5 +52,5 @@ export function useSideData(): SideData {
       () => undefined,
     );
   }, [refreshRunFiles]);
-  return { config, configError, runFiles, runListRead, pressureFiles, refreshRunFiles, ask };
+  return { config, configError, runFiles, runListRead, runListError, pressureFiles, refreshRunFiles, ask };
 }

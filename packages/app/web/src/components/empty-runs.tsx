@@ -2,9 +2,20 @@ import type { ApiRunFile } from '@holdfast/core/browser';
 
 /**
  * No run to show (an empty runs folder, no default run): what to do next, instead of a page that says "loading".
- * `runFiles` is undefined until the run list has come: the folder is not called empty before it was read.
+ * `runFiles` is undefined until the run list has come: the folder is not called empty before it was read,
+ * nor when it could not be read (`listError`).
  */
-export function EmptyRuns({ runFiles }: { runFiles: readonly ApiRunFile[] | undefined }) {
+export function EmptyRuns({ runFiles, listError }: { runFiles: readonly ApiRunFile[] | undefined; listError?: string | undefined }) {
+  if (listError !== undefined) {
+    return (
+      <section className="panel empty-runs" data-testid="empty-runs" data-read="failed" aria-label="No run open">
+        <h2>No run open</h2>
+        <p role="alert">
+          The runs folder could not be read: {listError}. Reload the page to try again; the terminal running <code>holdfast serve</code> says more.
+        </p>
+      </section>
+    );
+  }
   if (runFiles === undefined) {
     return (
       <section className="panel empty-runs" data-testid="empty-runs" data-read="no" aria-label="No run open">

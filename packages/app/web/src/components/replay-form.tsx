@@ -5,6 +5,8 @@ import { replayChoice, replayRounds } from '../run-form.js';
 interface ReplayFormProps {
   /** The saved runs that can be replayed; undefined until the run list has come. */
   files: readonly ApiRunFile[] | undefined;
+  /** Why the run list could not be read, when it could not: then there is nothing to offer, and the form says why. */
+  listError?: string | undefined;
   /** The server's default run, offered until the person picks another. */
   defaultRun: string | undefined;
   /** First on the form (nothing configured can run): its button is the primary one. */
@@ -14,7 +16,7 @@ interface ReplayFormProps {
 }
 
 /** A replay of a saved plan-mode run: its recorded replies, for all or one of its tasks and its first N repetitions. */
-export function ReplayForm({ files, defaultRun, primary, busy, onReplay }: ReplayFormProps) {
+export function ReplayForm({ files, listError, defaultRun, primary, busy, onReplay }: ReplayFormProps) {
   // Only the person's pick is kept: the offered file follows the run list, which can arrive after this form is drawn.
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const name = replayChoice(defaultRun, files ?? [], picked);
@@ -33,7 +35,12 @@ export function ReplayForm({ files, defaultRun, primary, busy, onReplay }: Repla
     <div className="replay-form" data-testid="replay-form">
       <h4>Replay a saved run (no key needed)</h4>
       <p className="muted small">Answers each round from the file&apos;s recorded replies.</p>
-      {files === undefined ? (
+      {listError !== undefined ? (
+        // Not "no run to replay": the folder may hold several; it could not be read.
+        <p className="error small" role="alert" data-testid="replay-list-error">
+          The saved runs could not be read: {listError}. Reload the page to try again.
+        </p>
+      ) : files === undefined ? (
         // Not "no run to replay": the list has not come yet.
         <p className="muted small" data-testid="replay-loading">
           Reading the saved runs…

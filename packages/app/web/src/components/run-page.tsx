@@ -29,6 +29,8 @@ interface RunPageProps {
   pressureFiles: readonly ApiPressureFile[];
   /** The run files there are, for the empty state's advice; undefined until the list has come. */
   runFiles: readonly ApiRunFile[] | undefined;
+  /** Why the run list could not be read, when it could not. */
+  runListError: string | undefined;
 }
 
 /**
@@ -36,7 +38,7 @@ interface RunPageProps {
  * chart of attempts and landings told vs held, then what needs a person (commits waiting), then
  * the details: the strip of every round and the tabs.
  */
-export function RunPage({ source, view, totals, viewState, setViewState, config, liveRuns, savedFiles, pressureFiles, runFiles }: RunPageProps) {
+export function RunPage({ source, view, totals, viewState, setViewState, config, liveRuns, savedFiles, pressureFiles, runFiles, runListError }: RunPageProps) {
   const { state } = view;
   const rounds = useMemo(() => state.rounds.toArray(), [state.rounds]);
   const targets = useMemo(() => state.start?.config.targets ?? [], [state.start]);
@@ -63,7 +65,7 @@ export function RunPage({ source, view, totals, viewState, setViewState, config,
 
   return (
     <main className={noRun ? 'no-run' : undefined}>
-      {noRun ? <EmptyRuns runFiles={runFiles} /> : null}
+      {noRun ? <EmptyRuns runFiles={runFiles} listError={runListError} /> : null}
       <HeadlineView totals={totals} />
       <ToldHeldChart totals={totals} />
       {approvalsShown ? (

@@ -14,6 +14,8 @@ interface SelectionPanelProps {
   config: ConfigResponse;
   /** The saved runs; undefined until the list has come, which can be after the configuration. */
   runFiles: readonly ApiRunFile[] | undefined;
+  /** Why the run list could not be read, when it could not. */
+  runListError: string | undefined;
   onStart: (selection: Partial<RunSelection>) => Promise<void>;
 }
 
@@ -28,7 +30,7 @@ function toggle(set: ReadonlySet<string>, value: string): Set<string> {
  * What to run: configured targets × tasks in plan, loop or agent mode, or a replay of a saved run
  * (which needs no key). A target that cannot run says why in one line, with the fix.
  */
-export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProps) {
+export function SelectionPanel({ config, runFiles, runListError, onStart }: SelectionPanelProps) {
   const [initial] = useState(() => initialForm(config));
   const [mode, setMode] = useState<RunMode>(initial.mode);
   const [targets, setTargets] = useState<ReadonlySet<string>>(() => new Set(initial.targets));
@@ -65,6 +67,7 @@ export function SelectionPanel({ config, runFiles, onStart }: SelectionPanelProp
   const replay = (
     <ReplayForm
       files={replayFiles}
+      listError={runListError}
       defaultRun={config.defaultRun}
       primary={initial.replayFirst}
       busy={busy}

@@ -62,10 +62,11 @@ describe('TypeScript in sandbox commands', () => {
       "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('fails', () => { const n: number = 1; assert.equal(n, 2); });\n",
     );
     const env = { ...process.env, NODE_OPTIONS: options };
-    const passing = spawnSync(process.execPath, ['--test', 'math.test.ts'], { cwd: dir, env, encoding: 'utf8' });
+    // TAP by name: Node 23+ prints its spec reporter where Node 20 printed TAP to a pipe.
+    const passing = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'math.test.ts'], { cwd: dir, env, encoding: 'utf8' });
     expect(passing.stdout).toContain('# pass 1');
     expect(passing.status).toBe(0);
-    const failing = spawnSync(process.execPath, ['--test', 'broken.test.ts'], { cwd: dir, env, encoding: 'utf8' });
+    const failing = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'broken.test.ts'], { cwd: dir, env, encoding: 'utf8' });
     expect(failing.stdout).toContain('# fail 1');
     expect(failing.status).toBe(1);
   });

@@ -1,0 +1,39 @@
+// `npm test`'s last step: every test on the node running npm, then the end-to-end files that run holdfast
+// inside the test process (the CLI's verbs, the sandbox, the trials) once more on a second Node line:
+// Node 24 (the active LTS), or Node 20 when npm itself runs on 24. The files that start holdfast as a
+// process already pick their line per session (nodeOfLine); these cannot, since holdfast runs in
+// vitest's own process, so vitest runs again on that line. The second line's node is Node's own binary
+// from the npm registry, in the agent cache the tests fill (never a project dependency).
+// Both passes run even when the first fails, so one run says what fails on which line.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
+const SECOND_LINE_CONFIG = fileURLToPath(new URL('../vitest.second-line.config.ts', import.meta.url));
+
+function vitest(node, args) {
+  const result = spawnSync(node, [VITEST, 'run', ...args], { stdio: 'inherit' });
+  if (result.error !== undefined) throw result.error;
+  return result.status ?? 1;
+}
+
+const line = Number(process.versions.node.split('.')[0]) === 24 ? 'node-20' : 'node-24';
+const args = process.argv.slice(2);
+const first = vitest(process.execPath, args);
+// Arguments pick files or tests of the first pass (`node scripts/test.mjs test/e2e/cli-run`): that is a focused run.
+if (args.length > 0) {
+  process.stdout.write(`npm test: the second pass (on ${line}) runs only without arguments.\n`);
+  process.exit(first);
+}
+let node;
+try {
+  // The first pass built dist/ (test/setup/fresh-dist.ts), which holds the agent cache's installer.
+  const { ensureNodeLine } = await import('../packages/lab/dist/harness/index.js');
+  node = await ensureNodeLine(line);
+} catch (error) {
+  process.stderr.write(`npm test: could not obtain ${line} for the second pass: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+process.stdout.write(`\nnpm test: the in-process end-to-end files again, on ${line} (${node})\n`);
+const second = vitest(node, ['--config', SECOND_LINE_CONFIG]);
+process.exit(first !== 0 ? first : second);

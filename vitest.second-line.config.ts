@@ -1,25 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { IN_PROCESS_END_TO_END, SECOND_LINE_ONLY } from './scripts/test-lines.mjs';
 import base from './vitest.config.js';
 
 /**
- * `npm test`'s second Node line (scripts/test.mjs): the end-to-end files that run holdfast inside vitest's own
- * process, where the line is vitest's. The files that start holdfast, its hook and the agents as processes pick
- * their line per session (nodeOfLine in @holdfast/lab/test-support) and are not run again.
+ * `npm test`'s second Node line (scripts/test.mjs, scripts/test-lines.mjs): vitest itself runs on it, so holdfast
+ * in the test's own process does too, and everything the files start with `process.execPath`.
  */
-const IN_PROCESS_END_TO_END = [
-  'test/e2e/cli-agent-mode.test.ts',
-  'test/e2e/cli-init.test.ts',
-  'test/e2e/cli-loop.test.ts',
-  'test/e2e/cli-queue.test.ts',
-  'test/e2e/cli-run.test.ts',
-  'test/e2e/commit-task-modes.test.ts',
-  'test/e2e/package.test.ts',
-  'test/e2e/rep-numbering.test.ts',
-  'test/e2e/sandbox-run-commit-task.test.ts',
-  'test/e2e/sandbox.test.ts',
-  'test/e2e/trial-toolchains.test.ts',
-  'test/e2e/web.test.ts',
-];
-
-// Replaced, not merged: vitest's mergeConfig would add these to the base's include.
-export default defineConfig({ ...base, test: { ...base.test, include: IN_PROCESS_END_TO_END } });
+export default defineConfig({
+  ...base,
+  // Replaced, not merged: vitest's mergeConfig would add these to the base's include.
+  test: { ...base.test, name: `second line: Node ${process.versions.node.split('.')[0]}`, include: [...IN_PROCESS_END_TO_END, ...SECOND_LINE_ONLY] },
+});

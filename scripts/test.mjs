@@ -1,25 +1,27 @@
-// `npm test`'s last step: every test on the node running npm, then the end-to-end files that run holdfast
-// inside the test process (the CLI's verbs, the sandbox, the trials) once more on a second Node line:
-// Node 24 (the active LTS), or Node 20 when npm itself runs on 24. The files that start holdfast as a
-// process already pick their line per session (nodeOfLine); these cannot, since holdfast runs in
-// vitest's own process, so vitest runs again on that line. The second line's node is Node's own binary
-// from the npm registry, in the agent cache the tests fill (never a project dependency).
-// Both passes run even when the first fails, so one run says what fails on which line.
+// `npm test`'s last step, in two passes (the lists are in scripts/test-lines.mjs):
+// 1. every test on the node running npm, but for the gate's end-to-end files kept for the second line;
+// 2. with vitest itself on a second Node line (Node 24, the active LTS, or Node 20 when npm runs on 24): the
+//    end-to-end files that run holdfast inside vitest's own process once more (the CLI's verbs, the sandbox, the
+//    trials, the web server), and those gate files, so the gate's suite is split between the lines as the
+//    real-client sessions are (those pick their line per session with nodeOfLine).
+// The second line's node is Node's own binary from the npm registry, in the agent cache the tests fill (never a
+// project dependency). Both passes run even when the first fails, so one run says what fails on which line.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const SECOND_LINE_CONFIG = fileURLToPath(new URL('../vitest.second-line.config.ts', import.meta.url));
 
-function vitest(node, args) {
-  const result = spawnSync(node, [VITEST, 'run', ...args], { stdio: 'inherit' });
+function vitest(node, args, env = process.env) {
+  const result = spawnSync(node, [VITEST, 'run', ...args], { stdio: 'inherit', env });
   if (result.error !== undefined) throw result.error;
   return result.status ?? 1;
 }
 
 const line = Number(process.versions.node.split('.')[0]) === 24 ? 'node-20' : 'node-24';
 const args = process.argv.slice(2);
-const first = vitest(process.execPath, args);
+// A focused run (arguments) is one pass of everything it names, on this node.
+const first = vitest(process.execPath, args, args.length > 0 ? process.env : { ...process.env, HOLDFAST_TEST_PASS: 'first' });
 // Arguments pick files or tests of the first pass (`node scripts/test.mjs test/e2e/cli-run`): that is a focused run.
 if (args.length > 0) {
   process.stdout.write(`npm test: the second pass (on ${line}) runs only without arguments.\n`);

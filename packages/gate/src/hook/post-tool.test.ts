@@ -252,6 +252,31 @@ describe('the after-the-fact check of a shell call', () => {
     expect(git(empty, 'diff', '--cached', '--name-only')).toBe('');
   });
 
+  it('puts HEAD back on its branch when the call pointed it at a ref the gate removes, or detached it onto a refused commit', async () => {
+    const root = repository();
+    const start = git(root, 'rev-parse', 'HEAD');
+    // As a script can with plumbing and two file writes: a violating commit on a new ref, and HEAD on that ref.
+    const onWip = await afterScript(
+      root,
+      [
+        `printf 'console.log(1);\\n' > src/cart.test.ts && git add -A`,
+        `c=$(git -c user.email=a@b.test -c user.name=a commit-tree $(git write-tree) -p HEAD -m wip)`,
+        `mkdir -p .git/refs/wip && echo $c > .git/refs/wip/x && echo 'ref: refs/wip/x' > .git/HEAD`,
+      ].join(' && '),
+    );
+    expect(blockReason(onWip.stdout)).toMatch(/refs\/wip\/x was removed \(the command created it\)/);
+    expect(git(root, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(start);
+    expect(git(root, 'diff', '--cached', '--name-only')).toBe('');
+    const detached = await afterScript(
+      root,
+      `printf 'console.log(2);\\n' > src/cart.test.ts && git add -A && git -c user.email=a@b.test -c user.name=a commit -q --no-verify -m d && git checkout -q --detach && git reset -q --soft HEAD~1 && git -c user.email=a@b.test -c user.name=a commit -q --no-verify -m d2 && git update-ref refs/heads/main ${start}`,
+    );
+    expect(blockReason(detached.stdout)).toMatch(/R4 NOLOG/);
+    expect(git(root, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(start);
+  });
+
   it('keeps a compliant script commit, and refuses one the session made without running its tests (R6)', async () => {
     const root = repository();
     const clean = await afterScript(root, `printf 'export const total = 4;\\n' > src/cart.ts && git commit -qam tidy`);

@@ -8,7 +8,7 @@ import type { GuardedFile, GuardedFiles } from '../state/index.js';
 import { saveGuardedBaseline } from '../state/index.js';
 import { checkoutAction, linkFailures } from '../decide/index.js';
 import type { ChangeFailure, ChangeCheck } from '../decide/index.js';
-import { commitChanges, commitPaths, movedRefs, moveRefBack, rootRelative, unstageRefused } from '../state/index.js';
+import { commitChanges, commitPaths, movedRefs, moveRefBack, putHeadBack, rootRelative, unstageRefused } from '../state/index.js';
 import type { MovedRef, RefusedPath, RepoState } from '../state/index.js';
 import { journalReverts, recentReverts, revertKey } from '../state/index.js';
 import type { GateRevert } from '../state/index.js';
@@ -355,6 +355,16 @@ function guardedAsLeft(after: GuardedFiles, refused: readonly RefusedGuarded[]):
   return left;
 }
 
+/**
+ * Whether the call took HEAD off the branch it was on, onto a ref (or a detached commit) the gate has just put
+ * back: HEAD would name a ref that is gone, or stay detached, and the repository read as a branch with no commit.
+ */
+function headLeftOffItsBranch(before: RepoState, after: RepoState, refs: readonly RevertedRef[]): boolean {
+  if (before.headRef === null || after.headRef === before.headRef) return false;
+  const named = after.headRef ?? 'HEAD';
+  return refs.some((ref) => ref.movedBack && ref.ref === named);
+}
+
 /** Judges everything first, then puts back: a check that fails half-way has changed nothing. */
 async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
   const { root, before } = input;
@@ -415,6 +425,10 @@ async function checkOnce(input: PostCheckInput): Promise<PostCheckOutcome> {
     if (!result.indexReset) stillStaged.push(...refused.judged.paths);
     return result.movedBack;
   });
+  if (before.repo !== null && after.repo !== null && headLeftOffItsBranch(before.repo, after.repo, refs)) {
+    const paths = [...new Set(refusedRefs.flatMap((refused) => refused.judged.paths))];
+    if (!putHeadBack(before.repo, after.repo, paths)) stillStaged.push(...paths);
+  }
   const putBack = reverted.length > 0 || refs.length > 0;
   return { reverted, refs, kept: workTree.kept, observed: false, stillStaged, touched: workTree.touched, ...(putBack ? {} : { leftIndex: after.indexDigest }) };
 }

@@ -10,7 +10,18 @@ export { checkIgnoreRules, filesHiddenByNewRules, ignoredNow } from './hidden-fi
 export { keepPatternAnswersOf } from './pattern-answers.js';
 export { baselineState, loadRefBaseline, noteRefUpdates, saveRefBaseline } from './ref-baseline.js';
 export type { RefBaseline } from './ref-baseline.js';
-export { commitChanges, commitPaths, locateRepo, moveRefBack, movedRefs, readRepoState, readReplaceRefs, rootRelative, unstageRefused } from './repo-state.js';
+export {
+  commitChanges,
+  commitPaths,
+  locateRepo,
+  moveRefBack,
+  movedRefs,
+  putHeadBack,
+  readRepoState,
+  readReplaceRefs,
+  rootRelative,
+  unstageRefused,
+} from './repo-state.js';
 export type { MovedRef, RefusedPath, RepoState } from './repo-state.js';
 export { journalReverts, recentReverts, revertKey } from './revert-journal.js';
 export type { GateRevert } from './revert-journal.js';

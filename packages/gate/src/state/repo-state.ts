@@ -378,6 +378,20 @@ export function moveRefBack(repo: RepoState, moved: MovedRef, unstage: readonly 
   return { movedBack: true, indexReset: !onHead || resetIndex(repo, moved.before, unstage) };
 }
 
+/**
+ * Puts HEAD back on the branch it was on before a call (`before.headRef`), after the gate moved back the ref the
+ * call had pointed it at, and sets the index entries of the undone commits' paths to that branch's commit, so
+ * their content stays in the work tree but is not staged. False when git refused either step.
+ */
+export function putHeadBack(before: RepoState, after: RepoState, paths: readonly string[]): boolean {
+  if (before.headRef === null) return false;
+  const moved = tryGit(['symbolic-ref', '-m', 'holdfast: put HEAD back on its branch after undoing a tool call', 'HEAD', before.headRef], {
+    cwd: after.top,
+    gitDir: after.gitDir,
+  });
+  return moved.status === 0 && resetIndex(after, before.headCommit, paths);
+}
+
 /** A path the gate put back in the work tree, and the content it refused (null: the call deleted the file). */
 export interface RefusedPath {
   readonly repoPath: string;

@@ -20,9 +20,8 @@ function vitest(node, args, env = process.env) {
 
 const line = Number(process.versions.node.split('.')[0]) === 24 ? 'node-20' : 'node-24';
 const args = process.argv.slice(2);
-// A focused run (arguments) is one pass of everything it names, on this node.
+// Arguments (`node scripts/test.mjs test/e2e/cli-run`) make a focused run: one pass of what they name, on this node.
 const first = vitest(process.execPath, args, args.length > 0 ? process.env : { ...process.env, HOLDFAST_TEST_PASS: 'first' });
-// Arguments pick files or tests of the first pass (`node scripts/test.mjs test/e2e/cli-run`): that is a focused run.
 if (args.length > 0) {
   process.stdout.write(`npm test: the second pass (on ${line}) runs only without arguments.\n`);
   process.exit(first);
@@ -36,6 +35,6 @@ try {
   process.stderr.write(`npm test: could not obtain ${line} for the second pass: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-process.stdout.write(`\nnpm test: the in-process end-to-end files again, on ${line} (${node})\n`);
+process.stdout.write(`\nnpm test: second pass, on ${line} (${node}): the in-process end-to-end files again, and the gate files kept for this line\n`);
 const second = vitest(node, ['--config', SECOND_LINE_CONFIG]);
 process.exit(first !== 0 ? first : second);

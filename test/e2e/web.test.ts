@@ -197,11 +197,20 @@ describe('the web app in headless Chromium', () => {
     const page = await openPage();
     const strip = page.locator('[data-testid="verdict-strip"][data-drawn="48"]');
     await strip.waitFor();
-    // The first round's told cell, where the strip says it drew it.
-    const [x, y] = ((await strip.getAttribute('data-first-cell')) ?? '').split(',').map(Number);
-    await strip.click({ position: { x: x ?? Number.NaN, y: y ?? Number.NaN } });
     const roundView = page.getByTestId('round-view');
-    await roundView.waitFor();
+    // The first round's told cell, where the strip says it drew it. The strip is drawn again when the page's
+    // layout changes (the run list widens the form), which can move the cell between the read and the click:
+    // read and click again until the round is open.
+    await expect
+      .poll(
+        async () => {
+          const [x, y] = ((await strip.getAttribute('data-first-cell')) ?? '').split(',').map(Number);
+          await strip.click({ position: { x: x ?? Number.NaN, y: y ?? Number.NaN } });
+          return roundView.count();
+        },
+        { interval: 250 },
+      )
+      .toBe(1);
     expect(await roundView.getAttribute('data-round-id')).toBeTruthy();
     await expect(page.getByTestId('arm-told').getAttribute('data-verdict')).resolves.toMatch(/^(clean|violated|declined|unparseable|error)$/);
     await expect(page.getByTestId('arm-held').getAttribute('data-verdict')).resolves.toMatch(/^(clean|blocked|refused|declined|unparseable|error)$/);
